@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+/*
+ * Profile names and per-profile paths.
+ * A profile name is 1-32 of [A-Za-z0-9_-], first character alphanumeric.
+ */
+
+#define PROFILE_NAME_MAX 32
+
+bool profile_name_valid(const char *name);
+
+struct bd_paths {
+        char *runtime_base;    /* $XDG_RUNTIME_DIR/botdesk (or the private fallback) */
+        char *runtime;         /* runtime_base/PROFILE, 0700 */
+        char *state;           /* $XDG_STATE_HOME/botdesk/PROFILE */
+        char *rfb_socket;      /* runtime/rfb.sock */
+        char *xauthority;      /* runtime/Xauthority */
+        char *env_file;        /* runtime/env */
+};
+
+void paths_done(struct bd_paths *p);
+
+/*
+ * Compute the paths of profile from the environment (XDG_RUNTIME_DIR,
+ * XDG_STATE_HOME, HOME). Creates nothing. Refuses (-ENAMETOOLONG) when the
+ * RFB socket path would not fit in sun_path. Without XDG_RUNTIME_DIR the
+ * runtime base is /tmp/botdesk-UID (created 0700 by paths_ensure_runtime).
+ */
+int paths_for_profile(const char *profile, struct bd_paths *ret);
+
+/* The runtime base dir alone (for list/status of all profiles). */
+int paths_runtime_base(char **ret);
+
+/*
+ * Create (if needed) and verify runtime_base and runtime: directories, not
+ * symlinks, owned by the calling uid, no group/other access. A directory that
+ * exists with the wrong owner or mode is refused (-EPERM) and not changed
+ * unless it is ours (then the mode is tightened). Also creates the state dir.
+ */
+int paths_ensure(const struct bd_paths *p);
+
+/* Verify one existing directory is owned by uid and not group/other accessible. */
+int dir_is_private(const char *path, uid_t uid);
