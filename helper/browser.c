@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "browser.h"
+#include "packages.h"
+#include "util.h"
+
+static bool headless_only(const char *path) {
+        return strstr(path, "headless") != NULL;
+}
+
+char *browser_find(const struct bd_config *c) {
+        static const char *const names[] = { "chromium", "chromium-browser", "google-chrome", "google-chrome-stable" };
+        const char *e;
+
+        if (streq(c->browser_executable, "none"))
+                return NULL;
+        if (!streq(c->browser_executable, "auto"))
+                return access(c->browser_executable, X_OK) == 0 ? strdup(c->browser_executable) : NULL;
+        e = getenv("AGENT_BROWSER_EXECUTABLE_PATH");
+        if (e && *e && e[0] == '/' && !headless_only(e) && access(e, X_OK) == 0)
+                return strdup(e);
+        for (size_t i = 0; i < ELEMENTSOF(names); i++) {
+                char *p = find_executable(names[i], NULL);
+                if (p)
+                        return p;
+        }
+        return NULL;
+}
+
+char *browser_profile_dir(const struct bd_config *c, const char *state_dir) {
+        if (c->browser_profile_dir)
+                return strdup(c->browser_profile_dir);
+        return strdup_printf("%s/browser-profile", state_dir);
+}
+
+int browser_argv(const char *executable, const char *profile_dir, unsigned disk_cache_mb, char ***ret) {
+        _cleanup_strv_free_ char **argv = NULL;
+        int r;
+
+        if ((r = strv_push(&argv, strdup(executable))) < 0 ||
+            (r = strv_push(&argv, strdup_printf("--user-data-dir=%s", profile_dir))) < 0 ||
+            /* Port 0: the browser picks a free port and writes it to
+             * DevToolsActivePort in the profile, where the agent finds it. */
+            (r = strv_push(&argv, strdup("--remote-debugging-port=0"))) < 0 ||
+            (r = strv_push(&argv, strdup_printf("--disk-cache-size=%llu",
+                                                (unsigned long long) disk_cache_mb * 1024 * 1024))) < 0 ||
+            (r = strv_push(&argv, strdup("--no-first-run"))) < 0 ||
+            (r = strv_push(&argv, strdup("--no-default-browser-check"))) < 0)
+                return r;
+        *ret = TAKE_PTR(argv);
+        return 0;
+}

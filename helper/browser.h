@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include "config.h"
+
+/*
+ * The headed browser that the agent and the human share: one executable,
+ * one user-data-dir, so both see the same logins and tabs.
+ */
+
+/* [browser] executable, then AGENT_BROWSER_EXECUTABLE_PATH, then chromium /
+ * google-chrome in PATH. A headless-shell build is never chosen: it cannot
+ * show a window. NULL when there is none. */
+char *browser_find(const struct bd_config *c);
+
+/* The user-data-dir: [browser] profile_dir, else STATE/browser-profile. */
+char *browser_profile_dir(const struct bd_config *c, const char *state_dir);
+
+/* The full command line for the dock's launcher. */
+int browser_argv(const char *executable, const char *profile_dir, unsigned disk_cache_mb, char ***ret);

@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/inotify.h>
+#include <sys/stat.h>
+
+#include "cgroup.h"
+#include "util.h"
+
+int cgroup_v2_mount(char **ret) {
+        _cleanup_fclose_ FILE *f = NULL;
+        char line[4096];
+
+        f = fopen("/proc/self/mountinfo", "re");
+        if (!f)
+                return negative_errno();
+        while (fgets(line, sizeof line, f)) {
+                /* "ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTS [OPTIONAL...] - FSTYPE SOURCE SUPER" */
+                char mountpoint[PATH_MAX];
+                const char *sep = strstr(line, " - ");
+
+                if (!sep || strncmp(sep + 3, "cgroup2 ", 8) != 0)
+                        continue;
+                if (sscanf(line, "%*s %*s %*s %*s %4095s", mountpoint) != 1)
+                        continue;
+                *ret = strdup(mountpoint);
+                return *ret ? 0 : -ENOMEM;
+        }
+        return -ENOMEDIUM;
+}
+
+int cgroup_path_of(pid_t pid, char **ret) {
+        _cleanup_fclose_ FILE *f = NULL;
+        char path[64], line[4096];
+
+        if (pid == 0)
+                snprintf(path, sizeof path, "/proc/self/cgroup");
+        else
+                snprintf(path, sizeof path, "/proc/%d/cgroup", (int) pid);
+        f = fopen(path, "re");
+        if (!f)
+                return negative_errno();
+        while (fgets(line, sizeof line, f)) {
+                const char *p = startswith(line, "0::");
+
+                if (!p)
+                        continue;
+                line[strcspn(line, "\n")] = 0;
+                *ret = strdup(p);
+                return *ret ? 0 : -ENOMEM;
+        }
+        return -ENOMEDIUM;
+}
+
+int cgroup_create(const char *cg) {
+        if (mkdir(cg, 0755) < 0 && errno != EEXIST)
+                return negative_errno();
+        return 0;
+}
+
+static int write_cgroup_file(const char *cg, const char *file, const char *value) {
+        _cleanup_free_ char *p = strdup_printf("%s/%s", cg, file);
+        _cleanup_close_ int fd = -EBADF;
+        size_t l = strlen(value);
+
+        if (!p)
+                return -ENOMEM;
+        fd = open(p, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+        if (fd < 0)
+                return negative_errno();
+        if (write(fd, value, l) != (ssize_t) l)
+                return negative_errno();
+        return 0;
+}
+
+int cgroup_attach(const char *cg, pid_t pid) {
+        char buf[32];
+
+        snprintf(buf, sizeof buf, "%d", (int) pid);
+        return write_cgroup_file(cg, "cgroup.procs", buf);
+}
+
+int cgroup_populated(const char *cg) {
+        _cleanup_free_ char *p = strdup_printf("%s/cgroup.events", cg), *text = NULL;
+        const char *v;
+        int r;
+
+        if (!p)
+                return -ENOMEM;
+        r = read_full_file(p, &text, NULL, 4096);
+        if (r < 0)
+                return r;
+        v = strstr(text, "populated ");
+        if (!v)
+                return -EBADMSG;
+        return v[10] == '1';
+}
+
+static int kill_procs_recursive(const char *cg) {
+        _cleanup_free_ char *procs = strdup_printf("%s/cgroup.procs", cg), *text = NULL;
+        _cleanup_closedir_ DIR *d = NULL;
+        struct dirent *de;
+        int r;
+
+        if (!procs)
+                return -ENOMEM;
+        r = read_full_file(procs, &text, NULL, 1 << 20);
+        if (r < 0)
+                return r;
+        for (char *s = text, *e; *s; s = e) {
+                long pid = strtol(s, &e, 10);
+                if (e == s)
+                        break;
+                if (pid > 0)
+                        (void) kill((pid_t) pid, SIGKILL);
+                while (*e == '\n')
+                        e++;
+        }
+        d = opendir(cg);
+        if (!d)
+                return negative_errno();
+        while ((de = readdir(d))) {
+                _cleanup_free_ char *sub = NULL;
+
+                if (de->d_type != DT_DIR || de->d_name[0] == '.')
+                        continue;
+                sub = strdup_printf("%s/%s", cg, de->d_name);
+                if (!sub)
+                        return -ENOMEM;
+                (void) kill_procs_recursive(sub);
+        }
+        return 0;
+}
+
+int cgroup_kill(const char *cg) {
+        int r = write_cgroup_file(cg, "cgroup.kill", "1");
+
+        /* cgroup.kill exists since Linux 5.14; older kernels get a pid walk,
+         * which can race with forks, so callers repeat it until empty. */
+        if (r == -ENOENT) {
+                struct stat st;
+
+                if (stat(cg, &st) < 0)
+                        return errno == ENOENT ? 0 : negative_errno();
+                return kill_procs_recursive(cg);
+        }
+        return r;
+}
+
+int cgroup_wait_empty(const char *cg, unsigned long long timeout_usec) {
+        _cleanup_free_ char *events = strdup_printf("%s/cgroup.events", cg);
+        _cleanup_close_ int ifd = -EBADF;
+        unsigned long long deadline = now_usec() + timeout_usec;
+        int r;
+
+        if (!events)
+                return -ENOMEM;
+        ifd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+        if (ifd < 0)
+                return negative_errno();
+        /* The kernel signals a change of "populated" as IN_MODIFY on cgroup.events. */
+        if (inotify_add_watch(ifd, events, IN_MODIFY) < 0)
+                return errno == ENOENT ? 0 : negative_errno();
+
+        for (;;) {
+                char buf[4096];
+                unsigned long long now;
+                struct pollfd pfd = { .fd = ifd, .events = POLLIN };
+
+                r = cgroup_populated(cg);
+                if (r == -ENOENT || r == 0)
+                        return 0;
+                if (r < 0)
+                        return r;
+                now = now_usec();
+                if (now >= deadline)
+                        return -ETIMEDOUT;
+                r = poll(&pfd, 1, (int) ((deadline - now + 999) / 1000));
+                if (r < 0 && errno != EINTR)
+                        return negative_errno();
+                while (read(ifd, buf, sizeof buf) > 0)
+                        ;
+                if (r > 0 && cgroup_populated(cg) > 0)
+                        /* Still populated: on kernels without cgroup.kill new
+                         * forks may have escaped the last walk. */
+                        (void) cgroup_kill(cg);
+        }
+}
+
+int cgroup_remove(const char *cg) {
+        _cleanup_closedir_ DIR *d = opendir(cg);
+        struct dirent *de;
+
+        if (!d)
+                return errno == ENOENT ? 0 : negative_errno();
+        while ((de = readdir(d))) {
+                _cleanup_free_ char *sub = NULL;
+                int r;
+
+                if (de->d_type != DT_DIR || de->d_name[0] == '.')
+                        continue;
+                sub = strdup_printf("%s/%s", cg, de->d_name);
+                if (!sub)
+                        return -ENOMEM;
+                r = cgroup_remove(sub);
+                if (r < 0)
+                        return r;
+        }
+        if (rmdir(cg) < 0 && errno != ENOENT)
+                return negative_errno();
+        return 0;
+}
+
+int cgroup_destroy(const char *cg, unsigned long long timeout_usec) {
+        int r;
+
+        r = cgroup_kill(cg);
+        if (r < 0)
+                return r;
+        r = cgroup_wait_empty(cg, timeout_usec);
+        if (r < 0)
+                return r;
+        return cgroup_remove(cg);
+}

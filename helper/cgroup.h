@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+/*
+ * cgroup v2 sub-trees owned by one desktop. Paths named "cg" below are
+ * absolute file system paths of cgroup directories (mount + cgroup path).
+ * The v2 mount is read from /proc/self/mountinfo: /sys/fs/cgroup on a pure v2
+ * host, /sys/fs/cgroup/unified on a hybrid one, absent on v1-only hosts.
+ */
+
+int cgroup_v2_mount(char **ret);
+
+/* The v2 cgroup path ("/a/b") of pid (0 = self) from /proc/PID/cgroup. */
+int cgroup_path_of(pid_t pid, char **ret);
+
+/* mkdir, EEXIST is fine. */
+int cgroup_create(const char *cg);
+
+/* Move pid (0 = the caller) into cg. */
+int cgroup_attach(const char *cg, pid_t pid);
+
+/* 1 when cg or a descendant has a live process, 0 when empty, -errno. */
+int cgroup_populated(const char *cg);
+
+/* Kill every process of cg and its descendants with SIGKILL (cgroup.kill,
+ * falling back to signalling each pid of cgroup.procs where cgroup.kill is
+ * missing). */
+int cgroup_kill(const char *cg);
+
+/* Block until cg is empty (inotify on cgroup.events, no polling) or timeout. -ETIMEDOUT. */
+int cgroup_wait_empty(const char *cg, unsigned long long timeout_usec);
+
+/* Remove cg and every descendant directory, deepest first. ENOENT is fine. */
+int cgroup_remove(const char *cg);
+
+/* Kill, wait until empty, remove. */
+int cgroup_destroy(const char *cg, unsigned long long timeout_usec);
