@@ -1,0 +1,635 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * botdesk: the command line. Thin verbs over the library; this file is where
+ * errors become one line on stderr and an exit code:
+ *   0 success, 1 failed, 2 usage or configuration, 3 refused by policy,
+ *   4 not running.
+ */
+#include <fcntl.h>
+#include <getopt.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+
+#include "botdesk-config.h"
+#include "cgroup.h"
+#include "config.h"
+#include "envfile.h"
+#include "identity.h"
+#include "json.h"
+#include "log.h"
+#include "memory.h"
+#include "packages.h"
+#include "profile.h"
+#include "spawn.h"
+#include "standalone.h"
+#include "status.h"
+#include "util.h"
+
+enum {
+        EXIT_OK = 0,
+        EXIT_FAILED = 1,
+        EXIT_USAGE = 2,
+        EXIT_REFUSED = 3,
+        EXIT_NOT_RUNNING = 4,
+};
+
+struct options {
+        bool json;
+        bool quiet;
+        bool force;
+        bool yes;
+        unsigned timeout;      /* 0 = start_timeout + margin */
+        const char *profile_opt;
+};
+
+static struct options arg;
+
+static int usage(FILE *f, int status) {
+        fputs("Usage: botdesk COMMAND [ARGS]\n"
+              "\n"
+              "A private headless desktop (TigerVNC + Xfce) per agent profile.\n"
+              "\n"
+              "  start PROFILE [--timeout S]   start or adopt, wait until ready, print status\n"
+              "  stop PROFILE [--force]        stop; returns when nothing of it runs\n"
+              "  restart PROFILE\n"
+              "  status [PROFILE] [--json]     one profile, or all known profiles\n"
+              "  list [--json]\n"
+              "  env PROFILE [--json]          export lines for eval \"$(botdesk env P)\"\n"
+              "  exec PROFILE -- CMD [ARG...]  run CMD on that screen, inside the desktop\n"
+              "  doctor [--json]               what this host has and lacks\n"
+              "  config check|show [--profile P]\n"
+              "\n"
+              "Exit codes: 0 ok, 1 failed, 2 usage/configuration, 3 refused, 4 not running.\n",
+              f);
+        return status;
+}
+
+static int load_config(const char *profile, struct bd_config *c) {
+        struct config_errors errs = {};
+        const struct config_sources src = {};
+        int r;
+
+        r = config_load(c, profile, &src, &errs);
+        if (r < 0) {
+                config_errors_print(&errs, stderr);
+                fprintf(stderr, "botdesk: the configuration has errors; fix them (botdesk config check lists them all).\n");
+        }
+        config_errors_done(&errs);
+        return r;
+}
+
+static int check_profile(const char *profile) {
+        if (!profile) {
+                log_error("Missing PROFILE argument.");
+                return -EINVAL;
+        }
+        if (!profile_name_valid(profile)) {
+                log_error("Invalid profile name \"%s\": use 1-32 characters of A-Z a-z 0-9 _ -, starting with a letter or digit.",
+                          profile);
+                return -EINVAL;
+        }
+        return 0;
+}
+
+/* The profile's paths with its runtime dir created and verified, opened. */
+static int open_profile(const char *profile, struct bd_paths *p, int *ret_fd) {
+        int r, fd;
+
+        r = paths_for_profile(profile, p);
+        if (r == -ENAMETOOLONG) {
+                log_error("The RFB socket path of profile %s would be longer than a Unix socket allows (%s); set a shorter XDG_RUNTIME_DIR.",
+                          profile, p->runtime ?: "?");
+                return -EINVAL;
+        }
+        if (r < 0)
+                return log_error_errno(r, "Cannot compute the paths of profile %s: %m", profile);
+        r = paths_ensure(p);
+        if (r < 0)
+                return log_error_errno(r, "%s is not a private directory of uid %u (%m); remove it or fix its owner and mode.",
+                                       p->runtime, (unsigned) getuid());
+        fd = open(p->runtime, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+        if (fd < 0)
+                return log_error_errno(errno, "Cannot open %s: %m", p->runtime);
+        *ret_fd = fd;
+        return 0;
+}
+
+static void touch_activity(int runtime_fd) {
+        int fd = openat(runtime_fd, "activity", O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+
+        if (fd >= 0) {
+                (void) futimens(fd, NULL);
+                close(fd);
+        }
+}
+
+static int print_status(const char *profile, const struct bd_config *c) {
+        struct bd_status st;
+        int r;
+
+        r = status_collect(profile, c, &st);
+        if (r < 0)
+                return log_error_errno(r, "Cannot read the status of %s: %m", profile);
+        if (arg.json) {
+                struct json j;
+                json_init(&j, stdout);
+                status_json(&j, &st);
+                putchar('\n');
+        } else
+                status_print(stdout, &st);
+        status_done(&st);
+        return 0;
+}
+
+/* ---- start / stop ------------------------------------------------------------------------- */
+
+static int verb_start(const char *profile) {
+        _cleanup_(config_done) struct bd_config c = {};
+        _cleanup_(paths_done) struct bd_paths p = {};
+        _cleanup_close_ int dirfd = -EBADF, lock = -EBADF;
+        _cleanup_free_ char *error = NULL;
+        bool progress;
+        int r, status;
+
+        if (check_profile(profile) < 0 || load_config(profile, &c) < 0)
+                return EXIT_USAGE;
+        if (open_profile(profile, &p, &dirfd) < 0)
+                return EXIT_FAILED;
+
+        /* One start at a time per profile: the second waits, then adopts. */
+        lock = profile_lock(dirfd);
+        if (lock < 0) {
+                log_error_errno(lock, "Cannot lock profile %s: %m", profile);
+                return EXIT_FAILED;
+        }
+        progress = !arg.quiet && !arg.json && isatty(STDERR_FILENO);
+        r = standalone_start(profile, &p, dirfd, arg.timeout ?: c.start_timeout + 5, progress, &error, &status);
+        if (r < 0) {
+                log_error("Cannot start %s: %s", profile, error ?: strerror(-r));
+                return status == EXIT_REFUSED ? EXIT_REFUSED : EXIT_FAILED;
+        }
+        lock = safe_close(lock);
+        if (r == 0)
+                touch_activity(dirfd);
+        return print_status(profile, &c) < 0 ? EXIT_FAILED : EXIT_OK;
+}
+
+static int verb_stop(const char *profile) {
+        _cleanup_(config_done) struct bd_config c = {};
+        _cleanup_(paths_done) struct bd_paths p = {};
+        _cleanup_close_ int dirfd = -EBADF, lock = -EBADF;
+        int r;
+
+        if (check_profile(profile) < 0 || load_config(profile, &c) < 0)
+                return EXIT_USAGE;
+        if (open_profile(profile, &p, &dirfd) < 0)
+                return EXIT_FAILED;
+        lock = profile_lock(dirfd);
+        if (lock < 0) {
+                log_error_errno(lock, "Cannot lock profile %s: %m", profile);
+                return EXIT_FAILED;
+        }
+        r = desktop_stop(&p, dirfd, 30);
+        if (r < 0) {
+                log_error_errno(r, "Cannot stop %s completely: %m; its processes may still run.", profile);
+                return EXIT_FAILED;
+        }
+        if (!arg.quiet)
+                printf("%s: %s\n", profile, r == 1 ? "not running" : "stopped");
+        return EXIT_OK;
+}
+
+static int verb_restart(const char *profile) {
+        int r = verb_stop(profile);
+
+        if (r != EXIT_OK)
+                return r;
+        return verb_start(profile);
+}
+
+/* ---- status / list ------------------------------------------------------------------------ */
+
+static int known_profiles(char ***ret) {
+        _cleanup_strv_free_ char **names = NULL;
+        _cleanup_free_ char *base = NULL;
+        _cleanup_closedir_ DIR *d = NULL;
+        struct dirent *de;
+        int r;
+
+        r = paths_runtime_base(&base);
+        if (r < 0)
+                return r;
+        d = opendir(base);
+        while (d && (de = readdir(d))) {
+                if (!profile_name_valid(de->d_name) || de->d_type != DT_DIR)
+                        continue;
+                r = strv_push(&names, strdup(de->d_name));
+                if (r < 0)
+                        return r;
+        }
+        *ret = TAKE_PTR(names);
+        return 0;
+}
+
+static int compare_str(const void *a, const void *b) {
+        return strcmp(*(char *const *) a, *(char *const *) b);
+}
+
+static int verb_status_all(void) {
+        _cleanup_strv_free_ char **names = NULL;
+        _cleanup_(config_done) struct bd_config c = {};
+        struct json j;
+        int r;
+
+        if (load_config(NULL, &c) < 0)
+                return EXIT_USAGE;
+        r = known_profiles(&names);
+        if (r < 0) {
+                log_error_errno(r, "Cannot list profiles: %m");
+                return EXIT_FAILED;
+        }
+        if (names)
+                qsort(names, strv_length(names), sizeof(char *), compare_str);
+        json_init(&j, stdout);
+        if (arg.json)
+                json_array_begin(&j);
+        for (char **n = names; n && *n; n++) {
+                _cleanup_(config_done) struct bd_config pc = {};
+                struct bd_status st;
+
+                if (load_config(*n, &pc) < 0)
+                        return EXIT_USAGE;
+                r = status_collect(*n, &pc, &st);
+                if (r < 0) {
+                        log_error_errno(r, "Cannot read the status of %s: %m", *n);
+                        return EXIT_FAILED;
+                }
+                if (arg.json)
+                        status_json(&j, &st);
+                else
+                        status_print(stdout, &st);
+                status_done(&st);
+        }
+        if (arg.json) {
+                json_array_end(&j);
+                putchar('\n');
+        } else if (!names)
+                puts("No profiles.");
+        return EXIT_OK;
+}
+
+static int verb_status(const char *profile) {
+        _cleanup_(config_done) struct bd_config c = {};
+
+        if (!profile)
+                return verb_status_all();
+        if (check_profile(profile) < 0 || load_config(profile, &c) < 0)
+                return EXIT_USAGE;
+        return print_status(profile, &c) < 0 ? EXIT_FAILED : EXIT_OK;
+}
+
+/* ---- env / exec --------------------------------------------------------------------------- */
+
+/* The published env of a running desktop, and its helper record. */
+static int running_env(const char *profile, struct bd_paths *p, int *ret_fd, char ***ret_env,
+                       struct helper_record *ret_rec) {
+        _cleanup_close_ int dirfd = -EBADF;
+        int r;
+
+        if (open_profile(profile, p, &dirfd) < 0)
+                return EXIT_FAILED;
+        r = helper_record_read_at(dirfd, ret_rec);
+        if (r < 0 || helper_alive(dirfd, ret_rec) <= 0) {
+                log_error("Desktop %s is not running; start it with: botdesk start %s", profile, profile);
+                return EXIT_NOT_RUNNING;
+        }
+        r = envfile_read(p->env_file, ret_env);
+        if (r == -ENOENT) {
+                log_error("Desktop %s is still starting; wait for `botdesk start %s` to return.", profile, profile);
+                return EXIT_NOT_RUNNING;
+        }
+        if (r < 0) {
+                log_error_errno(r, "Cannot read %s: %m", p->env_file);
+                return EXIT_FAILED;
+        }
+        *ret_fd = TAKE_FD(dirfd);
+        return EXIT_OK;
+}
+
+static int verb_env(const char *profile) {
+        _cleanup_(paths_done) struct bd_paths p = {};
+        _cleanup_strv_free_ char **env = NULL;
+        _cleanup_close_ int dirfd = -EBADF;
+        _cleanup_(helper_record_done) struct helper_record rec = {};
+        int r;
+
+        if (check_profile(profile) < 0)
+                return EXIT_USAGE;
+        r = running_env(profile, &p, &dirfd, &env, &rec);
+        if (r != EXIT_OK)
+                return r;
+        touch_activity(dirfd);
+        if (arg.json) {
+                struct json j;
+                json_init(&j, stdout);
+                json_object_begin(&j);
+                for (char **e = env; *e; e++) {
+                        _cleanup_free_ char *key = strndup(*e, strcspn(*e, "="));
+                        if (!key)
+                                return EXIT_FAILED;
+                        json_kv_string(&j, key, strchr(*e, '=') + 1);
+                }
+                json_object_end(&j);
+                putchar('\n');
+                return EXIT_OK;
+        }
+        for (char **e = env; *e; e++) {
+                _cleanup_free_ char *key = strndup(*e, strcspn(*e, "="));
+                _cleanup_free_ char *q = shell_quote(strchr(*e, '=') + 1);
+                if (!key || !q)
+                        return EXIT_FAILED;
+                printf("export %s=%s\n", key, q);
+        }
+        return EXIT_OK;
+}
+
+static int verb_exec(const char *profile, char **cmd) {
+        _cleanup_(paths_done) struct bd_paths p = {};
+        _cleanup_strv_free_ char **env = NULL, **full = NULL;
+        _cleanup_close_ int dirfd = -EBADF;
+        _cleanup_(helper_record_done) struct helper_record rec = {};
+        extern char **environ;
+        int r;
+
+        if (check_profile(profile) < 0)
+                return EXIT_USAGE;
+        if (!cmd || !cmd[0]) {
+                log_error("Missing command: botdesk exec %s -- CMD [ARG...]", profile);
+                return EXIT_USAGE;
+        }
+        r = running_env(profile, &p, &dirfd, &env, &rec);
+        if (r != EXIT_OK)
+                return r;
+        touch_activity(dirfd);
+
+        /* The caller's environment with the desktop's variables on top; the
+         * token lets the desktop's stop find the command where no cgroup can. */
+        for (char **e = environ; *e; e++)
+                if (!startswith(*e, "WAYLAND_DISPLAY=") && !startswith(*e, "SESSION_MANAGER=") &&
+                    !startswith(*e, "NOTIFY_SOCKET=") && strv_push(&full, strdup(*e)) < 0)
+                        return EXIT_FAILED;
+        for (char **e = env; *e; e++) {
+                _cleanup_free_ char *key = strndup(*e, strcspn(*e, "="));
+                if (!key || env_set(&full, key, strchr(*e, '=') + 1) < 0)
+                        return EXIT_FAILED;
+        }
+        if (env_set(&full, "BOTDESK_PROFILE", profile) < 0 ||
+            (rec.token && env_set(&full, "BOTDESK_TOKEN", rec.token) < 0))
+                return EXIT_FAILED;
+
+        if (rec.cgroup) {
+                _cleanup_free_ char *apps = strdup_printf("%s/apps", rec.cgroup);
+                r = apps ? cgroup_attach(apps, 0) : -ENOMEM;
+                if (r < 0)
+                        log_warning_errno(r, "Cannot join the desktop's cgroup %s (%m); the command will not stop with the desktop.",
+                                          apps);
+        }
+        execvpe(cmd[0], cmd, full);
+        log_error_errno(errno, "Cannot execute %s: %m", cmd[0]);
+        return errno == ENOENT ? 127 : 126;
+}
+
+/* ---- doctor ------------------------------------------------------------------------------- */
+
+static const char *cgroup_mode(void) {
+        _cleanup_free_ char *mount = NULL;
+
+        if (cgroup_v2_mount(&mount) < 0)
+                return "v1";
+        return streq(mount, "/sys/fs/cgroup") ? "unified" : "hybrid";
+}
+
+static int verb_doctor(void) {
+        _cleanup_(config_done) struct bd_config c = {};
+        _cleanup_strv_free_ char **missing = NULL;
+        _cleanup_free_ char *install = NULL, *msg = NULL, *mount = NULL, *self = NULL, *cg = NULL;
+        struct memory_info mem = {};
+        const struct memory_env menv = {};
+        enum pkg_manager m = pkg_manager_detect(NULL);
+        bool mem_ok, cg_writable = false, have_user_bus;
+        const char *guarantee;
+        struct json j;
+        int r;
+
+        if (load_config(NULL, &c) < 0)
+                return EXIT_USAGE;
+        r = packages_missing(NULL, &missing);
+        if (r < 0)
+                return EXIT_FAILED;
+        if (missing)
+                msg = packages_install_message(m, geteuid() == 0, find_executable("sudo", NULL) != NULL, missing,
+                                               &install);
+        mem_ok = memory_read(&menv, &mem) >= 0;
+        if (cgroup_v2_mount(&mount) >= 0 && cgroup_path_of(0, &self) >= 0) {
+                cg = strdup_printf("%s%s", mount, streq(self, "/") ? "" : self);
+                /* Can we create a sub-group here and move ourselves? That is what the helper needs. */
+                if (cg && access(cg, W_OK) == 0) {
+                        _cleanup_free_ char *procs = strdup_printf("%s/cgroup.procs", cg);
+                        cg_writable = procs && access(procs, W_OK) == 0;
+                }
+        }
+        {
+                const char *rt = getenv("XDG_RUNTIME_DIR");
+                _cleanup_free_ char *bus = rt ? strdup_printf("%s/bus", rt) : NULL;
+                have_user_bus = bus && access(bus, F_OK) == 0;
+        }
+        guarantee = cg_writable ? "cgroup: every process of a desktop is killed through its cgroup"
+                                : "process groups + subreaper + token scan: weaker, processes that leave their "
+                                  "group and drop the token can escape";
+
+        if (arg.json) {
+                json_init(&j, stdout);
+                json_object_begin(&j);
+                json_kv_bool(&j, "installed", !missing);
+                json_key(&j, "missing");
+                json_array_begin(&j);
+                for (char **i = missing; i && *i; i++)
+                        json_string(&j, *i);
+                json_array_end(&j);
+                json_kv_string(&j, "package_manager", pkg_manager_name(m));
+                json_kv_string(&j, "install_command", install);
+                json_kv_string(&j, "install_message", msg);
+                if (mem_ok) {
+                        json_kv_int(&j, "memory_available_mb", (long long) mem.available_mb);
+                        json_kv_int(&j, "memory_limit_mb", (long long) mem.limit_mb);
+                } else {
+                        json_kv_null(&j, "memory_available_mb");
+                        json_kv_null(&j, "memory_limit_mb");
+                }
+                json_kv_int(&j, "min_free_memory_mb", c.min_free_memory_mb);
+                json_kv_bool(&j, "user_bus", have_user_bus);
+                json_kv_bool(&j, "systemd", access("/run/systemd/system", F_OK) == 0);
+                json_kv_string(&j, "cgroup_mode", cgroup_mode());
+                json_kv_string(&j, "cgroup", cg);
+                json_kv_bool(&j, "cgroup_writable", cg_writable);
+                json_kv_string(&j, "placement", have_user_bus ? "user-unit" : "standalone");
+                json_kv_string(&j, "reaping", cg_writable ? "cgroup" : "process-group");
+                json_kv_bool(&j, "logind", access("/run/systemd/seats", F_OK) == 0);
+                json_kv_bool(&j, "selinux", access("/sys/fs/selinux/enforce", F_OK) == 0);
+                json_object_end(&j);
+                putchar('\n');
+                return EXIT_OK;
+        }
+        printf("programs:     %s\n", missing ? "missing some" : "all present");
+        for (char **i = missing; i && *i; i++)
+                printf("  missing:    %s\n", *i);
+        if (msg)
+                printf("  %s\n", msg);
+        printf("package mgr:  %s\n", pkg_manager_name(m));
+        if (mem_ok)
+                printf("memory:       %llu MB available of %llu MB (floor %u MB)\n",
+                       (unsigned long long) mem.available_mb, (unsigned long long) mem.limit_mb, c.min_free_memory_mb);
+        printf("systemd:      %s\n", access("/run/systemd/system", F_OK) == 0 ? "running" : "not running");
+        printf("user bus:     %s\n", have_user_bus ? "reachable" : "none (desktops run standalone)");
+        printf("cgroups:      %s, %s %s\n", cgroup_mode(), cg ?: "no v2 hierarchy", cg_writable ? "(writable)" : "(not writable)");
+        printf("reaping:      %s\n", guarantee);
+        printf("logind:       %s\n", access("/run/systemd/seats", F_OK) == 0 ? "running" : "not running");
+        printf("SELinux:      %s\n", access("/sys/fs/selinux/enforce", F_OK) == 0 ? "enabled" : "disabled");
+        return EXIT_OK;
+}
+
+/* ---- config ------------------------------------------------------------------------------- */
+
+static int verb_config(const char *what) {
+        _cleanup_(config_done) struct bd_config c = {};
+        struct config_errors errs = {};
+        const struct config_sources src = {};
+        int r;
+
+        if (!what || (!streq(what, "check") && !streq(what, "show")))
+                return usage(stderr, EXIT_USAGE);
+        if (arg.profile_opt && check_profile(arg.profile_opt) < 0)
+                return EXIT_USAGE;
+        r = config_load(&c, arg.profile_opt, &src, &errs);
+        if (r < 0) {
+                config_errors_print(&errs, stderr);
+                fprintf(stderr, "botdesk: %zu error%s in the configuration.\n", errs.n, errs.n == 1 ? "" : "s");
+                config_errors_done(&errs);
+                return EXIT_USAGE;
+        }
+        config_errors_done(&errs);
+        if (streq(what, "show"))
+                config_dump(&c, stdout);
+        else if (!arg.quiet)
+                puts("Configuration is valid.");
+        return EXIT_OK;
+}
+
+/* ---- main --------------------------------------------------------------------------------- */
+
+int main(int argc, char **argv) {
+        enum { OPT_TIMEOUT = 0x100, OPT_PROFILE, OPT_VERSION };
+        static const struct option options[] = {
+                { "help", no_argument, NULL, 'h' },
+                { "version", no_argument, NULL, OPT_VERSION },
+                { "json", no_argument, NULL, 'j' },
+                { "quiet", no_argument, NULL, 'q' },
+                { "force", no_argument, NULL, 'f' },
+                { "yes", no_argument, NULL, 'y' },
+                { "timeout", required_argument, NULL, OPT_TIMEOUT },
+                { "profile", required_argument, NULL, OPT_PROFILE },
+                {}
+        };
+        const char *verb, *operand;
+        char **rest = NULL;
+        int c;
+
+        log_setup("botdesk");
+        /* "+": stop at the first non-option so that exec's command keeps its own options. */
+        while ((c = getopt_long(argc, argv, "+hjqfy", options, NULL)) >= 0) {
+                switch (c) {
+                case 'h':
+                        return usage(stdout, EXIT_OK);
+                case OPT_VERSION:
+                        puts("botdesk " BOTDESK_VERSION);
+                        return EXIT_OK;
+                default:
+                        return usage(stderr, EXIT_USAGE);
+                }
+        }
+        if (optind >= argc)
+                return usage(stderr, EXIT_USAGE);
+        verb = argv[optind++];
+
+        /* Options may follow the verb and its operand: parse the rest again. */
+        operand = NULL;
+        for (int i = optind; i < argc; i++) {
+                const char *a = argv[i];
+                unsigned long long v;
+
+                if (streq(a, "--")) {
+                        rest = argv + i + 1;
+                        break;
+                }
+                if (streq(a, "--json"))
+                        arg.json = true;
+                else if (streq(a, "--quiet") || streq(a, "-q"))
+                        arg.quiet = true;
+                else if (streq(a, "--force") || streq(a, "-f"))
+                        arg.force = true;
+                else if (streq(a, "--yes") || streq(a, "-y"))
+                        arg.yes = true;
+                else if (streq(a, "--timeout") || streq(a, "--profile")) {
+                        if (i + 1 >= argc) {
+                                log_error("%s needs a value.", a);
+                                return EXIT_USAGE;
+                        }
+                        if (streq(a, "--profile"))
+                                arg.profile_opt = argv[++i];
+                        else if (parse_uint(argv[++i], 86400, &v) < 0 || v == 0) {
+                                log_error("Invalid --timeout \"%s\": give whole seconds, 1-86400.", argv[i]);
+                                return EXIT_USAGE;
+                        } else
+                                arg.timeout = (unsigned) v;
+                } else if (a[0] == '-' && a[1]) {
+                        log_error("Unknown option %s for %s.", a, verb);
+                        return EXIT_USAGE;
+                } else if (!operand)
+                        operand = a;
+                else if (streq(verb, "exec")) {
+                        rest = argv + i;
+                        break;
+                } else {
+                        log_error("Unexpected argument \"%s\".", a);
+                        return EXIT_USAGE;
+                }
+        }
+
+        if (streq(verb, "start"))
+                return verb_start(operand);
+        if (streq(verb, "stop"))
+                return verb_stop(operand);
+        if (streq(verb, "restart"))
+                return verb_restart(operand);
+        if (streq(verb, "status"))
+                return verb_status(operand);
+        if (streq(verb, "list")) {
+                if (operand) {
+                        log_error("list takes no profile.");
+                        return EXIT_USAGE;
+                }
+                return verb_status_all();
+        }
+        if (streq(verb, "env"))
+                return verb_env(operand);
+        if (streq(verb, "exec"))
+                return verb_exec(operand, rest);
+        if (streq(verb, "doctor"))
+                return verb_doctor();
+        if (streq(verb, "config"))
+                return verb_config(operand);
+        if (streq(verb, "help"))
+                return usage(stdout, EXIT_OK);
+        log_error("Unknown command \"%s\"; see botdesk --help.", verb);
+        return EXIT_USAGE;
+}

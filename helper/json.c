@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "json.h"
+#include "util.h"
+
+void json_init(struct json *j, FILE *f) {
+        *j = (struct json) { .f = f };
+        j->first[0] = true;
+}
+
+static void json_separate(struct json *j) {
+        if (j->after_key) {
+                j->after_key = false;
+                return;
+        }
+        if (!j->first[j->depth])
+                fputs(", ", j->f);
+        j->first[j->depth] = false;
+}
+
+static void json_open(struct json *j, char c) {
+        json_separate(j);
+        fputc(c, j->f);
+        if (j->depth + 1 < JSON_MAX_DEPTH)
+                j->depth++;
+        j->first[j->depth] = true;
+}
+
+static void json_close(struct json *j, char c) {
+        fputc(c, j->f);
+        if (j->depth > 0)
+                j->depth--;
+}
+
+void json_object_begin(struct json *j) {
+        json_open(j, '{');
+}
+void json_object_end(struct json *j) {
+        json_close(j, '}');
+}
+void json_array_begin(struct json *j) {
+        json_open(j, '[');
+}
+void json_array_end(struct json *j) {
+        json_close(j, ']');
+}
+
+/* Length of a valid UTF-8 sequence at s, or 0 if invalid. */
+static size_t utf8_valid_length(const unsigned char *s) {
+        size_t n;
+        unsigned cp;
+
+        if (s[0] < 0x80)
+                return 1;
+        if ((s[0] & 0xe0) == 0xc0)
+                n = 2, cp = s[0] & 0x1f;
+        else if ((s[0] & 0xf0) == 0xe0)
+                n = 3, cp = s[0] & 0x0f;
+        else if ((s[0] & 0xf8) == 0xf0)
+                n = 4, cp = s[0] & 0x07;
+        else
+                return 0;
+        for (size_t i = 1; i < n; i++) {
+                if ((s[i] & 0xc0) != 0x80)
+                        return 0;
+                cp = (cp << 6) | (s[i] & 0x3f);
+        }
+        /* Reject overlong forms, surrogates and values beyond Unicode. */
+        if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+            (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+                return 0;
+        return n;
+}
+
+static void json_write_string(FILE *f, const char *s) {
+        const unsigned char *p = (const unsigned char *) s;
+
+        fputc('"', f);
+        while (*p) {
+                size_t n;
+
+                switch (*p) {
+                case '"':
+                        fputs("\\\"", f);
+                        p++;
+                        continue;
+                case '\\':
+                        fputs("\\\\", f);
+                        p++;
+                        continue;
+                case '\n':
+                        fputs("\\n", f);
+                        p++;
+                        continue;
+                case '\t':
+                        fputs("\\t", f);
+                        p++;
+                        continue;
+                case '\r':
+                        fputs("\\r", f);
+                        p++;
+                        continue;
+                default:
+                        break;
+                }
+                if (*p < 0x20) {
+                        fprintf(f, "\\u%04x", *p);
+                        p++;
+                        continue;
+                }
+                n = utf8_valid_length(p);
+                if (n == 0) {
+                        fputs("\\ufffd", f);
+                        p++;
+                        continue;
+                }
+                fwrite(p, 1, n, f);
+                p += n;
+        }
+        fputc('"', f);
+}
+
+void json_key(struct json *j, const char *key) {
+        json_separate(j);
+        json_write_string(j->f, key);
+        fputs(": ", j->f);
+        j->after_key = true;
+}
+
+void json_string(struct json *j, const char *s) {
+        json_separate(j);
+        if (s)
+                json_write_string(j->f, s);
+        else
+                fputs("null", j->f);
+}
+
+void json_int(struct json *j, long long v) {
+        json_separate(j);
+        fprintf(j->f, "%lld", v);
+}
+
+void json_double(struct json *j, double v) {
+        json_separate(j);
+        fprintf(j->f, "%.1f", v);
+}
+
+void json_bool(struct json *j, bool v) {
+        json_separate(j);
+        fputs(v ? "true" : "false", j->f);
+}
+
+void json_null(struct json *j) {
+        json_separate(j);
+        fputs("null", j->f);
+}
+
+void json_kv_string(struct json *j, const char *key, const char *s) {
+        json_key(j, key);
+        json_string(j, s);
+}
+
+void json_kv_int(struct json *j, const char *key, long long v) {
+        json_key(j, key);
+        json_int(j, v);
+}
+
+void json_kv_bool(struct json *j, const char *key, bool v) {
+        json_key(j, key);
+        json_bool(j, v);
+}
+
+void json_kv_null(struct json *j, const char *key) {
+        json_key(j, key);
+        json_null(j);
+}
