@@ -426,7 +426,7 @@ static int verb_doctor(void) {
         r = packages_missing(NULL, &missing);
         if (r < 0)
                 return EXIT_FAILED;
-        if (missing)
+        if (strv_length(missing) > 0)
                 msg = packages_install_message(m, geteuid() == 0, find_executable("sudo", NULL) != NULL, missing,
                                                &install);
         mem_ok = memory_read(&menv, &mem) >= 0;
@@ -450,7 +450,7 @@ static int verb_doctor(void) {
         if (arg.json) {
                 json_init(&j, stdout);
                 json_object_begin(&j);
-                json_kv_bool(&j, "installed", !missing);
+                json_kv_bool(&j, "installed", strv_length(missing) == 0);
                 json_key(&j, "missing");
                 json_array_begin(&j);
                 for (char **i = missing; i && *i; i++)
@@ -480,7 +480,7 @@ static int verb_doctor(void) {
                 putchar('\n');
                 return EXIT_OK;
         }
-        printf("programs:     %s\n", missing ? "missing some" : "all present");
+        printf("programs:     %s\n", strv_length(missing) > 0 ? "missing some" : "all present");
         for (char **i = missing; i && *i; i++)
                 printf("  missing:    %s\n", *i);
         if (msg)
