@@ -1,0 +1,32 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Install what botdesk needs on Debian/Ubuntu, and nothing already there.
+#   scripts/install-deps.sh            build + runtime
+#   scripts/install-deps.sh --tests    also what the test tiers need
+set -euo pipefail
+
+build=(meson ninja-build pkg-config gcc libc6-dev libsystemd-dev libinih-dev libpam0g-dev
+       libxcb1-dev libxcb-shm0-dev libxcb-image0-dev libpng-dev libjpeg-dev)
+runtime=(tigervnc-standalone-server xfwm4 xfce4-panel xfdesktop4 xfce4-settings xfconf
+         dbus-daemon x11-xkb-utils)
+tests=(x11-utils x11-apps xdotool python3 socat gvncviewer valgrind clang
+       systemd-container mmdebstrap util-linux procps)
+
+want=("${build[@]}" "${runtime[@]}")
+[ "${1:-}" = --tests ] && want+=("${tests[@]}")
+[ "${1:-}" = --demo ] && want+=(xfce4-terminal)
+
+missing=()
+for p in "${want[@]}"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+        echo "install-deps: run as root (sudo) to install: ${missing[*]}" >&2
+        exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+echo "install-deps: installing ${missing[*]}" >&2
+apt-get update -q
+apt-get install -y -q --no-install-recommends "${missing[@]}"
