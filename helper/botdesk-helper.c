@@ -903,16 +903,6 @@ static int desktop_init(struct desktop *d) {
         struct helper_record rec = {};
         int r;
 
-        r = config_load(&d->cfg, d->profile, &src, &errs);
-        if (r < 0) {
-                for (size_t i = 0; i < errs.n; i++)
-                        log_error("%s:%u: %s", errs.items[i].file, errs.items[i].line, errs.items[i].message);
-                config_errors_done(&errs);
-                (void) sd_notifyf(false, "STATUS=Invalid configuration\nERRNO=%d", EINVAL);
-                return -EINVAL;
-        }
-        config_errors_done(&errs);
-
         r = paths_for_profile(d->profile, &d->paths);
         if (r < 0)
                 return log_error_errno(r, "Cannot compute the paths of profile %s: %m", d->profile);
@@ -923,6 +913,22 @@ static int desktop_init(struct desktop *d) {
         d->runtime_fd = open(d->paths.runtime, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
         if (d->runtime_fd < 0)
                 return log_error_errno(errno, "Cannot open %s: %m", d->paths.runtime);
+
+        r = config_load(&d->cfg, d->profile, &src, &errs);
+        if (r < 0) {
+                for (size_t i = 0; i < errs.n; i++)
+                        log_error("%s:%u: %s", errs.items[i].file, errs.items[i].line, errs.items[i].message);
+                if (errs.n > 0) {
+                        _cleanup_free_ char *first = strdup_printf("%s:%u: %s", errs.items[0].file,
+                                                                   errs.items[0].line, errs.items[0].message);
+                        if (first)
+                                write_last_error(d, first);
+                }
+                config_errors_done(&errs);
+                (void) sd_notifyf(false, "STATUS=Invalid configuration\nERRNO=%d", EINVAL);
+                return -EINVAL;
+        }
+        config_errors_done(&errs);
 
         d->helper_lock_fd = helper_lock_take(d->runtime_fd);
         if (d->helper_lock_fd == -EBUSY)

@@ -23,6 +23,7 @@
 #include "spawn.h"
 #include "standalone.h"
 #include "status.h"
+#include "unit.h"
 #include "util.h"
 
 enum {
@@ -143,11 +144,81 @@ static int print_status(const char *profile, const struct bd_config *c) {
 
 /* ---- start / stop ------------------------------------------------------------------------- */
 
+/* Refusals and missing programs are decided here, before any unit or helper
+ * exists, so that they get their own exit code and message. */
+static int precheck(const char *profile, const struct bd_config *c) {
+        struct bd_status st;
+        int r, ret = EXIT_OK;
+
+        r = status_collect(profile, c, &st);
+        if (r < 0)
+                return log_error_errno(r, "Cannot check %s: %m", profile), EXIT_FAILED;
+        if (!st.running && !st.starting) {
+                if (!st.installed) {
+                        _cleanup_free_ char *msg = packages_install_message(
+                                pkg_manager_detect(NULL), geteuid() == 0, find_executable("sudo", NULL) != NULL,
+                                st.missing, NULL);
+                        log_error("%s", msg ?: "Required programs are missing.");
+                        ret = EXIT_FAILED;
+                } else if (st.blocker) {
+                        log_error("%s", st.blocker);
+                        ret = EXIT_REFUSED;
+                }
+        }
+        status_done(&st);
+        return ret;
+}
+
+static bool want_standalone(void) {
+        const char *e = getenv("BOTDESK_PLACEMENT");
+        return e && streq(e, "standalone");
+}
+
+/* Variables a transient unit inherits from the caller: botdesk's own. */
+static int transient_environment(char ***ret) {
+        extern char **environ;
+        _cleanup_strv_free_ char **env = NULL;
+
+        for (char **e = environ; *e; e++)
+                if (startswith(*e, "BOTDESK_") && !startswith(*e, "BOTDESK_PLACEMENT=") &&
+                    strv_push(&env, strdup(*e)) < 0)
+                        return -ENOMEM;
+        *ret = TAKE_PTR(env);
+        return 0;
+}
+
+static int start_unit(sd_bus *bus, const char *profile, int dirfd) {
+        _cleanup_free_ char *unit = unit_name_for(profile), *result = NULL, *why = NULL;
+        _cleanup_strv_free_ char **env = NULL;
+        struct unit_start_opts o = {};
+        int r;
+
+        if (!unit || transient_environment(&env) < 0)
+                return -ENOMEM;
+        r = unit_template_installed(bus);
+        if (r < 0)
+                return log_error_errno(r, "Cannot ask the user manager about %s: %m", UNIT_TEMPLATE);
+        o.transient = r == 0;
+        o.helper_path = getenv("BOTDESK_HELPER") ?: BOTDESK_HELPER_PATH;
+        o.environment = env;
+        if (!arg.quiet && !arg.json && isatty(STDERR_FILENO))
+                fprintf(stderr, "Starting %s%s through the user manager...\n", unit, o.transient ? " (transient)" : "");
+        r = unit_start(bus, unit, &o, &result);
+        if (r >= 0)
+                return 0;
+        if (read_full_file_at(dirfd, "last-error", &why, NULL, 4096) >= 0)
+                why[strcspn(why, "\n")] = 0;
+        log_error("Cannot start %s: %s. See: journalctl --user -u %s", unit,
+                  why ?: result ?: strerror(-r), unit);
+        return -EIO;
+}
+
 static int verb_start(const char *profile) {
         _cleanup_(config_done) struct bd_config c = {};
         _cleanup_(paths_done) struct bd_paths p = {};
         _cleanup_close_ int dirfd = -EBADF, lock = -EBADF;
         _cleanup_free_ char *error = NULL;
+        sd_bus *bus = NULL;
         bool progress;
         int r, status;
 
@@ -162,15 +233,25 @@ static int verb_start(const char *profile) {
                 log_error_errno(lock, "Cannot lock profile %s: %m", profile);
                 return EXIT_FAILED;
         }
-        progress = !arg.quiet && !arg.json && isatty(STDERR_FILENO);
-        r = standalone_start(profile, &p, dirfd, arg.timeout ?: c.start_timeout + 5, progress, &error, &status);
-        if (r < 0) {
-                log_error("Cannot start %s: %s", profile, error ?: strerror(-r));
-                return status == EXIT_REFUSED ? EXIT_REFUSED : EXIT_FAILED;
+        r = precheck(profile, &c);
+        if (r != EXIT_OK)
+                return r;
+
+        if (!want_standalone() && unit_bus_open(&bus) >= 0) {
+                r = start_unit(bus, profile, dirfd);
+                sd_bus_flush_close_unref(bus);
+                if (r < 0)
+                        return EXIT_FAILED;
+        } else {
+                progress = !arg.quiet && !arg.json && isatty(STDERR_FILENO);
+                r = standalone_start(profile, &p, dirfd, arg.timeout ?: c.start_timeout + 5, progress, &error, &status);
+                if (r < 0) {
+                        log_error("Cannot start %s: %s", profile, error ?: strerror(-r));
+                        return status == EXIT_REFUSED ? EXIT_REFUSED : status == EXIT_USAGE ? EXIT_USAGE : EXIT_FAILED;
+                }
         }
         lock = safe_close(lock);
-        if (r == 0)
-                touch_activity(dirfd);
+        touch_activity(dirfd);
         return print_status(profile, &c) < 0 ? EXIT_FAILED : EXIT_OK;
 }
 
@@ -178,6 +259,7 @@ static int verb_stop(const char *profile) {
         _cleanup_(config_done) struct bd_config c = {};
         _cleanup_(paths_done) struct bd_paths p = {};
         _cleanup_close_ int dirfd = -EBADF, lock = -EBADF;
+        sd_bus *bus = NULL;
         int r;
 
         if (check_profile(profile) < 0 || load_config(profile, &c) < 0)
@@ -189,7 +271,10 @@ static int verb_stop(const char *profile) {
                 log_error_errno(lock, "Cannot lock profile %s: %m", profile);
                 return EXIT_FAILED;
         }
-        r = desktop_stop(&p, dirfd, 30);
+        if (!want_standalone())
+                (void) unit_bus_open(&bus);
+        r = desktop_stop(&p, dirfd, 30, bus, profile);
+        sd_bus_flush_close_unref(bus);
         if (r < 0) {
                 log_error_errno(r, "Cannot stop %s completely: %m; its processes may still run.", profile);
                 return EXIT_FAILED;
@@ -387,7 +472,17 @@ static int verb_exec(const char *profile, char **cmd) {
             (rec.token && env_set(&full, "BOTDESK_TOKEN", rec.token) < 0))
                 return EXIT_FAILED;
 
-        if (rec.cgroup) {
+        if (rec.unit && rec.placement && streq(rec.placement, "user-unit")) {
+                /* Our cgroup and the unit's share no ancestor we may write
+                 * to; the user manager moves us. */
+                sd_bus *bus = NULL;
+                r = unit_bus_open(&bus);
+                if (r >= 0)
+                        r = unit_attach(bus, rec.unit, "/apps", getpid());
+                sd_bus_flush_close_unref(bus);
+                if (r < 0)
+                        log_warning_errno(r, "Cannot join %s (%m); the command will not stop with the desktop.", rec.unit);
+        } else if (rec.cgroup) {
                 _cleanup_free_ char *apps = strdup_printf("%s/apps", rec.cgroup);
                 r = apps ? cgroup_attach(apps, 0) : -ENOMEM;
                 if (r < 0)

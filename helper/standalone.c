@@ -13,6 +13,7 @@
 #include "identity.h"
 #include "spawn.h"
 #include "standalone.h"
+#include "unit.h"
 #include "util.h"
 
 #define NOTIFY_SOCKET_FILE "notify.sock"
@@ -223,19 +224,34 @@ int standalone_start(const char *profile, const struct bd_paths *p, int runtime_
         return r;
 }
 
-int desktop_stop(const struct bd_paths *p, int runtime_fd, unsigned timeout_sec) {
+int desktop_stop(const struct bd_paths *p, int runtime_fd, unsigned timeout_sec, sd_bus *bus, const char *profile) {
         struct helper_record rec = {};
         _cleanup_close_ int pidfd = -EBADF;
         unsigned long long st;
-        int r, ret = 0;
+        bool unit_placed;
+        int r, ret = 1;
 
         r = helper_record_read_at(runtime_fd, &rec);
-        if (r == -ENOENT)
-                return 1;
-        if (r < 0)
+        if (r < 0 && r != -ENOENT)
                 return r;
+        unit_placed = rec.placement && streq(rec.placement, "user-unit");
 
-        if (helper_alive(runtime_fd, &rec) > 0) {
+        if (bus) {
+                _cleanup_free_ char *unit = unit_name_for(profile), *state = NULL, *result = NULL;
+
+                if (!unit)
+                        return -ENOMEM;
+                if (unit_active_state(bus, unit, &state) >= 0 && !streq(state, "inactive")) {
+                        r = unit_stop(bus, unit, &result);
+                        if (r < 0) {
+                                helper_record_done(&rec);
+                                return r;
+                        }
+                        ret = 0;
+                }
+        }
+
+        if (!unit_placed && rec.pid > 0 && helper_alive(runtime_fd, &rec) > 0) {
                 pidfd = pidfd_open_checked(rec.pid);
                 /* Verified again after the pidfd pins the process: a pid that
                  * was recycled in between is never signalled. */
@@ -250,13 +266,18 @@ int desktop_stop(const struct bd_paths *p, int runtime_fd, unsigned timeout_sec)
                                 if (r == 0)
                                         (void) pidfd_signal(pidfd, SIGKILL);
                         }
+                        ret = 0;
                 }
-        } else
-                ret = 1;
+        }
 
         /* Whatever the helper did or could not do: nothing of the desktop may
-         * remain. A no-op when it cleaned up after itself. */
-        r = helper_reap_leftovers(&rec);
+         * remain. A unit's cgroup is systemd's to kill (it may already host
+         * the next generation), so only the token is used there. */
+        if (unit_placed) {
+                free(rec.cgroup);
+                rec.cgroup = NULL;
+        }
+        r = rec.pid > 0 ? helper_reap_leftovers(&rec) : 0;
         helper_record_done(&rec);
         if (r < 0)
                 return r;

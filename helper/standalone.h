@@ -2,6 +2,7 @@
 #pragma once
 
 #include <stdbool.h>
+#include <systemd/sd-bus.h>
 
 #include "profile.h"
 
@@ -26,5 +27,9 @@ int profile_lock(int runtime_fd);
 int standalone_start(const char *profile, const struct bd_paths *p, int runtime_fd, unsigned timeout_sec,
                      bool progress, char **ret_error, int *ret_exit_status);
 
-/* Stop the desktop of p: 0 stopped, 1 was not running (leftovers reaped), -errno. */
-int desktop_stop(const struct bd_paths *p, int runtime_fd, unsigned timeout_sec);
+/*
+ * Stop the desktop of p: 0 stopped, 1 was not running (leftovers reaped),
+ * -errno. With a user manager (bus not NULL) its unit is stopped through
+ * it; systemd then owns the killing of the unit's cgroup.
+ */
+int desktop_stop(const struct bd_paths *p, int runtime_fd, unsigned timeout_sec, sd_bus *bus, const char *profile);

@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <systemd/sd-bus.h>
+
+#include "unit.h"
+#include "util.h"
+
+#define SD_DEST "org.freedesktop.systemd1"
+#define SD_PATH "/org/freedesktop/systemd1"
+#define SD_MANAGER "org.freedesktop.systemd1.Manager"
+
+static void bus_unrefp(sd_bus **b) {
+        sd_bus_flush_close_unref(*b);
+}
+static void message_unrefp(sd_bus_message **m) {
+        sd_bus_message_unref(*m);
+}
+static void slot_unrefp(sd_bus_slot **s) {
+        sd_bus_slot_unref(*s);
+}
+
+int unit_bus_open(sd_bus **ret) {
+        __attribute__((cleanup(bus_unrefp))) sd_bus *bus = NULL;
+        sd_bus_error error = SD_BUS_ERROR_NULL;
+        sd_bus_message *reply = NULL;
+        int has_owner = 0, r;
+
+        r = sd_bus_open_user(&bus);
+        if (r < 0)
+                return -ENOMEDIUM;
+        /* A session bus is not necessarily a systemd one. */
+        r = sd_bus_call_method(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                               "NameHasOwner", &error, &reply, "s", SD_DEST);
+        if (r >= 0)
+                r = sd_bus_message_read(reply, "b", &has_owner);
+        sd_bus_message_unref(reply);
+        sd_bus_error_free(&error);
+        if (r < 0 || !has_owner)
+                return -ENOMEDIUM;
+        *ret = TAKE_PTR(bus);
+        return 0;
+}
+
+char *unit_name_for(const char *profile) {
+        return strdup_printf("botdesk@%s.service", profile);
+}
+
+int unit_template_installed(sd_bus *bus) {
+        sd_bus_error error = SD_BUS_ERROR_NULL;
+        sd_bus_message *reply = NULL;
+        int r;
+
+        r = sd_bus_call_method(bus, SD_DEST, SD_PATH, SD_MANAGER, "GetUnitFileState", &error, &reply, "s",
+                               UNIT_TEMPLATE);
+        sd_bus_message_unref(reply);
+        if (r < 0) {
+                bool not_found = sd_bus_error_has_name(&error, "org.freedesktop.systemd1.NoSuchUnit") ||
+                                 sd_bus_error_has_name(&error, SD_BUS_ERROR_FILE_NOT_FOUND);
+                sd_bus_error_free(&error);
+                return not_found ? 0 : r;
+        }
+        return 1;
+}
+
+struct job_wait {
+        const char *job;
+        char *result;
+        bool done;
+};
+
+static int on_job_removed(sd_bus_message *m, void *userdata, sd_bus_error *error) {
+        struct job_wait *w = userdata;
+        const char *path, *unit, *result;
+        uint32_t id;
+
+        if (sd_bus_message_read(m, "uoss", &id, &path, &unit, &result) < 0)
+                return 0;
+        if (w->job && streq(path, w->job)) {
+                w->result = strdup(result);
+                w->done = true;
+        }
+        return 0;
+}
+
+/* Subscribe first, then call: a job that finishes before we listen is never missed. */
+static int run_job(sd_bus *bus, sd_bus_message *call, char **ret_result) {
+        __attribute__((cleanup(slot_unrefp))) sd_bus_slot *slot = NULL;
+        __attribute__((cleanup(message_unrefp))) sd_bus_message *reply = NULL;
+        sd_bus_error error = SD_BUS_ERROR_NULL;
+        struct job_wait w = {};
+        const char *job;
+        int r;
+
+        r = sd_bus_match_signal(bus, &slot, SD_DEST, SD_PATH, SD_MANAGER, "JobRemoved", on_job_removed, &w);
+        if (r < 0)
+                return r;
+        r = sd_bus_call(bus, call, 0, &error, &reply);
+        if (r < 0) {
+                r = sd_bus_error_get_errno(&error) ? -sd_bus_error_get_errno(&error) : r;
+                if (ret_result)
+                        *ret_result = strdup(error.message ?: "the call failed");
+                sd_bus_error_free(&error);
+                return r;
+        }
+        r = sd_bus_message_read(reply, "o", &job);
+        if (r < 0)
+                return r;
+        w.job = job;
+        while (!w.done) {
+                r = sd_bus_process(bus, NULL);
+                if (r < 0)
+                        return r;
+                if (r > 0)
+                        continue;
+                r = sd_bus_wait(bus, UINT64_MAX);
+                if (r < 0 && r != -EINTR)
+                        return r;
+        }
+        *ret_result = w.result;
+        return streq(w.result, "done") ? 0 : -EIO;
+}
+
+static int append_transient_properties(sd_bus_message *m, const char *unit, const struct unit_start_opts *o) {
+        const char *profile = strchr(unit, '@') + 1;
+        _cleanup_free_ char *name = strndup(profile, strcspn(profile, "."));
+        _cleanup_free_ char *desc = strdup_printf("botdesk desktop %s", name ?: "");
+        int r;
+
+        if (!name || !desc)
+                return -ENOMEM;
+        /* The same properties as conf/botdesk@.service.in. */
+        r = sd_bus_message_append(m, "(sv)(sv)(sv)(sv)(sv)(sv)(sv)(sv)(sv)(sv)(sv)",
+                                  "Description", "s", desc,
+                                  "Type", "s", "notify",
+                                  "NotifyAccess", "s", "main",
+                                  "Delegate", "b", 1,
+                                  "KillMode", "s", "control-group",
+                                  "Restart", "s", "on-failure",
+                                  "RestartUSec", "t", (uint64_t) 2000000,
+                                  "TimeoutStartUSec", "t", (uint64_t) 30000000,
+                                  "TimeoutStopUSec", "t", (uint64_t) 15000000,
+                                  "NoNewPrivileges", "b", 1,
+                                  /* A failed transient unit would block the next start of its name. */
+                                  "CollectMode", "s", "inactive-or-failed");
+        if (r < 0)
+                return r;
+        r = sd_bus_message_append(m, "(sv)", "RestartPreventExitStatus", "(aiai)", 2, 2, 3, 0);
+        if (r < 0)
+                return r;
+        r = sd_bus_message_append(m, "(sv)", "ExecStart", "a(sasb)", 1, o->helper_path, 2, o->helper_path, name, 0);
+        if (r < 0)
+                return r;
+        if (o->environment && o->environment[0]) {
+                r = sd_bus_message_open_container(m, 'r', "sv");
+                if (r >= 0)
+                        r = sd_bus_message_append(m, "s", "Environment");
+                if (r >= 0)
+                        r = sd_bus_message_open_container(m, 'v', "as");
+                if (r >= 0)
+                        r = sd_bus_message_append_strv(m, (char **) o->environment);
+                if (r >= 0)
+                        r = sd_bus_message_close_container(m);
+                if (r >= 0)
+                        r = sd_bus_message_close_container(m);
+        }
+        return r;
+}
+
+int unit_start(sd_bus *bus, const char *unit, const struct unit_start_opts *o, char **ret_result) {
+        __attribute__((cleanup(message_unrefp))) sd_bus_message *m = NULL;
+        int r;
+
+        r = sd_bus_message_new_method_call(bus, &m, SD_DEST, SD_PATH, SD_MANAGER,
+                                           o->transient ? "StartTransientUnit" : "StartUnit");
+        if (r < 0)
+                return r;
+        r = sd_bus_message_append(m, "ss", unit, "replace");
+        if (r < 0 || !o->transient)
+                goto call;
+        r = sd_bus_message_open_container(m, 'a', "(sv)");
+        if (r >= 0)
+                r = append_transient_properties(m, unit, o);
+        if (r >= 0)
+                r = sd_bus_message_close_container(m);
+        if (r >= 0)
+                /* No auxiliary units. */
+                r = sd_bus_message_append(m, "a(sa(sv))", 0);
+call:
+        if (r < 0)
+                return r;
+        return run_job(bus, m, ret_result);
+}
+
+int unit_stop(sd_bus *bus, const char *unit, char **ret_result) {
+        __attribute__((cleanup(message_unrefp))) sd_bus_message *m = NULL;
+        int r;
+
+        r = sd_bus_message_new_method_call(bus, &m, SD_DEST, SD_PATH, SD_MANAGER, "StopUnit");
+        if (r >= 0)
+                r = sd_bus_message_append(m, "ss", unit, "replace");
+        if (r < 0)
+                return r;
+        r = run_job(bus, m, ret_result);
+        /* Stopping a unit that is not loaded is not an error. */
+        return r == -ENOENT ? 0 : r;
+}
+
+int unit_active_state(sd_bus *bus, const char *unit, char **ret) {
+        sd_bus_error error = SD_BUS_ERROR_NULL;
+        _cleanup_free_ char *path = NULL;
+        int r;
+
+        r = sd_bus_path_encode("/org/freedesktop/systemd1/unit", unit, &path);
+        if (r < 0)
+                return r;
+        r = sd_bus_get_property_string(bus, SD_DEST, path, "org.freedesktop.systemd1.Unit", "ActiveState", &error, ret);
+        sd_bus_error_free(&error);
+        return r;
+}
+
+int unit_attach(sd_bus *bus, const char *unit, const char *subcgroup, pid_t pid) {
+        sd_bus_error error = SD_BUS_ERROR_NULL;
+        int r;
+
+        r = sd_bus_call_method(bus, SD_DEST, SD_PATH, SD_MANAGER, "AttachProcessesToUnit", &error, NULL, "ssau",
+                               unit, subcgroup, 1, (uint32_t) pid);
+        sd_bus_error_free(&error);
+        return r;
+}

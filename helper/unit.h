@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <stdbool.h>
+#include <sys/types.h>
+#include <systemd/sd-bus.h>
+
+/*
+ * The user manager over D-Bus: start and stop botdesk@PROFILE.service (the
+ * installed template, or a transient unit of the same name and properties
+ * when no template is installed: the `systemd-run --user` path), wait for
+ * our own job, and attach processes to a running desktop's cgroup.
+ */
+
+#define UNIT_TEMPLATE "botdesk@.service"
+
+/* The user manager's bus, or -ENOMEDIUM when no systemd user manager answers
+ * (a session bus without systemd, e.g. inside a desktop, does not count). */
+int unit_bus_open(sd_bus **ret);
+
+char *unit_name_for(const char *profile);
+
+/* 1 when the template unit file is known to the manager, 0 when not. */
+int unit_template_installed(sd_bus *bus);
+
+struct unit_start_opts {
+        const char *helper_path;    /* ExecStart of a transient unit */
+        char *const *environment;   /* KEY=VALUE passed to a transient unit */
+        bool transient;
+};
+
+/*
+ * Start (or, with stop, stop) the unit and wait until systemd removes our
+ * job. *ret_result gets the job result ("done", "failed", "timeout", ...).
+ */
+int unit_start(sd_bus *bus, const char *unit, const struct unit_start_opts *o, char **ret_result);
+int unit_stop(sd_bus *bus, const char *unit, char **ret_result);
+
+/* ActiveState of unit ("active", "inactive", "failed", ...). */
+int unit_active_state(sd_bus *bus, const char *unit, char **ret);
+
+/* Move pid into the unit's sub-cgroup (e.g. "/apps"): AttachProcessesToUnit. */
+int unit_attach(sd_bus *bus, const char *unit, const char *subcgroup, pid_t pid);
