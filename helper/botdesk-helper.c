@@ -108,7 +108,7 @@ struct desktop {
         size_t bus_len;
         char bus_buf[512];
         sd_event_source *bus_source;
-        sd_event_source *timeout_source, *settle_source;
+        sd_event_source *timeout_source, *settle_source, *idle_source;
 
         struct child xserver, bus;
         struct child components[8];
@@ -357,6 +357,7 @@ static void write_last_error(struct desktop *d, const char *msg) {
 static void desktop_teardown(struct desktop *d, bool failed) {
         d->phase = PHASE_STOPPING;
         (void) unlinkat(d->runtime_fd, "env", 0);
+        d->idle_source = sd_event_source_disable_unref(d->idle_source);
         d->x_source = sd_event_source_disable_unref(d->x_source);
         x11_disconnect(&d->x);
 
@@ -411,6 +412,43 @@ static void desktop_fail(struct desktop *d, int status, const char *fmt, ...) {
         (void) sd_event_exit(d->event, status);
 }
 
+/* ---- idle stop ---------------------------------------------------------------------------- */
+
+static int arm_idle_timer(struct desktop *d, uint64_t delay_usec);
+
+/* Every use stamps `activity` (its mtime); the timer fires when the limit
+ * would be reached had nothing happened since, and re-arms for the rest. */
+static int on_idle_timer(sd_event_source *s, uint64_t usec, void *userdata) {
+        struct desktop *d = userdata;
+        uint64_t limit = (uint64_t) d->cfg.idle_stop_minutes * 60 * 1000000ULL, idle;
+        struct stat st;
+
+        if (d->phase != PHASE_READY)
+                return 0;
+        if (fstatat(d->runtime_fd, "activity", &st, 0) < 0)
+                idle = limit;
+        else {
+                uint64_t now = realtime_usec();
+                uint64_t stamp = (uint64_t) st.st_mtim.tv_sec * 1000000ULL + (uint64_t) st.st_mtim.tv_nsec / 1000;
+                idle = now > stamp ? now - stamp : 0;
+        }
+        if (idle < limit)
+                return arm_idle_timer(d, limit - idle);
+        log_info("Idle for %u minutes (idle_stop_minutes), stopping desktop :%d.", d->cfg.idle_stop_minutes, d->display);
+        (void) sd_notify(false, "STOPPING=1\nSTATUS=Stopping: idle");
+        desktop_teardown(d, false);
+        /* Exit 0: Restart=on-failure must not bring an idle desktop back. */
+        d->exit_status = EXIT_SUCCESS;
+        return sd_event_exit(d->event, EXIT_SUCCESS);
+}
+
+static int arm_idle_timer(struct desktop *d, uint64_t delay_usec) {
+        d->idle_source = sd_event_source_disable_unref(d->idle_source);
+        /* Accuracy of a second: the kernel may batch the wake-up with others. */
+        return sd_event_add_time_relative(d->event, &d->idle_source, CLOCK_MONOTONIC, delay_usec, 1000000ULL,
+                                          on_idle_timer, d);
+}
+
 /* ---- ready -------------------------------------------------------------------------------- */
 
 static void desktop_publish(struct desktop *d) {
@@ -441,6 +479,11 @@ static void desktop_publish(struct desktop *d) {
         d->settle_source = sd_event_source_disable_unref(d->settle_source);
         d->timeout_source = sd_event_source_disable_unref(d->timeout_source);
         d->phase = PHASE_READY;
+        if (d->cfg.idle_stop_minutes > 0) {
+                r = arm_idle_timer(d, (uint64_t) d->cfg.idle_stop_minutes * 60 * 1000000ULL);
+                if (r < 0)
+                        log_warning_errno(r, "Cannot arm the idle timer (%m); this desktop will not stop when idle.");
+        }
         log_info("Desktop :%d ready (%ux%u) in %llu ms.", d->display, d->cfg.width, d->cfg.height, elapsed_ms(d));
         (void) sd_notifyf(false, "READY=1\nSTATUS=Desktop :%d ready (%ux%u)", d->display, d->cfg.width,
                           d->cfg.height);
@@ -781,6 +824,7 @@ static void desktop_done(struct desktop *d) {
         sd_event_source_disable_unref(d->bus_source);
         sd_event_source_disable_unref(d->timeout_source);
         sd_event_source_disable_unref(d->settle_source);
+        sd_event_source_disable_unref(d->idle_source);
         x11_disconnect(&d->x);
         sd_event_unref(d->event);
         strv_free(d->env);
