@@ -9,6 +9,7 @@
 #include <getopt.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <systemd/sd-daemon.h>
 
 #include "botdesk-config.h"
 #include "cgroup.h"
@@ -511,7 +512,7 @@ static int verb_doctor(void) {
         struct memory_info mem = {};
         const struct memory_env menv = {};
         enum pkg_manager m = pkg_manager_detect(NULL);
-        bool mem_ok, cg_writable = false, have_user_bus;
+        bool mem_ok, cg_writable = false, have_user_bus, booted, logind;
         const char *guarantee;
         struct json j;
         int r;
@@ -534,10 +535,13 @@ static int verb_doctor(void) {
                 }
         }
         {
-                const char *rt = getenv("XDG_RUNTIME_DIR");
-                _cleanup_free_ char *bus = rt ? strdup_printf("%s/bus", rt) : NULL;
-                have_user_bus = bus && access(bus, F_OK) == 0;
+                sd_bus *bus = NULL;
+                have_user_bus = unit_bus_open(&bus) >= 0;
+                sd_bus_flush_close_unref(bus);
         }
+        booted = sd_booted() > 0;
+        /* logind only counts where systemd is PID 1: its runtime dirs can linger elsewhere. */
+        logind = booted && access("/run/systemd/seats", F_OK) == 0;
         guarantee = cg_writable ? "cgroup: every process of a desktop is killed through its cgroup"
                                 : "process groups + subreaper + token scan: weaker, processes that leave their "
                                   "group and drop the token can escape";
@@ -562,14 +566,14 @@ static int verb_doctor(void) {
                         json_kv_null(&j, "memory_limit_mb");
                 }
                 json_kv_int(&j, "min_free_memory_mb", c.min_free_memory_mb);
-                json_kv_bool(&j, "user_bus", have_user_bus);
-                json_kv_bool(&j, "systemd", access("/run/systemd/system", F_OK) == 0);
+                json_kv_bool(&j, "user_manager", have_user_bus);
+                json_kv_bool(&j, "systemd", booted);
                 json_kv_string(&j, "cgroup_mode", cgroup_mode());
                 json_kv_string(&j, "cgroup", cg);
                 json_kv_bool(&j, "cgroup_writable", cg_writable);
                 json_kv_string(&j, "placement", have_user_bus ? "user-unit" : "standalone");
                 json_kv_string(&j, "reaping", cg_writable ? "cgroup" : "process-group");
-                json_kv_bool(&j, "logind", access("/run/systemd/seats", F_OK) == 0);
+                json_kv_bool(&j, "logind", logind);
                 json_kv_bool(&j, "selinux", access("/sys/fs/selinux/enforce", F_OK) == 0);
                 json_object_end(&j);
                 putchar('\n');
@@ -584,11 +588,11 @@ static int verb_doctor(void) {
         if (mem_ok)
                 printf("memory:       %llu MB available of %llu MB (floor %u MB)\n",
                        (unsigned long long) mem.available_mb, (unsigned long long) mem.limit_mb, c.min_free_memory_mb);
-        printf("systemd:      %s\n", access("/run/systemd/system", F_OK) == 0 ? "running" : "not running");
-        printf("user bus:     %s\n", have_user_bus ? "reachable" : "none (desktops run standalone)");
+        printf("systemd:      %s\n", booted ? "running" : "not running");
+        printf("user manager: %s\n", have_user_bus ? "reachable (desktops run as botdesk@P.service)" : "none (desktops run standalone)");
         printf("cgroups:      %s, %s %s\n", cgroup_mode(), cg ?: "no v2 hierarchy", cg_writable ? "(writable)" : "(not writable)");
         printf("reaping:      %s\n", guarantee);
-        printf("logind:       %s\n", access("/run/systemd/seats", F_OK) == 0 ? "running" : "not running");
+        printf("logind:       %s\n", logind ? "running" : "not running");
         printf("SELinux:      %s\n", access("/sys/fs/selinux/enforce", F_OK) == 0 ? "enabled" : "disabled");
         return EXIT_OK;
 }
