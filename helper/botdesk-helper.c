@@ -93,6 +93,7 @@ struct desktop {
         char *xserver_path;
         uint8_t cookie[XAUTH_COOKIE_SIZE];
         int display;
+        int reserved_display;   /* logind tier: the number pam_botdesk reserved, else -1 */
         unsigned tried[MAX_DISPLAY_ATTEMPTS];
         size_t n_tried;
         pid_t xserver_pid_last; /* for its lock file, after it was reaped */
@@ -150,7 +151,7 @@ static int setup_placement(struct desktop *d) {
         if (sd_pid_get_user_unit(0, &unit) >= 0 && startswith(unit, "botdesk@")) {
                 d->placement = "user-unit";
                 d->unit = TAKE_PTR(unit);
-        } else if (getenv("BOTDESK_DISPLAY") && sd_pid_get_session(0, NULL) >= 0) {
+        } else if (d->reserved_display >= 0) {
                 d->placement = "session";
         } else
                 d->placement = "standalone";
@@ -166,16 +167,16 @@ static int setup_placement(struct desktop *d) {
         if (!d->cg_parent)
                 return -ENOMEM;
 
-        if (streq(d->placement, "standalone")) {
-                /* Only below the cgroup we were started in, never moving anyone but us and ours. */
-                d->cg_base = strdup_printf("%s/botdesk-%u-%s", d->cg_parent, (unsigned) getuid(), d->profile);
-                d->own_base = true;
-        } else
+        if (streq(d->placement, "user-unit") && cgroup_is_unit_of(self, d->unit)) {
                 /* A unit with Delegate=yes: the unit's cgroup is ours to divide. */
                 d->cg_base = strdup(d->cg_parent);
-        if (!d->cg_base)
-                return -ENOMEM;
-
+        } else {
+                /* Anywhere else (standalone, a logind scope) only a sub-tree
+                 * of our own below the cgroup we were started in, never
+                 * moving anyone but us and ours. */
+                d->cg_base = strdup_printf("%s/botdesk-%u-%s", d->cg_parent, (unsigned) getuid(), d->profile);
+                d->own_base = true;
+        }
         d->cg_supervisor = strdup_printf("%s/supervisor", d->cg_base);
         d->cg_x11 = strdup_printf("%s/x11", d->cg_base);
         d->cg_session = strdup_printf("%s/session", d->cg_base);
@@ -656,6 +657,12 @@ static int desktop_start_xserver(struct desktop *d) {
         unsigned long long v;
         int preferred = -1, n, r;
 
+        if (d->reserved_display >= 0) {
+                /* pam_botdesk picked the number under the host-wide lock and
+                 * holds it with a reservation for this session's life. */
+                n = d->reserved_display;
+                goto picked;
+        }
         if (read_full_file_at(d->runtime_fd, "display", &recorded, NULL, 32) >= 0) {
                 recorded[strcspn(recorded, "\n")] = 0;
                 if (parse_uint(recorded, 65535, &v) >= 0)
@@ -671,6 +678,7 @@ static int desktop_start_xserver(struct desktop *d) {
         n = display_pick(&alloc_env_default, d->cfg.band_min, d->cfg.band_max, preferred, d->tried, d->n_tried);
         if (n < 0)
                 return n;
+picked:
         d->display = n;
         d->tried[d->n_tried++] = (unsigned) n;
 
@@ -741,7 +749,7 @@ static void on_child_exit(struct desktop *d, struct child *c, const siginfo_t *s
 
         if (c == &d->xserver && d->phase == PHASE_XSERVER) {
                 /* Refused before it listened: taken by someone we could not see? Try the next. */
-                if (display_in_use(&alloc_env_default, (unsigned) d->display) > 0 &&
+                if (d->reserved_display < 0 && display_in_use(&alloc_env_default, (unsigned) d->display) > 0 &&
                     d->n_tried < MAX_DISPLAY_ATTEMPTS) {
                         log_notice("Display :%d was taken meanwhile, trying another.", d->display);
                         r = desktop_start_xserver(d);
@@ -1114,6 +1122,18 @@ int main(int argc, char **argv) {
                 return 2;
         }
         d.profile = argv[1];
+        d.reserved_display = -1;
+        {
+                const char *e = getenv("BOTDESK_DISPLAY");
+                unsigned long long v;
+
+                if (e && (parse_uint(e, 65535, &v) < 0)) {
+                        log_error("Invalid BOTDESK_DISPLAY=\"%s\": expected the display number pam_botdesk reserved.", e);
+                        return 2;
+                }
+                if (e)
+                        d.reserved_display = (int) v;
+        }
         if (!profile_name_valid(d.profile)) {
                 log_error("Invalid profile name \"%s\": use 1-32 characters of A-Z a-z 0-9 _ -, starting with a letter or digit.",
                           d.profile);

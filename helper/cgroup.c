@@ -54,6 +54,25 @@ int cgroup_path_of(pid_t pid, char **ret) {
         return -ENOMEDIUM;
 }
 
+bool cgroup_is_unit_of(const char *path, const char *unit) {
+        const char *slash = strrchr(path, '/');
+
+        return slash && unit && streq(slash + 1, unit);
+}
+
+bool cgroup_is_botdesk(const char *cg) {
+        _cleanup_free_ char *mount = NULL;
+        const char *rest, *name;
+
+        if (!cg || cgroup_v2_mount(&mount) < 0)
+                return false;
+        rest = startswith(cg, mount);
+        if (!rest || rest[0] != '/' || rest[1] == 0 || strstr(rest, "/.."))
+                return false;
+        name = strrchr(rest, '/') + 1;
+        return startswith(name, "botdesk-") || startswith(name, "botdesk@");
+}
+
 int cgroup_create(const char *cg) {
         if (mkdir(cg, 0755) < 0 && errno != EEXIST)
                 return negative_errno();
@@ -135,7 +154,21 @@ static int kill_procs_recursive(const char *cg) {
 }
 
 int cgroup_kill(const char *cg) {
-        int r = write_cgroup_file(cg, "cgroup.kill", "1");
+        int r;
+
+        /* Whatever the caller thinks: never the root, never outside the
+         * hierarchy, never someone else's group. Sub-groups of ours are fine. */
+        if (!cgroup_is_botdesk(cg)) {
+                _cleanup_free_ char *parent = strdup(cg);
+                char *slash = parent ? strrchr(parent, '/') : NULL;
+
+                if (!slash)
+                        return -EPERM;
+                *slash = 0;
+                if (!cgroup_is_botdesk(parent))
+                        return -EPERM;
+        }
+        r = write_cgroup_file(cg, "cgroup.kill", "1");
 
         /* cgroup.kill exists since Linux 5.14; older kernels get a pid walk,
          * which can race with forks, so callers repeat it until empty. */

@@ -16,6 +16,17 @@ int cgroup_v2_mount(char **ret);
 /* The v2 cgroup path ("/a/b") of pid (0 = self) from /proc/PID/cgroup. */
 int cgroup_path_of(pid_t pid, char **ret);
 
+/* Is the cgroup path ("/a/b/botdesk@x.service") the cgroup of unit itself? */
+bool cgroup_is_unit_of(const char *path, const char *unit);
+
+/*
+ * May botdesk kill this cgroup? Only a directory strictly below the v2 mount
+ * whose own name is botdesk's: "botdesk-UID-PROFILE" (standalone) or
+ * "botdesk@PROFILE.service" (a unit). Recorded paths are read back from
+ * files, so they are checked before anything is signalled.
+ */
+bool cgroup_is_botdesk(const char *cg);
+
 /* mkdir, EEXIST is fine. */
 int cgroup_create(const char *cg);
 

@@ -187,7 +187,8 @@ int kill_by_token(const char *token, uid_t uid) {
 int helper_reap_leftovers(const struct helper_record *r) {
         int ret = 0, k;
 
-        if (r->cgroup) {
+        /* The record is a file: only a botdesk cgroup is ever killed from it. */
+        if (r->cgroup && cgroup_is_botdesk(r->cgroup)) {
                 k = cgroup_destroy(r->cgroup, 5 * 1000000ULL);
                 if (k < 0)
                         ret = k;
