@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * botdesk lease PROFILE [show|take|release] [--viewer ID] [--json]
+ */
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include "commands.h"
+#include "json.h"
+#include "lease.h"
+#include "log.h"
+#include "profile.h"
+#include "util.h"
+
+enum {
+        EXIT_OK = 0,
+        EXIT_FAILED = 1,
+        EXIT_USAGE = 2,
+};
+
+static int lease_open_runtime(const char *profile, struct bd_paths *p, int *ret_fd) {
+        int r, fd;
+
+        r = paths_for_profile(profile, p);
+        if (r == -ENAMETOOLONG) {
+                log_error("The RFB socket path of profile %s would be longer than a Unix socket allows (%s); set a shorter XDG_RUNTIME_DIR.",
+                          profile, p->runtime ?: "?");
+                return -EINVAL;
+        }
+        if (r < 0)
+                return log_error_errno(r, "Cannot compute the paths of profile %s: %m", profile);
+        r = paths_ensure(p);
+        if (r < 0)
+                return log_error_errno(r, "%s is not a private directory of uid %u (%m); remove it or fix its owner and mode.",
+                                       p->runtime, (unsigned) getuid());
+        fd = open(p->runtime, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+        if (fd < 0)
+                return log_error_errno(errno, "Cannot open %s: %m", p->runtime);
+        *ret_fd = fd;
+        return 0;
+}
+
+/* A lease verb is a use of the desktop, but must not make a stopped one
+ * look used: only an existing stamp (the helper creates it) is touched. */
+static void lease_touch_activity(int dirfd) {
+        int fd = openat(dirfd, "activity", O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK);
+
+        if (fd >= 0) {
+                (void) futimens(fd, NULL);
+                close(fd);
+        }
+}
+
+static void print_lease(const char *profile, const struct lease *l, bool json) {
+        char hash[LEASE_HASH_LEN + 1];
+
+        if (json) {
+                struct json j;
+
+                json_init(&j, stdout);
+                lease_json(&j, l);
+                putchar('\n');
+                return;
+        }
+        if (l->failed) {
+                printf("%s: the lease file is unreadable (%s); failing closed: no viewer's input reaches the screen "
+                       "and agents are refused (epoch %llu). Repair it: botdesk lease %s take --viewer ID, then release.\n",
+                       profile, strerror(-l->failed), l->epoch, profile);
+                return;
+        }
+        if (l->holder == LEASE_AGENT) {
+                printf("%s: the agent holds control%s%s (epoch %llu)\n", profile, l->since[0] ? " since " : "",
+                       l->since, l->epoch);
+                return;
+        }
+        lease_viewer_hash(l->viewer, hash);
+        printf("%s: a human holds control, viewer %s%s%s (epoch %llu)\n", profile, hash,
+               l->since[0] ? " since " : "", l->since, l->epoch);
+}
+
+int verb_lease(const char *profile, const char *action, const char *viewer, bool json) {
+        _cleanup_(paths_done) struct bd_paths p = {};
+        _cleanup_close_ int dirfd = -EBADF;
+        char hash[LEASE_HASH_LEN + 1];
+        struct lease l;
+        int r;
+
+        if (!profile) {
+                log_error("Missing PROFILE argument: botdesk lease PROFILE [show|take|release] [--viewer ID].");
+                return EXIT_USAGE;
+        }
+        if (!profile_name_valid(profile)) {
+                log_error("Invalid profile name \"%s\": use 1-32 characters of A-Z a-z 0-9 _ -, starting with a letter or digit.",
+                          profile);
+                return EXIT_USAGE;
+        }
+        action = action ?: "show";
+        if (!streq(action, "show") && !streq(action, "take") && !streq(action, "release")) {
+                log_error("Unknown lease action \"%s\": use show, take or release.", action);
+                return EXIT_USAGE;
+        }
+        if (!streq(action, "show")) {
+                if (!viewer) {
+                        log_error("botdesk lease %s %s needs --viewer ID.", profile, action);
+                        return EXIT_USAGE;
+                }
+                if (!lease_viewer_valid(viewer)) {
+                        log_error("Invalid viewer id: use 1-%d bytes without control characters.", LEASE_VIEWER_MAX);
+                        return EXIT_USAGE;
+                }
+        }
+
+        if (lease_open_runtime(profile, &p, &dirfd) < 0)
+                return EXIT_FAILED;
+
+        if (streq(action, "show")) {
+                /* A damaged file is a state to show, not a failure of show. */
+                (void) lease_read_at(dirfd, &l);
+                lease_touch_activity(dirfd);
+                print_lease(profile, &l, json);
+                return EXIT_OK;
+        }
+
+        if (streq(action, "take"))
+                r = lease_take_at(dirfd, viewer, NULL, &l);
+        else
+                r = lease_release_at(dirfd, viewer, &l);
+        if (r < 0) {
+                log_error_errno(r, "Cannot %s the control lease of %s: %m", action, profile);
+                return EXIT_FAILED;
+        }
+        lease_touch_activity(dirfd);
+        if (json) {
+                print_lease(profile, &l, true);
+                return EXIT_OK;
+        }
+
+        lease_viewer_hash(viewer, hash);
+        if (streq(action, "take"))
+                printf(r > 0 ? "%s: viewer %s took control (epoch %llu)\n"
+                             : "%s: viewer %s already holds control; nothing changed (epoch %llu)\n",
+                       profile, hash, l.epoch);
+        else
+                printf(r > 0 ? "%s: viewer %s released control; the agent holds it (epoch %llu)\n"
+                             : "%s: viewer %s does not hold control; nothing changed (epoch %llu)\n",
+                       profile, hash, l.epoch);
+        return EXIT_OK;
+}

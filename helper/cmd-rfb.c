@@ -1,0 +1,510 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * botdesk rfb PROFILE [--viewer ID]: the desktop's RFB stream on stdin and
+ * stdout, for socat, websockify, ssh or kubectl exec to carry anywhere.
+ *
+ * One poll loop over non-blocking descriptors with a buffer each way:
+ * stdin -> filter -> rfb.sock, rfb.sock -> stdout unchanged. The filter
+ * drops input messages unless this viewer holds the control lease; inotify
+ * on the runtime directory re-reads the lease as soon as it is replaced, so
+ * a change applies from the next client message, without polling.
+ */
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/inotify.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+
+#include "commands.h"
+#include "config.h"
+#include "identity.h"
+#include "lease.h"
+#include "log.h"
+#include "profile.h"
+#include "rfb-filter.h"
+#include "util.h"
+
+enum {
+        EXIT_OK = 0,
+        EXIT_FAILED = 1,
+        EXIT_USAGE = 2,
+        EXIT_NOT_RUNNING = 4,
+};
+
+#define BRIDGE_BUF_SIZE (256 * 1024)
+#define BRIDGE_READ_MAX (64 * 1024)
+/* RFB traffic is a use of the desktop, but one stamp a minute is enough for
+ * an idle timer counted in minutes. */
+#define ACTIVITY_INTERVAL_USEC (60ULL * 1000000ULL)
+
+struct bridge_buf {
+        size_t start, end;
+        uint8_t data[BRIDGE_BUF_SIZE];
+};
+
+struct bridge {
+        const char *profile;
+        const char *viewer;
+        int dirfd;
+        int sock;
+        int inotify;
+        int sigfd;
+        int in_flags, out_flags;        /* stdin/stdout flags to restore, -1 if untouched */
+        bool in_eof, sock_eof, shut_wr;
+        unsigned long long last_activity;
+        struct rfb_filter filter;
+        struct bridge_buf up;           /* filtered client bytes for the server */
+        struct bridge_buf down;         /* server bytes for the client */
+        uint8_t raw[BRIDGE_READ_MAX];
+};
+
+static size_t buf_len(const struct bridge_buf *b) {
+        return b->end - b->start;
+}
+
+/* Free room at the end, after moving the pending bytes to the front when that helps. */
+static size_t buf_room(struct bridge_buf *b) {
+        if (b->start == b->end)
+                b->start = b->end = 0;
+        else if (b->start > 0 && BRIDGE_BUF_SIZE - b->end < BRIDGE_READ_MAX + RFB_FILTER_HOLD_MAX) {
+                memmove(b->data, b->data + b->start, b->end - b->start);
+                b->end -= b->start;
+                b->start = 0;
+        }
+        return BRIDGE_BUF_SIZE - b->end;
+}
+
+static void bridge_free(struct bridge **bp) {
+        struct bridge *b = *bp;
+
+        if (!b)
+                return;
+        /* stdin and stdout may be shared with the process that started us. */
+        if (b->in_flags >= 0)
+                (void) fcntl(STDIN_FILENO, F_SETFL, b->in_flags);
+        if (b->out_flags >= 0)
+                (void) fcntl(STDOUT_FILENO, F_SETFL, b->out_flags);
+        safe_close(b->dirfd);
+        safe_close(b->sock);
+        safe_close(b->inotify);
+        safe_close(b->sigfd);
+        free(b);
+}
+
+static void touch_activity(struct bridge *b) {
+        unsigned long long now = now_usec();
+        int fd;
+
+        if (b->last_activity && now - b->last_activity < ACTIVITY_INTERVAL_USEC)
+                return;
+        b->last_activity = now;
+        fd = openat(b->dirfd, "activity", O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK, 0600);
+        if (fd >= 0) {
+                (void) futimens(fd, NULL);
+                close(fd);
+        }
+}
+
+static void update_input(struct bridge *b) {
+        struct lease l;
+        bool allow;
+
+        /* A damaged file reads as the fail-closed lease, which allows nobody. */
+        (void) lease_read_at(b->dirfd, &l);
+        allow = b->viewer && lease_allows_input(&l, b->viewer);
+        if (allow != b->filter.allow_input)
+                log_debug("Input from this viewer is now %s (lease epoch %llu).", allow ? "allowed" : "dropped", l.epoch);
+        b->filter.allow_input = allow;
+}
+
+static int handle_inotify(struct bridge *b) {
+        union {
+                struct inotify_event ev;
+                uint8_t raw[4096];
+        } buf;
+        bool relevant = false;
+
+        for (;;) {
+                ssize_t n = read(b->inotify, &buf, sizeof buf);
+
+                if (n < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        if (errno == EAGAIN)
+                                break;
+                        return log_error_errno(errno, "Cannot read lease changes: %m");
+                }
+                for (uint8_t *p = buf.raw; p < buf.raw + n;) {
+                        const struct inotify_event *ev = (const struct inotify_event *) p;
+
+                        if ((ev->mask & (IN_Q_OVERFLOW | IN_IGNORED | IN_DELETE_SELF)) ||
+                            (ev->len > 0 && streq(ev->name, LEASE_FILE)))
+                                relevant = true;
+                        p += sizeof *ev + ev->len;
+                }
+        }
+        if (relevant)
+                update_input(b);
+        return 0;
+}
+
+static bool is_disconnect(int e) {
+        return e == EPIPE || e == ECONNRESET || e == ENOTCONN;
+}
+
+/* 0 on progress or nothing to do, 1 when the client is gone, -errno. */
+static int write_out(struct bridge *b) {
+        while (buf_len(&b->down) > 0) {
+                ssize_t n = write(STDOUT_FILENO, b->down.data + b->down.start, buf_len(&b->down));
+
+                if (n < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        if (errno == EAGAIN)
+                                return 0;
+                        if (is_disconnect(errno))
+                                return 1;
+                        return log_error_errno(errno, "Cannot write to the viewer: %m");
+                }
+                b->down.start += (size_t) n;
+        }
+        return 0;
+}
+
+static int write_sock(struct bridge *b) {
+        while (buf_len(&b->up) > 0) {
+                ssize_t n = send(b->sock, b->up.data + b->up.start, buf_len(&b->up), MSG_NOSIGNAL);
+
+                if (n < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        if (errno == EAGAIN)
+                                return 0;
+                        if (is_disconnect(errno)) {
+                                /* The server is gone: what it sent still goes out. */
+                                b->sock_eof = true;
+                                b->up.start = b->up.end = 0;
+                                return 0;
+                        }
+                        return log_error_errno(errno, "Cannot write to %s's RFB socket: %m", b->profile);
+                }
+                b->up.start += (size_t) n;
+        }
+        return 0;
+}
+
+static int read_sock(struct bridge *b) {
+        size_t room = buf_room(&b->down);
+        ssize_t n;
+
+        if (room == 0)
+                return 0;
+        n = recv(b->sock, b->down.data + b->down.end, room > BRIDGE_READ_MAX ? BRIDGE_READ_MAX : room, 0);
+        if (n < 0) {
+                if (errno == EINTR || errno == EAGAIN)
+                        return 0;
+                if (is_disconnect(errno)) {
+                        b->sock_eof = true;
+                        return 0;
+                }
+                return log_error_errno(errno, "Cannot read from %s's RFB socket: %m", b->profile);
+        }
+        if (n == 0) {
+                b->sock_eof = true;
+                return 0;
+        }
+        b->down.end += (size_t) n;
+        touch_activity(b);
+        return 0;
+}
+
+/* -EBADMSG when the client broke the protocol (already said why). */
+static int read_in(struct bridge *b) {
+        size_t room = buf_room(&b->up), want, got;
+        ssize_t n;
+        int r;
+
+        if (room <= RFB_FILTER_HOLD_MAX)
+                return 0;
+        want = room - RFB_FILTER_HOLD_MAX;
+        if (want > sizeof b->raw)
+                want = sizeof b->raw;
+        n = read(STDIN_FILENO, b->raw, want);
+        if (n < 0) {
+                if (errno == EINTR || errno == EAGAIN)
+                        return 0;
+                if (is_disconnect(errno)) {
+                        b->in_eof = true;
+                        return 0;
+                }
+                return log_error_errno(errno, "Cannot read from the viewer: %m");
+        }
+        if (n == 0) {
+                b->in_eof = true;
+                return 0;
+        }
+        /* Whatever lease change finished before these bytes were read
+         * applies to them, even when poll() reported both at once or the
+         * change came after poll() returned. */
+        r = handle_inotify(b);
+        if (r < 0)
+                return r;
+        r = rfb_filter_feed(&b->filter, b->raw, (size_t) n, b->up.data + b->up.end, room, &got);
+        b->up.end += got;
+        if (r == -EBADMSG) {
+                log_error("Closing the RFB stream of %s: the viewer sent %s.", b->profile,
+                          rfb_filter_error(&b->filter));
+                return r;
+        }
+        if (r < 0)
+                return log_error_errno(r, "Cannot filter the RFB stream of %s: %m", b->profile);
+        touch_activity(b);
+        return 0;
+}
+
+static int set_nonblock(int fd, int *ret_flags) {
+        int flags = fcntl(fd, F_GETFL);
+
+        if (flags < 0)
+                return negative_errno();
+        if (!(flags & O_NONBLOCK)) {
+                if (fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0)
+                        return negative_errno();
+                *ret_flags = flags;
+        }
+        return 0;
+}
+
+static int bridge_loop(struct bridge *b) {
+        enum { P_INOTIFY, P_SIGNAL, P_IN, P_SOCK, P_OUT, P_N };
+
+        for (;;) {
+                struct pollfd pfd[P_N] = {
+                        [P_INOTIFY] = { .fd = b->inotify, .events = POLLIN },
+                        [P_SIGNAL] = { .fd = b->sigfd, .events = POLLIN },
+                        [P_IN] = { .fd = -1, .events = POLLIN },
+                        [P_SOCK] = { .fd = -1 },
+                        [P_OUT] = { .fd = -1, .events = POLLOUT },
+                };
+                int r;
+
+                if (b->sock_eof && buf_len(&b->down) == 0)
+                        return EXIT_OK;
+                /* The viewer is done sending: pass that on, once the server has everything. */
+                if (b->in_eof && buf_len(&b->up) == 0 && !b->shut_wr && !b->sock_eof) {
+                        (void) shutdown(b->sock, SHUT_WR);
+                        b->shut_wr = true;
+                }
+
+                if (!b->in_eof && !b->sock_eof && buf_room(&b->up) > RFB_FILTER_HOLD_MAX)
+                        pfd[P_IN].fd = STDIN_FILENO;
+                if (!b->sock_eof) {
+                        if (buf_room(&b->down) > 0)
+                                pfd[P_SOCK].events |= POLLIN;
+                        if (buf_len(&b->up) > 0)
+                                pfd[P_SOCK].events |= POLLOUT;
+                        if (pfd[P_SOCK].events)
+                                pfd[P_SOCK].fd = b->sock;
+                }
+                if (buf_len(&b->down) > 0)
+                        pfd[P_OUT].fd = STDOUT_FILENO;
+
+                if (poll(pfd, P_N, -1) < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        log_error_errno(errno, "poll() failed: %m");
+                        return EXIT_FAILED;
+                }
+
+                if (pfd[P_INOTIFY].revents && handle_inotify(b) < 0)
+                        return EXIT_FAILED;
+                if (pfd[P_SIGNAL].revents) {
+                        struct signalfd_siginfo si;
+                        if (read(b->sigfd, &si, sizeof si) == sizeof si)
+                                log_debug("Signal %u, closing the RFB stream of %s.", si.ssi_signo, b->profile);
+                        return EXIT_OK;
+                }
+                if (pfd[P_OUT].revents) {
+                        r = write_out(b);
+                        if (r < 0)
+                                return EXIT_FAILED;
+                        if (r > 0)
+                                return EXIT_OK; /* the viewer went away */
+                }
+                if ((pfd[P_SOCK].revents & (POLLOUT | POLLERR | POLLHUP)) && buf_len(&b->up) > 0 &&
+                    write_sock(b) < 0)
+                        return EXIT_FAILED;
+                if ((pfd[P_SOCK].revents & (POLLIN | POLLERR | POLLHUP)) && !b->sock_eof && read_sock(b) < 0)
+                        return EXIT_FAILED;
+                if (pfd[P_IN].revents) {
+                        r = read_in(b);
+                        if (r < 0)
+                                return EXIT_FAILED;
+                }
+        }
+}
+
+static int connect_rfb(const char *path) {
+        struct sockaddr_un sa = { .sun_family = AF_UNIX };
+        int fd, r;
+
+        if (strlen(path) >= sizeof sa.sun_path)
+                return -ENAMETOOLONG;
+        strcpy(sa.sun_path, path);
+        fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (fd < 0)
+                return negative_errno();
+        /* Blocking connect (a local socket answers at once), then non-blocking I/O. */
+        if (connect(fd, (struct sockaddr *) &sa, sizeof sa) < 0 || fcntl(fd, F_SETFL, O_NONBLOCK) < 0) {
+                r = negative_errno();
+                safe_close(fd);
+                return r;
+        }
+        return fd;
+}
+
+static int load_max_cut_text(const char *profile, unsigned *ret) {
+        _cleanup_(config_done) struct bd_config c = {};
+        struct config_errors errs = {};
+        const struct config_sources src = {};
+        int r;
+
+        r = config_load(&c, profile, &src, &errs);
+        if (r < 0) {
+                config_errors_print(&errs, stderr);
+                log_error("The configuration has errors; fix them (botdesk config check lists them all).");
+        }
+        config_errors_done(&errs);
+        *ret = c.max_cut_text;
+        return r;
+}
+
+int verb_rfb(const char *profile, const char *viewer) {
+        _cleanup_(paths_done) struct bd_paths p = {};
+        _cleanup_(helper_record_done) struct helper_record rec = {};
+        _cleanup_(bridge_free) struct bridge *b = NULL;
+        char watch[64];
+        unsigned max_cut_text;
+        struct stat st;
+        sigset_t mask;
+        int r;
+
+        if (!profile) {
+                log_error("Missing PROFILE argument: botdesk rfb PROFILE [--viewer ID].");
+                return EXIT_USAGE;
+        }
+        if (!profile_name_valid(profile)) {
+                log_error("Invalid profile name \"%s\": use 1-32 characters of A-Z a-z 0-9 _ -, starting with a letter or digit.",
+                          profile);
+                return EXIT_USAGE;
+        }
+        if (viewer && !lease_viewer_valid(viewer)) {
+                log_error("Invalid viewer id: use 1-%d bytes without control characters.", LEASE_VIEWER_MAX);
+                return EXIT_USAGE;
+        }
+        if (load_max_cut_text(profile, &max_cut_text) < 0)
+                return EXIT_USAGE;
+
+        b = calloc(1, sizeof *b);
+        if (!b) {
+                log_error("Out of memory.");
+                return EXIT_FAILED;
+        }
+        *b = (struct bridge) {
+                .profile = profile,
+                .viewer = viewer,
+                .dirfd = -EBADF,
+                .sock = -EBADF,
+                .inotify = -EBADF,
+                .sigfd = -EBADF,
+                .in_flags = -1,
+                .out_flags = -1,
+        };
+
+        r = paths_for_profile(profile, &p);
+        if (r == -ENAMETOOLONG) {
+                log_error("The RFB socket path of profile %s would be longer than a Unix socket allows (%s); set a shorter XDG_RUNTIME_DIR.",
+                          profile, p.runtime ?: "?");
+                return EXIT_USAGE;
+        }
+        if (r < 0) {
+                log_error_errno(r, "Cannot compute the paths of profile %s: %m", profile);
+                return EXIT_FAILED;
+        }
+        b->dirfd = open(p.runtime, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+        if (b->dirfd < 0 && errno == ENOENT) {
+                log_error("Desktop %s is not running; start it with: botdesk start %s", profile, profile);
+                return EXIT_NOT_RUNNING;
+        }
+        if (b->dirfd < 0) {
+                log_error_errno(errno, "Cannot open %s: %m", p.runtime);
+                return EXIT_FAILED;
+        }
+        if (fstat(b->dirfd, &st) < 0 || st.st_uid != getuid() || (st.st_mode & 077) != 0) {
+                log_error("%s is not a private directory of uid %u; remove it or fix its owner and mode.", p.runtime,
+                          (unsigned) getuid());
+                return EXIT_FAILED;
+        }
+        r = helper_record_read_at(b->dirfd, &rec);
+        if (r < 0 || helper_alive(b->dirfd, &rec) <= 0) {
+                log_error("Desktop %s is not running; start it with: botdesk start %s", profile, profile);
+                return EXIT_NOT_RUNNING;
+        }
+
+        /* Watch before the first read of the lease, so that no change falls
+         * in between. The path names the directory we opened, whatever
+         * happens to its name. */
+        b->inotify = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+        if (b->inotify < 0) {
+                log_error_errno(errno, "Cannot watch the control lease (inotify): %m");
+                return EXIT_FAILED;
+        }
+        snprintf(watch, sizeof watch, "/proc/self/fd/%d", b->dirfd);
+        if (inotify_add_watch(b->inotify, watch,
+                              IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_MODIFY |
+                              IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR) < 0) {
+                log_error_errno(errno, "Cannot watch %s for lease changes: %m", p.runtime);
+                return EXIT_FAILED;
+        }
+        rfb_filter_init(&b->filter, max_cut_text);
+        update_input(b);
+
+        b->sock = connect_rfb(p.rfb_socket);
+        if (b->sock == -ENOENT || b->sock == -ECONNREFUSED) {
+                log_error("Desktop %s has no RFB socket at %s yet; wait for `botdesk start %s` to return.", profile,
+                          p.rfb_socket, profile);
+                return EXIT_NOT_RUNNING;
+        }
+        if (b->sock < 0) {
+                log_error_errno(b->sock, "Cannot connect to %s: %m", p.rfb_socket);
+                return EXIT_FAILED;
+        }
+
+        /* Termination signals end the stream cleanly, after the flags of the
+         * shared stdin/stdout are restored. */
+        sigemptyset(&mask);
+        sigaddset(&mask, SIGINT);
+        sigaddset(&mask, SIGTERM);
+        sigaddset(&mask, SIGHUP);
+        if (sigprocmask(SIG_BLOCK, &mask, NULL) < 0 ||
+            (b->sigfd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC)) < 0) {
+                log_error_errno(errno, "Cannot set up signal handling: %m");
+                return EXIT_FAILED;
+        }
+        /* A viewer that goes away makes write() fail with EPIPE instead. */
+        (void) signal(SIGPIPE, SIG_IGN);
+
+        r = set_nonblock(STDIN_FILENO, &b->in_flags);
+        if (r >= 0)
+                r = set_nonblock(STDOUT_FILENO, &b->out_flags);
+        if (r < 0) {
+                log_error_errno(r, "Cannot use stdin/stdout for the RFB stream (%m); are they open?");
+                return EXIT_FAILED;
+        }
+
+        touch_activity(b);
+        return bridge_loop(b);
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <stdbool.h>
+
+/*
+ * Verbs of the CLI that live outside botdesk.c. Each returns the CLI exit
+ * code (0 ok, 1 failed, 2 usage, 3 refused, 4 not running) and has already
+ * said why on stderr, in one line.
+ */
+
+/*
+ * botdesk lease PROFILE [show|take|release] [--viewer ID] [--json]
+ * action NULL means show. take and release need viewer (else 2). A take by
+ * the holder and a release by someone who does not hold the lease change
+ * nothing and exit 0, saying so. Prints the lease (JSON: holder,
+ * viewer_hash, since, epoch; never the raw viewer id).
+ */
+int verb_lease(const char *profile, const char *action, const char *viewer, bool json);
+
+/*
+ * botdesk rfb PROFILE [--viewer ID]
+ * Bridges stdin/stdout to the desktop's RFB socket until either side ends
+ * (0); input reaches the screen only while this viewer holds the lease
+ * (never without --viewer). 4 when the desktop is not running, 1 when the
+ * client sends something the filter refuses.
+ */
+int verb_rfb(const char *profile, const char *viewer);

@@ -1,0 +1,368 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "envfile.h"
+#include "lease.h"
+#include "util.h"
+
+/* Five short lines; anything larger is not a lease we wrote. */
+#define LEASE_FILE_MAX 1024
+/* Epochs stay exact in every JSON reader (2^53 - 1). */
+#define LEASE_EPOCH_MAX 9007199254740991ULL
+
+const char *lease_holder_to_string(enum lease_holder h) {
+        return h == LEASE_AGENT ? "agent" : "human";
+}
+
+static bool text_valid(const char *s, size_t max) {
+        size_t n = 0;
+
+        for (const unsigned char *p = (const unsigned char *) s; *p; p++, n++)
+                if (*p < 0x20 || *p == 0x7f)
+                        return false;
+        return n <= max;
+}
+
+bool lease_viewer_valid(const char *viewer) {
+        return viewer && *viewer && text_valid(viewer, LEASE_VIEWER_MAX);
+}
+
+/* ---- SHA-256 (FIPS 180-4), only to name viewers without showing their ids ------------------ */
+
+static const uint32_t sha256_k[64] = {
+        0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+        0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+        0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+        0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+        0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+        0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+        0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+        0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+};
+
+static inline uint32_t ror32(uint32_t x, unsigned n) {
+        return (x >> n) | (x << (32 - n));
+}
+
+static void sha256_block(uint32_t h[8], const unsigned char b[64]) {
+        uint32_t w[64], v[8];
+
+        for (unsigned i = 0; i < 16; i++)
+                w[i] = (uint32_t) b[4 * i] << 24 | (uint32_t) b[4 * i + 1] << 16 | (uint32_t) b[4 * i + 2] << 8 |
+                       (uint32_t) b[4 * i + 3];
+        for (unsigned i = 16; i < 64; i++) {
+                uint32_t s0 = ror32(w[i - 15], 7) ^ ror32(w[i - 15], 18) ^ (w[i - 15] >> 3);
+                uint32_t s1 = ror32(w[i - 2], 17) ^ ror32(w[i - 2], 19) ^ (w[i - 2] >> 10);
+                w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+        }
+        memcpy(v, h, sizeof v);
+        for (unsigned i = 0; i < 64; i++) {
+                uint32_t s1 = ror32(v[4], 6) ^ ror32(v[4], 11) ^ ror32(v[4], 25);
+                uint32_t ch = (v[4] & v[5]) ^ (~v[4] & v[6]);
+                uint32_t t1 = v[7] + s1 + ch + sha256_k[i] + w[i];
+                uint32_t s0 = ror32(v[0], 2) ^ ror32(v[0], 13) ^ ror32(v[0], 22);
+                uint32_t maj = (v[0] & v[1]) ^ (v[0] & v[2]) ^ (v[1] & v[2]);
+                uint32_t t2 = s0 + maj;
+
+                memmove(v + 1, v, 7 * sizeof v[0]);
+                v[4] += t1;
+                v[0] = t1 + t2;
+        }
+        for (unsigned i = 0; i < 8; i++)
+                h[i] += v[i];
+}
+
+void lease_sha256(const void *data, size_t size, unsigned char ret[static 32]) {
+        uint32_t h[8] = { 0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                          0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19 };
+        const unsigned char *p = data;
+        unsigned char tail[128] = {};
+        size_t rest = size % 64, tail_len = rest < 56 ? 64 : 128;
+        uint64_t bits = (uint64_t) size * 8;
+
+        for (size_t i = 0; i + 64 <= size; i += 64)
+                sha256_block(h, p + i);
+        /* The last partial block, a 1 bit, zeros, and the length in bits. */
+        memcpy(tail, p + (size - rest), rest);
+        tail[rest] = 0x80;
+        for (unsigned i = 0; i < 8; i++)
+                tail[tail_len - 1 - i] = (unsigned char) (bits >> (8 * i));
+        sha256_block(h, tail);
+        if (tail_len == 128)
+                sha256_block(h, tail + 64);
+        for (unsigned i = 0; i < 8; i++) {
+                ret[4 * i] = (unsigned char) (h[i] >> 24);
+                ret[4 * i + 1] = (unsigned char) (h[i] >> 16);
+                ret[4 * i + 2] = (unsigned char) (h[i] >> 8);
+                ret[4 * i + 3] = (unsigned char) h[i];
+        }
+}
+
+void lease_viewer_hash(const char *viewer, char ret[static LEASE_HASH_LEN + 1]) {
+        static const char hex[] = "0123456789abcdef";
+        unsigned char d[32];
+
+        lease_sha256(viewer, strlen(viewer), d);
+        for (unsigned i = 0; i < LEASE_HASH_LEN / 2; i++) {
+                ret[2 * i] = hex[d[i] >> 4];
+                ret[2 * i + 1] = hex[d[i] & 15];
+        }
+        ret[LEASE_HASH_LEN] = 0;
+}
+
+/* ---- the file ------------------------------------------------------------------------------ */
+
+static bool digits(const char *s, size_t n, unsigned lo, unsigned hi) {
+        unsigned v = 0;
+
+        for (size_t i = 0; i < n; i++) {
+                if (s[i] < '0' || s[i] > '9')
+                        return false;
+                v = v * 10 + (unsigned) (s[i] - '0');
+        }
+        return v >= lo && v <= hi;
+}
+
+/* Exactly YYYY-MM-DDTHH:MM:SSZ, the only form we write. */
+static bool time_valid(const char *s) {
+        return strlen(s) == LEASE_TIME_LEN && digits(s, 4, 1970, 9999) && s[4] == '-' &&
+               digits(s + 5, 2, 1, 12) && s[7] == '-' && digits(s + 8, 2, 1, 31) && s[10] == 'T' &&
+               digits(s + 11, 2, 0, 23) && s[13] == ':' && digits(s + 14, 2, 0, 59) && s[16] == ':' &&
+               digits(s + 17, 2, 0, 60) && s[19] == 'Z';
+}
+
+static void time_now(char ret[static LEASE_TIME_LEN + 1]) {
+        time_t t = (time_t) (realtime_usec() / 1000000ULL);
+        struct tm tm;
+
+        if (!gmtime_r(&t, &tm) || strftime(ret, LEASE_TIME_LEN + 1, "%Y-%m-%dT%H:%M:%SZ", &tm) != LEASE_TIME_LEN)
+                ret[0] = 0;
+}
+
+static const char *const lease_keys[] = { "HOLDER", "VIEWER", "SINCE", "REASON", "EPOCH" };
+
+static int lease_parse(const char *text, size_t size, struct lease *l) {
+        _cleanup_strv_free_ char **env = NULL;
+        const char *holder, *viewer, *since, *reason, *epoch;
+        size_t lines = 0;
+        int r;
+
+        /* Every line we write ends in '\n': a missing one is a torn file. */
+        if (size == 0 || text[size - 1] != '\n')
+                return -EBADMSG;
+        for (size_t i = 0; i < size; i++)
+                lines += text[i] == '\n';
+        if (lines != ELEMENTSOF(lease_keys))
+                return -EBADMSG;
+        r = envfile_parse(text, size, &env, NULL);
+        if (r < 0)
+                return r;
+        /* Five lines and five distinct known keys: no duplicate, comment,
+         * blank line or unknown key got in. */
+        if (strv_length(env) != ELEMENTSOF(lease_keys))
+                return -EBADMSG;
+        for (size_t i = 0; i < ELEMENTSOF(lease_keys); i++)
+                if (!strv_env_get(env, lease_keys[i]))
+                        return -EBADMSG;
+
+        holder = strv_env_get(env, "HOLDER");
+        viewer = strv_env_get(env, "VIEWER");
+        since = strv_env_get(env, "SINCE");
+        reason = strv_env_get(env, "REASON");
+        epoch = strv_env_get(env, "EPOCH");
+
+        if (streq(holder, "agent")) {
+                if (*viewer)
+                        return -EBADMSG;
+                l->holder = LEASE_AGENT;
+        } else if (streq(holder, "human")) {
+                if (!lease_viewer_valid(viewer))
+                        return -EBADMSG;
+                l->holder = LEASE_HUMAN;
+        } else
+                return -EBADMSG;
+        if ((*since && !time_valid(since)) || !text_valid(reason, LEASE_REASON_MAX))
+                return -EBADMSG;
+        if (parse_uint(epoch, LEASE_EPOCH_MAX, &l->epoch) < 0)
+                return -EBADMSG;
+
+        strcpy(l->viewer, viewer);
+        strcpy(l->since, since);
+        strcpy(l->reason, reason);
+        return 0;
+}
+
+/* The epoch a damaged file still names, so that counting resumes above it. */
+static unsigned long long salvage_epoch(const char *text, size_t size) {
+        unsigned long long v = 0;
+
+        for (size_t i = 0; i + 6 <= size; i++) {
+                if ((i > 0 && text[i - 1] != '\n') || memcmp(text + i, "EPOCH=", 6) != 0)
+                        continue;
+                for (size_t k = i + 6; k < size && text[k] >= '0' && text[k] <= '9'; k++) {
+                        if (v > (LEASE_EPOCH_MAX - 9) / 10)
+                                return LEASE_EPOCH_MAX - 1;
+                        v = v * 10 + (unsigned) (text[k] - '0');
+                }
+                return v;
+        }
+        return 0;
+}
+
+int lease_read_at(int dirfd, struct lease *ret) {
+        char text[LEASE_FILE_MAX + 1];
+        _cleanup_close_ int fd = -EBADF;
+        size_t size = 0;
+        struct stat st;
+        int r;
+
+        *ret = (struct lease) { .holder = LEASE_AGENT };
+
+        /* O_NONBLOCK: a FIFO planted under the name must not hang us. */
+        fd = openat(dirfd, LEASE_FILE, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK);
+        if (fd < 0) {
+                if (errno == ENOENT)
+                        return 0;
+                r = negative_errno();
+                goto closed;
+        }
+        if (fstat(fd, &st) < 0) {
+                r = negative_errno();
+                goto closed;
+        }
+        if (!S_ISREG(st.st_mode)) {
+                r = -EBADMSG;
+                goto closed;
+        }
+        for (;;) {
+                ssize_t n = read(fd, text + size, sizeof text - size);
+
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n < 0) {
+                        r = negative_errno();
+                        goto closed;
+                }
+                if (n == 0)
+                        break;
+                size += (size_t) n;
+                if (size >= sizeof text) {
+                        r = -EFBIG;
+                        goto closed;
+                }
+        }
+        r = lease_parse(text, size, ret);
+        if (r >= 0)
+                return 0;
+
+closed:
+        *ret = (struct lease) {
+                .holder = LEASE_HUMAN,
+                .epoch = r == -EFBIG || r == -EBADMSG ? salvage_epoch(text, size) : 0,
+                .failed = r,
+        };
+        return r;
+}
+
+static int lease_write_at(int dirfd, const struct lease *l) {
+        _cleanup_free_ char *text = strdup_printf("HOLDER=%s\nVIEWER=%s\nSINCE=%s\nREASON=%s\nEPOCH=%llu\n",
+                                                  lease_holder_to_string(l->holder), l->viewer, l->since,
+                                                  l->reason, l->epoch);
+
+        if (!text)
+                return -ENOMEM;
+        return write_file_atomic_at(dirfd, LEASE_FILE, text, strlen(text), 0600);
+}
+
+/* Held across read-decide-write, so that two changes never both count from the same epoch. */
+static int lease_lock(int dirfd) {
+        int fd, r;
+
+        fd = openat(dirfd, LEASE_LOCK_FILE, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0600);
+        if (fd < 0)
+                return negative_errno();
+        while (flock(fd, LOCK_EX) < 0)
+                if (errno != EINTR) {
+                        r = negative_errno();
+                        safe_close(fd);
+                        return r;
+                }
+        return fd;
+}
+
+static int lease_change(int dirfd, const struct lease *cur, struct lease *next, struct lease *ret) {
+        int r;
+
+        if (cur->epoch >= LEASE_EPOCH_MAX)
+                return -EOVERFLOW;
+        next->epoch = cur->epoch + 1;
+        time_now(next->since);
+        r = lease_write_at(dirfd, next);
+        if (r < 0)
+                return r;
+        if (ret)
+                *ret = *next;
+        return 1;
+}
+
+int lease_take_at(int dirfd, const char *viewer, const char *reason, struct lease *ret) {
+        _cleanup_close_ int lock = -EBADF;
+        struct lease cur, next = { .holder = LEASE_HUMAN };
+
+        if (!lease_viewer_valid(viewer) || (reason && !text_valid(reason, LEASE_REASON_MAX)))
+                return -EINVAL;
+        lock = lease_lock(dirfd);
+        if (lock < 0)
+                return lock;
+        (void) lease_read_at(dirfd, &cur);
+        if (!cur.failed && cur.holder == LEASE_HUMAN && streq(cur.viewer, viewer)) {
+                if (ret)
+                        *ret = cur;
+                return 0;
+        }
+        strcpy(next.viewer, viewer);
+        strcpy(next.reason, reason ?: "");
+        return lease_change(dirfd, &cur, &next, ret);
+}
+
+int lease_release_at(int dirfd, const char *viewer, struct lease *ret) {
+        _cleanup_close_ int lock = -EBADF;
+        struct lease cur, next = { .holder = LEASE_AGENT };
+
+        if (!lease_viewer_valid(viewer))
+                return -EINVAL;
+        lock = lease_lock(dirfd);
+        if (lock < 0)
+                return lock;
+        (void) lease_read_at(dirfd, &cur);
+        if (!lease_allows_input(&cur, viewer)) {
+                if (ret)
+                        *ret = cur;
+                return 0;
+        }
+        return lease_change(dirfd, &cur, &next, ret);
+}
+
+bool lease_allows_input(const struct lease *l, const char *viewer) {
+        return l->holder == LEASE_HUMAN && !l->failed && l->viewer[0] && viewer && streq(l->viewer, viewer);
+}
+
+void lease_json(struct json *j, const struct lease *l) {
+        char hash[LEASE_HASH_LEN + 1];
+
+        json_object_begin(j);
+        json_kv_string(j, "holder", lease_holder_to_string(l->holder));
+        if (l->viewer[0]) {
+                lease_viewer_hash(l->viewer, hash);
+                json_kv_string(j, "viewer_hash", hash);
+        } else
+                json_kv_null(j, "viewer_hash");
+        json_kv_string(j, "since", l->since[0] ? l->since : NULL);
+        json_kv_int(j, "epoch", (long long) l->epoch);
+        json_object_end(j);
+}

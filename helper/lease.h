@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "json.h"
+
+/*
+ * The control lease: who controls a profile's screen, the agent (default) or
+ * a human viewer. The file RUNTIME/lease is the single authority. It holds
+ * exactly five KEY=VALUE lines, each ending in '\n', in any order, an empty
+ * value meaning null:
+ *
+ *   HOLDER=agent|human
+ *   VIEWER=<id>                 empty for the agent, non-empty for a human
+ *   SINCE=YYYY-MM-DDTHH:MM:SSZ  when the holder got control (UTC), or empty
+ *   REASON=<text>               or empty
+ *   EPOCH=<n>                   grows by one on every real change
+ *
+ * No file means the agent holds control, epoch 0. Writers hold an exclusive
+ * flock on RUNTIME/lease.lock across read-decide-write and replace the file
+ * by rename (0600), so readers need no lock and never see a torn file from
+ * us. Anything else (empty, torn, a line too many or too few, an unknown
+ * key or holder, a bad number or time, a human without a viewer, not a
+ * regular file, unreadable) fails CLOSED: holder human with no viewer, so
+ * no viewer's input passes and agents are refused.
+ *
+ * Viewer ids are never printed: lease_json() and the CLI show
+ * lease_viewer_hash(), the first 12 hex digits of SHA-256(id), which a
+ * gateway can compute itself (printf %s ID | sha256sum | cut -c1-12).
+ */
+
+#define LEASE_FILE "lease"
+#define LEASE_LOCK_FILE "lease.lock"
+
+#define LEASE_VIEWER_MAX 128    /* bytes; no control characters */
+#define LEASE_REASON_MAX 256    /* bytes; no control characters */
+#define LEASE_TIME_LEN 20       /* "2026-11-29T10:00:00Z" */
+#define LEASE_HASH_LEN 12       /* hex digits of lease_viewer_hash() */
+
+enum lease_holder {
+        LEASE_AGENT,
+        LEASE_HUMAN,
+};
+
+struct lease {
+        enum lease_holder holder;
+        char viewer[LEASE_VIEWER_MAX + 1];      /* "" = null (always for the agent) */
+        char since[LEASE_TIME_LEN + 1];         /* "" = null */
+        char reason[LEASE_REASON_MAX + 1];      /* "" = null */
+        unsigned long long epoch;
+        /* The file could not be trusted and this is the fail-closed lease;
+         * the negative errno that lease_read_at() returned. 0 otherwise. */
+        int failed;
+};
+
+const char *lease_holder_to_string(enum lease_holder h);
+
+/* 1-LEASE_VIEWER_MAX bytes, no control characters (NULL is not valid). */
+bool lease_viewer_valid(const char *viewer);
+
+/*
+ * Read dirfd/lease into *ret, without locking. Returns 0 when the file was
+ * absent (agent, epoch 0) or valid. Otherwise returns a negative errno
+ * (-EBADMSG for bad content, the I/O error otherwise) and STILL fills *ret with
+ * the fail-closed lease: human, no viewer, ret->failed set, and the epoch
+ * the file names if one can be made out (else 0), so that the next real
+ * change keeps counting upwards where it can.
+ */
+int lease_read_at(int dirfd, struct lease *ret);
+
+/*
+ * Give control to the human viewer (reason may be NULL). Taking over from
+ * another viewer, from the agent or from an unreadable file is a change;
+ * taking by the current holder changes nothing (same epoch, the reason is
+ * not updated). Returns 1 when the file changed, 0 for a no-op, -EINVAL for
+ * an invalid viewer or reason, other -errno on I/O failure. *ret (may be
+ * NULL) receives the lease in force afterwards.
+ */
+int lease_take_at(int dirfd, const char *viewer, const char *reason, struct lease *ret);
+
+/*
+ * Give control back to the agent, if viewer holds it. Returns 1 when the
+ * file changed, 0 when viewer does not hold the lease (ignored: nothing is
+ * written; an unreadable file stays unreadable and closed), -EINVAL for an
+ * invalid viewer, other -errno. *ret (may be NULL) as for lease_take_at().
+ */
+int lease_release_at(int dirfd, const char *viewer, struct lease *ret);
+
+/* Whether input from viewer (NULL: a viewer without an id) may reach the
+ * screen: a human holds the lease and it is exactly this viewer. */
+bool lease_allows_input(const struct lease *l, const char *viewer);
+
+/* The first LEASE_HASH_LEN hex digits of SHA-256(viewer), NUL-terminated. */
+void lease_viewer_hash(const char *viewer, char ret[static LEASE_HASH_LEN + 1]);
+
+/* SHA-256 of data (exposed for tests). */
+void lease_sha256(const void *data, size_t size, unsigned char ret[static 32]);
+
+/* The lease as one JSON object: holder, viewer_hash, since, epoch (never the raw id). */
+void lease_json(struct json *j, const struct lease *l);
