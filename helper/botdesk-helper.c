@@ -29,6 +29,7 @@
 #include "config.h"
 #include "envfile.h"
 #include "identity.h"
+#include "lease.h"
 #include "log.h"
 #include "memory.h"
 #include "packages.h"
@@ -422,6 +423,7 @@ static int arm_idle_timer(struct desktop *d, uint64_t delay_usec);
 static int on_idle_timer(sd_event_source *s, uint64_t usec, void *userdata) {
         struct desktop *d = userdata;
         uint64_t limit = (uint64_t) d->cfg.idle_stop_minutes * 60 * 1000000ULL, idle;
+        struct lease lease;
         struct stat st;
 
         if (d->phase != PHASE_READY)
@@ -435,6 +437,10 @@ static int on_idle_timer(sd_event_source *s, uint64_t usec, void *userdata) {
         }
         if (idle < limit)
                 return arm_idle_timer(d, limit - idle);
+        (void) lease_read_at(d->runtime_fd, &lease);
+        if (lease.holder == LEASE_HUMAN)
+                /* A human is at the screen, perhaps just reading: not idle. */
+                return arm_idle_timer(d, limit);
         log_info("Idle for %u minutes (idle_stop_minutes), stopping desktop :%d.", d->cfg.idle_stop_minutes, d->display);
         (void) sd_notify(false, "STOPPING=1\nSTATUS=Stopping: idle");
         desktop_teardown(d, false);

@@ -13,10 +13,12 @@
 
 #include "botdesk-config.h"
 #include "cgroup.h"
+#include "commands.h"
 #include "config.h"
 #include "envfile.h"
 #include "identity.h"
 #include "json.h"
+#include "lease.h"
 #include "log.h"
 #include "memory.h"
 #include "packages.h"
@@ -42,6 +44,7 @@ struct options {
         bool yes;
         unsigned timeout;      /* 0 = start_timeout + margin */
         const char *profile_opt;
+        const char *viewer;
 };
 
 static struct options arg;
@@ -52,12 +55,16 @@ static int usage(FILE *f, int status) {
               "A private headless desktop (TigerVNC + Xfce) per agent profile.\n"
               "\n"
               "  start PROFILE [--timeout S]   start or adopt, wait until ready, print status\n"
-              "  stop PROFILE [--force]        stop; returns when nothing of it runs\n"
+              "  stop PROFILE [--force]        stop; returns when nothing of it runs (--force: even\n"
+              "                                while a human holds the lease)\n"
               "  restart PROFILE\n"
               "  status [PROFILE] [--json]     one profile, or all known profiles\n"
               "  list [--json]\n"
               "  env PROFILE [--json]          export lines for eval \"$(botdesk env P)\"\n"
               "  exec PROFILE -- CMD [ARG...]  run CMD on that screen, inside the desktop\n"
+              "  lease PROFILE [show|take|release] [--viewer ID] [--json]\n"
+              "                                who controls the screen: the agent or a human viewer\n"
+              "  rfb PROFILE [--viewer ID]     RFB on stdin/stdout, input only while ID holds the lease\n"
               "  doctor [--json]               what this host has and lacks\n"
               "  config check|show [--profile P]\n"
               "\n"
@@ -256,6 +263,19 @@ static int verb_start(const char *profile) {
         return print_status(profile, &c) < 0 ? EXIT_FAILED : EXIT_OK;
 }
 
+/* While a human holds the lease, agent-side actions wait (design section 7). */
+static bool human_has_control(int dirfd, const char *what) {
+        struct lease l;
+
+        (void) lease_read_at(dirfd, &l);
+        if (l.holder != LEASE_HUMAN)
+                return false;
+        log_error("A human has control of this screen%s%s; %s is refused. Tell the user what you need, "
+                  "and wait until they release it (botdesk lease ... release).",
+                  l.since[0] ? " since " : "", l.since, what);
+        return true;
+}
+
 static int verb_stop(const char *profile) {
         _cleanup_(config_done) struct bd_config c = {};
         _cleanup_(paths_done) struct bd_paths p = {};
@@ -272,6 +292,8 @@ static int verb_stop(const char *profile) {
                 log_error_errno(lock, "Cannot lock profile %s: %m", profile);
                 return EXIT_FAILED;
         }
+        if (!arg.force && human_has_control(dirfd, "stop"))
+                return EXIT_REFUSED;
         if (!want_standalone())
                 (void) unit_bus_open(&bus);
         r = desktop_stop(&p, dirfd, 30, bus, profile);
@@ -456,6 +478,8 @@ static int verb_exec(const char *profile, char **cmd) {
         r = running_env(profile, &p, &dirfd, &env, &rec);
         if (r != EXIT_OK)
                 return r;
+        if (human_has_control(dirfd, "exec"))
+                return EXIT_REFUSED;
         touch_activity(dirfd);
 
         /* The caller's environment with the desktop's variables on top; the
@@ -639,7 +663,7 @@ int main(int argc, char **argv) {
                 { "profile", required_argument, NULL, OPT_PROFILE },
                 {}
         };
-        const char *verb, *operand;
+        const char *verb, *operand, *operand2;
         char **rest = NULL;
         int c;
 
@@ -661,7 +685,7 @@ int main(int argc, char **argv) {
         verb = argv[optind++];
 
         /* Options may follow the verb and its operand: parse the rest again. */
-        operand = NULL;
+        operand = operand2 = NULL;
         for (int i = optind; i < argc; i++) {
                 const char *a = argv[i];
                 unsigned long long v;
@@ -678,13 +702,15 @@ int main(int argc, char **argv) {
                         arg.force = true;
                 else if (streq(a, "--yes") || streq(a, "-y"))
                         arg.yes = true;
-                else if (streq(a, "--timeout") || streq(a, "--profile")) {
+                else if (streq(a, "--timeout") || streq(a, "--profile") || streq(a, "--viewer")) {
                         if (i + 1 >= argc) {
                                 log_error("%s needs a value.", a);
                                 return EXIT_USAGE;
                         }
                         if (streq(a, "--profile"))
                                 arg.profile_opt = argv[++i];
+                        else if (streq(a, "--viewer"))
+                                arg.viewer = argv[++i];
                         else if (parse_uint(argv[++i], 86400, &v) < 0 || v == 0) {
                                 log_error("Invalid --timeout \"%s\": give whole seconds, 1-86400.", argv[i]);
                                 return EXIT_USAGE;
@@ -695,6 +721,8 @@ int main(int argc, char **argv) {
                         return EXIT_USAGE;
                 } else if (!operand)
                         operand = a;
+                else if (!operand2 && streq(verb, "lease"))
+                        operand2 = a;
                 else if (streq(verb, "exec")) {
                         rest = argv + i;
                         break;
@@ -723,6 +751,10 @@ int main(int argc, char **argv) {
                 return verb_env(operand);
         if (streq(verb, "exec"))
                 return verb_exec(operand, rest);
+        if (streq(verb, "lease"))
+                return verb_lease(operand, operand2, arg.viewer, arg.json);
+        if (streq(verb, "rfb"))
+                return verb_rfb(operand, arg.viewer);
         if (streq(verb, "doctor"))
                 return verb_doctor();
         if (streq(verb, "config"))

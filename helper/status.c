@@ -65,7 +65,8 @@ int status_collect(const char *profile, const struct bd_config *c, struct bd_sta
         _cleanup_close_ int dirfd = -EBADF;
         int r;
 
-        *s = (struct bd_status) { .display = -1, .memory_available_mb = -1, .memory_limit_mb = -1, .idle_seconds = -1 };
+        *s = (struct bd_status) { .display = -1, .memory_available_mb = -1, .memory_limit_mb = -1, .idle_seconds = -1,
+                                  .lease = { .holder = LEASE_AGENT } };
         s->profile = strdup(profile);
         s->geometry = strdup_printf("%ux%u", c->width, c->height);
         if (!s->profile || !s->geometry)
@@ -79,6 +80,8 @@ int status_collect(const char *profile, const struct bd_config *c, struct bd_sta
         if (r < 0)
                 return r;
         dirfd = open(p.runtime, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+        if (dirfd >= 0)
+                (void) lease_read_at(dirfd, &s->lease);
         if (dirfd >= 0 && helper_record_read_at(dirfd, &rec) >= 0 && helper_alive(dirfd, &rec) > 0) {
                 struct stat st;
 
@@ -166,14 +169,8 @@ void status_json(struct json *j, const struct bd_status *s) {
         json_kv_string(j, "placement", s->placement);
         json_kv_string(j, "unit", s->unit);
         json_kv_string(j, "session", s->session);
-        /* Without a lease file the agent holds control (design section 7). */
         json_key(j, "lease");
-        json_object_begin(j);
-        json_kv_string(j, "holder", "agent");
-        json_kv_null(j, "viewer_hash");
-        json_kv_null(j, "since");
-        json_kv_int(j, "epoch", 0);
-        json_object_end(j);
+        lease_json(j, &s->lease);
         json_key(j, "idle_seconds");
         if (s->idle_seconds >= 0)
                 json_double(j, s->idle_seconds);
@@ -200,6 +197,8 @@ void status_print(FILE *f, const struct bd_status *s) {
                 if (s->last_error)
                         fprintf(f, "  last start failed: %s\n", s->last_error);
         }
+        if (s->lease.holder == LEASE_HUMAN)
+                fprintf(f, "  a human has control%s%s\n", s->lease.since[0] ? " since " : "", s->lease.since);
         if (!s->installed && s->install_command)
                 fprintf(f, "  missing programs; install with: %s\n", s->install_command);
         if (s->blocker)

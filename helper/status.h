@@ -7,6 +7,7 @@
 
 #include "config.h"
 #include "json.h"
+#include "lease.h"
 
 /*
  * Everything `botdesk status` says about one profile. "Running" is decided
@@ -36,6 +37,7 @@ struct bd_status {
         double idle_seconds;        /* < 0 = unknown */
         unsigned long long started_at;  /* realtime usec, 0 = unknown */
         char *last_error;
+        struct lease lease;         /* agent unless a human holds it; fails closed */
 };
 
 void status_done(struct bd_status *s);
