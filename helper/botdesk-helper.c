@@ -209,8 +209,13 @@ fallback:
                 (void) cgroup_attach(d->cg_parent, 0);
                 (void) cgroup_remove(d->cg_base);
         }
+        /* Without a base there are no sub-groups either: nothing may name them. */
         free(d->cg_base);
-        d->cg_base = NULL;
+        free(d->cg_supervisor);
+        free(d->cg_x11);
+        free(d->cg_session);
+        free(d->cg_apps);
+        d->cg_base = d->cg_supervisor = d->cg_x11 = d->cg_session = d->cg_apps = NULL;
         return 0;
 }
 
@@ -312,6 +317,11 @@ static void kill_children_fallback(struct desktop *d) {
         /* What the bus activated, or what a launcher double-forked, left its
          * group: it still carries our token. */
         (void) kill_by_token(d->token, getuid());
+        /* SIGKILL is delivered asynchronously: wait for our own children so
+         * that none outlives us, not even as a zombie. */
+        for (size_t i = 0; i < n; i++)
+                if (all[i]->pid > 0 && waitpid(all[i]->pid, NULL, 0) >= 0)
+                        all[i]->pid = 0;
 }
 
 static void reap_all(void) {
@@ -648,7 +658,7 @@ static int desktop_start_bus(struct desktop *d) {
         d->bus_pipe = pipefd[0];
         r = session_bus_argv(d->bus_socket, pipefd[1], &d->bus.argv);
         if (r >= 0)
-                r = child_start(d, &d->bus, d->cg_session, pipefd[1]);
+                r = child_start(d, &d->bus, child_cgroup(d, &d->bus), pipefd[1]);
         close(pipefd[1]);
         if (r < 0)
                 return r;
@@ -697,7 +707,7 @@ picked:
                          d->paths.xauthority, &d->xserver.argv);
         if (r < 0)
                 return r;
-        r = child_start(d, &d->xserver, d->cg_x11, -1);
+        r = child_start(d, &d->xserver, child_cgroup(d, &d->xserver), -1);
         if (r < 0)
                 return r;
         d->xserver_pid_last = d->xserver.pid;
