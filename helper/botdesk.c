@@ -14,6 +14,7 @@
 #include "botdesk-config.h"
 #include "cgroup.h"
 #include "commands.h"
+#include "commands-lookup.h"
 #include "config.h"
 #include "envfile.h"
 #include "identity.h"
@@ -65,6 +66,7 @@ static int usage(FILE *f, int status) {
               "  lease PROFILE [show|take|release] [--viewer ID] [--json]\n"
               "                                who controls the screen: the agent or a human viewer\n"
               "  rfb PROFILE [--viewer ID]     RFB on stdin/stdout, input only while ID holds the lease\n"
+              "  lookup PROFILE [--json]       the profile's logind session (logind tier)\n"
               "  doctor [--json]               what this host has and lacks\n"
               "  config check|show [--profile P]\n"
               "\n"
@@ -759,6 +761,8 @@ int main(int argc, char **argv) {
                 return verb_doctor();
         if (streq(verb, "config"))
                 return verb_config(operand);
+        if (streq(verb, "lookup"))
+                return verb_lookup(operand, arg.json);
         if (streq(verb, "help"))
                 return usage(stdout, EXIT_OK);
         log_error("Unknown command \"%s\"; see botdesk --help.", verb);
