@@ -468,8 +468,7 @@ static int arm_idle_timer(struct desktop *d, uint64_t delay_usec) {
 
 /* ---- ready -------------------------------------------------------------------------------- */
 
-static void desktop_publish(struct desktop *d) {
-        _cleanup_strv_free_ char **env = NULL;
+static int write_record(struct desktop *d) {
         struct helper_record rec = {
                 .pid = getpid(),
                 .cgroup = d->cg_base,
@@ -479,6 +478,13 @@ static void desktop_publish(struct desktop *d) {
                 .display = d->display,
                 .started_at = d->started_at,
         };
+
+        (void) pid_starttime(rec.pid, &rec.starttime);
+        return helper_record_write_at(d->runtime_fd, &rec);
+}
+
+static void desktop_publish(struct desktop *d) {
+        _cleanup_strv_free_ char **env = NULL;
         int r;
 
         r = session_published_env((unsigned) d->display, &d->paths, &d->dirs, d->bus_address, &env);
@@ -487,10 +493,6 @@ static void desktop_publish(struct desktop *d) {
         if (r < 0)
                 return desktop_fail(d, EXIT_FAILURE, "Cannot publish %s: %s", d->paths.env_file, strerror(-r));
 
-        (void) pid_starttime(rec.pid, &rec.starttime);
-        r = helper_record_write_at(d->runtime_fd, &rec);
-        if (r < 0)
-                log_warning_errno(r, "Cannot update %s/helper: %m", d->paths.runtime);
         (void) write_file_atomic_at(d->runtime_fd, "activity", "", 0, 0600);
 
         d->settle_source = sd_event_source_disable_unref(d->settle_source);
@@ -722,6 +724,10 @@ static void on_xserver_ready(struct desktop *d) {
         d->alloc_lock_fd = safe_close(d->alloc_lock_fd);
         snprintf(num, sizeof num, "%d\n", d->display);
         (void) write_file_atomic_at(d->runtime_fd, "display", num, strlen(num), 0600);
+        /* From now on whoever reaps us knows which server's lock to clear. */
+        r = write_record(d);
+        if (r < 0)
+                log_warning_errno(r, "Cannot update %s/%s: %m", d->paths.runtime, HELPER_RECORD_FILE);
         notify_status(d, "X server listening on :%d", d->display);
 
         r = x11_connect(&d->x, (unsigned) d->display, d->cookie);
@@ -732,6 +738,8 @@ static void on_xserver_ready(struct desktop *d) {
         if (r < 0)
                 return desktop_fail(d, EXIT_FAILURE, "Cannot watch the X connection: %s", strerror(-r));
 
+        strv_free(d->env);
+        d->env = NULL;
         r = session_env(d->profile, (unsigned) d->display, &d->paths, &d->dirs, d->token, &d->env);
         if (r >= 0)
                 r = desktop_start_bus(d);
@@ -968,7 +976,6 @@ static int desktop_init(struct desktop *d) {
         const char *skel;
         _cleanup_free_ char *browser = NULL;
         _cleanup_strv_free_ char **browser_cmd = NULL;
-        struct helper_record rec = {};
         int r;
 
         r = paths_for_profile(d->profile, &d->paths);
@@ -1037,19 +1044,24 @@ static int desktop_init(struct desktop *d) {
                 r = xauth_cookie_new(d->cookie);
         if (r < 0)
                 return log_error_errno(r, "Cannot get random bytes: %m");
+        /* The X server's environment: clean, and carrying the token like
+         * every other process of the desktop. The session's follows once
+         * the display number is known. */
+        {
+                _cleanup_free_ char *pv = strdup_printf("BOTDESK_PROFILE=%s", d->profile);
+                _cleanup_free_ char *tv = strdup_printf("BOTDESK_TOKEN=%s", d->token);
+                char *extra[] = { pv, tv, NULL };
+                extern char **environ;
+
+                if (!pv || !tv)
+                        return -ENOMEM;
+                r = env_build_clean(environ, extra, &d->env);
+                if (r < 0)
+                        return r;
+        }
         d->started_at = realtime_usec();
 
-        rec = (struct helper_record) {
-                .pid = getpid(),
-                .cgroup = d->cg_base,
-                .token = d->token,
-                .placement = (char *) d->placement,
-                .unit = d->unit,
-                .display = -1,
-                .started_at = d->started_at,
-        };
-        (void) pid_starttime(rec.pid, &rec.starttime);
-        r = helper_record_write_at(d->runtime_fd, &rec);
+        r = write_record(d);
         if (r < 0)
                 return log_error_errno(r, "Cannot write %s/%s: %m", d->paths.runtime, HELPER_RECORD_FILE);
         return 0;

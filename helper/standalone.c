@@ -9,6 +9,7 @@
 #include <sys/un.h>
 #include <sys/wait.h>
 
+#include "alloc.h"
 #include "botdesk-config.h"
 #include "identity.h"
 #include "spawn.h"
@@ -278,6 +279,11 @@ int desktop_stop(const struct bd_paths *p, int runtime_fd, unsigned timeout_sec,
                 rec.cgroup = NULL;
         }
         r = rec.pid > 0 ? helper_reap_leftovers(&rec) : 0;
+        /* A killed helper could not remove its server's lock and socket;
+         * other allocators look only at the lock. Removed only when the
+         * process it names is gone. */
+        if (r >= 0 && rec.display >= 0)
+                (void) display_remove_stale_lock(&alloc_env_default, (unsigned) rec.display);
         helper_record_done(&rec);
         if (r < 0)
                 return r;
