@@ -41,6 +41,7 @@
 #include "xauth.h"
 #include "xserver.h"
 
+/* The design's exit code for a refusal (the CLI's EXIT_REFUSED). */
 #define EXIT_REFUSED 3
 #define MAX_DISPLAY_ATTEMPTS 8
 #define STOP_TIMEOUT_USEC (5 * 1000000ULL)

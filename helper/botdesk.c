@@ -11,10 +11,14 @@
 #include <sys/utsname.h>
 #include <systemd/sd-daemon.h>
 
+#include "cli.h"
 #include "botdesk-config.h"
 #include "cgroup.h"
 #include "commands.h"
 #include "commands-lookup.h"
+#if HAVE_THUMBNAIL
+#include "commands-thumbnail.h"
+#endif
 #include "config.h"
 #include "envfile.h"
 #include "identity.h"
@@ -29,14 +33,6 @@
 #include "status.h"
 #include "unit.h"
 #include "util.h"
-
-enum {
-        EXIT_OK = 0,
-        EXIT_FAILED = 1,
-        EXIT_USAGE = 2,
-        EXIT_REFUSED = 3,
-        EXIT_NOT_RUNNING = 4,
-};
 
 struct options {
         bool json;
@@ -66,6 +62,7 @@ static int usage(FILE *f, int status) {
               "  lease PROFILE [show|take|release] [--viewer ID] [--json]\n"
               "                                who controls the screen: the agent or a human viewer\n"
               "  rfb PROFILE [--viewer ID]     RFB on stdin/stdout, input only while ID holds the lease\n"
+              "  thumbnail PROFILE [-o FILE] [--size WxH] [--format png|jpeg] [--data-url] [--quality N]\n"
               "  lookup PROFILE [--json]       the profile's logind session (logind tier)\n"
               "  doctor [--json]               what this host has and lacks\n"
               "  config check|show [--profile P]\n"
@@ -123,15 +120,6 @@ static int open_profile(const char *profile, struct bd_paths *p, int *ret_fd) {
                 return log_error_errno(errno, "Cannot open %s: %m", p->runtime);
         *ret_fd = fd;
         return 0;
-}
-
-static void touch_activity(int runtime_fd) {
-        int fd = openat(runtime_fd, "activity", O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-
-        if (fd >= 0) {
-                (void) futimens(fd, NULL);
-                close(fd);
-        }
 }
 
 static int print_status(const char *profile, const struct bd_config *c) {
@@ -261,21 +249,8 @@ static int verb_start(const char *profile) {
                 }
         }
         lock = safe_close(lock);
-        touch_activity(dirfd);
+        activity_stamp(dirfd);
         return print_status(profile, &c) < 0 ? EXIT_FAILED : EXIT_OK;
-}
-
-/* While a human holds the lease, agent-side actions wait (design section 7). */
-static bool human_has_control(int dirfd, const char *what) {
-        struct lease l;
-
-        (void) lease_read_at(dirfd, &l);
-        if (l.holder != LEASE_HUMAN)
-                return false;
-        log_error("A human has control of this screen%s%s; %s is refused. Tell the user what you need, "
-                  "and wait until they release it (botdesk lease ... release).",
-                  l.since[0] ? " since " : "", l.since, what);
-        return true;
 }
 
 static int verb_stop(const char *profile) {
@@ -438,7 +413,7 @@ static int verb_env(const char *profile) {
         r = running_env(profile, &p, &dirfd, &env, &rec);
         if (r != EXIT_OK)
                 return r;
-        touch_activity(dirfd);
+        activity_stamp(dirfd);
         if (arg.json) {
                 struct json j;
                 json_init(&j, stdout);
@@ -482,7 +457,7 @@ static int verb_exec(const char *profile, char **cmd) {
                 return r;
         if (human_has_control(dirfd, "exec"))
                 return EXIT_REFUSED;
-        touch_activity(dirfd);
+        activity_stamp(dirfd);
 
         /* The caller's environment with the desktop's variables on top; the
          * token lets the desktop's stop find the command where no cgroup can. */
@@ -685,6 +660,11 @@ int main(int argc, char **argv) {
         if (optind >= argc)
                 return usage(stderr, EXIT_USAGE);
         verb = argv[optind++];
+#if HAVE_THUMBNAIL
+        /* thumbnail has options of its own (-o): it parses them itself. */
+        if (streq(verb, "thumbnail"))
+                return verb_thumbnail(argc - optind + 1, argv + optind - 1);
+#endif
 
         /* Options may follow the verb and its operand: parse the rest again. */
         operand = operand2 = NULL;

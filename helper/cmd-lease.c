@@ -5,18 +5,13 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
+#include "cli.h"
 #include "commands.h"
 #include "json.h"
 #include "lease.h"
 #include "log.h"
 #include "profile.h"
 #include "util.h"
-
-enum {
-        EXIT_OK = 0,
-        EXIT_FAILED = 1,
-        EXIT_USAGE = 2,
-};
 
 static int lease_open_runtime(const char *profile, struct bd_paths *p, int *ret_fd) {
         int r, fd;
@@ -38,17 +33,6 @@ static int lease_open_runtime(const char *profile, struct bd_paths *p, int *ret_
                 return log_error_errno(errno, "Cannot open %s: %m", p->runtime);
         *ret_fd = fd;
         return 0;
-}
-
-/* A lease verb is a use of the desktop, but must not make a stopped one
- * look used: only an existing stamp (the helper creates it) is touched. */
-static void lease_touch_activity(int dirfd) {
-        int fd = openat(dirfd, "activity", O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK);
-
-        if (fd >= 0) {
-                (void) futimens(fd, NULL);
-                close(fd);
-        }
 }
 
 static void print_lease(const char *profile, const struct lease *l, bool json) {
@@ -116,7 +100,7 @@ int verb_lease(const char *profile, const char *action, const char *viewer, bool
         if (streq(action, "show")) {
                 /* A damaged file is a state to show, not a failure of show. */
                 (void) lease_read_at(dirfd, &l);
-                lease_touch_activity(dirfd);
+                activity_stamp(dirfd);
                 print_lease(profile, &l, json);
                 return EXIT_OK;
         }
@@ -129,7 +113,7 @@ int verb_lease(const char *profile, const char *action, const char *viewer, bool
                 log_error_errno(r, "Cannot %s the control lease of %s: %m", action, profile);
                 return EXIT_FAILED;
         }
-        lease_touch_activity(dirfd);
+        activity_stamp(dirfd);
         if (json) {
                 print_lease(profile, &l, true);
                 return EXIT_OK;

@@ -15,6 +15,7 @@
 #include <systemd/sd-bus.h>
 #include <systemd/sd-login.h>
 
+#include "cli.h"
 #include "commands-lookup.h"
 #include "envfile.h"
 #include "identity.h"
@@ -24,13 +25,6 @@
 #include "util.h"
 
 #define SESSION_SERVICE "botdesk"
-
-enum {
-        EXIT_OK = 0,
-        EXIT_FAILED = 1,
-        EXIT_USAGE = 2,
-        EXIT_NOT_RUNNING = 4,
-};
 
 struct found {
         char *id;

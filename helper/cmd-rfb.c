@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 
+#include "cli.h"
 #include "commands.h"
 #include "config.h"
 #include "identity.h"
@@ -26,13 +27,6 @@
 #include "profile.h"
 #include "rfb-filter.h"
 #include "util.h"
-
-enum {
-        EXIT_OK = 0,
-        EXIT_FAILED = 1,
-        EXIT_USAGE = 2,
-        EXIT_NOT_RUNNING = 4,
-};
 
 #define BRIDGE_BUF_SIZE (256 * 1024)
 #define BRIDGE_READ_MAX (64 * 1024)
@@ -94,18 +88,13 @@ static void bridge_free(struct bridge **bp) {
         free(b);
 }
 
-static void touch_activity(struct bridge *b) {
+static void bridge_stamp_activity(struct bridge *b) {
         unsigned long long now = now_usec();
-        int fd;
 
         if (b->last_activity && now - b->last_activity < ACTIVITY_INTERVAL_USEC)
                 return;
         b->last_activity = now;
-        fd = openat(b->dirfd, "activity", O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK, 0600);
-        if (fd >= 0) {
-                (void) futimens(fd, NULL);
-                close(fd);
-        }
+        activity_stamp(b->dirfd);
 }
 
 static void update_input(struct bridge *b) {
@@ -217,7 +206,7 @@ static int read_sock(struct bridge *b) {
                 return 0;
         }
         b->down.end += (size_t) n;
-        touch_activity(b);
+        bridge_stamp_activity(b);
         return 0;
 }
 
@@ -261,7 +250,7 @@ static int read_in(struct bridge *b) {
         }
         if (r < 0)
                 return log_error_errno(r, "Cannot filter the RFB stream of %s: %m", b->profile);
-        touch_activity(b);
+        bridge_stamp_activity(b);
         return 0;
 }
 
@@ -505,6 +494,6 @@ int verb_rfb(const char *profile, const char *viewer) {
                 return EXIT_FAILED;
         }
 
-        touch_activity(b);
+        bridge_stamp_activity(b);
         return bridge_loop(b);
 }

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <stdbool.h>
+
+/*
+ * What every verb of the `botdesk` CLI shares: the exit codes of the
+ * design, the activity stamp, and the lease gate for agent-side actions.
+ */
+
+enum {
+        EXIT_OK = 0,
+        EXIT_FAILED = 1,          /* the operation failed; the message says why */
+        EXIT_USAGE = 2,           /* usage or configuration error */
+        EXIT_REFUSED = 3,         /* refused by policy: lease, memory, placement */
+        EXIT_NOT_RUNNING = 4,     /* env, exec, thumbnail, rfb of a stopped desktop */
+};
+
+/* Mark the desktop as used now. Only an existing stamp is touched: the
+ * helper creates it when the desktop is ready and removes it at stop, so a
+ * stopped desktop never looks used. */
+void activity_stamp(int runtime_fd);
+
+/* True (and says so, with what to do) when a human holds the lease, so that
+ * the agent-side action `what` must be refused with EXIT_REFUSED. A lease
+ * that cannot be read counts as a human's. */
+bool human_has_control(int runtime_fd, const char *what);

@@ -1,0 +1,381 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * botdesk thumbnail: the verb. The desktop must be running (a live helper
+ * and a published env) before any X connection is made; the picture is the
+ * root window scaled to fit a box, as PNG or JPEG, to a file (atomically),
+ * to stdout, or as a data: URL.
+ */
+#include <fcntl.h>
+#include <libgen.h>
+#include <sys/stat.h>
+#include <xcb/xcb.h>
+
+#include "cli.h"
+#include "commands-thumbnail.h"
+#include "envfile.h"
+#include "identity.h"
+#include "log.h"
+#include "profile.h"
+#include "thumbnail.h"
+#include "util.h"
+
+/* The CLI's exit codes (botdesk.c, DESIGN section 5). */
+struct thumbnail_options {
+        const char *profile;
+        const char *output;             /* NULL: stdout */
+        unsigned box_w, box_h;
+        enum thumb_encoding encoding;
+        int quality;                    /* JPEG only; 0: THUMB_JPEG_QUALITY_DEFAULT */
+        bool data_url;
+};
+
+static void thumbnail_usage(FILE *f) {
+        fputs("Usage: botdesk thumbnail PROFILE [-o FILE] [--size WxH] [--format png|jpeg] [--data-url] [--quality N]\n"
+              "\n"
+              "The desktop's screen, scaled to fit WxH (default 960x600, never enlarged).\n"
+              "  -o, --output FILE   write FILE (replaced atomically, mode 0600) instead of stdout\n"
+              "  --size WxH          the box to fit, 1-8192 each way\n"
+              "  --format png|jpeg   default png\n"
+              "  --quality N         JPEG quality 1-100 (default 72)\n"
+              "  --data-url          print data:image/...;base64,... instead of the raw image\n",
+              f);
+}
+
+/*
+ * "NAME VALUE" or "NAME=VALUE" at argv[*i]: 1 with *ret set and *i past the
+ * value, 0 when argv[*i] is another option, -EINVAL (said) when the value is
+ * missing.
+ */
+static int option_value(int argc, char **argv, int *i, const char *name, const char **ret) {
+        const char *v = startswith(argv[*i], name);
+
+        if (!v || (*v != '=' && *v != 0))
+                return 0;
+        if (*v == '=') {
+                *ret = v + 1;
+                return 1;
+        }
+        if (*i + 1 >= argc) {
+                log_error("%s needs a value.", name);
+                return -EINVAL;
+        }
+        *ret = argv[++*i];
+        return 1;
+}
+
+/* EXIT_OK, EXIT_USAGE, or -1 after --help. */
+static int parse_options(int argc, char **argv, struct thumbnail_options *o) {
+        const char *size = NULL, *format = NULL, *quality = NULL;
+        bool options_done = false;
+        int r;
+
+        *o = (struct thumbnail_options) {
+                .box_w = THUMB_DEFAULT_WIDTH,
+                .box_h = THUMB_DEFAULT_HEIGHT,
+                .encoding = THUMB_PNG,
+        };
+        for (int i = 1; i < argc; i++) {
+                const char *a = argv[i];
+
+                if (options_done || a[0] != '-' || streq(a, "-")) {
+                        if (o->profile) {
+                                log_error("Unexpected argument \"%s\".", a);
+                                return EXIT_USAGE;
+                        }
+                        o->profile = a;
+                } else if (streq(a, "--"))
+                        options_done = true;
+                else if (streq(a, "-h") || streq(a, "--help")) {
+                        thumbnail_usage(stdout);
+                        return -1;
+                } else if (streq(a, "--data-url"))
+                        o->data_url = true;
+                else if ((r = option_value(argc, argv, &i, "-o", &o->output)) ||
+                         (r = option_value(argc, argv, &i, "--output", &o->output)) ||
+                         (r = option_value(argc, argv, &i, "--size", &size)) ||
+                         (r = option_value(argc, argv, &i, "--format", &format)) ||
+                         (r = option_value(argc, argv, &i, "--quality", &quality))) {
+                        if (r < 0)
+                                return EXIT_USAGE;
+                } else {
+                        log_error("Unknown option %s for thumbnail; see botdesk thumbnail --help.", a);
+                        return EXIT_USAGE;
+                }
+        }
+
+        if (o->output && !*o->output) {
+                log_error("-o needs a file name.");
+                return EXIT_USAGE;
+        }
+        if (o->output && streq(o->output, "-"))
+                o->output = NULL;
+        if (size) {
+                r = thumb_parse_size(size, &o->box_w, &o->box_h);
+                if (r < 0) {
+                        log_error("Invalid --size \"%s\": give WIDTHxHEIGHT, each 1-%u, like 960x600.", size,
+                                  THUMB_SIZE_MAX);
+                        return EXIT_USAGE;
+                }
+        }
+        if (format) {
+                r = thumb_parse_encoding(format);
+                if (r < 0) {
+                        log_error("Invalid --format \"%s\": give png or jpeg.", format);
+                        return EXIT_USAGE;
+                }
+                o->encoding = (enum thumb_encoding) r;
+        }
+        if (quality) {
+                unsigned long long q;
+
+                if (parse_uint(quality, 100, &q) < 0 || q == 0) {
+                        log_error("Invalid --quality \"%s\": give a whole number 1-100.", quality);
+                        return EXIT_USAGE;
+                }
+                if (o->encoding != THUMB_JPEG) {
+                        log_error("--quality applies to JPEG only; add --format jpeg.");
+                        return EXIT_USAGE;
+                }
+                o->quality = (int) q;
+        }
+        if (!o->profile) {
+                log_error("Missing PROFILE argument.");
+                return EXIT_USAGE;
+        }
+        if (!profile_name_valid(o->profile)) {
+                log_error("Invalid profile name \"%s\": use 1-32 characters of A-Z a-z 0-9 _ -, starting with a letter or digit.",
+                          o->profile);
+                return EXIT_USAGE;
+        }
+        return EXIT_OK;
+}
+
+/*
+ * The runtime dir of a running desktop and its published DISPLAY and
+ * XAUTHORITY. Creates nothing: a profile without a runtime dir is simply not
+ * running. Nothing here talks to X.
+ */
+static int running_display(const char *profile, int *ret_fd, char **ret_display, char **ret_xauthority) {
+        _cleanup_(paths_done) struct bd_paths p = {};
+        _cleanup_(helper_record_done) struct helper_record rec = {};
+        _cleanup_strv_free_ char **env = NULL;
+        _cleanup_free_ char *d = NULL, *x = NULL;
+        _cleanup_close_ int dirfd = -EBADF;
+        const char *display, *xauthority;
+        struct stat st;
+        int r;
+
+        r = paths_for_profile(profile, &p);
+        if (r == -ENAMETOOLONG) {
+                log_error("The RFB socket path of profile %s would be longer than a Unix socket allows; set a shorter XDG_RUNTIME_DIR.",
+                          profile);
+                return EXIT_USAGE;
+        }
+        if (r < 0) {
+                log_error_errno(r, "Cannot compute the paths of profile %s: %m", profile);
+                return EXIT_FAILED;
+        }
+        dirfd = open(p.runtime, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+        if (dirfd < 0 && errno == ENOENT) {
+                log_error("Desktop %s is not running; start it with: botdesk start %s", profile, profile);
+                return EXIT_NOT_RUNNING;
+        }
+        if (dirfd < 0) {
+                log_error_errno(errno, "Cannot open %s: %m", p.runtime);
+                return EXIT_FAILED;
+        }
+        if (fstat(dirfd, &st) < 0 || st.st_uid != getuid() || (st.st_mode & 077) != 0) {
+                log_error("%s is not a private directory of uid %u; remove it or fix its owner and mode.", p.runtime,
+                          (unsigned) getuid());
+                return EXIT_FAILED;
+        }
+
+        r = helper_record_read_at(dirfd, &rec);
+        if (r < 0 || helper_alive(dirfd, &rec) <= 0) {
+                log_error("Desktop %s is not running; start it with: botdesk start %s", profile, profile);
+                return EXIT_NOT_RUNNING;
+        }
+        r = envfile_read(p.env_file, &env);
+        if (r == -ENOENT) {
+                log_error("Desktop %s is still starting; wait for `botdesk start %s` to return.", profile, profile);
+                return EXIT_NOT_RUNNING;
+        }
+        if (r < 0) {
+                log_error_errno(r, "Cannot read %s: %m", p.env_file);
+                return EXIT_FAILED;
+        }
+        display = strv_env_get(env, "DISPLAY");
+        xauthority = strv_env_get(env, "XAUTHORITY");
+        if (!display || !*display || !xauthority || !*xauthority) {
+                log_error("Desktop %s has not published DISPLAY and XAUTHORITY in %s; wait for `botdesk start %s` to return.",
+                          profile, p.env_file, profile);
+                return EXIT_NOT_RUNNING;
+        }
+        d = strdup(display);
+        x = strdup(xauthority);
+        if (!d || !x) {
+                log_error("Out of memory.");
+                return EXIT_FAILED;
+        }
+        *ret_display = TAKE_PTR(d);
+        *ret_xauthority = TAKE_PTR(x);
+        *ret_fd = TAKE_FD(dirfd);
+        return EXIT_OK;
+}
+
+/* The directory of FILE, opened, and its last component, so the write is a rename in that directory. */
+static int open_output_dir(const char *output, int *ret_fd, char **ret_name) {
+        _cleanup_free_ char *d = strdup(output), *b = strdup(output);
+        const char *name;
+        int fd;
+
+        if (!d || !b)
+                return -ENOMEM;
+        name = basename(b);
+        if (!*name || streq(name, ".") || streq(name, "..") || output[strlen(output) - 1] == '/')
+                return -EISDIR;
+        fd = open(dirname(d), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0)
+                return negative_errno();
+        *ret_name = strdup(name);
+        if (!*ret_name) {
+                safe_close(fd);
+                return -ENOMEM;
+        }
+        *ret_fd = fd;
+        return 0;
+}
+
+static int write_stdout(const void *data, size_t size) {
+        if (fwrite(data, 1, size, stdout) != size || fflush(stdout) != 0)
+                return negative_errno();
+        return 0;
+}
+
+static double ms_since(unsigned long long t) {
+        return (double) (now_usec() - t) / 1000.0;
+}
+
+int verb_thumbnail(int argc, char **argv) {
+        struct thumbnail_options o;
+        _cleanup_free_ char *display = NULL, *xauthority = NULL, *out_name = NULL, *url = NULL;
+        _cleanup_free_ uint8_t *image = NULL;
+        _cleanup_close_ int dirfd = -EBADF, out_fd = -EBADF;
+        _cleanup_(thumb_image_done) struct thumb_image img = {};
+        xcb_connection_t *c = NULL;
+        unsigned long long t0 = now_usec(), t_connect, t_grab, t_encode;
+        const void *data;
+        size_t image_size, data_size;
+        int screen, r;
+
+        r = parse_options(argc, argv, &o);
+        if (r < 0)
+                return EXIT_OK;
+        if (r != EXIT_OK)
+                return r;
+        if (!o.output && !o.data_url && isatty(STDOUT_FILENO)) {
+                log_error("Refusing to write a binary image to a terminal; use -o FILE or --data-url.");
+                return EXIT_USAGE;
+        }
+
+        r = running_display(o.profile, &dirfd, &display, &xauthority);
+        if (r != EXIT_OK)
+                return r;
+
+        if (human_has_control(dirfd, "thumbnail"))
+                return EXIT_REFUSED;
+
+        /* A bad FILE fails before the screen is grabbed. */
+        if (o.output) {
+                r = open_output_dir(o.output, &out_fd, &out_name);
+                if (r == -EISDIR) {
+                        log_error("Invalid -o \"%s\": name a file, not a directory.", o.output);
+                        return EXIT_USAGE;
+                }
+                if (r < 0) {
+                        log_error_errno(r, "Cannot write %s: %m", o.output);
+                        return EXIT_FAILED;
+                }
+        }
+
+        r = thumb_connect(display, xauthority, &c, &screen);
+        if (r == -ECONNREFUSED) {
+                log_error("Cannot connect to X display %s of desktop %s; check it with: botdesk status %s", display,
+                          o.profile, o.profile);
+                return EXIT_FAILED;
+        }
+        if (r == -EINVAL) {
+                log_error("Desktop %s published an invalid DISPLAY \"%s\"; restart it: botdesk restart %s", o.profile,
+                          display, o.profile);
+                return EXIT_FAILED;
+        }
+        if (r < 0) {
+                log_error_errno(r, "Cannot get the cookie of display %s from %s: %m", display, xauthority);
+                return EXIT_FAILED;
+        }
+        t_connect = now_usec();
+        r = thumb_grab_scaled(c, screen, o.box_w, o.box_h, &img);
+        xcb_disconnect(c);
+        if (r == -EOPNOTSUPP) {
+                log_error("The screen of display %s has a pixel format botdesk cannot read (depth 16, 24 and 32 are supported).",
+                          display);
+                return EXIT_FAILED;
+        }
+        if (r < 0) {
+                log_error_errno(r, "Cannot read the screen of display %s: %m", display);
+                return EXIT_FAILED;
+        }
+        t_grab = now_usec();
+
+        if (o.encoding == THUMB_JPEG)
+                r = thumb_encode_jpeg(img.rgb, img.width, img.height, o.quality ?: THUMB_JPEG_QUALITY_DEFAULT, &image,
+                                      &image_size);
+        else
+                r = thumb_encode_png(img.rgb, img.width, img.height, THUMB_PNG_LEVEL_DEFAULT, &image, &image_size);
+        if (r < 0) {
+                log_error_errno(r, "Cannot encode the thumbnail as %s: %m", o.encoding == THUMB_JPEG ? "JPEG" : "PNG");
+                return EXIT_FAILED;
+        }
+        t_encode = now_usec();
+
+        data = image;
+        data_size = image_size;
+        if (o.data_url) {
+                char *end;
+
+                url = thumb_data_url(o.encoding, image, image_size);
+                if (!url) {
+                        log_error("Out of memory for the data URL.");
+                        return EXIT_FAILED;
+                }
+                /* One line of text, like every other output of the CLI. */
+                data_size = strlen(url);
+                end = realloc(url, data_size + 2);
+                if (!end) {
+                        log_error("Out of memory for the data URL.");
+                        return EXIT_FAILED;
+                }
+                url = end;
+                url[data_size++] = '\n';
+                url[data_size] = 0;
+                data = url;
+        }
+
+        /* 0600: a thumbnail shows whatever is on the agent's screen (pages,
+         * tokens, mail); it is as private as the desktop's own files. */
+        if (o.output)
+                r = write_file_atomic_at(out_fd, out_name, data, data_size, 0600);
+        else
+                r = write_stdout(data, data_size);
+        if (r < 0) {
+                log_error_errno(r, "Cannot write %s: %m", o.output ?: "the thumbnail to standard output");
+                return EXIT_FAILED;
+        }
+
+        activity_stamp(dirfd);
+        log_debug("thumbnail %ux%u -> %ux%u %s, %zu bytes: checks+connect %.2f ms, read+scale %.2f ms (%s), encode %.2f ms, total %.2f ms",
+                  img.screen_width, img.screen_height, img.width, img.height, o.encoding == THUMB_JPEG ? "JPEG" : "PNG",
+                  image_size, (double) (t_connect - t0) / 1000.0, (double) (t_grab - t_connect) / 1000.0,
+                  img.shm ? "MIT-SHM" : "GetImage", (double) (t_encode - t_grab) / 1000.0, ms_since(t0));
+        return EXIT_OK;
+}
