@@ -1,0 +1,42 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# as-user.sh SCRIPT: run an integration test as an unprivileged user, the way
+# botdesk is used (no writable cgroup: the token fallback is exercised).
+# Not root: run it as we are. Root: as the system user botdesk-test (created
+# once, home /var/lib/botdesk-test), with the BOTDESK_* variables passed on.
+set -u
+script=$1
+shift
+export BOTDESK_TEST_VARIANT=user
+if [ "$(id -u)" != 0 ]; then
+        exec bash "$script" "$@"
+fi
+
+U=botdesk-test
+H=/var/lib/botdesk-test
+if ! id -u "$U" >/dev/null 2>&1; then
+        # Tests run in parallel: one creates the user, the others wait for it.
+        exec 9<"$0"
+        flock 9
+        if ! id -u "$U" >/dev/null 2>&1; then
+                useradd --system --create-home --home-dir "$H" --shell /bin/sh --user-group "$U" >&2 ||
+                        { echo "1..0 # SKIP cannot create the user $U"; exit 0; }
+        fi
+        flock -u 9
+        exec 9<&-
+fi
+command -v runuser >/dev/null 2>&1 || { echo "1..0 # SKIP runuser not installed"; exit 0; }
+
+src=${BOTDESK_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+build=${BOTDESK_BUILD_DIR:-$src/build}
+if ! runuser -u "$U" -- sh -c 'test -r "$1" && test -x "$2/helper/botdesk" && test -x "$2/helper/botdesk-helper" && test -r "$3/conf/skel"' \
+        sh "$script" "$build" "$src"; then
+        echo "1..0 # SKIP build dir not readable by $U"
+        exit 0
+fi
+
+exec runuser -u "$U" -- env -i \
+        PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+        HOME="$H" USER="$U" LOGNAME="$U" LANG=C.UTF-8 TMPDIR=/tmp \
+        BOTDESK_SOURCE_DIR="$src" BOTDESK_BUILD_DIR="$build" BOTDESK_TEST_VARIANT=user \
+        bash "$script" "$@"

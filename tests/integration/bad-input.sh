@@ -1,0 +1,79 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Bad input is refused early and clearly: invalid profile names (exit 2, one
+# line, no file touched), configuration errors (exit 2, file:line), verbs on a
+# desktop that does not run (exit 4), unknown verbs (exit 2), and a stop of a
+# profile never started (exit 0).
+. "$(dirname "$0")/lib.sh"
+bd_init bad 75
+bd_config
+
+run() { # run NAME CMD...: exit code in $RC, stderr in $ERR, stdout in $OUT
+        local name=$1
+        shift
+        timeout 30 "$@" >"$BD_T/out/$name.out" 2>"$BD_T/out/$name.err"
+        RC=$?
+        OUT=$(cat "$BD_T/out/$name.out")
+        ERR=$(cat "$BD_T/out/$name.err")
+}
+
+long=$(printf 'a%.0s' $(seq 33))
+i=0
+for name in '..' 'a/b' '' "$long" 'é' '.' '-a' '_a' 'a b' '../x' 'x/../y'; do
+        i=$((i + 1))
+        for verb in start stop status env; do
+                run "n$i$verb" "$BOTDESK" "$verb" "$name"
+                t_is "$RC" 2 "$verb \"$name\" exits 2"
+                t_is "$(printf '%s\n' "$ERR" | grep -c .)" 1 "$verb \"$name\": the message is one line"
+                [ "$verb" = start ] && [ "${name#-}" = "$name" ] && t_match "$ERR" 'nvalid profile name' "$verb \"$name\": the message says the name is invalid"
+        done
+        run "n${i}exec" "$BOTDESK" exec "$name" -- true
+        t_is "$RC" 2 "exec \"$name\" -- true exits 2"
+done
+left=$(find "$XDG_RUNTIME_DIR" "$XDG_STATE_HOME" -mindepth 1 2>/dev/null)
+t_is "$left" "" "no runtime or state file was created for any invalid name"
+run n32 "$BOTDESK" stop "$(printf 'b%.0s' $(seq 32))"
+t_is "$RC" 0 "33 characters are refused but 32 are accepted (stop exits 0)"
+
+# Configuration errors name the file and the line.
+printf '[display]\nband = banana\n[session]\ncommand_settle_ms = 200\n' >"$BOTDESK_CONFIG"
+P=$(bd_profile c)
+run cfg1 "$BOTDESK" start "$P"
+t_is "$RC" 2 "start with an invalid band value exits 2"
+t_match "$ERR" "$BOTDESK_CONFIG:2" "the message names $BOTDESK_CONFIG:2"
+t_diag "$ERR"
+printf '[session]\ndesktop = command\ncommand = sleep infinity\nno_such_key = 1\n' >"$BOTDESK_CONFIG"
+run cfg2 "$BOTDESK" start "$P"
+t_is "$RC" 2 "start with an unknown key exits 2"
+t_match "$ERR" "$BOTDESK_CONFIG:4" "the message names $BOTDESK_CONFIG:4"
+t_is "$(helpers_of "$P")" "" "no helper was started for a bad configuration"
+t_ok "no runtime env exists for it" test ! -e "$(bd_rt "$P")/env"
+bd_config
+
+# Verbs on desktops that do not run.
+run env4 "$BOTDESK" env "$(bd_profile nosuch)"
+t_is "$RC" 4 "env of a profile that does not run exits 4"
+t_is "$OUT" "" "env prints nothing on stdout for it"
+run envj4 "$BOTDESK" env --json "$(bd_profile nosuch)"
+t_is "$RC" 4 "env --json of a profile that does not run exits 4"
+run exec4 "$BOTDESK" exec "$(bd_profile nosuch)" -- true
+t_is "$RC" 4 "exec of a profile that does not run exits 4"
+run exec2 "$BOTDESK" exec "$(bd_profile nosuch)" --
+t_is "$RC" 2 "exec without a command exits 2"
+run verb "$BOTDESK" frobnicate "$(bd_profile x)"
+t_is "$RC" 2 "an unknown verb exits 2"
+t_match "$ERR" 'frobnicate' "the message names the unknown verb"
+run none "$BOTDESK"
+t_is "$RC" 2 "no verb at all exits 2"
+run noprof "$BOTDESK" start
+t_is "$RC" 2 "start without a profile exits 2"
+run opt "$BOTDESK" start "$(bd_profile x)" --no-such-option
+t_is "$RC" 2 "an unknown option exits 2"
+run tmo "$BOTDESK" start "$(bd_profile x)" --timeout 0
+t_is "$RC" 2 "--timeout 0 exits 2"
+run stop0 "$BOTDESK" stop "$(bd_profile never)"
+t_is "$RC" 0 "stop of a profile never started exits 0"
+run st0 "$BOTDESK" status --json "$(bd_profile never)"
+t_is "$RC" 0 "status of a profile never started exits 0"
+t_match "$OUT" '"running": false' "and says it is not running"
+t_done

@@ -1,0 +1,441 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Shared by the integration tests (bash, sourced). Each test gets a private
+# environment (temporary dir, XDG_RUNTIME_DIR 0700, state, config), TAP
+# helpers, process inspection by cgroup / token / command line (never by
+# name), and a cleanup trap that stops every profile it started and then kills
+# what is left of *those* desktops only.
+#
+#   . "$(dirname "$0")/lib.sh"
+#   bd_init TAG BAND_BASE        # TAG: short profile prefix, BAND_BASE: first of 5 numbers
+#   bd_need_xserver              # 1..0 # SKIP when Xvnc is not installed
+#   bd_config [key=value ...]    # desktop command settle timeout band min_free
+#   P=$(bd_profile a); bd_start "$P"; ...; t_done
+
+set -u
+
+# ---- locations ---------------------------------------------------------------------------------
+
+BD_LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+BD_SOURCE_DIR=${BOTDESK_SOURCE_DIR:-$(cd "$BD_LIB_DIR/../.." && pwd)}
+BD_BUILD_DIR=${BOTDESK_BUILD_DIR:-$BD_SOURCE_DIR/build}
+BOTDESK=$BD_BUILD_DIR/helper/botdesk
+BD_HELPER=$BD_BUILD_DIR/helper/botdesk-helper
+BD_VARIANT=${BOTDESK_TEST_VARIANT:-main}
+BD_UID=$(id -u)
+
+# ---- TAP ---------------------------------------------------------------------------------------
+
+T_N=0
+T_FAILED=0
+T_PLANNED=0
+
+t_diag() {
+        local line
+        while IFS= read -r line; do printf '# %s\n' "$line"; done <<<"$*"
+}
+
+t_pass() {
+        T_N=$((T_N + 1))
+        printf 'ok %d - %s\n' "$T_N" "$1"
+}
+
+# t_fail DESCRIPTION [DIAGNOSTIC...]
+t_fail() {
+        T_N=$((T_N + 1))
+        T_FAILED=$((T_FAILED + 1))
+        printf 'not ok %d - %s\n' "$T_N" "$1"
+        shift
+        local d
+        for d in "$@"; do t_diag "$d"; done
+        return 0
+}
+
+# t_ok DESCRIPTION CMD... : ok when CMD succeeds.
+t_ok() {
+        local desc=$1
+        shift
+        if "$@"; then t_pass "$desc"; else t_fail "$desc" "failed: $*"; fi
+}
+
+# t_is GOT WANT DESCRIPTION
+t_is() {
+        if [ "$1" = "$2" ]; then t_pass "$3"; else t_fail "$3" "got:  '$1'" "want: '$2'"; fi
+}
+
+# t_isnt GOT NOTWANT DESCRIPTION
+t_isnt() {
+        if [ "$1" != "$2" ]; then t_pass "$3"; else t_fail "$3" "got '$1', which it must not be"; fi
+}
+
+# t_match TEXT EXTENDED-REGEX DESCRIPTION
+t_match() {
+        if printf '%s' "$1" | grep -Eq -- "$2"; then t_pass "$3"; else t_fail "$3" "'$1'" "does not match /$2/"; fi
+}
+
+t_skip_all() {
+        printf '1..0 # SKIP %s\n' "$1"
+        T_PLANNED=1
+        exit 0
+}
+
+t_done() {
+        printf '1..%d\n' "$T_N"
+        T_PLANNED=1
+        [ "$T_FAILED" -eq 0 ] && exit 0
+        exit 1
+}
+
+# ---- environment -------------------------------------------------------------------------------
+
+# bd_init TAG BAND_BASE
+bd_init() {
+        local shift=0
+        BD_TAG=$1
+        [ "$BD_VARIANT" = user ] && shift=100
+        BD_BAND_MIN=$(($2 + shift))
+        BD_BAND_MAX=$((BD_BAND_MIN + 4))
+
+        if [ ! -x "$BOTDESK" ] || [ ! -x "$BD_HELPER" ]; then
+                t_skip_all "botdesk binaries not built in $BD_BUILD_DIR"
+        fi
+        BD_T=$(mktemp -d "${TMPDIR:-/tmp}/botdesk-it.XXXXXX") || t_skip_all "mktemp failed"
+        chmod 700 "$BD_T"
+        mkdir -m 700 "$BD_T/run" "$BD_T/state" "$BD_T/config" "$BD_T/out"
+        : >"$BD_T/profiles"
+        : >"$BD_T/records"
+        : >"$BD_T/ownpids"
+        : >"$BD_T/ownfiles"
+        trap bd_cleanup EXIT
+        trap 'exit 130' INT TERM HUP
+
+        unset DISPLAY XAUTHORITY WAYLAND_DISPLAY DBUS_SESSION_BUS_ADDRESS SESSION_MANAGER NOTIFY_SOCKET \
+              BOTDESK_TOKEN BOTDESK_PROFILE BOTDESK_DISPLAY LISTEN_FDS LISTEN_PID
+        export XDG_RUNTIME_DIR=$BD_T/run
+        export XDG_STATE_HOME=$BD_T/state
+        export XDG_CONFIG_HOME=$BD_T/config
+        export BOTDESK_CONFIG=$BD_T/botdesk.ini
+        export BOTDESK_HELPER=$BD_HELPER
+        export BOTDESK_SKEL_DIR=$BD_SOURCE_DIR/conf/skel
+        export LC_ALL=C
+        # The system python first: a per-user shim (pyenv) is slow and may not exist for another user.
+        if [ -x /usr/bin/python3 ]; then PY=/usr/bin/python3; else PY=$(command -v python3 || true); fi
+
+        # Where the helper puts a standalone desktop's cgroup (when it can).
+        BD_CG_PARENT=
+        local mnt self
+        mnt=$(awk '$0 ~ / - cgroup2 / { print $5; exit }' /proc/self/mountinfo)
+        self=$(sed -n 's/^0:://p' /proc/self/cgroup)
+        if [ -n "$mnt" ] && [ -n "$self" ]; then
+                [ "$self" = / ] && self=
+                BD_CG_PARENT=$mnt$self
+        fi
+}
+
+bd_need_xserver() {
+        command -v Xtigervnc >/dev/null 2>&1 || command -v Xvnc >/dev/null 2>&1 ||
+                t_skip_all "TigerVNC X server (Xtigervnc/Xvnc) not installed"
+        command -v dbus-daemon >/dev/null 2>&1 || t_skip_all "dbus-daemon not installed"
+}
+
+bd_need() {
+        local p
+        for p in "$@"; do
+                command -v "$p" >/dev/null 2>&1 || t_skip_all "$p not installed"
+        done
+}
+
+# bd_config [desktop=command] [command='sleep infinity'] [settle=200] [timeout=15] [band=MIN-MAX] [min_free=0]
+bd_config() {
+        local desktop=command command='sleep infinity' settle=200 timeout=15 band="$BD_BAND_MIN-$BD_BAND_MAX"
+        local min_free=0 kv
+        for kv in "$@"; do
+                case $kv in
+                desktop=*) desktop=${kv#*=} ;;
+                command=*) command=${kv#*=} ;;
+                settle=*) settle=${kv#*=} ;;
+                timeout=*) timeout=${kv#*=} ;;
+                band=*) band=${kv#*=} ;;
+                min_free=*) min_free=${kv#*=} ;;
+                *) echo "bd_config: unknown $kv" >&2; return 1 ;;
+                esac
+        done
+        {
+                printf '[display]\nband = %s\ngeometry = 1024x768\n' "$band"
+                printf '[session]\ndesktop = %s\n' "$desktop"
+                [ "$desktop" = command ] && printf 'command = %s\ncommand_settle_ms = %s\n' "$command" "$settle"
+                printf 'start_timeout = %s\nidle_stop_minutes = 0\n' "$timeout"
+                printf '[resources]\nmin_free_memory_mb = %s\n' "$min_free"
+        } >"$BOTDESK_CONFIG"
+}
+
+# A profile name unique to this test file and variant (root and user runs
+# must never share a cgroup name).
+bd_profile() {
+        if [ "$BD_VARIANT" = user ]; then printf '%su-%s' "$BD_TAG" "$1"; else printf '%s-%s' "$BD_TAG" "$1"; fi
+}
+
+bd_rt() { printf '%s/botdesk/%s' "$XDG_RUNTIME_DIR" "$1"; }
+
+bd_register() {
+        grep -qxF -- "$1" "$BD_T/profiles" 2>/dev/null || echo "$1" >>"$BD_T/profiles"
+}
+
+# rec_get PROFILE KEY: a field of the live helper record (empty when absent).
+rec_get() {
+        sed -n "s/^$2=//p" "$(bd_rt "$1")/helper" 2>/dev/null | head -n1
+}
+
+# Remember what the helper record names, for the cleanup and for assertions.
+bd_snapshot() {
+        local f pid st cg tok
+        f=$(bd_rt "$1")/helper
+        [ -f "$f" ] || return 0
+        pid=$(rec_get "$1" PID)
+        st=$(rec_get "$1" STARTTIME)
+        cg=$(rec_get "$1" CGROUP)
+        tok=$(rec_get "$1" TOKEN)
+        [ -n "$pid" ] || return 0
+        grep -qxF -- "$1|$pid|$st|$cg|$tok" "$BD_T/records" || echo "$1|$pid|$st|$cg|$tok" >>"$BD_T/records"
+}
+
+# bd_start PROFILE [ARGS...]: start, output in $BD_T/out/PROFILE.{out,err}; returns the exit code.
+bd_start() {
+        local p=$1 rc
+        shift
+        bd_register "$p"
+        # In the background and waited for, so that a SIGTERM (meson's
+        # timeout) runs the cleanup trap at once.
+        timeout 120 "$BOTDESK" start "$p" "$@" >"$BD_T/out/$p.out" 2>"$BD_T/out/$p.err" &
+        wait $!
+        rc=$?
+        bd_snapshot "$p"
+        return $rc
+}
+
+# bd_stop PROFILE: stop, returns the exit code.
+bd_stop() {
+        local rc
+        bd_snapshot "$1"
+        timeout 60 "$BOTDESK" stop "$1" >"$BD_T/out/$1.stop.out" 2>"$BD_T/out/$1.stop.err" &
+        wait $!
+        rc=$?
+        return $rc
+}
+
+bd_err() { cat "$BD_T/out/$1.err" 2>/dev/null; }
+
+# ---- processes ---------------------------------------------------------------------------------
+
+# The start time of PID (field 22 of /proc/PID/stat), empty when PID is gone or a zombie.
+proc_starttime() {
+        local stat rest
+        { read -r stat <"/proc/$1/stat"; } 2>/dev/null || return 1
+        rest=${stat##*) }
+        set -- $rest
+        case $1 in Z | X | x) return 1 ;; esac
+        echo "${20}"
+}
+
+# proc_alive PID [STARTTIME]: alive (not a zombie), and the same process when STARTTIME is given.
+proc_alive() {
+        local st
+        st=$(proc_starttime "$1") || return 1
+        [ -z "${2:-}" ] || [ "$st" = "$2" ]
+}
+
+# Live pids whose environment carries BOTDESK_TOKEN=TOKEN.
+token_pids() {
+        local f p
+        [ -n "$1" ] || return 0
+        grep -lzxF -- "BOTDESK_TOKEN=$1" /proc/[0-9]*/environ 2>/dev/null | while read -r f; do
+                p=${f#/proc/}
+                p=${p%/environ}
+                [ "$p" = "$BASHPID" ] && continue
+                proc_alive "$p" && echo "$p"
+        done
+}
+
+# Live pids in the cgroup sub-tree CG.
+cgroup_pids() {
+        local p
+        [ -n "$1" ] && [ -d "$1" ] || return 0
+        find "$1" -name cgroup.procs -exec cat {} + 2>/dev/null | sort -un | while read -r p; do
+                proc_alive "$p" && echo "$p"
+        done
+}
+
+# cmdline_pids STRING: live pids whose command line (NULs read as spaces, plus a
+# trailing space) contains STRING. One perl pass over /proc (perl-base is essential).
+cmdline_pids() {
+        local p
+        for p in $(perl -e '
+                for my $f (glob "/proc/[0-9]*/cmdline") {
+                        next if $f eq "/proc/$$/cmdline";
+                        open(my $h, "<", $f) or next;
+                        local $/; my $c = <$h>; close $h;
+                        next unless defined $c && length $c;
+                        $c =~ tr/\0/ /;
+                        $c .= " " unless $c =~ / $/;
+                        print "$1\n" if index($c, $ARGV[0]) >= 0 && $f =~ m{^/proc/(\d+)/};
+                }' -- "$1"); do
+                proc_alive "$p" && echo "$p"
+        done
+}
+
+# X servers serving PROFILE of this test (their -rfbunixpath is in our private dir).
+xservers_of() {
+        local p
+        for p in $(cmdline_pids "-rfbunixpath $(bd_rt "$1")/rfb.sock "); do
+                case $(cat "/proc/$p/comm" 2>/dev/null) in X*) echo "$p" ;; esac
+        done
+}
+
+# Helpers of PROFILE of this test: argv exactly "HELPER PROFILE" and our XDG_RUNTIME_DIR.
+helpers_of() {
+        local p
+        for p in $(cmdline_pids "$BD_HELPER $1 "); do
+                [ "$({ tr '\0' ' ' <"/proc/$p/cmdline"; } 2>/dev/null)" = "$BD_HELPER $1 " ] || continue
+                grep -qzxF -- "XDG_RUNTIME_DIR=$XDG_RUNTIME_DIR" "/proc/$p/environ" 2>/dev/null && echo "$p"
+        done
+}
+
+# The desktop cgroup of PROFILE (where the helper would create it; maybe not).
+bd_cgroup_of() {
+        [ -n "$BD_CG_PARENT" ] && printf '%s/botdesk-%s-%s' "$BD_CG_PARENT" "$BD_UID" "$1"
+}
+
+# Every live process that belongs to PROFILE by any record ever seen, by its
+# cgroup, its token, its X server path or its helper command line.
+desktop_pids() {
+        local prof pid st cg tok
+        {
+                while IFS='|' read -r prof pid st cg tok; do
+                        [ "$prof" = "$1" ] || continue
+                        proc_alive "$pid" "$st" && echo "$pid"
+                        cgroup_pids "$cg"
+                        token_pids "$tok"
+                done <"$BD_T/records"
+                cgroup_pids "$(bd_cgroup_of "$1")"
+                xservers_of "$1"
+                helpers_of "$1"
+        } | sort -un
+}
+
+# "PID (comm) state" lines, for diagnostics.
+describe_pids() {
+        local p
+        for p in "$@"; do
+                printf '%s %s\n' "$p" "$(cut -d' ' -f2,3 "/proc/$p/stat" 2>/dev/null)"
+        done
+}
+
+# Inodes of LISTEN TCP sockets (state 0A) on this host's network namespace.
+tcp_listen_inodes() {
+        cat /proc/net/tcp /proc/net/tcp6 2>/dev/null | awk 'NR > 0 && $4 == "0A" { print $10 }' | sort -u
+}
+
+# Socket inodes held open by PIDS.
+socket_inodes_of() {
+        local p l
+        for p in "$@"; do
+                for l in /proc/"$p"/fd/*; do
+                        l=$(readlink "$l" 2>/dev/null) || continue
+                        case $l in socket:\[*\]) l=${l#socket:[}; echo "${l%]}" ;; esac
+                done
+        done | sort -u
+}
+
+# The pid named by display N's X lock file (empty when there is none).
+lock_pid() { { tr -d ' \n' <"/tmp/.X$1-lock"; } 2>/dev/null; }
+
+# Is display N's X socket bound (abstract or filesystem) per /proc/net/unix?
+x_socket_bound() {
+        awk -v a="@/tmp/.X11-unix/X$1" -v b="/tmp/.X11-unix/X$1" '$8 == a || $8 == b { f = 1 } END { exit !f }' /proc/net/unix
+}
+
+# Is display N free of everything: no lock file, no bound socket?
+display_unused() {
+        [ ! -e "/tmp/.X$1-lock" ] && ! x_socket_bound "$1"
+}
+
+# Register a process this test started itself (killed at cleanup by pid).
+bd_own_pid() { echo "$1 $(proc_starttime "$1")" >>"$BD_T/ownpids"; }
+
+# Register a file this test created outside its temp dir (removed at cleanup when unchanged).
+bd_own_file() { printf '%s\t%s\n' "$1" "$(cat "$1" 2>/dev/null | tr -d '\n')" >>"$BD_T/ownfiles"; }
+
+# ---- cleanup -----------------------------------------------------------------------------------
+
+bd_kill_cgroup() {
+        local cg=$1 i p
+        [ -d "$cg" ] || return 0
+        if [ -w "$cg/cgroup.kill" ]; then
+                echo 1 >"$cg/cgroup.kill" 2>/dev/null
+        else
+                for p in $(cgroup_pids "$cg"); do kill -KILL "$p" 2>/dev/null; done
+        fi
+        for i in $(seq 50); do
+                [ -z "$(cgroup_pids "$cg")" ] && break
+                sleep 0.1
+        done
+        # Remove the (empty) sub-tree, deepest first.
+        find "$cg" -depth -type d -exec rmdir {} \; 2>/dev/null
+}
+
+bd_cleanup() {
+        local rc=$? prof pid st cg tok leftovers f content x n
+        trap - EXIT INT TERM HUP
+        set +e
+        if [ "$T_PLANNED" -eq 0 ]; then
+                t_fail "test script ended early (exit status $rc)"
+                printf '1..%d\n' "$T_N"
+                rc=1
+        fi
+        [ -n "${BD_T:-}" ] && [ -d "$BD_T" ] || exit $rc
+
+        while read -r prof; do
+                [ -n "$prof" ] || continue
+                bd_snapshot "$prof"
+                timeout 60 "$BOTDESK" stop "$prof" >/dev/null 2>&1
+        done <"$BD_T/profiles"
+
+        # Whatever the product left behind, of our desktops only.
+        leftovers=
+        while read -r prof; do
+                [ -n "$prof" ] || continue
+                for x in $(xservers_of "$prof"); do
+                        n=$({ tr '\0' '\n' <"/proc/$x/cmdline"; } 2>/dev/null | sed -n 's/^:\([0-9][0-9]*\)$/\1/p' | head -n1)
+                        [ -n "$n" ] && echo "$n $x" >>"$BD_T/xkilled"
+                done
+                leftovers="$leftovers $(desktop_pids "$prof" | tr '\n' ' ')"
+        done <"$BD_T/profiles"
+        while IFS='|' read -r prof pid st cg tok; do
+                [ -n "$cg" ] && bd_kill_cgroup "$cg"
+                for pid in $(token_pids "$tok"); do kill -KILL "$pid" 2>/dev/null; done
+        done <"$BD_T/records"
+        while read -r prof; do
+                [ -n "$prof" ] || continue
+                bd_kill_cgroup "$(bd_cgroup_of "$prof")"
+                for pid in $(xservers_of "$prof") $(helpers_of "$prof"); do kill -KILL "$pid" 2>/dev/null; done
+        done <"$BD_T/profiles"
+        leftovers=$(echo $leftovers)
+        [ -n "$leftovers" ] && printf '# cleanup: killed leftover processes of this test: %s\n' "$leftovers"
+
+        # X files of servers killed here, only when they name the server we killed.
+        if [ -f "$BD_T/xkilled" ]; then
+                while read -r n x; do
+                        if [ "$(lock_pid "$n")" = "$x" ]; then
+                                sleep 0.2
+                                rm -f "/tmp/.X$n-lock" "/tmp/.X11-unix/X$n"
+                        fi
+                done <"$BD_T/xkilled"
+        fi
+        while read -r pid st; do
+                [ -n "$pid" ] && proc_alive "$pid" "$st" && kill -KILL "$pid" 2>/dev/null
+        done <"$BD_T/ownpids"
+        while IFS="$(printf '\t')" read -r f content; do
+                [ -n "$f" ] && [ -f "$f" ] && [ "$(tr -d '\n' <"$f")" = "$content" ] && rm -f "$f"
+        done <"$BD_T/ownfiles"
+        rm -rf "$BD_T"
+        exit $rc
+}

@@ -1,0 +1,184 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# A real RFB client through `botdesk rfb`: the handshake and a framebuffer
+# of the configured size come through; pointer input reaches the X server
+# only while this viewer holds the control lease, and a lease change applies
+# to the very next message of a running connection; a viewer without --viewer
+# never gets input; bad client data closes the stream (exit 1); a desktop
+# that does not run gives exit 4. With gvnccapture and socat, a stock
+# client behind socat captures a full-size image.
+. "$(dirname "$0")/lib.sh"
+bd_init rfb 85
+bd_need_xserver
+bd_need xdotool
+[ -n "$PY" ] || t_skip_all "python3 not installed"
+bd_config
+
+P=$(bd_profile a)
+
+# A minimal RFB 3.8 client speaking to `botdesk rfb` on its stdin/stdout.
+# Actions: move:X,Y (PointerEvent, then a framebuffer update request whose
+# reply proves the server processed the event), run:CMD, where:LABEL (print
+# the X pointer position).
+cat >"$BD_T/rfbclient.py" <<'EOF'
+import struct, subprocess, sys
+
+botdesk, profile, viewer = sys.argv[1:4]
+cmd = [botdesk, "rfb", profile] + ([] if viewer == "-" else ["--viewer", viewer])
+p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+r, w = p.stdout, p.stdin
+
+def readn(n):
+    b = b""
+    while len(b) < n:
+        c = r.read(n - len(b))
+        if not c:
+            raise EOFError("the bridge closed after %d of %d bytes" % (len(b), n))
+        b += c
+    return b
+
+try:
+    if readn(12) != b"RFB 003.008\n":
+        raise ValueError("not an RFB 3.8 server")
+    w.write(b"RFB 003.008\n")
+    types = readn(readn(1)[0])
+    if 1 not in types:
+        raise ValueError("security None not offered: %r" % types)
+    w.write(b"\x01")
+    if struct.unpack(">I", readn(4))[0] != 0:
+        raise ValueError("security failed")
+    w.write(b"\x00")  # ClientInit, not shared: the bridge makes it shared
+    width, height = struct.unpack(">HH", readn(4))
+    bpp = readn(16)[0]
+    readn(struct.unpack(">I", readn(4))[0])
+    print("init %dx%d" % (width, height), flush=True)
+    w.write(struct.pack(">BBHi", 2, 0, 1, 0))  # SetEncodings: Raw only
+
+    def sync():
+        w.write(struct.pack(">BBHHHH", 3, 0, 0, 0, 1, 1))
+        while True:
+            t = readn(1)[0]
+            if t == 0:
+                n = struct.unpack(">xH", readn(3))[0]
+                for _ in range(n):
+                    x, y, rw, rh, enc = struct.unpack(">HHHHi", readn(12))
+                    if enc != 0:
+                        raise ValueError("unexpected encoding %d" % enc)
+                    readn(rw * rh * bpp // 8)
+                return
+            elif t == 1:
+                readn(6 * struct.unpack(">xHH", readn(5))[1])
+            elif t == 2:
+                pass
+            elif t == 3:
+                readn(struct.unpack(">3xI", readn(7))[0])
+            else:
+                raise ValueError("unexpected server message %d" % t)
+
+    for a in sys.argv[4:]:
+        op, _, arg = a.partition(":")
+        if op == "move":
+            x, y = map(int, arg.split(","))
+            w.write(struct.pack(">BBHH", 5, 0, x, y))
+            sync()
+        elif op == "run":
+            subprocess.run(arg, shell=True, check=True, stdout=subprocess.DEVNULL)
+        elif op == "where":
+            out = subprocess.run(["xdotool", "getmouselocation"], capture_output=True, text=True,
+                                 check=True).stdout
+            f = dict(kv.split(":", 1) for kv in out.split())
+            print("%s %s,%s" % (arg, f["x"], f["y"]), flush=True)
+    w.close()
+    r.read()
+except Exception as e:
+    print("error %s" % e, flush=True)
+    p.kill()
+print("exit %d" % p.wait(), flush=True)
+EOF
+
+client() { timeout 60 "$PY" "$BD_T/rfbclient.py" "$BOTDESK" "$P" "$@" 2>"$BD_T/out/client.err"; }
+
+# ---- not running ------------------------------------------------------------------------------
+timeout 20 "$BOTDESK" rfb "$P" --viewer v1 </dev/null >/dev/null 2>"$BD_T/out/nr.err"
+t_is "$?" 4 "botdesk rfb of a desktop that does not run exits 4"
+t_match "$(cat "$BD_T/out/nr.err")" "not running" "... saying it is not running"
+
+bd_start "$P"
+rc=$?
+t_is "$rc" 0 "the desktop starts" || true
+[ "$rc" = 0 ] || { t_diag "$(bd_err "$P")"; t_done; }
+eval "$("$BOTDESK" env "$P")"
+
+lease() { timeout 20 "$BOTDESK" lease "$P" "$@"; }
+
+t_is "$(lease show --json)" '{"holder": "agent", "viewer_hash": null, "since": null, "epoch": 0}' \
+        "a fresh desktop's lease: the agent holds control at epoch 0"
+
+# ---- input gated by the lease -----------------------------------------------------------------
+out=$(client v1 where:start move:101,102 where:no-lease \
+        "run:$BOTDESK lease $P take --viewer v1" move:201,202 where:taken \
+        "run:$BOTDESK lease $P release --viewer v1" move:301,302 where:released)
+t_diag "$out" "$(cat "$BD_T/out/client.err")"
+start=$(sed -n 's/^start //p' <<<"$out")
+t_match "$out" "^init 1024x768" "a real RFB client gets through the handshake and sees the 1024x768 screen"
+t_isnt "$start" "" "the pointer position can be read with the desktop's env"
+t_is "$(sed -n 's/^no-lease //p' <<<"$out")" "$start" "without the lease the client's pointer event does not move the pointer"
+t_is "$(sed -n 's/^taken //p' <<<"$out")" "201,202" "once v1 takes the lease, its next pointer event moves the pointer, on the same connection"
+t_is "$(sed -n 's/^released //p' <<<"$out")" "201,202" "once v1 releases the lease, its next pointer event is dropped"
+t_match "$out" "exit 0\$" "the bridge exits 0 when the client closes its side"
+
+lease take --viewer v1 >/dev/null
+out=$(client v2 move:401,402 where:other)
+t_is "$(sed -n 's/^other //p' <<<"$out")" "201,202" "while v1 holds the lease, viewer v2's pointer events are dropped"
+out=$(client - move:451,452 where:anon)
+t_is "$(sed -n 's/^anon //p' <<<"$out")" "201,202" "a viewer without --viewer never gets input, even while a human holds the lease"
+out=$(client v1 move:501,502 where:holder)
+t_is "$(sed -n 's/^holder //p' <<<"$out")" "501,502" "a new connection of the holding viewer gets input from its first message"
+
+printf 'HOLDER=human\nVIEWER=v1\nSINCE=\n' >"$(bd_rt "$P")/lease.tmp" && mv "$(bd_rt "$P")/lease.tmp" "$(bd_rt "$P")/lease"
+out=$(client v1 move:601,602 where:torn)
+t_is "$(sed -n 's/^torn //p' <<<"$out")" "501,502" "a torn lease file fails closed: even the viewer it names gets no input"
+t_match "$(lease show)" "unreadable" "lease show says the file is unreadable"
+lease take --viewer v1 >/dev/null
+lease release --viewer v1 >/dev/null
+t_match "$(lease show --json)" '"holder": "agent".*"epoch": [0-9]+' "take and release repair the lease"
+
+# ---- bad client data --------------------------------------------------------------------------
+printf 'RFB 003.008\n\001\000\007\000\000\000' | timeout 20 "$BOTDESK" rfb "$P" --viewer v1 >/dev/null 2>"$BD_T/out/bad.err"
+t_is "$?" 1 "an unknown client message type closes the stream with exit 1"
+t_is "$(wc -l <"$BD_T/out/bad.err")" 1 "... and one line on stderr: $(cat "$BD_T/out/bad.err")"
+
+# ---- a stock client behind socat --------------------------------------------------------------
+if command -v gvnccapture >/dev/null 2>&1 && command -v socat >/dev/null 2>&1; then
+        n=$("$PY" -c '
+import socket
+for n in range(300, 900):
+    s = socket.socket()
+    try:
+        s.bind(("127.0.0.1", 5900 + n)); print(n); break
+    except OSError: pass
+    finally: s.close()')
+        port=$((5900 + n))
+        socat "TCP-LISTEN:$port,bind=127.0.0.1,reuseaddr" EXEC:"$BOTDESK rfb $P --viewer v1" 2>"$BD_T/out/socat.err" &
+        SOCAT=$!
+        bd_own_pid "$SOCAT"
+        for _ in $(seq 50); do
+                grep -qi ":$(printf '%04X' "$port") 00000000:0000 0A" /proc/net/tcp && break
+                sleep 0.1
+        done
+        timeout 60 gvnccapture "127.0.0.1:$n" "$BD_T/out/capture.png" >"$BD_T/out/capture.log" 2>&1
+        t_is "$?" 0 "gvnccapture through socat and botdesk rfb succeeds"
+        size=$("$PY" -c '
+import struct, sys
+d = open(sys.argv[1], "rb").read(24)
+print("%dx%d" % struct.unpack(">II", d[16:24]) if d[:8] == b"\x89PNG\r\n\x1a\n" else "not a PNG")' "$BD_T/out/capture.png" 2>&1)
+        t_is "$size" 1024x768 "the captured image has the desktop's size"
+        kill "$SOCAT" 2>/dev/null
+        wait "$SOCAT" 2>/dev/null
+else
+        t_pass "gvnccapture through socat # SKIP gvnccapture or socat not installed"
+fi
+
+bd_stop "$P"
+t_is "$?" 0 "the desktop stops"
+t_done
