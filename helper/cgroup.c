@@ -73,6 +73,18 @@ bool cgroup_is_botdesk(const char *cg) {
         return startswith(name, "botdesk-") || startswith(name, "botdesk@");
 }
 
+bool cgroup_contains_self(const char *cg) {
+        _cleanup_free_ char *mount = NULL, *self = NULL, *full = NULL;
+        size_t l = strlen(cg);
+
+        if (cgroup_v2_mount(&mount) < 0 || cgroup_path_of(0, &self) < 0)
+                return true;
+        full = strdup_printf("%s%s", mount, streq(self, "/") ? "" : self);
+        if (!full)
+                return true;
+        return strncmp(full, cg, l) == 0 && (full[l] == 0 || full[l] == '/');
+}
+
 int cgroup_create(const char *cg) {
         if (mkdir(cg, 0755) < 0 && errno != EEXIST)
                 return negative_errno();

@@ -27,6 +27,9 @@ bool cgroup_is_unit_of(const char *path, const char *unit);
  */
 bool cgroup_is_botdesk(const char *cg);
 
+/* Is the calling process in cg or below it? (Also true when it cannot tell.) */
+bool cgroup_contains_self(const char *cg);
+
 /* mkdir, EEXIST is fine. */
 int cgroup_create(const char *cg);
 

@@ -187,8 +187,11 @@ int kill_by_token(const char *token, uid_t uid) {
 int helper_reap_leftovers(const struct helper_record *r) {
         int ret = 0, k;
 
-        /* The record is a file: only a botdesk cgroup is ever killed from it. */
-        if (r->cgroup && cgroup_is_botdesk(r->cgroup)) {
+        /* The record is a file: only a botdesk cgroup is ever killed from it,
+         * never one a unit owns (systemd kills those, and the next
+         * generation may already live there), never one that holds us. */
+        if (r->cgroup && cgroup_is_botdesk(r->cgroup) && !streq_ptr(r->placement, "user-unit") &&
+            !cgroup_contains_self(r->cgroup)) {
                 k = cgroup_destroy(r->cgroup, 5 * 1000000ULL);
                 if (k < 0)
                         ret = k;

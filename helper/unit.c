@@ -20,21 +20,25 @@ static void slot_unrefp(sd_bus_slot **s) {
 
 int unit_bus_open(sd_bus **ret) {
         __attribute__((cleanup(bus_unrefp))) sd_bus *bus = NULL;
-        sd_bus_error error = SD_BUS_ERROR_NULL;
-        sd_bus_message *reply = NULL;
-        int has_owner = 0, r;
+        _cleanup_free_ char *address = NULL;
+        const char *rt = getenv("XDG_RUNTIME_DIR");
+        int r;
 
-        r = sd_bus_open_user(&bus);
-        if (r < 0)
+        /* The manager's own socket, as systemctl --user uses: it answers as
+         * soon as the manager runs, while the user bus is socket-activated
+         * and the manager may not have joined it yet. Inside a desktop the
+         * session bus is botdesk's own, which this also sidesteps. */
+        if (!rt || rt[0] != '/')
                 return -ENOMEDIUM;
-        /* A session bus is not necessarily a systemd one. */
-        r = sd_bus_call_method(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                               "NameHasOwner", &error, &reply, "s", SD_DEST);
+        address = strdup_printf("unix:path=%s/systemd/private", rt);
+        if (!address)
+                return -ENOMEM;
+        r = sd_bus_new(&bus);
         if (r >= 0)
-                r = sd_bus_message_read(reply, "b", &has_owner);
-        sd_bus_message_unref(reply);
-        sd_bus_error_free(&error);
-        if (r < 0 || !has_owner)
+                r = sd_bus_set_address(bus, address);
+        if (r >= 0)
+                r = sd_bus_start(bus);
+        if (r < 0)
                 return -ENOMEDIUM;
         *ret = TAKE_PTR(bus);
         return 0;
@@ -93,6 +97,8 @@ static int run_job(sd_bus *bus, sd_bus_message *call, char **ret_result) {
         r = sd_bus_match_signal(bus, &slot, SD_DEST, SD_PATH, SD_MANAGER, "JobRemoved", on_job_removed, &w);
         if (r < 0)
                 return r;
+        /* Managers send job signals only to subscribers; already subscribed is fine. */
+        (void) sd_bus_call_method(bus, SD_DEST, SD_PATH, SD_MANAGER, "Subscribe", NULL, NULL, NULL);
         r = sd_bus_call(bus, call, 0, &error, &reply);
         if (r < 0) {
                 r = sd_bus_error_get_errno(&error) ? -sd_bus_error_get_errno(&error) : r;

@@ -1,0 +1,145 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Shared by the t-*.sh scripts. They run inside the system tier's container
+# as the test user, in a logind session with a user manager; each prints
+# unnumbered TAP lines ("ok - ...", "not ok - ...", "# ...") that run.sh
+# numbers, and exits non-zero when anything failed.
+
+set -u
+export LANG=C.UTF-8
+export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-/run/user/$(id -u)}
+T_FAILED=0
+T_UNITS=()
+
+diag() { sed 's/^/# /'; }
+ok() { echo "ok - $*"; }
+not_ok() { echo "not ok - $*"; T_FAILED=1; }
+# pass COND_STATUS DESC [DIAG]: ok when COND_STATUS is 0.
+pass() {
+        local st=$1 desc=$2
+        if [ "$st" = 0 ]; then ok "$desc"; else not_ok "$desc"; [ -n "${3:-}" ] && printf '%s\n' "$3" | diag; fi
+        return "$st"
+}
+# check DESC CMD...: ok when CMD succeeds; its output becomes diagnostics on failure.
+check() {
+        local desc=$1 out st
+        shift
+        out=$("$@" 2>&1)
+        st=$?
+        pass "$st" "$desc" "$(printf '%s\n(exit status %s)' "$out" "$st")"
+}
+# is DESC GOT WANT
+is() {
+        if [ "$2" = "$3" ]; then ok "$1"; else not_ok "$1"; printf 'got:  %s\nwant: %s\n' "$2" "$3" | diag; return 1; fi
+}
+t_done() { exit "$T_FAILED"; }
+
+now() { echo "${EPOCHREALTIME}"; }
+ms_since() { awk -v a="$1" -v b="${EPOCHREALTIME}" 'BEGIN { printf "%d", (b - a) * 1000 }'; }
+
+# The cgroup v2 mount point, from mountinfo (hybrid hosts: /sys/fs/cgroup/unified).
+cg2_mount() {
+        awk '{ for (i = 7; i <= NF; i++) if ($i == "-") { if ($(i + 1) == "cgroup2") { print $5; exit } break } }' \
+                /proc/self/mountinfo
+}
+CG2=$(cg2_mount)
+
+prop() { systemctl --user show -p "$2" --value "$1"; }
+# unit_cgroup UNIT: the unit's cgroup directory in the v2 hierarchy ("" when it has none).
+unit_cgroup() {
+        local cg
+        cg=$(prop "$1" ControlGroup)
+        [ -n "$cg" ] && echo "$CG2$cg"
+}
+# cg_pids DIR: every pid in DIR and below.
+cg_pids() {
+        [ -d "$1" ] || return 0
+        find "$1" -name cgroup.procs -exec cat {} + 2>/dev/null | sort -n
+}
+# cg_empty DIR: DIR is absent, or holds no process anywhere below it.
+cg_empty() { [ -z "$(cg_pids "$1")" ]; }
+# alive PID: exists and is not a zombie.
+alive() {
+        local st
+        st=$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null) && [ -n "$st" ] && [ "$st" != Z ]
+}
+# survivors PID...: the pids of the list still alive.
+survivors() { local p; for p in "$@"; do alive "$p" && echo "$p"; done; }
+# wait_gone SECONDS PID...: wait for every pid to die (not a readiness wait:
+# the processes were killed; this only bounds how long the kernel takes).
+wait_gone() {
+        local deadline p left
+        deadline=$(awk -v t="${EPOCHREALTIME}" -v s="$1" 'BEGIN { printf "%.3f", t + s }')
+        shift
+        while :; do
+                left=$(survivors "$@")
+                [ -z "$left" ] && return 0
+                awk -v t="${EPOCHREALTIME}" -v d="$deadline" 'BEGIN { exit !(t > d) }' && break
+                sleep 0.05
+        done
+        for p in $left; do echo "still alive: $p $(tr '\0' ' ' < "/proc/$p/cmdline" 2>/dev/null)"; done
+        return 1
+}
+# wait_prop SECONDS UNIT PROP VALUE...: poll systemd's state of the unit until
+# PROP has one of the values (used only for transitions systemd makes on its own).
+wait_prop() {
+        local secs=$1 unit=$2 p=$3 v
+        shift 3
+        for _ in $(seq $((secs * 20))); do
+                v=$(prop "$unit" "$p")
+                for want in "$@"; do [ "$v" = "$want" ] && return 0; done
+                sleep 0.05
+        done
+        echo "$unit $p=$v after ${secs}s, wanted: $*"
+        return 1
+}
+# comm_pid DIR COMM: the pid in cgroup DIR (only that level) whose comm is COMM.
+comm_pid() {
+        local p
+        for p in $(cat "$1/cgroup.procs" 2>/dev/null); do
+                [ "$(cat "/proc/$p/comm" 2>/dev/null)" = "$2" ] && { echo "$p"; return 0; }
+        done
+        return 1
+}
+# x_pid DIR: the X server's pid in DIR.
+x_pid() { comm_pid "$1" Xtigervnc || comm_pid "$1" Xvnc; }
+
+# display_works PROFILE: the published env reaches a working X server.
+display_works() {
+        (
+                set -e
+                eval "$(botdesk env "$1")"
+                [ -n "${DISPLAY:-}" ] || { echo "botdesk env $1 printed no DISPLAY"; exit 1; }
+                xdpyinfo >/dev/null || { echo "xdpyinfo failed on DISPLAY=$DISPLAY"; exit 1; }
+                echo "$DISPLAY"
+        )
+}
+# json_get FIELD: read a JSON object on stdin, print FIELD (true/false for booleans).
+json_get() {
+        python3 -c '
+import json, sys
+v = json.load(sys.stdin).get(sys.argv[1])
+print("true" if v is True else "false" if v is False else "" if v is None else v)' "$1"
+}
+
+# Units the script started: stopped (and forgotten) on exit, whatever happened.
+track() { T_UNITS+=("$@"); }
+t_cleanup() {
+        local u
+        for u in "${T_UNITS[@]}"; do
+                timeout 60 systemctl --user stop "$u" >/dev/null 2>&1
+                systemctl --user reset-failed "$u" >/dev/null 2>&1
+        done
+}
+trap t_cleanup EXIT
+
+# warm_user_bus: activate the socket-activated user bus and wait (bounded)
+# until the user manager owns org.freedesktop.systemd1 on it.
+warm_user_bus() {
+        for _ in $(seq 100); do
+                busctl --user call org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus \
+                        NameHasOwner s org.freedesktop.systemd1 2>/dev/null | grep -q true && return 0
+                sleep 0.05
+        done
+        echo "the user manager did not appear on the user bus within 5 s"
+        return 1
+}

@@ -1,0 +1,46 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# `botdesk start P` with no botdesk@.service installed: the CLI creates the
+# transient unit botdesk@P.service (StartTransientUnit), with the same
+# delegated cgroup layout; `botdesk stop P` stops it.
+# The runner applies these lines as root in the container around this script:
+# root-before: mv /usr/lib/systemd/user/botdesk@.service /root/botdesk@.service
+# root-after: mv /root/botdesk@.service /usr/lib/systemd/user/botdesk@.service
+. /botdesk-tests/lib.sh
+
+P=t1 U=botdesk@t1.service
+track $U
+trap 'timeout 60 botdesk stop $P >/dev/null 2>&1; t_cleanup' EXIT
+
+out=$(systemctl --user cat botdesk@.service 2>&1)
+pass "$([ $? != 0 ]; echo $?)" "precondition: no botdesk@.service unit file is installed" "$out"
+# The cold-bus case is t-cli's; here the user manager is on the bus first.
+out=$(warm_user_bus)
+pass $? "the user manager is on the user bus" "$out"
+out=$(timeout 60 botdesk start $P 2>&1)
+pass $? "botdesk start $P returns 0" "$out" || t_done
+is "systemctl --user is-active $U" "$(systemctl --user is-active $U)" active
+frag=$(prop $U FragmentPath)
+pass "$(case "$frag" in ""|"$XDG_RUNTIME_DIR"/systemd/transient/*) echo 0;; *) echo 1;; esac)" \
+        "$U is transient (FragmentPath '${frag}')"
+is "$U is Type=notify" "$(prop $U Type)" notify
+is "$U has Delegate=yes" "$(prop $U Delegate)" yes
+json=$(botdesk status --json $P)
+is "status --json: placement is user-unit" "$(json_get placement <<<"$json")" user-unit
+is "status --json: unit is $U" "$(json_get unit <<<"$json")" $U
+out=$(display_works $P 2>&1)
+pass $? "the display works ($out)" "$out"
+cg=$(unit_cgroup $U)
+for sub in supervisor x11 session; do
+        check "unit cgroup has $sub/" test -d "$cg/$sub"
+done
+pids=$(cg_pids "$cg")
+hpid=$(json_get pid <<<"$json")
+out=$(timeout 60 botdesk stop $P 2>&1)
+pass $? "botdesk stop $P returns 0" "$out"
+state=$(systemctl --user is-active $U)
+is "$U is inactive (or gone) after botdesk stop" "$state" inactive
+pass "$(cg_empty "$cg"; echo $?)" "unit cgroup is gone or empty" "$(cg_pids "$cg")"
+out=$(survivors $pids $hpid)
+pass "$([ -z "$out" ]; echo $?)" "no process of the desktop is left" "$out"
+t_done
