@@ -29,8 +29,19 @@ setup() { # DIR [meson options...]
 if [ "$quick" = 0 ]; then
         stage "unit and integration tiers under ASan+UBSan"
         setup "$out-asan" -Db_sanitize=address,undefined -Db_lundef=false --buildtype=debug
-        ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+        # Reports go to files: the helper is a daemon whose stderr no test
+        # reads, so a report from it must fail the stage by itself.
+        reports=$(mktemp -d /tmp/botdesk-sanitizer.XXXXXX)
+        chmod 1777 "$reports"   # the integration tier also runs as another user
+        ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:log_path=$reports/asan \
+        UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:log_path=$reports/ubsan \
                 meson test -C "$out-asan" --suite unit --suite integration --print-errorlogs --num-processes 2
+        if compgen -G "$reports/*" >/dev/null; then
+                cat "$reports"/* >&2
+                echo "sanitizer reports above: failing" >&2
+                exit 1
+        fi
+        rm -rf "$reports"
 
         stage "unit tier under valgrind"
         setup "$out"

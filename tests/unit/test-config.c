@@ -303,7 +303,7 @@ static void test_errors(void) {
 }
 
 static void test_line_length(void) {
-        _cleanup_free_ char *line300 = NULL, *line5000 = NULL, *text = NULL, *tail = NULL, *pad = NULL;
+        _cleanup_free_ char *line300 = NULL, *line5000 = NULL, *text = NULL, *pad = NULL;
         const struct config_error *e;
         unsigned max = 0;
         int r;
