@@ -103,6 +103,10 @@ struct desktop {
         sd_event_source *x_source;
         bool wm_up;
 
+        /* the shared browser, published with the env when there is one */
+        char *browser;
+        char *browser_profile;
+
         /* session */
         char **env;
         char *bus_socket;
@@ -144,6 +148,14 @@ static void notify_status(struct desktop *d, const char *fmt, ...) {
         (void) sd_notifyf(false, "STATUS=%s", msg);
 }
 
+static uint32_t fnv1a32(const char *s) {
+        uint32_t h = 2166136261u;
+
+        for (; *s; s++)
+                h = (h ^ (uint8_t) *s) * 16777619u;
+        return h;
+}
+
 /* ---- placement: whose cgroup, which guarantee ---------------------------------------------- */
 
 static int setup_placement(struct desktop *d) {
@@ -176,7 +188,10 @@ static int setup_placement(struct desktop *d) {
                 /* Anywhere else (standalone, a logind scope) only a sub-tree
                  * of our own below the cgroup we were started in, never
                  * moving anyone but us and ours. */
-                d->cg_base = strdup_printf("%s/botdesk-%u-%s", d->cg_parent, (unsigned) getuid(), d->profile);
+                /* Named after the runtime dir too: one uid may run the
+                 * same profile name under two runtime dirs (tests do). */
+                d->cg_base = strdup_printf("%s/botdesk-%u-%s-%08x", d->cg_parent, (unsigned) getuid(), d->profile,
+                                           fnv1a32(d->paths.runtime));
                 d->own_base = true;
         }
         d->cg_supervisor = strdup_printf("%s/supervisor", d->cg_base);
@@ -489,6 +504,12 @@ static void desktop_publish(struct desktop *d) {
         int r;
 
         r = session_published_env((unsigned) d->display, &d->paths, &d->dirs, d->bus_address, &env);
+        /* One browser identity for agent and human: the dock's launcher
+         * uses the same executable and user-data-dir. */
+        if (r >= 0 && d->browser)
+                r = env_set(&env, "AGENT_BROWSER_EXECUTABLE_PATH", d->browser);
+        if (r >= 0 && d->browser)
+                r = env_set(&env, "AGENT_BROWSER_USER_DATA_DIR", d->browser_profile);
         if (r >= 0)
                 r = envfile_write_at(d->runtime_fd, "env", env);
         if (r < 0)
@@ -864,6 +885,8 @@ static void desktop_done(struct desktop *d) {
         free(d->bus_socket);
         free(d->bus_address);
         free(d->xserver_path);
+        free(d->browser);
+        free(d->browser_profile);
         free(d->unit);
         free(d->cg_parent);
         free(d->cg_base);
@@ -975,7 +998,6 @@ static int desktop_init(struct desktop *d) {
         struct config_errors errs = {};
         const struct config_sources src = {};
         const char *skel;
-        _cleanup_free_ char *browser = NULL;
         _cleanup_strv_free_ char **browser_cmd = NULL;
         int r;
 
@@ -1021,12 +1043,12 @@ static int desktop_init(struct desktop *d) {
         if (r < 0)
                 return r;
         skel = getenv("BOTDESK_SKEL_DIR") ?: BOTDESK_SKEL_DIR;
-        browser = browser_find(&d->cfg);
-        if (browser) {
-                _cleanup_free_ char *profile_dir = browser_profile_dir(&d->cfg, d->paths.state);
-                if (!profile_dir)
+        d->browser = browser_find(&d->cfg);
+        if (d->browser) {
+                d->browser_profile = browser_profile_dir(&d->cfg, d->paths.state);
+                if (!d->browser_profile)
                         return -ENOMEM;
-                r = browser_argv(browser, profile_dir, d->cfg.disk_cache_mb, &browser_cmd);
+                r = browser_argv(d->browser, d->browser_profile, d->cfg.disk_cache_mb, &browser_cmd);
                 if (r < 0)
                         return r;
         }

@@ -65,6 +65,7 @@ static int usage(FILE *f, int status) {
               "  thumbnail PROFILE [-o FILE] [--size WxH] [--format png|jpeg] [--data-url] [--quality N]\n"
               "  lookup PROFILE [--json]       the profile's logind session (logind tier)\n"
               "  doctor [--json]               what this host has and lacks\n"
+              "  install [-y]                  install the missing programs with the distribution's tool\n"
               "  config check|show [--profile P]\n"
               "\n"
               "Exit codes: 0 ok, 1 failed, 2 usage/configuration, 3 refused, 4 not running.\n",
@@ -84,42 +85,6 @@ static int load_config(const char *profile, struct bd_config *c) {
         }
         config_errors_done(&errs);
         return r;
-}
-
-static int check_profile(const char *profile) {
-        if (!profile) {
-                log_error("Missing PROFILE argument.");
-                return -EINVAL;
-        }
-        if (!profile_name_valid(profile)) {
-                log_error("Invalid profile name \"%s\": use 1-32 characters of A-Z a-z 0-9 _ -, starting with a letter or digit.",
-                          profile);
-                return -EINVAL;
-        }
-        return 0;
-}
-
-/* The profile's paths with its runtime dir created and verified, opened. */
-static int open_profile(const char *profile, struct bd_paths *p, int *ret_fd) {
-        int r, fd;
-
-        r = paths_for_profile(profile, p);
-        if (r == -ENAMETOOLONG) {
-                log_error("The RFB socket path of profile %s would be longer than a Unix socket allows (%s); set a shorter XDG_RUNTIME_DIR.",
-                          profile, p->runtime ?: "?");
-                return -EINVAL;
-        }
-        if (r < 0)
-                return log_error_errno(r, "Cannot compute the paths of profile %s: %m", profile);
-        r = paths_ensure(p);
-        if (r < 0)
-                return log_error_errno(r, "%s is not a private directory of uid %u (%m); remove it or fix its owner and mode.",
-                                       p->runtime, (unsigned) getuid());
-        fd = open(p->runtime, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
-        if (fd < 0)
-                return log_error_errno(errno, "Cannot open %s: %m", p->runtime);
-        *ret_fd = fd;
-        return 0;
 }
 
 static int print_status(const char *profile, const struct bd_config *c) {
@@ -220,9 +185,9 @@ static int verb_start(const char *profile) {
         bool progress;
         int r, status;
 
-        if (check_profile(profile) < 0 || load_config(profile, &c) < 0)
+        if (cli_check_profile(profile) < 0 || load_config(profile, &c) < 0)
                 return EXIT_USAGE;
-        if (open_profile(profile, &p, &dirfd) < 0)
+        if (cli_open_profile(profile, &p, &dirfd) < 0)
                 return EXIT_FAILED;
 
         /* One start at a time per profile: the second waits, then adopts. */
@@ -260,9 +225,9 @@ static int verb_stop(const char *profile) {
         sd_bus *bus = NULL;
         int r;
 
-        if (check_profile(profile) < 0 || load_config(profile, &c) < 0)
+        if (cli_check_profile(profile) < 0 || load_config(profile, &c) < 0)
                 return EXIT_USAGE;
-        if (open_profile(profile, &p, &dirfd) < 0)
+        if (cli_open_profile(profile, &p, &dirfd) < 0)
                 return EXIT_FAILED;
         lock = profile_lock(dirfd);
         if (lock < 0) {
@@ -368,7 +333,7 @@ static int verb_status(const char *profile) {
 
         if (!profile)
                 return verb_status_all();
-        if (check_profile(profile) < 0 || load_config(profile, &c) < 0)
+        if (cli_check_profile(profile) < 0 || load_config(profile, &c) < 0)
                 return EXIT_USAGE;
         return print_status(profile, &c) < 0 ? EXIT_FAILED : EXIT_OK;
 }
@@ -381,7 +346,7 @@ static int running_env(const char *profile, struct bd_paths *p, int *ret_fd, cha
         _cleanup_close_ int dirfd = -EBADF;
         int r;
 
-        if (open_profile(profile, p, &dirfd) < 0)
+        if (cli_open_profile(profile, p, &dirfd) < 0)
                 return EXIT_FAILED;
         r = helper_record_read_at(dirfd, ret_rec);
         if (r < 0 || helper_alive(dirfd, ret_rec) <= 0) {
@@ -408,7 +373,7 @@ static int verb_env(const char *profile) {
         _cleanup_(helper_record_done) struct helper_record rec = {};
         int r;
 
-        if (check_profile(profile) < 0)
+        if (cli_check_profile(profile) < 0)
                 return EXIT_USAGE;
         r = running_env(profile, &p, &dirfd, &env, &rec);
         if (r != EXIT_OK)
@@ -446,7 +411,7 @@ static int verb_exec(const char *profile, char **cmd) {
         extern char **environ;
         int r;
 
-        if (check_profile(profile) < 0)
+        if (cli_check_profile(profile) < 0)
                 return EXIT_USAGE;
         if (!cmd || !cmd[0]) {
                 log_error("Missing command: botdesk exec %s -- CMD [ARG...]", profile);
@@ -598,6 +563,75 @@ static int verb_doctor(void) {
         return EXIT_OK;
 }
 
+/* ---- install ------------------------------------------------------------------------------ */
+
+static int verb_install(void) {
+        _cleanup_strv_free_ char **missing = NULL, **pkgs = NULL, **argv = NULL;
+        _cleanup_free_ char *cmd = NULL, *msg = NULL;
+        enum pkg_manager m = pkg_manager_detect(NULL);
+        bool root = geteuid() == 0, have_sudo = find_executable("sudo", NULL) != NULL;
+        int r;
+
+        r = packages_missing(NULL, &missing);
+        if (r < 0)
+                return log_error_errno(r, "Cannot check the required programs: %m"), EXIT_FAILED;
+        if (strv_length(missing) == 0) {
+                if (!arg.quiet)
+                        puts("Everything botdesk needs is installed.");
+                return EXIT_OK;
+        }
+        msg = packages_install_message(m, root, have_sudo, missing, &cmd);
+        if (!cmd) {
+                /* No package manager, or no way to become root: say what to do. */
+                log_error("%s", msg ?: "Required programs are missing.");
+                return m == PKG_NONE ? EXIT_FAILED : EXIT_REFUSED;
+        }
+        if (!arg.yes) {
+                if (!isatty(STDIN_FILENO)) {
+                        log_error("Would run: %s. Add --yes to run it without asking.", cmd);
+                        return EXIT_USAGE;
+                }
+                fprintf(stderr, "Run %s? [y/N] ", cmd);
+                int c = getchar();
+                if (c != 'y' && c != 'Y') {
+                        fprintf(stderr, "Nothing installed.\n");
+                        return EXIT_FAILED;
+                }
+        }
+        r = packages_for(m, missing, &pkgs);
+        if (r < 0)
+                return log_error_errno(r, "Cannot map the missing programs to packages: %m"), EXIT_FAILED;
+        /* The package manager's own output is the progress: exec it. */
+        if (!root && (r = strv_push(&argv, strdup("sudo"))) < 0)
+                return EXIT_FAILED;
+        switch (m) {
+        case PKG_APT:
+                if (strv_push(&argv, strdup("apt-get")) < 0 || strv_push(&argv, strdup("install")) < 0 ||
+                    strv_push(&argv, strdup("-y")) < 0)
+                        return EXIT_FAILED;
+                break;
+        case PKG_DNF:
+                if (strv_push(&argv, strdup("dnf")) < 0 || strv_push(&argv, strdup("install")) < 0 ||
+                    strv_push(&argv, strdup("-y")) < 0)
+                        return EXIT_FAILED;
+                break;
+        case PKG_PACMAN:
+                if (strv_push(&argv, strdup("pacman")) < 0 || strv_push(&argv, strdup("-S")) < 0 ||
+                    strv_push(&argv, strdup("--needed")) < 0 || strv_push(&argv, strdup("--noconfirm")) < 0)
+                        return EXIT_FAILED;
+                break;
+        default:
+                return EXIT_FAILED;
+        }
+        for (char **p = pkgs; *p; p++)
+                if (strv_push(&argv, strdup(*p)) < 0)
+                        return EXIT_FAILED;
+        fflush(stdout);
+        execvp(argv[0], argv);
+        log_error_errno(errno, "Cannot run %s: %m", argv[0]);
+        return EXIT_FAILED;
+}
+
 /* ---- config ------------------------------------------------------------------------------- */
 
 static int verb_config(const char *what) {
@@ -608,7 +642,7 @@ static int verb_config(const char *what) {
 
         if (!what || (!streq(what, "check") && !streq(what, "show")))
                 return usage(stderr, EXIT_USAGE);
-        if (arg.profile_opt && check_profile(arg.profile_opt) < 0)
+        if (arg.profile_opt && cli_check_profile(arg.profile_opt) < 0)
                 return EXIT_USAGE;
         r = config_load(&c, arg.profile_opt, &src, &errs);
         if (r < 0) {
@@ -741,6 +775,13 @@ int main(int argc, char **argv) {
                 return verb_doctor();
         if (streq(verb, "config"))
                 return verb_config(operand);
+        if (streq(verb, "install")) {
+                if (operand) {
+                        log_error("install takes no argument.");
+                        return EXIT_USAGE;
+                }
+                return verb_install();
+        }
         if (streq(verb, "lookup"))
                 return verb_lookup(operand, arg.json);
         if (streq(verb, "help"))

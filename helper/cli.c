@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "lease.h"
 #include "log.h"
+#include "profile.h"
 #include "util.h"
 
 void activity_stamp(int runtime_fd) {
@@ -23,7 +24,47 @@ bool human_has_control(int runtime_fd, const char *what) {
         if (l.holder != LEASE_HUMAN)
                 return false;
         log_error("A human has control of this screen%s%s; %s is refused. Tell the user what you need, "
-                  "and wait until they hand control back (botdesk lease PROFILE release).",
+                  "and wait until they hand control back (botdesk lease PROFILE release --viewer ID).",
                   l.since[0] ? " since " : "", l.since, what);
         return true;
+}
+
+int cli_check_profile(const char *profile) {
+        if (!profile) {
+                log_error("Missing PROFILE argument.");
+                return -EINVAL;
+        }
+        if (!profile_name_valid(profile)) {
+                log_error("Invalid profile name \"%s\": use 1-32 characters of A-Z a-z 0-9 _ -, starting with a letter or digit.",
+                          profile);
+                return -EINVAL;
+        }
+        return 0;
+}
+
+/* The profile's paths with its runtime dir created and verified, opened. */
+int cli_open_profile(const char *profile, struct bd_paths *p, int *ret_fd) {
+        int r, fd;
+
+        r = paths_for_profile(profile, p);
+        if (r == -ENAMETOOLONG) {
+                log_error("The RFB socket path of profile %s would be longer than a Unix socket allows (%s); set a shorter XDG_RUNTIME_DIR.",
+                          profile, p->runtime ?: "?");
+                return -EINVAL;
+        }
+        if (r < 0)
+                return log_error_errno(r, "Cannot compute the paths of profile %s: %m", profile);
+        r = paths_ensure(p);
+        if (r < 0) {
+                /* Name the directory that is wrong: often the base (someone
+                 * else's /tmp/botdesk-UID), not the profile's below it. */
+                const char *bad = dir_is_private(p->runtime_base, getuid()) < 0 ? p->runtime_base : p->runtime;
+                return log_error_errno(r, "%s is not a private directory of uid %u (%m); remove it or fix its owner and mode.",
+                                       bad, (unsigned) getuid());
+        }
+        fd = open(p->runtime, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+        if (fd < 0)
+                return log_error_errno(errno, "Cannot open %s: %m", p->runtime);
+        *ret_fd = fd;
+        return 0;
 }

@@ -3,6 +3,8 @@
 
 #include <stdbool.h>
 
+#include "profile.h"
+
 /*
  * What every verb of the `botdesk` CLI shares: the exit codes of the
  * design, the activity stamp, and the lease gate for agent-side actions.
@@ -25,3 +27,10 @@ void activity_stamp(int runtime_fd);
  * the agent-side action `what` must be refused with EXIT_REFUSED. A lease
  * that cannot be read counts as a human's. */
 bool human_has_control(int runtime_fd, const char *what);
+
+/* A valid profile name, else says why (NULL: missing) and returns -EINVAL. */
+int cli_check_profile(const char *profile);
+
+/* The profile's paths, its runtime dir created and verified private, opened
+ * (O_DIRECTORY, O_CLOEXEC) into *ret_fd. Says what is wrong on failure. */
+int cli_open_profile(const char *profile, struct bd_paths *p, int *ret_fd);

@@ -13,28 +13,6 @@
 #include "profile.h"
 #include "util.h"
 
-static int lease_open_runtime(const char *profile, struct bd_paths *p, int *ret_fd) {
-        int r, fd;
-
-        r = paths_for_profile(profile, p);
-        if (r == -ENAMETOOLONG) {
-                log_error("The RFB socket path of profile %s would be longer than a Unix socket allows (%s); set a shorter XDG_RUNTIME_DIR.",
-                          profile, p->runtime ?: "?");
-                return -EINVAL;
-        }
-        if (r < 0)
-                return log_error_errno(r, "Cannot compute the paths of profile %s: %m", profile);
-        r = paths_ensure(p);
-        if (r < 0)
-                return log_error_errno(r, "%s is not a private directory of uid %u (%m); remove it or fix its owner and mode.",
-                                       p->runtime, (unsigned) getuid());
-        fd = open(p->runtime, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
-        if (fd < 0)
-                return log_error_errno(errno, "Cannot open %s: %m", p->runtime);
-        *ret_fd = fd;
-        return 0;
-}
-
 static void print_lease(const char *profile, const struct lease *l, bool json) {
         char hash[LEASE_HASH_LEN + 1];
 
@@ -73,11 +51,8 @@ int verb_lease(const char *profile, const char *action, const char *viewer, bool
                 log_error("Missing PROFILE argument: botdesk lease PROFILE [show|take|release] [--viewer ID].");
                 return EXIT_USAGE;
         }
-        if (!profile_name_valid(profile)) {
-                log_error("Invalid profile name \"%s\": use 1-32 characters of A-Z a-z 0-9 _ -, starting with a letter or digit.",
-                          profile);
+        if (cli_check_profile(profile) < 0)
                 return EXIT_USAGE;
-        }
         action = action ?: "show";
         if (!streq(action, "show") && !streq(action, "take") && !streq(action, "release")) {
                 log_error("Unknown lease action \"%s\": use show, take or release.", action);
@@ -94,7 +69,7 @@ int verb_lease(const char *profile, const char *action, const char *viewer, bool
                 }
         }
 
-        if (lease_open_runtime(profile, &p, &dirfd) < 0)
+        if (cli_open_profile(profile, &p, &dirfd) < 0)
                 return EXIT_FAILED;
 
         if (streq(action, "show")) {

@@ -227,11 +227,8 @@ int verb_lookup(const char *profile, bool json) {
                 log_error("Missing PROFILE argument: botdesk lookup PROFILE [--json]");
                 return EXIT_USAGE;
         }
-        if (!profile_name_valid(profile)) {
-                log_error("Invalid profile name \"%s\": use 1-32 characters of A-Z a-z 0-9 _ -, starting with a letter or digit.",
-                          profile);
+        if (cli_check_profile(profile) < 0)
                 return EXIT_USAGE;
-        }
 
         r = paths_for_profile(profile, &p);
         if (r < 0 && r != -ENAMETOOLONG) {

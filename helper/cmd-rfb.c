@@ -385,11 +385,8 @@ int verb_rfb(const char *profile, const char *viewer) {
                 log_error("Missing PROFILE argument: botdesk rfb PROFILE [--viewer ID].");
                 return EXIT_USAGE;
         }
-        if (!profile_name_valid(profile)) {
-                log_error("Invalid profile name \"%s\": use 1-32 characters of A-Z a-z 0-9 _ -, starting with a letter or digit.",
-                          profile);
+        if (cli_check_profile(profile) < 0)
                 return EXIT_USAGE;
-        }
         if (viewer && !lease_viewer_valid(viewer)) {
                 log_error("Invalid viewer id: use 1-%d bytes without control characters.", LEASE_VIEWER_MAX);
                 return EXIT_USAGE;

@@ -142,11 +142,8 @@ static int parse_options(int argc, char **argv, struct thumbnail_options *o) {
                 log_error("Missing PROFILE argument.");
                 return EXIT_USAGE;
         }
-        if (!profile_name_valid(o->profile)) {
-                log_error("Invalid profile name \"%s\": use 1-32 characters of A-Z a-z 0-9 _ -, starting with a letter or digit.",
-                          o->profile);
+        if (cli_check_profile(o->profile) < 0)
                 return EXIT_USAGE;
-        }
         return EXIT_OK;
 }
 

@@ -196,7 +196,10 @@ int helper_reap_leftovers(const struct helper_record *r) {
                 if (k < 0)
                         ret = k;
         }
-        if (r->token) {
+        /* The token is how processes are found where no cgroup holds them;
+         * a desktop with a cgroup (its own, or its unit's) needs no walk of
+         * every process on the host. */
+        if (r->token && !r->cgroup) {
                 k = kill_by_token(r->token, getuid());
                 if (k < 0 && ret >= 0)
                         ret = k;

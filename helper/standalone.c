@@ -155,10 +155,23 @@ int standalone_start(const char *profile, const struct bd_paths *p, int runtime_
         if (log_fd < 0)
                 return negative_errno();
 
-        for (char **e = environ; *e; e++) {
-                if (startswith(*e, "NOTIFY_SOCKET=") || startswith(*e, "LISTEN_"))
-                        continue;
-                r = strv_push(&env, strdup(*e));
+        /* The helper belongs to the desktop: it gets the same clean
+         * environment, plus what decides where the desktop's files are and
+         * botdesk's own settings. The caller's credentials stay behind. */
+        {
+                _cleanup_strv_free_ char **extra = NULL;
+                static const char *const pass[] = {
+                        "XDG_CONFIG_HOME=", "XDG_STATE_HOME=", "AGENT_BROWSER_EXECUTABLE_PATH=",
+                };
+
+                for (char **e = environ; *e; e++) {
+                        bool keep = startswith(*e, "BOTDESK_") != NULL;
+                        for (size_t i = 0; !keep && i < ELEMENTSOF(pass); i++)
+                                keep = startswith(*e, pass[i]) != NULL;
+                        if (keep && (r = strv_push(&extra, strdup(*e))) < 0)
+                                return r;
+                }
+                r = env_build_clean(environ, extra, &env);
                 if (r < 0)
                         return r;
         }

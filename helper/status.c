@@ -4,6 +4,7 @@
 #include <time.h>
 
 #include "browser.h"
+#include "envfile.h"
 #include "identity.h"
 #include "memory.h"
 #include "packages.h"
@@ -89,7 +90,15 @@ int status_collect(const char *profile, const struct bd_config *c, struct bd_sta
                 s->placement = TAKE_PTR(rec.placement);
                 s->unit = TAKE_PTR(rec.unit);
                 s->started_at = rec.started_at;
-                if (faccessat(dirfd, "env", F_OK, 0) == 0) {
+                _cleanup_strv_free_ char **env = NULL;
+                _cleanup_free_ char *envpath = strdup_printf("%s/env", p.runtime);
+
+                if (envpath && envfile_read(envpath, &env) >= 0) {
+                        const char *b = strv_env_get(env, "AGENT_BROWSER_EXECUTABLE_PATH");
+
+                        /* A running desktop's browser is the one it published. */
+                        free(s->browser);
+                        s->browser = b ? strdup(b) : NULL;
                         s->running = true;
                         s->display = rec.display;
                         s->socket = strdup(p.rfb_socket);
