@@ -5,7 +5,7 @@
 #   scripts/install-deps.sh --tests    also what the test tiers need
 set -euo pipefail
 
-build=(meson ninja-build pkg-config gcc libc6-dev libsystemd-dev libinih-dev libpam0g-dev
+build=(meson ninja-build pkg-config gcc libc6-dev scdoc bash-completion libsystemd-dev libinih-dev libpam0g-dev
        libxcb1-dev libxcb-shm0-dev libxcb-image0-dev libpng-dev libjpeg-dev)
 runtime=(tigervnc-standalone-server xfwm4 xfce4-panel xfdesktop4 xfce4-settings xfconf
          dbus-daemon x11-xkb-utils)

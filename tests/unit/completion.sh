@@ -1,0 +1,87 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# TAP: the bash completion conf/completion/botdesk.bash, without bash-completion.
+# Usage: completion.sh [PATH/TO/botdesk.bash]
+
+export LC_ALL=C
+src=${1:-${BOTDESK_SOURCE_DIR:-$(dirname "$0")/../..}/conf/completion/botdesk.bash}
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+mkdir -p "$tmp/run/botdesk/work" "$tmp/run/botdesk/web" "$tmp/run/botdesk/not valid" \
+         "$tmp/run/botdesk/.hidden" "$tmp/state/botdesk/research" "$tmp/state/botdesk/work" \
+         "$tmp/files/shot dir"
+touch "$tmp/run/botdesk/alloc.lock" "$tmp/files/shot.png"
+export XDG_RUNTIME_DIR=$tmp/run XDG_STATE_HOME=$tmp/state
+
+n=0
+failed=0
+ok() {
+        n=$((n + 1))
+        if [[ $1 == 0 ]]; then
+                echo "ok $n - $2"
+        else
+                echo "not ok $n - $2"
+                failed=1
+        fi
+}
+
+# check EXPECTED WORD... : complete the last WORD; EXPECTED is a space-separated set.
+check() {
+        local expected=$1 got want
+        shift
+        COMP_WORDS=("$@")
+        COMP_CWORD=$(($# - 1))
+        COMPREPLY=()
+        _botdesk
+        got=$(printf '%s\n' "${COMPREPLY[@]}" | sort -u | tr '\n' ' ')
+        # shellcheck disable=SC2086 # expected is a word list
+        want=$(printf '%s\n' $expected | sort -u | tr '\n' ' ')
+        [[ $got == "$want" ]]
+        ok $? "$* -> ${expected:-(nothing)}"
+        [[ $got == "$want" ]] || echo "# got: $got"
+}
+
+# shellcheck source=/dev/null
+source "$src"
+ok $? "source $src"
+complete -p botdesk 2>/dev/null | grep -q -- '-F _botdesk'
+ok $? "complete -F _botdesk botdesk is registered"
+
+check "start stop status"                       botdesk st
+check "lease list lookup"                       botdesk l
+check "--help --version"                        botdesk -
+check ""                                        botdesk --version ""
+check "web work research"                       botdesk start ""
+check "web work"                                botdesk stop w
+check ""                                        botdesk start work ""
+check "--timeout --json --quiet"                botdesk start work -
+check "--force --quiet"                         botdesk stop work -
+check "web work research"                       botdesk status ""
+check ""                                        botdesk list ""
+check "show take release"                       botdesk lease work ""
+check "take"                                    botdesk lease work --viewer alice t
+check ""                                        botdesk lease work take --viewer ""
+check "--viewer --json"                         botdesk lease work take -
+check "png jpeg"                                botdesk thumbnail work --format ""
+check "jpeg"                                    botdesk thumbnail work --size 960x600 --format j
+check "jpeg"                                    botdesk thumbnail work --format = j
+check "--format=png"                            botdesk thumbnail work --format=p
+check "--data-url"                              botdesk thumbnail work --d
+
+# File names with spaces stay one reply each.
+COMP_WORDS=(botdesk thumbnail work -o "$tmp/files/sh")
+COMP_CWORD=4
+_botdesk
+[[ ${#COMPREPLY[@]} == 2 && " ${COMPREPLY[*]} " == *" $tmp/files/shot dir "* ]]
+ok $? "botdesk thumbnail work -o FILE -> file names"
+check "check show"                              botdesk config ""
+check "research"                                botdesk config check --profile r
+check "--profile"                               botdesk config show --p
+check "--"                                      botdesk exec work -
+check "basename"                                botdesk exec work -- basenam
+check "--viewer"                                botdesk rfb work -
+check "--json"                                  botdesk doctor -
+
+echo "1..$n"
+exit $failed
