@@ -144,10 +144,10 @@ bd_need() {
         done
 }
 
-# bd_config [desktop=command] [command='sleep infinity'] [settle=200] [timeout=15] [band=MIN-MAX] [min_free=0]
+# bd_config [desktop=command] [command='sleep infinity'] [settle=200] [timeout=15] [band=MIN-MAX] [min_free=0] [idle=0]
 bd_config() {
         local desktop=command command='sleep infinity' settle=200 timeout=15 band="$BD_BAND_MIN-$BD_BAND_MAX"
-        local min_free=0 kv
+        local min_free=0 idle=0 kv
         for kv in "$@"; do
                 case $kv in
                 desktop=*) desktop=${kv#*=} ;;
@@ -156,6 +156,7 @@ bd_config() {
                 timeout=*) timeout=${kv#*=} ;;
                 band=*) band=${kv#*=} ;;
                 min_free=*) min_free=${kv#*=} ;;
+                idle=*) idle=${kv#*=} ;;
                 *) echo "bd_config: unknown $kv" >&2; return 1 ;;
                 esac
         done
@@ -163,7 +164,7 @@ bd_config() {
                 printf '[display]\nband = %s\ngeometry = 1024x768\n' "$band"
                 printf '[session]\ndesktop = %s\n' "$desktop"
                 [ "$desktop" = command ] && printf 'command = %s\ncommand_settle_ms = %s\n' "$command" "$settle"
-                printf 'start_timeout = %s\nidle_stop_minutes = 0\n' "$timeout"
+                printf 'start_timeout = %s\nidle_stop_minutes = %s\n' "$timeout" "$idle"
                 printf '[resources]\nmin_free_memory_mb = %s\n' "$min_free"
         } >"$BOTDESK_CONFIG"
 }
@@ -300,8 +301,20 @@ helpers_of() {
 }
 
 # The desktop cgroup of PROFILE (where the helper would create it; maybe not).
+# FNV-1a (32 bit) of an ASCII string, as the helper names its cgroup.
+bd_fnv1a32() {
+        local s=$1 h=2166136261 i c
+        for ((i = 0; i < ${#s}; i++)); do
+                printf -v c '%d' "'${s:i:1}"
+                h=$(( ((h ^ c) * 16777619) & 0xffffffff ))
+        done
+        printf '%08x' "$h"
+}
+
+# The standalone helper's cgroup: botdesk-UID-PROFILE-<hash of its runtime dir>.
 bd_cgroup_of() {
-        [ -n "$BD_CG_PARENT" ] && printf '%s/botdesk-%s-%s' "$BD_CG_PARENT" "$BD_UID" "$1"
+        [ -n "$BD_CG_PARENT" ] &&
+                printf '%s/botdesk-%s-%s-%s' "$BD_CG_PARENT" "$BD_UID" "$1" "$(bd_fnv1a32 "$XDG_RUNTIME_DIR/botdesk/$1")"
 }
 
 # Every live process that belongs to PROFILE by any record ever seen, by its

@@ -1,0 +1,69 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# After the desktop is ready, a session component that dies comes back (with
+# back-off) while the desktop stays up; the X server dying takes the whole
+# desktop down: nothing published, nothing running, the reason recorded.
+. "$(dirname "$0")/lib.sh"
+bd_init crh 30
+bd_need_xserver
+P=$(bd_profile c)
+RT=$(bd_rt "$P")
+
+# The helper's children other than the X server and the bus: the session.
+session_children() {
+        local helper=$1 p
+        for p in /proc/[0-9]*; do
+                [ "$(awk '{print $4}' "$p/stat" 2>/dev/null)" = "$helper" ] || continue
+                case $(cat "$p/comm" 2>/dev/null) in Xtigervnc | Xvnc | dbus-daemon) continue ;; esac
+                proc_alive "${p#/proc/}" && echo "${p#/proc/}"
+        done
+}
+
+# wait_for SECONDS COMMAND...: until COMMAND succeeds (test-side only).
+wait_for() {
+        local end=$((SECONDS + $1))
+        shift
+        until "$@"; do
+                [ $SECONDS -ge $end ] && return 1
+                sleep 0.1
+        done
+}
+
+bd_config command='sleep infinity'
+bd_start "$P"
+t_is "$?" 0 "the desktop starts"
+H=$(rec_get "$P" PID)
+N=$(rec_get "$P" DISPLAY)
+S1=$(session_children "$H")
+t_match "$S1" '^[0-9]+$' "the session command runs as the helper's child (pid $S1)"
+
+kill -KILL "$S1"
+restarted() { S2=$(session_children "$H"); [ -n "$S2" ] && [ "$S2" != "$S1" ]; }
+wait_for 15 restarted
+t_is "$?" 0 "a killed session command is started again"
+t_isnt "$S2" "$S1" "... as a new process ($S2)"
+t_ok "the helper still runs" proc_alive "$H"
+t_ok "the env stays published" test -s "$RT/env"
+t_is "$(rec_get "$P" DISPLAY)" "$N" "the display is unchanged (:$N)"
+"$BOTDESK" status --json "$P" >"$BD_T/st.json" 2>/dev/null
+t_ok "status still says running" python3 -c 'import json,sys; sys.exit(not json.load(open(sys.argv[1]))["running"])' "$BD_T/st.json"
+
+X=$(xservers_of "$P")
+t_match "$X" '^[0-9]+$' "the X server is known (pid $X)"
+bd_snapshot "$P"
+kill -KILL "$X"
+helper_gone() { ! proc_alive "$H"; }
+wait_for 20 helper_gone
+t_is "$?" 0 "when the X server dies, the helper ends"
+t_ok "the env is no longer published" test ! -e "$RT/env"
+t_ok "the helper record is gone" test ! -e "$RT/helper"
+t_is "$(desktop_pids "$P")" "" "nothing of the desktop runs any more"
+le=$(cat "$RT/last-error" 2>/dev/null)
+t_match "$le" 'X server' "last-error says the X server went away ($le)"
+"$BOTDESK" env "$P" >/dev/null 2>&1
+t_is "$?" 4 "env of the ended desktop exits 4 (not running)"
+bd_start "$P"
+t_is "$?" 0 "the next start works"
+bd_stop "$P"
+t_is "$?" 0 "and its stop too"
+t_done
