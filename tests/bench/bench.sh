@@ -137,6 +137,14 @@ else
         row "thumbnail 1440x900 -> 960x600 JPEG (us)" "n/a" "< 10000"
 fi
 
+raw=(); bridge=()
+for _ in $(seq 5); do
+        out=$(python3 "$SRC/tests/bench/rfb-throughput.py" "$W/run/botdesk/idle/rfb.sock" "$BOTDESK" idle 20 2>/dev/null) || continue
+        raw+=("$(awk '/^raw/{print int($2)}' <<<"$out")"); bridge+=("$(awk '/^bridge/{print int($2)}' <<<"$out")")
+done
+row "RFB Raw updates, raw socket (MB/s, median)" "$(printf '%s\n' "${raw[@]}" | median)" ""
+row "RFB Raw updates via botdesk rfb (MB/s)" "$(printf '%s\n' "${bridge[@]}" | median)" "within 10 % of raw"
+
 hpid=$(sed -n 's/^PID=//p' "$W/run/botdesk/idle/helper")
 row "helper PSS (KiB)" "$(pss_of "$hpid")" "< 2048"
 read -r u1 s1 < <(awk '{print $14, $15}' "/proc/$hpid/stat")
