@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+/*
+ * What the three files of pam_botdesk share: its arguments, its logging,
+ * and the logind (logind.c) and scope-emptying (scope.c) helpers that open
+ * and close use. Nothing here is exported from the module (pam_botdesk.map).
+ */
+
+#include <stdbool.h>
+#include <sys/types.h>
+#include <syslog.h>
+
+#include <security/pam_ext.h>
+#include <security/pam_modules.h>
+
+#define DEFAULT_RUNDIR "/run/botdesk"
+#define SYSTEM_BUS_SOCKET "/run/dbus/system_bus_socket"
+#define SESSION_SERVICE "botdesk"
+/* How long a session gets between SIGTERM and SIGKILL, and after SIGKILL. */
+#define GRACE_USEC (1000 * 1000ULL)
+#define KILL_WAIT_USEC (1000 * 1000ULL)
+#define SESSION_ID_MAX 64
+
+struct args {
+        bool debug;
+        const char *config;
+        const char *rundir;
+};
+
+
+#define log_debug_pam(a, pamh, ...)                                     \
+        do {                                                            \
+                if ((a)->debug)                                         \
+                        pam_syslog((pamh), LOG_DEBUG, __VA_ARGS__);     \
+        } while (0)
+
+/* pam_syslog with %m naming error (a negative errno). */
+#define log_errno_pam(pamh, level, error, ...)                          \
+        ({                                                              \
+                int _e_ = (error);                                      \
+                errno = _e_ < 0 ? -_e_ : _e_;                           \
+                pam_syslog((pamh), (level), __VA_ARGS__);               \
+                _e_ < 0 ? _e_ : -_e_;                                   \
+        })
+
+/* A logind session id: short, alphanumeric. */
+bool session_id_valid(const char *id);
+
+/* systemd is PID 1 and logind runs. */
+bool logind_running(void);
+
+/* logind's KillSession(id, "all", sig): permitted to root and to the session's owner. */
+int logind_kill_session(pam_handle_t *pamh, const struct args *a, const char *id, int sig);
+
+/* The botdesk session on display :n: 1 (id and uid set), 0 none, -errno. */
+int session_by_display(unsigned n, char **ret_id, uid_t *ret_uid);
+
+/* Empty session id's scope: SIGTERM and a grace when graceful, then SIGKILL;
+ * returns once the scope is empty (or nothing is left to watch). */
+int session_reap(pam_handle_t *pamh, const struct args *a, const char *id, uid_t uid, bool graceful);
+
