@@ -23,8 +23,9 @@ fi
 "${run[@]}" /usr/local/bin/botdesk status --json "$profile"
 cat <<MSG
 
-Watch it: socat TCP-LISTEN:5901,bind=127.0.0.1,reuseaddr,fork UNIX-CONNECT:<socket above>
-          then: vncviewer 127.0.0.1::5901   (loopback only; tunnel it with ssh -L)
+Watch it: socat TCP-LISTEN:5901,bind=127.0.0.1,reuseaddr,fork EXEC:"botdesk rfb $profile --viewer me"
+          vncviewer 127.0.0.1::5901       (loopback only; tunnel it with ssh -L)
+Take it:  botdesk lease $profile take --viewer me    (your input counts; release gives it back)
 Use it:   eval "\$(botdesk env $profile)"; xdotool getmouselocation
 Stop it:  botdesk stop $profile
 MSG
