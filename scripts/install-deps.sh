@@ -10,7 +10,8 @@ build=(meson ninja-build pkg-config gcc libc6-dev scdoc bash-completion libsyste
 runtime=(tigervnc-standalone-server xfwm4 xfce4-panel xfdesktop4 xfce4-settings xfconf
          dbus-daemon x11-xkb-utils)
 tests=(x11-utils x11-apps xdotool python3 socat gvncviewer valgrind clang
-       systemd-container mmdebstrap util-linux procps)
+       systemd-container mmdebstrap util-linux procps
+       selinux-policy-dev selinux-policy-default semodule-utils policycoreutils setools)
 
 want=("${build[@]}" "${runtime[@]}")
 [ "${1:-}" = --tests ] && want+=("${tests[@]}")
