@@ -28,8 +28,10 @@
 #include "rfb-filter.h"
 #include "util.h"
 
-#define BRIDGE_BUF_SIZE (256 * 1024)
-#define BRIDGE_READ_MAX (64 * 1024)
+/* Framebuffer updates come in megabytes: large reads keep the number of
+ * system calls per update small. */
+#define BRIDGE_BUF_SIZE (1024 * 1024)
+#define BRIDGE_READ_MAX (256 * 1024)
 /* RFB traffic is a use of the desktop, but one stamp a minute is enough for
  * an idle timer counted in minutes. */
 #define ACTIVITY_INTERVAL_USEC (60ULL * 1000000ULL)
@@ -48,6 +50,7 @@ struct bridge {
         int sigfd;
         int in_flags, out_flags;        /* stdin/stdout flags to restore, -1 if untouched */
         bool in_eof, sock_eof, shut_wr;
+        bool out_pipe;                  /* stdout is a pipe: splice() the server's bytes into it */
         unsigned long long last_activity;
         struct rfb_filter filter;
         struct bridge_buf up;           /* filtered client bytes for the server */
@@ -191,6 +194,31 @@ static int read_sock(struct bridge *b) {
 
         if (room == 0)
                 return 0;
+        if (b->out_pipe && buf_len(&b->down) == 0) {
+                /* Server bytes pass unchanged: let the kernel move them into
+                 * the viewer's pipe without a copy through us. EAGAIN may
+                 * mean a full pipe, so then fall back to the buffer, whose
+                 * POLLOUT waits for the viewer. */
+                n = splice(b->sock, NULL, STDOUT_FILENO, NULL, BRIDGE_BUF_SIZE, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+                if (n > 0) {
+                        bridge_stamp_activity(b);
+                        return 0;
+                }
+                if (n == 0) {
+                        b->sock_eof = true;
+                        return 0;
+                }
+                if (errno != EAGAIN && errno != EINVAL && errno != EINTR) {
+                        if (errno == EPIPE)
+                                return 1;
+                        if (is_disconnect(errno)) {
+                                b->sock_eof = true;
+                                return 0;
+                        }
+                }
+                if (errno == EINVAL)
+                        b->out_pipe = false;
+        }
         n = recv(b->sock, b->down.data + b->down.end, room > BRIDGE_READ_MAX ? BRIDGE_READ_MAX : room, 0);
         if (n < 0) {
                 if (errno == EINTR || errno == EAGAIN)
@@ -259,6 +287,9 @@ static int set_nonblock(int fd, int *ret_flags) {
 
         if (flags < 0)
                 return negative_errno();
+        /* A pipe holds 64 KiB by default, a fraction of one framebuffer
+         * update: ask for a megabyte (refused above pipe-max-size, fine). */
+        (void) fcntl(fd, F_SETPIPE_SZ, BRIDGE_BUF_SIZE);
         if (!(flags & O_NONBLOCK)) {
                 if (fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0)
                         return negative_errno();
@@ -326,8 +357,21 @@ static int bridge_loop(struct bridge *b) {
                 if ((pfd[P_SOCK].revents & (POLLOUT | POLLERR | POLLHUP)) && buf_len(&b->up) > 0 &&
                     write_sock(b) < 0)
                         return EXIT_FAILED;
-                if ((pfd[P_SOCK].revents & (POLLIN | POLLERR | POLLHUP)) && !b->sock_eof && read_sock(b) < 0)
-                        return EXIT_FAILED;
+                if ((pfd[P_SOCK].revents & (POLLIN | POLLERR | POLLHUP)) && !b->sock_eof) {
+                        r = read_sock(b);
+                        if (r < 0)
+                                return EXIT_FAILED;
+                        if (r > 0)
+                                return EXIT_OK; /* the viewer went away */
+                        /* Pass it on at once: the viewer's side is usually
+                         * writable, and a poll() round per chunk halves
+                         * the throughput. */
+                        r = write_out(b);
+                        if (r < 0)
+                                return EXIT_FAILED;
+                        if (r > 0)
+                                return EXIT_OK;
+                }
                 if (pfd[P_IN].revents) {
                         r = read_in(b);
                         if (r < 0)
@@ -486,6 +530,10 @@ int verb_rfb(const char *profile, const char *viewer) {
         r = set_nonblock(STDIN_FILENO, &b->in_flags);
         if (r >= 0)
                 r = set_nonblock(STDOUT_FILENO, &b->out_flags);
+        if (r >= 0) {
+                struct stat out;
+                b->out_pipe = fstat(STDOUT_FILENO, &out) >= 0 && S_ISFIFO(out.st_mode);
+        }
         if (r < 0) {
                 log_error_errno(r, "Cannot use stdin/stdout for the RFB stream (%m); are they open?");
                 return EXIT_FAILED;
