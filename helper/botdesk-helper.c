@@ -951,7 +951,7 @@ static int check_binaries(struct desktop *d) {
         if (!needed)
                 return 0;
         msg = packages_install_message(pkg_manager_detect(NULL), geteuid() == 0,
-                                       find_executable("sudo", NULL) != NULL, needed, NULL);
+                                       executable_in_path("sudo", NULL), needed, NULL);
         desktop_fail(d, EXIT_FAILURE, "%s", msg ?: "Required programs are missing.");
         return -ENOENT;
 }

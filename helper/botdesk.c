@@ -107,6 +107,23 @@ static int print_status(const char *profile, const struct bd_config *c) {
 
 /* ---- start / stop ------------------------------------------------------------------------- */
 
+/* Configuration, paths, runtime dir and the profile's lock, which
+ * serialises starts and stops: a second start waits, then adopts. Returns
+ * an exit code; on EXIT_OK the caller owns *ret_dirfd and *ret_lock. */
+static int open_profile_locked(const char *profile, struct bd_config *c, struct bd_paths *p, int *ret_dirfd,
+                               int *ret_lock) {
+        if (cli_check_profile(profile) < 0 || load_config(profile, c) < 0)
+                return EXIT_USAGE;
+        if (cli_open_profile(profile, p, ret_dirfd) < 0)
+                return EXIT_FAILED;
+        *ret_lock = profile_lock(*ret_dirfd);
+        if (*ret_lock < 0) {
+                log_error_errno(*ret_lock, "Cannot lock profile %s: %m", profile);
+                return EXIT_FAILED;
+        }
+        return EXIT_OK;
+}
+
 /* Refusals and missing programs are decided here, before any unit or helper
  * exists, so that they get their own exit code and message. */
 static int precheck(const char *profile, const struct bd_config *c) {
@@ -119,7 +136,7 @@ static int precheck(const char *profile, const struct bd_config *c) {
         if (!st.running && !st.starting) {
                 if (!st.installed) {
                         _cleanup_free_ char *msg = packages_install_message(
-                                pkg_manager_detect(NULL), geteuid() == 0, find_executable("sudo", NULL) != NULL,
+                                pkg_manager_detect(NULL), geteuid() == 0, executable_in_path("sudo", NULL),
                                 st.missing, NULL);
                         log_error("%s", msg ?: "Required programs are missing.");
                         ret = EXIT_FAILED;
@@ -185,17 +202,9 @@ static int verb_start(const char *profile) {
         bool progress;
         int r, status;
 
-        if (cli_check_profile(profile) < 0 || load_config(profile, &c) < 0)
-                return EXIT_USAGE;
-        if (cli_open_profile(profile, &p, &dirfd) < 0)
-                return EXIT_FAILED;
-
-        /* One start at a time per profile: the second waits, then adopts. */
-        lock = profile_lock(dirfd);
-        if (lock < 0) {
-                log_error_errno(lock, "Cannot lock profile %s: %m", profile);
-                return EXIT_FAILED;
-        }
+        r = open_profile_locked(profile, &c, &p, &dirfd, &lock);
+        if (r != EXIT_OK)
+                return r;
         r = precheck(profile, &c);
         if (r != EXIT_OK)
                 return r;
@@ -225,15 +234,9 @@ static int verb_stop(const char *profile) {
         sd_bus *bus = NULL;
         int r;
 
-        if (cli_check_profile(profile) < 0 || load_config(profile, &c) < 0)
-                return EXIT_USAGE;
-        if (cli_open_profile(profile, &p, &dirfd) < 0)
-                return EXIT_FAILED;
-        lock = profile_lock(dirfd);
-        if (lock < 0) {
-                log_error_errno(lock, "Cannot lock profile %s: %m", profile);
-                return EXIT_FAILED;
-        }
+        r = open_profile_locked(profile, &c, &p, &dirfd, &lock);
+        if (r != EXIT_OK)
+                return r;
         if (!arg.force && human_has_control(dirfd, "stop"))
                 return EXIT_REFUSED;
         if (!want_standalone())
@@ -489,7 +492,7 @@ static int verb_doctor(void) {
         if (r < 0)
                 return EXIT_FAILED;
         if (strv_length(missing) > 0)
-                msg = packages_install_message(m, geteuid() == 0, find_executable("sudo", NULL) != NULL, missing,
+                msg = packages_install_message(m, geteuid() == 0, executable_in_path("sudo", NULL), missing,
                                                &install);
         mem_ok = memory_read(&menv, &mem) >= 0;
         if (cgroup_v2_mount(&mount) >= 0 && cgroup_path_of(0, &self) >= 0) {
@@ -569,7 +572,7 @@ static int verb_install(void) {
         _cleanup_strv_free_ char **missing = NULL, **pkgs = NULL, **argv = NULL;
         _cleanup_free_ char *cmd = NULL, *msg = NULL;
         enum pkg_manager m = pkg_manager_detect(NULL);
-        bool root = geteuid() == 0, have_sudo = find_executable("sudo", NULL) != NULL;
+        bool root = geteuid() == 0, have_sudo = executable_in_path("sudo", NULL);
         int r;
 
         r = packages_missing(NULL, &missing);

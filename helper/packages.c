@@ -232,3 +232,9 @@ char *packages_install_message(enum pkg_manager m, bool is_root, bool have_sudo,
                 *ret_command = TAKE_PTR(command);
         return msg;
 }
+
+bool executable_in_path(const char *name, const char *path_override) {
+        _cleanup_free_ char *p = find_executable(name, path_override);
+
+        return p != NULL;
+}

@@ -55,6 +55,7 @@ runuser -u "$U" -- env -i \
         PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
         HOME="$H" USER="$U" LOGNAME="$U" LANG=C.UTF-8 TMPDIR=/tmp \
         BOTDESK_SOURCE_DIR="$src" BOTDESK_BUILD_DIR="$build" BOTDESK_TEST_VARIANT=user \
+        ${ASAN_OPTIONS:+ASAN_OPTIONS="$ASAN_OPTIONS"} ${UBSAN_OPTIONS:+UBSAN_OPTIONS="$UBSAN_OPTIONS"} \
         bash "$script" "$@"
 rc=$?
 [ -n "$stage" ] && rm -rf "$stage"
