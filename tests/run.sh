@@ -45,7 +45,7 @@ if [ "$quick" = 0 ]; then
 
         stage "unit tier under valgrind"
         setup "$out"
-        meson test -C "$out" --suite unit --print-errorlogs --num-processes 2 \
+        meson test -C "$out" --suite unit --no-suite shell --print-errorlogs --num-processes 2 \
                 --wrapper "valgrind --quiet --error-exitcode=66 --leak-check=full --errors-for-leak-kinds=definite,indirect --track-fds=yes"
 
         stage "fuzz targets (libFuzzer, bounded)"
