@@ -233,6 +233,45 @@ static void test_ignore(void) {
         clear_reservations();
 }
 
+/* The shipped /etc/pam.d/botdesk: systemd never authenticates a PAMName=
+ * service, so anyone else asking this stack to authenticate is refused. */
+static void test_shipped_denies_auth(void) {
+        const char *src = getenv("BOTDESK_SOURCE_DIR");
+        char from[PATH_MAX], to[PATH_MAX + 32], buf[4096];
+        pam_handle_t *h = NULL;
+        ssize_t k;
+        int in, out, r;
+
+        if (!src || src[0] != '/') {
+                tap_ok(0, "the shipped PAM service denies authentication: BOTDESK_SOURCE_DIR is not set");
+                return;
+        }
+        snprintf(from, sizeof from, "%s/conf/pam.d/botdesk", src);
+        snprintf(to, sizeof to, "%s/botdesk", confdir);
+        in = open(from, O_RDONLY | O_CLOEXEC);
+        out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (in < 0 || out < 0) {
+                printf("Bail out! cannot copy %s to %s: %m\n", from, to);
+                exit(1);
+        }
+        while ((k = read(in, buf, sizeof buf)) > 0)
+                if (write(out, buf, (size_t) k) != k) {
+                        printf("Bail out! cannot write %s: %m\n", to);
+                        exit(1);
+                }
+        close(in);
+        close(out);
+
+        r = pam_start_confdir("botdesk", user, &conv, confdir, &h);
+        if (r != PAM_SUCCESS) {
+                printf("Bail out! pam_start_confdir(botdesk): %d\n", r);
+                exit(1);
+        }
+        r = pam_authenticate(h, 0);
+        tap_ok(r != PAM_SUCCESS, "the shipped %s refuses pam_authenticate (got %d: %s)", from, r, pam_strerror(h, r));
+        pam_end(h, r);
+}
+
 static void test_bad_profile(void) {
         static const char *const bad[] = { "", "../etc", "a/b", "-x", "with space", "héllo",
                                            "abcdefghijklmnopqrstuvwxyz0123456" };
@@ -524,6 +563,7 @@ int main(void) {
         fds_before = count_fds();
 
         test_ignore();
+        test_shipped_denies_auth();
         test_bad_profile();
         test_success();
         test_two_handles();
