@@ -86,6 +86,7 @@ static void next_message(struct rfb_filter *f) {
 static int message_done(struct rfb_filter *f, uint32_t body) {
         f->messages++;
         if (message_is_input(f->hold[0])) {
+                f->forward = f->allow_input;
                 if (f->forward)
                         f->input_forwarded++;
                 else
@@ -104,9 +105,10 @@ static int message_head(struct rfb_filter *f) {
         uint32_t len;
 
         if (f->held == 1) {
-                /* The decision holds for the whole message, whatever the
-                 * caller does to allow_input before its last byte. */
-                f->forward = !message_is_input(type) || f->allow_input;
+                /* Nothing of a head leaves before it is complete: whether an
+                 * input message passes is decided then (message_done), by
+                 * the lease as it is when its last head byte arrives. */
+                f->forward = true;
                 switch (type) {
                 case MSG_SET_PIXEL_FORMAT:
                         f->need = 20;
@@ -259,6 +261,15 @@ int rfb_filter_feed(struct rfb_filter *f, const void *in, size_t n, void *out, s
         while (i < n) {
                 if (f->phase == PHASE_BODY) {
                         size_t k = n - i < f->body ? n - i : f->body;
+
+                        /* Part of this input message has reached the server
+                         * already and the rest may not: a server cannot be
+                         * told to forget half a message, so the stream ends.
+                         * (hold[0] still holds the type during the body.) */
+                        if (f->forward && !f->allow_input && message_is_input(f->hold[0])) {
+                                *ret_out = w;
+                                return fail(f, "input while its control was taken away mid-message");
+                        }
 
                         if (f->forward) {
                                 memcpy(o + w, p + i, k);

@@ -24,13 +24,16 @@
  * clipboard's negative length), EnableContinuousUpdates (150), ClientFence
  * (248), SetDesktopSize (251), QEMU client messages (255: extended key event,
  * audio). The input messages (4, 5, 6, 251, 255) are dropped whole unless
- * allow_input is set when their first byte arrives; the caller may flip
- * allow_input between calls, and the change applies from the next message.
+ * allow_input is set when their fixed part is complete (for key and pointer
+ * events: the whole message); the caller may flip allow_input between calls.
+ * A payload (cut text, screens) is streamed: once part of it has been
+ * forwarded, a call with allow_input unset closes the stream, since the
+ * rest can neither be dropped nor let through.
  *
  * The filter closes the stream (returns -EBADMSG, and rfb_filter_error()
  * says why) on an unknown version, security type, message type or QEMU
- * sub-message, on cut text longer than max_cut_text, and on a fence payload
- * over 64 bytes.
+ * sub-message, on cut text longer than max_cut_text, on a fence payload
+ * over 64 bytes, and on input revoked inside a forwarded payload.
  *
  * One rewrite besides the shared flag: the ExtendedMouseButtons
  * pseudo-encoding (-316) in SetEncodings becomes Raw (0). With it, newer

@@ -420,45 +420,146 @@ static void test_flip(void) {
         }
         want = s.all;
 
-        /* Message 0 starts refused; input is allowed after its third byte:
-         * message 0 stays dropped, message 1 passes. */
+        /* Message 0 starts refused; input is allowed after its third byte,
+         * before it is complete: it passes. Message 1 passes too. */
         for (size_t i = 0; i < 6; i++) {
                 if (i == 3)
                         f.allow_input = true;
                 ok &= rfb_filter_feed(&f, ptr[0] + i, 1, tmp, sizeof tmp, &got) == 0;
                 buf_add(&out, tmp, got);
         }
+        buf_add(&want, ptr[0], 6);
         for (size_t i = 0; i < 6; i++) {
                 ok &= rfb_filter_feed(&f, ptr[1] + i, 1, tmp, sizeof tmp, &got) == 0;
                 buf_add(&out, tmp, got);
         }
         buf_add(&want, ptr[1], 6);
         /* Message 2 starts allowed; input is refused after its first byte:
-         * message 2 passes whole. */
+         * complete only after that, it is dropped. */
         for (size_t i = 0; i < 6; i++) {
                 ok &= rfb_filter_feed(&f, ptr[2] + i, 1, tmp, sizeof tmp, &got) == 0;
                 if (i == 0)
                         f.allow_input = false;
                 buf_add(&out, tmp, got);
         }
-        buf_add(&want, ptr[2], 6);
-        /* Cut text: refused at its start, allowed during its payload: dropped whole. */
+        /* Cut text: refused when its head completes, allowed during its payload: dropped whole. */
         for (size_t i = 0; i < sizeof cut; i++) {
                 if (i == 9)
                         f.allow_input = true;
                 ok &= rfb_filter_feed(&f, cut + i, 1, tmp, sizeof tmp, &got) == 0;
                 buf_add(&out, tmp, got);
         }
-        /* ... and the next one, started allowed, passes whole even if refused mid-payload. */
-        for (size_t i = 0; i < sizeof cut; i++) {
-                if (i == 10)
-                        f.allow_input = false;
-                ok &= rfb_filter_feed(&f, cut + i, 1, tmp, sizeof tmp, &got) == 0;
-                buf_add(&out, tmp, got);
-        }
-        buf_add(&want, cut, sizeof cut);
         tap_ok(ok, "flipping allow_input mid-stream never breaks the framing");
-        same(&out, &want, "allow_input flipped inside a message applies from the next message on");
+        same(&out, &want, "allow_input flipped inside a message applies as it is when the message's head completes");
+}
+
+/* ---- the lease flipped between every byte of an input message -------------------------------- */
+
+struct input_case {
+        const char *name;
+        uint8_t bytes[32];
+        size_t n;
+        size_t head;            /* the fixed part: where the verdict falls */
+};
+
+static const struct input_case input_cases[] = {
+        { "KeyEvent", { 4, 1, 0, 0, 0, 0, 0, 0x61 }, 8, 8 },
+        { "PointerEvent", { 5, 1, 0, 100, 0, 200 }, 6, 6 },
+        { "QEMU extended key event", { 255, 0, 0, 1, 0, 0, 0, 0x61, 0, 0, 0, 0x1e }, 12, 12 },
+        { "QEMU audio set format", { 255, 1, 0, 2, 3, 2, 0, 0, 0xac, 0x44 }, 10, 10 },
+        { "ClientCutText", { 6, 0, 0, 0, 0, 0, 0, 5, 'h', 'e', 'l', 'l', 'o' }, 13, 8 },
+        { "extended clipboard", { 6, 0, 0, 0, 0xff, 0xff, 0xff, 0xfc, 1, 0, 0, 1 }, 12, 8 },
+        { "SetDesktopSize", { 251, 0, 0x05, 0x00, 0x03, 0x20, 1, 0,
+                              0, 0, 0, 1, 0, 0, 0, 0, 0x05, 0x00, 0x03, 0x20, 0, 0, 0, 0 }, 24, 8 },
+};
+
+/* Allowed while feeding byte i of the message? pattern 0: revoked from byte
+ * j on; 1: granted from byte j on; 2: alternating, starting allowed; 3:
+ * alternating, starting refused. */
+static bool lease_at(unsigned pattern, size_t j, size_t i) {
+        switch (pattern) {
+        case 0:
+                return i < j;
+        case 1:
+                return i >= j;
+        case 2:
+                return i % 2 == 0;
+        default:
+                return i % 2 == 1;
+        }
+}
+
+/*
+ * The rule, stated without the filter's code: an input message reaches the
+ * server only if the lease allowed it when its fixed part completed; a
+ * message that passed and whose payload then meets a refused byte ends the
+ * stream, and nothing of the payload after the revocation is forwarded.
+ */
+static void test_lease_flipped_every_byte(void) {
+        static const uint8_t trailer[] = { 3, 1, 0, 0, 0, 0, 0x05, 0xa0, 0x03, 0x84 };
+        bool all_ok = true, key_late = false;
+        unsigned checks = 0;
+
+        for (size_t c = 0; c < sizeof input_cases / sizeof input_cases[0]; c++) {
+                const struct input_case *m = &input_cases[c];
+
+                for (unsigned pattern = 0; pattern < 4; pattern++)
+                        for (size_t j = 0; j <= (pattern < 2 ? m->n : 0); j++) {
+                                static struct stream s;
+                                static struct buf out, want;
+                                struct rfb_filter f;
+                                uint8_t tmp[64];
+                                size_t got, stop = m->n;
+                                bool pass, closed = false, ok = true;
+                                int r = 0;
+
+                                s = (struct stream) {};
+                                handshake(&s, '8');
+                                want = s.all;
+                                rfb_filter_init(&f, MAX_CUT);
+                                f.allow_input = true;
+                                out.n = 0;
+                                ok &= feed(&f, s.in.data, s.in.n, WHOLE, &out) == 0;
+
+                                pass = lease_at(pattern, j, m->head - 1);
+                                if (pass)
+                                        for (size_t i = m->head; i < m->n; i++)
+                                                if (!lease_at(pattern, j, i)) {
+                                                        stop = i;
+                                                        closed = true;
+                                                        break;
+                                                }
+                                if (pass)
+                                        buf_add(&want, m->bytes, stop);
+                                if (!closed)
+                                        buf_add(&want, trailer, sizeof trailer);
+
+                                for (size_t i = 0; i < m->n && r == 0; i++) {
+                                        f.allow_input = lease_at(pattern, j, i);
+                                        r = rfb_filter_feed(&f, m->bytes + i, 1, tmp, sizeof tmp, &got);
+                                        buf_add(&out, tmp, got);
+                                }
+                                for (size_t i = 0; i < sizeof trailer && r == 0; i++) {
+                                        r = rfb_filter_feed(&f, trailer + i, 1, tmp, sizeof tmp, &got);
+                                        buf_add(&out, tmp, got);
+                                }
+                                ok &= closed ? r == -EBADMSG : r == 0;
+                                ok &= out.n == want.n && memcmp(out.data, want.data, out.n) == 0;
+                                checks++;
+                                if (!ok) {
+                                        all_ok = false;
+                                        printf("#   %s, pattern %u, flip at byte %zu: %s, %zu bytes out, want %zu%s\n",
+                                               m->name, pattern, j, r == 0 ? "open" : "closed", out.n, want.n,
+                                               closed ? " and closed" : "");
+                                }
+                                if (c == 0 && pattern == 0 && j == 7)
+                                        key_late = ok;
+                        }
+        }
+        tap_ok(key_late, "a KeyEvent whose last byte arrives after the lease was revoked does not reach the server");
+        tap_ok(all_ok, "with the lease flipped between every byte of each input message (%u cases), an input "
+               "message passes only if allowed when its head completes, and a payload revoked midway closes the stream",
+               checks);
 }
 
 int main(void) {
@@ -469,5 +570,6 @@ int main(void) {
         test_handshake();
         test_extended_mouse_buttons();
         test_flip();
+        test_lease_flipped_every_byte();
         return tap_done();
 }
