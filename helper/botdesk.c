@@ -94,6 +94,9 @@ static int print_status(const char *profile, const struct bd_config *c) {
         r = status_collect(profile, c, &st);
         if (r < 0)
                 return log_error_errno(r, "Cannot read the status of %s: %m", profile);
+        if (st.unverified && arg.json)
+                log_warning("%s is not a private directory of uid %u; reading %s as not running.", st.unverified,
+                            (unsigned) getuid(), profile);
         if (arg.json) {
                 struct json j;
                 json_init(&j, stdout);
@@ -266,13 +269,20 @@ static int known_profiles(char ***ret) {
         _cleanup_strv_free_ char **names = NULL;
         _cleanup_free_ char *base = NULL;
         _cleanup_closedir_ DIR *d = NULL;
+        _cleanup_close_ int fd = -EBADF;
         struct dirent *de;
         int r;
 
         r = paths_runtime_base(&base);
         if (r < 0)
                 return r;
-        d = opendir(base);
+        fd = dir_open_verified_at(AT_FDCWD, base, getuid());
+        if (fd == -EPERM)
+                log_warning("%s is not a private directory of uid %u; listing no profiles from it.", base,
+                            (unsigned) getuid());
+        d = fd >= 0 ? fdopendir(fd) : NULL;
+        if (d)
+                TAKE_FD(fd);
         while (d && (de = readdir(d))) {
                 if (!profile_name_valid(de->d_name) || de->d_type != DT_DIR)
                         continue;
@@ -317,6 +327,9 @@ static int verb_status_all(void) {
                         log_error_errno(r, "Cannot read the status of %s: %m", *n);
                         return EXIT_FAILED;
                 }
+                if (st.unverified && arg.json)
+                        log_warning("%s is not a private directory of uid %u; reading %s as not running.",
+                                    st.unverified, (unsigned) getuid(), *n);
                 if (arg.json)
                         status_json(&j, &st);
                 else
@@ -356,7 +369,7 @@ static int running_env(const char *profile, struct bd_paths *p, int *ret_fd, cha
                 log_error("Desktop %s is not running; start it with: botdesk start %s", profile, profile);
                 return EXIT_NOT_RUNNING;
         }
-        r = envfile_read(p->env_file, ret_env);
+        r = envfile_read_at(dirfd, "env", ret_env);
         if (r == -ENOENT) {
                 log_error("Desktop %s is still starting; wait for `botdesk start %s` to return.", profile, profile);
                 return EXIT_NOT_RUNNING;

@@ -49,13 +49,11 @@ static void bus_unrefp(sd_bus **b) {
 }
 
 /* The display this profile holds or last held: -1 when unknown. */
-static int profile_display(const struct bd_paths *p) {
+static int profile_display(int dirfd) {
         _cleanup_(helper_record_done) struct helper_record rec = { .display = -1 };
         _cleanup_free_ char *text = NULL;
-        _cleanup_close_ int dirfd = -EBADF;
         unsigned long long v;
 
-        dirfd = open(p->runtime, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
         if (dirfd < 0)
                 return -1;
         if (helper_record_read_at(dirfd, &rec) >= 0 && rec.display >= 0)
@@ -221,6 +219,7 @@ int verb_lookup(const char *profile, bool json) {
         _cleanup_(found_done) struct found f = {};
         _cleanup_strv_free_ char **env = NULL;
         _cleanup_(bus_unrefp) sd_bus *bus = NULL;
+        _cleanup_close_ int dirfd = -EBADF;
         int display, r;
 
         if (!profile) {
@@ -235,7 +234,13 @@ int verb_lookup(const char *profile, bool json) {
                 log_error_errno(r, "Cannot compute the paths of profile %s: %m", profile);
                 return EXIT_FAILED;
         }
-        display = p.runtime ? profile_display(&p) : -1;
+        /* Only a dir that is ours says anything: in someone else's, the
+         * display and env would be theirs to choose. */
+        dirfd = p.runtime ? paths_open_runtime(&p, NULL) : -EBADF;
+        if (dirfd == -EPERM)
+                log_warning("%s (or its base) is not a private directory of uid %u; nothing in it is used.",
+                            p.runtime, (unsigned) getuid());
+        display = profile_display(dirfd);
 
         /* Scope and leader are extras: without the bus they are null. */
         r = sd_bus_open_system(&bus);
@@ -255,8 +260,8 @@ int verb_lookup(const char *profile, bool json) {
                 return EXIT_NOT_RUNNING;
         }
 
-        if (p.env_file) {
-                r = envfile_read(p.env_file, &env);
+        if (dirfd >= 0) {
+                r = envfile_read_at(dirfd, "env", &env);
                 if (r < 0 && r != -ENOENT)
                         log_warning_errno(r, "Cannot read %s: %m", p.env_file);
         }

@@ -109,6 +109,17 @@ int envfile_read(const char *path, char ***ret) {
         return envfile_parse(buf, size, ret, NULL);
 }
 
+int envfile_read_at(int dirfd, const char *name, char ***ret) {
+        _cleanup_free_ char *buf = NULL;
+        size_t size;
+        int r;
+
+        r = read_full_file_at(dirfd, name, &buf, &size, ENVFILE_MAX);
+        if (r < 0)
+                return r;
+        return envfile_parse(buf, size, ret, NULL);
+}
+
 int envfile_format(char *const *env, char **ret) {
         size_t total = 1;
         char *s, *w;

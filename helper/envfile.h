@@ -16,6 +16,8 @@ int envfile_parse(const char *text, size_t size, char ***ret, unsigned *ret_line
 
 /* Read and parse a file. */
 int envfile_read(const char *path, char ***ret);
+/* The same for dirfd/name, a state file (read_full_file_at's rules). */
+int envfile_read_at(int dirfd, const char *name, char ***ret);
 
 /* Serialise a strv of KEY=VALUE. -EINVAL if a value holds a newline or a key is invalid. */
 int envfile_format(char *const *env, char **ret);

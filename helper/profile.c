@@ -61,24 +61,56 @@ static size_t xdg_dir_len(const char *v) {
         return l;
 }
 
+static int home_dir(char **ret);
+
+/*
+ * A directory in which nobody but root can remove or rename what another
+ * user made: root's, and either sticky or writable by root alone. Anything
+ * else (a /tmp of some user's, a world-writable dir without the sticky bit)
+ * lets another user replace our dir between our checks and our use.
+ */
+static bool parent_guards_entries(const char *dir) {
+        struct stat st;
+
+        if (lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != 0)
+                return false;
+        return (st.st_mode & S_ISVTX) || !(st.st_mode & (S_IWGRP | S_IWOTH));
+}
+
+int runtime_base_fallback(const char *tmp, const char *home, uid_t uid, char **ret) {
+        size_t l;
+
+        if (!tmp || !ret)
+                return -EINVAL;
+        if (parent_guards_entries(tmp))
+                *ret = strdup_printf("%s/botdesk-%u", tmp, (unsigned) uid);
+        else {
+                l = xdg_dir_len(home);
+                if (l == 0)
+                        return -ENOENT;
+                *ret = strdup_printf("%.*s%s" RUNTIME_HOME_FALLBACK, (int) l, home, l == 1 ? "" : "/");
+        }
+        return *ret ? 0 : -ENOMEM;
+}
+
 int paths_runtime_base(char **ret) {
         const char *xdg = getenv("XDG_RUNTIME_DIR");
+        _cleanup_free_ char *home = NULL;
         size_t l = xdg_dir_len(xdg);
-        char *s;
+        int r;
 
         if (!ret)
                 return -EINVAL;
 
+        if (l > 0) {
+                *ret = strdup_printf("%.*s/botdesk", (int) l, xdg);
+                return *ret ? 0 : -ENOMEM;
+        }
         /* The fallback is shared /tmp: paths_ensure refuses it unless it is ours. */
-        if (l > 0)
-                s = strdup_printf("%.*s/botdesk", (int) l, xdg);
-        else
-                s = strdup_printf("/tmp/botdesk-%u", (unsigned) getuid());
-        if (!s)
-                return -ENOMEM;
-
-        *ret = s;
-        return 0;
+        r = parent_guards_entries("/tmp") ? 0 : home_dir(&home);
+        if (r < 0)
+                return r;
+        return runtime_base_fallback("/tmp", home, getuid(), ret);
 }
 
 static int home_dir(char **ret) {
@@ -182,6 +214,46 @@ fail:
         return r;
 }
 
+int dir_open_verified_at(int dirfd, const char *name, uid_t uid) {
+        _cleanup_close_ int fd = -EBADF;
+        struct stat st;
+
+        if (!name)
+                return -EINVAL;
+        /* O_PATH would also open a dir we may not search; we will read below it. */
+        fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
+        if (fd < 0) {
+                if (errno == ELOOP || errno == EACCES)
+                        return -EPERM;
+                return negative_errno();
+        }
+        /* Checked on what was opened, not on a path that can change meanwhile. */
+        if (fstat(fd, &st) < 0)
+                return negative_errno();
+        if (st.st_uid != uid || (st.st_mode & (S_IWGRP | S_IWOTH)))
+                return -EPERM;
+        return TAKE_FD(fd);
+}
+
+int paths_open_runtime(const struct bd_paths *p, int *ret_base_fd) {
+        _cleanup_close_ int base = -EBADF;
+        const char *name;
+        int fd;
+
+        if (!p || !p->runtime_base || !p->runtime)
+                return -EINVAL;
+        name = startswith(p->runtime, p->runtime_base);
+        if (!name || name[0] != '/' || !profile_name_valid(name + 1))
+                return -EINVAL;
+        base = dir_open_verified_at(AT_FDCWD, p->runtime_base, getuid());
+        if (base < 0)
+                return base;
+        fd = dir_open_verified_at(base, name + 1, getuid());
+        if (fd >= 0 && ret_base_fd)
+                *ret_base_fd = TAKE_FD(base);
+        return fd;
+}
+
 int dir_is_private(const char *path, uid_t uid) {
         struct stat st;
 
@@ -251,6 +323,12 @@ static int ensure_private_dir(const char *path) {
         return dir_is_private(path, getuid());
 }
 
+static bool endswith_home_fallback(const char *path) {
+        size_t l = strlen(path), k = strlen(RUNTIME_HOME_FALLBACK);
+
+        return l > k && streq(path + l - k, RUNTIME_HOME_FALLBACK);
+}
+
 /* mkdir -p: parents 0755 (subject to umask), the leaf 0700. */
 static int mkdir_parents_leaf(const char *path) {
         _cleanup_free_ char *p = strdup(path);
@@ -284,6 +362,15 @@ int paths_ensure(const struct bd_paths *p) {
         if (!p || !p->runtime_base || !p->runtime || !p->state)
                 return -EINVAL;
 
+        if (endswith_home_fallback(p->runtime_base)) {
+                /* ~/.cache may not exist yet: the XDG spec has it 0700. */
+                _cleanup_free_ char *parent = strndup(p->runtime_base, strlen(p->runtime_base) - strlen(strrchr(p->runtime_base, '/')));
+
+                if (!parent)
+                        return -ENOMEM;
+                if (mkdir(parent, 0700) < 0 && errno != EEXIST)
+                        return negative_errno();
+        }
         r = ensure_private_dir(p->runtime_base);
         if (r < 0)
                 return r;

@@ -24,6 +24,7 @@ void status_done(struct bd_status *s) {
         free(s->unit);
         free(s->session);
         free(s->last_error);
+        free(s->unverified);
         *s = (struct bd_status) {};
 }
 
@@ -80,7 +81,21 @@ int status_collect(const char *profile, const struct bd_config *c, struct bd_sta
         r = paths_for_profile(profile, &p);
         if (r < 0)
                 return r;
-        dirfd = open(p.runtime, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+        dirfd = paths_open_runtime(&p, NULL);
+        if (dirfd == -EPERM) {
+                /* Someone else's dir, or one others may write: a record,
+                 * lock or env there may be forged, so none of it is read. */
+                int base = dir_open_verified_at(AT_FDCWD, p.runtime_base, getuid());
+                bool base_ok = base >= 0;
+
+                safe_close(base);
+
+                s->unverified = strdup(base_ok ? p.runtime : p.runtime_base);
+                if (!s->unverified) {
+                        paths_done(&p);
+                        return -ENOMEM;
+                }
+        }
         if (dirfd >= 0)
                 (void) lease_read_at(dirfd, &s->lease);
         if (dirfd >= 0 && helper_record_read_at(dirfd, &rec) >= 0 && helper_alive(dirfd, &rec) > 0) {
@@ -91,9 +106,8 @@ int status_collect(const char *profile, const struct bd_config *c, struct bd_sta
                 s->unit = TAKE_PTR(rec.unit);
                 s->started_at = rec.started_at;
                 _cleanup_strv_free_ char **env = NULL;
-                _cleanup_free_ char *envpath = strdup_printf("%s/env", p.runtime);
 
-                if (envpath && envfile_read(envpath, &env) >= 0) {
+                if (envfile_read_at(dirfd, "env", &env) >= 0) {
                         const char *b = strv_env_get(env, "AGENT_BROWSER_EXECUTABLE_PATH");
 
                         /* A running desktop's browser is the one it published. */
@@ -203,6 +217,9 @@ void status_print(FILE *f, const struct bd_status *s) {
                 fprintf(f, "%s: starting, pid %d\n", s->profile, (int) s->pid);
         else {
                 fprintf(f, "%s: not running\n", s->profile);
+                if (s->unverified)
+                        fprintf(f, "  %s is not a private directory of uid %u: nothing in it was read\n",
+                                s->unverified, (unsigned) getuid());
                 if (s->last_error)
                         fprintf(f, "  last start failed: %s\n", s->last_error);
         }

@@ -37,6 +37,7 @@ struct bd_status {
         double idle_seconds;        /* < 0 = unknown */
         unsigned long long started_at;  /* realtime usec, 0 = unknown */
         char *last_error;
+        char *unverified;           /* a runtime dir not ours: read as not running */
         struct lease lease;         /* agent unless a human holds it; fails closed */
 };
 

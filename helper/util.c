@@ -20,14 +20,9 @@ char *strdup_printf(const char *fmt, ...) {
         return r < 0 ? NULL : s;
 }
 
-int read_full_file_at(int dirfd, const char *path, char **ret, size_t *ret_size, size_t max) {
-        _cleanup_close_ int fd = -EBADF;
+static int read_full_fd(int fd, char **ret, size_t *ret_size, size_t max) {
         _cleanup_free_ char *buf = NULL;
         size_t size = 0, allocated = 0;
-
-        fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-        if (fd < 0)
-                return negative_errno();
 
         for (;;) {
                 ssize_t n;
@@ -71,7 +66,27 @@ int read_full_file_at(int dirfd, const char *path, char **ret, size_t *ret_size,
 }
 
 int read_full_file(const char *path, char **ret, size_t *ret_size, size_t max) {
-        return read_full_file_at(AT_FDCWD, path, ret, ret_size, max);
+        _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+
+        if (fd < 0)
+                return negative_errno();
+        return read_full_fd(fd, ret, ret_size, max);
+}
+
+int read_full_file_at(int dirfd, const char *name, char **ret, size_t *ret_size, size_t max) {
+        _cleanup_close_ int fd = -EBADF;
+        struct stat st;
+
+        /* A state file: never through a symlink, and a FIFO (or device) put
+         * in its place must neither block the open nor be read. */
+        fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK);
+        if (fd < 0)
+                return negative_errno();
+        if (fstat(fd, &st) < 0)
+                return negative_errno();
+        if (!S_ISREG(st.st_mode))
+                return S_ISDIR(st.st_mode) ? -EISDIR : -EBADFD;
+        return read_full_fd(fd, ret, ret_size, max);
 }
 
 static int write_all(int fd, const void *data, size_t size) {

@@ -109,7 +109,9 @@ char *strdup_printf(const char *fmt, ...) _printf_(1, 2);
 
 /* Read a whole small file (at most max bytes) into a NUL-terminated buffer. */
 int read_full_file(const char *path, char **ret, size_t *ret_size, size_t max);
-int read_full_file_at(int dirfd, const char *path, char **ret, size_t *ret_size, size_t max);
+/* The same for a state file in a verified directory: opened O_NOFOLLOW|O_NONBLOCK,
+ * and anything but a regular file refused (-ELOOP, -EISDIR, -EBADFD). */
+int read_full_file_at(int dirfd, const char *name, char **ret, size_t *ret_size, size_t max);
 
 /* Write data to dir/name atomically: a temporary name in the same directory,
  * fsync-free (volatile files), then rename. Mode applies to the new file. */

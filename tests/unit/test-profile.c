@@ -4,7 +4,9 @@
  * mkdtemp dir that stands in for $XDG_RUNTIME_DIR and $XDG_STATE_HOME.
  */
 
+#include <fcntl.h>
 #include <ftw.h>
+#include <signal.h>
 #include <pwd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -269,6 +271,139 @@ static void test_dir_is_private(void) {
         TAP_EQ_INT(dir_is_private("/nonexistent/dir", getuid()), -ENOENT, "a missing dir gives -ENOENT");
 }
 
+/* Without XDG_RUNTIME_DIR: /tmp only when root guards its entries, else $HOME. */
+static void test_fallback(void) {
+        _cleanup_free_ char *sticky = path_at(base, "tmp-sticky"), *open_ = path_at(base, "tmp-open"),
+                            *closed = path_at(base, "tmp-closed"), *home = path_at(base, "home"),
+                            *in_tmp = NULL, *in_home = NULL, *got = NULL;
+        bool root = getuid() == 0;
+        struct stat st;
+
+        if (mkdir(sticky, 0700) < 0 || chmod(sticky, 01777) < 0 || mkdir(open_, 0700) < 0 || chmod(open_, 0777) < 0 ||
+            mkdir(closed, 0755) < 0 || mkdir(home, 0700) < 0)
+                die("fixture");
+        in_home = strdup_printf("%s/.cache/botdesk-run", home);
+        if (!in_home)
+                die("strdup_printf");
+
+        if (root) {
+                in_tmp = strdup_printf("%s/botdesk-%u", sticky, 4242u);
+                TAP_EQ_INT(runtime_base_fallback(sticky, home, 4242, &got), 0, "a fallback is found");
+                TAP_EQ_STR(got, in_tmp, "a root-owned sticky tmp holds the fallback");
+                free(got); got = NULL;
+                free(in_tmp);
+                in_tmp = strdup_printf("%s/botdesk-%u", closed, 4242u);
+                TAP_EQ_INT(runtime_base_fallback(closed, home, 4242, &got), 0, "a fallback is found");
+                TAP_EQ_STR(got, in_tmp, "a root-owned tmp that only root may write holds the fallback");
+                free(got); got = NULL;
+                TAP_EQ_INT(runtime_base_fallback(open_, home, 4242, &got), 0, "a fallback is found");
+                TAP_EQ_STR(got, in_home, "a world-writable tmp without the sticky bit is not used: the fallback is under $HOME");
+                free(got); got = NULL;
+                if (chown(sticky, 65534, 65534) < 0)
+                        die("chown");
+        }
+        TAP_EQ_INT(runtime_base_fallback(sticky, home, 4242, &got), 0, "a fallback is found");
+        TAP_EQ_STR(got, in_home, "a sticky tmp that root does not own is not used: the fallback is under $HOME");
+        free(got); got = NULL;
+        TAP_EQ_INT(runtime_base_fallback(open_, NULL, 4242, &got), -ENOENT,
+                   "an unusable tmp and no $HOME: no fallback at all");
+        TAP_EQ_INT(runtime_base_fallback(open_, "relative", 4242, &got), -ENOENT, "a relative $HOME is no home");
+
+        if (lstat("/tmp", &st) == 0 && st.st_uid == 0 && (st.st_mode & S_ISVTX)) {
+                _cleanup_free_ char *want = strdup_printf("/tmp/botdesk-%u", (unsigned) getuid());
+
+                TAP_EQ_INT(runtime_base_fallback("/tmp", home, getuid(), &got), 0, "a fallback is found");
+                TAP_EQ_STR(got, want, "this host's /tmp (root's, sticky) holds the fallback");
+                free(got); got = NULL;
+        } else
+                tap_ok(1, "this host's /tmp holds the fallback # SKIP /tmp is not a root-owned sticky dir here");
+
+        /* paths_ensure creates $HOME/.cache for the home fallback. */
+        if (!root) {
+                tap_ok(1, "the home fallback is created with its parent # SKIP needs root (a tmp root does not own)");
+                return;
+        }
+        {
+                _cleanup_(paths_done) struct bd_paths p = {};
+
+                p.runtime_base = strdup(in_home);
+                p.runtime = path_at(in_home, "work");
+                p.state = path_at(home, "state/work");
+                if (!p.runtime_base)
+                        die("strdup");
+                TAP_EQ_INT(paths_ensure(&p), 0, "paths_ensure creates the home fallback and its missing parent");
+                TAP_EQ_INT(mode_of(in_home), 0700, "the home fallback is 0700");
+        }
+}
+
+static void test_verified_open(void) {
+        _cleanup_free_ char *rb = path_at(base, "vbase"), *rt = path_at(rb, "work"), *fifo = path_at(rt, "env"),
+                            *link = path_at(rt, "lease"), *reg = path_at(rt, "display"), *text = NULL;
+        _cleanup_(paths_done) struct bd_paths p = {};
+        int fd, base_fd = -EBADF;
+        FILE *f;
+
+        if (mkdir(rb, 0700) < 0 || mkdir(rt, 0700) < 0 || mkfifo(fifo, 0600) < 0 || symlink(reg, link) < 0 ||
+            !(f = fopen(reg, "we")))
+                die("fixture");
+        fputs("23\n", f);
+        fclose(f);
+        p.runtime_base = strdup(rb);
+        p.runtime = strdup(rt);
+        if (!p.runtime_base || !p.runtime)
+                die("strdup");
+
+        fd = paths_open_runtime(&p, &base_fd);
+        tap_ok(fd >= 0 && base_fd >= 0, "our own base and profile dir open verified");
+        /* A FIFO would block a plain open for reading until a writer came:
+         * bound the wait so that the failure says so. */
+        alarm(10);
+        TAP_EQ_INT(read_full_file_at(fd, "env", &text, NULL, 4096), -EBADFD,
+                   "a FIFO named env is refused, without blocking");
+        alarm(0);
+        TAP_EQ_INT(read_full_file_at(fd, "lease", &text, NULL, 4096), -ELOOP, "a symlink in place of a state file is refused");
+        TAP_EQ_INT(read_full_file_at(fd, "display", &text, NULL, 4096), 0, "a regular state file is read");
+        TAP_EQ_STR(text, "23\n", "and holds what was written");
+        safe_close(fd);
+        safe_close(base_fd);
+
+        chmod(rt, 0770);
+        TAP_EQ_INT(paths_open_runtime(&p, NULL), -EPERM, "a profile dir its group may write is not read");
+        chmod(rt, 0700);
+        chmod(rb, 0703);
+        TAP_EQ_INT(paths_open_runtime(&p, NULL), -EPERM, "a base dir others may write is not read");
+        chmod(rb, 0700);
+        {
+                _cleanup_free_ char *dlink = path_at(base, "vbase-link");
+                int r;
+
+                if (symlink(rb, dlink) < 0)
+                        die("symlink");
+                r = dir_open_verified_at(AT_FDCWD, dlink, getuid());
+                tap_ok(r == -EPERM || r == -ENOTDIR, "a symlink to our own dir is not a verified dir (got %d)", r);
+        }
+        TAP_EQ_INT(dir_open_verified_at(AT_FDCWD, reg, getuid()), -ENOTDIR, "a file is not a verified dir");
+        TAP_EQ_INT(dir_open_verified_at(AT_FDCWD, "/nonexistent/dir", getuid()), -ENOENT, "a missing dir gives -ENOENT");
+        if (getuid() != 0) {
+                tap_ok(1, "a runtime dir owned by another uid is not read # SKIP needs root to chown");
+                return;
+        }
+        if (chown(rb, 65534, 65534) < 0)
+                die("chown");
+        TAP_EQ_INT(paths_open_runtime(&p, NULL), -EPERM, "a base dir owned by another uid is not read (a forged fallback)");
+        if (chown(rb, 0, 0) < 0 || chown(rt, 65534, 65534) < 0)
+                die("chown");
+        TAP_EQ_INT(paths_open_runtime(&p, NULL), -EPERM, "a profile dir owned by another uid is not read");
+}
+
+static void on_alarm(int sig) {
+        static const char msg[] = "Bail out! reading a FIFO named env blocked for 10 s\n";
+
+        (void) sig;
+        (void) !write(STDOUT_FILENO, msg, sizeof msg - 1);
+        _exit(99);
+}
+
 int main(void) {
         const char *tmp = getenv("TMPDIR");
 
@@ -282,6 +417,9 @@ int main(void) {
         test_sun_path();
         test_ensure();
         test_dir_is_private();
+        signal(SIGALRM, on_alarm);
+        test_fallback();
+        test_verified_open();
 
         nftw(base, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
         rmdir(base);
