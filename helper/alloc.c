@@ -8,8 +8,11 @@
 
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/file.h>
+#include <sys/inotify.h>
+#include <sys/signalfd.h>
 #include <sys/stat.h>
 
 #include "alloc.h"
@@ -448,6 +451,19 @@ int display_in_use(const struct alloc_env *env, unsigned n) {
         return scan_in_use(&s, n);
 }
 
+int display_reserved(const struct alloc_env *env, unsigned n) {
+        _cleanup_(scan_done) struct alloc_scan s = { .lock_dfd = -EBADF, .res_dfd = -EBADF };
+        int r;
+
+        r = scan_open(env ?: &alloc_env_default, &s);
+        if (r < 0)
+                return r;
+        r = scan_reservation_state(&s, n, NULL);
+        if (r < 0)
+                return r;
+        return r == PID_FILE_LIVE || r == PID_FILE_FOREIGN;
+}
+
 int display_remove_stale_lock(const struct alloc_env *env, unsigned n) {
         _cleanup_(scan_done) struct alloc_scan s = { .lock_dfd = -EBADF, .res_dfd = -EBADF };
         int r;
@@ -529,7 +545,7 @@ static bool run_dir_trusted(void) {
 
         if (lstat(RUN_DIR, &st) < 0)
                 return false;
-        return S_ISDIR(st.st_mode) && st.st_uid == 0;
+        return S_ISDIR(st.st_mode) && st.st_uid == 0 && !(st.st_mode & (S_IWGRP | S_IWOTH));
 }
 
 const char *alloc_lock_path(const char *runtime_base, char *buf, size_t size) {
@@ -538,7 +554,9 @@ const char *alloc_lock_path(const char *runtime_base, char *buf, size_t size) {
         if (!buf || size == 0)
                 return NULL;
 
-        if (run_dir_trusted())
+        /* Root's lock only for root: a lock another uid can open is a lock
+         * another uid can hold, and every start would wait on it. */
+        if (geteuid() == 0 && run_dir_trusted())
                 k = snprintf(buf, size, "%s/alloc.lock", RUN_DIR);
         else if (runtime_base)
                 k = snprintf(buf, size, "%s/alloc.lock", runtime_base);
@@ -550,51 +568,131 @@ const char *alloc_lock_path(const char *runtime_base, char *buf, size_t size) {
         return buf;
 }
 
-int alloc_lock_take(const char *runtime_base) {
-        _cleanup_close_ int fd = -EBADF;
+/*
+ * Wait for the lock on fd until deadline (CLOCK_MONOTONIC usec), or until
+ * one of the signals in cancel (blocked by the caller) is pending: then
+ * -ECANCELED, the signal left for the caller's own handling. flock()
+ * release has no event of its own, but a holder that closes its fd (every
+ * botdesk process does; so does exit) makes an IN_CLOSE on the file: that
+ * is the wake-up. A holder that unlocks with LOCK_UN and keeps the fd open
+ * makes none, so the wait also re-tries at RETRY_USEC, bounded by the
+ * deadline either way.
+ */
+#define RETRY_USEC (250 * 1000ULL)
+
+static int lock_wait(int fd, unsigned long long deadline, const sigset_t *cancel) {
+        _cleanup_close_ int ino = -EBADF, sfd = -EBADF;
+        char proc[64];
+
+        snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+        ino = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+        /* Without inotify (its limits are per user) the re-try still runs. */
+        if (ino >= 0 && inotify_add_watch(ino, proc, IN_CLOSE_WRITE | IN_CLOSE_NOWRITE) < 0)
+                ino = safe_close(ino);
+        /* Readable while one is pending; never read here, so not consumed. */
+        if (cancel) {
+                sfd = signalfd(-1, cancel, SFD_CLOEXEC | SFD_NONBLOCK);
+                if (sfd < 0)
+                        return negative_errno();
+        }
+
+        for (;;) {
+                struct pollfd pfd[2];
+                unsigned long long now, wait;
+                nfds_t n = 0;
+                char buf[4096];
+
+                if (flock(fd, LOCK_EX | LOCK_NB) >= 0)
+                        return 0;
+                if (errno != EWOULDBLOCK && errno != EINTR)
+                        return negative_errno();
+                now = now_usec();
+                if (now >= deadline)
+                        return -ETIMEDOUT;
+                wait = deadline - now < RETRY_USEC ? deadline - now : RETRY_USEC;
+                if (ino >= 0)
+                        pfd[n++] = (struct pollfd) { .fd = ino, .events = POLLIN };
+                if (sfd >= 0)
+                        pfd[n++] = (struct pollfd) { .fd = sfd, .events = POLLIN };
+                if (poll(pfd, n, (int) ((wait + 999) / 1000)) < 0 && errno != EINTR)
+                        return negative_errno();
+                if (sfd >= 0 && (pfd[n - 1].revents & POLLIN))
+                        return -ECANCELED;
+                while (ino >= 0 && read(ino, buf, sizeof buf) > 0)
+                        ; /* drained: the next wake-up is a new close */
+        }
+}
+
+/* Replace path by a new empty 0600 file: fds anyone opened on the old one lock nothing any more. */
+static int lock_file_renew(const char *path) {
+        _cleanup_free_ char *dir = strndup(path, (size_t) (strrchr(path, '/') - path));
+        _cleanup_close_ int dfd = -EBADF;
+
+        if (!dir)
+                return -ENOMEM;
+        dfd = open(dir, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (dfd < 0)
+                return negative_errno();
+        return write_file_atomic_at(dfd, strrchr(path, '/') + 1, "", 0, 0600);
+}
+
+#define LOCK_OPEN_ATTEMPTS 4
+
+int alloc_lock_take(const char *runtime_base, unsigned long long timeout_usec, const sigset_t *cancel) {
+        unsigned long long deadline = now_usec() + timeout_usec;
         char path[PATH_MAX];
         bool shared;
-        struct stat st;
         int r;
 
         if (!alloc_lock_path(runtime_base, path, sizeof(path)))
                 return runtime_base ? -ENAMETOOLONG : -EINVAL;
         shared = !!startswith(path, RUN_DIR "/");
 
-        /* O_NONBLOCK only so that a FIFO in its place cannot hang us; flock()
-         * does not care. The shared file must be readable by every user. */
-        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY,
-                  shared ? 0644 : 0600);
-        if (fd < 0 && shared && (errno == EACCES || errno == EPERM || errno == EROFS))
-                /* Users cannot write root's lock file; a read-only fd locks as well. */
-                fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
-        if (fd < 0)
-                return negative_errno();
+        for (unsigned attempt = 0; attempt < LOCK_OPEN_ATTEMPTS; attempt++) {
+                _cleanup_close_ int fd = -EBADF;
+                struct stat st, now;
 
-        if (fstat(fd, &st) < 0)
-                return negative_errno();
-        if (!S_ISREG(st.st_mode))
-                return -EPERM;
-        if (st.st_uid != (shared ? 0 : getuid()))
-                return -EPERM;
-
-        /* PAM may call us with stdio closed: keep the lock fd off 0-2. */
-        if (fd < 3) {
-                int moved = fcntl(fd, F_DUPFD_CLOEXEC, 3);
-
-                if (moved < 0)
+                /* O_NONBLOCK only so that a FIFO in its place cannot hang
+                 * us; flock() does not care. Both locks are their owner's alone. */
+                fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0600);
+                if (fd < 0)
                         return negative_errno();
-                safe_close(fd);
-                fd = moved;
+                if (fstat(fd, &st) < 0)
+                        return negative_errno();
+                if (!S_ISREG(st.st_mode))
+                        return -EPERM;
+                if (st.st_uid != (shared ? 0 : getuid()))
+                        return -EPERM;
+                if (st.st_mode & 077) {
+                        /* An older install made root's lock 0644: anyone may
+                         * hold an fd on it, and so hold the lock for ever. A
+                         * new file leaves those fds locking a dead one. */
+                        r = lock_file_renew(path);
+                        if (r < 0)
+                                return r;
+                        continue;
+                }
+
+                /* PAM may call us with stdio closed: keep the lock fd off 0-2. */
+                r = fd_move_above_stdio(fd);
+                if (r < 0)
+                        return r;
+                fd = r;
+
+                r = lock_wait(fd, deadline, cancel);
+                if (r < 0)
+                        return r;
+                /* Locked, but maybe a file that was renewed meanwhile: only
+                 * the one the path names now counts. */
+                if (lstat(path, &now) < 0) {
+                        if (errno != ENOENT)
+                                return negative_errno();
+                        continue;
+                }
+                if (now.st_dev == st.st_dev && now.st_ino == st.st_ino)
+                        return TAKE_FD(fd);
         }
-
-        do
-                r = flock(fd, LOCK_EX);
-        while (r < 0 && errno == EINTR);
-        if (r < 0)
-                return negative_errno();
-
-        return TAKE_FD(fd);
+        return -EBUSY;
 }
 
 int alloc_reserve(const struct alloc_env *env, unsigned n, pid_t pid) {

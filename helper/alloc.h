@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #pragma once
 
+#include <signal.h>
 #include <stdbool.h>
 #include <sys/types.h>
 
@@ -32,6 +33,12 @@ extern const struct alloc_env alloc_env_default;
 /* Is display n in use? Returns 1 in use, 0 free, -errno on failure to check. */
 int display_in_use(const struct alloc_env *env, unsigned n);
 
+/* Does a reservation (and only that) hold display n? 1, 0, -errno. An
+ * allocator without root's lock asks this after its server claimed n: the
+ * logind tier reserves first and checks X's lock after, so one of the two
+ * always sees the other. */
+int display_reserved(const struct alloc_env *env, unsigned n);
+
 /* Remove the lock file of n if its pid is dead. Returns 1 removed, 0 nothing to do (absent or live). */
 int display_remove_stale_lock(const struct alloc_env *env, unsigned n);
 
@@ -48,11 +55,20 @@ int display_pick(const struct alloc_env *env, unsigned min, unsigned max, int pr
 bool pid_alive(const char *proc_root, pid_t pid);
 
 /*
- * The host-wide allocation lock: /run/botdesk/alloc.lock when /run/botdesk is
- * a root-owned directory, else runtime_base/alloc.lock. Blocks until taken.
- * Returns an fd (O_CLOEXEC) holding the lock; closing it releases it.
+ * The allocation lock, which serialises picking a number until the X server
+ * (or a reservation) has claimed it, among processes of one uid: for root,
+ * /run/botdesk/alloc.lock when /run/botdesk is root's and only root may
+ * write it (the file is made 0600: nobody else can open, so hold, it); for
+ * everyone else their own runtime_base/alloc.lock. Between uids no lock
+ * arbitrates: the X server's own lock file (created atomically; a refused
+ * number is retried) and reservations (O_EXCL) do.
+ * Waits at most timeout_usec (-ETIMEDOUT), and no longer than one of the
+ * signals in cancel (NULL: none; they must be blocked) is pending
+ * (-ECANCELED, the signal still pending). Returns an fd (O_CLOEXEC, above
+ * stdio) holding the lock; closing it releases it.
  */
-int alloc_lock_take(const char *runtime_base);
+#define ALLOC_LOCK_TIMEOUT_USEC (10 * 1000 * 1000ULL)
+int alloc_lock_take(const char *runtime_base, unsigned long long timeout_usec, const sigset_t *cancel);
 const char *alloc_lock_path(const char *runtime_base, char *buf, size_t size);
 
 /* Record display n as reserved by pid in reservation_dir (file named N,

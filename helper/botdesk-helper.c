@@ -709,9 +709,20 @@ static int desktop_start_xserver(struct desktop *d) {
                         preferred = (int) v;
         }
 
-        /* Held from the pick until the server has claimed the number. */
+        /* Held from the pick until the server has claimed the number; only
+         * this user's own starts can hold it, and never past start_timeout. */
         if (d->alloc_lock_fd < 0) {
-                d->alloc_lock_fd = alloc_lock_take(d->paths.runtime_base);
+                uint64_t deadline = 0, now = now_usec();
+
+                sigset_t stop;
+
+                /* A stop while we wait ends the wait; the signal stays pending for the loop. */
+                sigemptyset(&stop);
+                sigaddset(&stop, SIGTERM); /* main's stop signals */
+                sigaddset(&stop, SIGINT);
+                sigaddset(&stop, SIGHUP);
+                (void) sd_event_source_get_time(d->timeout_source, &deadline);
+                d->alloc_lock_fd = alloc_lock_take(d->paths.runtime_base, deadline > now ? deadline - now : 0, &stop);
                 if (d->alloc_lock_fd < 0)
                         return d->alloc_lock_fd;
         }
@@ -744,6 +755,15 @@ static void on_xserver_ready(struct desktop *d) {
         int r;
 
         d->alloc_lock_fd = safe_close(d->alloc_lock_fd);
+        /* The logind tier reserved this number while our server claimed it
+         * (no lock is shared across uids): theirs it is. on_child_exit
+         * then sees the reservation and tries the next number. */
+        if (d->reserved_display < 0 && d->n_tried < MAX_DISPLAY_ATTEMPTS &&
+            display_reserved(&alloc_env_default, (unsigned) d->display) > 0) {
+                log_notice("Display :%d was reserved by a logind session meanwhile, trying another.", d->display);
+                (void) kill(d->xserver.pid, SIGTERM); /* our unreaped child: its pid cannot be reused */
+                return;
+        }
         snprintf(num, sizeof num, "%d\n", d->display);
         (void) write_file_atomic_at(d->runtime_fd, "display", num, strlen(num), 0600);
         /* From now on whoever reaps us knows which server's lock to clear. */
@@ -1128,6 +1148,17 @@ static int desktop_run(struct desktop *d) {
         if (r == -EBUSY) {
                 desktop_fail(d, EXIT_FAILURE, "No free X display in the band %u-%u ([display] band).",
                              d->cfg.band_min, d->cfg.band_max);
+                return d->exit_status;
+        }
+        if (r == -ECANCELED) {
+                desktop_fail(d, EXIT_FAILURE, "Stopped while waiting for the display allocation lock in %s.",
+                             d->paths.runtime_base);
+                return d->exit_status;
+        }
+        if (r == -ETIMEDOUT) {
+                desktop_fail(d, EXIT_FAILURE,
+                             "The display allocation lock in %s stayed held by another start for start_timeout=%us.",
+                             d->paths.runtime_base, d->cfg.start_timeout);
                 return d->exit_status;
         }
         if (r < 0) {

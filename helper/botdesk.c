@@ -184,11 +184,23 @@ static int start_unit(sd_bus *bus, const char *profile, int dirfd) {
         o.transient = r == 0;
         o.helper_path = getenv("BOTDESK_HELPER") ?: BOTDESK_HELPER_PATH;
         o.environment = env;
+        /* --timeout bounds the wait for the job; the unit's own start
+         * timeout (from start_timeout) still ends a start systemd runs. */
+        o.timeout_usec = (unsigned long long) arg.timeout * 1000000ULL;
         if (!arg.quiet && !arg.json && isatty(STDERR_FILENO))
                 fprintf(stderr, "Starting %s%s through the user manager...\n", unit, o.transient ? " (transient)" : "");
         r = unit_start(bus, unit, &o, &result);
         if (r >= 0)
                 return 0;
+        if (r == -ETIMEDOUT) {
+                _cleanup_free_ char *stop_result = NULL;
+
+                /* As in standalone mode: a start that missed its deadline is undone. */
+                (void) unit_stop(bus, unit, &stop_result);
+                log_error("Desktop %s was not ready within %u s (--timeout); stopped %s. See: journalctl --user -u %s",
+                          profile, arg.timeout, unit, unit);
+                return -ETIMEDOUT;
+        }
         if (read_full_file_at(dirfd, "last-error", &why, NULL, 4096) >= 0)
                 why[strcspn(why, "\n")] = 0;
         log_error("Cannot start %s: %s. See: journalctl --user -u %s", unit,

@@ -18,6 +18,8 @@
 #include "util.h"
 
 #define NOTIFY_SOCKET_FILE "notify.sock"
+/* How long a helper that missed its deadline gets to tear down after SIGTERM. */
+#define STOP_GRACE_USEC (10 * 1000 * 1000ULL)
 
 static int pidfd_open_checked(pid_t pid) {
         int fd = (int) syscall(SYS_pidfd_open, pid, 0);
@@ -199,8 +201,16 @@ int standalone_start(const char *profile, const struct bd_paths *p, int runtime_
                 unsigned long long now = now_usec();
 
                 if (now >= deadline) {
-                        /* The helper tears down on SIGTERM; wait for that to finish. */
+                        struct pollfd gone = { .fd = pidfd, .events = POLLIN };
+
+                        /* The helper tears down on SIGTERM; wait for that to
+                         * finish, but not for ever: one stuck before its
+                         * event loop (SIGTERM is masked there) is killed. */
                         (void) pidfd_signal(pidfd, SIGTERM);
+                        while ((r = poll(&gone, 1, (int) (STOP_GRACE_USEC / 1000))) < 0 && errno == EINTR)
+                                ;
+                        if (r <= 0)
+                                (void) pidfd_signal(pidfd, SIGKILL);
                         (void) waitpid(pid, NULL, 0);
                         *ret_error = strdup_printf("Desktop %s was not ready within %u s; stopped it. %s", profile,
                                                    timeout_sec, st.status);

@@ -86,11 +86,12 @@ static int on_job_removed(sd_bus_message *m, void *userdata, sd_bus_error *error
 }
 
 /* Subscribe first, then call: a job that finishes before we listen is never missed. */
-static int run_job(sd_bus *bus, sd_bus_message *call, char **ret_result) {
+static int run_job(sd_bus *bus, sd_bus_message *call, unsigned long long timeout_usec, char **ret_result) {
         __attribute__((cleanup(slot_unrefp))) sd_bus_slot *slot = NULL;
         __attribute__((cleanup(message_unrefp))) sd_bus_message *reply = NULL;
         sd_bus_error error = SD_BUS_ERROR_NULL;
         struct job_wait w = {};
+        unsigned long long deadline;
         const char *job;
         int r;
 
@@ -111,13 +112,21 @@ static int run_job(sd_bus *bus, sd_bus_message *call, char **ret_result) {
         if (r < 0)
                 return r;
         w.job = job;
+        deadline = timeout_usec ? now_usec() + timeout_usec : 0;
         while (!w.done) {
+                unsigned long long now;
+
                 r = sd_bus_process(bus, NULL);
                 if (r < 0)
                         return r;
                 if (r > 0)
                         continue;
-                r = sd_bus_wait(bus, UINT64_MAX);
+                now = now_usec();
+                if (deadline && now >= deadline) {
+                        *ret_result = strdup("timeout");
+                        return -ETIMEDOUT;
+                }
+                r = sd_bus_wait(bus, deadline ? deadline - now : UINT64_MAX);
                 if (r < 0 && r != -EINTR)
                         return r;
         }
@@ -193,7 +202,7 @@ int unit_start(sd_bus *bus, const char *unit, const struct unit_start_opts *o, c
 call:
         if (r < 0)
                 return r;
-        return run_job(bus, m, ret_result);
+        return run_job(bus, m, o->timeout_usec, ret_result);
 }
 
 int unit_stop(sd_bus *bus, const char *unit, char **ret_result) {
@@ -205,7 +214,7 @@ int unit_stop(sd_bus *bus, const char *unit, char **ret_result) {
                 r = sd_bus_message_append(m, "ss", unit, "replace");
         if (r < 0)
                 return r;
-        r = run_job(bus, m, ret_result);
+        r = run_job(bus, m, 0, ret_result);
         /* Stopping a unit that is not loaded is not an error. */
         return r == -ENOENT ? 0 : r;
 }

@@ -27,6 +27,7 @@ struct unit_start_opts {
         const char *helper_path;    /* ExecStart of a transient unit */
         char *const *environment;   /* KEY=VALUE passed to a transient unit */
         bool transient;
+        unsigned long long timeout_usec;    /* 0: until systemd ends the job */
 };
 
 /*

@@ -189,6 +189,44 @@ static void sweep_stale(pam_handle_t *pamh, const struct args *a, const char *re
         reservations_free(l, n);
 }
 
+#define PICK_ATTEMPTS 8
+
+/*
+ * Pick a number and reserve it. Users' allocators do not share root's lock,
+ * so the reservation is the claim: written first (O_EXCL), then the X lock
+ * and socket of the number are looked at again. A user's server that
+ * claimed it meanwhile wins and the next number is tried; one that claims
+ * it later finds the reservation when it checks after its own claim.
+ */
+static int pick_and_reserve(const struct alloc_env *env, const struct bd_config *c, int preferred,
+                            const char *resdir, uid_t uid, const char *profile) {
+        const struct alloc_env x_only = { .lock_dir = env->lock_dir, .proc_net_unix = env->proc_net_unix,
+                                          .proc_root = env->proc_root };
+        unsigned tried[PICK_ATTEMPTS];
+        size_t n_tried = 0;
+        int n, r;
+
+        while (n_tried < PICK_ATTEMPTS) {
+                n = display_pick(env, c->band_min, c->band_max, preferred, tried, n_tried);
+                if (n < 0)
+                        return n;
+                tried[n_tried++] = (unsigned) n;
+                r = reservation_create(resdir, (unsigned) n, getpid(), uid, profile);
+                if (r == -EEXIST)
+                        continue;
+                if (r < 0)
+                        return r;
+                r = display_in_use(&x_only, (unsigned) n);
+                if (r == 0)
+                        return n;
+                (void) reservation_remove(resdir, &(struct reservation) {
+                        .display = (unsigned) n, .pid = getpid(), .uid = uid, .profile = (char *) profile });
+                if (r < 0)
+                        return r;
+        }
+        return -EBUSY;
+}
+
 static void data_free(pam_handle_t *pamh, void *data, int error_status) {
         free(data);
 }
@@ -280,8 +318,9 @@ static int open_session(pam_handle_t *pamh, const struct args *a, const char *pr
         if (r < 0)
                 return r;
 
-        /* Held from the pick until the reservation is written, no longer. */
-        lock_fd = alloc_lock_take(a->rundir);
+        /* Held from the pick until the reservation is written, no longer.
+         * Only root can hold it; the deadline is for a root process stuck. */
+        lock_fd = alloc_lock_take(a->rundir, ALLOC_LOCK_TIMEOUT_USEC, NULL);
         if (lock_fd < 0)
                 return log_errno_pam(pamh, LOG_ERR, lock_fd, "Cannot take the display allocation lock: %m");
 
@@ -293,7 +332,7 @@ static int open_session(pam_handle_t *pamh, const struct args *a, const char *pr
                 .reservation_dir = resdir,
                 .proc_root = "/proc",
         };
-        n = display_pick(&env, c.band_min, c.band_max, preferred, NULL, 0);
+        n = pick_and_reserve(&env, &c, preferred, resdir, pw->pw_uid, profile);
         if (n == -EBUSY) {
                 pam_syslog(pamh, LOG_ERR,
                            "No free X display for profile %s in the band %u-%u ([display] band in %s): stop a desktop or widen the band.",
@@ -301,11 +340,9 @@ static int open_session(pam_handle_t *pamh, const struct args *a, const char *pr
                 return -EBUSY;
         }
         if (n < 0)
-                return log_errno_pam(pamh, LOG_ERR, n, "Cannot pick a display for profile %s: %m", profile);
+                return log_errno_pam(pamh, LOG_ERR, n, "Cannot pick and reserve a display for profile %s in %s: %m",
+                                     profile, resdir);
 
-        r = reservation_create(resdir, (unsigned) n, getpid(), pw->pw_uid, profile);
-        if (r < 0)
-                return log_errno_pam(pamh, LOG_ERR, r, "Cannot reserve display :%d in %s: %m", n, resdir);
         lock_fd = safe_close(lock_fd);
 
         mine = (struct reservation) { .display = (unsigned) n, .pid = getpid(), .uid = pw->pw_uid, .profile = (char *) profile };

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <signal.h>
+#include <time.h>
 #include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -462,12 +463,14 @@ static void test_lock_path(void) {
         _cleanup_free_ char *want = NULL;
         char buf[PATH_MAX];
         struct stat st;
-        bool trusted = lstat("/run/botdesk", &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == 0;
+        bool trusted = geteuid() == 0 && lstat("/run/botdesk", &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == 0 &&
+                       !(st.st_mode & 022);
 
         want = trusted ? strdup("/run/botdesk/alloc.lock") : path_at(run_dir, "alloc.lock");
         TAP_EQ_STR(alloc_lock_path(run_dir, buf, sizeof(buf)), want,
-                   trusted ? "the lock lives in a root-owned /run/botdesk"
-                           : "without a root-owned /run/botdesk the lock lives in the runtime base");
+                   trusted ? "root's lock lives in a root-owned /run/botdesk"
+                           : geteuid() == 0 ? "without a root-owned /run/botdesk root's lock lives in the runtime base"
+                                            : "a user's lock lives in its own runtime base, never in /run/botdesk");
         tap_ok(!alloc_lock_path(run_dir, buf, 8), "a lock path that does not fit the buffer is refused");
 }
 
@@ -486,7 +489,7 @@ static void test_lock_serialises(void) {
         if (child < 0)
                 die("fork");
         if (child == 0) {
-                int lock = alloc_lock_take(run_dir);
+                int lock = alloc_lock_take(run_dir, ALLOC_LOCK_TIMEOUT_USEC, NULL);
 
                 c = lock >= 0 ? 'L' : 'E';
                 if (write(to_parent[1], &c, 1) != 1 || read(to_child[0], &c, 1) != 1)
@@ -510,7 +513,7 @@ static void test_lock_serialises(void) {
         if (fd >= 0)
                 close(fd);
 
-        fd = alloc_lock_take(run_dir);
+        fd = alloc_lock_take(run_dir, ALLOC_LOCK_TIMEOUT_USEC, NULL);
         tap_ok(fd >= 0, "alloc_lock_take takes a free lock");
         tap_ok(fd > 2 && (fcntl(fd, F_GETFD) & FD_CLOEXEC), "the lock fd is close-on-exec and above stdio");
         if (startswith(path, run_dir))
@@ -527,6 +530,124 @@ static void test_lock_serialises(void) {
         }
 }
 
+/* A child that takes path's flock, says so, and holds it for hold_ms (-1: until killed). */
+static pid_t lock_holder(const char *path, int hold_ms, bool read_only) {
+        int p[2];
+        char c;
+        pid_t pid;
+
+        if (pipe2(p, O_CLOEXEC) < 0)
+                die("pipe");
+        pid = fork();
+        if (pid < 0)
+                die("fork");
+        if (pid == 0) {
+                /* Read-only, as another user would have to open root's lock. */
+                int fd = open(path, (read_only ? O_RDONLY : O_RDWR) | O_CLOEXEC);
+
+                c = fd >= 0 && flock(fd, LOCK_EX) == 0 ? 'L' : 'E';
+                if (write(p[1], &c, 1) != 1)
+                        _exit(2);
+                if (hold_ms < 0)
+                        for (;;)
+                                pause();
+                usleep((useconds_t) hold_ms * 1000);
+                _exit(0);
+        }
+        close(p[1]);
+        if (read(p[0], &c, 1) != 1 || c != 'L')
+                die("lock holder");
+        close(p[0]);
+        return pid;
+}
+
+static void test_lock_deadline(void) {
+        char path[PATH_MAX];
+        unsigned long long t0, elapsed;
+        struct stat st, before;
+        pid_t holder;
+        int fd;
+
+        if (!alloc_lock_path(run_dir, path, sizeof(path)))
+                die("alloc_lock_path");
+        if (!startswith(path, run_dir)) {
+                tap_ok(1, "a lock held forever makes alloc_lock_take fail at its deadline # SKIP /run/botdesk is in use");
+                return;
+        }
+        safe_close(alloc_lock_take(run_dir, ALLOC_LOCK_TIMEOUT_USEC, NULL)); /* creates it */
+
+        holder = lock_holder(path, -1, true);
+        t0 = now_usec();
+        fd = alloc_lock_take(run_dir, 400 * 1000ULL, NULL);
+        elapsed = now_usec() - t0;
+        TAP_EQ_INT(fd, -ETIMEDOUT, "a lock held forever (through a read-only fd) gives -ETIMEDOUT at the deadline");
+        tap_ok(elapsed >= 400 * 1000ULL && elapsed < 2 * 1000 * 1000ULL,
+               "the wait lasted the 0.4 s deadline, no more (%.3f s)", (double) elapsed / 1e6);
+        safe_close(fd);
+        kill(holder, SIGKILL);
+        waitpid(holder, NULL, 0);
+
+        holder = lock_holder(path, 300, false);
+        t0 = now_usec();
+        fd = alloc_lock_take(run_dir, 5 * 1000 * 1000ULL, NULL);
+        elapsed = now_usec() - t0;
+        tap_ok(fd >= 0, "a lock released within the deadline is taken");
+        tap_ok(elapsed < 1500 * 1000ULL, "once its holder has gone, at once (%.3f s after a 0.3 s hold)",
+               (double) elapsed / 1e6);
+        safe_close(fd);
+        waitpid(holder, NULL, 0);
+
+        /* A stop signal ends the wait, and stays pending for its handler. */
+        {
+                sigset_t cancel, old, pending;
+                pid_t self = getpid(), poker;
+
+                sigemptyset(&cancel);
+                sigaddset(&cancel, SIGUSR2);
+                sigprocmask(SIG_BLOCK, &cancel, &old);
+                holder = lock_holder(path, -1, false);
+                poker = fork();
+                if (poker == 0) {
+                        usleep(200 * 1000);
+                        kill(self, SIGUSR2);
+                        _exit(0);
+                }
+                t0 = now_usec();
+                fd = alloc_lock_take(run_dir, 5 * 1000 * 1000ULL, &cancel);
+                elapsed = now_usec() - t0;
+                TAP_EQ_INT(fd, -ECANCELED, "a cancel signal ends the wait for a held lock");
+                tap_ok(elapsed < 1500 * 1000ULL, "at once (%.3f s after the signal was sent at 0.2 s)",
+                       (double) elapsed / 1e6);
+                tap_ok(sigpending(&pending) == 0 && sigismember(&pending, SIGUSR2),
+                       "and the signal is left pending for the caller's own handling");
+                safe_close(fd);
+                waitpid(poker, NULL, 0);
+                {
+                        struct timespec zero = {};
+                        (void) sigtimedwait(&cancel, NULL, &zero);
+                }
+                sigprocmask(SIG_SETMASK, &old, NULL);
+                kill(holder, SIGKILL);
+                waitpid(holder, NULL, 0);
+        }
+
+        /* An old install's 0644 lock: someone holds it for ever through an
+         * fd opened back then. The owner renews the file and goes on. */
+        if (chmod(path, 0644) < 0 || stat(path, &before) < 0)
+                die("chmod");
+        holder = lock_holder(path, -1, true);
+        t0 = now_usec();
+        fd = alloc_lock_take(run_dir, 5 * 1000 * 1000ULL, NULL);
+        elapsed = now_usec() - t0;
+        tap_ok(fd >= 0, "a lock file others could open (0644), held through such an fd, does not stop its owner");
+        tap_ok(elapsed < 1000 * 1000ULL, "who takes a renewed lock at once (%.3f s)", (double) elapsed / 1e6);
+        tap_ok(fd >= 0 && fstat(fd, &st) == 0 && (st.st_mode & 07777) == 0600 && st.st_ino != before.st_ino,
+               "the renewed lock file is a new inode, mode 0600");
+        safe_close(fd);
+        kill(holder, SIGKILL);
+        waitpid(holder, NULL, 0);
+}
+
 static void test_lock_refuses_symlink(void) {
         _cleanup_free_ char *target = path_at(base, "elsewhere");
         char path[PATH_MAX];
@@ -539,7 +660,7 @@ static void test_lock_refuses_symlink(void) {
         unlink(path);
         if (symlink(target, path) < 0)
                 die(path);
-        tap_ok(alloc_lock_take(run_dir) < 0, "a symlink in place of the lock file is refused");
+        tap_ok(alloc_lock_take(run_dir, ALLOC_LOCK_TIMEOUT_USEC, NULL) < 0, "a symlink in place of the lock file is refused");
         tap_ok(lstat(target, &st) < 0 && errno == ENOENT, "the symlink's target is not created");
         unlink(path);
 
@@ -550,7 +671,7 @@ static void test_lock_refuses_symlink(void) {
         write_at(run_dir, "alloc.lock", "");
         if (chown(path, 65534, 65534) < 0)
                 die(path);
-        TAP_EQ_INT(alloc_lock_take(run_dir), -EPERM, "a per-user lock file owned by another user is refused");
+        TAP_EQ_INT(alloc_lock_take(run_dir, ALLOC_LOCK_TIMEOUT_USEC, NULL), -EPERM, "a per-user lock file owned by another user is refused");
         unlink(path);
 }
 
@@ -568,6 +689,7 @@ int main(void) {
         test_reservations();
         test_lock_path();
         test_lock_serialises();
+        test_lock_deadline();
         test_lock_refuses_symlink();
 
         nftw(base, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
