@@ -35,6 +35,7 @@ fi
 S=$(mktemp -d /tmp/botdesk-untr.XXXXXX) || t_skip_all "mktemp failed"
 FALLBACK=/tmp/botdesk-$VUID
 FALLBACK_MADE=
+HOLDER=
 untr_cleanup() {
         local rc=$?
         trap - EXIT
@@ -79,14 +80,17 @@ if [ -e "$FALLBACK" ] || [ -L "$FALLBACK" ]; then
 else
         as_attacker mkdir -m 755 "$FALLBACK" "$FALLBACK/$P" && FALLBACK_MADE=1
         t_ok "$A creates $FALLBACK/$P for the forgery" test -n "$FALLBACK_MADE"
-        # The attacker's lock holder: a shell that takes the lock and becomes sleep.
-        # (stdio elsewhere: a stray holder must not keep the TAP pipe open.)
-        as_attacker sh -c 'exec 8>>"$1"; flock 8 && exec sleep 600' sh "$FALLBACK/$P/helper.lock" \
-                </dev/null >/dev/null 2>&1 &
+        # The attacker's lock holder: a shell that says its pid, takes the
+        # lock and becomes sleep (runuser forks in between, so $! is not it).
+        # stdio elsewhere: a stray holder must not keep the TAP pipe open.
+        : >"$S/holder.pid"
+        chown "$A:" "$S/holder.pid"
+        as_attacker sh -c 'echo $$ >"$2"; exec 8>>"$1"; flock 8 && exec sleep 600' sh "$FALLBACK/$P/helper.lock" \
+                "$S/holder.pid" </dev/null >/dev/null 2>&1 &
         RU=$!
         bd_own_pid "$RU"
         wait_locked "$FALLBACK/$P/helper.lock" || t_fail "$A holds $FALLBACK/$P/helper.lock within 10 s"
-        HOLDER=$(cat "/proc/$RU/task/$RU/children" 2>/dev/null | awk '{ print $1 }')
+        HOLDER=$(cat "$S/holder.pid")
         [ -n "$HOLDER" ] && bd_own_pid "$HOLDER"
         ST=$(proc_starttime "${HOLDER:-$RU}")
         as_attacker sh -c 'umask 022; printf "%s\n" "$@" >"$0/helper.tmp" && mv "$0/helper.tmp" "$0/helper"' \
@@ -157,6 +161,6 @@ rc=$?
 t_isnt "$rc" 124 "env with a FIFO named env returns within 10 s (exit $rc)"
 t_isnt "$rc" 0 "env with a FIFO named env fails"
 t_diag "env: $(cat "$BD_T/out/fifo-env.err")"
-kill -KILL "$H" 2>/dev/null
+kill -KILL "$H" ${HOLDER:+"$HOLDER"} 2>/dev/null
 
 t_done
