@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "cgroup.h"
+#include "pid-signal.h"
 #include "util.h"
 
 int cgroup_v2_mount(char **ret) {
@@ -144,8 +145,10 @@ static int kill_procs_recursive(const char *cg) {
                 long pid = strtol(s, &e, 10);
                 if (e == s)
                         break;
-                if (pid > 0)
-                        (void) kill((pid_t) pid, SIGKILL);
+                /* Still in this group once pinned: a pid read from
+                 * cgroup.procs may have been reused by then. */
+                if (pid > 0 && pid <= INT_MAX)
+                        (void) pid_signal_checked((pid_t) pid, SIGKILL, pid_check_in_cgroup, (void *) cg);
                 while (*e == '\n')
                         e++;
         }

@@ -10,6 +10,7 @@
 #include "cgroup.h"
 #include "envfile.h"
 #include "identity.h"
+#include "pid-signal.h"
 #include "util.h"
 
 void helper_record_done(struct helper_record *r) {
@@ -144,6 +145,24 @@ static bool environ_has_token(pid_t pid, const char *needle, size_t needle_len) 
         return false;
 }
 
+struct token_check {
+        const char *needle;
+        size_t needle_len;
+        uid_t uid;
+};
+
+/* Of uid, alive, carrying the token: looked up only once the process is pinned. */
+static bool token_check(pid_t pid, void *userdata) {
+        const struct token_check *t = userdata;
+        struct stat st;
+        char path[64];
+
+        snprintf(path, sizeof path, "/proc/%d", (int) pid);
+        if (stat(path, &st) < 0 || st.st_uid != t->uid)
+                return false;
+        return pid_alive("/proc", pid) && environ_has_token(pid, t->needle, t->needle_len);
+}
+
 int kill_by_token(const char *token, uid_t uid) {
         _cleanup_free_ char *needle = strdup_printf("BOTDESK_TOKEN=%s", token);
         size_t needle_len;
@@ -162,18 +181,12 @@ int kill_by_token(const char *token, uid_t uid) {
                 if (!d)
                         return negative_errno();
                 while ((de = readdir(d))) {
+                        struct token_check t = { .needle = needle, .needle_len = needle_len, .uid = uid };
                         unsigned long long v;
-                        struct stat st;
-                        char path[300];
 
                         if (parse_uint(de->d_name, INT32_MAX, &v) < 0 || (pid_t) v == getpid())
                                 continue;
-                        snprintf(path, sizeof path, "/proc/%s", de->d_name);
-                        if (stat(path, &st) < 0 || st.st_uid != uid)
-                                continue;
-                        if (!pid_alive("/proc", (pid_t) v) || !environ_has_token((pid_t) v, needle, needle_len))
-                                continue;
-                        if (kill((pid_t) v, SIGKILL) >= 0) {
+                        if (pid_signal_checked((pid_t) v, SIGKILL, token_check, &t) > 0) {
                                 seen++;
                                 killed++;
                         }

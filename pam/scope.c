@@ -8,6 +8,7 @@
 
 
 #include "cgroup.h"
+#include "pid-signal.h"
 #include "pam-botdesk.h"
 #include "util.h"
 
@@ -70,8 +71,10 @@ static int cgroup_signal_tree(const char *cg, int sig) {
         int k = 0, r;
 
         r = cgroup_pids(cg, &pids, &n);
+        /* Each still in the scope once pinned by a pidfd: the pid was read
+         * from cgroup.procs and may belong to someone else by now. */
         for (size_t i = 0; i < n; i++)
-                if (kill(pids[i], sig) >= 0)
+                if (pid_signal_checked(pids[i], sig, pid_check_in_cgroup, (void *) cg) > 0)
                         k++;
         return r < 0 ? r : k;
 }
