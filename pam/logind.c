@@ -125,3 +125,24 @@ int session_by_display(unsigned n, char **ret_id, uid_t *ret_uid) {
         }
         return 0;
 }
+
+int session_verify(const char *id, uid_t uid, unsigned n) {
+        _cleanup_free_ char *service = NULL, *display = NULL;
+        uid_t owner;
+        int r;
+
+        if (!session_id_valid(id))
+                return 0;
+        r = sd_session_get_uid(id, &owner);
+        if (r == -ENXIO || r == -ENOENT)
+                return 0; /* no such session */
+        if (r < 0)
+                return r;
+        r = sd_session_get_service(id, &service);
+        if (r < 0 && r != -ENODATA && r != -ENXIO)
+                return r;
+        r = sd_session_get_display(id, &display);
+        if (r < 0 && r != -ENODATA && r != -ENXIO)
+                return r;
+        return session_is_ours(service, display, owner, uid, n);
+}

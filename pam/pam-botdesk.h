@@ -53,6 +53,13 @@ bool logind_running(void);
 /* logind's KillSession(id, "all", sig): permitted to root and to the session's owner. */
 int logind_kill_session(pam_handle_t *pamh, const struct args *a, const char *id, int sig);
 
+/* Is a session with these properties (from sd-login) the botdesk session of
+ * uid on display :n? NULL properties are never ours. */
+bool session_is_ours(const char *service, const char *display, uid_t session_uid, uid_t uid, unsigned n);
+
+/* Is logind session id the botdesk session of uid on :n? 1, 0, -errno. */
+int session_verify(const char *id, uid_t uid, unsigned n);
+
 /* The botdesk session on display :n: 1 (id and uid set), 0 none, -errno. */
 int session_by_display(unsigned n, char **ret_id, uid_t *ret_uid);
 

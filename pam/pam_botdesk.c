@@ -395,13 +395,26 @@ static int close_session(pam_handle_t *pamh, const struct args *a, const struct 
         const char *id;
         int r, ret = 0;
 
-        /* pam_systemd put the id of the session it registered into the PAM environment. */
+        /* pam_systemd put the id of the session it registered into the PAM
+         * environment; so can the application, to anything. Only a session
+         * logind says is botdesk's, of our user, on our display is emptied. */
         id = pam_getenv(pamh, "XDG_SESSION_ID");
         if (logind_running()) {
-                if (!session_id_valid(id)) {
+                if (id && (r = session_verify(id, data->uid, data->display)) <= 0) {
+                        char shown[SESSION_ID_MAX + 1];
+
+                        sanitize(id, shown, sizeof shown);
+                        if (r < 0)
+                                log_errno_pam(pamh, LOG_WARNING, r, "Cannot look up session %s: %m; ignoring it.", shown);
+                        else
+                                pam_syslog(pamh, LOG_WARNING,
+                                           "XDG_SESSION_ID=%s is not the botdesk session of uid %u on :%u; ignoring it.",
+                                           shown, (unsigned) data->uid, data->display);
+                        id = NULL;
+                }
+                if (!id) {
                         uid_t owner = (uid_t) -1;
 
-                        id = NULL;
                         if (session_by_display(data->display, &found, &owner) > 0 && owner == data->uid)
                                 id = found;
                 }
