@@ -12,6 +12,8 @@ runtime=(tigervnc-standalone-server xfwm4 xfce4-panel xfdesktop4 xfce4-settings 
 tests=(x11-utils x11-apps xdotool python3 socat gvncviewer valgrind clang
        systemd-container mmdebstrap util-linux procps
        selinux-policy-dev selinux-policy-default semodule-utils policycoreutils setools)
+# The polkit rule's unit test runs it under node (Debian: nodejs provides /usr/bin/node).
+tests+=(nodejs)
 
 want=("${build[@]}" "${runtime[@]}")
 [ "${1:-}" = --tests ] && want+=("${tests[@]}")
