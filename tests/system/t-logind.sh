@@ -60,8 +60,8 @@ root_before() {
         r_check "the system unit $U is known" systemctl cat "$U" || return
         r_check "systemd-tmpfiles creates /run/botdesk" systemd-tmpfiles --create botdesk.conf
         out=$(stat -c '%U %a' /run/botdesk /run/botdesk/reservations /run/botdesk/alloc.lock 2>&1 | tr '\n' ' ')
-        if [ "$out" = "root 755 root 755 root 644 " ]; then r_ok "/run/botdesk, its reservations/ and alloc.lock are root's"
-        else r_not_ok "/run/botdesk, its reservations/ and alloc.lock are root's"; echo "$out" | r_diag; fi
+        if [ "$out" = "root 755 root 755 root 600 " ]; then r_ok "/run/botdesk, its reservations/ and alloc.lock are root's (the lock root's alone)"
+        else r_not_ok "/run/botdesk, its reservations/ and alloc.lock are root's (the lock root's alone)"; echo "$out" | r_diag; fi
 
         # The generator runs on daemon-reload.
         systemctl daemon-reload
