@@ -62,9 +62,11 @@ int cli_open_profile(const char *profile, struct bd_paths *p, int *ret_fd) {
                 return log_error_errno(r, "%s is not a private directory of uid %u (%m); remove it or fix its owner and mode.",
                                        bad, (unsigned) getuid());
         }
-        fd = open(p->runtime, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+        /* Checked again on the opened fds: what is read below is what was verified. */
+        fd = paths_open_runtime(p, NULL);
         if (fd < 0)
-                return log_error_errno(errno, "Cannot open %s: %m", p->runtime);
+                return log_error_errno(fd, "Cannot open %s as a private directory of uid %u: %m", p->runtime,
+                                       (unsigned) getuid());
         *ret_fd = fd;
         return 0;
 }

@@ -102,7 +102,8 @@ int pid_starttime(pid_t pid, unsigned long long *ret) {
 }
 
 int helper_lock_take(int dirfd) {
-        _cleanup_close_ int fd = openat(dirfd, HELPER_LOCK_FILE, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+        _cleanup_close_ int fd = openat(dirfd, HELPER_LOCK_FILE,
+                                        O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0600);
 
         if (fd < 0)
                 return negative_errno();
@@ -112,7 +113,8 @@ int helper_lock_take(int dirfd) {
 }
 
 int helper_lock_held(int dirfd) {
-        _cleanup_close_ int fd = openat(dirfd, HELPER_LOCK_FILE, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+        /* O_NONBLOCK: a FIFO in its place must not hang a status. */
+        _cleanup_close_ int fd = openat(dirfd, HELPER_LOCK_FILE, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
 
         if (fd < 0)
                 return errno == ENOENT ? 0 : negative_errno();
