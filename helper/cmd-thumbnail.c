@@ -192,7 +192,7 @@ static int running_display(const char *profile, int *ret_fd, char **ret_display,
                 log_error("Desktop %s is not running; start it with: botdesk start %s", profile, profile);
                 return EXIT_NOT_RUNNING;
         }
-        r = envfile_read(p.env_file, &env);
+        r = envfile_read_at(dirfd, "env", &env);
         if (r == -ENOENT) {
                 log_error("Desktop %s is still starting; wait for `botdesk start %s` to return.", profile, profile);
                 return EXIT_NOT_RUNNING;
