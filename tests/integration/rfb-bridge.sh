@@ -150,33 +150,24 @@ t_is "$(wc -l <"$BD_T/out/bad.err")" 1 "... and one line on stderr: $(cat "$BD_T
 
 # ---- a stock client behind socat --------------------------------------------------------------
 if command -v gvnccapture >/dev/null 2>&1 && command -v socat >/dev/null 2>&1; then
-        n=$("$PY" -c '
-import socket
-for n in range(300, 900):
-    s = socket.socket()
-    try:
-        s.bind(("127.0.0.1", 5900 + n)); print(n); break
-    except OSError: pass
-    finally: s.close()')
-        port=$((5900 + n))
-        socat "TCP-LISTEN:$port,bind=127.0.0.1,reuseaddr" EXEC:"$BOTDESK rfb $P --viewer v1" 2>"$BD_T/out/socat.err" &
-        SOCAT=$!
-        bd_own_pid "$SOCAT"
-        for _ in $(seq 50); do
-                grep -qi ":$(printf '%04X' "$port") 00000000:0000 0A" /proc/net/tcp && break
-                sleep 0.1
-        done
-        timeout 60 gvnccapture "127.0.0.1:$n" "$BD_T/out/capture.png" >"$BD_T/out/capture.log" 2>&1
-        t_is "$?" 0 "gvnccapture through socat and botdesk rfb succeeds"
-        size=$("$PY" -c '
+        if bd_tcp_front "$P" v1 2>"$BD_T/out/front.err"; then
+                SOCAT=$BD_FRONT_PID port=$BD_FRONT_PORT
+                timeout 60 gvnccapture "127.0.0.1:$((port - 5900))" "$BD_T/out/capture.png" >"$BD_T/out/capture.log" 2>&1
+                rc=$?
+                t_is "$rc" 0 "gvnccapture through socat and botdesk rfb succeeds"
+                [ "$rc" = 0 ] || t_diag "$(cat "$BD_T/out/capture.log" "$BD_T/out/socat.err" 2>/dev/null)"
+                size=$("$PY" -c '
 import struct, sys
 d = open(sys.argv[1], "rb").read(24)
 print("%dx%d" % struct.unpack(">II", d[16:24]) if d[:8] == b"\x89PNG\r\n\x1a\n" else "not a PNG")' "$BD_T/out/capture.png" 2>&1)
-        t_is "$size" 1024x768 "the captured image has the desktop's size"
-        kill "$SOCAT" 2>/dev/null
-        wait "$SOCAT" 2>/dev/null
+                t_is "$size" 1024x768 "the captured image has the desktop's size"
+                kill "$SOCAT" 2>/dev/null
+                wait "$SOCAT" 2>/dev/null
+        else
+                t_fail "a socat front for gvnccapture listens on a port of its own" "$(cat "$BD_T/out/front.err")"
+        fi
 else
-        t_pass "gvnccapture through socat # SKIP gvnccapture or socat not installed"
+        t_skip "gvnccapture through socat" "gvnccapture or socat not installed"
 fi
 
 bd_stop "$P"
