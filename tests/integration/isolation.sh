@@ -211,6 +211,7 @@ RB=$XDG_RUNTIME_DIR/botdesk
 
 PSQ=$(bd_profile squat)
 if [ -e "$SQUAT" ] || [ -L "$SQUAT" ]; then
+        # Host state, not a missing package: someone else's dir at that path is not ours to remove.
         t_pass "a fallback dir $SQUAT squatted by $U is refused # SKIP $SQUAT exists ($(stat -c '%U %a' "$SQUAT"))"
 else
         if as_other mkdir -m 755 "$SQUAT"; then
