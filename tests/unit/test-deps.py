@@ -38,6 +38,8 @@ HOST_SCRIPTS = (
 )
 # Programs the scripts reach through a variable ($PY, "$BOTDESK" ...).
 VIA_VARIABLE = ["python3", "Xtigervnc", "dbus-daemon"]
+# The project's own programs, built here, not installed from Debian.
+OWN_PROGRAMS = {"botdesk", "botdesk-helper", "botdesk-session-generator"}
 # Words that take a command after them.
 WRAPPERS = {"timeout", "env", "exec", "nohup", "setsid", "time", "runuser", "sudo", "command", "!", "then",
             "do", "else", "elif", "if", "while", "until", "xargs", "nice", "stdbuf", "flock"}
@@ -244,7 +246,7 @@ def main():
             positional.setdefault(w, rel)
 
     for prog in sorted(named | set(positional)):
-        if prog in own:
+        if prog in own or prog in OWN_PROGRAMS:
             continue
         kind = subprocess.run(["bash", "-c", 'type -t -- "$1"', "bash", prog], capture_output=True,
                               text=True).stdout.strip()
