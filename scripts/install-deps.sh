@@ -12,7 +12,7 @@ build=(meson ninja-build pkg-config gcc libc6-dev scdoc bash-completion libsyste
        libxcb1-dev libxcb-shm0-dev libxcb-image0-dev libpng-dev libjpeg-dev)
 runtime=(tigervnc-standalone-server xfwm4 xfce4-panel xfdesktop4 xfce4-settings xfconf
          dbus-daemon x11-xkb-utils)
-tests=(x11-utils x11-apps x11-xserver-utils xdotool python3 socat gvncviewer valgrind clang
+tests=(x11-utils x11-apps x11-xserver-utils xdotool python3 socat gvncviewer valgrind clang chromium
        systemd-container mmdebstrap util-linux procps passwd perl hyperfine
        selinux-policy-dev selinux-policy-default semodule-utils policycoreutils setools
        qemu-system-x86 busybox-static cpio attr e2fsprogs file)

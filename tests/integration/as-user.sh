@@ -50,7 +50,7 @@ if ! readable "$script" "$build" "$src"; then
         stage=$(mktemp -d /tmp/botdesk-as-user.XXXXXX)
         chmod 755 "$stage"
         mkdir -p "$stage/build/helper" "$stage/src/conf" "$stage/src/tests"
-        cp "$build/helper/botdesk" "$build/helper/botdesk-helper" "$stage/build/helper/"
+        cp "$build/helper/botdesk" "$build/helper/botdesk-helper" "$build/helper/botdesk-browser" "$stage/build/helper/"
         cp -r "$src/conf/skel" "$src/conf/applications" "$stage/src/conf/"
         cp -r "$src/tests/integration" "$stage/src/tests/"
         chmod -R a+rX "$stage"
