@@ -5,9 +5,11 @@
 # botdesk-test, root's RFB socket cannot be connected to, its display cannot
 # be used without the cookie, its cookie, env file and runtime dir cannot be
 # read, its allocation lock cannot be replaced; a fallback runtime dir that
-# botdesk-test squats at /tmp/botdesk-0 is refused. No process of either
-# desktop listens on TCP, none carries the caller's credentials, and a stop
-# leaves nothing. Bands: root 95-99, botdesk-test 120-124.
+# botdesk-test squats at /tmp/botdesk-0 is refused. With root's dock browser
+# running (started through botdesk-browser with botdesk exec), its DevTools
+# socket is 0600 and out of botdesk-test's reach; no process of either
+# desktop, the browser included, listens on TCP, none carries the caller's
+# credentials, and a stop leaves nothing. Bands: root 95-99, botdesk-test 120-124.
 . "$(dirname "$0")/lib.sh"
 [ "$(id -u)" = 0 ] || t_skip_all "needs root (a second user is created and used)"
 bd_init iso 95
@@ -304,6 +306,37 @@ else
         t_is "$(probe_other create "$RB/alloc.lock.iso$$")" EACCES "$U cannot create a file next to it (no replacement)"
 fi
 
+# ---- the dock's browser, running: DevTools only on a 0600 socket ------------------------------
+
+# Started the way the dock does (through botdesk-browser), inside root's
+# desktop with botdesk exec, by a caller whose environment holds credentials:
+# the checks below then cover a running browser's sockets and environment.
+BROWSER_PID=
+if command -v chromium >/dev/null 2>&1 && [ -x "$BD_BUILD_DIR/helper/botdesk-browser" ]; then
+        AWS_SECRET_ACCESS_KEY=x GITHUB_TOKEN=y DB_PASSWORD=z MY_SECRET=w \
+                "$BOTDESK" exec "$P" -- "$BD_BUILD_DIR/helper/botdesk-browser" --cdp-socket="$RT/cdp.sock" -- \
+                "$(command -v chromium)" --headless --no-sandbox --disable-gpu --disable-background-networking \
+                --disable-component-update --disable-sync --no-first-run --user-data-dir="$BD_T/browser-profile" \
+                about:blank >"$BD_T/out/browser.out" 2>"$BD_T/out/browser.err" &
+        BROWSER_PID=$!
+        bd_own_pid "$BROWSER_PID"
+        # Bounded: the launcher binds its socket within 30 s, and the browser
+        # has its helper processes (zygote, renderer) within 10 s more.
+        for _ in $(seq 300); do
+                [ -S "$RT/cdp.sock" ] && break
+                sleep 0.1
+        done
+        for _ in $(seq 100); do
+                [ "$(descendants "$BROWSER_PID" | wc -l)" -ge 2 ] && break
+                sleep 0.1
+        done
+        t_ok "root's dock browser runs, serving DevTools on $RT/cdp.sock" test -S "$RT/cdp.sock"
+        t_is "$(stat -c %a "$RT/cdp.sock" 2>&1)" 600 "the DevTools socket is 0600"
+        t_is "$(probe_other connect "$RT/cdp.sock")" EACCES "$U cannot connect to root's DevTools socket (EACCES)"
+else
+        t_pass "a running dock browser # SKIP chromium or botdesk-browser not available"
+fi
+
 # ---- no TCP listener, no credentials -----------------------------------------------------------
 
 RPIDS=$(r_desktop_pids)
@@ -316,11 +349,13 @@ for who in root "$U"; do
         children=$(for p in $pids; do [ "$p" = "$helper" ] || echo "$p"; done)
         comms=$(comms_of $children)
         ok=1
-        for c in X dbus-daemon sleep; do
+        want="X dbus-daemon sleep"
+        [ "$who" = root ] && [ -n "$BROWSER_PID" ] && want="$want botdesk-browser chromium"
+        for c in $want; do
                 case " $comms" in *" $c"*) ;; *) ok= ;; esac
         done
         if [ -n "$ok" ]; then t_pass "$who's desktop: the helper's children are found ($comms)"; else
-                t_fail "$who's desktop: the helper's children are found" "comms: $comms (want X*, dbus-daemon, sleep)"; fi
+                t_fail "$who's desktop: the helper's children are found" "comms: $comms (want $want)"; fi
         inodes=$(socket_inodes_of $pids | wc -l)
         l=$(tcp_listeners_of $pids)
         if [ "$inodes" -gt 0 ] && [ -z "$l" ]; then
