@@ -95,18 +95,13 @@ cdp() { timeout 60 "$PY" "$BD_T/cdp.py" "$@" 2>>"$BD_T/out/cdp.err"; }
 
 # Every live descendant of PID, PID included (the browser's whole tree).
 tree_of() {
-        local root=$1
-        awk -v r="$root" '
-                FNR == 1 {
-                        s = $0; sub(/.*\) /, "", s); split(s, f, " ")
-                        p = FILENAME; sub(/^\/proc\//, "", p); sub(/\/stat$/, "", p)
-                        pp[p] = f[2]; st[p] = f[1]
-                }
+        ps -e -o pid=,ppid=,stat= | awk -v r="$1" '
+                { pp[$1] = $2; st[$1] = $3 }
                 END {
                         in_[r] = 1
                         do { c = 0; for (p in pp) if (!(p in in_) && (pp[p] in in_)) { in_[p] = 1; c = 1 } } while (c)
-                        for (p in in_) if ((p in st) && st[p] != "Z") print p
-                }' /proc/[0-9]*/stat 2>/dev/null | sort -n
+                        for (p in in_) if ((p in st) && st[p] !~ /^Z/) print p
+                }' | sort -n
 }
 
 # "PID(comm):INODE" for each listening TCP socket held by PIDS.
@@ -196,12 +191,18 @@ t_ok "... and removes the socket" test ! -e "$SOCK"
         >"$BD_T/out/old.out" 2>&1 &
 OLD=$!
 bd_own_pid "$OLD"
+# Bounded: the browser announces its port within 30 s; the listener is seen within 10 s more.
 for _ in $(seq 300); do
         [ -s "$BD_T/profile-old/DevToolsActivePort" ] && break
         sleep 0.1
 done
-old=$(tcp_listeners $(tree_of "$OLD"))
+for _ in $(seq 100); do
+        old=$(tcp_listeners $(tree_of "$OLD"))
+        [ -n "$old" ] && break
+        sleep 0.1
+done
 t_isnt "$old" "" "control: the check does see the DevTools TCP port of --remote-debugging-port=0"
+[ -n "$old" ] || t_diag "tree: $(tree_of "$OLD" | tr '\n' ' ')" "DevToolsActivePort: $(cat "$BD_T/profile-old/DevToolsActivePort" 2>&1)"
 kill -TERM "$OLD" 2>/dev/null
 for _ in $(seq 100); do kill -0 "$OLD" 2>/dev/null || break; sleep 0.1; done
 kill -KILL $(tree_of "$OLD") 2>/dev/null
