@@ -334,7 +334,7 @@ if command -v chromium >/dev/null 2>&1 && [ -x "$BD_BUILD_DIR/helper/botdesk-bro
         t_is "$(stat -c %a "$RT/cdp.sock" 2>&1)" 600 "the DevTools socket is 0600"
         t_is "$(probe_other connect "$RT/cdp.sock")" EACCES "$U cannot connect to root's DevTools socket (EACCES)"
 else
-        t_pass "a running dock browser # SKIP chromium or botdesk-browser not available"
+        t_skip "a running dock browser" "chromium or botdesk-browser not available"
 fi
 
 # ---- no TCP listener, no credentials -----------------------------------------------------------
