@@ -35,8 +35,22 @@ if ! id -u "$U" >/dev/null 2>&1; then
         exec 9<&-
 fi
 UUID=$(id -u "$U")
-runuser -u "$U" -- test -x "$BOTDESK" -a -x "$BD_HELPER" -a -r "$BD_SOURCE_DIR/conf/skel" ||
-        t_skip_all "build dir not usable by $U"
+# The other user runs the same binaries. Where the checkout is not theirs to
+# read (a 0700 home or scratch dir, as CI's clone may be), give them a copy
+# of just what a desktop needs: the binaries link only system libraries.
+ISO_SKEL=$BD_SOURCE_DIR/conf/skel
+if ! runuser -u "$U" -- test -x "$BOTDESK" -a -x "$BD_HELPER" -a -r "$ISO_SKEL"; then
+        chmod 711 "$BD_T"   # traversable, not listable; its own subdirs stay 0700
+        mkdir -m 755 "$BD_T/stage" "$BD_T/stage/helper" "$BD_T/stage/conf"
+        cp "$BOTDESK" "$BD_HELPER" "$BD_BUILD_DIR/helper/botdesk-browser" "$BD_T/stage/helper/" 2>/dev/null
+        cp -r "$BD_SOURCE_DIR/conf/skel" "$BD_SOURCE_DIR/conf/applications" "$BD_T/stage/conf/"
+        chmod -R a+rX "$BD_T/stage"
+        BOTDESK=$BD_T/stage/helper/botdesk BD_HELPER=$BD_T/stage/helper/botdesk-helper
+        BD_BUILD_DIR=$BD_T/stage ISO_SKEL=$BD_T/stage/conf/skel
+        export BOTDESK_HELPER=$BD_HELPER BOTDESK_SKEL_DIR=$ISO_SKEL
+fi
+runuser -u "$U" -- test -x "$BOTDESK" -a -x "$BD_HELPER" -a -r "$ISO_SKEL" ||
+        t_skip_all "build dir not usable by $U, even from a copy in $BD_T/stage"
 
 # As the other user, with nothing of ours: no XDG_*, no XAUTHORITY, no DISPLAY.
 as_other() {
@@ -49,7 +63,7 @@ chown "$U:" "$UT" && chmod 700 "$UT"
 as_user() {
         runuser -u "$U" -- env -i PATH="$UPATH" HOME="$UH" USER="$U" LOGNAME="$U" LANG=C.UTF-8 LC_ALL=C TMPDIR=/tmp \
                 XDG_RUNTIME_DIR="$UT/run" XDG_STATE_HOME="$UT/state" XDG_CONFIG_HOME="$UT/config" \
-                BOTDESK_CONFIG="$UT/botdesk.ini" BOTDESK_HELPER="$BD_HELPER" BOTDESK_SKEL_DIR="$BD_SOURCE_DIR/conf/skel" \
+                BOTDESK_CONFIG="$UT/botdesk.ini" BOTDESK_HELPER="$BD_HELPER" BOTDESK_SKEL_DIR="$ISO_SKEL" \
                 "$@"
 }
 as_user mkdir -m 700 "$UT/run" "$UT/state" "$UT/config"
