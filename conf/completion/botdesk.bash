@@ -92,7 +92,7 @@ _botdesk() {
         stop)      opts="--force --quiet" ;;
         restart)   opts="--force --timeout --json --quiet" ;;
         status | list | env | lookup | doctor) opts="--json" ;;
-        exec)      opts="--" ;;
+        exec)      opts="-- --env" ;;
         thumbnail) opts="--output --size --format --quality --data-url --help" ;;
         lease)     opts="--viewer --json" ;;
         rfb)       opts="--viewer" ;;
@@ -102,7 +102,7 @@ _botdesk() {
         if [[ $verb == thumbnail ]]; then
                 value_opts="-o --output --size --format --quality"
         else
-                value_opts="--timeout --viewer --profile"
+                value_opts="--timeout --viewer --profile --env"
         fi
 
         # The value of an option.
