@@ -19,6 +19,9 @@
 #if HAVE_THUMBNAIL
 #include "commands-thumbnail.h"
 #endif
+#if HAVE_INPUT
+#include "commands-input.h"
+#endif
 #include "config.h"
 #include "envfile.h"
 #include "identity.h"
@@ -63,6 +66,11 @@ static int usage(FILE *f, int status) {
               "                                who controls the screen: the agent or a human viewer\n"
               "  rfb PROFILE [--viewer ID]     RFB on stdin/stdout, input only while ID holds the lease\n"
               "  thumbnail PROFILE [-o FILE] [--size WxH] [--format png|jpeg] [--data-url] [--quality N]\n"
+              "  input PROFILE ACTION ... [--json]\n"
+              "                                move X Y | click [X Y] [--button N] [--double] | drag X1 Y1 X2 Y2\n"
+              "                                | scroll DX DY | key COMBO... | type TEXT | down/up KEY|buttonN\n"
+              "  windows PROFILE [--json]      the window manager's windows: id, title, class, geometry, active\n"
+              "  cursor PROFILE [--json]       the pointer position\n"
               "  lookup PROFILE [--json]       the profile's logind session (logind tier)\n"
               "  doctor [--json]               what this host has and lacks\n"
               "  install [-y]                  install the missing programs with the distribution's tool\n"
@@ -701,6 +709,15 @@ int main(int argc, char **argv) {
         /* thumbnail has options of its own (-o): it parses them itself. */
         if (streq(verb, "thumbnail"))
                 return verb_thumbnail(argc - optind + 1, argv + optind - 1);
+#endif
+#if HAVE_INPUT
+        /* So do the agent's actions (negative scroll steps, text after --). */
+        if (streq(verb, "input"))
+                return verb_input(argc - optind + 1, argv + optind - 1);
+        if (streq(verb, "windows"))
+                return verb_windows(argc - optind + 1, argv + optind - 1);
+        if (streq(verb, "cursor"))
+                return verb_cursor(argc - optind + 1, argv + optind - 1);
 #endif
 
         /* Options may follow the verb and its operand: parse the rest again. */
