@@ -45,6 +45,7 @@ struct options {
         unsigned timeout;      /* 0 = start_timeout + margin */
         const char *profile_opt;
         const char *viewer;
+        const char *reason;
 };
 
 static struct options arg;
@@ -62,8 +63,9 @@ static int usage(FILE *f, int status) {
               "  list [--json]\n"
               "  env PROFILE [--json]          export lines for eval \"$(botdesk env P)\"\n"
               "  exec PROFILE -- CMD [ARG...]  run CMD on that screen, inside the desktop\n"
-              "  lease PROFILE [show|take|release] [--viewer ID] [--json]\n"
+              "  lease PROFILE [show|take|release|request] [--viewer ID] [--reason TEXT] [--json]\n"
               "                                who controls the screen: the agent or a human viewer\n"
+              "  lease PROFILE wait [--timeout S]  until the agent holds control (3 on timeout)\n"
               "  rfb PROFILE [--viewer ID]     RFB on stdin/stdout, input only while ID holds the lease\n"
               "  thumbnail PROFILE [-o FILE] [--size WxH] [--format png|jpeg] [--data-url] [--quality N]\n"
               "  input PROFILE ACTION ... [--json]\n"
@@ -247,6 +249,15 @@ static int verb_stop(const char *profile) {
                 return r;
         if (!arg.force && human_has_control(dirfd, "stop"))
                 return EXIT_REFUSED;
+        if (arg.force) {
+                /* A stopped desktop keeps no human in control: the next start and idle stop work again. */
+                r = lease_end_at(dirfd, "ended by botdesk stop --force", NULL);
+                if (r < 0)
+                        log_warning_errno(r, "Cannot end the human's control lease of %s (%m); the next start may be refused.",
+                                          profile);
+                else if (r > 0 && !arg.quiet)
+                        fprintf(stderr, "%s: the human's control lease ended (stop --force).\n", profile);
+        }
         if (!want_standalone())
                 (void) unit_bus_open(&bus);
         r = desktop_stop(&p, dirfd, 30, bus, profile);
@@ -738,7 +749,7 @@ int main(int argc, char **argv) {
                         arg.force = true;
                 else if (streq(a, "--yes") || streq(a, "-y"))
                         arg.yes = true;
-                else if (streq(a, "--timeout") || streq(a, "--profile") || streq(a, "--viewer")) {
+                else if (streq(a, "--timeout") || streq(a, "--profile") || streq(a, "--viewer") || streq(a, "--reason")) {
                         if (i + 1 >= argc) {
                                 log_error("%s needs a value.", a);
                                 return EXIT_USAGE;
@@ -747,6 +758,8 @@ int main(int argc, char **argv) {
                                 arg.profile_opt = argv[++i];
                         else if (streq(a, "--viewer"))
                                 arg.viewer = argv[++i];
+                        else if (streq(a, "--reason"))
+                                arg.reason = argv[++i];
                         else if (parse_uint(argv[++i], 86400, &v) < 0 || v == 0) {
                                 log_error("Invalid --timeout \"%s\": give whole seconds, 1-86400.", argv[i]);
                                 return EXIT_USAGE;
@@ -788,7 +801,7 @@ int main(int argc, char **argv) {
         if (streq(verb, "exec"))
                 return verb_exec(operand, rest);
         if (streq(verb, "lease"))
-                return verb_lease(operand, operand2, arg.viewer, arg.json);
+                return verb_lease(operand, operand2, arg.viewer, arg.reason, arg.timeout, arg.json);
         if (streq(verb, "rfb"))
                 return verb_rfb(operand, arg.viewer);
         if (streq(verb, "doctor"))

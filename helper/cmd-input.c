@@ -21,6 +21,8 @@
 #define SCROLL_MAX 1000
 /* Motion events between the ends of a drag, so that applications see a drag, not a jump. */
 #define DRAG_STEPS 8
+/* type --stdin: more than argv allows (128 KiB an argument), bounded all the same. */
+#define TEXT_STDIN_MAX (4u << 20)
 
 enum action {
         ACT_MOVE,
@@ -41,7 +43,7 @@ static const char *const action_names[] = {
 struct request {
         const char *profile;
         enum action action;
-        bool json, dbl, have_xy;
+        bool json, dbl, have_xy, from_stdin;
         unsigned button;
         unsigned long long x[2], y[2];
         long long dx, dy;
@@ -67,7 +69,7 @@ static void input_usage(FILE *f) {
               "  scroll DX DY                 wheel steps: DY > 0 down, DY < 0 up, DX > 0 right, DX < 0 left\n"
               "  key COMBO...                 e.g. ctrl+l, Return, super, ctrl+shift+t, alt+F4 (keysym names\n"
               "                               or ctrl shift alt super meta altgr enter esc tab space ...)\n"
-              "  type TEXT                    any Unicode text; newline is Return, tab is Tab\n"
+              "  type TEXT | type --stdin      any Unicode text; newline is Return, tab is Tab\n"
               "  down KEY|buttonN, up KEY|buttonN\n"
               "                               press or release and leave it so\n",
               f);
@@ -165,6 +167,8 @@ static int parse_request(int argc, char **argv, struct request *req) {
                         req->json = true;
                 else if (streq(a, "--double"))
                         req->dbl = true;
+                else if (streq(a, "--stdin"))
+                        req->from_stdin = true;
                 else if (streq(a, "--button")) {
                         if (i + 1 >= argc)
                                 return usage_error("%s needs a value.", a);
@@ -200,6 +204,8 @@ found:
         }
         if (req->dbl && req->action != ACT_CLICK)
                 return usage_error("--double applies to click, not %s.", name);
+        if (req->from_stdin && req->action != ACT_TYPE)
+                return usage_error("--stdin applies to type, not %s.", name);
 
         return parse_args(req, name, pos + 2, n - 2);
 }
@@ -244,6 +250,20 @@ static int parse_args(struct request *req, const char *name, const char **pos, s
                 req->n_combos = n;
                 return EXIT_OK;
         case ACT_TYPE:
+                if (req->from_stdin) {
+                        _cleanup_free_ char *text = NULL;
+                        size_t size;
+
+                        if (n != 0)
+                                return usage_error("type --stdin takes no TEXT argument.");
+                        r = read_full_file("/dev/stdin", &text, &size, TEXT_STDIN_MAX);
+                        if (r < 0)
+                                return log_error_errno(r, "Cannot read the text from standard input (at most %u bytes): %m",
+                                                       TEXT_STDIN_MAX), EXIT_USAGE;
+                        if (strlen(text) != size)
+                                return usage_error("The text for type holds a NUL byte.");
+                        return parse_text(text, req);
+                }
                 if (n != 1)
                         return usage_error("type takes one TEXT argument (quote it; -- before text that starts with -).");
                 return parse_text(pos[0], req);
@@ -439,6 +459,7 @@ int verb_input(int argc, char **argv) {
         struct lease admitted;
         xcb_connection_t *c = NULL;
         size_t sent = 0;
+        char what[16];
         int screen, r, ret;
 
         r = parse_request(argc, argv, &req);
@@ -449,7 +470,8 @@ int verb_input(int argc, char **argv) {
         r = cli_running_display(req.profile, &dirfd, &display, &xauthority);
         if (r != EXIT_OK)
                 return r;
-        r = cli_action_admit(dirfd, "input", &admitted);
+        snprintf(what, sizeof what, "input %s", action_names[req.action]);
+        r = cli_action_admit(dirfd, what, &admitted);
         if (r != EXIT_OK)
                 return r;
         r = cli_connect_desktop(req.profile, display, xauthority, &c, &screen);
@@ -473,7 +495,7 @@ int verb_input(int argc, char **argv) {
         if (ret == EXIT_USAGE || ret == EXIT_FAILED)
                 return ret;
         activity_stamp(dirfd);
-        r = cli_action_done(dirfd, req.profile, "input", &admitted, req.json);
+        r = cli_action_done(dirfd, req.profile, what, &admitted, req.json);
         if (r != EXIT_OK)
                 return r;
         print_result(&req, &admitted, sent);
