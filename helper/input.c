@@ -102,46 +102,31 @@ int input_sync(struct input *in) {
         return xcb_connection_has_error(in->conn) ? -EIO : r;
 }
 
-/* Rows min..max of the spares, from the original map with the round's bindings on top. */
-static int send_spare_rows(struct input *in, const struct typer *t) {
-        unsigned first, last, per = in->map.per_keycode;
-        _cleanup_free_ uint32_t *rows = NULL;
+/*
+ * The spare keycodes bound this round, one ChangeKeyboardMapping each. Only
+ * spares are ever written: writing back another key's core row would
+ * flatten what XKB knows of it beyond the core protocol (groups, types).
+ */
+int input_bind_round(struct input *in, const struct typer *t) {
+        unsigned per = in->map.per_keycode;
+        _cleanup_free_ uint32_t *row = calloc(per, sizeof *row);
 
-        if (t->n_spares == 0)
-                return 0;
-        first = t->spares[0];
-        last = t->spares[t->n_spares - 1];
-        rows = malloc((size_t) (last - first + 1) * per * sizeof *rows);
-        if (!rows)
+        if (!row)
                 return -ENOMEM;
-        memcpy(rows, in->map.syms + (size_t) (first - in->map.min_keycode) * per,
-               (size_t) (last - first + 1) * per * sizeof *rows);
         for (size_t s = 0; s < t->n_spares; s++) {
-                uint32_t *r = rows + (size_t) (t->spares[s] - first) * per;
                 uint32_t lo = t->bound[s][0], hi = t->bound[s][1];
 
                 if (lo == KEYSYM_NONE)
                         continue;
                 /* One symbol alone would be case-expanded by the server (a lone "Д"
                  * becomes д/Д): both levels get it, as in a one-level key. */
-                r[0] = lo;
+                row[0] = lo;
                 if (per > 1)
-                        r[1] = hi != KEYSYM_NONE ? hi : lo;
+                        row[1] = hi != KEYSYM_NONE ? hi : lo;
+                xcb_change_keyboard_mapping(in->conn, 1, t->spares[s], (uint8_t) per, row);
+                in->dirty[t->spares[s]] = true;
+                in->remapped = true;
         }
-        /* One request for the whole pool: one MappingNotify per round, not per character. */
-        xcb_change_keyboard_mapping(in->conn, (uint8_t) (last - first + 1), (xcb_keycode_t) first, (uint8_t) per, rows);
-        return 0;
-}
-
-int input_bind_round(struct input *in, const struct typer *t) {
-        int r;
-
-        if (t->used == 0)
-                return 0;
-        r = send_spare_rows(in, t);
-        if (r < 0)
-                return r;
-        in->remapped = true;
         return 0;
 }
 
@@ -156,15 +141,18 @@ static int settle(struct input *in) {
 }
 
 int input_restore(struct input *in) {
-        struct typer none;
+        unsigned per = in->map.per_keycode;
         int r;
 
         if (!in->remapped)
                 return 0;
         r = settle(in);
-        typer_init(&none, &in->map);
-        if (r >= 0)
-                r = send_spare_rows(in, &none);
+        for (unsigned k = in->map.min_keycode; r >= 0 && k <= in->map.max_keycode; k++)
+                if (in->dirty[k]) {
+                        xcb_change_keyboard_mapping(in->conn, 1, (xcb_keycode_t) k, (uint8_t) per,
+                                                    in->map.syms + (size_t) (k - in->map.min_keycode) * per);
+                        in->dirty[k] = false;
+                }
         if (r >= 0)
                 r = input_sync(in);
         in->remapped = false;

@@ -36,6 +36,7 @@ struct input {
         xcb_get_keyboard_mapping_reply_t *map_reply;  /* owns map.syms */
         uint8_t shift;                                /* a Shift keycode, 0 if the map has none */
         bool remapped;                                /* spares are bound: restore before closing */
+        bool dirty[256];                              /* keycodes bound since the map was read */
 };
 
 /* Use connection c (not owned) on screen: XTEST present (-EOPNOTSUPP), keyboard map read. */
@@ -52,10 +53,7 @@ void input_stroke(struct input *in, const struct stroke *s, bool press);
 /* One round trip: every request before it has been processed. -EIO when one of them failed. */
 int input_sync(struct input *in);
 
-/*
- * Strokes for keysyms (n of them) through a typer: binds the spares the
- * map lacks (t's current round) in one ChangeKeyboardMapping request.
- */
+/* Bind the spares of t's current round (the keysyms the map lacks). */
 int input_bind_round(struct input *in, const struct typer *t);
 /* Put the spare keycodes back as they were (after a settle); 0 or -EIO. */
 int input_restore(struct input *in);

@@ -9,7 +9,7 @@ build=(meson ninja-build pkg-config gcc libc6-dev scdoc bash-completion libsyste
        libxcb1-dev libxcb-shm0-dev libxcb-image0-dev libpng-dev libjpeg-dev libxcb-xtest0-dev libxkbcommon-dev)
 runtime=(tigervnc-standalone-server xfwm4 xfce4-panel xfdesktop4 xfce4-settings xfconf
          dbus-daemon x11-xkb-utils)
-tests=(x11-utils x11-apps xdotool python3 socat gvncviewer valgrind clang
+tests=(x11-utils x11-apps x11-xserver-utils xdotool python3 socat gvncviewer valgrind clang
        systemd-container mmdebstrap util-linux procps
        selinux-policy-dev selinux-policy-default semodule-utils policycoreutils setools)
 
