@@ -46,6 +46,7 @@ struct options {
         const char *profile_opt;
         const char *viewer;
         const char *reason;
+        const char *until;
 };
 
 static struct options arg;
@@ -73,6 +74,8 @@ static int usage(FILE *f, int status) {
               "                                | scroll DX DY | key COMBO... | type TEXT | down/up KEY|buttonN\n"
               "  windows PROFILE [--json]      the window manager's windows: id, title, class, geometry, active\n"
               "  cursor PROFILE [--json]       the pointer position\n"
+              "  watch [PROFILE] [--json] [--until ready|stopped|agent]\n"
+              "                                a line per change of status or lease, the first the current state\n"
               "  lookup PROFILE [--json]       the profile's logind session (logind tier)\n"
               "  doctor [--json]               what this host has and lacks\n"
               "  install [-y]                  install the missing programs with the distribution's tool\n"
@@ -749,7 +752,8 @@ int main(int argc, char **argv) {
                         arg.force = true;
                 else if (streq(a, "--yes") || streq(a, "-y"))
                         arg.yes = true;
-                else if (streq(a, "--timeout") || streq(a, "--profile") || streq(a, "--viewer") || streq(a, "--reason")) {
+                else if (streq(a, "--timeout") || streq(a, "--profile") || streq(a, "--viewer") || streq(a, "--reason") ||
+                           streq(a, "--until")) {
                         if (i + 1 >= argc) {
                                 log_error("%s needs a value.", a);
                                 return EXIT_USAGE;
@@ -760,6 +764,8 @@ int main(int argc, char **argv) {
                                 arg.viewer = argv[++i];
                         else if (streq(a, "--reason"))
                                 arg.reason = argv[++i];
+                        else if (streq(a, "--until"))
+                                arg.until = argv[++i];
                         else if (parse_uint(argv[++i], 86400, &v) < 0 || v == 0) {
                                 log_error("Invalid --timeout \"%s\": give whole seconds, 1-86400.", argv[i]);
                                 return EXIT_USAGE;
@@ -804,6 +810,8 @@ int main(int argc, char **argv) {
                 return verb_lease(operand, operand2, arg.viewer, arg.reason, arg.timeout, arg.json);
         if (streq(verb, "rfb"))
                 return verb_rfb(operand, arg.viewer);
+        if (streq(verb, "watch"))
+                return verb_watch(operand, arg.json, arg.until);
         if (streq(verb, "doctor"))
                 return verb_doctor();
         if (streq(verb, "config"))

@@ -29,3 +29,12 @@ int verb_lease(const char *profile, const char *action, const char *viewer, cons
  * client sends something the filter refuses.
  */
 int verb_rfb(const char *profile, const char *viewer);
+
+/*
+ * botdesk watch [PROFILE] [--json] [--until ready|stopped|agent]
+ * One line (JSON object with --json) per change of status or lease of
+ * PROFILE, or of every profile of the user (new ones included), the first
+ * line of each its current state. Runs until killed, or with --until
+ * (PROFILE only) until that state is reached (0). 2 for bad usage.
+ */
+int verb_watch(const char *profile, bool json, const char *until);

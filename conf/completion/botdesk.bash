@@ -45,7 +45,7 @@ _botdesk_files() {
 
 _botdesk() {
         local cur=${COMP_WORDS[COMP_CWORD]} prev=''
-        local verbs="start stop restart status list env exec thumbnail input windows cursor lease rfb lookup doctor config help"
+        local verbs="start stop restart status list env exec thumbnail input windows cursor lease watch rfb lookup doctor config help"
         local verb='' i w vi=0 npos=0 exec_at=0 opts value_opts pfx=''
         local -a pos=()
 
@@ -93,6 +93,7 @@ _botdesk() {
         restart)   opts="--force --timeout --json --quiet" ;;
         status | list | env | lookup | doctor | windows | cursor) opts="--json" ;;
         input)     opts="--json --button --double --stdin --help" ;;
+        watch)     opts="--json --until" ;;
         exec)      opts="--" ;;
         thumbnail) opts="--output --size --format --quality --data-url --help" ;;
         lease)     opts="--viewer --reason --timeout --json" ;;
@@ -103,7 +104,7 @@ _botdesk() {
         if [[ $verb == thumbnail ]]; then
                 value_opts="-o --output --size --format --quality"
         else
-                value_opts="--timeout --viewer --profile --reason --button"
+                value_opts="--timeout --viewer --profile --reason --button --until"
         fi
 
         # The value of an option.
@@ -121,6 +122,10 @@ _botdesk() {
                 ;;
         --profile)
                 [[ $verb == config ]] && _botdesk_reply -P "$pfx" -W "$(_botdesk_profiles)" -- "$cur"
+                return 0
+                ;;
+        --until)
+                [[ $verb == watch ]] && _botdesk_reply -P "$pfx" -W "ready stopped agent" -- "$cur"
                 return 0
                 ;;
         --timeout | --viewer | --size | --quality | --reason | --button)
@@ -174,7 +179,7 @@ _botdesk() {
         fi
 
         case $verb in
-        start | stop | restart | env | exec | thumbnail | rfb | lookup | status | windows | cursor)
+        start | stop | restart | env | exec | thumbnail | rfb | lookup | status | windows | cursor | watch)
                 ((npos == 0)) && _botdesk_reply -W "$(_botdesk_profiles)" -- "$cur"
                 ((npos == 1)) && [[ $verb == exec ]] && _botdesk_reply -c -- "$cur"
                 ;;

@@ -68,6 +68,8 @@ check "drag down"                               botdesk input work d
 check "work web research"                       botdesk windows ""
 check "--json --button --double --stdin --help" botdesk input work click -
 check ""                                        botdesk input work click --button ""
+check "ready"                                   botdesk watch work --until r
+check "web work research"                       botdesk watch ""
 check "png jpeg"                                botdesk thumbnail work --format ""
 check "jpeg"                                    botdesk thumbnail work --size 960x600 --format j
 check "jpeg"                                    botdesk thumbnail work --format = j
