@@ -106,6 +106,7 @@ struct desktop {
         /* the shared browser, published with the env when there is one */
         char *browser;
         char *browser_profile;
+        char *cdp_socket;
 
         /* session */
         char **env;
@@ -510,6 +511,9 @@ static void desktop_publish(struct desktop *d) {
                 r = env_set(&env, "AGENT_BROWSER_EXECUTABLE_PATH", d->browser);
         if (r >= 0 && d->browser)
                 r = env_set(&env, "AGENT_BROWSER_USER_DATA_DIR", d->browser_profile);
+        /* Where the dock's browser serves DevTools once it runs. */
+        if (r >= 0 && d->browser)
+                r = env_set(&env, "BOTDESK_CDP_SOCKET", d->cdp_socket);
         if (r >= 0)
                 r = envfile_write_at(d->runtime_fd, "env", env);
         if (r < 0)
@@ -887,6 +891,7 @@ static void desktop_done(struct desktop *d) {
         free(d->xserver_path);
         free(d->browser);
         free(d->browser_profile);
+        free(d->cdp_socket);
         free(d->unit);
         free(d->cg_parent);
         free(d->cg_base);
@@ -1046,9 +1051,11 @@ static int desktop_init(struct desktop *d) {
         d->browser = browser_find(&d->cfg);
         if (d->browser) {
                 d->browser_profile = browser_profile_dir(&d->cfg, d->paths.state);
-                if (!d->browser_profile)
+                d->cdp_socket = browser_cdp_socket(d->paths.runtime);
+                if (!d->browser_profile || !d->cdp_socket)
                         return -ENOMEM;
-                r = browser_argv(d->browser, d->browser_profile, d->cfg.disk_cache_mb, &browser_cmd);
+                r = browser_argv(getenv("BOTDESK_BROWSER_LAUNCHER") ?: BOTDESK_BROWSER_PATH, d->cdp_socket,
+                                 d->browser, d->browser_profile, d->cfg.disk_cache_mb, &browser_cmd);
                 if (r < 0)
                         return r;
         }

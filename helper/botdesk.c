@@ -24,6 +24,7 @@
 #endif
 #include "config.h"
 #include "envfile.h"
+#include "exec-env.h"
 #include "identity.h"
 #include "json.h"
 #include "lease.h"
@@ -47,6 +48,8 @@ struct options {
         const char *viewer;
         const char *reason;
         const char *until;
+        char *pass_env[65];    /* exec --env NAME, NULL-terminated; pointers into argv */
+        size_t n_pass_env;
 };
 
 static struct options arg;
@@ -63,7 +66,9 @@ static int usage(FILE *f, int status) {
               "  status [PROFILE] [--json]     one profile, or all known profiles\n"
               "  list [--json]\n"
               "  env PROFILE [--json]          export lines for eval \"$(botdesk env P)\"\n"
-              "  exec PROFILE -- CMD [ARG...]  run CMD on that screen, inside the desktop\n"
+              "  exec PROFILE [--env NAME]... -- CMD [ARG...]\n"
+              "                                run CMD on that screen, inside the desktop, with the\n"
+              "                                desktop's environment (--env NAME: also the caller's NAME)\n"
               "  lease PROFILE [show|take|release|request] [--viewer ID] [--reason TEXT] [--json]\n"
               "                                who controls the screen: the agent or a human viewer\n"
               "  lease PROFILE wait [--timeout S]  until the agent holds control (3 on timeout)\n"
@@ -429,14 +434,15 @@ static int verb_env(const char *profile) {
 }
 
 static int verb_exec(const char *profile, char **cmd) {
+        _cleanup_(config_done) struct bd_config c = {};
         _cleanup_(paths_done) struct bd_paths p = {};
-        _cleanup_strv_free_ char **env = NULL, **full = NULL;
+        _cleanup_strv_free_ char **env = NULL, **full = NULL, **pass = NULL;
         _cleanup_close_ int dirfd = -EBADF;
         _cleanup_(helper_record_done) struct helper_record rec = {};
         extern char **environ;
         int r;
 
-        if (cli_check_profile(profile) < 0)
+        if (cli_check_profile(profile) < 0 || load_config(profile, &c) < 0)
                 return EXIT_USAGE;
         if (!cmd || !cmd[0]) {
                 log_error("Missing command: botdesk exec %s -- CMD [ARG...]", profile);
@@ -449,18 +455,14 @@ static int verb_exec(const char *profile, char **cmd) {
                 return EXIT_REFUSED;
         activity_stamp(dirfd);
 
-        /* The caller's environment with the desktop's variables on top; the
-         * token lets the desktop's stop find the command where no cgroup can. */
-        for (char **e = environ; *e; e++)
-                if (!startswith(*e, "WAYLAND_DISPLAY=") && !startswith(*e, "SESSION_MANAGER=") &&
-                    !startswith(*e, "NOTIFY_SOCKET=") && strv_push(&full, strdup(*e)) < 0)
+        /* The desktop's environment, not the caller's: only what the caller
+         * names (--env, [session] exec_pass_env) comes along. The token lets
+         * the desktop's stop find the command where no cgroup can. */
+        for (size_t i = 0; i < arg.n_pass_env; i++)
+                if (strv_push(&pass, strdup(arg.pass_env[i])) < 0)
                         return EXIT_FAILED;
-        for (char **e = env; *e; e++) {
-                _cleanup_free_ char *key = strndup(*e, strcspn(*e, "="));
-                if (!key || env_set(&full, key, strchr(*e, '=') + 1) < 0)
-                        return EXIT_FAILED;
-        }
-        if (env_set(&full, "BOTDESK_PROFILE", profile) < 0 ||
+        if (exec_env_names_split(c.exec_pass_env, &pass) < 0 || exec_env_build(environ, env, pass, &full) < 0 ||
+            env_set(&full, "BOTDESK_PROFILE", profile) < 0 ||
             (rec.token && env_set(&full, "BOTDESK_TOKEN", rec.token) < 0))
                 return EXIT_FAILED;
 
@@ -752,7 +754,19 @@ int main(int argc, char **argv) {
                         arg.force = true;
                 else if (streq(a, "--yes") || streq(a, "-y"))
                         arg.yes = true;
-                else if (streq(a, "--timeout") || streq(a, "--profile") || streq(a, "--viewer") || streq(a, "--reason") ||
+                else if (streq(verb, "exec") && (streq(a, "--env") || startswith(a, "--env="))) {
+                        const char *name = a[5] == '=' ? a + 6 : i + 1 < argc ? argv[++i] : NULL;
+
+                        if (!name || !env_key_valid(name)) {
+                                log_error("--env needs a variable name ([A-Za-z_][A-Za-z0-9_]*), got \"%s\".", strnull(name));
+                                return EXIT_USAGE;
+                        }
+                        if (arg.n_pass_env >= ELEMENTSOF(arg.pass_env) - 1) {
+                                log_error("Too many --env options (at most %zu).", ELEMENTSOF(arg.pass_env) - 1);
+                                return EXIT_USAGE;
+                        }
+                        arg.pass_env[arg.n_pass_env++] = (char *) name;
+                } else if (streq(a, "--timeout") || streq(a, "--profile") || streq(a, "--viewer") || streq(a, "--reason") ||
                            streq(a, "--until")) {
                         if (i + 1 >= argc) {
                                 log_error("%s needs a value.", a);

@@ -32,15 +32,22 @@ char *browser_profile_dir(const struct bd_config *c, const char *state_dir) {
         return strdup_printf("%s/browser-profile", state_dir);
 }
 
-int browser_argv(const char *executable, const char *profile_dir, unsigned disk_cache_mb, char ***ret) {
+char *browser_cdp_socket(const char *runtime_dir) {
+        return strdup_printf("%s/cdp.sock", runtime_dir);
+}
+
+int browser_argv(const char *launcher, const char *cdp_socket, const char *executable, const char *profile_dir,
+                 unsigned disk_cache_mb, char ***ret) {
         _cleanup_strv_free_ char **argv = NULL;
         int r;
 
-        if ((r = strv_push(&argv, strdup(executable))) < 0 ||
+        /* Through the launcher: it adds --remote-debugging-pipe and serves
+         * DevTools on cdp_socket (0600), so no TCP port is ever opened. */
+        if ((r = strv_push(&argv, strdup(launcher))) < 0 ||
+            (r = strv_push(&argv, strdup_printf("--cdp-socket=%s", cdp_socket))) < 0 ||
+            (r = strv_push(&argv, strdup("--"))) < 0 ||
+            (r = strv_push(&argv, strdup(executable))) < 0 ||
             (r = strv_push(&argv, strdup_printf("--user-data-dir=%s", profile_dir))) < 0 ||
-            /* Port 0: the browser picks a free port and writes it to
-             * DevToolsActivePort in the profile, where the agent finds it. */
-            (r = strv_push(&argv, strdup("--remote-debugging-port=0"))) < 0 ||
             (r = strv_push(&argv, strdup_printf("--disk-cache-size=%llu",
                                                 (unsigned long long) disk_cache_mb * 1024 * 1024))) < 0 ||
             (r = strv_push(&argv, strdup("--no-first-run"))) < 0 ||

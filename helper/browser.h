@@ -16,5 +16,11 @@ char *browser_find(const struct bd_config *c);
 /* The user-data-dir: [browser] profile_dir, else STATE/browser-profile. */
 char *browser_profile_dir(const struct bd_config *c, const char *state_dir);
 
-/* The full command line for the dock's launcher. */
-int browser_argv(const char *executable, const char *profile_dir, unsigned disk_cache_mb, char ***ret);
+/* Where the dock's browser serves DevTools: RUNTIME/cdp.sock (published
+ * as BOTDESK_CDP_SOCKET). */
+char *browser_cdp_socket(const char *runtime_dir);
+
+/* The full command line for the dock's launcher: the botdesk-browser
+ * program at launcher, serving cdp_socket, running executable. */
+int browser_argv(const char *launcher, const char *cdp_socket, const char *executable, const char *profile_dir,
+                 unsigned disk_cache_mb, char ***ret);

@@ -12,6 +12,7 @@
 #include <ini.h>
 
 #include "config.h"
+#include "envfile.h"
 #include "profile.h"
 #include "util.h"
 
@@ -42,6 +43,7 @@ enum value_kind {
         VALUE_PATH,       /* empty = unset, else an absolute path */
         VALUE_EXECUTABLE, /* auto | none | absolute path */
         VALUE_USER,
+        VALUE_ENV_NAMES,  /* environment variable names separated by spaces */
 };
 
 enum {
@@ -56,6 +58,7 @@ enum {
         KEY_START_TIMEOUT,
         KEY_IDLE_STOP_MINUTES,
         KEY_WALLPAPER,
+        KEY_EXEC_PASS_ENV,
         KEY_MIN_FREE_MEMORY_MB,
         KEY_BROWSER_EXECUTABLE,
         KEY_BROWSER_PROFILE_DIR,
@@ -90,6 +93,7 @@ static const struct key_def keys[_KEY_MAX] = {
         [KEY_START_TIMEOUT]       = { "session",   "start_timeout",      VALUE_UINT,       1, 3600,      FIELD(start_timeout), 0, false },
         [KEY_IDLE_STOP_MINUTES]   = { "session",   "idle_stop_minutes",  VALUE_UINT,       0, 525600,    FIELD(idle_stop_minutes), 0, false },
         [KEY_WALLPAPER]           = { "session",   "wallpaper",          VALUE_PATH,       0, 0,         FIELD(wallpaper), 0, false },
+        [KEY_EXEC_PASS_ENV]       = { "session",   "exec_pass_env",      VALUE_ENV_NAMES,  0, 0,         FIELD(exec_pass_env), 0, false },
         [KEY_MIN_FREE_MEMORY_MB]  = { "resources", "min_free_memory_mb", VALUE_UINT,       0, 1048576,   FIELD(min_free_memory_mb), 0, false },
         [KEY_BROWSER_EXECUTABLE]  = { "browser",   "executable",         VALUE_EXECUTABLE, 0, 0,         FIELD(browser_executable), 0, false },
         [KEY_BROWSER_PROFILE_DIR] = { "browser",   "profile_dir",        VALUE_PATH,       0, 0,         FIELD(browser_profile_dir), 0, false },
@@ -194,6 +198,7 @@ void config_done(struct bd_config *c) {
                 return;
         free(c->command);
         free(c->wallpaper);
+        free(c->exec_pass_env);
         free(c->browser_executable);
         free(c->browser_profile_dir);
         free(c->user);
@@ -458,6 +463,21 @@ static int parse_value(struct parser *p, const struct key_def *k, const char *va
         case VALUE_EXECUTABLE:
                 if (!streq(value, "auto") && !streq(value, "none") && value[0] != '/')
                         return value_error(p, k, value, "expected auto, none or an absolute path");
+                break;
+        case VALUE_ENV_NAMES:
+                for (const char *n = value; *n;) {
+                        size_t l = strcspn(n, " \t");
+                        _cleanup_free_ char *name = strndup(n, l);
+
+                        if (!name)
+                                return -ENOMEM;
+                        if (l > 0 && !env_key_valid(name))
+                                return value_error(p, k, value,
+                                                   "\"%s\" is not a variable name (allowed: names of [A-Za-z_][A-Za-z0-9_]*, separated by spaces)",
+                                                   name);
+                        n += l;
+                        n += strspn(n, " \t");
+                }
                 break;
         case VALUE_USER:
                 if (!user_name_valid(value))
@@ -803,6 +823,7 @@ static int entry_apply(struct bd_config *c, const struct entry *e) {
         case VALUE_STRING:
         case VALUE_PATH:
         case VALUE_EXECUTABLE:
+        case VALUE_ENV_NAMES:
         case VALUE_USER: {
                 char **field = (char **) (base + k->offset), *copy = NULL;
 
@@ -1163,6 +1184,7 @@ void config_dump(const struct bd_config *c, FILE *f) {
                 "idle_stop_minutes = %u\n",
                 c->command_settle_ms, c->start_timeout, c->idle_stop_minutes);
         dump_string(f, "wallpaper", c->wallpaper);
+        dump_string(f, "exec_pass_env", c->exec_pass_env);
         fprintf(f,
                 "\n"
                 "[resources]\n"

@@ -37,6 +37,7 @@ struct bd_config {
         unsigned start_timeout;       /* seconds, 1..3600 */
         unsigned idle_stop_minutes;   /* 0 = never, ..525600 */
         char *wallpaper;              /* NULL when empty */
+        char *exec_pass_env;          /* variable names `exec` passes on, space-separated; NULL when empty */
         /* [resources] */
         unsigned min_free_memory_mb;  /* 0 = no gate */
         /* [browser] */

@@ -212,3 +212,25 @@ int launchers_seed(const char *config_home, const char *applications_dir, char *
         }
         return 0;
 }
+
+int launchers_refresh_browser(const char *config_home, char *const *browser_argv) {
+        _cleanup_free_ char *dir = strdup_printf("%s/xfce4/panel/launcher-11", config_home), *text = NULL;
+        _cleanup_close_ int fd = -EBADF;
+        int r;
+
+        if (!dir)
+                return -ENOMEM;
+        if (!browser_argv || !browser_argv[0])
+                return 0;
+        fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+        if (fd < 0)
+                return errno == ENOENT ? 0 : negative_errno();
+        r = read_full_file_at(fd, "botdesk-browser.desktop", &text, NULL, 1 << 16);
+        if (r < 0)
+                return r == -ENOENT ? 0 : r;
+        /* Only the entry an older botdesk wrote, with its DevTools TCP port:
+         * any other content is the user's choice. */
+        if (!strstr(text, "--remote-debugging-port"))
+                return 0;
+        return write_browser_entry(fd, browser_argv);
+}

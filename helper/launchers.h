@@ -21,3 +21,10 @@ char *desktop_exec_line(char *const *argv);
  * (may be NULL: no browser) is the headed browser's full command line.
  */
 int launchers_seed(const char *config_home, const char *applications_dir, char *const *browser_argv);
+
+/*
+ * On later starts: replace the dock's browser entry when an older botdesk
+ * wrote it with --remote-debugging-port (a DevTools port on TCP), so that
+ * existing profiles lose the port too. Any other entry is left alone.
+ */
+int launchers_refresh_browser(const char *config_home, char *const *browser_argv);

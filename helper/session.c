@@ -143,8 +143,10 @@ int session_prepare_dirs(const struct session_dirs *d, const char *skel_dir, cha
                 return -ENOMEM;
         first = access(panel, F_OK) < 0;
         r = copy_tree_no_replace(src, dst);
-        if (r < 0 || !first)
+        if (r < 0)
                 return r;
+        if (!first)
+                return launchers_refresh_browser(d->config_home, browser_argv);
         /* The desktop files live beside the skeleton, installed or in the source tree. */
         applications = strdup_printf("%s/../applications", skel_dir);
         if (!applications)

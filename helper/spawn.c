@@ -72,6 +72,19 @@ static _noreturn_ void child_run(const struct spawn_opts *o, int pipe_fd, pid_t 
                 if (flags < 0 || fcntl(o->keep_fd, F_SETFD, flags & ~FD_CLOEXEC) < 0)
                         child_fail(pipe_fd, errno);
         }
+        if (o->pipe_fds[0] >= 0 && o->pipe_fds[1] >= 0) {
+                /* Out of the way of 3 and 4 first: either may already be one
+                 * of the targets, and so may the error pipe. */
+                int a = fcntl(o->pipe_fds[0], F_DUPFD_CLOEXEC, 5);
+                int b = fcntl(o->pipe_fds[1], F_DUPFD_CLOEXEC, 5);
+                int e = fcntl(pipe_fd, F_DUPFD_CLOEXEC, 5);
+
+                if (a < 0 || b < 0 || e < 0)
+                        child_fail(pipe_fd, errno);
+                pipe_fd = e;
+                if (dup2(a, 3) < 0 || dup2(b, 4) < 0)
+                        child_fail(pipe_fd, errno);
+        }
         if (o->cwd && chdir(o->cwd) < 0)
                 child_fail(pipe_fd, errno);
 

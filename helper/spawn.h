@@ -24,10 +24,12 @@ struct spawn_opts {
         int stdout_fd;           /* < 0: inherit */
         int stderr_fd;           /* < 0: inherit */
         int keep_fd;             /* passed on at the same number, or -1 */
+        int pipe_fds[2];         /* passed on as fds 3 and 4 (Chromium's
+                                  * --remote-debugging-pipe), or -1 -1 */
         const char *cwd;         /* NULL: inherit */
 };
 
-#define SPAWN_OPTS_INIT { .stdin_fd = -1, .stdout_fd = -1, .stderr_fd = -1, .keep_fd = -1 }
+#define SPAWN_OPTS_INIT { .stdin_fd = -1, .stdout_fd = -1, .stderr_fd = -1, .keep_fd = -1, .pipe_fds = { -1, -1 } }
 
 /* Returns 0 and the child's pid, or -errno (exec or setup failure in the child). */
 int spawn(const struct spawn_opts *o, pid_t *ret_pid);

@@ -2,20 +2,30 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Install what botdesk needs on Debian/Ubuntu, and nothing already there.
 #   scripts/install-deps.sh            build + runtime
-#   scripts/install-deps.sh --tests    also what the test tiers need
+#   scripts/install-deps.sh --tests    also what the test tiers and the bench need
+#   scripts/install-deps.sh --list [--tests|--demo]   print the packages, install nothing
+# Every program a test, the bench or CI calls comes from these lists
+# (tests/unit/test-deps.py checks that).
 set -euo pipefail
 
 build=(meson ninja-build pkg-config gcc libc6-dev scdoc bash-completion libsystemd-dev libinih-dev libpam0g-dev
        libxcb1-dev libxcb-shm0-dev libxcb-image0-dev libpng-dev libjpeg-dev libxcb-xtest0-dev libxkbcommon-dev)
 runtime=(tigervnc-standalone-server xfwm4 xfce4-panel xfdesktop4 xfce4-settings xfconf
          dbus-daemon x11-xkb-utils)
-tests=(x11-utils x11-apps x11-xserver-utils xdotool python3 socat gvncviewer valgrind clang
-       systemd-container mmdebstrap util-linux procps
-       selinux-policy-dev selinux-policy-default semodule-utils policycoreutils setools)
+tests=(x11-utils x11-apps x11-xserver-utils xdotool python3 socat gvncviewer valgrind clang chromium
+       systemd-container mmdebstrap util-linux procps passwd perl hyperfine
+       selinux-policy-dev selinux-policy-default semodule-utils policycoreutils setools
+       qemu-system-x86 busybox-static cpio attr e2fsprogs file)
 
+list=0
+[ "${1:-}" = --list ] && { list=1; shift; }
 want=("${build[@]}" "${runtime[@]}")
 [ "${1:-}" = --tests ] && want+=("${tests[@]}")
 [ "${1:-}" = --demo ] && want+=(xfce4-terminal)
+if [ "$list" = 1 ]; then
+        printf '%s\n' "${want[@]}"
+        exit 0
+fi
 
 missing=()
 for p in "${want[@]}"; do

@@ -16,13 +16,35 @@ out=${BOTDESK_TEST_BUILD:-$src/build-tests}
 quick=0
 [ "${1:-}" = --quick ] && { quick=1; shift; }
 
-stage() { printf '\n==> %s\n' "$*"; }
+# stage NAME: announce a stage; the wall time of each is printed at the end.
+stage_names=() stage_starts=()
+stage() {
+        stage_names+=("$*") stage_starts+=("$SECONDS")
+        printf '\n==> %s\n' "$*"
+}
+stage_times() {
+        local i end
+        echo
+        echo "wall time of each stage:"
+        for i in "${!stage_names[@]}"; do
+                end=${stage_starts[$((i + 1))]:-$SECONDS}
+                printf '  %5d s  %s\n' "$((end - stage_starts[i]))" "${stage_names[$i]}"
+        done
+}
 
+stage "install what the tests need (scripts/install-deps.sh --tests)"
 "$src/scripts/install-deps.sh" --tests
 
-setup() { # DIR [meson options...]
+# setup DIR [meson options...]: configure DIR with exactly these options
+# (also when it exists from an earlier run, so that an option such as
+# -Dwerror=true is never silently left out), then build it.
+setup() {
         local dir=$1; shift
-        [ -d "$dir" ] || meson setup "$dir" "$src" "$@" >/dev/null
+        if [ -f "$dir/build.ninja" ]; then
+                meson configure "$dir" "$@" >/dev/null
+        else
+                meson setup "$dir" "$src" "$@" >/dev/null
+        fi
         ninja -C "$dir" >/dev/null
 }
 
@@ -41,7 +63,7 @@ if [ "$quick" = 0 ]; then
                 echo "sanitizer reports above: failing" >&2
                 exit 1
         fi
-        rm -rf "$reports"
+        rm -rf -- "${reports:?}"
 
         stage "unit tier under valgrind"
         setup "$out"
@@ -55,6 +77,22 @@ if [ "$quick" = 0 ]; then
 fi
 
 stage "every tier: unit, integration, system (-Werror build)"
-setup "$out" -Dwerror=true
+# A build dir of its own: the valgrind stage's build is not a -Werror one.
+setup "$out-werror" -Dwerror=true
+[ "$(meson introspect --buildoptions "$out-werror" | python3 -c 'import json,sys; print([o["value"] for o in json.load(sys.stdin) if o["name"] == "werror"][0])')" = True ] ||
+        { echo "tests/run.sh: $out-werror is not configured with werror=true" >&2; exit 1; }
 # Two cores: integration tests start real desktops, one per core at a time.
-exec meson test -C "$out" --print-errorlogs --num-processes 2 "$@"
+rc=0
+meson test -C "$out-werror" --print-errorlogs --num-processes 2 "$@" || rc=$?
+stage_times
+# The closing line counts the tests of the last stage (every tier).
+python3 - "$out-werror/meson-logs/testlog.json" <<'EOF'
+import json, sys
+n = {"OK": 0, "FAIL": 0, "SKIP": 0}
+for line in open(sys.argv[1]):
+    r = json.loads(line)["result"]
+    key = "OK" if r in ("OK", "EXPECTEDFAIL") else "SKIP" if r == "SKIP" else "FAIL"
+    n[key] += 1
+print("%d passed, %d failed, %d skipped" % (n["OK"], n["FAIL"], n["SKIP"]))
+EOF
+exit "$rc"

@@ -94,7 +94,7 @@ _botdesk() {
         status | list | env | lookup | doctor | windows | cursor) opts="--json" ;;
         input)     opts="--json --button --double --stdin --help" ;;
         watch)     opts="--json --until" ;;
-        exec)      opts="--" ;;
+        exec)      opts="-- --env" ;;
         thumbnail) opts="--output --size --format --quality --data-url --help" ;;
         lease)     opts="--viewer --reason --timeout --json" ;;
         rfb)       opts="--viewer" ;;
@@ -104,7 +104,7 @@ _botdesk() {
         if [[ $verb == thumbnail ]]; then
                 value_opts="-o --output --size --format --quality"
         else
-                value_opts="--timeout --viewer --profile --reason --button --until"
+                value_opts="--timeout --viewer --profile --reason --button --until --env"
         fi
 
         # The value of an option.

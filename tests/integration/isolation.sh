@@ -5,9 +5,11 @@
 # botdesk-test, root's RFB socket cannot be connected to, its display cannot
 # be used without the cookie, its cookie, env file and runtime dir cannot be
 # read, its allocation lock cannot be replaced; a fallback runtime dir that
-# botdesk-test squats at /tmp/botdesk-0 is refused. No process of either
-# desktop listens on TCP, none carries the caller's credentials, and a stop
-# leaves nothing. Bands: root 95-99, botdesk-test 120-124.
+# botdesk-test squats at /tmp/botdesk-0 is refused. With root's dock browser
+# running (started through botdesk-browser with botdesk exec), its DevTools
+# socket is 0600 and out of botdesk-test's reach; no process of either
+# desktop, the browser included, listens on TCP, none carries the caller's
+# credentials, and a stop leaves nothing. Bands: root 95-99, botdesk-test 120-124.
 . "$(dirname "$0")/lib.sh"
 [ "$(id -u)" = 0 ] || t_skip_all "needs root (a second user is created and used)"
 bd_init iso 95
@@ -33,8 +35,22 @@ if ! id -u "$U" >/dev/null 2>&1; then
         exec 9<&-
 fi
 UUID=$(id -u "$U")
-runuser -u "$U" -- test -x "$BOTDESK" -a -x "$BD_HELPER" -a -r "$BD_SOURCE_DIR/conf/skel" ||
-        t_skip_all "build dir not usable by $U"
+# The other user runs the same binaries. Where the checkout is not theirs to
+# read (a 0700 home or scratch dir, as CI's clone may be), give them a copy
+# of just what a desktop needs: the binaries link only system libraries.
+ISO_SKEL=$BD_SOURCE_DIR/conf/skel
+if ! runuser -u "$U" -- test -x "$BOTDESK" -a -x "$BD_HELPER" -a -r "$ISO_SKEL"; then
+        chmod 711 "$BD_T"   # traversable, not listable; its own subdirs stay 0700
+        mkdir -m 755 "$BD_T/stage" "$BD_T/stage/helper" "$BD_T/stage/conf"
+        cp "$BOTDESK" "$BD_HELPER" "$BD_BUILD_DIR/helper/botdesk-browser" "$BD_T/stage/helper/" 2>/dev/null
+        cp -r "$BD_SOURCE_DIR/conf/skel" "$BD_SOURCE_DIR/conf/applications" "$BD_T/stage/conf/"
+        chmod -R a+rX "$BD_T/stage"
+        BOTDESK=$BD_T/stage/helper/botdesk BD_HELPER=$BD_T/stage/helper/botdesk-helper
+        BD_BUILD_DIR=$BD_T/stage ISO_SKEL=$BD_T/stage/conf/skel
+        export BOTDESK_HELPER=$BD_HELPER BOTDESK_SKEL_DIR=$ISO_SKEL
+fi
+runuser -u "$U" -- test -x "$BOTDESK" -a -x "$BD_HELPER" -a -r "$ISO_SKEL" ||
+        t_skip_all "build dir not usable by $U, even from a copy in $BD_T/stage"
 
 # As the other user, with nothing of ours: no XDG_*, no XAUTHORITY, no DISPLAY.
 as_other() {
@@ -47,7 +63,7 @@ chown "$U:" "$UT" && chmod 700 "$UT"
 as_user() {
         runuser -u "$U" -- env -i PATH="$UPATH" HOME="$UH" USER="$U" LOGNAME="$U" LANG=C.UTF-8 LC_ALL=C TMPDIR=/tmp \
                 XDG_RUNTIME_DIR="$UT/run" XDG_STATE_HOME="$UT/state" XDG_CONFIG_HOME="$UT/config" \
-                BOTDESK_CONFIG="$UT/botdesk.ini" BOTDESK_HELPER="$BD_HELPER" BOTDESK_SKEL_DIR="$BD_SOURCE_DIR/conf/skel" \
+                BOTDESK_CONFIG="$UT/botdesk.ini" BOTDESK_HELPER="$BD_HELPER" BOTDESK_SKEL_DIR="$ISO_SKEL" \
                 "$@"
 }
 as_user mkdir -m 700 "$UT/run" "$UT/state" "$UT/config"
@@ -211,6 +227,7 @@ RB=$XDG_RUNTIME_DIR/botdesk
 
 PSQ=$(bd_profile squat)
 if [ -e "$SQUAT" ] || [ -L "$SQUAT" ]; then
+        # Host state, not a missing package: someone else's dir at that path is not ours to remove.
         t_pass "a fallback dir $SQUAT squatted by $U is refused # SKIP $SQUAT exists ($(stat -c '%U %a' "$SQUAT"))"
 else
         if as_other mkdir -m 755 "$SQUAT"; then
@@ -303,6 +320,37 @@ else
         t_is "$(probe_other create "$RB/alloc.lock.iso$$")" EACCES "$U cannot create a file next to it (no replacement)"
 fi
 
+# ---- the dock's browser, running: DevTools only on a 0600 socket ------------------------------
+
+# Started the way the dock does (through botdesk-browser), inside root's
+# desktop with botdesk exec, by a caller whose environment holds credentials:
+# the checks below then cover a running browser's sockets and environment.
+BROWSER_PID=
+if command -v chromium >/dev/null 2>&1 && [ -x "$BD_BUILD_DIR/helper/botdesk-browser" ]; then
+        AWS_SECRET_ACCESS_KEY=x GITHUB_TOKEN=y DB_PASSWORD=z MY_SECRET=w \
+                "$BOTDESK" exec "$P" -- "$BD_BUILD_DIR/helper/botdesk-browser" --cdp-socket="$RT/cdp.sock" -- \
+                "$(command -v chromium)" --headless --no-sandbox --disable-gpu --disable-background-networking \
+                --disable-component-update --disable-sync --no-first-run --user-data-dir="$BD_T/browser-profile" \
+                about:blank >"$BD_T/out/browser.out" 2>"$BD_T/out/browser.err" &
+        BROWSER_PID=$!
+        bd_own_pid "$BROWSER_PID"
+        # Bounded: the launcher binds its socket within 30 s, and the browser
+        # has its helper processes (zygote, renderer) within 10 s more.
+        for _ in $(seq 300); do
+                [ -S "$RT/cdp.sock" ] && break
+                sleep 0.1
+        done
+        for _ in $(seq 100); do
+                [ "$(descendants "$BROWSER_PID" | wc -l)" -ge 2 ] && break
+                sleep 0.1
+        done
+        t_ok "root's dock browser runs, serving DevTools on $RT/cdp.sock" test -S "$RT/cdp.sock"
+        t_is "$(stat -c %a "$RT/cdp.sock" 2>&1)" 600 "the DevTools socket is 0600"
+        t_is "$(probe_other connect "$RT/cdp.sock")" EACCES "$U cannot connect to root's DevTools socket (EACCES)"
+else
+        t_skip "a running dock browser" "chromium or botdesk-browser not available"
+fi
+
 # ---- no TCP listener, no credentials -----------------------------------------------------------
 
 RPIDS=$(r_desktop_pids)
@@ -315,11 +363,13 @@ for who in root "$U"; do
         children=$(for p in $pids; do [ "$p" = "$helper" ] || echo "$p"; done)
         comms=$(comms_of $children)
         ok=1
-        for c in X dbus-daemon sleep; do
+        want="X dbus-daemon sleep"
+        [ "$who" = root ] && [ -n "$BROWSER_PID" ] && want="$want botdesk-browser chromium"
+        for c in $want; do
                 case " $comms" in *" $c"*) ;; *) ok= ;; esac
         done
         if [ -n "$ok" ]; then t_pass "$who's desktop: the helper's children are found ($comms)"; else
-                t_fail "$who's desktop: the helper's children are found" "comms: $comms (want X*, dbus-daemon, sleep)"; fi
+                t_fail "$who's desktop: the helper's children are found" "comms: $comms (want $want)"; fi
         inodes=$(socket_inodes_of $pids | wc -l)
         l=$(tcp_listeners_of $pids)
         if [ "$inodes" -gt 0 ] && [ -z "$l" ]; then

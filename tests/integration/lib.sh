@@ -72,10 +72,36 @@ t_match() {
         if printf '%s' "$1" | grep -Eq -- "$2"; then t_pass "$3"; else t_fail "$3" "'$1'" "does not match /$2/"; fi
 }
 
+# CI installs everything a test needs (scripts/install-deps.sh --tests): under
+# CI=true a test that cannot run for want of something fails instead of
+# skipping. t_skip_all_host is for what no machine of this kind can provide;
+# each caller says why.
+t_under_ci() { [ "${CI:-}" = true ]; }
+
 t_skip_all() {
+        T_PLANNED=1
+        if t_under_ci; then
+                t_fail "the test runs" "skipped ($1), which CI=true does not allow: scripts/install-deps.sh --tests must provide it"
+                printf '1..%d\n' "$T_N"
+                exit 1
+        fi
+        printf '1..0 # SKIP %s\n' "$1"
+        exit 0
+}
+
+t_skip_all_host() {
         printf '1..0 # SKIP %s\n' "$1"
         T_PLANNED=1
         exit 0
+}
+
+# t_skip DESCRIPTION REASON: one check that cannot run here (fails under CI, as t_skip_all).
+t_skip() {
+        if t_under_ci; then
+                t_fail "$1" "skipped ($2), which CI=true does not allow: scripts/install-deps.sh --tests must provide it"
+        else
+                t_pass "$1 # SKIP $2"
+        fi
 }
 
 t_done() {
@@ -356,6 +382,45 @@ socket_inodes_of() {
                         case $l in socket:\[*\]) l=${l#socket:[}; echo "${l%]}" ;; esac
                 done
         done | sort -u
+}
+
+# bd_tcp_front PROFILE VIEWER [TARGET]: a loopback TCP front for `botdesk rfb`
+# (socat, one connection) for clients that speak only TCP; TARGET, a socat
+# address, replaces the `botdesk rfb` it runs (e.g. UNIX-CONNECT:PATH for the
+# viewer's end of a tunnel to a private front). Sets BD_FRONT_PORT and
+# BD_FRONT_PID (registered for cleanup); call it directly, not in $(...). The port is known
+# to be ours: the LISTEN socket on it is one that our socat holds. (Parallel
+# tests, the root and the user run of one script among them, probe the same
+# ports: a port merely seen listening may be another test's front.)
+bd_tcp_front() {
+        local p=$1 viewer=$2 target=${3:-} base port i w inode sp odd=0
+        [ -n "$target" ] || target="EXEC:$BOTDESK rfb $p --viewer $viewer"
+        # Different first candidates for the two variants of one script.
+        [ "$BD_VARIANT" = user ] && odd=1
+        base=$((6300 + ($$ % 200) * 2 + odd))
+        for ((i = 0; i < 20; i++)); do
+                port=$((base + i * 401 % 2000))
+                socat "TCP-LISTEN:$port,bind=127.0.0.1,reuseaddr" "$target" \
+                        </dev/null >/dev/null 2>>"$BD_T/out/socat.err" &
+                sp=$!
+                bd_own_pid "$sp"
+                # Bounded: 5 s for socat to listen or to give up on the port.
+                for ((w = 0; w < 100; w++)); do
+                        for inode in $(awk -v h=":$(printf '%04X' "$port")" \
+                                        '$4 == "0A" && substr($2, length($2) - 4) == h { print $10 }' /proc/net/tcp); do
+                                if socket_inodes_of "$sp" | grep -qx "$inode"; then
+                                        BD_FRONT_PID=$sp BD_FRONT_PORT=$port
+                                        return 0
+                                fi
+                        done
+                        proc_alive "$sp" || break
+                        sleep 0.05
+                done
+                kill "$sp" 2>/dev/null
+                wait "$sp" 2>/dev/null
+        done
+        echo "bd_tcp_front: no socat front listened within 20 ports; socat said: $(tail -n 3 "$BD_T/out/socat.err")" >&2
+        return 1
 }
 
 # The pid named by display N's X lock file (empty when there is none).

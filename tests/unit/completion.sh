@@ -85,7 +85,7 @@ ok $? "botdesk thumbnail work -o FILE -> file names"
 check "check show"                              botdesk config ""
 check "research"                                botdesk config check --profile r
 check "--profile"                               botdesk config show --p
-check "--"                                      botdesk exec work -
+check "-- --env"                                botdesk exec work -
 check "basename"                                botdesk exec work -- basenam
 check "--viewer"                                botdesk rfb work -
 check "--json"                                  botdesk doctor -

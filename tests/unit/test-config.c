@@ -231,6 +231,15 @@ static void test_errors(void) {
                      "[session]\nstart_timeout = 3601\n", false, 2, "out of range (allowed: 1..3600)");
         expect_error("zero frames per second is an error",
                      "[display]\nframe_rate = 0\n", false, 2, "out of range (allowed: 1..240)");
+        expect_error("exec_pass_env refuses a word that is not a variable name",
+                     "[session]\nexec_pass_env = FOO MY-VAR\n", false, 2, "\"MY-VAR\" is not a variable name");
+        expect_error("exec_pass_env refuses an assignment: it names variables, it does not set them",
+                     "[session]\nexec_pass_env = FOO=1\n", false, 2, "\"FOO=1\" is not a variable name");
+        {
+                int r = load(NULL, "[session]\nexec_pass_env = FOO  BAR_2\n", false);
+                expect_clean("exec_pass_env takes names separated by spaces", r);
+                TAP_EQ_STR(cfg.exec_pass_env, "FOO  BAR_2", "... and keeps them for exec");
+        }
         expect_error("a number that overflows 64 bits is an out-of-range error",
                      "[browser]\ndisk_cache_mb = 99999999999999999999999999\n", false, 2, "out of range");
         expect_error("max_cut_text above 16 MiB is an error",

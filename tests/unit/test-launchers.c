@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <stdlib.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include "browser.h"
 #include "launchers.h"
 #include "tap.h"
 #include "util.h"
@@ -67,6 +71,65 @@ static void round_trip(const char *name, char *const *argv) {
         free(back);
 }
 
+static bool any_debugging_port(char **argv) {
+        for (char **a = argv; *a; a++)
+                if (startswith(*a, "--remote-debugging-port"))
+                        return true;
+        return false;
+}
+
+/* The dock's browser: through the launcher, never with a DevTools TCP port,
+ * and an entry an older botdesk wrote with one is replaced. */
+static void test_browser_entry(void) {
+        char tmpl[] = "/tmp/botdesk-test-launchers.XXXXXX";
+        char *dir = mkdtemp(tmpl), path[512], *text = NULL;
+        _cleanup_strv_free_ char **argv = NULL;
+        FILE *f;
+
+        TAP_EQ_INT(browser_argv("/usr/libexec/botdesk-browser", "/run/user/7/botdesk/w/cdp.sock", "/usr/bin/chromium",
+                                "/home/a/profile", 256, &argv), 0, "the browser's command line is built");
+        TAP_EQ_STR(argv[0], "/usr/libexec/botdesk-browser", "the dock's browser starts through botdesk-browser");
+        TAP_EQ_STR(argv[1], "--cdp-socket=/run/user/7/botdesk/w/cdp.sock", "... which serves DevTools on the profile's cdp.sock");
+        TAP_EQ_STR(argv[3], "/usr/bin/chromium", "... and runs the browser after --");
+        tap_ok(!any_debugging_port(argv), "no --remote-debugging-port on the command line");
+        if (!dir)
+                return (void) tap_ok(0, "mkdtemp: %s", strerror(errno));
+
+        snprintf(path, sizeof path, "%s/xfce4", dir);
+        mkdir(path, 0700);
+        snprintf(path, sizeof path, "%s/xfce4/panel", dir);
+        mkdir(path, 0700);
+        snprintf(path, sizeof path, "%s/xfce4/panel/launcher-11", dir);
+        mkdir(path, 0700);
+        snprintf(path, sizeof path, "%s/xfce4/panel/launcher-11/botdesk-browser.desktop", dir);
+        f = fopen(path, "we");
+        fputs("[Desktop Entry]\nExec=/usr/bin/chromium --user-data-dir=/p --remote-debugging-port=0\n", f);
+        fclose(f);
+        TAP_EQ_INT(launchers_refresh_browser(dir, argv), 0, "refreshing the dock's browser entry succeeds");
+        read_full_file(path, &text, NULL, 1 << 16);
+        tap_ok(text && !strstr(text, "remote-debugging-port") && strstr(text, "Exec=/usr/libexec/botdesk-browser "),
+               "an entry written with a DevTools TCP port is replaced by one through the launcher");
+        free(text);
+        text = NULL;
+
+        f = fopen(path, "we");
+        fputs("[Desktop Entry]\nExec=firefox\n", f);
+        fclose(f);
+        launchers_refresh_browser(dir, argv);
+        read_full_file(path, &text, NULL, 1 << 16);
+        TAP_EQ_STR(text, "[Desktop Entry]\nExec=firefox\n", "an entry the user changed otherwise is left alone");
+        free(text);
+
+        unlink(path);
+        {
+                static const char *const subs[] = { "/xfce4/panel/launcher-11", "/xfce4/panel", "/xfce4", "" };
+                for (size_t i = 0; i < ELEMENTSOF(subs); i++) {
+                        snprintf(path, sizeof path, "%s%s", dir, subs[i]);
+                        rmdir(path);
+                }
+        }
+}
+
 int main(void) {
         char *plain[] = { (char *) "/usr/bin/chromium", (char *) "--no-first-run", NULL };
         char *spaces[] = { (char *) "/opt/My Browser/chrome", (char *) "--user-data-dir=/home/a b/profile", NULL };
@@ -81,6 +144,7 @@ int main(void) {
         TAP_EQ_STR(q3, "50%%", "a percent sign is doubled");
         round_trip("a plain command line", plain);
         round_trip("paths with spaces", spaces);
+        test_browser_entry();
         round_trip("every reserved character, a quote, a backslash, a percent and an empty argument", reserved);
         return tap_done();
 }

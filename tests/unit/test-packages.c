@@ -134,7 +134,7 @@ static void test_map_matches_dpkg(void) {
                 const char *found = NULL;
 
                 if (!dpkg) {
-                        tap_ok(1, "the apt package of %s is the one dpkg reports # SKIP dpkg is not installed",
+                        tap_skip("the apt package of %s is the one dpkg reports # SKIP dpkg is not installed",
                                b->names[0]);
                         continue;
                 }
@@ -146,7 +146,7 @@ static void test_map_matches_dpkg(void) {
                         found = b->names[j];
                 }
                 if (!owner) {
-                        tap_ok(1, "the apt package of %s is the one dpkg reports # SKIP not installed here",
+                        tap_skip("the apt package of %s is the one dpkg reports # SKIP not installed here",
                                b->names[0]);
                         continue;
                 }

@@ -22,8 +22,7 @@ int main(void) {
         void *h;
 
         if (!module || module[0] != '/' || access(module, R_OK) < 0) {
-                printf("1..0 # SKIP BOTDESK_PAM_MODULE does not name the built pam_botdesk.so\n");
-                return 0;
+                return tap_skip_all("BOTDESK_PAM_MODULE does not name the built pam_botdesk.so");
         }
 
         h = dlopen(module, RTLD_NOW | RTLD_LOCAL);

@@ -1,0 +1,445 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * botdesk-browser --cdp-socket PATH -- BROWSER [ARG...]
+ *
+ * The dock's browser launcher. It starts the browser with
+ * --remote-debugging-pipe, so DevTools are on fds 3 and 4 and never on a
+ * TCP port that any local user could connect to, and relays them to a 0600
+ * Unix socket at PATH, in a directory that must be private to the caller.
+ * The agent attaches there to the browser a human started.
+ *
+ * One client at a time: each CDP connection owns the browser's sessions
+ * and events, which one pipe cannot tell apart between clients. A second
+ * client gets one error message and is closed. Command ids are rewritten
+ * (cdp-relay.h) so that late answers to a departed client never reach the
+ * next one.
+ *
+ * While one launcher owns PATH (its lock PATH.lock), another start of the
+ * launcher runs the browser plainly: Chromium hands the request to the
+ * running instance of the same profile, which opens a window and exits.
+ *
+ * Exits with the browser's status (128+N when it was killed by signal N).
+ */
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <sys/file.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <systemd/sd-event.h>
+
+#include "cdp-relay.h"
+#include "log.h"
+#include "packages.h"
+#include "profile.h"
+#include "spawn.h"
+#include "util.h"
+
+#define READ_CHUNK (256 * 1024)
+/* A client that reads nothing cannot make the launcher hold the browser's
+ * whole output: past this much unsent, it is dropped. */
+#define CLIENT_BACKLOG_MAX (512U * 1024 * 1024)
+/* Stop reading a client while this much waits for the browser. */
+#define BROWSER_BACKLOG_MAX (64U * 1024 * 1024)
+
+static const char busy_message[] =
+        "{\"error\":{\"code\":-32000,\"message\":\"Another client is attached to this browser's DevTools socket.\"}}";
+
+struct launcher {
+        sd_event *event;
+        struct cdp_relay relay;
+        pid_t browser;
+        int to_browser, from_browser;           /* our ends of the pipes */
+        int listen_fd, client_fd;
+        sd_event_source *listen_src, *client_src, *to_src, *from_src, *child_src;
+        struct stat socket_st;                  /* what we bound, so we only unlink our own */
+        const char *socket_path;
+        char buf[READ_CHUNK];
+};
+
+static void client_close(struct launcher *l) {
+        l->client_src = sd_event_source_disable_unref(l->client_src);
+        l->client_fd = safe_close(l->client_fd);
+        cdp_relay_client_gone(&l->relay);
+}
+
+/* Ask for the events that have work: output pending, room for input. */
+static void update_events(struct launcher *l) {
+        if (l->to_src)
+                (void) sd_event_source_set_enabled(l->to_src, cdp_buf_len(&l->relay.to_browser) ? SD_EVENT_ON
+                                                                                                 : SD_EVENT_OFF);
+        if (l->client_src) {
+                uint32_t ev = 0;
+                if (cdp_buf_len(&l->relay.to_browser) < BROWSER_BACKLOG_MAX)
+                        ev |= EPOLLIN;
+                if (cdp_buf_len(&l->relay.to_client))
+                        ev |= EPOLLOUT;
+                (void) sd_event_source_set_io_events(l->client_src, ev);
+        }
+}
+
+/* Write what fits; -EAGAIN is no error. */
+static int flush(int fd, struct cdp_buf *b) {
+        while (cdp_buf_len(b) > 0) {
+                /* Non-blocking fds; SIGPIPE is ignored, so a closed peer is EPIPE. */
+                ssize_t n = write(fd, b->data + b->start, cdp_buf_len(b));
+                if (n < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        return errno == EAGAIN ? 0 : negative_errno();
+                }
+                cdp_buf_consume(b, (size_t) n);
+        }
+        return 0;
+}
+
+static int on_client(sd_event_source *s, int fd, uint32_t revents, void *userdata) {
+        struct launcher *l = userdata;
+        int r;
+
+        (void) s;
+        if (revents & EPOLLIN) {
+                ssize_t n = read(fd, l->buf, sizeof l->buf);
+                if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
+                        client_close(l);
+                        update_events(l);
+                        return 0;
+                }
+                if (n > 0) {
+                        r = cdp_relay_from_client(&l->relay, l->buf, (size_t) n);
+                        if (r < 0) {
+                                log_warning_errno(r, "Dropping the DevTools client: %m");
+                                client_close(l);
+                                update_events(l);
+                                return 0;
+                        }
+                }
+        } else if (revents & (EPOLLHUP | EPOLLERR)) {
+                client_close(l);
+                update_events(l);
+                return 0;
+        }
+        if (cdp_buf_len(&l->relay.to_client) && flush(fd, &l->relay.to_client) < 0) {
+                client_close(l);
+                update_events(l);
+                return 0;
+        }
+        update_events(l);
+        return 0;
+}
+
+static int on_listen(sd_event_source *s, int fd, uint32_t revents, void *userdata) {
+        struct launcher *l = userdata;
+        _cleanup_close_ int c = accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+        int r;
+
+        (void) s;
+        (void) revents;
+        if (c < 0)
+                return 0;
+        if (l->client_fd >= 0) {
+                /* Tell it why before closing; it is a fresh socket with room. */
+                (void) !send(c, busy_message, sizeof busy_message, MSG_NOSIGNAL | MSG_DONTWAIT);
+                return 0;
+        }
+        r = sd_event_add_io(l->event, &l->client_src, c, EPOLLIN, on_client, l);
+        if (r < 0)
+                return log_warning_errno(r, "Cannot watch the DevTools client: %m"), 0;
+        l->client_fd = TAKE_FD(c);
+        cdp_relay_client_open(&l->relay);
+        update_events(l);
+        return 0;
+}
+
+static void drain_browser(struct launcher *l) {
+        for (;;) {
+                ssize_t n = read(l->from_browser, l->buf, sizeof l->buf);
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n <= 0) {
+                        if (n == 0 || errno != EAGAIN)
+                                l->from_src = sd_event_source_disable_unref(l->from_src);
+                        return;
+                }
+                if (cdp_relay_from_browser(&l->relay, l->buf, (size_t) n) < 0 && l->client_fd >= 0) {
+                        log_warning("Dropping the DevTools client: the browser's answer is too large or memory ran out.");
+                        client_close(l);
+                }
+                if (l->client_fd >= 0 && cdp_buf_len(&l->relay.to_client) > CLIENT_BACKLOG_MAX) {
+                        log_warning("Dropping the DevTools client: it does not read its messages.");
+                        client_close(l);
+                }
+        }
+}
+
+static int on_from_browser(sd_event_source *s, int fd, uint32_t revents, void *userdata) {
+        struct launcher *l = userdata;
+
+        (void) s;
+        (void) fd;
+        (void) revents;
+        drain_browser(l);
+        if (l->client_fd >= 0 && flush(l->client_fd, &l->relay.to_client) < 0)
+                client_close(l);
+        update_events(l);
+        return 0;
+}
+
+static int on_to_browser(sd_event_source *s, int fd, uint32_t revents, void *userdata) {
+        struct launcher *l = userdata;
+
+        (void) revents;
+        if (flush(fd, &l->relay.to_browser) < 0) {
+                /* The browser closed its end: it is exiting, and its exit ends us. */
+                l->relay.to_browser.start = l->relay.to_browser.end = 0;
+                l->to_src = sd_event_source_disable_unref(l->to_src);
+                (void) s;
+        }
+        update_events(l);
+        return 0;
+}
+
+static int on_child(sd_event_source *s, const siginfo_t *si, void *userdata) {
+        struct launcher *l = userdata;
+
+        (void) s;
+        /* Its last answers (to Browser.close, say) are still in the pipe. */
+        if (l->from_src)
+                drain_browser(l);
+        if (l->client_fd >= 0)
+                (void) flush(l->client_fd, &l->relay.to_client);
+        l->browser = 0;
+        return sd_event_exit(l->event, si->si_code == CLD_EXITED ? si->si_status : 128 + si->si_status);
+}
+
+static int on_signal(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata) {
+        struct launcher *l = userdata;
+
+        (void) s;
+        /* The browser is our unreaped child: its pid cannot have been reused. */
+        if (l->browser > 0)
+                (void) kill(l->browser, si->ssi_signo == SIGINT ? SIGINT : SIGTERM);
+        return 0;
+}
+
+static int bind_private(const char *path, struct stat *ret_st) {
+        struct sockaddr_un sa = { .sun_family = AF_UNIX };
+        _cleanup_close_ int fd = -EBADF;
+        mode_t old;
+        int r = 0;
+
+        if (strlen(path) >= sizeof sa.sun_path)
+                return -ENAMETOOLONG;
+        memcpy(sa.sun_path, path, strlen(path) + 1);
+        fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+        if (fd < 0)
+                return negative_errno();
+        /* We hold the lock: whatever is at the path is a dead launcher's. */
+        if (unlink(path) < 0 && errno != ENOENT)
+                return negative_errno();
+        /* The mode is decided at bind: never a moment with a wider one. */
+        old = umask(0177);
+        if (bind(fd, (struct sockaddr *) &sa, sizeof sa) < 0)
+                r = negative_errno();
+        umask(old);
+        if (r < 0)
+                return r;
+        if (listen(fd, 8) < 0 || stat(path, ret_st) < 0)
+                return negative_errno();
+        return TAKE_FD(fd);
+}
+
+static void unlink_own_socket(const struct launcher *l) {
+        struct stat st;
+
+        if (l->socket_path && stat(l->socket_path, &st) == 0 && st.st_ino == l->socket_st.st_ino &&
+            st.st_dev == l->socket_st.st_dev)
+                (void) unlink(l->socket_path);
+}
+
+static int usage(FILE *f, int status) {
+        fputs("Usage: botdesk-browser --cdp-socket PATH -- BROWSER [ARG...]\n"
+              "Start BROWSER with --remote-debugging-pipe and serve its DevTools on the Unix socket PATH\n"
+              "(mode 0600, in a directory private to the caller): NUL-terminated JSON messages, one\n"
+              "client at a time.\n",
+              f);
+        return status;
+}
+
+/* The browser, as given; a bare name is looked up in PATH (spawn execs a path). */
+static int browser_argv(char **args, bool with_pipe, char ***ret) {
+        _cleanup_strv_free_ char **argv = NULL;
+        char *exe = strchr(args[0], '/') ? strdup(args[0]) : find_executable(args[0], NULL);
+        int r;
+
+        if (!exe)
+                return -ENOENT;
+        if ((r = strv_push(&argv, exe)) < 0)
+                return r;
+        /* Right after the program: Chromium stops reading switches at a bare "--". */
+        if (with_pipe && (r = strv_push(&argv, strdup("--remote-debugging-pipe"))) < 0)
+                return r;
+        for (char **a = args + 1; *a; a++)
+                if ((r = strv_push(&argv, strdup(*a))) < 0)
+                        return r;
+        *ret = TAKE_PTR(argv);
+        return 0;
+}
+
+static int socket_dir_private(const char *path) {
+        _cleanup_free_ char *dir = strdup(path);
+        char *slash;
+
+        if (!dir)
+                return -ENOMEM;
+        slash = strrchr(dir, '/');
+        if (!slash || slash == dir)
+                return -EINVAL;
+        *slash = 0;
+        return dir_is_private(dir, getuid());
+}
+
+static void launcher_done(struct launcher *l) {
+        client_close(l);
+        l->listen_src = sd_event_source_disable_unref(l->listen_src);
+        l->to_src = sd_event_source_disable_unref(l->to_src);
+        l->from_src = sd_event_source_disable_unref(l->from_src);
+        l->child_src = sd_event_source_disable_unref(l->child_src);
+        unlink_own_socket(l);
+        l->listen_fd = safe_close(l->listen_fd);
+        l->to_browser = safe_close(l->to_browser);
+        l->from_browser = safe_close(l->from_browser);
+        cdp_relay_done(&l->relay);
+        l->event = sd_event_unref(l->event);
+}
+
+int main(int argc, char **argv) {
+        static const struct option options[] = {
+                { "help", no_argument, NULL, 'h' },
+                { "cdp-socket", required_argument, NULL, 's' },
+                {}
+        };
+        _cleanup_(launcher_done) struct launcher l = {
+                .to_browser = -EBADF, .from_browser = -EBADF, .listen_fd = -EBADF, .client_fd = -EBADF,
+        };
+        _cleanup_strv_free_ char **cmd = NULL;
+        _cleanup_free_ char *lock_path = NULL;
+        _cleanup_close_ int lock = -EBADF;
+        struct spawn_opts o = SPAWN_OPTS_INIT;
+        int to[2] = { -EBADF, -EBADF }, from[2] = { -EBADF, -EBADF };
+        extern char **environ;
+        sigset_t mask;
+        int c, r;
+
+        log_setup("botdesk-browser");
+        while ((c = getopt_long(argc, argv, "+h", options, NULL)) >= 0) {
+                switch (c) {
+                case 'h':
+                        return usage(stdout, EXIT_SUCCESS);
+                case 's':
+                        l.socket_path = optarg;
+                        break;
+                default:
+                        return usage(stderr, 2);
+                }
+        }
+        if (!l.socket_path || l.socket_path[0] != '/' || optind >= argc)
+                return usage(stderr, 2);
+
+        lock_path = strdup_printf("%s.lock", l.socket_path);
+        if (!lock_path)
+                return EXIT_FAILURE;
+        r = socket_dir_private(l.socket_path);
+        if (r < 0) {
+                log_error_errno(r, "The directory of %s is not private to uid %u (%m); refusing to serve DevTools there.",
+                                l.socket_path, (unsigned) getuid());
+                return EXIT_FAILURE;
+        }
+        lock = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0600);
+        if (lock < 0) {
+                log_error_errno(errno, "Cannot open %s: %m", lock_path);
+                return EXIT_FAILURE;
+        }
+        if (flock(lock, LOCK_EX | LOCK_NB) < 0) {
+                if (errno != EWOULDBLOCK) {
+                        log_error_errno(errno, "Cannot lock %s: %m", lock_path);
+                        return EXIT_FAILURE;
+                }
+                /* The browser runs, served by another launcher: hand over. */
+                r = browser_argv(argv + optind, false, &cmd);
+                if (r < 0) {
+                        log_error_errno(r, "Cannot find %s: %m", argv[optind]);
+                        return 127;
+                }
+                execve(cmd[0], cmd, environ);
+                log_error_errno(errno, "Cannot execute %s: %m", cmd[0]);
+                return 127;
+        }
+        r = browser_argv(argv + optind, true, &cmd);
+        if (r < 0) {
+                log_error_errno(r, "Cannot find %s: %m", argv[optind]);
+                return 127;
+        }
+
+        sigemptyset(&mask);
+        sigaddset(&mask, SIGCHLD);
+        sigaddset(&mask, SIGTERM);
+        sigaddset(&mask, SIGINT);
+        sigaddset(&mask, SIGHUP);
+        sigprocmask(SIG_BLOCK, &mask, NULL);
+        (void) signal(SIGPIPE, SIG_IGN);
+        cdp_relay_init(&l.relay);
+
+        l.listen_fd = bind_private(l.socket_path, &l.socket_st);
+        if (l.listen_fd < 0) {
+                log_error_errno(l.listen_fd, "Cannot listen on %s: %m", l.socket_path);
+                return EXIT_FAILURE;
+        }
+        if (pipe2(to, O_CLOEXEC) < 0 || pipe2(from, O_CLOEXEC) < 0) {
+                log_error_errno(errno, "Cannot make the DevTools pipes: %m");
+                return EXIT_FAILURE;
+        }
+        o.argv = cmd;
+        o.envp = environ;
+        o.pipe_fds[0] = to[0];
+        o.pipe_fds[1] = from[1];
+        o.stdin_fd = STDIN_FILENO;
+        r = spawn(&o, &l.browser);
+        safe_close(to[0]);
+        safe_close(from[1]);
+        l.to_browser = to[1];
+        l.from_browser = from[0];
+        if (r < 0) {
+                log_error_errno(r, "Cannot start %s: %m", cmd[0]);
+                return r == -ENOENT ? 127 : 126;
+        }
+        if (fcntl(l.to_browser, F_SETFL, O_NONBLOCK) < 0 || fcntl(l.from_browser, F_SETFL, O_NONBLOCK) < 0)
+                return log_error_errno(errno, "Cannot set up the DevTools pipes: %m"), EXIT_FAILURE;
+
+        if ((r = sd_event_default(&l.event)) < 0 ||
+            (r = sd_event_add_child(l.event, &l.child_src, l.browser, WEXITED, on_child, &l)) < 0 ||
+            (r = sd_event_add_signal(l.event, NULL, SIGTERM, on_signal, &l)) < 0 ||
+            (r = sd_event_add_signal(l.event, NULL, SIGINT, on_signal, &l)) < 0 ||
+            (r = sd_event_add_signal(l.event, NULL, SIGHUP, on_signal, &l)) < 0 ||
+            (r = sd_event_add_io(l.event, &l.listen_src, l.listen_fd, EPOLLIN, on_listen, &l)) < 0 ||
+            (r = sd_event_add_io(l.event, &l.from_src, l.from_browser, EPOLLIN, on_from_browser, &l)) < 0 ||
+            (r = sd_event_add_io(l.event, &l.to_src, l.to_browser, EPOLLOUT, on_to_browser, &l)) < 0) {
+                log_error_errno(r, "Cannot set up the event loop: %m");
+                (void) kill(l.browser, SIGTERM);
+                return EXIT_FAILURE;
+        }
+        /* The child exit comes after every pipe event of the same iteration. */
+        (void) sd_event_source_set_priority(l.child_src, SD_EVENT_PRIORITY_IDLE);
+        update_events(&l);
+
+        r = sd_event_loop(l.event);
+        if (r < 0) {
+                log_error_errno(r, "The event loop failed: %m");
+                if (l.browser > 0)
+                        (void) kill(l.browser, SIGTERM);
+                return EXIT_FAILURE;
+        }
+        return r;
+}

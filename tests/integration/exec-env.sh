@@ -1,0 +1,50 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# `botdesk exec` gives its command the desktop's environment, not the
+# caller's: credentials in the caller's environment (AWS_SECRET_ACCESS_KEY,
+# GITHUB_TOKEN, FOO_PASSWORD, any variable not named) never reach the
+# command; a variable named with --env NAME or in [session] exec_pass_env
+# does; DISPLAY and XAUTHORITY are the desktop's even when the caller has
+# its own and names them. Bands: 110-114 (user run 210-214).
+. "$(dirname "$0")/lib.sh"
+bd_init xen 110
+bd_need_xserver
+bd_config
+printf '[session]\nexec_pass_env = FROM_CONFIG\n' >>"$BOTDESK_CONFIG"
+
+P=$(bd_profile a)
+RT=$(bd_rt "$P")
+
+bd_start "$P"
+rc=$?
+t_is "$rc" 0 "the desktop starts" || true
+[ "$rc" = 0 ] || { t_diag "$(bd_err "$P")"; t_done; }
+D=":$(rec_get "$P" DISPLAY)"
+
+# The command dumps its whole environment to a file.
+DUMP=$BD_T/out/exec.env
+AWS_SECRET_ACCESS_KEY=aws-secret GITHUB_TOKEN=ghp-secret FOO_PASSWORD=hunter2 UNNAMED_VAR=unnamed \
+KEEP_ME=kept FROM_CONFIG=configured DISPLAY=:999 XAUTHORITY=/nonexistent/Xauthority \
+        timeout 20 "$BOTDESK" exec "$P" --env KEEP_ME --env=DISPLAY -- sh -c 'env >"$1"' sh "$DUMP" 2>"$BD_T/out/exec.err"
+t_is "$?" 0 "botdesk exec runs the command"
+t_diag "$(sort "$DUMP" 2>/dev/null)"
+
+has() { grep -q "^$1=" "$DUMP" 2>/dev/null; }
+for n in AWS_SECRET_ACCESS_KEY GITHUB_TOKEN FOO_PASSWORD; do
+        if has "$n"; then t_fail "the caller's $n does not reach the command" "$(grep "^$n=" "$DUMP")"; else t_pass "the caller's $n does not reach the command"; fi
+done
+if has UNNAMED_VAR; then t_fail "a variable the caller did not name does not reach the command"; else t_pass "a variable the caller did not name does not reach the command"; fi
+t_is "$(sed -n 's/^KEEP_ME=//p' "$DUMP")" kept "a variable named with --env NAME reaches the command"
+t_is "$(sed -n 's/^FROM_CONFIG=//p' "$DUMP")" configured "a variable named in [session] exec_pass_env reaches the command"
+t_is "$(sed -n 's/^DISPLAY=//p' "$DUMP")" "$D" "DISPLAY is the desktop's, even when the caller names its own"
+t_is "$(sed -n 's/^XAUTHORITY=//p' "$DUMP")" "$RT/Xauthority" "XAUTHORITY is the desktop's cookie file"
+t_is "$(sed -n 's/^BOTDESK_PROFILE=//p' "$DUMP")" "$P" "BOTDESK_PROFILE names the profile"
+t_isnt "$(sed -n 's/^PATH=//p' "$DUMP")" "" "PATH comes from the allow-list"
+
+timeout 20 "$BOTDESK" exec "$P" --env BAD-NAME -- true 2>"$BD_T/out/bad.err"
+t_is "$?" 2 "--env with something that is not a variable name is a usage error (exit 2)"
+t_match "$(cat "$BD_T/out/bad.err")" "variable name" "... saying what it wants"
+
+bd_stop "$P"
+t_is "$?" 0 "the desktop stops"
+t_done
