@@ -44,6 +44,7 @@ struct request {
         const char *profile;
         enum action action;
         bool json, dbl, have_xy, from_stdin;
+        uint32_t window;                /* --window: X Y relative to it; 0 none */
         unsigned button;
         unsigned long long x[2], y[2];
         long long dx, dy;
@@ -71,7 +72,8 @@ static void input_usage(FILE *f) {
               "                               or ctrl shift alt super meta altgr enter esc tab space ...)\n"
               "  type TEXT | type --stdin      any Unicode text; newline is Return, tab is Tab\n"
               "  down KEY|buttonN, up KEY|buttonN\n"
-              "                               press or release and leave it so\n",
+              "                               press or release and leave it so\n"
+              "  --window ID                  move, click, drag: X Y inside that window (an id of botdesk windows)\n",
               f);
 }
 
@@ -146,7 +148,7 @@ static int parse_args(struct request *req, const char *name, const char **pos, s
 /* EXIT_OK, EXIT_USAGE (said), or -1 after --help. */
 static int parse_request(int argc, char **argv, struct request *req) {
         _cleanup_free_ const char **pos = calloc((size_t) argc + 1, sizeof *pos);
-        const char *button = NULL, *name;
+        const char *button = NULL, *window = NULL, *name;
         size_t n = 0;
         bool done = false;
 
@@ -175,6 +177,12 @@ static int parse_request(int argc, char **argv, struct request *req) {
                         button = argv[++i];
                 } else if (startswith(a, "--button="))
                         button = a + strlen("--button=");
+                else if (streq(a, "--window")) {
+                        if (i + 1 >= argc)
+                                return usage_error("%s needs a value.", a);
+                        window = argv[++i];
+                } else if (startswith(a, "--window="))
+                        window = a + strlen("--window=");
                 else
                         return usage_error("Unknown option %s for input.", a);
         }
@@ -204,6 +212,21 @@ found:
         }
         if (req->dbl && req->action != ACT_CLICK)
                 return usage_error("--double applies to click, not %s.", name);
+        if (window) {
+                unsigned long long v;
+                const char *hex = startswith(window, "0x");
+                char *end;
+
+                if (req->action != ACT_MOVE && req->action != ACT_CLICK && req->action != ACT_DRAG)
+                        return usage_error("--window applies to move, click and drag, not %s.", name);
+                errno = 0;
+                v = hex ? strtoull(hex, &end, 16) : 0;
+                if (hex ? (errno != 0 || end == hex || *end || v == 0 || v > UINT32_MAX)
+                        : (parse_uint(window, UINT32_MAX, &v) < 0 || v == 0))
+                        return usage_error("Invalid --window \"%s\": give a window id (decimal or 0x hex) from botdesk windows.",
+                                           window);
+                req->window = (uint32_t) v;
+        }
         if (req->from_stdin && req->action != ACT_TYPE)
                 return usage_error("--stdin applies to type, not %s.", name);
 
@@ -349,12 +372,50 @@ static bool still_ours(void *userdata) {
         return cli_action_still_valid(s->dirfd, s->admitted);
 }
 
+/* Coordinates relative to req->window made root coordinates; EXIT_USAGE (said) for an unknown window or a position outside it. */
+static int window_to_root(struct input *in, struct request *req) {
+        xcb_get_geometry_reply_t *g;
+        xcb_translate_coordinates_reply_t *t;
+        int r = EXIT_OK;
+
+        if (!req->window || !req->have_xy)
+                return EXIT_OK;
+        g = xcb_get_geometry_reply(in->conn, xcb_get_geometry(in->conn, req->window), NULL);
+        t = xcb_translate_coordinates_reply(in->conn, xcb_translate_coordinates(in->conn, req->window, in->root, 0, 0), NULL);
+        if (!g || !t) {
+                r = usage_error("Unknown window id 0x%08x: take one from botdesk windows %s.", (unsigned) req->window,
+                                req->profile);
+                goto done;
+        }
+        for (unsigned i = 0; i < (req->action == ACT_DRAG ? 2u : 1u); i++) {
+                if (req->x[i] >= g->width || req->y[i] >= g->height) {
+                        r = usage_error("Position %llu,%llu is outside window 0x%08x (%ux%u).", req->x[i], req->y[i],
+                                        (unsigned) req->window, g->width, g->height);
+                        goto done;
+                }
+                if ((long long) req->x[i] + t->dst_x < 0 || (long long) req->y[i] + t->dst_y < 0) {
+                        r = usage_error("Position %llu,%llu of window 0x%08x is off the screen.", req->x[i], req->y[i],
+                                        (unsigned) req->window);
+                        goto done;
+                }
+                req->x[i] = (unsigned long long) ((long long) req->x[i] + t->dst_x);
+                req->y[i] = (unsigned long long) ((long long) req->y[i] + t->dst_y);
+        }
+done:
+        free(g);
+        free(t);
+        return r;
+}
+
 /* What the action did: nothing sent yet when it returns EXIT_USAGE. */
-static int act(struct input *in, const struct request *req, int dirfd, const struct lease *admitted, size_t *ret_sent) {
+static int act(struct input *in, struct request *req, int dirfd, const struct lease *admitted, size_t *ret_sent) {
         struct still_ctx ctx = { .dirfd = dirfd, .admitted = admitted };
         struct stroke st;
         int r;
 
+        r = window_to_root(in, req);
+        if (r != EXIT_OK)
+                return r;
         for (unsigned i = 0; req->have_xy && i < (req->action == ACT_DRAG ? 2u : 1u); i++) {
                 r = check_xy(in, req->x[i], req->y[i]);
                 if (r != EXIT_OK)
@@ -438,6 +499,8 @@ static void print_result(const struct request *req, const struct lease *admitted
         json_object_begin(&j);
         json_kv_string(&j, "profile", req->profile);
         json_kv_string(&j, "action", action_names[req->action]);
+        if (req->window)
+                json_kv_int(&j, "window", req->window);
         if (req->have_xy) {
                 json_kv_int(&j, "x", (long long) req->x[req->action == ACT_DRAG]);
                 json_kv_int(&j, "y", (long long) req->y[req->action == ACT_DRAG]);

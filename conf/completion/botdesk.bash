@@ -92,7 +92,7 @@ _botdesk() {
         stop)      opts="--force --quiet" ;;
         restart)   opts="--force --timeout --json --quiet" ;;
         status | list | env | lookup | doctor | windows | cursor) opts="--json" ;;
-        input)     opts="--json --button --double --stdin --help" ;;
+        input)     opts="--json --button --double --window --stdin --help" ;;
         watch)     opts="--json --until" ;;
         exec)      opts="-- --env" ;;
         thumbnail) opts="--output --size --format --quality --data-url --help" ;;
@@ -104,7 +104,7 @@ _botdesk() {
         if [[ $verb == thumbnail ]]; then
                 value_opts="-o --output --size --format --quality"
         else
-                value_opts="--timeout --viewer --profile --reason --button --until --env"
+                value_opts="--timeout --viewer --profile --reason --button --window --until --env"
         fi
 
         # The value of an option.
@@ -128,7 +128,7 @@ _botdesk() {
                 [[ $verb == watch ]] && _botdesk_reply -P "$pfx" -W "ready stopped agent" -- "$cur"
                 return 0
                 ;;
-        --timeout | --viewer | --size | --quality | --reason | --button)
+        --timeout | --viewer | --size | --quality | --reason | --button | --window)
                 return 0
                 ;;
         esac

@@ -135,6 +135,14 @@ t_is "$(echo "$out" | json_get '[(w["title"], w["class"], w["instance"], w["x"],
         "windows lists the client list's window: UTF-8 title, class, root geometry, active"
 t_match "$("$BOTDESK" windows "$P")" '^0x[0-9a-f]{8} \* 900x700\+16\+24 BotdeskRecorder ' "windows prints one line a window"
 
+wid=$(echo "$out" | json_get 'd["windows"][0]["id"]')
+"$BOTDESK" input "$P" click 10 20 --window "$wid"
+t_ok "click --window ID X Y clicks at X Y inside that window (16+10, 24+20 on the root)" \
+        wait_for log_has "button-release 1 26 44"
+out=$("$BOTDESK" input "$P" move 0 0 --window "$(printf '0x%x' "$wid")" --json)
+t_is "$(echo "$out" | json_get '(d["window"], d["x"], d["y"])')" "($wid, 16, 24)" \
+        "--window takes a hex id too, and --json gives the root position"
+
 # ---- bad input: exit 2, nothing sent ----------------------------------------------------------
 
 n0=$(log_lines)
@@ -162,6 +170,10 @@ bad "an unknown action" jump 1 2
 bad "button 0" click --button 0
 bad "scroll 0 0" scroll 0 0
 bad "an unknown key to hold" down nosuchkey
+bad "an unknown window id" click 1 1 --window 0x7fffff0
+bad "a position outside the window" click 900 10 --window "$wid"
+bad "a malformed window id" click 1 1 --window 0xzz
+bad "--window for a key" key Return --window "$wid"
 "$BOTDESK" input "$P" move 1 1
 wait_for eval '[ "$(xdotool getmouselocation | cut -d" " -f1)" = x:1 ]'
 t_is "$(log_lines)" "$n0" "none of the bad commands reached the screen (no event recorded)"
