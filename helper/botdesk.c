@@ -19,6 +19,9 @@
 #if HAVE_THUMBNAIL
 #include "commands-thumbnail.h"
 #endif
+#if HAVE_INPUT
+#include "commands-input.h"
+#endif
 #include "config.h"
 #include "envfile.h"
 #include "exec-env.h"
@@ -43,6 +46,8 @@ struct options {
         unsigned timeout;      /* 0 = start_timeout + margin */
         const char *profile_opt;
         const char *viewer;
+        const char *reason;
+        const char *until;
         char *pass_env[65];    /* exec --env NAME, NULL-terminated; pointers into argv */
         size_t n_pass_env;
 };
@@ -64,10 +69,18 @@ static int usage(FILE *f, int status) {
               "  exec PROFILE [--env NAME]... -- CMD [ARG...]\n"
               "                                run CMD on that screen, inside the desktop, with the\n"
               "                                desktop's environment (--env NAME: also the caller's NAME)\n"
-              "  lease PROFILE [show|take|release] [--viewer ID] [--json]\n"
+              "  lease PROFILE [show|take|release|request] [--viewer ID] [--reason TEXT] [--json]\n"
               "                                who controls the screen: the agent or a human viewer\n"
+              "  lease PROFILE wait [--timeout S]  until the agent holds control (3 on timeout)\n"
               "  rfb PROFILE [--viewer ID]     RFB on stdin/stdout, input only while ID holds the lease\n"
               "  thumbnail PROFILE [-o FILE] [--size WxH] [--format png|jpeg] [--data-url] [--quality N]\n"
+              "  input PROFILE ACTION ... [--json]\n"
+              "                                move X Y | click [X Y] [--button N] [--double] | drag X1 Y1 X2 Y2\n"
+              "                                | scroll DX DY | key COMBO... | type TEXT | down/up KEY|buttonN\n"
+              "  windows PROFILE [--json]      the window manager's windows: id, title, class, geometry, active\n"
+              "  cursor PROFILE [--json]       the pointer position\n"
+              "  watch [PROFILE] [--json] [--until ready|stopped|agent]\n"
+              "                                a line per change of status or lease, the first the current state\n"
               "  lookup PROFILE [--json]       the profile's logind session (logind tier)\n"
               "  doctor [--json]               what this host has and lacks\n"
               "  install [-y]                  install the missing programs with the distribution's tool\n"
@@ -259,6 +272,15 @@ static int verb_stop(const char *profile) {
                 return r;
         if (!arg.force && human_has_control(dirfd, "stop"))
                 return EXIT_REFUSED;
+        if (arg.force) {
+                /* A stopped desktop keeps no human in control: the next start and idle stop work again. */
+                r = lease_end_at(dirfd, "ended by botdesk stop --force", NULL);
+                if (r < 0)
+                        log_warning_errno(r, "Cannot end the human's control lease of %s (%m); the next start may be refused.",
+                                          profile);
+                else if (r > 0 && !arg.quiet)
+                        fprintf(stderr, "%s: the human's control lease ended (stop --force).\n", profile);
+        }
         if (!want_standalone())
                 (void) unit_bus_open(&bus);
         r = desktop_stop(&p, dirfd, 30, bus, profile);
@@ -729,6 +751,15 @@ int main(int argc, char **argv) {
         if (streq(verb, "thumbnail"))
                 return verb_thumbnail(argc - optind + 1, argv + optind - 1);
 #endif
+#if HAVE_INPUT
+        /* So do the agent's actions (negative scroll steps, text after --). */
+        if (streq(verb, "input"))
+                return verb_input(argc - optind + 1, argv + optind - 1);
+        if (streq(verb, "windows"))
+                return verb_windows(argc - optind + 1, argv + optind - 1);
+        if (streq(verb, "cursor"))
+                return verb_cursor(argc - optind + 1, argv + optind - 1);
+#endif
 
         /* Options may follow the verb and its operand: parse the rest again. */
         operand = operand2 = NULL;
@@ -760,7 +791,8 @@ int main(int argc, char **argv) {
                                 return EXIT_USAGE;
                         }
                         arg.pass_env[arg.n_pass_env++] = (char *) name;
-                } else if (streq(a, "--timeout") || streq(a, "--profile") || streq(a, "--viewer")) {
+                } else if (streq(a, "--timeout") || streq(a, "--profile") || streq(a, "--viewer") || streq(a, "--reason") ||
+                           streq(a, "--until")) {
                         if (i + 1 >= argc) {
                                 log_error("%s needs a value.", a);
                                 return EXIT_USAGE;
@@ -769,6 +801,10 @@ int main(int argc, char **argv) {
                                 arg.profile_opt = argv[++i];
                         else if (streq(a, "--viewer"))
                                 arg.viewer = argv[++i];
+                        else if (streq(a, "--reason"))
+                                arg.reason = argv[++i];
+                        else if (streq(a, "--until"))
+                                arg.until = argv[++i];
                         else if (parse_uint(argv[++i], 86400, &v) < 0 || v == 0) {
                                 log_error("Invalid --timeout \"%s\": give whole seconds, 1-86400.", argv[i]);
                                 return EXIT_USAGE;
@@ -810,9 +846,11 @@ int main(int argc, char **argv) {
         if (streq(verb, "exec"))
                 return verb_exec(operand, rest);
         if (streq(verb, "lease"))
-                return verb_lease(operand, operand2, arg.viewer, arg.json);
+                return verb_lease(operand, operand2, arg.viewer, arg.reason, arg.timeout, arg.json);
         if (streq(verb, "rfb"))
                 return verb_rfb(operand, arg.viewer);
+        if (streq(verb, "watch"))
+                return verb_watch(operand, arg.json, arg.until);
         if (streq(verb, "doctor"))
                 return verb_doctor();
         if (streq(verb, "config"))

@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "json.h"
 #include "lease.h"
 #include "log.h"
 #include "profile.h"
@@ -17,16 +18,59 @@ void activity_stamp(int runtime_fd) {
         }
 }
 
+static void say_refused(const struct lease *l, const char *what) {
+        log_error("A human has control of this screen%s%s; %s is refused. Tell the user what you need, "
+                  "and wait until they hand control back (botdesk lease PROFILE release --viewer ID).",
+                  l->since[0] ? " since " : "", l->since, what);
+}
+
 bool human_has_control(int runtime_fd, const char *what) {
         struct lease l;
 
         (void) lease_read_at(runtime_fd, &l);
         if (l.holder != LEASE_HUMAN)
                 return false;
-        log_error("A human has control of this screen%s%s; %s is refused. Tell the user what you need, "
-                  "and wait until they hand control back (botdesk lease PROFILE release --viewer ID).",
-                  l.since[0] ? " since " : "", l.since, what);
+        say_refused(&l, what);
         return true;
+}
+
+int cli_action_admit(int runtime_fd, const char *what, struct lease *ret) {
+        /* One read decides and is kept: its epoch is what cli_action_done() compares. */
+        (void) lease_read_at(runtime_fd, ret);
+        if (ret->holder != LEASE_HUMAN)
+                return EXIT_OK;
+        say_refused(ret, what);
+        return EXIT_REFUSED;
+}
+
+bool cli_action_still_valid(int runtime_fd, const struct lease *admitted) {
+        struct lease now;
+
+        (void) lease_read_at(runtime_fd, &now);
+        return lease_action_valid(admitted, &now);
+}
+
+int cli_action_done(int runtime_fd, const char *profile, const char *what, const struct lease *admitted, bool json) {
+        struct lease now;
+
+        (void) lease_read_at(runtime_fd, &now);
+        if (lease_action_valid(admitted, &now))
+                return EXIT_OK;
+        log_error("A human took control of this screen while %s ran; its result is void. Tell the user what you need, "
+                  "and wait until they hand control back (botdesk lease %s wait).", what, profile);
+        if (json) {
+                struct json j;
+
+                json_init(&j, stdout);
+                json_object_begin(&j);
+                json_kv_string(&j, "suppressed", "human_has_control");
+                json_kv_string(&j, "action", what);
+                json_kv_string(&j, "profile", profile);
+                json_kv_int(&j, "epoch", (long long) now.epoch);
+                json_object_end(&j);
+                putchar('\n');
+        }
+        return EXIT_REFUSED;
 }
 
 int cli_check_profile(const char *profile) {

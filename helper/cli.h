@@ -28,6 +28,27 @@ void activity_stamp(int runtime_fd);
  * that cannot be read counts as a human's. */
 bool human_has_control(int runtime_fd, const char *what);
 
+struct lease;
+
+/*
+ * The lease gate of an agent action `what` (input, windows, cursor,
+ * thumbnail, exec): EXIT_OK with the lease it was admitted under in *ret,
+ * or EXIT_REFUSED (said, as human_has_control()) while a human holds it or
+ * the file cannot be read.
+ */
+int cli_action_admit(int runtime_fd, const char *what, struct lease *ret);
+
+/*
+ * The same gate once the action is done: EXIT_OK when the lease is still
+ * the one it was admitted under; otherwise the result is void: says so
+ * (with --json, prints {"suppressed": "human_has_control", "action",
+ * "profile", "epoch"} and nothing else) and returns EXIT_REFUSED.
+ */
+int cli_action_done(int runtime_fd, const char *profile, const char *what, const struct lease *admitted, bool json);
+
+/* Whether the lease is still the one the action was admitted under (for checks while it runs). */
+bool cli_action_still_valid(int runtime_fd, const struct lease *admitted);
+
 /* A valid profile name, else says why (NULL: missing) and returns -EINVAL. */
 int cli_check_profile(const char *profile);
 

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * botdesk lease PROFILE [show|take|release] [--viewer ID] [--json]
+ * botdesk lease PROFILE [show|take|release|request|wait] [--viewer ID] [--reason TEXT] [--timeout S] [--json]
  */
 #include <fcntl.h>
+#include <poll.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
 
 #include "cli.h"
@@ -30,17 +32,64 @@ static void print_lease(const char *profile, const struct lease *l, bool json) {
                        profile, strerror(-l->failed), l->epoch, profile);
                 return;
         }
-        if (l->holder == LEASE_AGENT) {
-                printf("%s: the agent holds control%s%s (epoch %llu)\n", profile, l->since[0] ? " since " : "",
-                       l->since, l->epoch);
-                return;
+        if (l->holder == LEASE_AGENT)
+                printf("%s: the agent holds control%s%s (epoch %llu)%s%s\n", profile, l->since[0] ? " since " : "",
+                       l->since, l->epoch, l->reason[0] ? "; " : "", l->reason);
+        else {
+                lease_viewer_hash(l->viewer, hash);
+                printf("%s: a human holds control, viewer %s%s%s (epoch %llu)%s%s\n", profile, hash,
+                       l->since[0] ? " since " : "", l->since, l->epoch, l->reason[0] ? "; " : "", l->reason);
         }
-        lease_viewer_hash(l->viewer, hash);
-        printf("%s: a human holds control, viewer %s%s%s (epoch %llu)\n", profile, hash,
-               l->since[0] ? " since " : "", l->since, l->epoch);
+        if (l->pending[0]) {
+                lease_viewer_hash(l->pending, hash);
+                printf("%s: viewer %s asks for control%s%s\n", profile, hash, l->pending_reason[0] ? ": " : "",
+                       l->pending_reason);
+        }
 }
 
-int verb_lease(const char *profile, const char *action, const char *viewer, bool json) {
+/* The events that replace, create or remove the lease file in the runtime dir. */
+#define LEASE_WATCH_MASK (IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ONLYDIR)
+
+/*
+ * Until the agent holds control (a readable lease of the agent's): 0, or
+ * -ETIME after timeout_s seconds (0: no limit). Woken by inotify on the
+ * runtime dir, whose watch exists before the first read, so that a release
+ * between the read and the wait is never missed.
+ */
+static int lease_wait(int dirfd, const char *runtime, unsigned timeout_s, struct lease *ret) {
+        _cleanup_close_ int ino = -EBADF;
+        unsigned long long deadline = timeout_s ? now_usec() + (unsigned long long) timeout_s * 1000000ULL : 0;
+
+        ino = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+        if (ino < 0)
+                return negative_errno();
+        if (inotify_add_watch(ino, runtime, LEASE_WATCH_MASK) < 0)
+                return negative_errno();
+        for (;;) {
+                char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+                struct pollfd pfd = { .fd = ino, .events = POLLIN };
+                int ms = -1, r;
+
+                (void) lease_read_at(dirfd, ret);
+                if (ret->holder == LEASE_AGENT && !ret->failed)
+                        return 0;
+                if (deadline) {
+                        unsigned long long now = now_usec();
+                        if (now >= deadline)
+                                return -ETIME;
+                        ms = (int) ((deadline - now + 999) / 1000);
+                }
+                r = poll(&pfd, 1, ms);
+                if (r < 0 && errno != EINTR)
+                        return negative_errno();
+                /* Drain: any change in the directory means read the lease again. */
+                while (read(ino, buf, sizeof buf) > 0)
+                        ;
+        }
+}
+
+int verb_lease(const char *profile, const char *action, const char *viewer, const char *reason, unsigned timeout,
+               bool json) {
         _cleanup_(paths_done) struct bd_paths p = {};
         _cleanup_close_ int dirfd = -EBADF;
         char hash[LEASE_HASH_LEN + 1];
@@ -48,17 +97,30 @@ int verb_lease(const char *profile, const char *action, const char *viewer, bool
         int r;
 
         if (!profile) {
-                log_error("Missing PROFILE argument: botdesk lease PROFILE [show|take|release] [--viewer ID].");
+                log_error("Missing PROFILE argument: botdesk lease PROFILE [show|take|release|request|wait] [--viewer ID].");
                 return EXIT_USAGE;
         }
         if (cli_check_profile(profile) < 0)
                 return EXIT_USAGE;
         action = action ?: "show";
-        if (!streq(action, "show") && !streq(action, "take") && !streq(action, "release")) {
-                log_error("Unknown lease action \"%s\": use show, take or release.", action);
+        if (!streq(action, "show") && !streq(action, "take") && !streq(action, "release") &&
+            !streq(action, "request") && !streq(action, "wait")) {
+                log_error("Unknown lease action \"%s\": use show, take, release, request or wait.", action);
                 return EXIT_USAGE;
         }
-        if (!streq(action, "show")) {
+        if (reason && !streq(action, "take") && !streq(action, "request")) {
+                log_error("--reason applies to take and request, not %s.", action);
+                return EXIT_USAGE;
+        }
+        if (timeout && !streq(action, "wait")) {
+                log_error("--timeout applies to wait, not %s.", action);
+                return EXIT_USAGE;
+        }
+        if (reason && (strlen(reason) > LEASE_REASON_MAX || strpbrk(reason, "\n\r\t"))) {
+                log_error("Invalid --reason: use at most %d bytes on one line without control characters.", LEASE_REASON_MAX);
+                return EXIT_USAGE;
+        }
+        if (!streq(action, "show") && !streq(action, "wait")) {
                 if (!viewer) {
                         log_error("botdesk lease %s %s needs --viewer ID.", profile, action);
                         return EXIT_USAGE;
@@ -80,10 +142,34 @@ int verb_lease(const char *profile, const char *action, const char *viewer, bool
                 return EXIT_OK;
         }
 
+        if (streq(action, "wait")) {
+                r = lease_wait(dirfd, p.runtime, timeout, &l);
+                if (r == -ETIME) {
+                        log_error("A human still has control of %s after %u s; tell the user what you need.", profile,
+                                  timeout);
+                        if (json)
+                                print_lease(profile, &l, true);
+                        return EXIT_REFUSED;
+                }
+                if (r < 0) {
+                        log_error_errno(r, "Cannot watch the control lease of %s: %m", profile);
+                        return EXIT_FAILED;
+                }
+                print_lease(profile, &l, json);
+                return EXIT_OK;
+        }
+
         if (streq(action, "take"))
-                r = lease_take_at(dirfd, viewer, NULL, &l);
+                r = lease_take_at(dirfd, viewer, reason, &l);
+        else if (streq(action, "request"))
+                r = lease_request_at(dirfd, viewer, reason, &l);
         else
                 r = lease_release_at(dirfd, viewer, &l);
+        if (r == -EBADMSG && streq(action, "request")) {
+                log_error("The control lease of %s is unreadable; no request can be recorded. Repair it: botdesk lease %s take --viewer ID.",
+                          profile, profile);
+                return EXIT_FAILED;
+        }
         if (r < 0) {
                 log_error_errno(r, "Cannot %s the control lease of %s: %m", action, profile);
                 return EXIT_FAILED;
@@ -95,7 +181,11 @@ int verb_lease(const char *profile, const char *action, const char *viewer, bool
         }
 
         lease_viewer_hash(viewer, hash);
-        if (streq(action, "take"))
+        if (streq(action, "request"))
+                printf(r > 0 ? "%s: viewer %s asks for control; the request is pending (epoch %llu)\n"
+                             : "%s: viewer %s holds or has already asked for control; nothing changed (epoch %llu)\n",
+                       profile, hash, l.epoch);
+        else if (streq(action, "take"))
                 printf(r > 0 ? "%s: viewer %s took control (epoch %llu)\n"
                              : "%s: viewer %s already holds control; nothing changed (epoch %llu)\n",
                        profile, hash, l.epoch);

@@ -11,9 +11,11 @@
 #include <xcb/xcb.h>
 
 #include "cli.h"
+#include "cli-desktop.h"
 #include "commands-thumbnail.h"
 #include "envfile.h"
 #include "identity.h"
+#include "lease.h"
 #include "log.h"
 #include "profile.h"
 #include "thumbnail.h"
@@ -147,79 +149,6 @@ static int parse_options(int argc, char **argv, struct thumbnail_options *o) {
         return EXIT_OK;
 }
 
-/*
- * The runtime dir of a running desktop and its published DISPLAY and
- * XAUTHORITY. Creates nothing: a profile without a runtime dir is simply not
- * running. Nothing here talks to X.
- */
-static int running_display(const char *profile, int *ret_fd, char **ret_display, char **ret_xauthority) {
-        _cleanup_(paths_done) struct bd_paths p = {};
-        _cleanup_(helper_record_done) struct helper_record rec = {};
-        _cleanup_strv_free_ char **env = NULL;
-        _cleanup_free_ char *d = NULL, *x = NULL;
-        _cleanup_close_ int dirfd = -EBADF;
-        const char *display, *xauthority;
-        struct stat st;
-        int r;
-
-        r = paths_for_profile(profile, &p);
-        if (r == -ENAMETOOLONG) {
-                log_error("The RFB socket path of profile %s would be longer than a Unix socket allows; set a shorter XDG_RUNTIME_DIR.",
-                          profile);
-                return EXIT_USAGE;
-        }
-        if (r < 0) {
-                log_error_errno(r, "Cannot compute the paths of profile %s: %m", profile);
-                return EXIT_FAILED;
-        }
-        dirfd = open(p.runtime, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
-        if (dirfd < 0 && errno == ENOENT) {
-                log_error("Desktop %s is not running; start it with: botdesk start %s", profile, profile);
-                return EXIT_NOT_RUNNING;
-        }
-        if (dirfd < 0) {
-                log_error_errno(errno, "Cannot open %s: %m", p.runtime);
-                return EXIT_FAILED;
-        }
-        if (fstat(dirfd, &st) < 0 || st.st_uid != getuid() || (st.st_mode & 077) != 0) {
-                log_error("%s is not a private directory of uid %u; remove it or fix its owner and mode.", p.runtime,
-                          (unsigned) getuid());
-                return EXIT_FAILED;
-        }
-
-        r = helper_record_read_at(dirfd, &rec);
-        if (r < 0 || helper_alive(dirfd, &rec) <= 0) {
-                log_error("Desktop %s is not running; start it with: botdesk start %s", profile, profile);
-                return EXIT_NOT_RUNNING;
-        }
-        r = envfile_read_at(dirfd, "env", &env);
-        if (r == -ENOENT) {
-                log_error("Desktop %s is still starting; wait for `botdesk start %s` to return.", profile, profile);
-                return EXIT_NOT_RUNNING;
-        }
-        if (r < 0) {
-                log_error_errno(r, "Cannot read %s: %m", p.env_file);
-                return EXIT_FAILED;
-        }
-        display = strv_env_get(env, "DISPLAY");
-        xauthority = strv_env_get(env, "XAUTHORITY");
-        if (!display || !*display || !xauthority || !*xauthority) {
-                log_error("Desktop %s has not published DISPLAY and XAUTHORITY in %s; wait for `botdesk start %s` to return.",
-                          profile, p.env_file, profile);
-                return EXIT_NOT_RUNNING;
-        }
-        d = strdup(display);
-        x = strdup(xauthority);
-        if (!d || !x) {
-                log_error("Out of memory.");
-                return EXIT_FAILED;
-        }
-        *ret_display = TAKE_PTR(d);
-        *ret_xauthority = TAKE_PTR(x);
-        *ret_fd = TAKE_FD(dirfd);
-        return EXIT_OK;
-}
-
 /* The directory of FILE, opened, and its last component, so the write is a rename in that directory. */
 static int open_output_dir(const char *output, int *ret_fd, char **ret_name) {
         _cleanup_free_ char *d = strdup(output), *b = strdup(output);
@@ -260,6 +189,7 @@ int verb_thumbnail(int argc, char **argv) {
         _cleanup_close_ int dirfd = -EBADF, out_fd = -EBADF;
         _cleanup_(thumb_image_done) struct thumb_image img = {};
         xcb_connection_t *c = NULL;
+        struct lease admitted;
         unsigned long long t0 = now_usec(), t_connect, t_grab, t_encode;
         const void *data;
         size_t image_size, data_size;
@@ -275,12 +205,13 @@ int verb_thumbnail(int argc, char **argv) {
                 return EXIT_USAGE;
         }
 
-        r = running_display(o.profile, &dirfd, &display, &xauthority);
+        r = cli_running_display(o.profile, &dirfd, &display, &xauthority);
         if (r != EXIT_OK)
                 return r;
 
-        if (human_has_control(dirfd, "thumbnail"))
-                return EXIT_REFUSED;
+        r = cli_action_admit(dirfd, "thumbnail", &admitted);
+        if (r != EXIT_OK)
+                return r;
 
         /* A bad FILE fails before the screen is grabbed. */
         if (o.output) {
@@ -295,21 +226,9 @@ int verb_thumbnail(int argc, char **argv) {
                 }
         }
 
-        r = thumb_connect(display, xauthority, &c, &screen);
-        if (r == -ECONNREFUSED) {
-                log_error("Cannot connect to X display %s of desktop %s; check it with: botdesk status %s", display,
-                          o.profile, o.profile);
-                return EXIT_FAILED;
-        }
-        if (r == -EINVAL) {
-                log_error("Desktop %s published an invalid DISPLAY \"%s\"; restart it: botdesk restart %s", o.profile,
-                          display, o.profile);
-                return EXIT_FAILED;
-        }
-        if (r < 0) {
-                log_error_errno(r, "Cannot get the cookie of display %s from %s: %m", display, xauthority);
-                return EXIT_FAILED;
-        }
+        r = cli_connect_desktop(o.profile, display, xauthority, &c, &screen);
+        if (r != EXIT_OK)
+                return r;
         t_connect = now_usec();
         r = thumb_grab_scaled(c, screen, o.box_w, o.box_h, &img);
         xcb_disconnect(c);
@@ -357,6 +276,11 @@ int verb_thumbnail(int argc, char **argv) {
                 url[data_size] = 0;
                 data = url;
         }
+
+        /* A screen grabbed across a takeover may show what the human typed: never written. */
+        r = cli_action_done(dirfd, o.profile, "thumbnail", &admitted, false);
+        if (r != EXIT_OK)
+                return r;
 
         /* 0600: a thumbnail shows whatever is on the agent's screen (pages,
          * tokens, mail); it is as private as the desktop's own files. */

@@ -10,13 +10,16 @@
  */
 
 /*
- * botdesk lease PROFILE [show|take|release] [--viewer ID] [--json]
- * action NULL means show. take and release need viewer (else 2). A take by
- * the holder and a release by someone who does not hold the lease change
- * nothing and exit 0, saying so. Prints the lease (JSON: holder,
- * viewer_hash, since, epoch; never the raw viewer id).
+ * botdesk lease PROFILE [show|take|release|request|wait] [--viewer ID] [--reason TEXT] [--timeout S] [--json]
+ * action NULL means show. take, release and request need viewer (else 2).
+ * A take by the holder and a release by someone who does not hold the
+ * lease change nothing and exit 0, saying so. request records a pending
+ * request for control (reason optional). wait returns 0 once the agent
+ * holds control, 3 after timeout seconds (0: none). Prints the lease (JSON:
+ * holder, viewer_hash, since, epoch, reason, pending; never a raw viewer id).
  */
-int verb_lease(const char *profile, const char *action, const char *viewer, bool json);
+int verb_lease(const char *profile, const char *action, const char *viewer, const char *reason, unsigned timeout,
+               bool json);
 
 /*
  * botdesk rfb PROFILE [--viewer ID]
@@ -26,3 +29,12 @@ int verb_lease(const char *profile, const char *action, const char *viewer, bool
  * client sends something the filter refuses.
  */
 int verb_rfb(const char *profile, const char *viewer);
+
+/*
+ * botdesk watch [PROFILE] [--json] [--until ready|stopped|agent]
+ * One line (JSON object with --json) per change of status or lease of
+ * PROFILE, or of every profile of the user (new ones included), the first
+ * line of each its current state. Runs until killed, or with --until
+ * (PROFILE only) until that state is reached (0). 2 for bad usage.
+ */
+int verb_watch(const char *profile, bool json, const char *until);

@@ -10,8 +10,8 @@
 #include "lease.h"
 #include "util.h"
 
-/* Five short lines; anything larger is not a lease we wrote. */
-#define LEASE_FILE_MAX 1024
+/* Seven short lines at most; anything larger is not a lease we wrote. */
+#define LEASE_FILE_MAX 2048
 /* Epochs stay exact in every JSON reader (2^53 - 1). */
 #define LEASE_EPOCH_MAX 9007199254740991ULL
 
@@ -144,11 +144,12 @@ static void time_now(char ret[static LEASE_TIME_LEN + 1]) {
                 ret[0] = 0;
 }
 
-static const char *const lease_keys[] = { "HOLDER", "VIEWER", "SINCE", "REASON", "EPOCH" };
+static const char *const lease_keys[] = { "HOLDER", "VIEWER", "SINCE", "REASON", "EPOCH", "PENDING", "PENDING_REASON" };
+#define LEASE_KEYS_BASE 5 /* the first five are always there, the last two only with a request */
 
 static int lease_parse(const char *text, size_t size, struct lease *l) {
         _cleanup_strv_free_ char **env = NULL;
-        const char *holder, *viewer, *since, *reason, *epoch;
+        const char *holder, *viewer, *since, *reason, *epoch, *pending = "", *pending_reason = "";
         size_t lines = 0;
         int r;
 
@@ -157,18 +158,24 @@ static int lease_parse(const char *text, size_t size, struct lease *l) {
                 return -EBADMSG;
         for (size_t i = 0; i < size; i++)
                 lines += text[i] == '\n';
-        if (lines != ELEMENTSOF(lease_keys))
+        if (lines != LEASE_KEYS_BASE && lines != ELEMENTSOF(lease_keys))
                 return -EBADMSG;
         r = envfile_parse(text, size, &env, NULL);
         if (r < 0)
                 return r;
-        /* Five lines and five distinct known keys: no duplicate, comment,
-         * blank line or unknown key got in. */
-        if (strv_length(env) != ELEMENTSOF(lease_keys))
+        /* As many distinct known keys as lines: no duplicate, comment, blank
+         * line or unknown key got in. */
+        if (strv_length(env) != lines)
                 return -EBADMSG;
-        for (size_t i = 0; i < ELEMENTSOF(lease_keys); i++)
+        for (size_t i = 0; i < lines; i++)
                 if (!strv_env_get(env, lease_keys[i]))
                         return -EBADMSG;
+        if (lines == ELEMENTSOF(lease_keys)) {
+                pending = strv_env_get(env, "PENDING");
+                pending_reason = strv_env_get(env, "PENDING_REASON");
+                if (!lease_viewer_valid(pending) || !text_valid(pending_reason, LEASE_REASON_MAX))
+                        return -EBADMSG;
+        }
 
         holder = strv_env_get(env, "HOLDER");
         viewer = strv_env_get(env, "VIEWER");
@@ -194,6 +201,8 @@ static int lease_parse(const char *text, size_t size, struct lease *l) {
         strcpy(l->viewer, viewer);
         strcpy(l->since, since);
         strcpy(l->reason, reason);
+        strcpy(l->pending, pending);
+        strcpy(l->pending_reason, pending_reason);
         return 0;
 }
 
@@ -270,9 +279,16 @@ closed:
 }
 
 static int lease_write_at(int dirfd, const struct lease *l) {
-        _cleanup_free_ char *text = strdup_printf("HOLDER=%s\nVIEWER=%s\nSINCE=%s\nREASON=%s\nEPOCH=%llu\n",
-                                                  lease_holder_to_string(l->holder), l->viewer, l->since,
-                                                  l->reason, l->epoch);
+        _cleanup_free_ char *text = NULL;
+
+        /* Five lines without a request, so that the usual file stays the one older readers know. */
+        if (l->pending[0])
+                text = strdup_printf("HOLDER=%s\nVIEWER=%s\nSINCE=%s\nREASON=%s\nEPOCH=%llu\nPENDING=%s\nPENDING_REASON=%s\n",
+                                     lease_holder_to_string(l->holder), l->viewer, l->since, l->reason, l->epoch,
+                                     l->pending, l->pending_reason);
+        else
+                text = strdup_printf("HOLDER=%s\nVIEWER=%s\nSINCE=%s\nREASON=%s\nEPOCH=%llu\n",
+                                     lease_holder_to_string(l->holder), l->viewer, l->since, l->reason, l->epoch);
 
         if (!text)
                 return -ENOMEM;
@@ -348,6 +364,58 @@ int lease_release_at(int dirfd, const char *viewer, struct lease *ret) {
         return lease_change(dirfd, &cur, &next, ret);
 }
 
+int lease_request_at(int dirfd, const char *viewer, const char *reason, struct lease *ret) {
+        _cleanup_close_ int lock = -EBADF;
+        struct lease cur;
+        int r;
+
+        if (!lease_viewer_valid(viewer) || (reason && !text_valid(reason, LEASE_REASON_MAX)))
+                return -EINVAL;
+        lock = lease_lock(dirfd);
+        if (lock < 0)
+                return lock;
+        r = lease_read_at(dirfd, &cur);
+        if (ret)
+                *ret = cur;
+        if (r < 0)
+                return r;
+        if ((cur.holder == LEASE_HUMAN && streq(cur.viewer, viewer)) ||
+            (streq(cur.pending, viewer) && streq(cur.pending_reason, reason ?: "")))
+                return 0;
+        strcpy(cur.pending, viewer);
+        strcpy(cur.pending_reason, reason ?: "");
+        r = lease_write_at(dirfd, &cur);
+        if (r < 0)
+                return r;
+        if (ret)
+                *ret = cur;
+        return 1;
+}
+
+int lease_end_at(int dirfd, const char *reason, struct lease *ret) {
+        _cleanup_close_ int lock = -EBADF;
+        struct lease cur, next = { .holder = LEASE_AGENT };
+
+        if (reason && !text_valid(reason, LEASE_REASON_MAX))
+                return -EINVAL;
+        lock = lease_lock(dirfd);
+        if (lock < 0)
+                return lock;
+        (void) lease_read_at(dirfd, &cur);
+        if (!cur.failed && cur.holder == LEASE_AGENT) {
+                if (ret)
+                        *ret = cur;
+                return 0;
+        }
+        strcpy(next.reason, reason ?: "");
+        return lease_change(dirfd, &cur, &next, ret);
+}
+
+bool lease_action_valid(const struct lease *admitted, const struct lease *now) {
+        return admitted->holder == LEASE_AGENT && !admitted->failed && now->holder == LEASE_AGENT && !now->failed &&
+               now->epoch == admitted->epoch;
+}
+
 bool lease_allows_input(const struct lease *l, const char *viewer) {
         return l->holder == LEASE_HUMAN && !l->failed && l->viewer[0] && viewer && streq(l->viewer, viewer);
 }
@@ -364,5 +432,15 @@ void lease_json(struct json *j, const struct lease *l) {
                 json_kv_null(j, "viewer_hash");
         json_kv_string(j, "since", l->since[0] ? l->since : NULL);
         json_kv_int(j, "epoch", (long long) l->epoch);
+        json_kv_string(j, "reason", l->reason[0] ? l->reason : NULL);
+        json_key(j, "pending");
+        if (l->pending[0]) {
+                lease_viewer_hash(l->pending, hash);
+                json_object_begin(j);
+                json_kv_string(j, "viewer_hash", hash);
+                json_kv_string(j, "reason", l->pending_reason[0] ? l->pending_reason : NULL);
+                json_object_end(j);
+        } else
+                json_null(j);
         json_object_end(j);
 }

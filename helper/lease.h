@@ -16,7 +16,15 @@
  *   VIEWER=<id>                 empty for the agent, non-empty for a human
  *   SINCE=YYYY-MM-DDTHH:MM:SSZ  when the holder got control (UTC), or empty
  *   REASON=<text>               or empty
- *   EPOCH=<n>                   grows by one on every real change
+ *   EPOCH=<n>                   grows by one on every change of control
+ *
+ * or seven, while a viewer's request for control is pending:
+ *
+ *   PENDING=<id>                the viewer asking for control
+ *   PENDING_REASON=<text>       why, or empty
+ *
+ * A request changes the file but not the epoch: it changes nobody's
+ * control, so it voids no agent action. Every change of holder clears it.
  *
  * No file means the agent holds control, epoch 0. Writers hold an exclusive
  * flock on RUNTIME/lease.lock across read-decide-write and replace the file
@@ -50,6 +58,8 @@ struct lease {
         char since[LEASE_TIME_LEN + 1];         /* "" = null */
         char reason[LEASE_REASON_MAX + 1];      /* "" = null */
         unsigned long long epoch;
+        char pending[LEASE_VIEWER_MAX + 1];     /* "" = no request pending */
+        char pending_reason[LEASE_REASON_MAX + 1];
         /* The file could not be trusted and this is the fail-closed lease;
          * the negative errno that lease_read_at() returned. 0 otherwise. */
         int failed;
@@ -88,6 +98,29 @@ int lease_take_at(int dirfd, const char *viewer, const char *reason, struct leas
  */
 int lease_release_at(int dirfd, const char *viewer, struct lease *ret);
 
+/*
+ * Record viewer's request for control (reason may be NULL), replacing an
+ * earlier request. Returns 1 when the file changed, 0 when viewer already
+ * holds control or asked for it for the same reason, -EINVAL for an invalid
+ * viewer or reason, the read error of a damaged file (nothing recorded).
+ */
+int lease_request_at(int dirfd, const char *viewer, const char *reason, struct lease *ret);
+
+/*
+ * End whatever human lease is in force, damaged files included, recording
+ * reason: the agent holds control afterwards (`stop --force`). Returns 1
+ * when the file changed, 0 when the agent held control already.
+ */
+int lease_end_at(int dirfd, const char *reason, struct lease *ret);
+
+/*
+ * The rule for agent actions: an action admitted under lease `admitted` (the
+ * agent's) keeps its result only when `now` is still the agent's, readable,
+ * and of the same epoch. Anything else, even a take and release in between,
+ * voids it.
+ */
+bool lease_action_valid(const struct lease *admitted, const struct lease *now);
+
 /* Whether input from viewer (NULL: a viewer without an id) may reach the
  * screen: a human holds the lease and it is exactly this viewer. */
 bool lease_allows_input(const struct lease *l, const char *viewer);
@@ -98,5 +131,6 @@ void lease_viewer_hash(const char *viewer, char ret[static LEASE_HASH_LEN + 1]);
 /* SHA-256 of data (exposed for tests). */
 void lease_sha256(const void *data, size_t size, unsigned char ret[static 32]);
 
-/* The lease as one JSON object: holder, viewer_hash, since, epoch (never the raw id). */
+/* The lease as one JSON object: holder, viewer_hash, since, epoch, reason,
+ * pending ({viewer_hash, reason} or null); never a raw id. */
 void lease_json(struct json *j, const struct lease *l);

@@ -45,7 +45,7 @@ _botdesk_files() {
 
 _botdesk() {
         local cur=${COMP_WORDS[COMP_CWORD]} prev=''
-        local verbs="start stop restart status list env exec thumbnail lease rfb lookup doctor config help"
+        local verbs="start stop restart status list env exec thumbnail input windows cursor lease watch rfb lookup doctor config help"
         local verb='' i w vi=0 npos=0 exec_at=0 opts value_opts pfx=''
         local -a pos=()
 
@@ -91,10 +91,12 @@ _botdesk() {
         start)     opts="--timeout --json --quiet" ;;
         stop)      opts="--force --quiet" ;;
         restart)   opts="--force --timeout --json --quiet" ;;
-        status | list | env | lookup | doctor) opts="--json" ;;
+        status | list | env | lookup | doctor | windows | cursor) opts="--json" ;;
+        input)     opts="--json --button --double --window --stdin --help" ;;
+        watch)     opts="--json --until" ;;
         exec)      opts="-- --env" ;;
         thumbnail) opts="--output --size --format --quality --data-url --help" ;;
-        lease)     opts="--viewer --json" ;;
+        lease)     opts="--viewer --reason --timeout --json" ;;
         rfb)       opts="--viewer" ;;
         config)    opts="--profile" ;;
         *)         opts= ;;
@@ -102,7 +104,7 @@ _botdesk() {
         if [[ $verb == thumbnail ]]; then
                 value_opts="-o --output --size --format --quality"
         else
-                value_opts="--timeout --viewer --profile --env"
+                value_opts="--timeout --viewer --profile --reason --button --window --until --env"
         fi
 
         # The value of an option.
@@ -122,7 +124,11 @@ _botdesk() {
                 [[ $verb == config ]] && _botdesk_reply -P "$pfx" -W "$(_botdesk_profiles)" -- "$cur"
                 return 0
                 ;;
-        --timeout | --viewer | --size | --quality)
+        --until)
+                [[ $verb == watch ]] && _botdesk_reply -P "$pfx" -W "ready stopped agent" -- "$cur"
+                return 0
+                ;;
+        --timeout | --viewer | --size | --quality | --reason | --button | --window)
                 return 0
                 ;;
         esac
@@ -173,13 +179,17 @@ _botdesk() {
         fi
 
         case $verb in
-        start | stop | restart | env | exec | thumbnail | rfb | lookup | status)
+        start | stop | restart | env | exec | thumbnail | rfb | lookup | status | windows | cursor | watch)
                 ((npos == 0)) && _botdesk_reply -W "$(_botdesk_profiles)" -- "$cur"
                 ((npos == 1)) && [[ $verb == exec ]] && _botdesk_reply -c -- "$cur"
                 ;;
         lease)
                 ((npos == 0)) && _botdesk_reply -W "$(_botdesk_profiles)" -- "$cur"
-                ((npos == 1)) && _botdesk_reply -W "show take release" -- "$cur"
+                ((npos == 1)) && _botdesk_reply -W "show take release request wait" -- "$cur"
+                ;;
+        input)
+                ((npos == 0)) && _botdesk_reply -W "$(_botdesk_profiles)" -- "$cur"
+                ((npos == 1)) && _botdesk_reply -W "move click drag scroll key type down up" -- "$cur"
                 ;;
         config)
                 ((npos == 0)) && _botdesk_reply -W "check show" -- "$cur"

@@ -51,6 +51,11 @@ if ! readable "$script" "$build" "$src"; then
         chmod 755 "$stage"
         mkdir -p "$stage/build/helper" "$stage/src/conf" "$stage/src/tests"
         cp "$build/helper/botdesk" "$build/helper/botdesk-helper" "$build/helper/botdesk-browser" "$stage/build/helper/"
+        # The input tests' own X client, where it is built.
+        if [ -x "$build/tests/integration/input-recorder" ]; then
+                mkdir -p "$stage/build/tests/integration"
+                cp "$build/tests/integration/input-recorder" "$stage/build/tests/integration/"
+        fi
         cp -r "$src/conf/skel" "$src/conf/applications" "$stage/src/conf/"
         cp -r "$src/tests/integration" "$stage/src/tests/"
         chmod -R a+rX "$stage"

@@ -112,7 +112,7 @@ eval "$("$BOTDESK" env "$P")"
 
 lease() { timeout 20 "$BOTDESK" lease "$P" "$@"; }
 
-t_is "$(lease show --json)" '{"holder": "agent", "viewer_hash": null, "since": null, "epoch": 0}' \
+t_is "$(lease show --json)" '{"holder": "agent", "viewer_hash": null, "since": null, "epoch": 0, "reason": null, "pending": null}' \
         "a fresh desktop's lease: the agent holds control at epoch 0"
 
 # ---- input gated by the lease -----------------------------------------------------------------

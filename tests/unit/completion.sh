@@ -59,10 +59,17 @@ check "--timeout --json --quiet"                botdesk start work -
 check "--force --quiet"                         botdesk stop work -
 check "web work research"                       botdesk status ""
 check ""                                        botdesk list ""
-check "show take release"                       botdesk lease work ""
+check "show take release request wait"          botdesk lease work ""
 check "take"                                    botdesk lease work --viewer alice t
 check ""                                        botdesk lease work take --viewer ""
-check "--viewer --json"                         botdesk lease work take -
+check "--viewer --reason --timeout --json"      botdesk lease work take -
+check "move click drag scroll key type down up" botdesk input work ""
+check "drag down"                               botdesk input work d
+check "work web research"                       botdesk windows ""
+check "--json --button --double --window --stdin --help" botdesk input work click -
+check ""                                        botdesk input work click --button ""
+check "ready"                                   botdesk watch work --until r
+check "web work research"                       botdesk watch ""
 check "png jpeg"                                botdesk thumbnail work --format ""
 check "jpeg"                                    botdesk thumbnail work --size 960x600 --format j
 check "jpeg"                                    botdesk thumbnail work --format = j

@@ -390,19 +390,92 @@ static void test_json(void) {
         char *s;
 
         s = json_of(&l);
-        TAP_EQ_STR(s, "{\"holder\": \"agent\", \"viewer_hash\": null, \"since\": null, \"epoch\": 0}",
-                   "the agent's lease as JSON has the four keys of status --json");
+        TAP_EQ_STR(s, "{\"holder\": \"agent\", \"viewer_hash\": null, \"since\": null, \"epoch\": 0, \"reason\": null, \"pending\": null}",
+                   "the agent's lease as JSON has the keys of status --json, reason and pending null");
         free(s);
 
         (void) lease_take_at(dirfd_, "secret-viewer-id", "why", &l);
         s = json_of(&l);
         lease_viewer_hash("secret-viewer-id", hash);
-        snprintf(want, sizeof want, "{\"holder\": \"human\", \"viewer_hash\": \"%s\", \"since\": \"%s\", \"epoch\": %llu}",
-                 hash, l.since, l.epoch);
-        TAP_EQ_STR(s, want, "a human's lease as JSON names the viewer by hash");
-        tap_ok(!strstr(s, "secret-viewer-id") && !strstr(s, "why"), "the JSON never shows the raw viewer id (or the reason)");
+        snprintf(want, sizeof want, "{\"holder\": \"human\", \"viewer_hash\": \"%s\", \"since\": \"%s\", \"epoch\": %llu, "
+                 "\"reason\": \"why\", \"pending\": null}", hash, l.since, l.epoch);
+        TAP_EQ_STR(s, want, "a human's lease as JSON names the viewer by hash, and gives the reason");
+        tap_ok(!strstr(s, "secret-viewer-id"), "the JSON never shows the raw viewer id");
+        free(s);
+        (void) lease_request_at(dirfd_, "other-secret-id", "my turn", &l);
+        s = json_of(&l);
+        lease_viewer_hash("other-secret-id", hash);
+        snprintf(want, sizeof want, "\"pending\": {\"viewer_hash\": \"%s\", \"reason\": \"my turn\"}}", hash);
+        tap_ok(s && strstr(s, want) && !strstr(s, "other-secret-id"),
+               "a pending request shows as {viewer_hash, reason}, never the raw id");
         free(s);
         (void) lease_release_at(dirfd_, "secret-viewer-id", NULL);
+}
+
+/* The epoch-void rule of agent actions. */
+static void test_action_rule(void) {
+        struct lease agent0 = { .holder = LEASE_AGENT, .epoch = 4 }, agent_same = agent0, agent_later = agent0,
+                     human = { .holder = LEASE_HUMAN, .epoch = 5 }, closed = { .holder = LEASE_HUMAN, .epoch = 4, .failed = -EBADMSG },
+                     agent_failed = { .holder = LEASE_AGENT, .epoch = 4, .failed = -EIO };
+
+        agent_later.epoch = 6;
+        strcpy(agent_same.pending, "v7");
+        tap_ok(lease_action_valid(&agent0, &agent0), "an action under an unchanged agent lease keeps its result");
+        tap_ok(lease_action_valid(&agent0, &agent_same),
+               "a request recorded meanwhile (same epoch, agent still holds) does not void it");
+        tap_ok(!lease_action_valid(&agent0, &human), "a takeover while it ran voids it");
+        tap_ok(!lease_action_valid(&agent0, &agent_later),
+               "a take and release while it ran (agent again, epoch moved) voids it");
+        tap_ok(!lease_action_valid(&agent0, &closed), "a lease file that became unreadable voids it (fail closed)");
+        tap_ok(!lease_action_valid(&agent_failed, &agent_failed), "an action admitted under an unreadable lease is never valid");
+        tap_ok(!lease_action_valid(&human, &human), "an action admitted while a human held control is never valid");
+}
+
+static void test_request_and_end(void) {
+        struct lease l, again;
+        unsigned long long e;
+        char *text;
+        int r;
+
+        (void) unlinkat(dirfd_, LEASE_FILE, 0);
+        r = lease_request_at(dirfd_, "v1", "need the screen", &l);
+        tap_ok(r == 1 && l.holder == LEASE_AGENT && streq(l.pending, "v1") && streq(l.pending_reason, "need the screen") &&
+               l.epoch == 0, "a viewer's request is recorded as pending without moving the epoch");
+        r = lease_read_at(dirfd_, &again);
+        tap_ok(r == 0 && streq(again.pending, "v1") && streq(again.pending_reason, "need the screen") && again.epoch == 0,
+               "the file (seven lines) reads back with the request");
+        text = read_raw();
+        tap_ok(text && strstr(text, "PENDING=v1\n") && strstr(text, "PENDING_REASON=need the screen\n"),
+               "the request is two more lines of the file");
+        free(text);
+        TAP_EQ_INT(lease_request_at(dirfd_, "v1", "need the screen", NULL), 0, "the same request again changes nothing");
+        TAP_EQ_INT(lease_request_at(dirfd_, "v\n", NULL, NULL), -EINVAL, "a request from an invalid viewer id is refused");
+        TAP_EQ_INT(lease_request_at(dirfd_, "v1", "a\nb", NULL), -EINVAL, "a request with a newline in its reason is refused");
+
+        r = lease_take_at(dirfd_, "v1", NULL, &l);
+        tap_ok(r == 1 && l.holder == LEASE_HUMAN && !l.pending[0] && l.epoch == 1, "a take clears the pending request");
+        text = read_raw();
+        tap_ok(text && !strstr(text, "PENDING"), "without a request the file is the five lines again");
+        free(text);
+        TAP_EQ_INT(lease_request_at(dirfd_, "v1", NULL, NULL), 0, "the holder asking for control changes nothing");
+
+        e = l.epoch;
+        r = lease_end_at(dirfd_, "stopped by botdesk stop --force", &l);
+        tap_ok(r == 1 && l.holder == LEASE_AGENT && l.epoch == e + 1 && streq(l.reason, "stopped by botdesk stop --force"),
+               "ending a human lease gives control to the agent with the reason recorded");
+        TAP_EQ_INT(lease_end_at(dirfd_, "again", NULL), 0, "ending when the agent holds control changes nothing");
+        WRITE_LIT("HOLDER=human\ngarbage\n");
+        r = lease_end_at(dirfd_, "repair", &l);
+        tap_ok(r == 1 && l.holder == LEASE_AGENT && lease_read_at(dirfd_, &again) == 0 && again.holder == LEASE_AGENT,
+               "ending a damaged (fail-closed) lease repairs it for the agent");
+        WRITE_LIT("HOLDER=agent\nVIEWER=\nSINCE=\nREASON=\nEPOCH=1\nPENDING=\nPENDING_REASON=x\n");
+        r = lease_read_at(dirfd_, &l);
+        tap_ok(r < 0 && is_fail_closed(&l), "a request line without a viewer fails closed");
+        WRITE_LIT("HOLDER=agent\nVIEWER=\nSINCE=\nREASON=\nEPOCH=1\nPENDING=v1\n");
+        r = lease_read_at(dirfd_, &l);
+        tap_ok(r < 0 && is_fail_closed(&l), "six lines (a request without its reason line) fail closed");
+        TAP_EQ_INT(lease_request_at(dirfd_, "v2", NULL, &l), -EBADMSG, "a damaged lease records no request");
+        (void) unlinkat(dirfd_, LEASE_FILE, 0);
 }
 
 int main(void) {
@@ -422,6 +495,8 @@ int main(void) {
         test_no_leftovers();
         test_hash();
         test_json();
+        test_action_rule();
+        test_request_and_end();
 
         close(dirfd_);
         (void) nftw(tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);

@@ -1,0 +1,332 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * botdesk watch [PROFILE] [--json] [--until ready|stopped|agent]
+ *
+ * One line per change of a profile's status or lease, the first line of
+ * each profile its current state. Driven by inotify on the runtime dirs
+ * (the helper and the lease writers replace files there) and by a pidfd on
+ * each live helper, which says when a helper dies without tidying up. No
+ * polling: between changes it sleeps in poll() without a timeout.
+ */
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/inotify.h>
+#include <sys/pidfd.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "json.h"
+#include "log.h"
+#include "profile.h"
+#include "util.h"
+#include "watch.h"
+
+#define WATCH_MAX_PROFILES 256
+#define DIR_MASK (IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ONLYDIR)
+#define BASE_MASK (IN_CREATE | IN_MOVED_TO | IN_ONLYDIR)
+
+struct watched {
+        char name[64];
+        int dirfd, wd, pidfd;
+        pid_t pid;              /* the helper pidfd refers to */
+        bool reported;
+        struct watch_state last;
+};
+
+struct watcher {
+        int ino;
+        int base_wd;            /* -1 when one profile is watched */
+        char *base;
+        struct watched *w;      /* WATCH_MAX_PROFILES of them */
+        size_t n;
+        bool json;
+        enum watch_until until;
+};
+
+/* Files whose change can change what we report; the rest (activity, locks, sockets) is noise. */
+static bool interesting(const char *name) {
+        return streq(name, "env") || streq(name, "helper") || streq(name, "last-error") || streq(name, "lease");
+}
+
+static void now_string(char ret[static 32]) {
+        struct timespec ts;
+        struct tm tm;
+
+        clock_gettime(CLOCK_REALTIME, &ts);
+        if (!gmtime_r(&ts.tv_sec, &tm) ||
+            strftime(ret, 32, "%Y-%m-%dT%H:%M:%S", &tm) == 0)
+                ret[0] = 0;
+        else
+                snprintf(ret + strlen(ret), 32 - strlen(ret), ".%03ldZ", ts.tv_nsec / 1000000);
+}
+
+static void emit(const struct watcher *wt, const struct watched *p, const char *event) {
+        char time[32];
+
+        now_string(time);
+        if (wt->json) {
+                struct json j;
+
+                json_init(&j, stdout);
+                watch_json(&j, p->name, event, time, &p->last);
+                putchar('\n');
+        } else {
+                const struct lease *l = &p->last.lease;
+
+                printf("%s %s %s%s%s%s, %s holds control (epoch %llu)%s\n", time, p->name,
+                       watch_status_to_string(p->last.status), p->last.reason[0] ? " (" : "", p->last.reason,
+                       p->last.reason[0] ? ")" : "", l->failed ? "nobody (unreadable lease)" : lease_holder_to_string(l->holder),
+                       l->epoch, l->pending[0] ? ", a request is pending" : "");
+        }
+        fflush(stdout);
+}
+
+/* Keep a pidfd on the live helper, so that its death wakes us. */
+static void follow_helper(struct watched *p) {
+        if (p->pid == p->last.helper_pid)
+                return;
+        p->pidfd = safe_close(p->pidfd);
+        p->pid = p->last.helper_pid;
+        if (p->pid > 0) {
+                p->pidfd = pidfd_open(p->pid, 0);
+                if (p->pidfd < 0)
+                        p->pid = 0; /* gone already: the next snapshot says so */
+        }
+}
+
+/* Read the state again and report what changed. Returns 1 when --until is reached. */
+static int refresh(struct watcher *wt, struct watched *p) {
+        struct watch_state cur;
+        unsigned d;
+
+        (void) watch_snapshot_at(p->dirfd, p->reported ? &p->last : NULL, &cur);
+        if (!p->reported) {
+                p->last = cur;
+                p->reported = true;
+                emit(wt, p, "state");
+        } else {
+                d = watch_diff(&p->last, &cur);
+                p->last = cur;
+                if (d & WATCH_CHANGED_STATUS)
+                        emit(wt, p, "status");
+                if (d & WATCH_CHANGED_LEASE)
+                        emit(wt, p, "lease");
+        }
+        follow_helper(p);
+        return watch_until_reached(wt->until, &p->last);
+}
+
+static int add_profile(struct watcher *wt, const char *name, const char *dir, struct watched **ret) {
+        struct watched *p;
+        struct stat st;
+        int fd;
+
+        for (size_t i = 0; i < wt->n; i++)
+                if (streq(wt->w[i].name, name)) {
+                        *ret = NULL;
+                        return 0;
+                }
+        if (wt->n >= WATCH_MAX_PROFILES || strlen(name) >= sizeof p->name)
+                return -E2BIG;
+        fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+        if (fd < 0)
+                return negative_errno();
+        if (fstat(fd, &st) < 0 || st.st_uid != getuid() || (st.st_mode & 077)) {
+                safe_close(fd);
+                return -EPERM;
+        }
+        p = &wt->w[wt->n];
+        *p = (struct watched) { .dirfd = fd, .pidfd = -EBADF };
+        strcpy(p->name, name);
+        /* The watch before the first read: no change between them is lost. */
+        p->wd = inotify_add_watch(wt->ino, dir, DIR_MASK);
+        if (p->wd < 0) {
+                int r = negative_errno();
+                safe_close(fd);
+                return r;
+        }
+        wt->n++;
+        *ret = p;
+        return 0;
+}
+
+static int add_from_base(struct watcher *wt, const char *name) {
+        _cleanup_free_ char *dir = NULL;
+        struct watched *p;
+        int r;
+
+        if (!profile_name_valid(name))
+                return 0;
+        dir = strdup_printf("%s/%s", wt->base, name);
+        if (!dir)
+                return -ENOMEM;
+        r = add_profile(wt, name, dir, &p);
+        if (r < 0 || !p)
+                return r == -ENOENT || r == -ENOTDIR ? 0 : r;
+        return refresh(wt, p);
+}
+
+static int handle_inotify(struct watcher *wt) {
+        char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+        bool dirty[WATCH_MAX_PROFILES] = {};
+        int r;
+
+        for (;;) {
+                ssize_t n = read(wt->ino, buf, sizeof buf);
+
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n <= 0)
+                        break;
+                for (char *q = buf; q < buf + n;) {
+                        const struct inotify_event *ev = (const struct inotify_event *) q;
+
+                        q += sizeof *ev + ev->len;
+                        if (ev->wd == wt->base_wd && wt->base_wd >= 0) {
+                                if (ev->len > 0 && (ev->mask & IN_ISDIR)) {
+                                        r = add_from_base(wt, ev->name);
+                                        if (r != 0)
+                                                return r;
+                                }
+                                continue;
+                        }
+                        for (size_t i = 0; i < wt->n; i++)
+                                if (wt->w[i].wd == ev->wd && (ev->mask & IN_Q_OVERFLOW || (ev->len > 0 && interesting(ev->name))))
+                                        dirty[i] = true;
+                        if (ev->mask & IN_Q_OVERFLOW)
+                                for (size_t i = 0; i < wt->n; i++)
+                                        dirty[i] = true;
+                }
+        }
+        for (size_t i = 0; i < wt->n; i++)
+                if (dirty[i] && (r = refresh(wt, &wt->w[i])) != 0)
+                        return r;
+        return 0;
+}
+
+static int watch_loop(struct watcher *wt) {
+        struct pollfd pfd[WATCH_MAX_PROFILES + 1];
+        size_t idx[WATCH_MAX_PROFILES + 1];
+        int r;
+
+        for (;;) {
+                size_t n = 0;
+
+                pfd[n++] = (struct pollfd) { .fd = wt->ino, .events = POLLIN };
+                for (size_t i = 0; i < wt->n; i++)
+                        if (wt->w[i].pidfd >= 0) {
+                                idx[n] = i;
+                                pfd[n++] = (struct pollfd) { .fd = wt->w[i].pidfd, .events = POLLIN };
+                        }
+                if (poll(pfd, n, -1) < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        return negative_errno();
+                }
+                for (size_t k = 1; k < n; k++)
+                        if (pfd[k].revents) {
+                                struct watched *p = &wt->w[idx[k]];
+
+                                /* The helper exited: the record tells a clean stop from a death. */
+                                p->pidfd = safe_close(p->pidfd);
+                                p->pid = 0;
+                                r = refresh(wt, p);
+                                if (r != 0)
+                                        return r;
+                        }
+                if (pfd[0].revents) {
+                        r = handle_inotify(wt);
+                        if (r != 0)
+                                return r;
+                }
+        }
+}
+
+int verb_watch(const char *profile, bool json, const char *until) {
+        _cleanup_(paths_done) struct bd_paths p = {};
+        _cleanup_closedir_ DIR *d = NULL;
+        struct watcher wt = { .ino = -EBADF, .base_wd = -1, .json = json };
+        struct watched *one;
+        struct dirent *de;
+        int r, fd, ret = EXIT_OK;
+
+        if (until) {
+                r = watch_until_from_string(until);
+                if (r < 0) {
+                        log_error("Invalid --until \"%s\": give ready, stopped or agent.", until);
+                        return EXIT_USAGE;
+                }
+                wt.until = (enum watch_until) r;
+        }
+        if (profile && cli_check_profile(profile) < 0)
+                return EXIT_USAGE;
+        if (wt.until != WATCH_UNTIL_NONE && !profile) {
+                log_error("--until needs a PROFILE: botdesk watch PROFILE --until %s", until);
+                return EXIT_USAGE;
+        }
+
+        wt.w = calloc(WATCH_MAX_PROFILES, sizeof *wt.w);
+        if (!wt.w)
+                return log_error("Out of memory."), EXIT_FAILED;
+        wt.ino = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+        if (wt.ino < 0)
+                return free(wt.w), log_error_errno(errno, "Cannot watch the runtime directories: %m"), EXIT_FAILED;
+
+        if (profile) {
+                if (cli_open_profile(profile, &p, &fd) < 0)
+                        goto fail;
+                safe_close(fd);
+                r = add_profile(&wt, profile, p.runtime, &one);
+                if (r < 0) {
+                        log_error_errno(r, "Cannot watch %s: %m", p.runtime);
+                        goto fail;
+                }
+                r = refresh(&wt, one);
+        } else {
+                r = paths_runtime_base(&wt.base);
+                if (r < 0) {
+                        log_error_errno(r, "Cannot find the runtime directory: %m");
+                        goto fail;
+                }
+                if (mkdir(wt.base, 0700) < 0 && errno != EEXIST) {
+                        log_error_errno(errno, "Cannot create %s: %m", wt.base);
+                        goto fail;
+                }
+                if (dir_is_private(wt.base, getuid()) < 0) {
+                        log_error("%s is not a private directory of uid %u; remove it or fix its owner and mode.", wt.base,
+                                  (unsigned) getuid());
+                        goto fail;
+                }
+                /* The base's watch first, so that a profile created while we list is not missed. */
+                wt.base_wd = inotify_add_watch(wt.ino, wt.base, BASE_MASK);
+                if (wt.base_wd < 0) {
+                        log_error_errno(errno, "Cannot watch %s: %m", wt.base);
+                        goto fail;
+                }
+                d = opendir(wt.base);
+                r = 0;
+                while (r == 0 && d && (de = readdir(d)))
+                        if (de->d_type == DT_DIR)
+                                r = add_from_base(&wt, de->d_name);
+        }
+        if (r == 0)
+                r = watch_loop(&wt);
+        if (r < 0) {
+                log_error_errno(r, "Cannot go on watching: %m");
+                ret = EXIT_FAILED;
+        }
+        goto done;
+fail:
+        ret = EXIT_FAILED;
+done:
+        for (size_t i = 0; i < wt.n; i++) {
+                safe_close(wt.w[i].dirfd);
+                safe_close(wt.w[i].pidfd);
+        }
+        safe_close(wt.ino);
+        free(wt.base);
+        free(wt.w);
+        return ret;
+}

@@ -1,0 +1,353 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * botdesk windows PROFILE and botdesk cursor PROFILE: what is on the screen,
+ * read over the desktop's own X connection. Windows are the window
+ * manager's EWMH client list (_NET_CLIENT_LIST), each with its title
+ * (_NET_WM_NAME, else WM_NAME), WM_CLASS, geometry in root coordinates, and
+ * whether it is _NET_ACTIVE_WINDOW. Every request of a listing is sent
+ * before the first reply is read: a few round trips in all, not a few per
+ * window.
+ */
+#include <xcb/xcb.h>
+
+#include "cli.h"
+#include "cli-desktop.h"
+#include "commands-input.h"
+#include "json.h"
+#include "lease.h"
+#include "log.h"
+#include "util.h"
+
+/* More than any desktop shows; a longer list is cut, not refused. */
+#define WINDOWS_MAX 4096
+#define PROPERTY_MAX_WORDS 1024   /* 4 KiB of title or class */
+
+struct x_atoms {
+        xcb_atom_t client_list, active, net_wm_name, utf8;
+};
+
+struct win {
+        xcb_window_t id;
+        char *title, *instance, *class;
+        int x, y;
+        unsigned width, height;
+        bool ok;
+};
+
+/* PROFILE [--json]: EXIT_OK, EXIT_USAGE (said) or -1 after --help. */
+static int parse_simple(int argc, char **argv, const char *verb, const char **ret_profile, bool *ret_json) {
+        *ret_profile = NULL;
+        *ret_json = false;
+        for (int i = 1; i < argc; i++) {
+                if (streq(argv[i], "--json"))
+                        *ret_json = true;
+                else if (streq(argv[i], "-h") || streq(argv[i], "--help")) {
+                        printf("Usage: botdesk %s PROFILE [--json]\n", verb);
+                        return -1;
+                } else if (argv[i][0] == '-') {
+                        log_error("Unknown option %s for %s; use: botdesk %s PROFILE [--json]", argv[i], verb, verb);
+                        return EXIT_USAGE;
+                } else if (*ret_profile) {
+                        log_error("Unexpected argument \"%s\"; use: botdesk %s PROFILE [--json]", argv[i], verb);
+                        return EXIT_USAGE;
+                } else
+                        *ret_profile = argv[i];
+        }
+        return cli_check_profile(*ret_profile) < 0 ? EXIT_USAGE : EXIT_OK;
+}
+
+/* Gate, display, connection: the common opening of both verbs. */
+static int open_screen(const char *profile, const char *what, int *ret_dirfd, struct lease *admitted,
+                       xcb_connection_t **ret_c, xcb_screen_t **ret_screen) {
+        _cleanup_free_ char *display = NULL, *xauthority = NULL;
+        int n, r;
+
+        r = cli_running_display(profile, ret_dirfd, &display, &xauthority);
+        if (r != EXIT_OK)
+                return r;
+        r = cli_action_admit(*ret_dirfd, what, admitted);
+        if (r != EXIT_OK)
+                return r;
+        r = cli_connect_desktop(profile, display, xauthority, ret_c, &n);
+        if (r != EXIT_OK)
+                return r;
+        for (xcb_screen_iterator_t it = xcb_setup_roots_iterator(xcb_get_setup(*ret_c)); it.rem; xcb_screen_next(&it), n--)
+                if (n == 0) {
+                        *ret_screen = it.data;
+                        return EXIT_OK;
+                }
+        log_error("Display %s has no screen %d.", display, n);
+        xcb_disconnect(*ret_c);
+        return EXIT_FAILED;
+}
+
+static xcb_atom_t atom_reply(xcb_connection_t *c, xcb_intern_atom_cookie_t ck) {
+        xcb_intern_atom_reply_t *r = xcb_intern_atom_reply(c, ck, NULL);
+        xcb_atom_t a = r ? r->atom : XCB_ATOM_NONE;
+
+        free(r);
+        return a;
+}
+
+static void atoms_get(xcb_connection_t *c, struct x_atoms *a) {
+        static const char *const names[] = { "_NET_CLIENT_LIST", "_NET_ACTIVE_WINDOW", "_NET_WM_NAME", "UTF8_STRING" };
+        xcb_intern_atom_cookie_t ck[ELEMENTSOF(names)];
+        xcb_atom_t *out[] = { &a->client_list, &a->active, &a->net_wm_name, &a->utf8 };
+
+        for (size_t i = 0; i < ELEMENTSOF(names); i++)
+                ck[i] = xcb_intern_atom(c, true, (uint16_t) strlen(names[i]), names[i]);
+        for (size_t i = 0; i < ELEMENTSOF(names); i++)
+                *out[i] = atom_reply(c, ck[i]);
+}
+
+static xcb_get_property_cookie_t get_prop(xcb_connection_t *c, xcb_window_t w, xcb_atom_t prop, xcb_atom_t type) {
+        return xcb_get_property(c, false, w, prop, type, 0, PROPERTY_MAX_WORDS);
+}
+
+/* The property's bytes as a string (NUL-terminated copy), or NULL. */
+static char *prop_string(xcb_connection_t *c, xcb_get_property_cookie_t ck, size_t *ret_len) {
+        xcb_get_property_reply_t *r = xcb_get_property_reply(c, ck, NULL);
+        char *s = NULL;
+
+        if (r && r->format == 8 && r->type != XCB_ATOM_NONE) {
+                size_t len = (size_t) xcb_get_property_value_length(r);
+
+                s = malloc(len + 1);
+                if (s) {
+                        memcpy(s, xcb_get_property_value(r), len);
+                        s[len] = 0;
+                        if (ret_len)
+                                *ret_len = len;
+                }
+        }
+        free(r);
+        return s;
+}
+
+/* The window ids of a 32-bit WINDOW property, up to max; -1 when the property is absent. */
+static ssize_t prop_windows(xcb_connection_t *c, xcb_get_property_cookie_t ck, xcb_window_t *ret, size_t max) {
+        xcb_get_property_reply_t *r = xcb_get_property_reply(c, ck, NULL);
+        ssize_t n = -1;
+
+        if (r && r->format == 32 && r->type == XCB_ATOM_WINDOW) {
+                n = xcb_get_property_value_length(r) / 4;
+                if ((size_t) n > max)
+                        n = (ssize_t) max;
+                memcpy(ret, xcb_get_property_value(r), (size_t) n * sizeof *ret);
+        }
+        free(r);
+        return n;
+}
+
+static void win_free(struct win *w, size_t n) {
+        for (size_t i = 0; i < n; i++) {
+                free(w[i].title);
+                free(w[i].instance);
+                free(w[i].class);
+        }
+        free(w);
+}
+
+/* Titles, classes and geometry of ids[0..n), requests pipelined. */
+static struct win *windows_describe(xcb_connection_t *c, xcb_window_t root, const struct x_atoms *a,
+                                    const xcb_window_t *ids, size_t n) {
+        struct win *w = calloc(n ?: 1, sizeof *w);
+        _cleanup_free_ xcb_get_property_cookie_t *net_name = calloc(n ?: 1, sizeof *net_name),
+                                                 *name = calloc(n ?: 1, sizeof *name),
+                                                 *class = calloc(n ?: 1, sizeof *class);
+        _cleanup_free_ xcb_get_geometry_cookie_t *geo = calloc(n ?: 1, sizeof *geo);
+        _cleanup_free_ xcb_translate_coordinates_cookie_t *tr = calloc(n ?: 1, sizeof *tr);
+
+        if (!w || !net_name || !name || !class || !geo || !tr) {
+                free(w);
+                return NULL;
+        }
+        for (size_t i = 0; i < n; i++) {
+                net_name[i] = get_prop(c, ids[i], a->net_wm_name, a->utf8);
+                name[i] = get_prop(c, ids[i], XCB_ATOM_WM_NAME, XCB_ATOM_ANY);
+                class[i] = get_prop(c, ids[i], XCB_ATOM_WM_CLASS, XCB_ATOM_STRING);
+                geo[i] = xcb_get_geometry(c, ids[i]);
+                tr[i] = xcb_translate_coordinates(c, ids[i], root, 0, 0);
+        }
+        for (size_t i = 0; i < n; i++) {
+                xcb_get_geometry_reply_t *g = xcb_get_geometry_reply(c, geo[i], NULL);
+                xcb_translate_coordinates_reply_t *t = xcb_translate_coordinates_reply(c, tr[i], NULL);
+                size_t len = 0;
+                char *cls;
+
+                w[i].id = ids[i];
+                w[i].title = prop_string(c, net_name[i], NULL);
+                if (!w[i].title)
+                        w[i].title = prop_string(c, name[i], NULL);
+                else
+                        xcb_discard_reply(c, name[i].sequence);
+                /* WM_CLASS is "instance\0class\0". */
+                cls = prop_string(c, class[i], &len);
+                if (cls) {
+                        size_t il = strnlen(cls, len);
+
+                        w[i].instance = strdup(cls);
+                        w[i].class = il + 1 < len ? strdup(cls + il + 1) : NULL;
+                        free(cls);
+                }
+                /* A window gone between the list and the questions has no geometry: left out. */
+                w[i].ok = g && t;
+                if (w[i].ok) {
+                        w[i].x = t->dst_x;
+                        w[i].y = t->dst_y;
+                        w[i].width = g->width;
+                        w[i].height = g->height;
+                }
+                free(g);
+                free(t);
+        }
+        return w;
+}
+
+static void print_windows(const char *profile, const struct win *w, size_t n, xcb_window_t active, bool wm,
+                          unsigned long long epoch, bool json) {
+        if (json) {
+                struct json j;
+
+                json_init(&j, stdout);
+                json_object_begin(&j);
+                json_kv_string(&j, "profile", profile);
+                json_kv_bool(&j, "window_manager", wm);
+                json_key(&j, "windows");
+                json_array_begin(&j);
+                for (size_t i = 0; i < n; i++) {
+                        if (!w[i].ok)
+                                continue;
+                        json_object_begin(&j);
+                        json_kv_int(&j, "id", w[i].id);
+                        json_kv_string(&j, "title", w[i].title);
+                        json_kv_string(&j, "class", w[i].class);
+                        json_kv_string(&j, "instance", w[i].instance);
+                        json_kv_int(&j, "x", w[i].x);
+                        json_kv_int(&j, "y", w[i].y);
+                        json_kv_int(&j, "width", w[i].width);
+                        json_kv_int(&j, "height", w[i].height);
+                        json_kv_bool(&j, "active", w[i].id == active);
+                        json_object_end(&j);
+                }
+                json_array_end(&j);
+                json_kv_int(&j, "epoch", (long long) epoch);
+                json_object_end(&j);
+                putchar('\n');
+                return;
+        }
+        if (!wm)
+                printf("%s: no window manager publishes a client list (_NET_CLIENT_LIST).\n", profile);
+        for (size_t i = 0; i < n; i++)
+                if (w[i].ok)
+                        printf("0x%08x %c %dx%d%+d%+d %s \"%s\"\n", (unsigned) w[i].id, w[i].id == active ? '*' : ' ',
+                               w[i].width, w[i].height, w[i].x, w[i].y, w[i].class ?: "-", w[i].title ?: "");
+}
+
+int verb_windows(int argc, char **argv) {
+        _cleanup_close_ int dirfd = -EBADF;
+        _cleanup_free_ xcb_window_t *ids = NULL;
+        struct x_atoms a = {};
+        const char *profile;
+        xcb_connection_t *c;
+        xcb_screen_t *s;
+        xcb_window_t active = XCB_NONE;
+        struct lease admitted;
+        struct win *w = NULL;
+        size_t n = 0;
+        bool json, wm;
+        int r;
+
+        r = parse_simple(argc, argv, "windows", &profile, &json);
+        if (r != EXIT_OK)
+                return r < 0 ? EXIT_OK : r;
+        r = open_screen(profile, "windows", &dirfd, &admitted, &c, &s);
+        if (r != EXIT_OK)
+                return r;
+        ids = calloc(WINDOWS_MAX, sizeof *ids);
+        if (!ids) {
+                xcb_disconnect(c);
+                return log_error("Out of memory."), EXIT_FAILED;
+        }
+        atoms_get(c, &a);
+        wm = false;
+        if (a.client_list != XCB_ATOM_NONE) {
+                xcb_get_property_cookie_t list = xcb_get_property(c, false, s->root, a.client_list, XCB_ATOM_WINDOW, 0,
+                                                                   WINDOWS_MAX);
+                xcb_get_property_cookie_t act = xcb_get_property(c, false, s->root, a.active, XCB_ATOM_WINDOW, 0, 1);
+
+                ssize_t k = prop_windows(c, list, ids, WINDOWS_MAX);
+
+                wm = k >= 0;
+                n = k > 0 ? (size_t) k : 0;
+                if (a.active == XCB_ATOM_NONE || prop_windows(c, act, &active, 1) <= 0)
+                        active = XCB_NONE;
+        }
+        w = windows_describe(c, s->root, &a, ids, n);
+        r = xcb_connection_has_error(c);
+        xcb_disconnect(c);
+        if (!w || r) {
+                win_free(w, n);
+                log_error("Cannot read the windows of desktop %s%s.", profile, r ? ": the X connection broke" : ": out of memory");
+                return EXIT_FAILED;
+        }
+        r = cli_action_done(dirfd, profile, "windows", &admitted, json);
+        if (r == EXIT_OK) {
+                activity_stamp(dirfd);
+                print_windows(profile, w, n, active, wm, admitted.epoch, json);
+        }
+        win_free(w, n);
+        return r;
+}
+
+int verb_cursor(int argc, char **argv) {
+        _cleanup_close_ int dirfd = -EBADF;
+        xcb_query_pointer_reply_t *p;
+        struct lease admitted;
+        const char *profile;
+        xcb_connection_t *c;
+        xcb_screen_t *s;
+        unsigned w, h;
+        bool json;
+        int r;
+
+        r = parse_simple(argc, argv, "cursor", &profile, &json);
+        if (r != EXIT_OK)
+                return r < 0 ? EXIT_OK : r;
+        r = open_screen(profile, "cursor", &dirfd, &admitted, &c, &s);
+        if (r != EXIT_OK)
+                return r;
+        w = s->width_in_pixels;
+        h = s->height_in_pixels;
+        p = xcb_query_pointer_reply(c, xcb_query_pointer(c, s->root), NULL);
+        xcb_disconnect(c);
+        if (!p) {
+                log_error("Cannot read the pointer of desktop %s.", profile);
+                return EXIT_FAILED;
+        }
+        r = cli_action_done(dirfd, profile, "cursor", &admitted, json);
+        if (r == EXIT_OK) {
+                activity_stamp(dirfd);
+                if (json) {
+                        struct json j;
+
+                        json_init(&j, stdout);
+                        json_object_begin(&j);
+                        json_kv_string(&j, "profile", profile);
+                        json_kv_int(&j, "x", p->root_x);
+                        json_kv_int(&j, "y", p->root_y);
+                        json_kv_int(&j, "screen_width", w);
+                        json_kv_int(&j, "screen_height", h);
+                        if (p->child != XCB_NONE)
+                                json_kv_int(&j, "window", p->child);
+                        else
+                                json_kv_null(&j, "window");
+                        json_kv_int(&j, "epoch", (long long) admitted.epoch);
+                        json_object_end(&j);
+                        putchar('\n');
+                } else
+                        printf("%d %d\n", p->root_x, p->root_y);
+        }
+        free(p);
+        return r;
+}

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <xcb/xcb.h>
+
+#include "keymap.h"
+
+/*
+ * Agent input over the desktop's own X connection: XTEST fake events for the
+ * pointer and the keyboard, and typing through the server's core keyboard
+ * map (keymap.h), with characters the map lacks bound to spare keycodes for
+ * the time they are typed and the map restored afterwards.
+ *
+ * Requests are only queued here; xcb writes them in large chunks and the
+ * single round trip is input_sync(). Errors of the queued requests arrive
+ * as events and are counted there.
+ */
+
+/* How long a client may take to read the events of one round of spare
+ * bindings before they are rebound or restored: clients look a changed map
+ * up only when they meet a key that needs it, so rebinding earlier could
+ * make a slow reader see the next character instead. */
+#define INPUT_REMAP_SETTLE_MS 25
+
+/* Characters queued between two checks of the control lease while typing. */
+#define INPUT_TYPE_BATCH 64
+
+struct input {
+        xcb_connection_t *conn;
+        xcb_window_t root;
+        unsigned width, height;
+        struct keymap map;
+        xcb_get_keyboard_mapping_reply_t *map_reply;  /* owns map.syms */
+        uint8_t shift;                                /* a Shift keycode, 0 if the map has none */
+        bool remapped;                                /* spares are bound: restore before closing */
+        bool dirty[256];                              /* keycodes bound since the map was read */
+};
+
+/* Use connection c (not owned) on screen: XTEST present (-EOPNOTSUPP), keyboard map read. */
+int input_open(struct input *in, xcb_connection_t *c, int screen);
+/* Restores a remapped map (best effort), frees the map. Does not close the connection. */
+void input_done(struct input *in);
+
+void input_motion(struct input *in, unsigned x, unsigned y);
+void input_button(struct input *in, unsigned button, bool press);
+void input_keycode(struct input *in, uint8_t keycode, bool press);
+/* Press (and release) a stroke, with Shift around it when it needs it. */
+void input_stroke(struct input *in, const struct stroke *s, bool press);
+
+/* One round trip: every request before it has been processed. -EIO when one of them failed. */
+int input_sync(struct input *in);
+
+/* Bind the spares of t's current round (the keysyms the map lacks). */
+int input_bind_round(struct input *in, const struct typer *t);
+/* Put the spare keycodes back as they were (after a settle); 0 or -EIO. */
+int input_restore(struct input *in);
+
+/*
+ * Type keysyms[0..n): one round of spare bindings after another, checking
+ * still_ours(userdata) before every INPUT_TYPE_BATCH characters and
+ * stopping (-ESTALE) as soon as it says no. *ret_sent: characters queued.
+ * Returns 0, -ESTALE, -ENOENT (a keysym could neither be found nor bound:
+ * checked before anything is sent), -EIO.
+ */
+int input_type(struct input *in, const uint32_t *keysyms, size_t n, bool (*still_ours)(void *userdata),
+               void *userdata, size_t *ret_sent);
+
+/* Whether every keysym can be typed on this map (spares included). */
+bool input_can_type(const struct input *in, const uint32_t *keysyms, size_t n);
