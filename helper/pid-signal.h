@@ -12,6 +12,7 @@
  * the pidfd was opened, the pidfd still names the dead process and the
  * signal fails (ESRCH); if that happened before, the check sees the new
  * process and refuses it. Either way only the process checked is signalled.
+ * Without pidfds (ENOSYS) the check and kill() run unpinned.
  */
 
 typedef bool (*pid_check_t)(pid_t pid, void *userdata);

@@ -432,6 +432,13 @@ static void test_reservations(void) {
         tap_ok(!exists_at(res_dir, "21"), "display_pick removes the dead reservation");
         tap_ok(exists_at(res_dir, "20") && exists_at(res_dir, "22"), "display_pick keeps live and logind reservations");
 
+        /* What a helper asks once its server has claimed a number. */
+        write_lock_pid(24, PID_RUNNING);
+        TAP_EQ_INT(display_reserved(&env, 20), 1, "display_reserved: a live pid's reservation holds the display");
+        TAP_EQ_INT(display_reserved(&env, 22), 1, "display_reserved: so does a logind marker");
+        TAP_EQ_INT(display_reserved(&env, 24), 0, "display_reserved looks at reservations only, not X's lock");
+        TAP_EQ_INT(display_reserved(&env, 25), 0, "display_reserved: no reservation, not reserved");
+
         env.reservation_dir = NULL;
         TAP_EQ_INT(display_in_use(&env, 22), 0, "without a reservation dir reservations are not consulted");
         env.reservation_dir = "/nonexistent/reservations";
