@@ -10,7 +10,7 @@
 # a live-looking record) must not hang status or env. No desktop is started.
 . "$(dirname "$0")/lib.sh"
 [ "$(id -u)" = 0 ] || t_skip_all "needs root (a second user forges the runtime dir of a third)"
-bd_init untr 85
+bd_init untr 305
 bd_need runuser flock timeout
 
 A=botdesk-test
