@@ -21,19 +21,8 @@ bd_init alh 300
 bd_need_xserver
 bd_need runuser flock timeout
 
-U=botdesk-test
-UH=/var/lib/botdesk-test
-UPATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
-if ! id -u "$U" >/dev/null 2>&1; then
-        exec 9<"$BD_LIB_DIR/as-user.sh"
-        flock 9
-        if ! id -u "$U" >/dev/null 2>&1; then
-                useradd --system --create-home --home-dir "$UH" --shell /bin/sh --user-group "$U" >&2 ||
-                        t_skip_all "cannot create the user $U"
-        fi
-        flock -u 9
-        exec 9<&-
-fi
+bd_second_user
+U=$BD_U UH=$BD_UH UPATH=$BD_UPATH
 
 # The layout of an older install: everyone may read, and so flock, the lock.
 mkdir -m 755 /run/botdesk /run/botdesk/reservations
