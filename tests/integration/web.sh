@@ -179,6 +179,30 @@ else
         t_pass "a second uid cannot connect to the Unix listener # SKIP needs root to use a second uid"
 fi
 
+# ---- back-pressure: a viewer that does not read costs the server no memory --------------------
+
+rss_kb() { sed -n 's/^VmRSS:[[:space:]]*\([0-9]*\) kB/\1/p' "/proc/$1/status" 2>/dev/null; }
+RSS0=$(rss_kb "$UNIX_PID")
+T7=$(ticket)
+client upgrade "unix:$SOCK" "/$P/websockify?${T7#*\?}" --then flood:4 >"$O/flood.txt" &
+FLOOD=$!
+bd_own_pid "$FLOOD"
+for i in $(seq 100); do grep -q '^flooding' "$O/flood.txt" && break; sleep 0.1; done
+RSSMAX=$RSS0
+for i in 1 2 3; do
+        sleep 1 # sampling while the viewer reads nothing and asks for a full update every 20 ms
+        r=$(rss_kb "$UNIX_PID")
+        [ -n "$r" ] && [ "$r" -gt "$RSSMAX" ] && RSSMAX=$r
+done
+wait "$FLOOD"
+t_match "$(cat "$O/flood.txt")" 'read [1-9][0-9]* bytes after the pause' "the stalled viewer still gets its updates afterwards"
+if [ -n "$RSS0" ] && [ $((RSSMAX - RSS0)) -lt 8192 ]; then
+        t_pass "a viewer that reads nothing while asking for 200 full updates grows the server by $((RSSMAX - RSS0)) kB (< 8 MiB)"
+else
+        t_fail "a viewer that reads nothing does not make the server buffer" "RSS ${RSS0:-?} kB before, $RSSMAX kB at most during" \
+                "$(cat "$O/flood.txt")"
+fi
+
 # A stream that waits, a stream that breaks the framing, then the server stops.
 T4=$(ticket)
 client upgrade "unix:$SOCK" "/$P/websockify?${T4#*\?}" --then wait-close >"$O/held.txt" &

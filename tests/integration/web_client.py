@@ -148,6 +148,55 @@ def cmd_upgrade(addr, path, action="greet"):
         print("pong %r" % p)
     elif action == "hold":
         sys.stdin.read()
+    elif action.startswith("flood"):
+        flood(s, p, float(action.split(":")[1]))
+
+
+class Payload:
+    """The RFB byte stream inside the server's binary frames."""
+
+    def __init__(self, s, first):
+        self.s, self.buf = s, bytearray(first)
+
+    def read(self, n):
+        while len(self.buf) < n:
+            op, p = recv_frame(self.s)
+            if op == 8:
+                raise EOFError("closed: " + close_of(p))
+            if op == 2:
+                self.buf += p
+        out, self.buf = bytes(self.buf[:n]), self.buf[n:]
+        return out
+
+
+def flood(s, first, seconds):
+    """An RFB client that asks for many full updates, then reads nothing for a while."""
+    r = Payload(s, first)
+    r.read(12)
+    send_frame(s, 2, b"RFB 003.008\n")
+    n = r.read(1)[0]
+    r.read(n)
+    send_frame(s, 2, b"\x01")
+    r.read(4)
+    send_frame(s, 2, b"\x01")
+    w, h = struct.unpack(">HH", r.read(4))
+    r.read(16)
+    r.read(struct.unpack(">I", r.read(4))[0])
+    send_frame(s, 2, struct.pack(">BBHi", 2, 0, 1, 0))  # Raw only: the largest updates
+    print("flooding %dx%d" % (w, h))
+    sys.stdout.flush()
+    # One full update asked for every 20 ms, none read: a server that read
+    # the desktop for this viewer regardless would hold 3 MiB more each time.
+    for _ in range(int(seconds / 0.02)):
+        send_frame(s, 2, struct.pack(">BBHHHH", 3, 0, 0, 0, w, h))
+        time.sleep(0.02)
+    got, deadline = 0, time.monotonic() + 10
+    s.settimeout(10)
+    while got < 4 * w * h and time.monotonic() < deadline:
+        op, p = recv_frame(s)
+        got += len(p)
+    print("read %d bytes after the pause" % got)
+    send_frame(s, 8, struct.pack(">H", 1000))
 
 
 # ---- PNG, enough to read a pixel of a screenshot ------------------------------------------------
