@@ -94,7 +94,7 @@ struct web_server {
         struct web_profile *profiles;
         struct web_session sessions[WEB_SESSIONS_MAX];
         bool exiting;
-        uint8_t scratch[64 * 1024];     /* one read of RFB bytes, before framing */
+        uint8_t scratch[256 * 1024];    /* one read of RFB bytes, before framing */
 };
 
 /* ---- web-server.c --------------------------------------------------------------------------- */
