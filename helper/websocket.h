@@ -47,9 +47,9 @@ enum {
         WS_CLOSE_POLICY = 1008,         /* the RFB filter refused the viewer's stream */
         WS_CLOSE_TOO_BIG = 1009,
         WS_CLOSE_INTERNAL = 1011,
-        /* Private codes (4000-4999) that tell a gateway why a stream ended. */
+        /* A private code (4000-4999) that tells a gateway why a stream ended. An
+         * invalid ticket never gets this far: it is refused with 401/403. */
         WS_CLOSE_DESKTOP_STOPPED = 4001,
-        WS_CLOSE_TICKET_INVALID = 4003,
 };
 
 #define WS_CONTROL_MAX 125

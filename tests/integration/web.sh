@@ -130,6 +130,12 @@ T3=$(ticket)
 out=$(client upgrade "$ADDR" "/$(bd_profile other)/websockify?${T3#*\?}")
 t_is "$out" 403 "a ticket for one profile opens no stream on another (403)"
 
+T8=$(ticket)
+out=$(client upgrade "$ADDR" "/$P/websockify?${T8#*\?}" --header "Origin: http://evil.example")
+t_is "$out" 403 "over TCP, an upgrade from another site's page is refused (403)"
+out=$(client many "$ADDR" "$BOTDESK" "$P" 16)
+t_is "$out" "$(printf '101 %.0s' $(seq 16))503" "16 viewers of one desktop stream at once; a 17th is refused (503)"
+
 kill -TERM "$TCP_PID"
 wait "$TCP_PID"
 t_is "$?" 0 "the TCP server exits 0 on SIGTERM"

@@ -3,11 +3,12 @@
 """Clients for tests/integration/web.sh, stdlib only.
 
   web_client.py http ADDR METHOD PATH [COOKIE]   -> "STATUS" and headers/body lines
-  web_client.py upgrade ADDR PATH [--then ACTION] -> "STATUS", then what ACTION saw
+  web_client.py upgrade ADDR PATH [--then ACTION] [--header H]... -> "STATUS", then what ACTION saw
       ACTIONS: greet (first binary frame), close (clean close, then the echo),
                wait-close (the server's close frame: code and reason),
                unmasked (send an unmasked frame: the close code),
                hold (greet, then keep the stream open until stdin closes)
+  web_client.py many ADDR BOTDESK PROFILE N      -> the statuses of N + 1 streams opened at once
   web_client.py png-pixel FILE X Y               -> "R G B" of a PNG pixel
 
 ADDR is unix:PATH or HOST:PORT. Every wait is bounded and says what it waited for.
@@ -110,13 +111,39 @@ def cmd_http(addr, method, path, cookie=None):
     print(rest.decode("utf-8", "replace"))
 
 
-def cmd_upgrade(addr, path, action="greet"):
+def upgrade(addr, path, headers=()):
+    """Open a WebSocket: (socket, HTTP status)."""
     s, host = connect(addr)
     key = base64.b64encode(os.urandom(16)).decode()
+    extra = "".join(h + "\r\n" for h in headers)
     s.sendall(("GET %s HTTP/1.1\r\nHost: %s\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-               "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: %s\r\n\r\n" % (path, host, key)).encode())
+               "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: %s\r\n%s\r\n" % (path, host, key, extra)).encode())
     head = read_head(s)
-    status = head.split(" ", 2)[1] if " " in head else "none"
+    return s, head.split(" ", 2)[1] if " " in head else "none"
+
+
+def cmd_many(addr, botdesk, profile, n):
+    """Open n streams, each with its own ticket, then one more: print each status."""
+    held, out = [], []
+    for i in range(int(n) + 1):
+        t = subprocess.run([botdesk, "web", "ticket", profile, "--viewer", "v%d" % i], capture_output=True,
+                           text=True, check=True).stdout.strip()
+        s, status = upgrade(addr, "/%s/websockify?%s" % (profile, t.split("?", 1)[1]))
+        out.append(status)
+        if status == "101":
+            # A whole RFB handshake: Xvnc counts a viewer that leaves before
+            # it as a security failure, and blacklists after a few.
+            op, p = recv_frame(s)
+            rfb_handshake(Payload(s, p), s)
+        held.append(s)
+    print(" ".join(out))
+    for s in held:
+        send_frame(s, 8, struct.pack(">H", 1000))
+        s.close()
+
+
+def cmd_upgrade(addr, path, action="greet", headers=()):
+    s, status = upgrade(addr, path, headers)
     print(status)
     sys.stdout.flush()
     if status != "101":
@@ -131,6 +158,12 @@ def cmd_upgrade(addr, path, action="greet"):
     op, p = recv_frame(s)
     print("greet %d %r" % (op, p))
     sys.stdout.flush()
+    if action.startswith("flood"):
+        flood(s, p, float(action.split(":")[1]))
+        return
+    # Complete the RFB handshake: Xvnc blacklists viewers that leave before it.
+    rfb_handshake(Payload(s, p), s)
+    op = 0
     if action == "close":
         send_frame(s, 8, struct.pack(">H", 1000) + b"bye")
         while op != 8:
@@ -148,8 +181,6 @@ def cmd_upgrade(addr, path, action="greet"):
         print("pong %r" % p)
     elif action == "hold":
         sys.stdin.read()
-    elif action.startswith("flood"):
-        flood(s, p, float(action.split(":")[1]))
 
 
 class Payload:
@@ -169,9 +200,8 @@ class Payload:
         return out
 
 
-def flood(s, first, seconds):
-    """An RFB client that asks for many full updates, then reads nothing for a while."""
-    r = Payload(s, first)
+def rfb_handshake(r, s):
+    """RFB 3.8 with security None and a shared ClientInit: the framebuffer's size."""
     r.read(12)
     send_frame(s, 2, b"RFB 003.008\n")
     n = r.read(1)[0]
@@ -182,6 +212,13 @@ def flood(s, first, seconds):
     w, h = struct.unpack(">HH", r.read(4))
     r.read(16)
     r.read(struct.unpack(">I", r.read(4))[0])
+    return w, h
+
+
+def flood(s, first, seconds):
+    """An RFB client that asks for many full updates, then reads nothing for a while."""
+    r = Payload(s, first)
+    w, h = rfb_handshake(r, s)
     send_frame(s, 2, struct.pack(">BBHi", 2, 0, 1, 0))  # Raw only: the largest updates
     print("flooding %dx%d" % (w, h))
     sys.stdout.flush()
@@ -335,7 +372,16 @@ if __name__ == "__main__":
         if a[0] == "http":
             cmd_http(*a[1:])
         elif a[0] == "upgrade":
-            cmd_upgrade(a[1], a[2], a[4] if len(a) > 4 and a[3] == "--then" else "greet")
+            action, headers, rest = "greet", [], a[3:]
+            while rest:
+                if rest[0] == "--then":
+                    action = rest[1]
+                elif rest[0] == "--header":
+                    headers.append(rest[1])
+                rest = rest[2:]
+            cmd_upgrade(a[1], a[2], action, headers)
+        elif a[0] == "many":
+            cmd_many(*a[1:])
         elif a[0] == "png-pixel":
             cmd_png_pixel(*a[1:])
         else:
