@@ -22,12 +22,14 @@
 #include "web.h"
 
 static int usage(FILE *f, int code) {
-        fputs("Usage: botdesk web [--listen unix:PATH|127.0.0.1:PORT] [--novnc DIR]\n"
+        fputs("Usage: botdesk web [--listen unix:PATH|127.0.0.1:PORT] [--novnc DIR] [--ping S]\n"
               "       botdesk web ticket PROFILE --viewer ID [--ttl S]\n"
               "\n"
               "Serve noVNC and each desktop's RFB stream over WebSocket, on a 0600 Unix socket\n"
               "($XDG_RUNTIME_DIR/botdesk/web.sock) unless told otherwise; a TCP listener must be\n"
               "on a loopback address and demands a ticket for every request.\n"
+              "A stream silent for S seconds (30) is pinged, and closed after as many more:\n"
+              "set S below the idle timeout of a proxy in front.\n"
               "`ticket` prints the URL of a single-use ticket for one viewer (valid 60 s by default).\n", f);
         return code;
 }
@@ -80,16 +82,18 @@ static int verb_web_ticket(const char *profile, const char *viewer, const char *
 }
 
 int verb_web(int argc, char **argv) {
-        enum { OPT_LISTEN = 0x100, OPT_NOVNC, OPT_VIEWER, OPT_TTL };
+        enum { OPT_LISTEN = 0x100, OPT_NOVNC, OPT_VIEWER, OPT_TTL, OPT_PING };
         static const struct option options[] = {
                 { "help", no_argument, NULL, 'h' },
                 { "listen", required_argument, NULL, OPT_LISTEN },
                 { "novnc", required_argument, NULL, OPT_NOVNC },
                 { "viewer", required_argument, NULL, OPT_VIEWER },
                 { "ttl", required_argument, NULL, OPT_TTL },
+                { "ping", required_argument, NULL, OPT_PING },
                 {}
         };
-        const char *listen = NULL, *novnc = NULL, *viewer = NULL, *ttl = NULL;
+        const char *listen = NULL, *novnc = NULL, *viewer = NULL, *ttl = NULL, *ping_s = NULL;
+        unsigned long long ping = WEB_PING_DEFAULT;
         int c;
 
         optind = 0;
@@ -109,12 +113,15 @@ int verb_web(int argc, char **argv) {
                 case OPT_TTL:
                         ttl = optarg;
                         break;
+                case OPT_PING:
+                        ping_s = optarg;
+                        break;
                 default:
                         return usage(stderr, EXIT_USAGE);
                 }
         }
         if (optind < argc && streq(argv[optind], "ticket")) {
-                if (listen || novnc || argc - optind > 2) {
+                if (listen || novnc || ping_s || argc - optind > 2) {
                         log_error("Usage: botdesk web ticket PROFILE --viewer ID [--ttl S]");
                         return EXIT_USAGE;
                 }
@@ -132,10 +139,14 @@ int verb_web(int argc, char **argv) {
                 log_error("--listen unix:PATH needs an absolute path.");
                 return EXIT_USAGE;
         }
+        if (ping_s && (parse_uint(ping_s, 3600, &ping) < 0 || ping == 0)) {
+                log_error("Invalid --ping %s: use 1-3600 seconds.", ping_s);
+                return EXIT_USAGE;
+        }
         if (novnc && novnc[0] != '/') {
                 log_error("--novnc needs an absolute path.");
                 return EXIT_USAGE;
         }
         /* The server said why it could not start. */
-        return web_server_run(listen, novnc) < 0 ? EXIT_FAILED : EXIT_OK;
+        return web_server_run(listen, novnc, (unsigned) ping) < 0 ? EXIT_FAILED : EXIT_OK;
 }

@@ -2,7 +2,7 @@
 #pragma once
 
 /*
- * botdesk web [--listen unix:PATH|HOST:PORT] [--novnc DIR]
+ * botdesk web [--listen unix:PATH|HOST:PORT] [--novnc DIR] [--ping S]
  * botdesk web ticket PROFILE --viewer ID [--ttl S]
  *
  * argv[0] is the verb ("web"): it parses its own options, so botdesk.c

@@ -414,7 +414,7 @@ static void server_free(struct web_server *s) {
         free(s);
 }
 
-int web_server_run(const char *listen_spec, const char *novnc_dir) {
+int web_server_run(const char *listen_spec, const char *novnc_dir, unsigned ping) {
         struct web_server *s;
         _cleanup_free_ char *url = NULL;
         sigset_t mask;
@@ -424,6 +424,7 @@ int web_server_run(const char *listen_spec, const char *novnc_dir) {
         if (!s)
                 return log_error_errno(ENOMEM, "Out of memory.");
         s->listen_fd = s->inotify_fd = s->ticket_dirfd = s->novnc_fd = -EBADF;
+        s->ping_usec = (unsigned long long) ping * 1000000ULL;
 
         r = paths_runtime_base(&s->runtime_base);
         if (r < 0) {

@@ -418,13 +418,13 @@ static int on_timer(sd_event_source *src, uint64_t usec, void *userdata) {
                 stream_free(st);
                 return 0;
         }
-        if (idle >= 2 * WEB_PING_USEC) {
+        if (idle >= 2 * st->server->ping_usec) {
                 web_stream_close(st, WS_CLOSE_GOING_AWAY, "idle timeout");
                 return 0;
         }
-        if (idle >= WEB_PING_USEC && !st->ping_outstanding)
+        if (idle >= st->server->ping_usec && !st->ping_outstanding)
                 st->ping_pending = true;
-        (void) sd_event_source_set_time_relative(src, WEB_PING_USEC);
+        (void) sd_event_source_set_time_relative(src, st->server->ping_usec);
         (void) sd_event_source_set_enabled(src, SD_EVENT_ONESHOT);
         stream_update(st);
         return 0;
@@ -462,7 +462,7 @@ int web_stream_new(struct web_server *s, struct web_profile *p, struct web_sessi
         if (r >= 0)
                 r = sd_event_add_io(s->event, &st->rfb_io, rfb_fd, EPOLLIN, on_rfb, st);
         if (r >= 0)
-                r = sd_event_add_time_relative(s->event, &st->timer, CLOCK_MONOTONIC, WEB_PING_USEC, 0, on_timer, st);
+                r = sd_event_add_time_relative(s->event, &st->timer, CLOCK_MONOTONIC, s->ping_usec, 0, on_timer, st);
         if (r < 0) {
                 sd_event_source_disable_unref(st->io);
                 sd_event_source_disable_unref(st->rfb_io);

@@ -41,7 +41,7 @@
 #define WEB_SESSIONS_MAX 256
 #define WEB_FRAME_MAX (1024 * 1024)             /* the longest WebSocket frame a viewer may send */
 #define WEB_REQUEST_TIMEOUT_USEC (10ULL * 1000000ULL)   /* for a request head to arrive */
-#define WEB_PING_USEC (30ULL * 1000000ULL)      /* silence before a ping; as long again before closing */
+#define WEB_PING_DEFAULT 30                     /* seconds of silence before a ping; as long again before closing */
 #define WEB_CLOSE_TIMEOUT_USEC (5ULL * 1000000ULL)      /* for the peer's close frame */
 #define WEB_SHUTDOWN_TIMEOUT_USEC (3ULL * 1000000ULL)
 #define WEB_SESSION_IDLE_USEC (15ULL * 60 * 1000000ULL)
@@ -94,6 +94,7 @@ struct web_server {
         struct web_profile *profiles;
         struct web_session sessions[WEB_SESSIONS_MAX];
         bool exiting;
+        unsigned long long ping_usec;
         uint8_t scratch[256 * 1024];    /* one read of RFB bytes, before framing */
 };
 

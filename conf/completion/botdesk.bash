@@ -98,14 +98,14 @@ _botdesk() {
         thumbnail) opts="--output --size --format --quality --data-url --help" ;;
         lease)     opts="--viewer --reason --timeout --json" ;;
         rfb)       opts="--viewer" ;;
-        web)       opts="--listen --novnc --viewer --ttl --help" ;;
+        web)       opts="--listen --novnc --ping --viewer --ttl --help" ;;
         config)    opts="--profile" ;;
         *)         opts= ;;
         esac
         if [[ $verb == thumbnail ]]; then
                 value_opts="-o --output --size --format --quality"
         else
-                value_opts="--timeout --viewer --profile --reason --button --window --until --env --listen --novnc --ttl"
+                value_opts="--timeout --viewer --profile --reason --button --window --until --env --listen --novnc --ttl --ping"
         fi
 
         # The value of an option.
@@ -133,7 +133,7 @@ _botdesk() {
                 [[ $verb == web ]] && compopt -o dirnames 2>/dev/null && mapfile -t COMPREPLY < <(compgen -d -- "$cur")
                 return 0
                 ;;
-        --timeout | --viewer | --size | --quality | --reason | --button | --window | --listen | --ttl)
+        --timeout | --viewer | --size | --quality | --reason | --button | --window | --listen | --ttl | --ping)
                 return 0
                 ;;
         esac

@@ -227,6 +227,20 @@ wait "$UNIX_PID"
 t_is "$?" 0 "the Unix server exits 0"
 t_ok "and removes its socket" test ! -e "$SOCK"
 
+# ---- a silent viewer: pinged, then closed ----------------------------------------------------------
+
+web_start ping "$BOTDESK" web --listen "unix:$BD_T/ping.sock" --ping 1
+PING_PID=$WEB_PID
+T9=$(ticket)
+t0=$(date +%s%N)
+out=$(client upgrade "unix:$BD_T/ping.sock" "/$P/websockify?${T9#*\?}" --then silent)
+dt=$(( ($(date +%s%N) - t0) / 1000000 ))
+t_match "$(tail -n1 <<<"$out")" '^pings [1-9][0-9]* close 1001 idle timeout$' \
+        "with --ping 1, a viewer that answers no ping is pinged, then closed with 1001 \"idle timeout\""
+if [ "$dt" -ge 1500 ] && [ "$dt" -lt 10000 ]; then t_pass "after 2-4 s of silence (${dt} ms)"; else t_fail "after 2-4 s of silence" "${dt} ms"; fi
+kill -TERM "$PING_PID"
+wait "$PING_PID"
+
 # ---- socket activation -----------------------------------------------------------------------------
 
 if command -v systemd-socket-activate >/dev/null 2>&1; then

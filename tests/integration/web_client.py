@@ -181,6 +181,14 @@ def cmd_upgrade(addr, path, action="greet", headers=()):
         print("pong %r" % p)
     elif action == "hold":
         sys.stdin.read()
+    elif action == "silent":
+        # Read what comes, answer nothing: count the pings before the server gives up.
+        pings = 0
+        s.settimeout(30)
+        while op != 8:
+            op, p = recv_frame(s)
+            pings += op == 9
+        print("pings %d close %s" % (pings, close_of(p)))
 
 
 class Payload:
