@@ -120,7 +120,18 @@ try:
     say(near(p, (400, 300)), "once another viewer takes the lease, the page's pointer moves stop reaching the screen",
         "the pointer moved to %s" % (p,))
 
-    # Take it back through the page, then close the page: release_on_close hands control to the agent.
+    # Take it back through the page and hand it back with the other button.
+    b.eval("document.getElementById('take').click()")
+    try:
+        b.wait_for("window.botdesk.you === true", "the page to show this viewer in control again", 10)
+        b.eval("document.getElementById('release').click()")
+        b.wait_for("window.botdesk.holder === 'agent'", "the page to show the agent in control", 10)
+        l = lease()
+        say(l.get("holder") == "agent", "the page's Hand back button returns control to the agent", json.dumps(l))
+    except TimeoutError as e:
+        say(False, "the page's Hand back button returns control to the agent", str(e))
+
+    # Take it once more, then leave the page: release_on_close hands control to the agent.
     b.eval("document.getElementById('take').click()")
     try:
         b.wait_for("window.botdesk.you === true", "the page to show this viewer in control again", 10)

@@ -9,6 +9,7 @@
                unmasked (send an unmasked frame: the close code),
                hold (greet, then keep the stream open until stdin closes)
   web_client.py many ADDR BOTDESK PROFILE N      -> the statuses of N + 1 streams opened at once
+  web_client.py conns ADDR N PATH                -> the status of a request after N silent connections
   web_client.py png-pixel FILE X Y               -> "R G B" of a PNG pixel
 
 ADDR is unix:PATH or HOST:PORT. Every wait is bounded and says what it waited for.
@@ -140,6 +141,18 @@ def cmd_many(addr, botdesk, profile, n):
     for s in held:
         send_frame(s, 8, struct.pack(">H", 1000))
         s.close()
+
+
+def cmd_conns(addr, n, path):
+    """Open n connections that send nothing, then one with a request: its status."""
+    idle = [connect(addr)[0] for _ in range(int(n))]
+    time.sleep(0.3)  # the server accepts them all before the last one
+    s, host = connect(addr)
+    s.sendall(("GET %s HTTP/1.1\r\nHost: %s\r\n\r\n" % (path, host)).encode())
+    head = read_head(s)
+    print(head.split(" ", 2)[1] if " " in head else "none")
+    for c in idle:
+        c.close()
 
 
 def cmd_upgrade(addr, path, action="greet", headers=()):
@@ -388,6 +401,8 @@ if __name__ == "__main__":
                     headers.append(rest[1])
                 rest = rest[2:]
             cmd_upgrade(a[1], a[2], action, headers)
+        elif a[0] == "conns":
+            cmd_conns(*a[1:])
         elif a[0] == "many":
             cmd_many(*a[1:])
         elif a[0] == "png-pixel":
