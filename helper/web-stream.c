@@ -21,7 +21,7 @@
 #include "web.h"
 
 #define IN_SIZE (64 * 1024)
-#define UP_SIZE (64 * 1024 + RFB_FILTER_HOLD_MAX)
+#define UP_SIZE RFB_FILTER_OUT_SIZE(64 * 1024)
 #define DOWN_SIZE (512 * 1024)
 /* Room always kept for a close and a ping frame after the data. */
 #define CONTROL_RESERVE (2 * (2 + WS_CONTROL_MAX))
@@ -226,11 +226,14 @@ static void process_in(struct web_stream *st) {
                 struct ws_event ev;
                 int r;
 
-                /* The filter may add what it held back: keep room for that. */
-                if (room <= RFB_FILTER_HOLD_MAX)
+                /* The filter may add what it held back: feed it no more than
+                 * its output bound (rfb-filter.h) lets the room take. */
+                if (RFB_FILTER_OUT_SIZE(give) > room)
+                        give = room > RFB_FILTER_OUT_SIZE(0) ? room - RFB_FILTER_OUT_SIZE(0) : 0;
+                while (give > 0 && RFB_FILTER_OUT_SIZE(give) > room)
+                        give /= 2;
+                if (give == 0)
                         return;
-                if (give > room - RFB_FILTER_HOLD_MAX)
-                        give = room - RFB_FILTER_HOLD_MAX;
                 r = ws_parser_feed(&st->ws, st->in + st->in_start, give, &ev, &used);
                 st->in_start += used;
                 if (r < 0) {
@@ -372,7 +375,7 @@ static void stream_update(struct web_stream *st) {
                 return;
         }
 
-        if (st->in_end - st->in_start < IN_SIZE && !st->close_received && up_room(st) > RFB_FILTER_HOLD_MAX)
+        if (st->in_end - st->in_start < IN_SIZE && !st->close_received && up_room(st) > RFB_FILTER_OUT_SIZE(0))
                 client |= EPOLLIN;
         if (out_pending)
                 client |= EPOLLOUT;
