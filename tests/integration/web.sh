@@ -64,6 +64,13 @@ web_start() {
 ticket() { "$BOTDESK" web ticket "$P" --viewer "${1:-$VIEWER}" 2>>"$O/ticket.err"; }
 client() { timeout 60 "$PY" "$CLIENT" "$@" 2>&1; }
 
+# ---- what it refuses to listen on -------------------------------------------------------------
+
+out=$(timeout 10 "$BOTDESK" web --listen 0.0.0.0:0 2>&1)
+rc=$?
+t_isnt "$rc" 0 "botdesk web refuses to listen on 0.0.0.0 (exit $rc)"
+t_match "$out" 'only a loopback address' "and says only a loopback address is allowed"
+
 # ---- the loopback listener and the browser ------------------------------------------------------
 
 web_start tcp "$BOTDESK" web --listen 127.0.0.1:0
@@ -153,6 +160,8 @@ web_start unix "$BOTDESK" web
 t_is "$?" 0 "botdesk web starts on its default Unix socket"
 UNIX_PID=$WEB_PID
 t_is "$(stat -c '%a %F' "$SOCK" 2>&1)" "600 socket" "the default listener is a 0600 socket ($SOCK)"
+l=$(comm -12 <(socket_inodes_of "$UNIX_PID") <(tcp_listen_inodes))
+t_is "$l" "" "and it listens on no TCP port"
 t_is "$(client http "unix:$SOCK" GET "/$P/" | head -n1)" 200 "over the Unix socket the page needs no ticket (the gateway's proxy decides)"
 t_is "$(client upgrade "unix:$SOCK" "/$P/websockify")" 401 "but the stream does (401)"
 t_is "$(client http "unix:$SOCK" GET "/$P/novnc/core/rfb.js" | head -n1)" 200 "noVNC's files are served from /usr/share/novnc"
