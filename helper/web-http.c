@@ -233,8 +233,12 @@ static void serve_page(struct web_conn *c, const char *profile, const char *cook
                 /* The ticket is spent: send the browser to the page without it,
                  * so neither a reload nor the history presents it again. No
                  * Path: the cookie belongs to this page's directory, whatever
-                 * prefix a reverse proxy adds in front. */
-                headers = strdup_printf("Set-Cookie: " WEB_COOKIE "=%s; HttpOnly; SameSite=Strict\r\n"
+                 * prefix a reverse proxy adds in front. Lax, not Strict: a
+                 * ticket link followed from another site (the gateway's) is a
+                 * cross-site navigation, and Strict would drop the cookie on
+                 * this very redirect. Lax still keeps it off other sites'
+                 * POSTs and WebSockets (which the Origin check refuses too). */
+                headers = strdup_printf("Set-Cookie: " WEB_COOKIE "=%s; HttpOnly; SameSite=Lax\r\n"
                                         "Location: ./\r\nCache-Control: no-store\r\n", cookie);
                 if (!headers) {
                         conn_free(c, false);

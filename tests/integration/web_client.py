@@ -356,7 +356,12 @@ class Browser:
         self.session = a["sessionId"]
         self.send("Page.enable")
         self.send("Runtime.enable")
-        self.send("Page.navigate", {"url": url})
+        # As a user comes from a gateway: a link on another site's page
+        # (here an opaque data: origin), so the navigation is cross-site.
+        link = "data:text/html,<a id=go href='%s'>open</a>" % url
+        self.send("Page.navigate", {"url": link})
+        self.wait_for("document.getElementById('go') !== null", "the page with the link", 10)
+        self.eval("document.getElementById('go').click()")
 
     def eval(self, expr):
         r = self.send("Runtime.evaluate", {"expression": expr, "returnByValue": True, "awaitPromise": True})
