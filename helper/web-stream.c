@@ -77,6 +77,8 @@ static void stream_free(struct web_stream *st) {
         }
         for (struct web_stream *o = p->streams; o; o = o->next)
                 others = others || streq(o->viewer, st->viewer);
+        /* The lease as it is now, not as last seen (a take may not have been read yet). */
+        web_server_lease_changes(s);
 
         /* A viewer who closed the page (not one whose network failed) is
          * done: control returns to the agent, unless another of its
@@ -283,8 +285,10 @@ static void process_in(struct web_stream *st) {
                         break;
                 case WS_EVENT_CLOSE:
                         st->close_received = true;
-                        st->clean = ev.code == WS_CLOSE_NORMAL || ev.code == WS_CLOSE_GOING_AWAY ||
-                                    ev.code == WS_CLOSE_NO_STATUS;
+                        /* Clean: the viewer itself chose to leave. Its echo of
+                         * our close (shutdown, desktop stopped) is not a choice. */
+                        st->clean = !st->close_sent && (ev.code == WS_CLOSE_NORMAL || ev.code == WS_CLOSE_GOING_AWAY ||
+                                                        ev.code == WS_CLOSE_NO_STATUS);
                         /* Echo the code (RFC 6455 5.5.1), or 1000 when it sent none. */
                         stream_close(st, ev.code == WS_CLOSE_NO_STATUS ? WS_CLOSE_NORMAL : ev.code,
                                          st->close_sent ? "" : "closed by the viewer");

@@ -234,12 +234,16 @@ T5=$(ticket)
 out=$(client upgrade "unix:$SOCK" "/$P/websockify?${T5#*\?}" --then unmasked)
 t_is "$(tail -n1 <<<"$out")" "1002 an unmasked frame from the client" "an unmasked frame closes that stream with 1002"
 t_ok "the first stream is not disturbed by the other's error" proc_alive "$HELD"
+"$BOTDESK" lease "$P" take --viewer "$VIEWER" >/dev/null
 kill -TERM "$UNIX_PID"
 wait "$HELD"
 t_is "$(tail -n1 "$O/held.txt")" "close 1001 server shutting down" "SIGTERM closes open streams with 1001 \"server shutting down\""
 wait "$UNIX_PID"
 t_is "$?" 0 "the Unix server exits 0"
 t_ok "and removes its socket" test ! -e "$SOCK"
+t_is "$("$BOTDESK" lease "$P" --json | "$PY" -c 'import json, sys; print(json.load(sys.stdin)["holder"])')" human \
+        "a server shutdown is not the viewer leaving: its viewer keeps control"
+"$BOTDESK" lease "$P" release --viewer "$VIEWER" >/dev/null
 
 # ---- a silent viewer: pinged, then closed ----------------------------------------------------------
 

@@ -187,6 +187,11 @@ def cmd_upgrade(addr, path, action="greet", headers=()):
         while op != 8:
             op, p = recv_frame(s)
         print("close " + close_of(p))
+        sys.stdout.flush()
+        try:
+            send_frame(s, 8, p[:2])  # echo it, as a browser does
+        except OSError:
+            pass
     elif action == "ping":
         send_frame(s, 9, b"hi")
         while op != 10:
