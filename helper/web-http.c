@@ -4,6 +4,7 @@
  * size and time), decide who is asking (ticket or session), answer, close;
  * or hand the socket to a WebSocket stream after the 101 answer.
  */
+#include <arpa/inet.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <strings.h>
@@ -219,6 +220,35 @@ static bool origin_ok(struct web_conn *c) {
         if (o && host && strcasecmp(o, host) == 0)
                 return true;
         respond_text(c, 403, NULL, "botdesk web: a request from another origin (%s) is refused.\n", origin);
+        return false;
+}
+
+/*
+ * Over TCP the Host must name the loopback: a name of another site that
+ * resolves here (DNS rebinding) would otherwise make its pages same-origin
+ * with ours. Tickets already keep such pages out; this keeps them from
+ * even seeing a 401.
+ */
+static bool host_ok(struct web_conn *c) {
+        const char *host = http_header(&c->req, "Host");
+        char name[64];
+        struct in_addr a;
+        size_t l;
+
+        if (!c->server->tcp)
+                return true;
+        if (host && host[0] == '[')
+                l = strcspn(host, "]") + 1;
+        else
+                l = host ? strcspn(host, ":") : 0;
+        if (host && l < sizeof name && (host[l] == 0 || host[l] == ':')) {
+                memcpy(name, host, l);
+                name[l] = 0;
+                if (streq(name, "localhost") || streq(name, "[::1]") ||
+                    (inet_pton(AF_INET, name, &a) == 1 && (ntohl(a.s_addr) >> 24) == 127))
+                        return true;
+        }
+        respond_text(c, 403, NULL, "botdesk web: only a loopback Host is served here.\n");
         return false;
 }
 
@@ -497,7 +527,7 @@ static void route(struct web_conn *c, const void *early, size_t n_early) {
                 return;
         }
 
-        if (authorize(c, profile, &session, cookie) != 0)
+        if (!host_ok(c) || authorize(c, profile, &session, cookie) != 0)
                 return;
 
         if (streq(rest, "/take") || streq(rest, "/release")) {

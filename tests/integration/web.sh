@@ -142,6 +142,10 @@ t_is "$out" 503 "with 256 connections open, the server answers the next one 503"
 # The server sees the 256 closes on its own time: wait (5 s at most) for it to answer again.
 for i in $(seq 50); do out=$(client http "$ADDR" GET "/$P/" | head -n1); [ "$out" = 401 ] && break; sleep 0.1; done
 t_is "$out" 401 "once they are gone it serves again"
+T10=$(ticket)
+t_is "$(client http "$ADDR" GET "/$P/?${T10#*\?}" "" "rebound.example:${ADDR#*:}" | head -n1)" 403 \
+        "over TCP, a Host that is not the loopback is refused (403), before the ticket is looked at"
+t_is "$(client http "$ADDR" GET "/$P/?${T10#*\?}" "" "localhost:${ADDR#*:}" | head -n1)" 303 "localhost is the loopback"
 T8=$(ticket)
 out=$(client upgrade "$ADDR" "/$P/websockify?${T8#*\?}" --header "Origin: http://evil.example")
 t_is "$out" 403 "over TCP, an upgrade from another site's page is refused (403)"

@@ -92,8 +92,9 @@ def close_of(payload):
     return "%d %s" % (struct.unpack(">H", payload[:2])[0], payload[2:].decode("utf-8", "replace"))
 
 
-def cmd_http(addr, method, path, cookie=None):
-    s, host = connect(addr)
+def cmd_http(addr, method, path, cookie=None, host=None):
+    s, default_host = connect(addr)
+    host = host or default_host
     extra = "Cookie: %s\r\n" % cookie if cookie else ""
     body = "Content-Length: 0\r\n" if method == "POST" else ""
     s.sendall(("%s %s HTTP/1.1\r\nHost: %s\r\n%s%s\r\n" % (method, path, host, extra, body)).encode())
