@@ -263,7 +263,9 @@ static void process_in(struct web_stream *st) {
 
                                 log_info("The viewer of %s sent %s.", st->profile->name, why ?: "something unreadable");
                                 st->in_start = st->in_end;
-                                stream_close(st, WS_CLOSE_POLICY, "the RFB stream broke the protocol");
+                                /* Why, for the gateway: a malformed message, or control
+                                 * taken away in the middle of a clipboard transfer. */
+                                stream_close(st, WS_CLOSE_POLICY, why ?: "the RFB stream broke the protocol");
                                 return;
                         }
                         stamp_activity(st);
