@@ -1214,13 +1214,16 @@ void config_dump(const struct bd_config *c, FILE *f) {
         fprintf(f, "\n; from [profile.NAME]:\n; user =%s%s\n", c->user ? " " : "", c->user ?: "");
 }
 
+char *config_error_text(const struct config_error *x) {
+        if (x->line > 0)
+                return strdup_printf("%s:%u: %s", x->file, x->line, x->message);
+        return strdup_printf("%s: %s", x->file, x->message);
+}
+
 void config_errors_print(const struct config_errors *e, FILE *f) {
         for (size_t i = 0; i < e->n; i++) {
-                const struct config_error *x = &e->items[i];
+                _cleanup_free_ char *t = config_error_text(&e->items[i]);
 
-                if (x->line > 0)
-                        fprintf(f, "%s:%u: %s\n", x->file, x->line, x->message);
-                else
-                        fprintf(f, "%s: %s\n", x->file, x->message);
+                fprintf(f, "%s\n", t ?: e->items[i].message);
         }
 }

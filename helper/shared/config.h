@@ -96,4 +96,6 @@ int config_load_string(struct bd_config *c, const char *profile, const char *tex
 void config_dump(const struct bd_config *c, FILE *f);
 
 /* Print each error as "FILE:LINE: message" (config check). */
+/* "FILE:LINE: message", or "FILE: message" for a whole-file error; NULL on ENOMEM. */
+char *config_error_text(const struct config_error *x);
 void config_errors_print(const struct config_errors *e, FILE *f);

@@ -1039,13 +1039,12 @@ static int desktop_init(struct desktop *d) {
 
         r = config_load(&d->cfg, d->profile, &src, &errs);
         if (r < 0) {
-                for (size_t i = 0; i < errs.n; i++)
-                        log_error("%s:%u: %s", errs.items[i].file, errs.items[i].line, errs.items[i].message);
-                if (errs.n > 0) {
-                        _cleanup_free_ char *first = strdup_printf("%s:%u: %s", errs.items[0].file,
-                                                                   errs.items[0].line, errs.items[0].message);
-                        if (first)
-                                write_last_error(d, first);
+                for (size_t i = 0; i < errs.n; i++) {
+                        _cleanup_free_ char *t = config_error_text(&errs.items[i]);
+
+                        log_error("%s", t ?: errs.items[i].message);
+                        if (i == 0 && t)
+                                write_last_error(d, t);
                 }
                 config_errors_done(&errs);
                 (void) sd_notifyf(false, "STATUS=Invalid configuration\nERRNO=%d", EINVAL);
