@@ -164,7 +164,9 @@ static int precheck(const char *profile, const struct bd_config *c) {
                 } else if (st.blocker) {
                         log_error("%s", st.blocker);
                         ret = EXIT_REFUSED;
-                }
+                } else if (st.warning)
+                        /* The start goes ahead; the caller still hears why it may struggle. */
+                        log_warning("%s", st.warning);
         }
         status_done(&st);
         return ret;
