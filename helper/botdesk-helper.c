@@ -511,6 +511,9 @@ static void desktop_publish(struct desktop *d) {
                 r = env_set(&env, "AGENT_BROWSER_EXECUTABLE_PATH", d->browser);
         if (r >= 0 && d->browser)
                 r = env_set(&env, "AGENT_BROWSER_USER_DATA_DIR", d->browser_profile);
+        /* The same directory under the name an agent's browser tool reads. */
+        if (r >= 0 && d->browser)
+                r = env_set(&env, "AGENT_BROWSER_PROFILE", d->browser_profile);
         /* Where the dock's browser serves DevTools once it runs. */
         if (r >= 0 && d->browser)
                 r = env_set(&env, "BOTDESK_CDP_SOCKET", d->cdp_socket);
@@ -1070,12 +1073,17 @@ static int desktop_init(struct desktop *d) {
         skel = getenv("BOTDESK_SKEL_DIR") ?: BOTDESK_SKEL_DIR;
         d->browser = browser_find(&d->cfg);
         if (d->browser) {
-                d->browser_profile = browser_profile_dir(&d->cfg, d->paths.state);
+                _cleanup_free_ char *home = NULL;
+
+                (void) paths_home(&home);
+                r = browser_profile_dir(&d->cfg, d->paths.state, home, &d->browser_profile);
+                if (r < 0)
+                        return log_error_errno(r, "Cannot resolve [browser] profile_dir \"%s\": %m", d->cfg.browser_profile_dir);
                 d->cdp_socket = browser_cdp_socket(d->paths.runtime);
-                if (!d->browser_profile || !d->cdp_socket)
+                if (!d->cdp_socket)
                         return -ENOMEM;
                 r = browser_argv(getenv("BOTDESK_BROWSER_LAUNCHER") ?: BOTDESK_BROWSER_PATH, d->cdp_socket,
-                                 d->browser, d->browser_profile, d->cfg.disk_cache_mb, &browser_cmd);
+                                 d->browser, d->browser_profile, d->cfg.disk_cache_mb, geteuid() == 0, &browser_cmd);
                 if (r < 0)
                         return r;
         }

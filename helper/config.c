@@ -41,6 +41,7 @@ enum value_kind {
         VALUE_DESKTOP,
         VALUE_STRING,     /* any text; empty = unset */
         VALUE_PATH,       /* empty = unset, else an absolute path */
+        VALUE_DIR,        /* empty = unset, an absolute path, ~ or ~/PATH, or a path relative to the state dir */
         VALUE_EXECUTABLE, /* auto | none | absolute path */
         VALUE_USER,
         VALUE_ENV_NAMES,  /* environment variable names separated by spaces */
@@ -96,7 +97,7 @@ static const struct key_def keys[_KEY_MAX] = {
         [KEY_EXEC_PASS_ENV]       = { "session",   "exec_pass_env",      VALUE_ENV_NAMES,  0, 0,         FIELD(exec_pass_env), 0, false },
         [KEY_MIN_FREE_MEMORY_MB]  = { "resources", "min_free_memory_mb", VALUE_UINT,       0, 1048576,   FIELD(min_free_memory_mb), 0, false },
         [KEY_BROWSER_EXECUTABLE]  = { "browser",   "executable",         VALUE_EXECUTABLE, 0, 0,         FIELD(browser_executable), 0, false },
-        [KEY_BROWSER_PROFILE_DIR] = { "browser",   "profile_dir",        VALUE_PATH,       0, 0,         FIELD(browser_profile_dir), 0, false },
+        [KEY_BROWSER_PROFILE_DIR] = { "browser",   "profile_dir",        VALUE_DIR,        0, 0,         FIELD(browser_profile_dir), 0, false },
         [KEY_DISK_CACHE_MB]       = { "browser",   "disk_cache_mb",      VALUE_UINT,       0, 65536,     FIELD(disk_cache_mb), 0, false },
         [KEY_MAX_CUT_TEXT]        = { "rfb",       "max_cut_text",       VALUE_UINT,       0, 16777216,  FIELD(max_cut_text), 0, false },
         [KEY_USER]                = { NULL,        "user",               VALUE_USER,       0, 0,         FIELD(user), 0, true },
@@ -460,6 +461,12 @@ static int parse_value(struct parser *p, const struct key_def *k, const char *va
                 if (value[0] != '\0' && value[0] != '/')
                         return value_error(p, k, value, "not an absolute path (allowed: empty or a path starting with /)");
                 break;
+        case VALUE_DIR:
+                /* ~ is the user's own home only: another user's is no place for this user's data. */
+                if (value[0] == '~' && value[1] != '\0' && value[1] != '/')
+                        return value_error(p, k, value,
+                                           "~NAME is not supported (allowed: empty, an absolute path, ~, ~/PATH or a path relative to the state dir)");
+                break;
         case VALUE_EXECUTABLE:
                 if (!streq(value, "auto") && !streq(value, "none") && value[0] != '/')
                         return value_error(p, k, value, "expected auto, none or an absolute path");
@@ -822,6 +829,7 @@ static int entry_apply(struct bd_config *c, const struct entry *e) {
                 break;
         case VALUE_STRING:
         case VALUE_PATH:
+        case VALUE_DIR:
         case VALUE_EXECUTABLE:
         case VALUE_ENV_NAMES:
         case VALUE_USER: {

@@ -284,8 +284,13 @@ static void test_errors(void) {
                      "[session]\ndesktop = kde\n", false, 2, "allowed: xfce or command");
         expect_error("a relative wallpaper path is an error",
                      "[session]\nwallpaper = bg.png\n", false, 2, "not an absolute path");
-        expect_error("a relative browser profile dir is an error",
-                     "[browser]\nprofile_dir = p\n", false, 2, "not an absolute path");
+        expect_error("a browser profile dir in another user's home (~NAME) is an error",
+                     "[browser]\nprofile_dir = ~bob/p\n", false, 2, "~NAME is not supported");
+        expect_clean("a relative browser profile dir (below the state dir) is accepted",
+                     load(NULL, "[browser]\nprofile_dir = p\n", false));
+        expect_clean("a browser profile dir of ~/PATH is accepted",
+                     load(NULL, "[browser]\nprofile_dir = ~/.config/chromium\n", false));
+        TAP_EQ_STR(cfg.browser_profile_dir, "~/.config/chromium", "... and kept for the helper to resolve");
         expect_error("a bare browser name is an error",
                      "[browser]\nexecutable = chromium\n", false, 2, "expected auto, none or an absolute path");
         expect_error("an empty browser executable is an error",
