@@ -43,6 +43,7 @@ struct options {
         bool quiet;
         bool force;
         bool yes;
+        bool start;            /* env, exec: --start */
         unsigned timeout;      /* 0 = start_timeout + margin */
         const char *profile_opt;
         const char *viewer;
@@ -65,8 +66,9 @@ static int usage(FILE *f, int status) {
               "  restart PROFILE\n"
               "  status [PROFILE] [--json]     one profile, or all known profiles\n"
               "  list [--json]\n"
-              "  env PROFILE [--json]          export lines for eval \"$(botdesk env P)\"\n"
-              "  exec PROFILE [--env NAME]... -- CMD [ARG...]\n"
+              "  env PROFILE [--start] [--json] export lines for eval \"$(botdesk env P)\"\n"
+              "                                (--start: start the desktop first when it is not running)\n"
+              "  exec PROFILE [--start] [--env NAME]... -- CMD [ARG...]\n"
               "                                run CMD on that screen, inside the desktop, with the\n"
               "                                desktop's environment (--env NAME: also the caller's NAME)\n"
               "  lease PROFILE [show|take|release|request] [--viewer ID] [--reason TEXT] [--json]\n"
@@ -74,7 +76,7 @@ static int usage(FILE *f, int status) {
               "  lease PROFILE wait [--timeout S]  until the agent holds control (3 on timeout)\n"
               "  rfb PROFILE [--viewer ID]     RFB on stdin/stdout, input only while ID holds the lease\n"
               "  thumbnail PROFILE [-o FILE] [--size WxH] [--format png|jpeg] [--data-url] [--quality N]\n"
-              "  input PROFILE ACTION ... [--json]\n"
+              "  input PROFILE ACTION ... [--start] [--json]\n"
               "                                move X Y | click [X Y] [--button N] [--double] | drag X1 Y1 X2 Y2\n"
               "                                | scroll DX DY | key COMBO... | type TEXT | down/up KEY|buttonN\n"
               "  windows PROFILE [--json]      the window manager's windows: id, title, class, geometry, active\n"
@@ -228,8 +230,9 @@ static int start_unit(sd_bus *bus, const char *profile, int dirfd) {
         return -EIO;
 }
 
-static int verb_start(const char *profile) {
-        _cleanup_(config_done) struct bd_config c = {};
+/* Start profile's desktop unless it runs, with start's checks, memory gate
+ * and placement; c is left loaded. Returns an exit code, said on stderr. */
+static int start_desktop(const char *profile, struct bd_config *c) {
         _cleanup_(paths_done) struct bd_paths p = {};
         _cleanup_close_ int dirfd = -EBADF, lock = -EBADF;
         _cleanup_free_ char *error = NULL;
@@ -237,10 +240,10 @@ static int verb_start(const char *profile) {
         bool progress;
         int r, status;
 
-        r = open_profile_locked(profile, &c, &p, &dirfd, &lock);
+        r = open_profile_locked(profile, c, &p, &dirfd, &lock);
         if (r != EXIT_OK)
                 return r;
-        r = precheck(profile, &c);
+        r = precheck(profile, c);
         if (r != EXIT_OK)
                 return r;
 
@@ -251,7 +254,7 @@ static int verb_start(const char *profile) {
                         return EXIT_FAILED;
         } else {
                 progress = !arg.quiet && !arg.json && isatty(STDERR_FILENO);
-                r = standalone_start(profile, &p, dirfd, arg.timeout ?: c.start_timeout + 5, progress, &error, &status);
+                r = standalone_start(profile, &p, dirfd, arg.timeout ?: c->start_timeout + 5, progress, &error, &status);
                 if (r < 0) {
                         log_error("Cannot start %s: %s", profile, error ?: strerror(-r));
                         return status == EXIT_REFUSED ? EXIT_REFUSED : status == EXIT_USAGE ? EXIT_USAGE : EXIT_FAILED;
@@ -259,7 +262,55 @@ static int verb_start(const char *profile) {
         }
         lock = safe_close(lock);
         activity_stamp(dirfd);
+        return EXIT_OK;
+}
+
+static int verb_start(const char *profile) {
+        _cleanup_(config_done) struct bd_config c = {};
+        int r;
+
+        r = start_desktop(profile, &c);
+        if (r != EXIT_OK)
+                return r;
         return print_status(profile, &c) < 0 ? EXIT_FAILED : EXIT_OK;
+}
+
+/* Published and owned by a live helper: what env, exec and input need,
+ * found without a word on stderr. */
+static bool desktop_published(const char *profile) {
+        _cleanup_(paths_done) struct bd_paths p = {};
+        _cleanup_(helper_record_done) struct helper_record rec = {};
+        _cleanup_close_ int dirfd = -EBADF;
+
+        if (paths_for_profile(profile, &p) < 0)
+                return false;
+        dirfd = open(p.runtime, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+        if (dirfd < 0 || helper_record_read_at(dirfd, &rec) < 0 || helper_alive(dirfd, &rec) <= 0)
+                return false;
+        return faccessat(dirfd, "env", F_OK, AT_SYMLINK_NOFOLLOW) == 0;
+}
+
+int cli_start_on_demand(const char *profile, bool flag) {
+        _cleanup_(config_done) struct bd_config c = {};
+        bool quiet = arg.quiet;
+        int r;
+
+        if (cli_check_profile(profile) < 0)
+                return EXIT_USAGE;
+        if (desktop_published(profile))
+                return EXIT_OK;
+        if (!flag) {
+                if (load_config(profile, &c) < 0)
+                        return EXIT_USAGE;
+                if (!c.auto_start)
+                        return EXIT_OK;
+                config_done(&c);
+        }
+        /* The verb's own output follows on stdout: start's progress stays off it. */
+        arg.quiet = true;
+        r = start_desktop(profile, &c);
+        arg.quiet = quiet;
+        return r;
 }
 
 static int verb_stop(const char *profile) {
@@ -432,6 +483,9 @@ static int verb_env(const char *profile) {
 
         if (cli_check_profile(profile) < 0)
                 return EXIT_USAGE;
+        r = cli_start_on_demand(profile, arg.start);
+        if (r != EXIT_OK)
+                return r;
         r = running_env(profile, &p, &dirfd, &env, &rec);
         if (r != EXIT_OK)
                 return r;
@@ -475,6 +529,9 @@ static int verb_exec(const char *profile, char **cmd) {
                 log_error("Missing command: botdesk exec %s -- CMD [ARG...]", profile);
                 return EXIT_USAGE;
         }
+        r = cli_start_on_demand(profile, arg.start);
+        if (r != EXIT_OK)
+                return r;
         r = running_env(profile, &p, &dirfd, &env, &rec);
         if (r != EXIT_OK)
                 return r;
@@ -781,6 +838,8 @@ int main(int argc, char **argv) {
                         arg.force = true;
                 else if (streq(a, "--yes") || streq(a, "-y"))
                         arg.yes = true;
+                else if (streq(a, "--start") && (streq(verb, "env") || streq(verb, "exec")))
+                        arg.start = true;
                 else if (streq(verb, "exec") && (streq(a, "--env") || startswith(a, "--env="))) {
                         const char *name = a[5] == '=' ? a + 6 : i + 1 < argc ? argv[++i] : NULL;
 

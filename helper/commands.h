@@ -10,6 +10,16 @@
  */
 
 /*
+ * --start of env, exec and input, and [session] auto_start = yes: when the
+ * desktop of profile is not running (or not yet published), start it as
+ * `botdesk start` does, with its checks, memory gate and placement. flag
+ * is --start; without it the profile's auto_start decides. EXIT_OK when the
+ * desktop runs or nothing asked for a start (the verb then says it is not
+ * running), else start's exit code (3 for a refusal), said on stderr.
+ */
+int cli_start_on_demand(const char *profile, bool flag);
+
+/*
  * botdesk lease PROFILE [show|take|release|request|wait] [--viewer ID] [--reason TEXT] [--timeout S] [--json]
  * action NULL means show. take, release and request need viewer (else 2).
  * A take by the holder and a release by someone who does not hold the

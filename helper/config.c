@@ -45,6 +45,7 @@ enum value_kind {
         VALUE_EXECUTABLE, /* auto | none | absolute path */
         VALUE_USER,
         VALUE_ENV_NAMES,  /* environment variable names separated by spaces */
+        VALUE_BOOL,       /* yes | no */
 };
 
 enum {
@@ -60,6 +61,7 @@ enum {
         KEY_IDLE_STOP_MINUTES,
         KEY_WALLPAPER,
         KEY_EXEC_PASS_ENV,
+        KEY_AUTO_START,
         KEY_MIN_FREE_MEMORY_MB,
         KEY_BROWSER_EXECUTABLE,
         KEY_BROWSER_PROFILE_DIR,
@@ -95,6 +97,7 @@ static const struct key_def keys[_KEY_MAX] = {
         [KEY_IDLE_STOP_MINUTES]   = { "session",   "idle_stop_minutes",  VALUE_UINT,       0, 525600,    FIELD(idle_stop_minutes), 0, false },
         [KEY_WALLPAPER]           = { "session",   "wallpaper",          VALUE_PATH,       0, 0,         FIELD(wallpaper), 0, false },
         [KEY_EXEC_PASS_ENV]       = { "session",   "exec_pass_env",      VALUE_ENV_NAMES,  0, 0,         FIELD(exec_pass_env), 0, false },
+        [KEY_AUTO_START]          = { "session",   "auto_start",         VALUE_BOOL,       0, 0,         FIELD(auto_start), 0, false },
         [KEY_MIN_FREE_MEMORY_MB]  = { "resources", "min_free_memory_mb", VALUE_UINT,       0, 1048576,   FIELD(min_free_memory_mb), 0, false },
         [KEY_BROWSER_EXECUTABLE]  = { "browser",   "executable",         VALUE_EXECUTABLE, 0, 0,         FIELD(browser_executable), 0, false },
         [KEY_BROWSER_PROFILE_DIR] = { "browser",   "profile_dir",        VALUE_DIR,        0, 0,         FIELD(browser_profile_dir), 0, false },
@@ -486,6 +489,12 @@ static int parse_value(struct parser *p, const struct key_def *k, const char *va
                         n += strspn(n, " \t");
                 }
                 break;
+        case VALUE_BOOL:
+                if (streq(value, "yes"))
+                        ret->a = 1;
+                else if (!streq(value, "no"))
+                        return value_error(p, k, value, "expected yes or no");
+                return 0;
         case VALUE_USER:
                 if (!user_name_valid(value))
                         return value_error(p, k, value,
@@ -826,6 +835,9 @@ static int entry_apply(struct bd_config *c, const struct entry *e) {
                 break;
         case VALUE_DESKTOP:
                 c->desktop = (enum desktop_kind) e->v.a;
+                break;
+        case VALUE_BOOL:
+                *(bool *) (base + k->offset) = e->v.a != 0;
                 break;
         case VALUE_STRING:
         case VALUE_PATH:
@@ -1193,6 +1205,7 @@ void config_dump(const struct bd_config *c, FILE *f) {
                 c->command_settle_ms, c->start_timeout, c->idle_stop_minutes);
         dump_string(f, "wallpaper", c->wallpaper);
         dump_string(f, "exec_pass_env", c->exec_pass_env);
+        fprintf(f, "auto_start = %s\n", c->auto_start ? "yes" : "no");
         fprintf(f,
                 "\n"
                 "[resources]\n"

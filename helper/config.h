@@ -38,6 +38,7 @@ struct bd_config {
         unsigned idle_stop_minutes;   /* 0 = never, ..525600 */
         char *wallpaper;              /* NULL when empty */
         char *exec_pass_env;          /* variable names `exec` passes on, space-separated; NULL when empty */
+        bool auto_start;              /* env, exec, input start a desktop that is not running */
         /* [resources] */
         unsigned min_free_memory_mb;  /* 0 = no gate */
         /* [browser] */
