@@ -29,6 +29,7 @@
 #include "config.h"
 #include "envfile.h"
 #include "identity.h"
+#include "handback.h"
 #include "lease.h"
 #include "log.h"
 #include "memory.h"
@@ -102,6 +103,7 @@ struct desktop {
         struct x11 x;
         sd_event_source *x_source;
         bool wm_up;
+        struct handback handback;  /* restores the geometry when control returns to the agent */
 
         /* the shared browser, published with the env when there is one */
         char *browser;
@@ -388,6 +390,7 @@ static void desktop_teardown(struct desktop *d, bool failed) {
         (void) unlinkat(d->runtime_fd, "env", 0);
         d->idle_source = sd_event_source_disable_unref(d->idle_source);
         d->x_source = sd_event_source_disable_unref(d->x_source);
+        handback_done(&d->handback);
         x11_disconnect(&d->x);
 
         if (d->cg_base) {
@@ -527,6 +530,10 @@ static void desktop_publish(struct desktop *d) {
         d->settle_source = sd_event_source_disable_unref(d->settle_source);
         d->timeout_source = sd_event_source_disable_unref(d->timeout_source);
         d->phase = PHASE_READY;
+        r = handback_watch(&d->handback, d->event, d->runtime_fd, (unsigned) d->display, d->cookie, d->cfg.width,
+                           d->cfg.height, d->cfg.dpi);
+        if (r < 0)
+                log_warning_errno(r, "Cannot watch the lease (%m); a viewer's resize will outlast the hand-back.");
         if (d->cfg.idle_stop_minutes > 0) {
                 r = arm_idle_timer(d, (uint64_t) d->cfg.idle_stop_minutes * 60 * 1000000ULL);
                 if (r < 0)
@@ -906,6 +913,7 @@ static void desktop_done(struct desktop *d) {
         sd_event_source_disable_unref(d->timeout_source);
         sd_event_source_disable_unref(d->settle_source);
         sd_event_source_disable_unref(d->idle_source);
+        handback_done(&d->handback);
         x11_disconnect(&d->x);
         sd_event_unref(d->event);
         strv_free(d->env);
