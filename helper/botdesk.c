@@ -44,6 +44,7 @@ struct options {
         bool force;
         bool yes;
         bool start;            /* env, exec: --start */
+        bool password_stdin;   /* install */
         unsigned timeout;      /* 0 = start_timeout + margin */
         const char *profile_opt;
         const char *viewer;
@@ -85,7 +86,9 @@ static int usage(FILE *f, int status) {
               "                                a line per change of status or lease, the first the current state\n"
               "  lookup PROFILE [--json]       the profile's logind session (logind tier)\n"
               "  doctor [--json]               what this host has and lacks\n"
-              "  install [-y]                  install the missing programs with the distribution's tool\n"
+              "  install [-y] [--timeout S] [--password-stdin]\n"
+              "                                install the missing programs with the distribution's tool\n"
+              "                                (one at a time; sudo -S gets the password from stdin)\n"
               "  config check|show [--profile P]\n"
               "\n"
               "Exit codes: 0 ok, 1 failed, 2 usage/configuration, 3 refused, 4 not running.\n",
@@ -674,75 +677,6 @@ static int verb_doctor(void) {
         return EXIT_OK;
 }
 
-/* ---- install ------------------------------------------------------------------------------ */
-
-static int verb_install(void) {
-        _cleanup_strv_free_ char **missing = NULL, **pkgs = NULL, **argv = NULL;
-        _cleanup_free_ char *cmd = NULL, *msg = NULL;
-        enum pkg_manager m = pkg_manager_detect(NULL);
-        bool root = geteuid() == 0, have_sudo = executable_in_path("sudo", NULL);
-        int r;
-
-        r = packages_missing(NULL, &missing);
-        if (r < 0)
-                return log_error_errno(r, "Cannot check the required programs: %m"), EXIT_FAILED;
-        if (strv_length(missing) == 0) {
-                if (!arg.quiet)
-                        puts("Everything botdesk needs is installed.");
-                return EXIT_OK;
-        }
-        msg = packages_install_message(m, root, have_sudo, missing, &cmd);
-        if (!cmd) {
-                /* No package manager, or no way to become root: say what to do. */
-                log_error("%s", msg ?: "Required programs are missing.");
-                return m == PKG_NONE ? EXIT_FAILED : EXIT_REFUSED;
-        }
-        if (!arg.yes) {
-                if (!isatty(STDIN_FILENO)) {
-                        log_error("Would run: %s. Add --yes to run it without asking.", cmd);
-                        return EXIT_USAGE;
-                }
-                fprintf(stderr, "Run %s? [y/N] ", cmd);
-                int c = getchar();
-                if (c != 'y' && c != 'Y') {
-                        fprintf(stderr, "Nothing installed.\n");
-                        return EXIT_FAILED;
-                }
-        }
-        r = packages_for(m, missing, &pkgs);
-        if (r < 0)
-                return log_error_errno(r, "Cannot map the missing programs to packages: %m"), EXIT_FAILED;
-        /* The package manager's own output is the progress: exec it. */
-        if (!root && (r = strv_push(&argv, strdup("sudo"))) < 0)
-                return EXIT_FAILED;
-        switch (m) {
-        case PKG_APT:
-                if (strv_push(&argv, strdup("apt-get")) < 0 || strv_push(&argv, strdup("install")) < 0 ||
-                    strv_push(&argv, strdup("-y")) < 0)
-                        return EXIT_FAILED;
-                break;
-        case PKG_DNF:
-                if (strv_push(&argv, strdup("dnf")) < 0 || strv_push(&argv, strdup("install")) < 0 ||
-                    strv_push(&argv, strdup("-y")) < 0)
-                        return EXIT_FAILED;
-                break;
-        case PKG_PACMAN:
-                if (strv_push(&argv, strdup("pacman")) < 0 || strv_push(&argv, strdup("-S")) < 0 ||
-                    strv_push(&argv, strdup("--needed")) < 0 || strv_push(&argv, strdup("--noconfirm")) < 0)
-                        return EXIT_FAILED;
-                break;
-        default:
-                return EXIT_FAILED;
-        }
-        for (char **p = pkgs; *p; p++)
-                if (strv_push(&argv, strdup(*p)) < 0)
-                        return EXIT_FAILED;
-        fflush(stdout);
-        execvp(argv[0], argv);
-        log_error_errno(errno, "Cannot run %s: %m", argv[0]);
-        return EXIT_FAILED;
-}
-
 /* ---- config ------------------------------------------------------------------------------- */
 
 static int verb_config(const char *what) {
@@ -840,6 +774,8 @@ int main(int argc, char **argv) {
                         arg.yes = true;
                 else if (streq(a, "--start") && (streq(verb, "env") || streq(verb, "exec")))
                         arg.start = true;
+                else if (streq(a, "--password-stdin") && streq(verb, "install"))
+                        arg.password_stdin = true;
                 else if (streq(verb, "exec") && (streq(a, "--env") || startswith(a, "--env="))) {
                         const char *name = a[5] == '=' ? a + 6 : i + 1 < argc ? argv[++i] : NULL;
 
@@ -921,7 +857,7 @@ int main(int argc, char **argv) {
                         log_error("install takes no argument.");
                         return EXIT_USAGE;
                 }
-                return verb_install();
+                return verb_install(arg.yes, arg.quiet, arg.timeout, arg.password_stdin);
         }
         if (streq(verb, "lookup"))
                 return verb_lookup(operand, arg.json);

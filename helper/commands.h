@@ -20,6 +20,17 @@
 int cli_start_on_demand(const char *profile, bool flag);
 
 /*
+ * botdesk install [-y] [--timeout S] [--password-stdin] [--quiet]
+ * Installs what is missing with the package manager (apt-get, dnf, pacman)
+ * and sudo found on the system PATH ([install] system_path), never the
+ * caller's; one install at a time. 0 done or nothing to do; 1 failed, timed
+ * out (timeout seconds, 0 = 900; the process group is killed), cancelled
+ * (no password), or no package manager; 2 usage (no --yes off a terminal);
+ * 3 another install runs, or no sudo for a non-root caller.
+ */
+int verb_install(bool yes, bool quiet, unsigned timeout, bool password_stdin);
+
+/*
  * botdesk lease PROFILE [show|take|release|request|wait] [--viewer ID] [--reason TEXT] [--timeout S] [--json]
  * action NULL means show. take, release and request need viewer (else 2).
  * A take by the holder and a release by someone who does not hold the

@@ -46,6 +46,7 @@ enum value_kind {
         VALUE_USER,
         VALUE_ENV_NAMES,  /* environment variable names separated by spaces */
         VALUE_BOOL,       /* yes | no */
+        VALUE_SEARCH_PATH, /* empty = unset, else absolute directories separated by ':' */
 };
 
 enum {
@@ -68,6 +69,7 @@ enum {
         KEY_DISK_CACHE_MB,
         KEY_MAX_CUT_TEXT,
         KEY_USER,
+        KEY_SYSTEM_PATH,
         _KEY_MAX,
 };
 
@@ -104,9 +106,12 @@ static const struct key_def keys[_KEY_MAX] = {
         [KEY_DISK_CACHE_MB]       = { "browser",   "disk_cache_mb",      VALUE_UINT,       0, 65536,     FIELD(disk_cache_mb), 0, false },
         [KEY_MAX_CUT_TEXT]        = { "rfb",       "max_cut_text",       VALUE_UINT,       0, 16777216,  FIELD(max_cut_text), 0, false },
         [KEY_USER]                = { NULL,        "user",               VALUE_USER,       0, 0,         FIELD(user), 0, true },
+        /* Where install finds sudo and the package manager: host-wide, so a
+         * user's file cannot point them elsewhere (tests point it at fakes). */
+        [KEY_SYSTEM_PATH]         = { "install",   "system_path",        VALUE_SEARCH_PATH, 0, 0,        FIELD(install_system_path), 0, true },
 };
 
-static const char *const sections[] = { "display", "session", "resources", "browser", "rfb" };
+static const char *const sections[] = { "display", "session", "resources", "browser", "rfb", "install" };
 
 #define GEOMETRY_WIDTH_MIN 320U
 #define GEOMETRY_HEIGHT_MIN 200U
@@ -205,6 +210,7 @@ void config_done(struct bd_config *c) {
         free(c->exec_pass_env);
         free(c->browser_executable);
         free(c->browser_profile_dir);
+        free(c->install_system_path);
         free(c->user);
         *c = (struct bd_config) {};
 }
@@ -495,6 +501,19 @@ static int parse_value(struct parser *p, const struct key_def *k, const char *va
                 else if (!streq(value, "no"))
                         return value_error(p, k, value, "expected yes or no");
                 return 0;
+        case VALUE_SEARCH_PATH:
+                for (const char *d = value; *d;) {
+                        size_t l = strcspn(d, ":");
+
+                        if (d[0] != '/')
+                                return value_error(p, k, value,
+                                                   "\"%.*s\" is not an absolute directory (allowed: absolute directories separated by ':')",
+                                                   (int) l, d);
+                        d += l;
+                        if (*d == ':' && !*++d)
+                                return value_error(p, k, value, "ends in ':' (allowed: absolute directories separated by ':')");
+                }
+                break;
         case VALUE_USER:
                 if (!user_name_valid(value))
                         return value_error(p, k, value,
@@ -841,6 +860,7 @@ static int entry_apply(struct bd_config *c, const struct entry *e) {
                 break;
         case VALUE_STRING:
         case VALUE_PATH:
+        case VALUE_SEARCH_PATH:
         case VALUE_DIR:
         case VALUE_EXECUTABLE:
         case VALUE_ENV_NAMES:
@@ -1219,8 +1239,11 @@ void config_dump(const struct bd_config *c, FILE *f) {
                 "disk_cache_mb = %u\n"
                 "\n"
                 "[rfb]\n"
-                "max_cut_text = %u\n",
+                "max_cut_text = %u\n"
+                "\n"
+                "[install]\n",
                 c->disk_cache_mb, c->max_cut_text);
+        dump_string(f, "system_path", c->install_system_path);
         /* `user` is only valid inside [profile.NAME], and the name is not
          * part of the effective values: a comment keeps the output valid. */
         fprintf(f, "\n; from [profile.NAME]:\n; user =%s%s\n", c->user ? " " : "", c->user ?: "");

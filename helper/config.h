@@ -47,6 +47,8 @@ struct bd_config {
         unsigned disk_cache_mb;
         /* [rfb] */
         unsigned max_cut_text;        /* bytes, 0..(1<<24) */
+        /* [install] (host-wide) */
+        char *install_system_path;    /* where install finds sudo and the package manager; NULL = the system's */
         /* [profile.NAME] only */
         char *user;                   /* owner for the logind tier, NULL if unset */
 };

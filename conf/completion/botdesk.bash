@@ -100,6 +100,7 @@ _botdesk() {
         lease)     opts="--viewer --reason --timeout --json" ;;
         rfb)       opts="--viewer" ;;
         config)    opts="--profile" ;;
+        install)   opts="--yes --timeout --password-stdin --quiet" ;;
         *)         opts= ;;
         esac
         if [[ $verb == thumbnail ]]; then

@@ -87,6 +87,7 @@ check "research"                                botdesk config check --profile r
 check "--profile"                               botdesk config show --p
 check "-- --env --start"                        botdesk exec work -
 check "--json --start"                          botdesk env work -
+check "--password-stdin --quiet --timeout --yes" botdesk install -
 check "basename"                                botdesk exec work -- basenam
 check "--viewer"                                botdesk rfb work -
 check "--json"                                  botdesk doctor -
