@@ -6,7 +6,7 @@
 # output had lost that mode, and the agent's coordinates mean what they
 # meant (the bottom-right pixel of 1440x900 is reachable again).
 . "$(dirname "$0")/lib.sh"
-bd_init hbk 201
+bd_init hbk 250
 bd_need_xserver
 bd_need xdpyinfo xdotool xrandr
 [ -n "$PY" ] || t_skip_all "python3 not installed"

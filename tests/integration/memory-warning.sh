@@ -4,7 +4,7 @@
 # reaches the caller: on start's stderr and as status --json's "warning";
 # outside the band "warning" is null and every other key is still there.
 . "$(dirname "$0")/lib.sh"
-bd_init mwn 191
+bd_init mwn 115
 bd_need_xserver
 [ -n "$PY" ] || t_skip_all "python3 not installed"
 

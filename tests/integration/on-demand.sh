@@ -5,7 +5,7 @@
 # exit 3 with the reason), and [session] auto_start = yes makes plain env do
 # it; without either, a stopped desktop stays stopped (exit 4).
 . "$(dirname "$0")/lib.sh"
-bd_init odm 196
+bd_init odm 245
 bd_need_xserver
 
 P=$(bd_profile a)
@@ -80,5 +80,5 @@ printf '[display]\nband = %s-%s\n[session]\ndesktop = command\ncommand = sleep i
         "$BD_BAND_MIN" "$BD_BAND_MAX" >"$BOTDESK_CONFIG"
 run config check
 t_is "$?" 2 "auto_start = maybe fails config check with 2"
-t_match "$(cat "$BD_T/out/run.err")" "botdesk.ini:6: .*auto_start.*expected yes or no" "... naming the file and line"
+t_match "$(cat "$BD_T/out/run.err")" "botdesk.ini:6: .*auto_start.*not a boolean" "... naming the file and line"
 t_done

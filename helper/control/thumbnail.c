@@ -1,0 +1,940 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <setjmp.h>
+#include <stdio.h>
+#include <sys/mman.h>
+
+#include <jpeglib.h>
+#include <nettle/base64.h>
+#include <png.h>
+#include <xcb/shm.h>
+#include <xcb/xcb.h>
+
+#include "thumbnail.h"
+#include "util.h"
+
+/* ---- pixel formats and small parsers ---------------------------------------------------------- */
+
+int thumb_pixfmt_from_x(unsigned bits_per_pixel, unsigned depth, bool msb_first,
+                        uint32_t red_mask, uint32_t green_mask, uint32_t blue_mask) {
+        if (bits_per_pixel == 32 && (depth == 24 || depth == 32) && green_mask == 0x00ff00) {
+                if (red_mask == 0xff0000 && blue_mask == 0x0000ff)
+                        return msb_first ? THUMB_XRGB8888 : THUMB_BGRX8888;
+                if (red_mask == 0x0000ff && blue_mask == 0xff0000)
+                        return msb_first ? THUMB_XBGR8888 : THUMB_RGBX8888;
+        }
+        if (bits_per_pixel == 16 && depth == 16 && red_mask == 0xf800 && green_mask == 0x07e0 && blue_mask == 0x001f)
+                return msb_first ? THUMB_RGB565_BE : THUMB_RGB565_LE;
+        return -EOPNOTSUPP;
+}
+
+unsigned thumb_pixfmt_bytes(enum thumb_pixfmt f) {
+        return f == THUMB_RGB565_LE || f == THUMB_RGB565_BE ? 2 : 4;
+}
+
+int thumb_parse_size(const char *s, unsigned *ret_width, unsigned *ret_height) {
+        unsigned long long w, h;
+        char buf[32];
+        const char *x;
+        int r;
+
+        if (!s || !(x = strchr(s, 'x')) || (size_t) (x - s) >= sizeof buf)
+                return -EINVAL;
+        memcpy(buf, s, (size_t) (x - s));
+        buf[x - s] = 0;
+        /* parse_uint refuses signs, spaces and junk; a huge number is -ERANGE. */
+        r = parse_uint(buf, THUMB_SIZE_MAX, &w);
+        if (r < 0)
+                return r;
+        r = parse_uint(x + 1, THUMB_SIZE_MAX, &h);
+        if (r < 0)
+                return r;
+        if (w == 0 || h == 0)
+                return -ERANGE;
+        *ret_width = (unsigned) w;
+        *ret_height = (unsigned) h;
+        return 0;
+}
+
+int thumb_parse_encoding(const char *s) {
+        if (!s)
+                return -EINVAL;
+        if (streq(s, "png"))
+                return THUMB_PNG;
+        if (streq(s, "jpeg") || streq(s, "jpg"))
+                return THUMB_JPEG;
+        return -EINVAL;
+}
+
+const char *thumb_encoding_mime(enum thumb_encoding e) {
+        return e == THUMB_JPEG ? "image/jpeg" : "image/png";
+}
+
+void thumb_fit(unsigned src_w, unsigned src_h, unsigned box_w, unsigned box_h, unsigned *ret_w, unsigned *ret_h) {
+        uint64_t w, h;
+
+        if (src_w <= box_w && src_h <= box_h) {
+                *ret_w = src_w;
+                *ret_h = src_h;
+                return;
+        }
+        if ((uint64_t) src_w * box_h >= (uint64_t) src_h * box_w) {
+                /* Wider than the box (or the same shape): the width decides. */
+                w = box_w;
+                h = ((uint64_t) src_h * box_w + src_w / 2) / src_w;
+        } else {
+                h = box_h;
+                w = ((uint64_t) src_w * box_h + src_h / 2) / src_h;
+        }
+        *ret_w = (unsigned) (w < 1 ? 1 : w > src_w ? src_w : w);
+        *ret_h = (unsigned) (h < 1 ? 1 : h > src_h ? src_h : h);
+}
+
+/* ---- scaling ---------------------------------------------------------------------------------- */
+
+/*
+ * Area averaging, separable, in 16-bit integers. Each output pixel covers an
+ * interval of n_src/n_dst source pixels; its taps are the source pixels
+ * overlapping that interval, weighted by the overlap in 1/256ths. Weights are
+ * rounded cumulatively so those of one output sum to exactly 256: a flat
+ * colour stays exact and no tap collects the rounding error of the others.
+ *
+ * The vertical pass runs first, over whole source rows as bytes (all four
+ * channels of a 32-bit pixel alike): a multiply-add of u8 by an 8-bit weight
+ * into u16 over contiguous memory, which GCC's vector extensions turn into
+ * SIMD at -O2 (pmullw on SSE2). Its result is rounded back to bytes, and the
+ * horizontal pass does the same per tap on pixels gathered from it, with a
+ * weight per lane. The two roundings cost at most one level per channel.
+ * Beyond 256:1 some taps weigh 0 and the others sample the area evenly.
+ */
+#define WEIGHT_ONE 256u
+
+/* 16 bytes, the SIMD width every target has (SSE2, NEON); wider types spill on SSE2. */
+typedef uint16_t v8u16 __attribute__((vector_size(16)));
+
+struct taps {
+        unsigned *first;        /* per output: first source index */
+        unsigned *count;        /* per output: how many source pixels */
+        unsigned *offset;       /* per output: its first weight in weight[] */
+        uint16_t *weight;
+        unsigned max_count;
+};
+
+static void taps_done(struct taps *t) {
+        free(t->first);
+        free(t->count);
+        free(t->offset);
+        free(t->weight);
+}
+
+static int taps_build(unsigned n_src, unsigned n_dst, struct taps *t) {
+        size_t k = 0;
+
+        /* Consecutive outputs share at most one boundary source pixel. */
+        t->first = malloc(sizeof(unsigned) * n_dst);
+        t->count = malloc(sizeof(unsigned) * n_dst);
+        t->offset = malloc(sizeof(unsigned) * n_dst);
+        t->weight = malloc(sizeof(uint16_t) * ((size_t) n_src + n_dst));
+        if (!t->first || !t->count || !t->offset || !t->weight)
+                return -ENOMEM;
+
+        t->max_count = 0;
+        for (unsigned i = 0; i < n_dst; i++) {
+                /* In units where one source pixel is n_dst long and one output pixel n_src. */
+                uint64_t lo = (uint64_t) i * n_src, hi = lo + n_src;
+                unsigned j0 = (unsigned) (lo / n_dst), j1 = (unsigned) ((hi - 1) / n_dst);
+                unsigned done = 0;
+
+                t->first[i] = j0;
+                t->count[i] = j1 - j0 + 1;
+                t->offset[i] = (unsigned) k;
+                if (t->count[i] > t->max_count)
+                        t->max_count = t->count[i];
+                for (unsigned j = j0; j <= j1; j++) {
+                        uint64_t end = (uint64_t) (j + 1) * n_dst;
+                        unsigned cum;
+
+                        if (end > hi)
+                                end = hi;
+                        cum = (unsigned) (((end - lo) * WEIGHT_ONE + n_src / 2) / n_src);
+                        t->weight[k++] = (uint16_t) (cum - done);
+                        done = cum;
+                }
+        }
+        return 0;
+}
+
+/* Where R, G and B sit in a 4-byte pixel (the 565 formats are expanded to R G B X first). */
+static void channel_offsets(enum thumb_pixfmt f, unsigned *r, unsigned *g, unsigned *b) {
+        static const uint8_t off[][3] = {
+                [THUMB_BGRX8888] = { 2, 1, 0 },
+                [THUMB_XRGB8888] = { 1, 2, 3 },
+                [THUMB_RGBX8888] = { 0, 1, 2 },
+                [THUMB_XBGR8888] = { 3, 2, 1 },
+                [THUMB_RGB565_LE] = { 0, 1, 2 },
+                [THUMB_RGB565_BE] = { 0, 1, 2 },
+        };
+        *r = off[f][0];
+        *g = off[f][1];
+        *b = off[f][2];
+}
+
+/* One 16-bit row expanded to R G B X bytes; high bits replicated so 0x1f is 255, not 248. */
+static void expand565(const uint8_t *row, unsigned n, bool big_endian, uint8_t *out) {
+        for (unsigned x = 0; x < n; x++, row += 2, out += 4) {
+                unsigned v = big_endian ? (unsigned) row[0] << 8 | row[1] : (unsigned) row[1] << 8 | row[0];
+                unsigned r5 = v >> 11, g6 = (v >> 5) & 0x3f, b5 = v & 0x1f;
+
+                out[0] = (uint8_t) (r5 << 3 | r5 >> 2);
+                out[1] = (uint8_t) (g6 << 2 | g6 >> 4);
+                out[2] = (uint8_t) (b5 << 3 | b5 >> 2);
+                out[3] = 0;
+        }
+}
+
+/*
+ * Multiply-add on bytes, two at a time: each 16-bit word of row is split into
+ * its low and high byte, accumulated separately in lo[] and hi[] with 8
+ * fractional bits. narrow() puts the bytes back the same way, so the result
+ * does not depend on the host's byte order. One weight for every byte, or
+ * one per word (per_lane).
+ */
+static void mul_add(uint16_t *lo, uint16_t *hi, const uint8_t *row, size_t words, const uint16_t *w, bool per_lane,
+                    bool first) {
+        const v8u16 w0 = (v8u16) {} + w[0];
+        size_t i = 0;
+
+        for (; i + 8 <= words; i += 8) {
+                v8u16 x, wv = w0, a, b, t;
+
+                memcpy(&x, row + 2 * i, sizeof x);
+                if (per_lane)
+                        memcpy(&wv, w + i, sizeof wv);
+                a = (x & 0xff) * wv;
+                b = (x >> 8) * wv;
+                if (!first) {
+                        memcpy(&t, lo + i, sizeof t);
+                        a += t;
+                        memcpy(&t, hi + i, sizeof t);
+                        b += t;
+                }
+                memcpy(lo + i, &a, sizeof a);
+                memcpy(hi + i, &b, sizeof b);
+        }
+        for (; i < words; i++) {
+                uint16_t x, wk = w[per_lane ? i : 0];
+
+                memcpy(&x, row + 2 * i, sizeof x);
+                lo[i] = (uint16_t) ((first ? 0 : lo[i]) + (x & 0xff) * wk);
+                hi[i] = (uint16_t) ((first ? 0 : hi[i]) + (x >> 8) * wk);
+        }
+}
+
+/* The bytes back from mul_add's sums, each divided by 256 and rounded. */
+static void narrow(const uint16_t *lo, const uint16_t *hi, size_t words, uint8_t *out) {
+        size_t i = 0;
+
+        /* At most (65280 + 128) >> 8 = 255: no overflow anywhere. */
+        for (; i + 8 <= words; i += 8) {
+                v8u16 a, b, x;
+
+                memcpy(&a, lo + i, sizeof a);
+                memcpy(&b, hi + i, sizeof b);
+                x = (a + 128) >> 8 | ((b + 128) >> 8) << 8;
+                memcpy(out + 2 * i, &x, sizeof x);
+        }
+        for (; i < words; i++) {
+                uint16_t x = (uint16_t) ((lo[i] + 128) >> 8 | ((hi[i] + 128) >> 8) << 8);
+                memcpy(out + 2 * i, &x, sizeof x);
+        }
+}
+
+struct thumb_scaler {
+        enum thumb_pixfmt fmt;
+        unsigned src_w, src_h, dst_w, dst_h;
+        uint8_t *dst;
+        struct taps th, tv;
+        unsigned ro, go, bo;
+        unsigned T;                     /* horizontal taps of the widest output pixel */
+        uint32_t *hindex;               /* T planes of dst_w source indexes */
+        uint16_t *hweight;              /* T planes of dst_w * 2 word weights */
+        uint16_t *lo[2], *hi[2];        /* vertical sums of output rows y and y + 1 (by parity) */
+        uint16_t *hlo, *hhi;            /* horizontal sums of one output row */
+        uint8_t *mid;                   /* one vertically filtered row, 4 bytes a pixel */
+        uint32_t *gathered;             /* the k-th tap of every output pixel */
+        uint8_t *expanded;              /* a 565 row as R G B X */
+        unsigned next_row;              /* the source row push expects next */
+        unsigned y;                     /* the output row being summed */
+};
+
+struct thumb_scaler *thumb_scaler_free(struct thumb_scaler *s) {
+        if (!s)
+                return NULL;
+        taps_done(&s->th);
+        taps_done(&s->tv);
+        free(s->hindex);
+        free(s->hweight);
+        for (unsigned i = 0; i < 2; i++) {
+                free(s->lo[i]);
+                free(s->hi[i]);
+        }
+        free(s->hlo);
+        free(s->hhi);
+        free(s->mid);
+        free(s->gathered);
+        free(s->expanded);
+        free(s);
+        return NULL;
+}
+
+static void thumb_scaler_freep(struct thumb_scaler **s) {
+        thumb_scaler_free(*s);
+}
+
+int thumb_scaler_new(enum thumb_pixfmt fmt, unsigned src_w, unsigned src_h, uint8_t *dst, unsigned dst_w,
+                     unsigned dst_h, struct thumb_scaler **ret) {
+        _cleanup_(thumb_scaler_freep) struct thumb_scaler *s = NULL;
+        /* Rows as 16-bit words: a source row, an output row (4 bytes a pixel). */
+        size_t n = (size_t) src_w * 2, m = (size_t) dst_w * 2;
+        int r;
+
+        /* X screens are at most 32767 pixels each way; the bound keeps every
+         * size computation below far from overflowing. */
+        if (!dst || (unsigned) fmt >= _THUMB_PIXFMT_MAX || dst_w == 0 || dst_h == 0 || dst_w > src_w ||
+            dst_h > src_h || src_w > UINT16_MAX || src_h > UINT16_MAX)
+                return -EINVAL;
+        s = calloc(1, sizeof *s);
+        if (!s)
+                return -ENOMEM;
+        *s = (struct thumb_scaler) {
+                .fmt = fmt,
+                .src_w = src_w,
+                .src_h = src_h,
+                .dst_w = dst_w,
+                .dst_h = dst_h,
+                .dst = dst,
+        };
+        r = taps_build(src_w, dst_w, &s->th);
+        if (r < 0)
+                return r;
+        r = taps_build(src_h, dst_h, &s->tv);
+        if (r < 0)
+                return r;
+
+        /* The horizontal taps as T planes: plane k holds, for every output
+         * pixel, the index of its k-th source pixel and that tap's weight in
+         * both words of the pixel (0 past its own count). */
+        s->T = s->th.max_count;
+        s->hindex = malloc(sizeof(uint32_t) * s->T * dst_w);
+        s->hweight = malloc(sizeof(uint16_t) * s->T * m);
+        for (unsigned i = 0; i < 2; i++) {
+                s->lo[i] = malloc(sizeof(uint16_t) * n);
+                s->hi[i] = malloc(sizeof(uint16_t) * n);
+                if (!s->lo[i] || !s->hi[i])
+                        return -ENOMEM;
+        }
+        s->hlo = malloc(sizeof(uint16_t) * m);
+        s->hhi = malloc(sizeof(uint16_t) * m);
+        s->mid = malloc(n * 2);
+        s->gathered = malloc(sizeof(uint32_t) * dst_w);
+        if (!s->hindex || !s->hweight || !s->hlo || !s->hhi || !s->mid || !s->gathered)
+                return -ENOMEM;
+        if (fmt == THUMB_RGB565_LE || fmt == THUMB_RGB565_BE) {
+                s->expanded = malloc(n * 2);
+                if (!s->expanded)
+                        return -ENOMEM;
+        }
+        for (unsigned k = 0; k < s->T; k++)
+                for (unsigned x = 0; x < dst_w; x++) {
+                        bool used = k < s->th.count[x];
+                        uint16_t w = used ? s->th.weight[s->th.offset[x] + k] : 0;
+
+                        s->hindex[(size_t) k * dst_w + x] = used ? s->th.first[x] + k : s->th.first[x];
+                        s->hweight[(size_t) k * m + x * 2] = s->hweight[(size_t) k * m + x * 2 + 1] = w;
+                }
+        channel_offsets(fmt, &s->ro, &s->go, &s->bo);
+        *ret = TAKE_PTR(s);
+        return 0;
+}
+
+/* Output row y is summed vertically in lo/hi[b]: filter it horizontally into dst. */
+static void finish_row(const struct thumb_scaler *s, unsigned y, unsigned b) {
+        /* Locals, not s->: the project builds with -fno-strict-aliasing, so
+         * every byte store below would otherwise reload them. */
+        const unsigned n = s->dst_w, ro = s->ro, go = s->go, bo = s->bo;
+        const size_t m = (size_t) n * 2;
+        const uint8_t *mid = s->mid;
+        uint32_t *gathered = s->gathered;
+        const uint8_t *pix = (const uint8_t *) gathered;
+        uint8_t *out = s->dst + (size_t) y * n * 3;
+
+        narrow(s->lo[b], s->hi[b], (size_t) s->src_w * 2, s->mid);
+        for (unsigned k = 0; k < s->T; k++) {
+                const uint32_t *idx = s->hindex + (size_t) k * n;
+
+                for (unsigned x = 0; x < n; x++)
+                        memcpy(gathered + x, mid + (size_t) idx[x] * 4, 4);
+                mul_add(s->hlo, s->hhi, (const uint8_t *) gathered, m, s->hweight + (size_t) k * m, true, k == 0);
+        }
+        narrow(s->hlo, s->hhi, m, (uint8_t *) gathered);
+        for (unsigned x = 0; x < n; x++, out += 3, pix += 4) {
+                out[0] = pix[ro];
+                out[1] = pix[go];
+                out[2] = pix[bo];
+        }
+}
+
+/* Source row j adds to the output rows whose taps include it: y and, on a
+ * shared boundary, y + 1 (a downscale never spreads a row over more). */
+static void push_row(struct thumb_scaler *s, const uint8_t *row) {
+        unsigned j = s->next_row++, y0 = s->y;
+
+        if (s->expanded) {
+                expand565(row, s->src_w, s->fmt == THUMB_RGB565_BE, s->expanded);
+                row = s->expanded;
+        }
+        for (unsigned y = y0; y < s->dst_h && y <= y0 + 1; y++) {
+                unsigned first = s->tv.first[y], count = s->tv.count[y], k;
+
+                if (j < first || j >= first + count)
+                        continue;
+                k = j - first;
+                mul_add(s->lo[y & 1], s->hi[y & 1], row, (size_t) s->src_w * 2, s->tv.weight + s->tv.offset[y] + k,
+                        false, k == 0);
+                if (k == count - 1) {
+                        finish_row(s, y, y & 1);
+                        s->y = y + 1;
+                }
+        }
+}
+
+int thumb_scaler_push(struct thumb_scaler *s, const uint8_t *rows, size_t stride, unsigned n) {
+        if (!s || !rows || n > s->src_h - s->next_row ||
+            (n > 0 && stride < (size_t) s->src_w * thumb_pixfmt_bytes(s->fmt)))
+                return -EINVAL;
+        for (unsigned i = 0; i < n; i++)
+                push_row(s, rows + (size_t) i * stride);
+        return 0;
+}
+
+int thumb_scale(const uint8_t *src, enum thumb_pixfmt fmt, unsigned src_w, unsigned src_h, size_t src_stride,
+                uint8_t *dst, unsigned dst_w, unsigned dst_h) {
+        _cleanup_(thumb_scaler_freep) struct thumb_scaler *s = NULL;
+        int r;
+
+        if (!src || (unsigned) fmt >= _THUMB_PIXFMT_MAX || src_stride < (size_t) src_w * thumb_pixfmt_bytes(fmt))
+                return -EINVAL;
+        r = thumb_scaler_new(fmt, src_w, src_h, dst, dst_w, dst_h, &s);
+        if (r < 0)
+                return r;
+        return thumb_scaler_push(s, src, src_stride, src_h);
+}
+
+/* ---- PNG -------------------------------------------------------------------------------------- */
+
+struct membuf {
+        uint8_t *data;
+        size_t size, allocated;
+};
+
+static void png_write_cb(png_structp png, png_bytep data, size_t len) {
+        struct membuf *m = png_get_io_ptr(png);
+
+        if (m->allocated - m->size < len) {
+                size_t want = m->allocated ? m->allocated : 64 * 1024;
+                uint8_t *p;
+
+                while (want - m->size < len)
+                        want *= 2;
+                p = realloc(m->data, want);
+                if (!p)
+                        png_error(png, "out of memory");
+                m->data = p;
+                m->allocated = want;
+        }
+        memcpy(m->data + m->size, data, len);
+        m->size += len;
+}
+
+static void png_flush_cb(_unused_ png_structp png) {
+}
+
+/* libpng prints errors and warnings on stderr by default; the caller reports. */
+static void png_error_cb(png_structp png, _unused_ png_const_charp msg) {
+        png_longjmp(png, 1);
+}
+
+static void png_warning_cb(_unused_ png_structp png, _unused_ png_const_charp msg) {
+}
+
+int thumb_encode_png(const uint8_t *rgb, unsigned w, unsigned h, int level, uint8_t **ret, size_t *ret_size) {
+        struct membuf m = {};
+        png_structp png;
+        png_infop info;
+
+        if (!rgb || w == 0 || h == 0 || level < 0 || level > 9)
+                return -EINVAL;
+        png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, png_error_cb, png_warning_cb);
+        if (!png)
+                return -ENOMEM;
+        info = png_create_info_struct(png);
+        if (!info) {
+                png_destroy_write_struct(&png, NULL);
+                return -ENOMEM;
+        }
+        /* m lives in memory (its address is handed to libpng), so it is
+         * current after the longjmp. */
+        if (setjmp(png_jmpbuf(png))) {
+                png_destroy_write_struct(&png, &info);
+                free(m.data);
+                return -EIO;
+        }
+        png_set_write_fn(png, &m, png_write_cb, png_flush_cb);
+        png_set_IHDR(png, info, w, h, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+                     PNG_FILTER_TYPE_DEFAULT);
+        png_set_compression_level(png, level);
+        /* No row filter: on a screen of flat areas and text it is both the
+         * fastest and (measured on Xfce screenshots) the smallest; adaptive
+         * filtering costs four times the time for bigger files. */
+        png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
+        png_write_info(png, info);
+        for (unsigned y = 0; y < h; y++)
+                png_write_row(png, (png_const_bytep) (rgb + (size_t) y * w * 3));
+        png_write_end(png, info);
+        png_destroy_write_struct(&png, &info);
+
+        *ret = m.data;
+        *ret_size = m.size;
+        return 0;
+}
+
+/* ---- JPEG ------------------------------------------------------------------------------------- */
+
+struct jpeg_error {
+        struct jpeg_error_mgr mgr;
+        jmp_buf jump;
+};
+
+/* The default error_exit calls exit(): jump back instead. */
+static void jpeg_error_exit_cb(j_common_ptr c) {
+        longjmp(((struct jpeg_error *) c->err)->jump, 1);
+}
+
+static void jpeg_output_message_cb(_unused_ j_common_ptr c) {
+}
+
+int thumb_encode_jpeg(const uint8_t *rgb, unsigned w, unsigned h, int quality, uint8_t **ret, size_t *ret_size) {
+        struct jpeg_compress_struct cinfo = {};
+        struct jpeg_error err = {};
+        unsigned char *buf = NULL;
+        unsigned long size = 0;
+
+        if (!rgb || w == 0 || h == 0 || w > JPEG_MAX_DIMENSION || h > JPEG_MAX_DIMENSION || quality < 1 ||
+            quality > 100)
+                return -EINVAL;
+
+        cinfo.err = jpeg_std_error(&err.mgr);
+        err.mgr.error_exit = jpeg_error_exit_cb;
+        err.mgr.output_message = jpeg_output_message_cb;
+        /* buf and cinfo live in memory (their addresses are handed to
+         * libjpeg), so they are current after the longjmp. */
+        if (setjmp(err.jump)) {
+                jpeg_destroy_compress(&cinfo);
+                free(buf);
+                return -EIO;
+        }
+        jpeg_create_compress(&cinfo);
+        jpeg_mem_dest(&cinfo, &buf, &size);
+        cinfo.image_width = w;
+        cinfo.image_height = h;
+        cinfo.input_components = 3;
+        cinfo.in_color_space = JCS_RGB;
+        jpeg_set_defaults(&cinfo);
+        jpeg_set_quality(&cinfo, quality, TRUE);
+        /* 4:2:0 (the library default, said out loud) and the fast integer DCT:
+         * at thumbnail qualities its error is below the quantisation's. */
+        cinfo.comp_info[0].h_samp_factor = 2;
+        cinfo.comp_info[0].v_samp_factor = 2;
+        cinfo.comp_info[1].h_samp_factor = cinfo.comp_info[1].v_samp_factor = 1;
+        cinfo.comp_info[2].h_samp_factor = cinfo.comp_info[2].v_samp_factor = 1;
+        cinfo.dct_method = JDCT_IFAST;
+        jpeg_start_compress(&cinfo, TRUE);
+        while (cinfo.next_scanline < h) {
+                JSAMPROW rows[16];
+                unsigned n = 0;
+
+                for (; n < ELEMENTSOF(rows) && cinfo.next_scanline + n < h; n++)
+                        /* libjpeg reads the rows only; its API is not const. */
+                        rows[n] = (JSAMPROW) (uintptr_t) (rgb + (size_t) (cinfo.next_scanline + n) * w * 3);
+                jpeg_write_scanlines(&cinfo, rows, n);
+        }
+        jpeg_finish_compress(&cinfo);
+        jpeg_destroy_compress(&cinfo);
+
+        *ret = buf;
+        *ret_size = size;
+        return 0;
+}
+
+/* ---- base64 ----------------------------------------------------------------------------------- */
+
+/* nettle writes the padded encoding; the NUL is ours. */
+static void base64_encode(const uint8_t *in, size_t size, char *out) {
+        base64_encode_raw(out, size, in);
+        out[BASE64_ENCODE_RAW_LENGTH(size)] = 0;
+}
+
+static char *base64_with_prefix(const char *prefix, const void *data, size_t size) {
+        size_t l = strlen(prefix), n;
+        char *s;
+
+        if (size > (SIZE_MAX - l - 1) / 4 * 3 - 2)
+                return NULL;
+        n = (size + 2) / 3 * 4;
+        s = malloc(l + n + 1);
+        if (!s)
+                return NULL;
+        memcpy(s, prefix, l);
+        base64_encode(data, size, s + l);
+        return s;
+}
+
+char *thumb_base64(const void *data, size_t size) {
+        return base64_with_prefix("", data, size);
+}
+
+char *thumb_data_url(enum thumb_encoding e, const void *data, size_t size) {
+        char prefix[64];
+
+        snprintf(prefix, sizeof prefix, "data:%s;base64,", thumb_encoding_mime(e));
+        return base64_with_prefix(prefix, data, size);
+}
+
+/* ---- X: authority, connection, grab ----------------------------------------------------------- */
+
+/* libXau's families (Xauth.h) and the one protocol botdesk writes. */
+#define XAU_FAMILY_LOCAL 256
+#define XAU_FAMILY_WILD 0xffff
+#define XAU_MIT_COOKIE "MIT-MAGIC-COOKIE-1"
+
+static int xauth_field(const uint8_t *data, size_t size, size_t *pos, const uint8_t **ret, size_t *ret_len) {
+        size_t l;
+
+        if (size - *pos < 2)
+                return -EBADMSG;
+        l = (size_t) data[*pos] << 8 | data[*pos + 1];
+        *pos += 2;
+        if (size - *pos < l)
+                return -EBADMSG;
+        *ret = data + *pos;
+        *ret_len = l;
+        *pos += l;
+        return 0;
+}
+
+int thumb_xauth_lookup(const uint8_t *data, size_t size, unsigned display, struct thumb_cookie *ret) {
+        char number[16];
+        size_t pos = 0;
+
+        snprintf(number, sizeof number, "%u", display);
+        while (pos < size) {
+                const uint8_t *addr, *num, *name, *cookie;
+                size_t addr_len, num_len, name_len, cookie_len;
+                unsigned family;
+
+                if (size - pos < 2)
+                        return -EBADMSG;
+                family = (unsigned) data[pos] << 8 | data[pos + 1];
+                pos += 2;
+                if (xauth_field(data, size, &pos, &addr, &addr_len) < 0 ||
+                    xauth_field(data, size, &pos, &num, &num_len) < 0 ||
+                    xauth_field(data, size, &pos, &name, &name_len) < 0 ||
+                    xauth_field(data, size, &pos, &cookie, &cookie_len) < 0)
+                        return -EBADMSG;
+                /* An empty display number matches every display, as in libXau. */
+                if ((family == XAU_FAMILY_WILD || family == XAU_FAMILY_LOCAL) &&
+                    (num_len == 0 || (num_len == strlen(number) && memcmp(num, number, num_len) == 0)) &&
+                    name_len == strlen(XAU_MIT_COOKIE) && memcmp(name, XAU_MIT_COOKIE, name_len) == 0) {
+                        *ret = (struct thumb_cookie) {
+                                .name = (const char *) name,
+                                .name_len = name_len,
+                                .data = cookie,
+                                .data_len = cookie_len,
+                        };
+                        return 0;
+                }
+        }
+        return -ENOENT;
+}
+
+int thumb_connect(const char *display, const char *xauthority, xcb_connection_t **ret, int *ret_screen) {
+        _cleanup_free_ char *host = NULL, *text = NULL;
+        struct thumb_cookie cookie;
+        xcb_auth_info_t auth;
+        xcb_connection_t *c;
+        size_t size;
+        int number, screen, r;
+
+        if (!display || !xcb_parse_display(display, &host, &number, &screen) || number < 0)
+                return -EINVAL;
+        r = read_full_file(xauthority, &text, &size, 64 * 1024);
+        if (r < 0)
+                return r;
+        r = thumb_xauth_lookup((const uint8_t *) text, size, (unsigned) number, &cookie);
+        if (r < 0)
+                return r;
+
+        /* Our own cookie, never XAUTHORITY or ~/.Xauthority of the caller. */
+        auth = (xcb_auth_info_t) {
+                .namelen = (int) cookie.name_len,
+                .name = (char *) (uintptr_t) cookie.name,
+                .datalen = (int) cookie.data_len,
+                .data = (char *) (uintptr_t) cookie.data,
+        };
+        c = xcb_connect_to_display_with_auth_info(display, &auth, &screen);
+        if (xcb_connection_has_error(c)) {
+                xcb_disconnect(c);
+                return -ECONNREFUSED;
+        }
+        *ret = c;
+        *ret_screen = screen;
+        return 0;
+}
+
+void thumb_image_done(struct thumb_image *i) {
+        free(i->rgb);
+        *i = (struct thumb_image) {};
+}
+
+/*
+ * The thumbnail's pixels, 2 MiB aligned and advised as a transparent huge
+ * page: one fault instead of hundreds (a page fault costs microseconds in a
+ * VM, and a 960x600 thumbnail is 420 pages). Freed with free().
+ */
+static uint8_t *buffer_alloc(size_t size) {
+        const size_t huge = 2u << 20;
+        void *p;
+
+        if (size < huge / 2)
+                return malloc(size);
+        size = (size + huge - 1) / huge * huge;
+        if (posix_memalign(&p, huge, size) != 0)
+                return NULL;
+        (void) madvise(p, size, MADV_HUGEPAGE);
+        return p;
+}
+
+static const xcb_screen_t *screen_of(const xcb_setup_t *setup, int n) {
+        for (xcb_screen_iterator_t it = xcb_setup_roots_iterator(setup); it.rem; xcb_screen_next(&it), n--)
+                if (n == 0)
+                        return it.data;
+        return NULL;
+}
+
+static const xcb_visualtype_t *visual_of(const xcb_screen_t *s, xcb_visualid_t id) {
+        for (xcb_depth_iterator_t d = xcb_screen_allowed_depths_iterator(s); d.rem; xcb_depth_next(&d))
+                for (xcb_visualtype_iterator_t v = xcb_depth_visuals_iterator(d.data); v.rem; xcb_visualtype_next(&v))
+                        if (v.data->visual_id == id)
+                                return v.data;
+        return NULL;
+}
+
+static const xcb_format_t *format_of(const xcb_setup_t *setup, uint8_t depth) {
+        const xcb_format_t *f = xcb_setup_pixmap_formats(setup);
+
+        for (int i = 0; i < xcb_setup_pixmap_formats_length(setup); i++)
+                if (f[i].depth == depth)
+                        return f + i;
+        return NULL;
+}
+
+/*
+ * The screen is read in horizontal strips, a few requests in flight, each
+ * strip pushed into the scaler as it arrives: the server copies the next
+ * strip while we scale this one (two cores work at once), and no buffer of
+ * the whole screen is ever touched (5 MB of fresh pages at 1440x900).
+ */
+#define STRIP_BYTES (128u * 1024u)
+#define IN_FLIGHT 3u
+
+struct grab {
+        xcb_connection_t *c;
+        xcb_window_t root;
+        unsigned width, height;
+        size_t stride;
+        unsigned rows;                  /* per strip */
+        unsigned strips;
+        /* MIT-SHM: one segment, IN_FLIGHT slots of rows * stride bytes */
+        xcb_shm_seg_t seg;
+        uint8_t *map;
+        size_t slot_size;
+};
+
+static unsigned strip_rows(const struct grab *g, unsigned i) {
+        unsigned y = i * g->rows;
+        return g->height - y < g->rows ? g->height - y : g->rows;
+}
+
+static unsigned issue(const struct grab *g, unsigned i, bool shm) {
+        int16_t y = (int16_t) (i * g->rows);
+        uint16_t h = (uint16_t) strip_rows(g, i);
+
+        if (shm)
+                return xcb_shm_get_image(g->c, g->root, 0, y, (uint16_t) g->width, h, UINT32_MAX,
+                                         XCB_IMAGE_FORMAT_Z_PIXMAP, g->seg, (uint32_t) ((i % IN_FLIGHT) * g->slot_size))
+                        .sequence;
+        return xcb_get_image(g->c, XCB_IMAGE_FORMAT_Z_PIXMAP, g->root, 0, y, (uint16_t) g->width, h, UINT32_MAX)
+                .sequence;
+}
+
+/* -EOPNOTSUPP when the first strip fails (nothing was pushed: the caller may
+ * try the other way), -EIO when a later one does. */
+static int grab_strips(const struct grab *g, struct thumb_scaler *s, bool shm) {
+        unsigned seq[IN_FLIGHT];
+        int r = 0;
+
+        for (unsigned i = 0; i < g->strips && i < IN_FLIGHT; i++)
+                seq[i] = issue(g, i, shm);
+
+        for (unsigned i = 0; i < g->strips; i++) {
+                _cleanup_free_ xcb_generic_error_t *err = NULL;
+                unsigned h = strip_rows(g, i), slot = i % IN_FLIGHT;
+
+                if (shm) {
+                        _cleanup_free_ xcb_shm_get_image_reply_t *reply =
+                                xcb_shm_get_image_reply(g->c, (xcb_shm_get_image_cookie_t) { seq[slot] }, &err);
+                        if (reply)
+                                r = thumb_scaler_push(s, g->map + slot * g->slot_size, g->stride, h);
+                        else
+                                r = i == 0 ? -EOPNOTSUPP : -EIO;
+                } else {
+                        _cleanup_free_ xcb_get_image_reply_t *reply =
+                                xcb_get_image_reply(g->c, (xcb_get_image_cookie_t) { seq[slot] }, &err);
+                        if (!reply)
+                                r = i == 0 ? -EOPNOTSUPP : -EIO;
+                        else if ((size_t) xcb_get_image_data_length(reply) < g->stride * h)
+                                r = -EIO;
+                        else
+                                r = thumb_scaler_push(s, xcb_get_image_data(reply), g->stride, h);
+                }
+                if (r < 0) {
+                        /* Replies still in flight would otherwise wait in xcb's queue. */
+                        for (unsigned j = i + 1; j < g->strips && j < i + IN_FLIGHT; j++)
+                                xcb_discard_reply(g->c, seq[j % IN_FLIGHT]);
+                        return r;
+                }
+                if (i + IN_FLIGHT < g->strips)
+                        seq[slot] = issue(g, i + IN_FLIGHT, shm);
+        }
+        return 0;
+}
+
+/*
+ * MIT-SHM into a memfd (SHM 1.2 passes the fd over the socket): nothing
+ * named, no SysV segment to leak if we die. -EOPNOTSUPP when the server
+ * cannot; the caller then reads with GetImage.
+ */
+static int grab_shm(struct grab *g, struct thumb_scaler *s) {
+        _cleanup_free_ xcb_shm_query_version_reply_t *ver = NULL;
+        _cleanup_close_ int fd = -EBADF;
+        const xcb_query_extension_reply_t *ext;
+        size_t size;
+        void *map;
+        int r;
+
+        ext = xcb_get_extension_data(g->c, &xcb_shm_id);
+        if (!ext || !ext->present)
+                return -EOPNOTSUPP;
+        ver = xcb_shm_query_version_reply(g->c, xcb_shm_query_version(g->c), NULL);
+        if (!ver || ver->major_version < 1 || (ver->major_version == 1 && ver->minor_version < 2))
+                return -EOPNOTSUPP;
+
+        g->slot_size = g->stride * g->rows;
+        size = g->slot_size * IN_FLIGHT;
+        fd = memfd_create("botdesk-thumbnail", MFD_CLOEXEC);
+        if (fd < 0)
+                return -EOPNOTSUPP;
+        if (ftruncate(fd, (off_t) size) < 0)
+                return -EOPNOTSUPP;
+        map = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
+        if (map == MAP_FAILED)
+                return -EOPNOTSUPP;
+
+        g->map = map;
+        g->seg = xcb_generate_id(g->c);
+        /* xcb closes the fd once it is sent. A failed attach shows up as an
+         * error of the first strip, which saves a round trip. */
+        xcb_shm_attach_fd(g->c, g->seg, TAKE_FD(fd), 0);
+        r = grab_strips(g, s, true);
+        xcb_shm_detach(g->c, g->seg);
+        xcb_flush(g->c);
+        munmap(map, size);
+        g->map = NULL;
+        return r;
+}
+
+int thumb_grab_scaled(xcb_connection_t *c, int screen, unsigned box_w, unsigned box_h, struct thumb_image *ret) {
+        _cleanup_(thumb_scaler_freep) struct thumb_scaler *s = NULL;
+        _cleanup_free_ uint8_t *rgb = NULL;
+        const xcb_setup_t *setup = xcb_get_setup(c);
+        const xcb_screen_t *scr;
+        const xcb_visualtype_t *v;
+        const xcb_format_t *pf;
+        struct grab g = { .c = c };
+        unsigned w, h;
+        bool shm = true;
+        int fmt, r;
+
+        if (box_w == 0 || box_h == 0)
+                return -EINVAL;
+        scr = screen_of(setup, screen);
+        if (!scr)
+                return -ENXIO;
+        v = visual_of(scr, scr->root_visual);
+        pf = format_of(setup, scr->root_depth);
+        if (!v || !pf || pf->scanline_pad == 0 || pf->scanline_pad % 8 != 0)
+                return -EOPNOTSUPP;
+        fmt = thumb_pixfmt_from_x(pf->bits_per_pixel, scr->root_depth,
+                                  setup->image_byte_order == XCB_IMAGE_ORDER_MSB_FIRST, v->red_mask, v->green_mask,
+                                  v->blue_mask);
+        if (fmt < 0)
+                return fmt;
+
+        g.root = scr->root;
+        g.width = scr->width_in_pixels;
+        g.height = scr->height_in_pixels;
+        if (g.width == 0 || g.height == 0)
+                return -EIO;
+        /* ZPixmap rows are padded to the format's scanline_pad bits. */
+        g.stride = ((size_t) g.width * pf->bits_per_pixel + pf->scanline_pad - 1) / pf->scanline_pad *
+                   pf->scanline_pad / 8;
+        g.rows = (unsigned) (STRIP_BYTES / g.stride) ?: 1;
+        g.strips = (g.height + g.rows - 1) / g.rows;
+
+        thumb_fit(g.width, g.height, box_w, box_h, &w, &h);
+        rgb = buffer_alloc((size_t) w * h * 3);
+        if (!rgb)
+                return -ENOMEM;
+        r = thumb_scaler_new((enum thumb_pixfmt) fmt, g.width, g.height, rgb, w, h, &s);
+        if (r < 0)
+                return r;
+
+        r = grab_shm(&g, s);
+        if (r == -EOPNOTSUPP) {
+                shm = false;
+                r = grab_strips(&g, s, false);
+        }
+        if (r == -EOPNOTSUPP)
+                r = -EIO;
+        if (r < 0)
+                return r;
+
+        *ret = (struct thumb_image) {
+                .rgb = TAKE_PTR(rgb),
+                .width = w,
+                .height = h,
+                .screen_width = g.width,
+                .screen_height = g.height,
+                .shm = shm,
+        };
+        return 0;
+}
