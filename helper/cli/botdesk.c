@@ -289,7 +289,8 @@ static bool desktop_published(const char *profile) {
 
         if (paths_for_profile(profile, &p) < 0)
                 return false;
-        dirfd = open(p.runtime, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+        /* Verified as every verb's: a directory that is not ours holds no desktop of ours. */
+        dirfd = paths_open_runtime(&p, NULL);
         if (dirfd < 0 || helper_record_read_at(dirfd, &rec) < 0 || helper_alive(dirfd, &rec) <= 0)
                 return false;
         return faccessat(dirfd, "env", F_OK, AT_SYMLINK_NOFOLLOW) == 0;
