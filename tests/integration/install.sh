@@ -23,6 +23,8 @@ trap cleanup EXIT
 n=0 failed=0
 ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=1; fi; }
 diag() { sed 's/^/# /' "$@"; }
+# alive PID: running, not a zombie (one killed whose parent, maybe init, has not reaped it yet).
+alive() { local st; st=$(sed -n 's/^State:[[:space:]]*\(.\).*/\1/p' "/proc/$1/status" 2>/dev/null); [ -n "$st" ] && [ "$st" != Z ]; }
 
 chmod 700 "$T"
 mkdir -m 700 "$T/run"
@@ -41,6 +43,7 @@ echo \$\$ >"$T/apt-pid"
 echo "fake apt-get: first line"
 case \$(cat "$T/mode" 2>/dev/null) in
 hang) exec sleep 1000 ;;
+stubborn) trap '' TERM; sleep 1000 & echo \$! >"$T/apt-child"; wait ;;
 wait) i=0; while [ ! -e "$T/go" ] && [ \$i -lt 400 ]; do sleep 0.05; i=\$((i + 1)); done ;;
 fail) echo "E: fake failure" >&2; exit 100 ;;
 esac
@@ -81,7 +84,7 @@ config() { printf '[install]\nsystem_path = %s\n' "$1" >"$BOTDESK_CONFIG"; }
 # install ARGS...: with the caller's PATH holding only the evil twins (so
 # every required program is missing), bounded, output in $T/out.
 install() { timeout 60 env PATH=$T/evil "$BOTDESK" install "$@" >"$T/out" 2>&1; }
-reset() { rm -f "$T/apt-args" "$T/apt-pid" "$T/sudo-args" "$T/sudo-pw" "$T/mode" "$T/go" "$T/nopasswd"; }
+reset() { rm -f "$T/apt-args" "$T/apt-pid" "$T/apt-child" "$T/sudo-args" "$T/sudo-pw" "$T/mode" "$T/go" "$T/nopasswd"; }
 
 config "$T/none"
 install --yes </dev/null
@@ -167,9 +170,23 @@ ok $([ $((SECONDS - t0)) -lt 15 ]; echo $?) "... within the timeout and its grac
 grep -q "did not finish within 1 s" "$T/out" && grep -q "may still hold its lock" "$T/out"
 ok $? "... saying so, and that the package manager may still hold its lock" || diag "$T/out"
 pid=$(cat "$T/apt-pid" 2>/dev/null)
-ok $([ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; echo $?) "... and its process group was killed (pid ${pid:-?} is gone)"
+ok $([ -n "$pid" ] && ! alive "$pid"; echo $?) "... and its process group was killed (pid ${pid:-?} is gone)"
 # Left behind only when that failed: our fake's sleep, checked by its command line before it is signalled.
 [ -n "$pid" ] && [ "$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null)" = "sleep 1000 " ] && kill "$pid"
+
+# One that ignores SIGTERM, with a child of its own: SIGKILL follows, for the whole group.
+reset
+[ "$(id -u)" = 0 ] || touch "$T/nopasswd"
+echo stubborn >"$T/mode"
+t0=$SECONDS
+install --yes --timeout 1 </dev/null
+ok $(($? == 1 ? 0 : 1)) "a package manager that ignores SIGTERM is still stopped (exit 1)"
+ok $([ $((SECONDS - t0)) -lt 15 ]; echo $?) "... within the timeout and the SIGKILL grace ($((SECONDS - t0)) s)"
+pid=$(cat "$T/apt-pid" 2>/dev/null) child=$(cat "$T/apt-child" 2>/dev/null)
+ok $([ -n "$pid" ] && [ -n "$child" ] && ! alive "$pid" && ! alive "$child"; echo $?) \
+        "... it and its child are gone (pids ${pid:-?} ${child:-?}): the group was killed"
+[ -n "$child" ] && [ "$(tr '\0' ' ' <"/proc/$child/cmdline" 2>/dev/null)" = "sleep 1000 " ] && kill -9 "$child"
+[ -n "$pid" ] && grep -q "$T/sys/apt-get" "/proc/$pid/cmdline" 2>/dev/null && kill -9 "$pid"
 
 reset
 [ "$(id -u)" = 0 ] || touch "$T/nopasswd"
