@@ -21,7 +21,8 @@ cleanup() {
 }
 trap cleanup EXIT
 n=0 failed=0
-ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=1; fi; }
+# ok STATUS DESCRIPTION: fails (so that `|| diag` shows why) when STATUS is not 0.
+ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=1; fi; [ "$1" = 0 ]; }
 diag() { sed 's/^/# /' "$@"; }
 # alive PID: running, not a zombie (one killed whose parent, maybe init, has not reaped it yet).
 alive() { local st; st=$(sed -n 's/^State:[[:space:]]*\(.\).*/\1/p' "/proc/$1/status" 2>/dev/null); [ -n "$st" ] && [ "$st" != Z ]; }
@@ -157,6 +158,49 @@ if [ "$(id -u)" = 0 ]; then
                 "$T/doctor" "$want"
         ok $? "doctor --json shows the same command, without sudo as root"
 fi
+
+# ---- on a terminal: it asks first ----------------------------------------------------------------
+# A pty of python's own answers the question (bounded: 30 s).
+cat >"$T/answer-prompt.py" <<'PYEOF'
+import os, pty, select, sys, time
+answer, argv = sys.argv[1], sys.argv[2:]
+pid, fd = pty.fork()
+if pid == 0:
+    os.execvp(argv[0], argv)
+buf, answered, deadline = b"", False, time.time() + 30
+while time.time() < deadline:
+    if select.select([fd], [], [], 0.5)[0]:
+        try:
+            d = os.read(fd, 4096)
+        except OSError:
+            break
+        if not d:
+            break
+        buf += d
+        if not answered and b"[y/N]" in buf:
+            os.write(fd, answer.encode() + b"\n")
+            answered = True
+    elif answered and os.waitpid(pid, os.WNOHANG)[0]:
+        break
+else:
+    os.kill(pid, 9)
+_, status = os.waitpid(pid, 0)
+sys.stdout.write(buf.decode(errors="replace"))
+print("exit %d" % os.waitstatus_to_exitcode(status))
+PYEOF
+for answer in n y; do
+        reset
+        [ "$(id -u)" = 0 ] || touch "$T/nopasswd"
+        python3 "$T/answer-prompt.py" "$answer" env PATH="$T/evil" "$BOTDESK" install >"$T/out" 2>&1
+        if [ "$answer" = n ]; then
+                grep -q "Run .*$T/sys/apt-get $want? \[y/N\]" "$T/out" && grep -q "Nothing installed" "$T/out" &&
+                        grep -q "^exit 1" "$T/out" && [ ! -e "$T/apt-args" ]
+                ok $? "on a terminal install asks, and a no installs nothing (exit 1)" || diag "$T/out"
+        else
+                grep -q "^exit 0" "$T/out" && [ "$(cat "$T/apt-args" 2>/dev/null)" = "$want" ]
+                ok $? "... and a yes runs apt-get $want" || diag "$T/out"
+        fi
+done
 
 # ---- the deadline -------------------------------------------------------------------------------
 reset
