@@ -57,9 +57,11 @@ int handback_watch(struct handback *h, sd_event *e, int runtime_fd, unsigned dis
         memcpy(h->cookie, cookie, XAUTH_COOKIE_SIZE);
         (void) lease_read_at(runtime_fd, &l);
         h->epoch = l.epoch;
-        /* The verified directory itself, not whatever its path names now. */
+        /* The verified directory itself, not whatever its path names now.
+         * Writers replace the lease by rename: IN_MOVED_TO is every change,
+         * and lease.lock's opens and closes around it wake nobody. */
         snprintf(path, sizeof path, "/proc/self/fd/%d", runtime_fd);
-        return sd_event_add_inotify(e, &h->source, path, IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE | IN_ONLYDIR,
+        return sd_event_add_inotify(e, &h->source, path, IN_MOVED_TO | IN_DELETE | IN_ONLYDIR,
                                     on_lease_event, h);
 }
 
