@@ -41,6 +41,7 @@ struct bd_config {
         unsigned idle_stop_minutes;   /* 0 = never, ..525600 */
         char *wallpaper;              /* NULL when empty */
         char *exec_pass_env;          /* variable names `exec` passes on, space-separated; NULL when empty */
+        bool auto_start;              /* env, exec, input start a desktop that is not running */
         /* [resources] */
         unsigned min_free_memory_mb;  /* 0 = no gate */
         /* [browser] */
@@ -51,6 +52,8 @@ struct bd_config {
         unsigned max_cut_text;        /* bytes, 0..(1<<24) */
         /* [web] */
         bool release_on_close;        /* the controlling viewer's last clean close hands back */
+        /* [install] (host-wide) */
+        char *install_system_path;    /* where install finds sudo and the package manager; NULL = the system's */
         /* [profile.NAME] only */
         char *user;                   /* owner for the logind tier, NULL if unset */
 };

@@ -113,6 +113,10 @@ int paths_runtime_base(char **ret) {
         return runtime_base_fallback("/tmp", home, getuid(), ret);
 }
 
+int paths_home(char **ret) {
+        return home_dir(ret);
+}
+
 static int home_dir(char **ret) {
         const char *e = getenv("HOME");
         _cleanup_free_ char *buf = NULL;
