@@ -108,7 +108,7 @@ root_after() {
         systemctl reset-failed "$U" "$LU" >/dev/null 2>&1
         if [ -e "$STATE/botdesk.ini.orig" ]; then cp -a "$STATE/botdesk.ini.orig" /etc/botdesk.ini; else rm -f /etc/botdesk.ini; fi
         systemctl daemon-reload
-        rm -rf "$STATE"
+        rm -rf -- "${STATE:?}"
         # Nothing of the tier may be left: no session of service botdesk.
         for s in $(loginctl list-sessions --no-legend 2>/dev/null | awk '{ print $1 }'); do
                 if [ "$(loginctl show-session "$s" -p Service --value 2>/dev/null)" = botdesk ]; then
