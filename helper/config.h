@@ -23,6 +23,11 @@ enum desktop_kind {
         DESKTOP_COMMAND,
 };
 
+enum placement_kind {
+        PLACEMENT_HOST,               /* the desktop runs on this host */
+        PLACEMENT_EXEC,               /* every verb runs through the exec prefix */
+};
+
 struct bd_config {
         /* [display] */
         unsigned band_min, band_max;  /* band = 20-89 */
@@ -48,6 +53,8 @@ struct bd_config {
         unsigned max_cut_text;        /* bytes, 0..(1<<24) */
         /* [profile.NAME] only */
         char *user;                   /* owner for the logind tier, NULL if unset */
+        enum placement_kind placement;
+        char *exec;                   /* the exec prefix as written (argv_split() parses it), NULL if unset */
 };
 
 struct config_error {
