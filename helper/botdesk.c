@@ -12,6 +12,7 @@
 #include <systemd/sd-daemon.h>
 
 #include "cli.h"
+#include "cli-remote.h"
 #include "botdesk-config.h"
 #include "cgroup.h"
 #include "commands.h"
@@ -746,6 +747,10 @@ int main(int argc, char **argv) {
         if (optind >= argc)
                 return usage(stderr, EXIT_USAGE);
         verb = argv[optind++];
+        /* A profile placed elsewhere (placement = exec) runs the verb there. */
+        c = remote_dispatch(verb, argv + optind);
+        if (c >= 0)
+                return c;
 #if HAVE_THUMBNAIL
         /* thumbnail has options of its own (-o): it parses them itself. */
         if (streq(verb, "thumbnail"))
