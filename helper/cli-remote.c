@@ -551,8 +551,11 @@ int remote_dispatch(const char *verb, char **args) {
         }
 
         /* PREFIX... botdesk VERB ARGS... ssh hands its words to a shell there:
-         * each of ours is quoted, so that it arrives as one word. */
-        ssh = streq(base_name(prefix[0]), "ssh");
+         * where ssh is in the chain (first, or behind a wrapper such as
+         * sshpass), each of ours is quoted so that it arrives as one word. */
+        ssh = false;
+        for (char **w = prefix; *w; w++)
+                ssh = ssh || streq(base_name(*w), "ssh");
         r = strv_push(&full, strdup(prog));
         for (size_t i = 1; r >= 0 && prefix[i]; i++)
                 r = strv_push(&full, strdup(prefix[i]));

@@ -15,7 +15,8 @@ runtime=(tigervnc-standalone-server xfwm4 xfce4-panel xfdesktop4 xfce4-settings 
 tests=(x11-utils x11-apps x11-xserver-utils xdotool python3 socat gvncviewer valgrind clang chromium
        systemd-container mmdebstrap util-linux procps passwd perl hyperfine
        selinux-policy-dev selinux-policy-default semodule-utils policycoreutils setools
-       qemu-system-x86 busybox-static cpio attr e2fsprogs file)
+       qemu-system-x86 busybox-static cpio attr e2fsprogs file
+       openssh-server openssh-client podman runc python3-yaml)
 # The polkit rule's unit test runs it under node (Debian: nodejs provides /usr/bin/node).
 tests+=(nodejs)
 
