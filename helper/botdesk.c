@@ -17,6 +17,7 @@
 #include "cgroup.h"
 #include "commands.h"
 #include "commands-lookup.h"
+#include "commands-web.h"
 #if HAVE_THUMBNAIL
 #include "commands-thumbnail.h"
 #endif
@@ -74,6 +75,7 @@ static int usage(FILE *f, int status) {
               "                                who controls the screen: the agent or a human viewer\n"
               "  lease PROFILE wait [--timeout S]  until the agent holds control (3 on timeout)\n"
               "  rfb PROFILE [--viewer ID]     RFB on stdin/stdout, input only while ID holds the lease\n"
+              "  web [--listen SPEC]           noVNC and RFB over WebSocket for a browser (web ticket PROFILE --viewer ID)\n"
               "  thumbnail PROFILE [-o FILE] [--size WxH] [--format png|jpeg] [--data-url] [--quality N]\n"
               "  input PROFILE ACTION ... [--json]\n"
               "                                move X Y | click [X Y] [--button N] [--double] | drag X1 Y1 X2 Y2\n"
@@ -751,6 +753,9 @@ int main(int argc, char **argv) {
         c = remote_dispatch(verb, argv + optind);
         if (c >= 0)
                 return c;
+        /* web has options of its own (--listen, --ttl): it parses them itself. */
+        if (streq(verb, "web"))
+                return verb_web(argc - optind + 1, argv + optind - 1);
 #if HAVE_THUMBNAIL
         /* thumbnail has options of its own (-o): it parses them itself. */
         if (streq(verb, "thumbnail"))
