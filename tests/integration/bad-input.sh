@@ -76,4 +76,10 @@ t_is "$RC" 0 "stop of a profile never started exits 0"
 run st0 "$BOTDESK" status --json "$(bd_profile never)"
 t_is "$RC" 0 "status of a profile never started exits 0"
 t_match "$OUT" '"running": false' "and says it is not running"
+# An inherited JOURNAL_STREAM that is not our stderr (a unit's child whose
+# stderr went to a file or terminal) must not put journal priorities there.
+run journal env JOURNAL_STREAM=1:1 "$BOTDESK" status 'a b'
+t_is "$RC" 2 "with a stale JOURNAL_STREAM, a bad name still exits 2"
+t_match "$ERR" '^botdesk: ' "with a stale JOURNAL_STREAM, stderr carries no '<N>' journal priority ($ERR)"
+
 t_done
