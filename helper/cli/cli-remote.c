@@ -88,8 +88,8 @@ static void tail_append(struct run_result *res, const char *buf, size_t n) {
         res->err[res->err_len] = '\0';
 }
 
-/* Reads what fd has; 0 at EOF, 1 when more may come. Stderr is passed on as it arrives. */
-static int drain(int fd, bool is_err, struct run_result *res, size_t *out_len) {
+/* Reads what fd has; 0 at EOF, 1 when more may come. Stderr is passed on as it arrives, unless quiet. */
+static int drain(int fd, bool is_err, bool quiet, struct run_result *res, size_t *out_len) {
         char buf[4096];
         ssize_t n = read(fd, buf, sizeof(buf));
 
@@ -98,7 +98,8 @@ static int drain(int fd, bool is_err, struct run_result *res, size_t *out_len) {
         if (n == 0)
                 return 0;
         if (is_err) {
-                (void) !write(STDERR_FILENO, buf, (size_t) n);
+                if (!quiet)
+                        (void) !write(STDERR_FILENO, buf, (size_t) n);
                 tail_append(res, buf, (size_t) n);
         } else if (*out_len + (size_t) n <= OUT_MAX) {
                 char *o = realloc(res->out, *out_len + (size_t) n + 1);
@@ -114,8 +115,8 @@ static int drain(int fd, bool is_err, struct run_result *res, size_t *out_len) {
 
 /*
  * Runs argv (argv[0] a path) with stdin and stdout ours (stdin /dev/null
- * when !own_stdin; stdout captured when capture), stderr passed on and its
- * tail kept. With a timeout, the child gets its own session, and at the
+ * when !own_stdin; stdout captured, and stderr kept to ourselves, when
+ * capture), stderr passed on and its tail kept. With a timeout, the child gets its own session, and at the
  * deadline its whole process group is sent SIGTERM, then SIGKILL. SIGINT,
  * SIGTERM and SIGHUP sent to us go on to the child. Everything is waited
  * for on one poll(): the signalfd (SIGCHLD and those three) and the pipes.
@@ -218,9 +219,9 @@ static int run(char **argv, bool own_stdin, bool capture, unsigned timeout_s, st
                                 exited = true;
                 }
                 if (p[1].revents & (POLLIN | POLLHUP | POLLERR))
-                        err_open = drain(err_r, true, res, &out_len) > 0;
+                        err_open = drain(err_r, true, capture, res, &out_len) > 0;
                 if (p[2].revents & (POLLIN | POLLHUP | POLLERR))
-                        out_open = drain(out_r, false, res, &out_len) > 0;
+                        out_open = drain(out_r, false, capture, res, &out_len) > 0;
         }
         if (!exited) {
                 (void) kill(o.new_session ? -pid : pid, SIGKILL);
@@ -279,25 +280,13 @@ static char *container_inspect(char *const *prefix, const char *name, int *ret_s
         char *argv[] = { NULL, (char *) "inspect", (char *) "--type", (char *) "container", (char *) "--format",
                          (char *) "{{.Id}} {{.State.Status}}", (char *) name, NULL };
         char *ret;
-        int r, saved_err;
+        int r;
 
         if (find_program(prefix[0], &engine) < 0)
                 return NULL;
         argv[0] = engine;
-        /* Its complaints ("no such container") are ours to explain: keep them off the terminal. */
-        saved_err = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
-        if (saved_err >= 0) {
-                int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
-                if (null >= 0) {
-                        (void) dup2(null, STDERR_FILENO);
-                        safe_close(null);
-                }
-        }
+        /* Captured: its complaints ("no such container") are ours to explain. */
         r = run(argv, false, true, INSPECT_TIMEOUT, &res);
-        if (saved_err >= 0) {
-                (void) dup2(saved_err, STDERR_FILENO);
-                safe_close(saved_err);
-        }
         if (r < 0)
                 return NULL;
         *ret_status = res.status;
@@ -580,13 +569,22 @@ int remote_dispatch(const char *verb, char **args) {
 
                 if (name) {
                         id = container_inspect(prefix, name, &st);
-                        if (st != 0 || (id && !strstr(id, " running"))) {
-                                log_error("Cannot start %s in container %s: %s. Nothing was started on this host.", profile,
-                                          name, st == 0 ? "it is not running (start it first)" : "no such container");
+                        /* st < 0: the engine could not be asked; the prefix itself will tell. */
+                        if (st > 0) {
+                                log_error("Cannot start %s in container %s: it does not exist (%s). Nothing was started on this host.",
+                                          profile, name, id && id[0] ? id : "no such container");
                                 return EXIT_FAILED;
                         }
-                        id[strcspn(id, " ")] = '\0';
-                        o.container_id = id;
+                        if (st == 0 && id && !strstr(id, " running")) {
+                                log_error("Cannot start %s in container %s: it is not running (%s); start it first, e.g. %s start %s. "
+                                          "Nothing was started on this host.", profile, name,
+                                          strchr(id, ' ') ? strchr(id, ' ') + 1 : id, base_name(prefix[0]), name);
+                                return EXIT_FAILED;
+                        }
+                        if (st == 0 && id) {
+                                id[strcspn(id, " ")] = '\0';
+                                o.container_id = id;
+                        }
                 }
                 r = owner_write_at(dirfd, &o);
                 if (r < 0)
