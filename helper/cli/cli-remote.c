@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include "argv-split.h"
@@ -116,12 +117,12 @@ static int drain(int fd, bool is_err, bool quiet, struct run_result *res, size_t
 /*
  * Runs argv (argv[0] a path) with stdin and stdout ours (stdin /dev/null
  * when !own_stdin; stdout captured, and stderr kept to ourselves, when
- * capture), stderr passed on and its tail kept. With a timeout, the child gets its own session, and at the
+ * capture; stdout_fd instead when >= 0), stderr passed on and its tail kept. With a timeout, the child gets its own session, and at the
  * deadline its whole process group is sent SIGTERM, then SIGKILL. SIGINT,
  * SIGTERM and SIGHUP sent to us go on to the child. Everything is waited
  * for on one poll(): the signalfd (SIGCHLD and those three) and the pipes.
  */
-static int run(char **argv, bool own_stdin, bool capture, unsigned timeout_s, struct run_result *res) {
+static int run(char **argv, bool own_stdin, bool capture, int stdout_fd, unsigned timeout_s, struct run_result *res) {
         struct spawn_opts o = SPAWN_OPTS_INIT;
         _cleanup_close_ int sfd = -EBADF, err_r = -EBADF, err_w = -EBADF, out_r = -EBADF, out_w = -EBADF;
         unsigned long long deadline = 0, kill_at = 0;
@@ -161,7 +162,7 @@ static int run(char **argv, bool own_stdin, bool capture, unsigned timeout_s, st
         /* The prefix is the caller's own tool (ssh keys, container engine
          * settings): it gets the caller's environment. */
         o.stdin_fd = own_stdin ? STDIN_FILENO : -1;
-        o.stdout_fd = capture ? out_w : -1;
+        o.stdout_fd = capture ? out_w : stdout_fd;
         o.stderr_fd = err_w;
         o.new_session = timeout_s > 0;
         o.pdeathsig = true;
@@ -286,7 +287,7 @@ static char *container_inspect(char *const *prefix, const char *name, int *ret_s
                 return NULL;
         argv[0] = engine;
         /* Captured: its complaints ("no such container") are ours to explain. */
-        r = run(argv, false, true, INSPECT_TIMEOUT, &res);
+        r = run(argv, false, true, -1, INSPECT_TIMEOUT, &res);
         if (r < 0)
                 return NULL;
         *ret_status = res.status;
@@ -323,6 +324,42 @@ static const char *find_profile(char **args) {
                         return args[i];
         }
         return NULL;
+}
+
+/*
+ * thumbnail -o FILE names a file of the caller's, not of the other side:
+ * the words without the option go there, the image comes back on stdout
+ * and is written to *ret_path here (replaced atomically, 0600, as the
+ * verb does locally).
+ */
+static int split_output_option(char **args, char ***ret_args, const char **ret_path) {
+        _cleanup_strv_free_ char **out = NULL;
+        const char *path = NULL;
+        bool options_done = false;
+        int r;
+
+        for (size_t i = 0; args[i]; i++) {
+                const char *a = args[i], *v = NULL;
+
+                if (!options_done && streq(a, "--"))
+                        options_done = true;
+                else if (!options_done && (streq(a, "-o") || streq(a, "--output")) && args[i + 1])
+                        v = args[++i];
+                else if (!options_done && (startswith(a, "-o=") || startswith(a, "--output=")))
+                        v = strchr(a, '=') + 1;
+                if (v) {
+                        path = v;
+                        continue;
+                }
+                r = strv_push(&out, strdup(a));
+                if (r < 0)
+                        return r;
+        }
+        if (!out)
+                return -EINVAL;   /* there is always the profile */
+        *ret_args = TAKE_PTR(out);
+        *ret_path = path;
+        return 0;
 }
 
 static bool has_arg(char **args, const char *want) {
@@ -476,8 +513,10 @@ int remote_dispatch(const char *verb, char **args) {
         _cleanup_(paths_done) struct bd_paths p = {};
         _cleanup_(owner_done) struct owner rec = {};
         _cleanup_strv_free_ char **prefix = NULL, **full = NULL;
-        _cleanup_free_ char *prog = NULL, *why = NULL;
-        _cleanup_close_ int dirfd = -EBADF, lock = -EBADF;
+        _cleanup_strv_free_ char **targs = NULL;
+        _cleanup_free_ char *prog = NULL, *why = NULL, *out_tmp = NULL;
+        _cleanup_close_ int dirfd = -EBADF, lock = -EBADF, out_fd = -EBADF;
+        const char *out_path = NULL;
         struct run_result res;
         const char *profile;
         bool starting, stopping, force, json, have_rec, ssh;
@@ -539,6 +578,13 @@ int remote_dispatch(const char *verb, char **args) {
                 return EXIT_FAILED;
         }
 
+        if (streq(verb, "thumbnail")) {
+                r = split_output_option(args, &targs, &out_path);
+                if (r < 0)
+                        return log_error_errno(r, "Cannot read the options of thumbnail: %m"), EXIT_FAILED;
+                args = targs;
+        }
+
         /* PREFIX... botdesk VERB ARGS... ssh hands its words to a shell there:
          * where ssh is in the chain (first, or behind a wrapper such as
          * sshpass), each of ours is quoted so that it arrives as one word. */
@@ -591,7 +637,31 @@ int remote_dispatch(const char *verb, char **args) {
                         return log_error_errno(r, "Cannot write the owner record of %s: %m", profile), EXIT_FAILED;
         }
 
-        r = run(full, !timeout_s, false, timeout_s, &res);
+        if (out_path) {
+                out_tmp = strdup_printf("%s.XXXXXX", out_path);
+                if (!out_tmp)
+                        return log_error("Out of memory."), EXIT_FAILED;
+                out_fd = mkostemp(out_tmp, O_CLOEXEC);
+                if (out_fd < 0 || fchmod(out_fd, 0600) < 0) {
+                        log_error_errno(negative_errno(), "Cannot create %s: %m", out_tmp);
+                        if (out_fd >= 0)
+                                (void) unlink(out_tmp);
+                        return EXIT_FAILED;
+                }
+        }
+        r = run(full, !timeout_s, false, out_fd, timeout_s, &res);
+        if (out_path) {
+                /* The image is the caller's only once it is whole. */
+                bool whole = r >= 0 && res.status == EXIT_OK && !prefix_failed(&res);
+
+                if (whole && rename(out_tmp, out_path) < 0) {
+                        log_error_errno(negative_errno(), "Cannot write %s: %m", out_path);
+                        res.status = EXIT_FAILED;
+                        whole = false;
+                }
+                if (!whole)
+                        (void) unlink(out_tmp);
+        }
         if (r < 0) {
                 if (starting && !have_rec)
                         (void) owner_remove_at(dirfd);

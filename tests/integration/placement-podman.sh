@@ -7,7 +7,8 @@
 # exec and exec = podman exec -i NAME starts its desktop inside; status
 # (placement standalone, from inside), env and thumbnail come from there;
 # the owner record carries the container's id; gvnccapture reads the
-# framebuffer through `botdesk rfb` over the prefix; stop leaves nothing
+# framebuffer through `botdesk rfb` over the prefix; thumbnail -o FILE
+# writes FILE on this host; stop leaves nothing
 # running in the container; a removed container makes status say why it is
 # not running; a container that is not running, and one without botdesk on
 # its PATH, are refusals (exit 1) that start nothing on this host.
@@ -83,6 +84,11 @@ t_match "$(timeout 60 "$BOTDESK" exec "$P" -- sh -c 'cat /proc/1/cmdline | tr "\
 timeout 60 "$BOTDESK" thumbnail "$P" >"$BD_T/out/thumb.png" 2>"$BD_T/out/thumb.err"
 t_is "$?" 0 "thumbnail through the prefix succeeds"
 t_is "$(head -c 8 "$BD_T/out/thumb.png" | od -An -tx1 | tr -d ' \n')" 89504e470d0a1a0a "the thumbnail is a PNG from inside"
+timeout 60 "$BOTDESK" thumbnail "$P" -o "$BD_T/out/thumb-o.png" --size 320x200 >"$BD_T/out/thumb-o.out" 2>&1
+t_is "$?" 0 "thumbnail -o FILE through the prefix succeeds"
+t_is "$(stat -c %a "$BD_T/out/thumb-o.png" 2>/dev/null)" 600 "-o FILE is written on this host, mode 0600"
+t_is "$(head -c 8 "$BD_T/out/thumb-o.png" | od -An -tx1 | tr -d ' \n')" 89504e470d0a1a0a "...with the PNG from inside"
+t_is "$(podman exec "$C" sh -c "test -e '$BD_T/out/thumb-o.png' && echo there")" "" "...and nothing is written inside"
 
 # ---- a real RFB client through the prefix ------------------------------------------------------
 if bd_tcp_front "$P" v1 2>"$BD_T/out/front.err"; then
