@@ -89,6 +89,10 @@ mkdir -p "$CACHE"
                 "$SUITE" "$root.tmp" "$SOURCES" >&2
         touch "$root.tmp/.botdesk-image-ok"
         mv "$root.tmp" "$root"
+        # Roots of other package lists are not used again: one is kept.
+        for d in "$CACHE"/rootfs-*; do
+                [ -d "$d" ] && [ "$d" != "$root" ] && rm -rf -- "${d:?}"
+        done
         log "root file system built in $(since "$t") s ($(du -sh "$root" | cut -f1))"
 ) 9>"$CACHE/.lock"
 
@@ -109,7 +113,10 @@ cp -al "$root" "$WORK/image" 2>/dev/null || { rm -rf -- "${WORK:?}/image"; cp -a
 cp -a --remove-destination "$WORK/stage/." "$WORK/image/"
 rm -f -- "$WORK/image/.botdesk-image-ok"
 tar --numeric-owner -C "$WORK/image" -cf "$WORK/image.tar" .
+old=$("$ENGINE" image inspect --format '{{.Id}}' "$TAG" 2>/dev/null || true)
 "$ENGINE" import --change 'CMD ["/bin/sleep", "infinity"]' --change "LABEL org.botdesk.key=$key" \
         --change 'ENV LANG=C.UTF-8' "$WORK/image.tar" "$TAG" >/dev/null
+# The image it replaces, unless a container still uses it (then rmi refuses).
+[ -n "$old" ] && "$ENGINE" rmi "$old" >/dev/null 2>&1 || true
 log "$TAG imported in $(since "$t") s (key $key); total $(since "$T0") s"
 echo "$TAG"
