@@ -5,8 +5,9 @@
 #
 #   scripts/build-image.sh [--tag botdesk:test] [--engine podman|docker]
 #
-# 1. botdesk is built from this tree for /usr and installed into a stage
-#    (meson install --destdir), in a temporary dir.
+# 1. botdesk is built from this tree for /usr (the build dir cached, one per
+#    tree) and installed into a stage (meson install --destdir), in a
+#    temporary dir.
 # 2. A root file system with the desktop's packages (install-deps.sh
 #    --list --runtime) and the libraries the staged binaries link, from the
 #    host's own apt sources, by mmdebstrap; cached by its package list.
@@ -57,11 +58,20 @@ trap 'rm -rf -- "${WORK:?}"' EXIT
 
 # ---- 1. botdesk, staged for /usr ---------------------------------------------------------------
 t=$(now)
-meson setup --prefix=/usr --sysconfdir=/etc --buildtype=release -Dtests=false -Dman=disabled -Dselinux=disabled \
-        "$WORK/build" "$SRC" >"$WORK/meson.log" 2>&1 || { cat "$WORK/meson.log" >&2; exit 1; }
-ninja -C "$WORK/build" >"$WORK/ninja.log" 2>&1 || { tail -n 30 "$WORK/ninja.log" >&2; exit 1; }
-DESTDIR="$WORK/stage" meson install -C "$WORK/build" --quiet >"$WORK/install.log" 2>&1 ||
-        { cat "$WORK/install.log" >&2; exit 1; }
+# The build dir is kept in the cache (one per source tree), so that a rerun
+# only compiles what changed; the stage is made afresh every time.
+mkdir -p "$CACHE"
+BUILD=$CACHE/build-$(printf '%s' "$SRC" | sha256sum | cut -c1-12)
+(
+        flock 9
+        if [ ! -f "$BUILD/build.ninja" ]; then
+                meson setup --prefix=/usr --sysconfdir=/etc --buildtype=release -Dtests=false -Dman=disabled \
+                        -Dselinux=disabled "$BUILD" "$SRC" >"$WORK/meson.log" 2>&1 || { cat "$WORK/meson.log" >&2; exit 1; }
+        fi
+        ninja -C "$BUILD" >"$WORK/ninja.log" 2>&1 || { tail -n 30 "$WORK/ninja.log" >&2; exit 1; }
+        DESTDIR="$WORK/stage" meson install -C "$BUILD" --quiet --no-rebuild >"$WORK/install.log" 2>&1 ||
+                { cat "$WORK/install.log" >&2; exit 1; }
+) 9>"$CACHE/.build-lock"
 log "botdesk built and staged in $(since "$t") s"
 
 # The packages: the desktop's, the libraries the staged programs link (by
@@ -76,7 +86,6 @@ pkgs=$( { "$SRC/scripts/install-deps.sh" --list --runtime; echo "$libs"; echo pr
 # ---- 2. the root file system, cached by its package list ---------------------------------------
 rkey=$(printf '%s\n' "v$VERSION" "$SUITE" "$pkgs" "$(sha256sum <"$SOURCES")" | sha256sum | cut -c1-12)
 root=$CACHE/rootfs-$rkey
-mkdir -p "$CACHE"
 (
         flock 9
         [ -e "$root/.botdesk-image-ok" ] && exit 0
