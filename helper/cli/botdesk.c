@@ -360,10 +360,22 @@ static int verb_status_all(void) {
                 json_array_begin(&j);
         for (char **n = names; n && *n; n++) {
                 _cleanup_(config_done) struct bd_config pc = {};
+                _cleanup_free_ char *far = NULL;
                 struct bd_status st;
 
                 if (load_config(*n, &pc) < 0)
                         return EXIT_USAGE;
+                /* A profile placed elsewhere is reported from there. */
+                r = remote_status_text(*n, &pc, arg.json, &far);
+                if (r > 0) {
+                        if (arg.json)
+                                json_raw(&j, far);
+                        else
+                                puts(far);
+                        continue;
+                }
+                if (r < 0)
+                        return log_error_errno(r, "Cannot read the status of %s: %m", *n), EXIT_FAILED;
                 r = status_collect(*n, &pc, &st);
                 if (r < 0) {
                         log_error_errno(r, "Cannot read the status of %s: %m", *n);

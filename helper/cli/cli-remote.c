@@ -466,7 +466,7 @@ static char *prefix_reason(char *const *prefix, const struct run_result *res, un
 }
 
 /* status of a profile whose owner cannot be reached: not running, with the reason. */
-static void print_unreachable_status(const char *profile, char *const *prefix, const char *reason, bool json) {
+static void print_unreachable_status(FILE *f, const char *profile, char *const *prefix, const char *reason, bool json) {
         _cleanup_free_ char *joined = argv_join_quoted(prefix);
         static const char *const null_keys[] = { "supported", "installed", "pid", "display", "socket", "geometry",
                                                  "install_command", "browser", "blocker", "memory_available_mb",
@@ -475,10 +475,10 @@ static void print_unreachable_status(const char *profile, char *const *prefix, c
         struct json j;
 
         if (!json) {
-                printf("%s: not running (%s)\n", profile, reason);
+                fprintf(f, "%s: not running (%s)\n", profile, reason);
                 return;
         }
-        json_init(&j, stdout);
+        json_init(&j, f);
         json_object_begin(&j);
         json_kv_string(&j, "profile", profile);
         json_kv_bool(&j, "running", false);
@@ -491,7 +491,33 @@ static void print_unreachable_status(const char *profile, char *const *prefix, c
         json_kv_string(&j, "exec", joined);
         json_kv_string(&j, "reason", reason);
         json_object_end(&j);
-        putchar('\n');
+        fputc('\n', f);
+}
+
+/* PREFIX... botdesk VERB ARGS..., the prefix's program as the path prog. ssh
+ * hands its words to a shell there: where ssh is in the chain (first, or
+ * behind a wrapper such as sshpass), each of ours is quoted so that it
+ * arrives as one word. */
+static int remote_argv(const char *prog, char *const *prefix, const char *verb, char *const *args, char ***ret) {
+        _cleanup_strv_free_ char **full = NULL;
+        bool ssh = false;
+        int r;
+
+        for (char *const *w = prefix; *w; w++)
+                ssh = ssh || streq(base_name(*w), "ssh");
+        r = strv_push(&full, strdup(prog));
+        for (size_t i = 1; r >= 0 && prefix[i]; i++)
+                r = strv_push(&full, strdup(prefix[i]));
+        if (r >= 0)
+                r = strv_push(&full, strdup("botdesk"));
+        if (r >= 0)
+                r = strv_push(&full, ssh ? shell_quote(verb) : strdup(verb));
+        for (size_t i = 0; r >= 0 && args[i]; i++)
+                r = strv_push(&full, ssh ? shell_quote(args[i]) : strdup(args[i]));
+        if (r < 0)
+                return r;
+        *ret = TAKE_PTR(full);
+        return 0;
 }
 
 static int load_profile_config(const char *profile, struct bd_config *c) {
@@ -519,7 +545,7 @@ int remote_dispatch(const char *verb, char **args) {
         const char *out_path = NULL;
         struct run_result res;
         const char *profile;
-        bool starting, stopping, force, json, have_rec, ssh;
+        bool starting, stopping, force, json, have_rec;
         unsigned timeout_s;
         int r, source;
 
@@ -570,7 +596,7 @@ int remote_dispatch(const char *verb, char **args) {
                 if (streq(verb, "status")) {
                         _cleanup_free_ char *reason = strdup_printf("its exec prefix %s cannot run here: %s is not installed",
                                                                     strnull(joined), prefix[0]);
-                        print_unreachable_status(profile, prefix, strnull(reason), json);
+                        print_unreachable_status(stdout, profile, prefix, strnull(reason), json);
                         return EXIT_OK;
                 }
                 log_error("Cannot run %s for %s: the exec prefix's program %s is not installed on this host (exec = %s). "
@@ -585,21 +611,7 @@ int remote_dispatch(const char *verb, char **args) {
                 args = targs;
         }
 
-        /* PREFIX... botdesk VERB ARGS... ssh hands its words to a shell there:
-         * where ssh is in the chain (first, or behind a wrapper such as
-         * sshpass), each of ours is quoted so that it arrives as one word. */
-        ssh = false;
-        for (char **w = prefix; *w; w++)
-                ssh = ssh || streq(base_name(*w), "ssh");
-        r = strv_push(&full, strdup(prog));
-        for (size_t i = 1; r >= 0 && prefix[i]; i++)
-                r = strv_push(&full, strdup(prefix[i]));
-        if (r >= 0)
-                r = strv_push(&full, strdup("botdesk"));
-        if (r >= 0)
-                r = strv_push(&full, ssh ? shell_quote(verb) : strdup(verb));
-        for (size_t i = 0; r >= 0 && args[i]; i++)
-                r = strv_push(&full, ssh ? shell_quote(args[i]) : strdup(args[i]));
+        r = remote_argv(prog, prefix, verb, args, &full);
         if (r < 0) {
                 log_error("Out of memory.");
                 return EXIT_FAILED;
@@ -678,7 +690,7 @@ int remote_dispatch(const char *verb, char **args) {
 
         why = prefix_reason(prefix, &res, timeout_s);
         if (streq(verb, "status")) {
-                print_unreachable_status(profile, prefix, strnull(why), json);
+                print_unreachable_status(stdout, profile, prefix, strnull(why), json);
                 return EXIT_OK;
         }
         if (stopping && force) {
@@ -695,4 +707,69 @@ int remote_dispatch(const char *verb, char **args) {
                   stopping ? " Its owner record is kept; botdesk stop --force forgets it." :
                   starting && res.timed_out ? " The start may still complete there; botdesk stop stops it." : "");
         return EXIT_FAILED;
+}
+
+int remote_status_text(const char *profile, const struct bd_config *c, bool json, char **ret) {
+        _cleanup_(paths_done) struct bd_paths p = {};
+        _cleanup_(owner_done) struct owner rec = {};
+        _cleanup_strv_free_ char **prefix = NULL, **full = NULL;
+        _cleanup_free_ char *prog = NULL, *why = NULL, *text = NULL;
+        _cleanup_close_ int dirfd = -EBADF;
+        char *args[] = { (char *) profile, json ? (char *) "--json" : NULL, NULL };
+        struct run_result res = {};
+        size_t size = 0;
+        FILE *f;
+        int r, source;
+
+        r = paths_for_profile(profile, &p);
+        if (r < 0)
+                return r;
+        dirfd = paths_open_runtime(&p, NULL);
+        if (dirfd < 0)
+                return dirfd == -ENOENT ? 0 : dirfd;
+        f = open_memstream(&text, &size);
+        if (!f)
+                return -ENOMEM;
+        r = owner_read_at(dirfd, &rec);
+        if (r < 0 && r != -ENOENT) {
+                /* Where it runs is unknown: never read as this host's. */
+                why = strdup_printf("its owner record is unreadable (%s); botdesk stop --force %s forgets it",
+                                    strerror(-r), profile);
+                print_unreachable_status(f, profile, NULL, strnull(why), json);
+                goto done;
+        }
+        source = owner_decide(r >= 0 ? &rec : NULL, c, &prefix);
+        if (source <= OWNER_HOST) {
+                fclose(f);
+                return source;
+        }
+        r = find_program(prefix[0], &prog);
+        if (r >= 0)
+                r = remote_argv(prog, prefix, "status", args, &full);
+        if (r >= 0)
+                r = run(full, false, true, -1, verb_timeout("status", args, c), &res);
+        if (r >= 0 && !prefix_failed(&res) && res.status == EXIT_OK && res.out) {
+                /* One object (or one line of text) per profile, nothing else, into our list. */
+                size_t n = strlen(res.out);
+                while (n > 0 && res.out[n - 1] == '\n')
+                        n--;
+                if (!json || (n > 1 && res.out[0] == '{' && res.out[n - 1] == '}' && !memchr(res.out, '\n', n)))
+                        fprintf(f, "%.*s\n", (int) n, res.out);
+                else
+                        print_unreachable_status(f, profile, prefix, "the far side's status is not one JSON object", json);
+        } else {
+                why = r == -ENOENT ? strdup_printf("its exec prefix's program %s is not installed here", prefix[0])
+                      : r < 0      ? strdup_printf("its exec prefix cannot run: %s", strerror(-r))
+                                   : prefix_reason(prefix, &res, verb_timeout("status", args, c));
+                print_unreachable_status(f, profile, prefix, strnull(why), json);
+        }
+done:
+        run_result_done(&res);
+        if (fclose(f) != 0)
+                return -ENOMEM;
+        /* Without the final newline: the caller places it. */
+        if (size > 0 && text[size - 1] == '\n')
+                text[size - 1] = '\0';
+        *ret = TAKE_PTR(text);
+        return 1;
 }

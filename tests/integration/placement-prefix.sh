@@ -64,6 +64,14 @@ timeout 60 "$BOTDESK" windows "$P" --json >"$BD_T/out/windows" 2>&1
 rc=$?
 t_is "$rc" 0 "windows runs on the far side"
 [ "$rc" = 0 ] || t_diag "$(cat "$BD_T/out/windows")"
+all=$(timeout 60 "$BOTDESK" status --json 2>"$BD_T/out/all.err")
+t_is "$("$PY" -c '
+import json, sys
+d = {o["profile"]: o for o in json.loads(sys.argv[1])}
+print(d[sys.argv[2]]["running"], d[sys.argv[2]]["socket"])' "$all" "$P" 2>&1)" "True $(far_rt "$P")/rfb.sock" \
+        "status --json of all profiles is one JSON array, the placed profile's entry from the far side"
+t_match "$(timeout 60 "$BOTDESK" status 2>&1)" "RFB socket: $(far_rt "$P")/rfb.sock" \
+        "status of all profiles reports the placed profile from the far side"
 timeout 60 "$BOTDESK" exec "$P" -- sh -c 'exit 7'
 t_is "$?" 7 "exit codes pass through the prefix"
 
