@@ -42,12 +42,14 @@ enum value_kind {
         VALUE_DESKTOP,
         VALUE_STRING,     /* any text; empty = unset */
         VALUE_PATH,       /* empty = unset, else an absolute path */
+        VALUE_DIR,        /* empty = unset, an absolute path, ~ or ~/PATH, or a path relative to the state dir */
         VALUE_EXECUTABLE, /* auto | none | absolute path */
         VALUE_USER,
         VALUE_ENV_NAMES,  /* environment variable names separated by spaces */
         VALUE_PLACEMENT,  /* host | exec */
         VALUE_ARGV,       /* a command line split by argv_split(), never empty */
         VALUE_BOOL,       /* yes | no (also true/false, on/off, 1/0) */
+        VALUE_SEARCH_PATH, /* empty = unset, else absolute directories separated by ':' */
 };
 
 enum {
@@ -63,6 +65,7 @@ enum {
         KEY_IDLE_STOP_MINUTES,
         KEY_WALLPAPER,
         KEY_EXEC_PASS_ENV,
+        KEY_AUTO_START,
         KEY_MIN_FREE_MEMORY_MB,
         KEY_BROWSER_EXECUTABLE,
         KEY_BROWSER_PROFILE_DIR,
@@ -72,6 +75,7 @@ enum {
         KEY_USER,
         KEY_PLACEMENT,
         KEY_EXEC,
+        KEY_SYSTEM_PATH,
         _KEY_MAX,
 };
 
@@ -101,18 +105,22 @@ static const struct key_def keys[_KEY_MAX] = {
         [KEY_IDLE_STOP_MINUTES]   = { "session",   "idle_stop_minutes",  VALUE_UINT,       0, 525600,    FIELD(idle_stop_minutes), 0, false },
         [KEY_WALLPAPER]           = { "session",   "wallpaper",          VALUE_PATH,       0, 0,         FIELD(wallpaper), 0, false },
         [KEY_EXEC_PASS_ENV]       = { "session",   "exec_pass_env",      VALUE_ENV_NAMES,  0, 0,         FIELD(exec_pass_env), 0, false },
+        [KEY_AUTO_START]          = { "session",   "auto_start",         VALUE_BOOL,       0, 0,         FIELD(auto_start), 0, false },
         [KEY_MIN_FREE_MEMORY_MB]  = { "resources", "min_free_memory_mb", VALUE_UINT,       0, 1048576,   FIELD(min_free_memory_mb), 0, false },
         [KEY_BROWSER_EXECUTABLE]  = { "browser",   "executable",         VALUE_EXECUTABLE, 0, 0,         FIELD(browser_executable), 0, false },
-        [KEY_BROWSER_PROFILE_DIR] = { "browser",   "profile_dir",        VALUE_PATH,       0, 0,         FIELD(browser_profile_dir), 0, false },
+        [KEY_BROWSER_PROFILE_DIR] = { "browser",   "profile_dir",        VALUE_DIR,        0, 0,         FIELD(browser_profile_dir), 0, false },
         [KEY_DISK_CACHE_MB]       = { "browser",   "disk_cache_mb",      VALUE_UINT,       0, 65536,     FIELD(disk_cache_mb), 0, false },
         [KEY_MAX_CUT_TEXT]        = { "rfb",       "max_cut_text",       VALUE_UINT,       0, 16777216,  FIELD(max_cut_text), 0, false },
         [KEY_RELEASE_ON_CLOSE]    = { "web",       "release_on_close",   VALUE_BOOL,       0, 0,         FIELD(release_on_close), 0, false },
         [KEY_USER]                = { NULL,        "user",               VALUE_USER,       0, 0,         FIELD(user), 0, true },
         [KEY_PLACEMENT]           = { NULL,        "placement",          VALUE_PLACEMENT,  0, 0,         FIELD(placement), 0, false },
         [KEY_EXEC]                = { NULL,        "exec",               VALUE_ARGV,       0, 0,         FIELD(exec), 0, false },
+        /* Where install finds sudo and the package manager: host-wide, so a
+         * user's file cannot point them elsewhere (tests point it at fakes). */
+        [KEY_SYSTEM_PATH]         = { "install",   "system_path",        VALUE_SEARCH_PATH, 0, 0,        FIELD(install_system_path), 0, true },
 };
 
-static const char *const sections[] = { "display", "session", "resources", "browser", "rfb", "web" };
+static const char *const sections[] = { "display", "session", "resources", "browser", "rfb", "web", "install" };
 
 #define GEOMETRY_WIDTH_MIN 320U
 #define GEOMETRY_HEIGHT_MIN 200U
@@ -212,6 +220,7 @@ void config_done(struct bd_config *c) {
         free(c->exec_pass_env);
         free(c->browser_executable);
         free(c->browser_profile_dir);
+        free(c->install_system_path);
         free(c->user);
         free(c->exec);
         *c = (struct bd_config) {};
@@ -503,6 +512,12 @@ static int parse_value(struct parser *p, const struct key_def *k, const char *va
                 if (value[0] != '\0' && value[0] != '/')
                         return value_error(p, k, value, "not an absolute path (allowed: empty or a path starting with /)");
                 break;
+        case VALUE_DIR:
+                /* ~ is the user's own home only: another user's is no place for this user's data. */
+                if (value[0] == '~' && value[1] != '\0' && value[1] != '/')
+                        return value_error(p, k, value,
+                                           "~NAME is not supported (allowed: empty, an absolute path, ~, ~/PATH or a path relative to the state dir)");
+                break;
         case VALUE_EXECUTABLE:
                 if (!streq(value, "auto") && !streq(value, "none") && value[0] != '/')
                         return value_error(p, k, value, "expected auto, none or an absolute path");
@@ -520,6 +535,19 @@ static int parse_value(struct parser *p, const struct key_def *k, const char *va
                                                    name);
                         n += l;
                         n += strspn(n, " \t");
+                }
+                break;
+        case VALUE_SEARCH_PATH:
+                for (const char *d = value; *d;) {
+                        size_t l = strcspn(d, ":");
+
+                        if (d[0] != '/')
+                                return value_error(p, k, value,
+                                                   "\"%.*s\" is not an absolute directory (allowed: absolute directories separated by ':')",
+                                                   (int) l, d);
+                        d += l;
+                        if (*d == ':' && !*++d)
+                                return value_error(p, k, value, "ends in ':' (allowed: absolute directories separated by ':')");
                 }
                 break;
         case VALUE_USER:
@@ -872,6 +900,8 @@ static int entry_apply(struct bd_config *c, const struct entry *e) {
         case VALUE_ARGV:
         case VALUE_STRING:
         case VALUE_PATH:
+        case VALUE_SEARCH_PATH:
+        case VALUE_DIR:
         case VALUE_EXECUTABLE:
         case VALUE_ENV_NAMES:
         case VALUE_USER: {
@@ -1071,26 +1101,17 @@ int config_load_string(struct bd_config *c, const char *profile, const char *tex
 
 static int read_fd(int fd, char **ret, size_t *ret_size) {
         _cleanup_free_ char *buf = NULL;
-        size_t n = 0;
+        ssize_t k;
+        size_t n;
 
         /* One byte more than allowed, to tell "exactly the maximum" from "more". */
         buf = malloc(CONFIG_FILE_MAX + 2);
         if (!buf)
                 return -ENOMEM;
-        while (n <= CONFIG_FILE_MAX) {
-                ssize_t k = read(fd, buf + n, CONFIG_FILE_MAX + 1 - n);
-
-                if (k < 0) {
-                        if (errno == EINTR)
-                                continue;
-                        return negative_errno();
-                }
-                if (k == 0)
-                        break;
-                n += (size_t) k;
-        }
-        if (n > CONFIG_FILE_MAX)
-                return -EFBIG;
+        k = read_small(fd, buf, CONFIG_FILE_MAX + 1);
+        if (k < 0)
+                return (int) k;
+        n = (size_t) k;
         buf[n] = '\0';
         *ret = TAKE_PTR(buf);
         *ret_size = n;
@@ -1104,7 +1125,7 @@ static int load_file(const char *path, bool root_context, bool user_file, struct
         _cleanup_close_ int fd = -EBADF;
         _cleanup_free_ char *text = NULL;
         struct stat st;
-        size_t size;
+        size_t size = 0;
         int r, q;
 
         /* O_NONBLOCK: a FIFO planted at the path must not hang a login. */
@@ -1275,6 +1296,7 @@ void config_dump(const struct bd_config *c, FILE *f) {
                 c->command_settle_ms, c->start_timeout, c->idle_stop_minutes);
         dump_string(f, "wallpaper", c->wallpaper);
         dump_string(f, "exec_pass_env", c->exec_pass_env);
+        fprintf(f, "auto_start = %s\n", c->auto_start ? "yes" : "no");
         fprintf(f,
                 "\n"
                 "[resources]\n"
@@ -1291,8 +1313,11 @@ void config_dump(const struct bd_config *c, FILE *f) {
                 "max_cut_text = %u\n"
                 "\n"
                 "[web]\n"
-                "release_on_close = %s\n",
+                "release_on_close = %s\n"
+                "\n"
+                "[install]\n",
                 c->disk_cache_mb, c->max_cut_text, c->release_on_close ? "yes" : "no");
+        dump_string(f, "system_path", c->install_system_path);
         /* `user` is only valid inside [profile.NAME], and the name is not
          * part of the effective values: a comment keeps the output valid. */
         fprintf(f, "\n; from [profile.NAME]:\n; user =%s%s\n", c->user ? " " : "", c->user ?: "");
@@ -1300,13 +1325,16 @@ void config_dump(const struct bd_config *c, FILE *f) {
                 c->exec ? " " : "", c->exec ?: "");
 }
 
+char *config_error_text(const struct config_error *x) {
+        if (x->line > 0)
+                return strdup_printf("%s:%u: %s", x->file, x->line, x->message);
+        return strdup_printf("%s: %s", x->file, x->message);
+}
+
 void config_errors_print(const struct config_errors *e, FILE *f) {
         for (size_t i = 0; i < e->n; i++) {
-                const struct config_error *x = &e->items[i];
+                _cleanup_free_ char *t = config_error_text(&e->items[i]);
 
-                if (x->line > 0)
-                        fprintf(f, "%s:%u: %s\n", x->file, x->line, x->message);
-                else
-                        fprintf(f, "%s: %s\n", x->file, x->message);
+                fprintf(f, "%s\n", t ?: e->items[i].message);
         }
 }

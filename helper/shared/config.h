@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #pragma once
 
+#include "botdesk-config.h"
+
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -13,7 +15,8 @@
  * `botdesk config check` reports every error with file and line.
  */
 
-#define CONFIG_SYSTEM_PATH "/etc/botdesk.ini"
+/* /etc/botdesk.ini for a build with --sysconfdir=/etc (what packages use). */
+#define CONFIG_SYSTEM_PATH BOTDESK_CONFIG_PATH
 /* Longer lines are errors, never truncated. Debian's libinih reads into a
  * 200-byte buffer (INI_MAX_LINE), which leaves 198 characters of text. */
 #define CONFIG_MAX_LINE 198
@@ -43,6 +46,7 @@ struct bd_config {
         unsigned idle_stop_minutes;   /* 0 = never, ..525600 */
         char *wallpaper;              /* NULL when empty */
         char *exec_pass_env;          /* variable names `exec` passes on, space-separated; NULL when empty */
+        bool auto_start;              /* env, exec, input start a desktop that is not running */
         /* [resources] */
         unsigned min_free_memory_mb;  /* 0 = no gate */
         /* [browser] */
@@ -53,6 +57,8 @@ struct bd_config {
         unsigned max_cut_text;        /* bytes, 0..(1<<24) */
         /* [web] */
         bool release_on_close;        /* the controlling viewer's last clean close hands back */
+        /* [install] (host-wide) */
+        char *install_system_path;    /* where install finds sudo and the package manager; NULL = the system's */
         /* [profile.NAME] only */
         char *user;                   /* owner for the logind tier, NULL if unset */
         enum placement_kind placement;
@@ -100,4 +106,6 @@ int config_load_string(struct bd_config *c, const char *profile, const char *tex
 void config_dump(const struct bd_config *c, FILE *f);
 
 /* Print each error as "FILE:LINE: message" (config check). */
+/* "FILE:LINE: message", or "FILE: message" for a whole-file error; NULL on ENOMEM. */
+char *config_error_text(const struct config_error *x);
 void config_errors_print(const struct config_errors *e, FILE *f);

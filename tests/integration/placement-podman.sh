@@ -12,10 +12,10 @@
 # running in the container; a removed container makes status say why it is
 # not running; a container that is not running, and one without botdesk on
 # its PATH, are refusals (exit 1) that start nothing on this host.
-# Bands: 255-259 (inside the container).
+# Bands: 505-509 (inside the container).
 . "$(dirname "$0")/lib.sh"
 [ "$(id -u)" = 0 ] || t_skip_all "needs root (podman, mmdebstrap --mode=root)"
-bd_init plp 255
+bd_init plp 505
 bd_need podman runc mmdebstrap socat gvnccapture
 [ -n "$PY" ] || t_skip_all "python3 not installed"
 
@@ -48,7 +48,7 @@ t_is "$rc" 0 "podman run -d --init $IMG starts a container"
 CID=$(podman inspect --format '{{.Id}}' "$C")
 
 # The desktop's configuration inside the container: a light command desktop.
-BOTDESK_CONFIG=$BD_T/inner.ini bd_config band=255-259
+BOTDESK_CONFIG=$BD_T/inner.ini bd_config band=505-509
 podman exec -i "$C" sh -c 'cat >/etc/botdesk.ini' <"$BD_T/inner.ini"
 
 P=$(bd_profile a)
@@ -69,7 +69,7 @@ t_is "$?" 0 "status --json through the prefix succeeds"
 st=$(cat "$BD_T/out/status.json")
 t_match "$st" '"running": true' "status comes from inside: running"
 t_match "$st" '"placement": "standalone"' "inside, the desktop's placement is standalone"
-t_match "$st" '"display": ":25[5-9]"' "inside, the display is of the container's band"
+t_match "$st" '"display": ":50[5-9]"' "inside, the display is of the container's band"
 inside_ps=$(podman exec "$C" ps -e -o pid=,args=)
 t_match "$inside_ps" "botdesk-helper $P" "the helper runs inside the container"
 t_match "$inside_ps" "^ *1 /run/podman-init" "the container's PID 1 is podman's reaping init"
@@ -77,7 +77,7 @@ timeout 60 podman exec "$C" botdesk doctor --json >"$BD_T/out/doctor.json" 2>&1
 t_diag "inside: $(grep -o '"reaping": "[^"]*"' "$BD_T/out/doctor.json") $(grep -o '"cgroup_writable": [a-z]*' "$BD_T/out/doctor.json")"
 
 env_out=$(timeout 60 "$BOTDESK" env "$P" 2>"$BD_T/out/env.err")
-t_match "$env_out" "export DISPLAY=':25[5-9]'" "env comes from inside"
+t_match "$env_out" "export DISPLAY=':50[5-9]'" "env comes from inside"
 t_match "$(timeout 60 "$BOTDESK" exec "$P" -- sh -c 'cat /proc/1/cmdline | tr "\0" " "; echo "|$1"' zero 'a "b" c' 2>&1)" \
         '^/run/podman-init .*\|a "b" c$' "exec runs inside the container, its arguments word for word"
 

@@ -7,9 +7,9 @@
 # removes the owner record and leaves nothing there; a prefix that hangs is
 # killed with its process group at the verb's deadline, and says so; a
 # prefix without botdesk is a refusal that starts nothing here.
-# Bands: 260-264 (360-364 unprivileged) (the far side's desktops).
+# Bands: 510-514 (610-614 unprivileged) (the far side's desktops).
 . "$(dirname "$0")/lib.sh"
-bd_init plx 260
+bd_init plx 510
 bd_need_xserver
 [ -n "$PY" ] || t_skip_all "python3 not installed"
 

@@ -11,10 +11,10 @@
 # status and stop on the far side after the setting changed to host; an
 # unreachable far side reads as not running with the reason, and its start
 # is a refusal that starts nothing here; stop leaves nothing running there.
-# Bands: 250-254 (botdesk-test's desktops; nothing of root's runs).
+# Bands: 500-504 (botdesk-test's desktops; nothing of root's runs).
 . "$(dirname "$0")/lib.sh"
 [ "$(id -u)" = 0 ] || t_skip_all "needs root (an sshd and a second user)"
-bd_init pls 250
+bd_init pls 500
 bd_need_xserver
 bd_need ssh ssh-keygen socat gvnccapture runuser
 [ -x /usr/sbin/sshd ] || t_skip_all "sshd not installed (openssh-server)"
@@ -45,7 +45,7 @@ chmod -R a+rX "$BD_T/stage"
 UT=$(mktemp -d /tmp/botdesk-pls-u.XXXXXX) || t_skip_all "mktemp failed"
 chown "$U:" "$UT" && chmod 700 "$UT"
 runuser -u "$U" -- mkdir -m 700 "$UT/run" "$UT/state" "$UT/config"
-BOTDESK_CONFIG=$UT/botdesk.ini bd_config band=250-254
+BOTDESK_CONFIG=$UT/botdesk.ini bd_config band=500-504
 chown "$U:" "$UT/botdesk.ini"
 
 # ---- sshd --------------------------------------------------------------------------------------

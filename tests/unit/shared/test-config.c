@@ -114,6 +114,7 @@ static void test_defaults(void) {
                !d.browser_profile_dir && !d.user,
                "the resource, browser and rfb defaults are 1536 MB, 256 MB cache, 256 KiB cut text");
         TAP_EQ_STR(d.browser_executable, "auto", "the default browser executable is auto");
+        tap_ok(!d.auto_start, "auto_start is off by default");
         config_done(&d);
         config_done(&d); /* must be idempotent */
 
@@ -292,8 +293,22 @@ static void test_errors(void) {
                      "[session]\ndesktop = kde\n", false, 2, "allowed: xfce or command");
         expect_error("a relative wallpaper path is an error",
                      "[session]\nwallpaper = bg.png\n", false, 2, "not an absolute path");
-        expect_error("a relative browser profile dir is an error",
-                     "[browser]\nprofile_dir = p\n", false, 2, "not an absolute path");
+        expect_error("auto_start that is not a boolean is an error on its line",
+                     "[session]\nauto_start = maybe\n", false, 2, "not a boolean");
+        expect_error("auto_start outside [session] is an error",
+                     "[display]\nauto_start = yes\n", false, 2, "auto_start");
+        expect_clean("auto_start = yes is accepted", load(NULL, "[session]\nauto_start = yes\n", false));
+        tap_ok(cfg.auto_start, "... and turns auto_start on");
+        expect_clean("a profile may turn auto_start off again",
+                     load("w", "[session]\nauto_start = yes\n[profile.w]\nauto_start = no\n", false));
+        tap_ok(!cfg.auto_start, "... and the profile's no wins");
+        expect_error("a browser profile dir in another user's home (~NAME) is an error",
+                     "[browser]\nprofile_dir = ~bob/p\n", false, 2, "~NAME is not supported");
+        expect_clean("a relative browser profile dir (below the state dir) is accepted",
+                     load(NULL, "[browser]\nprofile_dir = p\n", false));
+        expect_clean("a browser profile dir of ~/PATH is accepted",
+                     load(NULL, "[browser]\nprofile_dir = ~/.config/chromium\n", false));
+        TAP_EQ_STR(cfg.browser_profile_dir, "~/.config/chromium", "... and kept for the helper to resolve");
         expect_error("a bare browser name is an error",
                      "[browser]\nexecutable = chromium\n", false, 2, "expected auto, none or an absolute path");
         expect_error("an empty browser executable is an error",
@@ -428,11 +443,11 @@ static void test_host_wide(void) {
         int r;
 
         expect_error("band in the user file is an error on its line",
-                     "[display]\ndepth = 16\nband = 30-40\n", true, 3, "may only be set in /etc/botdesk.ini");
+                     "[display]\ndepth = 16\nband = 30-40\n", true, 3, "may only be set in " CONFIG_SYSTEM_PATH);
         tap_ok(cfg.band_min == 20 && cfg.band_max == 89 && cfg.depth == 16,
                "a refused host-wide key is not applied, the rest of the file is");
         expect_error("user in a profile of the user file is an error on its line",
-                     "[profile.work]\nuser = agent\n", true, 2, "may only be set in /etc/botdesk.ini");
+                     "[profile.work]\nuser = agent\n", true, 2, "may only be set in " CONFIG_SYSTEM_PATH);
         expect_error("band in a profile of the user file is an error too",
                      "[profile.work]\n\nband = 30-40\n", true, 3, "host-wide");
         expect_error("a bad host-wide value in the user file reports the host-wide rule",
