@@ -41,8 +41,21 @@ bd_config
 far_rt() { printf '%s/botdesk/%s' "$F/run" "$1"; }
 # The far side's helper of PROFILE (its record is in the far runtime dir).
 far_helper() { sed -n 's/^PID=//p' "$(far_rt "$1")/helper" 2>/dev/null | head -n1; }
-# Registered for the cleanup: the far desktop is stopped through the prefix.
+# Registered for the cleanup: the far desktop is stopped through the prefix;
+# what is left of it is killed by pid (its token, its X server's paths under $F).
 bd_register "$P"
+FTOK=
+plx_cleanup() {
+        local rc=$? pid
+        trap - EXIT
+        timeout 60 "$BOTDESK" stop --force "$P" >/dev/null 2>&1
+        for pid in $( { [ -n "$FTOK" ] && token_pids "$FTOK"; cmdline_pids "$F/run/"; } | sort -un); do
+                kill -KILL "$pid" 2>/dev/null
+        done
+        (exit $rc)
+        bd_cleanup
+}
+trap plx_cleanup EXIT
 
 # ---- the cycle ---------------------------------------------------------------------------------
 bd_start "$P"
