@@ -34,6 +34,29 @@ if ! id -u "$U" >/dev/null 2>&1; then
         exec 9<&-
 fi
 
+P=$(bd_profile a)
+UT= SSHD_PID= MADE_PRIVSEP=
+# Only botdesk-test's processes of this test: their command lines name $UT
+# or the staged binaries, or they carry the far desktop's token.
+RTOK=
+remote_pids() {
+        { cmdline_pids "$UT/"; cmdline_pids "$BD_T/stage/bin/"; [ -n "$RTOK" ] && token_pids "$RTOK"; } | sort -un
+}
+
+# At exit: stop the far desktop while sshd still runs, then kill by pid what
+# is left of it, then the common cleanup (which kills sshd by its pid).
+pls_cleanup() {
+        local rc=$? pid
+        trap - EXIT
+        [ -n "$SSHD_PID" ] && timeout 60 "$BOTDESK" stop --force "$P" >/dev/null 2>&1
+        for pid in $(remote_pids); do kill -KILL "$pid" 2>/dev/null; done
+        [ -n "${UT:-}" ] && [ -d "$UT" ] && rm -rf -- "${UT:?}"
+        [ -n "$MADE_PRIVSEP" ] && rmdir /run/sshd 2>/dev/null
+        (exit $rc)
+        bd_cleanup
+}
+trap pls_cleanup EXIT
+
 # botdesk-test runs a readable copy of the binaries (the build dir may be private).
 chmod 711 "$BD_T"
 mkdir -m 755 "$BD_T/stage" "$BD_T/stage/bin" "$BD_T/stage/conf" "$BD_T/ssh"
@@ -57,11 +80,9 @@ chmod 644 "$S/authorized_keys"
 # UsePAM: without it sshd refuses an account whose password is locked ("!"), as a
 # system user's is; PAM's account check does not.
 # sshd needs its privilege separation dir; the system's service creates it. Removed if made here (and empty).
-MADE_PRIVSEP=
 if [ ! -d /run/sshd ]; then mkdir -m 755 /run/sshd && MADE_PRIVSEP=1; fi
 
 PORT=
-SSHD_PID=
 # start_sshd: on $PORT when set, else the first free of a few high ports; sets SSHD_PID.
 start_sshd() {
         local port inode w ports
@@ -138,7 +159,6 @@ exec "\$@"
 EOF
 chmod 755 "$S/wrap"
 
-P=$(bd_profile a)
 bd_register "$P"
 host_config() {
         bd_config
@@ -149,26 +169,6 @@ host_config exec
 "$BOTDESK" config check >"$BD_T/out/check" 2>&1
 t_is "$?" 0 "the exec prefix (with quotes, spaces and a backslash) is a valid configuration"
 
-# Only botdesk-test's processes of this test: their command lines name $UT
-# or the staged binaries, or they carry the far desktop's token.
-RTOK=
-remote_pids() {
-        { cmdline_pids "$UT/"; cmdline_pids "$BD_T/stage/bin/"; [ -n "$RTOK" ] && token_pids "$RTOK"; } | sort -un
-}
-
-# At exit: stop the far desktop while sshd still runs, then kill by pid what
-# is left of it, then the common cleanup (which kills sshd by its pid).
-pls_cleanup() {
-        local rc=$? pid
-        trap - EXIT
-        [ -n "$SSHD_PID" ] && timeout 60 "$BOTDESK" stop --force "$P" >/dev/null 2>&1
-        for pid in $(remote_pids); do kill -KILL "$pid" 2>/dev/null; done
-        [ -n "${UT:-}" ] && [ -d "$UT" ] && rm -rf -- "${UT:?}"
-        [ -n "$MADE_PRIVSEP" ] && rmdir /run/sshd 2>/dev/null
-        (exit $rc)
-        bd_cleanup
-}
-trap pls_cleanup EXIT
 
 # ---- start, status, env ------------------------------------------------------------------------
 bd_start "$P"
