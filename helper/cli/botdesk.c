@@ -18,12 +18,8 @@
 #include "commands.h"
 #include "commands-lookup.h"
 #include "commands-web.h"
-#if HAVE_THUMBNAIL
 #include "commands-thumbnail.h"
-#endif
-#if HAVE_INPUT
 #include "commands-input.h"
-#endif
 #include "config.h"
 #include "envfile.h"
 #include "exec-env.h"
@@ -762,12 +758,10 @@ int main(int argc, char **argv) {
         /* web has options of its own (--listen, --ttl): it parses them itself. */
         if (streq(verb, "web"))
                 return verb_web(argc - optind + 1, argv + optind - 1);
-#if HAVE_THUMBNAIL
-        /* thumbnail has options of its own (-o): it parses them itself. */
+        /* thumbnail has options of its own (-o): it parses them itself.
+         * (A build without it has cmd-thumbnail-fallback.c, which says so.) */
         if (streq(verb, "thumbnail"))
                 return verb_thumbnail(argc - optind + 1, argv + optind - 1);
-#endif
-#if HAVE_INPUT
         /* So do the agent's actions (negative scroll steps, text after --). */
         if (streq(verb, "input"))
                 return verb_input(argc - optind + 1, argv + optind - 1);
@@ -775,7 +769,6 @@ int main(int argc, char **argv) {
                 return verb_windows(argc - optind + 1, argv + optind - 1);
         if (streq(verb, "cursor"))
                 return verb_cursor(argc - optind + 1, argv + optind - 1);
-#endif
 
         /* Options may follow the verb and its operand: parse the rest again. */
         operand = operand2 = NULL;
