@@ -4,6 +4,7 @@
 #   scripts/install-deps.sh            build + runtime
 #   scripts/install-deps.sh --tests    also what the test tiers and the bench need
 #   scripts/install-deps.sh --list [--tests|--demo]   print the packages, install nothing
+#   scripts/install-deps.sh --list --runtime          only what a desktop needs (scripts/build-image.sh)
 # Every program a test, the bench or CI calls comes from these lists
 # (tests/unit/test-deps.py checks that).
 set -euo pipefail
@@ -16,13 +17,15 @@ runtime=(tigervnc-standalone-server xfwm4 xfce4-panel xfdesktop4 xfce4-settings 
 tests=(x11-utils x11-apps x11-xserver-utils xdotool python3 socat gvncviewer valgrind clang chromium
        systemd-container mmdebstrap util-linux procps passwd perl hyperfine
        selinux-policy-dev selinux-policy-default semodule-utils policycoreutils setools
-       qemu-system-x86 busybox-static cpio attr e2fsprogs file)
+       qemu-system-x86 busybox-static cpio attr e2fsprogs file
+       openssh-server openssh-client podman runc catatonit python3-yaml)
 # The polkit rule's unit test runs it under node (Debian: nodejs provides /usr/bin/node).
 tests+=(nodejs)
 
 list=0
 [ "${1:-}" = --list ] && { list=1; shift; }
 want=("${build[@]}" "${runtime[@]}")
+[ "${1:-}" = --runtime ] && want=("${runtime[@]}")
 [ "${1:-}" = --tests ] && want+=("${tests[@]}")
 [ "${1:-}" = --demo ] && want+=(xfce4-terminal)
 if [ "$list" = 1 ]; then

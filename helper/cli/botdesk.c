@@ -12,6 +12,7 @@
 #include <systemd/sd-daemon.h>
 
 #include "cli.h"
+#include "cli-remote.h"
 #include "botdesk-config.h"
 #include "cgroup.h"
 #include "commands.h"
@@ -412,10 +413,22 @@ static int verb_status_all(void) {
                 json_array_begin(&j);
         for (char **n = names; n && *n; n++) {
                 _cleanup_(config_done) struct bd_config pc = {};
+                _cleanup_free_ char *far = NULL;
                 struct bd_status st;
 
                 if (load_config(*n, &pc) < 0)
                         return EXIT_USAGE;
+                /* A profile placed elsewhere is reported from there. */
+                r = remote_status_text(*n, &pc, arg.json, &far);
+                if (r > 0) {
+                        if (arg.json)
+                                json_raw(&j, far);
+                        else
+                                puts(far);
+                        continue;
+                }
+                if (r < 0)
+                        return log_error_errno(r, "Cannot read the status of %s: %m", *n), EXIT_FAILED;
                 r = status_collect(*n, &pc, &st);
                 if (r < 0) {
                         log_error_errno(r, "Cannot read the status of %s: %m", *n);
@@ -737,6 +750,10 @@ int main(int argc, char **argv) {
         if (optind >= argc)
                 return usage(stderr, EXIT_USAGE);
         verb = argv[optind++];
+        /* A profile placed elsewhere (placement = exec) runs the verb there. */
+        c = remote_dispatch(verb, argv + optind);
+        if (c >= 0)
+                return c;
         /* web has options of its own (--listen, --ttl): it parses them itself. */
         if (streq(verb, "web"))
                 return verb_web(argc - optind + 1, argv + optind - 1);

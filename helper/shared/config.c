@@ -11,6 +11,7 @@
 
 #include <ini.h>
 
+#include "argv-split.h"
 #include "config.h"
 #include "envfile.h"
 #include "profile.h"
@@ -45,6 +46,8 @@ enum value_kind {
         VALUE_EXECUTABLE, /* auto | none | absolute path */
         VALUE_USER,
         VALUE_ENV_NAMES,  /* environment variable names separated by spaces */
+        VALUE_PLACEMENT,  /* host | exec */
+        VALUE_ARGV,       /* a command line split by argv_split(), never empty */
         VALUE_BOOL,       /* yes | no (also true/false, on/off, 1/0) */
         VALUE_SEARCH_PATH, /* empty = unset, else absolute directories separated by ':' */
 };
@@ -70,6 +73,8 @@ enum {
         KEY_MAX_CUT_TEXT,
         KEY_RELEASE_ON_CLOSE,
         KEY_USER,
+        KEY_PLACEMENT,
+        KEY_EXEC,
         KEY_SYSTEM_PATH,
         _KEY_MAX,
 };
@@ -108,6 +113,8 @@ static const struct key_def keys[_KEY_MAX] = {
         [KEY_MAX_CUT_TEXT]        = { "rfb",       "max_cut_text",       VALUE_UINT,       0, 16777216,  FIELD(max_cut_text), 0, false },
         [KEY_RELEASE_ON_CLOSE]    = { "web",       "release_on_close",   VALUE_BOOL,       0, 0,         FIELD(release_on_close), 0, false },
         [KEY_USER]                = { NULL,        "user",               VALUE_USER,       0, 0,         FIELD(user), 0, true },
+        [KEY_PLACEMENT]           = { NULL,        "placement",          VALUE_PLACEMENT,  0, 0,         FIELD(placement), 0, false },
+        [KEY_EXEC]                = { NULL,        "exec",               VALUE_ARGV,       0, 0,         FIELD(exec), 0, false },
         /* Where install finds sudo and the package manager: host-wide, so a
          * user's file cannot point them elsewhere (tests point it at fakes). */
         [KEY_SYSTEM_PATH]         = { "install",   "system_path",        VALUE_SEARCH_PATH, 0, 0,        FIELD(install_system_path), 0, true },
@@ -215,6 +222,7 @@ void config_done(struct bd_config *c) {
         free(c->browser_profile_dir);
         free(c->install_system_path);
         free(c->user);
+        free(c->exec);
         *c = (struct bd_config) {};
 }
 
@@ -467,6 +475,29 @@ static int parse_value(struct parser *p, const struct key_def *k, const char *va
                 else
                         return value_error(p, k, value, "unknown desktop (allowed: xfce or command)");
                 return 0;
+        case VALUE_PLACEMENT:
+                if (streq(value, "host"))
+                        ret->a = PLACEMENT_HOST;
+                else if (streq(value, "exec"))
+                        ret->a = PLACEMENT_EXEC;
+                else
+                        return value_error(p, k, value, "unknown placement (allowed: host or exec)");
+                return 0;
+        case VALUE_ARGV: {
+                _cleanup_strv_free_ char **words = NULL;
+                int r = argv_split(value, &words);
+
+                if (r == -ENOMEM)
+                        return p->r = r;
+                if (r == -ENODATA)
+                        return value_error(p, k, value, "empty (give a command prefix, e.g. podman exec -i NAME)");
+                if (r == -EBADMSG)
+                        return value_error(p, k, value,
+                                           "unterminated quote (close every ' and \"; a ';' after a space starts a comment)");
+                if (r < 0)
+                        return value_error(p, k, value, "ends with a backslash (nothing left to escape)");
+                break;
+        }
         case VALUE_BOOL:
                 if (streq(value, "yes") || streq(value, "true") || streq(value, "on") || streq(value, "1"))
                         ret->a = 1;
@@ -863,6 +894,10 @@ static int entry_apply(struct bd_config *c, const struct entry *e) {
         case VALUE_BOOL:
                 *(bool *) (base + k->offset) = e->v.a;
                 break;
+        case VALUE_PLACEMENT:
+                c->placement = (enum placement_kind) e->v.a;
+                break;
+        case VALUE_ARGV:
         case VALUE_STRING:
         case VALUE_PATH:
         case VALUE_SEARCH_PATH:
@@ -986,11 +1021,51 @@ static int check_desktop_command(const struct parsed_file *files, size_t n_files
         return 0;
 }
 
+/*
+ * "placement = exec" needs an exec prefix. Both keys live only in profile
+ * sections, so a profile's effective pair is its last entries in the order
+ * of application; the effective placement line is the one reported.
+ */
+static int check_placement_exec(const struct parsed_file *files, size_t n_files, struct config_errors *errs) {
+        for (size_t i = 0; i < n_files; i++)
+                for (size_t j = 0; j < files[i].n_entries; j++) {
+                        const struct entry *e = &files[i].entries[j], *last = NULL;
+                        bool have_exec = false;
+                        int r;
+
+                        if (e->key != KEY_PLACEMENT || e->v.a != PLACEMENT_EXEC || !e->profile)
+                                continue;
+                        for (size_t x = 0; x < n_files; x++)
+                                for (size_t y = 0; y < files[x].n_entries; y++) {
+                                        const struct entry *o = &files[x].entries[y];
+
+                                        if (!o->profile || !streq(o->profile, e->profile))
+                                                continue;
+                                        if (o->key == KEY_PLACEMENT)
+                                                last = o;
+                                        else if (o->key == KEY_EXEC)
+                                                have_exec = true;
+                                }
+                        if (last != e || have_exec)
+                                continue;
+                        r = errors_add(errs, e->file, e->line,
+                                       "placement = exec, but no exec prefix is set for profile '%s' (set 'exec', "
+                                       "e.g. exec = podman exec -i NAME, in the profile's section)",
+                                       e->profile);
+                        if (r < 0)
+                                return r;
+                }
+        return 0;
+}
+
 static int finish(struct bd_config *c, const char *profile, const struct parsed_file *files, size_t n_files,
                   struct config_errors *errs, int r_files) {
         int r;
 
         r = check_desktop_command(files, n_files, errs);
+        if (r < 0)
+                return r;
+        r = check_placement_exec(files, n_files, errs);
         if (r < 0)
                 return r;
 
@@ -1246,6 +1321,8 @@ void config_dump(const struct bd_config *c, FILE *f) {
         /* `user` is only valid inside [profile.NAME], and the name is not
          * part of the effective values: a comment keeps the output valid. */
         fprintf(f, "\n; from [profile.NAME]:\n; user =%s%s\n", c->user ? " " : "", c->user ?: "");
+        fprintf(f, "; placement = %s\n; exec =%s%s\n", c->placement == PLACEMENT_EXEC ? "exec" : "host",
+                c->exec ? " " : "", c->exec ?: "");
 }
 
 char *config_error_text(const struct config_error *x) {

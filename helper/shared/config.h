@@ -26,6 +26,11 @@ enum desktop_kind {
         DESKTOP_COMMAND,
 };
 
+enum placement_kind {
+        PLACEMENT_HOST,               /* the desktop runs on this host */
+        PLACEMENT_EXEC,               /* every verb runs through the exec prefix */
+};
+
 struct bd_config {
         /* [display] */
         unsigned band_min, band_max;  /* band = 20-89 */
@@ -56,6 +61,8 @@ struct bd_config {
         char *install_system_path;    /* where install finds sudo and the package manager; NULL = the system's */
         /* [profile.NAME] only */
         char *user;                   /* owner for the logind tier, NULL if unset */
+        enum placement_kind placement;
+        char *exec;                   /* the exec prefix as written (argv_split() parses it), NULL if unset */
 };
 
 struct config_error {

@@ -31,6 +31,11 @@ static void json_close(struct json *j, char c) {
                 j->depth--;
 }
 
+void json_raw(struct json *j, const char *text) {
+        json_separate(j);
+        fputs(text, j->f);
+}
+
 void json_object_begin(struct json *j) {
         json_open(j, '{');
 }

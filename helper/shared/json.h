@@ -36,3 +36,5 @@ void json_kv_string(struct json *j, const char *key, const char *s);
 void json_kv_int(struct json *j, const char *key, long long v);
 void json_kv_bool(struct json *j, const char *key, bool v);
 void json_kv_null(struct json *j, const char *key);
+/* A value that is already JSON (another botdesk's object), written as it is. */
+void json_raw(struct json *j, const char *text);

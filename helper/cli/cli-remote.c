@@ -1,0 +1,775 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "argv-split.h"
+#include "cli-remote.h"
+#include "cli.h"
+#include "config.h"
+#include "envfile.h"
+#include "json.h"
+#include "log.h"
+#include "owner.h"
+#include "profile.h"
+#include "spawn.h"
+#include "standalone.h"
+#include "util.h"
+
+extern char **environ;
+
+#define ERR_TAIL_MAX 2048U
+#define OUT_MAX (64U * 1024U)
+#define KILL_GRACE_USEC (2ULL * 1000000ULL)
+#define INSPECT_TIMEOUT 10U
+
+struct run_result {
+        int status;            /* exit code; 128+N when killed by signal N */
+        bool signaled;
+        bool timed_out;
+        char err[ERR_TAIL_MAX + 1];  /* the last bytes of its stderr */
+        size_t err_len;
+        char *out;             /* stdout, when captured */
+};
+
+static void run_result_done(struct run_result *r) {
+        free(r->out);
+        r->out = NULL;
+}
+
+static const char *base_name(const char *path) {
+        const char *s = strrchr(path, '/');
+        return s ? s + 1 : path;
+}
+
+/* PATH lookup as execvp() does it, so that spawn() (execve) gets a path and
+ * a missing program is known before anything runs. */
+static int find_program(const char *name, char **ret) {
+        const char *path = getenv("PATH") ?: "/usr/local/bin:/usr/bin:/bin";
+
+        if (strchr(name, '/')) {
+                if (access(name, X_OK) < 0)
+                        return negative_errno();
+                *ret = strdup(name);
+                return *ret ? 0 : -ENOMEM;
+        }
+        for (const char *p = path; *p;) {
+                size_t l = strcspn(p, ":");
+                _cleanup_free_ char *c = strdup_printf("%.*s/%s", (int) l, p, name);
+
+                if (!c)
+                        return -ENOMEM;
+                if (l > 0 && access(c, X_OK) == 0) {
+                        *ret = TAKE_PTR(c);
+                        return 0;
+                }
+                p += l;
+                p += *p == ':';
+        }
+        return -ENOENT;
+}
+
+static void tail_append(struct run_result *res, const char *buf, size_t n) {
+        if (n >= ERR_TAIL_MAX) {
+                memcpy(res->err, buf + n - ERR_TAIL_MAX, ERR_TAIL_MAX);
+                res->err_len = ERR_TAIL_MAX;
+        } else {
+                if (res->err_len + n > ERR_TAIL_MAX) {
+                        size_t drop = res->err_len + n - ERR_TAIL_MAX;
+                        memmove(res->err, res->err + drop, res->err_len - drop);
+                        res->err_len -= drop;
+                }
+                memcpy(res->err + res->err_len, buf, n);
+                res->err_len += n;
+        }
+        res->err[res->err_len] = '\0';
+}
+
+/* Reads what fd has; 0 at EOF, 1 when more may come. Stderr is passed on as it arrives, unless quiet. */
+static int drain(int fd, bool is_err, bool quiet, struct run_result *res, size_t *out_len) {
+        char buf[4096];
+        ssize_t n = read(fd, buf, sizeof(buf));
+
+        if (n < 0)
+                return errno == EINTR || errno == EAGAIN ? 1 : 0;
+        if (n == 0)
+                return 0;
+        if (is_err) {
+                if (!quiet)
+                        (void) !write(STDERR_FILENO, buf, (size_t) n);
+                tail_append(res, buf, (size_t) n);
+        } else if (*out_len + (size_t) n <= OUT_MAX) {
+                char *o = realloc(res->out, *out_len + (size_t) n + 1);
+                if (o) {
+                        memcpy(o + *out_len, buf, (size_t) n);
+                        *out_len += (size_t) n;
+                        o[*out_len] = '\0';
+                        res->out = o;
+                }
+        }
+        return 1;
+}
+
+/*
+ * Runs argv (argv[0] a path) with stdin and stdout ours (stdin /dev/null
+ * when !own_stdin; stdout captured, and stderr kept to ourselves, when
+ * capture; stdout_fd instead when >= 0), stderr passed on and its tail kept. With a timeout, the child gets its own session, and at the
+ * deadline its whole process group is sent SIGTERM, then SIGKILL. SIGINT,
+ * SIGTERM and SIGHUP sent to us go on to the child. Everything is waited
+ * for on one poll(): the signalfd (SIGCHLD and those three) and the pipes.
+ */
+static int run(char **argv, bool own_stdin, bool capture, int stdout_fd, unsigned timeout_s, struct run_result *res) {
+        struct spawn_opts o = SPAWN_OPTS_INIT;
+        _cleanup_close_ int sfd = -EBADF, err_r = -EBADF, err_w = -EBADF, out_r = -EBADF, out_w = -EBADF;
+        unsigned long long deadline = 0, kill_at = 0;
+        sigset_t mask, old;
+        size_t out_len = 0;
+        bool exited = false, err_open = true, out_open = capture;
+        pid_t pid;
+        int fds[2], r, wstatus = 0;
+
+        *res = (struct run_result) {};
+        if (pipe2(fds, O_CLOEXEC) < 0)
+                return negative_errno();
+        err_r = fds[0];
+        err_w = fds[1];
+        if (capture) {
+                if (pipe2(fds, O_CLOEXEC) < 0)
+                        return negative_errno();
+                out_r = fds[0];
+                out_w = fds[1];
+        }
+        sigemptyset(&mask);
+        sigaddset(&mask, SIGCHLD);
+        sigaddset(&mask, SIGINT);
+        sigaddset(&mask, SIGTERM);
+        sigaddset(&mask, SIGHUP);
+        if (sigprocmask(SIG_BLOCK, &mask, &old) < 0)
+                return negative_errno();
+        sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+        if (sfd < 0) {
+                r = negative_errno();
+                (void) sigprocmask(SIG_SETMASK, &old, NULL);
+                return r;
+        }
+
+        o.argv = argv;
+        o.envp = environ;
+        /* The prefix is the caller's own tool (ssh keys, container engine
+         * settings): it gets the caller's environment. */
+        o.stdin_fd = own_stdin ? STDIN_FILENO : -1;
+        o.stdout_fd = capture ? out_w : stdout_fd;
+        o.stderr_fd = err_w;
+        o.new_session = timeout_s > 0;
+        o.pdeathsig = true;
+        r = spawn(&o, &pid);
+        err_w = safe_close(err_w);
+        out_w = safe_close(out_w);
+        if (r < 0) {
+                (void) sigprocmask(SIG_SETMASK, &old, NULL);
+                return r;
+        }
+        if (timeout_s > 0)
+                deadline = now_usec() + (unsigned long long) timeout_s * 1000000ULL;
+
+        while (!exited || err_open || out_open) {
+                struct pollfd p[3] = {
+                        { .fd = sfd, .events = POLLIN },
+                        { .fd = err_open ? err_r : -1, .events = POLLIN },
+                        { .fd = out_open ? out_r : -1, .events = POLLIN },
+                };
+                unsigned long long now = now_usec(), until = kill_at ?: deadline;
+                int wait_ms = -1;
+
+                if (exited) {
+                        /* The child is gone; a grandchild may still hold the
+                         * pipes: read what is there, do not wait for it. */
+                        wait_ms = 0;
+                } else if (until) {
+                        if (now >= until) {
+                                if (!kill_at) {
+                                        res->timed_out = true;
+                                        (void) kill(-pid, SIGTERM);
+                                        kill_at = now + KILL_GRACE_USEC;
+                                } else {
+                                        (void) kill(-pid, SIGKILL);
+                                        kill_at = ~0ULL >> 1;
+                                }
+                                continue;
+                        }
+                        wait_ms = (int) ((until - now + 999) / 1000);
+                }
+                r = poll(p, 3, wait_ms);
+                if (r < 0 && errno != EINTR)
+                        break;
+                if (r == 0 && exited)
+                        break;
+                if (p[0].revents & POLLIN) {
+                        struct signalfd_siginfo si;
+
+                        while (read(sfd, &si, sizeof(si)) == (ssize_t) sizeof(si)) {
+                                if (si.ssi_signo == SIGCHLD)
+                                        continue;
+                                (void) kill(o.new_session ? -pid : pid, (int) si.ssi_signo);
+                        }
+                        if (!exited && waitpid(pid, &wstatus, WNOHANG) == pid)
+                                exited = true;
+                }
+                if (p[1].revents & (POLLIN | POLLHUP | POLLERR))
+                        err_open = drain(err_r, true, capture, res, &out_len) > 0;
+                if (p[2].revents & (POLLIN | POLLHUP | POLLERR))
+                        out_open = drain(out_r, false, capture, res, &out_len) > 0;
+        }
+        if (!exited) {
+                (void) kill(o.new_session ? -pid : pid, SIGKILL);
+                (void) waitpid(pid, &wstatus, 0);
+        }
+        (void) sigprocmask(SIG_SETMASK, &old, NULL);
+        if (WIFSIGNALED(wstatus)) {
+                res->signaled = true;
+                res->status = 128 + WTERMSIG(wstatus);
+        } else
+                res->status = WEXITSTATUS(wstatus);
+        return 0;
+}
+
+/* ---- containers ---------------------------------------------------------------------------- */
+
+/* The container a `podman exec` / `docker exec` prefix names, or NULL. */
+static const char *prefix_container(char *const *prefix) {
+        static const char *const long_with_value[] = { "--env", "--env-file", "--user", "--workdir",
+                                                       "--detach-keys", "--preserve-fds" };
+        const char *engine = base_name(prefix[0]);
+
+        if ((!streq(engine, "podman") && !streq(engine, "docker")) || !prefix[1] || !streq(prefix[1], "exec"))
+                return NULL;
+        for (size_t i = 2; prefix[i]; i++) {
+                const char *a = prefix[i];
+
+                if (streq(a, "--"))
+                        return prefix[i + 1];
+                if (startswith(a, "--")) {
+                        if (strchr(a, '='))
+                                continue;
+                        for (size_t k = 0; k < ELEMENTSOF(long_with_value); k++)
+                                if (streq(a, long_with_value[k]) && prefix[i + 1]) {
+                                        i++;
+                                        break;
+                                }
+                        continue;
+                }
+                if (a[0] == '-' && a[1]) {
+                        /* -e, -u and -w take a value, attached or as the next word. */
+                        size_t l = strcspn(a + 1, "euw");
+                        if (a[1 + l] && !a[2 + l] && prefix[i + 1])
+                                i++;
+                        continue;
+                }
+                return a;
+        }
+        return NULL;
+}
+
+/* "ID STATUS" of the prefix's container, from its engine; NULL when it cannot be asked. */
+static char *container_inspect(char *const *prefix, const char *name, int *ret_status) {
+        _cleanup_free_ char *engine = NULL;
+        struct run_result res;
+        char *argv[] = { NULL, (char *) "inspect", (char *) "--type", (char *) "container", (char *) "--format",
+                         (char *) "{{.Id}} {{.State.Status}}", (char *) name, NULL };
+        char *ret;
+        int r;
+
+        if (find_program(prefix[0], &engine) < 0)
+                return NULL;
+        argv[0] = engine;
+        /* Captured: its complaints ("no such container") are ours to explain. */
+        r = run(argv, false, true, -1, INSPECT_TIMEOUT, &res);
+        if (r < 0)
+                return NULL;
+        *ret_status = res.status;
+        ret = res.status == 0 ? TAKE_PTR(res.out) : strdup(res.err);
+        run_result_done(&res);
+        if (ret)
+                ret[strcspn(ret, "\n")] = '\0';
+        return ret;
+}
+
+/* ---- the verbs ----------------------------------------------------------------------------- */
+
+/* Options whose value is the next word, of every verb: skipped when looking for the profile. */
+static bool option_takes_value(const char *a) {
+        static const char *const opts[] = { "--timeout", "--profile", "--viewer", "--reason", "--until", "--env",
+                                            "-o", "--output", "--size", "--format", "--quality", "--button" };
+        for (size_t i = 0; i < ELEMENTSOF(opts); i++)
+                if (streq(a, opts[i]))
+                        return true;
+        return false;
+}
+
+static const char *find_profile(char **args) {
+        for (size_t i = 0; args[i]; i++) {
+                if (streq(args[i], "--"))
+                        return NULL;
+                if (option_takes_value(args[i])) {
+                        if (!args[i + 1])
+                                return NULL;
+                        i++;
+                        continue;
+                }
+                if (args[i][0] != '-')
+                        return args[i];
+        }
+        return NULL;
+}
+
+/*
+ * thumbnail -o FILE names a file of the caller's, not of the other side:
+ * the words without the option go there, the image comes back on stdout
+ * and is written to *ret_path here (replaced atomically, 0600, as the
+ * verb does locally).
+ */
+static int split_output_option(char **args, char ***ret_args, const char **ret_path) {
+        _cleanup_strv_free_ char **out = NULL;
+        const char *path = NULL;
+        bool options_done = false;
+        int r;
+
+        for (size_t i = 0; args[i]; i++) {
+                const char *a = args[i], *v = NULL;
+
+                if (!options_done && streq(a, "--"))
+                        options_done = true;
+                else if (!options_done && (streq(a, "-o") || streq(a, "--output")) && args[i + 1])
+                        v = args[++i];
+                else if (!options_done && (startswith(a, "-o=") || startswith(a, "--output=")))
+                        v = strchr(a, '=') + 1;
+                if (v) {
+                        path = v;
+                        continue;
+                }
+                r = strv_push(&out, strdup(a));
+                if (r < 0)
+                        return r;
+        }
+        if (!out)
+                return -EINVAL;   /* there is always the profile */
+        *ret_args = TAKE_PTR(out);
+        *ret_path = path;
+        return 0;
+}
+
+static bool has_arg(char **args, const char *want) {
+        for (size_t i = 0; args[i] && !streq(args[i], "--"); i++)
+                if (streq(args[i], want))
+                        return true;
+        return false;
+}
+
+static unsigned arg_timeout(char **args) {
+        for (size_t i = 0; args[i] && !streq(args[i], "--"); i++) {
+                unsigned long long v;
+
+                if (streq(args[i], "--timeout") && args[i + 1] && parse_uint(args[i + 1], 86400, &v) >= 0)
+                        return (unsigned) v;
+        }
+        return 0;
+}
+
+/* Verbs that may run on the other side. The rest (list, doctor, install,
+ * config, lookup, web) are about this host. */
+static bool verb_placed(const char *verb) {
+        static const char *const verbs[] = { "start", "stop", "restart", "status", "env", "exec", "thumbnail",
+                                             "rfb", "lease", "input", "windows", "cursor", "watch" };
+        for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
+                if (streq(verb, verbs[i]))
+                        return true;
+        return false;
+}
+
+/* How long the verb may take there: 0 for the verbs that last as long as
+ * their caller (rfb, exec, watch, lease wait). A prefix that hangs is killed then. */
+static unsigned verb_timeout(const char *verb, char **args, const struct bd_config *c) {
+        unsigned t = arg_timeout(args);
+
+        if (streq(verb, "rfb") || streq(verb, "exec") || streq(verb, "watch"))
+                return 0;
+        if (streq(verb, "lease") && has_arg(args, "wait"))
+                return t ? t + 10 : 0;
+        if (streq(verb, "start"))
+                return (t ?: c->start_timeout) + 10;
+        if (streq(verb, "restart"))
+                return (t ?: c->start_timeout) + 70;
+        if (streq(verb, "stop"))
+                return t ?: 60;
+        return t ?: 30;
+}
+
+static bool from_botdesk(const struct run_result *res) {
+        /* The other side's botdesk says "botdesk: ..." when it fails; the
+         * prefix's own failures (podman's "Error: ...", ssh's) do not. */
+        return startswith(res->err, "botdesk: ") || strstr(res->err, "\nbotdesk: ");
+}
+
+/* Did the prefix fail, rather than the verb there? */
+static bool prefix_failed(const struct run_result *res) {
+        if (res->timed_out || res->signaled)
+                return true;
+        /* 125: podman/docker's own error; 126/127: not executable / not found there; 255: ssh's. */
+        return (res->status == 125 || res->status == 126 || res->status == 127 || res->status == 255) &&
+               !from_botdesk(res);
+}
+
+/* Why the prefix failed, in words, with what to do. */
+static char *prefix_reason(char *const *prefix, const struct run_result *res, unsigned timeout_s) {
+        _cleanup_free_ char *joined = argv_join_quoted(prefix), *last = NULL, *state = NULL;
+        const char *name = prefix_container(prefix);
+        int st = -1;
+
+        /* The last line it wrote, as the detail. */
+        if (res->err_len > 0) {
+                const char *e = res->err + res->err_len, *b;
+                while (e > res->err && (e[-1] == '\n' || e[-1] == '\r'))
+                        e--;
+                for (b = e; b > res->err && b[-1] != '\n'; b--)
+                        ;
+                last = strndup(b, (size_t) (e - b));
+        }
+        if (name)
+                state = container_inspect(prefix, name, &st);
+
+        if (res->timed_out)
+                return strdup_printf("the exec prefix (%s) did not finish within %u s and was killed with its "
+                                     "process group (check that the sandbox is up and reachable)", strnull(joined), timeout_s);
+        if (name && st > 0)
+                return strdup_printf("container %s does not exist (%s): it was removed, or never created",
+                                     name, state && state[0] ? state : "no such container");
+        if (name && st == 0 && state && !strstr(state, " running"))
+                return strdup_printf("container %s is not running (%s); start it, e.g. podman start %s", name,
+                                     strchr(state, ' ') ? strchr(state, ' ') + 1 : state, name);
+        if (res->status == 127)
+                return strdup_printf("botdesk, or a program of the prefix, was not found on the other side of %s%s%s%s: "
+                                     "install botdesk there (in an image: scripts/build-image.sh builds one with it)",
+                                     strnull(joined), last ? " (" : "", last ?: "", last ? ")" : "");
+        if (res->status == 126)
+                return strdup_printf("botdesk cannot be executed on the other side of %s%s%s%s: install botdesk there "
+                                     "(scripts/build-image.sh builds an image with it)",
+                                     strnull(joined), last ? " (" : "", last ?: "", last ? ")" : "");
+        if (res->signaled)
+                return strdup_printf("the exec prefix (%s) was killed by signal %d", strnull(joined),
+                                     res->status - 128);
+        return strdup_printf("the exec prefix (%s) failed with exit status %d%s%s%s (check that the sandbox is up and reachable)",
+                             strnull(joined), res->status, last ? " (" : "", last ?: "", last ? ")" : "");
+}
+
+/* status of a profile whose owner cannot be reached: not running, with the reason. */
+static void print_unreachable_status(FILE *f, const char *profile, char *const *prefix, const char *reason, bool json) {
+        _cleanup_free_ char *joined = argv_join_quoted(prefix);
+        static const char *const null_keys[] = { "supported", "installed", "pid", "display", "socket", "geometry",
+                                                 "install_command", "browser", "blocker", "memory_available_mb",
+                                                 "memory_limit_mb", "unit", "session", "lease", "idle_seconds",
+                                                 "started_at", "warning" };
+        struct json j;
+
+        if (!json) {
+                fprintf(f, "%s: not running (%s)\n", profile, reason);
+                return;
+        }
+        json_init(&j, f);
+        json_object_begin(&j);
+        json_kv_string(&j, "profile", profile);
+        json_kv_bool(&j, "running", false);
+        json_key(&j, "missing");
+        json_array_begin(&j);
+        json_array_end(&j);
+        for (size_t i = 0; i < ELEMENTSOF(null_keys); i++)
+                json_kv_null(&j, null_keys[i]);
+        json_kv_string(&j, "placement", "exec");
+        json_kv_string(&j, "exec", joined);
+        json_kv_string(&j, "reason", reason);
+        json_object_end(&j);
+        fputc('\n', f);
+}
+
+/* PREFIX... botdesk VERB ARGS..., the prefix's program as the path prog. ssh
+ * hands its words to a shell there: where ssh is in the chain (first, or
+ * behind a wrapper such as sshpass), each of ours is quoted so that it
+ * arrives as one word. */
+static int remote_argv(const char *prog, char *const *prefix, const char *verb, char *const *args, char ***ret) {
+        _cleanup_strv_free_ char **full = NULL;
+        bool ssh = false;
+        int r;
+
+        for (char *const *w = prefix; *w; w++)
+                ssh = ssh || streq(base_name(*w), "ssh");
+        r = strv_push(&full, strdup(prog));
+        for (size_t i = 1; r >= 0 && prefix[i]; i++)
+                r = strv_push(&full, strdup(prefix[i]));
+        if (r >= 0)
+                r = strv_push(&full, strdup("botdesk"));
+        if (r >= 0)
+                r = strv_push(&full, ssh ? shell_quote(verb) : strdup(verb));
+        for (size_t i = 0; r >= 0 && args[i]; i++)
+                r = strv_push(&full, ssh ? shell_quote(args[i]) : strdup(args[i]));
+        if (r < 0)
+                return r;
+        *ret = TAKE_PTR(full);
+        return 0;
+}
+
+static int load_profile_config(const char *profile, struct bd_config *c) {
+        struct config_errors errs = {};
+        const struct config_sources src = {};
+        int r;
+
+        r = config_load(c, profile, &src, &errs);
+        if (r < 0) {
+                config_errors_print(&errs, stderr);
+                fprintf(stderr, "botdesk: the configuration has errors; fix them (botdesk config check lists them all).\n");
+        }
+        config_errors_done(&errs);
+        return r;
+}
+
+int remote_dispatch(const char *verb, char **args) {
+        _cleanup_(config_done) struct bd_config c = {};
+        _cleanup_(paths_done) struct bd_paths p = {};
+        _cleanup_(owner_done) struct owner rec = {};
+        _cleanup_strv_free_ char **prefix = NULL, **full = NULL;
+        _cleanup_strv_free_ char **targs = NULL;
+        _cleanup_free_ char *prog = NULL, *why = NULL, *out_tmp = NULL;
+        _cleanup_close_ int dirfd = -EBADF, lock = -EBADF, out_fd = -EBADF;
+        const char *out_path = NULL;
+        struct run_result res;
+        const char *profile;
+        bool starting, stopping, force, json, have_rec;
+        unsigned timeout_s;
+        int r, source;
+
+        if (!verb_placed(verb))
+                return -1;
+        profile = find_profile(args);
+        if (!profile || !profile_name_valid(profile))
+                return -1;   /* the verb here says what is wrong */
+        if (load_profile_config(profile, &c) < 0)
+                return EXIT_USAGE;
+        if (cli_open_profile(profile, &p, &dirfd) < 0)
+                return EXIT_FAILED;
+
+        starting = streq(verb, "start") || streq(verb, "restart");
+        stopping = streq(verb, "stop");
+        force = has_arg(args, "--force") || has_arg(args, "-f");
+        json = has_arg(args, "--json");
+        if (starting || stopping) {
+                /* Starts and stops of one profile, here or there, take turns: the record is theirs. */
+                lock = profile_lock(dirfd);
+                if (lock < 0)
+                        return log_error_errno(lock, "Cannot lock profile %s: %m", profile), EXIT_FAILED;
+        }
+
+        r = owner_read_at(dirfd, &rec);
+        if (r == -EBADMSG || (r < 0 && r != -ENOENT)) {
+                if (stopping && force) {
+                        log_warning_errno(r, "The owner record of %s is unreadable (%m); forgetting it (stop --force).",
+                                          profile);
+                        (void) owner_remove_at(dirfd);
+                } else {
+                        log_error_errno(r, "The owner record %s/%s is unreadable (%m), so where %s runs is unknown; "
+                                        "botdesk stop --force %s forgets it.", p.runtime, OWNER_FILE, profile, profile);
+                        return EXIT_FAILED;
+                }
+        }
+        have_rec = r >= 0;
+        source = owner_decide(have_rec ? &rec : NULL, &c, &prefix);
+        if (source < 0)
+                return log_error_errno(source, "Cannot read the exec prefix of %s: %m", profile), EXIT_FAILED;
+        if (source == OWNER_HOST)
+                return -1;
+
+        timeout_s = verb_timeout(verb, args, &c);
+        r = find_program(prefix[0], &prog);
+        if (r < 0) {
+                _cleanup_free_ char *joined = argv_join_quoted(prefix);
+                if (streq(verb, "status")) {
+                        _cleanup_free_ char *reason = strdup_printf("its exec prefix %s cannot run here: %s is not installed",
+                                                                    strnull(joined), prefix[0]);
+                        print_unreachable_status(stdout, profile, prefix, strnull(reason), json);
+                        return EXIT_OK;
+                }
+                log_error("Cannot run %s for %s: the exec prefix's program %s is not installed on this host (exec = %s). "
+                          "Nothing was started here.", verb, profile, prefix[0], strnull(joined));
+                return EXIT_FAILED;
+        }
+
+        if (streq(verb, "thumbnail")) {
+                r = split_output_option(args, &targs, &out_path);
+                if (r < 0)
+                        return log_error_errno(r, "Cannot read the options of thumbnail: %m"), EXIT_FAILED;
+                args = targs;
+        }
+
+        r = remote_argv(prog, prefix, verb, args, &full);
+        if (r < 0) {
+                log_error("Out of memory.");
+                return EXIT_FAILED;
+        }
+
+        if (starting && !have_rec) {
+                /* Recorded before the start, so that a start that is cut off
+                 * half-way is still stopped there, never forgotten. */
+                struct owner o = { .argv = prefix };
+                _cleanup_free_ char *id = NULL;
+                const char *name = prefix_container(prefix);
+                int st = -1;
+
+                if (name) {
+                        id = container_inspect(prefix, name, &st);
+                        /* st < 0: the engine could not be asked; the prefix itself will tell. */
+                        if (st > 0) {
+                                log_error("Cannot start %s in container %s: it does not exist (%s). Nothing was started on this host.",
+                                          profile, name, id && id[0] ? id : "no such container");
+                                return EXIT_FAILED;
+                        }
+                        if (st == 0 && id && !strstr(id, " running")) {
+                                log_error("Cannot start %s in container %s: it is not running (%s); start it first, e.g. %s start %s. "
+                                          "Nothing was started on this host.", profile, name,
+                                          strchr(id, ' ') ? strchr(id, ' ') + 1 : id, base_name(prefix[0]), name);
+                                return EXIT_FAILED;
+                        }
+                        if (st == 0 && id) {
+                                id[strcspn(id, " ")] = '\0';
+                                o.container_id = id;
+                        }
+                }
+                r = owner_write_at(dirfd, &o);
+                if (r < 0)
+                        return log_error_errno(r, "Cannot write the owner record of %s: %m", profile), EXIT_FAILED;
+        }
+
+        if (out_path) {
+                out_tmp = strdup_printf("%s.XXXXXX", out_path);
+                if (!out_tmp)
+                        return log_error("Out of memory."), EXIT_FAILED;
+                out_fd = mkostemp(out_tmp, O_CLOEXEC);
+                if (out_fd < 0 || fchmod(out_fd, 0600) < 0) {
+                        log_error_errno(negative_errno(), "Cannot create %s: %m", out_tmp);
+                        if (out_fd >= 0)
+                                (void) unlink(out_tmp);
+                        return EXIT_FAILED;
+                }
+        }
+        r = run(full, !timeout_s, false, out_fd, timeout_s, &res);
+        if (out_path) {
+                /* The image is the caller's only once it is whole. */
+                bool whole = r >= 0 && res.status == EXIT_OK && !prefix_failed(&res);
+
+                if (whole && rename(out_tmp, out_path) < 0) {
+                        log_error_errno(negative_errno(), "Cannot write %s: %m", out_path);
+                        res.status = EXIT_FAILED;
+                        whole = false;
+                }
+                if (!whole)
+                        (void) unlink(out_tmp);
+        }
+        if (r < 0) {
+                if (starting && !have_rec)
+                        (void) owner_remove_at(dirfd);
+                log_error_errno(r, "Cannot run the exec prefix of %s (%s): %m. Nothing was started on this host.", profile,
+                                prog);
+                return EXIT_FAILED;
+        }
+
+        if (!prefix_failed(&res)) {
+                if ((stopping && res.status == EXIT_OK) || (starting && !have_rec && res.status != EXIT_OK))
+                        (void) owner_remove_at(dirfd);
+                return res.status;
+        }
+
+        why = prefix_reason(prefix, &res, timeout_s);
+        if (streq(verb, "status")) {
+                print_unreachable_status(stdout, profile, prefix, strnull(why), json);
+                return EXIT_OK;
+        }
+        if (stopping && force) {
+                (void) owner_remove_at(dirfd);
+                log_warning("Cannot stop %s there: %s; forgot its owner record (stop --force).", profile, strnull(why));
+                if (!has_arg(args, "--quiet") && !has_arg(args, "-q"))
+                        printf("%s: not running\n", profile);
+                return EXIT_OK;
+        }
+        if (starting && !have_rec && !res.timed_out)
+                (void) owner_remove_at(dirfd);
+        log_error("Cannot %s %s: %s.%s%s", verb, profile, strnull(why),
+                  starting ? " Nothing was started on this host." : "",
+                  stopping ? " Its owner record is kept; botdesk stop --force forgets it." :
+                  starting && res.timed_out ? " The start may still complete there; botdesk stop stops it." : "");
+        return EXIT_FAILED;
+}
+
+int remote_status_text(const char *profile, const struct bd_config *c, bool json, char **ret) {
+        _cleanup_(paths_done) struct bd_paths p = {};
+        _cleanup_(owner_done) struct owner rec = {};
+        _cleanup_strv_free_ char **prefix = NULL, **full = NULL;
+        _cleanup_free_ char *prog = NULL, *why = NULL, *text = NULL;
+        _cleanup_close_ int dirfd = -EBADF;
+        char *args[] = { (char *) profile, json ? (char *) "--json" : NULL, NULL };
+        struct run_result res = {};
+        size_t size = 0;
+        FILE *f;
+        int r, source;
+
+        r = paths_for_profile(profile, &p);
+        if (r < 0)
+                return r;
+        dirfd = paths_open_runtime(&p, NULL);
+        if (dirfd < 0)
+                return dirfd == -ENOENT ? 0 : dirfd;
+        f = open_memstream(&text, &size);
+        if (!f)
+                return -ENOMEM;
+        r = owner_read_at(dirfd, &rec);
+        if (r < 0 && r != -ENOENT) {
+                /* Where it runs is unknown: never read as this host's. */
+                why = strdup_printf("its owner record is unreadable (%s); botdesk stop --force %s forgets it",
+                                    strerror(-r), profile);
+                print_unreachable_status(f, profile, NULL, strnull(why), json);
+                goto done;
+        }
+        source = owner_decide(r >= 0 ? &rec : NULL, c, &prefix);
+        if (source <= OWNER_HOST) {
+                fclose(f);
+                return source;
+        }
+        r = find_program(prefix[0], &prog);
+        if (r >= 0)
+                r = remote_argv(prog, prefix, "status", args, &full);
+        if (r >= 0)
+                r = run(full, false, true, -1, verb_timeout("status", args, c), &res);
+        if (r >= 0 && !prefix_failed(&res) && res.status == EXIT_OK && res.out) {
+                /* One object (or one line of text) per profile, nothing else, into our list. */
+                size_t n = strlen(res.out);
+                while (n > 0 && res.out[n - 1] == '\n')
+                        n--;
+                if (!json || (n > 1 && res.out[0] == '{' && res.out[n - 1] == '}' && !memchr(res.out, '\n', n)))
+                        fprintf(f, "%.*s\n", (int) n, res.out);
+                else
+                        print_unreachable_status(f, profile, prefix, "the far side's status is not one JSON object", json);
+        } else {
+                why = r == -ENOENT ? strdup_printf("its exec prefix's program %s is not installed here", prefix[0])
+                      : r < 0      ? strdup_printf("its exec prefix cannot run: %s", strerror(-r))
+                                   : prefix_reason(prefix, &res, verb_timeout("status", args, c));
+                print_unreachable_status(f, profile, prefix, strnull(why), json);
+        }
+done:
+        run_result_done(&res);
+        if (fclose(f) != 0)
+                return -ENOMEM;
+        /* Without the final newline: the caller places it. */
+        if (size > 0 && text[size - 1] == '\n')
+                text[size - 1] = '\0';
+        *ret = TAKE_PTR(text);
+        return 1;
+}

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <stdbool.h>
+
+/*
+ * Placement by exec prefix: for a profile whose desktop lives elsewhere
+ * (an owner record, else placement = exec), the verb runs there as
+ * `PREFIX... botdesk VERB ARGS...`, with this process's stdin and stdout
+ * (so `rfb` is a byte stream end to end) and its exit code. A prefix that
+ * cannot run (its program missing, the sandbox gone, botdesk missing there)
+ * is exit 1 with what failed; nothing is ever started on this host instead.
+ *
+ * args: the words after the verb, NULL-terminated. Returns the exit code,
+ * or -1 when the verb runs on this host.
+ */
+int remote_dispatch(const char *verb, char **args);
+
+struct bd_config;
+
+/*
+ * For `status` of every profile: when profile is placed elsewhere, 1 and
+ * in *ret its status from there (one JSON object with json, else a line
+ * of text; a "not running" one with the reason when the far side cannot be
+ * reached), without a final newline. 0 when it runs on this host.
+ */
+int remote_status_text(const char *profile, const struct bd_config *c, bool json, char **ret);

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <stdbool.h>
+
+#include "config.h"
+
+/*
+ * Who owns a profile's desktop when it runs somewhere else (placement =
+ * exec): RUNTIME/owner records the exec prefix the first start used, and the
+ * container's id when the prefix names a podman or docker container. Until
+ * the desktop is stopped, every verb follows the record, not the current
+ * setting, so that changing the configuration never loses track of a
+ * running desktop or mistakes another place's desktop for this one.
+ *
+ * The file is 0600, written atomically: "botdesk-owner 1", the number of
+ * words, the words, then the container id (maybe empty), each NUL-terminated.
+ */
+
+#define OWNER_FILE "owner"
+
+struct owner {
+        char **argv;          /* the exec prefix, at least one word */
+        char *container_id;   /* NULL when unknown or not a container */
+};
+
+void owner_done(struct owner *o);
+
+/* 0 and *ret filled, -ENOENT when there is no record, -EBADMSG for a torn or foreign file. */
+int owner_read_at(int dirfd, struct owner *ret);
+int owner_write_at(int dirfd, const struct owner *o);
+int owner_remove_at(int dirfd);
+
+/* Encoding and decoding alone, for tests. */
+int owner_encode(const struct owner *o, char **ret, size_t *ret_size);
+int owner_decode(const char *data, size_t size, struct owner *ret);
+
+enum owner_source {
+        OWNER_HOST,      /* run the verb here */
+        OWNER_RECORD,    /* through the recorded prefix */
+        OWNER_SETTING,   /* through the configured prefix (no record yet) */
+};
+
+/*
+ * Which place a verb goes to: the record wins over the setting, whatever
+ * the setting says now; without a record, the setting decides. On
+ * OWNER_RECORD and OWNER_SETTING, *ret_argv is the prefix (owned by the
+ * caller). record may be NULL. Returns the source or -errno.
+ */
+int owner_decide(const struct owner *record, const struct bd_config *c, char ***ret_argv);
