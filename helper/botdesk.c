@@ -251,7 +251,8 @@ static int verb_start(const char *profile) {
                         return EXIT_FAILED;
         } else {
                 progress = !arg.quiet && !arg.json && isatty(STDERR_FILENO);
-                r = standalone_start(profile, &p, dirfd, arg.timeout ?: c.start_timeout + 5, progress, &error, &status);
+                r = standalone_start(profile, &p, dirfd, &lock, arg.timeout ?: c.start_timeout + 5, progress, &error,
+                                     &status);
                 if (r < 0) {
                         log_error("Cannot start %s: %s", profile, error ?: strerror(-r));
                         return status == EXIT_REFUSED ? EXIT_REFUSED : status == EXIT_USAGE ? EXIT_USAGE : EXIT_FAILED;
