@@ -202,6 +202,16 @@ static int start_unit(sd_bus *bus, const char *profile, int dirfd) {
         if (r < 0)
                 return log_error_errno(r, "Cannot ask the user manager about %s: %m", UNIT_TEMPLATE);
         o.transient = r == 0;
+        if (o.transient) {
+                _cleanup_free_ char *state = NULL;
+
+                /* A transient unit that exists (a start under way, or done)
+                 * cannot be created again; StartUnit joins its start job and
+                 * waits for it, as systemctl start does. */
+                if (unit_active_state(bus, unit, &state) >= 0 && !streq(state, "inactive") &&
+                    !streq(state, "failed"))
+                        o.transient = false;
+        }
         o.helper_path = getenv("BOTDESK_HELPER") ?: BOTDESK_HELPER_PATH;
         o.environment = env;
         /* --timeout bounds the wait for the job; the unit's own start
