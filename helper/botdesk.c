@@ -24,6 +24,7 @@
 #include "commands-input.h"
 #endif
 #include "config.h"
+#include "doctor-inotify.h"
 #include "envfile.h"
 #include "exec-env.h"
 #include "identity.h"
@@ -606,6 +607,7 @@ static int verb_doctor(void) {
                 json_kv_string(&j, "reaping", cg_writable ? "cgroup" : "process-group");
                 json_kv_bool(&j, "logind", logind);
                 json_kv_bool(&j, "selinux", access("/sys/fs/selinux/enforce", F_OK) == 0);
+                doctor_inotify(&j, &c, mem_ok ? mem.limit_mb : 0);
                 json_object_end(&j);
                 putchar('\n');
                 return EXIT_OK;
@@ -625,6 +627,7 @@ static int verb_doctor(void) {
         printf("reaping:      %s\n", guarantee);
         printf("logind:       %s\n", logind ? "running" : "not running");
         printf("SELinux:      %s\n", access("/sys/fs/selinux/enforce", F_OK) == 0 ? "enabled" : "disabled");
+        doctor_inotify(NULL, &c, mem_ok ? mem.limit_mb : 0);
         return EXIT_OK;
 }
 
