@@ -9,7 +9,10 @@
  */
 #include <fcntl.h>
 #include <poll.h>
+#include <stddef.h>
 #include <sys/inotify.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
@@ -17,9 +20,43 @@
 #include "standalone.h"
 #include "util.h"
 
+/* Does something listen on this Unix socket? A connect, nothing spoken. */
+static bool socket_listens(const char *path, bool abstract) {
+        _cleanup_close_ int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        struct sockaddr_un sa = { .sun_family = AF_UNIX };
+        size_t l = strlen(path);
+
+        if (fd < 0 || l + 1 >= sizeof sa.sun_path)
+                return true; /* cannot tell: not evidence of death */
+        memcpy(sa.sun_path + abstract, path, l);
+        return connect(fd, (struct sockaddr *) &sa, (socklen_t) (offsetof(struct sockaddr_un, sun_path) + abstract + l)) == 0 ||
+               (errno != ECONNREFUSED && errno != ENOENT);
+}
+
+/*
+ * A published desktop whose X server or session bus no longer listens is
+ * being torn down (the helper has yet to notice the death): not ready, and
+ * its helper's verdict follows in a moment. Killed servers close their
+ * listening sockets before anything else of them is gone.
+ */
+static bool desktop_answers(int runtime_fd, const struct helper_record *rec) {
+        _cleanup_free_ char *bus = NULL;
+        char x[64];
+
+        if (rec->display < 0)
+                return true;
+        snprintf(x, sizeof x, "/tmp/.X11-unix/X%d", rec->display);
+        if (!socket_listens(x, true) && !socket_listens(x, false))
+                return false;
+        bus = strdup_printf("/proc/self/fd/%d/bus", runtime_fd);
+        return !bus || faccessat(runtime_fd, "bus", F_OK, AT_SYMLINK_NOFOLLOW) < 0 || socket_listens(bus, false);
+}
+
 enum helper_phase helper_phase_at(int runtime_fd, struct helper_record *rec) {
         if (helper_record_read_at(runtime_fd, rec) >= 0 && helper_alive(runtime_fd, rec) > 0)
-                return faccessat(runtime_fd, "env", F_OK, AT_SYMLINK_NOFOLLOW) == 0 ? HELPER_READY : HELPER_STARTING;
+                return faccessat(runtime_fd, "env", F_OK, AT_SYMLINK_NOFOLLOW) == 0 && desktop_answers(runtime_fd, rec)
+                               ? HELPER_READY
+                               : HELPER_STARTING;
         helper_record_done(rec);
         /* A helper holds its lock from before it records itself (it reaps
          * what its predecessor left first) until it is gone. */
