@@ -239,6 +239,33 @@ static int start_unit(sd_bus *bus, const char *profile, int dirfd) {
         return -EIO;
 }
 
+/* The status a start ends with. A desktop that was ready and is gone (or
+ * going) by now was stopped as the start finished: that start must not
+ * print a "starting" desktop and exit 0. */
+static int print_started(const char *profile, const struct bd_config *c) {
+        struct bd_status st;
+        int r;
+
+        r = status_collect(profile, c, &st);
+        if (r < 0)
+                return log_error_errno(r, "Cannot read the status of %s: %m", profile), EXIT_FAILED;
+        if (!st.running) {
+                log_error("Cannot start %s: stopped while starting: the desktop was taken down as it became ready%s%s.",
+                          profile, st.last_error ? ": " : "", st.last_error ?: "");
+                status_done(&st);
+                return EXIT_FAILED;
+        }
+        if (arg.json) {
+                struct json j;
+                json_init(&j, stdout);
+                status_json(&j, &st);
+                putchar('\n');
+        } else
+                status_print(stdout, &st);
+        status_done(&st);
+        return EXIT_OK;
+}
+
 static int verb_start(const char *profile) {
         _cleanup_(config_done) struct bd_config c = {};
         _cleanup_(paths_done) struct bd_paths p = {};
@@ -271,7 +298,7 @@ static int verb_start(const char *profile) {
         }
         lock = safe_close(lock);
         activity_stamp(dirfd);
-        return print_status(profile, &c) < 0 ? EXIT_FAILED : EXIT_OK;
+        return print_started(profile, &c);
 }
 
 static int verb_stop(const char *profile) {
