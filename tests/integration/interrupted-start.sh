@@ -136,7 +136,8 @@ one_round() {
         local helpers xs left i n
         ROUND=$((ROUND + 1))
         TARGET=$target
-        DELAY_MS=$((RANDOM % MAX_DELAY_MS))
+        # A CLI is worth killing while it waits: before it printed the status.
+        if [ "$target" = cli ]; then DELAY_MS=$((RANDOM % (MAX_DELAY_MS * 2 / 3))); else DELAY_MS=$((RANDOM % MAX_DELAY_MS)); fi
         bd_register "$prof"
 
         "$BOTDESK" start "$prof" >"$out1.out" 2>"$out1.err" &
@@ -159,14 +160,16 @@ one_round() {
                 fi
         fi
 
-        # The next start, at once.
+        # The next start, at once; after the stop, when the interruption
+        # is a stop (a stop after that start returned could only be
+        # told from one before it by racing the checks).
+        [ -n "$stopper" ] && { wait_cli "$stopper" || violation "the stop exited $?" "$(cat "$BD_T/out/r.stop.err")"; }
         timeout 120 "$BOTDESK" start "$prof" >"$out2.out" 2>"$out2.err" &
         next=$!
         wait_cli "$next"
         rc2=$?
         wait_cli "$cli"
         rc1=$?
-        [ -n "$stopper" ] && wait_cli "$stopper"
         bd_snapshot "$prof"
 
         if [ "$target" = stop ]; then
