@@ -240,9 +240,10 @@ static int start_unit(sd_bus *bus, const char *profile, int dirfd) {
 }
 
 /* The status a start ends with. A desktop that was ready and is gone (or
- * going) by now was stopped as the start finished: that start must not
- * print a "starting" desktop and exit 0. */
-static int print_started(const char *profile, const struct bd_config *c) {
+ * going) by now must not be printed as "starting" with exit 0: the start
+ * waits for the helper's verdict and reports it, a stop as "stopped while
+ * starting". */
+static int print_started(const char *profile, const struct bd_config *c, const struct bd_paths *p, int dirfd) {
         struct bd_status st;
         int r;
 
@@ -250,9 +251,19 @@ static int print_started(const char *profile, const struct bd_config *c) {
         if (r < 0)
                 return log_error_errno(r, "Cannot read the status of %s: %m", profile), EXIT_FAILED;
         if (!st.running) {
-                log_error("Cannot start %s: stopped while starting: the desktop was taken down as it became ready%s%s.",
-                          profile, st.last_error ? ": " : "", st.last_error ?: "");
+                _cleanup_free_ char *why = NULL;
+                int none = -EBADF;
+
                 status_done(&st);
+                /* Being taken down: the helper says why before it ends. */
+                r = standalone_wait_starting(profile, p, dirfd, &none, now_usec() + 30 * 1000000ULL, 30, false, &why);
+                if (r == 0)
+                        return print_status(profile, c) < 0 ? EXIT_FAILED : EXIT_OK;
+                if (r == -EIO && why)
+                        log_error("Cannot start %s: %s", profile, why);
+                else
+                        log_error("Cannot start %s: stopped while starting: the desktop was stopped as it became ready.",
+                                  profile);
                 return EXIT_FAILED;
         }
         if (arg.json) {
@@ -298,7 +309,7 @@ static int verb_start(const char *profile) {
         }
         lock = safe_close(lock);
         activity_stamp(dirfd);
-        return print_started(profile, &c);
+        return print_started(profile, &c, &p, dirfd);
 }
 
 static int verb_stop(const char *profile) {

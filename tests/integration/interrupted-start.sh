@@ -132,7 +132,7 @@ check_next_start() {
 }
 
 one_round() {
-        local prof=$1 target=$2 cli next rc1 rc2 pid out1=$BD_T/out/r.first out2=$BD_T/out/r.next stopper=
+        local prof=$1 target=$2 cli next rc1 rc2 pid= out1=$BD_T/out/r.first out2=$BD_T/out/r.next stopper=
         local helpers xs left i n
         ROUND=$((ROUND + 1))
         TARGET=$target
@@ -183,6 +183,19 @@ one_round() {
                         violation "a start racing a stop exited $rc1" "$(cat "$out1.err")"
                 fi
         fi
+        if [ -n "$pid" ] && [ "$rc1" = 1 ]; then
+                # The failed start names what died first, and of what.
+                local want
+                case $target in
+                helper) want='botdesk-helper .*signal KILL' ;;
+                xserver) want='X server .*signal KILL' ;;
+                bus) want='session bus .*signal KILL' ;;
+                wm) want="$WM_NAME .*signal KILL" ;;
+                *) want= ;;
+                esac
+                [ -z "$want" ] || grep -Eq -- "$want" "$out1.err" ||
+                        violation "the failed start does not say that the $target died of SIGKILL (/$want/)" "$(cat "$out1.err")"
+        fi
         if [ "$target" != cli ] && [ "$rc1" = 0 ] && grep -q ': starting' "$out1.out"; then
                 violation "an interrupted start exited 0 with a starting desktop" "$(cat "$out1.out")"
         fi
@@ -207,7 +220,9 @@ one_round() {
         done
         [ -z "$left" ] || violation "processes of $prof alive 5 s after its stop" "$(describe_pids $left)"
         for ((n = BD_BAND_MIN; n <= BD_BAND_MAX; n++)); do
-                display_unused "$n" || violation "display :$n is still taken after the stop (lock pid $(lock_pid "$n"))" ""
+                display_unused "$n" || violation "display :$n is still taken after the stop" \
+                        "lock: $(lock_pid "$n") $(describe_pids "$(lock_pid "$n")")" \
+                        "helper.log: $(tail -n 15 "$(bd_rt "$prof")/helper.log" 2>/dev/null)"
         done
 }
 
@@ -222,8 +237,8 @@ run_set() {
 
 # Command desktops: ready about 400 ms after the start; delays up to 900 ms
 # hit every step and a little after ready.
-bd_config command='sleep infinity' settle=300 timeout=10
-WM_COMM=sleep
+bd_config command='exec sleep infinity' settle=300 timeout=10
+WM_COMM=sleep WM_NAME='session command'
 MAX_DELAY_MS=900
 before=$VIOLATIONS
 run_set "$(bd_profile c)" "cli helper xserver bus wm stop" "$ROUNDS"
@@ -232,7 +247,7 @@ run_set "$(bd_profile c)" "cli helper xserver bus wm stop" "$ROUNDS"
 if command -v xfwm4 >/dev/null && command -v xfce4-panel >/dev/null && command -v xfsettingsd >/dev/null &&
         [ "$XFCE_ROUNDS" -gt 0 ]; then
         bd_config desktop=xfce timeout=30
-        WM_COMM=xfwm4
+        WM_COMM=xfwm4 WM_NAME=xfwm4
         MAX_DELAY_MS=2500
         before=$VIOLATIONS
         run_set "$(bd_profile x)" "wm xserver" "$XFCE_ROUNDS"
