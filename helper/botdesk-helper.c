@@ -856,8 +856,13 @@ static void on_child_exit(struct desktop *d, struct child *c, const siginfo_t *s
         describe_exit(si, how, sizeof how);
 
         if (c == &d->xserver && d->phase == PHASE_XSERVER) {
-                /* Refused before it listened: taken by someone we could not see? Try the next. */
-                if (d->reserved_display < 0 && display_in_use(&alloc_env_default, (unsigned) d->display) > 0 &&
+                /* The lock our own server wrote before it died is no sign
+                 * of someone else, and must not outlive it. */
+                remove_x_leftovers(d);
+                /* Refused before it listened (an exit, not a kill): taken by
+                 * someone we could not see? Try the next. */
+                if (si->si_code == CLD_EXITED && d->reserved_display < 0 &&
+                    display_in_use(&alloc_env_default, (unsigned) d->display) > 0 &&
                     d->n_tried < MAX_DISPLAY_ATTEMPTS) {
                         log_notice("Display :%d was taken meanwhile, trying another.", d->display);
                         r = desktop_start_xserver(d);
