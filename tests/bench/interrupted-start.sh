@@ -27,10 +27,11 @@ W=$(mktemp -d /tmp/botdesk-bench-irs.XXXXXX)
 trap 'rm -rf -- "${W:?}"' EXIT
 t0=$(date +%s)
 rc=0
-BOTDESK_BUILD_DIR=$BUILD BOTDESK_SOURCE_DIR=$SRC BOTDESK_INTERRUPT_ROUNDS=$ROUNDS \
-        BOTDESK_INTERRUPT_XFCE_ROUNDS=$XFCE ${SEED:+BOTDESK_INTERRUPT_SEED=$SEED} \
-        BOTDESK_INTERRUPT_SUMMARY=$W/summary \
-        bash "$SRC/tests/integration/interrupted-start.sh" >"$W/tap" 2>"$W/stderr" || rc=$?
+vars=(BOTDESK_BUILD_DIR="$BUILD" BOTDESK_SOURCE_DIR="$SRC" BOTDESK_INTERRUPT_ROUNDS="$ROUNDS"
+      BOTDESK_INTERRUPT_XFCE_ROUNDS="$XFCE" BOTDESK_INTERRUPT_SUMMARY="$W/summary")
+[ -n "$SEED" ] && vars+=(BOTDESK_INTERRUPT_SEED="$SEED")
+env "${vars[@]}" bash "$SRC/tests/integration/interrupted-start.sh" >"$W/tap" 2>"$W/stderr" || rc=$?
+[ "$rc" = 0 ] || tail -n 5 "$W/stderr" >&2
 echo "interrupted starts: $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $(uname -r), $(( $(date +%s) - t0 )) s"
 sed -n 's/^# \(seed .*\)/\1/p' "$W/tap"
 cat "$W/summary" 2>/dev/null || echo "no summary: the test ended early"
