@@ -1187,7 +1187,7 @@ static int desktop_init(struct desktop *d) {
         /* Recorded: from now on a start finds this helper and waits for it,
          * and a stop finds it to stop. The `botdesk start` that spawned us
          * lets go of the profile's lock on this. */
-        (void) sd_notifyf(false, "MAINPID=%d", (int) getpid());
+        (void) sd_notify(false, "BOTDESK_RECORDED=1");
         return 0;
 }
 

@@ -72,7 +72,7 @@ static int notify_socket_open(char **ret_name) {
 
 struct notify_state {
         bool ready;
-        bool owns;              /* MAINPID= came: the helper has recorded itself */
+        bool owns;              /* BOTDESK_RECORDED=1 came: the helper has recorded itself */
         int errno_value;
         char status[512];
 };
@@ -107,7 +107,7 @@ static void notify_receive(int fd, pid_t helper, struct notify_state *st, bool p
                                 *next++ = 0;
                         if (streq(line, "READY=1"))
                                 st->ready = true;
-                        else if (startswith(line, "MAINPID="))
+                        else if (streq(line, "BOTDESK_RECORDED=1"))
                                 st->owns = true;
                         else if ((val = startswith(line, "ERRNO=")) && parse_uint(val, 4095, &v) >= 0)
                                 st->errno_value = (int) v;
