@@ -12,19 +12,26 @@ static unsigned desktops_running(void) {
         _cleanup_closedir_ DIR *d = NULL;
         struct dirent *de;
         unsigned n = 0;
+        int fd;
 
-        if (paths_runtime_base(&base) < 0 || !(d = opendir(base)))
+        /* Only directories verified ours count, as for every verb. */
+        if (paths_runtime_base(&base) < 0 || (fd = dir_open_verified_at(AT_FDCWD, base, getuid())) < 0)
                 return 0;
+        d = fdopendir(fd);
+        if (!d) {
+                safe_close(fd);
+                return 0;
+        }
         while ((de = readdir(d))) {
-                _cleanup_close_ int fd = -EBADF;
+                _cleanup_close_ int pfd = -EBADF;
                 struct helper_record rec;
 
                 if (!profile_name_valid(de->d_name))
                         continue;
-                fd = openat(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
-                if (fd < 0 || helper_record_read_at(fd, &rec) < 0)
+                pfd = dir_open_verified_at(dirfd(d), de->d_name, getuid());
+                if (pfd < 0 || helper_record_read_at(pfd, &rec) < 0)
                         continue;
-                n += helper_alive(fd, &rec) > 0;
+                n += helper_alive(pfd, &rec) > 0;
                 helper_record_done(&rec);
         }
         return n;
@@ -55,7 +62,7 @@ void doctor_inotify(struct json *j, const struct bd_config *c, uint64_t memory_l
         }
         printf("inotify:      %lld of %lld instances in use by uid %u (fs.inotify.max_user_instances)\n",
                l.instances_used, l.max_user_instances, (unsigned) getuid());
-        printf("  needed:     %lld for the %u desktops running, %lld for the %u this host could hold\n"
+        printf("  needed:     %lld for the desktops running now (%u), %lld for the %u this host could hold\n"
                "              (band %u-%u, about %u MB each; %u per desktop plus %u for the user's own programs)\n",
                need_now, running, need_full, capacity, c->band_min, c->band_max, DOCTOR_DESKTOP_MB,
                INOTIFY_PER_DESKTOP, INOTIFY_USER_MARGIN);
