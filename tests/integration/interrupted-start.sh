@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Every interruption of a start leaves the next start truthful. Round after
-# round, a start is interrupted after a random delay (seeded and printed:
-# BOTDESK_INTERRUPT_SEED=N replays a run) by a SIGKILL of one target (the
+# round, a start is interrupted after a random delay (seeded and printed;
+# BOTDESK_INTERRUPT_SEED=N replays the delays) by a SIGKILL of one target (the
 # CLI, the helper, the X server, the session bus, the session command or
 # window manager) or by a concurrent stop, and another start follows at
 # once. After each round:
@@ -15,7 +15,8 @@
 #   - 5 s after its stop nothing of the profile is alive, and every display
 #     number of the band is free again.
 # BOTDESK_INTERRUPT_ROUNDS (default 4) rounds per target; with Xfce
-# installed, BOTDESK_INTERRUPT_XFCE_ROUNDS (default 2) rounds kill xfwm4.
+# installed, BOTDESK_INTERRUPT_XFCE_ROUNDS (default 2) rounds kill xfwm4 or Xvnc
+# of an Xfce start.
 # The bench (tests/bench/interrupted-start.sh) runs this with more rounds.
 . "$(dirname "$0")/lib.sh"
 
