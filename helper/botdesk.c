@@ -259,11 +259,12 @@ static int print_started(const char *profile, const struct bd_config *c, const s
                 r = standalone_wait_starting(profile, p, dirfd, &none, now_usec() + 30 * 1000000ULL, 30, false, &why);
                 if (r == 0)
                         return print_status(profile, c) < 0 ? EXIT_FAILED : EXIT_OK;
-                if (r == -EIO && why)
-                        log_error("Cannot start %s: %s", profile, why);
-                else
+                if (r == -ESRCH)
                         log_error("Cannot start %s: stopped while starting: the desktop was stopped as it became ready.",
                                   profile);
+                else
+                        log_error("Cannot start %s: it went away as it became ready: %s", profile,
+                                  why ?: strerror(-r));
                 return EXIT_FAILED;
         }
         if (arg.json) {
