@@ -227,11 +227,12 @@ stop_fails=0; for j in $(jobs -p); do wait "$j" || stop_fails=$((stop_fails + 1)
 stop_total=$(ms "$t0")
 not_empty=0
 for cg in "${cgs[@]}"; do
-        [ -n "$cg" ] && [ -d "$cg" ] && [ -n "$(find "$cg" -name cgroup.procs -exec cat {} + 2>/dev/null)" ] &&
+        if [ -n "$cg" ] && [ -d "$cg" ] && [ -n "$(find "$cg" -name cgroup.procs -exec cat {} + 2>/dev/null)" ]; then
                 not_empty=$((not_empty + 1))
+        fi
 done
 row "$CONCURRENT concurrent stops (ms)" "$stop_total" ""
 row "  failed stops / cgroups not empty after" "$stop_fails / $not_empty" "0 / 0"
 row "  fs.inotify.max_user_instances" "$(cat /proc/sys/fs/inotify/max_user_instances)" ">= $(( CONCURRENT * 8 + 128 ))"
-[ -s "$W/stop.err" ] && sort "$W/stop.err" | uniq -c | sed 's/^/  stop: /'
+if [ -s "$W/stop.err" ]; then sort "$W/stop.err" | uniq -c | sed 's/^/  stop: /'; fi
 
