@@ -57,6 +57,7 @@ wait_cli() {
                 sleep 0.1
         done
         if proc_alive "$pid"; then
+                t_diag "round $ROUND: botdesk (pid $pid) still ran after 60 s; killed it (exit 124)"
                 kill -KILL "$pid" 2>/dev/null
                 wait "$pid" 2>/dev/null
                 return 124
