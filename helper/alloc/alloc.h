@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <signal.h>
+#include <stdbool.h>
+#include <sys/types.h>
+
+/*
+ * Display allocation: which X display numbers are in use, which one a profile
+ * gets, and the host-wide lock that serialises picking a number until the X
+ * server has claimed it.
+ *
+ * A number N is in use when
+ *  - its lock file (LOCKDIR/.XN-lock) names a live process (a zombie is dead),
+ *  - or the X socket for exactly N is bound, abstract "@/tmp/.X11-unix/XN" or
+ *    the path "/tmp/.X11-unix/XN", as listed in /proc/net/unix (":200" is
+ *    not ":20"),
+ *  - or a reservation holds it (a file RESDIR/N whose content is a live pid,
+ *    or any file there for the logind tier; see alloc_reserve).
+ * A lock file whose pid is dead (or that is unreadable garbage) is stale and
+ * removed; a live one is never touched.
+ */
+
+struct alloc_env {
+        const char *lock_dir;        /* "/tmp" in production */
+        const char *proc_net_unix;   /* "/proc/net/unix" in production */
+        const char *reservation_dir; /* NULL = none; "/run/botdesk/reservations" in production */
+        const char *proc_root;       /* "/proc": where liveness of a pid is looked up */
+};
+
+extern const struct alloc_env alloc_env_default;
+
+/* Is display n in use? Returns 1 in use, 0 free, -errno on failure to check. */
+int display_in_use(const struct alloc_env *env, unsigned n);
+
+/* Does a reservation (and only that) hold display n? 1, 0, -errno. An
+ * allocator without root's lock asks this after its server claimed n: the
+ * logind tier reserves first and checks X's lock after, so one of the two
+ * always sees the other. */
+int display_reserved(const struct alloc_env *env, unsigned n);
+
+/* Remove the lock file of n if its pid is dead. Returns 1 removed, 0 nothing to do (absent or live). */
+int display_remove_stale_lock(const struct alloc_env *env, unsigned n);
+
+/*
+ * Pick a free display in [min, max]: preferred first (when inside the band
+ * and free), then the lowest free number, skipping every number in skip[]
+ * (numbers the caller already tried). Stale locks on the way are removed.
+ * Returns the number, or -EBUSY when the band is full.
+ */
+int display_pick(const struct alloc_env *env, unsigned min, unsigned max, int preferred,
+                 const unsigned *skip, size_t n_skip);
+
+
+/*
+ * The allocation lock, which serialises picking a number until the X server
+ * (or a reservation) has claimed it, among processes of one uid: for root,
+ * /run/botdesk/alloc.lock when /run/botdesk is root's and only root may
+ * write it (the file is made 0600: nobody else can open, so hold, it); for
+ * everyone else their own runtime_base/alloc.lock. Between uids no lock
+ * arbitrates: the X server's own lock file (created atomically; a refused
+ * number is retried) and reservations (O_EXCL) do.
+ * Waits at most timeout_usec (-ETIMEDOUT), and no longer than one of the
+ * signals in cancel (NULL: none; they must be blocked) is pending
+ * (-ECANCELED, the signal still pending). Returns an fd (O_CLOEXEC, above
+ * stdio) holding the lock; closing it releases it.
+ */
+#define ALLOC_LOCK_TIMEOUT_USEC (10 * 1000 * 1000ULL)
+int alloc_lock_take(const char *runtime_base, unsigned long long timeout_usec, const sigset_t *cancel);
+const char *alloc_lock_path(const char *runtime_base, char *buf, size_t size);
+
+/* Record display n as reserved by pid in reservation_dir (file named N,
+ * content the pid). Returns 0, or -EEXIST when already reserved. */
+int alloc_reserve(const struct alloc_env *env, unsigned n, pid_t pid);
+int alloc_unreserve(const struct alloc_env *env, unsigned n);

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "json.h"
+#include "lease.h"
+#include "log.h"
+#include "profile.h"
+#include "util.h"
+
+static void say_refused(const struct lease *l, const char *what) {
+        log_error("A human has control of this screen%s%s; %s is refused. Tell the user what you need, "
+                  "and wait until they hand control back (botdesk lease PROFILE release --viewer ID).",
+                  l->since[0] ? " since " : "", l->since, what);
+}
+
+bool human_has_control(int runtime_fd, const char *what) {
+        struct lease l;
+
+        (void) lease_read_at(runtime_fd, &l);
+        if (l.holder != LEASE_HUMAN)
+                return false;
+        say_refused(&l, what);
+        return true;
+}
+
+int cli_action_admit(int runtime_fd, const char *what, struct lease *ret) {
+        /* One read decides and is kept: its epoch is what cli_action_done() compares. */
+        (void) lease_read_at(runtime_fd, ret);
+        if (ret->holder != LEASE_HUMAN)
+                return EXIT_OK;
+        say_refused(ret, what);
+        return EXIT_REFUSED;
+}
+
+bool cli_action_still_valid(int runtime_fd, const struct lease *admitted) {
+        struct lease now;
+
+        (void) lease_read_at(runtime_fd, &now);
+        return lease_action_valid(admitted, &now);
+}
+
+int cli_action_done(int runtime_fd, const char *profile, const char *what, const struct lease *admitted, bool json) {
+        struct lease now;
+
+        (void) lease_read_at(runtime_fd, &now);
+        if (lease_action_valid(admitted, &now))
+                return EXIT_OK;
+        log_error("A human took control of this screen while %s ran; its result is void. Tell the user what you need, "
+                  "and wait until they hand control back (botdesk lease %s wait).", what, profile);
+        if (json) {
+                struct json j;
+
+                json_init(&j, stdout);
+                json_object_begin(&j);
+                json_kv_string(&j, "suppressed", "human_has_control");
+                json_kv_string(&j, "action", what);
+                json_kv_string(&j, "profile", profile);
+                json_kv_int(&j, "epoch", (long long) now.epoch);
+                json_object_end(&j);
+                putchar('\n');
+        }
+        return EXIT_REFUSED;
+}
+
+int cli_check_profile(const char *profile) {
+        if (!profile) {
+                log_error("Missing PROFILE argument.");
+                return -EINVAL;
+        }
+        if (!profile_name_valid(profile)) {
+                log_error("Invalid profile name \"%s\": use 1-32 characters of A-Z a-z 0-9 _ -, starting with a letter or digit.",
+                          profile);
+                return -EINVAL;
+        }
+        return 0;
+}
+
+/* The profile's paths with its runtime dir created and verified, opened. */
+int cli_open_profile(const char *profile, struct bd_paths *p, int *ret_fd) {
+        int r, fd;
+
+        r = paths_for_profile(profile, p);
+        if (r == -ENAMETOOLONG) {
+                log_error("The RFB socket path of profile %s would be longer than a Unix socket allows (%s); set a shorter XDG_RUNTIME_DIR.",
+                          profile, p->runtime ?: "?");
+                return -EINVAL;
+        }
+        if (r < 0)
+                return log_error_errno(r, "Cannot compute the paths of profile %s: %m", profile);
+        r = paths_ensure(p);
+        if (r < 0) {
+                /* Name the directory that is wrong: often the base (someone
+                 * else's /tmp/botdesk-UID), not the profile's below it. */
+                const char *bad = dir_is_private(p->runtime_base, getuid()) < 0 ? p->runtime_base : p->runtime;
+                return log_error_errno(r, "%s is not a private directory of uid %u (%m); remove it or fix its owner and mode.",
+                                       bad, (unsigned) getuid());
+        }
+        /* Checked again on the opened fds: what is read below is what was verified. */
+        fd = paths_open_runtime(p, NULL);
+        if (fd < 0)
+                return log_error_errno(fd, "Cannot open %s as a private directory of uid %u: %m", p->runtime,
+                                       (unsigned) getuid());
+        *ret_fd = fd;
+        return 0;
+}

@@ -1,0 +1,574 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * botdesk input PROFILE ACTION ...: pointer and keyboard through XTEST on the
+ * desktop's own X connection. Everything is parsed and checked (syntax, key
+ * names, text, then coordinates against the screen) before the first event
+ * is sent, so a command that does not parse sends nothing.
+ */
+#include <xcb/xcb.h>
+
+#include "cli.h"
+#include "cli-desktop.h"
+#include "commands.h"
+#include "commands-input.h"
+#include "input.h"
+#include "json.h"
+#include "keymap.h"
+#include "lease.h"
+#include "log.h"
+#include "util.h"
+
+#define BUTTON_MAX 32u
+#define SCROLL_MAX 1000
+/* Motion events between the ends of a drag, so that applications see a drag, not a jump. */
+#define DRAG_STEPS 8
+/* type --stdin: more than argv allows (128 KiB an argument), bounded all the same. */
+#define TEXT_STDIN_MAX (4u << 20)
+
+enum action {
+        ACT_MOVE,
+        ACT_CLICK,
+        ACT_DRAG,
+        ACT_SCROLL,
+        ACT_KEY,
+        ACT_TYPE,
+        ACT_DOWN,
+        ACT_UP,
+};
+
+static const char *const action_names[] = {
+        [ACT_MOVE] = "move", [ACT_CLICK] = "click", [ACT_DRAG] = "drag", [ACT_SCROLL] = "scroll",
+        [ACT_KEY] = "key",   [ACT_TYPE] = "type",   [ACT_DOWN] = "down", [ACT_UP] = "up",
+};
+
+struct request {
+        const char *profile;
+        enum action action;
+        bool json, dbl, have_xy, from_stdin, start;
+        uint32_t window;                /* --window: X Y relative to it; 0 none */
+        unsigned button;
+        unsigned long long x[2], y[2];
+        long long dx, dy;
+        struct combo *combos;           /* key */
+        size_t n_combos;
+        uint32_t *keysyms;              /* type */
+        size_t n_keysyms;
+        uint32_t keysym;                /* down/up of a key (0: a button) */
+};
+
+static void request_done(struct request *r) {
+        free(r->combos);
+        free(r->keysyms);
+}
+
+static void input_usage(FILE *f) {
+        fputs("Usage: botdesk input PROFILE ACTION [ARGS] [--start] [--json]\n"
+              "\n"
+              "  move X Y                     move the pointer (0 <= X < width, 0 <= Y < height)\n"
+              "  click [X Y] [--button N] [--double]\n"
+              "                               click (at X Y), button 1-32 (default 1: left, 2 middle, 3 right)\n"
+              "  drag X1 Y1 X2 Y2 [--button N]\n"
+              "  scroll DX DY                 wheel steps: DY > 0 down, DY < 0 up, DX > 0 right, DX < 0 left\n"
+              "  key COMBO...                 e.g. ctrl+l, Return, super, ctrl+shift+t, alt+F4 (keysym names\n"
+              "                               or ctrl shift alt super meta altgr enter esc tab space ...)\n"
+              "  type TEXT | type --stdin      any Unicode text; newline is Return, tab is Tab\n"
+              "  down KEY|buttonN, up KEY|buttonN\n"
+              "                               press or release and leave it so\n"
+              "  --window ID                  move, click, drag: X Y inside that window (an id of botdesk windows)\n"
+              "  --start                      start the desktop first when it is not running\n",
+              f);
+}
+
+/* Says what is wrong, then the accepted forms; the exit code of a usage error. */
+#define usage_error(...) (log_error(__VA_ARGS__), input_usage(stderr), EXIT_USAGE)
+
+/* -?[0-9]+ in [-max, max]. */
+static int parse_signed(const char *s, long long max, long long *ret) {
+        unsigned long long v;
+        bool neg = s[0] == '-';
+
+        if (parse_uint(s + neg, (unsigned long long) max, &v) < 0)
+                return -EINVAL;
+        *ret = neg ? -(long long) v : (long long) v;
+        return 0;
+}
+
+static bool looks_positional(const char *a) {
+        return a[0] != '-' || (a[1] >= '0' && a[1] <= '9') || streq(a, "-");
+}
+
+static int parse_xy(const char *x, const char *y, unsigned long long *rx, unsigned long long *ry) {
+        if (parse_uint(x, 65535, rx) < 0)
+                return usage_error("Invalid coordinate \"%s\": give whole pixels from 0.", x);
+        if (parse_uint(y, 65535, ry) < 0)
+                return usage_error("Invalid coordinate \"%s\": give whole pixels from 0.", y);
+        return EXIT_OK;
+}
+
+/* "buttonN": 1 with *ret = N; 0 when not a button name; -EINVAL for a bad N. */
+static int parse_button_name(const char *s, unsigned *ret) {
+        const char *n = startswith(s, "button");
+        unsigned long long v;
+
+        if (!n)
+                return 0;
+        if (parse_uint(n, BUTTON_MAX, &v) < 0 || v == 0)
+                return -EINVAL;
+        *ret = (unsigned) v;
+        return 1;
+}
+
+static int parse_text(const char *text, struct request *req) {
+        size_t len = strlen(text);
+
+        if (len == 0)
+                return usage_error("Empty text for type: give the text to type.");
+        req->keysyms = malloc(len * sizeof *req->keysyms);
+        if (!req->keysyms)
+                return log_error("Out of memory."), EXIT_FAILED;
+        for (const char *p = text; *p;) {
+                uint32_t cp, ks;
+                int n = utf8_next(p, &cp);
+
+                if (n < 0)
+                        return usage_error("The text for type is not valid UTF-8.");
+                ks = keysym_for_char(cp);
+                if (ks == KEYSYM_NONE) {
+                        log_error("The text for type holds control character U+%04X, which no key types; use key for keys.",
+                                  (unsigned) cp);
+                        input_usage(stderr);
+                        return EXIT_USAGE;
+                }
+                req->keysyms[req->n_keysyms++] = ks;
+                p += n;
+        }
+        return EXIT_OK;
+}
+
+static int parse_args(struct request *req, const char *name, const char **pos, size_t n);
+
+/* EXIT_OK, EXIT_USAGE (said), or -1 after --help. */
+static int parse_request(int argc, char **argv, struct request *req) {
+        _cleanup_free_ const char **pos = calloc((size_t) argc + 1, sizeof *pos);
+        const char *button = NULL, *window = NULL, *name;
+        size_t n = 0;
+        bool done = false;
+
+        *req = (struct request) { .button = 1 };
+        if (!pos)
+                return log_error("Out of memory."), EXIT_FAILED;
+        for (int i = 1; i < argc; i++) {
+                const char *a = argv[i];
+
+                if (done || looks_positional(a))
+                        pos[n++] = a;
+                else if (streq(a, "--"))
+                        done = true;
+                else if (streq(a, "-h") || streq(a, "--help")) {
+                        input_usage(stdout);
+                        return -1;
+                } else if (streq(a, "--json"))
+                        req->json = true;
+                else if (streq(a, "--double"))
+                        req->dbl = true;
+                else if (streq(a, "--stdin"))
+                        req->from_stdin = true;
+                else if (streq(a, "--start"))
+                        req->start = true;
+                else if (streq(a, "--button")) {
+                        if (i + 1 >= argc)
+                                return usage_error("%s needs a value.", a);
+                        button = argv[++i];
+                } else if (startswith(a, "--button="))
+                        button = a + strlen("--button=");
+                else if (streq(a, "--window")) {
+                        if (i + 1 >= argc)
+                                return usage_error("%s needs a value.", a);
+                        window = argv[++i];
+                } else if (startswith(a, "--window="))
+                        window = a + strlen("--window=");
+                else
+                        return usage_error("Unknown option %s for input.", a);
+        }
+        if (n < 1)
+                return usage_error("Missing PROFILE argument.");
+        req->profile = pos[0];
+        if (cli_check_profile(req->profile) < 0)
+                return EXIT_USAGE;
+        if (n < 2)
+                return usage_error("Missing ACTION for input.");
+        name = pos[1];
+        for (size_t a = 0; a < ELEMENTSOF(action_names); a++)
+                if (streq(name, action_names[a])) {
+                        req->action = (enum action) a;
+                        goto found;
+                }
+        return usage_error("Unknown input action \"%s\".", name);
+found:
+        if (button) {
+                unsigned long long v;
+
+                if (req->action != ACT_CLICK && req->action != ACT_DRAG)
+                        return usage_error("--button applies to click and drag, not %s.", name);
+                if (parse_uint(button, BUTTON_MAX, &v) < 0 || v == 0)
+                        return usage_error("Invalid --button \"%s\": give 1-32 (1 left, 2 middle, 3 right).", button);
+                req->button = (unsigned) v;
+        }
+        if (req->dbl && req->action != ACT_CLICK)
+                return usage_error("--double applies to click, not %s.", name);
+        if (window) {
+                unsigned long long v;
+                const char *hex = startswith(window, "0x");
+                char *end;
+
+                if (req->action != ACT_MOVE && req->action != ACT_CLICK && req->action != ACT_DRAG)
+                        return usage_error("--window applies to move, click and drag, not %s.", name);
+                errno = 0;
+                v = hex ? strtoull(hex, &end, 16) : 0;
+                if (hex ? (errno != 0 || end == hex || *end || v == 0 || v > UINT32_MAX)
+                        : (parse_uint(window, UINT32_MAX, &v) < 0 || v == 0))
+                        return usage_error("Invalid --window \"%s\": give a window id (decimal or 0x hex) from botdesk windows.",
+                                           window);
+                req->window = (uint32_t) v;
+        }
+        if (req->from_stdin && req->action != ACT_TYPE)
+                return usage_error("--stdin applies to type, not %s.", name);
+
+        return parse_args(req, name, pos + 2, n - 2);
+}
+
+static int parse_args(struct request *req, const char *name, const char **pos, size_t n) {
+        int r;
+
+        switch (req->action) {
+        case ACT_MOVE:
+                if (n != 2)
+                        return usage_error("move takes X Y.");
+                req->have_xy = true;
+                return parse_xy(pos[0], pos[1], &req->x[0], &req->y[0]);
+        case ACT_CLICK:
+                if (n != 0 && n != 2)
+                        return usage_error("click takes no position or X Y.");
+                req->have_xy = n == 2;
+                return n == 2 ? parse_xy(pos[0], pos[1], &req->x[0], &req->y[0]) : EXIT_OK;
+        case ACT_DRAG:
+                if (n != 4)
+                        return usage_error("drag takes X1 Y1 X2 Y2.");
+                req->have_xy = true;
+                r = parse_xy(pos[0], pos[1], &req->x[0], &req->y[0]);
+                return r != EXIT_OK ? r : parse_xy(pos[2], pos[3], &req->x[1], &req->y[1]);
+        case ACT_SCROLL:
+                if (n != 2)
+                        return usage_error("scroll takes DX DY.");
+                if (parse_signed(pos[0], SCROLL_MAX, &req->dx) < 0 || parse_signed(pos[1], SCROLL_MAX, &req->dy) < 0)
+                        return usage_error("Invalid scroll steps: give whole numbers from -1000 to 1000.");
+                if (req->dx == 0 && req->dy == 0)
+                        return usage_error("scroll 0 0 scrolls nothing.");
+                return EXIT_OK;
+        case ACT_KEY:
+                if (n == 0)
+                        return usage_error("key takes one or more COMBOs.");
+                req->combos = calloc(n, sizeof *req->combos);
+                if (!req->combos)
+                        return log_error("Out of memory."), EXIT_FAILED;
+                for (size_t i = 0; i < n; i++)
+                        if (combo_parse(pos[i], &req->combos[i]) < 0)
+                                return usage_error("Unknown key or combo \"%s\".", pos[i]);
+                req->n_combos = n;
+                return EXIT_OK;
+        case ACT_TYPE:
+                if (req->from_stdin) {
+                        _cleanup_free_ char *text = NULL;
+                        size_t size;
+
+                        if (n != 0)
+                                return usage_error("type --stdin takes no TEXT argument.");
+                        r = read_full_file("/dev/stdin", &text, &size, TEXT_STDIN_MAX);
+                        if (r < 0)
+                                return log_error_errno(r, "Cannot read the text from standard input (at most %u bytes): %m",
+                                                       TEXT_STDIN_MAX), EXIT_USAGE;
+                        if (strlen(text) != size)
+                                return usage_error("The text for type holds a NUL byte.");
+                        return parse_text(text, req);
+                }
+                if (n != 1)
+                        return usage_error("type takes one TEXT argument (quote it; -- before text that starts with -).");
+                return parse_text(pos[0], req);
+        case ACT_DOWN:
+        case ACT_UP:
+                if (n != 1)
+                        return usage_error("%s takes one KEY or buttonN.", name);
+                r = parse_button_name(pos[0], &req->button);
+                if (r < 0)
+                        return usage_error("Invalid button \"%s\": give button1 to button32.", pos[0]);
+                if (r == 0 && keyname_to_keysym(pos[0], &req->keysym) < 0)
+                        return usage_error("Unknown key \"%s\".", pos[0]);
+                return EXIT_OK;
+        }
+        return EXIT_USAGE;
+}
+
+static int check_xy(const struct input *in, unsigned long long x, unsigned long long y) {
+        if (x < in->width && y < in->height)
+                return EXIT_OK;
+        log_error("Position %llu,%llu is outside the screen (%ux%u): X 0-%u, Y 0-%u.", x, y, in->width, in->height,
+                  in->width - 1, in->height - 1);
+        input_usage(stderr);
+        return EXIT_USAGE;
+}
+
+static void scroll(struct input *in, long long steps, unsigned plus, unsigned minus) {
+        unsigned b = steps > 0 ? plus : minus;
+
+        for (long long i = 0; i < (steps > 0 ? steps : -steps); i++) {
+                input_button(in, b, true);
+                input_button(in, b, false);
+        }
+}
+
+/* The strokes of every key of the combos, binding spares for keys the map lacks. */
+static int key_combos(struct input *in, const struct request *req) {
+        _cleanup_free_ uint32_t *all = NULL;
+        struct typer t;
+        size_t n = 0, end;
+
+        for (size_t i = 0; i < req->n_combos; i++)
+                n += req->combos[i].n;
+        all = malloc(n * sizeof *all);
+        if (!all)
+                return -ENOMEM;
+        n = 0;
+        for (size_t i = 0; i < req->n_combos; i++)
+                for (size_t k = 0; k < req->combos[i].n; k++)
+                        all[n++] = req->combos[i].keysyms[k];
+        typer_init(&t, &in->map);
+        (void) typer_round(&t, all, n, 0, &end);
+        if (end < n)
+                return -ENOENT;
+        for (size_t i = 0; i < n; i++) {
+                struct stroke st;
+                if (typer_stroke(&t, all[i], &st) < 0)
+                        return -ENOENT;
+        }
+        if (input_bind_round(in, &t) < 0)
+                return -ENOMEM;
+        for (size_t i = 0; i < req->n_combos; i++) {
+                const struct combo *c = &req->combos[i];
+                struct stroke st[COMBO_MAX];
+
+                for (size_t k = 0; k < c->n; k++) {
+                        (void) typer_stroke(&t, c->keysyms[k], &st[k]);
+                        input_stroke(in, &st[k], true);
+                }
+                for (size_t k = c->n; k > 0; k--)
+                        input_stroke(in, &st[k - 1], false);
+        }
+        return 0;
+}
+
+struct still_ctx {
+        int dirfd;
+        const struct lease *admitted;
+};
+
+static bool still_ours(void *userdata) {
+        const struct still_ctx *s = userdata;
+        return cli_action_still_valid(s->dirfd, s->admitted);
+}
+
+/* Coordinates relative to req->window made root coordinates; EXIT_USAGE (said) for an unknown window or a position outside it. */
+static int window_to_root(struct input *in, struct request *req) {
+        xcb_get_geometry_reply_t *g;
+        xcb_translate_coordinates_reply_t *t;
+        int r = EXIT_OK;
+
+        if (!req->window || !req->have_xy)
+                return EXIT_OK;
+        g = xcb_get_geometry_reply(in->conn, xcb_get_geometry(in->conn, req->window), NULL);
+        t = xcb_translate_coordinates_reply(in->conn, xcb_translate_coordinates(in->conn, req->window, in->root, 0, 0), NULL);
+        if (!g || !t) {
+                r = usage_error("Unknown window id 0x%08x: take one from botdesk windows %s.", (unsigned) req->window,
+                                req->profile);
+                goto done;
+        }
+        for (unsigned i = 0; i < (req->action == ACT_DRAG ? 2u : 1u); i++) {
+                if (req->x[i] >= g->width || req->y[i] >= g->height) {
+                        r = usage_error("Position %llu,%llu is outside window 0x%08x (%ux%u).", req->x[i], req->y[i],
+                                        (unsigned) req->window, g->width, g->height);
+                        goto done;
+                }
+                if ((long long) req->x[i] + t->dst_x < 0 || (long long) req->y[i] + t->dst_y < 0) {
+                        r = usage_error("Position %llu,%llu of window 0x%08x is off the screen.", req->x[i], req->y[i],
+                                        (unsigned) req->window);
+                        goto done;
+                }
+                req->x[i] = (unsigned long long) ((long long) req->x[i] + t->dst_x);
+                req->y[i] = (unsigned long long) ((long long) req->y[i] + t->dst_y);
+        }
+done:
+        free(g);
+        free(t);
+        return r;
+}
+
+/* What the action did: nothing sent yet when it returns EXIT_USAGE. */
+static int act(struct input *in, struct request *req, int dirfd, const struct lease *admitted, size_t *ret_sent) {
+        struct still_ctx ctx = { .dirfd = dirfd, .admitted = admitted };
+        struct stroke st;
+        int r;
+
+        r = window_to_root(in, req);
+        if (r != EXIT_OK)
+                return r;
+        for (unsigned i = 0; req->have_xy && i < (req->action == ACT_DRAG ? 2u : 1u); i++) {
+                r = check_xy(in, req->x[i], req->y[i]);
+                if (r != EXIT_OK)
+                        return r;
+        }
+        switch (req->action) {
+        case ACT_MOVE:
+                input_motion(in, (unsigned) req->x[0], (unsigned) req->y[0]);
+                break;
+        case ACT_CLICK:
+                if (req->have_xy)
+                        input_motion(in, (unsigned) req->x[0], (unsigned) req->y[0]);
+                for (unsigned i = 0; i < (req->dbl ? 2u : 1u); i++) {
+                        input_button(in, req->button, true);
+                        input_button(in, req->button, false);
+                }
+                break;
+        case ACT_DRAG:
+                input_motion(in, (unsigned) req->x[0], (unsigned) req->y[0]);
+                input_button(in, req->button, true);
+                for (int s = 1; s <= DRAG_STEPS; s++) {
+                        long long x = (long long) req->x[0] + ((long long) req->x[1] - (long long) req->x[0]) * s / DRAG_STEPS;
+                        long long y = (long long) req->y[0] + ((long long) req->y[1] - (long long) req->y[0]) * s / DRAG_STEPS;
+                        input_motion(in, (unsigned) x, (unsigned) y);
+                }
+                input_button(in, req->button, false);
+                break;
+        case ACT_SCROLL:
+                /* The core protocol's wheel: buttons 4/5 vertical, 6/7 horizontal. */
+                scroll(in, req->dy, 5, 4);
+                scroll(in, req->dx, 7, 6);
+                break;
+        case ACT_KEY:
+                r = key_combos(in, req);
+                if (r == -ENOENT) {
+                        log_error("The keys cannot all be pressed: the keyboard map lacks some and has too few spare keycodes.");
+                        return EXIT_FAILED;
+                }
+                if (r < 0)
+                        return log_error_errno(r, "Cannot press the keys: %m"), EXIT_FAILED;
+                break;
+        case ACT_TYPE:
+                r = input_type(in, req->keysyms, req->n_keysyms, still_ours, &ctx, ret_sent);
+                if (r == -ESTALE)
+                        return EXIT_REFUSED; /* cli_action_done() says why */
+                if (r == -ENOENT) {
+                        log_error("The text cannot be typed: the keyboard map has no spare keycode for characters it lacks.");
+                        return EXIT_FAILED;
+                }
+                if (r < 0)
+                        return log_error_errno(r, "Cannot type the text: %m"), EXIT_FAILED;
+                return EXIT_OK;
+        case ACT_DOWN:
+        case ACT_UP:
+                if (!req->keysym) {
+                        input_button(in, req->button, req->action == ACT_DOWN);
+                        break;
+                }
+                /* A held key must keep its meaning: only keys the map has. */
+                if (keymap_find(&in->map, req->keysym, &st) < 0) {
+                        log_error("That key is not on the keyboard map of this desktop; %s needs a key it has.",
+                                  action_names[req->action]);
+                        return EXIT_FAILED;
+                }
+                st.shift = false;
+                input_stroke(in, &st, req->action == ACT_DOWN);
+                break;
+        }
+        r = input_sync(in);
+        if (r < 0)
+                return log_error_errno(r, "The X server refused the input: %m"), EXIT_FAILED;
+        return EXIT_OK;
+}
+
+static void print_result(const struct request *req, const struct lease *admitted, size_t sent) {
+        struct json j;
+
+        if (!req->json)
+                return;
+        json_init(&j, stdout);
+        json_object_begin(&j);
+        json_kv_string(&j, "profile", req->profile);
+        json_kv_string(&j, "action", action_names[req->action]);
+        if (req->window)
+                json_kv_int(&j, "window", req->window);
+        if (req->have_xy) {
+                json_kv_int(&j, "x", (long long) req->x[req->action == ACT_DRAG]);
+                json_kv_int(&j, "y", (long long) req->y[req->action == ACT_DRAG]);
+        }
+        if (req->action == ACT_CLICK || req->action == ACT_DRAG || ((req->action == ACT_DOWN || req->action == ACT_UP) && !req->keysym))
+                json_kv_int(&j, "button", req->button);
+        if (req->action == ACT_TYPE)
+                json_kv_int(&j, "characters", (long long) sent);
+        json_kv_int(&j, "epoch", (long long) admitted->epoch);
+        json_object_end(&j);
+        putchar('\n');
+}
+
+int verb_input(int argc, char **argv) {
+        _cleanup_(request_done) struct request req = {};
+        _cleanup_free_ char *display = NULL, *xauthority = NULL;
+        _cleanup_close_ int dirfd = -EBADF;
+        struct input in = {};
+        struct lease admitted;
+        xcb_connection_t *c = NULL;
+        size_t sent = 0;
+        char what[16];
+        int screen, r, ret;
+
+        r = parse_request(argc, argv, &req);
+        if (r < 0)
+                return EXIT_OK;
+        if (r != EXIT_OK)
+                return r;
+        /* Only once the request parsed: a bad command starts nothing either. */
+        r = cli_start_on_demand(req.profile, req.start);
+        if (r != EXIT_OK)
+                return r;
+        r = cli_running_display(req.profile, &dirfd, &display, &xauthority);
+        if (r != EXIT_OK)
+                return r;
+        snprintf(what, sizeof what, "input %s", action_names[req.action]);
+        r = cli_action_admit(dirfd, what, &admitted);
+        if (r != EXIT_OK)
+                return r;
+        r = cli_connect_desktop(req.profile, display, xauthority, &c, &screen);
+        if (r != EXIT_OK)
+                return r;
+        r = input_open(&in, c, screen);
+        if (r == -EOPNOTSUPP) {
+                log_error("The X server of desktop %s has no XTEST extension; botdesk cannot send input to it.",
+                          req.profile);
+                xcb_disconnect(c);
+                return EXIT_FAILED;
+        }
+        if (r < 0) {
+                log_error_errno(r, "Cannot read the keyboard map of desktop %s: %m", req.profile);
+                xcb_disconnect(c);
+                return EXIT_FAILED;
+        }
+        ret = act(&in, &req, dirfd, &admitted, &sent);
+        input_done(&in);
+        xcb_disconnect(c);
+        if (ret == EXIT_USAGE || ret == EXIT_FAILED)
+                return ret;
+        activity_stamp(dirfd);
+        r = cli_action_done(dirfd, req.profile, what, &admitted, req.json);
+        if (r != EXIT_OK)
+                return r;
+        print_result(&req, &admitted, sent);
+        return EXIT_OK;
+}

@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "browser.h"
+#include "envfile.h"
+#include "identity.h"
+#include "memory.h"
+#include "packages.h"
+#include "profile.h"
+#include "status.h"
+#include "util.h"
+
+void status_done(struct bd_status *s) {
+        free(s->profile);
+        strv_free(s->missing);
+        free(s->socket);
+        free(s->geometry);
+        free(s->install_command);
+        free(s->browser);
+        free(s->blocker);
+        free(s->warning);
+        free(s->placement);
+        free(s->unit);
+        free(s->session);
+        free(s->last_error);
+        free(s->unverified);
+        *s = (struct bd_status) {};
+}
+
+static int collect_packages(const struct bd_config *c, struct bd_status *s) {
+        enum pkg_manager m;
+        int r;
+
+        r = packages_missing(NULL, &s->missing);
+        if (r < 0)
+                return r;
+        if (c->desktop == DESKTOP_COMMAND) {
+                /* Only the X server and the bus are needed then. */
+                size_t k = 0;
+                for (size_t i = 0; s->missing && s->missing[i]; i++) {
+                        const char *b = s->missing[i];
+                        if (streq(b, "Xtigervnc") || streq(b, "Xvnc") || streq(b, "dbus-daemon"))
+                                s->missing[k++] = s->missing[i];
+                        else
+                                free(s->missing[i]);
+                }
+                if (s->missing)
+                        s->missing[k] = NULL;
+        }
+        s->installed = strv_length(s->missing) == 0;
+        m = pkg_manager_detect(NULL);
+        s->supported = s->installed || m != PKG_NONE;
+        if (!s->installed) {
+                _cleanup_free_ char *msg = NULL;
+                msg = packages_install_message(m, geteuid() == 0, executable_in_path("sudo", NULL),
+                                               s->missing, &s->install_command);
+        }
+        return 0;
+}
+
+int status_collect(const char *profile, const struct bd_config *c, struct bd_status *s) {
+        struct bd_paths p = {};
+        struct helper_record rec = {};
+        struct memory_info mem;
+        const struct memory_env menv = {};
+        _cleanup_close_ int dirfd = -EBADF;
+        int r;
+
+        *s = (struct bd_status) { .display = -1, .memory_available_mb = -1, .memory_limit_mb = -1, .idle_seconds = -1,
+                                  .lease = { .holder = LEASE_AGENT } };
+        s->profile = strdup(profile);
+        s->geometry = strdup_printf("%ux%u", c->width, c->height);
+        if (!s->profile || !s->geometry)
+                return -ENOMEM;
+        r = collect_packages(c, s);
+        if (r < 0)
+                return r;
+        s->browser = browser_find(c);
+
+        r = paths_for_profile(profile, &p);
+        if (r < 0)
+                return r;
+        dirfd = paths_open_runtime(&p, NULL);
+        if (dirfd == -EPERM) {
+                /* Someone else's dir, or one others may write: a record,
+                 * lock or env there may be forged, so none of it is read. */
+                int base = dir_open_verified_at(AT_FDCWD, p.runtime_base, getuid());
+                bool base_ok = base >= 0;
+
+                safe_close(base);
+
+                s->unverified = strdup(base_ok ? p.runtime : p.runtime_base);
+                if (!s->unverified) {
+                        paths_done(&p);
+                        return -ENOMEM;
+                }
+        }
+        if (dirfd >= 0)
+                (void) lease_read_at(dirfd, &s->lease);
+        if (dirfd >= 0 && helper_record_read_at(dirfd, &rec) >= 0 && helper_alive(dirfd, &rec) > 0) {
+                struct stat st;
+
+                s->pid = rec.pid;
+                s->placement = TAKE_PTR(rec.placement);
+                s->unit = TAKE_PTR(rec.unit);
+                s->started_at = rec.started_at;
+                _cleanup_strv_free_ char **env = NULL;
+
+                if (envfile_read_at(dirfd, "env", &env) >= 0) {
+                        const char *b = strv_env_get(env, "AGENT_BROWSER_EXECUTABLE_PATH");
+
+                        /* A running desktop's browser is the one it published. */
+                        free(s->browser);
+                        s->browser = b ? strdup(b) : NULL;
+                        s->running = true;
+                        s->display = rec.display;
+                        s->socket = strdup(p.rfb_socket);
+                } else
+                        s->starting = true;
+                if (fstatat(dirfd, "activity", &st, 0) == 0) {
+                        struct timespec now;
+                        clock_gettime(CLOCK_REALTIME, &now);
+                        s->idle_seconds = (double) (now.tv_sec - st.st_mtim.tv_sec) +
+                                          (double) (now.tv_nsec - st.st_mtim.tv_nsec) / 1e9;
+                        if (s->idle_seconds < 0)
+                                s->idle_seconds = 0;
+                }
+        } else if (dirfd >= 0) {
+                _cleanup_free_ char *text = NULL;
+                if (read_full_file_at(dirfd, "last-error", &text, NULL, 4096) >= 0) {
+                        text[strcspn(text, "\n")] = 0;
+                        s->last_error = TAKE_PTR(text);
+                }
+        }
+        helper_record_done(&rec);
+        paths_done(&p);
+
+        if (memory_read(&menv, &mem) >= 0) {
+                s->memory_available_mb = (long long) mem.available_mb;
+                s->memory_limit_mb = (long long) mem.limit_mb;
+                /* A running desktop is never reported blocked. */
+                if (!s->running && !s->starting && memory_judge(mem.available_mb, c->min_free_memory_mb) == MEMORY_BLOCKED)
+                        s->blocker = memory_blocker_message(&mem, c->min_free_memory_mb);
+                if (memory_warning(&mem, c->min_free_memory_mb, s->running || s->starting, &s->warning) < 0)
+                        return -ENOMEM;
+        }
+        return 0;
+}
+
+static void json_kv_opt_int(struct json *j, const char *key, long long v, bool present) {
+        if (present)
+                json_kv_int(j, key, v);
+        else
+                json_kv_null(j, key);
+}
+
+static void format_time(unsigned long long usec, char *buf, size_t size) {
+        time_t t = (time_t) (usec / 1000000ULL);
+        struct tm tm;
+
+        gmtime_r(&t, &tm);
+        strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+void status_json(struct json *j, const struct bd_status *s) {
+        char when[32];
+
+        json_object_begin(j);
+        json_kv_string(j, "profile", s->profile);
+        json_kv_bool(j, "supported", s->supported);
+        json_kv_bool(j, "installed", s->installed);
+        json_key(j, "missing");
+        json_array_begin(j);
+        for (size_t i = 0; s->missing && s->missing[i]; i++)
+                json_string(j, s->missing[i]);
+        json_array_end(j);
+        json_kv_bool(j, "running", s->running);
+        json_kv_opt_int(j, "pid", s->pid, s->pid > 0);
+        json_key(j, "display");
+        if (s->display >= 0) {
+                char d[16];
+                snprintf(d, sizeof d, ":%d", s->display);
+                json_string(j, d);
+        } else
+                json_null(j);
+        json_kv_string(j, "socket", s->socket);
+        json_kv_string(j, "geometry", s->geometry);
+        json_kv_string(j, "install_command", s->install_command);
+        json_kv_string(j, "browser", s->browser);
+        json_kv_string(j, "blocker", s->blocker);
+        json_kv_opt_int(j, "memory_available_mb", s->memory_available_mb, s->memory_available_mb >= 0);
+        json_kv_opt_int(j, "memory_limit_mb", s->memory_limit_mb, s->memory_limit_mb >= 0);
+        json_kv_string(j, "placement", s->placement);
+        json_kv_string(j, "unit", s->unit);
+        json_kv_string(j, "session", s->session);
+        json_key(j, "lease");
+        lease_json(j, &s->lease);
+        json_key(j, "idle_seconds");
+        if (s->idle_seconds >= 0)
+                json_double(j, s->idle_seconds);
+        else
+                json_null(j);
+        json_key(j, "started_at");
+        if (s->started_at) {
+                format_time(s->started_at, when, sizeof when);
+                json_string(j, when);
+        } else
+                json_null(j);
+        json_kv_string(j, "warning", s->warning);
+        json_object_end(j);
+}
+
+void status_print(FILE *f, const struct bd_status *s) {
+        if (s->running) {
+                fprintf(f, "%s: running on :%d (%s), pid %d, %s%s%s\n", s->profile, s->display, s->geometry,
+                        (int) s->pid, s->placement ?: "?", s->unit ? " " : "", s->unit ?: "");
+                fprintf(f, "  RFB socket: %s\n", s->socket);
+        } else if (s->starting)
+                fprintf(f, "%s: starting, pid %d\n", s->profile, (int) s->pid);
+        else {
+                fprintf(f, "%s: not running\n", s->profile);
+                if (s->unverified)
+                        fprintf(f, "  %s is not a private directory of uid %u: nothing in it was read\n",
+                                s->unverified, (unsigned) getuid());
+                if (s->last_error)
+                        fprintf(f, "  last start failed: %s\n", s->last_error);
+        }
+        if (s->lease.holder == LEASE_HUMAN)
+                fprintf(f, "  a human has control%s%s\n", s->lease.since[0] ? " since " : "", s->lease.since);
+        if (!s->installed && s->install_command)
+                fprintf(f, "  missing programs; install with: %s\n", s->install_command);
+        if (s->blocker)
+                fprintf(f, "  %s\n", s->blocker);
+        if (s->warning)
+                fprintf(f, "  warning: %s\n", s->warning);
+}

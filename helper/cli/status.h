@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "config.h"
+#include "json.h"
+#include "lease.h"
+
+/*
+ * Everything `botdesk status` says about one profile. "Running" is decided
+ * by the owner: a live helper that holds the profile's lock and matches its
+ * recorded start time (a recycled pid never does), with its env published.
+ */
+
+struct bd_status {
+        char *profile;
+        bool supported;
+        bool installed;
+        char **missing;
+        bool running;
+        bool starting;              /* helper alive, not yet ready */
+        pid_t pid;                  /* 0 = none */
+        int display;                /* -1 = none */
+        char *socket;
+        char *geometry;
+        char *install_command;
+        char *browser;
+        char *blocker;
+        char *warning;              /* the tight-memory warning, NULL outside its band */
+        long long memory_available_mb;  /* -1 = unknown */
+        long long memory_limit_mb;
+        char *placement;
+        char *unit;
+        char *session;
+        double idle_seconds;        /* < 0 = unknown */
+        unsigned long long started_at;  /* realtime usec, 0 = unknown */
+        char *last_error;
+        char *unverified;           /* a runtime dir not ours: read as not running */
+        struct lease lease;         /* agent unless a human holds it; fails closed */
+};
+
+void status_done(struct bd_status *s);
+
+/* Collect the status of profile under configuration c. */
+int status_collect(const char *profile, const struct bd_config *c, struct bd_status *ret);
+
+void status_json(struct json *j, const struct bd_status *s);
+void status_print(FILE *f, const struct bd_status *s);

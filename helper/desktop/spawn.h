@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+/*
+ * Start a child the way every botdesk child is started: an environment built
+ * on purpose (never the caller's), a reset signal mask and dispositions,
+ * every fd above stdio closed except the one asked for, and its own cgroup
+ * (or, without cgroups, its own process group and a parent-death signal).
+ * Exec failures are reported to the caller through a CLOEXEC pipe, so a
+ * missing binary is an error of spawn(), not a mysterious early exit.
+ */
+
+struct spawn_opts {
+        char *const *argv;
+        char *const *envp;
+        const char *cgroup;      /* absolute cgroup dir to enter before exec, or NULL */
+        bool new_session;        /* setsid(): own process group for the fallback kill */
+        bool pdeathsig;          /* PR_SET_PDEATHSIG(SIGKILL) */
+        bool ignore_sigusr1;     /* X servers then signal their parent when ready */
+        int stdin_fd;            /* < 0: /dev/null */
+        int stdout_fd;           /* < 0: inherit */
+        int stderr_fd;           /* < 0: inherit */
+        int keep_fd;             /* passed on at the same number, or -1 */
+        int pipe_fds[2];         /* passed on as fds 3 and 4 (Chromium's
+                                  * --remote-debugging-pipe), or -1 -1 */
+        const char *cwd;         /* NULL: inherit */
+};
+
+#define SPAWN_OPTS_INIT { .stdin_fd = -1, .stdout_fd = -1, .stderr_fd = -1, .keep_fd = -1, .pipe_fds = { -1, -1 } }
+
+/* Mark every fd from first up close-on-exec: close_range where the kernel
+ * has CLOSE_RANGE_CLOEXEC, else fds_cloexec_listed(). */
+int fds_cloexec_from(int first);
+/* The same for each fd /proc/self/fd lists. */
+int fds_cloexec_listed(int first);
+
+/* Returns 0 and the child's pid, or -errno (exec or setup failure in the child). */
+int spawn(const struct spawn_opts *o, pid_t *ret_pid);
+
+/* Build a desktop environment: base entries "KEY=VALUE" plus the caller's
+ * values of the harmless variables (PATH, HOME, USER, LOGNAME, SHELL, LANG,
+ * LC_*, TZ, XDG_RUNTIME_DIR). Nothing else of the caller passes. */
+int env_build_clean(char *const *caller, char *const *extra, char ***ret);
+
+/* Set or replace KEY=VALUE in an environment strv. */
+int env_set(char ***env, const char *key, const char *value);

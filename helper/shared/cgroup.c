@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <sys/stat.h>
+
+#include "cgroup.h"
+#include "mountinfo.h"
+#include "pid-signal.h"
+#include "util.h"
+
+int cgroup_v2_mount_at(const char *proc_root, struct cgroup_mount *ret) {
+        struct cgroup_mount v1 = {};
+        int r;
+
+        *ret = (struct cgroup_mount) {};
+        r = mountinfo_cgroup_mounts(proc_root, ret, &v1);
+        cgroup_mount_done(&v1);
+        if (r >= 0 && !ret->path)
+                r = -ENOMEDIUM;
+        if (r < 0)
+                cgroup_mount_done(ret);
+        return r;
+}
+
+int cgroup_v2_mount(char **ret) {
+        struct cgroup_mount m;
+        int r = cgroup_v2_mount_at(NULL, &m);
+
+        if (r < 0)
+                return r;
+        *ret = TAKE_PTR(m.path);
+        free(m.root);
+        return 0;
+}
+
+int cgroup_path_of_at(const char *proc_root, pid_t pid, char **ret) {
+        _cleanup_free_ char *self = NULL;
+        struct cgroup_mount m;
+        int r;
+
+        r = proc_cgroup_paths(proc_root, pid, &self, NULL);
+        if (r < 0)
+                return r;
+        if (!self)
+                return -ENOMEDIUM;
+        /* Relative to what the v2 mount shows: mount + path must name a directory. */
+        r = cgroup_v2_mount_at(proc_root, &m);
+        *ret = cgroup_relative(self, r >= 0 ? m.root : "/");
+        if (r >= 0)
+                cgroup_mount_done(&m);
+        return *ret ? 0 : -ENOMEM;
+}
+
+int cgroup_path_of(pid_t pid, char **ret) {
+        return cgroup_path_of_at(NULL, pid, ret);
+}
+
+bool cgroup_is_unit_of(const char *path, const char *unit) {
+        const char *slash = strrchr(path, '/');
+
+        return slash && unit && streq(slash + 1, unit);
+}
+
+bool cgroup_is_botdesk(const char *cg) {
+        _cleanup_free_ char *mount = NULL;
+        const char *rest, *name;
+
+        if (!cg || cgroup_v2_mount(&mount) < 0)
+                return false;
+        rest = startswith(cg, mount);
+        if (!rest || rest[0] != '/' || rest[1] == 0 || strstr(rest, "/.."))
+                return false;
+        name = strrchr(rest, '/') + 1;
+        return startswith(name, "botdesk-") || startswith(name, "botdesk@");
+}
+
+bool cgroup_contains_self(const char *cg) {
+        _cleanup_free_ char *mount = NULL, *self = NULL, *full = NULL;
+        size_t l = strlen(cg);
+
+        if (cgroup_v2_mount(&mount) < 0 || cgroup_path_of(0, &self) < 0)
+                return true;
+        full = strdup_printf("%s%s", mount, streq(self, "/") ? "" : self);
+        if (!full)
+                return true;
+        return strncmp(full, cg, l) == 0 && (full[l] == 0 || full[l] == '/');
+}
+
+int cgroup_create(const char *cg) {
+        if (mkdir(cg, 0755) < 0 && errno != EEXIST)
+                return negative_errno();
+        return 0;
+}
+
+static int write_cgroup_file(const char *cg, const char *file, const char *value) {
+        _cleanup_free_ char *p = strdup_printf("%s/%s", cg, file);
+        _cleanup_close_ int fd = -EBADF;
+        size_t l = strlen(value);
+
+        if (!p)
+                return -ENOMEM;
+        fd = open(p, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+        if (fd < 0)
+                return negative_errno();
+        if (write(fd, value, l) != (ssize_t) l)
+                return negative_errno();
+        return 0;
+}
+
+int cgroup_attach(const char *cg, pid_t pid) {
+        char buf[32];
+
+        snprintf(buf, sizeof buf, "%d", (int) pid);
+        return write_cgroup_file(cg, "cgroup.procs", buf);
+}
+
+int cgroup_populated(const char *cg) {
+        _cleanup_free_ char *p = strdup_printf("%s/cgroup.events", cg), *text = NULL;
+        const char *v;
+        int r;
+
+        if (!p)
+                return -ENOMEM;
+        r = read_full_file(p, &text, NULL, 4096);
+        if (r < 0)
+                return r;
+        v = strstr(text, "populated ");
+        if (!v)
+                return -EBADMSG;
+        return v[10] == '1';
+}
+
+static int kill_procs_recursive(const char *cg) {
+        _cleanup_free_ char *procs = strdup_printf("%s/cgroup.procs", cg), *text = NULL;
+        _cleanup_closedir_ DIR *d = NULL;
+        struct dirent *de;
+        int r;
+
+        if (!procs)
+                return -ENOMEM;
+        r = read_full_file(procs, &text, NULL, 1 << 20);
+        if (r < 0)
+                return r;
+        for (char *s = text, *e; *s; s = e) {
+                long pid = strtol(s, &e, 10);
+                if (e == s)
+                        break;
+                /* Still in this group once pinned: a pid read from
+                 * cgroup.procs may have been reused by then. */
+                if (pid > 0 && pid <= INT_MAX)
+                        (void) pid_signal_checked((pid_t) pid, SIGKILL, pid_check_in_cgroup, (void *) cg);
+                while (*e == '\n')
+                        e++;
+        }
+        d = opendir(cg);
+        if (!d)
+                return negative_errno();
+        while ((de = readdir(d))) {
+                _cleanup_free_ char *sub = NULL;
+
+                if (de->d_type != DT_DIR || de->d_name[0] == '.')
+                        continue;
+                sub = strdup_printf("%s/%s", cg, de->d_name);
+                if (!sub)
+                        return -ENOMEM;
+                (void) kill_procs_recursive(sub);
+        }
+        return 0;
+}
+
+int cgroup_kill(const char *cg) {
+        int r;
+
+        /* Whatever the caller thinks: never the root, never outside the
+         * hierarchy, never someone else's group. Sub-groups of ours are fine. */
+        if (!cgroup_is_botdesk(cg)) {
+                _cleanup_free_ char *parent = strdup(cg);
+                char *slash = parent ? strrchr(parent, '/') : NULL;
+
+                if (!slash)
+                        return -EPERM;
+                *slash = 0;
+                if (!cgroup_is_botdesk(parent))
+                        return -EPERM;
+        }
+        r = write_cgroup_file(cg, "cgroup.kill", "1");
+
+        /* cgroup.kill exists since Linux 5.14; older kernels get a pid walk,
+         * which can race with forks, so callers repeat it until empty. */
+        if (r == -ENOENT) {
+                struct stat st;
+
+                if (stat(cg, &st) < 0)
+                        return errno == ENOENT ? 0 : negative_errno();
+                return kill_procs_recursive(cg);
+        }
+        return r;
+}
+
+int cgroup_remove(const char *cg) {
+        _cleanup_closedir_ DIR *d = opendir(cg);
+        struct dirent *de;
+
+        if (!d)
+                return errno == ENOENT ? 0 : negative_errno();
+        while ((de = readdir(d))) {
+                _cleanup_free_ char *sub = NULL;
+                int r;
+
+                if (de->d_type != DT_DIR || de->d_name[0] == '.')
+                        continue;
+                sub = strdup_printf("%s/%s", cg, de->d_name);
+                if (!sub)
+                        return -ENOMEM;
+                r = cgroup_remove(sub);
+                if (r < 0)
+                        return r;
+        }
+        if (rmdir(cg) < 0 && errno != ENOENT)
+                return negative_errno();
+        return 0;
+}
+
+int cgroup_destroy(const char *cg, unsigned long long timeout_usec) {
+        int r;
+
+        r = cgroup_kill(cg);
+        if (r < 0)
+                return r;
+        r = cgroup_wait_empty(cg, timeout_usec);
+        if (r < 0)
+                return r;
+        return cgroup_remove(cg);
+}

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include "botdesk-config.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+
+/*
+ * /etc/botdesk.ini, parsed with libinih. Order of application: built-in
+ * defaults, the system file (BOTDESK_CONFIG or /etc/botdesk.ini), the user
+ * file ($XDG_CONFIG_HOME/botdesk/botdesk.ini), then the [profile.NAME]
+ * sections of both files for the profile asked for. Every entry of every
+ * file is validated, including sections of other profiles, so that
+ * `botdesk config check` reports every error with file and line.
+ */
+
+/* /etc/botdesk.ini for a build with --sysconfdir=/etc (what packages use). */
+#define CONFIG_SYSTEM_PATH BOTDESK_CONFIG_PATH
+/* Longer lines are errors, never truncated. Debian's libinih reads into a
+ * 200-byte buffer (INI_MAX_LINE), which leaves 198 characters of text. */
+#define CONFIG_MAX_LINE 198
+
+enum desktop_kind {
+        DESKTOP_XFCE,
+        DESKTOP_COMMAND,
+};
+
+struct bd_config {
+        /* [display] */
+        unsigned band_min, band_max;  /* band = 20-89 */
+        unsigned width, height;       /* geometry = 1440x900 */
+        unsigned depth;               /* 16 | 24 | 32 */
+        unsigned dpi;                 /* 24..960 */
+        unsigned frame_rate;          /* 1..240 */
+        /* [session] */
+        enum desktop_kind desktop;    /* xfce | command */
+        char *command;                /* NULL when empty */
+        unsigned command_settle_ms;   /* 0..600000 */
+        unsigned start_timeout;       /* seconds, 1..3600 */
+        unsigned idle_stop_minutes;   /* 0 = never, ..525600 */
+        char *wallpaper;              /* NULL when empty */
+        char *exec_pass_env;          /* variable names `exec` passes on, space-separated; NULL when empty */
+        bool auto_start;              /* env, exec, input start a desktop that is not running */
+        /* [resources] */
+        unsigned min_free_memory_mb;  /* 0 = no gate */
+        /* [browser] */
+        char *browser_executable;     /* "auto", "none" or an absolute path */
+        char *browser_profile_dir;    /* NULL = state dir/browser-profile */
+        unsigned disk_cache_mb;
+        /* [rfb] */
+        unsigned max_cut_text;        /* bytes, 0..(1<<24) */
+        /* [web] */
+        bool release_on_close;        /* the controlling viewer's last clean close hands back */
+        /* [install] (host-wide) */
+        char *install_system_path;    /* where install finds sudo and the package manager; NULL = the system's */
+        /* [profile.NAME] only */
+        char *user;                   /* owner for the logind tier, NULL if unset */
+};
+
+struct config_error {
+        char *file;
+        unsigned line;                /* 0 = the file as a whole */
+        char *message;
+};
+
+struct config_errors {
+        struct config_error *items;
+        size_t n;
+};
+
+/* Fills c with the built-in defaults. */
+void config_defaults(struct bd_config *c);
+void config_done(struct bd_config *c);
+void config_errors_done(struct config_errors *e);
+
+struct config_sources {
+        const char *system_path;      /* NULL: BOTDESK_CONFIG, else /etc/botdesk.ini */
+        const char *user_path;        /* NULL: $XDG_CONFIG_HOME/botdesk/botdesk.ini (or ~/.config/...); "" = none */
+        bool root_context;            /* PAM: system file must be root-owned, not g/o-writable */
+};
+
+/*
+ * Load the configuration for profile (may be NULL: globals only). A missing
+ * file is not an error. Returns 0 when there were no errors, -EINVAL when
+ * errs holds at least one error (c is then still filled with what was
+ * valid), other -errno for failures to read an existing file (also recorded
+ * in errs with line 0).
+ */
+int config_load(struct bd_config *c, const char *profile, const struct config_sources *src,
+                struct config_errors *errs);
+
+/* Parse one file's text (for tests and the fuzzer): same validation, the
+ * given name is used in errors. is_user_file refuses host-wide keys. */
+int config_load_string(struct bd_config *c, const char *profile, const char *text,
+                       const char *name, bool is_user_file, struct config_errors *errs);
+
+/* Print the effective values as INI (config show). */
+void config_dump(const struct bd_config *c, FILE *f);
+
+/* Print each error as "FILE:LINE: message" (config check). */
+/* "FILE:LINE: message", or "FILE: message" for a whole-file error; NULL on ENOMEM. */
+char *config_error_text(const struct config_error *x);
+void config_errors_print(const struct config_errors *e, FILE *f);

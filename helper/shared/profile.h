@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+/*
+ * Profile names and per-profile paths.
+ * A profile name is 1-32 of [A-Za-z0-9_-], first character alphanumeric.
+ */
+
+#define PROFILE_NAME_MAX 32
+
+bool profile_name_valid(const char *name);
+
+struct bd_paths {
+        char *runtime_base;    /* $XDG_RUNTIME_DIR/botdesk (or the private fallback) */
+        char *runtime;         /* runtime_base/PROFILE, 0700 */
+        char *state;           /* $XDG_STATE_HOME/botdesk/PROFILE */
+        char *rfb_socket;      /* runtime/rfb.sock */
+        char *xauthority;      /* runtime/Xauthority */
+        char *env_file;        /* runtime/env */
+};
+
+void paths_done(struct bd_paths *p);
+
+/*
+ * Compute the paths of profile from the environment (XDG_RUNTIME_DIR,
+ * XDG_STATE_HOME, HOME). Creates nothing. Refuses (-ENAMETOOLONG) when the
+ * RFB socket path would not fit in sun_path. Without XDG_RUNTIME_DIR the
+ * runtime base is runtime_base_fallback()'s (created 0700 by paths_ensure).
+ */
+int paths_for_profile(const char *profile, struct bd_paths *ret);
+
+/* The runtime base dir alone (for list/status of all profiles). */
+int paths_runtime_base(char **ret);
+
+/* The user's home: $HOME when it is an absolute path, else the passwd entry. */
+int paths_home(char **ret);
+
+/* Below $HOME, where the runtime base goes when /tmp cannot hold it safely. */
+#define RUNTIME_HOME_FALLBACK ".cache/botdesk-run"
+
+/*
+ * The runtime base without XDG_RUNTIME_DIR: TMP/botdesk-UID when TMP is a
+ * root-owned directory that is sticky (or writable by root alone), so that
+ * no other user can swap our dir once we have checked it; else
+ * HOME/.cache/botdesk-run (-ENOENT without a usable HOME).
+ */
+int runtime_base_fallback(const char *tmp, const char *home, uid_t uid, char **ret);
+
+/*
+ * Open dirfd/name as a directory, not through a symlink, and check on the
+ * opened fd that uid owns it and that neither group nor others may write
+ * it. Returns the fd (O_CLOEXEC), -ENOENT, or -EPERM when it is someone
+ * else's (or too open) and so must not be read.
+ */
+int dir_open_verified_at(int dirfd, const char *name, uid_t uid);
+
+/*
+ * The runtime dir of p for reading, the base and the profile's dir both
+ * verified as above: the fd, -ENOENT (never started here), -EPERM (not
+ * ours: whatever it holds says nothing). ret_base_fd (may be NULL) gets
+ * the verified base.
+ */
+int paths_open_runtime(const struct bd_paths *p, int *ret_base_fd);
+
+/*
+ * Create (if needed) and verify runtime_base and runtime: directories, not
+ * symlinks, owned by the calling uid, no group/other access. A directory that
+ * exists with the wrong owner or mode is refused (-EPERM) and not changed
+ * unless it is ours (then the mode is tightened). Also creates the state dir.
+ */
+int paths_ensure(const struct bd_paths *p);
+
+/* Verify one existing directory is owned by uid and not group/other accessible. */
+int dir_is_private(const char *path, uid_t uid);
+
+/* Mark the desktop as used now. Only an existing stamp is touched: the
+ * helper creates it when the desktop is ready and removes it at stop, so a
+ * stopped desktop never looks used. */
+void activity_stamp(int runtime_fd);

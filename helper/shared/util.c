@@ -1,0 +1,258 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdarg.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "util.h"
+
+char *strdup_printf(const char *fmt, ...) {
+        va_list ap;
+        char *s;
+        int r;
+
+        va_start(ap, fmt);
+        r = vasprintf(&s, fmt, ap);
+        va_end(ap);
+        return r < 0 ? NULL : s;
+}
+
+static int read_full_fd(int fd, char **ret, size_t *ret_size, size_t max) {
+        _cleanup_free_ char *buf = NULL;
+        size_t size = 0, allocated = 0;
+
+        for (;;) {
+                ssize_t n;
+
+                if (allocated - size < 2) {
+                        size_t want = allocated ? allocated * 2 : 4096;
+                        char *p;
+
+                        if (want > max + 2)
+                                want = max + 2;
+                        if (want <= allocated)
+                                return -EFBIG;
+                        p = realloc(buf, want);
+                        if (!p)
+                                return -ENOMEM;
+                        buf = p;
+                        allocated = want;
+                }
+                n = read(fd, buf + size, allocated - size - 1);
+                if (n < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        return negative_errno();
+                }
+                if (n == 0)
+                        break;
+                size += (size_t) n;
+                if (size > max)
+                        return -EFBIG;
+        }
+        if (!buf) {
+                buf = malloc(1);
+                if (!buf)
+                        return -ENOMEM;
+        }
+        buf[size] = 0;
+        *ret = TAKE_PTR(buf);
+        if (ret_size)
+                *ret_size = size;
+        return 0;
+}
+
+int read_full_file(const char *path, char **ret, size_t *ret_size, size_t max) {
+        _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+
+        if (fd < 0)
+                return negative_errno();
+        return read_full_fd(fd, ret, ret_size, max);
+}
+
+int read_full_file_at(int dirfd, const char *name, char **ret, size_t *ret_size, size_t max) {
+        _cleanup_close_ int fd = -EBADF;
+        struct stat st;
+
+        /* A state file: never through a symlink, and a FIFO (or device) put
+         * in its place must neither block the open nor be read. */
+        fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK);
+        if (fd < 0)
+                return negative_errno();
+        if (fstat(fd, &st) < 0)
+                return negative_errno();
+        if (!S_ISREG(st.st_mode))
+                return S_ISDIR(st.st_mode) ? -EISDIR : -EBADFD;
+        return read_full_fd(fd, ret, ret_size, max);
+}
+
+int write_all(int fd, const void *data, size_t size) {
+        const char *p = data;
+
+        while (size > 0) {
+                ssize_t n = write(fd, p, size);
+                if (n < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        return negative_errno();
+                }
+                p += n;
+                size -= (size_t) n;
+        }
+        return 0;
+}
+
+int write_file_atomic_at(int dirfd, const char *name, const void *data, size_t size, mode_t mode) {
+        char tmp[NAME_MAX + 1];
+        uint64_t rnd;
+        int fd, r;
+
+        /* A random temporary name beside the target: a reader sees either the
+         * old file or the complete new one, never a torn one. */
+        if (getrandom(&rnd, sizeof rnd, 0) != sizeof rnd)
+                return -EIO;
+        if (snprintf(tmp, sizeof tmp, ".#%.200s.%016llx", name, (unsigned long long) rnd) >= (int) sizeof tmp)
+                return -ENAMETOOLONG;
+
+        fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode);
+        if (fd < 0)
+                return negative_errno();
+        r = write_all(fd, data, size);
+        if (r >= 0 && fchmod(fd, mode) < 0)
+                r = negative_errno();
+        if (close(fd) < 0 && r >= 0)
+                r = negative_errno();
+        if (r >= 0 && renameat(dirfd, tmp, dirfd, name) < 0)
+                r = negative_errno();
+        if (r < 0)
+                (void) unlinkat(dirfd, tmp, 0);
+        return r;
+}
+
+int parse_uint(const char *s, unsigned long long max, unsigned long long *ret) {
+        unsigned long long v = 0;
+
+        if (!s || !*s)
+                return -EINVAL;
+        for (const char *p = s; *p; p++) {
+                if (*p < '0' || *p > '9')
+                        return -EINVAL;
+                if (v > (ULLONG_MAX - (unsigned) (*p - '0')) / 10)
+                        return -ERANGE;
+                v = v * 10 + (unsigned) (*p - '0');
+        }
+        if (v > max)
+                return -ERANGE;
+        *ret = v;
+        return 0;
+}
+
+static unsigned long long clock_usec(clockid_t id) {
+        struct timespec ts;
+
+        clock_gettime(id, &ts);
+        return (unsigned long long) ts.tv_sec * 1000000ULL + (unsigned long long) ts.tv_nsec / 1000ULL;
+}
+
+unsigned long long now_usec(void) {
+        return clock_usec(CLOCK_MONOTONIC);
+}
+
+unsigned long long realtime_usec(void) {
+        return clock_usec(CLOCK_REALTIME);
+}
+
+int fd_move_above_stdio(int fd) {
+        int copy;
+
+        if (fd < 0 || fd > 2)
+                return fd;
+        copy = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+        if (copy < 0)
+                return negative_errno();
+        close(fd);
+        return copy;
+}
+
+size_t strv_length(char *const *l) {
+        size_t n = 0;
+
+        if (l)
+                while (l[n])
+                        n++;
+        return n;
+}
+
+int strv_push(char ***l, char *value) {
+        size_t n = strv_length(*l);
+        char **p;
+
+        if (!value)
+                return -ENOMEM;
+        p = realloc(*l, sizeof(char *) * (n + 2));
+        if (!p) {
+                free(value);
+                return -ENOMEM;
+        }
+        p[n] = value;
+        p[n + 1] = NULL;
+        *l = p;
+        return 0;
+}
+
+char *strv_env_get(char *const *env, const char *key) {
+        size_t l = strlen(key);
+
+        for (char *const *i = env; i && *i; i++)
+                if (strncmp(*i, key, l) == 0 && (*i)[l] == '=')
+                        return *i + l + 1;
+        return NULL;
+}
+
+/* Read a small file from an fd; returns the length, or -EFBIG if it does not fit. */
+ssize_t read_small(int fd, char *buf, size_t size) {
+        size_t len = 0;
+
+        for (;;) {
+                ssize_t k;
+
+                if (len >= size)
+                        return -EFBIG;
+                k = read(fd, buf + len, size - len);
+                if (k < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        return negative_errno();
+                }
+                if (k == 0)
+                        return (ssize_t) len;
+                len += (size_t) k;
+        }
+}
+
+int mkdir_parents(const char *path, mode_t leaf_mode) {
+        _cleanup_free_ char *p = strdup(path);
+        struct stat st;
+
+        if (!p)
+                return -ENOMEM;
+        for (char *s = p + 1; *s; s++) {
+                if (*s != '/')
+                        continue;
+                *s = '\0';
+                if (mkdir(p, 0755) < 0 && errno != EEXIST)
+                        return negative_errno();
+                *s = '/';
+        }
+        if (mkdir(p, leaf_mode) >= 0)
+                return 0;
+        if (errno != EEXIST)
+                return negative_errno();
+        /* A symlinked dir (to another disk) is the user's business; a file is not a dir. */
+        if (stat(p, &st) < 0)
+                return negative_errno();
+        return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
+}

@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+/*
+ * Small helpers every file of botdesk uses: cleanup attributes for memory and
+ * file descriptors, explicit ownership transfer, and a few string helpers.
+ * Functions in botdesk return 0 (or a positive value) on success and -errno on
+ * failure; only the edges (CLI, helper main, PAM entry points) turn an error
+ * into words.
+ */
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <dirent.h>
+#include <sys/types.h>
+
+#define ELEMENTSOF(x) (sizeof(x) / sizeof((x)[0]))
+#define _unused_ __attribute__((unused))
+#define _printf_(a, b) __attribute__((format(printf, a, b)))
+#define _noreturn_ __attribute__((noreturn))
+
+static inline bool streq(const char *a, const char *b) {
+        return strcmp(a, b) == 0;
+}
+
+static inline bool streq_ptr(const char *a, const char *b) {
+        if (!a || !b)
+                return a == b;
+        return strcmp(a, b) == 0;
+}
+
+static inline const char *startswith(const char *s, const char *prefix) {
+        size_t l = strlen(prefix);
+        return strncmp(s, prefix, l) == 0 ? s + l : NULL;
+}
+
+static inline const char *strnull(const char *s) {
+        return s ?: "(null)";
+}
+
+/* Hand ownership out of a cleanup-owned variable. */
+#define TAKE_PTR(p)                                \
+        ({                                         \
+                __typeof__(p) _taken_ = (p);       \
+                (p) = NULL;                        \
+                _taken_;                           \
+        })
+#define TAKE_FD(fd)                                \
+        ({                                         \
+                int _taken_fd_ = (fd);             \
+                (fd) = -EBADF;                     \
+                _taken_fd_;                        \
+        })
+
+/* Destructors accept "nothing" and return "nothing", so `x = freep(x)` reads well. */
+static inline int safe_close(int fd) {
+        if (fd >= 0) {
+                int saved = errno;
+                close(fd);
+                errno = saved;
+        }
+        return -EBADF;
+}
+
+static inline void freep(void *p) {
+        free(*(void **) p);
+}
+static inline void closep(int *fd) {
+        safe_close(*fd);
+}
+static inline void fclosep(FILE **f) {
+        if (*f)
+                fclose(*f);
+}
+static inline void closedirp(DIR **d) {
+        if (*d)
+                closedir(*d);
+}
+static inline void strv_free(char **l) {
+        if (!l)
+                return;
+        for (char **i = l; *i; i++)
+                free(*i);
+        free(l);
+}
+static inline void strv_freep(char ***l) {
+        strv_free(*l);
+}
+
+#define _cleanup_(f) __attribute__((cleanup(f)))
+#define _cleanup_free_ _cleanup_(freep)
+#define _cleanup_close_ _cleanup_(closep)
+#define _cleanup_fclose_ _cleanup_(fclosep)
+#define _cleanup_closedir_ _cleanup_(closedirp)
+#define _cleanup_strv_free_ _cleanup_(strv_freep)
+
+/* errno as a negative return value, never 0 even if errno was clobbered. */
+static inline int negative_errno(void) {
+        return errno > 0 ? -errno : -EIO;
+}
+
+/* asprintf that returns NULL on failure instead of an undefined pointer. */
+char *strdup_printf(const char *fmt, ...) _printf_(1, 2);
+
+/* Read a whole small file (at most max bytes) into a NUL-terminated buffer. */
+/* Write all of data, through EINTR and short writes. */
+int write_all(int fd, const void *data, size_t size);
+
+/* mkdir -p: the parents 0755 (subject to umask), the leaf leaf_mode; an
+ * existing leaf must be a directory (or a symlink to one). */
+int mkdir_parents(const char *path, mode_t leaf_mode);
+
+/* Read what fits of a small file from fd into buf; the length, or -EFBIG if it does not fit. */
+ssize_t read_small(int fd, char *buf, size_t size);
+int read_full_file(const char *path, char **ret, size_t *ret_size, size_t max);
+/* The same for a state file in a verified directory: opened O_NOFOLLOW|O_NONBLOCK,
+ * and anything but a regular file refused (-ELOOP, -EISDIR, -EBADFD). */
+int read_full_file_at(int dirfd, const char *name, char **ret, size_t *ret_size, size_t max);
+
+/* Write data to dir/name atomically: a temporary name in the same directory,
+ * fsync-free (volatile files), then rename. Mode applies to the new file. */
+int write_file_atomic_at(int dirfd, const char *name, const void *data, size_t size, mode_t mode);
+
+/* Parse an unsigned decimal number with no sign, no spaces, no junk. */
+int parse_uint(const char *s, unsigned long long max, unsigned long long *ret);
+
+/* Monotonic and wall clock in microseconds. */
+unsigned long long now_usec(void);
+unsigned long long realtime_usec(void);
+
+/* Move fd above 2 if it is 0..2 (callers may start with stdio closed). */
+int fd_move_above_stdio(int fd);
+
+/* strv helpers */
+size_t strv_length(char *const *l);
+int strv_push(char ***l, char *value); /* takes ownership of value, even on failure */
+char *strv_env_get(char *const *env, const char *key);
