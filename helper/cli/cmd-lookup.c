@@ -15,7 +15,9 @@
 #include <systemd/sd-bus.h>
 #include <systemd/sd-login.h>
 
+#include "bus-cleanup.h"
 #include "cli.h"
+#include "login.h"
 #include "commands-lookup.h"
 #include "envfile.h"
 #include "identity.h"
@@ -24,7 +26,6 @@
 #include "profile.h"
 #include "util.h"
 
-#define SESSION_SERVICE "botdesk"
 
 struct found {
         char *id;
@@ -43,10 +44,6 @@ static void found_done(struct found *f) {
         *f = (struct found) {};
 }
 
-static void bus_unrefp(sd_bus **b) {
-        if (*b)
-                sd_bus_flush_close_unref(*b);
-}
 
 /* The display this profile holds or last held: -1 when unknown. */
 static int profile_display(int dirfd) {
@@ -134,11 +131,11 @@ static int find_session(const char *profile, int display, sd_bus *bus, struct fo
         snprintf(want, sizeof want, ":%d", display);
 
         for (char **i = ids; i && *i; i++) {
-                _cleanup_free_ char *service = NULL, *disp = NULL, *scope = NULL;
+                _cleanup_free_ char *disp = NULL, *scope = NULL;
                 pid_t leader = 0;
                 bool match;
 
-                if (sd_session_get_service(*i, &service) < 0 || !streq(service, SESSION_SERVICE))
+                if (!login_session_is_botdesk(*i))
                         continue;
                 (void) sd_session_get_display(*i, &disp);
                 if (bus)
@@ -218,7 +215,7 @@ int verb_lookup(const char *profile, bool json) {
         _cleanup_(paths_done) struct bd_paths p = {};
         _cleanup_(found_done) struct found f = {};
         _cleanup_strv_free_ char **env = NULL;
-        _cleanup_(bus_unrefp) sd_bus *bus = NULL;
+        _cleanup_(bus_flush_close_unrefp) sd_bus *bus = NULL;
         _cleanup_close_ int dirfd = -EBADF;
         int display, r;
 

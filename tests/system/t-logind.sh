@@ -184,6 +184,7 @@ botdesk lookup nosuchprofile >/dev/null 2>&1
 is "botdesk lookup of a profile without a session exits 4" "$?" 4
 json=$(botdesk status --json "$P" 2>&1)
 is "status --json: placement is session" "$(json_get placement <<<"$json")" session
+is "status --json: session is the logind session" "$(json_get session <<<"$json")" "$sid"
 
 # ---- SIGKILL of the helper: the close hook reaps the scope, the unit restarts -----------------
 old_sid=$sid old_main=$main
