@@ -55,30 +55,10 @@ static int wait_inotify(const char *cg, unsigned long long deadline, int ifd) {
         }
 }
 
-static int parse_line_pid(const char *s, size_t l, pid_t *ret) {
-        char num[24];
-        unsigned long long v;
-
-        if (l == 0 || l >= sizeof num)
-                return -EINVAL;
-        memcpy(num, s, l);
-        num[l] = 0;
-        if (parse_uint(num, INT32_MAX, &v) < 0 || v == 0)
-                return -EINVAL;
-        *ret = (pid_t) v;
-        return 0;
-}
-
-static bool listed(const char *text, pid_t pid) {
-        for (const char *s = text; *s;) {
-                size_t l = strcspn(s, "\n");
-                pid_t p;
-
-                if (parse_line_pid(s, l, &p) >= 0 && p == pid)
+static bool listed(const pid_t *pids, size_t n, pid_t pid) {
+        for (size_t i = 0; i < n; i++)
+                if (pids[i] == pid)
                         return true;
-                s += l;
-                s += *s == '\n';
-        }
         return false;
 }
 
@@ -101,37 +81,28 @@ static void pinned_release(struct pinned *p) {
  * first error of pidfd_open other than "gone", or 0.
  */
 static int pin_processes(const char *cg, struct pinned *p) {
-        _cleanup_free_ char *procs = strdup_printf("%s/cgroup.procs", cg), *before = NULL, *after = NULL;
+        _cleanup_free_ pid_t *before = NULL, *after = NULL;
         _cleanup_closedir_ DIR *d = NULL;
-        size_t first = p->n;
+        size_t first = p->n, n_before = 0, n_after = 0;
         struct dirent *de;
         int ret = 0, r;
 
-        if (!procs)
-                return -ENOMEM;
-        r = read_full_file(procs, &before, NULL, 1 << 20);
+        r = cgroup_procs_read(cg, &before, &n_before);
         if (r < 0)
                 return r == -ENOENT ? 0 : r;
-        for (const char *s = before; *s && p->n < PIDFDS_MAX;) {
-                size_t l = strcspn(s, "\n");
-                pid_t pid;
+        for (size_t i = 0; i < n_before && p->n < PIDFDS_MAX; i++) {
+                int fd = (int) syscall(SYS_pidfd_open, before[i], 0);
 
-                if (parse_line_pid(s, l, &pid) >= 0) {
-                        int fd = (int) syscall(SYS_pidfd_open, pid, 0);
-
-                        if (fd >= 0) {
-                                p->fd[p->n] = fd;
-                                p->pid[p->n++] = pid;
-                        } else if (errno != ESRCH && ret == 0)
-                                ret = negative_errno();
-                }
-                s += l;
-                s += *s == '\n';
+                if (fd >= 0) {
+                        p->fd[p->n] = fd;
+                        p->pid[p->n++] = before[i];
+                } else if (errno != ESRCH && ret == 0)
+                        ret = negative_errno();
         }
         if (p->n > first) {
-                r = read_full_file(procs, &after, NULL, 1 << 20);
+                r = cgroup_procs_read(cg, &after, &n_after);
                 for (size_t i = first; i < p->n;) {
-                        if (r >= 0 && listed(after, p->pid[i])) {
+                        if (r >= 0 && listed(after, n_after, p->pid[i])) {
                                 i++;
                                 continue;
                         }
