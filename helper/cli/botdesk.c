@@ -21,6 +21,7 @@
 #include "commands-thumbnail.h"
 #include "commands-input.h"
 #include "config.h"
+#include "doctor-inotify.h"
 #include "envfile.h"
 #include "exec-env.h"
 #include "identity.h"
@@ -206,6 +207,16 @@ static int start_unit(sd_bus *bus, const char *profile, int dirfd) {
         if (r < 0)
                 return log_error_errno(r, "Cannot ask the user manager about %s: %m", UNIT_TEMPLATE);
         o.transient = r == 0;
+        if (o.transient) {
+                _cleanup_free_ char *state = NULL;
+
+                /* A transient unit that exists (a start under way, or done)
+                 * cannot be created again; StartUnit joins its start job and
+                 * waits for it, as systemctl start does. */
+                if (unit_active_state(bus, unit, &state) >= 0 && !streq(state, "inactive") &&
+                    !streq(state, "failed"))
+                        o.transient = false;
+        }
         o.helper_path = getenv("BOTDESK_HELPER") ?: BOTDESK_HELPER_PATH;
         o.environment = env;
         /* --timeout bounds the wait for the job; the unit's own start
@@ -232,9 +243,42 @@ static int start_unit(sd_bus *bus, const char *profile, int dirfd) {
         return -EIO;
 }
 
+/* The status a start ends with. A desktop that was ready and is gone (or
+ * going) by now must not count as started, nor be printed "starting" with
+ * exit 0: the start waits for the helper's verdict and reports it, a stop
+ * as "stopped while starting". On EXIT_OK *st is the running status. */
+static int confirm_started(const char *profile, const struct bd_config *c, const struct bd_paths *p, int dirfd,
+                           struct bd_status *st) {
+        _cleanup_free_ char *why = NULL;
+        int none = -EBADF, r;
+
+        r = status_collect(profile, c, st);
+        if (r < 0)
+                return log_error_errno(r, "Cannot read the status of %s: %m", profile), EXIT_FAILED;
+        if (st->running)
+                return EXIT_OK;
+        status_done(st);
+        /* Being taken down: the helper says why before it ends. */
+        r = standalone_wait_starting(profile, p, dirfd, &none, now_usec() + 30 * 1000000ULL, 30, false, &why);
+        if (r == 0) {
+                r = status_collect(profile, c, st);
+                if (r >= 0 && st->running)
+                        return EXIT_OK;
+                if (r >= 0)
+                        status_done(st);
+                r = -ESRCH;
+        }
+        if (r == -ESRCH)
+                log_error("Cannot start %s: stopped while starting: the desktop was stopped as it became ready.", profile);
+        else
+                log_error("Cannot start %s: it went away as it became ready: %s", profile, why ?: strerror(-r));
+        return EXIT_FAILED;
+}
+
 /* Start profile's desktop unless it runs, with start's checks, memory gate
- * and placement; c is left loaded. Returns an exit code, said on stderr. */
-static int start_desktop(const char *profile, struct bd_config *c) {
+ * and placement; c is left loaded. Returns an exit code, said on stderr;
+ * on EXIT_OK, the running status in *ret_st unless that is NULL. */
+static int start_desktop(const char *profile, struct bd_config *c, struct bd_status *ret_st) {
         _cleanup_(paths_done) struct bd_paths p = {};
         _cleanup_close_ int dirfd = -EBADF, lock = -EBADF;
         _cleanup_free_ char *error = NULL;
@@ -256,7 +300,8 @@ static int start_desktop(const char *profile, struct bd_config *c) {
                         return EXIT_FAILED;
         } else {
                 progress = !arg.quiet && !arg.json && isatty(STDERR_FILENO);
-                r = standalone_start(profile, &p, dirfd, arg.timeout ?: c->start_timeout + 5, progress, &error, &status);
+                r = standalone_start(profile, &p, dirfd, &lock, arg.timeout ?: c->start_timeout + 5, progress, &error,
+                                     &status);
                 if (r < 0) {
                         log_error("Cannot start %s: %s", profile, error ?: strerror(-r));
                         return status == EXIT_REFUSED ? EXIT_REFUSED : status == EXIT_USAGE ? EXIT_USAGE : EXIT_FAILED;
@@ -264,17 +309,39 @@ static int start_desktop(const char *profile, struct bd_config *c) {
         }
         lock = safe_close(lock);
         activity_stamp(dirfd);
+        {
+                struct bd_status st;
+
+                r = confirm_started(profile, c, &p, dirfd, &st);
+                if (r != EXIT_OK)
+                        return r;
+                if (ret_st)
+                        *ret_st = st;
+                else
+                        status_done(&st);
+        }
         return EXIT_OK;
 }
 
 static int verb_start(const char *profile) {
         _cleanup_(config_done) struct bd_config c = {};
+        struct bd_status st;
         int r;
 
-        r = start_desktop(profile, &c);
+        r = start_desktop(profile, &c, &st);
         if (r != EXIT_OK)
                 return r;
-        return print_status(profile, &c) < 0 ? EXIT_FAILED : EXIT_OK;
+        /* The status confirmed running, not one read again: a stop since
+         * then is the stop's to report. */
+        if (arg.json) {
+                struct json j;
+                json_init(&j, stdout);
+                status_json(&j, &st);
+                putchar('\n');
+        } else
+                status_print(stdout, &st);
+        status_done(&st);
+        return EXIT_OK;
 }
 
 /* Published and owned by a live helper: what env, exec and input need,
@@ -311,7 +378,7 @@ int cli_start_on_demand(const char *profile, bool flag) {
         }
         /* The verb's own output follows on stdout: start's progress stays off it. */
         arg.quiet = true;
-        r = start_desktop(profile, &c);
+        r = start_desktop(profile, &c, NULL);
         arg.quiet = quiet;
         return r;
 }
@@ -667,6 +734,7 @@ static int verb_doctor(void) {
                 json_kv_string(&j, "reaping", cg_writable ? "cgroup" : "process-group");
                 json_kv_bool(&j, "logind", logind);
                 json_kv_bool(&j, "selinux", access("/sys/fs/selinux/enforce", F_OK) == 0);
+                doctor_inotify(&j, &c, mem_ok ? mem.limit_mb : 0);
                 json_object_end(&j);
                 putchar('\n');
                 return EXIT_OK;
@@ -686,6 +754,7 @@ static int verb_doctor(void) {
         printf("reaping:      %s\n", guarantee);
         printf("logind:       %s\n", logind ? "running" : "not running");
         printf("SELinux:      %s\n", access("/sys/fs/selinux/enforce", F_OK) == 0 ? "enabled" : "disabled");
+        doctor_inotify(NULL, &c, mem_ok ? mem.limit_mb : 0);
         return EXIT_OK;
 }
 

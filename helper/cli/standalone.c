@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <fcntl.h>
+#include <stddef.h>
 #include <poll.h>
 #include <stdint.h>
 #include <signal.h>
@@ -17,7 +18,6 @@
 #include "unit.h"
 #include "util.h"
 
-#define NOTIFY_SOCKET_FILE "notify.sock"
 /* How long a helper that missed its deadline gets to tear down after SIGTERM. */
 #define STOP_GRACE_USEC (10 * 1000 * 1000ULL)
 
@@ -42,32 +42,37 @@ int profile_lock(int runtime_fd) {
         return TAKE_FD(fd);
 }
 
-static int notify_socket_open(const struct bd_paths *p, char **ret_path) {
+/* An autobound abstract socket: a name nobody else holds, and no file that
+ * a killed CLI would leave behind or a later start could lose to our unlink. */
+static int notify_socket_open(char **ret_name) {
         _cleanup_close_ int fd = -EBADF;
-        _cleanup_free_ char *path = strdup_printf("%s/%s", p->runtime, NOTIFY_SOCKET_FILE);
         struct sockaddr_un sa = { .sun_family = AF_UNIX };
+        socklen_t len = sizeof sa;
+        size_t name_len;
         int one = 1;
 
-        if (!path)
-                return -ENOMEM;
-        if (strlen(path) >= sizeof sa.sun_path)
-                return -ENAMETOOLONG;
-        strcpy(sa.sun_path, path);
         fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
         if (fd < 0)
                 return negative_errno();
-        (void) unlink(path);
-        if (bind(fd, (struct sockaddr *) &sa, sizeof sa) < 0)
+        if (bind(fd, (struct sockaddr *) &sa, sizeof(sa.sun_family)) < 0)
                 return negative_errno();
+        if (getsockname(fd, (struct sockaddr *) &sa, &len) < 0)
+                return negative_errno();
+        if (len <= offsetof(struct sockaddr_un, sun_path) + 1 || sa.sun_path[0] != 0)
+                return -EADDRNOTAVAIL;
+        name_len = len - offsetof(struct sockaddr_un, sun_path) - 1;
         /* Only the helper's own datagrams count. */
         if (setsockopt(fd, SOL_SOCKET, SO_PASSCRED, &one, sizeof one) < 0)
                 return negative_errno();
-        *ret_path = TAKE_PTR(path);
+        *ret_name = strdup_printf("@%.*s", (int) name_len, sa.sun_path + 1);
+        if (!*ret_name)
+                return -ENOMEM;
         return TAKE_FD(fd);
 }
 
 struct notify_state {
         bool ready;
+        bool owns;              /* BOTDESK_RECORDED=1 came: the helper has recorded itself */
         int errno_value;
         char status[512];
 };
@@ -94,25 +99,28 @@ static void notify_receive(int fd, pid_t helper, struct notify_state *st, bool p
                         continue;
                 buf[n] = 0;
                 for (char *line = buf, *next; line && *line; line = next) {
-                        const char *v;
+                        unsigned long long v;
+                        const char *val;
 
                         next = strchr(line, '\n');
                         if (next)
                                 *next++ = 0;
                         if (streq(line, "READY=1"))
                                 st->ready = true;
-                        else if ((v = startswith(line, "ERRNO=")))
-                                st->errno_value = atoi(v);
-                        else if ((v = startswith(line, "STATUS="))) {
-                                snprintf(st->status, sizeof st->status, "%s", v);
+                        else if (streq(line, "BOTDESK_RECORDED=1"))
+                                st->owns = true;
+                        else if ((val = startswith(line, "ERRNO=")) && parse_uint(val, 4095, &v) >= 0)
+                                st->errno_value = (int) v;
+                        else if ((val = startswith(line, "STATUS="))) {
+                                snprintf(st->status, sizeof st->status, "%s", val);
                                 if (progress)
-                                        fprintf(stderr, "[%6.2fs] %s\n", (double) (now_usec() - t0) / 1e6, v);
+                                        fprintf(stderr, "[%6.2fs] %s\n", (double) (now_usec() - t0) / 1e6, val);
                         }
                 }
         }
 }
 
-static char *read_last_error(int runtime_fd) {
+char *standalone_last_error(int runtime_fd) {
         char *text = NULL;
 
         if (read_full_file_at(runtime_fd, "last-error", &text, NULL, 4096) < 0)
@@ -127,35 +135,45 @@ static const char *helper_path(void) {
         return e && *e ? e : BOTDESK_HELPER_PATH;
 }
 
-int standalone_start(const char *profile, const struct bd_paths *p, int runtime_fd, unsigned timeout_sec,
-                     bool progress, char **ret_error, int *ret_exit_status) {
+/* The helper is our child: when it left no reason, its wait status tells
+ * how it ended, and its last STATUS how far it got. */
+static char *describe_helper_end(pid_t pid, int status, const struct notify_state *st, const char *runtime) {
+        char how[64];
+
+        if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+                /* A SIGTERM before readiness ends the helper cleanly. */
+                return strdup("stopped while starting: the desktop was told to stop before it was ready");
+        if (WIFSIGNALED(status))
+                snprintf(how, sizeof how, "was killed by signal %s", sigabbrev_np(WTERMSIG(status)) ?: "?");
+        else
+                snprintf(how, sizeof how, "exited with status %d", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+        return strdup_printf("botdesk-helper (pid %d) %s before the desktop was ready%s%s%s; see %s/helper.log",
+                             (int) pid, how, st->status[0] ? " (its last step: " : "", st->status,
+                             st->status[0] ? ")" : "", runtime);
+}
+
+static int spawn_and_wait(const char *profile, const struct bd_paths *p, int runtime_fd, int *lock,
+                          unsigned long long deadline, unsigned timeout_sec, bool progress, char **ret_error,
+                          int *ret_exit_status) {
         _cleanup_close_ int notify_fd = -EBADF, log_fd = -EBADF, pidfd = -EBADF;
-        _cleanup_free_ char *notify_path = NULL;
+        _cleanup_free_ char *notify_name = NULL;
         _cleanup_strv_free_ char **env = NULL;
-        struct helper_record rec = {};
         struct notify_state st = {};
         struct spawn_opts o = SPAWN_OPTS_INIT;
-        unsigned long long t0 = now_usec(), deadline = t0 + (unsigned long long) timeout_sec * 1000000ULL;
+        unsigned long long t0 = now_usec();
         char *argv[] = { (char *) helper_path(), (char *) profile, NULL };
         extern char **environ;
         pid_t pid;
         int r;
 
-        *ret_error = NULL;
-        *ret_exit_status = 0;
-        if (helper_record_read_at(runtime_fd, &rec) >= 0) {
-                r = helper_alive(runtime_fd, &rec);
-                helper_record_done(&rec);
-                if (r > 0)
-                        return 1;
-        }
-
-        notify_fd = notify_socket_open(p, &notify_path);
+        notify_fd = notify_socket_open(&notify_name);
         if (notify_fd < 0)
                 return notify_fd;
         log_fd = openat(runtime_fd, "helper.log", O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0600);
         if (log_fd < 0)
                 return negative_errno();
+        /* Whatever reason is found after this start is this start's own. */
+        (void) unlinkat(runtime_fd, "last-error", 0);
 
         /* The helper belongs to the desktop: it gets the same clean
          * environment, plus what decides where the desktop's files are and
@@ -177,7 +195,7 @@ int standalone_start(const char *profile, const struct bd_paths *p, int runtime_
                 if (r < 0)
                         return r;
         }
-        r = env_set(&env, "NOTIFY_SOCKET", notify_path);
+        r = env_set(&env, "NOTIFY_SOCKET", notify_name);
         if (r < 0)
                 return r;
 
@@ -214,21 +232,22 @@ int standalone_start(const char *profile, const struct bd_paths *p, int runtime_
                         (void) waitpid(pid, NULL, 0);
                         *ret_error = strdup_printf("Desktop %s was not ready within %u s; stopped it. %s", profile,
                                                    timeout_sec, st.status);
-                        r = -ETIMEDOUT;
-                        break;
+                        return -ETIMEDOUT;
                 }
                 if (poll(pfd, 2, (int) ((deadline - now + 999) / 1000)) < 0) {
                         if (errno == EINTR)
                                 continue;
-                        r = negative_errno();
-                        break;
+                        return negative_errno();
                 }
                 if (pfd[0].revents)
                         notify_receive(notify_fd, pid, &st, progress, t0);
-                if (st.ready) {
-                        r = 0;
-                        break;
-                }
+                if (st.owns && *lock >= 0)
+                        /* The helper holds its own lock and has recorded
+                         * itself, so another start finds it and waits for
+                         * it, and a stop need not wait for this start. */
+                        *lock = safe_close(*lock);
+                if (st.ready)
+                        return 0;
                 if (pfd[1].revents) {
                         int status = 0;
 
@@ -236,16 +255,54 @@ int standalone_start(const char *profile, const struct bd_paths *p, int runtime_
                         notify_receive(notify_fd, pid, &st, progress, t0);
                         (void) waitpid(pid, &status, 0);
                         *ret_exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
-                        *ret_error = read_last_error(runtime_fd);
+                        *ret_error = standalone_last_error(runtime_fd);
                         if (!*ret_error)
-                                *ret_error = strdup_printf("botdesk-helper %s exited before the desktop was ready; see %s/helper.log",
-                                                           st.status[0] ? st.status : "", p->runtime);
-                        r = -EIO;
-                        break;
+                                *ret_error = describe_helper_end(pid, status, &st, p->runtime);
+                        return -EIO;
                 }
         }
-        (void) unlink(notify_path);
-        return r;
+}
+
+int standalone_start(const char *profile, const struct bd_paths *p, int runtime_fd, int *lock, unsigned timeout_sec,
+                     bool progress, char **ret_error, int *ret_exit_status) {
+        unsigned long long deadline = now_usec() + (unsigned long long) timeout_sec * 1000000ULL;
+        int r;
+
+        *ret_error = NULL;
+        *ret_exit_status = 0;
+        for (unsigned attempt = 0;; attempt++) {
+                struct helper_record rec = {};
+                enum helper_phase phase;
+
+                if (*lock < 0) {
+                        *lock = profile_lock(runtime_fd);
+                        if (*lock < 0)
+                                return *lock;
+                }
+                phase = helper_phase_at(runtime_fd, &rec);
+                helper_record_done(&rec);
+                if (phase == HELPER_READY)
+                        return 1;
+                if (phase == HELPER_NONE)
+                        return spawn_and_wait(profile, p, runtime_fd, lock, deadline, timeout_sec, progress,
+                                              ret_error, ret_exit_status);
+                /* Alive, not ready: another start is under way (its CLI
+                 * perhaps killed since). Wait for that one, as systemctl
+                 * start waits for a unit that is activating. */
+                r = standalone_wait_starting(profile, p, runtime_fd, lock, deadline, timeout_sec, progress, ret_error);
+                if (r != -ESRCH)
+                        return r;
+                if (attempt > 0) {
+                        *ret_error = strdup_printf("botdesk-helper of %s ended before the desktop was ready, twice, "
+                                                   "without a reason (killed?); see %s/helper.log", profile, p->runtime);
+                        return -EIO;
+                }
+                /* It ended without a reason: killed, as only SIGKILL leaves
+                 * no word. Its leftovers go with the next helper: start
+                 * afresh, once. */
+                if (progress)
+                        fprintf(stderr, "The helper of the starting desktop ended without a reason; starting afresh.\n");
+        }
 }
 
 int desktop_stop(const struct bd_paths *p, int runtime_fd, unsigned timeout_sec, sd_bus *bus, const char *profile) {

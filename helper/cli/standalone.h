@@ -18,14 +18,40 @@
 /* Serialise starts and stops of one profile (blocking flock). Returns the fd. */
 int profile_lock(int runtime_fd);
 
+struct helper_record;
+
+enum helper_phase {
+        HELPER_NONE,     /* no helper: a start spawns one */
+        HELPER_STARTING, /* a helper holds the profile, nothing published yet (or no longer) */
+        HELPER_READY,    /* a verified helper has published its env */
+};
+
+/* Where the profile's desktop is; *rec is filled when a live helper is recorded. */
+enum helper_phase helper_phase_at(int runtime_fd, struct helper_record *rec);
+
 /*
- * Start the helper of profile and wait up to timeout_sec for readiness.
- * 0: ready; 1: it was already running; -errno on failure with *ret_error
- * set to the helper's reason (last-error) where there is one.
- * exit_status gets the helper's exit status when it died (3 = refused).
+ * Start the desktop of profile, or wait for the start already under way,
+ * for up to timeout_sec. *lock is the profile lock held by the caller: it is
+ * released (and set to -EBADF) as soon as the helper has recorded itself,
+ * so that a stop need not wait for the start. 0: ready; 1: it was already
+ * running; -errno on failure with *ret_error saying why (the helper's
+ * last-error, or how the helper ended). *ret_exit_status gets the helper's
+ * exit status when it died (3 = refused).
  */
-int standalone_start(const char *profile, const struct bd_paths *p, int runtime_fd, unsigned timeout_sec,
+int standalone_start(const char *profile, const struct bd_paths *p, int runtime_fd, int *lock, unsigned timeout_sec,
                      bool progress, char **ret_error, int *ret_exit_status);
+
+/*
+ * Wait until the helper that is starting profile publishes or ends, or
+ * deadline. Releases *lock once the watch is set. 0: ready; -EIO with the
+ * helper's reason in *ret_error; -ESRCH: it ended without a reason (killed);
+ * -ETIMEDOUT.
+ */
+int standalone_wait_starting(const char *profile, const struct bd_paths *p, int runtime_fd, int *lock,
+                             unsigned long long deadline, unsigned timeout_sec, bool progress, char **ret_error);
+
+/* The one line of RUNTIME/last-error, or NULL. */
+char *standalone_last_error(int runtime_fd);
 
 /*
  * Stop the desktop of p: 0 stopped, 1 was not running (leftovers reaped),

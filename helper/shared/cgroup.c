@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <fcntl.h>
 #include <limits.h>
-#include <poll.h>
 #include <signal.h>
-#include <sys/inotify.h>
 #include <sys/stat.h>
 
 #include "cgroup.h"
@@ -218,46 +216,6 @@ int cgroup_kill(const char *cg) {
                 return kill_procs_recursive(cg);
         }
         return r;
-}
-
-int cgroup_wait_empty(const char *cg, unsigned long long timeout_usec) {
-        _cleanup_free_ char *events = strdup_printf("%s/cgroup.events", cg);
-        _cleanup_close_ int ifd = -EBADF;
-        unsigned long long deadline = now_usec() + timeout_usec;
-        int r;
-
-        if (!events)
-                return -ENOMEM;
-        ifd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
-        if (ifd < 0)
-                return negative_errno();
-        /* The kernel signals a change of "populated" as IN_MODIFY on cgroup.events. */
-        if (inotify_add_watch(ifd, events, IN_MODIFY) < 0)
-                return errno == ENOENT ? 0 : negative_errno();
-
-        for (;;) {
-                char buf[4096];
-                unsigned long long now;
-                struct pollfd pfd = { .fd = ifd, .events = POLLIN };
-
-                r = cgroup_populated(cg);
-                if (r == -ENOENT || r == 0)
-                        return 0;
-                if (r < 0)
-                        return r;
-                now = now_usec();
-                if (now >= deadline)
-                        return -ETIMEDOUT;
-                r = poll(&pfd, 1, (int) ((deadline - now + 999) / 1000));
-                if (r < 0 && errno != EINTR)
-                        return negative_errno();
-                while (read(ifd, buf, sizeof buf) > 0)
-                        ;
-                if (r > 0 && cgroup_populated(cg) > 0)
-                        /* Still populated: on kernels without cgroup.kill new
-                         * forks may have escaped the last walk. */
-                        (void) cgroup_kill(cg);
-        }
 }
 
 int cgroup_remove(const char *cg) {

@@ -54,7 +54,8 @@ int cgroup_populated(const char *cg);
  * missing). */
 int cgroup_kill(const char *cg);
 
-/* Block until cg is empty (inotify on cgroup.events, no polling) or timeout. -ETIMEDOUT. */
+/* Block until cg is empty or timeout (-ETIMEDOUT): inotify on cgroup.events,
+ * or pidfds of its processes where inotify is used up (cgroup-wait.h). */
 int cgroup_wait_empty(const char *cg, unsigned long long timeout_usec);
 
 /* Remove cg and every descendant directory, deepest first. ENOENT is fine. */

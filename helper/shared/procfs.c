@@ -9,11 +9,20 @@
 #include "procfs.h"
 #include "util.h"
 
-int proc_stat_parse(const char *text, struct proc_stat *ret) {
-        const char *p, *end;
-        unsigned long long v;
+/* The unsigned number at p, up to a space or the end. */
+static int field_uint(const char *p, unsigned long long *ret) {
         char field[24];
-        size_t l;
+        size_t l = strcspn(p, " \n");
+
+        if (l == 0 || l >= sizeof field)
+                return -EBADMSG;
+        memcpy(field, p, l);
+        field[l] = 0;
+        return parse_uint(field, ULLONG_MAX, ret) < 0 ? -EBADMSG : 0;
+}
+
+int proc_stat_parse(const char *text, struct proc_stat *ret) {
+        const char *p;
 
         /* comm may contain spaces and ')' itself, so the fields are found
          * after the last ')'. Nothing after comm can contain one. */
@@ -21,24 +30,17 @@ int proc_stat_parse(const char *text, struct proc_stat *ret) {
         if (!p || p[1] != ' ' || !p[2])
                 return -EBADMSG;
         *ret = (struct proc_stat) { .state = p[2] };
-        /* state is field 3; starttime is field 22. */
+        /* state is field 3, flags field 9, starttime field 22. */
         p += 2;
         for (int f = 3; f < 22; f++) {
                 p = strchr(p, ' ');
                 if (!p)
                         return -EBADMSG;
                 p++;
+                if (f + 1 == 9 && field_uint(p, &ret->flags) < 0)
+                        return -EBADMSG;
         }
-        end = p + strcspn(p, " \n");
-        l = (size_t) (end - p);
-        if (l == 0 || l >= sizeof field)
-                return -EBADMSG;
-        memcpy(field, p, l);
-        field[l] = 0;
-        if (parse_uint(field, ULLONG_MAX, &v) < 0)
-                return -EBADMSG;
-        ret->starttime = v;
-        return 0;
+        return field_uint(p, &ret->starttime);
 }
 
 static bool state_dead(char state) {

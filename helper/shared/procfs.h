@@ -9,6 +9,7 @@
 struct proc_stat {
         char state;                     /* R, S, D, Z, X ... */
         unsigned long long starttime;   /* clock ticks after boot: with the pid, who a process is */
+        unsigned long long flags;       /* PF_*: PF_EXITING (0x4) once it has begun to exit */
 };
 
 /* The fields of a /proc/PID/stat text that botdesk uses. */

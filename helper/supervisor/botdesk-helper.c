@@ -10,6 +10,7 @@
  * `botdesk start` that spawned us.
  */
 #include <fcntl.h>
+#include <limits.h>
 #include <getopt.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -34,6 +35,7 @@
 #include "log.h"
 #include "memory.h"
 #include "packages.h"
+#include "procfs.h"
 #include "profile.h"
 #include "session.h"
 #include "spawn.h"
@@ -818,6 +820,25 @@ static int on_sigusr1(sd_event_source *s, const struct signalfd_siginfo *si, voi
 
 /* ---- child exits -------------------------------------------------------------------------- */
 
+/* Has c begun to exit (PF_EXITING in /proc/PID/stat's flags), or is it a
+ * zombie? A process that dies closes its sockets before its exit is
+ * reported, so a client can notice, exit and be reaped before the server
+ * it lost: this is how the first to die is told from its victims. */
+static bool child_exiting(const struct child *c) {
+        _cleanup_free_ char *text = NULL;
+        struct proc_stat st;
+        char path[64];
+
+        if (c->pid <= 0)
+                return false;
+        snprintf(path, sizeof path, "/proc/%d/stat", (int) c->pid);
+        if (read_full_file(path, &text, NULL, 4096) < 0)
+                return true;
+        if (proc_stat_parse(text, &st) < 0)
+                return false;
+        return st.state == 'Z' || st.state == 'X' || (st.flags & 0x4 /* PF_EXITING */);
+}
+
 static void on_child_exit(struct desktop *d, struct child *c, const siginfo_t *si) {
         char how[64];
         int r;
@@ -828,8 +849,13 @@ static void on_child_exit(struct desktop *d, struct child *c, const siginfo_t *s
         describe_exit(si, how, sizeof how);
 
         if (c == &d->xserver && d->phase == PHASE_XSERVER) {
-                /* Refused before it listened: taken by someone we could not see? Try the next. */
-                if (d->reserved_display < 0 && display_in_use(&alloc_env_default, (unsigned) d->display) > 0 &&
+                /* The lock our own server wrote before it died is no sign
+                 * of someone else, and must not outlive it. */
+                remove_x_leftovers(d);
+                /* Refused before it listened (an exit, not a kill): taken by
+                 * someone we could not see? Try the next. */
+                if (si->si_code == CLD_EXITED && d->reserved_display < 0 &&
+                    display_in_use(&alloc_env_default, (unsigned) d->display) > 0 &&
                     d->n_tried < MAX_DISPLAY_ATTEMPTS) {
                         log_notice("Display :%d was taken meanwhile, trying another.", d->display);
                         r = desktop_start_xserver(d);
@@ -840,8 +866,20 @@ static void on_child_exit(struct desktop *d, struct child *c, const siginfo_t *s
                 return desktop_fail(d, EXIT_FAILURE, "The X server for :%d %s before it accepted connections; see %s",
                                     d->display, how, getenv("JOURNAL_STREAM") ? "the journal" : "helper.log");
         }
+        if (c != &d->xserver) {
+                /* Died with the X server, or with the bus: blame the first
+                 * to die, whose own exit follows at once. */
+                struct child *first = child_exiting(&d->xserver) ? &d->xserver
+                                      : c != &d->bus && child_exiting(&d->bus) ? &d->bus
+                                                                                : NULL;
+                if (first) {
+                        log_info("%s %s while %s was exiting.", c->name, how, first->name);
+                        return;
+                }
+        }
         if (c->essential)
-                return desktop_fail(d, EXIT_FAILURE, "%s of :%d %s.", c->name, d->display, how);
+                return desktop_fail(d, EXIT_FAILURE, "The %s of :%d %s%s.", c->name, d->display, how,
+                                    d->phase == PHASE_READY ? "" : " before the desktop was ready");
         if (d->phase != PHASE_READY)
                 return desktop_fail(d, EXIT_FAILURE, "%s %s before the desktop on :%d was ready.", c->name, how,
                                     d->display);
@@ -852,6 +890,17 @@ static void on_child_exit(struct desktop *d, struct child *c, const siginfo_t *s
 static int on_sigchld(sd_event_source *s, const struct signalfd_siginfo *ssi, void *userdata) {
         struct desktop *d = userdata;
 
+        /* The X server and the bus first: when they die, their clients
+         * follow, and the first death is the one to report. */
+        struct child *first[] = { &d->xserver, &d->bus };
+
+        for (size_t i = 0; i < ELEMENTSOF(first); i++) {
+                siginfo_t si = {};
+
+                if (first[i]->pid > 0 && waitid(P_PID, (id_t) first[i]->pid, &si, WEXITED | WNOHANG) >= 0 &&
+                    si.si_pid == first[i]->pid)
+                        on_child_exit(d, first[i], &si);
+        }
         for (;;) {
                 siginfo_t si = {};
                 struct child *c;
@@ -874,7 +923,9 @@ static int on_stop_signal(sd_event_source *s, const struct signalfd_siginfo *si,
                 return 0;
         if (!was_ready) {
                 free(d->failure);
-                d->failure = strdup("Stopped before the desktop was ready.");
+                /* `botdesk start` repeats this: the start did not fail, it was stopped. */
+                d->failure = strdup_printf("stopped while starting: %s came before the desktop was ready",
+                                           si->ssi_signo == SIGTERM ? "a stop (SIGTERM)" : sigabbrev_np((int) si->ssi_signo) ?: "a signal");
         }
         (void) sd_notify(false, "STOPPING=1\nSTATUS=Stopping");
         log_info("Stopping desktop :%d.", d->display);
@@ -896,6 +947,8 @@ static int on_timeout(sd_event_source *s, uint64_t usec, void *userdata) {
 }
 
 /* ---- main --------------------------------------------------------------------------------- */
+
+static const int stop_signals[] = { SIGTERM, SIGINT, SIGHUP };
 
 static void desktop_done(struct desktop *d) {
         struct child *all[] = { &d->xserver, &d->bus };
@@ -1129,21 +1182,15 @@ static int desktop_init(struct desktop *d) {
         r = write_record(d);
         if (r < 0)
                 return log_error_errno(r, "Cannot write %s/%s: %m", d->paths.runtime, HELPER_RECORD_FILE);
+        /* Recorded: from now on a start finds this helper and waits for it,
+         * and a stop finds it to stop. The `botdesk start` that spawned us
+         * lets go of the profile's lock on this. */
+        (void) sd_notify(false, "BOTDESK_RECORDED=1");
         return 0;
 }
 
 static int desktop_run(struct desktop *d) {
-        static const int stop_signals[] = { SIGTERM, SIGINT, SIGHUP };
-        sigset_t mask;
         int r;
-
-        sigemptyset(&mask);
-        for (size_t i = 0; i < ELEMENTSOF(stop_signals); i++)
-                sigaddset(&mask, stop_signals[i]);
-        sigaddset(&mask, SIGCHLD);
-        sigaddset(&mask, SIGUSR1);
-        if (sigprocmask(SIG_BLOCK, &mask, NULL) < 0)
-                return negative_errno();
 
         r = sd_event_default(&d->event);
         if (r < 0)
@@ -1244,6 +1291,20 @@ int main(int argc, char **argv) {
                 return 2;
         }
 
+        /* Blocked from the start (sd-event takes them over in desktop_run):
+         * a stop that comes while we set up is handled as a stop, with the
+         * teardown and the reason, not as a silent death. */
+        {
+                sigset_t mask;
+
+                sigemptyset(&mask);
+                for (size_t i = 0; i < ELEMENTSOF(stop_signals); i++)
+                        sigaddset(&mask, stop_signals[i]);
+                sigaddset(&mask, SIGCHLD);
+                sigaddset(&mask, SIGUSR1);
+                if (sigprocmask(SIG_BLOCK, &mask, NULL) < 0)
+                        return log_error_errno(errno, "Cannot block signals: %m"), EXIT_FAILURE;
+        }
         r = desktop_init(&d);
         if (r < 0) {
                 desktop_done(&d);

@@ -14,6 +14,7 @@ int main(void) {
                    "a stat line is parsed");
         TAP_EQ_INT(st.state, 'S', "... its state is field 3");
         TAP_EQ_INT(st.starttime, 987654, "... its start time is field 22");
+        TAP_EQ_INT(st.flags, 4194560, "... its flags (PF_EXITING among them) are field 9");
         TAP_EQ_INT(proc_stat_parse("7 (a) b (c)) Z 1 7 7 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 55 0\n", &st), 0,
                    "a comm with spaces and ')' in it is parsed from the last ')'");
         TAP_EQ_INT(st.state, 'Z', "... and its state is the zombie's");

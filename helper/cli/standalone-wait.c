@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Waiting for a desktop that another `botdesk start` began, perhaps one
+ * whose CLI was killed since: the helper is alive and has not published.
+ * Its NOTIFY_SOCKET belongs to whoever spawned it, so this side watches the
+ * runtime directory instead (the env file renamed into place, the helper
+ * record written, the helper lock closed by a dying helper) and, once the
+ * record names the helper, its exit through a pidfd.
+ */
+#include <fcntl.h>
+#include <poll.h>
+#include <stddef.h>
+#include <sys/inotify.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+
+#include "identity.h"
+#include "standalone.h"
+#include "util.h"
+
+/* Does something listen on this Unix socket? A connect, nothing spoken. */
+static bool socket_listens(const char *path, bool abstract) {
+        _cleanup_close_ int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        struct sockaddr_un sa = { .sun_family = AF_UNIX };
+        size_t l = strlen(path);
+
+        if (fd < 0 || l + 1 >= sizeof sa.sun_path)
+                return true; /* cannot tell: not evidence of death */
+        memcpy(sa.sun_path + abstract, path, l);
+        return connect(fd, (struct sockaddr *) &sa, (socklen_t) (offsetof(struct sockaddr_un, sun_path) + abstract + l)) == 0 ||
+               (errno != ECONNREFUSED && errno != ENOENT);
+}
+
+/*
+ * A published desktop whose X server or session bus no longer listens is
+ * being torn down (the helper has yet to notice the death): not ready, and
+ * its helper's verdict follows in a moment. Killed servers close their
+ * listening sockets before anything else of them is gone.
+ */
+static bool desktop_answers(int runtime_fd, const struct helper_record *rec) {
+        _cleanup_free_ char *bus = NULL;
+        char x[64];
+
+        if (rec->display < 0)
+                return true;
+        snprintf(x, sizeof x, "/tmp/.X11-unix/X%d", rec->display);
+        if (!socket_listens(x, true) && !socket_listens(x, false))
+                return false;
+        bus = strdup_printf("/proc/self/fd/%d/bus", runtime_fd);
+        return !bus || faccessat(runtime_fd, "bus", F_OK, AT_SYMLINK_NOFOLLOW) < 0 || socket_listens(bus, false);
+}
+
+enum helper_phase helper_phase_at(int runtime_fd, struct helper_record *rec) {
+        if (helper_record_read_at(runtime_fd, rec) >= 0 && helper_alive(runtime_fd, rec) > 0)
+                return faccessat(runtime_fd, "env", F_OK, AT_SYMLINK_NOFOLLOW) == 0 && desktop_answers(runtime_fd, rec)
+                               ? HELPER_READY
+                               : HELPER_STARTING;
+        helper_record_done(rec);
+        /* A helper holds its lock from before it records itself (it reaps
+         * what its predecessor left first) until it is gone. */
+        return helper_lock_held(runtime_fd) > 0 ? HELPER_STARTING : HELPER_NONE;
+}
+
+/* A pidfd on the helper the record names, verified after it pins the process. */
+static int pin_helper(const struct helper_record *rec) {
+        _cleanup_close_ int fd = (int) syscall(SYS_pidfd_open, rec->pid, 0);
+        unsigned long long st;
+
+        if (fd < 0)
+                return negative_errno();
+        if (pid_starttime(rec->pid, &st) < 0 || st != rec->starttime)
+                return -ESRCH;
+        return TAKE_FD(fd);
+}
+
+int standalone_wait_starting(const char *profile, const struct bd_paths *p, int runtime_fd, int *lock,
+                             unsigned long long deadline, unsigned timeout_sec, bool progress, char **ret_error) {
+        _cleanup_close_ int ifd = -EBADF, pidfd = -EBADF;
+        unsigned long long t0 = now_usec();
+        pid_t pinned = 0;
+        bool told = false;
+
+        ifd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+        if (ifd < 0) {
+                *ret_error = strdup_printf("Desktop %s is starting, and waiting for it needs an inotify instance: %s "
+                                           "(fs.inotify.max_user_instances; see botdesk doctor)", profile,
+                                           strerror(errno));
+                return negative_errno();
+        }
+        /* Watch first, then look: nothing that happens after the look is missed. */
+        if (inotify_add_watch(ifd, p->runtime, IN_CREATE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CLOSE_WRITE) < 0) {
+                *ret_error = strdup_printf("Cannot watch %s: %s", p->runtime, strerror(errno));
+                return negative_errno();
+        }
+        /* Waiting here must not hold up a stop (which then ends this wait)
+         * or other starts (which wait alongside). */
+        *lock = safe_close(*lock);
+
+        for (;;) {
+                struct helper_record rec = {};
+                struct pollfd pfd[2] = { { .fd = ifd, .events = POLLIN }, { .fd = pidfd, .events = POLLIN } };
+                enum helper_phase phase = helper_phase_at(runtime_fd, &rec);
+                unsigned long long now;
+                char buf[4096];
+                int r;
+
+                if (phase == HELPER_STARTING && rec.pid > 0 && rec.pid != pinned) {
+                        safe_close(pidfd);
+                        pidfd = pin_helper(&rec);
+                        pinned = pidfd >= 0 ? rec.pid : 0;
+                        pfd[1].fd = pidfd;
+                        if (pidfd == -ESRCH) {
+                                helper_record_done(&rec);
+                                continue; /* gone meanwhile: look again */
+                        }
+                        /* Other errors (no fd left): the lock closing still tells. */
+                }
+                if (progress && !told && phase == HELPER_STARTING) {
+                        if (rec.pid > 0)
+                                fprintf(stderr, "Desktop %s is already starting (botdesk-helper pid %d); waiting for it.\n",
+                                        profile, (int) rec.pid);
+                        else
+                                fprintf(stderr, "Desktop %s is already starting; waiting for it.\n", profile);
+                        told = true;
+                }
+                helper_record_done(&rec);
+                if (phase == HELPER_READY)
+                        return 0;
+                if (phase == HELPER_NONE) {
+                        /* The helper reports every failure, a stop included,
+                         * in last-error before it exits. Nothing there: it
+                         * was killed. */
+                        *ret_error = standalone_last_error(runtime_fd);
+                        return *ret_error ? -EIO : -ESRCH;
+                }
+                now = now_usec();
+                if (now >= deadline) {
+                        /* Not ours to stop: its own start_timeout ends it. */
+                        *ret_error = strdup_printf("Desktop %s was still starting after %u s (waited %.1f s for the "
+                                                   "start already under way); botdesk stop %s ends it",
+                                                   profile, timeout_sec, (double) (now - t0) / 1e6, profile);
+                        return -ETIMEDOUT;
+                }
+                r = poll(pfd, pidfd >= 0 ? 2 : 1, (int) ((deadline - now + 999) / 1000));
+                if (r < 0 && errno != EINTR)
+                        return negative_errno();
+                while (read(ifd, buf, sizeof buf) > 0)
+                        ;
+                if (pidfd >= 0 && (pfd[1].revents & (POLLIN | POLLHUP))) {
+                        /* Exited: the lock closes with it; look again. */
+                        pidfd = safe_close(pidfd);
+                        pinned = 0;
+                }
+        }
+}

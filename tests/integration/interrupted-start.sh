@@ -1,0 +1,264 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Every interruption of a start leaves the next start truthful. Round after
+# round, a start is interrupted after a random delay (seeded and printed;
+# BOTDESK_INTERRUPT_SEED=N replays the delays) by a SIGKILL of one target (the
+# CLI, the helper, the X server, the session bus, the session command or
+# window manager) or by a concurrent stop, and another start follows at
+# once. After each round:
+#   - the next start's exit code agrees with `status --json` and with a real
+#     X client (xdpyinfo with the published env); a failure says why and the
+#     start after it gives a ready desktop;
+#   - a start racing a stop reports the stop ("stopped while starting"),
+#     never a desktop that is "starting";
+#   - at most one helper and one X server serve the profile;
+#   - 5 s after its stop nothing of the profile is alive, and every display
+#     number of the band is free again.
+# BOTDESK_INTERRUPT_ROUNDS (default 4) rounds per target; with Xfce
+# installed, BOTDESK_INTERRUPT_XFCE_ROUNDS (default 2) rounds kill xfwm4 or Xvnc
+# of an Xfce start.
+# The bench (tests/bench/interrupted-start.sh) runs this with more rounds.
+. "$(dirname "$0")/lib.sh"
+
+bd_init irs 325
+bd_need_xserver
+bd_need xdpyinfo
+
+ROUNDS=${BOTDESK_INTERRUPT_ROUNDS:-4}
+XFCE_ROUNDS=${BOTDESK_INTERRUPT_XFCE_ROUNDS:-2}
+SEED=${BOTDESK_INTERRUPT_SEED:-$(( $(date +%s%N) / 1000 % 1000000 ))}
+RANDOM=$SEED
+t_diag "seed $SEED (replay: BOTDESK_INTERRUPT_SEED=$SEED), $ROUNDS rounds per target"
+
+declare -A INJECTED MISSED
+VIOLATIONS=0
+ROUND=0
+
+violation() {
+        VIOLATIONS=$((VIOLATIONS + 1))
+        t_fail "round $ROUND ($TARGET at ${DELAY_MS} ms): $1" "${@:2}"
+}
+
+# Wait (bounded) until PID is gone; 0 when it is.
+wait_gone() {
+        local pid=$1 tenths=${2:-50} i
+        for ((i = 0; i < tenths; i++)); do
+                proc_alive "$pid" || return 0
+                sleep 0.1
+        done
+        return 1
+}
+
+# Wait (bounded, 60 s) for a background botdesk; its exit code is the return value.
+wait_cli() {
+        local pid=$1 i
+        for ((i = 0; i < 600; i++)); do
+                proc_alive "$pid" || break
+                sleep 0.1
+        done
+        if proc_alive "$pid"; then
+                t_diag "round $ROUND: botdesk (pid $pid) still ran after 60 s; killed it (exit 124)"
+                kill -KILL "$pid" 2>/dev/null
+                wait "$pid" 2>/dev/null
+                return 124
+        fi
+        wait "$pid"
+}
+
+# The pid of the first process of PROFILE's desktop whose comm is COMM.
+desktop_comm() {
+        local p
+        bd_snapshot "$1"
+        for p in $(desktop_pids "$1"); do
+                [ "$(cat "/proc/$p/comm" 2>/dev/null)" = "$2" ] && { echo "$p"; return 0; }
+        done
+        return 1
+}
+
+target_pid() {
+        local prof=$1 target=$2 cli=$3
+        case $target in
+        cli) proc_alive "$cli" && echo "$cli" ;;
+        helper) helpers_of "$prof" | head -n1 ;;
+        xserver) xservers_of "$prof" | head -n1 ;;
+        bus) desktop_comm "$prof" dbus-daemon ;;
+        wm) desktop_comm "$prof" "$WM_COMM" ;;
+        esac
+}
+
+# Is the desktop of PROFILE usable by a real X client with its published env?
+x_client_works() {
+        local env
+        env=$("$BOTDESK" env "$1" 2>/dev/null) || return 1
+        (eval "$env" && timeout 10 xdpyinfo >/dev/null 2>&1)
+}
+
+running_of() {
+        "$BOTDESK" status --json "$1" 2>/dev/null | "$PY" -c 'import json,sys; print(str(json.load(sys.stdin)["running"]).lower())' 2>/dev/null
+}
+
+# Check the start that follows an interruption (its exit code is $1, its
+# output under OUT) against status and a real client. Echoes nothing.
+check_next_start() {
+        local prof=$1 rc=$2 out=$3 running xok=no
+        running=$(running_of "$prof")
+        x_client_works "$prof" && xok=yes
+        if [ "$rc" = 0 ]; then
+                [ "$running" = true ] && [ "$xok" = yes ] && return 0
+                violation "the next start exited 0 but status says running=$running and xdpyinfo worked: $xok" \
+                        "$(cat "$out.err" "$out.out" 2>/dev/null)"
+                return 1
+        fi
+        if [ "$rc" != 1 ] || [ -z "$(cat "$out.err" 2>/dev/null)" ]; then
+                violation "the next start failed with exit $rc and no reason" "$(cat "$out.err" 2>/dev/null)"
+                return 1
+        fi
+        if [ "$running" = true ]; then
+                violation "the next start failed ($(head -c 300 "$out.err")) but status says running" ""
+                return 1
+        fi
+        # A clear failure; the start after it gives a ready desktop.
+        bd_start "$prof"
+        rc=$?
+        running=$(running_of "$prof")
+        xok=no
+        x_client_works "$prof" && xok=yes
+        [ "$rc" = 0 ] && [ "$running" = true ] && [ "$xok" = yes ] && return 0
+        violation "after a failed start ($(head -c 200 "$out.err")), the start after gave exit $rc, running=$running, xdpyinfo: $xok" \
+                "$(bd_err "$prof")"
+        return 1
+}
+
+one_round() {
+        local prof=$1 target=$2 cli next rc1 rc2 pid= out1=$BD_T/out/r.first out2=$BD_T/out/r.next stopper=
+        local helpers xs left i n
+        ROUND=$((ROUND + 1))
+        TARGET=$target
+        # A CLI is worth killing while it waits: before it printed the status.
+        if [ "$target" = cli ]; then DELAY_MS=$((RANDOM % (MAX_DELAY_MS * 2 / 3))); else DELAY_MS=$((RANDOM % MAX_DELAY_MS)); fi
+        bd_register "$prof"
+
+        "$BOTDESK" start "$prof" >"$out1.out" 2>"$out1.err" &
+        cli=$!
+        sleep "$(printf '0.%03d' "$DELAY_MS")"
+        if [ "$target" = stop ]; then
+                "$BOTDESK" stop "$prof" >/dev/null 2>"$BD_T/out/r.stop.err" &
+                stopper=$!
+                INJECTED[$target]=$((${INJECTED[$target]:-0} + 1))
+        else
+                pid=$(target_pid "$prof" "$target" "$cli")
+                if [ -n "$pid" ]; then
+                        kill -KILL "$pid" 2>/dev/null
+                        # A SIGKILL is delivered asynchronously: "after the
+                        # kill" is once the process is gone.
+                        wait_gone "$pid" || violation "$target (pid $pid) outlived its SIGKILL by 5 s" ""
+                        INJECTED[$target]=$((${INJECTED[$target]:-0} + 1))
+                else
+                        MISSED[$target]=$((${MISSED[$target]:-0} + 1))
+                fi
+        fi
+
+        # The next start, at once; after the stop, when the interruption
+        # is a stop (a stop after that start returned could only be
+        # told from one before it by racing the checks).
+        [ -n "$stopper" ] && { wait_cli "$stopper" || violation "the stop exited $?" "$(cat "$BD_T/out/r.stop.err")"; }
+        timeout 120 "$BOTDESK" start "$prof" >"$out2.out" 2>"$out2.err" &
+        next=$!
+        wait_cli "$next"
+        rc2=$?
+        wait_cli "$cli"
+        rc1=$?
+        bd_snapshot "$prof"
+
+        if [ "$target" = stop ]; then
+                # The first start saw the stop: ready before it (exit 0), or
+                # "stopped while starting" (exit 1); never "starting".
+                if grep -q ': starting' "$out1.out"; then
+                        violation "a start racing a stop printed a starting desktop" "$(cat "$out1.out")"
+                elif [ "$rc1" = 1 ] && ! grep -qi 'stopped while starting' "$out1.err"; then
+                        violation "a start stopped while starting did not say so" "$(cat "$out1.err")"
+                elif [ "$rc1" != 0 ] && [ "$rc1" != 1 ]; then
+                        violation "a start racing a stop exited $rc1" "$(cat "$out1.err")"
+                fi
+        fi
+        if [ -n "$pid" ] && [ "$rc1" = 1 ]; then
+                # The failed start names what died first, and of what.
+                local want
+                case $target in
+                helper) want='botdesk-helper .*signal KILL' ;;
+                xserver) want='X server .*signal KILL' ;;
+                bus) want='session bus .*signal KILL' ;;
+                wm) want="$WM_NAME .*signal KILL" ;;
+                *) want= ;;
+                esac
+                [ -z "$want" ] || grep -Eq -- "$want" "$out1.err" ||
+                        violation "the failed start does not say that the $target died of SIGKILL (/$want/)" "$(cat "$out1.err")"
+        fi
+        if [ "$target" != cli ] && [ "$rc1" = 0 ] && grep -q ': starting' "$out1.out"; then
+                violation "an interrupted start exited 0 with a starting desktop" "$(cat "$out1.out")"
+        fi
+        if [ "$target" = cli ] && [ "$rc2" != 0 ]; then
+                # Only the CLI died: the helper went on, so the next start gets its desktop.
+                violation "after a killed CLI the next start failed (exit $rc2)" "$(cat "$out2.err")"
+        else
+                check_next_start "$prof" "$rc2" "$out2"
+        fi
+
+        helpers=$(helpers_of "$prof" | wc -l)
+        xs=$(xservers_of "$prof" | wc -l)
+        [ "$helpers" -le 1 ] && [ "$xs" -le 1 ] ||
+                violation "$helpers helpers and $xs X servers serve $prof" "$(describe_pids $(desktop_pids "$prof"))"
+
+        bd_stop "$prof" || violation "stop failed" "$(cat "$BD_T/out/$prof.stop.err")"
+        left=
+        for ((i = 0; i < 50; i++)); do
+                left=$(desktop_pids "$prof")
+                [ -z "$left" ] && break
+                sleep 0.1
+        done
+        [ -z "$left" ] || violation "processes of $prof alive 5 s after its stop" "$(describe_pids $left)"
+        for ((n = BD_BAND_MIN; n <= BD_BAND_MAX; n++)); do
+                display_unused "$n" || violation "display :$n is still taken after the stop" \
+                        "lock: $(lock_pid "$n") $(describe_pids "$(lock_pid "$n")")" \
+                        "helper.log: $(tail -n 15 "$(bd_rt "$prof")/helper.log" 2>/dev/null)"
+        done
+}
+
+run_set() {
+        local prof=$1 targets=$2 rounds=$3 target r
+        for ((r = 0; r < rounds; r++)); do
+                for target in $targets; do
+                        one_round "$prof" "$target"
+                done
+        done
+}
+
+# Command desktops: ready about 400 ms after the start; delays up to 900 ms
+# hit every step and a little after ready.
+bd_config command='exec sleep infinity' settle=300 timeout=10
+WM_COMM=sleep WM_NAME='session command'
+MAX_DELAY_MS=900
+before=$VIOLATIONS
+run_set "$(bd_profile c)" "cli helper xserver bus wm stop" "$ROUNDS"
+[ "$VIOLATIONS" = "$before" ] && t_pass "command desktops: $((ROUNDS * 6)) interrupted starts, each next start truthful"
+
+if command -v xfwm4 >/dev/null && command -v xfce4-panel >/dev/null && command -v xfsettingsd >/dev/null &&
+        [ "$XFCE_ROUNDS" -gt 0 ]; then
+        bd_config desktop=xfce timeout=30
+        WM_COMM=xfwm4 WM_NAME=xfwm4
+        MAX_DELAY_MS=2500
+        before=$VIOLATIONS
+        run_set "$(bd_profile x)" "wm xserver" "$XFCE_ROUNDS"
+        [ "$VIOLATIONS" = "$before" ] && t_pass "Xfce desktops: $((XFCE_ROUNDS * 2)) starts interrupted by killing xfwm4 or Xvnc, each next start truthful"
+elif [ "$XFCE_ROUNDS" -gt 0 ]; then
+        t_skip "Xfce rounds: starts interrupted by killing xfwm4 or Xvnc" "Xfce (xfwm4, xfce4-panel, xfsettingsd) not installed"
+fi
+
+summary="rounds $ROUND, violations $VIOLATIONS, injections:"
+for target in cli helper xserver bus wm stop; do
+        summary="$summary $target=${INJECTED[$target]:-0}"
+        [ -n "${MISSED[$target]:-}" ] && summary="$summary (missed ${MISSED[$target]})"
+done
+t_diag "$summary"
+[ -n "${BOTDESK_INTERRUPT_SUMMARY:-}" ] && echo "$summary" >"$BOTDESK_INTERRUPT_SUMMARY"
+t_done
