@@ -4,6 +4,7 @@
 #include <sys/mman.h>
 
 #include <jpeglib.h>
+#include <nettle/base64.h>
 #include <png.h>
 #include <xcb/shm.h>
 #include <xcb/xcb.h>
@@ -576,33 +577,6 @@ int thumb_encode_jpeg(const uint8_t *rgb, unsigned w, unsigned h, int quality, u
 
 /* ---- base64 ----------------------------------------------------------------------------------- */
 
-static void base64_encode(const uint8_t *in, size_t size, char *out) {
-        static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-        size_t i = 0;
-
-        for (; i + 3 <= size; i += 3) {
-                uint32_t v = (uint32_t) in[i] << 16 | (uint32_t) in[i + 1] << 8 | in[i + 2];
-                *out++ = alphabet[v >> 18];
-                *out++ = alphabet[(v >> 12) & 63];
-                *out++ = alphabet[(v >> 6) & 63];
-                *out++ = alphabet[v & 63];
-        }
-        if (size - i == 1) {
-                uint32_t v = (uint32_t) in[i] << 16;
-                *out++ = alphabet[v >> 18];
-                *out++ = alphabet[(v >> 12) & 63];
-                *out++ = '=';
-                *out++ = '=';
-        } else if (size - i == 2) {
-                uint32_t v = (uint32_t) in[i] << 16 | (uint32_t) in[i + 1] << 8;
-                *out++ = alphabet[v >> 18];
-                *out++ = alphabet[(v >> 12) & 63];
-                *out++ = alphabet[(v >> 6) & 63];
-                *out++ = '=';
-        }
-        *out = 0;
-}
-
 static char *base64_with_prefix(const char *prefix, const void *data, size_t size) {
         size_t l = strlen(prefix), n;
         char *s;
@@ -614,7 +588,9 @@ static char *base64_with_prefix(const char *prefix, const void *data, size_t siz
         if (!s)
                 return NULL;
         memcpy(s, prefix, l);
-        base64_encode(data, size, s + l);
+        /* nettle's raw encoder pads, as RFC 4648 wants; it writes no NUL. */
+        base64_encode_raw(s + l, size, data);
+        s[l + n] = 0;
         return s;
 }
 
