@@ -784,7 +784,7 @@ static unsigned issue(const struct grab *g, unsigned i, bool shm) {
 
 /* -EOPNOTSUPP when the first strip fails (nothing was pushed: the caller may
  * try the other way), -EIO when a later one does. */
-static int grab_strips(const struct grab *g, struct thumb_scaler *s, bool shm) {
+static int grab_strips(const struct grab *g, struct thumb_scaler *s, bool shm, unsigned long long *scale_usec) {
         unsigned seq[IN_FLIGHT];
         int r = 0;
 
@@ -798,9 +798,12 @@ static int grab_strips(const struct grab *g, struct thumb_scaler *s, bool shm) {
                 if (shm) {
                         _cleanup_free_ xcb_shm_get_image_reply_t *reply =
                                 xcb_shm_get_image_reply(g->c, (xcb_shm_get_image_cookie_t) { seq[slot] }, &err);
-                        if (reply)
+                        if (reply) {
+                                unsigned long long t = now_usec();
+
                                 r = thumb_scaler_push(s, g->map + slot * g->slot_size, g->stride, h);
-                        else
+                                *scale_usec += now_usec() - t;
+                        } else
                                 r = i == 0 ? -EOPNOTSUPP : -EIO;
                 } else {
                         _cleanup_free_ xcb_get_image_reply_t *reply =
@@ -809,8 +812,12 @@ static int grab_strips(const struct grab *g, struct thumb_scaler *s, bool shm) {
                                 r = i == 0 ? -EOPNOTSUPP : -EIO;
                         else if ((size_t) xcb_get_image_data_length(reply) < g->stride * h)
                                 r = -EIO;
-                        else
+                        else {
+                                unsigned long long t = now_usec();
+
                                 r = thumb_scaler_push(s, xcb_get_image_data(reply), g->stride, h);
+                                *scale_usec += now_usec() - t;
+                        }
                 }
                 if (r < 0) {
                         /* Replies still in flight would otherwise wait in xcb's queue. */
@@ -829,7 +836,7 @@ static int grab_strips(const struct grab *g, struct thumb_scaler *s, bool shm) {
  * named, no SysV segment to leak if we die. -EOPNOTSUPP when the server
  * cannot; the caller then reads with GetImage.
  */
-static int grab_shm(struct grab *g, struct thumb_scaler *s) {
+static int grab_shm(struct grab *g, struct thumb_scaler *s, unsigned long long *scale_usec) {
         _cleanup_free_ xcb_shm_query_version_reply_t *ver = NULL;
         _cleanup_close_ int fd = -EBADF;
         const xcb_query_extension_reply_t *ext;
@@ -860,7 +867,7 @@ static int grab_shm(struct grab *g, struct thumb_scaler *s) {
         /* xcb closes the fd once it is sent. A failed attach shows up as an
          * error of the first strip, which saves a round trip. */
         xcb_shm_attach_fd(g->c, g->seg, TAKE_FD(fd), 0);
-        r = grab_strips(g, s, true);
+        r = grab_strips(g, s, true, scale_usec);
         xcb_shm_detach(g->c, g->seg);
         xcb_flush(g->c);
         munmap(map, size);
@@ -876,6 +883,7 @@ int thumb_grab_scaled(xcb_connection_t *c, int screen, unsigned box_w, unsigned 
         const xcb_visualtype_t *v;
         const xcb_format_t *pf;
         struct grab g = { .c = c };
+        unsigned long long scale_usec = 0;
         unsigned w, h;
         bool shm = true;
         int fmt, r;
@@ -914,10 +922,10 @@ int thumb_grab_scaled(xcb_connection_t *c, int screen, unsigned box_w, unsigned 
         if (r < 0)
                 return r;
 
-        r = grab_shm(&g, s);
+        r = grab_shm(&g, s, &scale_usec);
         if (r == -EOPNOTSUPP) {
                 shm = false;
-                r = grab_strips(&g, s, false);
+                r = grab_strips(&g, s, false, &scale_usec);
         }
         if (r == -EOPNOTSUPP)
                 r = -EIO;
@@ -931,6 +939,7 @@ int thumb_grab_scaled(xcb_connection_t *c, int screen, unsigned box_w, unsigned 
                 .screen_width = g.width,
                 .screen_height = g.height,
                 .shm = shm,
+                .scale_usec = scale_usec,
         };
         return 0;
 }

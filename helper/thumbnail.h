@@ -129,6 +129,9 @@ struct thumb_image {
         unsigned width, height;
         unsigned screen_width, screen_height;
         bool shm;                       /* read through MIT-SHM (else GetImage) */
+        /* Of the grab's time, how much went to scaling strips (the rest is
+         * waiting for the server's copies): the bench prints both. */
+        unsigned long long scale_usec;
 };
 
 void thumb_image_done(struct thumb_image *i);
