@@ -16,12 +16,6 @@
 #include "cgroup.h"
 #include "commands.h"
 #include "commands-lookup.h"
-#if HAVE_THUMBNAIL
-#include "commands-thumbnail.h"
-#endif
-#if HAVE_INPUT
-#include "commands-input.h"
-#endif
 #include "config.h"
 #include "envfile.h"
 #include "exec-env.h"
@@ -37,6 +31,7 @@
 #include "status.h"
 #include "unit.h"
 #include "util.h"
+#include "x11-verbs.h"
 
 struct options {
         bool json;
@@ -728,7 +723,7 @@ int main(int argc, char **argv) {
         };
         const char *verb, *operand, *operand2;
         char **rest = NULL;
-        int c;
+        int c, r;
 
         log_setup("botdesk");
         /* "+": stop at the first non-option so that exec's command keeps its own options. */
@@ -746,20 +741,12 @@ int main(int argc, char **argv) {
         if (optind >= argc)
                 return usage(stderr, EXIT_USAGE);
         verb = argv[optind++];
-#if HAVE_THUMBNAIL
-        /* thumbnail has options of its own (-o): it parses them itself. */
-        if (streq(verb, "thumbnail"))
-                return verb_thumbnail(argc - optind + 1, argv + optind - 1);
-#endif
-#if HAVE_INPUT
-        /* So do the agent's actions (negative scroll steps, text after --). */
-        if (streq(verb, "input"))
-                return verb_input(argc - optind + 1, argv + optind - 1);
-        if (streq(verb, "windows"))
-                return verb_windows(argc - optind + 1, argv + optind - 1);
-        if (streq(verb, "cursor"))
-                return verb_cursor(argc - optind + 1, argv + optind - 1);
-#endif
+        /* The verbs that speak X (thumbnail, input, windows, cursor) parse
+         * their own options (-o, negative scroll steps, text after --), and
+         * live in a module loaded for them alone (x11-verbs.h). */
+        r = x11_verb_run(verb, argc - optind + 1, argv + optind - 1);
+        if (r != -ENOENT)
+                return r;
 
         /* Options may follow the verb and its operand: parse the rest again. */
         operand = operand2 = NULL;

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The agent's input verbs, in botdesk-x11.so (x11-verbs.h). */
+#include "commands-input.h"
+#include "util.h"
+#include "x11-verbs.h"
+
+x11_verb_fn x11_input_verb(const char *name) {
+        if (streq(name, "input"))
+                return verb_input;
+        if (streq(name, "windows"))
+                return verb_windows;
+        if (streq(name, "cursor"))
+                return verb_cursor;
+        return NULL;
+}
