@@ -10,6 +10,7 @@
 #include <xcb/xcb.h>
 
 #include "thumbnail.h"
+#include "thumbnail-kernels.h"
 #include "util.h"
 
 /* ---- pixel formats and small parsers ---------------------------------------------------------- */
@@ -99,17 +100,14 @@ void thumb_fit(unsigned src_w, unsigned src_h, unsigned box_w, unsigned box_h, u
  * colour stays exact and no tap collects the rounding error of the others.
  *
  * The vertical pass runs first, over whole source rows as bytes (all four
- * channels of a 32-bit pixel alike): a multiply-add of u8 by an 8-bit weight
- * into u16 over contiguous memory, which GCC's vector extensions turn into
- * SIMD at -O2 (pmullw on SSE2). Its result is rounded back to bytes, and the
- * horizontal pass does the same per tap on pixels gathered from it, with a
- * weight per lane. The two roundings cost at most one level per channel.
+ * channels of a 32-bit pixel alike): a multiply-add of u8 by a weight of at
+ * most 256 into u16 over contiguous memory, in thumbnail-kernels.c's loops,
+ * vectorised at the CPU's width. Its result is rounded back to bytes, and
+ * the horizontal pass does the same per tap on pixels gathered from it, with
+ * a weight per byte. The two roundings cost at most one level per channel.
  * Beyond 256:1 some taps weigh 0 and the others sample the area evenly.
  */
 #define WEIGHT_ONE 256u
-
-/* 16 bytes, the SIMD width every target has (SSE2, NEON); wider types spill on SSE2. */
-typedef uint16_t v8u16 __attribute__((vector_size(16)));
 
 struct taps {
         unsigned *first;        /* per output: first source index */
@@ -191,63 +189,6 @@ static void expand565(const uint8_t *row, unsigned n, bool big_endian, uint8_t *
         }
 }
 
-/*
- * Multiply-add on bytes, two at a time: each 16-bit word of row is split into
- * its low and high byte, accumulated separately in lo[] and hi[] with 8
- * fractional bits. narrow() puts the bytes back the same way, so the result
- * does not depend on the host's byte order. One weight for every byte, or
- * one per word (per_lane).
- */
-static void mul_add(uint16_t *lo, uint16_t *hi, const uint8_t *row, size_t words, const uint16_t *w, bool per_lane,
-                    bool first) {
-        const v8u16 w0 = (v8u16) {} + w[0];
-        size_t i = 0;
-
-        for (; i + 8 <= words; i += 8) {
-                v8u16 x, wv = w0, a, b, t;
-
-                memcpy(&x, row + 2 * i, sizeof x);
-                if (per_lane)
-                        memcpy(&wv, w + i, sizeof wv);
-                a = (x & 0xff) * wv;
-                b = (x >> 8) * wv;
-                if (!first) {
-                        memcpy(&t, lo + i, sizeof t);
-                        a += t;
-                        memcpy(&t, hi + i, sizeof t);
-                        b += t;
-                }
-                memcpy(lo + i, &a, sizeof a);
-                memcpy(hi + i, &b, sizeof b);
-        }
-        for (; i < words; i++) {
-                uint16_t x, wk = w[per_lane ? i : 0];
-
-                memcpy(&x, row + 2 * i, sizeof x);
-                lo[i] = (uint16_t) ((first ? 0 : lo[i]) + (x & 0xff) * wk);
-                hi[i] = (uint16_t) ((first ? 0 : hi[i]) + (x >> 8) * wk);
-        }
-}
-
-/* The bytes back from mul_add's sums, each divided by 256 and rounded. */
-static void narrow(const uint16_t *lo, const uint16_t *hi, size_t words, uint8_t *out) {
-        size_t i = 0;
-
-        /* At most (65280 + 128) >> 8 = 255: no overflow anywhere. */
-        for (; i + 8 <= words; i += 8) {
-                v8u16 a, b, x;
-
-                memcpy(&a, lo + i, sizeof a);
-                memcpy(&b, hi + i, sizeof b);
-                x = (a + 128) >> 8 | ((b + 128) >> 8) << 8;
-                memcpy(out + 2 * i, &x, sizeof x);
-        }
-        for (; i < words; i++) {
-                uint16_t x = (uint16_t) ((lo[i] + 128) >> 8 | ((hi[i] + 128) >> 8) << 8);
-                memcpy(out + 2 * i, &x, sizeof x);
-        }
-}
-
 struct thumb_scaler {
         enum thumb_pixfmt fmt;
         unsigned src_w, src_h, dst_w, dst_h;
@@ -256,9 +197,9 @@ struct thumb_scaler {
         unsigned ro, go, bo;
         unsigned T;                     /* horizontal taps of the widest output pixel */
         uint32_t *hindex;               /* T planes of dst_w source indexes */
-        uint16_t *hweight;              /* T planes of dst_w * 2 word weights */
-        uint16_t *lo[2], *hi[2];        /* vertical sums of output rows y and y + 1 (by parity) */
-        uint16_t *hlo, *hhi;            /* horizontal sums of one output row */
+        uint16_t *hweight;              /* T planes of dst_w * 4 byte weights */
+        uint16_t *acc[2];               /* vertical sums of output rows y and y + 1 (by parity) */
+        uint16_t *hacc;                 /* horizontal sums of one output row */
         uint8_t *mid;                   /* one vertically filtered row, 4 bytes a pixel */
         uint32_t *gathered;             /* the k-th tap of every output pixel */
         uint8_t *expanded;              /* a 565 row as R G B X */
@@ -273,12 +214,9 @@ struct thumb_scaler *thumb_scaler_free(struct thumb_scaler *s) {
         taps_done(&s->tv);
         free(s->hindex);
         free(s->hweight);
-        for (unsigned i = 0; i < 2; i++) {
-                free(s->lo[i]);
-                free(s->hi[i]);
-        }
-        free(s->hlo);
-        free(s->hhi);
+        for (unsigned i = 0; i < 2; i++)
+                free(s->acc[i]);
+        free(s->hacc);
         free(s->mid);
         free(s->gathered);
         free(s->expanded);
@@ -293,8 +231,8 @@ static void thumb_scaler_freep(struct thumb_scaler **s) {
 int thumb_scaler_new(enum thumb_pixfmt fmt, unsigned src_w, unsigned src_h, uint8_t *dst, unsigned dst_w,
                      unsigned dst_h, struct thumb_scaler **ret) {
         _cleanup_(thumb_scaler_freep) struct thumb_scaler *s = NULL;
-        /* Rows as 16-bit words: a source row, an output row (4 bytes a pixel). */
-        size_t n = (size_t) src_w * 2, m = (size_t) dst_w * 2;
+        /* Bytes of a source row and of an output row, 4 a pixel. */
+        size_t n = (size_t) src_w * 4, m = (size_t) dst_w * 4;
         int r;
 
         /* X screens are at most 32767 pixels each way; the bound keeps every
@@ -327,19 +265,17 @@ int thumb_scaler_new(enum thumb_pixfmt fmt, unsigned src_w, unsigned src_h, uint
         s->hindex = malloc(sizeof(uint32_t) * s->T * dst_w);
         s->hweight = malloc(sizeof(uint16_t) * s->T * m);
         for (unsigned i = 0; i < 2; i++) {
-                s->lo[i] = malloc(sizeof(uint16_t) * n);
-                s->hi[i] = malloc(sizeof(uint16_t) * n);
-                if (!s->lo[i] || !s->hi[i])
+                s->acc[i] = malloc(sizeof(uint16_t) * n);
+                if (!s->acc[i])
                         return -ENOMEM;
         }
-        s->hlo = malloc(sizeof(uint16_t) * m);
-        s->hhi = malloc(sizeof(uint16_t) * m);
-        s->mid = malloc(n * 2);
+        s->hacc = malloc(sizeof(uint16_t) * m);
+        s->mid = malloc(n);
         s->gathered = malloc(sizeof(uint32_t) * dst_w);
-        if (!s->hindex || !s->hweight || !s->hlo || !s->hhi || !s->mid || !s->gathered)
+        if (!s->hindex || !s->hweight || !s->hacc || !s->mid || !s->gathered)
                 return -ENOMEM;
         if (fmt == THUMB_RGB565_LE || fmt == THUMB_RGB565_BE) {
-                s->expanded = malloc(n * 2);
+                s->expanded = malloc(n);
                 if (!s->expanded)
                         return -ENOMEM;
         }
@@ -349,7 +285,8 @@ int thumb_scaler_new(enum thumb_pixfmt fmt, unsigned src_w, unsigned src_h, uint
                         uint16_t w = used ? s->th.weight[s->th.offset[x] + k] : 0;
 
                         s->hindex[(size_t) k * dst_w + x] = used ? s->th.first[x] + k : s->th.first[x];
-                        s->hweight[(size_t) k * m + x * 2] = s->hweight[(size_t) k * m + x * 2 + 1] = w;
+                        for (unsigned c = 0; c < 4; c++)
+                                s->hweight[(size_t) k * m + x * 4 + c] = w;
                 }
         channel_offsets(fmt, &s->ro, &s->go, &s->bo);
         *ret = TAKE_PTR(s);
@@ -358,29 +295,17 @@ int thumb_scaler_new(enum thumb_pixfmt fmt, unsigned src_w, unsigned src_h, uint
 
 /* Output row y is summed vertically in lo/hi[b]: filter it horizontally into dst. */
 static void finish_row(const struct thumb_scaler *s, unsigned y, unsigned b) {
-        /* Locals, not s->: the project builds with -fno-strict-aliasing, so
-         * every byte store below would otherwise reload them. */
-        const unsigned n = s->dst_w, ro = s->ro, go = s->go, bo = s->bo;
-        const size_t m = (size_t) n * 2;
-        const uint8_t *mid = s->mid;
-        uint32_t *gathered = s->gathered;
-        const uint8_t *pix = (const uint8_t *) gathered;
-        uint8_t *out = s->dst + (size_t) y * n * 3;
+        const unsigned n = s->dst_w;
+        const size_t m = (size_t) n * 4;
 
-        narrow(s->lo[b], s->hi[b], (size_t) s->src_w * 2, s->mid);
+        thumb_kernel_narrow(s->acc[b], (size_t) s->src_w * 4, s->mid);
         for (unsigned k = 0; k < s->T; k++) {
-                const uint32_t *idx = s->hindex + (size_t) k * n;
-
-                for (unsigned x = 0; x < n; x++)
-                        memcpy(gathered + x, mid + (size_t) idx[x] * 4, 4);
-                mul_add(s->hlo, s->hhi, (const uint8_t *) gathered, m, s->hweight + (size_t) k * m, true, k == 0);
+                thumb_kernel_gather(s->gathered, s->mid, s->hindex + (size_t) k * n, n);
+                thumb_kernel_mul_add_each(s->hacc, (const uint8_t *) s->gathered, m, s->hweight + (size_t) k * m,
+                                          k == 0);
         }
-        narrow(s->hlo, s->hhi, m, (uint8_t *) gathered);
-        for (unsigned x = 0; x < n; x++, out += 3, pix += 4) {
-                out[0] = pix[ro];
-                out[1] = pix[go];
-                out[2] = pix[bo];
-        }
+        thumb_kernel_narrow(s->hacc, m, (uint8_t *) s->gathered);
+        thumb_kernel_pick_rgb(s->dst + (size_t) y * n * 3, (const uint8_t *) s->gathered, n, s->ro, s->go, s->bo);
 }
 
 /* Source row j adds to the output rows whose taps include it: y and, on a
@@ -398,8 +323,8 @@ static void push_row(struct thumb_scaler *s, const uint8_t *row) {
                 if (j < first || j >= first + count)
                         continue;
                 k = j - first;
-                mul_add(s->lo[y & 1], s->hi[y & 1], row, (size_t) s->src_w * 2, s->tv.weight + s->tv.offset[y] + k,
-                        false, k == 0);
+                thumb_kernel_mul_add(s->acc[y & 1], row, (size_t) s->src_w * 4, s->tv.weight[s->tv.offset[y] + k],
+                                     k == 0);
                 if (k == count - 1) {
                         finish_row(s, y, y & 1);
                         s->y = y + 1;
