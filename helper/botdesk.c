@@ -16,6 +16,7 @@
 #include "cgroup.h"
 #include "commands.h"
 #include "commands-lookup.h"
+#include "commands-web.h"
 #include "config.h"
 #include "envfile.h"
 #include "exec-env.h"
@@ -68,6 +69,7 @@ static int usage(FILE *f, int status) {
               "                                who controls the screen: the agent or a human viewer\n"
               "  lease PROFILE wait [--timeout S]  until the agent holds control (3 on timeout)\n"
               "  rfb PROFILE [--viewer ID]     RFB on stdin/stdout, input only while ID holds the lease\n"
+              "  web [--listen SPEC]           noVNC and RFB over WebSocket for a browser (web ticket PROFILE --viewer ID)\n"
               "  thumbnail PROFILE [-o FILE] [--size WxH] [--format png|jpeg] [--data-url] [--quality N]\n"
               "  input PROFILE ACTION ... [--json]\n"
               "                                move X Y | click [X Y] [--button N] [--double] | drag X1 Y1 X2 Y2\n"
@@ -741,6 +743,9 @@ int main(int argc, char **argv) {
         if (optind >= argc)
                 return usage(stderr, EXIT_USAGE);
         verb = argv[optind++];
+        /* web has options of its own (--listen, --ttl): it parses them itself. */
+        if (streq(verb, "web"))
+                return verb_web(argc - optind + 1, argv + optind - 1);
         /* The verbs that speak X (thumbnail, input, windows, cursor) parse
          * their own options (-o, negative scroll steps, text after --), and
          * live in a module loaded for them alone (x11-verbs.h). */

@@ -44,6 +44,7 @@ enum value_kind {
         VALUE_EXECUTABLE, /* auto | none | absolute path */
         VALUE_USER,
         VALUE_ENV_NAMES,  /* environment variable names separated by spaces */
+        VALUE_BOOL,       /* yes | no (also true/false, on/off, 1/0) */
 };
 
 enum {
@@ -64,6 +65,7 @@ enum {
         KEY_BROWSER_PROFILE_DIR,
         KEY_DISK_CACHE_MB,
         KEY_MAX_CUT_TEXT,
+        KEY_RELEASE_ON_CLOSE,
         KEY_USER,
         _KEY_MAX,
 };
@@ -99,10 +101,11 @@ static const struct key_def keys[_KEY_MAX] = {
         [KEY_BROWSER_PROFILE_DIR] = { "browser",   "profile_dir",        VALUE_PATH,       0, 0,         FIELD(browser_profile_dir), 0, false },
         [KEY_DISK_CACHE_MB]       = { "browser",   "disk_cache_mb",      VALUE_UINT,       0, 65536,     FIELD(disk_cache_mb), 0, false },
         [KEY_MAX_CUT_TEXT]        = { "rfb",       "max_cut_text",       VALUE_UINT,       0, 16777216,  FIELD(max_cut_text), 0, false },
+        [KEY_RELEASE_ON_CLOSE]    = { "web",       "release_on_close",   VALUE_BOOL,       0, 0,         FIELD(release_on_close), 0, false },
         [KEY_USER]                = { NULL,        "user",               VALUE_USER,       0, 0,         FIELD(user), 0, true },
 };
 
-static const char *const sections[] = { "display", "session", "resources", "browser", "rfb" };
+static const char *const sections[] = { "display", "session", "resources", "browser", "rfb", "web" };
 
 #define GEOMETRY_WIDTH_MIN 320U
 #define GEOMETRY_HEIGHT_MIN 200U
@@ -188,6 +191,7 @@ void config_defaults(struct bd_config *c) {
                 .min_free_memory_mb = 1536,
                 .disk_cache_mb = 256,
                 .max_cut_text = 262144,
+                .release_on_close = true,
         };
         /* NULL only when out of memory; config_load() turns that into -ENOMEM. */
         c->browser_executable = strdup("auto");
@@ -453,6 +457,14 @@ static int parse_value(struct parser *p, const struct key_def *k, const char *va
                         ret->a = DESKTOP_COMMAND;
                 else
                         return value_error(p, k, value, "unknown desktop (allowed: xfce or command)");
+                return 0;
+        case VALUE_BOOL:
+                if (streq(value, "yes") || streq(value, "true") || streq(value, "on") || streq(value, "1"))
+                        ret->a = 1;
+                else if (streq(value, "no") || streq(value, "false") || streq(value, "off") || streq(value, "0"))
+                        ret->a = 0;
+                else
+                        return value_error(p, k, value, "not a boolean (allowed: yes or no)");
                 return 0;
         case VALUE_STRING:
                 break;
@@ -819,6 +831,9 @@ static int entry_apply(struct bd_config *c, const struct entry *e) {
                 break;
         case VALUE_DESKTOP:
                 c->desktop = (enum desktop_kind) e->v.a;
+                break;
+        case VALUE_BOOL:
+                *(bool *) (base + k->offset) = e->v.a;
                 break;
         case VALUE_STRING:
         case VALUE_PATH:
@@ -1198,8 +1213,11 @@ void config_dump(const struct bd_config *c, FILE *f) {
                 "disk_cache_mb = %u\n"
                 "\n"
                 "[rfb]\n"
-                "max_cut_text = %u\n",
-                c->disk_cache_mb, c->max_cut_text);
+                "max_cut_text = %u\n"
+                "\n"
+                "[web]\n"
+                "release_on_close = %s\n",
+                c->disk_cache_mb, c->max_cut_text, c->release_on_close ? "yes" : "no");
         /* `user` is only valid inside [profile.NAME], and the name is not
          * part of the effective values: a comment keeps the output valid. */
         fprintf(f, "\n; from [profile.NAME]:\n; user =%s%s\n", c->user ? " " : "", c->user ?: "");

@@ -46,6 +46,8 @@ struct bd_config {
         unsigned disk_cache_mb;
         /* [rfb] */
         unsigned max_cut_text;        /* bytes, 0..(1<<24) */
+        /* [web] */
+        bool release_on_close;        /* the controlling viewer's last clean close hands back */
         /* [profile.NAME] only */
         char *user;                   /* owner for the logind tier, NULL if unset */
 };

@@ -502,6 +502,12 @@ int thumb_encode_jpeg(const uint8_t *rgb, unsigned w, unsigned h, int quality, u
 
 /* ---- base64 ----------------------------------------------------------------------------------- */
 
+/* nettle writes the padded encoding; the NUL is ours. */
+static void base64_encode(const uint8_t *in, size_t size, char *out) {
+        base64_encode_raw(out, size, in);
+        out[BASE64_ENCODE_RAW_LENGTH(size)] = 0;
+}
+
 static char *base64_with_prefix(const char *prefix, const void *data, size_t size) {
         size_t l = strlen(prefix), n;
         char *s;
@@ -513,9 +519,7 @@ static char *base64_with_prefix(const char *prefix, const void *data, size_t siz
         if (!s)
                 return NULL;
         memcpy(s, prefix, l);
-        /* nettle's raw encoder pads, as RFC 4648 wants; it writes no NUL. */
-        base64_encode_raw(s + l, size, data);
-        s[l + n] = 0;
+        base64_encode(data, size, s + l);
         return s;
 }
 

@@ -45,7 +45,7 @@ _botdesk_files() {
 
 _botdesk() {
         local cur=${COMP_WORDS[COMP_CWORD]} prev=''
-        local verbs="start stop restart status list env exec thumbnail input windows cursor lease watch rfb lookup doctor config help"
+        local verbs="start stop restart status list env exec thumbnail input windows cursor lease watch rfb web lookup doctor config help"
         local verb='' i w vi=0 npos=0 exec_at=0 opts value_opts pfx=''
         local -a pos=()
 
@@ -98,13 +98,14 @@ _botdesk() {
         thumbnail) opts="--output --size --format --quality --data-url --help" ;;
         lease)     opts="--viewer --reason --timeout --json" ;;
         rfb)       opts="--viewer" ;;
+        web)       opts="--listen --novnc --ping --viewer --ttl --help" ;;
         config)    opts="--profile" ;;
         *)         opts= ;;
         esac
         if [[ $verb == thumbnail ]]; then
                 value_opts="-o --output --size --format --quality"
         else
-                value_opts="--timeout --viewer --profile --reason --button --window --until --env"
+                value_opts="--timeout --viewer --profile --reason --button --window --until --env --listen --novnc --ttl --ping"
         fi
 
         # The value of an option.
@@ -128,7 +129,11 @@ _botdesk() {
                 [[ $verb == watch ]] && _botdesk_reply -P "$pfx" -W "ready stopped agent" -- "$cur"
                 return 0
                 ;;
-        --timeout | --viewer | --size | --quality | --reason | --button | --window)
+        --novnc)
+                [[ $verb == web ]] && compopt -o dirnames 2>/dev/null && mapfile -t COMPREPLY < <(compgen -d -- "$cur")
+                return 0
+                ;;
+        --timeout | --viewer | --size | --quality | --reason | --button | --window | --listen | --ttl | --ping)
                 return 0
                 ;;
         esac
@@ -193,6 +198,10 @@ _botdesk() {
                 ;;
         config)
                 ((npos == 0)) && _botdesk_reply -W "check show" -- "$cur"
+                ;;
+        web)
+                ((npos == 0)) && _botdesk_reply -W "ticket" -- "$cur"
+                ((npos == 1)) && _botdesk_reply -W "$(_botdesk_profiles)" -- "$cur"
                 ;;
         esac
         return 0

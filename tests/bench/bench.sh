@@ -224,13 +224,23 @@ else
         row "input click (us, median)" "n/a" ""
 fi
 
-raw=(); bridge=()
+raw=(); bridge=(); web=(); fps=(); rss=()
+"$BOTDESK" web --listen "unix:$W/web.sock" >/dev/null 2>&1 &
+web_pid=$!
+for _ in $(seq 50); do [ -S "$W/web.sock" ] && break; sleep 0.1; done
 for _ in $(seq 5); do
-        out=$(timeout 120 python3 "$SRC/tests/bench/rfb-throughput.py" "$W/run/botdesk/idle/rfb.sock" "$BOTDESK" idle 20 2>/dev/null) || continue
+        out=$(timeout 120 python3 "$SRC/tests/bench/rfb-throughput.py" "$W/run/botdesk/idle/rfb.sock" "$BOTDESK" idle 20 \
+                "$W/web.sock" "$web_pid" 2>/dev/null) || continue
         raw+=("$(awk '/^raw/{print int($2)}' <<<"$out")"); bridge+=("$(awk '/^bridge/{print int($2)}' <<<"$out")")
+        web+=("$(awk '/^web /{print int($2)}' <<<"$out")"); fps+=("$(awk '/^web_fps/{print int($2)}' <<<"$out")")
+        rss+=("$(awk '/^web_rss10_kib/{print $2}' <<<"$out")")
 done
+kill -TERM "$web_pid"; wait "$web_pid"
 row "RFB Raw updates, raw socket (MB/s, median)" "$(printf '%s\n' "${raw[@]}" | median)" ""
 row "RFB Raw updates via botdesk rfb (MB/s)" "$(printf '%s\n' "${bridge[@]}" | median)" "within 10 % of raw"
+row "RFB Raw updates via botdesk web (MB/s)" "$(printf '%s\n' "${web[@]}" | median)" "within 10 % of raw"
+row "  full-screen updates per second via botdesk web" "$(printf '%s\n' "${fps[@]}" | median)" ""
+row "  botdesk web RSS with 10 viewers (KiB)" "$(printf '%s\n' "${rss[@]}" | median)" ""
 
 hpid=$(sed -n 's/^PID=//p' "$W/run/botdesk/idle/helper")
 row "helper PSS (KiB)" "$(pss_of "$hpid")" "< 2048"

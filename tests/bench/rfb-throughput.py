@@ -1,13 +1,18 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""RFB framebuffer throughput, raw socket vs `botdesk rfb`.
+"""RFB framebuffer throughput, raw socket vs `botdesk rfb` vs `botdesk web`.
 
-    rfb-throughput.py SOCKET BOTDESK PROFILE [ROUNDS]
+    rfb-throughput.py SOCKET BOTDESK PROFILE [ROUNDS [WEB_SOCKET WEB_PID]]
 
 Asks for ROUNDS full, non-incremental updates in Raw encoding (the largest
 thing a server sends) and prints MB/s for the raw Unix socket and for the
-bridge, one line each: "raw 812.3" / "bridge 790.1".
+bridge, one line each: "raw 812.3" / "bridge 790.1". With WEB_SOCKET (a
+running `botdesk web`), also through a WebSocket ("web 650.2", updates per
+second "web_fps 30.1"), and the server's RSS with 10 viewers attached
+("web_rss10_kib 4123").
 """
+import base64
+import os
 import socket
 import struct
 import subprocess
@@ -76,6 +81,54 @@ def measure(s, w, h, rounds):
     return total / (time.monotonic() - t0) / 1e6
 
 
+class WebSocket:
+    """The RFB stream inside binary WebSocket frames (client side: masked)."""
+
+    def __init__(self, path, botdesk, profile):
+        t = subprocess.run([botdesk, "web", "ticket", profile, "--viewer", "bench"], capture_output=True,
+                           text=True, check=True).stdout.strip()
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.connect(path)
+        key = base64.b64encode(os.urandom(16)).decode()
+        self.sock.sendall((f"GET /{profile}/websockify?{t.split('?', 1)[1]} HTTP/1.1\r\nHost: bench\r\n"
+                           "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+                           f"Sec-WebSocket-Key: {key}\r\n\r\n").encode())
+        head = b""
+        while b"\r\n\r\n" not in head:
+            head += self.sock.recv(1)
+        if not head.startswith(b"HTTP/1.1 101"):
+            raise RuntimeError("upgrade refused: " + head.decode(errors="replace").splitlines()[0])
+        self.raw = Stream(self.sock.recv, self.sock.sendall)
+
+    def read_some(self, n):
+        while True:
+            h = self.raw.read(2)
+            ln = h[1] & 127
+            if ln == 126:
+                ln = struct.unpack(">H", self.raw.read(2))[0]
+            elif ln == 127:
+                ln = struct.unpack(">Q", self.raw.read(8))[0]
+            payload = self.raw.read(ln)
+            if h[0] & 15 == 8:
+                return b""
+            if h[0] & 15 == 2:
+                return payload
+
+    def write(self, data):
+        mask = os.urandom(4)
+        n = len(data)
+        h = bytes([0x82]) + (bytes([0x80 | n]) if n < 126 else bytes([0x80 | 126]) + struct.pack(">H", n))
+        self.sock.sendall(h + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data)))
+
+
+def rss_kib(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return -1
+
+
 def main():
     path, botdesk, profile = sys.argv[1:4]
     rounds = int(sys.argv[4]) if len(sys.argv) > 4 else 30
@@ -98,6 +151,27 @@ def main():
     print(f"bridge {measure(s, w, h, rounds):.1f}")
     p.stdin.close()
     p.wait(timeout=10)
+
+    if len(sys.argv) > 6:
+        web_path, web_pid = sys.argv[5], int(sys.argv[6])
+        ws = WebSocket(web_path, botdesk, profile)
+        s = Stream(ws.read_some, ws.write)
+        w, h = handshake(s)
+        t0 = time.monotonic()
+        mbs = measure(s, w, h, rounds)
+        print(f"web {mbs:.1f}")
+        print(f"web_fps {rounds / (time.monotonic() - t0):.1f}")
+        ws.sock.close()
+        viewers = []
+        for _ in range(10):
+            v = WebSocket(web_path, botdesk, profile)
+            sv = Stream(v.read_some, v.write)
+            vw, vh = handshake(sv)
+            measure(sv, vw, vh, 1)
+            viewers.append(v)
+        print(f"web_rss10_kib {rss_kib(web_pid)}")
+        for v in viewers:
+            v.sock.close()
 
 
 if __name__ == "__main__":

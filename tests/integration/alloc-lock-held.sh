@@ -7,7 +7,7 @@
 # Root's start (root's lock) and botdesk-test's start (its own lock) still
 # complete within --timeout. Then a root process holds root's lock for ever
 # (a stuck allocator): a start with --timeout 3 fails within its timeout
-# and says why, and leaves nothing running. Bands: root 85-89, botdesk-test
+# and says why, and leaves nothing running. Bands: root 300-304, botdesk-test
 # 125-129.
 . "$(dirname "$0")/lib.sh"
 [ "$(id -u)" = 0 ] || t_skip_all "needs root (a second user holds the lock; a mount namespace hides /run)"
@@ -17,23 +17,12 @@ if [ "${BOTDESK_ALLOC_NS:-}" != 1 ]; then
         exec unshare --mount --propagation private -- bash "$0" "$@"
 fi
 mount -t tmpfs -o mode=0755,size=1m botdesk-test-run /run || t_skip_all "cannot mount a tmpfs on /run in a private mount namespace"
-bd_init alh 85
+bd_init alh 300
 bd_need_xserver
 bd_need runuser flock timeout
 
-U=botdesk-test
-UH=/var/lib/botdesk-test
-UPATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
-if ! id -u "$U" >/dev/null 2>&1; then
-        exec 9<"$BD_LIB_DIR/as-user.sh"
-        flock 9
-        if ! id -u "$U" >/dev/null 2>&1; then
-                useradd --system --create-home --home-dir "$UH" --shell /bin/sh --user-group "$U" >&2 ||
-                        t_skip_all "cannot create the user $U"
-        fi
-        flock -u 9
-        exec 9<&-
-fi
+bd_second_user
+U=$BD_U UH=$BD_UH UPATH=$BD_UPATH
 
 # The layout of an older install: everyone may read, and so flock, the lock.
 mkdir -m 755 /run/botdesk /run/botdesk/reservations

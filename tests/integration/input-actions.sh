@@ -8,7 +8,7 @@
 # and leaves the keyboard map as it found it; windows reports the EWMH
 # client list; bad input is exit 2 and sends nothing.
 . "$(dirname "$0")/lib.sh"
-bd_init inp 170
+bd_init inp 310
 bd_need_xserver
 bd_need xdotool xmodmap
 [ -n "$PY" ] || t_skip_all "python3 not installed"

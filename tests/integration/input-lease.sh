@@ -8,7 +8,7 @@
 # release and exit 3 on timeout; a request shows as pending; stop --force
 # ends a human lease with its reason, so the next start is not refused.
 . "$(dirname "$0")/lib.sh"
-bd_init inl 175
+bd_init inl 315
 bd_need_xserver
 [ -n "$PY" ] || t_skip_all "python3 not installed"
 REC=${BOTDESK_INPUT_RECORDER:-$BD_BUILD_DIR/tests/integration/input-recorder}

@@ -17,23 +17,13 @@ bd_need_xserver
 bd_need xdpyinfo runuser ps
 [ -n "$PY" ] || t_skip_all "python3 not installed"
 
-U=botdesk-test
-UH=/var/lib/botdesk-test
+U=$BD_U
+UH=$BD_UH
 UBAND=120-124
 SECRETS="AWS_SECRET_ACCESS_KEY GITHUB_TOKEN DB_PASSWORD MY_SECRET"
-UPATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+UPATH=$BD_UPATH
 
-# The second user, created the way as-user.sh does (same lock, so parallel runs agree).
-if ! id -u "$U" >/dev/null 2>&1; then
-        exec 9<"$BD_LIB_DIR/as-user.sh"
-        flock 9
-        if ! id -u "$U" >/dev/null 2>&1; then
-                useradd --system --create-home --home-dir "$UH" --shell /bin/sh --user-group "$U" >&2 ||
-                        t_skip_all "cannot create the user $U"
-        fi
-        flock -u 9
-        exec 9<&-
-fi
+bd_second_user
 UUID=$(id -u "$U")
 # The other user runs the same binaries. Where the checkout is not theirs to
 # read (a 0700 home or scratch dir, as CI's clone may be), give them a copy

@@ -384,6 +384,24 @@ socket_inodes_of() {
         done | sort -u
 }
 
+# bd_second_user: make sure the unprivileged test user exists (root only).
+# Sets BD_U, BD_UH (its home) and BD_UPATH. Parallel tests agree through
+# one lock (as-user.sh, which creates the same user).
+BD_U=botdesk-test
+BD_UH=/var/lib/botdesk-test
+BD_UPATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+bd_second_user() {
+        id -u "$BD_U" >/dev/null 2>&1 && return 0
+        exec 9<"$BD_LIB_DIR/as-user.sh"
+        flock 9
+        if ! id -u "$BD_U" >/dev/null 2>&1; then
+                useradd --system --create-home --home-dir "$BD_UH" --shell /bin/sh --user-group "$BD_U" >&2 ||
+                        t_skip_all "cannot create the user $BD_U"
+        fi
+        flock -u 9
+        exec 9<&-
+}
+
 # bd_tcp_front PROFILE VIEWER [TARGET]: a loopback TCP front for `botdesk rfb`
 # (socat, one connection) for clients that speak only TCP; TARGET, a socat
 # address, replaces the `botdesk rfb` it runs (e.g. UNIX-CONNECT:PATH for the

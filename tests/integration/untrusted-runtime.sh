@@ -10,26 +10,17 @@
 # a live-looking record) must not hang status or env. No desktop is started.
 . "$(dirname "$0")/lib.sh"
 [ "$(id -u)" = 0 ] || t_skip_all "needs root (a second user forges the runtime dir of a third)"
-bd_init untr 85
+bd_init untr 305
 bd_need runuser flock timeout
 
-A=botdesk-test
+A=$BD_U
 V=nobody
-UPATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+UPATH=$BD_UPATH
 id -u "$V" >/dev/null 2>&1 || t_skip_all "no user $V to be the victim"
 VUID=$(id -u "$V")
 
-# The attacker, created the way as-user.sh does (same lock, so parallel runs agree).
-if ! id -u "$A" >/dev/null 2>&1; then
-        exec 9<"$BD_LIB_DIR/as-user.sh"
-        flock 9
-        if ! id -u "$A" >/dev/null 2>&1; then
-                useradd --system --create-home --home-dir /var/lib/botdesk-test --shell /bin/sh --user-group "$A" >&2 ||
-                        t_skip_all "cannot create the user $A"
-        fi
-        flock -u 9
-        exec 9<&-
-fi
+# The attacker: the test user.
+bd_second_user
 
 # The CLI where both users can run it, and a config nobody can read.
 S=$(mktemp -d /tmp/botdesk-untr.XXXXXX) || t_skip_all "mktemp failed"

@@ -7,7 +7,7 @@
 # pidfd wakes the watch); watching every profile picks up one created
 # later.
 . "$(dirname "$0")/lib.sh"
-bd_init wat 180
+bd_init wat 320
 bd_need_xserver
 [ -n "$PY" ] || t_skip_all "python3 not installed"
 bd_config

@@ -60,6 +60,10 @@ check "--force --quiet"                         botdesk stop work -
 check "web work research"                       botdesk status ""
 check ""                                        botdesk list ""
 check "show take release request wait"          botdesk lease work ""
+check "ticket"                                  botdesk web ""
+check "web work"                                botdesk web ticket w
+check "--listen"                                botdesk web --l
+check "--ttl"                                   botdesk web ticket work --viewer a --t
 check "take"                                    botdesk lease work --viewer alice t
 check ""                                        botdesk lease work take --viewer ""
 check "--viewer --reason --timeout --json"      botdesk lease work take -

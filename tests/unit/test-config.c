@@ -110,7 +110,7 @@ static void test_defaults(void) {
         tap_ok(d.desktop == DESKTOP_XFCE && !d.command && d.command_settle_ms == 500 && d.start_timeout == 15 &&
                d.idle_stop_minutes == 30 && !d.wallpaper,
                "the session defaults are xfce, no command, 500 ms settle, 15 s start timeout, 30 min idle stop");
-        tap_ok(d.min_free_memory_mb == 1536 && d.disk_cache_mb == 256 && d.max_cut_text == 262144 &&
+        tap_ok(d.min_free_memory_mb == 1536 && d.disk_cache_mb == 256 && d.max_cut_text == 262144 && d.release_on_close &&
                !d.browser_profile_dir && !d.user,
                "the resource, browser and rfb defaults are 1536 MB, 256 MB cache, 256 KiB cut text");
         TAP_EQ_STR(d.browser_executable, "auto", "the default browser executable is auto");
@@ -162,6 +162,14 @@ static void test_values(void) {
         TAP_EQ_STR(cfg.wallpaper, "/usr/share/backgrounds/x.png", "the wallpaper path is taken");
         TAP_EQ_STR(cfg.browser_executable, "/usr/bin/chromium", "the browser executable path is taken");
         TAP_EQ_STR(cfg.browser_profile_dir, "/var/tmp/p", "the browser profile dir is taken");
+
+        r = load(NULL, "[web]\nrelease_on_close = no\n", false);
+        expect_clean("[web] release_on_close = no is accepted", r);
+        tap_ok(!cfg.release_on_close, "release_on_close = no turns the hand-back on close off");
+        r = load(NULL, "[web]\nrelease_on_close = yes\n", false);
+        tap_ok(r == 0 && cfg.release_on_close, "release_on_close = yes turns it on");
+        expect_error("a release_on_close that is not a boolean is an error",
+                     "[web]\nrelease_on_close = maybe\n", false, 2, "not a boolean (allowed: yes or no)");
 
         r = load(NULL, "[session]\ncommand = a;b\n", false);
         TAP_EQ_STR(cfg.command, "a;b", "a ';' without a space before it is part of the value");

@@ -54,7 +54,7 @@ int main(void) {
         static const char *const internal[] = { "verb_thumbnail", "verb_input", "thumb_scale", "log_setup",
                                                 "cli_connect_desktop", "strdup_printf" };
         static const char *const x_libraries[] = { "libxcb.so", "libpng16.so", "libjpeg.so", "libxkbcommon.so",
-                                                   "libnettle.so", X11_VERBS_MODULE };
+                                                   X11_VERBS_MODULE };
         const char *module = getenv("BOTDESK_X11_MODULE"), *cli = getenv("BOTDESK_CLI");
         const struct x11_verbs *m;
         static char out[1 << 20];

@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * botdesk web [--listen unix:PATH|HOST:PORT] [--novnc DIR]
+ * botdesk web ticket PROFILE --viewer ID [--ttl S]
+ *
+ * The server is a verb of the CLI rather than a binary of its own: it is
+ * the same thin main over the same library as `botdesk rfb`, and one
+ * program on the PATH is what an operator and a unit file name.
+ */
+#include <getopt.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "commands-web.h"
+#include "commands.h"
+#include "lease.h"
+#include "log.h"
+#include "profile.h"
+#include "ticket.h"
+#include "util.h"
+#include "web-server.h"
+#include "web.h"
+
+static int usage(FILE *f, int code) {
+        fputs("Usage: botdesk web [--listen unix:PATH|127.0.0.1:PORT] [--novnc DIR] [--ping S]\n"
+              "       botdesk web ticket PROFILE --viewer ID [--ttl S]\n"
+              "\n"
+              "Serve noVNC and each desktop's RFB stream over WebSocket, on a 0600 Unix socket\n"
+              "($XDG_RUNTIME_DIR/botdesk/web.sock) unless told otherwise; a TCP listener must be\n"
+              "on a loopback address and demands a ticket for every request.\n"
+              "A stream silent for S seconds (30) is pinged, and closed after as many more:\n"
+              "set S below the idle timeout of a proxy in front.\n"
+              "`ticket` prints the URL of a single-use ticket for one viewer (valid 60 s by default).\n", f);
+        return code;
+}
+
+static int verb_web_ticket(const char *profile, const char *viewer, const char *ttl_s) {
+        _cleanup_free_ char *base = NULL, *url = NULL, *url_file = NULL;
+        _cleanup_close_ int dirfd = -EBADF;
+        char token[TICKET_TOKEN_LEN + 1];
+        unsigned long long ttl = TICKET_TTL_DEFAULT;
+        int r;
+
+        if (cli_check_profile(profile) < 0)
+                return EXIT_USAGE;
+        if (!viewer || !lease_viewer_valid(viewer)) {
+                log_error("A ticket needs --viewer ID: 1-%d bytes without control characters.", LEASE_VIEWER_MAX);
+                return EXIT_USAGE;
+        }
+        if (ttl_s && (parse_uint(ttl_s, TICKET_TTL_MAX, &ttl) < 0 || ttl == 0)) {
+                log_error("Invalid --ttl %s: use 1-%d seconds.", ttl_s, TICKET_TTL_MAX);
+                return EXIT_USAGE;
+        }
+        r = paths_runtime_base(&base);
+        if (r < 0) {
+                log_error_errno(r, "Cannot find the runtime directory: %m");
+                return EXIT_FAILED;
+        }
+        if ((mkdir(base, 0700) < 0 && errno != EEXIST) || dir_is_private(base, getuid()) < 0) {
+                log_error("%s is not a private directory of uid %u; remove it or fix its owner and mode.", base,
+                          (unsigned) getuid());
+                return EXIT_FAILED;
+        }
+        r = ticket_dir_open(base, true, &dirfd);
+        if (r < 0) {
+                log_error_errno(r, "Cannot open %s/" TICKET_DIR ": %m", base);
+                return EXIT_FAILED;
+        }
+        r = ticket_mint_at(dirfd, profile, viewer, (unsigned) ttl, token);
+        if (r < 0) {
+                log_error_errno(r, "Cannot store a ticket in %s/" TICKET_DIR ": %m", base);
+                return EXIT_FAILED;
+        }
+
+        /* A server on TCP says where it listens; behind a gateway the path is what it needs. */
+        url_file = strdup_printf("%s/" WEB_URL_FILE, base);
+        if (url_file && read_full_file(url_file, &url, NULL, 256) >= 0)
+                url[strcspn(url, "\n")] = 0;
+        printf("%s/%s/?ticket=%s\n", url ?: "", profile, token);
+        explicit_bzero(token, sizeof token);
+        return EXIT_OK;
+}
+
+int verb_web(int argc, char **argv) {
+        enum { OPT_LISTEN = 0x100, OPT_NOVNC, OPT_VIEWER, OPT_TTL, OPT_PING };
+        static const struct option options[] = {
+                { "help", no_argument, NULL, 'h' },
+                { "listen", required_argument, NULL, OPT_LISTEN },
+                { "novnc", required_argument, NULL, OPT_NOVNC },
+                { "viewer", required_argument, NULL, OPT_VIEWER },
+                { "ttl", required_argument, NULL, OPT_TTL },
+                { "ping", required_argument, NULL, OPT_PING },
+                {}
+        };
+        const char *listen = NULL, *novnc = NULL, *viewer = NULL, *ttl = NULL, *ping_s = NULL;
+        unsigned long long ping = WEB_PING_DEFAULT;
+        int c;
+
+        optind = 0;
+        while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0) {
+                switch (c) {
+                case 'h':
+                        return usage(stdout, EXIT_OK);
+                case OPT_LISTEN:
+                        listen = optarg;
+                        break;
+                case OPT_NOVNC:
+                        novnc = optarg;
+                        break;
+                case OPT_VIEWER:
+                        viewer = optarg;
+                        break;
+                case OPT_TTL:
+                        ttl = optarg;
+                        break;
+                case OPT_PING:
+                        ping_s = optarg;
+                        break;
+                default:
+                        return usage(stderr, EXIT_USAGE);
+                }
+        }
+        if (optind < argc && streq(argv[optind], "ticket")) {
+                if (listen || novnc || ping_s || argc - optind > 2) {
+                        log_error("Usage: botdesk web ticket PROFILE --viewer ID [--ttl S]");
+                        return EXIT_USAGE;
+                }
+                return verb_web_ticket(optind + 1 < argc ? argv[optind + 1] : NULL, viewer, ttl);
+        }
+        if (optind < argc) {
+                log_error("Unknown argument \"%s\" for botdesk web.", argv[optind]);
+                return EXIT_USAGE;
+        }
+        if (viewer || ttl) {
+                log_error("--viewer and --ttl belong to botdesk web ticket.");
+                return EXIT_USAGE;
+        }
+        if (listen && startswith(listen, "unix:") && listen[5] != '/') {
+                log_error("--listen unix:PATH needs an absolute path.");
+                return EXIT_USAGE;
+        }
+        if (ping_s && (parse_uint(ping_s, 3600, &ping) < 0 || ping == 0)) {
+                log_error("Invalid --ping %s: use 1-3600 seconds.", ping_s);
+                return EXIT_USAGE;
+        }
+        if (novnc && novnc[0] != '/') {
+                log_error("--novnc needs an absolute path.");
+                return EXIT_USAGE;
+        }
+        /* The server said why it could not start. */
+        return web_server_run(listen, novnc, (unsigned) ping) < 0 ? EXIT_FAILED : EXIT_OK;
+}

@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <fcntl.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+
+#include <nettle/sha2.h>
+
+#include "ticket.h"
+#include "util.h"
+
+#define TICKET_FILE_MAX 512
+
+static const char hexdigits[] = "0123456789abcdef";
+
+static void to_hex(const uint8_t *d, size_t n, char *ret) {
+        for (size_t i = 0; i < n; i++) {
+                ret[2 * i] = hexdigits[d[i] >> 4];
+                ret[2 * i + 1] = hexdigits[d[i] & 15];
+        }
+        ret[2 * n] = 0;
+}
+
+void ticket_sha256_hex(const char *s, char ret[static 65]) {
+        struct sha256_ctx ctx;
+        uint8_t d[SHA256_DIGEST_SIZE];
+
+        sha256_init(&ctx);
+        sha256_update(&ctx, strlen(s), (const uint8_t *) s);
+        sha256_digest(&ctx, sizeof d, d);
+        to_hex(d, sizeof d, ret);
+}
+
+bool ticket_token_valid(const char *s) {
+        size_t n = 0;
+
+        for (; s[n]; n++)
+                if (!strchr(hexdigits, s[n]))
+                        return false;
+        return n == TICKET_TOKEN_LEN;
+}
+
+int ticket_dir_open(const char *runtime_base, bool create, int *ret_fd) {
+        _cleanup_close_ int base = -EBADF, fd = -EBADF;
+        struct stat st;
+
+        base = open(runtime_base, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+        if (base < 0)
+                return negative_errno();
+        if (create && mkdirat(base, TICKET_DIR, 0700) < 0 && errno != EEXIST)
+                return negative_errno();
+        fd = openat(base, TICKET_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+        if (fd < 0)
+                return negative_errno();
+        /* Only a directory of ours, closed to everyone else, decides anything. */
+        if (fstat(fd, &st) < 0)
+                return negative_errno();
+        if (st.st_uid != getuid() || (st.st_mode & 077))
+                return -EPERM;
+        *ret_fd = TAKE_FD(fd);
+        return 0;
+}
+
+static int parse_ticket(char *text, struct ticket *ret) {
+        bool have_p = false, have_v = false, have_e = false;
+        char *line, *save = NULL;
+
+        *ret = (struct ticket) {};
+        for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+                const char *v;
+
+                if ((v = startswith(line, "PROFILE="))) {
+                        if (have_p || !profile_name_valid(v))
+                                return -EBADMSG;
+                        strcpy(ret->profile, v);
+                        have_p = true;
+                } else if ((v = startswith(line, "VIEWER="))) {
+                        if (have_v || !lease_viewer_valid(v))
+                                return -EBADMSG;
+                        strcpy(ret->viewer, v);
+                        have_v = true;
+                } else if ((v = startswith(line, "EXPIRES="))) {
+                        if (have_e || parse_uint(v, ~0ULL, &ret->expires) < 0)
+                                return -EBADMSG;
+                        have_e = true;
+                } else
+                        return -EBADMSG;
+        }
+        return have_p && have_v && have_e ? 0 : -EBADMSG;
+}
+
+int ticket_sweep_at(int dirfd, unsigned long long now) {
+        _cleanup_closedir_ DIR *d = NULL;
+        struct dirent *de;
+        int fd, n = 0;
+
+        fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0)
+                return negative_errno();
+        d = fdopendir(fd);
+        if (!d) {
+                safe_close(fd);
+                return negative_errno();
+        }
+        while ((de = readdir(d))) {
+                _cleanup_free_ char *text = NULL;
+                struct ticket t;
+
+                if (de->d_name[0] == '.')
+                        continue;
+                if (read_full_file_at(dirfd, de->d_name, &text, NULL, TICKET_FILE_MAX) < 0)
+                        continue;
+                /* A damaged ticket is no ticket: remove it with the expired ones. */
+                if (parse_ticket(text, &t) < 0 || t.expires <= now) {
+                        if (unlinkat(dirfd, de->d_name, 0) >= 0)
+                                n++;
+                }
+        }
+        return n;
+}
+
+int ticket_mint_at(int dirfd, const char *profile, const char *viewer, unsigned ttl,
+                   char ret_token[static TICKET_TOKEN_LEN + 1]) {
+        _cleanup_free_ char *text = NULL;
+        uint8_t rnd[TICKET_TOKEN_LEN / 2];
+        char token[TICKET_TOKEN_LEN + 1], name[65];
+        unsigned long long now = realtime_usec();
+        int r;
+
+        if (!profile_name_valid(profile) || !lease_viewer_valid(viewer) || ttl < 1 || ttl > TICKET_TTL_MAX)
+                return -EINVAL;
+        (void) ticket_sweep_at(dirfd, now);
+
+        if (getrandom(rnd, sizeof rnd, 0) != (ssize_t) sizeof rnd)
+                return errno > 0 ? -errno : -EIO;
+        to_hex(rnd, sizeof rnd, token);
+        explicit_bzero(rnd, sizeof rnd);
+        ticket_sha256_hex(token, name);
+
+        text = strdup_printf("PROFILE=%s\nVIEWER=%s\nEXPIRES=%llu\n", profile, viewer,
+                             now + (unsigned long long) ttl * 1000000ULL);
+        if (!text)
+                return -ENOMEM;
+        r = write_file_atomic_at(dirfd, name, text, strlen(text), 0600);
+        if (r < 0)
+                return r;
+        memcpy(ret_token, token, sizeof token);
+        explicit_bzero(token, sizeof token);
+        return 0;
+}
+
+int ticket_redeem_at(int dirfd, const char *token, const char *profile, unsigned long long now,
+                     struct ticket *ret) {
+        _cleanup_free_ char *text = NULL;
+        char name[65];
+        struct stat st;
+        int r;
+
+        if (!ticket_token_valid(token))
+                return -EINVAL;
+        ticket_sha256_hex(token, name);
+
+        /* Only a regular file of ours, not a link planted by someone else. */
+        if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+                return errno == ENOENT ? -ENOENT : negative_errno();
+        if (!S_ISREG(st.st_mode) || st.st_uid != getuid())
+                return -EBADMSG;
+        r = read_full_file_at(dirfd, name, &text, NULL, TICKET_FILE_MAX);
+        if (r == -ENOENT)
+                return -ENOENT;
+        /* Whoever unlinks it is the one who used it. */
+        if (unlinkat(dirfd, name, 0) < 0)
+                return errno == ENOENT ? -ENOENT : negative_errno();
+        if (r < 0)
+                return -EBADMSG;
+        r = parse_ticket(text, ret);
+        if (r < 0)
+                return r;
+        if (ret->expires <= now)
+                return -ETIME;
+        if (!streq(ret->profile, profile))
+                return -EXDEV;
+        return 0;
+}

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <stdbool.h>
+
+#include "lease.h"
+#include "profile.h"
+
+/*
+ * Single-use tickets that let one viewer open one profile's screen through
+ * `botdesk web`. A ticket is 256 random bits from getrandom(), shown once
+ * as 64 hex digits; what is stored is only its SHA-256, as the NAME of a
+ * 0600 file in RUNTIME_BASE/web-tickets/ (0700), holding
+ *
+ *   PROFILE=<name>
+ *   VIEWER=<id>
+ *   EXPIRES=<CLOCK_REALTIME usec>
+ *
+ * so `botdesk web ticket` and the server share them with no IPC, and a
+ * reader of the directory learns nothing it can present. Redeeming unlinks
+ * the file: unlink succeeds exactly once, so a ticket cannot be used twice
+ * even by two servers racing. A ticket that is expired or names another
+ * profile is consumed all the same, and refused.
+ */
+
+#define TICKET_DIR "web-tickets"
+#define TICKET_TOKEN_LEN 64             /* hex digits of 32 random bytes */
+#define TICKET_TTL_DEFAULT 60           /* seconds */
+#define TICKET_TTL_MAX (24 * 3600)
+
+struct ticket {
+        char profile[PROFILE_NAME_MAX + 1];
+        char viewer[LEASE_VIEWER_MAX + 1];
+        unsigned long long expires;     /* CLOCK_REALTIME usec */
+};
+
+/* Open (creating when asked) the private ticket dir below runtime_base. */
+int ticket_dir_open(const char *runtime_base, bool create, int *ret_fd);
+
+/* Lower-case hex SHA-256 of s (nettle), 64 digits and a NUL. */
+void ticket_sha256_hex(const char *s, char ret[static 65]);
+
+/* Whether s has the form of a token (exactly 64 lower-case hex digits). */
+bool ticket_token_valid(const char *s);
+
+/*
+ * Mint a ticket for viewer on profile, valid ttl seconds (1..TICKET_TTL_MAX).
+ * Writes the token (shown only here) to ret_token. Also removes expired tickets.
+ */
+int ticket_mint_at(int dirfd, const char *profile, const char *viewer, unsigned ttl,
+                   char ret_token[static TICKET_TOKEN_LEN + 1]);
+
+/*
+ * Redeem token for profile at time now (CLOCK_REALTIME usec): 0 and *ret
+ * filled when it was valid and unused; -ENOENT unknown or already used,
+ * -ETIME expired, -EXDEV for another profile, -EINVAL not a token,
+ * -EBADMSG a damaged file (all four consumed: never accepted later).
+ */
+int ticket_redeem_at(int dirfd, const char *token, const char *profile, unsigned long long now,
+                     struct ticket *ret);
+
+/* Remove tickets expired at now; returns how many. */
+int ticket_sweep_at(int dirfd, unsigned long long now);

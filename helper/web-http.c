@@ -1,0 +1,635 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * botdesk web: one HTTP request per connection. Read the head (bounded in
+ * size and time), decide who is asking (ticket or session), answer, close;
+ * or hand the socket to a WebSocket stream after the 101 answer.
+ */
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <strings.h>
+#include <sys/sendfile.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+
+#include "identity.h"
+#include "json.h"
+#include "log.h"
+#include "util.h"
+#include "web.h"
+
+#define CONN_READ_MAX 4096
+#define STATIC_FILE_MAX (16 * 1024 * 1024)
+#define RESPONSE_TIMEOUT_USEC (60ULL * 1000000ULL)
+
+struct web_conn {
+        struct web_server *server;
+        int fd;
+        sd_event_source *io;
+        sd_event_source *timer;
+        struct http_request req;
+        char *out;                      /* the response head (and a small body) */
+        size_t out_size, out_sent;
+        int file_fd;                    /* a static file that follows, sent with sendfile() */
+        off_t file_left;
+        bool responding;
+        struct web_conn *prev, *next;
+};
+
+static void conn_free(struct web_conn *c, bool handed_over) {
+        struct web_server *s;
+
+        if (!c)
+                return;
+        s = c->server;
+        if (c->prev)
+                c->prev->next = c->next;
+        else
+                s->conns = c->next;
+        if (c->next)
+                c->next->prev = c->prev;
+        sd_event_source_disable_unref(c->io);
+        sd_event_source_disable_unref(c->timer);
+        safe_close(c->file_fd);
+        free(c->out);
+        if (!handed_over) {
+                safe_close(c->fd);
+                free(c);
+                web_server_connection_gone(s);
+                return;
+        }
+        free(c);
+}
+
+void web_conns_close_all(struct web_server *s) {
+        while (s->conns)
+                conn_free(s->conns, false);
+}
+
+/* ---- responses ------------------------------------------------------------------------------ */
+
+static int conn_flush(struct web_conn *c) {
+        while (c->out_sent < c->out_size) {
+                ssize_t n = send(c->fd, c->out + c->out_sent, c->out_size - c->out_sent, MSG_NOSIGNAL);
+
+                if (n < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        return errno == EAGAIN ? 0 : negative_errno();
+                }
+                c->out_sent += (size_t) n;
+        }
+        while (c->file_fd >= 0 && c->file_left > 0) {
+                ssize_t n = sendfile(c->fd, c->file_fd, NULL, c->file_left > 262144 ? 262144 : (size_t) c->file_left);
+
+                if (n < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        return errno == EAGAIN ? 0 : negative_errno();
+                }
+                if (n == 0)
+                        return -EIO; /* the file shrank under us */
+                c->file_left -= n;
+        }
+        return 1;
+}
+
+static void conn_send(struct web_conn *c) {
+        int r = conn_flush(c);
+
+        if (r != 0) {
+                /* Sent (or the client is gone): one request per connection. */
+                conn_free(c, false);
+                return;
+        }
+        (void) sd_event_source_set_io_events(c->io, EPOLLOUT);
+}
+
+/* Queue a whole response: status, headers (each ending in CRLF), body. */
+static void respond(struct web_conn *c, unsigned status, const char *type, const char *headers, const void *body,
+                    size_t size, off_t file_size) {
+        _cleanup_free_ char *head = NULL;
+        size_t hl;
+
+        head = strdup_printf("HTTP/1.1 %u %s\r\n"
+                             "Content-Type: %s\r\n"
+                             "Content-Length: %lld\r\n"
+                             "Connection: close\r\n"
+                             "X-Content-Type-Options: nosniff\r\n"
+                             "Referrer-Policy: no-referrer\r\n"
+                             "%s"
+                             "\r\n",
+                             status, http_status_text(status), type, (long long) (file_size >= 0 ? file_size : (off_t) size),
+                             headers ?: "");
+        if (!head) {
+                conn_free(c, false);
+                return;
+        }
+        hl = strlen(head);
+        free(c->out);
+        c->out = malloc(hl + size);
+        if (!c->out) {
+                conn_free(c, false);
+                return;
+        }
+        memcpy(c->out, head, hl);
+        if (size)
+                memcpy(c->out + hl, body, size);
+        c->out_size = hl + size;
+        c->out_sent = 0;
+        c->responding = true;
+        (void) sd_event_source_set_time_relative(c->timer, RESPONSE_TIMEOUT_USEC);
+        conn_send(c);
+}
+
+static void respond_text(struct web_conn *c, unsigned status, const char *headers, const char *fmt, ...) _printf_(4, 5);
+static void respond_text(struct web_conn *c, unsigned status, const char *headers, const char *fmt, ...) {
+        _cleanup_free_ char *body = NULL;
+        va_list ap;
+        int r;
+
+        va_start(ap, fmt);
+        r = vasprintf(&body, fmt, ap);
+        va_end(ap);
+        if (r < 0) {
+                body = NULL;
+                conn_free(c, false);
+                return;
+        }
+        respond(c, status, "text/plain; charset=utf-8", headers ?: "Cache-Control: no-store\r\n", body, strlen(body), -1);
+}
+
+/* ---- who is asking -------------------------------------------------------------------------- */
+
+/*
+ * 0 with *ret_session (NULL when the request carries neither a ticket nor a
+ * session), or an HTTP status to answer with, having answered. A ticket is
+ * redeemed here, once; *ret_cookie then holds the new session's cookie.
+ */
+static int authorize(struct web_conn *c, const char *profile, struct web_session **ret_session, char *ret_cookie) {
+        struct web_server *s = c->server;
+        char token[TICKET_TOKEN_LEN + 2], cookie[80];
+        struct ticket t;
+        int r;
+
+        *ret_session = NULL;
+        ret_cookie[0] = 0;
+        r = http_query_get(c->req.query, "ticket", token, sizeof token);
+        if (r != 0) {
+                r = r < 0 ? -EINVAL : ticket_redeem_at(s->ticket_dirfd, token, profile, realtime_usec(), &t);
+                explicit_bzero(token, sizeof token);
+                if (r < 0) {
+                        const char *why = r == -ENOENT ? "unknown or already used" :
+                                          r == -ETIME ? "expired" :
+                                          r == -EXDEV ? "for another profile" :
+                                          r == -EINVAL ? "malformed" : "unreadable";
+                        log_info("Refused a ticket for %s: %s.", profile, why);
+                        respond_text(c, 403, NULL, "botdesk web: this ticket is %s. Ask for a new one "
+                                     "(botdesk web ticket %s --viewer ID).\n", why, profile);
+                        return 403;
+                }
+                *ret_session = web_session_new(s, &t, ret_cookie);
+                if (!*ret_session) {
+                        respond_text(c, 503, NULL, "botdesk web: too many sessions.\n");
+                        return 503;
+                }
+                log_info("Ticket redeemed for %s.", profile);
+                return 0;
+        }
+        if (http_cookie_get(&c->req, WEB_COOKIE, cookie, sizeof cookie) > 0)
+                *ret_session = web_session_find(s, cookie, profile);
+        return 0;
+}
+
+static bool need_auth(struct web_conn *c, struct web_session *session, const char *profile) {
+        if (session)
+                return false;
+        respond_text(c, 401, NULL, "botdesk web: open this page through a ticket "
+                     "(botdesk web ticket %s --viewer ID prints its URL).\n", profile);
+        return true;
+}
+
+/* Over TCP, a browser's request from another site's page is refused: the Origin must be ours. */
+static bool origin_ok(struct web_conn *c) {
+        const char *origin = http_header(&c->req, "Origin"), *host = http_header(&c->req, "Host"), *o;
+
+        if (!c->server->tcp || !origin)
+                return true;
+        o = startswith(origin, "http://");
+        if (o && host && strcasecmp(o, host) == 0)
+                return true;
+        respond_text(c, 403, NULL, "botdesk web: a request from another origin (%s) is refused.\n", origin);
+        return false;
+}
+
+/*
+ * Over TCP the Host must name the loopback: a name of another site that
+ * resolves here (DNS rebinding) would otherwise make its pages same-origin
+ * with ours. Tickets already keep such pages out; this keeps them from
+ * even seeing a 401.
+ */
+static bool host_ok(struct web_conn *c) {
+        const char *host = http_header(&c->req, "Host");
+        char name[64];
+        struct in_addr a;
+        size_t l;
+
+        if (!c->server->tcp)
+                return true;
+        if (host && host[0] == '[')
+                l = strcspn(host, "]") + 1;
+        else
+                l = host ? strcspn(host, ":") : 0;
+        if (host && l < sizeof name && (host[l] == 0 || host[l] == ':')) {
+                memcpy(name, host, l);
+                name[l] = 0;
+                if (streq(name, "localhost") || streq(name, "[::1]") ||
+                    (inet_pton(AF_INET, name, &a) == 1 && (ntohl(a.s_addr) >> 24) == 127))
+                        return true;
+        }
+        respond_text(c, 403, NULL, "botdesk web: only a loopback Host is served here.\n");
+        return false;
+}
+
+/* ---- routes --------------------------------------------------------------------------------- */
+
+static void serve_page(struct web_conn *c, const char *profile, const char *cookie) {
+        static const char csp[] = "Content-Security-Policy: default-src 'self'; style-src 'self' 'unsafe-inline'; "
+                                  "img-src 'self' data:; connect-src 'self' ws: wss:; object-src 'none'; base-uri 'none'\r\n";
+        _cleanup_free_ char *html = NULL, *headers = NULL;
+
+        if (cookie[0]) {
+                /* The ticket is spent: send the browser to the page without it,
+                 * so neither a reload nor the history presents it again. No
+                 * Path: the cookie belongs to this page's directory, whatever
+                 * prefix a reverse proxy adds in front. Lax, not Strict: a
+                 * ticket link followed from another site (the gateway's) is a
+                 * cross-site navigation, and Strict would drop the cookie on
+                 * this very redirect. Lax still keeps it off other sites'
+                 * POSTs and WebSockets (which the Origin check refuses too). */
+                headers = strdup_printf("Set-Cookie: " WEB_COOKIE "=%s; HttpOnly; SameSite=Lax\r\n"
+                                        "Location: ./\r\nCache-Control: no-store\r\n", cookie);
+                if (!headers) {
+                        conn_free(c, false);
+                        return;
+                }
+                respond(c, 303, "text/plain; charset=utf-8", headers, "", 0, -1);
+                return;
+        }
+        html = web_page_html(profile, c->server->novnc_fd >= 0);
+        headers = strdup_printf("Cache-Control: no-store\r\n%s", csp);
+        if (!html || !headers) {
+                conn_free(c, false);
+                return;
+        }
+        respond(c, c->server->novnc_fd >= 0 ? 200 : 503, "text/html; charset=utf-8", headers, html, strlen(html), -1);
+}
+
+static const char *content_type(const char *name) {
+        static const struct {
+                const char *ext, *type;
+        } types[] = {
+                { ".html", "text/html; charset=utf-8" },
+                { ".js", "text/javascript; charset=utf-8" },
+                { ".css", "text/css; charset=utf-8" },
+                { ".svg", "image/svg+xml" },
+                { ".png", "image/png" },
+                { ".ico", "image/x-icon" },
+                { ".json", "application/json" },
+                { ".woff", "font/woff" },
+                { ".woff2", "font/woff2" },
+                { ".ttf", "font/ttf" },
+                { ".mp3", "audio/mpeg" },
+                { ".oga", "audio/ogg" },
+        };
+        const char *dot = strrchr(name, '.');
+
+        for (size_t i = 0; dot && i < ELEMENTSOF(types); i++)
+                if (streq(dot, types[i].ext))
+                        return types[i].type;
+        return "application/octet-stream";
+}
+
+/* rel: what follows /PROFILE/novnc/, segments percent-decoded one by one: no
+ * "..", no ".", no hidden names, no empty segments; opened beneath the dir. */
+static void serve_static(struct web_conn *c, const char *rel) {
+        char path[1024], seg[256];
+        size_t o = 0;
+        struct stat st;
+        int fd;
+
+        if (c->server->novnc_fd < 0) {
+                respond_text(c, 404, NULL, "botdesk web: noVNC is not installed (package novnc, or --novnc DIR).\n");
+                return;
+        }
+        for (const char *p = rel;;) {
+                size_t l = strcspn(p, "/"), sl;
+
+                if (http_segment_decode(p, l, seg, sizeof seg) < 0) {
+                        respond_text(c, 404, NULL, "botdesk web: no such file.\n");
+                        return;
+                }
+                sl = strlen(seg);
+                if (o + sl + 2 > sizeof path) {
+                        respond_text(c, 404, NULL, "botdesk web: no such file.\n");
+                        return;
+                }
+                memcpy(path + o, seg, sl);
+                o += sl;
+                p += l;
+                if (!*p)
+                        break;
+                path[o++] = '/';
+                p++;
+        }
+        path[o] = 0;
+
+        fd = openat(c->server->novnc_fd, path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+        if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > STATIC_FILE_MAX) {
+                safe_close(fd);
+                respond_text(c, 404, NULL, "botdesk web: no such file.\n");
+                return;
+        }
+        c->file_fd = fd;
+        c->file_left = st.st_size;
+        respond(c, 200, content_type(path), "Cache-Control: private, max-age=3600\r\n", NULL, 0, st.st_size);
+}
+
+static void serve_lease(struct web_conn *c, const char *profile, struct web_session *session, const char *action) {
+        _cleanup_free_ char *body = NULL;
+        struct web_profile *p;
+        struct lease l;
+        size_t size = 0;
+        struct json j;
+        FILE *f;
+        int r = 0;
+
+        p = web_profile_get(c->server, profile, &r);
+        if (!p) {
+                respond_text(c, r == -ENOENT ? 503 : 500, NULL, "botdesk web: desktop %s is not running.\n", profile);
+                return;
+        }
+        if (action && streq(action, "take"))
+                r = lease_take_at(p->dirfd, session->viewer, "botdesk web", &l);
+        else if (action)
+                r = lease_release_at(p->dirfd, session->viewer, &l);
+        else
+                r = lease_read_at(p->dirfd, &l);
+        if (r < 0 && action) {
+                web_profile_put(p);
+                respond_text(c, 500, NULL, "botdesk web: cannot change the lease: %s\n", strerror(-r));
+                return;
+        }
+        web_profile_put(p);
+
+        f = open_memstream(&body, &size);
+        if (!f) {
+                conn_free(c, false);
+                return;
+        }
+        json_init(&j, f);
+        json_object_begin(&j);
+        json_kv_string(&j, "holder", lease_holder_to_string(l.holder));
+        json_kv_bool(&j, "you", session && lease_allows_input(&l, session->viewer));
+        json_kv_bool(&j, "ticket", session != NULL);
+        json_kv_int(&j, "epoch", (long long) l.epoch);
+        json_object_end(&j);
+        if (fclose(f) != 0 || !body) {
+                conn_free(c, false);
+                return;
+        }
+        respond(c, 200, "application/json", "Cache-Control: no-store\r\n", body, size, -1);
+}
+
+static int on_conn_io(sd_event_source *src, int fd, uint32_t revents, void *userdata);
+
+static int connect_rfb(int dirfd) {
+        struct sockaddr_un sa = { .sun_family = AF_UNIX };
+        int fd;
+
+        /* Through the directory we opened, whatever its name is now. */
+        snprintf(sa.sun_path, sizeof sa.sun_path, "/proc/self/fd/%d/rfb.sock", dirfd);
+        fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+        if (fd < 0)
+                return negative_errno();
+        /* A Unix socket connects at once or refuses at once (EAGAIN: its backlog is full). */
+        if (connect(fd, (struct sockaddr *) &sa, sizeof sa) < 0) {
+                int r = negative_errno();
+                safe_close(fd);
+                return r;
+        }
+        return fd;
+}
+
+static void serve_upgrade(struct web_conn *c, const char *profile, struct web_session *session, const void *early,
+                          size_t n_early) {
+        _cleanup_(helper_record_done) struct helper_record rec = {};
+        char accept[WS_ACCEPT_LEN + 1], head[256];
+        const char *key = http_header(&c->req, "Sec-WebSocket-Key"), *version = http_header(&c->req, "Sec-WebSocket-Version");
+        struct web_profile *p;
+        int rfb, r = 0, n;
+
+        if (!http_header_has_token(&c->req, "Upgrade", "websocket") ||
+            !http_header_has_token(&c->req, "Connection", "upgrade")) {
+                respond_text(c, 426, "Upgrade: websocket\r\nConnection: Upgrade\r\n",
+                             "botdesk web: this is a WebSocket endpoint.\n");
+                return;
+        }
+        if (!version || !streq(version, "13")) {
+                respond_text(c, 426, "Sec-WebSocket-Version: 13\r\n", "botdesk web: WebSocket version 13 only.\n");
+                return;
+        }
+        if (!key || ws_accept_key(key, accept) < 0) {
+                respond_text(c, 400, NULL, "botdesk web: a missing or malformed Sec-WebSocket-Key.\n");
+                return;
+        }
+
+        p = web_profile_get(c->server, profile, &r);
+        if (!p) {
+                respond_text(c, r == -ENOENT ? 503 : 500, NULL, "botdesk web: desktop %s is not running.\n", profile);
+                return;
+        }
+        if (helper_record_read_at(p->dirfd, &rec) < 0 || helper_alive(p->dirfd, &rec) <= 0) {
+                web_profile_put(p);
+                respond_text(c, 503, NULL, "botdesk web: desktop %s is not running; start it with: botdesk start %s\n",
+                             profile, profile);
+                return;
+        }
+        if (p->n_streams >= WEB_STREAMS_PER_PROFILE) {
+                web_profile_put(p);
+                respond_text(c, 503, NULL, "botdesk web: %s already has %d viewers.\n", profile, WEB_STREAMS_PER_PROFILE);
+                return;
+        }
+        rfb = connect_rfb(p->dirfd);
+        if (rfb < 0) {
+                web_profile_put(p);
+                respond_text(c, 503, NULL, "botdesk web: cannot connect to the RFB socket of %s: %s\n", profile,
+                             strerror(-rfb));
+                return;
+        }
+        n = snprintf(head, sizeof head,
+                     "HTTP/1.1 101 Switching Protocols\r\n"
+                     "Upgrade: websocket\r\n"
+                     "Connection: Upgrade\r\n"
+                     "Sec-WebSocket-Accept: %s\r\n"
+                     "\r\n",
+                     accept);
+        /* epoll holds one registration per fd: the stream makes its own. */
+        c->io = sd_event_source_disable_unref(c->io);
+        r = web_stream_new(c->server, p, session, c->fd, rfb, head, (size_t) n, early, n_early);
+        if (r < 0) {
+                web_profile_put(p);
+                if (sd_event_add_io(c->server->event, &c->io, c->fd, EPOLLOUT, on_conn_io, c) < 0) {
+                        conn_free(c, false);
+                        return;
+                }
+                respond_text(c, 500, NULL, "botdesk web: cannot start the stream: %s\n", strerror(-r));
+                return;
+        }
+        log_info("A viewer connected to %s (%u stream(s)).", profile, p->n_streams);
+        conn_free(c, true);
+}
+
+static void route(struct web_conn *c, const void *early, size_t n_early) {
+        const char *path = c->req.path, *rest, *method = c->req.method;
+        char profile[PROFILE_NAME_MAX + 1], cookie[65];
+        struct web_session *session;
+        size_t l;
+
+        l = strcspn(path + 1, "/");
+        if (l == 0) {
+                respond_text(c, 404, NULL, "botdesk web: open /PROFILE/ through a ticket "
+                             "(botdesk web ticket PROFILE --viewer ID).\n");
+                return;
+        }
+        if (l > PROFILE_NAME_MAX) {
+                respond_text(c, 404, NULL, "botdesk web: no such profile.\n");
+                return;
+        }
+        memcpy(profile, path + 1, l);
+        profile[l] = 0;
+        if (!profile_name_valid(profile)) {
+                respond_text(c, 404, NULL, "botdesk web: no such profile.\n");
+                return;
+        }
+        rest = path + 1 + l;
+
+        if (streq(rest, "")) {
+                /* The page's relative links need the trailing slash; keep the query (a ticket). */
+                _cleanup_free_ char *loc = strdup_printf("Location: %s/%s%s\r\n", profile, c->req.query ? "?" : "",
+                                                        c->req.query ?: "");
+                if (!loc) {
+                        conn_free(c, false);
+                        return;
+                }
+                respond(c, 303, "text/plain; charset=utf-8", loc, "", 0, -1);
+                return;
+        }
+
+        if (!host_ok(c) || authorize(c, profile, &session, cookie) != 0)
+                return;
+
+        if (streq(rest, "/take") || streq(rest, "/release")) {
+                if (!streq(method, "POST")) {
+                        respond_text(c, 405, "Allow: POST\r\n", "botdesk web: POST only.\n");
+                        return;
+                }
+                if (!origin_ok(c) || need_auth(c, session, profile))
+                        return;
+                serve_lease(c, profile, session, rest + 1);
+                return;
+        }
+        if (!streq(method, "GET")) {
+                respond_text(c, 405, "Allow: GET\r\n", "botdesk web: GET only.\n");
+                return;
+        }
+        if (streq(rest, "/websockify")) {
+                if (!origin_ok(c) || need_auth(c, session, profile))
+                        return;
+                serve_upgrade(c, profile, session, early, n_early);
+                return;
+        }
+        /* Over TCP, nothing without a ticket or a session. */
+        if (c->server->tcp && need_auth(c, session, profile))
+                return;
+        if (streq(rest, "/"))
+                serve_page(c, profile, cookie);
+        else if (streq(rest, "/botdesk.js"))
+                respond(c, 200, "text/javascript; charset=utf-8", "Cache-Control: no-store\r\n", web_page_script,
+                        strlen(web_page_script), -1);
+        else if (streq(rest, "/lease"))
+                serve_lease(c, profile, session, NULL);
+        else if ((rest = startswith(rest, "/novnc/")))
+                serve_static(c, rest);
+        else
+                respond_text(c, 404, NULL, "botdesk web: no such page.\n");
+}
+
+/* ---- the connection ------------------------------------------------------------------------- */
+
+static int on_conn_io(sd_event_source *src, int fd, uint32_t revents, void *userdata) {
+        struct web_conn *c = userdata;
+        uint8_t buf[CONN_READ_MAX];
+        size_t used;
+        ssize_t n;
+        int r;
+
+        if (c->responding) {
+                conn_send(c);
+                return 0;
+        }
+        n = recv(c->fd, buf, sizeof buf, 0);
+        if (n < 0 && (errno == EAGAIN || errno == EINTR))
+                return 0;
+        if (n <= 0) {
+                conn_free(c, false);
+                return 0;
+        }
+        r = http_request_feed(&c->req, buf, (size_t) n, &used);
+        if (r == -E2BIG) {
+                respond_text(c, 431, NULL, "botdesk web: the request head is too long.\n");
+                return 0;
+        }
+        if (r < 0) {
+                respond_text(c, 400, NULL, "botdesk web: a malformed request.\n");
+                return 0;
+        }
+        if (r == 0)
+                return 0;
+        route(c, buf + used, (size_t) n - used);
+        return 0;
+}
+
+static int on_conn_timeout(sd_event_source *src, uint64_t usec, void *userdata) {
+        conn_free(userdata, false);
+        return 0;
+}
+
+int web_conn_new(struct web_server *s, int fd) {
+        struct web_conn *c;
+        int r;
+
+        c = malloc(sizeof *c);
+        if (!c) {
+                safe_close(fd);
+                return -ENOMEM;
+        }
+        *c = (struct web_conn) { .server = s, .fd = fd, .file_fd = -EBADF };
+        http_request_init(&c->req);
+        s->n_connections++;
+        c->next = s->conns;
+        if (s->conns)
+                s->conns->prev = c;
+        s->conns = c;
+
+        r = sd_event_add_io(s->event, &c->io, fd, EPOLLIN, on_conn_io, c);
+        if (r >= 0)
+                r = sd_event_add_time_relative(s->event, &c->timer, CLOCK_MONOTONIC, WEB_REQUEST_TIMEOUT_USEC, 0,
+                                               on_conn_timeout, c);
+        if (r < 0) {
+                conn_free(c, false);
+                return r;
+        }
+        return 0;
+}

@@ -1,0 +1,506 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * botdesk web: the event loop, the listener, the limits, the lease watch
+ * and the shutdown. Everything waits on sd-event: accepts, sockets, one
+ * inotify descriptor for the runtime dirs of the profiles being watched,
+ * SIGTERM/SIGINT, timers.
+ */
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/inotify.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <systemd/sd-daemon.h>
+
+#include "config.h"
+#include "log.h"
+#include "util.h"
+#include "web-server.h"
+#include "web.h"
+
+/* ---- profiles and their leases -------------------------------------------------------------- */
+
+static void profile_reload_lease(struct web_profile *p) {
+        /* A damaged file reads as the fail-closed lease, which allows nobody. */
+        (void) lease_read_at(p->dirfd, &p->lease);
+        for (struct web_stream *st = p->streams; st; st = web_stream_next(st))
+                web_stream_lease_changed(st);
+}
+
+static int profile_load_config(struct web_profile *p) {
+        _cleanup_(config_done) struct bd_config c = {};
+        struct config_errors errs = {};
+        const struct config_sources src = {};
+        int r;
+
+        r = config_load(&c, p->name, &src, &errs);
+        if (r < 0) {
+                config_errors_print(&errs, stderr);
+                log_error("The configuration has errors; fix them (botdesk config check lists them all).");
+        }
+        config_errors_done(&errs);
+        p->release_on_close = c.release_on_close;
+        p->max_cut_text = c.max_cut_text;
+        return r;
+}
+
+struct web_profile *web_profile_get(struct web_server *s, const char *name, int *ret_error) {
+        _cleanup_(paths_done) struct bd_paths paths = {};
+        struct web_profile *p;
+        char watch[64];
+        int r;
+
+        for (p = s->profiles; p; p = p->next)
+                if (streq(p->name, name))
+                        return p;
+
+        r = paths_for_profile(name, &paths);
+        if (r < 0)
+                goto fail;
+        p = calloc(1, sizeof *p);
+        if (!p) {
+                r = -ENOMEM;
+                goto fail;
+        }
+        p->server = s;
+        p->wd = -1;
+        strcpy(p->name, name);
+        /* The base and the profile's dir verified ours, as every verb opens them. */
+        p->dirfd = paths_open_runtime(&paths, NULL);
+        if (p->dirfd < 0) {
+                r = p->dirfd;
+                free(p);
+                goto fail;
+        }
+        r = profile_load_config(p);
+        if (r < 0) {
+                safe_close(p->dirfd);
+                free(p);
+                goto fail;
+        }
+        /* Watch before the first read, so that no change falls in between. */
+        snprintf(watch, sizeof watch, "/proc/self/fd/%d", p->dirfd);
+        p->wd = inotify_add_watch(s->inotify_fd, watch,
+                                  IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_MODIFY |
+                                  IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR);
+        if (p->wd < 0) {
+                r = negative_errno();
+                safe_close(p->dirfd);
+                free(p);
+                goto fail;
+        }
+        (void) lease_read_at(p->dirfd, &p->lease);
+        p->next = s->profiles;
+        s->profiles = p;
+        return p;
+
+fail:
+        if (ret_error)
+                *ret_error = r;
+        return NULL;
+}
+
+void web_profile_put(struct web_profile *p) {
+        struct web_server *s;
+
+        if (!p || p->n_streams > 0)
+                return;
+        s = p->server;
+        for (struct web_profile **i = &s->profiles; *i; i = &(*i)->next)
+                if (*i == p) {
+                        *i = p->next;
+                        break;
+                }
+        if (p->wd >= 0)
+                (void) inotify_rm_watch(s->inotify_fd, p->wd);
+        safe_close(p->dirfd);
+        free(p);
+}
+
+void web_server_lease_changes(struct web_server *s) {
+        union {
+                struct inotify_event ev;
+                uint8_t raw[4096];
+        } buf;
+
+        for (;;) {
+                ssize_t n = read(s->inotify_fd, &buf, sizeof buf);
+
+                if (n < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        if (errno != EAGAIN)
+                                log_warning_errno(errno, "Cannot read lease changes, ignoring: %m");
+                        return;
+                }
+                for (uint8_t *q = buf.raw; q < buf.raw + n;) {
+                        const struct inotify_event *ev = (const struct inotify_event *) q;
+                        bool overflow = ev->mask & IN_Q_OVERFLOW;
+
+                        for (struct web_profile *p = s->profiles; p; p = p->next)
+                                if (overflow || (ev->wd == p->wd && ((ev->mask & (IN_IGNORED | IN_DELETE_SELF)) ||
+                                                                     (ev->len > 0 && streq(ev->name, LEASE_FILE)))))
+                                        profile_reload_lease(p);
+                        q += sizeof *ev + ev->len;
+                }
+        }
+}
+
+static int on_inotify(sd_event_source *src, int fd, uint32_t revents, void *userdata) {
+        web_server_lease_changes(userdata);
+        return 0;
+}
+
+/* ---- listener ------------------------------------------------------------------------------- */
+
+static void maybe_exit(struct web_server *s) {
+        if (s->exiting && s->n_connections == 0)
+                (void) sd_event_exit(s->event, 0);
+}
+
+void web_server_connection_gone(struct web_server *s) {
+        s->n_connections--;
+        maybe_exit(s);
+}
+
+static int on_accept(sd_event_source *src, int fd, uint32_t revents, void *userdata) {
+        struct web_server *s = userdata;
+
+        for (unsigned i = 0; i < 16; i++) {
+                int c = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+
+                if (c < 0) {
+                        if (errno != EAGAIN && errno != EINTR && errno != ECONNABORTED)
+                                log_warning_errno(errno, "accept() failed, ignoring: %m");
+                        return 0;
+                }
+                if (s->n_connections >= WEB_CONNECTIONS_MAX) {
+                        static const char busy[] = "HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n"
+                                                   "Content-Length: 0\r\n\r\n";
+                        (void) send(c, busy, sizeof busy - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+                        safe_close(c);
+                        continue;
+                }
+                if (web_conn_new(s, c) < 0)
+                        log_warning("Cannot serve a new connection, ignoring.");
+        }
+        return 0;
+}
+
+static int listen_unix(struct web_server *s, const char *path) {
+        struct sockaddr_un sa = { .sun_family = AF_UNIX };
+        _cleanup_close_ int fd = -EBADF;
+        mode_t old;
+        int r;
+
+        if (strlen(path) >= sizeof sa.sun_path)
+                return log_error_errno(ENAMETOOLONG, "The socket path %s is longer than a Unix socket allows.", path);
+        strcpy(sa.sun_path, path);
+        fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+        if (fd < 0)
+                return log_error_errno(errno, "Cannot create a Unix socket: %m");
+
+        /* A socket left by a server that died is replaced; a live one is not. */
+        {
+                _cleanup_close_ int probe = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+                struct stat st;
+
+                if (lstat(path, &st) >= 0) {
+                        if (!S_ISSOCK(st.st_mode))
+                                return log_error_errno(EEXIST, "%s exists and is not a socket; remove it.", path);
+                        if (probe >= 0 && connect(probe, (struct sockaddr *) &sa, sizeof sa) >= 0)
+                                return log_error_errno(EADDRINUSE, "botdesk web already listens on %s.", path);
+                        (void) unlink(path);
+                }
+        }
+
+        /* 0600 from the start: no window in which another user may connect. */
+        old = umask(0177);
+        r = bind(fd, (struct sockaddr *) &sa, sizeof sa);
+        umask(old);
+        if (r < 0)
+                return log_error_errno(errno, "Cannot bind %s: %m", path);
+        s->socket_path = strdup(path);
+        if (!s->socket_path)
+                return log_error_errno(ENOMEM, "Out of memory.");
+        if (listen(fd, SOMAXCONN) < 0)
+                return log_error_errno(errno, "Cannot listen on %s: %m", path);
+        s->listen_fd = TAKE_FD(fd);
+        return 0;
+}
+
+/* HOST:PORT, only a loopback address: anything wider would be every local user's and more. */
+static int listen_tcp(struct web_server *s, const char *spec, char **ret_url) {
+        _cleanup_free_ char *host = NULL;
+        union {
+                struct sockaddr sa;
+                struct sockaddr_in in4;
+                struct sockaddr_in6 in6;
+        } a = {};
+        socklen_t len;
+        const char *colon = strrchr(spec, ':');
+        unsigned long long port;
+        _cleanup_close_ int fd = -EBADF;
+        char shown[INET6_ADDRSTRLEN];
+        int one = 1;
+
+        if (!colon || parse_uint(colon + 1, 65535, &port) < 0)
+                return log_error_errno(EINVAL, "Cannot parse --listen %s: use unix:PATH or 127.0.0.1:PORT.", spec);
+        host = strndup(spec, (size_t) (colon - spec));
+        if (!host)
+                return log_error_errno(ENOMEM, "Out of memory.");
+        if (host[0] == '[' && host[strlen(host) - 1] == ']') {
+                memmove(host, host + 1, strlen(host) - 2);
+                host[strlen(host) - 2] = 0;
+        }
+        if (inet_pton(AF_INET, host, &a.in4.sin_addr) == 1) {
+                a.in4.sin_family = AF_INET;
+                a.in4.sin_port = htons((uint16_t) port);
+                len = sizeof a.in4;
+                if ((ntohl(a.in4.sin_addr.s_addr) >> 24) != 127)
+                        goto not_loopback;
+        } else if (inet_pton(AF_INET6, host, &a.in6.sin6_addr) == 1) {
+                a.in6.sin6_family = AF_INET6;
+                a.in6.sin6_port = htons((uint16_t) port);
+                len = sizeof a.in6;
+                if (!IN6_IS_ADDR_LOOPBACK(&a.in6.sin6_addr))
+                        goto not_loopback;
+        } else
+                return log_error_errno(EINVAL, "--listen %s: %s is not an IP address (use 127.0.0.1 or ::1).", spec, host);
+
+        fd = socket(a.sa.sa_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+        if (fd < 0)
+                return log_error_errno(errno, "Cannot create a TCP socket: %m");
+        (void) setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+        if (bind(fd, &a.sa, len) < 0)
+                return log_error_errno(errno, "Cannot bind %s: %m", spec);
+        if (listen(fd, SOMAXCONN) < 0)
+                return log_error_errno(errno, "Cannot listen on %s: %m", spec);
+        /* Port 0 picks one: say which. */
+        len = sizeof a;
+        if (getsockname(fd, &a.sa, &len) < 0)
+                return log_error_errno(errno, "getsockname() failed: %m");
+        if (a.sa.sa_family == AF_INET) {
+                inet_ntop(AF_INET, &a.in4.sin_addr, shown, sizeof shown);
+                *ret_url = strdup_printf("http://%s:%u", shown, ntohs(a.in4.sin_port));
+        } else {
+                inet_ntop(AF_INET6, &a.in6.sin6_addr, shown, sizeof shown);
+                *ret_url = strdup_printf("http://[%s]:%u", shown, ntohs(a.in6.sin6_port));
+        }
+        if (!*ret_url)
+                return log_error_errno(ENOMEM, "Out of memory.");
+        s->tcp = true;
+        s->listen_fd = TAKE_FD(fd);
+        return 0;
+
+not_loopback:
+        return log_error_errno(EPERM, "--listen %s: only a loopback address (127.0.0.0/8, ::1) is allowed; "
+                               "put a reverse proxy with its own authentication in front for anything wider.", spec);
+}
+
+/* A socket from systemd (botdesk-web.socket): a Unix one is private, a TCP one needs tickets. */
+static int listen_activated(struct web_server *s, char **ret_url) {
+        int n = sd_listen_fds(true), fd = SD_LISTEN_FDS_START;
+        struct sockaddr_storage ss;
+        socklen_t len = sizeof ss;
+
+        if (n <= 0)
+                return n;
+        if (n > 1)
+                log_warning("%d sockets passed by systemd; using the first, ignoring the others.", n);
+        if (sd_is_socket(fd, AF_UNSPEC, SOCK_STREAM, 1) <= 0)
+                return log_error_errno(EINVAL, "The socket passed by systemd is not a listening stream socket.");
+        if (getsockname(fd, (struct sockaddr *) &ss, &len) < 0)
+                return log_error_errno(errno, "getsockname() failed: %m");
+        if (ss.ss_family == AF_INET || ss.ss_family == AF_INET6) {
+                s->tcp = true;
+                *ret_url = NULL;
+        } else if (ss.ss_family != AF_UNIX)
+                return log_error_errno(EINVAL, "The socket passed by systemd is neither Unix nor TCP.");
+        if (fcntl(fd, F_SETFL, O_NONBLOCK) < 0 || fcntl(fd, F_SETFD, FD_CLOEXEC) < 0)
+                return log_error_errno(errno, "Cannot set up the socket passed by systemd: %m");
+        s->listen_fd = fd;
+        s->activated = true;
+        return 1;
+}
+
+/* ---- the base dir, noVNC -------------------------------------------------------------------- */
+
+static int ensure_runtime_base(const char *base) {
+        if (mkdir(base, 0700) < 0 && errno != EEXIST)
+                return negative_errno();
+        return dir_is_private(base, getuid());
+}
+
+static const char *const novnc_dirs[] = { "/usr/share/novnc", "/usr/share/javascript/novnc" };
+
+static void open_novnc(struct web_server *s, const char *dir) {
+        for (size_t i = 0; i < (dir ? 1 : ELEMENTSOF(novnc_dirs)); i++) {
+                const char *d = dir ?: novnc_dirs[i];
+                int fd = open(d, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+                struct stat st;
+
+                /* noVNC is there when its RFB module is. */
+                if (fd >= 0 && fstatat(fd, "core/rfb.js", &st, 0) >= 0 && S_ISREG(st.st_mode)) {
+                        s->novnc_fd = fd;
+                        s->novnc_dir = strdup(d);
+                        return;
+                }
+                safe_close(fd);
+        }
+        log_warning("noVNC not found in %s; the page says how to install it (package novnc, or --novnc DIR).",
+                    dir ?: "/usr/share/novnc");
+}
+
+/* ---- signals and shutdown ------------------------------------------------------------------- */
+
+static int on_shutdown_timeout(sd_event_source *src, uint64_t usec, void *userdata) {
+        struct web_server *s = userdata;
+
+        log_warning("%u connection(s) did not close in time; exiting anyway.", s->n_connections);
+        return sd_event_exit(s->event, 0);
+}
+
+static int on_signal(sd_event_source *src, const struct signalfd_siginfo *si, void *userdata) {
+        struct web_server *s = userdata;
+
+        if (s->exiting)
+                return sd_event_exit(s->event, 0);
+        log_info("Signal %u: closing every stream, then exiting.", si->ssi_signo);
+        s->exiting = true;
+        s->listen_source = sd_event_source_disable_unref(s->listen_source);
+        web_conns_close_all(s);
+        for (struct web_profile *p = s->profiles, *next; p; p = next) {
+                next = p->next;
+                for (struct web_stream *st = p->streams, *n2; st; st = n2) {
+                        n2 = web_stream_next(st);
+                        web_stream_close(st, WS_CLOSE_GOING_AWAY, "server shutting down");
+                }
+        }
+        (void) sd_event_add_time_relative(s->event, NULL, CLOCK_MONOTONIC, WEB_SHUTDOWN_TIMEOUT_USEC, 0,
+                                          on_shutdown_timeout, s);
+        maybe_exit(s);
+        return 0;
+}
+
+static void server_free(struct web_server *s) {
+        if (!s)
+                return;
+        sd_event_source_disable_unref(s->listen_source);
+        sd_event_source_disable_unref(s->inotify_source);
+        if (s->socket_path && !s->activated)
+                (void) unlink(s->socket_path);
+        if (s->url_file)
+                (void) unlink(s->url_file);
+        if (!s->activated)
+                safe_close(s->listen_fd);
+        safe_close(s->inotify_fd);
+        safe_close(s->ticket_dirfd);
+        safe_close(s->novnc_fd);
+        sd_event_unref(s->event);
+        free(s->socket_path);
+        free(s->url_file);
+        free(s->runtime_base);
+        free(s->novnc_dir);
+        free(s);
+}
+
+int web_server_run(const char *listen_spec, const char *novnc_dir, unsigned ping) {
+        struct web_server *s;
+        _cleanup_free_ char *url = NULL;
+        sigset_t mask;
+        int r;
+
+        s = calloc(1, sizeof *s);
+        if (!s)
+                return log_error_errno(ENOMEM, "Out of memory.");
+        s->listen_fd = s->inotify_fd = s->ticket_dirfd = s->novnc_fd = -EBADF;
+        s->ping_usec = (unsigned long long) ping * 1000000ULL;
+
+        r = paths_runtime_base(&s->runtime_base);
+        if (r < 0) {
+                log_error_errno(r, "Cannot find the runtime directory: %m");
+                goto out;
+        }
+        r = ensure_runtime_base(s->runtime_base);
+        if (r < 0) {
+                log_error_errno(r, "%s is not a private directory of uid %u (%m); remove it or fix its owner and mode.",
+                                s->runtime_base, (unsigned) getuid());
+                goto out;
+        }
+        r = ticket_dir_open(s->runtime_base, true, &s->ticket_dirfd);
+        if (r < 0) {
+                log_error_errno(r, "Cannot open the ticket directory %s/" TICKET_DIR ": %m", s->runtime_base);
+                goto out;
+        }
+
+        r = listen_spec ? 0 : listen_activated(s, &url);
+        if (r < 0)
+                goto out;
+        if (r == 0) {
+                if (listen_spec && !startswith(listen_spec, "unix:"))
+                        r = listen_tcp(s, listen_spec, &url);
+                else {
+                        _cleanup_free_ char *def = strdup_printf("%s/" WEB_SOCKET_NAME, s->runtime_base);
+                        r = def ? listen_unix(s, listen_spec ? listen_spec + 5 : def) : -ENOMEM;
+                }
+                if (r < 0)
+                        goto out;
+        }
+        open_novnc(s, novnc_dir);
+
+        r = sd_event_new(&s->event);
+        if (r < 0) {
+                log_error_errno(r, "Cannot create the event loop: %m");
+                goto out;
+        }
+        sigemptyset(&mask);
+        sigaddset(&mask, SIGTERM);
+        sigaddset(&mask, SIGINT);
+        (void) sigprocmask(SIG_BLOCK, &mask, NULL);
+        (void) signal(SIGPIPE, SIG_IGN);
+        if ((r = sd_event_add_signal(s->event, NULL, SIGTERM, on_signal, s)) < 0 ||
+            (r = sd_event_add_signal(s->event, NULL, SIGINT, on_signal, s)) < 0) {
+                log_error_errno(r, "Cannot handle signals: %m");
+                goto out;
+        }
+        s->inotify_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+        if (s->inotify_fd < 0) {
+                r = log_error_errno(errno, "Cannot watch control leases (inotify): %m");
+                goto out;
+        }
+        r = sd_event_add_io(s->event, &s->inotify_source, s->inotify_fd, EPOLLIN, on_inotify, s);
+        if (r >= 0)
+                r = sd_event_add_io(s->event, &s->listen_source, s->listen_fd, EPOLLIN, on_accept, s);
+        if (r < 0) {
+                log_error_errno(r, "Cannot watch the listener: %m");
+                goto out;
+        }
+
+        /* `botdesk web ticket` prints a whole URL when it knows where the server listens. */
+        if (url) {
+                s->url_file = strdup_printf("%s/" WEB_URL_FILE, s->runtime_base);
+                if (s->url_file) {
+                        _cleanup_close_ int dfd = open(s->runtime_base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+                        _cleanup_free_ char *line = strdup_printf("%s\n", url);
+                        if (dfd < 0 || !line || write_file_atomic_at(dfd, WEB_URL_FILE, line, strlen(line), 0600) < 0)
+                                log_warning("Cannot write %s, ignoring: tickets will print a path only.", s->url_file);
+                }
+        }
+        if (s->tcp)
+                printf("Listening on %s/ (every request needs a ticket)\n", url ?: "a TCP socket from systemd");
+        else
+                printf("Listening on unix:%s\n", s->socket_path ?: "a socket from systemd");
+        fflush(stdout);
+        (void) sd_notify(false, "READY=1\nSTATUS=Serving noVNC and RFB over WebSocket");
+
+        r = sd_event_loop(s->event);
+        if (r < 0)
+                log_error_errno(r, "The event loop failed: %m");
+out:
+        server_free(s);
+        return r;
+}

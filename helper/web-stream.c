@@ -1,0 +1,489 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * botdesk web: one viewer's stream, RFB carried in WebSocket binary frames.
+ *
+ * Viewer to desktop: frames are parsed (websocket.h) and their payload goes
+ * through the RFB filter of `botdesk rfb` (rfb-filter.h, the same code), so
+ * that input reaches the screen only while this viewer's ticket holds the
+ * control lease. Desktop to viewer: the server's bytes pass unchanged, each
+ * read becoming one binary frame.
+ *
+ * Every buffer has a fixed size. A viewer that reads slowly fills its
+ * outgoing buffer, and then the desktop's socket is simply not read for it
+ * (Xvnc then skips frames for that client); a viewer that sends faster than
+ * the desktop takes its input is not read either. Nothing grows.
+ */
+#include <sys/socket.h>
+
+#include "cli.h"
+#include "log.h"
+#include "util.h"
+#include "web.h"
+
+#define IN_SIZE (64 * 1024)
+#define UP_SIZE RFB_FILTER_OUT_SIZE(64 * 1024)
+#define DOWN_SIZE (512 * 1024)
+/* Room always kept for a close and a ping frame after the data. */
+#define CONTROL_RESERVE (2 * (2 + WS_CONTROL_MAX))
+#define DOWN_READ_MIN (16 * 1024)
+#define ACTIVITY_INTERVAL_USEC (60ULL * 1000000ULL)
+
+struct web_stream {
+        struct web_server *server;
+        struct web_profile *profile;
+        struct web_session *session;
+        char viewer[LEASE_VIEWER_MAX + 1];
+        int fd, rfb;
+        sd_event_source *io, *rfb_io, *timer;
+        struct ws_parser ws;
+        struct rfb_filter filter;
+
+        bool client_eof, close_sent, close_received, clean;
+        bool pong_pending, ping_pending, ping_outstanding;
+        uint8_t pong[2 + WS_CONTROL_MAX];
+        size_t pong_size;
+        uint8_t close_frame[2 + WS_CONTROL_MAX];
+        size_t close_size;              /* queued, not yet in down */
+        unsigned long long last_rx, last_activity;
+
+        size_t in_start, in_end, up_start, up_end, down_start, down_end;
+        uint8_t in[IN_SIZE];
+        uint8_t up[UP_SIZE];
+        uint8_t down[DOWN_SIZE];
+
+        struct web_stream *next;
+};
+
+struct web_stream *web_stream_next(struct web_stream *st) {
+        return st->next;
+}
+
+static void stream_update(struct web_stream *st);
+
+static void stream_free(struct web_stream *st) {
+        struct web_profile *p = st->profile;
+        struct web_server *s = st->server;
+        bool others = false;
+
+        for (struct web_stream **i = &p->streams; *i; i = &(*i)->next)
+                if (*i == st) {
+                        *i = st->next;
+                        break;
+                }
+        p->n_streams--;
+        if (st->session) {
+                st->session->streams--;
+                st->session->last_used = now_usec();
+        }
+        for (struct web_stream *o = p->streams; o; o = o->next)
+                others = others || streq(o->viewer, st->viewer);
+        /* The lease as it is now, not as last seen (a take may not have been read yet). */
+        web_server_lease_changes(s);
+
+        /* A viewer who closed the page (not one whose network failed) is
+         * done: control returns to the agent, unless another of its
+         * connections is still open. */
+        if (st->clean && !others && p->release_on_close && lease_allows_input(&p->lease, st->viewer)) {
+                int r = lease_release_at(p->dirfd, st->viewer, NULL);
+                if (r > 0)
+                        log_info("The viewer in control of %s closed its last stream: control returns to the agent.",
+                                 p->name);
+                else if (r < 0)
+                        log_warning_errno(r, "Cannot hand %s back to the agent, ignoring: %m", p->name);
+        }
+
+        sd_event_source_disable_unref(st->io);
+        sd_event_source_disable_unref(st->rfb_io);
+        sd_event_source_disable_unref(st->timer);
+        safe_close(st->fd);
+        safe_close(st->rfb);
+        free(st);
+        log_info("A viewer of %s is gone (%u stream(s) left).", p->name, p->n_streams);
+        web_profile_put(p);
+        web_server_connection_gone(s);
+}
+
+static void stamp_activity(struct web_stream *st) {
+        unsigned long long now = now_usec();
+
+        if (st->last_activity && now - st->last_activity < ACTIVITY_INTERVAL_USEC)
+                return;
+        st->last_activity = now;
+        activity_stamp(st->profile->dirfd);
+}
+
+void web_stream_lease_changed(struct web_stream *st) {
+        bool allow = lease_allows_input(&st->profile->lease, st->viewer);
+
+        if (allow != st->filter.allow_input)
+                log_debug("Input from a viewer of %s is now %s (lease epoch %llu).", st->profile->name,
+                          allow ? "allowed" : "dropped", st->profile->lease.epoch);
+        st->filter.allow_input = allow;
+}
+
+static void rfb_gone(struct web_stream *st) {
+        st->rfb_io = sd_event_source_disable_unref(st->rfb_io);
+        st->rfb = safe_close(st->rfb);
+}
+
+/* Queue the close frame; the caller decides what to wait for next (stream_update). */
+static void stream_close(struct web_stream *st, uint16_t code, const char *reason) {
+        if (st->close_sent)
+                return;
+        log_info("Closing a stream of %s: %u %s.", st->profile->name, code, reason);
+        st->close_size = ws_close_frame(code, reason, st->close_frame);
+        st->close_sent = true;
+        st->pong_pending = st->ping_pending = false;
+        /* Nothing more goes to or comes from the desktop for this viewer. */
+        rfb_gone(st);
+        (void) sd_event_source_set_time_relative(st->timer, WEB_CLOSE_TIMEOUT_USEC);
+        (void) sd_event_source_set_enabled(st->timer, SD_EVENT_ONESHOT);
+}
+
+void web_stream_close(struct web_stream *st, uint16_t code, const char *reason) {
+        stream_close(st, code, reason);
+        stream_update(st);
+}
+
+/* ---- buffers -------------------------------------------------------------------------------- */
+
+static size_t down_room(struct web_stream *st) {
+        if (st->down_start == st->down_end)
+                st->down_start = st->down_end = 0;
+        else if (st->down_start > 0 && DOWN_SIZE - st->down_end < DOWN_READ_MIN + WS_HEADER_MAX + CONTROL_RESERVE) {
+                memmove(st->down, st->down + st->down_start, st->down_end - st->down_start);
+                st->down_end -= st->down_start;
+                st->down_start = 0;
+        }
+        return DOWN_SIZE - st->down_end;
+}
+
+static size_t up_room(struct web_stream *st) {
+        if (st->up_start == st->up_end)
+                st->up_start = st->up_end = 0;
+        else if (st->up_start > 0) {
+                memmove(st->up, st->up + st->up_start, st->up_end - st->up_start);
+                st->up_end -= st->up_start;
+                st->up_start = 0;
+        }
+        return UP_SIZE - st->up_end;
+}
+
+static void down_append(struct web_stream *st, const uint8_t *d, size_t n) {
+        memcpy(st->down + st->down_end, d, n);
+        st->down_end += n;
+}
+
+/* 0, or -errno when the viewer is gone. Control frames join between whole frames. */
+static int flush_client(struct web_stream *st) {
+        if (st->pong_pending && down_room(st) >= st->pong_size) {
+                down_append(st, st->pong, st->pong_size);
+                st->pong_pending = false;
+        }
+        if (st->ping_pending && down_room(st) >= 2) {
+                down_append(st, (const uint8_t[]) { 0x80 | WS_OP_PING, 0 }, 2);
+                st->ping_pending = false;
+                st->ping_outstanding = true;
+        }
+        if (st->close_size && down_room(st) >= st->close_size) {
+                down_append(st, st->close_frame, st->close_size);
+                st->close_size = 0;
+        }
+        while (st->down_start < st->down_end) {
+                ssize_t n = send(st->fd, st->down + st->down_start, st->down_end - st->down_start, MSG_NOSIGNAL);
+
+                if (n < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        if (errno == EAGAIN)
+                                return 0;
+                        return negative_errno();
+                }
+                st->down_start += (size_t) n;
+        }
+        return 0;
+}
+
+static int flush_rfb(struct web_stream *st) {
+        while (st->rfb >= 0 && st->up_start < st->up_end) {
+                ssize_t n = send(st->rfb, st->up + st->up_start, st->up_end - st->up_start, MSG_NOSIGNAL);
+
+                if (n < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        if (errno == EAGAIN)
+                                return 0;
+                        return negative_errno();
+                }
+                st->up_start += (size_t) n;
+        }
+        return 0;
+}
+
+/* ---- the viewer's frames -------------------------------------------------------------------- */
+
+static void process_in(struct web_stream *st) {
+        while (st->in_start < st->in_end && !st->close_received) {
+                size_t room = up_room(st), give = st->in_end - st->in_start, used, got;
+                struct ws_event ev;
+                int r;
+
+                /* The filter may add what it held back: feed it no more than
+                 * its output bound (rfb-filter.h) lets the room take. */
+                if (RFB_FILTER_OUT_SIZE(give) > room)
+                        give = room > RFB_FILTER_OUT_SIZE(0) ? room - RFB_FILTER_OUT_SIZE(0) : 0;
+                while (give > 0 && RFB_FILTER_OUT_SIZE(give) > room)
+                        give /= 2;
+                if (give == 0)
+                        return;
+                r = ws_parser_feed(&st->ws, st->in + st->in_start, give, &ev, &used);
+                st->in_start += used;
+                if (r < 0) {
+                        const char *why;
+                        uint16_t code = ws_parser_error(&st->ws, &why);
+
+                        st->in_start = st->in_end;
+                        stream_close(st, code, why);
+                        return;
+                }
+                switch (ev.type) {
+                case WS_EVENT_NONE:
+                        if (used == 0)
+                                return;
+                        break;
+                case WS_EVENT_DATA:
+                        if (st->close_sent || st->rfb < 0)
+                                break; /* closing: what the viewer still sends goes nowhere */
+                        /* Lease changes that finished before these bytes were read apply to them. */
+                        web_server_lease_changes(st->server);
+                        r = rfb_filter_feed(&st->filter, ev.data, ev.size, st->up + st->up_end, room, &got);
+                        st->up_end += got;
+                        if (r < 0) {
+                                const char *why = rfb_filter_error(&st->filter);
+
+                                log_info("The viewer of %s sent %s.", st->profile->name, why ?: "something unreadable");
+                                st->in_start = st->in_end;
+                                /* Why, for the gateway: a malformed message, or control
+                                 * taken away in the middle of a clipboard transfer. */
+                                stream_close(st, WS_CLOSE_POLICY, why ?: "the RFB stream broke the protocol");
+                                return;
+                        }
+                        stamp_activity(st);
+                        break;
+                case WS_EVENT_PING:
+                        if (!st->close_sent) {
+                                uint8_t h[WS_HEADER_MAX];
+                                size_t hl = ws_frame_header(WS_OP_PONG, ev.size, h);
+
+                                /* Only the latest ping needs its pong (RFC 6455 5.5.3). */
+                                memcpy(st->pong, h, hl);
+                                memcpy(st->pong + hl, ev.data, ev.size);
+                                st->pong_size = hl + ev.size;
+                                st->pong_pending = true;
+                        }
+                        break;
+                case WS_EVENT_PONG:
+                        st->ping_outstanding = false;
+                        break;
+                case WS_EVENT_CLOSE:
+                        st->close_received = true;
+                        /* Clean: the viewer itself chose to leave. Its echo of
+                         * our close (shutdown, desktop stopped) is not a choice. */
+                        st->clean = !st->close_sent && (ev.code == WS_CLOSE_NORMAL || ev.code == WS_CLOSE_GOING_AWAY ||
+                                                        ev.code == WS_CLOSE_NO_STATUS);
+                        /* Echo the code (RFC 6455 5.5.1), or 1000 when it sent none. */
+                        stream_close(st, ev.code == WS_CLOSE_NO_STATUS ? WS_CLOSE_NORMAL : ev.code,
+                                         st->close_sent ? "" : "closed by the viewer");
+                        return;
+                }
+        }
+}
+
+static void read_client(struct web_stream *st) {
+        ssize_t n;
+
+        if (st->in_start == st->in_end)
+                st->in_start = st->in_end = 0;
+        else if (st->in_end == IN_SIZE && st->in_start > 0) {
+                memmove(st->in, st->in + st->in_start, st->in_end - st->in_start);
+                st->in_end -= st->in_start;
+                st->in_start = 0;
+        }
+        if (st->in_end == IN_SIZE)
+                return;
+        n = recv(st->fd, st->in + st->in_end, IN_SIZE - st->in_end, 0);
+        if (n < 0) {
+                if (errno == EAGAIN || errno == EINTR)
+                        return;
+                st->client_eof = true;
+                return;
+        }
+        if (n == 0) {
+                st->client_eof = true;
+                return;
+        }
+        st->in_end += (size_t) n;
+        st->last_rx = now_usec();
+        st->ping_outstanding = false;
+        process_in(st);
+}
+
+static void read_rfb(struct web_stream *st) {
+        size_t room = down_room(st), want;
+        uint8_t h[WS_HEADER_MAX];
+        size_t hl;
+        ssize_t n;
+
+        if (room < DOWN_READ_MIN + WS_HEADER_MAX + CONTROL_RESERVE)
+                return;
+        want = room - WS_HEADER_MAX - CONTROL_RESERVE;
+        if (want > sizeof st->server->scratch)
+                want = sizeof st->server->scratch;
+        n = recv(st->rfb, st->server->scratch, want, 0);
+        if (n < 0 && (errno == EAGAIN || errno == EINTR))
+                return;
+        if (n <= 0) {
+                stream_close(st, WS_CLOSE_DESKTOP_STOPPED, "desktop stopped");
+                return;
+        }
+        hl = ws_frame_header(WS_OP_BINARY, (uint64_t) n, h);
+        down_append(st, h, hl);
+        down_append(st, st->server->scratch, (size_t) n);
+        stamp_activity(st);
+}
+
+/* ---- events --------------------------------------------------------------------------------- */
+
+static void set_events(sd_event_source *src, uint32_t events) {
+        if (!src)
+                return;
+        if (events) {
+                (void) sd_event_source_set_io_events(src, events);
+                (void) sd_event_source_set_enabled(src, SD_EVENT_ON);
+        } else
+                (void) sd_event_source_set_enabled(src, SD_EVENT_OFF);
+}
+
+/* Decide what to wait for next, or end the stream. */
+static void stream_update(struct web_stream *st) {
+        uint32_t client = 0, rfb = 0;
+        bool out_pending;
+
+        if (flush_client(st) < 0)
+                st->client_eof = true;
+        if (st->rfb >= 0 && flush_rfb(st) < 0)
+                stream_close(st, WS_CLOSE_DESKTOP_STOPPED, "desktop stopped");
+
+        out_pending = st->down_start < st->down_end || st->close_size || st->pong_pending || st->ping_pending;
+        /* Gone without a close frame, or both close frames exchanged (sent, then the server closes first). */
+        if (st->client_eof || (st->close_sent && st->close_received && !out_pending)) {
+                stream_free(st);
+                return;
+        }
+
+        if (st->in_end - st->in_start < IN_SIZE && !st->close_received && up_room(st) > RFB_FILTER_OUT_SIZE(0))
+                client |= EPOLLIN;
+        if (out_pending)
+                client |= EPOLLOUT;
+        if (st->rfb >= 0) {
+                if (down_room(st) >= DOWN_READ_MIN + WS_HEADER_MAX + CONTROL_RESERVE)
+                        rfb |= EPOLLIN;
+                if (st->up_start < st->up_end)
+                        rfb |= EPOLLOUT;
+        }
+        set_events(st->io, client);
+        set_events(st->rfb_io, rfb);
+}
+
+static int on_client(sd_event_source *src, int fd, uint32_t revents, void *userdata) {
+        struct web_stream *st = userdata;
+
+        if (revents & (EPOLLIN | EPOLLHUP | EPOLLERR))
+                read_client(st);
+        /* Bytes held back for want of room may go on now that some left. */
+        process_in(st);
+        stream_update(st);
+        return 0;
+}
+
+static int on_rfb(sd_event_source *src, int fd, uint32_t revents, void *userdata) {
+        struct web_stream *st = userdata;
+
+        if (revents & (EPOLLIN | EPOLLHUP | EPOLLERR))
+                read_rfb(st);
+        /* The filter had to stop for room: now the desktop took some bytes. */
+        if (st->rfb >= 0 && flush_rfb(st) >= 0)
+                process_in(st);
+        stream_update(st);
+        return 0;
+}
+
+static int on_timer(sd_event_source *src, uint64_t usec, void *userdata) {
+        struct web_stream *st = userdata;
+        unsigned long long idle = now_usec() - st->last_rx;
+
+        if (st->close_sent) {
+                /* The viewer never answered our close frame. */
+                stream_free(st);
+                return 0;
+        }
+        if (idle >= 2 * st->server->ping_usec) {
+                web_stream_close(st, WS_CLOSE_GOING_AWAY, "idle timeout");
+                return 0;
+        }
+        if (idle >= st->server->ping_usec && !st->ping_outstanding)
+                st->ping_pending = true;
+        (void) sd_event_source_set_time_relative(src, st->server->ping_usec);
+        (void) sd_event_source_set_enabled(src, SD_EVENT_ONESHOT);
+        stream_update(st);
+        return 0;
+}
+
+int web_stream_new(struct web_server *s, struct web_profile *p, struct web_session *session, int fd,
+                   int rfb_fd, const void *head, size_t n_head, const void *early, size_t n_early) {
+        struct web_stream *st;
+        int r;
+
+        if (n_head + CONTROL_RESERVE > DOWN_SIZE || n_early > IN_SIZE) {
+                safe_close(rfb_fd);
+                return -E2BIG;
+        }
+        st = calloc(1, sizeof *st);
+        if (!st) {
+                safe_close(rfb_fd);
+                return -ENOMEM;
+        }
+        st->server = s;
+        st->profile = p;
+        st->session = session;
+        strcpy(st->viewer, session->viewer);
+        st->fd = fd;
+        st->rfb = rfb_fd;
+        st->last_rx = now_usec();
+        ws_parser_init(&st->ws, WEB_FRAME_MAX);
+        rfb_filter_init(&st->filter, p->max_cut_text);
+        web_stream_lease_changed(st);
+        down_append(st, head, n_head);
+        memcpy(st->in, early, n_early);
+        st->in_end = n_early;
+
+        r = sd_event_add_io(s->event, &st->io, fd, EPOLLIN | EPOLLOUT, on_client, st);
+        if (r >= 0)
+                r = sd_event_add_io(s->event, &st->rfb_io, rfb_fd, EPOLLIN, on_rfb, st);
+        if (r >= 0)
+                r = sd_event_add_time_relative(s->event, &st->timer, CLOCK_MONOTONIC, s->ping_usec, 0, on_timer, st);
+        if (r < 0) {
+                sd_event_source_disable_unref(st->io);
+                sd_event_source_disable_unref(st->rfb_io);
+                safe_close(rfb_fd);
+                free(st);
+                return r;
+        }
+        st->next = p->streams;
+        p->streams = st;
+        p->n_streams++;
+        session->streams++;
+        process_in(st);
+        stream_update(st);
+        return 0;
+}

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+/*
+ * botdesk web: the internals shared by its files. One sd-event loop per
+ * user serves, on one listener (a 0600 Unix socket by default, or a
+ * loopback TCP port), for every profile of that user:
+ *
+ *   GET  /PROFILE/             the botdesk page around noVNC (web-page.c)
+ *   GET  /PROFILE/novnc/...    noVNC's static files, opened beneath its dir
+ *   GET  /PROFILE/lease        who holds control, as JSON
+ *   POST /PROFILE/take         this viewer takes control
+ *   POST /PROFILE/release      this viewer hands control back
+ *   GET  /PROFILE/websockify   RFB over a WebSocket (web-stream.c)
+ *
+ * Who is asking: a single-use ticket (ticket.h) in ?ticket= is redeemed by
+ * the first request that carries it and becomes a session, a 256-bit random
+ * cookie held only in this process's memory, bound to the ticket's profile
+ * and viewer (web-session.c). Over TCP every request needs one or the
+ * other; over the Unix socket (a gateway's reverse proxy in front) the page
+ * and files are free, and the buttons and the stream need them too.
+ *
+ * Files: web-server.c (loop, listener, limits, lease watch, shutdown),
+ * web-http.c (one HTTP request per connection, routing, responses),
+ * web-stream.c (the WebSocket-RFB bridge), web-session.c, web-page.c.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <systemd/sd-event.h>
+
+#include "http.h"
+#include "lease.h"
+#include "profile.h"
+#include "rfb-filter.h"
+#include "ticket.h"
+#include "websocket.h"
+
+#define WEB_CONNECTIONS_MAX 256                 /* HTTP connections and streams, per server */
+#define WEB_STREAMS_PER_PROFILE 16
+#define WEB_SESSIONS_MAX 256
+#define WEB_FRAME_MAX (1024 * 1024)             /* the longest WebSocket frame a viewer may send */
+#define WEB_REQUEST_TIMEOUT_USEC (10ULL * 1000000ULL)   /* for a request head to arrive */
+#define WEB_PING_DEFAULT 30                     /* seconds of silence before a ping; as long again before closing */
+#define WEB_CLOSE_TIMEOUT_USEC (5ULL * 1000000ULL)      /* for the peer's close frame */
+#define WEB_SHUTDOWN_TIMEOUT_USEC (3ULL * 1000000ULL)
+#define WEB_SESSION_IDLE_USEC (15ULL * 60 * 1000000ULL)
+#define WEB_COOKIE "botdesk_session"
+#define WEB_SOCKET_NAME "web.sock"
+#define WEB_URL_FILE "web.url"
+
+struct web_server;
+struct web_stream;
+
+struct web_session {
+        char hash[65];                  /* SHA-256 of the cookie; the cookie itself is not kept */
+        char profile[PROFILE_NAME_MAX + 1];
+        char viewer[LEASE_VIEWER_MAX + 1];
+        unsigned long long last_used;   /* monotonic usec */
+        unsigned streams;
+        bool used;
+};
+
+/* A profile with live streams: its runtime dir, watched for lease changes. */
+struct web_profile {
+        struct web_server *server;
+        char name[PROFILE_NAME_MAX + 1];
+        int dirfd;
+        int wd;                         /* inotify watch, -1 without */
+        struct lease lease;
+        bool release_on_close;
+        uint32_t max_cut_text;
+        struct web_stream *streams;     /* list */
+        unsigned n_streams;
+        struct web_profile *next;
+};
+
+struct web_server {
+        sd_event *event;
+        int listen_fd;
+        bool tcp;                       /* tickets for every request */
+        bool activated;                 /* the listener came from systemd: do not unlink it */
+        char *socket_path;              /* the Unix socket we bound, removed at exit */
+        char *url_file;                 /* RUNTIME_BASE/web.url we wrote, removed at exit */
+        char *runtime_base;
+        int ticket_dirfd;
+        int novnc_fd;                   /* -1: noVNC not found */
+        char *novnc_dir;
+        sd_event_source *listen_source;
+        int inotify_fd;
+        sd_event_source *inotify_source;
+        unsigned n_connections;         /* HTTP and streams */
+        struct web_conn *conns;
+        struct web_profile *profiles;
+        struct web_session sessions[WEB_SESSIONS_MAX];
+        bool exiting;
+        unsigned long long ping_usec;
+        uint8_t scratch[256 * 1024];    /* one read of RFB bytes, before framing */
+};
+
+/* ---- web-server.c --------------------------------------------------------------------------- */
+
+/* The profile's live record (opened and watched on first use), or NULL with -errno in *ret_error. */
+struct web_profile *web_profile_get(struct web_server *s, const char *name, int *ret_error);
+void web_profile_put(struct web_profile *p);        /* frees it once it has no streams */
+/* Read pending inotify events now, so lease changes apply to the bytes read next. */
+void web_server_lease_changes(struct web_server *s);
+void web_server_connection_gone(struct web_server *s);
+
+/* ---- web-http.c ------------------------------------------------------------------------------ */
+
+/* Serve one HTTP request on fd (accepted, non-blocking); takes the fd. */
+int web_conn_new(struct web_server *s, int fd);
+/* Close every connection still in its HTTP phase (shutdown). */
+void web_conns_close_all(struct web_server *s);
+
+/* ---- web-stream.c ---------------------------------------------------------------------------- */
+
+/*
+ * Bridge fd (a WebSocket after the 101 answer was queued in head[0..n_head))
+ * to rfb_fd, for viewer of profile p; takes both fds, and early bytes the
+ * client sent after its request. The stream counts in p and session.
+ */
+int web_stream_new(struct web_server *s, struct web_profile *p, struct web_session *session, int fd,
+                   int rfb_fd, const void *head, size_t n_head, const void *early, size_t n_early);
+/* The profile's lease changed: re-decide input for each of its streams. */
+void web_stream_lease_changed(struct web_stream *st);
+/* Close with a code that says why (server shutting down...). */
+void web_stream_close(struct web_stream *st, uint16_t code, const char *reason);
+struct web_stream *web_stream_next(struct web_stream *st);
+
+/* ---- web-session.c --------------------------------------------------------------------------- */
+
+/* A new session for ticket t; its cookie (64 hex digits) goes to ret_cookie. */
+struct web_session *web_session_new(struct web_server *s, const struct ticket *t, char ret_cookie[static 65]);
+/* The live session of this cookie for profile, or NULL. */
+struct web_session *web_session_find(struct web_server *s, const char *cookie, const char *profile);
+
+/* ---- web-page.c ------------------------------------------------------------------------------ */
+
+/* The botdesk page for profile (malloc'd HTML); novnc says whether noVNC was found. */
+char *web_page_html(const char *profile, bool novnc);
+/* botdesk.js, the page's script (a module that imports noVNC). */
+extern const char web_page_script[];

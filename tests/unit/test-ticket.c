@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Tickets of botdesk web: minted with 256 random bits, stored only as the
+ * SHA-256 of the token in a 0600 file of a private directory, redeemed once,
+ * refused when expired, for another profile, malformed or damaged.
+ */
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include "tap.h"
+#include "ticket.h"
+#include "util.h"
+
+static int count_files(int dirfd) {
+        _cleanup_closedir_ DIR *d = fdopendir(openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+        struct dirent *de;
+        int n = 0;
+
+        while (d && (de = readdir(d)))
+                n += de->d_name[0] != '.';
+        return n;
+}
+
+int main(void) {
+        char base[] = "/tmp/botdesk-test-ticket.XXXXXX", t1[TICKET_TOKEN_LEN + 1], t2[TICKET_TOKEN_LEN + 1], name[65];
+        _cleanup_close_ int dirfd = -EBADF;
+        _cleanup_free_ char *stored = NULL;
+        struct ticket t;
+        struct stat st;
+        unsigned long long now = realtime_usec();
+
+        if (!mkdtemp(base))
+                return 1;
+        TAP_EQ_INT(ticket_dir_open(base, false, &dirfd), -ENOENT, "without create, a missing ticket dir is an error");
+        TAP_EQ_INT(ticket_dir_open(base, true, &dirfd), 0, "the ticket dir is created");
+        tap_ok(fstat(dirfd, &st) == 0 && (st.st_mode & 0777) == 0700, "the ticket dir is 0700");
+
+        TAP_EQ_INT(ticket_mint_at(dirfd, "work", "alice", 60, t1), 0, "a ticket is minted");
+        tap_ok(ticket_token_valid(t1), "its token is 64 hex digits");
+        TAP_EQ_INT(ticket_mint_at(dirfd, "work", "alice", 60, t2), 0, "a second ticket is minted");
+        tap_ok(strcmp(t1, t2) != 0, "two tickets differ");
+
+        ticket_sha256_hex(t1, name);
+        tap_ok(fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0777) == 0600,
+               "the ticket is a 0600 file named by the SHA-256 of its token");
+        tap_ok(read_full_file_at(dirfd, name, &stored, NULL, 4096) == 0 && !strstr(stored, t1),
+               "the file does not hold the token itself");
+        tap_ok(stored && strstr(stored, "VIEWER=alice\n") && strstr(stored, "PROFILE=work\n"), "it binds profile and viewer");
+
+        TAP_EQ_INT(ticket_redeem_at(dirfd, t1, "work", now, &t), 0, "the ticket is redeemed");
+        TAP_EQ_STR(t.viewer, "alice", "for its viewer");
+        TAP_EQ_STR(t.profile, "work", "on its profile");
+        TAP_EQ_INT(ticket_redeem_at(dirfd, t1, "work", now, &t), -ENOENT, "a second use of the same ticket is refused");
+        TAP_EQ_INT(ticket_redeem_at(dirfd, t2, "other", now, &t), -EXDEV, "a ticket for another profile is refused");
+        TAP_EQ_INT(ticket_redeem_at(dirfd, t2, "work", now, &t), -ENOENT, "and was consumed by that attempt");
+
+        TAP_EQ_INT(ticket_mint_at(dirfd, "work", "bob", 1, t1), 0, "a ticket of 1 s is minted");
+        TAP_EQ_INT(ticket_redeem_at(dirfd, t1, "work", realtime_usec() + 2000000ULL, &t), -ETIME,
+                   "it is refused once expired");
+        TAP_EQ_INT(ticket_redeem_at(dirfd, "abc", "work", now, &t), -EINVAL, "a malformed token is refused");
+        TAP_EQ_INT(ticket_redeem_at(dirfd, "0000000000000000000000000000000000000000000000000000000000000000", "work", now, &t),
+                   -ENOENT, "an unknown token is refused");
+        TAP_EQ_INT(ticket_mint_at(dirfd, "work", "", 60, t1), -EINVAL, "an empty viewer is refused");
+        TAP_EQ_INT(ticket_mint_at(dirfd, "../x", "v", 60, t1), -EINVAL, "an invalid profile is refused");
+        TAP_EQ_INT(ticket_mint_at(dirfd, "work", "v", 0, t1), -EINVAL, "a TTL of 0 is refused");
+
+        /* A damaged file is consumed and refused. */
+        TAP_EQ_INT(ticket_mint_at(dirfd, "work", "carol", 60, t1), 0, "a ticket to damage is minted");
+        ticket_sha256_hex(t1, name);
+        tap_ok(write_file_atomic_at(dirfd, name, "PROFILE=work\n", 13, 0600) == 0, "its file is cut short");
+        TAP_EQ_INT(ticket_redeem_at(dirfd, t1, "work", now, &t), -EBADMSG, "a damaged ticket is refused");
+        TAP_EQ_INT(ticket_redeem_at(dirfd, t1, "work", now, &t), -ENOENT, "and is gone");
+
+        TAP_EQ_INT(ticket_mint_at(dirfd, "work", "dave", 1, t1), 0, "a short ticket to sweep is minted");
+        TAP_EQ_INT(ticket_mint_at(dirfd, "work", "erin", 600, t2), 0, "a long one to keep is minted");
+        TAP_EQ_INT(ticket_sweep_at(dirfd, realtime_usec() + 5000000ULL), 1, "the sweep removes only the expired one");
+        TAP_EQ_INT(count_files(dirfd), 1, "one ticket is left");
+
+        {
+                _cleanup_close_ int fd2 = -EBADF;
+                _cleanup_free_ char *dir = strdup_printf("%s/" TICKET_DIR, base);
+                tap_ok(dir && chmod(dir, 0755) == 0, "the ticket dir is opened up to others");
+                TAP_EQ_INT(ticket_dir_open(base, true, &fd2), -EPERM, "then it is refused");
+                (void) chmod(dir, 0700);
+        }
+
+        /* Clean up the scratch dir: only files this test made. */
+        (void) ticket_sweep_at(dirfd, ~0ULL);
+        {
+                _cleanup_free_ char *dir = strdup_printf("%s/" TICKET_DIR, base);
+                if (dir)
+                        (void) rmdir(dir);
+                (void) rmdir(base);
+        }
+        return tap_done();
+}
