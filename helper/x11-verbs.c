@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The CLI's side of botdesk-x11.so (x11-verbs.h): dlopen it only for the
- * verbs that need X, by its bare name, so that the dynamic loader finds it
- * through the CLI's own RUNPATH (the build tree, or the installed
- * libdir/botdesk) and nowhere a caller chose.
+ * verbs that need X, by path: next to the CLI's own executable (a build
+ * tree), else the installed libdir/botdesk. Never through the loader's
+ * search path (LD_LIBRARY_PATH), nor any path a caller chose.
  */
 #include <dlfcn.h>
+#include <limits.h>
+#include <unistd.h>
 
 #include "botdesk-config.h"
 #include "cli.h"
@@ -22,6 +24,30 @@ static bool is_x11_verb(const char *verb) {
         return false;
 }
 
+/* The module next to /proc/self/exe when there is one, else the installed one. */
+static void *open_module(void) {
+        char exe[PATH_MAX], *slash;
+        ssize_t n = readlink("/proc/self/exe", exe, sizeof exe);
+
+        if (n > 0 && (size_t) n < sizeof exe - sizeof X11_VERBS_MODULE) {
+                exe[n] = 0;
+                slash = strrchr(exe, '/');
+                if (slash) {
+                        void *h;
+
+                        strcpy(slash + 1, X11_VERBS_MODULE);
+                        /* Lazy, as the libraries were when the CLI linked
+                         * them: binding every symbol of xcb, libpng and
+                         * libjpeg now costs 0.4 ms that no verb uses
+                         * (tests/unit/test-x11-verbs.c checks that the
+                         * module resolves whole). */
+                        if (access(exe, F_OK) >= 0 && (h = dlopen(exe, RTLD_LAZY | RTLD_LOCAL)))
+                                return h;
+                }
+        }
+        return dlopen(BOTDESK_X11_MODULE_PATH, RTLD_LAZY | RTLD_LOCAL);
+}
+
 int x11_verb_run(const char *verb, int argc, char **argv) {
         const struct x11_verbs *m;
         x11_verb_fn run;
@@ -29,13 +55,11 @@ int x11_verb_run(const char *verb, int argc, char **argv) {
 
         if (!is_x11_verb(verb))
                 return -ENOENT;
-        /* Lazy, as the libraries were when the CLI linked them: binding
-         * every symbol of xcb, libpng and libjpeg now costs 0.4 ms that
-         * no verb uses (tests/unit/test-x11-verbs.c checks that the module
-         * resolves whole). Never closed: the process ends with the verb. */
-        h = dlopen(X11_VERBS_MODULE, RTLD_LAZY | RTLD_LOCAL);
+        /* Never closed: the process ends with the verb. */
+        h = open_module();
         if (!h) {
-                log_error("Cannot load %s for \"%s\": %s; reinstall botdesk.", X11_VERBS_MODULE, verb, dlerror());
+                log_error("Cannot load %s for \"%s\": %s; reinstall botdesk.", BOTDESK_X11_MODULE_PATH, verb,
+                          dlerror());
                 return EXIT_FAILED;
         }
         m = dlsym(h, X11_VERBS_SYMBOL);
