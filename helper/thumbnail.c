@@ -332,6 +332,10 @@ static void push_row(struct thumb_scaler *s, const uint8_t *row) {
         }
 }
 
+unsigned thumb_scaler_rows_done(const struct thumb_scaler *s) {
+        return s ? s->y : 0;
+}
+
 int thumb_scaler_push(struct thumb_scaler *s, const uint8_t *rows, size_t stride, unsigned n) {
         if (!s || !rows || n > s->src_h - s->next_row ||
             (n > 0 && stride < (size_t) s->src_w * thumb_pixfmt_bytes(s->fmt)))
@@ -447,57 +451,119 @@ static void jpeg_error_exit_cb(j_common_ptr c) {
 static void jpeg_output_message_cb(_unused_ j_common_ptr c) {
 }
 
-int thumb_encode_jpeg(const uint8_t *rgb, unsigned w, unsigned h, int quality, uint8_t **ret, size_t *ret_size) {
-        struct jpeg_compress_struct cinfo = {};
-        struct jpeg_error err = {};
-        unsigned char *buf = NULL;
-        unsigned long size = 0;
+/* The encoder's state lives on the heap: libjpeg keeps pointers to it (the
+ * error manager, the output buffer) from one call to the next. */
+struct thumb_jpeg {
+        struct jpeg_compress_struct cinfo;
+        struct jpeg_error err;
+        unsigned char *buf;
+        unsigned long size;
+        unsigned width, height;
+        bool failed;
+};
 
-        if (!rgb || w == 0 || h == 0 || w > JPEG_MAX_DIMENSION || h > JPEG_MAX_DIMENSION || quality < 1 ||
-            quality > 100)
-                return -EINVAL;
+struct thumb_jpeg *thumb_jpeg_free(struct thumb_jpeg *j) {
+        if (!j)
+                return NULL;
+        jpeg_destroy_compress(&j->cinfo);
+        free(j->buf);
+        free(j);
+        return NULL;
+}
 
-        cinfo.err = jpeg_std_error(&err.mgr);
-        err.mgr.error_exit = jpeg_error_exit_cb;
-        err.mgr.output_message = jpeg_output_message_cb;
-        /* buf and cinfo live in memory (their addresses are handed to
-         * libjpeg), so they are current after the longjmp. */
-        if (setjmp(err.jump)) {
-                jpeg_destroy_compress(&cinfo);
-                free(buf);
+static void thumb_jpeg_freep(struct thumb_jpeg **j) {
+        thumb_jpeg_free(*j);
+}
+
+/* Apart from thumb_jpeg_new, so that nothing set after setjmp() lives in a register. */
+static int jpeg_setup(struct thumb_jpeg *j, int quality) {
+        j->cinfo.err = jpeg_std_error(&j->err.mgr);
+        j->err.mgr.error_exit = jpeg_error_exit_cb;
+        j->err.mgr.output_message = jpeg_output_message_cb;
+        if (setjmp(j->err.jump))
                 return -EIO;
-        }
-        jpeg_create_compress(&cinfo);
-        jpeg_mem_dest(&cinfo, &buf, &size);
-        cinfo.image_width = w;
-        cinfo.image_height = h;
-        cinfo.input_components = 3;
-        cinfo.in_color_space = JCS_RGB;
-        jpeg_set_defaults(&cinfo);
-        jpeg_set_quality(&cinfo, quality, TRUE);
+        jpeg_create_compress(&j->cinfo);
+        jpeg_mem_dest(&j->cinfo, &j->buf, &j->size);
+        j->cinfo.image_width = j->width;
+        j->cinfo.image_height = j->height;
+        j->cinfo.input_components = 3;
+        j->cinfo.in_color_space = JCS_RGB;
+        jpeg_set_defaults(&j->cinfo);
+        jpeg_set_quality(&j->cinfo, quality, TRUE);
         /* 4:2:0 (the library default, said out loud) and the fast integer DCT:
          * at thumbnail qualities its error is below the quantisation's. */
-        cinfo.comp_info[0].h_samp_factor = 2;
-        cinfo.comp_info[0].v_samp_factor = 2;
-        cinfo.comp_info[1].h_samp_factor = cinfo.comp_info[1].v_samp_factor = 1;
-        cinfo.comp_info[2].h_samp_factor = cinfo.comp_info[2].v_samp_factor = 1;
-        cinfo.dct_method = JDCT_IFAST;
-        jpeg_start_compress(&cinfo, TRUE);
-        while (cinfo.next_scanline < h) {
-                JSAMPROW rows[16];
-                unsigned n = 0;
-
-                for (; n < ELEMENTSOF(rows) && cinfo.next_scanline + n < h; n++)
-                        /* libjpeg reads the rows only; its API is not const. */
-                        rows[n] = (JSAMPROW) (uintptr_t) (rgb + (size_t) (cinfo.next_scanline + n) * w * 3);
-                jpeg_write_scanlines(&cinfo, rows, n);
-        }
-        jpeg_finish_compress(&cinfo);
-        jpeg_destroy_compress(&cinfo);
-
-        *ret = buf;
-        *ret_size = size;
+        j->cinfo.comp_info[0].h_samp_factor = 2;
+        j->cinfo.comp_info[0].v_samp_factor = 2;
+        j->cinfo.comp_info[1].h_samp_factor = j->cinfo.comp_info[1].v_samp_factor = 1;
+        j->cinfo.comp_info[2].h_samp_factor = j->cinfo.comp_info[2].v_samp_factor = 1;
+        j->cinfo.dct_method = JDCT_IFAST;
+        jpeg_start_compress(&j->cinfo, TRUE);
         return 0;
+}
+
+int thumb_jpeg_new(unsigned w, unsigned h, int quality, struct thumb_jpeg **ret) {
+        _cleanup_(thumb_jpeg_freep) struct thumb_jpeg *j = NULL;
+        int r;
+
+        if (w == 0 || h == 0 || w > JPEG_MAX_DIMENSION || h > JPEG_MAX_DIMENSION || quality < 1 || quality > 100)
+                return -EINVAL;
+        j = calloc(1, sizeof *j);
+        if (!j)
+                return -ENOMEM;
+        j->width = w;
+        j->height = h;
+        r = jpeg_setup(j, quality);
+        if (r < 0)
+                return r;
+        *ret = TAKE_PTR(j);
+        return 0;
+}
+
+int thumb_jpeg_push(struct thumb_jpeg *j, const uint8_t *rgb, unsigned n) {
+        if (!j || !rgb || j->failed || n > j->height - j->cinfo.next_scanline)
+                return -EINVAL;
+        if (setjmp(j->err.jump)) {
+                j->failed = true;
+                return -EIO;
+        }
+        for (unsigned done = 0; done < n;) {
+                JSAMPROW rows[16];
+                unsigned k = 0;
+
+                for (; k < ELEMENTSOF(rows) && done + k < n; k++)
+                        /* libjpeg reads the rows only; its API is not const. */
+                        rows[k] = (JSAMPROW) (uintptr_t) (rgb + (size_t) (done + k) * j->width * 3);
+                done += jpeg_write_scanlines(&j->cinfo, rows, k);
+        }
+        return 0;
+}
+
+int thumb_jpeg_finish(struct thumb_jpeg *j, uint8_t **ret, size_t *ret_size) {
+        if (!j || j->failed || j->cinfo.next_scanline != j->height)
+                return -EINVAL;
+        if (setjmp(j->err.jump)) {
+                j->failed = true;
+                return -EIO;
+        }
+        jpeg_finish_compress(&j->cinfo);
+        *ret = TAKE_PTR(j->buf);
+        *ret_size = j->size;
+        return 0;
+}
+
+int thumb_encode_jpeg(const uint8_t *rgb, unsigned w, unsigned h, int quality, uint8_t **ret, size_t *ret_size) {
+        _cleanup_(thumb_jpeg_freep) struct thumb_jpeg *j = NULL;
+        int r;
+
+        if (!rgb)
+                return -EINVAL;
+        r = thumb_jpeg_new(w, h, quality, &j);
+        if (r < 0)
+                return r;
+        r = thumb_jpeg_push(j, rgb, h);
+        if (r < 0)
+                return r;
+        return thumb_jpeg_finish(j, ret, ret_size);
 }
 
 /* ---- base64 ----------------------------------------------------------------------------------- */
@@ -692,7 +758,24 @@ struct grab {
         xcb_shm_seg_t seg;
         uint8_t *map;
         size_t slot_size;
+        /* Output rows handed on as they complete */
+        thumb_rows_fn on_rows;
+        void *userdata;
+        const uint8_t *rgb;
+        unsigned out_w, out_h, rows_sent;
 };
+
+/* The output rows the last strip completed, to the caller's on_rows. */
+static int emit_rows(struct grab *g, const struct thumb_scaler *s) {
+        unsigned done = thumb_scaler_rows_done(s);
+        int r;
+
+        if (!g->on_rows || done == g->rows_sent)
+                return 0;
+        r = g->on_rows(g->rgb, g->out_w, g->out_h, g->rows_sent, done, g->userdata);
+        g->rows_sent = done;
+        return r < 0 ? r : 0;
+}
 
 static unsigned strip_rows(const struct grab *g, unsigned i) {
         unsigned y = i * g->rows;
@@ -712,8 +795,8 @@ static unsigned issue(const struct grab *g, unsigned i, bool shm) {
 }
 
 /* -EOPNOTSUPP when the first strip fails (nothing was pushed: the caller may
- * try the other way), -EIO when a later one does. */
-static int grab_strips(const struct grab *g, struct thumb_scaler *s, bool shm, unsigned long long *scale_usec) {
+ * try the other way), -EIO when a later one does, on_rows' error. */
+static int grab_strips(struct grab *g, struct thumb_scaler *s, bool shm, unsigned long long *scale_usec) {
         unsigned seq[IN_FLIGHT];
         int r = 0;
 
@@ -748,6 +831,8 @@ static int grab_strips(const struct grab *g, struct thumb_scaler *s, bool shm, u
                                 *scale_usec += now_usec() - t;
                         }
                 }
+                if (r >= 0)
+                        r = emit_rows(g, s);
                 if (r < 0) {
                         /* Replies still in flight would otherwise wait in xcb's queue. */
                         for (unsigned j = i + 1; j < g->strips && j < i + IN_FLIGHT; j++)
@@ -804,14 +889,15 @@ static int grab_shm(struct grab *g, struct thumb_scaler *s, unsigned long long *
         return r;
 }
 
-int thumb_grab_scaled(xcb_connection_t *c, int screen, unsigned box_w, unsigned box_h, struct thumb_image *ret) {
+int thumb_grab_scaled_stream(xcb_connection_t *c, int screen, unsigned box_w, unsigned box_h, thumb_rows_fn on_rows,
+                             void *userdata, struct thumb_image *ret) {
         _cleanup_(thumb_scaler_freep) struct thumb_scaler *s = NULL;
         _cleanup_free_ uint8_t *rgb = NULL;
         const xcb_setup_t *setup = xcb_get_setup(c);
         const xcb_screen_t *scr;
         const xcb_visualtype_t *v;
         const xcb_format_t *pf;
-        struct grab g = { .c = c };
+        struct grab g = { .c = c, .on_rows = on_rows, .userdata = userdata };
         unsigned long long scale_usec = 0;
         unsigned w, h;
         bool shm = true;
@@ -850,6 +936,9 @@ int thumb_grab_scaled(xcb_connection_t *c, int screen, unsigned box_w, unsigned 
         r = thumb_scaler_new((enum thumb_pixfmt) fmt, g.width, g.height, rgb, w, h, &s);
         if (r < 0)
                 return r;
+        g.rgb = rgb;
+        g.out_w = w;
+        g.out_h = h;
 
         r = grab_shm(&g, s, &scale_usec);
         if (r == -EOPNOTSUPP) {
@@ -871,4 +960,8 @@ int thumb_grab_scaled(xcb_connection_t *c, int screen, unsigned box_w, unsigned 
                 .scale_usec = scale_usec,
         };
         return 0;
+}
+
+int thumb_grab_scaled(xcb_connection_t *c, int screen, unsigned box_w, unsigned box_h, struct thumb_image *ret) {
+        return thumb_grab_scaled_stream(c, screen, box_w, box_h, NULL, NULL, ret);
 }
