@@ -37,6 +37,7 @@
 
 
 #include "alloc.h"
+#include "procfs.h"
 #include "config.h"
 #include "profile.h"
 #include "reservation.h"

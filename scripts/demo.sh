@@ -7,7 +7,7 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 profile=${1:-demo}
 
 "$src/scripts/install-deps.sh" --demo
-[ -d "$src/build" ] || meson setup "$src/build" --prefix=/usr/local >/dev/null
+[ -d "$src/build" ] || meson setup "$src/build" --prefix=/usr/local --sysconfdir=/etc >/dev/null
 ninja -C "$src/build"
 meson install -C "$src/build" --quiet
 

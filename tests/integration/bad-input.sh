@@ -76,4 +76,22 @@ t_is "$RC" 0 "stop of a profile never started exits 0"
 run st0 "$BOTDESK" status --json "$(bd_profile never)"
 t_is "$RC" 0 "status of a profile never started exits 0"
 t_match "$OUT" '"running": false' "and says it is not running"
+# The system file is the one the build was configured for (--sysconfdir),
+# and an error about a host-wide key in the user's file names it.
+sysconf=$(sed -n 's/^#define BOTDESK_CONFIG_PATH "\(.*\)"$/\1/p' "$BD_BUILD_DIR/botdesk-config.h" 2>/dev/null)
+mkdir -p "$XDG_CONFIG_HOME/botdesk"
+printf '[display]\nband = 20-30\n' >"$XDG_CONFIG_HOME/botdesk/botdesk.ini"
+run hostwide "$BOTDESK" config check
+t_is "$RC" 2 "a host-wide key in the user's file is a configuration error"
+[ -n "$sysconf" ] || sysconf="(BOTDESK_CONFIG_PATH not found in botdesk-config.h)"
+t_match "$ERR" "host-wide and may only be set in $sysconf\$" \
+        "the error names the system file of the configured sysconfdir, $sysconf"
+rm -f "$XDG_CONFIG_HOME/botdesk/botdesk.ini"
+
+# An inherited JOURNAL_STREAM that is not our stderr (a unit's child whose
+# stderr went to a file or terminal) must not put journal priorities there.
+run journal env JOURNAL_STREAM=1:1 "$BOTDESK" status 'a b'
+t_is "$RC" 2 "with a stale JOURNAL_STREAM, a bad name still exits 2"
+t_match "$ERR" '^botdesk: ' "with a stale JOURNAL_STREAM, stderr carries no '<N>' journal priority ($ERR)"
+
 t_done

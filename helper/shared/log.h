@@ -11,7 +11,11 @@
  * prints "botdesk: message" to stderr.
  */
 
+struct stat;
+
 void log_setup(const char *program);
+/* Does JOURNAL_STREAM's "DEVICE:INODE" value name the file st describes? */
+bool journal_stream_matches(const char *value, const struct stat *st);
 void log_set_max_level(int level);
 int log_get_max_level(void);
 

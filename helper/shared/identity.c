@@ -6,7 +6,7 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 
-#include "alloc.h"
+#include "procfs.h"
 #include "cgroup.h"
 #include "envfile.h"
 #include "identity.h"

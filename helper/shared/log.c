@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <limits.h>
 #include <stdarg.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "log.h"
 
@@ -7,12 +11,31 @@ static const char *log_program = "botdesk";
 static int log_max_level = LOG_INFO;
 static bool log_prefix_priority;
 
+bool journal_stream_matches(const char *value, const struct stat *st) {
+        _cleanup_free_ char *dev = NULL;
+        unsigned long long d, i;
+        const char *colon;
+
+        if (!value || !st || !(colon = strchr(value, ':')))
+                return false;
+        dev = strndup(value, (size_t) (colon - value));
+        if (!dev || parse_uint(dev, ULLONG_MAX, &d) < 0 || parse_uint(colon + 1, ULLONG_MAX, &i) < 0)
+                return false;
+        return (dev_t) d == st->st_dev && (ino_t) i == st->st_ino;
+}
+
 void log_setup(const char *program) {
+        struct stat st;
         const char *e;
 
         log_program = program;
-        /* stderr connected to the journal: "<N>" prefixes carry the priority. */
-        log_prefix_priority = getenv("JOURNAL_STREAM") != NULL;
+        /* stderr connected to the journal: "<N>" prefixes carry the priority.
+         * JOURNAL_STREAM is inherited by everything below the unit, so it
+         * counts only when it names the stream our stderr still is (see
+         * systemd.exec(5)): a child whose stderr went elsewhere must not
+         * print "<3>" into a terminal or a file. */
+        log_prefix_priority = fstat(STDERR_FILENO, &st) == 0 &&
+                              journal_stream_matches(getenv("JOURNAL_STREAM"), &st);
         e = getenv("BOTDESK_LOG_LEVEL");
         if (e && streq(e, "debug"))
                 log_max_level = LOG_DEBUG;

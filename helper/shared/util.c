@@ -211,3 +211,24 @@ char *strv_env_get(char *const *env, const char *key) {
                         return *i + l + 1;
         return NULL;
 }
+
+/* Read a small file from an fd; returns the length, or -EFBIG if it does not fit. */
+ssize_t read_small(int fd, char *buf, size_t size) {
+        size_t len = 0;
+
+        for (;;) {
+                ssize_t k;
+
+                if (len >= size)
+                        return -EFBIG;
+                k = read(fd, buf + len, size - len);
+                if (k < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        return negative_errno();
+                }
+                if (k == 0)
+                        return (ssize_t) len;
+                len += (size_t) k;
+        }
+}

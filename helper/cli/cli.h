@@ -18,10 +18,6 @@ enum {
         EXIT_NOT_RUNNING = 4,     /* env, exec, thumbnail, rfb of a stopped desktop */
 };
 
-/* Mark the desktop as used now. Only an existing stamp is touched: the
- * helper creates it when the desktop is ready and removes it at stop, so a
- * stopped desktop never looks used. */
-void activity_stamp(int runtime_fd);
 
 /* True (and says so, with what to do) when a human holds the lease, so that
  * the agent-side action `what` must be refused with EXIT_REFUSED. A lease

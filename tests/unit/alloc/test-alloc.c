@@ -18,6 +18,7 @@
 
 #include "tap.h"
 #include "alloc.h"
+#include "procfs.h"
 #include "util.h"
 
 /* Fixture pids: see make_proc_root(). */

@@ -108,6 +108,8 @@ static inline int negative_errno(void) {
 char *strdup_printf(const char *fmt, ...) _printf_(1, 2);
 
 /* Read a whole small file (at most max bytes) into a NUL-terminated buffer. */
+/* Read what fits of a small file from fd into buf; the length, or -EFBIG if it does not fit. */
+ssize_t read_small(int fd, char *buf, size_t size);
 int read_full_file(const char *path, char **ret, size_t *ret_size, size_t max);
 /* The same for a state file in a verified directory: opened O_NOFOLLOW|O_NONBLOCK,
  * and anything but a regular file refused (-ELOOP, -EISDIR, -EBADFD). */

@@ -15,7 +15,7 @@
  */
 #include <sys/socket.h>
 
-#include "cli.h"
+#include "profile.h"
 #include "log.h"
 #include "util.h"
 #include "web.h"

@@ -9,15 +9,6 @@
 #include "profile.h"
 #include "util.h"
 
-void activity_stamp(int runtime_fd) {
-        int fd = openat(runtime_fd, "activity", O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK);
-
-        if (fd >= 0) {
-                (void) futimens(fd, NULL);
-                close(fd);
-        }
-}
-
 static void say_refused(const struct lease *l, const char *what) {
         log_error("A human has control of this screen%s%s; %s is refused. Tell the user what you need, "
                   "and wait until they hand control back (botdesk lease PROFILE release --viewer ID).",

@@ -72,3 +72,8 @@ int paths_ensure(const struct bd_paths *p);
 
 /* Verify one existing directory is owned by uid and not group/other accessible. */
 int dir_is_private(const char *path, uid_t uid);
+
+/* Mark the desktop as used now. Only an existing stamp is touched: the
+ * helper creates it when the desktop is ready and removes it at stop, so a
+ * stopped desktop never looks used. */
+void activity_stamp(int runtime_fd);

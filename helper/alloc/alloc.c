@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "alloc.h"
+#include "procfs.h"
 #include "util.h"
 
 #define RUN_DIR "/run/botdesk"
@@ -54,27 +55,6 @@ static void scan_done(struct alloc_scan *s) {
         s->n_bound = 0;
 }
 
-/* Read a small file from an fd; returns the length, or -EFBIG if it does not fit. */
-static ssize_t read_small(int fd, char *buf, size_t size) {
-        size_t len = 0;
-
-        for (;;) {
-                ssize_t k;
-
-                if (len >= size)
-                        return -EFBIG;
-                k = read(fd, buf + len, size - len);
-                if (k < 0) {
-                        if (errno == EINTR)
-                                continue;
-                        return negative_errno();
-                }
-                if (k == 0)
-                        return (ssize_t) len;
-                len += (size_t) k;
-        }
-}
-
 /*
  * The pid text of an X lock file or a reservation: leading spaces (X right-
  * aligns it in ten columns), digits, at most one trailing newline. Nothing
@@ -109,48 +89,6 @@ static int parse_pid_text(const char *s, size_t len, pid_t *ret) {
 
         *ret = (pid_t) v;
         return 0;
-}
-
-bool pid_alive(const char *proc_root, pid_t pid) {
-        _cleanup_free_ char *path = NULL;
-        _cleanup_close_ int fd = -EBADF;
-        char buf[4096];
-        const char *p;
-        ssize_t len;
-
-        if (pid <= 0)
-                return false;
-        if (!proc_root)
-                proc_root = "/proc";
-
-        path = strdup_printf("%s/%d/stat", proc_root, (int) pid);
-        if (!path)
-                return true; /* cannot tell: assume alive */
-
-        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-        if (fd < 0) {
-                if (errno != ENOENT && errno != ESRCH)
-                        return true;
-                /* With hidepid= another user's processes vanish from /proc;
-                 * the real pid space still knows them (EPERM = exists). */
-                if (streq(proc_root, "/proc"))
-                        return kill(pid, 0) == 0 || errno == EPERM;
-                return false;
-        }
-
-        len = read_small(fd, buf, sizeof(buf) - 1);
-        if (len == -EFBIG)
-                len = sizeof(buf) - 1;
-        if (len < 0)
-                return len == -ESRCH ? false : true;
-        buf[len] = '\0';
-
-        /* comm may contain spaces and ')' itself, so the state is found after
-         * the last ')'. Nothing after comm can contain one. */
-        p = strrchr(buf, ')');
-        if (!p || p[1] != ' ')
-                return true;
-        return p[2] != 'Z' && p[2] != 'X' && p[2] != 'x';
 }
 
 /*

@@ -51,8 +51,6 @@ int display_remove_stale_lock(const struct alloc_env *env, unsigned n);
 int display_pick(const struct alloc_env *env, unsigned min, unsigned max, int preferred,
                  const unsigned *skip, size_t n_skip);
 
-/* Is pid alive (exists and is not a zombie) according to proc_root? */
-bool pid_alive(const char *proc_root, pid_t pid);
 
 /*
  * The allocation lock, which serialises picking a number until the X server

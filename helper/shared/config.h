@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #pragma once
 
+#include "botdesk-config.h"
+
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -13,7 +15,8 @@
  * `botdesk config check` reports every error with file and line.
  */
 
-#define CONFIG_SYSTEM_PATH "/etc/botdesk.ini"
+/* /etc/botdesk.ini for a build with --sysconfdir=/etc (what packages use). */
+#define CONFIG_SYSTEM_PATH BOTDESK_CONFIG_PATH
 /* Longer lines are errors, never truncated. Debian's libinih reads into a
  * 200-byte buffer (INI_MAX_LINE), which leaves 198 characters of text. */
 #define CONFIG_MAX_LINE 198
