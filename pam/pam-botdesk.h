@@ -67,3 +67,7 @@ int session_by_display(unsigned n, char **ret_id, uid_t *ret_uid);
  * returns once the scope is empty (or nothing is left to watch). */
 int session_reap(pam_handle_t *pamh, const struct args *a, const char *id, uid_t uid, bool graceful);
 
+/* Wait until every process of cgroup dir cg but the caller has exited (scope.c). */
+#define SCOPE_WAIT_PIDFDS_MAX 256
+int scope_wait_others(const char *cg, unsigned long long timeout_usec);
+

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Emptying a logind session's scope at close, as root or as its owner. */
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/pidfd.h>
@@ -30,12 +31,16 @@ static int cgroup_pids(const char *cg, pid_t **pids, size_t *n) {
         r = read_full_file(procs, &text, NULL, 1 << 20);
         if (r < 0)
                 return r == -ENOENT ? 0 : r;
-        for (char *s = text, *e; *s; s = e) {
-                long pid = strtol(s, &e, 10);
+        for (char *line = text, *next; *line; line = next) {
+                unsigned long long pid;
 
-                if (e == s)
-                        break;
-                if (pid > 0 && (pid_t) pid != getpid()) {
+                next = strchrnul(line, '\n');
+                if (*next)
+                        *next++ = 0;
+                /* One decimal pid a line; anything else is not a cgroup.procs. */
+                if (parse_uint(line, INT_MAX, &pid) < 0 || pid == 0)
+                        return -EBADMSG;
+                if ((pid_t) pid != getpid()) {
                         pid_t *grown = reallocarray(*pids, *n + 1, sizeof(pid_t));
 
                         if (!grown)
@@ -43,8 +48,6 @@ static int cgroup_pids(const char *cg, pid_t **pids, size_t *n) {
                         *pids = grown;
                         (*pids)[(*n)++] = (pid_t) pid;
                 }
-                while (*e == '\n')
-                        e++;
         }
         d = opendir(cg);
         if (!d)
@@ -79,20 +82,19 @@ static int cgroup_signal_tree(const char *cg, int sig) {
         return r < 0 ? r : k;
 }
 
-#define WAIT_PIDFDS_MAX 256
-
 /*
  * Wait until every process of cg but us has exited, up to timeout_usec. For
  * when we are inside cg ourselves, so that cgroup.events never says empty:
- * one pidfd per process, and a fresh look at the cgroup each time one exits.
- * 0 when none is left, -ETIMEDOUT.
+ * one pidfd per process (at most SCOPE_WAIT_PIDFDS_MAX at a time: the PAM
+ * caller's fd limit is not ours to exhaust), and a fresh look at the cgroup
+ * each time one exits. 0 when none is left, -ETIMEDOUT.
  */
-static int cgroup_wait_others(const char *cg, unsigned long long timeout_usec) {
+int scope_wait_others(const char *cg, unsigned long long timeout_usec) {
         unsigned long long deadline = now_usec() + timeout_usec;
 
         for (;;) {
                 _cleanup_free_ pid_t *pids = NULL;
-                struct pollfd pfd[WAIT_PIDFDS_MAX];
+                struct pollfd pfd[SCOPE_WAIT_PIDFDS_MAX];
                 size_t n = 0, k = 0, alive = 0;
                 unsigned long long now;
                 int r;
@@ -100,9 +102,15 @@ static int cgroup_wait_others(const char *cg, unsigned long long timeout_usec) {
                 r = cgroup_pids(cg, &pids, &n);
                 if (r < 0)
                         return r;
-                for (size_t i = 0; i < n && k < WAIT_PIDFDS_MAX; i++) {
-                        int fd = pidfd_open(pids[i], 0);
+                for (size_t i = 0; i < n; i++) {
+                        int fd;
 
+                        /* Past the watched ones: alive until a later look says otherwise. */
+                        if (k == SCOPE_WAIT_PIDFDS_MAX) {
+                                alive++;
+                                continue;
+                        }
+                        fd = pidfd_open(pids[i], 0);
                         if (fd >= 0)
                                 pfd[k++] = (struct pollfd) { .fd = fd, .events = POLLIN };
                         else if (errno != ESRCH)
@@ -193,13 +201,13 @@ int session_reap(pam_handle_t *pamh, const struct args *a, const char *id, uid_t
                         return 0;
                 if (graceful) {
                         (void) cgroup_signal_tree(cg, SIGTERM);
-                        if (cgroup_wait_others(cg, GRACE_USEC) >= 0)
+                        if (scope_wait_others(cg, GRACE_USEC) >= 0)
                                 return 0;
                 }
                 /* A pid walk races with forks: a few rounds. */
                 for (unsigned round = 0; round < 3; round++) {
                         (void) cgroup_signal_tree(cg, SIGKILL);
-                        r = cgroup_wait_others(cg, KILL_WAIT_USEC / 3);
+                        r = scope_wait_others(cg, KILL_WAIT_USEC / 3);
                         if (r >= 0)
                                 return 0;
                 }

@@ -96,7 +96,7 @@ static int read_at(int dfd, const char *name, struct reservation *ret, struct st
         _cleanup_close_ int fd = -EBADF;
         char buf[RESERVATION_MAX + 1];
         struct stat st;
-        size_t len = 0;
+        ssize_t len;
 
         fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
         if (fd < 0)
@@ -106,20 +106,13 @@ static int read_at(int dfd, const char *name, struct reservation *ret, struct st
         if (!S_ISREG(st.st_mode))
                 return -EBADMSG;
 
-        while (len < RESERVATION_MAX) {
-                ssize_t k = read(fd, buf + len, RESERVATION_MAX - len);
-
-                if (k < 0) {
-                        if (errno == EINTR)
-                                continue;
-                        return negative_errno();
-                }
-                if (k == 0)
-                        break;
-                len += (size_t) k;
-        }
+        len = read_small(fd, buf, RESERVATION_MAX);
+        if (len == -EFBIG)
+                len = 0; /* longer than any reservation: not ours */
+        else if (len < 0)
+                return (int) len;
         buf[len] = '\0';
-        if (memchr(buf, '\0', len))
+        if (memchr(buf, '\0', (size_t) len))
                 len = 0, buf[0] = '\0'; /* not text: not ours */
 
         *ret = (struct reservation) { .uid = (uid_t) -1 };

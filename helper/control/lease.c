@@ -169,6 +169,7 @@ int lease_read_at(int dirfd, struct lease *ret) {
         _cleanup_close_ int fd = -EBADF;
         size_t size = 0;
         struct stat st;
+        ssize_t n;
         int r;
 
         *ret = (struct lease) { .holder = LEASE_AGENT };
@@ -189,23 +190,14 @@ int lease_read_at(int dirfd, struct lease *ret) {
                 r = -EBADMSG;
                 goto closed;
         }
-        for (;;) {
-                ssize_t n = read(fd, text + size, sizeof text - size);
-
-                if (n < 0 && errno == EINTR)
-                        continue;
-                if (n < 0) {
-                        r = negative_errno();
-                        goto closed;
-                }
-                if (n == 0)
-                        break;
-                size += (size_t) n;
-                if (size >= sizeof text) {
-                        r = -EFBIG;
-                        goto closed;
-                }
+        n = read_small(fd, text, sizeof text);
+        if (n < 0) {
+                /* Too large: the buffer is full, and the epoch may still be read from it. */
+                size = n == -EFBIG ? sizeof text : 0;
+                r = (int) n;
+                goto closed;
         }
+        size = (size_t) n;
         r = lease_parse(text, size, ret);
         if (r >= 0)
                 return 0;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -14,10 +15,55 @@ static _noreturn_ void child_fail(int pipe_fd, int error) {
         _exit(127);
 }
 
+/* fd onto target, inherited across exec. An fd that already is its target
+ * (the caller's stdin left in place, or /dev/null opened onto a closed fd 0)
+ * keeps its O_CLOEXEC through dup2, so that flag is cleared by hand. */
 static int child_dup_stdio(int fd, int target) {
-        if (fd < 0 || fd == target)
+        if (fd < 0)
                 return 0;
+        if (fd == target) {
+                int flags = fcntl(fd, F_GETFD);
+                if (flags < 0 || fcntl(fd, F_SETFD, flags & ~FD_CLOEXEC) < 0)
+                        return negative_errno();
+                return 0;
+        }
         return dup2(fd, target) < 0 ? negative_errno() : 0;
+}
+
+int fds_cloexec_listed(int first) {
+        /* getdents64 into a stack buffer: this runs between fork and exec,
+         * where malloc is best avoided. */
+        char buf[4096];
+        int dfd;
+        long n;
+
+        dfd = open("/proc/self/fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (dfd < 0)
+                return negative_errno();
+        while ((n = syscall(SYS_getdents64, dfd, buf, sizeof buf)) > 0) {
+                for (long off = 0; off < n;) {
+                        struct { unsigned long long ino; long long off; unsigned short reclen;
+                                 unsigned char type; char name[]; } *d = (void *) (buf + off);
+                        unsigned long long v;
+
+                        off += d->reclen;
+                        if (parse_uint(d->name, INT_MAX, &v) < 0 || (int) v < first || (int) v == dfd)
+                                continue;
+                        int flags = fcntl((int) v, F_GETFD);
+                        if (flags >= 0)
+                                (void) fcntl((int) v, F_SETFD, flags | FD_CLOEXEC);
+                }
+        }
+        close(dfd);
+        return n < 0 ? -EIO : 0;
+}
+
+int fds_cloexec_from(int first) {
+        /* close_range(CLOSE_RANGE_CLOEXEC) needs Linux 5.11: a failure there
+         * must not leave the parent's fds open in the child. */
+        if (syscall(SYS_close_range, (unsigned) first, ~0U, 4U /* CLOSE_RANGE_CLOEXEC */) == 0)
+                return 0;
+        return fds_cloexec_listed(first);
 }
 
 static _noreturn_ void child_run(const struct spawn_opts *o, int pipe_fd, pid_t parent) {
@@ -57,8 +103,8 @@ static _noreturn_ void child_run(const struct spawn_opts *o, int pipe_fd, pid_t 
                 int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
                 if (fd < 0)
                         child_fail(pipe_fd, errno);
-                if (dup2(fd, 0) < 0)
-                        child_fail(pipe_fd, errno);
+                if ((r = child_dup_stdio(fd, 0)) < 0)
+                        child_fail(pipe_fd, -r);
         } else if ((r = child_dup_stdio(o->stdin_fd, 0)) < 0)
                 child_fail(pipe_fd, -r);
         if ((r = child_dup_stdio(o->stdout_fd, 1)) < 0 || (r = child_dup_stdio(o->stderr_fd, 2)) < 0)
@@ -66,7 +112,8 @@ static _noreturn_ void child_run(const struct spawn_opts *o, int pipe_fd, pid_t 
 
         /* Everything above stdio closes at exec (the error pipe too, which
          * is how the parent learns that exec succeeded), except keep_fd. */
-        (void) syscall(SYS_close_range, 3U, ~0U, 4U /* CLOSE_RANGE_CLOEXEC */);
+        if ((r = fds_cloexec_from(3)) < 0)
+                child_fail(pipe_fd, -r);
         if (o->keep_fd >= 0) {
                 int flags = fcntl(o->keep_fd, F_GETFD);
                 if (flags < 0 || fcntl(o->keep_fd, F_SETFD, flags & ~FD_CLOEXEC) < 0)

@@ -31,6 +31,12 @@ struct spawn_opts {
 
 #define SPAWN_OPTS_INIT { .stdin_fd = -1, .stdout_fd = -1, .stderr_fd = -1, .keep_fd = -1, .pipe_fds = { -1, -1 } }
 
+/* Mark every fd from first up close-on-exec: close_range where the kernel
+ * has CLOSE_RANGE_CLOEXEC, else fds_cloexec_listed(). */
+int fds_cloexec_from(int first);
+/* The same for each fd /proc/self/fd lists. */
+int fds_cloexec_listed(int first);
+
 /* Returns 0 and the child's pid, or -errno (exec or setup failure in the child). */
 int spawn(const struct spawn_opts *o, pid_t *ret_pid);
 

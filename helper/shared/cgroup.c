@@ -7,52 +7,55 @@
 #include <sys/stat.h>
 
 #include "cgroup.h"
+#include "mountinfo.h"
 #include "pid-signal.h"
 #include "util.h"
 
+int cgroup_v2_mount_at(const char *proc_root, struct cgroup_mount *ret) {
+        struct cgroup_mount v1 = {};
+        int r;
+
+        *ret = (struct cgroup_mount) {};
+        r = mountinfo_cgroup_mounts(proc_root, ret, &v1);
+        cgroup_mount_done(&v1);
+        if (r >= 0 && !ret->path)
+                r = -ENOMEDIUM;
+        if (r < 0)
+                cgroup_mount_done(ret);
+        return r;
+}
+
 int cgroup_v2_mount(char **ret) {
-        _cleanup_fclose_ FILE *f = NULL;
-        char line[4096];
+        struct cgroup_mount m;
+        int r = cgroup_v2_mount_at(NULL, &m);
 
-        f = fopen("/proc/self/mountinfo", "re");
-        if (!f)
-                return negative_errno();
-        while (fgets(line, sizeof line, f)) {
-                /* "ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTS [OPTIONAL...] - FSTYPE SOURCE SUPER" */
-                char mountpoint[PATH_MAX];
-                const char *sep = strstr(line, " - ");
+        if (r < 0)
+                return r;
+        *ret = TAKE_PTR(m.path);
+        free(m.root);
+        return 0;
+}
 
-                if (!sep || strncmp(sep + 3, "cgroup2 ", 8) != 0)
-                        continue;
-                if (sscanf(line, "%*s %*s %*s %*s %4095s", mountpoint) != 1)
-                        continue;
-                *ret = strdup(mountpoint);
-                return *ret ? 0 : -ENOMEM;
-        }
-        return -ENOMEDIUM;
+int cgroup_path_of_at(const char *proc_root, pid_t pid, char **ret) {
+        _cleanup_free_ char *self = NULL;
+        struct cgroup_mount m;
+        int r;
+
+        r = proc_cgroup_paths(proc_root, pid, &self, NULL);
+        if (r < 0)
+                return r;
+        if (!self)
+                return -ENOMEDIUM;
+        /* Relative to what the v2 mount shows: mount + path must name a directory. */
+        r = cgroup_v2_mount_at(proc_root, &m);
+        *ret = cgroup_relative(self, r >= 0 ? m.root : "/");
+        if (r >= 0)
+                cgroup_mount_done(&m);
+        return *ret ? 0 : -ENOMEM;
 }
 
 int cgroup_path_of(pid_t pid, char **ret) {
-        _cleanup_fclose_ FILE *f = NULL;
-        char path[64], line[4096];
-
-        if (pid == 0)
-                snprintf(path, sizeof path, "/proc/self/cgroup");
-        else
-                snprintf(path, sizeof path, "/proc/%d/cgroup", (int) pid);
-        f = fopen(path, "re");
-        if (!f)
-                return negative_errno();
-        while (fgets(line, sizeof line, f)) {
-                const char *p = startswith(line, "0::");
-
-                if (!p)
-                        continue;
-                line[strcspn(line, "\n")] = 0;
-                *ret = strdup(p);
-                return *ret ? 0 : -ENOMEM;
-        }
-        return -ENOMEDIUM;
+        return cgroup_path_of_at(NULL, pid, ret);
 }
 
 bool cgroup_is_unit_of(const char *path, const char *unit) {

@@ -13,8 +13,14 @@
 
 int cgroup_v2_mount(char **ret);
 
-/* The v2 cgroup path ("/a/b") of pid (0 = self) from /proc/PID/cgroup. */
+/* The v2 cgroup path ("/a/b") of pid (0 = self) from /proc/PID/cgroup,
+ * relative to the v2 mount (so that mount + path is its directory). */
 int cgroup_path_of(pid_t pid, char **ret);
+
+/* The same, reading proc_root (NULL: /proc) instead: for fixtures. */
+struct cgroup_mount;
+int cgroup_v2_mount_at(const char *proc_root, struct cgroup_mount *ret);
+int cgroup_path_of_at(const char *proc_root, pid_t pid, char **ret);
 
 /* Is the cgroup path ("/a/b/botdesk@x.service") the cgroup of unit itself? */
 bool cgroup_is_unit_of(const char *path, const char *unit);

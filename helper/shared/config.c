@@ -1003,26 +1003,17 @@ int config_load_string(struct bd_config *c, const char *profile, const char *tex
 
 static int read_fd(int fd, char **ret, size_t *ret_size) {
         _cleanup_free_ char *buf = NULL;
-        size_t n = 0;
+        ssize_t k;
+        size_t n;
 
         /* One byte more than allowed, to tell "exactly the maximum" from "more". */
         buf = malloc(CONFIG_FILE_MAX + 2);
         if (!buf)
                 return -ENOMEM;
-        while (n <= CONFIG_FILE_MAX) {
-                ssize_t k = read(fd, buf + n, CONFIG_FILE_MAX + 1 - n);
-
-                if (k < 0) {
-                        if (errno == EINTR)
-                                continue;
-                        return negative_errno();
-                }
-                if (k == 0)
-                        break;
-                n += (size_t) k;
-        }
-        if (n > CONFIG_FILE_MAX)
-                return -EFBIG;
+        k = read_small(fd, buf, CONFIG_FILE_MAX + 1);
+        if (k < 0)
+                return (int) k;
+        n = (size_t) k;
         buf[n] = '\0';
         *ret = TAKE_PTR(buf);
         *ret_size = n;
@@ -1036,7 +1027,7 @@ static int load_file(const char *path, bool root_context, bool user_file, struct
         _cleanup_close_ int fd = -EBADF;
         _cleanup_free_ char *text = NULL;
         struct stat st;
-        size_t size;
+        size_t size = 0;
         int r, q;
 
         /* O_NONBLOCK: a FIFO planted at the path must not hang a login. */

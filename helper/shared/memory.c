@@ -2,6 +2,7 @@
 #include <stdint.h>
 
 #include "memory.h"
+#include "mountinfo.h"
 #include "util.h"
 
 #define MB (UINT64_C(1024) * UINT64_C(1024))
@@ -13,17 +14,6 @@
 
 /* memory.stat of v1 lists ~40 counters and is a few KiB; leave room. */
 #define SMALL_FILE_MAX (64 * 1024)
-
-struct cgroup_mount {
-        char *path;     /* where the hierarchy is mounted */
-        char *root;     /* which cgroup of the hierarchy appears at path ("/" usually) */
-};
-
-static void cgroup_mount_done(struct cgroup_mount *m) {
-        free(m->path);
-        free(m->root);
-        m->path = m->root = NULL;
-}
 
 struct cgroup_flavour {
         const char *limit_file;
@@ -157,37 +147,6 @@ static int cgroup_level(const char *dir, const struct cgroup_flavour *f,
         return 1;
 }
 
-static bool path_has_dotdot(const char *p) {
-        for (const char *s = p; (s = strstr(s, "..")); s += 2)
-                if ((s == p || s[-1] == '/') && (s[2] == 0 || s[2] == '/'))
-                        return true;
-        return false;
-}
-
-/*
- * The process's cgroup path relative to the mount: a container may see a
- * mount whose root is "/docker/ID" while /proc/self/cgroup names the full
- * path. A path outside the mount (cgroup namespaces print "/.." for those)
- * cannot be walked; fall back to the mount's own cgroup.
- */
-static char *cgroup_relative(const char *self, const char *mount_root) {
-        const char *rel = self;
-
-        if (!streq(mount_root, "/")) {
-                size_t l = strlen(mount_root);
-
-                while (l > 1 && mount_root[l - 1] == '/')
-                        l--;
-                if (strncmp(self, mount_root, l) == 0 && (self[l] == '/' || self[l] == 0))
-                        rel = self + l;
-                else
-                        rel = "/";
-        }
-        if (rel[0] != '/' || path_has_dotdot(rel))
-                rel = "/";
-        return strdup(*rel ? rel : "/");
-}
-
 /* Walks from the process's cgroup up to the mount root. Returns 1 with the
  * tightest limit and smallest headroom, 0 when no level has a limit. */
 static int cgroup_walk(const struct cgroup_mount *m, const char *self, const struct cgroup_flavour *f,
@@ -236,110 +195,6 @@ static int cgroup_walk(const struct cgroup_mount *m, const char *self, const str
         return 1;
 }
 
-/* mountinfo escapes space, tab, newline and backslash as \ooo. */
-static void unoctal(char *s) {
-        char *w = s;
-
-        for (const char *r = s; *r; ) {
-                if (r[0] == '\\' && r[1] >= '0' && r[1] <= '3' && r[2] >= '0' && r[2] <= '7' &&
-                    r[3] >= '0' && r[3] <= '7') {
-                        *w++ = (char) ((r[1] - '0') * 64 + (r[2] - '0') * 8 + (r[3] - '0'));
-                        r += 4;
-                } else
-                        *w++ = *r++;
-        }
-        *w = 0;
-}
-
-/* Is word one of the comma-separated items of list? */
-static bool option_listed(const char *list, const char *word) {
-        size_t l = strlen(word);
-
-        for (const char *p = list;;) {
-                const char *comma = strchr(p, ',');
-
-                if (strncmp(p, word, l) == 0 && (p[l] == ',' || p[l] == 0))
-                        return true;
-                if (!comma)
-                        return false;
-                p = comma + 1;
-        }
-}
-
-static int mount_set(struct cgroup_mount *m, const char *path, const char *root) {
-        char *p = strdup(path), *r = strdup(root);
-
-        if (!p || !r) {
-                free(p);
-                free(r);
-                return -ENOMEM;
-        }
-        cgroup_mount_done(m);
-        m->path = p;
-        m->root = r;
-        return 0;
-}
-
-/* The first cgroup2 mount and the first v1 mount carrying the memory
- * controller. A missing mountinfo means no cgroup is visible. */
-static int find_mounts(const char *proc_root, struct cgroup_mount *v2, struct cgroup_mount *v1) {
-        _cleanup_free_ char *path = NULL, *buf = NULL;
-        char *line, *next;
-        int r;
-
-        path = strdup_printf("%s/self/mountinfo", proc_root);
-        if (!path)
-                return -ENOMEM;
-        /* Hosts with thousands of mounts have large mountinfo files. */
-        r = read_full_file(path, &buf, NULL, 16 * 1024 * 1024);
-        if (r == -ENOENT)
-                return 0;
-        if (r < 0)
-                return r;
-
-        for (line = buf; line && *line; line = next) {
-                char *f[5], *sep, *fstype, *super, *save = NULL;
-                unsigned i;
-
-                next = strchr(line, '\n');
-                if (next)
-                        *next++ = 0;
-
-                /* The optional fields vary in number; " - " ends them. */
-                sep = strstr(line, " - ");
-                if (!sep)
-                        continue;
-                *sep = 0;
-                fstype = strtok_r(sep + 3, " ", &save);
-                (void) strtok_r(NULL, " ", &save); /* source */
-                super = strtok_r(NULL, " ", &save);
-                if (!fstype || !super)
-                        continue;
-
-                save = NULL;
-                for (i = 0; i < ELEMENTSOF(f); i++) {
-                        f[i] = strtok_r(i == 0 ? line : NULL, " ", &save);
-                        if (!f[i])
-                                break;
-                }
-                if (i < ELEMENTSOF(f))
-                        continue;
-                /* f[3] is the root within the filesystem, f[4] the mount point. */
-                unoctal(f[3]);
-                unoctal(f[4]);
-
-                if (streq(fstype, "cgroup2") && !v2->path)
-                        r = mount_set(v2, f[4], f[3]);
-                else if (streq(fstype, "cgroup") && !v1->path && option_listed(super, "memory"))
-                        r = mount_set(v1, f[4], f[3]);
-                else
-                        r = 0;
-                if (r < 0)
-                        return r;
-        }
-        return 0;
-}
-
 static bool file_exists_in(const char *dir, const char *name) {
         _cleanup_free_ char *p = strdup_printf("%s/%s", dir, name);
 
@@ -359,57 +214,14 @@ static int probe_root(const char *root, struct cgroup_mount *v2, struct cgroup_m
                 return -ENOMEM;
 
         if (file_exists_in(root, "cgroup.controllers"))
-                r = mount_set(v2, root, "/");
+                r = cgroup_mount_set(v2, root, "/");
         else if (file_exists_in(unified, "cgroup.controllers"))
-                r = mount_set(v2, unified, "/");
+                r = cgroup_mount_set(v2, unified, "/");
         if (r < 0)
                 return r;
         if (file_exists_in(memory, "memory.limit_in_bytes"))
-                r = mount_set(v1, memory, "/");
+                r = cgroup_mount_set(v1, memory, "/");
         return r;
-}
-
-/* /proc/self/cgroup: "0::/path" for v2, "N:a,memory,b:/path" for v1. A NULL
- * ret_* is not looked for. */
-static int find_self(const char *proc_root, char **ret_v2, char **ret_v1) {
-        _cleanup_free_ char *path = NULL, *buf = NULL;
-        char *line, *next;
-        int r;
-
-        path = strdup_printf("%s/self/cgroup", proc_root);
-        if (!path)
-                return -ENOMEM;
-        r = read_small_file(path, &buf);
-        if (r == -ENOENT)
-                return 0;
-        if (r < 0)
-                return r;
-
-        for (line = buf; line && *line; line = next) {
-                char *c1, *c2, **target = NULL;
-
-                next = strchr(line, '\n');
-                if (next)
-                        *next++ = 0;
-                c1 = strchr(line, ':');
-                if (!c1)
-                        continue;
-                c2 = strchr(c1 + 1, ':');
-                if (!c2)
-                        continue;
-                *c1 = *c2 = 0;
-
-                if (streq(line, "0") && c1 + 1 == c2)
-                        target = ret_v2;
-                else if (!streq(line, "0") && option_listed(c1 + 1, "memory"))
-                        target = ret_v1;
-                if (target && !*target) {
-                        *target = strdup(c2 + 1);
-                        if (!*target)
-                                return -ENOMEM;
-                }
-        }
-        return 0;
 }
 
 /* MemTotal and MemAvailable in bytes. */
@@ -487,13 +299,13 @@ int memory_read(const struct memory_env *env, struct memory_info *ret) {
 
         if (env->cgroup_v2 || env->cgroup_v1) {
                 if (env->cgroup_v2)
-                        r = mount_set(&v2, env->cgroup_v2, "/");
+                        r = cgroup_mount_set(&v2, env->cgroup_v2, "/");
                 if (r >= 0 && env->cgroup_v1)
-                        r = mount_set(&v1, env->cgroup_v1, "/");
+                        r = cgroup_mount_set(&v1, env->cgroup_v1, "/");
         } else if (env->cgroup_root)
                 r = probe_root(env->cgroup_root, &v2, &v1);
         else
-                r = find_mounts(proc_root, &v2, &v1);
+                r = mountinfo_cgroup_mounts(proc_root, &v2, &v1);
         if (r < 0)
                 goto finish;
 
@@ -502,7 +314,7 @@ int memory_read(const struct memory_env *env, struct memory_info *ret) {
         if (r >= 0 && env->self_cgroup_v1 && !(self_v1 = strdup(env->self_cgroup_v1)))
                 r = -ENOMEM;
         if (r >= 0 && ((v2.path && !self_v2) || (v1.path && !self_v1)))
-                r = find_self(proc_root, self_v2 ? NULL : &self_v2, self_v1 ? NULL : &self_v1);
+                r = proc_cgroup_paths(proc_root, 0, self_v2 ? NULL : &self_v2, self_v1 ? NULL : &self_v1);
         if (r < 0)
                 goto finish;
 
