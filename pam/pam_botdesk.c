@@ -275,11 +275,9 @@ static int open_session(pam_handle_t *pamh, const struct args *a, const char *pr
         r = config_load(&c, profile, &src, &errs);
         if (r < 0) {
                 for (size_t i = 0; i < errs.n; i++) {
-                        if (errs.items[i].line > 0)
-                                pam_syslog(pamh, LOG_ERR, "%s:%u: %s", errs.items[i].file, errs.items[i].line,
-                                           errs.items[i].message);
-                        else
-                                pam_syslog(pamh, LOG_ERR, "%s: %s", errs.items[i].file, errs.items[i].message);
+                        _cleanup_free_ char *t = config_error_text(&errs.items[i]);
+
+                        pam_syslog(pamh, LOG_ERR, "%s", t ?: errs.items[i].message);
                 }
                 if (errs.n == 0)
                         log_errno_pam(pamh, LOG_ERR, r, "Cannot load %s: %m", a->config);

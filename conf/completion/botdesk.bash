@@ -91,15 +91,17 @@ _botdesk() {
         start)     opts="--timeout --json --quiet" ;;
         stop)      opts="--force --quiet" ;;
         restart)   opts="--force --timeout --json --quiet" ;;
-        status | list | env | lookup | doctor | windows | cursor) opts="--json" ;;
-        input)     opts="--json --button --double --window --stdin --help" ;;
+        status | list | lookup | doctor | windows | cursor) opts="--json" ;;
+        env)       opts="--json --start" ;;
+        input)     opts="--json --button --double --window --stdin --start --help" ;;
         watch)     opts="--json --until" ;;
-        exec)      opts="-- --env" ;;
+        exec)      opts="-- --env --start" ;;
         thumbnail) opts="--output --size --format --quality --data-url --help" ;;
         lease)     opts="--viewer --reason --timeout --json" ;;
         rfb)       opts="--viewer" ;;
         web)       opts="--listen --novnc --ping --viewer --ttl --help" ;;
         config)    opts="--profile" ;;
+        install)   opts="--yes --timeout --password-stdin --quiet" ;;
         *)         opts= ;;
         esac
         if [[ $verb == thumbnail ]]; then

@@ -26,21 +26,6 @@ void reservations_free(struct reservation *l, size_t n) {
         free(l);
 }
 
-static int write_all(int fd, const char *p, size_t size) {
-        while (size > 0) {
-                ssize_t k = write(fd, p, size);
-
-                if (k < 0) {
-                        if (errno == EINTR)
-                                continue;
-                        return negative_errno();
-                }
-                p += k;
-                size -= (size_t) k;
-        }
-        return 0;
-}
-
 int reservation_create(const char *dir, unsigned n, pid_t pid, uid_t uid, const char *profile) {
         _cleanup_close_ int dfd = -EBADF, fd = -EBADF;
         _cleanup_free_ char *text = NULL;

@@ -39,6 +39,8 @@ struct options {
         bool quiet;
         bool force;
         bool yes;
+        bool start;            /* env, exec: --start */
+        bool password_stdin;   /* install */
         unsigned timeout;      /* 0 = start_timeout + margin */
         const char *profile_opt;
         const char *viewer;
@@ -61,8 +63,9 @@ static int usage(FILE *f, int status) {
               "  restart PROFILE\n"
               "  status [PROFILE] [--json]     one profile, or all known profiles\n"
               "  list [--json]\n"
-              "  env PROFILE [--json]          export lines for eval \"$(botdesk env P)\"\n"
-              "  exec PROFILE [--env NAME]... -- CMD [ARG...]\n"
+              "  env PROFILE [--start] [--json] export lines for eval \"$(botdesk env P)\"\n"
+              "                                (--start: start the desktop first when it is not running)\n"
+              "  exec PROFILE [--start] [--env NAME]... -- CMD [ARG...]\n"
               "                                run CMD on that screen, inside the desktop, with the\n"
               "                                desktop's environment (--env NAME: also the caller's NAME)\n"
               "  lease PROFILE [show|take|release|request] [--viewer ID] [--reason TEXT] [--json]\n"
@@ -71,7 +74,7 @@ static int usage(FILE *f, int status) {
               "  rfb PROFILE [--viewer ID]     RFB on stdin/stdout, input only while ID holds the lease\n"
               "  web [--listen SPEC]           noVNC and RFB over WebSocket for a browser (web ticket PROFILE --viewer ID)\n"
               "  thumbnail PROFILE [-o FILE] [--size WxH] [--format png|jpeg] [--data-url] [--quality N]\n"
-              "  input PROFILE ACTION ... [--json]\n"
+              "  input PROFILE ACTION ... [--start] [--json]\n"
               "                                move X Y | click [X Y] [--button N] [--double] | drag X1 Y1 X2 Y2\n"
               "                                | scroll DX DY | key COMBO... | type TEXT | down/up KEY|buttonN\n"
               "  windows PROFILE [--json]      the window manager's windows: id, title, class, geometry, active\n"
@@ -80,7 +83,9 @@ static int usage(FILE *f, int status) {
               "                                a line per change of status or lease, the first the current state\n"
               "  lookup PROFILE [--json]       the profile's logind session (logind tier)\n"
               "  doctor [--json]               what this host has and lacks\n"
-              "  install [-y]                  install the missing programs with the distribution's tool\n"
+              "  install [-y] [--timeout S] [--password-stdin]\n"
+              "                                install the missing programs with the distribution's tool\n"
+              "                                (one at a time; sudo -S gets the password from stdin)\n"
               "  config check|show [--profile P]\n"
               "\n"
               "Exit codes: 0 ok, 1 failed, 2 usage/configuration, 3 refused, 4 not running.\n",
@@ -161,7 +166,9 @@ static int precheck(const char *profile, const struct bd_config *c) {
                 } else if (st.blocker) {
                         log_error("%s", st.blocker);
                         ret = EXIT_REFUSED;
-                }
+                } else if (st.warning)
+                        /* The start goes ahead; the caller still hears why it may struggle. */
+                        log_warning("%s", st.warning);
         }
         status_done(&st);
         return ret;
@@ -223,8 +230,9 @@ static int start_unit(sd_bus *bus, const char *profile, int dirfd) {
         return -EIO;
 }
 
-static int verb_start(const char *profile) {
-        _cleanup_(config_done) struct bd_config c = {};
+/* Start profile's desktop unless it runs, with start's checks, memory gate
+ * and placement; c is left loaded. Returns an exit code, said on stderr. */
+static int start_desktop(const char *profile, struct bd_config *c) {
         _cleanup_(paths_done) struct bd_paths p = {};
         _cleanup_close_ int dirfd = -EBADF, lock = -EBADF;
         _cleanup_free_ char *error = NULL;
@@ -232,10 +240,10 @@ static int verb_start(const char *profile) {
         bool progress;
         int r, status;
 
-        r = open_profile_locked(profile, &c, &p, &dirfd, &lock);
+        r = open_profile_locked(profile, c, &p, &dirfd, &lock);
         if (r != EXIT_OK)
                 return r;
-        r = precheck(profile, &c);
+        r = precheck(profile, c);
         if (r != EXIT_OK)
                 return r;
 
@@ -246,7 +254,7 @@ static int verb_start(const char *profile) {
                         return EXIT_FAILED;
         } else {
                 progress = !arg.quiet && !arg.json && isatty(STDERR_FILENO);
-                r = standalone_start(profile, &p, dirfd, arg.timeout ?: c.start_timeout + 5, progress, &error, &status);
+                r = standalone_start(profile, &p, dirfd, arg.timeout ?: c->start_timeout + 5, progress, &error, &status);
                 if (r < 0) {
                         log_error("Cannot start %s: %s", profile, error ?: strerror(-r));
                         return status == EXIT_REFUSED ? EXIT_REFUSED : status == EXIT_USAGE ? EXIT_USAGE : EXIT_FAILED;
@@ -254,7 +262,56 @@ static int verb_start(const char *profile) {
         }
         lock = safe_close(lock);
         activity_stamp(dirfd);
+        return EXIT_OK;
+}
+
+static int verb_start(const char *profile) {
+        _cleanup_(config_done) struct bd_config c = {};
+        int r;
+
+        r = start_desktop(profile, &c);
+        if (r != EXIT_OK)
+                return r;
         return print_status(profile, &c) < 0 ? EXIT_FAILED : EXIT_OK;
+}
+
+/* Published and owned by a live helper: what env, exec and input need,
+ * found without a word on stderr. */
+static bool desktop_published(const char *profile) {
+        _cleanup_(paths_done) struct bd_paths p = {};
+        _cleanup_(helper_record_done) struct helper_record rec = {};
+        _cleanup_close_ int dirfd = -EBADF;
+
+        if (paths_for_profile(profile, &p) < 0)
+                return false;
+        /* Verified as every verb's: a directory that is not ours holds no desktop of ours. */
+        dirfd = paths_open_runtime(&p, NULL);
+        if (dirfd < 0 || helper_record_read_at(dirfd, &rec) < 0 || helper_alive(dirfd, &rec) <= 0)
+                return false;
+        return faccessat(dirfd, "env", F_OK, AT_SYMLINK_NOFOLLOW) == 0;
+}
+
+int cli_start_on_demand(const char *profile, bool flag) {
+        _cleanup_(config_done) struct bd_config c = {};
+        bool quiet = arg.quiet;
+        int r;
+
+        if (cli_check_profile(profile) < 0)
+                return EXIT_USAGE;
+        if (desktop_published(profile))
+                return EXIT_OK;
+        if (!flag) {
+                if (load_config(profile, &c) < 0)
+                        return EXIT_USAGE;
+                if (!c.auto_start)
+                        return EXIT_OK;
+                config_done(&c);
+        }
+        /* The verb's own output follows on stdout: start's progress stays off it. */
+        arg.quiet = true;
+        r = start_desktop(profile, &c);
+        arg.quiet = quiet;
+        return r;
 }
 
 static int verb_stop(const char *profile) {
@@ -427,6 +484,9 @@ static int verb_env(const char *profile) {
 
         if (cli_check_profile(profile) < 0)
                 return EXIT_USAGE;
+        r = cli_start_on_demand(profile, arg.start);
+        if (r != EXIT_OK)
+                return r;
         r = running_env(profile, &p, &dirfd, &env, &rec);
         if (r != EXIT_OK)
                 return r;
@@ -470,6 +530,9 @@ static int verb_exec(const char *profile, char **cmd) {
                 log_error("Missing command: botdesk exec %s -- CMD [ARG...]", profile);
                 return EXIT_USAGE;
         }
+        r = cli_start_on_demand(profile, arg.start);
+        if (r != EXIT_OK)
+                return r;
         r = running_env(profile, &p, &dirfd, &env, &rec);
         if (r != EXIT_OK)
                 return r;
@@ -612,75 +675,6 @@ static int verb_doctor(void) {
         return EXIT_OK;
 }
 
-/* ---- install ------------------------------------------------------------------------------ */
-
-static int verb_install(void) {
-        _cleanup_strv_free_ char **missing = NULL, **pkgs = NULL, **argv = NULL;
-        _cleanup_free_ char *cmd = NULL, *msg = NULL;
-        enum pkg_manager m = pkg_manager_detect(NULL);
-        bool root = geteuid() == 0, have_sudo = executable_in_path("sudo", NULL);
-        int r;
-
-        r = packages_missing(NULL, &missing);
-        if (r < 0)
-                return log_error_errno(r, "Cannot check the required programs: %m"), EXIT_FAILED;
-        if (strv_length(missing) == 0) {
-                if (!arg.quiet)
-                        puts("Everything botdesk needs is installed.");
-                return EXIT_OK;
-        }
-        msg = packages_install_message(m, root, have_sudo, missing, &cmd);
-        if (!cmd) {
-                /* No package manager, or no way to become root: say what to do. */
-                log_error("%s", msg ?: "Required programs are missing.");
-                return m == PKG_NONE ? EXIT_FAILED : EXIT_REFUSED;
-        }
-        if (!arg.yes) {
-                if (!isatty(STDIN_FILENO)) {
-                        log_error("Would run: %s. Add --yes to run it without asking.", cmd);
-                        return EXIT_USAGE;
-                }
-                fprintf(stderr, "Run %s? [y/N] ", cmd);
-                int c = getchar();
-                if (c != 'y' && c != 'Y') {
-                        fprintf(stderr, "Nothing installed.\n");
-                        return EXIT_FAILED;
-                }
-        }
-        r = packages_for(m, missing, &pkgs);
-        if (r < 0)
-                return log_error_errno(r, "Cannot map the missing programs to packages: %m"), EXIT_FAILED;
-        /* The package manager's own output is the progress: exec it. */
-        if (!root && (r = strv_push(&argv, strdup("sudo"))) < 0)
-                return EXIT_FAILED;
-        switch (m) {
-        case PKG_APT:
-                if (strv_push(&argv, strdup("apt-get")) < 0 || strv_push(&argv, strdup("install")) < 0 ||
-                    strv_push(&argv, strdup("-y")) < 0)
-                        return EXIT_FAILED;
-                break;
-        case PKG_DNF:
-                if (strv_push(&argv, strdup("dnf")) < 0 || strv_push(&argv, strdup("install")) < 0 ||
-                    strv_push(&argv, strdup("-y")) < 0)
-                        return EXIT_FAILED;
-                break;
-        case PKG_PACMAN:
-                if (strv_push(&argv, strdup("pacman")) < 0 || strv_push(&argv, strdup("-S")) < 0 ||
-                    strv_push(&argv, strdup("--needed")) < 0 || strv_push(&argv, strdup("--noconfirm")) < 0)
-                        return EXIT_FAILED;
-                break;
-        default:
-                return EXIT_FAILED;
-        }
-        for (char **p = pkgs; *p; p++)
-                if (strv_push(&argv, strdup(*p)) < 0)
-                        return EXIT_FAILED;
-        fflush(stdout);
-        execvp(argv[0], argv);
-        log_error_errno(errno, "Cannot run %s: %m", argv[0]);
-        return EXIT_FAILED;
-}
-
 /* ---- config ------------------------------------------------------------------------------- */
 
 static int verb_config(const char *what) {
@@ -771,6 +765,10 @@ int main(int argc, char **argv) {
                         arg.force = true;
                 else if (streq(a, "--yes") || streq(a, "-y"))
                         arg.yes = true;
+                else if (streq(a, "--start") && (streq(verb, "env") || streq(verb, "exec")))
+                        arg.start = true;
+                else if (streq(a, "--password-stdin") && streq(verb, "install"))
+                        arg.password_stdin = true;
                 else if (streq(verb, "exec") && (streq(a, "--env") || startswith(a, "--env="))) {
                         const char *name = a[5] == '=' ? a + 6 : i + 1 < argc ? argv[++i] : NULL;
 
@@ -852,7 +850,7 @@ int main(int argc, char **argv) {
                         log_error("install takes no argument.");
                         return EXIT_USAGE;
                 }
-                return verb_install();
+                return verb_install(arg.yes, arg.quiet, arg.timeout, arg.password_stdin);
         }
         if (streq(verb, "lookup"))
                 return verb_lookup(operand, arg.json);

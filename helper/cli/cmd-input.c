@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "cli-desktop.h"
+#include "commands.h"
 #include "commands-input.h"
 #include "input.h"
 #include "json.h"
@@ -43,7 +44,7 @@ static const char *const action_names[] = {
 struct request {
         const char *profile;
         enum action action;
-        bool json, dbl, have_xy, from_stdin;
+        bool json, dbl, have_xy, from_stdin, start;
         uint32_t window;                /* --window: X Y relative to it; 0 none */
         unsigned button;
         unsigned long long x[2], y[2];
@@ -61,7 +62,7 @@ static void request_done(struct request *r) {
 }
 
 static void input_usage(FILE *f) {
-        fputs("Usage: botdesk input PROFILE ACTION [ARGS] [--json]\n"
+        fputs("Usage: botdesk input PROFILE ACTION [ARGS] [--start] [--json]\n"
               "\n"
               "  move X Y                     move the pointer (0 <= X < width, 0 <= Y < height)\n"
               "  click [X Y] [--button N] [--double]\n"
@@ -73,7 +74,8 @@ static void input_usage(FILE *f) {
               "  type TEXT | type --stdin      any Unicode text; newline is Return, tab is Tab\n"
               "  down KEY|buttonN, up KEY|buttonN\n"
               "                               press or release and leave it so\n"
-              "  --window ID                  move, click, drag: X Y inside that window (an id of botdesk windows)\n",
+              "  --window ID                  move, click, drag: X Y inside that window (an id of botdesk windows)\n"
+              "  --start                      start the desktop first when it is not running\n",
               f);
 }
 
@@ -171,6 +173,8 @@ static int parse_request(int argc, char **argv, struct request *req) {
                         req->dbl = true;
                 else if (streq(a, "--stdin"))
                         req->from_stdin = true;
+                else if (streq(a, "--start"))
+                        req->start = true;
                 else if (streq(a, "--button")) {
                         if (i + 1 >= argc)
                                 return usage_error("%s needs a value.", a);
@@ -528,6 +532,10 @@ int verb_input(int argc, char **argv) {
         r = parse_request(argc, argv, &req);
         if (r < 0)
                 return EXIT_OK;
+        if (r != EXIT_OK)
+                return r;
+        /* Only once the request parsed: a bad command starts nothing either. */
+        r = cli_start_on_demand(req.profile, req.start);
         if (r != EXIT_OK)
                 return r;
         r = cli_running_display(req.profile, &dirfd, &display, &xauthority);

@@ -10,6 +10,27 @@
  */
 
 /*
+ * --start of env, exec and input, and [session] auto_start = yes: when the
+ * desktop of profile is not running (or not yet published), start it as
+ * `botdesk start` does, with its checks, memory gate and placement. flag
+ * is --start; without it the profile's auto_start decides. EXIT_OK when the
+ * desktop runs or nothing asked for a start (the verb then says it is not
+ * running), else start's exit code (3 for a refusal), said on stderr.
+ */
+int cli_start_on_demand(const char *profile, bool flag);
+
+/*
+ * botdesk install [-y] [--timeout S] [--password-stdin] [--quiet]
+ * Installs what is missing with the package manager (apt-get, dnf, pacman)
+ * and sudo found on the system PATH ([install] system_path), never the
+ * caller's; one install at a time. 0 done or nothing to do; 1 failed, timed
+ * out (timeout seconds, 0 = 900; the process group is killed), cancelled
+ * (no password), or no package manager; 2 usage (no --yes off a terminal);
+ * 3 another install runs, or no sudo for a non-root caller.
+ */
+int verb_install(bool yes, bool quiet, unsigned timeout, bool password_stdin);
+
+/*
  * botdesk lease PROFILE [show|take|release|request|wait] [--viewer ID] [--reason TEXT] [--timeout S] [--json]
  * action NULL means show. take, release and request need viewer (else 2).
  * A take by the holder and a release by someone who does not hold the

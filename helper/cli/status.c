@@ -20,6 +20,7 @@ void status_done(struct bd_status *s) {
         free(s->install_command);
         free(s->browser);
         free(s->blocker);
+        free(s->warning);
         free(s->placement);
         free(s->unit);
         free(s->session);
@@ -142,6 +143,8 @@ int status_collect(const char *profile, const struct bd_config *c, struct bd_sta
                 /* A running desktop is never reported blocked. */
                 if (!s->running && !s->starting && memory_judge(mem.available_mb, c->min_free_memory_mb) == MEMORY_BLOCKED)
                         s->blocker = memory_blocker_message(&mem, c->min_free_memory_mb);
+                if (memory_warning(&mem, c->min_free_memory_mb, s->running || s->starting, &s->warning) < 0)
+                        return -ENOMEM;
         }
         return 0;
 }
@@ -205,6 +208,7 @@ void status_json(struct json *j, const struct bd_status *s) {
                 json_string(j, when);
         } else
                 json_null(j);
+        json_kv_string(j, "warning", s->warning);
         json_object_end(j);
 }
 
@@ -229,4 +233,6 @@ void status_print(FILE *f, const struct bd_status *s) {
                 fprintf(f, "  missing programs; install with: %s\n", s->install_command);
         if (s->blocker)
                 fprintf(f, "  %s\n", s->blocker);
+        if (s->warning)
+                fprintf(f, "  warning: %s\n", s->warning);
 }

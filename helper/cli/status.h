@@ -29,6 +29,7 @@ struct bd_status {
         char *install_command;
         char *browser;
         char *blocker;
+        char *warning;              /* the tight-memory warning, NULL outside its band */
         long long memory_available_mb;  /* -1 = unknown */
         long long memory_limit_mb;
         char *placement;

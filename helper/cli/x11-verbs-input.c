@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The agent's input verbs, in botdesk-x11.so (x11-verbs.h). */
+/* The agent's input verbs by name (x11-verbs.h): cmd-input.c and
+ * cmd-windows.c, or cmd-input-fallback.c in a build without XTEST. */
 #include "commands-input.h"
 #include "util.h"
 #include "x11-verbs.h"

@@ -4,10 +4,26 @@
  * (x11-verbs.map). See x11-verbs.h.
  */
 #include "botdesk-config.h"
+#include "cli.h"
+#include "commands.h"
 #include "commands-thumbnail.h"
 #include "log.h"
 #include "util.h"
 #include "x11-verbs.h"
+
+static int (*host_start_on_demand)(const char *profile, bool flag);
+
+/* input --start starts the desktop the way the CLI's own verbs do: through it. */
+int cli_start_on_demand(const char *profile, bool flag) {
+        if (!host_start_on_demand)
+                return EXIT_FAILED;
+        return host_start_on_demand(profile, flag);
+}
+
+static void setup(const struct x11_host *host) {
+        log_setup(host->program);
+        host_start_on_demand = host->start_on_demand;
+}
 
 static x11_verb_fn lookup(const char *name) {
         if (streq(name, "thumbnail"))
@@ -18,6 +34,6 @@ static x11_verb_fn lookup(const char *name) {
 const struct x11_verbs botdesk_x11_verbs = {
         .abi = X11_VERBS_ABI,
         .version = BOTDESK_VERSION,
-        .log_setup = log_setup,
+        .setup = setup,
         .lookup = lookup,
 };

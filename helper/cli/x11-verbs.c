@@ -11,6 +11,7 @@
 
 #include "botdesk-config.h"
 #include "cli.h"
+#include "commands.h"
 #include "log.h"
 #include "util.h"
 #include "x11-verbs.h"
@@ -70,6 +71,9 @@ int x11_verb_run(const char *verb, int argc, char **argv) {
         run = m->lookup(verb);
         if (!run)
                 return -ENOENT;
-        m->log_setup("botdesk");
+        m->setup(&(const struct x11_host) {
+                .program = "botdesk",
+                .start_on_demand = cli_start_on_demand,
+        });
         return run(argc, argv);
 }

@@ -14,27 +14,35 @@
 #define X11_VERBS_MODULE "botdesk-x11.so"
 #define X11_VERBS_SYMBOL "botdesk_x11_verbs"
 /* Bumped whenever the struct below changes. */
-#define X11_VERBS_ABI 1u
+#define X11_VERBS_ABI 2u
+
+#include <stdbool.h>
 
 typedef int (*x11_verb_fn)(int argc, char **argv);
+
+/* What the module's verbs take from the CLI that loaded them. */
+struct x11_host {
+        const char *program;            /* for the module's own copy of the logging state */
+        int (*start_on_demand)(const char *profile, bool flag);    /* commands.h */
+};
 
 struct x11_verbs {
         unsigned abi;
         const char *version;            /* BOTDESK_VERSION of the module's build */
-        /* The module carries its own copy of the logging state. */
-        void (*log_setup)(const char *program);
+        void (*setup)(const struct x11_host *host);
         /* The verb called name, or NULL. */
         x11_verb_fn (*lookup)(const char *name);
 };
 
-/* Inside the module: the input verbs (x11-verbs-input.c), or none
- * (x11-verbs-input-fallback.c, a build without XTEST or xkbcommon). */
+/* The input verbs by name (x11-verbs-input.c): the real ones, or the
+ * fallbacks that say what a build without XTEST lacks. */
 x11_verb_fn x11_input_verb(const char *name);
 
 /*
  * Run VERB when it is one of the module's: argv[0] is the verb, as the
  * verbs themselves expect. Returns the verb's CLI exit code, EXIT_FAILED
  * (said) when the module cannot be loaded, or -ENOENT when VERB is none of
- * them (or this build has no X verbs), so that the caller goes on.
+ * them, so that the caller goes on. A build without thumbnails has no
+ * module: its fallback verbs say so (x11-verbs-fallback.c).
  */
 int x11_verb_run(const char *verb, int argc, char **argv);

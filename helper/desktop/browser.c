@@ -26,10 +26,25 @@ char *browser_find(const struct bd_config *c) {
         return NULL;
 }
 
-char *browser_profile_dir(const struct bd_config *c, const char *state_dir) {
-        if (c->browser_profile_dir)
-                return strdup(c->browser_profile_dir);
-        return strdup_printf("%s/browser-profile", state_dir);
+int browser_profile_dir(const struct bd_config *c, const char *state_dir, const char *home, char **ret) {
+        const char *d = c->browser_profile_dir;
+        char *p;
+
+        if (!d || !*d)
+                p = strdup_printf("%s/browser-profile", state_dir);
+        else if (d[0] == '/')
+                p = strdup(d);
+        else if (d[0] == '~') {
+                /* The configuration refuses ~NAME: only ~ and ~/PATH get here. */
+                if (!home || home[0] != '/')
+                        return -ENOENT;
+                p = d[1] ? strdup_printf("%s%s", home, d + 1) : strdup(home);
+        } else
+                p = strdup_printf("%s/%s", state_dir, d);
+        if (!p)
+                return -ENOMEM;
+        *ret = p;
+        return 0;
 }
 
 char *browser_cdp_socket(const char *runtime_dir) {
@@ -37,7 +52,7 @@ char *browser_cdp_socket(const char *runtime_dir) {
 }
 
 int browser_argv(const char *launcher, const char *cdp_socket, const char *executable, const char *profile_dir,
-                 unsigned disk_cache_mb, char ***ret) {
+                 unsigned disk_cache_mb, bool as_root, char ***ret) {
         _cleanup_strv_free_ char **argv = NULL;
         int r;
 
@@ -52,6 +67,8 @@ int browser_argv(const char *launcher, const char *cdp_socket, const char *execu
                                                 (unsigned long long) disk_cache_mb * 1024 * 1024))) < 0 ||
             (r = strv_push(&argv, strdup("--no-first-run"))) < 0 ||
             (r = strv_push(&argv, strdup("--no-default-browser-check"))) < 0)
+                return r;
+        if (as_root && (r = strv_push(&argv, strdup("--no-sandbox"))) < 0)
                 return r;
         *ret = TAKE_PTR(argv);
         return 0;

@@ -112,7 +112,8 @@ static int write_browser_entry(int dir_fd, char *const *browser_argv) {
                              "Icon=web-browser\n"
                              "Terminal=false\n"
                              "StartupNotify=true\n"
-                             "Categories=Network;WebBrowser;\n",
+                             "Categories=Network;WebBrowser;\n"
+                             "X-Botdesk-Launcher=browser\n",
                              exec);
         if (!text)
                 return -ENOMEM;
@@ -130,6 +131,64 @@ static int copy_entry(const char *applications_dir, int dir_fd, const char *file
         if (r < 0)
                 return r;
         return write_file_atomic_at(dir_fd, file, text, size, 0644);
+}
+
+static int write_panel_xml(const char *path, const char *text) {
+        _cleanup_free_ char *dir = strdup(path);
+        _cleanup_close_ int fd = -EBADF;
+        char *slash;
+
+        if (!dir)
+                return -ENOMEM;
+        slash = strrchr(dir, '/');
+        *slash = 0;
+        fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+        if (fd < 0)
+                return negative_errno();
+        return write_file_atomic_at(fd, slash + 1, text, strlen(text), 0644);
+}
+
+/* Put id back into the dock, beside the launcher before or after it in the
+ * skeleton's order. A dock without either neighbour was rearranged by its
+ * user and is left as it is. */
+static int add_to_dock(const char *config_home, unsigned id) {
+        _cleanup_free_ char *path = strdup_printf("%s/" PANEL_XML, config_home), *text = NULL, *out = NULL;
+        char needle[64];
+        const char *hit, *line_start, *line_end;
+        size_t at;
+        bool after;
+        int r;
+
+        if (!path)
+                return -ENOMEM;
+        r = read_full_file(path, &text, NULL, 1 << 20);
+        if (r < 0)
+                return r;
+        snprintf(needle, sizeof needle, "<value type=\"int\" value=\"%u\"/>", id);
+        if (strstr(text, needle))
+                return 0;
+        snprintf(needle, sizeof needle, "<value type=\"int\" value=\"%u\"/>", id - 1);
+        hit = strstr(text, needle);
+        after = hit != NULL;
+        for (unsigned next = id + 1; !hit && next <= 13; next++) {
+                snprintf(needle, sizeof needle, "<value type=\"int\" value=\"%u\"/>", next);
+                hit = strstr(text, needle);
+        }
+        if (!hit)
+                return 0;
+        line_start = hit;
+        while (line_start > text && line_start[-1] != '\n')
+                line_start--;
+        line_end = strchr(hit, '\n');
+        line_end = line_end ? line_end + 1 : hit + strlen(hit);
+        at = (size_t) ((after ? line_end : line_start) - text);
+        /* The new line keeps the neighbour's indentation. */
+        out = strdup_printf("%.*s%s%.*s<value type=\"int\" value=\"%u\"/>\n%s", (int) at, text,
+                            after && line_end[-1] != '\n' ? "\n" : "", (int) (hit - line_start), line_start, id,
+                            text + at);
+        if (!out)
+                return -ENOMEM;
+        return write_panel_xml(path, out);
 }
 
 static int drop_from_dock(const char *config_home, unsigned id) {
@@ -155,20 +214,7 @@ static int drop_from_dock(const char *config_home, unsigned id) {
         line_end = strchr(hit, '\n');
         line_end = line_end ? line_end + 1 : hit + strlen(hit);
         memmove(line_start, line_end, strlen(line_end) + 1);
-        {
-                _cleanup_free_ char *dir = strdup(path);
-                _cleanup_close_ int fd = -EBADF;
-                char *slash;
-
-                if (!dir)
-                        return -ENOMEM;
-                slash = strrchr(dir, '/');
-                *slash = 0;
-                fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-                if (fd < 0)
-                        return negative_errno();
-                return write_file_atomic_at(fd, slash + 1, text, strlen(text), 0644);
-        }
+        return write_panel_xml(path, text);
 }
 
 int launchers_seed(const char *config_home, const char *applications_dir, char *const *browser_argv) {
@@ -213,6 +259,13 @@ int launchers_seed(const char *config_home, const char *applications_dir, char *
         return 0;
 }
 
+/* An entry botdesk wrote: its marker, or (before the marker) its comment or
+ * the DevTools TCP port older versions passed. */
+static bool browser_entry_ours(const char *text) {
+        return strstr(text, "\nX-Botdesk-Launcher=browser\n") || strstr(text, "\nComment=The browser the agent shares\n") ||
+               strstr(text, "--remote-debugging-port");
+}
+
 int launchers_refresh_browser(const char *config_home, char *const *browser_argv) {
         _cleanup_free_ char *dir = strdup_printf("%s/xfce4/panel/launcher-11", config_home), *text = NULL;
         _cleanup_close_ int fd = -EBADF;
@@ -223,14 +276,28 @@ int launchers_refresh_browser(const char *config_home, char *const *browser_argv
         if (!browser_argv || !browser_argv[0])
                 return 0;
         fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
-        if (fd < 0)
-                return errno == ENOENT ? 0 : negative_errno();
-        r = read_full_file_at(fd, "botdesk-browser.desktop", &text, NULL, 1 << 16);
-        if (r < 0)
+        if (fd < 0 && errno == ENOENT) {
+                /* No browser when the dock was seeded, so botdesk left the
+                 * launcher out; one installed since then joins the dock. */
+                if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+                        return negative_errno();
+                fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+                if (fd < 0)
+                        return negative_errno();
+                r = write_browser_entry(fd, browser_argv);
+                if (r < 0)
+                        return r;
+                r = add_to_dock(config_home, 11);
                 return r == -ENOENT ? 0 : r;
-        /* Only the entry an older botdesk wrote, with its DevTools TCP port:
-         * any other content is the user's choice. */
-        if (!strstr(text, "--remote-debugging-port"))
+        }
+        if (fd < 0)
+                return negative_errno();
+        r = read_full_file_at(fd, "botdesk-browser.desktop", &text, NULL, 1 << 16);
+        if (r < 0 && r != -ENOENT)
+                return r;
+        /* Ours is rewritten on every start, so it follows the browser, the
+         * profile's paths and the sandbox rule; anything else is the user's. */
+        if (r >= 0 && !browser_entry_ours(text))
                 return 0;
         return write_browser_entry(fd, browser_argv);
 }

@@ -23,8 +23,11 @@ char *desktop_exec_line(char *const *argv);
 int launchers_seed(const char *config_home, const char *applications_dir, char *const *browser_argv);
 
 /*
- * On later starts: replace the dock's browser entry when an older botdesk
- * wrote it with --remote-debugging-port (a DevTools port on TCP), so that
- * existing profiles lose the port too. Any other entry is left alone.
+ * On later starts: rewrite the dock's browser entry botdesk wrote (its
+ * X-Botdesk-Launcher marker, or an older botdesk's entry, which may carry
+ * --remote-debugging-port), so that it follows a new browser, renamed
+ * paths and the sandbox rule; an entry the user wrote is left alone. When
+ * the dock was seeded without a browser (no launcher-11 directory), a
+ * browser installed since gets its entry and its place in the dock.
  */
 int launchers_refresh_browser(const char *config_home, char *const *browser_argv);

@@ -39,24 +39,6 @@ int session_dirs_for(const struct bd_paths *p, struct session_dirs *ret) {
         return 0;
 }
 
-static int mkdir_p(const char *path, mode_t mode) {
-        _cleanup_free_ char *copy = strdup(path);
-
-        if (!copy)
-                return -ENOMEM;
-        for (char *s = copy + 1; *s; s++) {
-                if (*s != '/')
-                        continue;
-                *s = 0;
-                if (mkdir(copy, 0755) < 0 && errno != EEXIST)
-                        return negative_errno();
-                *s = '/';
-        }
-        if (mkdir(copy, mode) < 0 && errno != EEXIST)
-                return negative_errno();
-        return 0;
-}
-
 static int copy_file_no_replace(int src_dir, int dst_dir, const char *name) {
         _cleanup_close_ int in = -EBADF, out = -EBADF;
         char buf[65536];
@@ -121,11 +103,11 @@ int session_prepare_dirs(const struct session_dirs *d, const char *skel_dir, cha
         bool first;
         int r;
 
-        r = mkdir_p(d->config_home, 0700);
+        r = mkdir_parents(d->config_home, 0700);
         if (r >= 0)
-                r = mkdir_p(d->cache_home, 0700);
+                r = mkdir_parents(d->cache_home, 0700);
         if (r >= 0)
-                r = mkdir_p(d->data_home, 0700);
+                r = mkdir_parents(d->data_home, 0700);
         if (r < 0)
                 return r;
         if (!skel_dir)

@@ -84,11 +84,9 @@ int main(int argc, char **argv) {
                 config_done(&c);
                 if (r < 0) {
                         for (size_t i = 0; i < errs.n; i++) {
-                                if (errs.items[i].line > 0)
-                                        log_error("%s:%u: %s", errs.items[i].file, errs.items[i].line,
-                                                  errs.items[i].message);
-                                else
-                                        log_error("%s: %s", errs.items[i].file, errs.items[i].message);
+                                _cleanup_free_ char *t = config_error_text(&errs.items[i]);
+
+                                log_error("%s", t ?: errs.items[i].message);
                         }
                         log_error("%s has errors; writing the users of the profiles that are still valid.",
                                   config_path);

@@ -41,10 +41,12 @@ enum value_kind {
         VALUE_DESKTOP,
         VALUE_STRING,     /* any text; empty = unset */
         VALUE_PATH,       /* empty = unset, else an absolute path */
+        VALUE_DIR,        /* empty = unset, an absolute path, ~ or ~/PATH, or a path relative to the state dir */
         VALUE_EXECUTABLE, /* auto | none | absolute path */
         VALUE_USER,
         VALUE_ENV_NAMES,  /* environment variable names separated by spaces */
         VALUE_BOOL,       /* yes | no (also true/false, on/off, 1/0) */
+        VALUE_SEARCH_PATH, /* empty = unset, else absolute directories separated by ':' */
 };
 
 enum {
@@ -60,6 +62,7 @@ enum {
         KEY_IDLE_STOP_MINUTES,
         KEY_WALLPAPER,
         KEY_EXEC_PASS_ENV,
+        KEY_AUTO_START,
         KEY_MIN_FREE_MEMORY_MB,
         KEY_BROWSER_EXECUTABLE,
         KEY_BROWSER_PROFILE_DIR,
@@ -68,6 +71,7 @@ enum {
         KEY_RELEASE_ON_CLOSE,
         KEY_SPARES,
         KEY_USER,
+        KEY_SYSTEM_PATH,
         _KEY_MAX,
 };
 
@@ -98,17 +102,21 @@ static const struct key_def keys[_KEY_MAX] = {
         [KEY_IDLE_STOP_MINUTES]   = { "session",   "idle_stop_minutes",  VALUE_UINT,       0, 525600,    FIELD(idle_stop_minutes), 0, false },
         [KEY_WALLPAPER]           = { "session",   "wallpaper",          VALUE_PATH,       0, 0,         FIELD(wallpaper), 0, false },
         [KEY_EXEC_PASS_ENV]       = { "session",   "exec_pass_env",      VALUE_ENV_NAMES,  0, 0,         FIELD(exec_pass_env), 0, false },
+        [KEY_AUTO_START]          = { "session",   "auto_start",         VALUE_BOOL,       0, 0,         FIELD(auto_start), 0, false },
         [KEY_MIN_FREE_MEMORY_MB]  = { "resources", "min_free_memory_mb", VALUE_UINT,       0, 1048576,   FIELD(min_free_memory_mb), 0, false },
         [KEY_BROWSER_EXECUTABLE]  = { "browser",   "executable",         VALUE_EXECUTABLE, 0, 0,         FIELD(browser_executable), 0, false },
-        [KEY_BROWSER_PROFILE_DIR] = { "browser",   "profile_dir",        VALUE_PATH,       0, 0,         FIELD(browser_profile_dir), 0, false },
+        [KEY_BROWSER_PROFILE_DIR] = { "browser",   "profile_dir",        VALUE_DIR,        0, 0,         FIELD(browser_profile_dir), 0, false },
         [KEY_DISK_CACHE_MB]       = { "browser",   "disk_cache_mb",      VALUE_UINT,       0, 65536,     FIELD(disk_cache_mb), 0, false },
         [KEY_MAX_CUT_TEXT]        = { "rfb",       "max_cut_text",       VALUE_UINT,       0, 16777216,  FIELD(max_cut_text), 0, false },
         [KEY_RELEASE_ON_CLOSE]    = { "web",       "release_on_close",   VALUE_BOOL,       0, 0,         FIELD(release_on_close), 0, false },
         [KEY_SPARES]              = { "pool",      "spares",             VALUE_UINT,       0, CONFIG_SPARES_MAX, FIELD(spares), 0, false, true },
         [KEY_USER]                = { NULL,        "user",               VALUE_USER,       0, 0,         FIELD(user), 0, true },
+        /* Where install finds sudo and the package manager: host-wide, so a
+         * user's file cannot point them elsewhere (tests point it at fakes). */
+        [KEY_SYSTEM_PATH]         = { "install",   "system_path",        VALUE_SEARCH_PATH, 0, 0,        FIELD(install_system_path), 0, true },
 };
 
-static const char *const sections[] = { "display", "session", "resources", "browser", "rfb", "web", "pool" };
+static const char *const sections[] = { "display", "session", "resources", "browser", "rfb", "web", "install", "pool" };
 
 #define GEOMETRY_WIDTH_MIN 320U
 #define GEOMETRY_HEIGHT_MIN 200U
@@ -208,6 +216,7 @@ void config_done(struct bd_config *c) {
         free(c->exec_pass_env);
         free(c->browser_executable);
         free(c->browser_profile_dir);
+        free(c->install_system_path);
         free(c->user);
         *c = (struct bd_config) {};
 }
@@ -475,6 +484,12 @@ static int parse_value(struct parser *p, const struct key_def *k, const char *va
                 if (value[0] != '\0' && value[0] != '/')
                         return value_error(p, k, value, "not an absolute path (allowed: empty or a path starting with /)");
                 break;
+        case VALUE_DIR:
+                /* ~ is the user's own home only: another user's is no place for this user's data. */
+                if (value[0] == '~' && value[1] != '\0' && value[1] != '/')
+                        return value_error(p, k, value,
+                                           "~NAME is not supported (allowed: empty, an absolute path, ~, ~/PATH or a path relative to the state dir)");
+                break;
         case VALUE_EXECUTABLE:
                 if (!streq(value, "auto") && !streq(value, "none") && value[0] != '/')
                         return value_error(p, k, value, "expected auto, none or an absolute path");
@@ -492,6 +507,19 @@ static int parse_value(struct parser *p, const struct key_def *k, const char *va
                                                    name);
                         n += l;
                         n += strspn(n, " \t");
+                }
+                break;
+        case VALUE_SEARCH_PATH:
+                for (const char *d = value; *d;) {
+                        size_t l = strcspn(d, ":");
+
+                        if (d[0] != '/')
+                                return value_error(p, k, value,
+                                                   "\"%.*s\" is not an absolute directory (allowed: absolute directories separated by ':')",
+                                                   (int) l, d);
+                        d += l;
+                        if (*d == ':' && !*++d)
+                                return value_error(p, k, value, "ends in ':' (allowed: absolute directories separated by ':')");
                 }
                 break;
         case VALUE_USER:
@@ -844,6 +872,8 @@ static int entry_apply(struct bd_config *c, const struct entry *e) {
                 break;
         case VALUE_STRING:
         case VALUE_PATH:
+        case VALUE_SEARCH_PATH:
+        case VALUE_DIR:
         case VALUE_EXECUTABLE:
         case VALUE_ENV_NAMES:
         case VALUE_USER: {
@@ -1198,6 +1228,7 @@ void config_dump(const struct bd_config *c, FILE *f) {
                 c->command_settle_ms, c->start_timeout, c->idle_stop_minutes);
         dump_string(f, "wallpaper", c->wallpaper);
         dump_string(f, "exec_pass_env", c->exec_pass_env);
+        fprintf(f, "auto_start = %s\n", c->auto_start ? "yes" : "no");
         fprintf(f,
                 "\n"
                 "[resources]\n"
@@ -1216,21 +1247,29 @@ void config_dump(const struct bd_config *c, FILE *f) {
                 "[web]\n"
                 "release_on_close = %s\n"
                 "\n"
+                "[install]\n",
+                c->disk_cache_mb, c->max_cut_text, c->release_on_close ? "yes" : "no");
+        dump_string(f, "system_path", c->install_system_path);
+        fprintf(f,
+                "\n"
                 "[pool]\n"
                 "spares = %u\n",
-                c->disk_cache_mb, c->max_cut_text, c->release_on_close ? "yes" : "no", c->spares);
+                c->spares);
         /* `user` is only valid inside [profile.NAME], and the name is not
          * part of the effective values: a comment keeps the output valid. */
         fprintf(f, "\n; from [profile.NAME]:\n; user =%s%s\n", c->user ? " " : "", c->user ?: "");
 }
 
+char *config_error_text(const struct config_error *x) {
+        if (x->line > 0)
+                return strdup_printf("%s:%u: %s", x->file, x->line, x->message);
+        return strdup_printf("%s: %s", x->file, x->message);
+}
+
 void config_errors_print(const struct config_errors *e, FILE *f) {
         for (size_t i = 0; i < e->n; i++) {
-                const struct config_error *x = &e->items[i];
+                _cleanup_free_ char *t = config_error_text(&e->items[i]);
 
-                if (x->line > 0)
-                        fprintf(f, "%s:%u: %s\n", x->file, x->line, x->message);
-                else
-                        fprintf(f, "%s: %s\n", x->file, x->message);
+                fprintf(f, "%s\n", t ?: e->items[i].message);
         }
 }

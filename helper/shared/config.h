@@ -45,6 +45,7 @@ struct bd_config {
         unsigned idle_stop_minutes;   /* 0 = never, ..525600 */
         char *wallpaper;              /* NULL when empty */
         char *exec_pass_env;          /* variable names `exec` passes on, space-separated; NULL when empty */
+        bool auto_start;              /* env, exec, input start a desktop that is not running */
         /* [resources] */
         unsigned min_free_memory_mb;  /* 0 = no gate */
         /* [browser] */
@@ -56,6 +57,8 @@ struct bd_config {
         /* [web] */
         bool release_on_close;        /* the controlling viewer's last clean close hands back */
         unsigned spares;              /* [pool]: desktops started ahead of need, 0..CONFIG_SPARES_MAX */
+        /* [install] (host-wide) */
+        char *install_system_path;    /* where install finds sudo and the package manager; NULL = the system's */
         /* [profile.NAME] only */
         char *user;                   /* owner for the logind tier, NULL if unset */
 };
@@ -101,4 +104,6 @@ int config_load_string(struct bd_config *c, const char *profile, const char *tex
 void config_dump(const struct bd_config *c, FILE *f);
 
 /* Print each error as "FILE:LINE: message" (config check). */
+/* "FILE:LINE: message", or "FILE: message" for a whole-file error; NULL on ENOMEM. */
+char *config_error_text(const struct config_error *x);
 void config_errors_print(const struct config_errors *e, FILE *f);

@@ -72,35 +72,6 @@ int helper_record_read_at(int dirfd, struct helper_record *r) {
         return 0;
 }
 
-int pid_starttime(pid_t pid, unsigned long long *ret) {
-        _cleanup_free_ char *text = NULL;
-        char path[64];
-        const char *p;
-        int r;
-
-        snprintf(path, sizeof path, "/proc/%d/stat", (int) pid);
-        r = read_full_file(path, &text, NULL, 4096);
-        if (r < 0)
-                return r;
-        /* comm may contain spaces and parentheses: fields start after the last ')'. */
-        p = strrchr(text, ')');
-        if (!p)
-                return -EBADMSG;
-        /* After ")": state(3) ... starttime is field 22, i.e. the 20th after state. */
-        if (p[1] != ' ' || p[2] == 'Z' || p[2] == 'X')
-                return -ESRCH;
-        p += 2;
-        for (int field = 3; field < 22; field++) {
-                p = strchr(p, ' ');
-                if (!p)
-                        return -EBADMSG;
-                p++;
-        }
-        if (sscanf(p, "%llu", ret) != 1)
-                return -EBADMSG;
-        return 0;
-}
-
 int helper_lock_take(int dirfd) {
         _cleanup_close_ int fd = openat(dirfd, HELPER_LOCK_FILE,
                                         O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0600);

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #pragma once
 
+#include "procfs.h"
+
 #include <stdbool.h>
 #include <sys/types.h>
 
@@ -31,7 +33,6 @@ void helper_record_done(struct helper_record *r);
 int helper_record_write_at(int dirfd, const struct helper_record *r);
 int helper_record_read_at(int dirfd, struct helper_record *r);
 
-int pid_starttime(pid_t pid, unsigned long long *ret);
 
 /* Take the profile's helper lock without blocking: fd, or -EBUSY when another helper holds it. */
 int helper_lock_take(int dirfd);

@@ -375,3 +375,19 @@ char *memory_blocker_message(const struct memory_info *m, unsigned min_free_mb) 
                              (unsigned long long) m->available_mb, (unsigned long long) m->limit_mb,
                              min_free_mb);
 }
+
+int memory_warning(const struct memory_info *m, unsigned min_free_mb, bool running, char **ret) {
+        enum memory_verdict v = memory_judge(m->available_mb, min_free_mb);
+        char *msg;
+
+        *ret = NULL;
+        if (v == MEMORY_OK || (v == MEMORY_BLOCKED && !running))
+                return 0;
+        msg = strdup_printf("Memory is tight: %llu MB available, %u MB is the floor (min_free_memory_mb); "
+                            "the desktop may be slow, and starts are refused below the floor",
+                            (unsigned long long) m->available_mb, min_free_mb);
+        if (!msg)
+                return -ENOMEM;
+        *ret = msg;
+        return 0;
+}

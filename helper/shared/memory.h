@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #pragma once
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /*
@@ -40,3 +41,13 @@ enum memory_verdict memory_judge(uint64_t available_mb, unsigned min_free_mb);
 
 /* "Not enough free memory for a desktop: A MB available of L MB, F MB needed (min_free_memory_mb)" */
 char *memory_blocker_message(const struct memory_info *m, unsigned min_free_mb);
+
+/*
+ * The tight-memory warning a start and `status` pass on to the caller:
+ * "Memory is tight: A MB available, F MB is the floor (min_free_memory_mb);
+ * the desktop may be slow, and starts are refused below the floor".
+ * Only in the band below floor + floor/3 (MEMORY_LOW), and below the floor
+ * too when running is set (a running desktop is never blocked, but still
+ * short). Returns 0 and *ret = NULL outside that band, -ENOMEM.
+ */
+int memory_warning(const struct memory_info *m, unsigned min_free_mb, bool running, char **ret);

@@ -32,7 +32,8 @@ const struct required_binary required_binaries[] = {
 const unsigned n_required_binaries = ELEMENTSOF(required_binaries);
 
 static const char *const install_commands[_PKG_MAX] = {
-        [PKG_APT] = "apt-get install -y",
+        /* Recommends would pull a full desktop's worth of extras. */
+        [PKG_APT] = "apt-get install --no-install-recommends -y",
         [PKG_DNF] = "dnf install -y",
         [PKG_PACMAN] = "pacman -S --needed --noconfirm",
 };
@@ -237,4 +238,33 @@ bool executable_in_path(const char *name, const char *path_override) {
         _cleanup_free_ char *p = find_executable(name, path_override);
 
         return p != NULL;
+}
+
+int packages_install_argv(enum pkg_manager m, const char *manager_path, char *const *pkgs, char ***ret) {
+        _cleanup_strv_free_ char **argv = NULL;
+        const char *words;
+        int r;
+
+        if (m <= PKG_NONE || m >= _PKG_MAX || !manager_path)
+                return -EINVAL;
+        r = strv_push(&argv, strdup(manager_path));
+        if (r < 0)
+                return r;
+        /* The words after the manager's name in install_commands, so that the
+         * command shown and the command run are one. */
+        words = install_commands[m] + strcspn(install_commands[m], " ");
+        while (*words) {
+                size_t l;
+
+                words += strspn(words, " ");
+                l = strcspn(words, " ");
+                if (l > 0 && (r = strv_push(&argv, strndup(words, l))) < 0)
+                        return r;
+                words += l;
+        }
+        for (char *const *p = pkgs; p && *p; p++)
+                if ((r = strv_push(&argv, strdup(*p))) < 0)
+                        return r;
+        *ret = TAKE_PTR(argv);
+        return 0;
 }

@@ -48,5 +48,10 @@ const char *pkg_manager_name(enum pkg_manager m);
 char *packages_install_message(enum pkg_manager m, bool is_root, bool have_sudo,
                                char *const *missing, char **ret_command);
 
+/* The install command as an argv: manager_path (the manager found on the
+ * system PATH), the same words as the command packages_install_message()
+ * shows, then pkgs. */
+int packages_install_argv(enum pkg_manager m, const char *manager_path, char *const *pkgs, char ***ret);
+
 /* Distinct packages for the missing binaries, in table order, NULL-terminated. */
 int packages_for(enum pkg_manager m, char *const *missing, char ***ret);

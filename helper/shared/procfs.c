@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -8,11 +9,66 @@
 #include "procfs.h"
 #include "util.h"
 
+int proc_stat_parse(const char *text, struct proc_stat *ret) {
+        const char *p, *end;
+        unsigned long long v;
+        char field[24];
+        size_t l;
+
+        /* comm may contain spaces and ')' itself, so the fields are found
+         * after the last ')'. Nothing after comm can contain one. */
+        p = strrchr(text, ')');
+        if (!p || p[1] != ' ' || !p[2])
+                return -EBADMSG;
+        *ret = (struct proc_stat) { .state = p[2] };
+        /* state is field 3; starttime is field 22. */
+        p += 2;
+        for (int f = 3; f < 22; f++) {
+                p = strchr(p, ' ');
+                if (!p)
+                        return -EBADMSG;
+                p++;
+        }
+        end = p + strcspn(p, " \n");
+        l = (size_t) (end - p);
+        if (l == 0 || l >= sizeof field)
+                return -EBADMSG;
+        memcpy(field, p, l);
+        field[l] = 0;
+        if (parse_uint(field, ULLONG_MAX, &v) < 0)
+                return -EBADMSG;
+        ret->starttime = v;
+        return 0;
+}
+
+static bool state_dead(char state) {
+        return state == 'Z' || state == 'X' || state == 'x';
+}
+
+int pid_starttime(pid_t pid, unsigned long long *ret) {
+        _cleanup_free_ char *text = NULL;
+        struct proc_stat st;
+        char path[64];
+        int r;
+
+        snprintf(path, sizeof path, "/proc/%d/stat", (int) pid);
+        r = read_full_file(path, &text, NULL, 4096);
+        if (r < 0)
+                return r;
+        r = proc_stat_parse(text, &st);
+        if (r < 0)
+                return r;
+        if (state_dead(st.state))
+                return -ESRCH;
+        *ret = st.starttime;
+        return 0;
+}
+
 bool pid_alive(const char *proc_root, pid_t pid) {
         _cleanup_free_ char *path = NULL;
         _cleanup_close_ int fd = -EBADF;
+        struct proc_stat st;
         char buf[4096];
-        const char *p;
         ssize_t len;
 
         if (pid <= 0)
@@ -41,11 +97,7 @@ bool pid_alive(const char *proc_root, pid_t pid) {
         if (len < 0)
                 return len == -ESRCH ? false : true;
         buf[len] = '\0';
-
-        /* comm may contain spaces and ')' itself, so the state is found after
-         * the last ')'. Nothing after comm can contain one. */
-        p = strrchr(buf, ')');
-        if (!p || p[1] != ' ')
-                return true;
-        return p[2] != 'Z' && p[2] != 'X' && p[2] != 'x';
+        if (proc_stat_parse(buf, &st) < 0)
+                return true; /* cannot tell: assume alive */
+        return !state_dead(st.state);
 }

@@ -113,6 +113,10 @@ int paths_runtime_base(char **ret) {
         return runtime_base_fallback("/tmp", home, getuid(), ret);
 }
 
+int paths_home(char **ret) {
+        return home_dir(ret);
+}
+
 static int home_dir(char **ret) {
         const char *e = getenv("HOME");
         _cleanup_free_ char *buf = NULL;
@@ -329,33 +333,6 @@ static bool endswith_home_fallback(const char *path) {
         return l > k && streq(path + l - k, RUNTIME_HOME_FALLBACK);
 }
 
-/* mkdir -p: parents 0755 (subject to umask), the leaf 0700. */
-static int mkdir_parents_leaf(const char *path) {
-        _cleanup_free_ char *p = strdup(path);
-        struct stat st;
-
-        if (!p)
-                return -ENOMEM;
-
-        for (char *s = p + 1; *s; s++) {
-                if (*s != '/')
-                        continue;
-                *s = '\0';
-                if (mkdir(p, 0755) < 0 && errno != EEXIST)
-                        return negative_errno();
-                *s = '/';
-        }
-
-        if (mkdir(p, 0700) >= 0)
-                return 0;
-        if (errno != EEXIST)
-                return negative_errno();
-        /* A symlinked state dir (to another disk) is the user's business. */
-        if (stat(p, &st) < 0)
-                return negative_errno();
-        return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
-}
-
 int paths_ensure(const struct bd_paths *p) {
         int r;
 
@@ -379,7 +356,7 @@ int paths_ensure(const struct bd_paths *p) {
         if (r < 0)
                 return r;
 
-        return mkdir_parents_leaf(p->state);
+        return mkdir_parents(p->state, 0700);
 }
 
 void activity_stamp(int runtime_fd) {

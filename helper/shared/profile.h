@@ -35,6 +35,9 @@ int paths_for_profile(const char *profile, struct bd_paths *ret);
 /* The runtime base dir alone (for list/status of all profiles). */
 int paths_runtime_base(char **ret);
 
+/* The user's home: $HOME when it is an absolute path, else the passwd entry. */
+int paths_home(char **ret);
+
 /* Below $HOME, where the runtime base goes when /tmp cannot hold it safely. */
 #define RUNTIME_HOME_FALLBACK ".cache/botdesk-run"
 

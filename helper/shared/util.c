@@ -89,7 +89,7 @@ int read_full_file_at(int dirfd, const char *name, char **ret, size_t *ret_size,
         return read_full_fd(fd, ret, ret_size, max);
 }
 
-static int write_all(int fd, const void *data, size_t size) {
+int write_all(int fd, const void *data, size_t size) {
         const char *p = data;
 
         while (size > 0) {
@@ -231,4 +231,28 @@ ssize_t read_small(int fd, char *buf, size_t size) {
                         return (ssize_t) len;
                 len += (size_t) k;
         }
+}
+
+int mkdir_parents(const char *path, mode_t leaf_mode) {
+        _cleanup_free_ char *p = strdup(path);
+        struct stat st;
+
+        if (!p)
+                return -ENOMEM;
+        for (char *s = p + 1; *s; s++) {
+                if (*s != '/')
+                        continue;
+                *s = '\0';
+                if (mkdir(p, 0755) < 0 && errno != EEXIST)
+                        return negative_errno();
+                *s = '/';
+        }
+        if (mkdir(p, leaf_mode) >= 0)
+                return 0;
+        if (errno != EEXIST)
+                return negative_errno();
+        /* A symlinked dir (to another disk) is the user's business; a file is not a dir. */
+        if (stat(p, &st) < 0)
+                return negative_errno();
+        return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
 }

@@ -108,6 +108,13 @@ static inline int negative_errno(void) {
 char *strdup_printf(const char *fmt, ...) _printf_(1, 2);
 
 /* Read a whole small file (at most max bytes) into a NUL-terminated buffer. */
+/* Write all of data, through EINTR and short writes. */
+int write_all(int fd, const void *data, size_t size);
+
+/* mkdir -p: the parents 0755 (subject to umask), the leaf leaf_mode; an
+ * existing leaf must be a directory (or a symlink to one). */
+int mkdir_parents(const char *path, mode_t leaf_mode);
+
 /* Read what fits of a small file from fd into buf; the length, or -EFBIG if it does not fit. */
 ssize_t read_small(int fd, char *buf, size_t size);
 int read_full_file(const char *path, char **ret, size_t *ret_size, size_t max);

@@ -29,6 +29,7 @@
 #include "config.h"
 #include "envfile.h"
 #include "identity.h"
+#include "handback.h"
 #include "lease.h"
 #include "log.h"
 #include "memory.h"
@@ -103,6 +104,7 @@ struct desktop {
         struct x11 x;
         sd_event_source *x_source;
         bool wm_up;
+        struct handback handback;  /* restores the geometry when control returns to the agent */
 
         /* the shared browser, published with the env when there is one */
         char *browser;
@@ -389,6 +391,7 @@ static void desktop_teardown(struct desktop *d, bool failed) {
         (void) unlinkat(d->runtime_fd, "env", 0);
         d->idle_source = sd_event_source_disable_unref(d->idle_source);
         d->x_source = sd_event_source_disable_unref(d->x_source);
+        handback_done(&d->handback);
         x11_disconnect(&d->x);
 
         if (d->cg_base) {
@@ -520,6 +523,9 @@ static void desktop_publish(struct desktop *d) {
                 r = env_set(&env, "AGENT_BROWSER_EXECUTABLE_PATH", d->browser);
         if (r >= 0 && d->browser)
                 r = env_set(&env, "AGENT_BROWSER_USER_DATA_DIR", d->browser_profile);
+        /* The same directory under the name an agent's browser tool reads. */
+        if (r >= 0 && d->browser)
+                r = env_set(&env, "AGENT_BROWSER_PROFILE", d->browser_profile);
         /* Where the dock's browser serves DevTools once it runs. */
         if (r >= 0 && d->browser)
                 r = env_set(&env, "BOTDESK_CDP_SOCKET", d->cdp_socket);
@@ -533,6 +539,10 @@ static void desktop_publish(struct desktop *d) {
         d->settle_source = sd_event_source_disable_unref(d->settle_source);
         d->timeout_source = sd_event_source_disable_unref(d->timeout_source);
         d->phase = PHASE_READY;
+        r = handback_watch(&d->handback, d->event, d->runtime_fd, (unsigned) d->display, d->cookie, d->cfg.width,
+                           d->cfg.height, d->cfg.dpi);
+        if (r < 0)
+                log_warning_errno(r, "Cannot watch the lease (%m); a viewer's resize will outlast the hand-back.");
         if (d->cfg.idle_stop_minutes > 0) {
                 r = arm_idle_timer(d, (uint64_t) d->cfg.idle_stop_minutes * 60 * 1000000ULL);
                 if (r < 0)
@@ -912,6 +922,7 @@ static void desktop_done(struct desktop *d) {
         sd_event_source_disable_unref(d->timeout_source);
         sd_event_source_disable_unref(d->settle_source);
         sd_event_source_disable_unref(d->idle_source);
+        handback_done(&d->handback);
         x11_disconnect(&d->x);
         sd_event_unref(d->event);
         strv_free(d->env);
@@ -1048,13 +1059,12 @@ static int desktop_init(struct desktop *d) {
 
         r = config_load(&d->cfg, d->profile, &src, &errs);
         if (r < 0) {
-                for (size_t i = 0; i < errs.n; i++)
-                        log_error("%s:%u: %s", errs.items[i].file, errs.items[i].line, errs.items[i].message);
-                if (errs.n > 0) {
-                        _cleanup_free_ char *first = strdup_printf("%s:%u: %s", errs.items[0].file,
-                                                                   errs.items[0].line, errs.items[0].message);
-                        if (first)
-                                write_last_error(d, first);
+                for (size_t i = 0; i < errs.n; i++) {
+                        _cleanup_free_ char *t = config_error_text(&errs.items[i]);
+
+                        log_error("%s", t ?: errs.items[i].message);
+                        if (i == 0 && t)
+                                write_last_error(d, t);
                 }
                 config_errors_done(&errs);
                 (void) sd_notifyf(false, "STATUS=Invalid configuration\nERRNO=%d", EINVAL);
@@ -1079,12 +1089,17 @@ static int desktop_init(struct desktop *d) {
         skel = getenv("BOTDESK_SKEL_DIR") ?: BOTDESK_SKEL_DIR;
         d->browser = browser_find(&d->cfg);
         if (d->browser) {
-                d->browser_profile = browser_profile_dir(&d->cfg, d->paths.state);
+                _cleanup_free_ char *home = NULL;
+
+                (void) paths_home(&home);
+                r = browser_profile_dir(&d->cfg, d->paths.state, home, &d->browser_profile);
+                if (r < 0)
+                        return log_error_errno(r, "Cannot resolve [browser] profile_dir \"%s\": %m", d->cfg.browser_profile_dir);
                 d->cdp_socket = browser_cdp_socket(d->paths.runtime);
-                if (!d->browser_profile || !d->cdp_socket)
+                if (!d->cdp_socket)
                         return -ENOMEM;
                 r = browser_argv(getenv("BOTDESK_BROWSER_LAUNCHER") ?: BOTDESK_BROWSER_PATH, d->cdp_socket,
-                                 d->browser, d->browser_profile, d->cfg.disk_cache_mb, &browser_cmd);
+                                 d->browser, d->browser_profile, d->cfg.disk_cache_mb, geteuid() == 0, &browser_cmd);
                 if (r < 0)
                         return r;
         }

@@ -133,12 +133,23 @@ t_is "$rc" 0 "the desktop starts" || true
 ENVF=$("$BOTDESK" env "$P")
 SOCK=$(sed -n "s/^export BOTDESK_CDP_SOCKET='\?\([^']*\)'\?$/\1/p" <<<"$ENVF")
 t_is "$SOCK" "$RT/cdp.sock" "the desktop publishes BOTDESK_CDP_SOCKET, the profile's cdp.sock, in its env"
+UDD=$(sed -n "s/^export AGENT_BROWSER_USER_DATA_DIR='\?\([^']*\)'\?$/\1/p" <<<"$ENVF")
+t_is "$(sed -n "s/^export AGENT_BROWSER_PROFILE='\?\([^']*\)'\?$/\1/p" <<<"$ENVF")" "$UDD" \
+        "the env also exports AGENT_BROWSER_PROFILE, the same dir as AGENT_BROWSER_USER_DATA_DIR ($UDD)"
 
 # ---- the dock's entry --------------------------------------------------------------------------
 ENTRY=$XDG_STATE_HOME/botdesk/$P/xdg/config/xfce4/panel/launcher-11/botdesk-browser.desktop
 EXEC=$(sed -n 's/^Exec=//p' "$ENTRY" 2>/dev/null)
 t_match "$EXEC" "^$LAUNCHER --cdp-socket=$RT/cdp.sock -- " "the dock's browser entry starts the browser through botdesk-browser on that socket"
 t_match "$EXEC" "^[^%]*$" "... and passes no field codes"
+if [ "$(id -u)" = 0 ]; then
+        t_match "$EXEC" " --no-sandbox( |$)" "run as root, the dock's browser gets --no-sandbox"
+else
+        case "$EXEC " in
+        *" --no-sandbox "*) t_fail "run as a user, the dock's browser keeps its sandbox" "$EXEC" ;;
+        *) t_pass "run as a user, the dock's browser keeps its sandbox" ;;
+        esac
+fi
 case $EXEC in
 *remote-debugging-port*) t_fail "the dock's browser entry opens no DevTools TCP port" "$EXEC" ;;
 *) t_pass "the dock's browser entry opens no DevTools TCP port" ;;

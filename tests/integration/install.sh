@@ -1,54 +1,285 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# botdesk install: the exact package manager command for what is missing, and
-# the two cases where it can only say what to do. A fake apt-get (and sudo)
-# on PATH records what it was asked; nothing is really installed.
+# botdesk install: the exact package manager command for what is missing,
+# run with sudo and the package manager from the system PATH (here a
+# fixture dir, named by the host-wide [install] system_path), never the
+# caller's; the command shown first and its output streamed as it comes;
+# one install at a time; a deadline that kills the package manager's group;
+# and the sudo paths: none on the host, no password, a password on stdin fed
+# once, a wrong one. Fake apt-get and sudo record what they were asked;
+# nothing is really installed. (Root never uses sudo: the sudo paths run in
+# the unprivileged variant.)
 set -u
 SRC=${BOTDESK_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 BOTDESK=${BOTDESK_BUILD_DIR:-$SRC/build}/helper/botdesk
 T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+BG=
+cleanup() {
+        # Our own background install, by pid (the fakes end by themselves).
+        [ -n "$BG" ] && kill "$BG" 2>/dev/null
+        rm -rf -- "${T:?}"
+}
+trap cleanup EXIT
 n=0 failed=0
-ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=1; fi; }
+# ok STATUS DESCRIPTION: fails (so that `|| diag` shows why) when STATUS is not 0.
+ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=1; fi; [ "$1" = 0 ]; }
+diag() { sed 's/^/# /' "$@"; }
+# alive PID: running, not a zombie (one killed whose parent, maybe init, has not reaped it yet).
+alive() { local st; st=$(sed -n 's/^State:[[:space:]]*\(.\).*/\1/p' "/proc/$1/status" 2>/dev/null); [ -n "$st" ] && [ "$st" != Z ]; }
 
-mkdir "$T/apt" "$T/sudo" "$T/none"
-printf '#!/bin/sh\necho "$@" > %s/apt-args\n' "$T" > "$T/apt/apt-get"
-printf '#!/bin/sh\necho "$@" > %s/sudo-args\n' "$T" > "$T/sudo/sudo"
-cp "$T/apt/apt-get" "$T/sudo/apt-get"
-chmod +x "$T/apt/apt-get" "$T/sudo/sudo" "$T/sudo/apt-get"
-want="install -y tigervnc-standalone-server xfwm4 xfce4-panel xfdesktop4 xfce4-settings dbus-daemon x11-xkb-utils"
+chmod 700 "$T"
+mkdir -m 700 "$T/run"
+mkdir "$T/sys" "$T/none" "$T/evil"
+export XDG_RUNTIME_DIR=$T/run BOTDESK_CONFIG=$T/botdesk.ini
+unset XDG_CONFIG_HOME
+export HOME=$T
 
-PATH=$T/none "$BOTDESK" install --yes </dev/null >"$T/out" 2>&1
-ok $(( $? == 1 ? 0 : 1 )) "without a package manager install exits 1"
+# The package manager: records its arguments and pid; $T/mode makes it hang,
+# wait for $T/go (bounded: 20 s), or fail.
+cat >"$T/sys/apt-get" <<EOF
+#!/bin/sh
+PATH=/usr/bin:/bin
+echo "\$@" >"$T/apt-args"
+echo \$\$ >"$T/apt-pid"
+echo "fake apt-get: first line"
+case \$(cat "$T/mode" 2>/dev/null) in
+hang) exec sleep 1000 ;;
+stubborn) trap '' TERM; sleep 1000 & echo \$! >"$T/apt-child"; wait ;;
+wait) i=0; while [ ! -e "$T/go" ] && [ \$i -lt 400 ]; do sleep 0.05; i=\$((i + 1)); done ;;
+fail) echo "E: fake failure" >&2; exit 100 ;;
+esac
+echo "fake apt-get: last line"
+EOF
+# sudo: -n fails unless $T/nopasswd exists; -S reads one line, which must be "secret".
+cat >"$T/sudo.fake" <<EOF
+#!/bin/sh
+PATH=/usr/bin:/bin
+echo "\$@" >"$T/sudo-args"
+nonint=0 stdin=0
+while [ \$# -gt 0 ]; do
+        case \$1 in
+        -n) nonint=1; shift ;;
+        -S) stdin=1; shift ;;
+        -p) shift 2 ;;
+        --) shift; break ;;
+        *) break ;;
+        esac
+done
+if [ ! -e "$T/nopasswd" ]; then
+        if [ \$nonint = 1 ]; then echo "sudo: a password is required" >&2; exit 1; fi
+        [ \$stdin = 1 ] || { echo "sudo: a terminal is required" >&2; exit 1; }
+        IFS= read -r pw || pw=
+        echo "\$pw" >>"$T/sudo-pw"
+        [ "\$pw" = secret ] || { echo "Sorry, try again." >&2; echo "sudo: no password was provided" >&2; exit 1; }
+fi
+exec "\$@"
+EOF
+# What the caller's PATH offers must never run.
+printf '#!/bin/sh\ntouch %s/evil-ran\n' "$T" >"$T/evil/sudo"
+cp "$T/evil/sudo" "$T/evil/apt-get"
+chmod +x "$T/sys/apt-get" "$T/sudo.fake" "$T/evil/sudo" "$T/evil/apt-get"
+pkgs="tigervnc-standalone-server xfwm4 xfce4-panel xfdesktop4 xfce4-settings dbus-daemon x11-xkb-utils"
+want="install --no-install-recommends -y $pkgs"
+
+config() { printf '[install]\nsystem_path = %s\n' "$1" >"$BOTDESK_CONFIG"; }
+# install ARGS...: with the caller's PATH holding only the evil twins (so
+# every required program is missing), bounded, output in $T/out.
+install() { timeout 60 env PATH=$T/evil "$BOTDESK" install "$@" >"$T/out" 2>&1; }
+reset() { rm -f "$T/apt-args" "$T/apt-pid" "$T/apt-child" "$T/sudo-args" "$T/sudo-pw" "$T/mode" "$T/go" "$T/nopasswd"; }
+
+config "$T/none"
+install --yes </dev/null
+ok $(($? == 1 ? 0 : 1)) "without a package manager on the system PATH install exits 1"
 grep -q "No supported package manager" "$T/out"
 ok $? "... and says to use the distribution's tooling"
+ok $([ ! -e "$T/evil-ran" ]; echo $?) "... and never runs the apt-get on the caller's PATH"
 
-# A PATH where installing is possible: apt-get as root, sudo + apt-get otherwise.
-can=$T/apt; [ "$(id -u)" = 0 ] || can=$T/sudo
-PATH=$can "$BOTDESK" install </dev/null >"$T/out" 2>&1
-ok $(( $? == 2 ? 0 : 1 )) "not on a terminal and without --yes, install exits 2"
+config "$T/sys"
+printf '[install]\nsystem_path = relative/dir\n' >"$BOTDESK_CONFIG"
+install --yes </dev/null
+ok $(($? == 2 ? 0 : 1)) "a relative system_path is a configuration error (2)"
+grep -q "botdesk.ini:2: .*system_path.*not an absolute directory" "$T/out"
+ok $? "... naming the file and line"
+mkdir -p "$T/cfg/botdesk"
+printf '[install]\nsystem_path = %s\n' "$T/evil" >"$T/cfg/botdesk/botdesk.ini"
+config "$T/sys"
+timeout 60 env PATH=$T/evil XDG_CONFIG_HOME=$T/cfg "$BOTDESK" install --yes </dev/null >"$T/out" 2>&1
+ok $(($? == 2 ? 0 : 1)) "system_path in the user's own file is refused: it is host-wide"
+rm -rf -- "${T:?}/cfg"
+
+if [ "$(id -u)" != 0 ]; then
+        install --yes </dev/null
+        ok $(($? == 3 ? 0 : 1)) "unprivileged without sudo on the system PATH, install is refused (3)"
+        grep -q "No sudo on this host; run as root: $T/sys/apt-get $want" "$T/out"
+        ok $? "... saying to run it as root, with the command" || diag "$T/out"
+        ok $([ ! -e "$T/evil-ran" ]; echo $?) "... and the caller's sudo did not run"
+        cp "$T/sudo.fake" "$T/sys/sudo"
+fi
+
+reset
+install </dev/null
+ok $(($? == 2 ? 0 : 1)) "not on a terminal and without --yes, install exits 2"
 grep -q -- "--yes" "$T/out"
 ok $? "... and names --yes"
-[ ! -e "$T/apt-args" ] && [ ! -e "$T/sudo-args" ]
-ok $? "... and ran nothing"
+ok $([ ! -e "$T/apt-args" ] && [ ! -e "$T/sudo-args" ]; echo $?) "... and ran nothing"
 
+# ---- a run that works, streamed -----------------------------------------------------------------
+reset
+[ "$(id -u)" = 0 ] || touch "$T/nopasswd"
+echo wait >"$T/mode"
+timeout 60 env PATH=$T/evil "$BOTDESK" install --yes </dev/null >"$T/out" 2>&1 &
+BG=$!
+# Test-side wait, bounded (10 s): the first line arrives while apt-get still runs.
+for ((i = 0; i < 200; i++)); do grep -q "first line" "$T/out" 2>/dev/null && break; sleep 0.05; done
+grep -q "fake apt-get: first line" "$T/out" && ! grep -q "last line" "$T/out"
+ok $? "the package manager's output is streamed: its first line shows while it still runs" || diag "$T/out"
+
+# One at a time: a second install meanwhile is refused.
+timeout 60 env PATH=$T/evil "$BOTDESK" install --yes </dev/null >"$T/out2" 2>&1
+ok $(($? == 3 ? 0 : 1)) "a second install while one runs is refused with 3"
+grep -q "An install is already running" "$T/out2"
+ok $? "... saying an install is already running" || diag "$T/out2"
+touch "$T/go"
+wait "$BG"
+rc=$?
+BG=
+ok "$rc" "the first install exits 0 once the package manager is done" || diag "$T/out"
+if [ "$(id -u)" = 0 ]; then cmd="$T/sys/apt-get $want"; else cmd="$T/sys/sudo -n -- $T/sys/apt-get $want"; fi
+[ "$(head -n1 "$T/out")" = "+ $cmd" ]
+ok $? "the command is shown first: + $cmd" || diag "$T/out"
+[ "$(cat "$T/apt-args" 2>/dev/null)" = "$want" ]
+ok $? "apt-get got exactly: $want"
+grep -q "fake apt-get: last line" "$T/out" && grep -q "^Installed: $pkgs$" "$T/out"
+ok $? "... its output came through to the end, and install says what it installed"
+ok $([ ! -e "$T/evil-ran" ]; echo $?) "nothing from the caller's PATH ran"
 if [ "$(id -u)" = 0 ]; then
-        PATH=$T/apt "$BOTDESK" install --yes </dev/null >"$T/out" 2>&1
-        ok $? "as root, install --yes runs the package manager"
-        [ "$(cat "$T/apt-args" 2>/dev/null)" = "$want" ]
-        ok $? "... with exactly the packages of what is missing: apt-get $want"
-        PATH=$T/apt "$BOTDESK" doctor --json > "$T/doctor" 2>&1
-        python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(d["install_command"] != "apt-get " + sys.argv[2])' "$T/doctor" "$want"
+        PATH=$T/sys "$BOTDESK" doctor --json >"$T/doctor" 2>&1
+        python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(d["install_command"] != "apt-get " + sys.argv[2])' \
+                "$T/doctor" "$want"
         ok $? "doctor --json shows the same command, without sudo as root"
-else
-        PATH=$T/apt "$BOTDESK" install --yes </dev/null >"$T/out" 2>&1
-        ok $(( $? == 3 ? 0 : 1 )) "unprivileged without sudo, install is refused with exit 3"
-        grep -q "must be installed in the image" "$T/out"
-        ok $? "... saying the packages must be baked into the image"
-        PATH=$T/sudo "$BOTDESK" install --yes </dev/null >"$T/out" 2>&1
-        ok $? "unprivileged with sudo, install runs it"
-        [ "$(cat "$T/sudo-args" 2>/dev/null)" = "apt-get $want" ]
-        ok $? "... as sudo apt-get $want"
+fi
+
+# ---- on a terminal: it asks first ----------------------------------------------------------------
+# A pty of python's own answers the question (bounded: 30 s).
+cat >"$T/answer-prompt.py" <<'PYEOF'
+import os, pty, select, sys, time
+answer, argv = sys.argv[1], sys.argv[2:]
+pid, fd = pty.fork()
+if pid == 0:
+    os.execvp(argv[0], argv)
+buf, answered, deadline = b"", False, time.time() + 30
+while time.time() < deadline:
+    if select.select([fd], [], [], 0.5)[0]:
+        try:
+            d = os.read(fd, 4096)
+        except OSError:
+            break
+        if not d:
+            break
+        buf += d
+        if not answered and b"[y/N]" in buf:
+            os.write(fd, answer.encode() + b"\n")
+            answered = True
+    elif answered and os.waitpid(pid, os.WNOHANG)[0]:
+        break
+else:
+    os.kill(pid, 9)
+_, status = os.waitpid(pid, 0)
+sys.stdout.write(buf.decode(errors="replace"))
+print("exit %d" % os.waitstatus_to_exitcode(status))
+PYEOF
+for answer in n y; do
+        reset
+        [ "$(id -u)" = 0 ] || touch "$T/nopasswd"
+        python3 "$T/answer-prompt.py" "$answer" env PATH="$T/evil" "$BOTDESK" install >"$T/out" 2>&1
+        if [ "$answer" = n ]; then
+                grep -q "Run .*$T/sys/apt-get $want? \[y/N\]" "$T/out" && grep -q "Nothing installed" "$T/out" &&
+                        grep -q "^exit 1" "$T/out" && [ ! -e "$T/apt-args" ]
+                ok $? "on a terminal install asks, and a no installs nothing (exit 1)" || diag "$T/out"
+        else
+                grep -q "^exit 0" "$T/out" && [ "$(cat "$T/apt-args" 2>/dev/null)" = "$want" ]
+                ok $? "... and a yes runs apt-get $want" || diag "$T/out"
+        fi
+done
+
+# ---- the deadline -------------------------------------------------------------------------------
+reset
+[ "$(id -u)" = 0 ] || touch "$T/nopasswd"
+echo hang >"$T/mode"
+t0=$SECONDS
+install --yes --timeout 1 </dev/null
+rc=$?
+ok $((rc == 1 ? 0 : 1)) "a package manager that never ends is stopped at --timeout (exit 1)"
+ok $([ $((SECONDS - t0)) -lt 15 ]; echo $?) "... within the timeout and its grace ($((SECONDS - t0)) s)"
+grep -q "did not finish within 1 s" "$T/out" && grep -q "may still hold its lock" "$T/out"
+ok $? "... saying so, and that the package manager may still hold its lock" || diag "$T/out"
+pid=$(cat "$T/apt-pid" 2>/dev/null)
+ok $([ -n "$pid" ] && ! alive "$pid"; echo $?) "... and its process group was killed (pid ${pid:-?} is gone)"
+# Left behind only when that failed: our fake's sleep, checked by its command line before it is signalled.
+[ -n "$pid" ] && [ "$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null)" = "sleep 1000 " ] && kill "$pid"
+
+# One that ignores SIGTERM, with a child of its own: SIGKILL follows, for the whole group.
+reset
+[ "$(id -u)" = 0 ] || touch "$T/nopasswd"
+echo stubborn >"$T/mode"
+t0=$SECONDS
+install --yes --timeout 1 </dev/null
+ok $(($? == 1 ? 0 : 1)) "a package manager that ignores SIGTERM is still stopped (exit 1)"
+ok $([ $((SECONDS - t0)) -lt 15 ]; echo $?) "... within the timeout and the SIGKILL grace ($((SECONDS - t0)) s)"
+pid=$(cat "$T/apt-pid" 2>/dev/null) child=$(cat "$T/apt-child" 2>/dev/null)
+ok $([ -n "$pid" ] && [ -n "$child" ] && ! alive "$pid" && ! alive "$child"; echo $?) \
+        "... it and its child are gone (pids ${pid:-?} ${child:-?}): the group was killed"
+[ -n "$child" ] && [ "$(tr '\0' ' ' <"/proc/$child/cmdline" 2>/dev/null)" = "sleep 1000 " ] && kill -9 "$child"
+[ -n "$pid" ] && grep -q "$T/sys/apt-get" "/proc/$pid/cmdline" 2>/dev/null && kill -9 "$pid"
+
+reset
+[ "$(id -u)" = 0 ] || touch "$T/nopasswd"
+echo fail >"$T/mode"
+install --yes </dev/null
+ok $(($? == 1 ? 0 : 1)) "a failing package manager makes install exit 1"
+grep -q "E: fake failure" "$T/out" && grep -q "apt-get failed (exit 100)" "$T/out"
+ok $? "... its error shown, and its exit status named" || diag "$T/out"
+
+# ---- sudo and the password (unprivileged only) ----------------------------------------------------
+if [ "$(id -u)" != 0 ]; then
+        reset
+        install --yes </dev/null
+        ok $(($? == 1 ? 0 : 1)) "sudo needs a password, there is no terminal and no --password-stdin: exit 1"
+        grep -q "Cancelled: no password" "$T/out"
+        ok $? "... cancelled: no password" || diag "$T/out"
+        ok $([ ! -e "$T/apt-args" ]; echo $?) "... and the package manager never ran"
+
+        reset
+        install --password-stdin </dev/null
+        ok $(($? == 2 ? 0 : 1)) "--password-stdin without --yes is a usage error (2)"
+
+        reset
+        echo | install --yes --password-stdin
+        ok $(($? == 1 ? 0 : 1)) "--password-stdin with an empty line: exit 1"
+        grep -q "Cancelled: no password" "$T/out"
+        ok $? "... cancelled: no password"
+        ok $([ ! -e "$T/sudo-args" ]; echo $?) "... and sudo never ran"
+
+        reset
+        printf 'secret\nnot-for-sudo\n' | install --yes --password-stdin
+        ok $? "the password on stdin gets the install done" || diag "$T/out"
+        [ "$(cat "$T/sudo-args" 2>/dev/null)" = "-S -p  -- $T/sys/apt-get $want" ]
+        ok $? "... through sudo -S with an empty prompt, the password on no command line"
+        [ "$(cat "$T/sudo-pw" 2>/dev/null)" = secret ]
+        ok $? "... sudo read it exactly once"
+        [ "$(cat "$T/apt-args" 2>/dev/null)" = "$want" ]
+        ok $? "... and apt-get got $want"
+        ! grep -q secret "$T/out"
+        ok $? "... and the password is not in the output"
+
+        reset
+        echo wrong | install --yes --password-stdin
+        ok $(($? == 1 ? 0 : 1)) "a wrong password: exit 1"
+        grep -q "did not accept the password" "$T/out" && grep -q "Sorry, try again" "$T/out"
+        ok $? "... sudo's own words shown, and install says the password may be why" || diag "$T/out"
+        [ "$(wc -l <"$T/sudo-pw")" = 1 ]
+        ok $? "... sudo was fed the password once, not asked again"
+        ok $([ ! -e "$T/apt-args" ]; echo $?) "... and apt-get never ran"
 fi
 echo "1..$n"
 exit $failed

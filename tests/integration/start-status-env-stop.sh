@@ -27,7 +27,7 @@ import json, sys
 s = json.loads(sys.argv[1]); lo, hi = int(sys.argv[2]), int(sys.argv[3])
 keys = ["profile", "supported", "installed", "missing", "running", "pid", "display", "socket", "geometry",
         "install_command", "browser", "blocker", "memory_available_mb", "memory_limit_mb", "placement",
-        "unit", "session", "lease", "idle_seconds", "started_at"]
+        "unit", "session", "lease", "idle_seconds", "started_at", "warning"]
 bad = [k for k in keys if k not in s]
 bad += ["lease." + k for k in ("holder", "viewer_hash", "since", "epoch") if k not in (s.get("lease") or {})]
 if s.get("running") is not True: bad.append("running=%r" % s.get("running"))

@@ -70,7 +70,7 @@ check "--viewer --reason --timeout --json"      botdesk lease work take -
 check "move click drag scroll key type down up" botdesk input work ""
 check "drag down"                               botdesk input work d
 check "work web research"                       botdesk windows ""
-check "--json --button --double --window --stdin --help" botdesk input work click -
+check "--json --button --double --window --stdin --start --help" botdesk input work click -
 check ""                                        botdesk input work click --button ""
 check "ready"                                   botdesk watch work --until r
 check "web work research"                       botdesk watch ""
@@ -89,7 +89,9 @@ ok $? "botdesk thumbnail work -o FILE -> file names"
 check "check show"                              botdesk config ""
 check "research"                                botdesk config check --profile r
 check "--profile"                               botdesk config show --p
-check "-- --env"                                botdesk exec work -
+check "-- --env --start"                        botdesk exec work -
+check "--json --start"                          botdesk env work -
+check "--password-stdin --quiet --timeout --yes" botdesk install -
 check "basename"                                botdesk exec work -- basenam
 check "--viewer"                                botdesk rfb work -
 check "--json"                                  botdesk doctor -

@@ -78,6 +78,20 @@ static bool any_debugging_port(char **argv) {
         return false;
 }
 
+static bool has_arg(char **argv, const char *arg) {
+        for (char **a = argv; a && *a; a++)
+                if (streq(*a, arg))
+                        return true;
+        return false;
+}
+
+static size_t count(const char *text, const char *needle) {
+        size_t n = 0;
+        for (const char *t = text; t && (t = strstr(t, needle)); t++)
+                n++;
+        return n;
+}
+
 /* The dock's browser: through the launcher, never with a DevTools TCP port,
  * and an entry an older botdesk wrote with one is replaced. */
 static void test_browser_entry(void) {
@@ -87,11 +101,12 @@ static void test_browser_entry(void) {
         FILE *f;
 
         TAP_EQ_INT(browser_argv("/usr/libexec/botdesk-browser", "/run/user/7/botdesk/w/cdp.sock", "/usr/bin/chromium",
-                                "/home/a/profile", 256, &argv), 0, "the browser's command line is built");
+                                "/home/a/profile", 256, false, &argv), 0, "the browser's command line is built");
         TAP_EQ_STR(argv[0], "/usr/libexec/botdesk-browser", "the dock's browser starts through botdesk-browser");
         TAP_EQ_STR(argv[1], "--cdp-socket=/run/user/7/botdesk/w/cdp.sock", "... which serves DevTools on the profile's cdp.sock");
         TAP_EQ_STR(argv[3], "/usr/bin/chromium", "... and runs the browser after --");
         tap_ok(!any_debugging_port(argv), "no --remote-debugging-port on the command line");
+        tap_ok(!has_arg(argv, "--no-sandbox"), "as an ordinary user the browser keeps its sandbox");
         if (!dir)
                 return (void) tap_ok(0, "mkdtemp: %s", strerror(errno));
 
@@ -119,6 +134,32 @@ static void test_browser_entry(void) {
         read_full_file(path, &text, NULL, 1 << 16);
         TAP_EQ_STR(text, "[Desktop Entry]\nExec=firefox\n", "an entry the user changed otherwise is left alone");
         free(text);
+        text = NULL;
+
+        /* Ours is rewritten on every start: a renamed profile's paths follow. */
+        f = fopen(path, "we");
+        fputs("[Desktop Entry]\nName=Web Browser\nExec=/old/botdesk-browser --cdp-socket=/old/cdp.sock -- /usr/bin/chromium\n"
+              "X-Botdesk-Launcher=browser\n", f);
+        fclose(f);
+        TAP_EQ_INT(launchers_refresh_browser(dir, argv), 0, "refreshing our own entry succeeds");
+        read_full_file(path, &text, NULL, 1 << 16);
+        tap_ok(text && !strstr(text, "/old/") && strstr(text, "--cdp-socket=/run/user/7/botdesk/w/cdp.sock") &&
+                       strstr(text, "--user-data-dir=/home/a/profile"),
+               "the entry botdesk wrote is rewritten with the current paths");
+        free(text);
+        text = NULL;
+        {
+                _cleanup_strv_free_ char **root_argv = NULL;
+
+                browser_argv("/usr/libexec/botdesk-browser", "/run/botdesk/w/cdp.sock", "/usr/bin/chromium", "/root/p", 256,
+                             true, &root_argv);
+                tap_ok(has_arg(root_argv, "--no-sandbox"), "as root the browser gets --no-sandbox");
+                launchers_refresh_browser(dir, root_argv);
+                read_full_file(path, &text, NULL, 1 << 16);
+                tap_ok(text && strstr(text, " --no-sandbox"), "... and the dock's entry, rewritten at the next start, has it too");
+                free(text);
+                text = NULL;
+        }
 
         unlink(path);
         {
@@ -128,6 +169,108 @@ static void test_browser_entry(void) {
                         rmdir(path);
                 }
         }
+}
+
+/* The dock was seeded without a browser: one installed later gets its entry and its place. */
+static void test_browser_installed_later(void) {
+        char tmpl[] = "/tmp/botdesk-test-launchers.XXXXXX";
+        char *dir = mkdtemp(tmpl), path[512], *text = NULL;
+        char *argv[] = { (char *) "/usr/libexec/botdesk-browser", (char *) "--cdp-socket=/c", (char *) "--",
+                         (char *) "/usr/bin/chromium", NULL };
+        static const char panel[] =
+                "<channel name=\"xfce4-panel\">\n"
+                "      <property name=\"plugin-ids\" type=\"array\">\n"
+                "        <value type=\"int\" value=\"10\"/>\n"
+                "        <value type=\"int\" value=\"12\"/>\n"
+                "      </property>\n"
+                "</channel>\n";
+        FILE *f;
+
+        if (!dir)
+                return (void) tap_ok(0, "mkdtemp: %s", strerror(errno));
+        static const char *const mk[] = { "/xfce4", "/xfce4/panel", "/xfce4/xfconf", "/xfce4/xfconf/xfce-perchannel-xml" };
+        for (size_t i = 0; i < ELEMENTSOF(mk); i++) {
+                snprintf(path, sizeof path, "%s%s", dir, mk[i]);
+                mkdir(path, 0700);
+        }
+        snprintf(path, sizeof path, "%s/xfce4/xfconf/xfce-perchannel-xml/xfce4-panel.xml", dir);
+        f = fopen(path, "we");
+        fputs(panel, f);
+        fclose(f);
+
+        TAP_EQ_INT(launchers_refresh_browser(dir, NULL), 0, "without a browser there is nothing to refresh");
+        snprintf(path, sizeof path, "%s/xfce4/panel/launcher-11", dir);
+        tap_ok(access(path, F_OK) < 0, "... and no launcher is made");
+
+        TAP_EQ_INT(launchers_refresh_browser(dir, argv), 0, "a browser installed since the dock was seeded is added");
+        snprintf(path, sizeof path, "%s/xfce4/panel/launcher-11/botdesk-browser.desktop", dir);
+        read_full_file(path, &text, NULL, 1 << 16);
+        tap_ok(text && strstr(text, "Exec=/usr/libexec/botdesk-browser --cdp-socket=/c -- /usr/bin/chromium\n"),
+               "its entry is written");
+        free(text);
+        text = NULL;
+        snprintf(path, sizeof path, "%s/xfce4/xfconf/xfce-perchannel-xml/xfce4-panel.xml", dir);
+        read_full_file(path, &text, NULL, 1 << 16);
+        TAP_EQ_STR(text,
+                   "<channel name=\"xfce4-panel\">\n"
+                   "      <property name=\"plugin-ids\" type=\"array\">\n"
+                   "        <value type=\"int\" value=\"10\"/>\n"
+                   "        <value type=\"int\" value=\"11\"/>\n"
+                   "        <value type=\"int\" value=\"12\"/>\n"
+                   "      </property>\n"
+                   "</channel>\n",
+                   "the browser's launcher is back in the dock, after the terminal");
+        free(text);
+        text = NULL;
+        launchers_refresh_browser(dir, argv);
+        read_full_file(path, &text, NULL, 1 << 16);
+        TAP_EQ_INT((long long) count(text, "value=\"11\""), 1, "a second start does not add it twice");
+        free(text);
+
+        {
+                static const char *const rm[] = { "/xfce4/panel/launcher-11/botdesk-browser.desktop",
+                                                  "/xfce4/xfconf/xfce-perchannel-xml/xfce4-panel.xml" };
+                static const char *const subs[] = { "/xfce4/panel/launcher-11", "/xfce4/xfconf/xfce-perchannel-xml",
+                                                    "/xfce4/xfconf", "/xfce4/panel", "/xfce4", "" };
+                for (size_t i = 0; i < ELEMENTSOF(rm); i++) {
+                        snprintf(path, sizeof path, "%s%s", dir, rm[i]);
+                        unlink(path);
+                }
+                for (size_t i = 0; i < ELEMENTSOF(subs); i++) {
+                        snprintf(path, sizeof path, "%s%s", dir, subs[i]);
+                        rmdir(path);
+                }
+        }
+}
+
+/* [browser] profile_dir: absolute as is, ~ under home, relative under the state dir. */
+static void test_profile_dir(void) {
+        struct bd_config c = {};
+        char *p = NULL;
+
+        TAP_EQ_INT(browser_profile_dir(&c, "/s/botdesk/w", "/home/a", &p), 0, "the default profile dir resolves");
+        TAP_EQ_STR(p, "/s/botdesk/w/browser-profile", "... to the state dir's browser-profile");
+        free(p);
+        c.browser_profile_dir = (char *) "/srv/b";
+        browser_profile_dir(&c, "/s/botdesk/w", "/home/a", &p);
+        TAP_EQ_STR(p, "/srv/b", "an absolute profile_dir is used as it is");
+        free(p);
+        c.browser_profile_dir = (char *) "~";
+        browser_profile_dir(&c, "/s/botdesk/w", "/home/a", &p);
+        TAP_EQ_STR(p, "/home/a", "~ is the home directory");
+        free(p);
+        c.browser_profile_dir = (char *) "~/.config/chromium";
+        browser_profile_dir(&c, "/s/botdesk/w", "/home/a", &p);
+        TAP_EQ_STR(p, "/home/a/.config/chromium", "~/PATH is below the home directory");
+        free(p);
+        c.browser_profile_dir = (char *) "shared/browser";
+        browser_profile_dir(&c, "/s/botdesk/w", "/home/a", &p);
+        TAP_EQ_STR(p, "/s/botdesk/w/shared/browser", "a relative profile_dir is below the profile's state dir");
+        free(p);
+        p = NULL;
+        c.browser_profile_dir = (char *) "~/x";
+        TAP_EQ_INT(browser_profile_dir(&c, "/s/botdesk/w", NULL, &p), -ENOENT, "~ without a known home is an error");
+        tap_ok(!p, "... and yields no path");
 }
 
 int main(void) {
@@ -145,6 +288,8 @@ int main(void) {
         round_trip("a plain command line", plain);
         round_trip("paths with spaces", spaces);
         test_browser_entry();
+        test_browser_installed_later();
+        test_profile_dir();
         round_trip("every reserved character, a quote, a backslash, a percent and an empty argument", reserved);
         return tap_done();
 }

@@ -114,6 +114,7 @@ static void test_defaults(void) {
                !d.browser_profile_dir && !d.user,
                "the resource, browser and rfb defaults are 1536 MB, 256 MB cache, 256 KiB cut text");
         TAP_EQ_STR(d.browser_executable, "auto", "the default browser executable is auto");
+        tap_ok(!d.auto_start, "auto_start is off by default");
         config_done(&d);
         config_done(&d); /* must be idempotent */
 
@@ -303,8 +304,22 @@ static void test_errors(void) {
                      "[session]\ndesktop = kde\n", false, 2, "allowed: xfce or command");
         expect_error("a relative wallpaper path is an error",
                      "[session]\nwallpaper = bg.png\n", false, 2, "not an absolute path");
-        expect_error("a relative browser profile dir is an error",
-                     "[browser]\nprofile_dir = p\n", false, 2, "not an absolute path");
+        expect_error("auto_start that is not a boolean is an error on its line",
+                     "[session]\nauto_start = maybe\n", false, 2, "not a boolean");
+        expect_error("auto_start outside [session] is an error",
+                     "[display]\nauto_start = yes\n", false, 2, "auto_start");
+        expect_clean("auto_start = yes is accepted", load(NULL, "[session]\nauto_start = yes\n", false));
+        tap_ok(cfg.auto_start, "... and turns auto_start on");
+        expect_clean("a profile may turn auto_start off again",
+                     load("w", "[session]\nauto_start = yes\n[profile.w]\nauto_start = no\n", false));
+        tap_ok(!cfg.auto_start, "... and the profile's no wins");
+        expect_error("a browser profile dir in another user's home (~NAME) is an error",
+                     "[browser]\nprofile_dir = ~bob/p\n", false, 2, "~NAME is not supported");
+        expect_clean("a relative browser profile dir (below the state dir) is accepted",
+                     load(NULL, "[browser]\nprofile_dir = p\n", false));
+        expect_clean("a browser profile dir of ~/PATH is accepted",
+                     load(NULL, "[browser]\nprofile_dir = ~/.config/chromium\n", false));
+        TAP_EQ_STR(cfg.browser_profile_dir, "~/.config/chromium", "... and kept for the helper to resolve");
         expect_error("a bare browser name is an error",
                      "[browser]\nexecutable = chromium\n", false, 2, "expected auto, none or an absolute path");
         expect_error("an empty browser executable is an error",

@@ -353,6 +353,35 @@ static void test_message(void) {
                    "the blocker message names available, limit, floor and the setting");
 }
 
+/* The warning start and status pass on: only in the band below floor + floor/3. */
+static void test_warning(void) {
+        struct memory_info m = { .limit_mb = 8192 };
+        char *w = (char *) 1;
+
+        m.available_mb = 2000;
+        TAP_EQ_INT(memory_warning(&m, 1500, false, &w), 0, "the warning is computed");
+        tap_ok(!w, "no warning at floor + floor/3");
+        m.available_mb = 1999;
+        memory_warning(&m, 1500, false, &w);
+        TAP_EQ_STR(w, "Memory is tight: 1999 MB available, 1500 MB is the floor (min_free_memory_mb); "
+                      "the desktop may be slow, and starts are refused below the floor",
+                   "one MB below floor + floor/3 warns, naming available, floor and the setting");
+        free(w);
+        m.available_mb = 1500;
+        memory_warning(&m, 1500, false, &w);
+        tap_ok(w != NULL, "exactly the floor still starts, with the warning");
+        free(w);
+        m.available_mb = 1499;
+        memory_warning(&m, 1500, false, &w);
+        tap_ok(!w, "below the floor a stopped desktop gets the blocker, not the warning");
+        memory_warning(&m, 1500, true, &w);
+        tap_ok(w != NULL, "below the floor a running desktop (never blocked) gets the warning");
+        free(w);
+        m.available_mb = 0;
+        memory_warning(&m, 0, true, &w);
+        tap_ok(!w, "a floor of 0 never warns");
+}
+
 int main(void) {
         if (!mkdtemp(base)) {
                 printf("Bail out! mkdtemp failed\n");
@@ -375,6 +404,7 @@ int main(void) {
         test_host();
         test_judge();
         test_message();
+        test_warning();
 
         (void) nftw(base, rm_one, 16, FTW_DEPTH | FTW_PHYS);
         return tap_done();

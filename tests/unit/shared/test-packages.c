@@ -205,18 +205,18 @@ static void test_messages(void) {
                       NULL, "without root or sudo the message says the packages belong in the image");
         check_message(PKG_APT, false, true, missing,
                       "Missing Xtigervnc, xfdesktop: install them with: "
-                      "sudo apt-get install -y tigervnc-standalone-server xfdesktop4",
-                      "sudo apt-get install -y tigervnc-standalone-server xfdesktop4",
+                      "sudo apt-get install --no-install-recommends -y tigervnc-standalone-server xfdesktop4",
+                      "sudo apt-get install --no-install-recommends -y tigervnc-standalone-server xfdesktop4",
                       "an unprivileged user with sudo gets the exact command prefixed with sudo");
         check_message(PKG_APT, true, false, missing,
                       "Missing Xtigervnc, xfdesktop: install them with: "
-                      "apt-get install -y tigervnc-standalone-server xfdesktop4",
-                      "apt-get install -y tigervnc-standalone-server xfdesktop4",
+                      "apt-get install --no-install-recommends -y tigervnc-standalone-server xfdesktop4",
+                      "apt-get install --no-install-recommends -y tigervnc-standalone-server xfdesktop4",
                       "root gets the exact command without sudo");
         check_message(PKG_APT, true, true, missing,
                       "Missing Xtigervnc, xfdesktop: install them with: "
-                      "apt-get install -y tigervnc-standalone-server xfdesktop4",
-                      "apt-get install -y tigervnc-standalone-server xfdesktop4",
+                      "apt-get install --no-install-recommends -y tigervnc-standalone-server xfdesktop4",
+                      "apt-get install --no-install-recommends -y tigervnc-standalone-server xfdesktop4",
                       "root never gets sudo even when sudo exists");
         check_message(PKG_DNF, false, true, missing,
                       "Missing Xtigervnc, xfdesktop: install them with: "
@@ -229,8 +229,8 @@ static void test_messages(void) {
                       "pacman -S --needed --noconfirm tigervnc xfdesktop",
                       "pacman hosts get a non-interactive pacman command");
         check_message(PKG_APT, true, false, dup,
-                      "Missing Xvnc, Xtigervnc: install them with: apt-get install -y tigervnc-standalone-server",
-                      "apt-get install -y tigervnc-standalone-server",
+                      "Missing Xvnc, Xtigervnc: install them with: apt-get install --no-install-recommends -y tigervnc-standalone-server",
+                      "apt-get install --no-install-recommends -y tigervnc-standalone-server",
                       "two names of one binary install its package once");
         check_message(PKG_APT, true, false, unknown, NULL, NULL,
                       "a binary outside the map gives no message rather than a wrong command");
@@ -336,6 +336,37 @@ static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *ft
         return remove(p);
 }
 
+static char *join(char **argv) {
+        static char buf[1024];
+        size_t n = 0;
+
+        buf[0] = 0;
+        for (char **a = argv; a && *a; a++)
+                n += (size_t) snprintf(buf + n, sizeof buf - n, "%s%s", n ? " " : "", *a);
+        return strdup(buf);
+}
+
+/* The argv install runs is the command it shows, with the manager from the system PATH. */
+static void test_install_argv(void) {
+        char *pkgs[] = { (char *) "xfwm4", (char *) "dbus-daemon", NULL };
+        char **argv = NULL;
+        char *joined;
+
+        TAP_EQ_INT(packages_install_argv(PKG_APT, "/usr/bin/apt-get", pkgs, &argv), 0, "the apt argv is built");
+        joined = join(argv);
+        TAP_EQ_STR(joined, "/usr/bin/apt-get install --no-install-recommends -y xfwm4 dbus-daemon",
+                   "apt-get installs without recommends, non-interactively, exactly the packages");
+        free(joined);
+        strv_free(argv);
+        argv = NULL;
+        packages_install_argv(PKG_PACMAN, "/usr/bin/pacman", pkgs, &argv);
+        joined = join(argv);
+        TAP_EQ_STR(joined, "/usr/bin/pacman -S --needed --noconfirm xfwm4 dbus-daemon", "pacman's argv matches its command");
+        free(joined);
+        strv_free(argv);
+        TAP_EQ_INT(packages_install_argv(PKG_NONE, "/x", pkgs, &argv), -EINVAL, "no package manager, no argv");
+}
+
 int main(void) {
         if (!mkdtemp(base)) {
                 printf("Bail out! mkdtemp failed\n");
@@ -351,6 +382,7 @@ int main(void) {
         test_find_executable();
         test_missing();
         test_detect();
+        test_install_argv();
 
         (void) nftw(base, rm_one, 16, FTW_DEPTH | FTW_PHYS);
         return tap_done();

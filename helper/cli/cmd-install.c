@@ -1,0 +1,460 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * botdesk install: the distribution's install command for what is missing,
+ * run the one way an operator would want it run:
+ *  - one install at a time (a lock; a second one is refused, exit 3);
+ *  - sudo and the package manager found on a fixed system PATH, never the
+ *    caller's, where any directory (a virtualenv, node_modules/.bin) could
+ *    hold a "sudo" that collects the password; [install] system_path, a
+ *    host-wide key, moves it (the tests point it at fakes);
+ *  - a deadline, after which the package manager's process group is killed;
+ *  - a password, when sudo needs one, read from stdin and fed to sudo -S once;
+ *  - the command shown first, then its output line by line as it comes.
+ */
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <systemd/sd-event.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "config.h"
+#include "log.h"
+#include "packages.h"
+#include "profile.h"
+#include "spawn.h"
+#include "util.h"
+
+#define SYSTEM_PATH "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+#define RUN_DIR "/run/botdesk"
+#define INSTALL_TIMEOUT_DEFAULT 900U
+#define PRECHECK_TIMEOUT_USEC (30 * 1000000ULL)
+/* After SIGTERM, then after SIGKILL: how long the group gets to go away. */
+#define KILL_GRACE_USEC (5 * 1000000ULL)
+#define PASSWORD_MAX 1024
+
+#define STRV_MAKE(...) ((char *const[]) { __VA_ARGS__, NULL })
+#define log_oom() log_error("Out of memory.")
+
+/* ---- the lock ----------------------------------------------------------------------------- */
+
+/*
+ * /run/botdesk/install.lock when root made /run/botdesk (root creates the
+ * file 0644, so every user's botdesk can lock it and installs of different
+ * users wait for each other); else the caller's own RUNTIME_BASE/install.lock,
+ * and between users the package manager's own lock decides. Returns the
+ * locked fd, -EBUSY while another install holds it.
+ */
+static int install_lock(char **ret_path) {
+        _cleanup_free_ char *base = NULL, *path = NULL;
+        _cleanup_close_ int fd = -EBADF, dfd = -EBADF;
+        struct stat st;
+        int r;
+
+        if (lstat(RUN_DIR, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == 0 && !(st.st_mode & 022)) {
+                fd = open(RUN_DIR "/install.lock",
+                          (geteuid() == 0 ? O_RDWR | O_CREAT : O_RDONLY) | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY,
+                          0644);
+                /* Only root's file counts: one a user made could be held by that user for ever. */
+                if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != 0))
+                        fd = safe_close(fd);
+                if (fd >= 0 && !(path = strdup(RUN_DIR "/install.lock")))
+                        return -ENOMEM;
+        }
+        if (fd < 0) {
+                r = paths_runtime_base(&base);
+                if (r < 0)
+                        return r;
+                if (mkdir(base, 0700) < 0 && errno != EEXIST)
+                        return negative_errno();
+                dfd = dir_open_verified_at(AT_FDCWD, base, getuid());
+                if (dfd < 0)
+                        return dfd;
+                fd = openat(dfd, "install.lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0600);
+                if (fd < 0)
+                        return negative_errno();
+                path = strdup_printf("%s/install.lock", base);
+                if (!path)
+                        return -ENOMEM;
+        }
+        *ret_path = TAKE_PTR(path);
+        if (flock(fd, LOCK_EX | LOCK_NB) < 0)
+                return errno == EWOULDBLOCK ? -EBUSY : negative_errno();
+        return TAKE_FD(fd);
+}
+
+/* ---- running a command with a deadline ---------------------------------------------------- */
+
+struct run {
+        sd_event *event;        /* borrowed */
+        pid_t pid;
+        bool stream;            /* copy the output to stdout, line by line */
+        char buf[4096];
+        size_t len;
+        bool exited, eof, timed_out, killed;
+        int status;             /* exit code, 128 + signal */
+        unsigned long long deadline;
+        sd_event_source *out_source, *child_source, *timer;
+};
+
+/* Whole lines to stdout as they complete; all: the rest too (end of output). */
+static void emit(struct run *r, bool all) {
+        char *start = r->buf, *end = r->buf + r->len, *nl;
+        size_t rest;
+
+        while ((nl = memchr(start, '\n', (size_t) (end - start)))) {
+                if (r->stream)
+                        fwrite(start, 1, (size_t) (nl - start + 1), stdout);
+                start = nl + 1;
+        }
+        rest = (size_t) (end - start);
+        /* A line longer than the buffer goes out in pieces. */
+        if (rest > 0 && (all || rest == sizeof r->buf)) {
+                if (r->stream) {
+                        fwrite(start, 1, rest, stdout);
+                        if (all)
+                                fputc('\n', stdout);
+                }
+                rest = 0;
+        }
+        memmove(r->buf, end - rest, rest);
+        r->len = rest;
+        if (r->stream)
+                fflush(stdout);
+}
+
+static void maybe_done(struct run *r) {
+        if (r->exited && r->eof)
+                (void) sd_event_exit(r->event, 0);
+}
+
+static int on_output(sd_event_source *s, int fd, uint32_t revents, void *userdata) {
+        struct run *r = userdata;
+        ssize_t n = read(fd, r->buf + r->len, sizeof r->buf - r->len);
+
+        if (n < 0 && (errno == EAGAIN || errno == EINTR))
+                return 0;
+        if (n <= 0) {
+                emit(r, true);
+                r->eof = true;
+                r->out_source = sd_event_source_disable_unref(r->out_source);
+                maybe_done(r);
+                return 0;
+        }
+        r->len += (size_t) n;
+        emit(r, false);
+        return 0;
+}
+
+static int on_child(sd_event_source *s, const siginfo_t *si, void *userdata) {
+        struct run *r = userdata;
+
+        r->exited = true;
+        r->status = si->si_code == CLD_EXITED ? si->si_status : 128 + si->si_status;
+        maybe_done(r);
+        return 0;
+}
+
+static int on_deadline(sd_event_source *s, uint64_t usec, void *userdata) {
+        struct run *r = userdata;
+
+        if (!r->timed_out) {
+                /* sudo relays SIGTERM to the package manager it runs as root. */
+                r->timed_out = true;
+                (void) kill(-r->pid, SIGTERM);
+        } else if (!r->killed) {
+                r->killed = true;
+                (void) kill(-r->pid, SIGKILL);
+        } else {
+                /* What is left runs as root, out of our reach: stop waiting for it. */
+                (void) sd_event_exit(r->event, 0);
+                return 0;
+        }
+        return sd_event_source_set_time(s, usec + KILL_GRACE_USEC) < 0 ? 0
+                                                                      : sd_event_source_set_enabled(s, SD_EVENT_ONESHOT);
+}
+
+/*
+ * Run argv (its own process group) with stdin from stdin_fd (< 0:
+ * /dev/null), its stdout and stderr merged into one pipe (streamed when
+ * stream is set), until it exits and its output ends, or the deadline
+ * passes. Returns 0 with r->status / r->timed_out filled, -errno.
+ */
+static int run_command(char *const *argv, char *const *envp, int stdin_fd, bool stream, unsigned long long timeout_usec,
+                       struct run *r) {
+        _cleanup_close_ int out_r = -EBADF, out_w = -EBADF;
+        sd_event *e = NULL;
+        struct spawn_opts o = SPAWN_OPTS_INIT;
+        sigset_t mask, old;
+        int fds[2], ret;
+
+        *r = (struct run) { .stream = stream };
+        if (pipe2(fds, O_CLOEXEC) < 0)
+                return negative_errno();
+        out_r = fds[0];
+        out_w = fds[1];
+        /* sd-event reaps the child through SIGCHLD, which must be blocked first. */
+        sigemptyset(&mask);
+        sigaddset(&mask, SIGCHLD);
+        if (sigprocmask(SIG_BLOCK, &mask, &old) < 0)
+                return negative_errno();
+
+        o.argv = argv;
+        o.envp = envp;
+        o.new_session = true;   /* the group the deadline kills */
+        o.stdin_fd = stdin_fd;
+        o.stdout_fd = out_w;
+        o.stderr_fd = out_w;
+        ret = spawn(&o, &r->pid);
+        out_w = safe_close(out_w);
+        if (ret >= 0)
+                ret = sd_event_new(&e);
+        r->event = e;
+        if (ret >= 0)
+                ret = sd_event_add_io(e, &r->out_source, out_r, EPOLLIN, on_output, r);
+        if (ret >= 0)
+                ret = sd_event_add_child(e, &r->child_source, r->pid, WEXITED, on_child, r);
+        if (ret >= 0)
+                ret = sd_event_add_time_relative(e, &r->timer, CLOCK_MONOTONIC, timeout_usec, 0, on_deadline, r);
+        if (ret >= 0)
+                ret = sd_event_loop(e);
+        if (ret < 0 && r->pid > 0 && !r->exited)
+                (void) kill(-r->pid, SIGKILL);
+        r->out_source = sd_event_source_disable_unref(r->out_source);
+        r->child_source = sd_event_source_disable_unref(r->child_source);
+        r->timer = sd_event_source_disable_unref(r->timer);
+        sd_event_unref(e);
+        (void) sigprocmask(SIG_SETMASK, &old, NULL);
+        return ret < 0 ? ret : 0;
+}
+
+/* ---- the password ------------------------------------------------------------------------- */
+
+/* One line from stdin, without its newline, at most PASSWORD_MAX bytes:
+ * a read per byte, so that nothing after the line is consumed. */
+static int read_password(char *buf, size_t size) {
+        size_t n = 0;
+
+        for (;;) {
+                char c;
+                ssize_t k = read(STDIN_FILENO, &c, 1);
+
+                if (k < 0 && errno == EINTR)
+                        continue;
+                if (k < 0)
+                        return negative_errno();
+                if (k == 0 || c == '\n')
+                        break;
+                if (n + 1 >= size)
+                        return -E2BIG;
+                buf[n++] = c;
+        }
+        if (n > 0 && buf[n - 1] == '\r')
+                n--;
+        buf[n] = 0;
+        return (int) n;
+}
+
+/* A pipe holding the password and a newline, its write end closed: sudo -S
+ * reads it once; a wrong one leaves sudo nothing more to read. */
+static int password_pipe(const char *password) {
+        _cleanup_close_ int rd = -EBADF, wr = -EBADF;
+        size_t l = strlen(password);
+        int fds[2];
+
+        if (pipe2(fds, O_CLOEXEC) < 0)
+                return negative_errno();
+        rd = fds[0];
+        wr = fds[1];
+        /* Far below the pipe's capacity: these writes cannot block. */
+        if (write(wr, password, l) != (ssize_t) l || write(wr, "\n", 1) != 1)
+                return -EIO;
+        return TAKE_FD(rd);
+}
+
+/* ---- the verb ----------------------------------------------------------------------------- */
+
+static char *join_argv(char *const *argv) {
+        size_t size = 1;
+        char *s, *p;
+
+        for (char *const *a = argv; *a; a++)
+                size += strlen(*a) + 1;
+        s = p = malloc(size);
+        if (!s)
+                return NULL;
+        *p = 0;
+        for (char *const *a = argv; *a; a++)
+                p += sprintf(p, "%s%s", a == argv ? "" : " ", *a);
+        return s;
+}
+
+static int strv_prepend(char ***l, char *const *words) {
+        _cleanup_strv_free_ char **n = NULL;
+        int r;
+
+        for (char *const *w = words; *w; w++)
+                if ((r = strv_push(&n, strdup(*w))) < 0)
+                        return r;
+        for (char **w = *l; w && *w; w++)
+                if ((r = strv_push(&n, strdup(*w))) < 0)
+                        return r;
+        strv_free(*l);
+        *l = TAKE_PTR(n);
+        return 0;
+}
+
+int verb_install(bool yes, bool quiet, unsigned timeout, bool password_stdin) {
+        _cleanup_(config_done) struct bd_config c = {};
+        _cleanup_strv_free_ char **missing = NULL, **pkgs = NULL, **cmd = NULL, **env = NULL;
+        _cleanup_free_ char *manager = NULL, *sudo = NULL, *shown = NULL, *bare = NULL, *lock_path = NULL;
+        _cleanup_close_ int lock = -EBADF, stdin_fd = -EBADF;
+        struct config_errors errs = {};
+        const struct config_sources src = {};
+        const char *system_path;
+        bool root = geteuid() == 0, tty = isatty(STDIN_FILENO);
+        char password[PASSWORD_MAX + 1];
+        enum pkg_manager m;
+        struct run run;
+        extern char **environ;
+        int r;
+
+        r = config_load(&c, NULL, &src, &errs);
+        if (r < 0) {
+                config_errors_print(&errs, stderr);
+                config_errors_done(&errs);
+                log_error("The configuration has errors; fix them (botdesk config check lists them all).");
+                return EXIT_USAGE;
+        }
+        config_errors_done(&errs);
+        if (password_stdin && !yes) {
+                log_error("--password-stdin needs --yes: stdin carries the password, not an answer.");
+                return EXIT_USAGE;
+        }
+        system_path = c.install_system_path ?: SYSTEM_PATH;
+
+        r = packages_missing(NULL, &missing);
+        if (r < 0)
+                return log_error_errno(r, "Cannot check the required programs: %m"), EXIT_FAILED;
+        if (strv_length(missing) == 0) {
+                if (!quiet)
+                        puts("Everything botdesk needs is installed.");
+                return EXIT_OK;
+        }
+        m = pkg_manager_detect(system_path);
+        if (m == PKG_NONE) {
+                _cleanup_free_ char *msg = packages_install_message(PKG_NONE, root, false, missing, NULL);
+                log_error("%s", msg ?: "No supported package manager found.");
+                return EXIT_FAILED;
+        }
+        manager = find_executable(pkg_manager_name(m), system_path);
+        if (!manager || packages_for(m, missing, &pkgs) < 0 || packages_install_argv(m, manager, pkgs, &cmd) < 0 ||
+            !(bare = join_argv(cmd)))
+                return log_oom(), EXIT_FAILED;
+        if (!root) {
+                sudo = find_executable("sudo", system_path);
+                if (!sudo) {
+                        log_error("No sudo on this host; run as root: %s", bare);
+                        return EXIT_REFUSED;
+                }
+        }
+
+        /* How sudo gets a password, if it needs one: the line on stdin
+         * (--password-stdin), else its own prompt on the terminal; with
+         * neither, only a sudo that needs none will do (-n). */
+        if (!root) {
+                if (password_stdin)
+                        r = strv_prepend(&cmd, STRV_MAKE(sudo, "-S", "-p", "", "--"));
+                else if (tty)
+                        r = strv_prepend(&cmd, STRV_MAKE(sudo, "--"));
+                else
+                        r = strv_prepend(&cmd, STRV_MAKE(sudo, "-n", "--"));
+                if (r < 0)
+                        return log_oom(), EXIT_FAILED;
+        }
+        shown = join_argv(cmd);
+        if (!shown)
+                return log_oom(), EXIT_FAILED;
+        if (!yes) {
+                int ch;
+
+                if (!tty) {
+                        log_error("Would run: %s. Add --yes to run it without asking.", shown);
+                        return EXIT_USAGE;
+                }
+                fprintf(stderr, "Run %s? [y/N] ", shown);
+                ch = getchar();
+                if (ch != 'y' && ch != 'Y') {
+                        fprintf(stderr, "Nothing installed.\n");
+                        return EXIT_FAILED;
+                }
+        }
+
+        lock = install_lock(&lock_path);
+        if (lock == -EBUSY) {
+                log_error("An install is already running (it holds %s); wait for it to finish.", lock_path);
+                return EXIT_REFUSED;
+        }
+        if (lock < 0)
+                return log_error_errno(lock, "Cannot take the install lock %s: %m", strnull(lock_path)), EXIT_FAILED;
+
+        if (!root && password_stdin) {
+                r = read_password(password, sizeof password);
+                if (r == 0) {
+                        log_error("Cancelled: no password (--password-stdin read an empty line).");
+                        return EXIT_FAILED;
+                }
+                if (r < 0)
+                        return log_error_errno(r, "Cannot read the password from stdin: %m"), EXIT_FAILED;
+                stdin_fd = password_pipe(password);
+                explicit_bzero(password, sizeof password);
+                if (stdin_fd < 0)
+                        return log_error_errno(stdin_fd, "Cannot pass the password to sudo: %m"), EXIT_FAILED;
+        } else if (!root && !tty) {
+                char *check[] = { sudo, (char *) "-n", (char *) "true", NULL };
+
+                /* Asked first, so that "no password" is not mistaken for the package manager failing. */
+                r = run_command(check, environ, -1, false, PRECHECK_TIMEOUT_USEC, &run);
+                if (r < 0)
+                        return log_error_errno(r, "Cannot run %s: %m", sudo), EXIT_FAILED;
+                if (run.timed_out || run.status != 0) {
+                        log_error("Cancelled: no password. sudo needs one and there is no terminal to ask on; "
+                                  "give it on stdin with --password-stdin, or run as root: %s", bare);
+                        return EXIT_FAILED;
+                }
+        }
+
+        /* The package manager's environment is built, not inherited: the
+         * system PATH, and no prompt it could wait on without a terminal. */
+        if (env_build_clean(environ, NULL, &env) < 0 || env_set(&env, "PATH", system_path) < 0 ||
+            (!tty && m == PKG_APT && env_set(&env, "DEBIAN_FRONTEND", "noninteractive") < 0))
+                return log_oom(), EXIT_FAILED;
+        if (!quiet) {
+                printf("+ %s\n", shown);
+                fflush(stdout);
+        }
+        if (timeout == 0)
+                timeout = INSTALL_TIMEOUT_DEFAULT;
+        r = run_command(cmd, env, stdin_fd >= 0 ? stdin_fd : tty ? STDIN_FILENO : -1, !quiet,
+                        (unsigned long long) timeout * 1000000ULL, &run);
+        if (r < 0)
+                return log_error_errno(r, "Cannot run %s: %m", cmd[0]), EXIT_FAILED;
+        if (run.timed_out) {
+                log_error("%s did not finish within %u s (--timeout); its process group was killed. "
+                          "The package manager may still hold its lock: check that no %s runs before trying again.",
+                          pkg_manager_name(m), timeout, pkg_manager_name(m));
+                return EXIT_FAILED;
+        }
+        if (run.status != 0) {
+                log_error("%s failed (exit %d)%s; see its output above.", pkg_manager_name(m), run.status,
+                          password_stdin ? ", or sudo did not accept the password" : "");
+                return EXIT_FAILED;
+        }
+        if (!quiet) {
+                _cleanup_free_ char *list = join_argv(pkgs);
+                printf("Installed: %s\n", strnull(list));
+        }
+        return EXIT_OK;
+}

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <sys/inotify.h>
+
+#include "handback.h"
+#include "lease.h"
+#include "log.h"
+#include "randr.h"
+#include "util.h"
+#include "x11.h"
+
+static void restore(struct handback *h) {
+        struct x11 x;
+        int r;
+
+        /* A connection of its own: the helper's main one is drained by its
+         * event source, which replies read here would leave stranded. */
+        r = x11_connect(&x, h->display, h->cookie);
+        if (r < 0) {
+                log_warning_errno(r, "Cannot connect to :%u to restore the screen size: %m", h->display);
+                return;
+        }
+        r = randr_restore(x.conn, x.root, h->width, h->height, h->dpi);
+        x11_disconnect(&x);
+        if (r > 0)
+                log_info("Control is back with the agent: screen restored to %ux%u.", h->width, h->height);
+        else if (r == -EOPNOTSUPP) {
+                if (!h->warned)
+                        log_warning("The X server (or this build) has no RandR 1.2: a viewer's resize outlasts the hand-back.");
+                h->warned = true;
+        } else if (r < 0)
+                log_warning_errno(r, "Cannot restore the screen to %ux%u after the hand-back: %m", h->width, h->height);
+}
+
+static int on_lease_event(sd_event_source *s, const struct inotify_event *ev, void *userdata) {
+        struct handback *h = userdata;
+        struct lease l;
+
+        if (!(ev->mask & IN_Q_OVERFLOW) && (ev->len == 0 || !streq(ev->name, LEASE_FILE)))
+                return 0;
+        if (lease_read_at(h->runtime_fd, &l) < 0)
+                return 0; /* fails closed as human: nothing handed back */
+        /* Any new epoch held by the agent follows a human's control, even
+         * when the take and the release came too fast to be seen apart. */
+        if (l.epoch != h->epoch && l.holder == LEASE_AGENT)
+                restore(h);
+        h->epoch = l.epoch;
+        return 0;
+}
+
+int handback_watch(struct handback *h, sd_event *e, int runtime_fd, unsigned display,
+                   const uint8_t cookie[XAUTH_COOKIE_SIZE], unsigned width, unsigned height, unsigned dpi) {
+        char path[64];
+        struct lease l;
+
+        *h = (struct handback) { .runtime_fd = runtime_fd, .display = display, .width = width, .height = height,
+                                 .dpi = dpi };
+        memcpy(h->cookie, cookie, XAUTH_COOKIE_SIZE);
+        (void) lease_read_at(runtime_fd, &l);
+        h->epoch = l.epoch;
+        /* The verified directory itself, not whatever its path names now.
+         * Writers replace the lease by rename: IN_MOVED_TO is every change,
+         * and lease.lock's opens and closes around it wake nobody. */
+        snprintf(path, sizeof path, "/proc/self/fd/%d", runtime_fd);
+        return sd_event_add_inotify(e, &h->source, path, IN_MOVED_TO | IN_DELETE | IN_ONLYDIR,
+                                    on_lease_event, h);
+}
+
+void handback_done(struct handback *h) {
+        h->source = sd_event_source_disable_unref(h->source);
+        explicit_bzero(h->cookie, sizeof h->cookie);
+}

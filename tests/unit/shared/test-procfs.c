@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <stdio.h>
+#include <unistd.h>
+
+#include "procfs.h"
+#include "tap.h"
+#include "util.h"
+
+int main(void) {
+        struct proc_stat st;
+        unsigned long long own = 0;
+
+        TAP_EQ_INT(proc_stat_parse("42 (sh) S 1 42 42 0 -1 4194560 1 2 0 0 3 4 0 0 20 0 1 0 987654 1 2 3\n", &st), 0,
+                   "a stat line is parsed");
+        TAP_EQ_INT(st.state, 'S', "... its state is field 3");
+        TAP_EQ_INT(st.starttime, 987654, "... its start time is field 22");
+        TAP_EQ_INT(proc_stat_parse("7 (a) b (c)) Z 1 7 7 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 55 0\n", &st), 0,
+                   "a comm with spaces and ')' in it is parsed from the last ')'");
+        TAP_EQ_INT(st.state, 'Z', "... and its state is the zombie's");
+        TAP_EQ_INT(st.starttime, 55, "... and its start time is right");
+        TAP_EQ_INT(proc_stat_parse("7 (a) S 1 2 3\n", &st), -EBADMSG, "a line cut short is refused");
+        TAP_EQ_INT(proc_stat_parse("7 a S 1 2 3\n", &st), -EBADMSG, "a line without a comm is refused");
+        TAP_EQ_INT(proc_stat_parse("7 (a) S 1 7 7 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 5x5 0\n", &st), -EBADMSG,
+                   "a start time that is not a number is refused");
+        TAP_EQ_INT(pid_starttime(getpid(), &own), 0, "our own start time is read from /proc");
+        tap_ok(own > 0, "... and is after boot (%llu)", own);
+        tap_ok(pid_alive(NULL, getpid()), "we are alive");
+        return tap_done();
+}
