@@ -20,35 +20,19 @@ static char *scope_path(const char *id, uid_t uid) {
 
 /* Append every pid of cg and below, never ourselves, to *pids. */
 static int cgroup_pids(const char *cg, pid_t **pids, size_t *n) {
-        _cleanup_free_ char *procs = NULL, *text = NULL;
         _cleanup_closedir_ DIR *d = NULL;
         struct dirent *de;
+        size_t first = *n;
         int r;
 
-        procs = strdup_printf("%s/cgroup.procs", cg);
-        if (!procs)
-                return -ENOMEM;
-        r = read_full_file(procs, &text, NULL, 1 << 20);
+        r = cgroup_procs_read(cg, pids, n);
         if (r < 0)
                 return r == -ENOENT ? 0 : r;
-        for (char *line = text, *next; *line; line = next) {
-                unsigned long long pid;
-
-                next = strchrnul(line, '\n');
-                if (*next)
-                        *next++ = 0;
-                /* One decimal pid a line; anything else is not a cgroup.procs. */
-                if (parse_uint(line, INT_MAX, &pid) < 0 || pid == 0)
-                        return -EBADMSG;
-                if ((pid_t) pid != getpid()) {
-                        pid_t *grown = reallocarray(*pids, *n + 1, sizeof(pid_t));
-
-                        if (!grown)
-                                return -ENOMEM;
-                        *pids = grown;
-                        (*pids)[(*n)++] = (pid_t) pid;
+        for (size_t i = first; i < *n; i++)
+                if ((*pids)[i] == getpid()) {
+                        (*pids)[i] = (*pids)[--*n];
+                        break;
                 }
-        }
         d = opendir(cg);
         if (!d)
                 return errno == ENOENT ? 0 : negative_errno();

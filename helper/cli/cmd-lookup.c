@@ -15,6 +15,7 @@
 #include <systemd/sd-bus.h>
 #include <systemd/sd-login.h>
 
+#include "bus-cleanup.h"
 #include "cli.h"
 #include "commands-lookup.h"
 #include "envfile.h"
@@ -43,10 +44,6 @@ static void found_done(struct found *f) {
         *f = (struct found) {};
 }
 
-static void bus_unrefp(sd_bus **b) {
-        if (*b)
-                sd_bus_flush_close_unref(*b);
-}
 
 /* The display this profile holds or last held: -1 when unknown. */
 static int profile_display(int dirfd) {
@@ -218,7 +215,7 @@ int verb_lookup(const char *profile, bool json) {
         _cleanup_(paths_done) struct bd_paths p = {};
         _cleanup_(found_done) struct found f = {};
         _cleanup_strv_free_ char **env = NULL;
-        _cleanup_(bus_unrefp) sd_bus *bus = NULL;
+        _cleanup_(bus_flush_close_unrefp) sd_bus *bus = NULL;
         _cleanup_close_ int dirfd = -EBADF;
         int display, r;
 

@@ -6,7 +6,6 @@
  * to stdout, or as a data: URL.
  */
 #include <fcntl.h>
-#include <libgen.h>
 #include <sys/stat.h>
 #include <xcb/xcb.h>
 
@@ -154,16 +153,17 @@ static int parse_options(int argc, char **argv, struct thumbnail_options *o) {
 
 /* The directory of FILE, opened, and its last component, so the write is a rename in that directory. */
 static int open_output_dir(const char *output, int *ret_fd, char **ret_name) {
-        _cleanup_free_ char *d = strdup(output), *b = strdup(output);
-        const char *name;
+        _cleanup_free_ char *d = NULL;
+        const char *slash = strrchr(output, '/'), *name = slash ? slash + 1 : output;
         int fd;
 
-        if (!d || !b)
-                return -ENOMEM;
-        name = basename(b);
-        if (!*name || streq(name, ".") || streq(name, "..") || output[strlen(output) - 1] == '/')
+        /* Split by hand: basename() and dirname() differ between libcs and may modify their argument. */
+        if (!*name || streq(name, ".") || streq(name, ".."))
                 return -EISDIR;
-        fd = open(dirname(d), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        d = !slash ? strdup(".") : slash == output ? strdup("/") : strndup(output, (size_t) (slash - output));
+        if (!d)
+                return -ENOMEM;
+        fd = open(d, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (fd < 0)
                 return negative_errno();
         *ret_name = strdup(name);

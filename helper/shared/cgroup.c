@@ -133,10 +133,8 @@ int cgroup_populated(const char *cg) {
         return v[10] == '1';
 }
 
-static int kill_procs_recursive(const char *cg) {
+int cgroup_procs_read(const char *cg, pid_t **pids, size_t *n) {
         _cleanup_free_ char *procs = strdup_printf("%s/cgroup.procs", cg), *text = NULL;
-        _cleanup_closedir_ DIR *d = NULL;
-        struct dirent *de;
         int r;
 
         if (!procs)
@@ -144,17 +142,39 @@ static int kill_procs_recursive(const char *cg) {
         r = read_full_file(procs, &text, NULL, 1 << 20);
         if (r < 0)
                 return r;
-        for (char *s = text, *e; *s; s = e) {
-                long pid = strtol(s, &e, 10);
-                if (e == s)
-                        break;
-                /* Still in this group once pinned: a pid read from
-                 * cgroup.procs may have been reused by then. */
-                if (pid > 0 && pid <= INT_MAX)
-                        (void) pid_signal_checked((pid_t) pid, SIGKILL, pid_check_in_cgroup, (void *) cg);
-                while (*e == '\n')
-                        e++;
+        for (char *line = text, *next; *line; line = next) {
+                unsigned long long pid;
+                pid_t *grown;
+
+                next = strchrnul(line, '\n');
+                if (*next)
+                        *next++ = 0;
+                /* One decimal pid a line; anything else is not a cgroup.procs. */
+                if (parse_uint(line, INT_MAX, &pid) < 0 || pid == 0)
+                        return -EBADMSG;
+                grown = reallocarray(*pids, *n + 1, sizeof(pid_t));
+                if (!grown)
+                        return -ENOMEM;
+                *pids = grown;
+                (*pids)[(*n)++] = (pid_t) pid;
         }
+        return 0;
+}
+
+static int kill_procs_recursive(const char *cg) {
+        _cleanup_free_ pid_t *pids = NULL;
+        _cleanup_closedir_ DIR *d = NULL;
+        struct dirent *de;
+        size_t n = 0;
+        int r;
+
+        r = cgroup_procs_read(cg, &pids, &n);
+        if (r < 0)
+                return r;
+        /* Still in this group once pinned: a pid read from cgroup.procs
+         * may have been reused by then. */
+        for (size_t i = 0; i < n; i++)
+                (void) pid_signal_checked(pids[i], SIGKILL, pid_check_in_cgroup, (void *) cg);
         d = opendir(cg);
         if (!d)
                 return negative_errno();

@@ -25,6 +25,10 @@ int cgroup_path_of_at(const char *proc_root, pid_t pid, char **ret);
 /* Is the cgroup path ("/a/b/botdesk@x.service") the cgroup of unit itself? */
 bool cgroup_is_unit_of(const char *path, const char *unit);
 
+/* Append the pids listed in cg/cgroup.procs (this level only) to *pids;
+ * -EBADMSG for a line that is not a pid. */
+int cgroup_procs_read(const char *cg, pid_t **pids, size_t *n);
+
 /*
  * May botdesk kill this cgroup? Only a directory strictly below the v2 mount
  * whose own name is botdesk's: "botdesk-UID-PROFILE" (standalone) or

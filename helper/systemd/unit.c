@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <systemd/sd-bus.h>
 
+#include "bus-cleanup.h"
 #include "unit.h"
 #include "util.h"
 
@@ -8,18 +9,12 @@
 #define SD_PATH "/org/freedesktop/systemd1"
 #define SD_MANAGER "org.freedesktop.systemd1.Manager"
 
-static void bus_unrefp(sd_bus **b) {
-        sd_bus_flush_close_unref(*b);
-}
-static void message_unrefp(sd_bus_message **m) {
-        sd_bus_message_unref(*m);
-}
 static void slot_unrefp(sd_bus_slot **s) {
         sd_bus_slot_unref(*s);
 }
 
 int unit_bus_open(sd_bus **ret) {
-        __attribute__((cleanup(bus_unrefp))) sd_bus *bus = NULL;
+        _cleanup_(bus_flush_close_unrefp) sd_bus *bus = NULL;
         _cleanup_free_ char *address = NULL;
         const char *rt = getenv("XDG_RUNTIME_DIR");
         int r;
@@ -88,7 +83,7 @@ static int on_job_removed(sd_bus_message *m, void *userdata, sd_bus_error *error
 /* Subscribe first, then call: a job that finishes before we listen is never missed. */
 static int run_job(sd_bus *bus, sd_bus_message *call, unsigned long long timeout_usec, char **ret_result) {
         __attribute__((cleanup(slot_unrefp))) sd_bus_slot *slot = NULL;
-        __attribute__((cleanup(message_unrefp))) sd_bus_message *reply = NULL;
+        _cleanup_(bus_message_unrefp) sd_bus_message *reply = NULL;
         sd_bus_error error = SD_BUS_ERROR_NULL;
         struct job_wait w = {};
         unsigned long long deadline;
@@ -181,7 +176,7 @@ static int append_transient_properties(sd_bus_message *m, const char *unit, cons
 }
 
 int unit_start(sd_bus *bus, const char *unit, const struct unit_start_opts *o, char **ret_result) {
-        __attribute__((cleanup(message_unrefp))) sd_bus_message *m = NULL;
+        _cleanup_(bus_message_unrefp) sd_bus_message *m = NULL;
         int r;
 
         r = sd_bus_message_new_method_call(bus, &m, SD_DEST, SD_PATH, SD_MANAGER,
@@ -206,7 +201,7 @@ call:
 }
 
 int unit_stop(sd_bus *bus, const char *unit, char **ret_result) {
-        __attribute__((cleanup(message_unrefp))) sd_bus_message *m = NULL;
+        _cleanup_(bus_message_unrefp) sd_bus_message *m = NULL;
         int r;
 
         r = sd_bus_message_new_method_call(bus, &m, SD_DEST, SD_PATH, SD_MANAGER, "StopUnit");
