@@ -9,6 +9,7 @@
 #include <systemd/sd-daemon.h>
 #include <systemd/sd-login.h>
 
+#include "login.h"
 #include "pam-botdesk.h"
 #include "util.h"
 
@@ -96,34 +97,7 @@ int logind_kill_session(pam_handle_t *pamh, const struct args *a, const char *id
 
 /* The botdesk session on display :n: 1 (id and uid set), 0 none, -errno. */
 int session_by_display(unsigned n, char **ret_id, uid_t *ret_uid) {
-        _cleanup_strv_free_ char **ids = NULL;
-        char want[16];
-        int r;
-
-        snprintf(want, sizeof want, ":%u", n);
-        r = sd_get_sessions(&ids);
-        if (r < 0)
-                return r;
-        for (char **i = ids; i && *i; i++) {
-                _cleanup_free_ char *service = NULL, *display = NULL;
-                uid_t uid;
-
-                if (sd_session_get_service(*i, &service) < 0 || !streq(service, SESSION_SERVICE))
-                        continue;
-                if (sd_session_get_display(*i, &display) < 0 || !streq(display, want))
-                        continue;
-                if (sd_session_get_uid(*i, &uid) < 0)
-                        continue;
-                if (ret_id) {
-                        *ret_id = strdup(*i);
-                        if (!*ret_id)
-                                return -ENOMEM;
-                }
-                if (ret_uid)
-                        *ret_uid = uid;
-                return 1;
-        }
-        return 0;
+        return login_session_by_display((uid_t) -1, (int) n, ret_id, ret_uid);
 }
 
 int session_verify(const char *id, uid_t uid, unsigned n) {

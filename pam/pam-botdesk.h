@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #pragma once
 
+#include "login.h"
+
 /*
  * What the three files of pam_botdesk share: its arguments, its logging,
  * and the logind (logind.c) and scope-emptying (scope.c) helpers that open
@@ -16,7 +18,7 @@
 
 #define DEFAULT_RUNDIR "/run/botdesk"
 #define SYSTEM_BUS_SOCKET "/run/dbus/system_bus_socket"
-#define SESSION_SERVICE "botdesk"
+#define SESSION_SERVICE LOGIN_SERVICE
 /* How long a session gets between SIGTERM and SIGKILL, and after SIGKILL. */
 #define GRACE_USEC (1000 * 1000ULL)
 #define KILL_WAIT_USEC (1000 * 1000ULL)

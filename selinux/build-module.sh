@@ -7,7 +7,7 @@
 set -eu
 makefile=$1 work=$2 out=$3
 shift 3
-rm -rf "$work"
+rm -rf -- "${work:?}"
 mkdir -p "$work"
 cp "$@" "$work/"
 make -s -C "$work" -f "$makefile" botdesk.pp >"$work/make.log" 2>&1 || { cat "$work/make.log" >&2; exit 1; }

@@ -705,16 +705,12 @@ static int verb_config(const char *what) {
 /* ---- main --------------------------------------------------------------------------------- */
 
 int main(int argc, char **argv) {
-        enum { OPT_TIMEOUT = 0x100, OPT_PROFILE, OPT_VERSION };
+        enum { OPT_VERSION = 0x100 };
+        /* Before the verb only these; every other option follows the verb
+         * (each verb knows its own), and is parsed below. */
         static const struct option options[] = {
                 { "help", no_argument, NULL, 'h' },
                 { "version", no_argument, NULL, OPT_VERSION },
-                { "json", no_argument, NULL, 'j' },
-                { "quiet", no_argument, NULL, 'q' },
-                { "force", no_argument, NULL, 'f' },
-                { "yes", no_argument, NULL, 'y' },
-                { "timeout", required_argument, NULL, OPT_TIMEOUT },
-                { "profile", required_argument, NULL, OPT_PROFILE },
                 {}
         };
         const char *verb, *operand, *operand2;
@@ -723,7 +719,8 @@ int main(int argc, char **argv) {
 
         log_setup("botdesk");
         /* "+": stop at the first non-option so that exec's command keeps its own options. */
-        while ((c = getopt_long(argc, argv, "+hjqfy", options, NULL)) >= 0) {
+        opterr = 0;
+        while ((c = getopt_long(argc, argv, "+h", options, NULL)) >= 0) {
                 switch (c) {
                 case 'h':
                         return usage(stdout, EXIT_OK);
@@ -731,7 +728,9 @@ int main(int argc, char **argv) {
                         puts("botdesk " BOTDESK_VERSION);
                         return EXIT_OK;
                 default:
-                        return usage(stderr, EXIT_USAGE);
+                        log_error("Unknown option %s before the verb; options follow it: botdesk VERB PROFILE [OPTIONS] "
+                                  "(botdesk --help lists them).", argv[optind - 1]);
+                        return EXIT_USAGE;
                 }
         }
         if (optind >= argc)

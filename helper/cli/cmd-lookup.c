@@ -17,6 +17,7 @@
 
 #include "bus-cleanup.h"
 #include "cli.h"
+#include "login.h"
 #include "commands-lookup.h"
 #include "envfile.h"
 #include "identity.h"
@@ -25,7 +26,6 @@
 #include "profile.h"
 #include "util.h"
 
-#define SESSION_SERVICE "botdesk"
 
 struct found {
         char *id;
@@ -131,11 +131,11 @@ static int find_session(const char *profile, int display, sd_bus *bus, struct fo
         snprintf(want, sizeof want, ":%d", display);
 
         for (char **i = ids; i && *i; i++) {
-                _cleanup_free_ char *service = NULL, *disp = NULL, *scope = NULL;
+                _cleanup_free_ char *disp = NULL, *scope = NULL;
                 pid_t leader = 0;
                 bool match;
 
-                if (sd_session_get_service(*i, &service) < 0 || !streq(service, SESSION_SERVICE))
+                if (!login_session_is_botdesk(*i))
                         continue;
                 (void) sd_session_get_display(*i, &disp);
                 if (bus)

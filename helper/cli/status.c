@@ -6,6 +6,7 @@
 #include "browser.h"
 #include "envfile.h"
 #include "identity.h"
+#include "login.h"
 #include "memory.h"
 #include "packages.h"
 #include "profile.h"
@@ -116,6 +117,10 @@ int status_collect(const char *profile, const struct bd_config *c, struct bd_sta
                         s->browser = b ? strdup(b) : NULL;
                         s->running = true;
                         s->display = rec.display;
+                        /* A desktop of the logind tier: its session, as `botdesk lookup` finds it. */
+                        if (s->placement && streq(s->placement, "session") &&
+                            login_session_by_display(getuid(), rec.display, &s->session, NULL) < 0)
+                                s->session = NULL;
                         s->socket = strdup(p.rfb_socket);
                 } else
                         s->starting = true;

@@ -88,6 +88,13 @@ t_match "$ERR" "host-wide and may only be set in $sysconf\$" \
         "the error names the system file of the configured sysconfdir, $sysconf"
 rm -f "$XDG_CONFIG_HOME/botdesk/botdesk.ini"
 
+# Before the verb, only --help and --version: anything else says where options go.
+run preverb "$BOTDESK" --json status x
+t_is "$RC" 2 "an option before the verb is a usage error"
+t_match "$ERR" "options follow it" "... that says options follow the verb ($ERR)"
+run version "$BOTDESK" --version
+t_match "$OUT" '^botdesk [0-9]' "botdesk --version prints the version"
+
 # An inherited JOURNAL_STREAM that is not our stderr (a unit's child whose
 # stderr went to a file or terminal) must not put journal priorities there.
 run journal env JOURNAL_STREAM=1:1 "$BOTDESK" status 'a b'

@@ -190,14 +190,14 @@ iso_cleanup() {
                         done
                         for p in $left; do kill -KILL "$p" 2>/dev/null; done
                 fi
-                rm -rf "$UT"
+                rm -rf -- "${UT:?}"
         fi
         # The squat dir only when this test made it (and no desktop may be in it).
         if [ -n "$SQUAT_MADE" ]; then
                 for p in $(cmdline_pids "-rfbunixpath $SQUAT/") $(cmdline_pids "$BD_HELPER $(bd_profile squat) "); do
                         kill -KILL "$p" 2>/dev/null
                 done
-                rm -rf "$SQUAT"
+                rm -rf -- "${SQUAT:?}"
         fi
         (exit $rc)
         bd_cleanup
@@ -235,7 +235,7 @@ else
                 t_is "$(ls -A "$SQUAT" 2>&1 | tr '\n' ' ')" "" "nothing was created inside $SQUAT"
                 started="$(cmdline_pids "$BD_HELPER $PSQ ") $(cmdline_pids "-rfbunixpath $SQUAT/")"
                 t_is "$(echo $started)" "" "no helper and no X server was started for it"
-                rm -rf "$SQUAT"
+                rm -rf -- "${SQUAT:?}"
                 SQUAT_MADE=
         else
                 t_fail "$U can create $SQUAT for the squat case"

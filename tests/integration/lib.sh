@@ -532,6 +532,6 @@ bd_cleanup() {
         while IFS="$(printf '\t')" read -r f content; do
                 [ -n "$f" ] && [ -f "$f" ] && [ "$(tr -d '\n' <"$f")" = "$content" ] && rm -f "$f"
         done <"$BD_T/ownfiles"
-        rm -rf "$BD_T"
+        rm -rf -- "${BD_T:?}"
         exit $rc
 }

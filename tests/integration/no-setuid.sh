@@ -16,7 +16,7 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/botdesk-install.XXXXXX") || t_skip_all "mktemp fa
 ns_cleanup() {
         local rc=$?
         [ "$T_PLANNED" = 1 ] || { t_fail "test script ended early (exit status $rc)"; printf '1..%d\n' "$T_N"; rc=1; }
-        rm -rf "$T"
+        rm -rf -- "${T:?}"
         exit $rc
 }
 trap ns_cleanup EXIT

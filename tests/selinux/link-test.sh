@@ -20,7 +20,7 @@ command -v semodule >/dev/null || skip "no semodule (apt-get install semodule-ut
         skip "no reference policy store $STORE (apt-get install selinux-policy-default)"
 
 W=$(mktemp -d /tmp/botdesk-selinux-link.XXXXXX)
-trap 'rm -rf "$W"' EXIT
+trap 'rm -rf -- "${W:?}"' EXIT
 mkdir -p "$W/var/lib/selinux" "$W/etc/selinux"
 cp -a "/var/lib/selinux/$STORE" "$W/var/lib/selinux/"
 cp -a "/etc/selinux/$STORE" "$W/etc/selinux/"

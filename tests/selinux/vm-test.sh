@@ -77,7 +77,7 @@ if [ ! -e "$CACHE/kernel/.ok" ]; then
                 kpkg=$(apt-cache depends linux-image-cloud-amd64 2>/dev/null | awk '/Depends: linux-image-/ { print $2; exit }'); }
         [ -n "$kpkg" ] || skip "apt knows no linux-image-cloud-amd64"
         log "fetching $kpkg"
-        rm -rf "$CACHE/kernel" && mkdir -p "$CACHE/kernel"
+        rm -rf -- "${CACHE:?}/kernel" && mkdir -p "$CACHE/kernel"
         (cd "$CACHE/kernel" && apt-get download -q "$kpkg" >/dev/null 2>&1 && dpkg-deb -x ./*.deb x && rm -f ./*.deb) ||
                 skip "cannot download $kpkg"
         kv=$(ls "$CACHE/kernel/x/lib/modules")
@@ -105,7 +105,7 @@ exec /bin/busybox switch_root /newroot /lib/systemd/systemd
 EOF
         chmod +x "$i/init"
         (cd "$i" && find . | cpio -o -H newc 2>/dev/null | gzip -1) > "$CACHE/kernel/initrd.img"
-        rm -rf "$CACHE/kernel/x"
+        rm -rf -- "${CACHE:?}/kernel/x"
         touch "$CACHE/kernel/.ok"
         log "kernel $kv ready"
 fi
@@ -114,7 +114,10 @@ fi
 PACKAGES="systemd systemd-sysv dbus dbus-user-session libpam-systemd passwd login util-linux procps
  selinux-policy-default policycoreutils
  libinih1 libxcb1 libxcb-shm0 libpng16-16 libjpeg62-turbo libpam0g libsystemd0
- tigervnc-standalone-server xfwm4 xfce4-panel xfdesktop4 xfce4-settings xfconf dbus-daemon x11-xkb-utils x11-utils"
+ tigervnc-standalone-server xfwm4 xfce4-panel xfdesktop4 xfce4-settings xfconf dbus-daemon x11-xkb-utils x11-utils
+ $("$SRC/tests/runtime-packages.sh" "$BUILD/helper/botdesk" "$BUILD/helper/botdesk-helper" "$BUILD/helper/botdesk-browser" \
+        "$BUILD/pam/pam_botdesk.so")"
+PACKAGES=$(echo $PACKAGES | tr ' ' '\n' | sort -u | tr '\n' ' ')
 MASK="console-getty.service getty@tty1.service serial-getty@ttyS0.service systemd-networkd.service
  systemd-resolved.service systemd-timesyncd.service apt-daily.timer apt-daily-upgrade.timer e2scrub_all.timer
  fstrim.timer man-db.timer dpkg-db-backup.timer"
@@ -123,7 +126,7 @@ ROOT=$CACHE/rootfs-$key
 if [ ! -e "$ROOT/.ok" ]; then
         t=$EPOCHREALTIME
         log "building root file system $ROOT"
-        rm -rf "$ROOT" "$ROOT.tmp"
+        rm -rf -- "${ROOT:?}" "$ROOT.tmp"
         mmdebstrap --quiet --variant=minbase --mode=root --format=directory \
                 --include="$(echo $PACKAGES | tr ' ' ',')" \
                 --customize-hook='echo botdesk-vm > "$1/etc/hostname"; : > "$1/etc/fstab"' \
@@ -132,7 +135,7 @@ if [ ! -e "$ROOT/.ok" ]; then
                 --customize-hook='chroot "$1" useradd -m -u 1000 -s /bin/bash tester' \
                 --customize-hook="chroot \"\$1\" systemctl mask -q $(echo $MASK) 2>/dev/null || true" \
                 bookworm "$ROOT.tmp" "$SOURCES" > "$CACHE/mmdebstrap.log" 2>&1 ||
-                { sed 's/^/# /' "$CACHE/mmdebstrap.log" | tail -20; rm -rf "$ROOT.tmp"; skip "mmdebstrap failed"; }
+                { sed 's/^/# /' "$CACHE/mmdebstrap.log" | tail -20; rm -rf -- "${ROOT:?}.tmp"; skip "mmdebstrap failed"; }
         touch "$ROOT.tmp/.ok"
         mv "$ROOT.tmp" "$ROOT"
         log "root file system built in $(awk -v a="$t" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }') s"

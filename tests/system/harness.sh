@@ -104,8 +104,12 @@ hx_check_host_1() {
 
 # ---- cached root file system ---------------------------------------------------------------
 hx_rootfs() {
-        local key root pkgs t
-        pkgs=$(echo $HX_PACKAGES | tr ' ' '\n' | sort | tr '\n' ' ')
+        local key root pkgs t b=${BOTDESK_BUILD_DIR:-}
+        # Plus the packages of every library the built binaries load: a new
+        # dependency of botdesk reaches the container without a list to keep.
+        pkgs=$(echo $HX_PACKAGES $("$(dirname "${BASH_SOURCE[0]}")/../runtime-packages.sh" \
+                "$b/helper/botdesk" "$b/helper/botdesk-helper" "$b/helper/botdesk-browser" "$b/pam/pam_botdesk.so") |
+                tr ' ' '\n' | sort -u | tr '\n' ' ')
         key=$(printf '%s\n' "v$HX_VERSION" "$HX_USER" "$pkgs" "$HX_MASK" | sha256sum | cut -c1-12)
         root=$HX_CACHE/rootfs-$key
         mkdir -p "$HX_CACHE"
@@ -116,7 +120,7 @@ hx_rootfs() {
                 fi
                 t=$(hx_now)
                 hx_log "building rootfs $root"
-                rm -rf "$root" "$root.tmp"
+                rm -rf -- "${root:?}" "${root:?}.tmp"
                 mmdebstrap --quiet --variant=minbase --mode=root --format=directory \
                         --include="$(echo $pkgs | tr ' ' ',')" \
                         --customize-hook='echo botdesk-test > "$1/etc/hostname"' \
@@ -145,16 +149,16 @@ hx_stage() {
 import json, os, sys
 d = json.load(open(os.path.join(sys.argv[1], "meson-info", "meson-info.json")))["directories"]["source"]
 sys.exit(os.path.realpath(d) != os.path.realpath(sys.argv[2]))' "$sb" "$src" 2>/dev/null; then
-                rm -rf "$sb"
+                rm -rf -- "${sb:?}"
         fi
         if [ ! -e "$sb/build.ninja" ]; then
-                rm -rf "$sb"
+                rm -rf -- "${sb:?}"
                 meson setup "$sb" "$src" -Dprefix=/usr -Dsysconfdir=/etc -Dtests=false \
                         --buildtype=debugoptimized >&2 || return 1
         fi
         ninja -C "$sb" >&2 || return 1
         HX_STAGE=$HX_TMP/stage
-        rm -rf "$HX_STAGE"
+        rm -rf -- "${HX_STAGE:?}"
         DESTDIR=$HX_STAGE meson install -C "$sb" --no-rebuild --quiet >&2 || return 1
         hx_log "project built and staged in $(hx_elapsed "$t") s"
 }
@@ -263,7 +267,7 @@ hx_shutdown() {
         fi
         [ -n "$HX_NSPID" ] && wait "$HX_NSPID" 2>/dev/null
         HX_NSPID="" HX_LEADER=""
-        [ -n "$HX_TMP" ] && rm -rf "$HX_TMP"
+        [ -n "$HX_TMP" ] && rm -rf -- "${HX_TMP:?}"
         HX_TMP=""
         hx_log "container gone, cleaned up in $(hx_elapsed "$t") s"
 }

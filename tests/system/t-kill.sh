@@ -8,7 +8,7 @@
 
 DROPIN_DIR=$HOME/.config/systemd/user
 track botdesk@work.service botdesk@kill2.service botdesk@kill3.service
-trap 'rm -rf "$DROPIN_DIR"/botdesk@kill3.service.d; systemctl --user daemon-reload; t_cleanup' EXIT
+trap 'rm -rf -- "${DROPIN_DIR:?}"/botdesk@kill3.service.d; systemctl --user daemon-reload; t_cleanup' EXIT
 
 start() { # start WHAT UNIT
         local out

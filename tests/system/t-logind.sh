@@ -108,7 +108,7 @@ root_after() {
         systemctl reset-failed "$U" "$LU" >/dev/null 2>&1
         if [ -e "$STATE/botdesk.ini.orig" ]; then cp -a "$STATE/botdesk.ini.orig" /etc/botdesk.ini; else rm -f /etc/botdesk.ini; fi
         systemctl daemon-reload
-        rm -rf "$STATE"
+        rm -rf -- "${STATE:?}"
         # Nothing of the tier may be left: no session of service botdesk.
         for s in $(loginctl list-sessions --no-legend 2>/dev/null | awk '{ print $1 }'); do
                 if [ "$(loginctl show-session "$s" -p Service --value 2>/dev/null)" = botdesk ]; then
@@ -184,6 +184,7 @@ botdesk lookup nosuchprofile >/dev/null 2>&1
 is "botdesk lookup of a profile without a session exits 4" "$?" 4
 json=$(botdesk status --json "$P" 2>&1)
 is "status --json: placement is session" "$(json_get placement <<<"$json")" session
+is "status --json: session is the logind session" "$(json_get session <<<"$json")" "$sid"
 
 # ---- SIGKILL of the helper: the close hook reaps the scope, the unit restarts -----------------
 old_sid=$sid old_main=$main

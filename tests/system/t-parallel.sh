@@ -34,5 +34,5 @@ is "$B is still active after stopping $A" "$(systemctl --user is-active $B)" act
 check "stop $B returns 0" timeout 60 systemctl --user stop $B
 out=$(survivors $pa_pids $pb_pids)
 pass "$([ -z "$out" ]; echo $?)" "no process of either desktop is left" "$out"
-rm -rf "$tmp"
+rm -rf -- "${tmp:?}"
 t_done

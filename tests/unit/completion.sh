@@ -6,7 +6,7 @@
 export LC_ALL=C
 src=${1:-${BOTDESK_SOURCE_DIR:-$(dirname "$0")/../..}/conf/completion/botdesk.bash}
 tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+trap 'rm -rf -- "${tmp:?}"' EXIT
 
 mkdir -p "$tmp/run/botdesk/work" "$tmp/run/botdesk/web" "$tmp/run/botdesk/not valid" \
          "$tmp/run/botdesk/.hidden" "$tmp/state/botdesk/research" "$tmp/state/botdesk/work" \
