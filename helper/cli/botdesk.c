@@ -18,8 +18,6 @@
 #include "commands.h"
 #include "commands-lookup.h"
 #include "commands-web.h"
-#include "commands-thumbnail.h"
-#include "commands-input.h"
 #include "config.h"
 #include "doctor-inotify.h"
 #include "envfile.h"
@@ -36,6 +34,7 @@
 #include "status.h"
 #include "unit.h"
 #include "util.h"
+#include "x11-verbs.h"
 
 struct options {
         bool json;
@@ -798,7 +797,7 @@ int main(int argc, char **argv) {
         };
         const char *verb, *operand, *operand2;
         char **rest = NULL;
-        int c;
+        int c, r;
 
         log_setup("botdesk");
         /* "+": stop at the first non-option so that exec's command keeps its own options. */
@@ -826,17 +825,12 @@ int main(int argc, char **argv) {
         /* web has options of its own (--listen, --ttl): it parses them itself. */
         if (streq(verb, "web"))
                 return verb_web(argc - optind + 1, argv + optind - 1);
-        /* thumbnail has options of its own (-o): it parses them itself.
-         * (A build without it has cmd-thumbnail-fallback.c, which says so.) */
-        if (streq(verb, "thumbnail"))
-                return verb_thumbnail(argc - optind + 1, argv + optind - 1);
-        /* So do the agent's actions (negative scroll steps, text after --). */
-        if (streq(verb, "input"))
-                return verb_input(argc - optind + 1, argv + optind - 1);
-        if (streq(verb, "windows"))
-                return verb_windows(argc - optind + 1, argv + optind - 1);
-        if (streq(verb, "cursor"))
-                return verb_cursor(argc - optind + 1, argv + optind - 1);
+        /* The verbs that speak X (thumbnail, input, windows, cursor) parse
+         * their own options (-o, negative scroll steps, text after --), and
+         * live in a module loaded for them alone (x11-verbs.h). */
+        r = x11_verb_run(verb, argc - optind + 1, argv + optind - 1);
+        if (r != -ENOENT)
+                return r;
 
         /* Options may follow the verb and its operand: parse the rest again. */
         operand = operand2 = NULL;

@@ -4,7 +4,10 @@
  * stdout, for socat, websockify, ssh or kubectl exec to carry anywhere.
  *
  * One poll loop over non-blocking descriptors with a buffer each way:
- * stdin -> filter -> rfb.sock, rfb.sock -> stdout unchanged. The filter
+ * stdin -> filter -> rfb.sock, rfb.sock -> stdout unchanged. The server's
+ * bytes are spliced, never copied through us, when stdout is a pipe
+ * (directly) or a socket (through a pipe of our own: socat's EXEC and
+ * websockify hand us a socketpair). The filter
  * drops input messages unless this viewer holds the control lease; inotify
  * on the runtime directory re-reads the lease as soon as it is replaced, so
  * a change applies from the next client message, without polling.
@@ -51,6 +54,9 @@ struct bridge {
         int in_flags, out_flags;        /* stdin/stdout flags to restore, -1 if untouched */
         bool in_eof, sock_eof, shut_wr;
         bool out_pipe;                  /* stdout is a pipe: splice() the server's bytes into it */
+        int relay[2];                   /* stdout is a socket: the pipe spliced through, else -EBADF */
+        size_t relay_len;               /* bytes in that pipe, not yet out */
+        bool relay_full;                /* it took no more: read the server again once some went out */
         unsigned long long last_activity;
         struct rfb_filter filter;
         struct bridge_buf up;           /* filtered client bytes for the server */
@@ -88,6 +94,8 @@ static void bridge_free(struct bridge **bp) {
         safe_close(b->sock);
         safe_close(b->inotify);
         safe_close(b->sigfd);
+        safe_close(b->relay[0]);
+        safe_close(b->relay[1]);
         free(b);
 }
 
@@ -147,8 +155,29 @@ static bool is_disconnect(int e) {
         return e == EPIPE || e == ECONNRESET || e == ENOTCONN;
 }
 
+/* Bytes still on their way to the viewer, in our buffer or the relay pipe. */
+static size_t pending_out(const struct bridge *b) {
+        return buf_len(&b->down) + b->relay_len;
+}
+
 /* 0 on progress or nothing to do, 1 when the client is gone, -errno. */
 static int write_out(struct bridge *b) {
+        while (b->relay_len > 0) {
+                ssize_t n = splice(b->relay[0], NULL, STDOUT_FILENO, NULL, b->relay_len,
+                                   SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+
+                if (n < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        if (errno == EAGAIN)
+                                return 0;
+                        if (is_disconnect(errno))
+                                return 1;
+                        return log_error_errno(errno, "Cannot write to the viewer: %m");
+                }
+                b->relay_len -= (size_t) n;
+                b->relay_full = false;
+        }
         while (buf_len(&b->down) > 0) {
                 ssize_t n = write(STDOUT_FILENO, b->down.data + b->down.start, buf_len(&b->down));
 
@@ -218,6 +247,40 @@ static int read_sock(struct bridge *b) {
                 }
                 if (errno == EINVAL)
                         b->out_pipe = false;
+        }
+        if (b->relay[1] >= 0 && buf_len(&b->down) == 0) {
+                if (b->relay_len >= BRIDGE_BUF_SIZE) {
+                        /* A splice of 0 bytes would read as the server's EOF. */
+                        b->relay_full = true;
+                        return 0;
+                }
+                /* Into our pipe, then (write_out) out of it into the socket. */
+                n = splice(b->sock, NULL, b->relay[1], NULL, BRIDGE_BUF_SIZE - b->relay_len,
+                           SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+                if (n > 0) {
+                        b->relay_len += (size_t) n;
+                        bridge_stamp_activity(b);
+                        return 0;
+                }
+                if (n == 0) {
+                        b->sock_eof = true;
+                        return 0;
+                }
+                if (is_disconnect(errno)) {
+                        b->sock_eof = true;
+                        return 0;
+                }
+                if (b->relay_len > 0) {
+                        /* Our pipe is full (or the server had nothing
+                         * more): wait for the viewer to take some. */
+                        b->relay_full = true;
+                        return 0;
+                }
+                /* Cannot splice at all (EINVAL): copy from now on. */
+                if (errno != EAGAIN && errno != EINTR) {
+                        b->relay[0] = safe_close(b->relay[0]);
+                        b->relay[1] = safe_close(b->relay[1]);
+                }
         }
         n = recv(b->sock, b->down.data + b->down.end, room > BRIDGE_READ_MAX ? BRIDGE_READ_MAX : room, 0);
         if (n < 0) {
@@ -311,7 +374,7 @@ static int bridge_loop(struct bridge *b) {
                 };
                 int r;
 
-                if (b->sock_eof && buf_len(&b->down) == 0)
+                if (b->sock_eof && pending_out(b) == 0)
                         return EXIT_OK;
                 /* The viewer is done sending: pass that on, once the server has everything. */
                 if (b->in_eof && buf_len(&b->up) == 0 && !b->shut_wr && !b->sock_eof) {
@@ -322,14 +385,14 @@ static int bridge_loop(struct bridge *b) {
                 if (!b->in_eof && !b->sock_eof && buf_room(&b->up) > RFB_FILTER_HOLD_MAX)
                         pfd[P_IN].fd = STDIN_FILENO;
                 if (!b->sock_eof) {
-                        if (buf_room(&b->down) > 0)
+                        if (buf_room(&b->down) > 0 && !b->relay_full)
                                 pfd[P_SOCK].events |= POLLIN;
                         if (buf_len(&b->up) > 0)
                                 pfd[P_SOCK].events |= POLLOUT;
                         if (pfd[P_SOCK].events)
                                 pfd[P_SOCK].fd = b->sock;
                 }
-                if (buf_len(&b->down) > 0)
+                if (pending_out(b) > 0)
                         pfd[P_OUT].fd = STDOUT_FILENO;
 
                 if (poll(pfd, P_N, -1) < 0) {
@@ -452,6 +515,7 @@ int verb_rfb(const char *profile, const char *viewer) {
                 .sigfd = -EBADF,
                 .in_flags = -1,
                 .out_flags = -1,
+                .relay = { -EBADF, -EBADF },
         };
 
         r = paths_for_profile(profile, &p);
@@ -531,8 +595,13 @@ int verb_rfb(const char *profile, const char *viewer) {
         if (r >= 0)
                 r = set_nonblock(STDOUT_FILENO, &b->out_flags);
         if (r >= 0) {
-                struct stat out;
+                struct stat out = {};
+
                 b->out_pipe = fstat(STDOUT_FILENO, &out) >= 0 && S_ISFIFO(out.st_mode);
+                /* A socket takes no splice from a socket: a pipe in between
+                 * does, as big as our buffer (or the default, fine). */
+                if (!b->out_pipe && S_ISSOCK(out.st_mode) && pipe2(b->relay, O_CLOEXEC | O_NONBLOCK) >= 0)
+                        (void) fcntl(b->relay[1], F_SETPIPE_SZ, BRIDGE_BUF_SIZE);
         }
         if (r < 0) {
                 log_error_errno(r, "Cannot use stdin/stdout for the RFB stream (%m); are they open?");

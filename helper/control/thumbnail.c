@@ -10,6 +10,7 @@
 #include <xcb/xcb.h>
 
 #include "thumbnail.h"
+#include "thumbnail-kernels.h"
 #include "util.h"
 
 /* ---- pixel formats and small parsers ---------------------------------------------------------- */
@@ -99,17 +100,14 @@ void thumb_fit(unsigned src_w, unsigned src_h, unsigned box_w, unsigned box_h, u
  * colour stays exact and no tap collects the rounding error of the others.
  *
  * The vertical pass runs first, over whole source rows as bytes (all four
- * channels of a 32-bit pixel alike): a multiply-add of u8 by an 8-bit weight
- * into u16 over contiguous memory, which GCC's vector extensions turn into
- * SIMD at -O2 (pmullw on SSE2). Its result is rounded back to bytes, and the
- * horizontal pass does the same per tap on pixels gathered from it, with a
- * weight per lane. The two roundings cost at most one level per channel.
+ * channels of a 32-bit pixel alike): a multiply-add of u8 by a weight of at
+ * most 256 into u16 over contiguous memory, in thumbnail-kernels.c's loops,
+ * vectorised at the CPU's width. Its result is rounded back to bytes, and
+ * the horizontal pass does the same per tap on pixels gathered from it, with
+ * a weight per byte. The two roundings cost at most one level per channel.
  * Beyond 256:1 some taps weigh 0 and the others sample the area evenly.
  */
 #define WEIGHT_ONE 256u
-
-/* 16 bytes, the SIMD width every target has (SSE2, NEON); wider types spill on SSE2. */
-typedef uint16_t v8u16 __attribute__((vector_size(16)));
 
 struct taps {
         unsigned *first;        /* per output: first source index */
@@ -191,63 +189,6 @@ static void expand565(const uint8_t *row, unsigned n, bool big_endian, uint8_t *
         }
 }
 
-/*
- * Multiply-add on bytes, two at a time: each 16-bit word of row is split into
- * its low and high byte, accumulated separately in lo[] and hi[] with 8
- * fractional bits. narrow() puts the bytes back the same way, so the result
- * does not depend on the host's byte order. One weight for every byte, or
- * one per word (per_lane).
- */
-static void mul_add(uint16_t *lo, uint16_t *hi, const uint8_t *row, size_t words, const uint16_t *w, bool per_lane,
-                    bool first) {
-        const v8u16 w0 = (v8u16) {} + w[0];
-        size_t i = 0;
-
-        for (; i + 8 <= words; i += 8) {
-                v8u16 x, wv = w0, a, b, t;
-
-                memcpy(&x, row + 2 * i, sizeof x);
-                if (per_lane)
-                        memcpy(&wv, w + i, sizeof wv);
-                a = (x & 0xff) * wv;
-                b = (x >> 8) * wv;
-                if (!first) {
-                        memcpy(&t, lo + i, sizeof t);
-                        a += t;
-                        memcpy(&t, hi + i, sizeof t);
-                        b += t;
-                }
-                memcpy(lo + i, &a, sizeof a);
-                memcpy(hi + i, &b, sizeof b);
-        }
-        for (; i < words; i++) {
-                uint16_t x, wk = w[per_lane ? i : 0];
-
-                memcpy(&x, row + 2 * i, sizeof x);
-                lo[i] = (uint16_t) ((first ? 0 : lo[i]) + (x & 0xff) * wk);
-                hi[i] = (uint16_t) ((first ? 0 : hi[i]) + (x >> 8) * wk);
-        }
-}
-
-/* The bytes back from mul_add's sums, each divided by 256 and rounded. */
-static void narrow(const uint16_t *lo, const uint16_t *hi, size_t words, uint8_t *out) {
-        size_t i = 0;
-
-        /* At most (65280 + 128) >> 8 = 255: no overflow anywhere. */
-        for (; i + 8 <= words; i += 8) {
-                v8u16 a, b, x;
-
-                memcpy(&a, lo + i, sizeof a);
-                memcpy(&b, hi + i, sizeof b);
-                x = (a + 128) >> 8 | ((b + 128) >> 8) << 8;
-                memcpy(out + 2 * i, &x, sizeof x);
-        }
-        for (; i < words; i++) {
-                uint16_t x = (uint16_t) ((lo[i] + 128) >> 8 | ((hi[i] + 128) >> 8) << 8);
-                memcpy(out + 2 * i, &x, sizeof x);
-        }
-}
-
 struct thumb_scaler {
         enum thumb_pixfmt fmt;
         unsigned src_w, src_h, dst_w, dst_h;
@@ -256,9 +197,9 @@ struct thumb_scaler {
         unsigned ro, go, bo;
         unsigned T;                     /* horizontal taps of the widest output pixel */
         uint32_t *hindex;               /* T planes of dst_w source indexes */
-        uint16_t *hweight;              /* T planes of dst_w * 2 word weights */
-        uint16_t *lo[2], *hi[2];        /* vertical sums of output rows y and y + 1 (by parity) */
-        uint16_t *hlo, *hhi;            /* horizontal sums of one output row */
+        uint16_t *hweight;              /* T planes of dst_w * 4 byte weights */
+        uint16_t *acc[2];               /* vertical sums of output rows y and y + 1 (by parity) */
+        uint16_t *hacc;                 /* horizontal sums of one output row */
         uint8_t *mid;                   /* one vertically filtered row, 4 bytes a pixel */
         uint32_t *gathered;             /* the k-th tap of every output pixel */
         uint8_t *expanded;              /* a 565 row as R G B X */
@@ -273,12 +214,9 @@ struct thumb_scaler *thumb_scaler_free(struct thumb_scaler *s) {
         taps_done(&s->tv);
         free(s->hindex);
         free(s->hweight);
-        for (unsigned i = 0; i < 2; i++) {
-                free(s->lo[i]);
-                free(s->hi[i]);
-        }
-        free(s->hlo);
-        free(s->hhi);
+        for (unsigned i = 0; i < 2; i++)
+                free(s->acc[i]);
+        free(s->hacc);
         free(s->mid);
         free(s->gathered);
         free(s->expanded);
@@ -293,8 +231,8 @@ static void thumb_scaler_freep(struct thumb_scaler **s) {
 int thumb_scaler_new(enum thumb_pixfmt fmt, unsigned src_w, unsigned src_h, uint8_t *dst, unsigned dst_w,
                      unsigned dst_h, struct thumb_scaler **ret) {
         _cleanup_(thumb_scaler_freep) struct thumb_scaler *s = NULL;
-        /* Rows as 16-bit words: a source row, an output row (4 bytes a pixel). */
-        size_t n = (size_t) src_w * 2, m = (size_t) dst_w * 2;
+        /* Bytes of a source row and of an output row, 4 a pixel. */
+        size_t n = (size_t) src_w * 4, m = (size_t) dst_w * 4;
         int r;
 
         /* X screens are at most 32767 pixels each way; the bound keeps every
@@ -327,19 +265,17 @@ int thumb_scaler_new(enum thumb_pixfmt fmt, unsigned src_w, unsigned src_h, uint
         s->hindex = malloc(sizeof(uint32_t) * s->T * dst_w);
         s->hweight = malloc(sizeof(uint16_t) * s->T * m);
         for (unsigned i = 0; i < 2; i++) {
-                s->lo[i] = malloc(sizeof(uint16_t) * n);
-                s->hi[i] = malloc(sizeof(uint16_t) * n);
-                if (!s->lo[i] || !s->hi[i])
+                s->acc[i] = malloc(sizeof(uint16_t) * n);
+                if (!s->acc[i])
                         return -ENOMEM;
         }
-        s->hlo = malloc(sizeof(uint16_t) * m);
-        s->hhi = malloc(sizeof(uint16_t) * m);
-        s->mid = malloc(n * 2);
+        s->hacc = malloc(sizeof(uint16_t) * m);
+        s->mid = malloc(n);
         s->gathered = malloc(sizeof(uint32_t) * dst_w);
-        if (!s->hindex || !s->hweight || !s->hlo || !s->hhi || !s->mid || !s->gathered)
+        if (!s->hindex || !s->hweight || !s->hacc || !s->mid || !s->gathered)
                 return -ENOMEM;
         if (fmt == THUMB_RGB565_LE || fmt == THUMB_RGB565_BE) {
-                s->expanded = malloc(n * 2);
+                s->expanded = malloc(n);
                 if (!s->expanded)
                         return -ENOMEM;
         }
@@ -349,7 +285,8 @@ int thumb_scaler_new(enum thumb_pixfmt fmt, unsigned src_w, unsigned src_h, uint
                         uint16_t w = used ? s->th.weight[s->th.offset[x] + k] : 0;
 
                         s->hindex[(size_t) k * dst_w + x] = used ? s->th.first[x] + k : s->th.first[x];
-                        s->hweight[(size_t) k * m + x * 2] = s->hweight[(size_t) k * m + x * 2 + 1] = w;
+                        for (unsigned c = 0; c < 4; c++)
+                                s->hweight[(size_t) k * m + x * 4 + c] = w;
                 }
         channel_offsets(fmt, &s->ro, &s->go, &s->bo);
         *ret = TAKE_PTR(s);
@@ -358,29 +295,17 @@ int thumb_scaler_new(enum thumb_pixfmt fmt, unsigned src_w, unsigned src_h, uint
 
 /* Output row y is summed vertically in lo/hi[b]: filter it horizontally into dst. */
 static void finish_row(const struct thumb_scaler *s, unsigned y, unsigned b) {
-        /* Locals, not s->: the project builds with -fno-strict-aliasing, so
-         * every byte store below would otherwise reload them. */
-        const unsigned n = s->dst_w, ro = s->ro, go = s->go, bo = s->bo;
-        const size_t m = (size_t) n * 2;
-        const uint8_t *mid = s->mid;
-        uint32_t *gathered = s->gathered;
-        const uint8_t *pix = (const uint8_t *) gathered;
-        uint8_t *out = s->dst + (size_t) y * n * 3;
+        const unsigned n = s->dst_w;
+        const size_t m = (size_t) n * 4;
 
-        narrow(s->lo[b], s->hi[b], (size_t) s->src_w * 2, s->mid);
+        thumb_kernel_narrow(s->acc[b], (size_t) s->src_w * 4, s->mid);
         for (unsigned k = 0; k < s->T; k++) {
-                const uint32_t *idx = s->hindex + (size_t) k * n;
-
-                for (unsigned x = 0; x < n; x++)
-                        memcpy(gathered + x, mid + (size_t) idx[x] * 4, 4);
-                mul_add(s->hlo, s->hhi, (const uint8_t *) gathered, m, s->hweight + (size_t) k * m, true, k == 0);
+                thumb_kernel_gather(s->gathered, s->mid, s->hindex + (size_t) k * n, n);
+                thumb_kernel_mul_add_each(s->hacc, (const uint8_t *) s->gathered, m, s->hweight + (size_t) k * m,
+                                          k == 0);
         }
-        narrow(s->hlo, s->hhi, m, (uint8_t *) gathered);
-        for (unsigned x = 0; x < n; x++, out += 3, pix += 4) {
-                out[0] = pix[ro];
-                out[1] = pix[go];
-                out[2] = pix[bo];
-        }
+        thumb_kernel_narrow(s->hacc, m, (uint8_t *) s->gathered);
+        thumb_kernel_pick_rgb(s->dst + (size_t) y * n * 3, (const uint8_t *) s->gathered, n, s->ro, s->go, s->bo);
 }
 
 /* Source row j adds to the output rows whose taps include it: y and, on a
@@ -398,13 +323,17 @@ static void push_row(struct thumb_scaler *s, const uint8_t *row) {
                 if (j < first || j >= first + count)
                         continue;
                 k = j - first;
-                mul_add(s->lo[y & 1], s->hi[y & 1], row, (size_t) s->src_w * 2, s->tv.weight + s->tv.offset[y] + k,
-                        false, k == 0);
+                thumb_kernel_mul_add(s->acc[y & 1], row, (size_t) s->src_w * 4, s->tv.weight[s->tv.offset[y] + k],
+                                     k == 0);
                 if (k == count - 1) {
                         finish_row(s, y, y & 1);
                         s->y = y + 1;
                 }
         }
+}
+
+unsigned thumb_scaler_rows_done(const struct thumb_scaler *s) {
+        return s ? s->y : 0;
 }
 
 int thumb_scaler_push(struct thumb_scaler *s, const uint8_t *rows, size_t stride, unsigned n) {
@@ -522,57 +451,119 @@ static void jpeg_error_exit_cb(j_common_ptr c) {
 static void jpeg_output_message_cb(_unused_ j_common_ptr c) {
 }
 
-int thumb_encode_jpeg(const uint8_t *rgb, unsigned w, unsigned h, int quality, uint8_t **ret, size_t *ret_size) {
-        struct jpeg_compress_struct cinfo = {};
-        struct jpeg_error err = {};
-        unsigned char *buf = NULL;
-        unsigned long size = 0;
+/* The encoder's state lives on the heap: libjpeg keeps pointers to it (the
+ * error manager, the output buffer) from one call to the next. */
+struct thumb_jpeg {
+        struct jpeg_compress_struct cinfo;
+        struct jpeg_error err;
+        unsigned char *buf;
+        unsigned long size;
+        unsigned width, height;
+        bool failed;
+};
 
-        if (!rgb || w == 0 || h == 0 || w > JPEG_MAX_DIMENSION || h > JPEG_MAX_DIMENSION || quality < 1 ||
-            quality > 100)
-                return -EINVAL;
+struct thumb_jpeg *thumb_jpeg_free(struct thumb_jpeg *j) {
+        if (!j)
+                return NULL;
+        jpeg_destroy_compress(&j->cinfo);
+        free(j->buf);
+        free(j);
+        return NULL;
+}
 
-        cinfo.err = jpeg_std_error(&err.mgr);
-        err.mgr.error_exit = jpeg_error_exit_cb;
-        err.mgr.output_message = jpeg_output_message_cb;
-        /* buf and cinfo live in memory (their addresses are handed to
-         * libjpeg), so they are current after the longjmp. */
-        if (setjmp(err.jump)) {
-                jpeg_destroy_compress(&cinfo);
-                free(buf);
+static void thumb_jpeg_freep(struct thumb_jpeg **j) {
+        thumb_jpeg_free(*j);
+}
+
+/* Apart from thumb_jpeg_new, so that nothing set after setjmp() lives in a register. */
+static int jpeg_setup(struct thumb_jpeg *j, int quality) {
+        j->cinfo.err = jpeg_std_error(&j->err.mgr);
+        j->err.mgr.error_exit = jpeg_error_exit_cb;
+        j->err.mgr.output_message = jpeg_output_message_cb;
+        if (setjmp(j->err.jump))
                 return -EIO;
-        }
-        jpeg_create_compress(&cinfo);
-        jpeg_mem_dest(&cinfo, &buf, &size);
-        cinfo.image_width = w;
-        cinfo.image_height = h;
-        cinfo.input_components = 3;
-        cinfo.in_color_space = JCS_RGB;
-        jpeg_set_defaults(&cinfo);
-        jpeg_set_quality(&cinfo, quality, TRUE);
+        jpeg_create_compress(&j->cinfo);
+        jpeg_mem_dest(&j->cinfo, &j->buf, &j->size);
+        j->cinfo.image_width = j->width;
+        j->cinfo.image_height = j->height;
+        j->cinfo.input_components = 3;
+        j->cinfo.in_color_space = JCS_RGB;
+        jpeg_set_defaults(&j->cinfo);
+        jpeg_set_quality(&j->cinfo, quality, TRUE);
         /* 4:2:0 (the library default, said out loud) and the fast integer DCT:
          * at thumbnail qualities its error is below the quantisation's. */
-        cinfo.comp_info[0].h_samp_factor = 2;
-        cinfo.comp_info[0].v_samp_factor = 2;
-        cinfo.comp_info[1].h_samp_factor = cinfo.comp_info[1].v_samp_factor = 1;
-        cinfo.comp_info[2].h_samp_factor = cinfo.comp_info[2].v_samp_factor = 1;
-        cinfo.dct_method = JDCT_IFAST;
-        jpeg_start_compress(&cinfo, TRUE);
-        while (cinfo.next_scanline < h) {
-                JSAMPROW rows[16];
-                unsigned n = 0;
-
-                for (; n < ELEMENTSOF(rows) && cinfo.next_scanline + n < h; n++)
-                        /* libjpeg reads the rows only; its API is not const. */
-                        rows[n] = (JSAMPROW) (uintptr_t) (rgb + (size_t) (cinfo.next_scanline + n) * w * 3);
-                jpeg_write_scanlines(&cinfo, rows, n);
-        }
-        jpeg_finish_compress(&cinfo);
-        jpeg_destroy_compress(&cinfo);
-
-        *ret = buf;
-        *ret_size = size;
+        j->cinfo.comp_info[0].h_samp_factor = 2;
+        j->cinfo.comp_info[0].v_samp_factor = 2;
+        j->cinfo.comp_info[1].h_samp_factor = j->cinfo.comp_info[1].v_samp_factor = 1;
+        j->cinfo.comp_info[2].h_samp_factor = j->cinfo.comp_info[2].v_samp_factor = 1;
+        j->cinfo.dct_method = JDCT_IFAST;
+        jpeg_start_compress(&j->cinfo, TRUE);
         return 0;
+}
+
+int thumb_jpeg_new(unsigned w, unsigned h, int quality, struct thumb_jpeg **ret) {
+        _cleanup_(thumb_jpeg_freep) struct thumb_jpeg *j = NULL;
+        int r;
+
+        if (w == 0 || h == 0 || w > JPEG_MAX_DIMENSION || h > JPEG_MAX_DIMENSION || quality < 1 || quality > 100)
+                return -EINVAL;
+        j = calloc(1, sizeof *j);
+        if (!j)
+                return -ENOMEM;
+        j->width = w;
+        j->height = h;
+        r = jpeg_setup(j, quality);
+        if (r < 0)
+                return r;
+        *ret = TAKE_PTR(j);
+        return 0;
+}
+
+int thumb_jpeg_push(struct thumb_jpeg *j, const uint8_t *rgb, unsigned n) {
+        if (!j || !rgb || j->failed || n > j->height - j->cinfo.next_scanline)
+                return -EINVAL;
+        if (setjmp(j->err.jump)) {
+                j->failed = true;
+                return -EIO;
+        }
+        for (unsigned done = 0; done < n;) {
+                JSAMPROW rows[16];
+                unsigned k = 0;
+
+                for (; k < ELEMENTSOF(rows) && done + k < n; k++)
+                        /* libjpeg reads the rows only; its API is not const. */
+                        rows[k] = (JSAMPROW) (uintptr_t) (rgb + (size_t) (done + k) * j->width * 3);
+                done += jpeg_write_scanlines(&j->cinfo, rows, k);
+        }
+        return 0;
+}
+
+int thumb_jpeg_finish(struct thumb_jpeg *j, uint8_t **ret, size_t *ret_size) {
+        if (!j || j->failed || j->cinfo.next_scanline != j->height)
+                return -EINVAL;
+        if (setjmp(j->err.jump)) {
+                j->failed = true;
+                return -EIO;
+        }
+        jpeg_finish_compress(&j->cinfo);
+        *ret = TAKE_PTR(j->buf);
+        *ret_size = j->size;
+        return 0;
+}
+
+int thumb_encode_jpeg(const uint8_t *rgb, unsigned w, unsigned h, int quality, uint8_t **ret, size_t *ret_size) {
+        _cleanup_(thumb_jpeg_freep) struct thumb_jpeg *j = NULL;
+        int r;
+
+        if (!rgb)
+                return -EINVAL;
+        r = thumb_jpeg_new(w, h, quality, &j);
+        if (r < 0)
+                return r;
+        r = thumb_jpeg_push(j, rgb, h);
+        if (r < 0)
+                return r;
+        return thumb_jpeg_finish(j, ret, ret_size);
 }
 
 /* ---- base64 ----------------------------------------------------------------------------------- */
@@ -767,7 +758,24 @@ struct grab {
         xcb_shm_seg_t seg;
         uint8_t *map;
         size_t slot_size;
+        /* Output rows handed on as they complete */
+        thumb_rows_fn on_rows;
+        void *userdata;
+        const uint8_t *rgb;
+        unsigned out_w, out_h, rows_sent;
 };
+
+/* The output rows the last strip completed, to the caller's on_rows. */
+static int emit_rows(struct grab *g, const struct thumb_scaler *s) {
+        unsigned done = thumb_scaler_rows_done(s);
+        int r;
+
+        if (!g->on_rows || done == g->rows_sent)
+                return 0;
+        r = g->on_rows(g->rgb, g->out_w, g->out_h, g->rows_sent, done, g->userdata);
+        g->rows_sent = done;
+        return r < 0 ? r : 0;
+}
 
 static unsigned strip_rows(const struct grab *g, unsigned i) {
         unsigned y = i * g->rows;
@@ -787,8 +795,8 @@ static unsigned issue(const struct grab *g, unsigned i, bool shm) {
 }
 
 /* -EOPNOTSUPP when the first strip fails (nothing was pushed: the caller may
- * try the other way), -EIO when a later one does. */
-static int grab_strips(const struct grab *g, struct thumb_scaler *s, bool shm) {
+ * try the other way), -EIO when a later one does, on_rows' error. */
+static int grab_strips(struct grab *g, struct thumb_scaler *s, bool shm, unsigned long long *scale_usec) {
         unsigned seq[IN_FLIGHT];
         int r = 0;
 
@@ -802,9 +810,12 @@ static int grab_strips(const struct grab *g, struct thumb_scaler *s, bool shm) {
                 if (shm) {
                         _cleanup_free_ xcb_shm_get_image_reply_t *reply =
                                 xcb_shm_get_image_reply(g->c, (xcb_shm_get_image_cookie_t) { seq[slot] }, &err);
-                        if (reply)
+                        if (reply) {
+                                unsigned long long t = now_usec();
+
                                 r = thumb_scaler_push(s, g->map + slot * g->slot_size, g->stride, h);
-                        else
+                                *scale_usec += now_usec() - t;
+                        } else
                                 r = i == 0 ? -EOPNOTSUPP : -EIO;
                 } else {
                         _cleanup_free_ xcb_get_image_reply_t *reply =
@@ -813,9 +824,15 @@ static int grab_strips(const struct grab *g, struct thumb_scaler *s, bool shm) {
                                 r = i == 0 ? -EOPNOTSUPP : -EIO;
                         else if ((size_t) xcb_get_image_data_length(reply) < g->stride * h)
                                 r = -EIO;
-                        else
+                        else {
+                                unsigned long long t = now_usec();
+
                                 r = thumb_scaler_push(s, xcb_get_image_data(reply), g->stride, h);
+                                *scale_usec += now_usec() - t;
+                        }
                 }
+                if (r >= 0)
+                        r = emit_rows(g, s);
                 if (r < 0) {
                         /* Replies still in flight would otherwise wait in xcb's queue. */
                         for (unsigned j = i + 1; j < g->strips && j < i + IN_FLIGHT; j++)
@@ -833,7 +850,7 @@ static int grab_strips(const struct grab *g, struct thumb_scaler *s, bool shm) {
  * named, no SysV segment to leak if we die. -EOPNOTSUPP when the server
  * cannot; the caller then reads with GetImage.
  */
-static int grab_shm(struct grab *g, struct thumb_scaler *s) {
+static int grab_shm(struct grab *g, struct thumb_scaler *s, unsigned long long *scale_usec) {
         _cleanup_free_ xcb_shm_query_version_reply_t *ver = NULL;
         _cleanup_close_ int fd = -EBADF;
         const xcb_query_extension_reply_t *ext;
@@ -864,7 +881,7 @@ static int grab_shm(struct grab *g, struct thumb_scaler *s) {
         /* xcb closes the fd once it is sent. A failed attach shows up as an
          * error of the first strip, which saves a round trip. */
         xcb_shm_attach_fd(g->c, g->seg, TAKE_FD(fd), 0);
-        r = grab_strips(g, s, true);
+        r = grab_strips(g, s, true, scale_usec);
         xcb_shm_detach(g->c, g->seg);
         xcb_flush(g->c);
         munmap(map, size);
@@ -872,14 +889,16 @@ static int grab_shm(struct grab *g, struct thumb_scaler *s) {
         return r;
 }
 
-int thumb_grab_scaled(xcb_connection_t *c, int screen, unsigned box_w, unsigned box_h, struct thumb_image *ret) {
+int thumb_grab_scaled_stream(xcb_connection_t *c, int screen, unsigned box_w, unsigned box_h, thumb_rows_fn on_rows,
+                             void *userdata, struct thumb_image *ret) {
         _cleanup_(thumb_scaler_freep) struct thumb_scaler *s = NULL;
         _cleanup_free_ uint8_t *rgb = NULL;
         const xcb_setup_t *setup = xcb_get_setup(c);
         const xcb_screen_t *scr;
         const xcb_visualtype_t *v;
         const xcb_format_t *pf;
-        struct grab g = { .c = c };
+        struct grab g = { .c = c, .on_rows = on_rows, .userdata = userdata };
+        unsigned long long scale_usec = 0;
         unsigned w, h;
         bool shm = true;
         int fmt, r;
@@ -917,11 +936,14 @@ int thumb_grab_scaled(xcb_connection_t *c, int screen, unsigned box_w, unsigned 
         r = thumb_scaler_new((enum thumb_pixfmt) fmt, g.width, g.height, rgb, w, h, &s);
         if (r < 0)
                 return r;
+        g.rgb = rgb;
+        g.out_w = w;
+        g.out_h = h;
 
-        r = grab_shm(&g, s);
+        r = grab_shm(&g, s, &scale_usec);
         if (r == -EOPNOTSUPP) {
                 shm = false;
-                r = grab_strips(&g, s, false);
+                r = grab_strips(&g, s, false, &scale_usec);
         }
         if (r == -EOPNOTSUPP)
                 r = -EIO;
@@ -935,6 +957,11 @@ int thumb_grab_scaled(xcb_connection_t *c, int screen, unsigned box_w, unsigned 
                 .screen_width = g.width,
                 .screen_height = g.height,
                 .shm = shm,
+                .scale_usec = scale_usec,
         };
         return 0;
+}
+
+int thumb_grab_scaled(xcb_connection_t *c, int screen, unsigned box_w, unsigned box_h, struct thumb_image *ret) {
+        return thumb_grab_scaled_stream(c, screen, box_w, box_h, NULL, NULL, ret);
 }

@@ -85,6 +85,8 @@ struct thumb_scaler;
 int thumb_scaler_new(enum thumb_pixfmt fmt, unsigned src_w, unsigned src_h, uint8_t *dst, unsigned dst_w,
                      unsigned dst_h, struct thumb_scaler **ret);
 int thumb_scaler_push(struct thumb_scaler *s, const uint8_t *rows, size_t stride, unsigned n);
+/* How many output rows, from the top, are complete in dst. */
+unsigned thumb_scaler_rows_done(const struct thumb_scaler *s);
 struct thumb_scaler *thumb_scaler_free(struct thumb_scaler *s);
 
 /*
@@ -94,6 +96,18 @@ struct thumb_scaler *thumb_scaler_free(struct thumb_scaler *s);
  */
 int thumb_encode_png(const uint8_t *rgb, unsigned w, unsigned h, int level, uint8_t **ret, size_t *ret_size);
 int thumb_encode_jpeg(const uint8_t *rgb, unsigned w, unsigned h, int quality, uint8_t **ret, size_t *ret_size);
+
+/*
+ * The same JPEG fed rows as they are ready, top to bottom (n rows of w * 3
+ * bytes, contiguous), so that a thumbnail is encoded while the rest of the
+ * screen is still being read. finish hands the image to the caller once
+ * all h rows were pushed (-EINVAL before); -EIO once the library failed.
+ */
+struct thumb_jpeg;
+int thumb_jpeg_new(unsigned w, unsigned h, int quality, struct thumb_jpeg **ret);
+int thumb_jpeg_push(struct thumb_jpeg *j, const uint8_t *rgb, unsigned n);
+int thumb_jpeg_finish(struct thumb_jpeg *j, uint8_t **ret, size_t *ret_size);
+struct thumb_jpeg *thumb_jpeg_free(struct thumb_jpeg *j);
 
 /* RFC 4648 base64 with padding, NUL-terminated, malloc'ed (NULL on ENOMEM). */
 char *thumb_base64(const void *data, size_t size);
@@ -129,6 +143,9 @@ struct thumb_image {
         unsigned width, height;
         unsigned screen_width, screen_height;
         bool shm;                       /* read through MIT-SHM (else GetImage) */
+        /* Of the grab's time, how much went to scaling strips (the rest is
+         * waiting for the server's copies): the bench prints both. */
+        unsigned long long scale_usec;
 };
 
 void thumb_image_done(struct thumb_image *i);
@@ -141,3 +158,15 @@ void thumb_image_done(struct thumb_image *i);
  * fails a request, -ENOMEM.
  */
 int thumb_grab_scaled(xcb_connection_t *c, int screen, unsigned box_w, unsigned box_h, struct thumb_image *ret);
+
+/*
+ * The same, handing on the output rows as they complete: after each strip,
+ * on_rows gets the thumbnail's pixels (width * 3 bytes a row, height rows)
+ * and the rows [y0, y1) new since its last call, so that they can be
+ * encoded while the server copies the next strips. A negative return
+ * stops the grab and is returned.
+ */
+typedef int (*thumb_rows_fn)(const uint8_t *rgb, unsigned width, unsigned height, unsigned y0, unsigned y1,
+                             void *userdata);
+int thumb_grab_scaled_stream(xcb_connection_t *c, int screen, unsigned box_w, unsigned box_h, thumb_rows_fn on_rows,
+                             void *userdata, struct thumb_image *ret);

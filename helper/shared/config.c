@@ -72,6 +72,7 @@ enum {
         KEY_DISK_CACHE_MB,
         KEY_MAX_CUT_TEXT,
         KEY_RELEASE_ON_CLOSE,
+        KEY_SPARES,
         KEY_USER,
         KEY_PLACEMENT,
         KEY_EXEC,
@@ -86,6 +87,7 @@ struct key_def {
         unsigned min, max;
         size_t offset, offset2; /* offset2: second half of band and geometry */
         bool host_wide;         /* refused in the user file */
+        bool not_per_profile;   /* refused in [profile.NAME]: it is about no one profile */
 };
 
 #define FIELD(f) offsetof(struct bd_config, f)
@@ -112,6 +114,7 @@ static const struct key_def keys[_KEY_MAX] = {
         [KEY_DISK_CACHE_MB]       = { "browser",   "disk_cache_mb",      VALUE_UINT,       0, 65536,     FIELD(disk_cache_mb), 0, false },
         [KEY_MAX_CUT_TEXT]        = { "rfb",       "max_cut_text",       VALUE_UINT,       0, 16777216,  FIELD(max_cut_text), 0, false },
         [KEY_RELEASE_ON_CLOSE]    = { "web",       "release_on_close",   VALUE_BOOL,       0, 0,         FIELD(release_on_close), 0, false },
+        [KEY_SPARES]              = { "pool",      "spares",             VALUE_UINT,       0, CONFIG_SPARES_MAX, FIELD(spares), 0, false, true },
         [KEY_USER]                = { NULL,        "user",               VALUE_USER,       0, 0,         FIELD(user), 0, true },
         [KEY_PLACEMENT]           = { NULL,        "placement",          VALUE_PLACEMENT,  0, 0,         FIELD(placement), 0, false },
         [KEY_EXEC]                = { NULL,        "exec",               VALUE_ARGV,       0, 0,         FIELD(exec), 0, false },
@@ -120,7 +123,7 @@ static const struct key_def keys[_KEY_MAX] = {
         [KEY_SYSTEM_PATH]         = { "install",   "system_path",        VALUE_SEARCH_PATH, 0, 0,        FIELD(install_system_path), 0, true },
 };
 
-static const char *const sections[] = { "display", "session", "resources", "browser", "rfb", "web", "install" };
+static const char *const sections[] = { "display", "session", "resources", "browser", "rfb", "web", "install", "pool" };
 
 #define GEOMETRY_WIDTH_MIN 320U
 #define GEOMETRY_HEIGHT_MIN 200U
@@ -640,6 +643,10 @@ static int handler(void *userdata, const char *section_unused, const char *name,
         if (!p->profile && !k->section) {
                 (void) parser_error(p, "unknown key '%s' in [%s] (it is only allowed in [profile.NAME])",
                                     ename, p->section);
+                return 1;
+        }
+        if (p->profile && k->not_per_profile) {
+                (void) parser_error(p, "'%s' cannot be set per profile; set it in [%s]", k->name, k->section);
                 return 1;
         }
         if (!p->profile && !streq(k->section, p->section)) {
@@ -1318,6 +1325,11 @@ void config_dump(const struct bd_config *c, FILE *f) {
                 "[install]\n",
                 c->disk_cache_mb, c->max_cut_text, c->release_on_close ? "yes" : "no");
         dump_string(f, "system_path", c->install_system_path);
+        fprintf(f,
+                "\n"
+                "[pool]\n"
+                "spares = %u\n",
+                c->spares);
         /* `user` is only valid inside [profile.NAME], and the name is not
          * part of the effective values: a comment keeps the output valid. */
         fprintf(f, "\n; from [profile.NAME]:\n; user =%s%s\n", c->user ? " " : "", c->user ?: "");

@@ -20,6 +20,10 @@
 /* Longer lines are errors, never truncated. Debian's libinih reads into a
  * 200-byte buffer (INI_MAX_LINE), which leaves 198 characters of text. */
 #define CONFIG_MAX_LINE 198
+/* [pool] spares: each idle spare is a whole desktop (90-130 MiB PSS
+ * measured), so 8 is a gigabyte held for nobody; more than that is a
+ * fleet to plan, not a pool to keep warm. */
+#define CONFIG_SPARES_MAX 8u
 
 enum desktop_kind {
         DESKTOP_XFCE,
@@ -57,6 +61,7 @@ struct bd_config {
         unsigned max_cut_text;        /* bytes, 0..(1<<24) */
         /* [web] */
         bool release_on_close;        /* the controlling viewer's last clean close hands back */
+        unsigned spares;              /* [pool]: desktops started ahead of need, 0..CONFIG_SPARES_MAX */
         /* [install] (host-wide) */
         char *install_system_path;    /* where install finds sudo and the package manager; NULL = the system's */
         /* [profile.NAME] only */

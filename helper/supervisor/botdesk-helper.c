@@ -91,6 +91,7 @@ struct desktop {
         char *cg_base;          /* the desktop's cgroup, or NULL: process groups + subreaper */
         char *cg_supervisor, *cg_x11, *cg_session, *cg_apps;
         bool own_base;          /* standalone: we created cg_base and remove it */
+        bool left_base;         /* and moved ourselves back to cg_parent */
         char token[33];
         unsigned long long started_at;
 
@@ -399,6 +400,11 @@ static void desktop_teardown(struct desktop *d, bool failed) {
                 const char *groups[] = { d->cg_apps, d->cg_session, d->cg_x11 };
                 for (size_t i = 0; i < ELEMENTSOF(groups); i++)
                         (void) cgroup_kill(groups[i]);
+                /* Moving ourselves out costs the kernel an RCU grace period
+                 * (about 9 ms here): spent while the killed processes exit,
+                 * not after. */
+                if (d->own_base)
+                        d->left_base = cgroup_attach(d->cg_parent, 0) >= 0;
                 for (size_t i = 0; i < ELEMENTSOF(groups); i++) {
                         int r = cgroup_wait_empty(groups[i], STOP_TIMEOUT_USEC);
                         if (r < 0)
@@ -423,8 +429,11 @@ static void desktop_teardown(struct desktop *d, bool failed) {
                 (void) unlinkat(d->runtime_fd, "last-error", 0);
 
         if (d->cg_base && d->own_base) {
-                /* Step out of our own sub-tree so it can be removed. */
-                (void) cgroup_attach(d->cg_parent, 0);
+                /* Out of our own sub-tree so it can be removed (a write
+                 * to cgroup.procs costs the grace period even when we are
+                 * there already). */
+                if (!d->left_base)
+                        (void) cgroup_attach(d->cg_parent, 0);
                 (void) cgroup_remove(d->cg_base);
         }
 }

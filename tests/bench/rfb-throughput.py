@@ -6,7 +6,8 @@
 
 Asks for ROUNDS full, non-incremental updates in Raw encoding (the largest
 thing a server sends) and prints MB/s for the raw Unix socket and for the
-bridge, one line each: "raw 812.3" / "bridge 790.1". With WEB_SOCKET (a
+bridge, one line each: "raw 812.3" / "bridge 790.1" (stdout a pipe) /
+"bridge_socket 801.2" (stdin and stdout one socket, as socat EXEC gives). With WEB_SOCKET (a
 running `botdesk web`), also through a WebSocket ("web 650.2", updates per
 second "web_fps 30.1"), and the server's RSS with 10 viewers attached
 ("web_rss10_kib 4123").
@@ -121,6 +122,14 @@ class WebSocket:
         self.sock.sendall(h + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data)))
 
 
+def cpu_ms(p):
+    """The bridge's own CPU time (user + system), once it has exited: what the
+    throughput, bound by this script's reads, cannot show."""
+    _, _, ru = os.wait4(p.pid, 0)
+    p.returncode = 0
+    return (ru.ru_utime + ru.ru_stime) * 1e3
+
+
 def rss_kib(pid):
     with open(f"/proc/{pid}/status") as f:
         for line in f:
@@ -150,7 +159,17 @@ def main():
     w, h = handshake(s)
     print(f"bridge {measure(s, w, h, rounds):.1f}")
     p.stdin.close()
-    p.wait(timeout=10)
+    print(f"bridge_cpu_ms {cpu_ms(p):.1f}")
+
+    # A socketpair on both sides, as socat's EXEC and websockify hand it over.
+    ours, theirs = socket.socketpair()
+    p = subprocess.Popen([botdesk, "rfb", profile], stdin=theirs, stdout=theirs)
+    theirs.close()
+    s = Stream(ours.recv, ours.sendall)
+    w, h = handshake(s)
+    print(f"bridge_socket {measure(s, w, h, rounds):.1f}")
+    ours.close()
+    print(f"bridge_socket_cpu_ms {cpu_ms(p):.1f}")
 
     if len(sys.argv) > 6:
         web_path, web_pid = sys.argv[5], int(sys.argv[6])

@@ -152,6 +152,7 @@ static void test_streaming(void) {
         TAP_EQ_INT(r, 0, "every strip is accepted");
         TAP_EQ_INT(thumb_scaler_push(s, src, stride, 1), -EINVAL, "a row past the last source row is refused");
         tap_ok(memcmp(whole, strips, (size_t) dw * dh * 3) == 0, "scaling strip by strip gives the same pixels as at once");
+        TAP_EQ_INT(thumb_scaler_rows_done(s), dh, "after the last source row every output row is done");
         thumb_scaler_free(s);
 }
 
@@ -333,6 +334,32 @@ static void test_jpeg(void) {
         TAP_EQ_INT(thumb_encode_jpeg(rgb, w, h, 101, &jpg, &size), -EINVAL, "JPEG quality 101 is refused");
 }
 
+/* The encoder fed rows as the scaler completes them writes the very bytes of a one-shot encode. */
+static void test_jpeg_streaming(void) {
+        const unsigned w = 403, h = 227;
+        _cleanup_free_ uint8_t *rgb = make_rgb(w, h, tiles), *once = NULL, *fed = NULL, *early = NULL;
+        struct thumb_jpeg *j = NULL;
+        size_t once_size = 0, fed_size = 0, early_size = 0;
+        unsigned y = 0, n = 1;
+        int r = 0;
+
+        TAP_EQ_INT(thumb_encode_jpeg(rgb, w, h, 60, &once, &once_size), 0, "a one-shot JPEG encodes");
+        TAP_EQ_INT(thumb_jpeg_new(w, h, 60, &j), 0, "a streaming JPEG encoder is created");
+        TAP_EQ_INT(thumb_jpeg_finish(j, &early, &early_size), -EINVAL, "finishing before the last row is refused");
+        /* Pushes of 1, 2, 3, ... rows: none lines up with libjpeg's 16-row MCUs. */
+        for (; y < h && r == 0; y += n, n++)
+                r = thumb_jpeg_push(j, rgb + (size_t) y * w * 3, y + n > h ? h - y : n);
+        TAP_EQ_INT(r, 0, "every push is accepted");
+        TAP_EQ_INT(thumb_jpeg_push(j, rgb, 1), -EINVAL, "a row past the last is refused");
+        TAP_EQ_INT(thumb_jpeg_finish(j, &fed, &fed_size), 0, "the streaming JPEG finishes");
+        tap_ok(fed_size == once_size && memcmp(fed, once, once_size) == 0,
+               "rows pushed a few at a time encode to the same bytes as at once");
+        thumb_jpeg_free(j);
+        TAP_EQ_INT(thumb_jpeg_new(w, h, 0, &j), -EINVAL, "a streaming encoder refuses quality 0");
+        TAP_EQ_INT(thumb_jpeg_new(0, h, 60, &j), -EINVAL, "a streaming encoder refuses width 0");
+        tap_ok(thumb_jpeg_free(NULL) == NULL, "freeing no encoder is fine");
+}
+
 /* ---- base64, data URLs ------------------------------------------------------------------------ */
 
 static void check_base64(const char *in, const char *want) {
@@ -437,6 +464,7 @@ int main(void) {
         test_formats();
         test_png();
         test_jpeg();
+        test_jpeg_streaming();
         test_base64();
         test_parse();
         test_xauth();

@@ -164,6 +164,17 @@ static void test_values(void) {
         TAP_EQ_STR(cfg.browser_executable, "/usr/bin/chromium", "the browser executable path is taken");
         TAP_EQ_STR(cfg.browser_profile_dir, "/var/tmp/p", "the browser profile dir is taken");
 
+        r = load(NULL, "[pool]\nspares = 8\n", false);
+        expect_clean("[pool] spares = 8, the host limit, is accepted", r);
+        TAP_EQ_INT(cfg.spares, 8, "spares is read");
+        r = load(NULL, "[pool]\nspares = 0\n", true);
+        tap_ok(r == 0 && cfg.spares == 0, "a user file may set spares");
+        expect_error("spares above the host limit of 8 is an error on its line", "[pool]\n\nspares = 9\n", false, 3,
+                     "spares");
+        expect_error("negative spares is an error on its line", "[pool]\nspares = -1\n", false, 2, "spares");
+        expect_error("spares in a profile section is an error on its line",
+                     "[profile.work]\ngeometry = 800x600\nspares = 1\n", false, 3, "cannot be set per profile");
+        expect_error("spares belongs in [pool], not [session]", "[session]\nspares = 1\n", false, 2, "[pool]");
         r = load(NULL, "[web]\nrelease_on_close = no\n", false);
         expect_clean("[web] release_on_close = no is accepted", r);
         tap_ok(!cfg.release_on_close, "release_on_close = no turns the hand-back on close off");

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * A build without thumbnails has no botdesk-x11.so: the verbs that speak X
+ * are the fallbacks linked into the CLI, which say what the build lacks
+ * (x11-verbs.h).
+ */
+#include <errno.h>
+
+#include "commands-thumbnail.h"
+#include "util.h"
+#include "x11-verbs.h"
+
+int x11_verb_run(const char *verb, int argc, char **argv) {
+        x11_verb_fn run = streq(verb, "thumbnail") ? verb_thumbnail : x11_input_verb(verb);
+
+        if (!run)
+                return -ENOENT;
+        return run(argc, argv);
+}

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The agent's input verbs by name (x11-verbs.h): cmd-input.c and
+ * cmd-windows.c, or cmd-input-fallback.c in a build without XTEST. */
+#include "commands-input.h"
+#include "util.h"
+#include "x11-verbs.h"
+
+x11_verb_fn x11_input_verb(const char *name) {
+        if (streq(name, "input"))
+                return verb_input;
+        if (streq(name, "windows"))
+                return verb_windows;
+        if (streq(name, "cursor"))
+                return verb_cursor;
+        return NULL;
+}

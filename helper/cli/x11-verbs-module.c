@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * botdesk-x11.so: the table of the verbs that speak X, its only export
+ * (x11-verbs.map). See x11-verbs.h.
+ */
+#include "botdesk-config.h"
+#include "cli.h"
+#include "commands.h"
+#include "commands-thumbnail.h"
+#include "log.h"
+#include "util.h"
+#include "x11-verbs.h"
+
+static int (*host_start_on_demand)(const char *profile, bool flag);
+
+/* input --start starts the desktop the way the CLI's own verbs do: through it. */
+int cli_start_on_demand(const char *profile, bool flag) {
+        if (!host_start_on_demand)
+                return EXIT_FAILED;
+        return host_start_on_demand(profile, flag);
+}
+
+static void setup(const struct x11_host *host) {
+        log_setup(host->program);
+        host_start_on_demand = host->start_on_demand;
+}
+
+static x11_verb_fn lookup(const char *name) {
+        if (streq(name, "thumbnail"))
+                return verb_thumbnail;
+        return x11_input_verb(name);
+}
+
+const struct x11_verbs botdesk_x11_verbs = {
+        .abi = X11_VERBS_ABI,
+        .version = BOTDESK_VERSION,
+        .setup = setup,
+        .lookup = lookup,
+};

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The CLI's side of botdesk-x11.so (x11-verbs.h): dlopen it only for the
+ * verbs that need X, by path: next to the CLI's own executable (a build
+ * tree), else the installed libdir/botdesk. Never through the loader's
+ * search path (LD_LIBRARY_PATH), nor any path a caller chose.
+ */
+#include <dlfcn.h>
+#include <limits.h>
+#include <unistd.h>
+
+#include "botdesk-config.h"
+#include "cli.h"
+#include "commands.h"
+#include "log.h"
+#include "util.h"
+#include "x11-verbs.h"
+
+static bool is_x11_verb(const char *verb) {
+        static const char *const names[] = { "thumbnail", "input", "windows", "cursor" };
+
+        for (size_t i = 0; i < ELEMENTSOF(names); i++)
+                if (streq(verb, names[i]))
+                        return true;
+        return false;
+}
+
+/* The module next to /proc/self/exe when there is one, else the installed one. */
+static void *open_module(void) {
+        char exe[PATH_MAX], *slash;
+        ssize_t n = readlink("/proc/self/exe", exe, sizeof exe);
+
+        if (n > 0 && (size_t) n < sizeof exe - sizeof X11_VERBS_MODULE) {
+                exe[n] = 0;
+                slash = strrchr(exe, '/');
+                if (slash) {
+                        void *h;
+
+                        strcpy(slash + 1, X11_VERBS_MODULE);
+                        /* Lazy, as the libraries were when the CLI linked
+                         * them: binding every symbol of xcb, libpng and
+                         * libjpeg now costs 0.4 ms that no verb uses
+                         * (tests/unit/test-x11-verbs.c checks that the
+                         * module resolves whole). */
+                        if (access(exe, F_OK) >= 0 && (h = dlopen(exe, RTLD_LAZY | RTLD_LOCAL)))
+                                return h;
+                }
+        }
+        return dlopen(BOTDESK_X11_MODULE_PATH, RTLD_LAZY | RTLD_LOCAL);
+}
+
+int x11_verb_run(const char *verb, int argc, char **argv) {
+        const struct x11_verbs *m;
+        x11_verb_fn run;
+        void *h;
+
+        if (!is_x11_verb(verb))
+                return -ENOENT;
+        /* Never closed: the process ends with the verb. */
+        h = open_module();
+        if (!h) {
+                log_error("Cannot load %s for \"%s\": %s; reinstall botdesk.", BOTDESK_X11_MODULE_PATH, verb,
+                          dlerror());
+                return EXIT_FAILED;
+        }
+        m = dlsym(h, X11_VERBS_SYMBOL);
+        if (!m || m->abi != X11_VERBS_ABI || !streq_ptr(m->version, BOTDESK_VERSION)) {
+                log_error("%s is not the one of botdesk " BOTDESK_VERSION "; reinstall botdesk.", X11_VERBS_MODULE);
+                return EXIT_FAILED;
+        }
+        run = m->lookup(verb);
+        if (!run)
+                return -ENOENT;
+        m->setup(&(const struct x11_host) {
+                .program = "botdesk",
+                .start_on_demand = cli_start_on_demand,
+        });
+        return run(argc, argv);
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+/*
+ * The verbs that speak X (thumbnail, input, windows, cursor) live in a
+ * module, botdesk-x11.so, that the CLI loads only when one of them runs: a
+ * fresh `botdesk status` then maps none of xcb, libpng, libjpeg,
+ * xkbcommon and their dependencies (about half the startup of the process
+ * went to the dynamic loader relocating them).
+ *
+ * The module exports one symbol, X11_VERBS_SYMBOL, a struct x11_verbs. A
+ * module built from other sources than the CLI is refused by abi.
+ */
+#define X11_VERBS_MODULE "botdesk-x11.so"
+#define X11_VERBS_SYMBOL "botdesk_x11_verbs"
+/* Bumped whenever the struct below changes. */
+#define X11_VERBS_ABI 2u
+
+#include <stdbool.h>
+
+typedef int (*x11_verb_fn)(int argc, char **argv);
+
+/* What the module's verbs take from the CLI that loaded them. */
+struct x11_host {
+        const char *program;            /* for the module's own copy of the logging state */
+        int (*start_on_demand)(const char *profile, bool flag);    /* commands.h */
+};
+
+struct x11_verbs {
+        unsigned abi;
+        const char *version;            /* BOTDESK_VERSION of the module's build */
+        void (*setup)(const struct x11_host *host);
+        /* The verb called name, or NULL. */
+        x11_verb_fn (*lookup)(const char *name);
+};
+
+/* The input verbs by name (x11-verbs-input.c): the real ones, or the
+ * fallbacks that say what a build without XTEST lacks. */
+x11_verb_fn x11_input_verb(const char *name);
+
+/*
+ * Run VERB when it is one of the module's: argv[0] is the verb, as the
+ * verbs themselves expect. Returns the verb's CLI exit code, EXIT_FAILED
+ * (said) when the module cannot be loaded, or -ENOENT when VERB is none of
+ * them, so that the caller goes on. A build without thumbnails has no
+ * module: its fallback verbs say so (x11-verbs-fallback.c).
+ */
+int x11_verb_run(const char *verb, int argc, char **argv);

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * botdesk-x11.so loads with every symbol resolved and exports its table
+ * alone, and the CLI maps none of the X, PNG or JPEG libraries for a verb
+ * that does not speak X (x11-verbs.h).
+ */
+#undef NDEBUG
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "botdesk-config.h"
+#include "tap.h"
+#include "x11-verbs.h"
+
+/* The dynamic loader's list of what a command loads (LD_DEBUG=files), into buf. */
+static int loaded_by(const char *exe, char *const argv[], char *buf, size_t size) {
+        int p[2], status;
+        size_t n = 0;
+        pid_t pid;
+
+        if (pipe2(p, O_CLOEXEC) < 0)
+                return -1;
+        pid = fork();
+        if (pid < 0)
+                return -1;
+        if (pid == 0) {
+                int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+                if (null < 0 || dup2(null, STDOUT_FILENO) < 0 || dup2(p[1], STDERR_FILENO) < 0)
+                        _exit(127);
+                setenv("LD_DEBUG", "files", 1);
+                execv(exe, argv);
+                _exit(127);
+        }
+        close(p[1]);
+        for (;;) {
+                ssize_t r = read(p[0], buf + n, size - 1 - n);
+                if (r <= 0)
+                        break;
+                n += (size_t) r;
+                if (n == size - 1)
+                        break;
+        }
+        buf[n] = 0;
+        close(p[0]);
+        return waitpid(pid, &status, 0) == pid ? 0 : -1;
+}
+
+int main(void) {
+        static const char *const internal[] = { "verb_thumbnail", "verb_input", "thumb_scale", "log_setup",
+                                                "cli_connect_desktop", "strdup_printf" };
+        static const char *const x_libraries[] = { "libxcb.so", "libpng16.so", "libjpeg.so", "libxkbcommon.so",
+                                                   X11_VERBS_MODULE };
+        const char *module = getenv("BOTDESK_X11_MODULE"), *cli = getenv("BOTDESK_CLI");
+        const struct x11_verbs *m;
+        static char out[1 << 20];
+        void *h;
+
+        if (!module || module[0] != '/' || access(module, R_OK) < 0 || !cli || access(cli, X_OK) < 0)
+                return tap_skip_all("BOTDESK_X11_MODULE and BOTDESK_CLI do not name the built module and CLI");
+
+        h = dlopen(module, RTLD_NOW | RTLD_LOCAL);
+        if (!tap_ok(h != NULL, "dlopen(RTLD_NOW) of %s resolves every symbol", module)) {
+                printf("#   %s\n", dlerror());
+                return tap_done();
+        }
+        m = dlsym(h, X11_VERBS_SYMBOL);
+        if (tap_ok(m != NULL, "%s is exported", X11_VERBS_SYMBOL)) {
+                TAP_EQ_INT(m->abi, X11_VERBS_ABI, "the table's ABI is the CLI's");
+                TAP_EQ_STR(m->version, BOTDESK_VERSION, "the table's version is the CLI's");
+                tap_ok(m->lookup("thumbnail") != NULL, "the module has thumbnail");
+                tap_ok(m->lookup("status") == NULL, "the module has no status");
+                tap_ok(m->lookup("") == NULL, "the module has no verb without a name");
+        }
+        for (size_t i = 0; i < sizeof internal / sizeof internal[0]; i++)
+                tap_ok(dlsym(h, internal[i]) == NULL, "%s is not exported", internal[i]);
+
+        {
+                char *const argv[] = { (char *) cli, (char *) "status", (char *) "--json", (char *) "x11-verbs-test", NULL };
+
+                if (tap_ok(loaded_by(cli, argv, out, sizeof out) == 0 && strstr(out, "libc.so"),
+                           "the loader's list of what `botdesk status` loads was read"))
+                        for (size_t i = 0; i < sizeof x_libraries / sizeof x_libraries[0]; i++)
+                                tap_ok(!strstr(out, x_libraries[i]), "botdesk status does not load %s", x_libraries[i]);
+        }
+        {
+                char *const argv[] = { (char *) cli, (char *) "thumbnail", (char *) "--help", NULL };
+
+                tap_ok(loaded_by(cli, argv, out, sizeof out) == 0 && strstr(out, X11_VERBS_MODULE),
+                       "botdesk thumbnail loads %s, found next to the CLI in the build tree", X11_VERBS_MODULE);
+        }
+        return tap_done();
+}
