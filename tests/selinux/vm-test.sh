@@ -115,7 +115,7 @@ PACKAGES="systemd systemd-sysv dbus dbus-user-session libpam-systemd passwd logi
  selinux-policy-default policycoreutils
  libinih1 libxcb1 libxcb-shm0 libpng16-16 libjpeg62-turbo libpam0g libsystemd0
  tigervnc-standalone-server xfwm4 xfce4-panel xfdesktop4 xfce4-settings xfconf dbus-daemon x11-xkb-utils x11-utils
- $("$SRC/tests/runtime-packages.sh" "$BUILD/helper/botdesk" "$BUILD/helper/botdesk-helper" "$BUILD/helper/botdesk-browser" \
+ $("$SRC/tests/runtime-packages.sh" "$BUILD/helper/botdesk" "$BUILD/helper/botdesk-helper" "$BUILD/helper/botdesk-browser" "$BUILD/helper/botdesk-x11.so" \
         "$BUILD/pam/pam_botdesk.so")"
 PACKAGES=$(echo $PACKAGES | tr ' ' '\n' | sort -u | tr '\n' ' ')
 MASK="console-getty.service getty@tty1.service serial-getty@ttyS0.service systemd-networkd.service

@@ -108,7 +108,8 @@ hx_rootfs() {
         # Plus the packages of every library the built binaries load: a new
         # dependency of botdesk reaches the container without a list to keep.
         pkgs=$(echo $HX_PACKAGES $("$(dirname "${BASH_SOURCE[0]}")/../runtime-packages.sh" \
-                "$b/helper/botdesk" "$b/helper/botdesk-helper" "$b/helper/botdesk-browser" "$b/pam/pam_botdesk.so") |
+                "$b/helper/botdesk" "$b/helper/botdesk-helper" "$b/helper/botdesk-browser" "$b/helper/botdesk-x11.so" \
+                "$b/pam/pam_botdesk.so") |
                 tr ' ' '\n' | sort -u | tr '\n' ' ')
         key=$(printf '%s\n' "v$HX_VERSION" "$HX_USER" "$pkgs" "$HX_MASK" | sha256sum | cut -c1-12)
         root=$HX_CACHE/rootfs-$key
