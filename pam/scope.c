@@ -18,51 +18,41 @@ static char *scope_path(const char *id, uid_t uid) {
         return strdup_printf("/user.slice/user-%u.slice/session-%s.scope", (unsigned) uid, id);
 }
 
-/* Append every pid of cg and below, never ourselves, to *pids. */
-static int cgroup_pids(const char *cg, pid_t **pids, size_t *n) {
-        _cleanup_closedir_ DIR *d = NULL;
-        struct dirent *de;
-        size_t first = *n;
+struct pid_list {
+        pid_t *pids;
+        size_t n;
+};
+
+/* Append every pid of cg and below, never ourselves, to l. */
+static int cgroup_pids(const char *cg, void *userdata) {
+        struct pid_list *l = userdata;
+        size_t first = l->n;
         int r;
 
-        r = cgroup_procs_read(cg, pids, n);
+        r = cgroup_procs_read(cg, &l->pids, &l->n);
         if (r < 0)
                 return r == -ENOENT ? 0 : r;
-        for (size_t i = first; i < *n; i++)
-                if ((*pids)[i] == getpid()) {
-                        (*pids)[i] = (*pids)[--*n];
+        for (size_t i = first; i < l->n; i++)
+                if (l->pids[i] == getpid()) {
+                        l->pids[i] = l->pids[--l->n];
                         break;
                 }
-        d = opendir(cg);
-        if (!d)
-                return errno == ENOENT ? 0 : negative_errno();
-        while ((de = readdir(d))) {
-                _cleanup_free_ char *sub = NULL;
-
-                if (de->d_type != DT_DIR || de->d_name[0] == '.')
-                        continue;
-                sub = strdup_printf("%s/%s", cg, de->d_name);
-                if (!sub)
-                        return -ENOMEM;
-                r = cgroup_pids(sub, pids, n);
-                if (r < 0)
-                        return r;
-        }
-        return 0;
+        r = cgroup_for_each_child(cg, cgroup_pids, l);
+        return r == -ENOENT ? 0 : r;
 }
 
 /* Signal every process of cg and below, never ourselves. Returns how many were signalled. */
 static int cgroup_signal_tree(const char *cg, int sig) {
-        _cleanup_free_ pid_t *pids = NULL;
-        size_t n = 0;
+        struct pid_list l = {};
         int k = 0, r;
 
-        r = cgroup_pids(cg, &pids, &n);
+        r = cgroup_pids(cg, &l);
         /* Each still in the scope once pinned by a pidfd: the pid was read
          * from cgroup.procs and may belong to someone else by now. */
-        for (size_t i = 0; i < n; i++)
-                if (pid_signal_checked(pids[i], sig, pid_check_in_cgroup, (void *) cg) > 0)
+        for (size_t i = 0; i < l.n; i++)
+                if (pid_signal_checked(l.pids[i], sig, pid_check_in_cgroup, (void *) cg) > 0)
                         k++;
+        free(l.pids);
         return r < 0 ? r : k;
 }
 
@@ -79,11 +69,14 @@ int scope_wait_others(const char *cg, unsigned long long timeout_usec) {
         for (;;) {
                 _cleanup_free_ pid_t *pids = NULL;
                 struct pollfd pfd[SCOPE_WAIT_PIDFDS_MAX];
-                size_t n = 0, k = 0, alive = 0;
+                struct pid_list l = {};
+                size_t n, k = 0, alive = 0;
                 unsigned long long now;
                 int r;
 
-                r = cgroup_pids(cg, &pids, &n);
+                r = cgroup_pids(cg, &l);
+                pids = l.pids;
+                n = l.n;
                 if (r < 0)
                         return r;
                 for (size_t i = 0; i < n; i++) {

@@ -66,6 +66,7 @@ struct pinned {
         int fd[PIDFDS_MAX];
         pid_t pid[PIDFDS_MAX];
         size_t n;
+        int error;      /* the first error of a child cgroup's pinning */
 };
 
 static void pinned_release(struct pinned *p) {
@@ -80,11 +81,23 @@ static void pinned_release(struct pinned *p) {
  * exited and was recycled in between belongs to someone else. Returns the
  * first error of pidfd_open other than "gone", or 0.
  */
+static int pin_processes(const char *cg, struct pinned *p);
+
+/* For cgroup_for_each_child: the child's processes too, until the table is full. */
+static int pin_child(const char *sub, void *userdata) {
+        struct pinned *p = userdata;
+        int r = pin_processes(sub, p);
+
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0 && p->error == 0)
+                p->error = r;
+        return p->n >= PIDFDS_MAX;
+}
+
 static int pin_processes(const char *cg, struct pinned *p) {
         _cleanup_free_ pid_t *before = NULL, *after = NULL;
-        _cleanup_closedir_ DIR *d = NULL;
         size_t first = p->n, n_before = 0, n_after = 0;
-        struct dirent *de;
         int ret = 0, r;
 
         r = cgroup_procs_read(cg, &before, &n_before);
@@ -113,20 +126,9 @@ static int pin_processes(const char *cg, struct pinned *p) {
                 }
         }
 
-        d = opendir(cg);
-        while (d && (de = readdir(d)) && p->n < PIDFDS_MAX) {
-                _cleanup_free_ char *sub = NULL;
-
-                if (de->d_type != DT_DIR || de->d_name[0] == '.')
-                        continue;
-                sub = strdup_printf("%s/%s", cg, de->d_name);
-                if (!sub)
-                        return -ENOMEM;
-                r = pin_processes(sub, p);
-                if (r < 0 && ret == 0)
-                        ret = r;
-        }
-        return ret;
+        if (p->n < PIDFDS_MAX && cgroup_for_each_child(cg, pin_child, p) == -ENOMEM)
+                return -ENOMEM;
+        return ret < 0 ? ret : p->error;
 }
 
 static int wait_pidfds(const char *cg, unsigned long long deadline) {

@@ -159,10 +159,37 @@ int cgroup_procs_read(const char *cg, pid_t **pids, size_t *n) {
         return 0;
 }
 
+int cgroup_for_each_child(const char *cg, int (*fn)(const char *sub, void *userdata), void *userdata) {
+        _cleanup_closedir_ DIR *d = opendir(cg);
+        struct dirent *de;
+
+        if (!d)
+                return negative_errno();
+        while ((de = readdir(d))) {
+                _cleanup_free_ char *sub = NULL;
+                int r;
+
+                if (de->d_type != DT_DIR || de->d_name[0] == '.')
+                        continue;
+                sub = strdup_printf("%s/%s", cg, de->d_name);
+                if (!sub)
+                        return -ENOMEM;
+                r = fn(sub, userdata);
+                if (r != 0)
+                        return r < 0 ? r : 0;
+        }
+        return 0;
+}
+
+static int kill_procs_recursive(const char *cg);
+
+static int kill_child(const char *sub, void *userdata) {
+        (void) kill_procs_recursive(sub);
+        return 0;
+}
+
 static int kill_procs_recursive(const char *cg) {
         _cleanup_free_ pid_t *pids = NULL;
-        _cleanup_closedir_ DIR *d = NULL;
-        struct dirent *de;
         size_t n = 0;
         int r;
 
@@ -173,20 +200,7 @@ static int kill_procs_recursive(const char *cg) {
          * may have been reused by then. */
         for (size_t i = 0; i < n; i++)
                 (void) pid_signal_checked(pids[i], SIGKILL, pid_check_in_cgroup, (void *) cg);
-        d = opendir(cg);
-        if (!d)
-                return negative_errno();
-        while ((de = readdir(d))) {
-                _cleanup_free_ char *sub = NULL;
-
-                if (de->d_type != DT_DIR || de->d_name[0] == '.')
-                        continue;
-                sub = strdup_printf("%s/%s", cg, de->d_name);
-                if (!sub)
-                        return -ENOMEM;
-                (void) kill_procs_recursive(sub);
-        }
-        return 0;
+        return cgroup_for_each_child(cg, kill_child, NULL);
 }
 
 int cgroup_kill(const char *cg) {

@@ -29,6 +29,11 @@ bool cgroup_is_unit_of(const char *path, const char *unit);
  * -EBADMSG for a line that is not a pid. */
 int cgroup_procs_read(const char *cg, pid_t **pids, size_t *n);
 
+/* Call fn for each child cgroup dir of cg, until it returns nonzero: a
+ * negative value is returned, a positive one stops the walk with 0.
+ * -errno when cg cannot be listed. */
+int cgroup_for_each_child(const char *cg, int (*fn)(const char *sub, void *userdata), void *userdata);
+
 /*
  * May botdesk kill this cgroup? Only a directory strictly below the v2 mount
  * whose own name is botdesk's: "botdesk-UID-PROFILE" (standalone) or
