@@ -95,20 +95,6 @@ static int usage(FILE *f, int status) {
         return status;
 }
 
-static int load_config(const char *profile, struct bd_config *c) {
-        struct config_errors errs = {};
-        const struct config_sources src = {};
-        int r;
-
-        r = config_load(c, profile, &src, &errs);
-        if (r < 0) {
-                config_errors_print(&errs, stderr);
-                fprintf(stderr, "botdesk: the configuration has errors; fix them (botdesk config check lists them all).\n");
-        }
-        config_errors_done(&errs);
-        return r;
-}
-
 static int print_status(const char *profile, const struct bd_config *c) {
         struct bd_status st;
         int r;
@@ -137,7 +123,7 @@ static int print_status(const char *profile, const struct bd_config *c) {
  * an exit code; on EXIT_OK the caller owns *ret_dirfd and *ret_lock. */
 static int open_profile_locked(const char *profile, struct bd_config *c, struct bd_paths *p, int *ret_dirfd,
                                int *ret_lock) {
-        if (cli_check_profile(profile) < 0 || load_config(profile, c) < 0)
+        if (cli_check_profile(profile) < 0 || cli_load_config(profile, c) < 0)
                 return EXIT_USAGE;
         if (cli_open_profile(profile, p, ret_dirfd) < 0)
                 return EXIT_FAILED;
@@ -369,7 +355,7 @@ int cli_start_on_demand(const char *profile, bool flag) {
         if (desktop_published(profile))
                 return EXIT_OK;
         if (!flag) {
-                if (load_config(profile, &c) < 0)
+                if (cli_load_config(profile, &c) < 0)
                         return EXIT_USAGE;
                 if (!c.auto_start)
                         return EXIT_OK;
@@ -465,7 +451,7 @@ static int verb_status_all(void) {
         struct json j;
         int r;
 
-        if (load_config(NULL, &c) < 0)
+        if (cli_load_config(NULL, &c) < 0)
                 return EXIT_USAGE;
         r = known_profiles(&names);
         if (r < 0) {
@@ -482,7 +468,7 @@ static int verb_status_all(void) {
                 _cleanup_free_ char *far = NULL;
                 struct bd_status st;
 
-                if (load_config(*n, &pc) < 0)
+                if (cli_load_config(*n, &pc) < 0)
                         return EXIT_USAGE;
                 /* A profile placed elsewhere is reported from there. */
                 r = remote_status_text(*n, &pc, arg.json, &far);
@@ -522,7 +508,7 @@ static int verb_status(const char *profile) {
 
         if (!profile)
                 return verb_status_all();
-        if (cli_check_profile(profile) < 0 || load_config(profile, &c) < 0)
+        if (cli_check_profile(profile) < 0 || cli_load_config(profile, &c) < 0)
                 return EXIT_USAGE;
         return print_status(profile, &c) < 0 ? EXIT_FAILED : EXIT_OK;
 }
@@ -604,7 +590,7 @@ static int verb_exec(const char *profile, char **cmd) {
         extern char **environ;
         int r;
 
-        if (cli_check_profile(profile) < 0 || load_config(profile, &c) < 0)
+        if (cli_check_profile(profile) < 0 || cli_load_config(profile, &c) < 0)
                 return EXIT_USAGE;
         if (!cmd || !cmd[0]) {
                 log_error("Missing command: botdesk exec %s -- CMD [ARG...]", profile);
@@ -675,7 +661,7 @@ static int verb_doctor(void) {
         struct json j;
         int r;
 
-        if (load_config(NULL, &c) < 0)
+        if (cli_load_config(NULL, &c) < 0)
                 return EXIT_USAGE;
         r = packages_missing(NULL, &missing);
         if (r < 0)

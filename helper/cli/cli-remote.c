@@ -520,20 +520,6 @@ static int remote_argv(const char *prog, char *const *prefix, const char *verb, 
         return 0;
 }
 
-static int load_profile_config(const char *profile, struct bd_config *c) {
-        struct config_errors errs = {};
-        const struct config_sources src = {};
-        int r;
-
-        r = config_load(c, profile, &src, &errs);
-        if (r < 0) {
-                config_errors_print(&errs, stderr);
-                fprintf(stderr, "botdesk: the configuration has errors; fix them (botdesk config check lists them all).\n");
-        }
-        config_errors_done(&errs);
-        return r;
-}
-
 int remote_dispatch(const char *verb, char **args) {
         _cleanup_(config_done) struct bd_config c = {};
         _cleanup_(paths_done) struct bd_paths p = {};
@@ -554,7 +540,7 @@ int remote_dispatch(const char *verb, char **args) {
         profile = find_profile(args);
         if (!profile || !profile_name_valid(profile))
                 return -1;   /* the verb here says what is wrong */
-        if (load_profile_config(profile, &c) < 0)
+        if (cli_load_config(profile, &c) < 0)
                 return EXIT_USAGE;
         if (cli_open_profile(profile, &p, &dirfd) < 0)
                 return EXIT_FAILED;

@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "config.h"
 #include "json.h"
 #include "lease.h"
 #include "log.h"
@@ -104,4 +105,18 @@ int cli_open_profile(const char *profile, struct bd_paths *p, int *ret_fd) {
                                        (unsigned) getuid());
         *ret_fd = fd;
         return 0;
+}
+
+int cli_load_config(const char *profile, struct bd_config *c) {
+        struct config_errors errs = {};
+        const struct config_sources src = {};
+        int r;
+
+        r = config_load(c, profile, &src, &errs);
+        if (r < 0) {
+                config_errors_print(&errs, stderr);
+                log_error("The configuration has errors; fix them (botdesk config check lists them all).");
+        }
+        config_errors_done(&errs);
+        return r;
 }

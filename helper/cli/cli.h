@@ -3,6 +3,7 @@
 
 #include <stdbool.h>
 
+#include "config.h"
 #include "profile.h"
 
 /*
@@ -47,6 +48,11 @@ bool cli_action_still_valid(int runtime_fd, const struct lease *admitted);
 
 /* A valid profile name, else says why (NULL: missing) and returns -EINVAL. */
 int cli_check_profile(const char *profile);
+
+/* Load the configuration (of profile, or the global one for NULL) from the
+ * usual files; on errors print each with its file:line and a line saying
+ * what to do, and return the negative errno. */
+int cli_load_config(const char *profile, struct bd_config *c);
 
 /* The profile's paths, its runtime dir created and verified private, opened
  * (O_DIRECTORY, O_CLOEXEC) into *ret_fd. Says what is wrong on failure. */

@@ -311,8 +311,6 @@ int verb_install(bool yes, bool quiet, unsigned timeout, bool password_stdin) {
         _cleanup_strv_free_ char **missing = NULL, **pkgs = NULL, **cmd = NULL, **env = NULL;
         _cleanup_free_ char *manager = NULL, *sudo = NULL, *shown = NULL, *bare = NULL, *lock_path = NULL;
         _cleanup_close_ int lock = -EBADF, stdin_fd = -EBADF;
-        struct config_errors errs = {};
-        const struct config_sources src = {};
         const char *system_path;
         bool root = geteuid() == 0, tty = isatty(STDIN_FILENO);
         char password[PASSWORD_MAX + 1];
@@ -321,14 +319,9 @@ int verb_install(bool yes, bool quiet, unsigned timeout, bool password_stdin) {
         extern char **environ;
         int r;
 
-        r = config_load(&c, NULL, &src, &errs);
-        if (r < 0) {
-                config_errors_print(&errs, stderr);
-                config_errors_done(&errs);
-                log_error("The configuration has errors; fix them (botdesk config check lists them all).");
+        r = cli_load_config(NULL, &c);
+        if (r < 0)
                 return EXIT_USAGE;
-        }
-        config_errors_done(&errs);
         if (password_stdin && !yes) {
                 log_error("--password-stdin needs --yes: stdin carries the password, not an answer.");
                 return EXIT_USAGE;
