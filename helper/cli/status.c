@@ -154,13 +154,6 @@ int status_collect(const char *profile, const struct bd_config *c, struct bd_sta
         return 0;
 }
 
-static void json_kv_opt_int(struct json *j, const char *key, long long v, bool present) {
-        if (present)
-                json_kv_int(j, key, v);
-        else
-                json_kv_null(j, key);
-}
-
 static void format_time(unsigned long long usec, char *buf, size_t size) {
         time_t t = (time_t) (usec / 1000000ULL);
         struct tm tm;
@@ -202,11 +195,7 @@ void status_json(struct json *j, const struct bd_status *s) {
         json_kv_string(j, "session", s->session);
         json_key(j, "lease");
         lease_json(j, &s->lease);
-        json_key(j, "idle_seconds");
-        if (s->idle_seconds >= 0)
-                json_double(j, s->idle_seconds);
-        else
-                json_null(j);
+        json_kv_opt_double(j, "idle_seconds", s->idle_seconds, s->idle_seconds >= 0);
         json_key(j, "started_at");
         if (s->started_at) {
                 format_time(s->started_at, when, sizeof when);

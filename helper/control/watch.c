@@ -115,10 +115,6 @@ void watch_json(struct json *j, const char *profile, const char *event, const ch
                 json_kv_null(j, "display");
         json_key(j, "lease");
         lease_json(j, &s->lease);
-        json_key(j, "idle_seconds");
-        if (s->idle_seconds >= 0)
-                json_double(j, s->idle_seconds);
-        else
-                json_null(j);
+        json_kv_opt_double(j, "idle_seconds", s->idle_seconds, s->idle_seconds >= 0);
         json_object_end(j);
 }

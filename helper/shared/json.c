@@ -178,3 +178,18 @@ void json_kv_null(struct json *j, const char *key) {
         json_key(j, key);
         json_null(j);
 }
+
+void json_kv_opt_int(struct json *j, const char *key, long long v, bool present) {
+        if (present)
+                json_kv_int(j, key, v);
+        else
+                json_kv_null(j, key);
+}
+
+void json_kv_opt_double(struct json *j, const char *key, double v, bool present) {
+        json_key(j, key);
+        if (present)
+                json_double(j, v);
+        else
+                json_null(j);
+}
