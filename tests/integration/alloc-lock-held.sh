@@ -77,10 +77,10 @@ t_is "$?" 0 "root's desktop stops"
 # the same binaries, from a copy where the checkout is not theirs to read.
 UBOTDESK=$BOTDESK UHELPER=$BD_HELPER
 if ! runuser -u "$U" -- test -x "$UBOTDESK" -a -x "$UHELPER"; then
+        chmod 711 "$BD_T"   # traversable, not listable; its own subdirs stay 0700
         mkdir -m 755 "$BD_T/stage"
-        cp "$BOTDESK" "$BD_HELPER" "$BD_T/stage/"
-        chmod a+rx "$BD_T/stage/botdesk" "$BD_T/stage/botdesk-helper"
-        UBOTDESK=$BD_T/stage/botdesk UHELPER=$BD_T/stage/botdesk-helper
+        "$BD_LIB_DIR/stage-build.sh" "$BD_BUILD_DIR" "$BD_T/stage"
+        UBOTDESK=$BD_T/stage/helper/botdesk UHELPER=$BD_T/stage/helper/botdesk-helper
 fi
 if runuser -u "$U" -- test -x "$UBOTDESK" -a -x "$UHELPER"; then
         UT=$(mktemp -d /tmp/botdesk-alh-u.XXXXXX)

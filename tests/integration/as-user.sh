@@ -49,13 +49,8 @@ if ! readable "$script" "$build" "$src"; then
         # system libraries, so they run from anywhere.
         stage=$(mktemp -d /tmp/botdesk-as-user.XXXXXX)
         chmod 755 "$stage"
-        mkdir -p "$stage/build/helper" "$stage/src/conf" "$stage/src/tests"
-        cp "$build/helper/botdesk" "$build/helper/botdesk-helper" "$build/helper/botdesk-browser" "$stage/build/helper/"
-        # The input tests' own X client, where it is built.
-        if [ -x "$build/tests/integration/input-recorder" ]; then
-                mkdir -p "$stage/build/tests/integration"
-                cp "$build/tests/integration/input-recorder" "$stage/build/tests/integration/"
-        fi
+        mkdir -p "$stage/build" "$stage/src/conf" "$stage/src/tests"
+        "$(dirname "$0")/stage-build.sh" "$build" "$stage/build"
         cp -r "$src/conf/skel" "$src/conf/applications" "$stage/src/conf/"
         cp -r "$src/tests/integration" "$stage/src/tests/"
         chmod -R a+rX "$stage"

@@ -31,8 +31,8 @@ UUID=$(id -u "$U")
 ISO_SKEL=$BD_SOURCE_DIR/conf/skel
 if ! runuser -u "$U" -- test -x "$BOTDESK" -a -x "$BD_HELPER" -a -r "$ISO_SKEL"; then
         chmod 711 "$BD_T"   # traversable, not listable; its own subdirs stay 0700
-        mkdir -m 755 "$BD_T/stage" "$BD_T/stage/helper" "$BD_T/stage/conf"
-        cp "$BOTDESK" "$BD_HELPER" "$BD_BUILD_DIR/helper/botdesk-browser" "$BD_T/stage/helper/" 2>/dev/null
+        mkdir -m 755 "$BD_T/stage" "$BD_T/stage/conf"
+        "$BD_LIB_DIR/stage-build.sh" "$BD_BUILD_DIR" "$BD_T/stage"
         cp -r "$BD_SOURCE_DIR/conf/skel" "$BD_SOURCE_DIR/conf/applications" "$BD_T/stage/conf/"
         chmod -R a+rX "$BD_T/stage"
         BOTDESK=$BD_T/stage/helper/botdesk BD_HELPER=$BD_T/stage/helper/botdesk-helper

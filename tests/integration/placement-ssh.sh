@@ -40,7 +40,7 @@ UT= SSHD_PID= MADE_PRIVSEP=
 # or the staged binaries, or they carry the far desktop's token.
 RTOK=
 remote_pids() {
-        { cmdline_pids "$UT/"; cmdline_pids "$BD_T/stage/bin/"; [ -n "$RTOK" ] && token_pids "$RTOK"; } | sort -un
+        { cmdline_pids "$UT/"; cmdline_pids "$BD_T/stage/helper/"; [ -n "$RTOK" ] && token_pids "$RTOK"; } | sort -un
 }
 
 # At exit: stop the far desktop while sshd still runs, then kill by pid what
@@ -59,8 +59,8 @@ trap pls_cleanup EXIT
 
 # botdesk-test runs a readable copy of the binaries (the build dir may be private).
 chmod 711 "$BD_T"
-mkdir -m 755 "$BD_T/stage" "$BD_T/stage/bin" "$BD_T/stage/conf" "$BD_T/ssh"
-cp "$BOTDESK" "$BD_HELPER" "$BD_BUILD_DIR/helper/botdesk-browser" "$BD_T/stage/bin/"
+mkdir -m 755 "$BD_T/stage" "$BD_T/stage/conf" "$BD_T/ssh"
+"$BD_LIB_DIR/stage-build.sh" "$BD_BUILD_DIR" "$BD_T/stage"
 cp -r "$BD_SOURCE_DIR/conf/skel" "$BD_T/stage/conf/"
 chmod -R a+rX "$BD_T/stage"
 
@@ -103,7 +103,7 @@ PermitRootLogin no
 AllowUsers $U
 AllowTcpForwarding no
 X11Forwarding no
-SetEnv PATH=$BD_T/stage/bin:/usr/bin:/bin XDG_RUNTIME_DIR=$UT/run XDG_STATE_HOME=$UT/state XDG_CONFIG_HOME=$UT/config BOTDESK_CONFIG=$UT/botdesk.ini BOTDESK_HELPER=$BD_T/stage/bin/botdesk-helper BOTDESK_SKEL_DIR=$BD_T/stage/conf/skel BOTDESK_PLACEMENT=standalone LC_ALL=C
+SetEnv PATH=$BD_T/stage/helper:/usr/bin:/bin XDG_RUNTIME_DIR=$UT/run XDG_STATE_HOME=$UT/state XDG_CONFIG_HOME=$UT/config BOTDESK_CONFIG=$UT/botdesk.ini BOTDESK_HELPER=$BD_T/stage/helper/botdesk-helper BOTDESK_SKEL_DIR=$BD_T/stage/conf/skel BOTDESK_PLACEMENT=standalone LC_ALL=C
 EOF
                 /usr/sbin/sshd -D -e -f "$S/sshd_config" 2>>"$BD_T/out/sshd.log" &
                 SSHD_PID=$!
