@@ -542,8 +542,23 @@ int remote_dispatch(const char *verb, char **args) {
                 return -1;   /* the verb here says what is wrong */
         if (cli_load_config(profile, &c) < 0)
                 return EXIT_USAGE;
-        if (cli_open_profile(profile, &p, &dirfd) < 0)
-                return EXIT_FAILED;
+        /* Without a runtime dir verified as ours there is no record to
+         * follow, and the setting alone decides: a host profile is the
+         * verb's own business here (status of someone else's forged
+         * fallback dir reads as not running, and a first start creates
+         * the dir). Only an exec profile needs the dir for its record. */
+        if (paths_for_profile(profile, &p) < 0)
+                return -1;
+        dirfd = paths_open_runtime(&p, NULL);
+        if (dirfd < 0) {
+                _cleanup_strv_free_ char **setting = NULL;
+
+                if (owner_decide(NULL, &c, &setting) == OWNER_HOST)
+                        return -1;
+                paths_done(&p);
+                if (cli_open_profile(profile, &p, &dirfd) < 0)
+                        return EXIT_FAILED;
+        }
 
         starting = streq(verb, "start") || streq(verb, "restart");
         stopping = streq(verb, "stop");
