@@ -38,14 +38,21 @@ stage "install what the tests need (scripts/install-deps.sh --tests)"
 # setup DIR [meson options...]: configure DIR with exactly these options
 # (also when it exists from an earlier run, so that an option such as
 # -Dwerror=true is never silently left out), then build it.
+# Quiet when it works; on a failure the last lines say why.
 setup() {
-        local dir=$1; shift
+        local dir=$1 log; shift
+        log=$(mktemp /tmp/botdesk-setup.XXXXXX)
         if [ -f "$dir/build.ninja" ]; then
-                meson configure "$dir" "$@" >/dev/null
+                meson configure "$dir" "$@" >"$log" 2>&1
         else
-                meson setup "$dir" "$src" "$@" >/dev/null
-        fi
-        ninja -C "$dir" >/dev/null
+                meson setup "$dir" "$src" "$@" >"$log" 2>&1
+        fi && ninja -C "$dir" >>"$log" 2>&1 || {
+                tail -n 40 "$log" >&2
+                echo "tests/run.sh: configuring or building $dir failed" >&2
+                rm -f -- "$log"
+                return 1
+        }
+        rm -f -- "$log"
 }
 
 if [ "$quick" = 0 ]; then
