@@ -50,11 +50,12 @@ t_fail() {
         return 0
 }
 
-# t_ok DESCRIPTION CMD... : ok when CMD succeeds.
+# t_ok DESCRIPTION CMD... : ok when CMD succeeds. CMD's output goes to
+# stderr: stdout is the TAP stream.
 t_ok() {
         local desc=$1
         shift
-        if "$@"; then t_pass "$desc"; else t_fail "$desc" "failed: $*"; fi
+        if "$@" >&2; then t_pass "$desc"; else t_fail "$desc" "failed: $*"; fi
 }
 
 # t_is GOT WANT DESCRIPTION
