@@ -95,6 +95,19 @@ static int usage(FILE *f, int status) {
         return status;
 }
 
+/* One status, as JSON with --json, else as text. */
+static void emit_status(const struct bd_status *st) {
+        struct json j;
+
+        if (!arg.json) {
+                status_print(stdout, st);
+                return;
+        }
+        json_init(&j, stdout);
+        status_json(&j, st);
+        putchar('\n');
+}
+
 static int print_status(const char *profile, const struct bd_config *c) {
         struct bd_status st;
         int r;
@@ -105,13 +118,7 @@ static int print_status(const char *profile, const struct bd_config *c) {
         if (st.unverified && arg.json)
                 log_warning("%s is not a private directory of uid %u; reading %s as not running.", st.unverified,
                             (unsigned) getuid(), profile);
-        if (arg.json) {
-                struct json j;
-                json_init(&j, stdout);
-                status_json(&j, &st);
-                putchar('\n');
-        } else
-                status_print(stdout, &st);
+        emit_status(&st);
         status_done(&st);
         return 0;
 }
@@ -318,13 +325,7 @@ static int verb_start(const char *profile) {
                 return r;
         /* The status confirmed running, not one read again: a stop since
          * then is the stop's to report. */
-        if (arg.json) {
-                struct json j;
-                json_init(&j, stdout);
-                status_json(&j, &st);
-                putchar('\n');
-        } else
-                status_print(stdout, &st);
+        emit_status(&st);
         status_done(&st);
         return EXIT_OK;
 }
