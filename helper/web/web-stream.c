@@ -175,6 +175,24 @@ static void down_append(struct web_stream *st, const uint8_t *d, size_t n) {
 }
 
 /* 0, or -errno when the viewer is gone. Control frames join between whole frames. */
+/* Send buf[*start, end) on a non-blocking socket until done or it would
+ * block; *start moves past what was sent. */
+static int send_pending(int fd, const uint8_t *buf, size_t *start, size_t end) {
+        while (*start < end) {
+                ssize_t n = send(fd, buf + *start, end - *start, MSG_NOSIGNAL);
+
+                if (n < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        if (errno == EAGAIN)
+                                return 0;
+                        return negative_errno();
+                }
+                *start += (size_t) n;
+        }
+        return 0;
+}
+
 static int flush_client(struct web_stream *st) {
         if (st->pong_pending && down_room(st) >= st->pong_size) {
                 down_append(st, st->pong, st->pong_size);
@@ -189,35 +207,11 @@ static int flush_client(struct web_stream *st) {
                 down_append(st, st->close_frame, st->close_size);
                 st->close_size = 0;
         }
-        while (st->down_start < st->down_end) {
-                ssize_t n = send(st->fd, st->down + st->down_start, st->down_end - st->down_start, MSG_NOSIGNAL);
-
-                if (n < 0) {
-                        if (errno == EINTR)
-                                continue;
-                        if (errno == EAGAIN)
-                                return 0;
-                        return negative_errno();
-                }
-                st->down_start += (size_t) n;
-        }
-        return 0;
+        return send_pending(st->fd, st->down, &st->down_start, st->down_end);
 }
 
 static int flush_rfb(struct web_stream *st) {
-        while (st->rfb >= 0 && st->up_start < st->up_end) {
-                ssize_t n = send(st->rfb, st->up + st->up_start, st->up_end - st->up_start, MSG_NOSIGNAL);
-
-                if (n < 0) {
-                        if (errno == EINTR)
-                                continue;
-                        if (errno == EAGAIN)
-                                return 0;
-                        return negative_errno();
-                }
-                st->up_start += (size_t) n;
-        }
-        return 0;
+        return st->rfb >= 0 ? send_pending(st->rfb, st->up, &st->up_start, st->up_end) : 0;
 }
 
 /* ---- the viewer's frames -------------------------------------------------------------------- */
