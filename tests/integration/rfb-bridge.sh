@@ -159,8 +159,9 @@ if command -v gvnccapture >/dev/null 2>&1 && command -v socat >/dev/null 2>&1; t
         socat "UNIX-LISTEN:$FRONT,mode=0600,fork" EXEC:"$BOTDESK rfb $P --viewer v1" 2>"$BD_T/out/socat.err" &
         SOCAT=$!
         bd_own_pid "$SOCAT"
-        # Bounded: socat binds its socket within 5 s.
-        for _ in $(seq 50); do [ -S "$FRONT" ] && break; sleep 0.1; done
+        # Bounded: socat binds its socket and then applies mode= within 5 s
+        # (between the two the socket has the umask's mode).
+        for _ in $(seq 50); do [ -S "$FRONT" ] && [ "$(stat -c %a "$FRONT" 2>/dev/null)" = 600 ] && break; sleep 0.1; done
         t_is "$(stat -c %a "$FRONT" 2>/dev/null)" 600 "the README's front (socat UNIX-LISTEN ...,mode=0600) makes a 0600 socket"
         if bd_tcp_front "$P" v1 "UNIX-CONNECT:$FRONT" 2>"$BD_T/out/front.err"; then
                 TUNNEL=$BD_FRONT_PID port=$BD_FRONT_PORT
