@@ -39,7 +39,8 @@ struct web_stream {
         struct rfb_filter filter;
 
         bool client_eof, close_sent, close_received, clean;
-        bool pong_pending, ping_pending, ping_outstanding;
+        bool pong_pending, ping_pending;
+        unsigned long long ping_asked;  /* when the silence earned a ping; 0: none since the last byte */
         uint8_t pong[2 + WS_CONTROL_MAX];
         size_t pong_size;
         uint8_t close_frame[2 + WS_CONTROL_MAX];
@@ -201,7 +202,6 @@ static int flush_client(struct web_stream *st) {
         if (st->ping_pending && down_room(st) >= 2) {
                 down_append(st, (const uint8_t[]) { 0x80 | WS_OP_PING, 0 }, 2);
                 st->ping_pending = false;
-                st->ping_outstanding = true;
         }
         if (st->close_size && down_room(st) >= st->close_size) {
                 down_append(st, st->close_frame, st->close_size);
@@ -277,7 +277,7 @@ static void process_in(struct web_stream *st) {
                         }
                         break;
                 case WS_EVENT_PONG:
-                        st->ping_outstanding = false;
+                        st->ping_asked = 0;
                         break;
                 case WS_EVENT_CLOSE:
                         st->close_received = true;
@@ -318,7 +318,7 @@ static void read_client(struct web_stream *st) {
         }
         st->in_end += (size_t) n;
         st->last_rx = now_usec();
-        st->ping_outstanding = false;
+        st->ping_asked = 0;
         process_in(st);
 }
 
@@ -414,20 +414,25 @@ static int on_rfb(sd_event_source *src, int fd, uint32_t revents, void *userdata
 
 static int on_timer(sd_event_source *src, uint64_t usec, void *userdata) {
         struct web_stream *st = userdata;
-        unsigned long long idle = now_usec() - st->last_rx;
+        unsigned long long now = now_usec(), interval = st->server->ping_usec;
 
         if (st->close_sent) {
                 /* The viewer never answered our close frame. */
                 stream_free(st);
                 return 0;
         }
-        if (idle >= 2 * st->server->ping_usec) {
+        /* A viewer is closed only after a ping that had a whole interval
+         * to be answered: counted from the ping, not from a fixed tick, so
+         * a slow loop can never close without having pinged. */
+        if (st->ping_asked && now - st->ping_asked >= interval) {
                 web_stream_close(st, WS_CLOSE_GOING_AWAY, "idle timeout");
                 return 0;
         }
-        if (idle >= st->server->ping_usec && !st->ping_outstanding)
+        if (!st->ping_asked && now - st->last_rx >= interval) {
+                st->ping_asked = now;
                 st->ping_pending = true;
-        (void) sd_event_source_set_time_relative(src, st->server->ping_usec);
+        }
+        (void) sd_event_source_set_time(src, (st->ping_asked ?: st->last_rx) + interval);
         (void) sd_event_source_set_enabled(src, SD_EVENT_ONESHOT);
         stream_update(st);
         return 0;
