@@ -5,6 +5,7 @@
 
 #include "keys.h"
 #include "util.h"
+#include "values.h"
 
 #define FIELD(f) offsetof(struct bd_config, f)
 
@@ -68,41 +69,15 @@ bool config_section_known(const char *name) {
 }
 
 int config_defaults_apply(struct bd_config *c) {
-        char *base = (char *) c;
         int r = 0;
 
         *c = (struct bd_config) {};
         for (size_t i = 0; i < ELEMENTSOF(config_keys); i++) {
                 const struct config_key_def *k = &config_keys[i];
 
-                switch (k->kind) {
-                case VALUE_UINT:
-                case VALUE_DEPTH:
-                        *(unsigned *) (base + k->offset) = k->default_a;
-                        break;
-                case VALUE_BAND:
-                case VALUE_GEOMETRY:
-                        *(unsigned *) (base + k->offset) = k->default_a;
-                        *(unsigned *) (base + k->offset2) = k->default_b;
-                        break;
-                case VALUE_DESKTOP:
-                        *(enum desktop_kind *) (base + k->offset) = (enum desktop_kind) k->default_a;
-                        break;
-                case VALUE_PLACEMENT:
-                        *(enum placement_kind *) (base + k->offset) = (enum placement_kind) k->default_a;
-                        break;
-                case VALUE_BOOL:
-                        *(bool *) (base + k->offset) = k->default_a;
-                        break;
-                default:
-                        if (!k->default_s)
-                                break;
-                        /* Left NULL when out of memory; the caller learns it from r. */
-                        *(char **) (base + k->offset) = strdup(k->default_s);
-                        if (!*(char **) (base + k->offset))
-                                r = -ENOMEM;
-                        break;
-                }
+                /* A string default left NULL when out of memory; the caller learns it from r. */
+                if (config_value_apply(k, k->default_a, k->default_b, k->default_s, c) < 0)
+                        r = -ENOMEM;
         }
         return r;
 }

@@ -33,7 +33,7 @@ int config_set_build(const struct config_set *s, const char *profile, struct bd_
 
                                 if (!config_entry_applies(e, pass == 0, profile))
                                         continue;
-                                r = config_value_apply(&config_keys[e->key], &e->v, c);
+                                r = config_value_apply(&config_keys[e->key], e->v.a, e->v.b, e->v.s, c);
                                 if (r < 0)
                                         return r;
                         }

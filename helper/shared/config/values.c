@@ -270,33 +270,33 @@ int config_value_parse(const struct config_key_def *k, const char *value, struct
         }
 }
 
-int config_value_apply(const struct config_key_def *k, const struct config_value *v, struct bd_config *c) {
+int config_value_apply(const struct config_key_def *k, unsigned a, unsigned b, const char *s, struct bd_config *c) {
         char *base = (char *) c;
 
         switch (k->kind) {
         case VALUE_UINT:
         case VALUE_DEPTH:
-                *(unsigned *) (base + k->offset) = v->a;
+                *(unsigned *) (base + k->offset) = a;
                 break;
         case VALUE_BAND:
         case VALUE_GEOMETRY:
-                *(unsigned *) (base + k->offset) = v->a;
-                *(unsigned *) (base + k->offset2) = v->b;
+                *(unsigned *) (base + k->offset) = a;
+                *(unsigned *) (base + k->offset2) = b;
                 break;
         case VALUE_DESKTOP:
-                *(enum desktop_kind *) (base + k->offset) = (enum desktop_kind) v->a;
+                *(enum desktop_kind *) (base + k->offset) = (enum desktop_kind) a;
                 break;
         case VALUE_PLACEMENT:
-                *(enum placement_kind *) (base + k->offset) = (enum placement_kind) v->a;
+                *(enum placement_kind *) (base + k->offset) = (enum placement_kind) a;
                 break;
         case VALUE_BOOL:
-                *(bool *) (base + k->offset) = v->a;
+                *(bool *) (base + k->offset) = a;
                 break;
         default: {
                 char **field = (char **) (base + k->offset), *copy = NULL;
 
-                if (v->s) {
-                        copy = strdup(v->s);
+                if (s) {
+                        copy = strdup(s);
                         if (!copy)
                                 return -ENOMEM;
                 }

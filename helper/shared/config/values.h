@@ -20,5 +20,6 @@ void config_value_done(struct config_value *v);
 int config_value_parse(const struct config_key_def *k, const char *value, struct config_value *ret,
                        char **ret_problem);
 
-/* Stores v into the field of k in c. */
-int config_value_apply(const struct config_key_def *k, const struct config_value *v, struct bd_config *c);
+/* Stores a value into the field of k in c: a (and b) for numbers and enums,
+ * a copy of s (NULL: unset) for text. */
+int config_value_apply(const struct config_key_def *k, unsigned a, unsigned b, const char *s, struct bd_config *c);
