@@ -106,9 +106,8 @@ int config_load(struct bd_config *c, const char *profile, const struct config_so
 /*
  * The same in steps, for a caller that needs several profiles of one
  * configuration (the session generator): the files are read, and every
- * error recorded, once. config_set_load() returns as config_load() does;
- * *ret is the set to build from, NULL only on -ENOMEM (and other failures
- * before any file was read).
+ * error recorded, once. config_set_load() returns as config_load() does
+ * (errs may be NULL too); *ret is the set to build from, NULL only on -ENOMEM.
  */
 struct config_set;
 int config_set_load(const struct config_sources *src, struct config_set **ret, struct config_errors *errs);

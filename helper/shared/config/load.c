@@ -413,15 +413,13 @@ static int set_finish(const struct config_set *s, struct config_errors *errs, in
         return errs->n > 0 ? -EINVAL : 0;
 }
 
-int config_set_load(const struct config_sources *src, struct config_set **ret, struct config_errors *errs) {
+static int set_load(const struct config_sources *src, struct config_set **ret, struct config_errors *errs) {
         static const struct config_sources no_sources = {};
         _cleanup_free_ char *default_user = NULL;
-        struct config_set *s = NULL;
+        _cleanup_(config_set_freep) struct config_set *s = NULL;
         const char *system_path, *user_path;
         int r, r_files = 0;
 
-        *ret = NULL;
-        *errs = (struct config_errors) {};
         if (!src)
                 src = &no_sources;
 
@@ -451,31 +449,41 @@ int config_set_load(const struct config_sources *src, struct config_set **ret, s
          * errors of the other. */
         r = load_file(system_path, src->root_context, false, &s->files[s->n_files++], errs);
         if (r == -ENOMEM)
-                goto fail;
+                return r;
         if (r < 0)
                 r_files = r;
 
         if (user_path) {
                 r = load_file(user_path, false, true, &s->files[s->n_files++], errs);
                 if (r == -ENOMEM)
-                        goto fail;
+                        return r;
                 if (r < 0 && r_files >= 0)
                         r_files = r;
         }
 
         r = set_finish(s, errs, r_files);
         if (r == -ENOMEM)
-                goto fail;
-        *ret = s;
+                return r;
+        *ret = TAKE_PTR(s);
         return r;
+}
 
-fail:
-        config_set_free(s);
+int config_set_load(const struct config_sources *src, struct config_set **ret, struct config_errors *errs) {
+        struct config_errors local = {};
+        int r;
+
+        *ret = NULL;
+        if (!errs)
+                errs = &local;
+        *errs = (struct config_errors) {};
+        r = set_load(src, ret, errs);
+        config_errors_done(&local);
         return r;
 }
 
 /* config_load() and config_load_string(): the set built for profile, the
- * defaults alone when the set could not be made. */
+ * defaults alone when the set could not be made. Both fill c with the
+ * defaults first: it may arrive uninitialized, and config_done() runs on it. */
 static int load_and_build(struct bd_config *c, const char *profile, struct config_set *s, int r) {
         int q;
 
@@ -491,15 +499,12 @@ static int load_and_build(struct bd_config *c, const char *profile, struct confi
 
 int config_load(struct bd_config *c, const char *profile, const struct config_sources *src,
                 struct config_errors *errs) {
-        struct config_errors local = {};
         struct config_set *s = NULL;
         int r;
 
         config_defaults(c);
-        r = config_set_load(src, &s, errs ?: &local);
-        r = load_and_build(c, profile, s, r);
-        config_errors_done(&local);
-        return r;
+        r = config_set_load(src, &s, errs);
+        return load_and_build(c, profile, s, r);
 }
 
 int config_load_string(struct bd_config *c, const char *profile, const char *text,
