@@ -9,7 +9,7 @@
 # (tests/unit/test-deps.py checks that).
 set -euo pipefail
 
-build=(meson ninja-build pkg-config gcc libc6-dev scdoc bash-completion libsystemd-dev libinih-dev libpam0g-dev nettle-dev
+build=(meson ninja-build pkg-config gcc libc6-dev scdoc bash-completion libsystemd-dev libpam0g-dev nettle-dev
        libxcb1-dev libxcb-shm0-dev libxcb-image0-dev libpng-dev libjpeg-dev libxcb-xtest0-dev libxkbcommon-dev
        libxcb-randr0-dev)
 runtime=(tigervnc-standalone-server xfwm4 xfce4-panel xfdesktop4 xfce4-settings xfconf

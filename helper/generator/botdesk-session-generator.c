@@ -21,7 +21,6 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
-#include "config-profiles.h"
 #include "config.h"
 #include "log.h"
 #include "util.h"
@@ -46,6 +45,7 @@ static int write_dropin(int normal_fd, const char *profile, const char *user, co
 }
 
 int main(int argc, char **argv) {
+        _cleanup_(config_set_freep) struct config_set *set = NULL;
         _cleanup_strv_free_ char **names = NULL;
         _cleanup_close_ int normal_fd = -EBADF;
         struct config_errors errs = {};
@@ -76,12 +76,10 @@ int main(int argc, char **argv) {
                 return 0;
         }
 
-        /* Every error once, with its file and line; then each profile alone. */
+        /* Every error once, with its file and line; then each profile alone,
+         * from the same reading of the file. */
         {
-                struct bd_config c = {};
-
-                r = config_load(&c, NULL, &src, &errs);
-                config_done(&c);
+                r = config_set_load(&src, &set, &errs);
                 if (r < 0) {
                         for (size_t i = 0; i < errs.n; i++) {
                                 _cleanup_free_ char *t = config_error_text(&errs.items[i]);
@@ -97,7 +95,7 @@ int main(int argc, char **argv) {
                         return 0;
         }
 
-        r = config_profile_names(config_path, &names);
+        r = set ? config_set_profiles(set, &names) : -ENOMEM;
         if (r < 0) {
                 log_error_errno(r, "Cannot read the profile sections of %s: %m", config_path);
                 return 0;
@@ -106,7 +104,7 @@ int main(int argc, char **argv) {
         for (char **name = names; name && *name; name++) {
                 struct bd_config c = {};
 
-                (void) config_load(&c, *name, &src, NULL);
+                (void) config_set_build(set, *name, &c);
                 if (c.user) {
                         r = write_dropin(normal_fd, *name, c.user, config_path);
                         if (r < 0)

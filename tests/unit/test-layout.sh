@@ -29,10 +29,12 @@ declare -A allowed=(
         [generator]="shared systemd generator"
         [pam]="shared alloc"
 )
-# Which part a header lives in.
+# Which part a header lives in (a folder inside a part, such as
+# shared/config/, belongs to that part).
 declare -A home
-for h in "$src"/helper/*/*.h; do
-        part=${h%/*}; part=${part##*/}
+for h in "$src"/helper/*/*.h "$src"/helper/*/*/*.h; do
+        [ -e "$h" ] || continue
+        part=${h#"$src"/helper/}; part=${part%%/*}
         home[${h##*/}]=$part
 done
 [ "${#home[@]}" -gt 20 ] && ok "the parts' headers were found (${#home[@]})" ||
@@ -40,7 +42,7 @@ done
 
 check_part() { # PART DIR
         local part=$1 dir=$2 f h to bad=()
-        for f in "$dir"/*.[ch]; do
+        for f in "$dir"/*.[ch] "$dir"/*/*.[ch]; do
                 [ -e "$f" ] || continue
                 while read -r h; do
                         to=${home[$h]:-}

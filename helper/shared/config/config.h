@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 /*
- * /etc/botdesk.ini, parsed with libinih. Order of application: built-in
+ * /etc/botdesk.ini. Order of application: built-in
  * defaults, the system file (BOTDESK_CONFIG or /etc/botdesk.ini), the user
  * file ($XDG_CONFIG_HOME/botdesk/botdesk.ini), then the [profile.NAME]
  * sections of both files for the profile asked for. Every entry of every
@@ -17,8 +17,9 @@
 
 /* /etc/botdesk.ini for a build with --sysconfdir=/etc (what packages use). */
 #define CONFIG_SYSTEM_PATH BOTDESK_CONFIG_PATH
-/* Longer lines are errors, never truncated. Debian's libinih reads into a
- * 200-byte buffer (INI_MAX_LINE), which leaves 198 characters of text. */
+/* Longer lines are errors, never truncated. 198 characters of text is what
+ * libinih's 200-byte line buffer (INI_MAX_LINE) allowed when it read these
+ * files; the limit stays, so that a file valid before is valid now. */
 #define CONFIG_MAX_LINE 198
 /* [pool] spares: each idle spare is a whole desktop (90-130 MiB PSS
  * measured), so 8 is a gigabyte held for nobody; more than that is a
@@ -102,6 +103,25 @@ struct config_sources {
 int config_load(struct bd_config *c, const char *profile, const struct config_sources *src,
                 struct config_errors *errs);
 
+/*
+ * The same in steps, for a caller that needs several profiles of one
+ * configuration (the session generator): the files are read, and every
+ * error recorded, once. config_set_load() returns as config_load() does
+ * (errs may be NULL too); *ret is the set to build from, NULL only on -ENOMEM.
+ */
+struct config_set;
+int config_set_load(const struct config_sources *src, struct config_set **ret, struct config_errors *errs);
+struct config_set *config_set_free(struct config_set *s);
+static inline void config_set_freep(struct config_set **s) {
+        config_set_free(*s);
+}
+/* The values for profile (NULL: the globals), from the valid entries of the
+ * set. c is overwritten: it must hold nothing (zeroed, or after config_done()). */
+int config_set_build(const struct config_set *s, const char *profile, struct bd_config *c);
+/* The names of the [profile.NAME] sections holding at least one valid
+ * entry, in the order of application, each once. An empty set: *ret NULL. */
+int config_set_profiles(const struct config_set *s, char ***ret);
+
 /* Parse one file's text (for tests and the fuzzer): same validation, the
  * given name is used in errors. is_user_file refuses host-wide keys. */
 int config_load_string(struct bd_config *c, const char *profile, const char *text,
@@ -110,7 +130,7 @@ int config_load_string(struct bd_config *c, const char *profile, const char *tex
 /* Print the effective values as INI (config show). */
 void config_dump(const struct bd_config *c, FILE *f);
 
-/* Print each error as "FILE:LINE: message" (config check). */
 /* "FILE:LINE: message", or "FILE: message" for a whole-file error; NULL on ENOMEM. */
 char *config_error_text(const struct config_error *x);
+/* Print each error so, one a line (config check). */
 void config_errors_print(const struct config_errors *e, FILE *f);

@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "keys.h"
+#include "util.h"
+#include "values.h"
+
+#define FIELD(f) offsetof(struct bd_config, f)
+
+/* Key names are unique across sections, so in a [profile.NAME] section the
+ * name alone says which setting is meant. */
+const struct config_key_def config_keys[_KEY_MAX] = {
+        [KEY_BAND]                = { "display",   "band",               VALUE_BAND,        0, 999,      FIELD(band_min), FIELD(band_max), .host_wide = true, .default_a = 20, .default_b = 89 },
+        [KEY_GEOMETRY]            = { "display",   "geometry",           VALUE_GEOMETRY,    0, 0,        FIELD(width), FIELD(height), .default_a = 1440, .default_b = 900 },
+        [KEY_DEPTH]               = { "display",   "depth",              VALUE_DEPTH,       16, 32,      FIELD(depth), .default_a = 24 },
+        [KEY_DPI]                 = { "display",   "dpi",                VALUE_UINT,        24, 960,     FIELD(dpi), .default_a = 96 },
+        [KEY_FRAME_RATE]          = { "display",   "frame_rate",         VALUE_UINT,        1, 240,      FIELD(frame_rate), .default_a = 30 },
+        [KEY_DESKTOP]             = { "session",   "desktop",            VALUE_DESKTOP,     0, 0,        FIELD(desktop), .default_a = DESKTOP_XFCE },
+        [KEY_COMMAND]             = { "session",   "command",            VALUE_STRING,      0, 0,        FIELD(command) },
+        [KEY_COMMAND_SETTLE_MS]   = { "session",   "command_settle_ms",  VALUE_UINT,        0, 600000,   FIELD(command_settle_ms), .default_a = 500 },
+        [KEY_START_TIMEOUT]       = { "session",   "start_timeout",      VALUE_UINT,        1, 3600,     FIELD(start_timeout), .default_a = 15 },
+        [KEY_IDLE_STOP_MINUTES]   = { "session",   "idle_stop_minutes",  VALUE_UINT,        0, 525600,   FIELD(idle_stop_minutes), .default_a = 30 },
+        [KEY_WALLPAPER]           = { "session",   "wallpaper",          VALUE_PATH,        0, 0,        FIELD(wallpaper) },
+        [KEY_EXEC_PASS_ENV]       = { "session",   "exec_pass_env",      VALUE_ENV_NAMES,   0, 0,        FIELD(exec_pass_env) },
+        [KEY_AUTO_START]          = { "session",   "auto_start",         VALUE_BOOL,        0, 0,        FIELD(auto_start) },
+        [KEY_MIN_FREE_MEMORY_MB]  = { "resources", "min_free_memory_mb", VALUE_UINT,        0, 1048576,  FIELD(min_free_memory_mb), .default_a = 1536 },
+        [KEY_BROWSER_EXECUTABLE]  = { "browser",   "executable",         VALUE_EXECUTABLE,  0, 0,        FIELD(browser_executable), .default_s = "auto" },
+        [KEY_BROWSER_PROFILE_DIR] = { "browser",   "profile_dir",        VALUE_DIR,         0, 0,        FIELD(browser_profile_dir) },
+        [KEY_DISK_CACHE_MB]       = { "browser",   "disk_cache_mb",      VALUE_UINT,        0, 65536,    FIELD(disk_cache_mb), .default_a = 256 },
+        [KEY_MAX_CUT_TEXT]        = { "rfb",       "max_cut_text",       VALUE_UINT,        0, 16777216, FIELD(max_cut_text), .default_a = 262144 },
+        [KEY_RELEASE_ON_CLOSE]    = { "web",       "release_on_close",   VALUE_BOOL,        0, 0,        FIELD(release_on_close), .default_a = true },
+        /* Where install finds sudo and the package manager: host-wide, so a
+         * user's file cannot point them elsewhere (tests point it at fakes). */
+        [KEY_SYSTEM_PATH]         = { "install",   "system_path",        VALUE_SEARCH_PATH, 0, 0,        FIELD(install_system_path), .host_wide = true },
+        [KEY_SPARES]              = { "pool",      "spares",             VALUE_UINT,        0, CONFIG_SPARES_MAX, FIELD(spares), .not_per_profile = true },
+        [KEY_USER]                = { NULL,        "user",               VALUE_USER,        0, 0,        FIELD(user), .host_wide = true },
+        [KEY_PLACEMENT]           = { NULL,        "placement",          VALUE_PLACEMENT,   0, 0,        FIELD(placement), .default_a = PLACEMENT_HOST },
+        [KEY_EXEC]                = { NULL,        "exec",               VALUE_ARGV,        0, 0,        FIELD(exec) },
+};
+
+static const char *const desktop_words[] = { [DESKTOP_XFCE] = "xfce", [DESKTOP_COMMAND] = "command", NULL };
+static const char *const placement_words[] = { [PLACEMENT_HOST] = "host", [PLACEMENT_EXEC] = "exec", NULL };
+
+const char *const *config_kind_words(enum value_kind kind) {
+        switch (kind) {
+        case VALUE_DESKTOP:
+                return desktop_words;
+        case VALUE_PLACEMENT:
+                return placement_words;
+        default:
+                return NULL;
+        }
+}
+
+int config_key_lookup(const char *name) {
+        for (size_t i = 0; i < ELEMENTSOF(config_keys); i++)
+                if (streq(config_keys[i].name, name))
+                        return (int) i;
+        return -1;
+}
+
+bool config_section_known(const char *name) {
+        for (size_t i = 0; i < ELEMENTSOF(config_keys); i++)
+                if (config_keys[i].section && streq(config_keys[i].section, name))
+                        return true;
+        return false;
+}
+
+int config_defaults_apply(struct bd_config *c) {
+        int r = 0;
+
+        *c = (struct bd_config) {};
+        for (size_t i = 0; i < ELEMENTSOF(config_keys); i++) {
+                const struct config_key_def *k = &config_keys[i];
+
+                /* A string default left NULL when out of memory; the caller learns it from r. */
+                if (config_value_apply(k, k->default_a, k->default_b, k->default_s, c) < 0)
+                        r = -ENOMEM;
+        }
+        return r;
+}
+
+void config_defaults(struct bd_config *c) {
+        (void) config_defaults_apply(c);
+}
+
+void config_done(struct bd_config *c) {
+        char *base = (char *) c;
+
+        if (!c)
+                return;
+        for (size_t i = 0; i < ELEMENTSOF(config_keys); i++)
+                if (value_kind_is_text(config_keys[i].kind))
+                        free(*(char **) (base + config_keys[i].offset));
+        *c = (struct bd_config) {};
+}
+
+static void dump_value(const struct bd_config *c, const struct config_key_def *k, FILE *f) {
+        const char *base = (const char *) c;
+        const unsigned *a = (const unsigned *) (base + k->offset), *b = (const unsigned *) (base + k->offset2);
+
+        switch (k->kind) {
+        case VALUE_UINT:
+        case VALUE_DEPTH:
+                fprintf(f, "%s = %u\n", k->name, *a);
+                break;
+        case VALUE_BAND:
+                fprintf(f, "%s = %u-%u\n", k->name, *a, *b);
+                break;
+        case VALUE_GEOMETRY:
+                fprintf(f, "%s = %ux%u\n", k->name, *a, *b);
+                break;
+        case VALUE_DESKTOP:
+                fprintf(f, "%s = %s\n", k->name, desktop_words[*(const enum desktop_kind *) (base + k->offset)]);
+                break;
+        case VALUE_PLACEMENT:
+                fprintf(f, "%s = %s\n", k->name, placement_words[*(const enum placement_kind *) (base + k->offset)]);
+                break;
+        case VALUE_BOOL:
+                fprintf(f, "%s = %s\n", k->name, *(const bool *) (base + k->offset) ? "yes" : "no");
+                break;
+        default: {
+                const char *s = *(char *const *) (base + k->offset) ?: k->default_s;
+
+                if (s && s[0])
+                        fprintf(f, "%s = %s\n", k->name, s);
+                else
+                        fprintf(f, "%s =\n", k->name);
+                break;
+        }
+        }
+}
+
+void config_dump(const struct bd_config *c, FILE *f) {
+        const char *section = NULL;
+
+        for (size_t i = 0; i < ELEMENTSOF(config_keys); i++) {
+                const struct config_key_def *k = &config_keys[i];
+
+                if (!k->section) {
+                        /* Keys of [profile.NAME] only, and the name is not part
+                         * of the effective values: comments keep the output valid INI. */
+                        if (i == 0 || config_keys[i - 1].section)
+                                fputs("\n; from [profile.NAME]:\n", f);
+                        fputs("; ", f);
+                } else if (!section || !streq(section, k->section)) {
+                        fprintf(f, "%s[%s]\n", section ? "\n" : "", k->section);
+                        section = k->section;
+                }
+                dump_value(c, k, f);
+        }
+}

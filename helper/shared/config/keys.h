@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "config.h"
+
+/* What a value may be; values.c parses each kind, keys.c prints it. */
+enum value_kind {
+        VALUE_UINT,
+        VALUE_BAND,
+        VALUE_GEOMETRY,
+        VALUE_DEPTH,
+        VALUE_DESKTOP,
+        VALUE_STRING,      /* any text; empty = unset */
+        VALUE_PATH,        /* empty = unset, else an absolute path */
+        VALUE_DIR,         /* empty = unset, an absolute path, ~ or ~/PATH, or a path relative to the state dir */
+        VALUE_EXECUTABLE,  /* auto | none | absolute path */
+        VALUE_USER,
+        VALUE_ENV_NAMES,   /* environment variable names separated by spaces */
+        VALUE_PLACEMENT,   /* host | exec */
+        VALUE_ARGV,        /* a command line split by argv_split(), never empty */
+        VALUE_BOOL,        /* yes | no (also true/false, on/off, 1/0) */
+        VALUE_SEARCH_PATH, /* empty = unset, else absolute directories separated by ':' */
+};
+
+/* The kinds kept as text (a char * field, NULL when unset). */
+static inline bool value_kind_is_text(enum value_kind kind) {
+        return !(kind == VALUE_UINT || kind == VALUE_BAND || kind == VALUE_GEOMETRY || kind == VALUE_DEPTH ||
+                 kind == VALUE_DESKTOP || kind == VALUE_PLACEMENT || kind == VALUE_BOOL);
+}
+
+/* In the order `botdesk config show` prints them: by section, the keys
+ * only [profile.NAME] may set last. */
+enum config_key {
+        KEY_BAND,
+        KEY_GEOMETRY,
+        KEY_DEPTH,
+        KEY_DPI,
+        KEY_FRAME_RATE,
+        KEY_DESKTOP,
+        KEY_COMMAND,
+        KEY_COMMAND_SETTLE_MS,
+        KEY_START_TIMEOUT,
+        KEY_IDLE_STOP_MINUTES,
+        KEY_WALLPAPER,
+        KEY_EXEC_PASS_ENV,
+        KEY_AUTO_START,
+        KEY_MIN_FREE_MEMORY_MB,
+        KEY_BROWSER_EXECUTABLE,
+        KEY_BROWSER_PROFILE_DIR,
+        KEY_DISK_CACHE_MB,
+        KEY_MAX_CUT_TEXT,
+        KEY_RELEASE_ON_CLOSE,
+        KEY_SYSTEM_PATH,
+        KEY_SPARES,
+        KEY_USER,
+        KEY_PLACEMENT,
+        KEY_EXEC,
+        _KEY_MAX,
+};
+
+struct config_key_def {
+        const char *section;    /* NULL: only in [profile.NAME] */
+        const char *name;       /* unique across sections */
+        enum value_kind kind;
+        unsigned min, max;
+        size_t offset, offset2; /* in struct bd_config; offset2: second half of band and geometry */
+        bool host_wide;         /* refused in the user file */
+        bool not_per_profile;   /* refused in [profile.NAME]: it is about no one profile */
+        unsigned default_a, default_b;
+        const char *default_s;  /* NULL: unset */
+};
+
+/* The one list of keys: the loader, the checks, the defaults and
+ * `botdesk config show` all read it. */
+extern const struct config_key_def config_keys[_KEY_MAX];
+
+/* The key of that name, or -1. */
+int config_key_lookup(const char *name);
+/* A global section some key lives in ([profile.NAME] is not one). */
+bool config_section_known(const char *name);
+
+/* The words of an enumerated kind (VALUE_DESKTOP, VALUE_PLACEMENT), indexed
+ * by the enum's value; NULL-terminated. */
+const char *const *config_kind_words(enum value_kind kind);
+
+/* config_defaults(), telling a failed copy of a string default: -ENOMEM. */
+int config_defaults_apply(struct bd_config *c);
