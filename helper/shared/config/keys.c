@@ -68,6 +68,27 @@ bool config_section_known(const char *name) {
         return false;
 }
 
+char *config_sections_list(void) {
+        _cleanup_free_ char *list = NULL;
+        const char *last = NULL;
+
+        /* The table is grouped by section: each new one is named once. */
+        for (size_t i = 0; i < ELEMENTSOF(config_keys); i++) {
+                const char *s = config_keys[i].section;
+                char *l;
+
+                if (!s || (last && streq(last, s)))
+                        continue;
+                l = strdup_printf("%s%s[%s]", list ?: "", list ? ", " : "", s);
+                if (!l)
+                        return NULL;
+                free(list);
+                list = l;
+                last = s;
+        }
+        return strdup_printf("%s%s[profile.NAME]", list ?: "", list ? ", " : "");
+}
+
 int config_defaults_apply(struct bd_config *c) {
         int r = 0;
 

@@ -82,6 +82,10 @@ int config_key_lookup(const char *name);
 /* A global section some key lives in ([profile.NAME] is not one). */
 bool config_section_known(const char *name);
 
+/* "[display], [session], …, [profile.NAME]": the sections a file may
+ * have, for the message that rejects another. NULL when out of memory. */
+char *config_sections_list(void);
+
 /* The words of an enumerated kind (VALUE_DESKTOP, VALUE_PLACEMENT), indexed
  * by the enum's value; NULL-terminated. */
 const char *const *config_kind_words(enum value_kind kind);

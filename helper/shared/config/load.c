@@ -221,9 +221,13 @@ static int on_section(void *userdata, unsigned line, const char *name) {
                                             "A-Z, a-z, 0-9, '_' and '-', starting with a letter or digit)",
                                             ename, PROFILE_NAME_MAX);
                 p->profile = profile;
-        } else if (!config_section_known(p->section))
-                return parser_error(p, "unknown section [%s] (allowed: [display], [session], "
-                                    "[resources], [browser], [rfb], [profile.NAME])", ename);
+        } else if (!config_section_known(p->section)) {
+                _cleanup_free_ char *allowed = config_sections_list();
+
+                if (!allowed)
+                        return -ENOMEM;
+                return parser_error(p, "unknown section [%s] (allowed: %s)", ename, allowed);
+        }
 
         for (i = 0; i < p->n_seen; i++)
                 if (streq(p->seen[i].name, p->section))
