@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <string.h>
+#include <unistd.h>
+
+#include "checks.h"
+#include "exit-status.h"
+#include "log.h"
+#include "memory.h"
+#include "packages.h"
+#include "util.h"
+#include "xserver.h"
+
+static int check_binaries(struct supervisor *s) {
+        _cleanup_strv_free_ char **missing = NULL;
+        _cleanup_strv_free_ char **needed = NULL;
+        _cleanup_free_ char *rejected = NULL, *msg = NULL;
+        int r;
+
+        r = xserver_find(NULL, &s->xserver_path, &rejected);
+        if (r == -EPROTONOSUPPORT) {
+                supervisor_fail(s, HELPER_EXIT_FAILED,
+                             "%s is not TigerVNC's X server (no -rfbunixpath); install tigervnc-standalone-server.",
+                             rejected);
+                return r;
+        }
+        r = packages_missing(NULL, &missing);
+        if (r < 0)
+                return r;
+        for (char **m = missing; m && *m; m++) {
+                /* `desktop = command` needs only the X server and the bus. */
+                if (s->cfg.desktop == DESKTOP_COMMAND && !streq(*m, "Xtigervnc") && !streq(*m, "Xvnc") &&
+                    !streq(*m, "dbus-daemon"))
+                        continue;
+                r = strv_push(&needed, strdup(*m));
+                if (r < 0)
+                        return r;
+        }
+        if (!needed)
+                return 0;
+        msg = packages_install_message(pkg_manager_detect(NULL), geteuid() == 0,
+                                       executable_in_path("sudo", NULL), needed, NULL);
+        supervisor_fail(s, HELPER_EXIT_FAILED, "%s", msg ?: "Required programs are missing.");
+        return -ENOENT;
+}
+
+static int check_memory(struct supervisor *s) {
+        struct memory_info m;
+        const struct memory_env env = {};
+        int r;
+
+        if (s->cfg.min_free_memory_mb == 0)
+                return 0;
+        r = memory_read(&env, &m);
+        if (r < 0) {
+                log_warning_errno(r, "Cannot read available memory (%m), not gating the start.");
+                return 0;
+        }
+        switch (memory_judge(m.available_mb, s->cfg.min_free_memory_mb)) {
+        case MEMORY_BLOCKED: {
+                _cleanup_free_ char *msg = memory_blocker_message(&m, s->cfg.min_free_memory_mb);
+                supervisor_fail(s, HELPER_EXIT_REFUSED, "%s", msg ?: "Not enough free memory for a desktop.");
+                return -ENOMEM;
+        }
+        case MEMORY_LOW:
+                log_warning("Memory is low: %llu MB available, %u MB is the floor; starting anyway.",
+                            (unsigned long long) m.available_mb, s->cfg.min_free_memory_mb);
+                return 0;
+        default:
+                return 0;
+        }
+}
+
+int checks_run(struct supervisor *s) {
+        int r = check_binaries(s);
+
+        /* A check that could not be made fails the start too, and says so. */
+        if (r < 0 && s->state == DESKTOP_CHECKING)
+                supervisor_fail(s, HELPER_EXIT_FAILED, "Cannot check for the required programs: %s", strerror(-r));
+        if (r >= 0)
+                r = check_memory(s);
+        return r;
+}

@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include "exit-status.h"
+#include "supervisor.h"
+
+/*
+ * Everything before the checks: the profile's paths and private runtime
+ * dir, the configuration, the helper lock (one helper per profile), the
+ * leftovers of a SIGKILLed predecessor, the session's dirs and the browser,
+ * the placement, the token and cookie, and our record. On failure *ret_kind
+ * says whether a restart could help.
+ */
+int supervisor_setup(struct supervisor *s, enum helper_failure *ret_kind);

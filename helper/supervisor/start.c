@@ -1,0 +1,350 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <systemd/sd-daemon.h>
+#include <unistd.h>
+
+#include "alloc.h"
+#include "child.h"
+#include "envfile.h"
+#include "exit-status.h"
+#include "identity.h"
+#include "idle.h"
+#include "log.h"
+#include "placement.h"
+#include "session.h"
+#include "spawn.h"
+#include "start.h"
+#include "util.h"
+#include "xserver.h"
+
+/* ---- the X server ------------------------------------------------------------------------- */
+
+int start_server(struct supervisor *s) {
+        _cleanup_free_ char *recorded = NULL;
+        unsigned long long v;
+        int preferred = -1, n, r;
+
+        if (s->reserved_display >= 0) {
+                /* pam_botdesk picked the number under the host-wide lock and
+                 * holds it with a reservation for this session's life. */
+                n = s->reserved_display;
+                goto picked;
+        }
+        if (read_full_file_at(s->runtime_fd, "display", &recorded, NULL, 32) >= 0) {
+                recorded[strcspn(recorded, "\n")] = 0;
+                if (parse_uint(recorded, 65535, &v) >= 0)
+                        preferred = (int) v;
+        }
+
+        /* Held from the pick until the server has claimed the number; only
+         * this user's own starts can hold it, and never past start_timeout. */
+        if (s->alloc_lock_fd < 0) {
+                uint64_t deadline = 0, now = now_usec();
+
+                const int stop_signals[] = { SUPERVISOR_STOP_SIGNALS };
+                sigset_t stop;
+
+                /* A stop while we wait ends the wait; the signal stays pending for the loop. */
+                sigemptyset(&stop);
+                for (size_t i = 0; i < ELEMENTSOF(stop_signals); i++)
+                        sigaddset(&stop, stop_signals[i]);
+                (void) sd_event_source_get_time(s->timeout_source, &deadline);
+                s->alloc_lock_fd = alloc_lock_take(s->paths.runtime_base, deadline > now ? deadline - now : 0, &stop);
+                if (s->alloc_lock_fd < 0)
+                        return s->alloc_lock_fd;
+        }
+        n = display_pick(&alloc_env_default, s->cfg.band_min, s->cfg.band_max, preferred, s->tried, s->n_tried);
+        if (n < 0)
+                return n;
+picked:
+        s->display = n;
+        s->tried[s->n_tried++] = (unsigned) n;
+
+        r = xauth_write_at(s->runtime_fd, "Xauthority", (unsigned) n, s->cookie);
+        if (r < 0)
+                return r;
+        strv_free(s->xserver.argv);
+        s->xserver.argv = NULL;
+        r = xserver_argv(s->xserver_path, &s->cfg, (unsigned) n, s->profile, s->paths.rfb_socket,
+                         s->paths.xauthority, &s->xserver.argv);
+        if (r < 0)
+                return r;
+        r = child_start(s, &s->xserver, -1);
+        if (r < 0)
+                return r;
+        s->xserver_pid_last = s->xserver.pid;
+        supervisor_status(s, "Starting X server on :%d", n);
+        return 0;
+}
+
+static int on_x_event(sd_event_source *source, int fd, uint32_t revents, void *userdata) {
+        struct supervisor *s = userdata;
+        int r = x11_process_events(&s->x);
+
+        if (r < 0) {
+                /* The server went away; its exit is handled as a child exit. */
+                s->x_source = sd_event_source_disable_unref(s->x_source);
+                return 0;
+        }
+        if (r > 0)
+                supervisor_check_wm(s);
+        return 0;
+}
+
+static int on_settle(sd_event_source *source, uint64_t usec, void *userdata) {
+        struct supervisor *s = userdata;
+
+        if (s->state != DESKTOP_SESSION_STARTING)
+                return 0;
+        supervisor_status(s, "Session command up for %u ms", s->cfg.command_settle_ms);
+        supervisor_feed(s, &(struct desktop_event) { .type = DESKTOP_EVENT_SETTLED });
+        return 0;
+}
+
+/* ---- the session bus ---------------------------------------------------------------------- */
+
+static int on_bus_address(sd_event_source *source, int fd, uint32_t revents, void *userdata) {
+        struct supervisor *s = userdata;
+        char *nl;
+        ssize_t n;
+
+        n = read(fd, s->bus_buf + s->bus_len, sizeof s->bus_buf - 1 - s->bus_len);
+        if (n < 0 && (errno == EAGAIN || errno == EINTR))
+                return 0;
+        if (n <= 0) {
+                s->bus_source = sd_event_source_disable_unref(s->bus_source);
+                if (!s->bus_address)
+                        supervisor_fail(s, HELPER_EXIT_FAILED, "The session bus closed its address pipe without an address.");
+                return 0;
+        }
+        s->bus_len += (size_t) n;
+        s->bus_buf[s->bus_len] = 0;
+        nl = strchr(s->bus_buf, '\n');
+        if (!nl) {
+                if (s->bus_len >= sizeof s->bus_buf - 1)
+                        supervisor_fail(s, HELPER_EXIT_FAILED, "The session bus printed an over-long address.");
+                return 0;
+        }
+        *nl = 0;
+        s->bus_source = sd_event_source_disable_unref(s->bus_source);
+        s->bus_pipe = safe_close(s->bus_pipe);
+        /* Failures end the start here, with their reason: returned, they
+         * would only disable this source and leave the start to time out. */
+        s->bus_address = strdup(s->bus_buf);
+        if (!s->bus_address) {
+                supervisor_fail(s, HELPER_EXIT_FAILED, "Cannot start the session on :%d: %s", s->display,
+                                strerror(ENOMEM));
+                return 0;
+        }
+        supervisor_status(s, "Session bus up");
+        supervisor_feed(s, &(struct desktop_event) { .type = DESKTOP_EVENT_BUS_ADDRESS });
+        return 0;
+}
+
+static int bus_spawn(struct supervisor *s) {
+        int pipefd[2], r;
+
+        if (pipe2(pipefd, O_CLOEXEC) < 0)
+                return negative_errno();
+        s->bus_pipe = pipefd[0];
+        r = session_bus_argv(s->bus_socket, pipefd[1], &s->bus.argv);
+        if (r >= 0)
+                r = child_start(s, &s->bus, pipefd[1]);
+        close(pipefd[1]);
+        if (r < 0)
+                return r;
+        (void) fcntl(s->bus_pipe, F_SETFL, O_NONBLOCK);
+        return sd_event_add_io(s->event, &s->bus_source, s->bus_pipe, EPOLLIN, on_bus_address, s);
+}
+
+void start_reject_display(struct supervisor *s) {
+        s->alloc_lock_fd = safe_close(s->alloc_lock_fd);
+        (void) kill(s->xserver.pid, SIGTERM); /* our unreaped child: its pid cannot be reused */
+}
+
+void start_bus(struct supervisor *s) {
+        char num[16];
+        int r;
+
+        s->alloc_lock_fd = safe_close(s->alloc_lock_fd);
+        snprintf(num, sizeof num, "%d\n", s->display);
+        (void) write_file_atomic_at(s->runtime_fd, "display", num, strlen(num), 0600);
+        /* From now on whoever reaps us knows which server's lock to clear. */
+        r = placement_write_record(s);
+        if (r < 0)
+                log_warning_errno(r, "Cannot update %s/%s: %m", s->paths.runtime, HELPER_RECORD_FILE);
+        supervisor_status(s, "X server listening on :%d", s->display);
+
+        r = x11_connect(&s->x, (unsigned) s->display, s->cookie);
+        if (r < 0)
+                return supervisor_fail(s, HELPER_EXIT_FAILED, "The X server on :%d refused our own cookie: %s",
+                                       s->display, strerror(-r));
+        r = sd_event_add_io(s->event, &s->x_source, x11_fd(&s->x), EPOLLIN, on_x_event, s);
+        if (r < 0)
+                return supervisor_fail(s, HELPER_EXIT_FAILED, "Cannot watch the X connection: %s", strerror(-r));
+
+        strv_free(s->env);
+        s->env = NULL;
+        r = session_env(s->profile, (unsigned) s->display, &s->paths, &s->dirs, s->token, &s->env);
+        if (r >= 0)
+                r = bus_spawn(s);
+        if (r < 0)
+                return supervisor_fail(s, HELPER_EXIT_FAILED, "Cannot start the session bus: %s", strerror(-r));
+}
+
+int start_on_sigusr1(sd_event_source *source, const struct signalfd_siginfo *si, void *userdata) {
+        struct supervisor *s = userdata;
+        struct desktop_event ev = { .type = DESKTOP_EVENT_SERVER_READY };
+
+        /* Only our server's signal means "listening". */
+        if (s->state != DESKTOP_SERVER_STARTING || (pid_t) si->ssi_pid != s->xserver.pid)
+                return 0;
+        /* The logind tier reserves numbers under no lock we share (it runs
+         * as root): a reservation made while our server claimed the number
+         * wins. */
+        ev.reserved_meanwhile = s->reserved_display < 0 && s->n_tried < MAX_DISPLAY_ATTEMPTS &&
+                                display_reserved(&alloc_env_default, (unsigned) s->display) > 0;
+        supervisor_feed(s, &ev);
+        return 0;
+}
+
+/* ---- the session: Xfce or the command ----------------------------------------------------- */
+
+static int add_component(struct supervisor *s, const char *name, char **argv, const struct component_spec *spec) {
+        struct child *c;
+
+        if (s->n_components >= ELEMENTSOF(s->components)) {
+                strv_free(argv);
+                return -E2BIG;
+        }
+        c = &s->components[s->n_components++];
+        child_init(c, s, name, DESKTOP_CHILD_COMPONENT);
+        c->argv = argv;
+        c->spec = spec;
+        return 0;
+}
+
+static int session_spawn(struct supervisor *s) {
+        int r;
+
+        if (s->cfg.desktop == DESKTOP_COMMAND) {
+                char **argv = NULL;
+
+                r = command_argv(s->cfg.command, &argv);
+                if (r < 0)
+                        return r;
+                r = add_component(s, "session command", argv, NULL);
+                if (r < 0)
+                        return r;
+                r = child_start(s, &s->components[0], -1);
+                if (r < 0)
+                        return r;
+                /* Ready once the command stayed up a while, or a WM appeared. */
+                return sd_event_add_time_relative(s->event, &s->settle_source, CLOCK_MONOTONIC,
+                                                  (uint64_t) s->cfg.command_settle_ms * 1000ULL, 0, on_settle, s);
+        }
+
+        for (unsigned i = 0; i < n_xfce_components; i++) {
+                char **argv = NULL;
+
+                r = component_argv(&xfce_components[i], &argv);
+                if (r < 0)
+                        return r;
+                r = add_component(s, xfce_components[i].name, argv, &xfce_components[i]);
+                if (r < 0)
+                        return r;
+        }
+        for (size_t i = 0; i < s->n_components; i++) {
+                struct child *c = &s->components[i];
+                if (c->spec->stage != STAGE_WITH_WM)
+                        continue;
+                r = child_start(s, c, -1);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+void start_session(struct supervisor *s) {
+        int r = env_set(&s->env, "DBUS_SESSION_BUS_ADDRESS", s->bus_address);
+
+        if (r >= 0)
+                r = session_spawn(s);
+        if (r < 0)
+                return supervisor_fail(s, HELPER_EXIT_FAILED, "Cannot start the session on :%d: %s", s->display,
+                                       strerror(-r));
+        /* A window manager may already be there (a command that starts one). */
+        supervisor_check_wm(s);
+}
+
+/* ---- ready -------------------------------------------------------------------------------- */
+
+static int publish_env(struct supervisor *s) {
+        _cleanup_strv_free_ char **env = NULL;
+        int r;
+
+        r = session_published_env((unsigned) s->display, &s->paths, &s->dirs, s->bus_address, &env);
+        /* One browser identity for agent and human: the dock's launcher
+         * uses the same executable and user-data-dir. */
+        if (r >= 0 && s->browser)
+                r = env_set(&env, "AGENT_BROWSER_EXECUTABLE_PATH", s->browser);
+        if (r >= 0 && s->browser)
+                r = env_set(&env, "AGENT_BROWSER_USER_DATA_DIR", s->browser_profile);
+        /* The same directory under the name an agent's browser tool reads. */
+        if (r >= 0 && s->browser)
+                r = env_set(&env, "AGENT_BROWSER_PROFILE", s->browser_profile);
+        /* Where the dock's browser serves DevTools once it runs. */
+        if (r >= 0 && s->browser)
+                r = env_set(&env, "BOTDESK_CDP_SOCKET", s->cdp_socket);
+        if (r >= 0)
+                r = envfile_write_at(s->runtime_fd, "env", env);
+        if (r < 0) {
+                supervisor_fail(s, HELPER_EXIT_FAILED, "Cannot publish %s: %s", s->paths.env_file, strerror(-r));
+                return r;
+        }
+
+        (void) write_file_atomic_at(s->runtime_fd, "activity", "", 0, 0600);
+
+        s->settle_source = sd_event_source_disable_unref(s->settle_source);
+        s->timeout_source = sd_event_source_disable_unref(s->timeout_source);
+        s->extend_source = sd_event_source_disable_unref(s->extend_source);
+        r = handback_watch(&s->handback, s->event, s->runtime_fd, (unsigned) s->display, s->cookie, s->cfg.width,
+                           s->cfg.height, s->cfg.dpi);
+        if (r < 0)
+                log_warning_errno(r, "Cannot watch the lease (%m); a viewer's resize will outlast the hand-back.");
+        if (s->cfg.idle_stop_minutes > 0) {
+                r = idle_arm(s, (uint64_t) s->cfg.idle_stop_minutes * 60 * 1000000ULL);
+                if (r < 0)
+                        log_warning_errno(r, "Cannot arm the idle timer (%m); this desktop will not stop when idle.");
+        }
+        log_info("Desktop :%d ready (%ux%u) in %llu ms.", s->display, s->cfg.width, s->cfg.height, supervisor_elapsed_ms(s));
+        (void) sd_notifyf(false, "READY=1\nSTATUS=Desktop :%d ready (%ux%u)", s->display, s->cfg.width,
+                          s->cfg.height);
+        return 0;
+}
+
+static int start_after_wm(struct supervisor *s) {
+        for (size_t i = 0; i < s->n_components; i++) {
+                struct child *c = &s->components[i];
+                int r;
+
+                if (!c->spec || c->spec->stage != STAGE_AFTER_WM || c->pid > 0)
+                        continue;
+                r = child_start(s, c, -1);
+                if (r < 0) {
+                        supervisor_fail(s, HELPER_EXIT_FAILED, "Cannot start %s: %s", c->name, strerror(-r));
+                        return r;
+                }
+        }
+        return 0;
+}
+
+void start_publish(struct supervisor *s) {
+        if (start_after_wm(s) < 0)
+                return;
+        (void) publish_env(s);
+}

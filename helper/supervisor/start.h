@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <signal.h>
+#include <systemd/sd-event.h>
+
+#include "supervisor.h"
+
+/*
+ * The steps of the start, as the state machine orders them: the X server on
+ * a display number, then (it listens) our X connection and the session
+ * bus, then (the bus has an address) Xfce or the command, then (a WM is up,
+ * or the command settled) the published env and READY=1. The events that
+ * move the start on come from here too: the server's SIGUSR1, the bus's
+ * address pipe, the root window's PropertyNotify, the settle timer.
+ */
+
+/* Picks a display and starts the X server on it. */
+int start_server(struct supervisor *s);
+/* Our server listens on a number a logind session reserved meanwhile: end it. */
+void start_reject_display(struct supervisor *s);
+/* The X server listens: record the number, connect, start the bus. */
+void start_bus(struct supervisor *s);
+/* The bus printed its address: start the session. */
+void start_session(struct supervisor *s);
+/* A WM is up (or the command settled): the rest of the session, then publish. */
+void start_publish(struct supervisor *s);
+
+/* The SIGUSR1 handler (sd_event_add_signal). */
+int start_on_sigusr1(sd_event_source *source, const struct signalfd_siginfo *si, void *userdata);

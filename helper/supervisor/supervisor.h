@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <systemd/sd-event.h>
+
+#include "config.h"
+#include "desktop.h"
+#include "handback.h"
+#include "profile.h"
+#include "session.h"
+#include "start-extension.h"
+#include "util.h"
+#include "x11.h"
+#include "xauth.h"
+
+/*
+ * What the helper holds for its one desktop: the state (desktop.h) and
+ * everything its steps act on. supervisor_feed() is the one way an event
+ * reaches the state machine; the other files of supervisor/ produce events
+ * (child exits, the bus's address, X events, signals, timers) and carry out
+ * the steps.
+ */
+
+#define MAX_DISPLAY_ATTEMPTS 8
+/* What ends the helper (sd-event takes them over; blocked from the start). */
+#define SUPERVISOR_STOP_SIGNALS SIGTERM, SIGINT, SIGHUP
+#define STOP_TIMEOUT_USEC (5 * 1000000ULL)
+
+struct supervisor;
+
+struct child {
+        struct supervisor *sup;
+        const char *name;
+        char **argv;
+        pid_t pid;              /* 0 when not running */
+        enum desktop_child which;
+        const struct component_spec *spec;
+        unsigned restarts;
+        unsigned long long started;
+        sd_event_source *restart_timer;
+};
+
+struct supervisor {
+        const char *profile;
+        struct bd_config cfg;
+        struct bd_paths paths;
+        struct session_dirs dirs;
+        int runtime_fd;
+        int helper_lock_fd;
+        int alloc_lock_fd;
+        sd_event *event;
+        enum desktop_state state;
+        unsigned long long t0;
+
+        /* placement */
+        const char *placement;
+        char *unit;
+        char *cg_parent;        /* where we were started (standalone: we return there to clean up) */
+        char *cg_base;          /* the desktop's cgroup, or NULL: process groups + subreaper */
+        char *cg_supervisor, *cg_x11, *cg_session, *cg_apps;
+        bool own_base;          /* standalone: we created cg_base and remove it */
+        bool left_base;         /* and moved ourselves back to cg_parent */
+        char token[33];
+        unsigned long long started_at;
+
+        /* X */
+        char *xserver_path;
+        uint8_t cookie[XAUTH_COOKIE_SIZE];
+        int display;
+        int reserved_display;   /* logind tier: the number pam_botdesk reserved, else -1 */
+        unsigned tried[MAX_DISPLAY_ATTEMPTS];
+        size_t n_tried;
+        pid_t xserver_pid_last; /* for its lock file, after it was reaped */
+        struct x11 x;
+        sd_event_source *x_source;
+        struct handback handback;  /* restores the geometry when control returns to the agent */
+
+        /* the shared browser, published with the env when there is one */
+        char *browser;
+        char *browser_profile;
+        char *cdp_socket;
+
+        /* session */
+        char **env;
+        char *bus_socket;
+        char *bus_address;
+        int bus_pipe;
+        size_t bus_len;
+        char bus_buf[512];
+        sd_event_source *bus_source;
+        sd_event_source *timeout_source, *settle_source, *idle_source, *extend_source;
+        struct start_extension extension;
+
+        struct child xserver, bus;
+        struct child components[8];
+        size_t n_components;
+
+        int exit_status;
+};
+
+/* Initialises what main.c's set-up and supervisor_done() rely on. */
+void supervisor_init(struct supervisor *s, const char *profile);
+void supervisor_done(struct supervisor *s);
+
+/* Feeds one event to the state machine and carries out the step it gives. */
+void supervisor_feed(struct supervisor *s, const struct desktop_event *ev);
+
+/* A step could not be carried out: the desktop fails with this reason. */
+void supervisor_fail(struct supervisor *s, int exit_status, const char *fmt, ...) _printf_(3, 4);
+
+/* STATUS= for the manager, and the log line with the time since our start. */
+void supervisor_status(struct supervisor *s, const char *fmt, ...) _printf_(2, 3);
+
+unsigned long long supervisor_elapsed_ms(const struct supervisor *s);
+
+/* Asks the X connection whether a window manager is up, feeding WM_UP if so. */
+void supervisor_check_wm(struct supervisor *s);

@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cgroup.h"
+#include "cgroup-wait.h"
+#include "identity.h"
+#include "log.h"
+#include "teardown.h"
+#include "util.h"
+
+static void kill_children_fallback(struct supervisor *s) {
+        struct child *all[ELEMENTSOF(s->components) + 2];
+        size_t n = 0;
+
+        all[n++] = &s->xserver;
+        all[n++] = &s->bus;
+        for (size_t i = 0; i < s->n_components; i++)
+                all[n++] = &s->components[i];
+        /* Each child leads its own process group. */
+        for (size_t i = 0; i < n; i++)
+                if (all[i]->pid > 0)
+                        (void) kill(-all[i]->pid, SIGKILL);
+        /* What the bus activated, or what a launcher double-forked, left its
+         * group: it still carries our token. */
+        (void) kill_by_token(s->token, getuid());
+        /* SIGKILL is delivered asynchronously: wait for our own children so
+         * that none outlives us, not even as a zombie. */
+        for (size_t i = 0; i < n; i++)
+                if (all[i]->pid > 0 && waitpid(all[i]->pid, NULL, 0) >= 0)
+                        all[i]->pid = 0;
+}
+
+static void reap_all(void) {
+        /* Everything is SIGKILLed by now; collect the zombies (ours, and the
+         * orphans the subreaper adopted) without waiting on anything alive. */
+        for (;;) {
+                siginfo_t si = {};
+                if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG) < 0 || si.si_pid == 0)
+                        break;
+        }
+}
+
+void remove_x_leftovers(struct supervisor *s) {
+        char path[64], *text = NULL;
+        unsigned long long pid;
+
+        if (s->display < 0 || s->xserver.argv == NULL)
+                return;
+        /* Only what our server created: its lock names its pid. */
+        snprintf(path, sizeof path, "/tmp/.X%d-lock", s->display);
+        if (read_full_file(path, &text, NULL, 64) >= 0) {
+                char *line = text + strspn(text, " ");
+                line[strcspn(line, "\n")] = 0;
+                if (parse_uint(line, INT32_MAX, &pid) >= 0 && (pid_t) pid == s->xserver_pid_last) {
+                        (void) unlink(path);
+                        snprintf(path, sizeof path, "/tmp/.X11-unix/X%d", s->display);
+                        (void) unlink(path);
+                }
+        }
+        free(text);
+}
+
+void write_last_error(struct supervisor *s, const char *msg) {
+        _cleanup_free_ char *line = strdup_printf("%s\n", msg);
+
+        if (line)
+                (void) write_file_atomic_at(s->runtime_fd, "last-error", line, strlen(line), 0600);
+}
+
+void teardown(struct supervisor *s, bool forget, const char *reason) {
+        s->state = DESKTOP_STOPPING;
+        (void) unlinkat(s->runtime_fd, "env", 0);
+        s->idle_source = sd_event_source_disable_unref(s->idle_source);
+        s->extend_source = sd_event_source_disable_unref(s->extend_source);
+        s->x_source = sd_event_source_disable_unref(s->x_source);
+        handback_done(&s->handback);
+        x11_disconnect(&s->x);
+
+        if (s->cg_base) {
+                const char *groups[] = { s->cg_apps, s->cg_session, s->cg_x11 };
+                for (size_t i = 0; i < ELEMENTSOF(groups); i++)
+                        (void) cgroup_kill(groups[i]);
+                /* Moving ourselves out costs the kernel an RCU grace period
+                 * (about 9 ms here): spent while the killed processes exit,
+                 * not after. */
+                if (s->own_base)
+                        s->left_base = cgroup_attach(s->cg_parent, 0) >= 0;
+                for (size_t i = 0; i < ELEMENTSOF(groups); i++) {
+                        int r = cgroup_wait_empty(groups[i], STOP_TIMEOUT_USEC);
+                        if (r < 0)
+                                log_error_errno(r, "Processes of %s did not go away: %m", groups[i]);
+                }
+        } else
+                kill_children_fallback(s);
+        reap_all();
+        remove_x_leftovers(s);
+
+        (void) unlinkat(s->runtime_fd, "rfb.sock", 0);
+        (void) unlinkat(s->runtime_fd, "bus", 0);
+        (void) unlinkat(s->runtime_fd, "activity", 0);
+        (void) unlinkat(s->runtime_fd, "Xauthority", 0);
+        (void) unlinkat(s->runtime_fd, HELPER_RECORD_FILE, 0);
+        if (forget) {
+                /* A failed start forgets its number: the next one picks afresh. */
+                (void) unlinkat(s->runtime_fd, "display", 0);
+                if (reason)
+                        write_last_error(s, reason);
+        } else
+                (void) unlinkat(s->runtime_fd, "last-error", 0);
+
+        if (s->cg_base && s->own_base) {
+                /* Out of our own sub-tree so it can be removed (a write
+                 * to cgroup.procs costs the grace period even when we are
+                 * there already). */
+                if (!s->left_base)
+                        (void) cgroup_attach(s->cg_parent, 0);
+                (void) cgroup_remove(s->cg_base);
+        }
+}
