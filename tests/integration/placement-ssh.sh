@@ -20,19 +20,9 @@ bd_need ssh ssh-keygen socat gvnccapture runuser
 [ -x /usr/sbin/sshd ] || t_skip_all "sshd not installed (openssh-server)"
 [ -n "$PY" ] || t_skip_all "python3 not installed"
 
-U=botdesk-test
-UH=/var/lib/botdesk-test
-# The second user, created the way as-user.sh does (same lock, so parallel runs agree).
-if ! id -u "$U" >/dev/null 2>&1; then
-        exec 9<"$BD_LIB_DIR/as-user.sh"
-        flock 9
-        if ! id -u "$U" >/dev/null 2>&1; then
-                useradd --system --create-home --home-dir "$UH" --shell /bin/sh --user-group "$U" >&2 ||
-                        t_skip_all "cannot create the user $U"
-        fi
-        flock -u 9
-        exec 9<&-
-fi
+# The second user, the one as-user.sh runs tests as.
+bd_second_user
+U=$BD_U
 
 P=$(bd_profile a)
 UT= SSHD_PID= MADE_PRIVSEP=
