@@ -166,19 +166,31 @@ static const char *dock_line_find(const char *text, unsigned id, const char **re
         return hit;
 }
 
+/* The panel's xfconf file of config_home: its path and its text. */
+static int dock_read(const char *config_home, char **ret_path, char **ret_text) {
+        _cleanup_free_ char *path = strdup_printf("%s/" PANEL_XML, config_home);
+        int r;
+
+        if (!path)
+                return -ENOMEM;
+        r = read_full_file(path, ret_text, NULL, 1 << 20);
+        if (r < 0)
+                return r;
+        *ret_path = TAKE_PTR(path);
+        return 0;
+}
+
 /* Put id back into the dock, beside the launcher before or after it in the
  * skeleton's order. A dock without either neighbour was rearranged by its
  * user and is left as it is. */
 static int add_to_dock(const char *config_home, unsigned id) {
-        _cleanup_free_ char *path = strdup_printf("%s/" PANEL_XML, config_home), *text = NULL, *out = NULL;
+        _cleanup_free_ char *path = NULL, *text = NULL, *out = NULL;
         const char *hit, *line_start, *line_end;
         size_t at;
         bool after;
         int r;
 
-        if (!path)
-                return -ENOMEM;
-        r = read_full_file(path, &text, NULL, 1 << 20);
+        r = dock_read(config_home, &path, &text);
         if (r < 0)
                 return r;
         if (dock_line_find(text, id, &line_start, &line_end))
@@ -200,13 +212,11 @@ static int add_to_dock(const char *config_home, unsigned id) {
 }
 
 static int drop_from_dock(const char *config_home, unsigned id) {
-        _cleanup_free_ char *path = strdup_printf("%s/" PANEL_XML, config_home), *text = NULL;
+        _cleanup_free_ char *path = NULL, *text = NULL;
         const char *line_start, *line_end;
         int r;
 
-        if (!path)
-                return -ENOMEM;
-        r = read_full_file(path, &text, NULL, 1 << 20);
+        r = dock_read(config_home, &path, &text);
         if (r < 0)
                 return r;
         if (!dock_line_find(text, id, &line_start, &line_end))
