@@ -395,6 +395,18 @@ tcp_listening() {
         return 1
 }
 
+# wait_for SECONDS CMD...: until CMD succeeds, polled every 20 ms; fails
+# after SECONDS * 50 tries (so at least SECONDS, more when CMD is slow).
+wait_for() {
+        local i tries=$(($1 * 50))
+        shift
+        for ((i = 0; i < tries; i++)); do
+                "$@" && return 0
+                sleep 0.02
+        done
+        return 1
+}
+
 # wait_locked FILE: until someone holds FILE's flock (bounded: 10 s). Never
 # creates FILE: its owner must be whoever holds it.
 wait_locked() {
