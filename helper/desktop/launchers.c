@@ -148,39 +148,59 @@ static int write_panel_xml(const char *path, const char *text) {
         return write_file_atomic_at(fd, slash + 1, text, strlen(text), 0644);
 }
 
+/* The dock's entry for launcher id in text, with the bounds of its line (the
+ * end past its newline); NULL when the dock has no such entry. */
+static const char *dock_line_find(const char *text, unsigned id, const char **ret_start, const char **ret_end) {
+        char needle[64];
+        const char *hit, *start, *end;
+
+        snprintf(needle, sizeof needle, "<value type=\"int\" value=\"%u\"/>", id);
+        hit = strstr(text, needle);
+        if (!hit)
+                return NULL;
+        for (start = hit; start > text && start[-1] != '\n'; start--)
+                ;
+        end = strchr(hit, '\n');
+        *ret_start = start;
+        *ret_end = end ? end + 1 : hit + strlen(hit);
+        return hit;
+}
+
+/* The panel's xfconf file of config_home: its path and its text. */
+static int dock_read(const char *config_home, char **ret_path, char **ret_text) {
+        _cleanup_free_ char *path = strdup_printf("%s/" PANEL_XML, config_home);
+        int r;
+
+        if (!path)
+                return -ENOMEM;
+        r = read_full_file(path, ret_text, NULL, 1 << 20);
+        if (r < 0)
+                return r;
+        *ret_path = TAKE_PTR(path);
+        return 0;
+}
+
 /* Put id back into the dock, beside the launcher before or after it in the
  * skeleton's order. A dock without either neighbour was rearranged by its
  * user and is left as it is. */
 static int add_to_dock(const char *config_home, unsigned id) {
-        _cleanup_free_ char *path = strdup_printf("%s/" PANEL_XML, config_home), *text = NULL, *out = NULL;
-        char needle[64];
+        _cleanup_free_ char *path = NULL, *text = NULL, *out = NULL;
         const char *hit, *line_start, *line_end;
         size_t at;
         bool after;
         int r;
 
-        if (!path)
-                return -ENOMEM;
-        r = read_full_file(path, &text, NULL, 1 << 20);
+        r = dock_read(config_home, &path, &text);
         if (r < 0)
                 return r;
-        snprintf(needle, sizeof needle, "<value type=\"int\" value=\"%u\"/>", id);
-        if (strstr(text, needle))
+        if (dock_line_find(text, id, &line_start, &line_end))
                 return 0;
-        snprintf(needle, sizeof needle, "<value type=\"int\" value=\"%u\"/>", id - 1);
-        hit = strstr(text, needle);
+        hit = dock_line_find(text, id - 1, &line_start, &line_end);
         after = hit != NULL;
-        for (unsigned next = id + 1; !hit && next <= 13; next++) {
-                snprintf(needle, sizeof needle, "<value type=\"int\" value=\"%u\"/>", next);
-                hit = strstr(text, needle);
-        }
+        for (unsigned next = id + 1; !hit && next <= 13; next++)
+                hit = dock_line_find(text, next, &line_start, &line_end);
         if (!hit)
                 return 0;
-        line_start = hit;
-        while (line_start > text && line_start[-1] != '\n')
-                line_start--;
-        line_end = strchr(hit, '\n');
-        line_end = line_end ? line_end + 1 : hit + strlen(hit);
         at = (size_t) ((after ? line_end : line_start) - text);
         /* The new line keeps the neighbour's indentation. */
         out = strdup_printf("%.*s%s%.*s<value type=\"int\" value=\"%u\"/>\n%s", (int) at, text,
@@ -192,28 +212,17 @@ static int add_to_dock(const char *config_home, unsigned id) {
 }
 
 static int drop_from_dock(const char *config_home, unsigned id) {
-        _cleanup_free_ char *path = strdup_printf("%s/" PANEL_XML, config_home), *text = NULL;
-        char needle[64];
-        char *hit, *line_start, *line_end;
-        size_t size;
+        _cleanup_free_ char *path = NULL, *text = NULL;
+        const char *line_start, *line_end;
         int r;
 
-        if (!path)
-                return -ENOMEM;
-        r = read_full_file(path, &text, &size, 1 << 20);
+        r = dock_read(config_home, &path, &text);
         if (r < 0)
                 return r;
-        snprintf(needle, sizeof needle, "<value type=\"int\" value=\"%u\"/>", id);
-        hit = strstr(text, needle);
-        if (!hit)
+        if (!dock_line_find(text, id, &line_start, &line_end))
                 return 0;
         /* Remove the whole line, indentation included. */
-        line_start = hit;
-        while (line_start > text && line_start[-1] != '\n')
-                line_start--;
-        line_end = strchr(hit, '\n');
-        line_end = line_end ? line_end + 1 : hit + strlen(hit);
-        memmove(line_start, line_end, strlen(line_end) + 1);
+        memmove(text + (line_start - text), line_end, strlen(line_end) + 1);
         return write_panel_xml(path, text);
 }
 

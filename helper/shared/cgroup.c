@@ -232,25 +232,17 @@ int cgroup_kill(const char *cg) {
         return r;
 }
 
+static int remove_child(const char *sub, void *userdata) {
+        return cgroup_remove(sub);
+}
+
 int cgroup_remove(const char *cg) {
-        _cleanup_closedir_ DIR *d = opendir(cg);
-        struct dirent *de;
+        /* Children first: rmdir of a cgroup with children fails (-EBUSY).
+         * Only cg itself can be missing (-ENOENT): a removal never says so. */
+        int r = cgroup_for_each_child(cg, remove_child, NULL);
 
-        if (!d)
-                return errno == ENOENT ? 0 : negative_errno();
-        while ((de = readdir(d))) {
-                _cleanup_free_ char *sub = NULL;
-                int r;
-
-                if (de->d_type != DT_DIR || de->d_name[0] == '.')
-                        continue;
-                sub = strdup_printf("%s/%s", cg, de->d_name);
-                if (!sub)
-                        return -ENOMEM;
-                r = cgroup_remove(sub);
-                if (r < 0)
-                        return r;
-        }
+        if (r < 0)
+                return r == -ENOENT ? 0 : r;
         if (rmdir(cg) < 0 && errno != ENOENT)
                 return negative_errno();
         return 0;

@@ -3,6 +3,7 @@
 
 #include "bus-cleanup.h"
 #include "unit.h"
+#include "unit-properties.h"
 #include "util.h"
 
 #define SD_DEST "org.freedesktop.systemd1"
@@ -129,50 +130,104 @@ static int run_job(sd_bus *bus, sd_bus_message *call, unsigned long long timeout
         return streq(w.result, "done") ? 0 : -EIO;
 }
 
-static int append_transient_properties(sd_bus_message *m, const char *unit, const struct unit_start_opts *o) {
-        const char *profile = strchr(unit, '@') + 1;
-        _cleanup_free_ char *name = strndup(profile, strcspn(profile, "."));
-        _cleanup_free_ char *desc = strdup_printf("botdesk desktop %s", name ?: "");
+/* s with each "%i" replaced by the instance, as systemd expands the specifier. */
+static char *expand_instance(const char *s, const char *instance) {
+        _cleanup_free_ char *out = strdup("");
+
+        while (out && *s) {
+                const char *at = strstr(s, "%i");
+                size_t len = at ? (size_t) (at - s) : strlen(s);
+                char *next = strdup_printf("%s%.*s%s", out, (int) len, s, at ? instance : "");
+
+                free(out);
+                out = next;
+                s += len + (at ? 2 : 0);
+        }
+        return TAKE_PTR(out);
+}
+
+static int append_strv_property(sd_bus_message *m, const char *name, const char *const *strv) {
         int r;
 
-        if (!name || !desc)
-                return -ENOMEM;
-        /* The same properties as conf/botdesk@.service.in. */
-        r = sd_bus_message_append(m, "(sv)(sv)(sv)(sv)(sv)(sv)(sv)(sv)(sv)(sv)(sv)",
-                                  "Description", "s", desc,
-                                  "Type", "s", "notify",
-                                  "NotifyAccess", "s", "main",
-                                  "Delegate", "b", 1,
-                                  "KillMode", "s", "control-group",
-                                  "Restart", "s", "on-failure",
-                                  "RestartUSec", "t", (uint64_t) 2000000,
-                                  "TimeoutStartUSec", "t", (uint64_t) 30000000,
-                                  "TimeoutStopUSec", "t", (uint64_t) 15000000,
-                                  "NoNewPrivileges", "b", 1,
-                                  /* A failed transient unit would block the next start of its name. */
-                                  "CollectMode", "s", "inactive-or-failed");
-        if (r < 0)
-                return r;
-        r = sd_bus_message_append(m, "(sv)", "RestartPreventExitStatus", "(aiai)", 2, 2, 3, 0);
-        if (r < 0)
-                return r;
-        r = sd_bus_message_append(m, "(sv)", "ExecStart", "a(sasb)", 1, o->helper_path, 2, o->helper_path, name, 0);
-        if (r < 0)
-                return r;
-        if (o->environment && o->environment[0]) {
+        r = sd_bus_message_open_container(m, 'r', "sv");
+        if (r >= 0)
+                r = sd_bus_message_append(m, "s", name);
+        if (r >= 0)
+                r = sd_bus_message_open_container(m, 'v', "as");
+        if (r >= 0)
+                r = sd_bus_message_append_strv(m, (char **) strv);
+        if (r >= 0)
+                r = sd_bus_message_close_container(m);
+        if (r >= 0)
+                r = sd_bus_message_close_container(m);
+        return r;
+}
+
+static int append_property(sd_bus_message *m, const struct unit_property *p, const char *instance,
+                           const char *helper_path) {
+        _cleanup_free_ char *expanded = NULL;
+        int r;
+
+        switch (p->type) {
+        case UNIT_VALUE_STRING:
+                expanded = expand_instance(p->string, instance);
+                if (!expanded)
+                        return -ENOMEM;
+                return sd_bus_message_append(m, "(sv)", p->bus_name, "s", expanded);
+        case UNIT_VALUE_STRV:
+                return append_strv_property(m, p->bus_name, p->strv);
+        case UNIT_VALUE_BOOL:
+                return sd_bus_message_append(m, "(sv)", p->bus_name, "b", (int) p->boolean);
+        case UNIT_VALUE_USEC:
+                return sd_bus_message_append(m, "(sv)", p->bus_name, "t", p->usec);
+        case UNIT_VALUE_EXIT_STATUS:
                 r = sd_bus_message_open_container(m, 'r', "sv");
                 if (r >= 0)
-                        r = sd_bus_message_append(m, "s", "Environment");
+                        r = sd_bus_message_append(m, "s", p->bus_name);
                 if (r >= 0)
-                        r = sd_bus_message_open_container(m, 'v', "as");
+                        r = sd_bus_message_open_container(m, 'v', "(aiai)");
                 if (r >= 0)
-                        r = sd_bus_message_append_strv(m, (char **) o->environment);
+                        r = sd_bus_message_open_container(m, 'r', "aiai");
+                if (r >= 0)
+                        r = sd_bus_message_open_container(m, 'a', "i");
+                for (size_t i = 0; r >= 0 && i < UNIT_EXIT_STATUS_MAX && p->exit_status[i]; i++)
+                        r = sd_bus_message_append(m, "i", p->exit_status[i]);
                 if (r >= 0)
                         r = sd_bus_message_close_container(m);
+                /* No signals. */
                 if (r >= 0)
+                        r = sd_bus_message_append(m, "ai", 0);
+                for (int level = 0; r >= 0 && level < 3; level++)
                         r = sd_bus_message_close_container(m);
+                return r;
+        case UNIT_VALUE_EXEC:
+                return sd_bus_message_append(m, "(sv)", p->bus_name, "a(sasb)", 1, helper_path, 2, helper_path,
+                                             instance, 0);
         }
-        return r;
+        return -EINVAL;
+}
+
+int unit_append_transient_properties(sd_bus_message *m, const char *unit, const struct unit_start_opts *o) {
+        const char *profile = strchr(unit, '@');
+        _cleanup_free_ char *name = NULL;
+        int r;
+
+        if (!profile)
+                return -EINVAL;
+        name = strndup(profile + 1, strcspn(profile + 1, "."));
+        if (!name)
+                return -ENOMEM;
+        /* Every property of the unit file, from the same table. */
+        for (size_t i = 0; i < unit_properties_count; i++) {
+                r = append_property(m, &unit_properties[i], name, o->helper_path);
+                if (r < 0)
+                        return r;
+        }
+        if (!o->environment || !o->environment[0])
+                return 0;
+        /* The caller's variables, as systemd-run --user passes them (an
+         * installed unit gets the user manager's environment instead). */
+        return append_strv_property(m, "Environment", (const char *const *) o->environment);
 }
 
 int unit_start(sd_bus *bus, const char *unit, const struct unit_start_opts *o, char **ret_result) {
@@ -188,7 +243,7 @@ int unit_start(sd_bus *bus, const char *unit, const struct unit_start_opts *o, c
                 goto call;
         r = sd_bus_message_open_container(m, 'a', "(sv)");
         if (r >= 0)
-                r = append_transient_properties(m, unit, o);
+                r = unit_append_transient_properties(m, unit, o);
         if (r >= 0)
                 r = sd_bus_message_close_container(m);
         if (r >= 0)

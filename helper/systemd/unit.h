@@ -31,6 +31,13 @@ struct unit_start_opts {
 };
 
 /*
+ * The properties of the transient unit `unit` (botdesk@PROFILE.service), those
+ * of unit-properties.c and o's environment, appended to m as "(sv)" entries:
+ * the caller has opened the "a(sv)" container.
+ */
+int unit_append_transient_properties(sd_bus_message *m, const char *unit, const struct unit_start_opts *o);
+
+/*
  * Start (or, with stop, stop) the unit and wait until systemd removes our
  * job. *ret_result gets the job result ("done", "failed", "timeout", ...).
  */

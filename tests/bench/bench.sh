@@ -13,17 +13,8 @@
 set -euo pipefail
 
 RUNS=5 CONCURRENT=20 OUT=$PWD
-SRC=$(cd "$(dirname "$0")/../.." && pwd)
-BUILD=$SRC/build
-while getopts n:c:b:o: o; do
-        case $o in
-        n) RUNS=$OPTARG ;;
-        c) CONCURRENT=$OPTARG ;;
-        b) BUILD=$OPTARG ;;
-        o) OUT=$OPTARG ;;
-        *) exit 2 ;;
-        esac
-done
+. "$(dirname "$0")/lib.sh"
+bench_parse_options "n:RUNS c:CONCURRENT b:BUILD o:OUT" "$@"
 BUILD=$(cd "$BUILD" && pwd)   # BOTDESK_HELPER must not depend on the cwd
 BOTDESK=$BUILD/helper/botdesk
 [ -x "$BOTDESK" ] || { echo "bench: build first (ninja -C $BUILD)" >&2; exit 2; }

@@ -10,17 +10,8 @@
 set -euo pipefail
 
 ROUNDS=40 XFCE=5 SEED=
-SRC=$(cd "$(dirname "$0")/../.." && pwd)
-BUILD=$SRC/build
-while getopts r:x:s:b: o; do
-        case $o in
-        r) ROUNDS=$OPTARG ;;
-        x) XFCE=$OPTARG ;;
-        s) SEED=$OPTARG ;;
-        b) BUILD=$OPTARG ;;
-        *) exit 2 ;;
-        esac
-done
+. "$(dirname "$0")/lib.sh"
+bench_parse_options "r:ROUNDS x:XFCE s:SEED b:BUILD" "$@"
 [ -x "$BUILD/helper/botdesk" ] || { echo "bench: build first (ninja -C $BUILD)" >&2; exit 2; }
 
 W=$(mktemp -d /tmp/botdesk-bench-irs.XXXXXX)

@@ -30,16 +30,6 @@ mkdir -m 755 /run/botdesk /run/botdesk/reservations
 chmod 644 /run/botdesk/alloc.lock
 L=/run/botdesk/alloc.lock
 
-# wait_locked FILE: until someone holds FILE's flock (bounded: 10 s).
-wait_locked() {
-        local i
-        for i in $(seq 100); do
-                if [ -f "$1" ] && ! { flock -n -s 7; } 7<"$1" 2>/dev/null; then return 0; fi
-                sleep 0.1
-        done
-        return 1
-}
-
 # ms since $1 (date +%s%N)
 ms_since() { echo $((($(date +%s%N) - $1) / 1000000)); }
 

@@ -21,19 +21,11 @@ if [ "$(id -u)" != 0 ]; then
         exec bash "$script" "$@"
 fi
 
-U=botdesk-test
-H=/var/lib/botdesk-test
-if ! id -u "$U" >/dev/null 2>&1; then
-        # Tests run in parallel: one creates the user, the others wait for it.
-        exec 9<"$0"
-        flock 9
-        if ! id -u "$U" >/dev/null 2>&1; then
-                useradd --system --create-home --home-dir "$H" --shell /bin/sh --user-group "$U" >&2 ||
-                        skip_all "cannot create the user $U"
-        fi
-        flock -u 9
-        exec 9<&-
-fi
+# bd_second_user: the user, created once (parallel tests agree through a lock).
+. "$(dirname "$0")/lib.sh"
+bd_second_user
+U=$BD_U
+H=$BD_UH
 command -v runuser >/dev/null 2>&1 || skip_all "runuser not installed"
 
 src=${BOTDESK_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}

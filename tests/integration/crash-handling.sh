@@ -19,15 +19,6 @@ session_children() {
         done
 }
 
-# wait_for SECONDS COMMAND...: until COMMAND succeeds (test-side only).
-wait_for() {
-        local end=$((SECONDS + $1))
-        shift
-        until "$@"; do
-                [ $SECONDS -ge $end ] && return 1
-                sleep 0.1
-        done
-}
 
 bd_config command='sleep infinity'
 bd_start "$P"

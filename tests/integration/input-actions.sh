@@ -20,15 +20,6 @@ LOG=$BD_T/log
 bd_config "command=$REC $TEXT $LOG" settle=300
 P=$(bd_profile a)
 
-# wait_for COND-CMD... : up to 5 s for a condition, polled every 20 ms.
-wait_for() {
-        local i
-        for i in $(seq 250); do
-                "$@" && return 0
-                sleep 0.02
-        done
-        return 1
-}
 log_has() { grep -qxF -- "$1" "$LOG" 2>/dev/null; }
 log_lines() { wc -l <"$LOG" | tr -d ' '; }
 text_is() { [ "$(cat "$TEXT")" = "$1" ]; }
@@ -37,7 +28,7 @@ text_equals_file() { cmp -s "$TEXT" "$1"; }
 json_get() { "$PY" -c 'import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1], {}, {"d": d}))' "$1"; }
 
 t_ok "the desktop with the recorder starts" bd_start "$P"
-t_ok "the recorder has mapped and focused its window" wait_for log_has ready
+t_ok "the recorder has mapped and focused its window" wait_for 5 log_has ready
 eval "$("$BOTDESK" env "$P")"
 
 # ---- pointer ----------------------------------------------------------------------------------
@@ -53,46 +44,46 @@ t_is "$("$BOTDESK" cursor "$P")" "123 234" "cursor prints X Y"
 
 "$BOTDESK" input "$P" click 300 400
 t_ok "click 300 400 presses and releases button 1 there" \
-        wait_for eval 'log_has "button-press 1 300 400" && log_has "button-release 1 300 400"'
+        wait_for 5 eval 'log_has "button-press 1 300 400" && log_has "button-release 1 300 400"'
 
 n0=$(log_lines)
 "$BOTDESK" input "$P" click 50 60 --button 3 --double
-wait_for eval '[ "$(grep -c "^button-release 3 50 60$" "$LOG")" = 2 ]'
+wait_for 5 eval '[ "$(grep -c "^button-release 3 50 60$" "$LOG")" = 2 ]'
 t_is "$(tail -n +$((n0 + 1)) "$LOG" | grep -c '^button-press 3 50 60$')" 2 "click --button 3 --double presses button 3 twice"
 
 "$BOTDESK" input "$P" click
-t_ok "click without a position clicks where the pointer is" wait_for log_has "button-release 1 50 60"
+t_ok "click without a position clicks where the pointer is" wait_for 5 log_has "button-release 1 50 60"
 
 "$BOTDESK" input "$P" drag 100 110 500 310
 t_ok "drag presses at the start, moves with the button held and releases at the end" \
-        wait_for eval 'log_has "button-press 1 100 110" && log_has "drag-motion 500 310" && log_has "button-release 1 500 310"'
+        wait_for 5 eval 'log_has "button-press 1 100 110" && log_has "drag-motion 500 310" && log_has "button-release 1 500 310"'
 t_match "$(xdotool getmouselocation)" '^x:500 y:310 ' "after the drag the pointer is at its end"
 
 n0=$(log_lines)
 "$BOTDESK" input "$P" scroll 0 3
 "$BOTDESK" input "$P" scroll -2 0
-wait_for eval '[ "$(grep -c "^button-release 6 " "$LOG")" = 2 ]'
+wait_for 5 eval '[ "$(grep -c "^button-release 6 " "$LOG")" = 2 ]'
 t_is "$(tail -n +$((n0 + 1)) "$LOG" | grep -c '^button-press 5 ')" 3 "scroll 0 3 is three steps of the wheel down (button 5)"
 t_is "$(tail -n +$((n0 + 1)) "$LOG" | grep -c '^button-press 6 ')" 2 "scroll -2 0 is two steps left (button 6)"
 
 "$BOTDESK" input "$P" down button1 && "$BOTDESK" input "$P" up button1
 t_ok "down button1 / up button1 press and release the button" \
-        wait_for eval '[ "$(tail -n 2 "$LOG")" = "$(printf "button-press 1 500 310\nbutton-release 1 500 310")" ]'
+        wait_for 5 eval '[ "$(tail -n 2 "$LOG")" = "$(printf "button-press 1 500 310\nbutton-release 1 500 310")" ]'
 
 # ---- keys -------------------------------------------------------------------------------------
 
 n0=$(log_lines)
 "$BOTDESK" input "$P" key ctrl+l
 t_ok "key ctrl+l presses Control_L, then l with Control held" \
-        wait_for eval 'tail -n +$((n0 + 1)) "$LOG" | tr "\n" " " | grep -q "key-press Control_L 0 key-press l 0x4 "'
+        wait_for 5 eval 'tail -n +$((n0 + 1)) "$LOG" | tr "\n" " " | grep -q "key-press Control_L 0 key-press l 0x4 "'
 n0=$(log_lines)
 "$BOTDESK" input "$P" key super Return alt+F4
 t_ok "key super Return alt+F4 presses each combo in order" \
-        wait_for eval 'tail -n +$((n0 + 1)) "$LOG" | tr "\n" " " | grep -q "key-press Super_L 0 key-press Return 0 key-press Alt_L 0 key-press F4 0x8 "'
+        wait_for 5 eval 'tail -n +$((n0 + 1)) "$LOG" | tr "\n" " " | grep -q "key-press Super_L 0 key-press Return 0 key-press Alt_L 0 key-press F4 0x8 "'
 n0=$(log_lines)
 "$BOTDESK" input "$P" down shift && "$BOTDESK" input "$P" key a && "$BOTDESK" input "$P" up shift
 t_ok "down shift holds Shift for the next key until up shift" \
-        wait_for eval 'tail -n +$((n0 + 1)) "$LOG" | tr "\n" " " | grep -q "key-press Shift_L 0 key-press A 0x1 "'
+        wait_for 5 eval 'tail -n +$((n0 + 1)) "$LOG" | tr "\n" " " | grep -q "key-press Shift_L 0 key-press A 0x1 "'
 
 # ---- type -------------------------------------------------------------------------------------
 
@@ -102,7 +93,7 @@ printf 'Hello, World! Grüße — мир, Ελληνικά, 日本語テキス�
 out=$("$BOTDESK" input "$P" type "$(cat "$BD_T/mixed")" --json)
 t_is "$?" 0 "type of mixed-script text exits 0"
 t_ok "the mixed-script text (Latin, Cyrillic, Greek, CJK, Hangul, emoji, newline, tab) arrives exactly" \
-        wait_for text_equals_file "$BD_T/mixed"
+        wait_for 5 text_equals_file "$BD_T/mixed"
 text_equals_file "$BD_T/mixed" || t_diag "got: $(od -c "$TEXT" | head -5)"
 t_is "$(echo "$out" | json_get 'd["characters"]')" "$("$PY" -c 'import sys; print(len(open(sys.argv[1], encoding="utf-8").read()))' "$BD_T/mixed")" \
         "type --json counts the characters typed"
@@ -112,7 +103,7 @@ t_is "$(echo "$out" | json_get 'd["characters"]')" "$("$PY" -c 'import sys; prin
 : >"$TEXT"
 "$BOTDESK" input "$P" type --stdin <"$BD_T/cjk"
 t_is "$?" 0 "type --stdin of 300 distinct CJK characters exits 0"
-t_ok "all 300 arrive exactly, in order, though the map has far fewer spare keycodes" wait_for text_equals_file "$BD_T/cjk"
+t_ok "all 300 arrive exactly, in order, though the map has far fewer spare keycodes" wait_for 5 text_equals_file "$BD_T/cjk"
 xmodmap -pke >"$BD_T/map.after"
 cmp -s "$BD_T/map.before" "$BD_T/map.after"; t_is "$?" 0 "after typing, the keyboard map is exactly as before"; diff "$BD_T/map.before" "$BD_T/map.after" | head -20 | while read -r l; do t_diag "$l"; done
 
@@ -124,7 +115,7 @@ t0=$(date +%s%N)
 t1=$(date +%s%N)
 ms=$(((t1 - t0) / 1000000))
 t_ok "1,000 mixed-script characters are typed in under 1 s (took $ms ms)" [ "$ms" -lt 1000 ]
-t_ok "... and arrive exactly" wait_for text_equals_file "$BD_T/k"
+t_ok "... and arrive exactly" wait_for 5 text_equals_file "$BD_T/k"
 
 # ---- windows ----------------------------------------------------------------------------------
 
@@ -138,7 +129,7 @@ t_match "$("$BOTDESK" windows "$P")" '^0x[0-9a-f]{8} \* 900x700\+16\+24 BotdeskR
 wid=$(echo "$out" | json_get 'd["windows"][0]["id"]')
 "$BOTDESK" input "$P" click 10 20 --window "$wid"
 t_ok "click --window ID X Y clicks at X Y inside that window (16+10, 24+20 on the root)" \
-        wait_for log_has "button-release 1 26 44"
+        wait_for 5 log_has "button-release 1 26 44"
 out=$("$BOTDESK" input "$P" move 0 0 --window "$(printf '0x%x' "$wid")" --json)
 t_is "$(echo "$out" | json_get '(d["window"], d["x"], d["y"])')" "($wid, 16, 24)" \
         "--window takes a hex id too, and --json gives the root position"
@@ -175,7 +166,7 @@ bad "a position outside the window" click 900 10 --window "$wid"
 bad "a malformed window id" click 1 1 --window 0xzz
 bad "--window for a key" key Return --window "$wid"
 "$BOTDESK" input "$P" move 1 1
-wait_for eval '[ "$(xdotool getmouselocation | cut -d" " -f1)" = x:1 ]'
+wait_for 5 eval '[ "$(xdotool getmouselocation | cut -d" " -f1)" = x:1 ]'
 t_is "$(log_lines)" "$n0" "none of the bad commands reached the screen (no event recorded)"
 t_is "$(cat "$TEXT")" "" "... and nothing was typed"
 "$BOTDESK" windows "$P" extra >/dev/null 2>&1

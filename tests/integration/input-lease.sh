@@ -20,22 +20,13 @@ bd_config "command=$REC $TEXT $LOG" settle=300
 P=$(bd_profile a)
 RT=$(bd_rt "$P")
 
-# wait_for CMD... : up to 5 s for a condition, polled every 20 ms.
-wait_for() {
-        local i
-        for i in $(seq 250); do
-                "$@" && return 0
-                sleep 0.02
-        done
-        return 1
-}
 log_lines() { wc -l <"$LOG" | tr -d ' '; }
 size_of() { wc -c <"$1" | tr -d ' '; }
 json_get() { "$PY" -c 'import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1], {}, {"d": d}))' "$1"; }
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 
 t_ok "the desktop with the recorder starts" bd_start "$P"
-t_ok "the recorder is ready" wait_for grep -qx ready "$LOG"
+t_ok "the recorder is ready" wait_for 5 grep -qx ready "$LOG"
 
 # ---- refused while a human holds --------------------------------------------------------------
 
@@ -87,7 +78,7 @@ t_ok "after repairing the lease the agent acts again" "$BOTDESK" input "$P" move
 "$BOTDESK" input "$P" type --stdin --json <"$BD_T/long" >"$BD_T/type.out" 2>"$BD_T/type.err" &
 tpid=$!
 bd_own_pid "$tpid"
-wait_for test -s "$TEXT" || t_fail "the long type began (waited 5 s for its first characters)"
+wait_for 5 test -s "$TEXT" || t_fail "the long type began (waited 5 s for its first characters)"
 "$BOTDESK" lease "$P" take --viewer human-2 >/dev/null
 wait "$tpid"
 t_is "$?" 3 "a takeover in the middle of a long type makes it exit 3"
@@ -105,7 +96,7 @@ stable() {
         sleep 0.3
         [ "$(size_of "$TEXT")" = "$a" ]
 }
-t_ok "typing stopped: the text stops growing after the takeover (waited up to 5 s)" wait_for stable
+t_ok "typing stopped: the text stops growing after the takeover (waited up to 5 s)" wait_for 5 stable
 got=$(size_of "$TEXT")
 t_ok "only part of the text was typed ($got of 400000 characters, $at_exit when type exited)" [ "$got" -lt 400000 ]
 

@@ -385,6 +385,39 @@ socket_inodes_of() {
         done | sort -u
 }
 
+# tcp_listening PID PORT: PID holds a socket listening on TCP PORT (IPv4).
+tcp_listening() {
+        local inode
+        for inode in $(awk -v h=":$(printf '%04X' "$2")" \
+                        '$4 == "0A" && substr($2, length($2) - 4) == h { print $10 }' /proc/net/tcp); do
+                socket_inodes_of "$1" | grep -qx "$inode" && return 0
+        done
+        return 1
+}
+
+# wait_for SECONDS CMD...: until CMD succeeds, polled every 20 ms; fails
+# after SECONDS * 50 tries (so at least SECONDS, more when CMD is slow).
+wait_for() {
+        local i tries=$(($1 * 50))
+        shift
+        for ((i = 0; i < tries; i++)); do
+                "$@" && return 0
+                sleep 0.02
+        done
+        return 1
+}
+
+# wait_locked FILE: until someone holds FILE's flock (bounded: 10 s). Never
+# creates FILE: its owner must be whoever holds it.
+wait_locked() {
+        local i
+        for i in $(seq 100); do
+                if [ -f "$1" ] && ! { flock -n -s 7; } 7<"$1" 2>/dev/null; then return 0; fi
+                sleep 0.1
+        done
+        return 1
+}
+
 # bd_second_user: make sure the unprivileged test user exists (root only).
 # Sets BD_U, BD_UH (its home) and BD_UPATH. Parallel tests agree through
 # one lock (as-user.sh, which creates the same user).
@@ -412,7 +445,7 @@ bd_second_user() {
 # tests, the root and the user run of one script among them, probe the same
 # ports: a port merely seen listening may be another test's front.)
 bd_tcp_front() {
-        local p=$1 viewer=$2 target=${3:-} base port i w inode sp odd=0
+        local p=$1 viewer=$2 target=${3:-} base port i w sp odd=0
         [ -n "$target" ] || target="EXEC:$BOTDESK rfb $p --viewer $viewer"
         # Different first candidates for the two variants of one script.
         [ "$BD_VARIANT" = user ] && odd=1
@@ -425,13 +458,10 @@ bd_tcp_front() {
                 bd_own_pid "$sp"
                 # Bounded: 5 s for socat to listen or to give up on the port.
                 for ((w = 0; w < 100; w++)); do
-                        for inode in $(awk -v h=":$(printf '%04X' "$port")" \
-                                        '$4 == "0A" && substr($2, length($2) - 4) == h { print $10 }' /proc/net/tcp); do
-                                if socket_inodes_of "$sp" | grep -qx "$inode"; then
-                                        BD_FRONT_PID=$sp BD_FRONT_PORT=$port
-                                        return 0
-                                fi
-                        done
+                        if tcp_listening "$sp" "$port"; then
+                                BD_FRONT_PID=$sp BD_FRONT_PORT=$port
+                                return 0
+                        fi
                         proc_alive "$sp" || break
                         sleep 0.05
                 done

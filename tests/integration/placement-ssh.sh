@@ -20,19 +20,9 @@ bd_need ssh ssh-keygen socat gvnccapture runuser
 [ -x /usr/sbin/sshd ] || t_skip_all "sshd not installed (openssh-server)"
 [ -n "$PY" ] || t_skip_all "python3 not installed"
 
-U=botdesk-test
-UH=/var/lib/botdesk-test
-# The second user, created the way as-user.sh does (same lock, so parallel runs agree).
-if ! id -u "$U" >/dev/null 2>&1; then
-        exec 9<"$BD_LIB_DIR/as-user.sh"
-        flock 9
-        if ! id -u "$U" >/dev/null 2>&1; then
-                useradd --system --create-home --home-dir "$UH" --shell /bin/sh --user-group "$U" >&2 ||
-                        t_skip_all "cannot create the user $U"
-        fi
-        flock -u 9
-        exec 9<&-
-fi
+# The second user, the one as-user.sh runs tests as.
+bd_second_user
+U=$BD_U
 
 P=$(bd_profile a)
 UT= SSHD_PID= MADE_PRIVSEP=
@@ -85,7 +75,7 @@ if [ ! -d /run/sshd ]; then mkdir -m 755 /run/sshd && MADE_PRIVSEP=1; fi
 PORT=
 # start_sshd: on $PORT when set, else the first free of a few high ports; sets SSHD_PID.
 start_sshd() {
-        local port inode w ports
+        local port w ports
         if [ -n "$PORT" ]; then ports=$PORT; else ports=$(seq $((22000 + $$ % 1000)) 7 $((22100 + $$ % 1000))); fi
         for port in $ports; do
                 # SetEnv gives the far side botdesk's paths: the remote shell sees them as its own.
@@ -110,13 +100,10 @@ EOF
                 bd_own_pid "$SSHD_PID"
                 # Bounded: 5 s for sshd to listen on the port (its own socket) or to exit.
                 for ((w = 0; w < 100; w++)); do
-                        for inode in $(awk -v h=":$(printf '%04X' "$port")" \
-                                        '$4 == "0A" && substr($2, length($2) - 4) == h { print $10 }' /proc/net/tcp); do
-                                if socket_inodes_of "$SSHD_PID" | grep -qx "$inode"; then
-                                        PORT=$port
-                                        return 0
-                                fi
-                        done
+                        if tcp_listening "$SSHD_PID" "$port"; then
+                                PORT=$port
+                                return 0
+                        fi
                         proc_alive "$SSHD_PID" || break
                         sleep 0.05
                 done

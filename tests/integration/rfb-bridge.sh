@@ -17,87 +17,8 @@ bd_config
 
 P=$(bd_profile a)
 
-# A minimal RFB 3.8 client speaking to `botdesk rfb` on its stdin/stdout.
-# Actions: move:X,Y (PointerEvent, then a framebuffer update request whose
-# reply proves the server processed the event), run:CMD, where:LABEL (print
-# the X pointer position).
-cat >"$BD_T/rfbclient.py" <<'EOF'
-import struct, subprocess, sys
-
-botdesk, profile, viewer = sys.argv[1:4]
-cmd = [botdesk, "rfb", profile] + ([] if viewer == "-" else ["--viewer", viewer])
-p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
-r, w = p.stdout, p.stdin
-
-def readn(n):
-    b = b""
-    while len(b) < n:
-        c = r.read(n - len(b))
-        if not c:
-            raise EOFError("the bridge closed after %d of %d bytes" % (len(b), n))
-        b += c
-    return b
-
-try:
-    if readn(12) != b"RFB 003.008\n":
-        raise ValueError("not an RFB 3.8 server")
-    w.write(b"RFB 003.008\n")
-    types = readn(readn(1)[0])
-    if 1 not in types:
-        raise ValueError("security None not offered: %r" % types)
-    w.write(b"\x01")
-    if struct.unpack(">I", readn(4))[0] != 0:
-        raise ValueError("security failed")
-    w.write(b"\x00")  # ClientInit, not shared: the bridge makes it shared
-    width, height = struct.unpack(">HH", readn(4))
-    bpp = readn(16)[0]
-    readn(struct.unpack(">I", readn(4))[0])
-    print("init %dx%d" % (width, height), flush=True)
-    w.write(struct.pack(">BBHi", 2, 0, 1, 0))  # SetEncodings: Raw only
-
-    def sync():
-        w.write(struct.pack(">BBHHHH", 3, 0, 0, 0, 1, 1))
-        while True:
-            t = readn(1)[0]
-            if t == 0:
-                n = struct.unpack(">xH", readn(3))[0]
-                for _ in range(n):
-                    x, y, rw, rh, enc = struct.unpack(">HHHHi", readn(12))
-                    if enc != 0:
-                        raise ValueError("unexpected encoding %d" % enc)
-                    readn(rw * rh * bpp // 8)
-                return
-            elif t == 1:
-                readn(6 * struct.unpack(">xHH", readn(5))[1])
-            elif t == 2:
-                pass
-            elif t == 3:
-                readn(struct.unpack(">3xI", readn(7))[0])
-            else:
-                raise ValueError("unexpected server message %d" % t)
-
-    for a in sys.argv[4:]:
-        op, _, arg = a.partition(":")
-        if op == "move":
-            x, y = map(int, arg.split(","))
-            w.write(struct.pack(">BBHH", 5, 0, x, y))
-            sync()
-        elif op == "run":
-            subprocess.run(arg, shell=True, check=True, stdout=subprocess.DEVNULL)
-        elif op == "where":
-            out = subprocess.run(["xdotool", "getmouselocation"], capture_output=True, text=True,
-                                 check=True).stdout
-            f = dict(kv.split(":", 1) for kv in out.split())
-            print("%s %s,%s" % (arg, f["x"], f["y"]), flush=True)
-    w.close()
-    r.read()
-except Exception as e:
-    print("error %s" % e, flush=True)
-    p.kill()
-print("exit %d" % p.wait(), flush=True)
-EOF
-
-client() { timeout 60 "$PY" "$BD_T/rfbclient.py" "$BOTDESK" "$P" "$@" 2>"$BD_T/out/client.err"; }
+# rfbclient.py: a minimal RFB client on `botdesk rfb`; move:X,Y, run:CMD, where:LABEL.
+client() { timeout 60 "$PY" "$BD_LIB_DIR/rfbclient.py" "$BOTDESK" "$P" "$@" 2>"$BD_T/out/client.err"; }
 
 # ---- not running ------------------------------------------------------------------------------
 timeout 20 "$BOTDESK" rfb "$P" --viewer v1 </dev/null >/dev/null 2>"$BD_T/out/nr.err"

@@ -52,17 +52,6 @@ as_attacker() {
         runuser -u "$A" -- env -i PATH="$UPATH" HOME=/var/lib/botdesk-test LC_ALL=C "$@"
 }
 
-# wait_locked FILE: until someone holds FILE's flock (bounded: 10 s). Never
-# creates FILE: its owner must be whoever holds it.
-wait_locked() {
-        local i
-        for i in $(seq 100); do
-                if [ -f "$1" ] && ! { flock -n -s 7; } 7<"$1" 2>/dev/null; then return 0; fi
-                sleep 0.1
-        done
-        return 1
-}
-
 # ---- a forged fallback dir of another uid ------------------------------------------------------
 
 P=$(bd_profile f)

@@ -14,15 +14,6 @@ bd_config
 P=$(bd_profile a)
 Q=$(bd_profile b)
 
-# wait_for CMD... : up to 10 s, polled every 50 ms.
-wait_for() {
-        local i
-        for i in $(seq 200); do
-                "$@" && return 0
-                sleep 0.05
-        done
-        return 1
-}
 # The events of a watch output as "event:status:holder" words.
 events() {
         "$PY" -c '
@@ -39,17 +30,17 @@ has_event() { events "$1" "$2" | grep -qx -- "$3"; }
 "$BOTDESK" watch "$P" --json >"$BD_T/w1" 2>"$BD_T/w1.err" &
 w1=$!
 bd_own_pid "$w1"
-t_ok "the first line is the current state (stopped, agent)" wait_for has_event "$BD_T/w1" "$P" state:stopped:agent
+t_ok "the first line is the current state (stopped, agent)" wait_for 10 has_event "$BD_T/w1" "$P" state:stopped:agent
 t_ok "the desktop starts" bd_start "$P"
 # Each change is let through before the next: a watch reports states, and
 # changes faster than it reads them arrive as one (the epoch still counts them).
-wait_for has_event "$BD_T/w1" "$P" status:ready:agent
+wait_for 10 has_event "$BD_T/w1" "$P" status:ready:agent
 "$BOTDESK" lease "$P" take --viewer alice >/dev/null
-wait_for has_event "$BD_T/w1" "$P" lease:ready:human
+wait_for 10 has_event "$BD_T/w1" "$P" lease:ready:human
 "$BOTDESK" lease "$P" release --viewer alice >/dev/null
-wait_for has_event "$BD_T/w1" "$P" lease:ready:agent
+wait_for 10 has_event "$BD_T/w1" "$P" lease:ready:agent
 t_ok "the desktop stops" bd_stop "$P"
-t_ok "the watch reports the stop (waited up to 10 s)" wait_for eval 'events "$BD_T/w1" "$P" | tail -n 1 | grep -qx status:stopped:agent'
+t_ok "the watch reports the stop (waited up to 10 s)" wait_for 10 eval 'events "$BD_T/w1" "$P" | tail -n 1 | grep -qx status:stopped:agent'
 kill "$w1" 2>/dev/null
 wait "$w1" 2>/dev/null
 seq_got=$(events "$BD_T/w1" "$P" | uniq | tr '\n' ' ')
@@ -79,7 +70,7 @@ t_is "$?" 0 "watch --until ready of a ready desktop returns at once"
 timeout 60 "$BOTDESK" watch "$P" --json --until stopped >"$BD_T/w3" 2>&1 &
 w3=$!
 bd_own_pid "$w3"
-wait_for has_event "$BD_T/w3" "$P" state:ready:agent
+wait_for 10 has_event "$BD_T/w3" "$P" state:ready:agent
 bd_snapshot "$P"
 hpid=$(rec_get "$P" PID)
 [ -n "$hpid" ] && kill -KILL "$hpid"
@@ -95,9 +86,9 @@ t_ok "... and stops" bd_stop "$P"
 "$BOTDESK" watch --json >"$BD_T/w4" 2>&1 &
 w4=$!
 bd_own_pid "$w4"
-t_ok "watching every profile starts with the known one" wait_for has_event "$BD_T/w4" "$P" state:stopped:agent
+t_ok "watching every profile starts with the known one" wait_for 10 has_event "$BD_T/w4" "$P" state:stopped:agent
 t_ok "a profile started later is picked up" bd_start "$Q"
-t_ok "... up to its ready line" wait_for has_event "$BD_T/w4" "$Q" status:ready:agent
+t_ok "... up to its ready line" wait_for 10 has_event "$BD_T/w4" "$Q" status:ready:agent
 kill "$w4" 2>/dev/null
 wait "$w4" 2>/dev/null
 t_ok "it stops" bd_stop "$Q"

@@ -7,7 +7,6 @@
  */
 
 #include <fcntl.h>
-#include <ftw.h>
 #include <signal.h>
 #include <time.h>
 #include <sys/file.h>
@@ -16,6 +15,7 @@
 #include <sys/un.h>
 #include <sys/wait.h>
 
+#include "fixture.h"
 #include "tap.h"
 #include "alloc.h"
 #include "procfs.h"
@@ -33,20 +33,6 @@ static char *lock_dir, *sock_dir, *proc_dir, *res_dir, *unix_path, *run_dir;
 static struct alloc_env env;
 
 static const char unix_header[] = "Num       RefCount Protocol Flags    Type St Inode Path\n";
-
-_noreturn_ static void die(const char *what) {
-        printf("Bail out! %s: %s\n", what, strerror(errno));
-        exit(99);
-}
-
-/* dir/name on the heap; fixture paths are never allowed to be truncated. */
-static char *path_at(const char *dir, const char *name) {
-        char *p = strdup_printf("%s/%s", dir, name);
-
-        if (!p)
-                die("strdup_printf");
-        return p;
-}
 
 static void write_at(const char *dir, const char *name, const char *text) {
         _cleanup_free_ char *path = path_at(dir, name);
@@ -105,24 +91,12 @@ static void set_unix_table(const char *const *paths) {
                 die(unix_path);
 }
 
-static int rm_entry(const char *path, const struct stat *st, int type, struct FTW *ftw) {
-        (void) st;
-        (void) type;
-        if (ftw->level > 0)
-                remove(path);
-        return 0;
-}
-
-static void empty_dir(const char *dir) {
-        nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
-
 /* Every test starts from an empty host: no locks, no sockets, no reservations. */
 static void reset(void) {
-        empty_dir(lock_dir);
+        dir_empty(lock_dir);
         if (mkdir(sock_dir, 01777) < 0)
                 die(sock_dir);
-        empty_dir(res_dir);
+        dir_empty(res_dir);
         set_unix_table(NULL);
         env = (struct alloc_env) {
                 .lock_dir = lock_dir,
@@ -146,11 +120,7 @@ static void make_proc_entry(int pid, const char *comm, char state) {
 }
 
 static void make_fixture(void) {
-        const char *tmp = getenv("TMPDIR");
-
-        snprintf(base, sizeof(base), "%s/test-alloc-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-        if (!mkdtemp(base))
-                die("mkdtemp");
+        scratch_dir_make(base, sizeof base, "test-alloc");
 
         lock_dir = path_at(base, "lock");
         sock_dir = path_at(lock_dir, ".X11-unix");
@@ -701,8 +671,7 @@ int main(void) {
         test_lock_deadline();
         test_lock_refuses_symlink();
 
-        nftw(base, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-        rmdir(base);
+        scratch_dir_remove(base);
         free(lock_dir);
         free(sock_dir);
         free(proc_dir);

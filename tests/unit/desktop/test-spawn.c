@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -103,7 +105,148 @@ static void test_listed_fallback(void) {
         close(leak);
 }
 
+/* Run argv (no shell, so nothing adds to what spawn sets up) with o's other
+ * fields; its stdout in out, its exit status returned. */
+static int run_argv(char **argv, struct spawn_opts *o, char *out, size_t size) {
+        int p[2], status = 0, r;
+        pid_t pid;
+
+        if (pipe2(p, O_CLOEXEC) < 0)
+                return -1;
+        o->argv = argv;
+        o->stdout_fd = p[1];
+        r = spawn(o, &pid);
+        close(p[1]);
+        if (r >= 0)
+                read_all_into(p[0], out, size);
+        close(p[0]);
+        if (r < 0)
+                return r;
+        (void) waitpid(pid, &status, 0);
+        return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+static void test_environment_exact(void) {
+        char *argv[] = { (char *) "/usr/bin/env", NULL };
+        char *envp[] = { (char *) "A=1", (char *) "PATH=/usr/bin:/bin", NULL };
+        struct spawn_opts o = SPAWN_OPTS_INIT;
+        char out[512] = "";
+
+        setenv("BOTDESK_TEST_LEAK", "1", 1);
+        o.envp = envp;
+        TAP_EQ_INT(run_argv(argv, &o, out, sizeof out), 0, "env runs");
+        TAP_EQ_STR(out, "A=1\nPATH=/usr/bin:/bin\n", "the command's environment is envp and nothing of the caller's");
+        unsetenv("BOTDESK_TEST_LEAK");
+}
+
+static void test_env_build_clean(void) {
+        char *caller[] = { (char *) "HOME=/home/u", (char *) "LD_PRELOAD=/x.so", (char *) "LC_TIME=C",
+                           (char *) "DBUS_SESSION_BUS_ADDRESS=unix:path=/bus", (char *) "LANG=C.UTF-8",
+                           (char *) "BOTDESK_TOKEN=t", (char *) "LCX=1", NULL };
+        char *extra[] = { (char *) "DISPLAY=:5", (char *) "HOME=/elsewhere", NULL };
+        char *bad[] = { (char *) "NOEQUALS", NULL };
+        _cleanup_strv_free_ char **env = NULL, **empty = NULL, **refused = NULL;
+
+        TAP_EQ_INT(env_build_clean(caller, extra, &env), 0, "a clean environment is built");
+        TAP_EQ_STR(strv_env_get(env, "HOME"), "/elsewhere", "an extra value replaces the caller's");
+        TAP_EQ_STR(strv_env_get(env, "LC_TIME"), "C", "LC_* variables pass");
+        TAP_EQ_STR(strv_env_get(env, "LANG"), "C.UTF-8", "LANG passes");
+        TAP_EQ_STR(strv_env_get(env, "DISPLAY"), ":5", "extra values are added");
+        tap_ok(!strv_env_get(env, "LD_PRELOAD") && !strv_env_get(env, "DBUS_SESSION_BUS_ADDRESS") &&
+               !strv_env_get(env, "BOTDESK_TOKEN") && !strv_env_get(env, "LCX"),
+               "the caller's loader, bus, token and other variables do not pass");
+        TAP_EQ_STR(strv_env_get(env, "PATH"), "/usr/local/bin:/usr/bin:/bin", "without a PATH of the caller's, a default one");
+        TAP_EQ_INT(strv_length(env), 5, "HOME, LC_TIME, LANG, PATH and DISPLAY: nothing else");
+
+        TAP_EQ_INT(env_build_clean(NULL, NULL, &empty), 0, "an environment is built from nothing");
+        tap_ok(empty && strv_length(empty) == 1 && strv_env_get(empty, "PATH"), "... and holds only the default PATH");
+        TAP_EQ_INT(env_build_clean(caller, bad, &refused), -EINVAL, "an extra entry without '=' is refused");
+}
+
+/* The parent's blocked and ignored signals are not the command's. */
+static void test_signals_reset(void) {
+        char *argv[] = { (char *) "/bin/grep", (char *) "-E", (char *) "^Sig(Blk|Ign)", (char *) "/proc/self/status", NULL };
+        char *envp[] = { NULL };
+        struct spawn_opts o = SPAWN_OPTS_INIT;
+        sigset_t block, old;
+        char out[256] = "";
+
+        sigemptyset(&block);
+        sigaddset(&block, SIGTERM);
+        sigaddset(&block, SIGCHLD);
+        sigprocmask(SIG_BLOCK, &block, &old);
+        signal(SIGINT, SIG_IGN);
+        o.envp = envp;
+        run_argv(argv, &o, out, sizeof out);
+        TAP_EQ_STR(out, "SigBlk:\t0000000000000000\nSigIgn:\t0000000000000000\n",
+                   "a caller's blocked and ignored signals are neither blocked nor ignored in the command");
+        o.ignore_sigusr1 = true;
+        run_argv(argv, &o, out, sizeof out);
+        TAP_EQ_STR(out, "SigBlk:\t0000000000000000\nSigIgn:\t0000000000000200\n",
+                   "ignore_sigusr1 leaves only SIGUSR1 ignored (an X server then signals its parent)");
+        signal(SIGINT, SIG_DFL);
+        sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+static void test_kept_fds(void) {
+        /* /proc/self resolved by the shell's cd: the shell's own fds, not those of ls. */
+        char *argv[] = { (char *) "/bin/sh", (char *) "-c", (char *) "cd /proc/self/fd && ls | sort -n | tr '\\n' ' '", NULL };
+        char *envp[] = { (char *) "PATH=/usr/bin:/bin", NULL };
+        struct spawn_opts o = SPAWN_OPTS_INIT;
+        int kept[2], commands[2], replies[2], high;
+        char out[256] = "", want[64];
+
+        if (pipe2(kept, O_CLOEXEC) < 0 || pipe2(commands, O_CLOEXEC) < 0 || pipe2(replies, O_CLOEXEC) < 0)
+                return;
+        /* Well above 3 and 4, so that "kept at its number" shows. */
+        high = fcntl(kept[1], F_DUPFD_CLOEXEC, 20);
+        o.envp = envp;
+        o.keep_fd = high;
+        run_argv(argv, &o, out, sizeof out);
+        snprintf(want, sizeof want, "0 1 2 %d ", high);
+        TAP_EQ_STR(out, want, "keep_fd is passed on at its own number, though O_CLOEXEC");
+
+        /* Chromium's --remote-debugging-pipe: commands come in on 3, replies go out on 4. */
+        o.keep_fd = -1;
+        o.pipe_fds[0] = commands[0];
+        o.pipe_fds[1] = replies[1];
+        argv[2] = (char *) "read line <&3 && echo \"got $line\" >&4";
+        (void) !write(commands[1], "ping\n", 5);
+        close(commands[1]);
+        run_argv(argv, &o, out, sizeof out);
+        close(replies[1]);
+        read_all_into(replies[0], out, sizeof out);
+        TAP_EQ_STR(out, "got ping\n", "pipe_fds are passed on as fds 3 (read) and 4 (write)");
+        close(high);
+        close(kept[0]);
+        close(kept[1]);
+        close(commands[0]);
+        close(replies[0]);
+}
+
+static void test_umask_cwd_exec_failure(void) {
+        char *argv[] = { (char *) "/bin/sh", (char *) "-c", (char *) "umask; pwd", NULL };
+        char *missing[] = { (char *) "/nonexistent/botdesk-test", NULL };
+        char *envp[] = { NULL };
+        struct spawn_opts o = SPAWN_OPTS_INIT;
+        char out[256] = "";
+        mode_t old = umask(027);
+
+        o.envp = envp;
+        o.cwd = "/";
+        run_argv(argv, &o, out, sizeof out);
+        TAP_EQ_STR(out, "0027\n/\n", "the command keeps the caller's umask and runs in cwd");
+        umask(old);
+        TAP_EQ_INT(run_argv(missing, &o, out, sizeof out), -ENOENT,
+                   "a binary that is not there is spawn()'s -ENOENT, not an exit status");
+}
+
 int main(void) {
+        test_environment_exact();
+        test_env_build_clean();
+        test_signals_reset();
+        test_kept_fds();
+        test_umask_cwd_exec_failure();
         test_stdin_closed();
         test_fds_closed();
         test_listed_fallback();

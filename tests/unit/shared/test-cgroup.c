@@ -1,7 +1,29 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <limits.h>
+#include <sys/stat.h>
+
 #include "cgroup.h"
+#include "fixture.h"
 #include "tap.h"
 #include "util.h"
+
+/* cgroup_remove on a plain directory tree, as on a cgroup one: the
+ * children first (a cgroup with children cannot be removed), then itself. */
+static void test_remove_tree(void) {
+        char base[PATH_MAX];
+        _cleanup_free_ char *top = NULL, *leaf = NULL, *sibling = NULL;
+
+        scratch_dir_make(base, sizeof base, "test-cgroup");
+        top = path_at(base, "top");
+        leaf = path_at(base, "top/a/b");
+        sibling = path_at(base, "top/c");
+        if (mkdir_parents(leaf, 0755) < 0 || mkdir(sibling, 0755) < 0)
+                die(leaf);
+        TAP_EQ_INT(cgroup_remove(top), 0, "a tree of cgroups is removed, children first");
+        tap_ok(access(top, F_OK) < 0 && errno == ENOENT, "... and nothing of it is left");
+        TAP_EQ_INT(cgroup_remove(top), 0, "removing a cgroup that is gone is no error");
+        scratch_dir_remove(base);
+}
 
 int main(void) {
         _cleanup_free_ char *mount = NULL, *ours = NULL, *sub = NULL, *other = NULL, *escape = NULL;
@@ -10,6 +32,7 @@ int main(void) {
         if (cgroup_v2_mount(&mount) < 0) {
                 return tap_skip_all("no cgroup v2 hierarchy on this host");
         }
+        test_remove_tree();
         ours = strdup_printf("%s/botdesk-1000-work", mount);
         sub = strdup_printf("%s/botdesk-1000-work/x11", mount);
         other = strdup_printf("%s/system.slice", mount);

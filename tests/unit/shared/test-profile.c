@@ -5,31 +5,18 @@
  */
 
 #include <fcntl.h>
-#include <ftw.h>
 #include <signal.h>
 #include <pwd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 
+#include "fixture.h"
 #include "tap.h"
 #include "profile.h"
 #include "util.h"
 
 static char base[PATH_MAX];
-
-_noreturn_ static void die(const char *what) {
-        printf("Bail out! %s: %s\n", what, strerror(errno));
-        exit(99);
-}
-
-static char *path_at(const char *dir, const char *name) {
-        char *p = strdup_printf("%s/%s", dir, name);
-
-        if (!p)
-                die("strdup_printf");
-        return p;
-}
 
 /* Permission bits of path (not following a symlink), or -1 when it is missing. */
 static int mode_of(const char *path) {
@@ -42,14 +29,6 @@ static bool is_symlink(const char *path) {
         struct stat st;
 
         return lstat(path, &st) == 0 && S_ISLNK(st.st_mode);
-}
-
-static int rm_entry(const char *path, const struct stat *st, int type, struct FTW *ftw) {
-        (void) st;
-        (void) type;
-        if (ftw->level > 0)
-                remove(path);
-        return 0;
 }
 
 static void test_names(void) {
@@ -405,12 +384,8 @@ static void on_alarm(int sig) {
 }
 
 int main(void) {
-        const char *tmp = getenv("TMPDIR");
-
         setvbuf(stdout, NULL, _IOLBF, 0);
-        snprintf(base, sizeof(base), "%s/test-profile-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-        if (!mkdtemp(base))
-                die("mkdtemp");
+        scratch_dir_make(base, sizeof base, "test-profile");
 
         test_names();
         test_paths_from_env();
@@ -421,7 +396,6 @@ int main(void) {
         test_fallback();
         test_verified_open();
 
-        nftw(base, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-        rmdir(base);
+        scratch_dir_remove(base);
         return tap_done();
 }

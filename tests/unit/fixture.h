@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+/*
+ * What the tests that build files at run time share: a bail-out for a
+ * fixture that cannot be made, paths under a scratch dir, and the scratch
+ * dir itself (mkdtemp under $TMPDIR, emptied and removed at the end).
+ */
+
+#include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util.h"
+
+_noreturn_ _unused_ static void die(const char *what) {
+        printf("Bail out! %s: %s\n", what, strerror(errno));
+        exit(99);
+}
+
+/* dir/name on the heap; fixture paths are never allowed to be truncated. */
+_unused_ static char *path_at(const char *dir, const char *name) {
+        char *p = strdup_printf("%s/%s", dir, name);
+
+        if (!p)
+                die("strdup_printf");
+        return p;
+}
+
+/* A new empty dir NAME-XXXXXX under $TMPDIR (or /tmp), its path into buf. */
+_unused_ static void scratch_dir_make(char *buf, size_t size, const char *name) {
+        const char *tmp = getenv("TMPDIR");
+
+        snprintf(buf, size, "%s/%s-XXXXXX", tmp && *tmp ? tmp : "/tmp", name);
+        if (!mkdtemp(buf))
+                die("mkdtemp");
+}
+
+static int scratch_remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw) {
+        (void) st;
+        (void) type;
+        if (ftw->level > 0)
+                remove(path);
+        return 0;
+}
+
+/* Everything below dir, not dir itself; symlinks are removed, never followed. */
+_unused_ static void dir_empty(const char *dir) {
+        nftw(dir, scratch_remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+_unused_ static void scratch_dir_remove(const char *dir) {
+        if (!dir || !*dir)
+                return;
+        dir_empty(dir);
+        rmdir(dir);
+}

@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The helper record and lock (who owns a desktop) and the token killer (what
+ * a dead helper left where no cgroup holds it), in a scratch runtime dir.
+ */
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <sys/wait.h>
+
+#include "fixture.h"
+#include "identity.h"
+#include "procfs.h"
+#include "tap.h"
+#include "util.h"
+
+static char base[PATH_MAX];
+
+static void test_record_round_trip(int dirfd) {
+        struct helper_record w = {
+                .pid = 4242, .starttime = 123456789ULL, .cgroup = (char *) "/sys/fs/cgroup/x",
+                .token = (char *) "0123abcd", .placement = (char *) "standalone", .unit = NULL,
+                .display = 17, .started_at = 1700000000000000ULL,
+        }, r = {};
+
+        TAP_EQ_INT(helper_record_write_at(dirfd, &w), 0, "the helper record is written");
+        TAP_EQ_INT(helper_record_read_at(dirfd, &r), 0, "... and read back");
+        tap_ok(r.pid == 4242 && r.starttime == 123456789ULL && r.display == 17 &&
+               r.started_at == 1700000000000000ULL, "pid, start time, display and start date survive the round trip");
+        TAP_EQ_STR(r.cgroup, "/sys/fs/cgroup/x", "the cgroup survives the round trip");
+        TAP_EQ_STR(r.token, "0123abcd", "the token survives the round trip");
+        TAP_EQ_STR(r.placement, "standalone", "the placement survives the round trip");
+        tap_ok(r.unit == NULL, "an absent unit reads back as none, not as an empty string");
+        helper_record_done(&r);
+        tap_ok(!r.cgroup && !r.token && r.display == -1, "helper_record_done leaves an empty record");
+}
+
+static void write_record(int dirfd, const char *text) {
+        int fd = openat(dirfd, HELPER_RECORD_FILE, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+
+        if (fd < 0 || write_all(fd, text, strlen(text)) < 0)
+                die(HELPER_RECORD_FILE);
+        close(fd);
+}
+
+static void test_record_refused(int dirfd) {
+        struct helper_record r = {};
+
+        write_record(dirfd, "STARTTIME=5\n");
+        TAP_EQ_INT(helper_record_read_at(dirfd, &r), -EBADMSG, "a record without a pid is refused");
+        write_record(dirfd, "PID=0\nSTARTTIME=5\n");
+        TAP_EQ_INT(helper_record_read_at(dirfd, &r), -EBADMSG, "a record of pid 0 is refused");
+        write_record(dirfd, "PID=12x\nSTARTTIME=5\n");
+        TAP_EQ_INT(helper_record_read_at(dirfd, &r), -EBADMSG, "a pid with junk after it is refused");
+        write_record(dirfd, "PID=12\n");
+        TAP_EQ_INT(helper_record_read_at(dirfd, &r), -EBADMSG, "a record without a start time is refused");
+        write_record(dirfd, "PID=12\nSTARTTIME=5\nDISPLAY=99999\n");
+        TAP_EQ_INT(helper_record_read_at(dirfd, &r), 0, "a record with a display out of range still reads");
+        TAP_EQ_INT(r.display, -1, "... with no display");
+        helper_record_done(&r);
+        (void) unlinkat(dirfd, HELPER_RECORD_FILE, 0);
+        TAP_EQ_INT(helper_record_read_at(dirfd, &r), -ENOENT, "no record is -ENOENT");
+}
+
+static void test_lock_and_alive(int dirfd) {
+        struct helper_record r = { .pid = getpid() };
+        int lock, again;
+
+        TAP_EQ_INT(helper_lock_held(dirfd), 0, "before any helper, nobody holds the lock");
+        tap_ok(pid_starttime(getpid(), &r.starttime) >= 0, "our own start time is read");
+        TAP_EQ_INT(helper_alive(dirfd, &r), 0, "a live pid without the lock is no live helper");
+        lock = helper_lock_take(dirfd);
+        tap_ok(lock >= 0, "the helper lock is taken");
+        TAP_EQ_INT(helper_lock_held(dirfd), 1, "... and then it is held");
+        again = helper_lock_take(dirfd);
+        TAP_EQ_INT(again, -EBUSY, "a second helper does not get the lock");
+        safe_close(again);
+        TAP_EQ_INT(helper_alive(dirfd, &r), 1, "the lock held and the recorded pid and start time: a live helper");
+        r.starttime++;
+        TAP_EQ_INT(helper_alive(dirfd, &r), 0, "a recycled pid (another start time) is no live helper");
+        safe_close(lock);
+        TAP_EQ_INT(helper_lock_held(dirfd), 0, "the lock is free again once its fd is closed");
+}
+
+/* A child that sleeps with env; its pid. */
+static pid_t start_sleeper(char *token_entry) {
+        char *argv[] = { (char *) "/bin/sleep", (char *) "60", NULL };
+        char *envp[] = { token_entry, NULL };
+        pid_t pid = fork();
+
+        if (pid < 0)
+                die("fork");
+        if (pid == 0) {
+                execve(argv[0], argv, envp);
+                _exit(127);
+        }
+        return pid;
+}
+
+/* The child's exec has happened once its /proc/PID/environ holds entry. */
+static bool wait_for_environ(pid_t pid, const char *entry) {
+        _cleanup_free_ char *path = strdup_printf("/proc/%d/environ", (int) pid);
+
+        /* Bounded: 2000 looks of 1 ms, for the exec of sleep. */
+        for (int i = 0; path && i < 2000; i++) {
+                _cleanup_free_ char *text = NULL;
+                size_t size;
+
+                if (read_full_file(path, &text, &size, 4096) >= 0 && size > 0 && streq(text, entry))
+                        return true;
+                usleep(1000);
+        }
+        return false;
+}
+
+static void test_kill_by_token(void) {
+        char token[64], entry[96], other[96];
+        pid_t marked, unmarked;
+        int status = 0, k;
+
+        snprintf(token, sizeof token, "test-identity-%d", (int) getpid());
+        snprintf(entry, sizeof entry, "BOTDESK_TOKEN=%s", token);
+        snprintf(other, sizeof other, "BOTDESK_TOKEN=%sx", token);
+        marked = start_sleeper(entry);
+        unmarked = start_sleeper(other);
+        if (!tap_ok(wait_for_environ(marked, entry) && wait_for_environ(unmarked, other),
+                    "two children have exec'd, one with the token, one with a longer one"))
+                goto out;
+        TAP_EQ_INT(kill_by_token(token, getuid() + 1), 0, "a token is looked for only in processes of the uid given");
+        tap_ok(waitpid(marked, &status, WNOHANG) == 0, "... and the child carrying it, of another uid, lives on");
+        k = kill_by_token(token, getuid());
+        /* A count of kills, not of processes: a dying child may be seen twice. */
+        tap_ok(k >= 1, "kill_by_token kills the process carrying the token (%d)", k);
+        tap_ok(waitpid(marked, &status, 0) == marked && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL,
+               "the child with the token died of SIGKILL");
+        tap_ok(waitpid(unmarked, &status, WNOHANG) == 0, "the child whose token only starts the same lives on");
+out:
+        kill(marked, SIGKILL);
+        kill(unmarked, SIGKILL);
+        (void) waitpid(marked, NULL, 0);
+        (void) waitpid(unmarked, NULL, 0);
+}
+
+int main(void) {
+        int dirfd;
+
+        scratch_dir_make(base, sizeof base, "test-identity");
+        dirfd = open(base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (dirfd < 0)
+                die(base);
+        test_record_round_trip(dirfd);
+        test_record_refused(dirfd);
+        test_lock_and_alive(dirfd);
+        test_kill_by_token();
+        close(dirfd);
+        scratch_dir_remove(base);
+        return tap_done();
+}

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <stdio.h>
+
+#include "json.h"
+#include "tap.h"
+#include "util.h"
+
+/* s as json_string() writes it. */
+static char *escaped(const char *s) {
+        char *out = NULL;
+        size_t size = 0;
+        FILE *f = open_memstream(&out, &size);
+        struct json j;
+
+        if (!f)
+                return NULL;
+        json_init(&j, f);
+        json_string(&j, s);
+        fclose(f);
+        return out;
+}
+
+/* Each string as json_string() must write it. */
+static const struct {
+        const char *in, *want, *what;
+} cases[] = {
+        { "plain", "\"plain\"", "a plain string is quoted as it is" },
+        { "a\"b", "\"a\\\"b\"", "a quote is escaped" },
+        { "a\\b", "\"a\\\\b\"", "a backslash is escaped" },
+        { "a\nb\tc\rd", "\"a\\nb\\tc\\rd\"", "newline, tab and carriage return get their short escapes" },
+        { "\x01\x1f", "\"\\u0001\\u001f\"", "other control characters are written as \\u00XX" },
+        { "\x7f", "\"\x7f\"", "DEL is not a control character to JSON and passes" },
+        { "/", "\"/\"", "a slash is not escaped" },
+        { "h\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", "\"h\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"",
+          "valid UTF-8 of two, three and four bytes passes unescaped" },
+        { "a\xff" "b", "\"a\\ufffdb\"", "a byte that starts no UTF-8 sequence becomes U+FFFD" },
+        { "a\xc3", "\"a\\ufffd\"", "a sequence cut short by the end becomes U+FFFD" },
+        { "\xc3(", "\"\\ufffd(\"", "a lead byte without its continuation becomes U+FFFD, the next byte kept" },
+        { "\xc0\xaf", "\"\\ufffd\\ufffd\"", "an overlong form is invalid, byte by byte" },
+        { "\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\"", "a UTF-16 surrogate is invalid" },
+        { "\xf4\x90\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\"", "a code point beyond U+10FFFF is invalid" },
+};
+
+static void test_strings(void) {
+        for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
+                _cleanup_free_ char *got = escaped(cases[i].in);
+
+                TAP_EQ_STR(got, cases[i].want, "%s", cases[i].what);
+        }
+}
+
+static void test_document(void) {
+        _cleanup_free_ char *out = NULL;
+        size_t size = 0;
+        FILE *f = open_memstream(&out, &size);
+        struct json j;
+
+        if (!tap_ok(f != NULL, "a memory stream to write to"))
+                return;
+        json_init(&j, f);
+        json_object_begin(&j);
+        json_kv_string(&j, "k\"ey", "v");
+        json_kv_string(&j, "none", NULL);
+        json_kv_opt_int(&j, "n", 3, true);
+        json_kv_opt_int(&j, "absent", 0, false);
+        json_key(&j, "list");
+        json_array_begin(&j);
+        json_bool(&j, true);
+        json_raw(&j, "{\"x\": 1}");
+        json_array_end(&j);
+        json_object_end(&j);
+        fclose(f);
+        TAP_EQ_STR(out, "{\"k\\\"ey\": \"v\", \"none\": null, \"n\": 3, \"absent\": null, "
+                        "\"list\": [true, {\"x\": 1}]}",
+                   "keys are escaped like values, NULL and absent values are null, in the order written");
+}
+
+int main(void) {
+        test_strings();
+        test_document();
+        return tap_done();
+}
