@@ -5,15 +5,16 @@
 #include <stdint.h>
 #include <systemd/sd-event.h>
 
+#include "unit-properties.h"
+
 /*
- * The unit's TimeoutStartSec= is fixed (30 s: conf/botdesk@.service.in,
- * conf/botdesk-session@.service.in, the transient unit of systemd/unit.c)
+ * The unit's TimeoutStartSec= is fixed (UNIT_TIMEOUT_START_USEC, for the
+ * unit file and the transient unit; conf/botdesk-session@.service.in says
+ * the same)
  * while start_timeout may be up to an hour. When the start the config allows
  * would outlast the manager's deadline, the helper tells the manager so,
  * with EXTEND_TIMEOUT_USEC= (sd_notify(3)), well before that deadline.
  */
-#define UNIT_TIMEOUT_START_USEC (30 * 1000000ULL)
-
 struct start_extension {
         bool needed;
         uint64_t send_after_usec;       /* from the helper's start */

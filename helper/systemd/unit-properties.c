@@ -25,9 +25,10 @@ const struct unit_property unit_properties[] = {
           .exit_status = { 2, 3 },
           .comment = "A broken configuration (2) or a refusal such as too little memory (3) does\n"
                      "not get better by trying again." },
-        { "Service", "TimeoutStartSec", "TimeoutStartUSec", UNIT_VALUE_USEC, .usec = 30 * USEC_PER_SEC,
+        { "Service", "TimeoutStartSec", "TimeoutStartUSec", UNIT_VALUE_USEC, .usec = UNIT_TIMEOUT_START_USEC,
           .comment = "A little above the helper's own start_timeout (15 s by default), so that\n"
-                     "the helper's reason reaches last-error before systemd gives up." },
+                     "the helper's reason reaches last-error before systemd gives up; a longer\n"
+                     "start_timeout makes the helper send EXTEND_TIMEOUT_USEC=." },
         { "Service", "TimeoutStopSec", "TimeoutStopUSec", UNIT_VALUE_USEC, .usec = 15 * USEC_PER_SEC },
 
         { "Service", "NoNewPrivileges", "NoNewPrivileges", UNIT_VALUE_BOOL, .boolean = true,

@@ -33,6 +33,11 @@ enum unit_value_type {
 
 #define UNIT_EXIT_STATUS_MAX 4
 
+/* TimeoutStartSec= of the unit file and the transient unit. The helper
+ * extends it with EXTEND_TIMEOUT_USEC= when start_timeout asks for more
+ * (supervisor/start-extension.h). */
+#define UNIT_TIMEOUT_START_USEC (30 * 1000000ULL)
+
 struct unit_property {
         const char *section;    /* "Unit" or "Service" */
         const char *key;        /* in the unit file; NULL: the transient unit's alone */
