@@ -2,6 +2,7 @@
 #include "tap.h"
 
 #include <fcntl.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -154,6 +155,81 @@ static void test_streaming(void) {
         tap_ok(memcmp(whole, strips, (size_t) dw * dh * 3) == 0, "scaling strip by strip gives the same pixels as at once");
         TAP_EQ_INT(thumb_scaler_rows_done(s), dh, "after the last source row every output row is done");
         thumb_scaler_free(s);
+}
+
+/* Deterministic noise: every byte of every pixel independent, the worst case for a filter. */
+static uint32_t noise_state;
+
+static struct rgb noise_at(_unused_ unsigned x, _unused_ unsigned y, _unused_ unsigned w, _unused_ unsigned h) {
+        struct rgb c;
+
+        noise_state = noise_state * 1103515245u + 12345u;
+        c.r = noise_state >> 24;
+        noise_state = noise_state * 1103515245u + 12345u;
+        c.g = noise_state >> 24;
+        noise_state = noise_state * 1103515245u + 12345u;
+        c.b = noise_state >> 24;
+        return c;
+}
+
+/* How much of source pixel j, of n_src, falls inside output pixel i, of n_dst (0..1). */
+static double overlap(unsigned i, unsigned j, unsigned n_src, unsigned n_dst) {
+        double lo = (double) i * n_src / n_dst, hi = (double) (i + 1) * n_src / n_dst;
+        double a = j > lo ? j : lo, b = j + 1.0 < hi ? j + 1.0 : hi;
+
+        return b > a ? (b - a) * n_dst / n_src : 0;
+}
+
+/*
+ * The plain box filter the scaler implements, in doubles, one output pixel
+ * at a time: the mean of the source area it covers, each source pixel
+ * weighted by the part of it inside. The vectorised scaler (8-bit weights,
+ * two roundings) must stay within 2 levels of it on noise, and within
+ * 1 level on average.
+ */
+static void check_reference(unsigned sw, unsigned sh, unsigned dw, unsigned dh) {
+        _cleanup_free_ uint8_t *src = NULL, *dst = malloc((size_t) dw * dh * 3);
+        unsigned worst = 0;
+        double sum = 0;
+
+        noise_state = sw * 31 + sh;
+        src = make_screen(THUMB_BGRX8888, sw, sh, sw * 4, noise_at);
+        if (!tap_ok(thumb_scale(src, THUMB_BGRX8888, sw, sh, sw * 4, dst, dw, dh) == 0, "scaling %ux%u to %ux%u succeeds",
+                    sw, sh, dw, dh))
+                return;
+        for (unsigned y = 0; y < dh; y++)
+                for (unsigned x = 0; x < dw; x++) {
+                        unsigned j0 = (unsigned) ((uint64_t) y * sh / dh), i0 = (unsigned) ((uint64_t) x * sw / dw);
+                        double want[3] = {};
+
+                        for (unsigned j = j0; j < sh && (double) j < (double) (y + 1) * sh / dh; j++)
+                                for (unsigned i = i0; i < sw && (double) i < (double) (x + 1) * sw / dw; i++) {
+                                        const uint8_t *p = src + (size_t) j * sw * 4 + (size_t) i * 4;
+                                        double wgt = overlap(y, j, sh, dh) * overlap(x, i, sw, dw);
+
+                                        want[0] += wgt * p[2];
+                                        want[1] += wgt * p[1];
+                                        want[2] += wgt * p[0];
+                                }
+                        for (unsigned c = 0; c < 3; c++) {
+                                double d = fabs(dst[((size_t) y * dw + x) * 3 + c] - want[c]);
+
+                                sum += d;
+                                if ((unsigned) (d + 0.5) > worst)
+                                        worst = (unsigned) (d + 0.5);
+                        }
+                }
+        if (!tap_ok(worst <= 2 && sum / ((double) dw * dh * 3) <= 1.0,
+                    "%ux%u to %ux%u: every pixel within 2 levels of a plain box filter, within 1 on average", sw, sh, dw, dh))
+                printf("#   worst %u, mean %.3f\n", worst, sum / ((double) dw * dh * 3));
+}
+
+static void test_reference(void) {
+        check_reference(1440, 900, 960, 600);   /* the bench's case: 1.5 each way */
+        check_reference(1366, 768, 403, 227);   /* uneven ratios, boundaries everywhere */
+        check_reference(333, 217, 100, 65);
+        check_reference(640, 480, 640, 480);    /* the same size: a copy */
+        check_reference(1000, 10, 3, 1);        /* far beyond 256:1 vertically and horizontally */
 }
 
 static void check_fit(unsigned sw, unsigned sh, unsigned bw, unsigned bh, unsigned ww, unsigned wh) {
@@ -460,6 +536,7 @@ int main(void) {
         test_gradient_1440x900();
         test_no_upscale();
         test_streaming();
+        test_reference();
         test_fit();
         test_formats();
         test_png();
