@@ -157,6 +157,44 @@ static void test_streaming(void) {
         thumb_scaler_free(s);
 }
 
+/* Rows as they complete, from a ring that holds what one push can complete, copied out after each push. */
+static void test_ring(void) {
+        const unsigned sw = 1440, sh = 900, dw = 960, dh = 600;
+        _cleanup_free_ uint8_t *src = make_screen(THUMB_BGRX8888, sw, sh, sw * 4, gradient_at);
+        _cleanup_free_ uint8_t *whole = malloc((size_t) dw * dh * 3), *out = calloc((size_t) dw * dh, 3), *ring = NULL;
+        struct thumb_scaler *s = NULL;
+        unsigned sent = 0, rows = 1, max_rows = 0;
+        int r = 0;
+
+        TAP_EQ_INT(thumb_scale(src, THUMB_BGRX8888, sw, sh, sw * 4, whole, dw, dh), 0, "scaling 1440x900 to 960x600 succeeds");
+        /* The ring for the largest strip pushed below. */
+        for (unsigned n = 1; n <= 23; n++)
+                if (thumb_scaler_ring_rows(sh, dh, n) > max_rows)
+                        max_rows = thumb_scaler_ring_rows(sh, dh, n);
+        TAP_EQ_INT(thumb_scaler_ring_rows(sh, dh, 22), 15, "22 source rows of 900 complete at most 15 rows of 600");
+        TAP_EQ_INT(thumb_scaler_ring_rows(3, 2, 2), 2, "2 source rows of 3 may complete both rows of 2");
+        TAP_EQ_INT(thumb_scaler_ring_rows(5, 5, 4), 4, "at the same size each source row completes one output row");
+        ring = malloc((size_t) dw * max_rows * 3);
+        TAP_EQ_INT(thumb_scaler_new_ring(THUMB_BGRX8888, sw, sh, ring, 0, dw, dh, &s), -EINVAL, "a ring of no rows is refused");
+        TAP_EQ_INT(thumb_scaler_new_ring(THUMB_BGRX8888, sw, sh, ring, dh + 1, dw, dh, &s), -EINVAL,
+                   "a ring taller than the picture is refused");
+        TAP_EQ_INT(thumb_scaler_new_ring(THUMB_BGRX8888, sw, sh, ring, max_rows, dw, dh, &s), 0, "a scaler into a ring is created");
+        /* Strips of 1..23 rows, again and again: every boundary and every wrap of the ring lands somewhere else. */
+        for (unsigned y = 0; y < sh && r == 0; y += rows, rows = rows % 23 + 1) {
+                unsigned n = y + rows > sh ? sh - y : rows;
+
+                r = thumb_scaler_push(s, src + (size_t) y * sw * 4, sw * 4, n);
+                if (thumb_scaler_rows_done(s) - sent > thumb_scaler_ring_rows(sh, dh, n))
+                        r = -E2BIG;
+                for (; sent < thumb_scaler_rows_done(s); sent++)
+                        memcpy(out + (size_t) sent * dw * 3, ring + (size_t) (sent % max_rows) * dw * 3, (size_t) dw * 3);
+        }
+        TAP_EQ_INT(r, 0, "every strip is accepted and completes no more rows than thumb_scaler_ring_rows says");
+        TAP_EQ_INT(sent, dh, "every output row came out of the ring");
+        tap_ok(memcmp(whole, out, (size_t) dw * dh * 3) == 0, "the rows out of the ring are the pixels of the whole picture");
+        thumb_scaler_free(s);
+}
+
 /* Deterministic noise: every byte of every pixel independent, the worst case for a filter. */
 static uint32_t noise_state;
 
@@ -536,6 +574,7 @@ int main(void) {
         test_gradient_1440x900();
         test_no_upscale();
         test_streaming();
+        test_ring();
         test_reference();
         test_fit();
         test_formats();
