@@ -6,7 +6,6 @@
 
 #include <jpeglib.h>
 #include <nettle/base64.h>
-#include <png.h>
 #include <xcb/shm.h>
 #include <xcb/xcb.h>
 
@@ -374,84 +373,6 @@ int thumb_scale(const uint8_t *src, enum thumb_pixfmt fmt, unsigned src_w, unsig
         if (r < 0)
                 return r;
         return thumb_scaler_push(s, src, src_stride, src_h);
-}
-
-/* ---- PNG -------------------------------------------------------------------------------------- */
-
-struct membuf {
-        uint8_t *data;
-        size_t size, allocated;
-};
-
-static void png_write_cb(png_structp png, png_bytep data, size_t len) {
-        struct membuf *m = png_get_io_ptr(png);
-
-        if (m->allocated - m->size < len) {
-                size_t want = m->allocated ? m->allocated : 64 * 1024;
-                uint8_t *p;
-
-                while (want - m->size < len)
-                        want *= 2;
-                p = realloc(m->data, want);
-                if (!p)
-                        png_error(png, "out of memory");
-                m->data = p;
-                m->allocated = want;
-        }
-        memcpy(m->data + m->size, data, len);
-        m->size += len;
-}
-
-static void png_flush_cb(_unused_ png_structp png) {
-}
-
-/* libpng prints errors and warnings on stderr by default; the caller reports. */
-static void png_error_cb(png_structp png, _unused_ png_const_charp msg) {
-        png_longjmp(png, 1);
-}
-
-static void png_warning_cb(_unused_ png_structp png, _unused_ png_const_charp msg) {
-}
-
-int thumb_encode_png(const uint8_t *rgb, unsigned w, unsigned h, int level, uint8_t **ret, size_t *ret_size) {
-        struct membuf m = {};
-        png_structp png;
-        png_infop info;
-
-        if (!rgb || w == 0 || h == 0 || level < 0 || level > 9)
-                return -EINVAL;
-        png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, png_error_cb, png_warning_cb);
-        if (!png)
-                return -ENOMEM;
-        info = png_create_info_struct(png);
-        if (!info) {
-                png_destroy_write_struct(&png, NULL);
-                return -ENOMEM;
-        }
-        /* m lives in memory (its address is handed to libpng), so it is
-         * current after the longjmp. */
-        if (setjmp(png_jmpbuf(png))) {
-                png_destroy_write_struct(&png, &info);
-                free(m.data);
-                return -EIO;
-        }
-        png_set_write_fn(png, &m, png_write_cb, png_flush_cb);
-        png_set_IHDR(png, info, w, h, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
-                     PNG_FILTER_TYPE_DEFAULT);
-        png_set_compression_level(png, level);
-        /* No row filter: on a screen of flat areas and text it is both the
-         * fastest and (measured on Xfce screenshots) the smallest; adaptive
-         * filtering costs four times the time for bigger files. */
-        png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
-        png_write_info(png, info);
-        for (unsigned y = 0; y < h; y++)
-                png_write_row(png, (png_const_bytep) (rgb + (size_t) y * w * 3));
-        png_write_end(png, info);
-        png_destroy_write_struct(&png, &info);
-
-        *ret = m.data;
-        *ret_size = m.size;
-        return 0;
 }
 
 /* ---- JPEG ------------------------------------------------------------------------------------- */
