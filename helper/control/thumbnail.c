@@ -942,6 +942,13 @@ int thumb_grab_scaled_stream(xcb_connection_t *c, int screen, unsigned box_w, un
         g.rgb = rgb;
         g.out_w = w;
         g.out_h = h;
+        /* The size, before the first strip is back: the caller sets up its
+         * encoder while the server copies. */
+        if (on_rows) {
+                r = on_rows(rgb, w, h, 0, 0, userdata);
+                if (r < 0)
+                        return r;
+        }
 
         r = -EOPNOTSUPP;
         if (g.shm && shm_check(&g))

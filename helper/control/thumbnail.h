@@ -176,7 +176,9 @@ int thumb_grab_scaled(xcb_connection_t *c, int screen, unsigned box_w, unsigned 
  * its last call, one after the other at rows (width * 3 bytes a row), so
  * that they can be encoded while the server copies the next strips. They
  * are valid during the call only: the whole picture is never in memory
- * (ret->rgb is NULL). A negative return stops the grab and is returned.
+ * (ret->rgb is NULL). A first call with no rows (y0 == y1 == 0) comes
+ * before the first strip is back, to set up with the size known. A
+ * negative return stops the grab and is returned.
  */
 typedef int (*thumb_rows_fn)(const uint8_t *rows, unsigned width, unsigned height, unsigned y0, unsigned y1,
                              void *userdata);
