@@ -971,7 +971,7 @@ int thumb_grab_scaled_stream(xcb_connection_t *c, int screen, unsigned box_w, un
                 .height = h,
                 .screen_width = g.width,
                 .screen_height = g.height,
-                .shm = g.map != NULL,
+                .shm = g.shm,
                 .scale_usec = scale_usec,
         };
         return 0;
