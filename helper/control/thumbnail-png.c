@@ -39,27 +39,27 @@ static struct {
 #define PNG_FIELD(name) typeof(name) *name;
         PNG_SYMBOLS(PNG_FIELD)
 #undef PNG_FIELD
-} png;
-static bool png_loaded;
+} libpng;
+static bool libpng_loaded;
 
 /* 0, or -ELIBACC when libpng cannot be loaded. */
-static int png_load(void) {
+static int libpng_load(void) {
         void *h;
 
-        if (png_loaded)
+        if (libpng_loaded)
                 return 0;
         h = dlopen(PNG_SONAME, RTLD_NOW | RTLD_LOCAL);
         if (!h)
                 return -ELIBACC;
 #define PNG_LOOKUP(name)                                        \
-        png.name = (typeof(name) *) dlsym(h, #name);            \
-        if (!png.name) {                                        \
+        libpng.name = (typeof(name) *) dlsym(h, #name);         \
+        if (!libpng.name) {                                     \
                 dlclose(h);                                     \
                 return -ELIBACC;                                \
         }
         PNG_SYMBOLS(PNG_LOOKUP)
 #undef PNG_LOOKUP
-        png_loaded = true;
+        libpng_loaded = true;
         return 0;
 }
 
@@ -69,7 +69,7 @@ struct membuf {
 };
 
 static void png_write_cb(png_structp p, png_bytep data, size_t len) {
-        struct membuf *m = png.png_get_io_ptr(p);
+        struct membuf *m = libpng.png_get_io_ptr(p);
 
         if (m->allocated - m->size < len) {
                 size_t want = m->allocated ? m->allocated : 64 * 1024;
@@ -79,7 +79,7 @@ static void png_write_cb(png_structp p, png_bytep data, size_t len) {
                         want *= 2;
                 d = realloc(m->data, want);
                 if (!d)
-                        png.png_error(p, "out of memory");
+                        libpng.png_error(p, "out of memory");
                 m->data = d;
                 m->allocated = want;
         }
@@ -92,7 +92,7 @@ static void png_flush_cb(_unused_ png_structp p) {
 
 /* libpng prints errors and warnings on stderr by default; the caller reports. */
 static void png_error_cb(png_structp p, _unused_ png_const_charp msg) {
-        png.png_longjmp(p, 1);
+        libpng.png_longjmp(p, 1);
 }
 
 static void png_warning_cb(_unused_ png_structp p, _unused_ png_const_charp msg) {
@@ -106,38 +106,38 @@ int thumb_encode_png(const uint8_t *rgb, unsigned w, unsigned h, int level, uint
 
         if (!rgb || w == 0 || h == 0 || level < 0 || level > 9)
                 return -EINVAL;
-        r = png_load();
+        r = libpng_load();
         if (r < 0)
                 return r;
-        p = png.png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, png_error_cb, png_warning_cb);
+        p = libpng.png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, png_error_cb, png_warning_cb);
         if (!p)
                 return -ENOMEM;
-        info = png.png_create_info_struct(p);
+        info = libpng.png_create_info_struct(p);
         if (!info) {
-                png.png_destroy_write_struct(&p, NULL);
+                libpng.png_destroy_write_struct(&p, NULL);
                 return -ENOMEM;
         }
         /* m lives in memory (its address is handed to libpng), so it is
          * current after the longjmp. png_jmpbuf() by hand: it names the
          * library's function directly. */
-        if (setjmp(*png.png_set_longjmp_fn(p, longjmp, sizeof(jmp_buf)))) {
-                png.png_destroy_write_struct(&p, &info);
+        if (setjmp(*libpng.png_set_longjmp_fn(p, longjmp, sizeof(jmp_buf)))) {
+                libpng.png_destroy_write_struct(&p, &info);
                 free(m.data);
                 return -EIO;
         }
-        png.png_set_write_fn(p, &m, png_write_cb, png_flush_cb);
-        png.png_set_IHDR(p, info, w, h, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+        libpng.png_set_write_fn(p, &m, png_write_cb, png_flush_cb);
+        libpng.png_set_IHDR(p, info, w, h, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
                          PNG_FILTER_TYPE_DEFAULT);
-        png.png_set_compression_level(p, level);
+        libpng.png_set_compression_level(p, level);
         /* No row filter: on a screen of flat areas and text it is both the
          * fastest and (measured on Xfce screenshots) the smallest; adaptive
          * filtering costs four times the time for bigger files. */
-        png.png_set_filter(p, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
-        png.png_write_info(p, info);
+        libpng.png_set_filter(p, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
+        libpng.png_write_info(p, info);
         for (unsigned y = 0; y < h; y++)
-                png.png_write_row(p, (png_const_bytep) (rgb + (size_t) y * w * 3));
-        png.png_write_end(p, info);
-        png.png_destroy_write_struct(&p, &info);
+                libpng.png_write_row(p, (png_const_bytep) (rgb + (size_t) y * w * 3));
+        libpng.png_write_end(p, info);
+        libpng.png_destroy_write_struct(&p, &info);
 
         *ret = m.data;
         *ret_size = m.size;
