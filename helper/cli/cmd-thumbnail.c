@@ -193,16 +193,17 @@ static void jpeg_stream_done(struct jpeg_stream *js) {
         js->jpeg = thumb_jpeg_free(js->jpeg);
 }
 
-static int jpeg_stream_rows(const uint8_t *rgb, unsigned width, unsigned height, unsigned y0, unsigned y1,
+static int jpeg_stream_rows(const uint8_t *rows, unsigned width, unsigned height, unsigned y0, unsigned y1,
                             void *userdata) {
         struct jpeg_stream *js = userdata;
         unsigned long long t = now_usec();
         int r = 0;
 
+        /* Set up at the first call, which comes with no rows while the server copies the first strip. */
         if (!js->jpeg)
                 r = thumb_jpeg_new(width, height, js->quality, &js->jpeg);
-        if (r >= 0)
-                r = thumb_jpeg_push(js->jpeg, rgb + (size_t) y0 * width * 3, y1 - y0);
+        if (r >= 0 && y1 > y0)
+                r = thumb_jpeg_push(js->jpeg, rows, y1 - y0);
         js->usec += now_usec() - t;
         if (r < 0)
                 js->error = r;

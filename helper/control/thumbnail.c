@@ -5,7 +5,6 @@
 
 #include <jpeglib.h>
 #include <nettle/base64.h>
-#include <png.h>
 #include <xcb/shm.h>
 #include <xcb/xcb.h>
 
@@ -193,6 +192,7 @@ struct thumb_scaler {
         enum thumb_pixfmt fmt;
         unsigned src_w, src_h, dst_w, dst_h;
         uint8_t *dst;
+        unsigned dst_rows;              /* rows dst holds: output row y goes to row y % dst_rows */
         struct taps th, tv;
         unsigned ro, go, bo;
         unsigned T;                     /* horizontal taps of the widest output pixel */
@@ -228,8 +228,17 @@ static void thumb_scaler_freep(struct thumb_scaler **s) {
         thumb_scaler_free(*s);
 }
 
-int thumb_scaler_new(enum thumb_pixfmt fmt, unsigned src_w, unsigned src_h, uint8_t *dst, unsigned dst_w,
-                     unsigned dst_h, struct thumb_scaler **ret) {
+unsigned thumb_scaler_ring_rows(unsigned src_h, unsigned dst_h, unsigned n) {
+        /* Output row y completes with source row ((y + 1) * src_h - 1) / dst_h
+         * (taps_build), the floor of points src_h / dst_h apart: k of them fall
+         * in n consecutive rows only if (k - 1) * src_h < n * dst_h. */
+        uint64_t rows = src_h == 0 || n == 0 ? 1 : ((uint64_t) n * dst_h - 1) / src_h + 1;
+
+        return (unsigned) (rows > dst_h ? dst_h : rows);
+}
+
+int thumb_scaler_new_ring(enum thumb_pixfmt fmt, unsigned src_w, unsigned src_h, uint8_t *dst, unsigned dst_rows,
+                          unsigned dst_w, unsigned dst_h, struct thumb_scaler **ret) {
         _cleanup_(thumb_scaler_freep) struct thumb_scaler *s = NULL;
         /* Bytes of a source row and of an output row, 4 a pixel. */
         size_t n = (size_t) src_w * 4, m = (size_t) dst_w * 4;
@@ -238,7 +247,7 @@ int thumb_scaler_new(enum thumb_pixfmt fmt, unsigned src_w, unsigned src_h, uint
         /* X screens are at most 32767 pixels each way; the bound keeps every
          * size computation below far from overflowing. */
         if (!dst || (unsigned) fmt >= _THUMB_PIXFMT_MAX || dst_w == 0 || dst_h == 0 || dst_w > src_w ||
-            dst_h > src_h || src_w > UINT16_MAX || src_h > UINT16_MAX)
+            dst_h > src_h || src_w > UINT16_MAX || src_h > UINT16_MAX || dst_rows == 0 || dst_rows > dst_h)
                 return -EINVAL;
         s = calloc(1, sizeof *s);
         if (!s)
@@ -250,6 +259,7 @@ int thumb_scaler_new(enum thumb_pixfmt fmt, unsigned src_w, unsigned src_h, uint
                 .dst_w = dst_w,
                 .dst_h = dst_h,
                 .dst = dst,
+                .dst_rows = dst_rows,
         };
         r = taps_build(src_w, dst_w, &s->th);
         if (r < 0)
@@ -305,7 +315,8 @@ static void finish_row(const struct thumb_scaler *s, unsigned y, unsigned b) {
                                           k == 0);
         }
         thumb_kernel_narrow(s->hacc, m, (uint8_t *) s->gathered);
-        thumb_kernel_pick_rgb(s->dst + (size_t) y * n * 3, (const uint8_t *) s->gathered, n, s->ro, s->go, s->bo);
+        thumb_kernel_pick_rgb(s->dst + (size_t) (y % s->dst_rows) * n * 3, (const uint8_t *) s->gathered, n, s->ro,
+                              s->go, s->bo);
 }
 
 /* Source row j adds to the output rows whose taps include it: y and, on a
@@ -332,6 +343,11 @@ static void push_row(struct thumb_scaler *s, const uint8_t *row) {
         }
 }
 
+int thumb_scaler_new(enum thumb_pixfmt fmt, unsigned src_w, unsigned src_h, uint8_t *dst, unsigned dst_w,
+                     unsigned dst_h, struct thumb_scaler **ret) {
+        return thumb_scaler_new_ring(fmt, src_w, src_h, dst, dst_h, dst_w, dst_h, ret);
+}
+
 unsigned thumb_scaler_rows_done(const struct thumb_scaler *s) {
         return s ? s->y : 0;
 }
@@ -356,84 +372,6 @@ int thumb_scale(const uint8_t *src, enum thumb_pixfmt fmt, unsigned src_w, unsig
         if (r < 0)
                 return r;
         return thumb_scaler_push(s, src, src_stride, src_h);
-}
-
-/* ---- PNG -------------------------------------------------------------------------------------- */
-
-struct membuf {
-        uint8_t *data;
-        size_t size, allocated;
-};
-
-static void png_write_cb(png_structp png, png_bytep data, size_t len) {
-        struct membuf *m = png_get_io_ptr(png);
-
-        if (m->allocated - m->size < len) {
-                size_t want = m->allocated ? m->allocated : 64 * 1024;
-                uint8_t *p;
-
-                while (want - m->size < len)
-                        want *= 2;
-                p = realloc(m->data, want);
-                if (!p)
-                        png_error(png, "out of memory");
-                m->data = p;
-                m->allocated = want;
-        }
-        memcpy(m->data + m->size, data, len);
-        m->size += len;
-}
-
-static void png_flush_cb(_unused_ png_structp png) {
-}
-
-/* libpng prints errors and warnings on stderr by default; the caller reports. */
-static void png_error_cb(png_structp png, _unused_ png_const_charp msg) {
-        png_longjmp(png, 1);
-}
-
-static void png_warning_cb(_unused_ png_structp png, _unused_ png_const_charp msg) {
-}
-
-int thumb_encode_png(const uint8_t *rgb, unsigned w, unsigned h, int level, uint8_t **ret, size_t *ret_size) {
-        struct membuf m = {};
-        png_structp png;
-        png_infop info;
-
-        if (!rgb || w == 0 || h == 0 || level < 0 || level > 9)
-                return -EINVAL;
-        png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, png_error_cb, png_warning_cb);
-        if (!png)
-                return -ENOMEM;
-        info = png_create_info_struct(png);
-        if (!info) {
-                png_destroy_write_struct(&png, NULL);
-                return -ENOMEM;
-        }
-        /* m lives in memory (its address is handed to libpng), so it is
-         * current after the longjmp. */
-        if (setjmp(png_jmpbuf(png))) {
-                png_destroy_write_struct(&png, &info);
-                free(m.data);
-                return -EIO;
-        }
-        png_set_write_fn(png, &m, png_write_cb, png_flush_cb);
-        png_set_IHDR(png, info, w, h, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
-                     PNG_FILTER_TYPE_DEFAULT);
-        png_set_compression_level(png, level);
-        /* No row filter: on a screen of flat areas and text it is both the
-         * fastest and (measured on Xfce screenshots) the smallest; adaptive
-         * filtering costs four times the time for bigger files. */
-        png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
-        png_write_info(png, info);
-        for (unsigned y = 0; y < h; y++)
-                png_write_row(png, (png_const_bytep) (rgb + (size_t) y * w * 3));
-        png_write_end(png, info);
-        png_destroy_write_struct(&png, &info);
-
-        *ret = m.data;
-        *ret_size = m.size;
-        return 0;
 }
 
 /* ---- JPEG ------------------------------------------------------------------------------------- */
@@ -743,6 +681,8 @@ static const xcb_format_t *format_of(const xcb_setup_t *setup, uint8_t depth) {
  * strip pushed into the scaler as it arrives: the server copies the next
  * strip while we scale this one (two cores work at once), and no buffer of
  * the whole screen is ever touched (5 MB of fresh pages at 1440x900).
+ * The first requests go out before the scaler is built, so that the
+ * server's first copy (the slowest: it maps the segment) overlaps that.
  */
 #define STRIP_BYTES (128u * 1024u)
 #define IN_FLIGHT 3u
@@ -754,27 +694,43 @@ struct grab {
         size_t stride;
         unsigned rows;                  /* per strip */
         unsigned strips;
+        bool shm;                       /* the requests in flight are MIT-SHM's */
+        unsigned seq[IN_FLIGHT];        /* the requests in flight, by slot */
+        unsigned issued;                /* strips asked for so far */
+        unsigned received;              /* strips whose reply was read */
         /* MIT-SHM: one segment, IN_FLIGHT slots of rows * stride bytes */
         xcb_shm_seg_t seg;
         uint8_t *map;
-        size_t slot_size;
+        size_t map_size, slot_size;
+        xcb_shm_query_version_cookie_t version;
+        bool version_pending;           /* its reply not read yet */
         /* Output rows handed on as they complete */
         thumb_rows_fn on_rows;
         void *userdata;
         const uint8_t *rgb;
-        unsigned out_w, out_h, rows_sent;
+        unsigned out_w, out_h, ring_rows, rows_sent;
 };
 
-/* The output rows the last strip completed, to the caller's on_rows. */
+/* The output rows the last strip completed, to the caller's on_rows: one
+ * call per run of rows that lie one after the other in the ring. */
 static int emit_rows(struct grab *g, const struct thumb_scaler *s) {
         unsigned done = thumb_scaler_rows_done(s);
-        int r;
 
-        if (!g->on_rows || done == g->rows_sent)
+        if (!g->on_rows)
                 return 0;
-        r = g->on_rows(g->rgb, g->out_w, g->out_h, g->rows_sent, done, g->userdata);
-        g->rows_sent = done;
-        return r < 0 ? r : 0;
+        while (g->rows_sent < done) {
+                unsigned at = g->rows_sent % g->ring_rows, n = done - g->rows_sent;
+                int r;
+
+                if (n > g->ring_rows - at)
+                        n = g->ring_rows - at;
+                r = g->on_rows(g->rgb + (size_t) at * g->out_w * 3, g->out_w, g->out_h, g->rows_sent,
+                               g->rows_sent + n, g->userdata);
+                if (r < 0)
+                        return r;
+                g->rows_sent += n;
+        }
+        return 0;
 }
 
 static unsigned strip_rows(const struct grab *g, unsigned i) {
@@ -782,34 +738,53 @@ static unsigned strip_rows(const struct grab *g, unsigned i) {
         return g->height - y < g->rows ? g->height - y : g->rows;
 }
 
-static unsigned issue(const struct grab *g, unsigned i, bool shm) {
+/* Ask for the next strip, into the slot it will be read from. */
+static void issue(struct grab *g) {
+        unsigned i = g->issued++;
         int16_t y = (int16_t) (i * g->rows);
         uint16_t h = (uint16_t) strip_rows(g, i);
 
-        if (shm)
-                return xcb_shm_get_image(g->c, g->root, 0, y, (uint16_t) g->width, h, UINT32_MAX,
-                                         XCB_IMAGE_FORMAT_Z_PIXMAP, g->seg, (uint32_t) ((i % IN_FLIGHT) * g->slot_size))
-                        .sequence;
-        return xcb_get_image(g->c, XCB_IMAGE_FORMAT_Z_PIXMAP, g->root, 0, y, (uint16_t) g->width, h, UINT32_MAX)
-                .sequence;
+        if (g->shm)
+                g->seq[i % IN_FLIGHT] =
+                        xcb_shm_get_image(g->c, g->root, 0, y, (uint16_t) g->width, h, UINT32_MAX,
+                                          XCB_IMAGE_FORMAT_Z_PIXMAP, g->seg, (uint32_t) ((i % IN_FLIGHT) * g->slot_size))
+                                .sequence;
+        else
+                g->seq[i % IN_FLIGHT] =
+                        xcb_get_image(g->c, XCB_IMAGE_FORMAT_Z_PIXMAP, g->root, 0, y, (uint16_t) g->width, h,
+                                      UINT32_MAX)
+                                .sequence;
+}
+
+/* The first IN_FLIGHT strips, sent now. */
+static void issue_first(struct grab *g) {
+        g->issued = g->received = 0;
+        while (g->issued < g->strips && g->issued < IN_FLIGHT)
+                issue(g);
+        xcb_flush(g->c);
+}
+
+/* Replies that will never be read would otherwise wait in xcb's queue. */
+static void discard_in_flight(struct grab *g) {
+        for (unsigned j = g->received; j < g->issued; j++)
+                xcb_discard_reply(g->c, g->seq[j % IN_FLIGHT]);
+        g->issued = g->received = 0;
 }
 
 /* -EOPNOTSUPP when the first strip fails (nothing was pushed: the caller may
- * try the other way), -EIO when a later one does, on_rows' error. */
-static int grab_strips(struct grab *g, struct thumb_scaler *s, bool shm, unsigned long long *scale_usec) {
-        unsigned seq[IN_FLIGHT];
+ * try the other way), -EIO when a later one does, on_rows' error. The first
+ * strips are in flight already (issue_first). */
+static int grab_strips(struct grab *g, struct thumb_scaler *s, unsigned long long *scale_usec) {
         int r = 0;
-
-        for (unsigned i = 0; i < g->strips && i < IN_FLIGHT; i++)
-                seq[i] = issue(g, i, shm);
 
         for (unsigned i = 0; i < g->strips; i++) {
                 _cleanup_free_ xcb_generic_error_t *err = NULL;
                 unsigned h = strip_rows(g, i), slot = i % IN_FLIGHT;
 
-                if (shm) {
+                g->received = i + 1;
+                if (g->shm) {
                         _cleanup_free_ xcb_shm_get_image_reply_t *reply =
-                                xcb_shm_get_image_reply(g->c, (xcb_shm_get_image_cookie_t) { seq[slot] }, &err);
+                                xcb_shm_get_image_reply(g->c, (xcb_shm_get_image_cookie_t) { g->seq[slot] }, &err);
                         if (reply) {
                                 unsigned long long t = now_usec();
 
@@ -819,7 +794,7 @@ static int grab_strips(struct grab *g, struct thumb_scaler *s, bool shm, unsigne
                                 r = i == 0 ? -EOPNOTSUPP : -EIO;
                 } else {
                         _cleanup_free_ xcb_get_image_reply_t *reply =
-                                xcb_get_image_reply(g->c, (xcb_get_image_cookie_t) { seq[slot] }, &err);
+                                xcb_get_image_reply(g->c, (xcb_get_image_cookie_t) { g->seq[slot] }, &err);
                         if (!reply)
                                 r = i == 0 ? -EOPNOTSUPP : -EIO;
                         else if ((size_t) xcb_get_image_data_length(reply) < g->stride * h)
@@ -834,73 +809,95 @@ static int grab_strips(struct grab *g, struct thumb_scaler *s, bool shm, unsigne
                 if (r >= 0)
                         r = emit_rows(g, s);
                 if (r < 0) {
-                        /* Replies still in flight would otherwise wait in xcb's queue. */
-                        for (unsigned j = i + 1; j < g->strips && j < i + IN_FLIGHT; j++)
-                                xcb_discard_reply(g->c, seq[j % IN_FLIGHT]);
+                        discard_in_flight(g);
                         return r;
                 }
-                if (i + IN_FLIGHT < g->strips)
-                        seq[slot] = issue(g, i + IN_FLIGHT, shm);
+                if (g->issued < g->strips)
+                        issue(g);
         }
         return 0;
 }
 
 /*
  * MIT-SHM into a memfd (SHM 1.2 passes the fd over the socket): nothing
- * named, no SysV segment to leak if we die. -EOPNOTSUPP when the server
- * cannot; the caller then reads with GetImage.
+ * named, no SysV segment to leak if we die. Sends the version query, the
+ * attach and the first strips in one go: an older server fails the attach
+ * and the strips, and shm_check() then says so. -EOPNOTSUPP when nothing
+ * could be sent; the caller then reads with GetImage.
  */
-static int grab_shm(struct grab *g, struct thumb_scaler *s, unsigned long long *scale_usec) {
-        _cleanup_free_ xcb_shm_query_version_reply_t *ver = NULL;
+static int shm_begin(struct grab *g) {
         _cleanup_close_ int fd = -EBADF;
         const xcb_query_extension_reply_t *ext;
-        size_t size;
         void *map;
-        int r;
 
         ext = xcb_get_extension_data(g->c, &xcb_shm_id);
         if (!ext || !ext->present)
                 return -EOPNOTSUPP;
-        ver = xcb_shm_query_version_reply(g->c, xcb_shm_query_version(g->c), NULL);
-        if (!ver || ver->major_version < 1 || (ver->major_version == 1 && ver->minor_version < 2))
-                return -EOPNOTSUPP;
 
         g->slot_size = g->stride * g->rows;
-        size = g->slot_size * IN_FLIGHT;
+        g->map_size = g->slot_size * IN_FLIGHT;
         fd = memfd_create("botdesk-thumbnail", MFD_CLOEXEC);
         if (fd < 0)
                 return -EOPNOTSUPP;
-        if (ftruncate(fd, (off_t) size) < 0)
+        /* Sized only: the server's first copies allocate the pages, on its
+         * core while we build the scaler, and our reads find them there
+         * (allocating them here, fallocate or MAP_POPULATE, put 200-300 us
+         * of zeroing in front of the first request). */
+        if (ftruncate(fd, (off_t) g->map_size) < 0)
                 return -EOPNOTSUPP;
-        map = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
+        map = mmap(NULL, g->map_size, PROT_READ, MAP_SHARED, fd, 0);
         if (map == MAP_FAILED)
                 return -EOPNOTSUPP;
 
         g->map = map;
+        g->version = xcb_shm_query_version(g->c);
+        g->version_pending = true;
         g->seg = xcb_generate_id(g->c);
-        /* xcb closes the fd once it is sent. A failed attach shows up as an
-         * error of the first strip, which saves a round trip. */
+        /* xcb closes the fd once it is sent. */
         xcb_shm_attach_fd(g->c, g->seg, TAKE_FD(fd), 0);
-        r = grab_strips(g, s, true, scale_usec);
+        g->shm = true;
+        issue_first(g);
+        return 0;
+}
+
+static void shm_end(struct grab *g) {
+        if (!g->map)
+                return;
+        discard_in_flight(g);
+        if (g->version_pending)
+                xcb_discard_reply(g->c, g->version.sequence);
+        g->version_pending = false;
         xcb_shm_detach(g->c, g->seg);
         xcb_flush(g->c);
-        munmap(map, size);
+        munmap(g->map, g->map_size);
         g->map = NULL;
-        return r;
+        g->shm = false;
+}
+
+/* Whether the server speaks SHM 1.2 (fd passing): else the strips asked for fail. */
+static bool shm_check(struct grab *g) {
+        _cleanup_free_ xcb_shm_query_version_reply_t *ver = xcb_shm_query_version_reply(g->c, g->version, NULL);
+
+        g->version_pending = false;
+        return ver && (ver->major_version > 1 || (ver->major_version == 1 && ver->minor_version >= 2));
+}
+
+static void grab_done(struct grab *g) {
+        shm_end(g);
+        discard_in_flight(g);
 }
 
 int thumb_grab_scaled_stream(xcb_connection_t *c, int screen, unsigned box_w, unsigned box_h, thumb_rows_fn on_rows,
                              void *userdata, struct thumb_image *ret) {
         _cleanup_(thumb_scaler_freep) struct thumb_scaler *s = NULL;
         _cleanup_free_ uint8_t *rgb = NULL;
+        _cleanup_(grab_done) struct grab g = { .c = c, .on_rows = on_rows, .userdata = userdata };
         const xcb_setup_t *setup = xcb_get_setup(c);
         const xcb_screen_t *scr;
         const xcb_visualtype_t *v;
         const xcb_format_t *pf;
-        struct grab g = { .c = c, .on_rows = on_rows, .userdata = userdata };
         unsigned long long scale_usec = 0;
         unsigned w, h;
-        bool shm = true;
         int fmt, r;
 
         if (box_w == 0 || box_h == 0)
@@ -929,34 +926,52 @@ int thumb_grab_scaled_stream(xcb_connection_t *c, int screen, unsigned box_w, un
         g.rows = (unsigned) (STRIP_BYTES / g.stride) ?: 1;
         g.strips = (g.height + g.rows - 1) / g.rows;
 
+        if (shm_begin(&g) < 0)
+                issue_first(&g);
+
         thumb_fit(g.width, g.height, box_w, box_h, &w, &h);
-        rgb = buffer_alloc((size_t) w * h * 3);
+        /* A caller that takes the rows as they come gets them through a
+         * ring that holds what one strip completes, which stays in the
+         * cache; otherwise the whole thumbnail. */
+        g.ring_rows = on_rows ? thumb_scaler_ring_rows(g.height, h, g.rows) : h;
+        rgb = on_rows ? malloc((size_t) w * g.ring_rows * 3) : buffer_alloc((size_t) w * h * 3);
         if (!rgb)
                 return -ENOMEM;
-        r = thumb_scaler_new((enum thumb_pixfmt) fmt, g.width, g.height, rgb, w, h, &s);
+        r = thumb_scaler_new_ring((enum thumb_pixfmt) fmt, g.width, g.height, rgb, g.ring_rows, w, h, &s);
         if (r < 0)
                 return r;
         g.rgb = rgb;
         g.out_w = w;
         g.out_h = h;
-
-        r = grab_shm(&g, s, &scale_usec);
-        if (r == -EOPNOTSUPP) {
-                shm = false;
-                r = grab_strips(&g, s, false, &scale_usec);
+        /* The size, before the first strip is back: the caller sets up its
+         * encoder while the server copies. */
+        if (on_rows) {
+                r = on_rows(rgb, w, h, 0, 0, userdata);
+                if (r < 0)
+                        return r;
         }
+
+        r = -EOPNOTSUPP;
+        if (g.shm && shm_check(&g))
+                r = grab_strips(&g, s, &scale_usec);
+        if (r == -EOPNOTSUPP && g.shm) {
+                shm_end(&g);
+                issue_first(&g);
+        }
+        if (r == -EOPNOTSUPP)
+                r = grab_strips(&g, s, &scale_usec);
         if (r == -EOPNOTSUPP)
                 r = -EIO;
         if (r < 0)
                 return r;
 
         *ret = (struct thumb_image) {
-                .rgb = TAKE_PTR(rgb),
+                .rgb = on_rows ? NULL : TAKE_PTR(rgb),
                 .width = w,
                 .height = h,
                 .screen_width = g.width,
                 .screen_height = g.height,
-                .shm = shm,
+                .shm = g.shm,
                 .scale_usec = scale_usec,
         };
         return 0;

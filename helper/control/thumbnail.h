@@ -85,7 +85,18 @@ struct thumb_scaler;
 int thumb_scaler_new(enum thumb_pixfmt fmt, unsigned src_w, unsigned src_h, uint8_t *dst, unsigned dst_w,
                      unsigned dst_h, struct thumb_scaler **ret);
 int thumb_scaler_push(struct thumb_scaler *s, const uint8_t *rows, size_t stride, unsigned n);
-/* How many output rows, from the top, are complete in dst. */
+/*
+ * The same into a ring of dst_rows output rows: row y is written at row
+ * y % dst_rows of dst, for a caller that takes the rows away as they
+ * complete and so never needs the whole picture in memory. A push of n
+ * source rows completes at most thumb_scaler_ring_rows(src_h, dst_h, n)
+ * rows: a ring that big loses none between two pushes. dst_rows is 1..dst_h
+ * (-EINVAL).
+ */
+int thumb_scaler_new_ring(enum thumb_pixfmt fmt, unsigned src_w, unsigned src_h, uint8_t *dst, unsigned dst_rows,
+                          unsigned dst_w, unsigned dst_h, struct thumb_scaler **ret);
+unsigned thumb_scaler_ring_rows(unsigned src_h, unsigned dst_h, unsigned n);
+/* How many output rows, from the top, are complete. */
 unsigned thumb_scaler_rows_done(const struct thumb_scaler *s);
 struct thumb_scaler *thumb_scaler_free(struct thumb_scaler *s);
 
@@ -139,7 +150,7 @@ int thumb_connect(const char *display, const char *xauthority, xcb_connection_t 
 
 /* A thumbnail of a screen. */
 struct thumb_image {
-        uint8_t *rgb;                   /* owned: packed RGB888, width * 3 bytes a row */
+        uint8_t *rgb;                   /* owned: packed RGB888, width * 3 bytes a row (NULL when streamed) */
         unsigned width, height;
         unsigned screen_width, screen_height;
         bool shm;                       /* read through MIT-SHM (else GetImage) */
@@ -161,12 +172,15 @@ int thumb_grab_scaled(xcb_connection_t *c, int screen, unsigned box_w, unsigned 
 
 /*
  * The same, handing on the output rows as they complete: after each strip,
- * on_rows gets the thumbnail's pixels (width * 3 bytes a row, height rows)
- * and the rows [y0, y1) new since its last call, so that they can be
- * encoded while the server copies the next strips. A negative return
- * stops the grab and is returned.
+ * on_rows gets the rows [y0, y1) of the width x height thumbnail new since
+ * its last call, one after the other at rows (width * 3 bytes a row), so
+ * that they can be encoded while the server copies the next strips. They
+ * are valid during the call only: the whole picture is never in memory
+ * (ret->rgb is NULL). A first call with no rows (y0 == y1 == 0) comes
+ * before the first strip is back, to set up with the size known. A
+ * negative return stops the grab and is returned.
  */
-typedef int (*thumb_rows_fn)(const uint8_t *rgb, unsigned width, unsigned height, unsigned y0, unsigned y1,
+typedef int (*thumb_rows_fn)(const uint8_t *rows, unsigned width, unsigned height, unsigned y0, unsigned y1,
                              void *userdata);
 int thumb_grab_scaled_stream(xcb_connection_t *c, int screen, unsigned box_w, unsigned box_h, thumb_rows_fn on_rows,
                              void *userdata, struct thumb_image *ret);

@@ -7,10 +7,14 @@
 Asks for ROUNDS full, non-incremental updates in Raw encoding (the largest
 thing a server sends) and prints MB/s for the raw Unix socket and for the
 bridge, one line each: "raw 812.3" / "bridge 790.1" (stdout a pipe) /
-"bridge_socket 801.2" (stdin and stdout one socket, as socat EXEC gives). With WEB_SOCKET (a
-running `botdesk web`), also through a WebSocket ("web 650.2", updates per
-second "web_fps 30.1"), and the server's RSS with 10 viewers attached
-("web_rss10_kib 4123").
+"bridge_socket 801.2" (stdin and stdout one socket, as socat EXEC gives).
+The same through a plain `socat STDIO UNIX-CONNECT:SOCKET` relay ("socat",
+"socat_socket"), the floor of any relay process. After each relay, the CPU
+time it used (user + system, "bridge_cpu_ms 41.2") and that per GB it
+carried ("bridge_cpu_s_per_gb 0.40"): the reader below may bound the MB/s,
+never the relay's own cost. With WEB_SOCKET (a running `botdesk web`),
+also through a WebSocket ("web 650.2", updates per second "web_fps 30.1"),
+and the server's RSS with 10 viewers attached ("web_rss10_kib 4123").
 """
 import base64
 import os
@@ -22,9 +26,15 @@ import time
 
 
 class Stream:
-    def __init__(self, read, write):
-        self.read_some, self.write = read, write
-        self.buf = b""
+    """read_some(n) returns some bytes (maybe more than n); readinto(view),
+    when given, fills a buffer in place: the pixels are skipped through one
+    scratch buffer, never joined into bytes objects, so that this reader
+    costs as little per byte as Python allows."""
+
+    def __init__(self, read, write, readinto=None):
+        self.read_some, self.write, self.readinto = read, write, readinto
+        self.buf = bytearray()
+        self.scratch = memoryview(bytearray(1 << 20))
 
     def read(self, n):
         while len(self.buf) < n:
@@ -32,8 +42,26 @@ class Stream:
             if not chunk:
                 raise EOFError("server closed the stream")
             self.buf += chunk
-        out, self.buf = self.buf[:n], self.buf[n:]
+        out = bytes(self.buf[:n])
+        del self.buf[:n]
         return out
+
+    def skip(self, n):
+        held = min(n, len(self.buf))
+        del self.buf[:held]
+        n -= held
+        while n > 0:
+            if self.readinto:
+                got = self.readinto(self.scratch[:min(n, len(self.scratch))])
+            else:
+                chunk = self.read_some(min(n, len(self.scratch)))
+                got = len(chunk) if chunk else 0
+                if got > n:
+                    self.buf += chunk[n:]
+                    got = n
+            if not got:
+                raise EOFError("server closed the stream")
+            n -= got
 
 
 def handshake(s):
@@ -57,6 +85,7 @@ def handshake(s):
 
 
 def measure(s, w, h, rounds):
+    """MB/s and the bytes of pixels that came."""
     total = 0
     t0 = time.monotonic()
     for _ in range(rounds):
@@ -78,8 +107,9 @@ def measure(s, w, h, rounds):
             rx, ry, rw, rh, enc = struct.unpack(">HHHHi", s.read(12))
             if enc != 0:
                 raise RuntimeError(f"unexpected encoding {enc}")
-            total += len(s.read(rw * rh * 4))
-    return total / (time.monotonic() - t0) / 1e6
+            s.skip(rw * rh * 4)
+            total += rw * rh * 4
+    return total / (time.monotonic() - t0) / 1e6, total
 
 
 class WebSocket:
@@ -123,11 +153,45 @@ class WebSocket:
 
 
 def cpu_ms(p):
-    """The bridge's own CPU time (user + system), once it has exited: what the
+    """The relay's own CPU time (user + system), once it has exited: what the
     throughput, bound by this script's reads, cannot show."""
     _, _, ru = os.wait4(p.pid, 0)
     p.returncode = 0
     return (ru.ru_utime + ru.ru_stime) * 1e3
+
+
+def relay(name, argv, rounds):
+    """One relay process between us and the server: its MB/s, then its CPU
+    time in all and per GB of pixels, first with a pipe each way (stdout a
+    pipe: `botdesk rfb` splices into it), then on one socketpair (as socat's
+    EXEC and websockify hand it over: the bridge splices through a pipe)."""
+    p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+
+    def write(data):
+        p.stdin.write(data)
+        p.stdin.flush()
+
+    s = Stream(p.stdout.read, write, p.stdout.readinto)
+    w, h = handshake(s)
+    mbs, total = measure(s, w, h, rounds)
+    print(f"{name} {mbs:.1f}")
+    p.stdin.close()
+    ms = cpu_ms(p)
+    p.stdout.close()
+    print(f"{name}_cpu_ms {ms:.1f}")
+    print(f"{name}_cpu_s_per_gb {ms / 1e3 / (total / 1e9):.3f}")
+
+    ours, theirs = socket.socketpair()
+    p = subprocess.Popen(argv, stdin=theirs, stdout=theirs)
+    theirs.close()
+    s = Stream(ours.recv, ours.sendall, ours.recv_into)
+    w, h = handshake(s)
+    mbs, total = measure(s, w, h, rounds)
+    print(f"{name}_socket {mbs:.1f}")
+    ours.close()
+    ms = cpu_ms(p)
+    print(f"{name}_socket_cpu_ms {ms:.1f}")
+    print(f"{name}_socket_cpu_s_per_gb {ms / 1e3 / (total / 1e9):.3f}")
 
 
 def rss_kib(pid):
@@ -144,32 +208,13 @@ def main():
 
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     sock.connect(path)
-    s = Stream(sock.recv, sock.sendall)
+    s = Stream(sock.recv, sock.sendall, sock.recv_into)
     w, h = handshake(s)
-    print(f"raw {measure(s, w, h, rounds):.1f}")
+    print(f"raw {measure(s, w, h, rounds)[0]:.1f}")
     sock.close()
 
-    p = subprocess.Popen([botdesk, "rfb", profile], stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
-
-    def write(data):
-        p.stdin.write(data)
-        p.stdin.flush()
-
-    s = Stream(p.stdout.read1 if hasattr(p.stdout, "read1") else p.stdout.read, write)
-    w, h = handshake(s)
-    print(f"bridge {measure(s, w, h, rounds):.1f}")
-    p.stdin.close()
-    print(f"bridge_cpu_ms {cpu_ms(p):.1f}")
-
-    # A socketpair on both sides, as socat's EXEC and websockify hand it over.
-    ours, theirs = socket.socketpair()
-    p = subprocess.Popen([botdesk, "rfb", profile], stdin=theirs, stdout=theirs)
-    theirs.close()
-    s = Stream(ours.recv, ours.sendall)
-    w, h = handshake(s)
-    print(f"bridge_socket {measure(s, w, h, rounds):.1f}")
-    ours.close()
-    print(f"bridge_socket_cpu_ms {cpu_ms(p):.1f}")
+    relay("bridge", [botdesk, "rfb", profile], rounds)
+    relay("socat", ["socat", "STDIO", f"UNIX-CONNECT:{path}"], rounds)
 
     if len(sys.argv) > 6:
         web_path, web_pid = sys.argv[5], int(sys.argv[6])
@@ -177,7 +222,7 @@ def main():
         s = Stream(ws.read_some, ws.write)
         w, h = handshake(s)
         t0 = time.monotonic()
-        mbs = measure(s, w, h, rounds)
+        mbs = measure(s, w, h, rounds)[0]
         print(f"web {mbs:.1f}")
         print(f"web_fps {rounds / (time.monotonic() - t0):.1f}")
         ws.sock.close()

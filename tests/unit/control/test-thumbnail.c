@@ -2,6 +2,7 @@
 #include "tap.h"
 
 #include <fcntl.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -154,6 +155,119 @@ static void test_streaming(void) {
         tap_ok(memcmp(whole, strips, (size_t) dw * dh * 3) == 0, "scaling strip by strip gives the same pixels as at once");
         TAP_EQ_INT(thumb_scaler_rows_done(s), dh, "after the last source row every output row is done");
         thumb_scaler_free(s);
+}
+
+/* Rows as they complete, from a ring that holds what one push can complete, copied out after each push. */
+static void test_ring(void) {
+        const unsigned sw = 1440, sh = 900, dw = 960, dh = 600;
+        _cleanup_free_ uint8_t *src = make_screen(THUMB_BGRX8888, sw, sh, sw * 4, gradient_at);
+        _cleanup_free_ uint8_t *whole = malloc((size_t) dw * dh * 3), *out = calloc((size_t) dw * dh, 3), *ring = NULL;
+        struct thumb_scaler *s = NULL;
+        unsigned sent = 0, rows = 1, max_rows = 0;
+        int r = 0;
+
+        TAP_EQ_INT(thumb_scale(src, THUMB_BGRX8888, sw, sh, sw * 4, whole, dw, dh), 0, "scaling 1440x900 to 960x600 succeeds");
+        /* The ring for the largest strip pushed below. */
+        for (unsigned n = 1; n <= 23; n++)
+                if (thumb_scaler_ring_rows(sh, dh, n) > max_rows)
+                        max_rows = thumb_scaler_ring_rows(sh, dh, n);
+        TAP_EQ_INT(thumb_scaler_ring_rows(sh, dh, 22), 15, "22 source rows of 900 complete at most 15 rows of 600");
+        TAP_EQ_INT(thumb_scaler_ring_rows(3, 2, 2), 2, "2 source rows of 3 may complete both rows of 2");
+        TAP_EQ_INT(thumb_scaler_ring_rows(5, 5, 4), 4, "at the same size each source row completes one output row");
+        ring = malloc((size_t) dw * max_rows * 3);
+        TAP_EQ_INT(thumb_scaler_new_ring(THUMB_BGRX8888, sw, sh, ring, 0, dw, dh, &s), -EINVAL, "a ring of no rows is refused");
+        TAP_EQ_INT(thumb_scaler_new_ring(THUMB_BGRX8888, sw, sh, ring, dh + 1, dw, dh, &s), -EINVAL,
+                   "a ring taller than the picture is refused");
+        TAP_EQ_INT(thumb_scaler_new_ring(THUMB_BGRX8888, sw, sh, ring, max_rows, dw, dh, &s), 0, "a scaler into a ring is created");
+        /* Strips of 1..23 rows, again and again: every boundary and every wrap of the ring lands somewhere else. */
+        for (unsigned y = 0; y < sh && r == 0; y += rows, rows = rows % 23 + 1) {
+                unsigned n = y + rows > sh ? sh - y : rows;
+
+                r = thumb_scaler_push(s, src + (size_t) y * sw * 4, sw * 4, n);
+                if (thumb_scaler_rows_done(s) - sent > thumb_scaler_ring_rows(sh, dh, n))
+                        r = -E2BIG;
+                for (; sent < thumb_scaler_rows_done(s); sent++)
+                        memcpy(out + (size_t) sent * dw * 3, ring + (size_t) (sent % max_rows) * dw * 3, (size_t) dw * 3);
+        }
+        TAP_EQ_INT(r, 0, "every strip is accepted and completes no more rows than thumb_scaler_ring_rows says");
+        TAP_EQ_INT(sent, dh, "every output row came out of the ring");
+        tap_ok(memcmp(whole, out, (size_t) dw * dh * 3) == 0, "the rows out of the ring are the pixels of the whole picture");
+        thumb_scaler_free(s);
+}
+
+/* Deterministic noise: every byte of every pixel independent, the worst case for a filter. */
+static uint32_t noise_state;
+
+static struct rgb noise_at(_unused_ unsigned x, _unused_ unsigned y, _unused_ unsigned w, _unused_ unsigned h) {
+        struct rgb c;
+
+        noise_state = noise_state * 1103515245u + 12345u;
+        c.r = noise_state >> 24;
+        noise_state = noise_state * 1103515245u + 12345u;
+        c.g = noise_state >> 24;
+        noise_state = noise_state * 1103515245u + 12345u;
+        c.b = noise_state >> 24;
+        return c;
+}
+
+/* How much of source pixel j, of n_src, falls inside output pixel i, of n_dst (0..1). */
+static double overlap(unsigned i, unsigned j, unsigned n_src, unsigned n_dst) {
+        double lo = (double) i * n_src / n_dst, hi = (double) (i + 1) * n_src / n_dst;
+        double a = j > lo ? j : lo, b = j + 1.0 < hi ? j + 1.0 : hi;
+
+        return b > a ? (b - a) * n_dst / n_src : 0;
+}
+
+/*
+ * The plain box filter the scaler implements, in doubles, one output pixel
+ * at a time: the mean of the source area it covers, each source pixel
+ * weighted by the part of it inside. The vectorised scaler (8-bit weights,
+ * two roundings) must stay within 2 levels of it on noise, and within
+ * 1 level on average.
+ */
+static void check_reference(unsigned sw, unsigned sh, unsigned dw, unsigned dh) {
+        _cleanup_free_ uint8_t *src = NULL, *dst = malloc((size_t) dw * dh * 3);
+        unsigned worst = 0;
+        double sum = 0;
+
+        noise_state = sw * 31 + sh;
+        src = make_screen(THUMB_BGRX8888, sw, sh, sw * 4, noise_at);
+        if (!tap_ok(thumb_scale(src, THUMB_BGRX8888, sw, sh, sw * 4, dst, dw, dh) == 0, "scaling %ux%u to %ux%u succeeds",
+                    sw, sh, dw, dh))
+                return;
+        for (unsigned y = 0; y < dh; y++)
+                for (unsigned x = 0; x < dw; x++) {
+                        unsigned j0 = (unsigned) ((uint64_t) y * sh / dh), i0 = (unsigned) ((uint64_t) x * sw / dw);
+                        double want[3] = {};
+
+                        for (unsigned j = j0; j < sh && (double) j < (double) (y + 1) * sh / dh; j++)
+                                for (unsigned i = i0; i < sw && (double) i < (double) (x + 1) * sw / dw; i++) {
+                                        const uint8_t *p = src + (size_t) j * sw * 4 + (size_t) i * 4;
+                                        double wgt = overlap(y, j, sh, dh) * overlap(x, i, sw, dw);
+
+                                        want[0] += wgt * p[2];
+                                        want[1] += wgt * p[1];
+                                        want[2] += wgt * p[0];
+                                }
+                        for (unsigned c = 0; c < 3; c++) {
+                                double d = fabs(dst[((size_t) y * dw + x) * 3 + c] - want[c]);
+
+                                sum += d;
+                                if ((unsigned) (d + 0.5) > worst)
+                                        worst = (unsigned) (d + 0.5);
+                        }
+                }
+        if (!tap_ok(worst <= 2 && sum / ((double) dw * dh * 3) <= 1.0,
+                    "%ux%u to %ux%u: every pixel within 2 levels of a plain box filter, within 1 on average", sw, sh, dw, dh))
+                printf("#   worst %u, mean %.3f\n", worst, sum / ((double) dw * dh * 3));
+}
+
+static void test_reference(void) {
+        check_reference(1440, 900, 960, 600);   /* the bench's case: 1.5 each way */
+        check_reference(1366, 768, 403, 227);   /* uneven ratios, boundaries everywhere */
+        check_reference(333, 217, 100, 65);
+        check_reference(640, 480, 640, 480);    /* the same size: a copy */
+        check_reference(1000, 10, 3, 1);        /* far beyond 256:1 vertically and horizontally */
 }
 
 static void check_fit(unsigned sw, unsigned sh, unsigned bw, unsigned bh, unsigned ww, unsigned wh) {
@@ -460,6 +574,8 @@ int main(void) {
         test_gradient_1440x900();
         test_no_upscale();
         test_streaming();
+        test_ring();
+        test_reference();
         test_fit();
         test_formats();
         test_png();
