@@ -30,7 +30,7 @@
 #include "packages.h"
 #include "profile.h"
 #include "spawn.h"
-#include "standalone.h"
+#include "launch.h"
 #include "status.h"
 #include "unit.h"
 #include "util.h"

@@ -14,7 +14,7 @@
 #include "botdesk-config.h"
 #include "identity.h"
 #include "spawn.h"
-#include "standalone.h"
+#include "launch.h"
 #include "unit.h"
 #include "util.h"
 
