@@ -15,9 +15,7 @@
 #include "cli-remote.h"
 #include "botdesk-config.h"
 #include "cgroup.h"
-#include "commands.h"
-#include "commands-lookup.h"
-#include "commands-web.h"
+#include "verbs.h"
 #include "config.h"
 #include "doctor-inotify.h"
 #include "envfile.h"
@@ -36,70 +34,11 @@
 #include "util.h"
 #include "x11-verbs.h"
 
-struct options {
-        bool json;
-        bool quiet;
-        bool force;
-        bool yes;
-        bool start;            /* env, exec: --start */
-        bool password_stdin;   /* install */
-        unsigned timeout;      /* 0 = start_timeout + margin */
-        const char *profile_opt;
-        const char *viewer;
-        const char *reason;
-        const char *until;
-        char *pass_env[65];    /* exec --env NAME, NULL-terminated; pointers into argv */
-        size_t n_pass_env;
-};
-
-static struct options arg;
-
-static int usage(FILE *f, int status) {
-        fputs("Usage: botdesk COMMAND [ARGS]\n"
-              "\n"
-              "A private headless desktop (TigerVNC + Xfce) per agent profile.\n"
-              "\n"
-              "  start PROFILE [--timeout S]   start or adopt, wait until ready, print status\n"
-              "  stop PROFILE [--force]        stop; returns when nothing of it runs (--force: even\n"
-              "                                while a human holds the lease)\n"
-              "  restart PROFILE\n"
-              "  status [PROFILE] [--json]     one profile, or all known profiles\n"
-              "  list [--json]\n"
-              "  env PROFILE [--start] [--json] export lines for eval \"$(botdesk env P)\"\n"
-              "                                (--start: start the desktop first when it is not running)\n"
-              "  exec PROFILE [--start] [--env NAME]... -- CMD [ARG...]\n"
-              "                                run CMD on that screen, inside the desktop, with the\n"
-              "                                desktop's environment (--env NAME: also the caller's NAME)\n"
-              "  lease PROFILE [show|take|release|request] [--viewer ID] [--reason TEXT] [--json]\n"
-              "                                who controls the screen: the agent or a human viewer\n"
-              "  lease PROFILE wait [--timeout S]  until the agent holds control (3 on timeout)\n"
-              "  rfb PROFILE [--viewer ID]     RFB on stdin/stdout, input only while ID holds the lease\n"
-              "  web [--listen SPEC]           noVNC and RFB over WebSocket for a browser (web ticket PROFILE --viewer ID)\n"
-              "  thumbnail PROFILE [-o FILE] [--size WxH] [--format png|jpeg] [--data-url] [--quality N]\n"
-              "  input PROFILE ACTION ... [--start] [--json]\n"
-              "                                move X Y | click [X Y] [--button N] [--double] | drag X1 Y1 X2 Y2\n"
-              "                                | scroll DX DY | key COMBO... | type TEXT | down/up KEY|buttonN\n"
-              "  windows PROFILE [--json]      the window manager's windows: id, title, class, geometry, active\n"
-              "  cursor PROFILE [--json]       the pointer position\n"
-              "  watch [PROFILE] [--json] [--until ready|stopped|agent]\n"
-              "                                a line per change of status or lease, the first the current state\n"
-              "  lookup PROFILE [--json]       the profile's logind session (logind tier)\n"
-              "  doctor [--json]               what this host has and lacks\n"
-              "  install [-y] [--timeout S] [--password-stdin]\n"
-              "                                install the missing programs with the distribution's tool\n"
-              "                                (one at a time; sudo -S gets the password from stdin)\n"
-              "  config check|show [--profile P]\n"
-              "\n"
-              "Exit codes: 0 ok, 1 failed, 2 usage/configuration, 3 refused, 4 not running.\n",
-              f);
-        return status;
-}
-
 /* One status, as JSON with --json, else as text. */
-static void emit_status(const struct bd_status *st) {
+static void emit_status(const struct cli_args *a, const struct bd_status *st) {
         struct json j;
 
-        if (!arg.json) {
+        if (!a->json) {
                 status_print(stdout, st);
                 return;
         }
@@ -108,17 +47,17 @@ static void emit_status(const struct bd_status *st) {
         putchar('\n');
 }
 
-static int print_status(const char *profile, const struct bd_config *c) {
+static int print_status(const struct cli_args *a, const char *profile, const struct bd_config *c) {
         struct bd_status st;
         int r;
 
         r = status_collect(profile, c, &st);
         if (r < 0)
                 return log_error_errno(r, "Cannot read the status of %s: %m", profile);
-        if (st.unverified && arg.json)
+        if (st.unverified && a->json)
                 log_warning("%s is not a private directory of uid %u; reading %s as not running.", st.unverified,
                             (unsigned) getuid(), profile);
-        emit_status(&st);
+        emit_status(a, &st);
         status_done(&st);
         return 0;
 }
@@ -187,7 +126,7 @@ static int transient_environment(char ***ret) {
         return 0;
 }
 
-static int start_unit(sd_bus *bus, const char *profile, int dirfd) {
+static int start_unit(const struct cli_args *a, sd_bus *bus, const char *profile, int dirfd) {
         _cleanup_free_ char *unit = unit_name_for(profile), *result = NULL, *why = NULL;
         _cleanup_strv_free_ char **env = NULL;
         struct unit_start_opts o = {};
@@ -213,8 +152,8 @@ static int start_unit(sd_bus *bus, const char *profile, int dirfd) {
         o.environment = env;
         /* --timeout bounds the wait for the job; the unit's own start
          * timeout (from start_timeout) still ends a start systemd runs. */
-        o.timeout_usec = (unsigned long long) arg.timeout * 1000000ULL;
-        if (!arg.quiet && !arg.json && isatty(STDERR_FILENO))
+        o.timeout_usec = (unsigned long long) a->timeout * 1000000ULL;
+        if (!a->quiet && !a->json && isatty(STDERR_FILENO))
                 fprintf(stderr, "Starting %s%s through the user manager...\n", unit, o.transient ? " (transient)" : "");
         r = unit_start(bus, unit, &o, &result);
         if (r >= 0)
@@ -225,7 +164,7 @@ static int start_unit(sd_bus *bus, const char *profile, int dirfd) {
                 /* As in standalone mode: a start that missed its deadline is undone. */
                 (void) unit_stop(bus, unit, &stop_result);
                 log_error("Desktop %s was not ready within %u s (--timeout); stopped %s. See: journalctl --user -u %s",
-                          profile, arg.timeout, unit, unit);
+                          profile, a->timeout, unit, unit);
                 return -ETIMEDOUT;
         }
         if (read_full_file_at(dirfd, "last-error", &why, NULL, 4096) >= 0)
@@ -270,7 +209,8 @@ static int confirm_started(const char *profile, const struct bd_config *c, const
 /* Start profile's desktop unless it runs, with start's checks, memory gate
  * and placement; c is left loaded. Returns an exit code, said on stderr;
  * on EXIT_OK, the running status in *ret_st unless that is NULL. */
-static int start_desktop(const char *profile, struct bd_config *c, struct bd_status *ret_st) {
+static int start_desktop(const struct cli_args *a, const char *profile, struct bd_config *c,
+                         struct bd_status *ret_st) {
         _cleanup_(paths_done) struct bd_paths p = {};
         _cleanup_close_ int dirfd = -EBADF, lock = -EBADF;
         _cleanup_free_ char *error = NULL;
@@ -286,13 +226,13 @@ static int start_desktop(const char *profile, struct bd_config *c, struct bd_sta
                 return r;
 
         if (!want_standalone() && unit_bus_open(&bus) >= 0) {
-                r = start_unit(bus, profile, dirfd);
+                r = start_unit(a, bus, profile, dirfd);
                 sd_bus_flush_close_unref(bus);
                 if (r < 0)
                         return EXIT_FAILED;
         } else {
-                progress = !arg.quiet && !arg.json && isatty(STDERR_FILENO);
-                r = standalone_start(profile, &p, dirfd, &lock, arg.timeout ?: c->start_timeout + 5, progress, &error,
+                progress = !a->quiet && !a->json && isatty(STDERR_FILENO);
+                r = standalone_start(profile, &p, dirfd, &lock, a->timeout ?: c->start_timeout + 5, progress, &error,
                                      &status);
                 if (r < 0) {
                         log_error("Cannot start %s: %s", profile, error ?: strerror(-r));
@@ -315,17 +255,18 @@ static int start_desktop(const char *profile, struct bd_config *c, struct bd_sta
         return EXIT_OK;
 }
 
-static int verb_start(const char *profile) {
+int verb_start(const struct cli_args *a) {
         _cleanup_(config_done) struct bd_config c = {};
+        const char *profile = a->operand;
         struct bd_status st;
         int r;
 
-        r = start_desktop(profile, &c, &st);
+        r = start_desktop(a, profile, &c, &st);
         if (r != EXIT_OK)
                 return r;
         /* The status confirmed running, not one read again: a stop since
          * then is the stop's to report. */
-        emit_status(&st);
+        emit_status(a, &st);
         status_done(&st);
         return EXIT_OK;
 }
@@ -346,10 +287,9 @@ static bool desktop_published(const char *profile) {
         return faccessat(dirfd, "env", F_OK, AT_SYMLINK_NOFOLLOW) == 0;
 }
 
-int cli_start_on_demand(const char *profile, bool flag) {
+int verb_start_on_demand(const struct cli_args *a, const char *profile, bool flag) {
         _cleanup_(config_done) struct bd_config c = {};
-        bool quiet = arg.quiet;
-        int r;
+        struct cli_args start_args = *a;
 
         if (cli_check_profile(profile) < 0)
                 return EXIT_USAGE;
@@ -363,14 +303,18 @@ int cli_start_on_demand(const char *profile, bool flag) {
                 config_done(&c);
         }
         /* The verb's own output follows on stdout: start's progress stays off it. */
-        arg.quiet = true;
-        r = start_desktop(profile, &c, NULL);
-        arg.quiet = quiet;
-        return r;
+        start_args.quiet = true;
+        return start_desktop(&start_args, profile, &c, NULL);
 }
 
-static int verb_stop(const char *profile) {
+int cli_start_on_demand(const char *profile, bool flag) {
+        /* The module's verbs parse their own options: start's are all unset. */
+        return verb_start_on_demand(&(const struct cli_args) {}, profile, flag);
+}
+
+int verb_stop(const struct cli_args *a) {
         _cleanup_(config_done) struct bd_config c = {};
+        const char *profile = a->operand;
         _cleanup_(paths_done) struct bd_paths p = {};
         _cleanup_close_ int dirfd = -EBADF, lock = -EBADF;
         sd_bus *bus = NULL;
@@ -379,15 +323,15 @@ static int verb_stop(const char *profile) {
         r = open_profile_locked(profile, &c, &p, &dirfd, &lock);
         if (r != EXIT_OK)
                 return r;
-        if (!arg.force && human_has_control(dirfd, "stop"))
+        if (!a->force && human_has_control(dirfd, "stop"))
                 return EXIT_REFUSED;
-        if (arg.force) {
+        if (a->force) {
                 /* A stopped desktop keeps no human in control: the next start and idle stop work again. */
                 r = lease_end_at(dirfd, "ended by botdesk stop --force", NULL);
                 if (r < 0)
                         log_warning_errno(r, "Cannot end the human's control lease of %s (%m); the next start may be refused.",
                                           profile);
-                else if (r > 0 && !arg.quiet)
+                else if (r > 0 && !a->quiet)
                         fprintf(stderr, "%s: the human's control lease ended (stop --force).\n", profile);
         }
         if (!want_standalone())
@@ -398,17 +342,17 @@ static int verb_stop(const char *profile) {
                 log_error_errno(r, "Cannot stop %s completely: %m; its processes may still run.", profile);
                 return EXIT_FAILED;
         }
-        if (!arg.quiet)
+        if (!a->quiet)
                 printf("%s: %s\n", profile, r == 1 ? "not running" : "stopped");
         return EXIT_OK;
 }
 
-static int verb_restart(const char *profile) {
-        int r = verb_stop(profile);
+int verb_restart(const struct cli_args *a) {
+        int r = verb_stop(a);
 
         if (r != EXIT_OK)
                 return r;
-        return verb_start(profile);
+        return verb_start(a);
 }
 
 /* ---- status / list ------------------------------------------------------------------------ */
@@ -446,7 +390,7 @@ static int compare_str(const void *a, const void *b) {
         return strcmp(*(char *const *) a, *(char *const *) b);
 }
 
-static int verb_status_all(void) {
+static int status_all(const struct cli_args *a) {
         _cleanup_strv_free_ char **names = NULL;
         _cleanup_(config_done) struct bd_config c = {};
         struct json j;
@@ -462,7 +406,7 @@ static int verb_status_all(void) {
         if (names)
                 qsort(names, strv_length(names), sizeof(char *), compare_str);
         json_init(&j, stdout);
-        if (arg.json)
+        if (a->json)
                 json_array_begin(&j);
         for (char **n = names; n && *n; n++) {
                 _cleanup_(config_done) struct bd_config pc = {};
@@ -472,9 +416,9 @@ static int verb_status_all(void) {
                 if (cli_load_config(*n, &pc) < 0)
                         return EXIT_USAGE;
                 /* A profile placed elsewhere is reported from there. */
-                r = remote_status_text(*n, &pc, arg.json, &far);
+                r = remote_status_text(*n, &pc, a->json, &far);
                 if (r > 0) {
-                        if (arg.json)
+                        if (a->json)
                                 json_raw(&j, far);
                         else
                                 puts(far);
@@ -487,16 +431,16 @@ static int verb_status_all(void) {
                         log_error_errno(r, "Cannot read the status of %s: %m", *n);
                         return EXIT_FAILED;
                 }
-                if (st.unverified && arg.json)
+                if (st.unverified && a->json)
                         log_warning("%s is not a private directory of uid %u; reading %s as not running.",
                                     st.unverified, (unsigned) getuid(), *n);
-                if (arg.json)
+                if (a->json)
                         status_json(&j, &st);
                 else
                         status_print(stdout, &st);
                 status_done(&st);
         }
-        if (arg.json) {
+        if (a->json) {
                 json_array_end(&j);
                 putchar('\n');
         } else if (!names)
@@ -504,14 +448,15 @@ static int verb_status_all(void) {
         return EXIT_OK;
 }
 
-static int verb_status(const char *profile) {
+int verb_status(const struct cli_args *a) {
         _cleanup_(config_done) struct bd_config c = {};
+        const char *profile = a->operand;
 
         if (!profile)
-                return verb_status_all();
+                return status_all(a);
         if (cli_check_profile(profile) < 0 || cli_load_config(profile, &c) < 0)
                 return EXIT_USAGE;
-        return print_status(profile, &c) < 0 ? EXIT_FAILED : EXIT_OK;
+        return print_status(a, profile, &c) < 0 ? EXIT_FAILED : EXIT_OK;
 }
 
 /* ---- env / exec --------------------------------------------------------------------------- */
@@ -542,7 +487,8 @@ static int running_env(const char *profile, struct bd_paths *p, int *ret_fd, cha
         return EXIT_OK;
 }
 
-static int verb_env(const char *profile) {
+int verb_env(const struct cli_args *a) {
+        const char *profile = a->operand;
         _cleanup_(paths_done) struct bd_paths p = {};
         _cleanup_strv_free_ char **env = NULL;
         _cleanup_close_ int dirfd = -EBADF;
@@ -551,14 +497,14 @@ static int verb_env(const char *profile) {
 
         if (cli_check_profile(profile) < 0)
                 return EXIT_USAGE;
-        r = cli_start_on_demand(profile, arg.start);
+        r = verb_start_on_demand(a, profile, a->start);
         if (r != EXIT_OK)
                 return r;
         r = running_env(profile, &p, &dirfd, &env, &rec);
         if (r != EXIT_OK)
                 return r;
         activity_stamp(dirfd);
-        if (arg.json) {
+        if (a->json) {
                 struct json j;
                 json_init(&j, stdout);
                 json_object_begin(&j);
@@ -582,7 +528,9 @@ static int verb_env(const char *profile) {
         return EXIT_OK;
 }
 
-static int verb_exec(const char *profile, char **cmd) {
+int verb_exec(const struct cli_args *a) {
+        const char *profile = a->operand;
+        char **cmd = a->command;
         _cleanup_(config_done) struct bd_config c = {};
         _cleanup_(paths_done) struct bd_paths p = {};
         _cleanup_strv_free_ char **env = NULL, **full = NULL, **pass = NULL;
@@ -597,7 +545,7 @@ static int verb_exec(const char *profile, char **cmd) {
                 log_error("Missing command: botdesk exec %s -- CMD [ARG...]", profile);
                 return EXIT_USAGE;
         }
-        r = cli_start_on_demand(profile, arg.start);
+        r = verb_start_on_demand(a, profile, a->start);
         if (r != EXIT_OK)
                 return r;
         r = running_env(profile, &p, &dirfd, &env, &rec);
@@ -610,8 +558,8 @@ static int verb_exec(const char *profile, char **cmd) {
         /* The desktop's environment, not the caller's: only what the caller
          * names (--env, [session] exec_pass_env) comes along. The token lets
          * the desktop's stop find the command where no cgroup can. */
-        for (size_t i = 0; i < arg.n_pass_env; i++)
-                if (strv_push(&pass, strdup(arg.pass_env[i])) < 0)
+        for (size_t i = 0; i < a->n_pass_env; i++)
+                if (strv_push(&pass, strdup(a->pass_env[i])) < 0)
                         return EXIT_FAILED;
         if (exec_env_names_split(c.exec_pass_env, &pass) < 0 || exec_env_build(environ, env, pass, &full) < 0 ||
             env_set(&full, "BOTDESK_PROFILE", profile) < 0 ||
@@ -650,7 +598,7 @@ static const char *cgroup_mode(void) {
         return streq(mount, "/sys/fs/cgroup") ? "unified" : "hybrid";
 }
 
-static int verb_doctor(void) {
+int verb_doctor(const struct cli_args *a) {
         _cleanup_(config_done) struct bd_config c = {};
         _cleanup_strv_free_ char **missing = NULL;
         _cleanup_free_ char *install = NULL, *msg = NULL, *mount = NULL, *self = NULL, *cg = NULL;
@@ -691,7 +639,7 @@ static int verb_doctor(void) {
                                 : "process groups + subreaper + token scan: weaker, processes that leave their "
                                   "group and drop the token can escape";
 
-        if (arg.json) {
+        if (a->json) {
                 json_init(&j, stdout);
                 json_object_begin(&j);
                 json_kv_bool(&j, "installed", strv_length(missing) == 0);
@@ -746,17 +694,18 @@ static int verb_doctor(void) {
 
 /* ---- config ------------------------------------------------------------------------------- */
 
-static int verb_config(const char *what) {
+int verb_config(const struct cli_args *a) {
+        const char *what = a->operand;
         _cleanup_(config_done) struct bd_config c = {};
         struct config_errors errs = {};
         const struct config_sources src = {};
         int r;
 
         if (!what || (!streq(what, "check") && !streq(what, "show")))
-                return usage(stderr, EXIT_USAGE);
-        if (arg.profile_opt && cli_check_profile(arg.profile_opt) < 0)
+                return cli_usage(stderr, EXIT_USAGE);
+        if (a->profile_opt && cli_check_profile(a->profile_opt) < 0)
                 return EXIT_USAGE;
-        r = config_load(&c, arg.profile_opt, &src, &errs);
+        r = config_load(&c, a->profile_opt, &src, &errs);
         if (r < 0) {
                 config_errors_print(&errs, stderr);
                 fprintf(stderr, "botdesk: %zu error%s in the configuration.\n", errs.n, errs.n == 1 ? "" : "s");
@@ -766,12 +715,300 @@ static int verb_config(const char *what) {
         config_errors_done(&errs);
         if (streq(what, "show"))
                 config_dump(&c, stdout);
-        else if (!arg.quiet)
+        else if (!a->quiet)
                 puts("Configuration is valid.");
         return EXIT_OK;
 }
 
-/* ---- main --------------------------------------------------------------------------------- */
+int verb_list(const struct cli_args *a) {
+        if (a->operand) {
+                log_error("list takes no profile.");
+                return EXIT_USAGE;
+        }
+        return status_all(a);
+}
+
+/* ---- the table and the parser ----------------------------------------------------------- */
+
+/* The options after the verb. */
+enum {
+        OPT_JSON,
+        OPT_QUIET,
+        OPT_FORCE,
+        OPT_YES,
+        OPT_TIMEOUT,
+        OPT_PROFILE,
+        OPT_VIEWER,
+        OPT_REASON,
+        OPT_UNTIL,
+        OPT_START,
+        OPT_PASSWORD_STDIN,
+        OPT_ENV,
+        _OPT_MAX,
+};
+
+#define OPT(id) (1u << (id))
+
+/* Every verb takes these, as it always has: scripts pass --json, --quiet or
+ * --timeout to verbs that ignore them, and must keep working. */
+#define OPTS_COMMON                                                                                            \
+        (OPT(OPT_JSON) | OPT(OPT_QUIET) | OPT(OPT_FORCE) | OPT(OPT_YES) | OPT(OPT_TIMEOUT) | OPT(OPT_PROFILE) | \
+         OPT(OPT_VIEWER) | OPT(OPT_REASON) | OPT(OPT_UNTIL))
+
+static const struct cli_option {
+        const char *name;
+        const char *short_name;
+        bool takes_value;
+} cli_options[_OPT_MAX] = {
+        [OPT_JSON] = { "--json" },
+        [OPT_QUIET] = { "--quiet", "-q" },
+        [OPT_FORCE] = { "--force", "-f" },
+        [OPT_YES] = { "--yes", "-y" },
+        [OPT_TIMEOUT] = { "--timeout", NULL, true },
+        [OPT_PROFILE] = { "--profile", NULL, true },
+        [OPT_VIEWER] = { "--viewer", NULL, true },
+        [OPT_REASON] = { "--reason", NULL, true },
+        [OPT_UNTIL] = { "--until", NULL, true },
+        [OPT_START] = { "--start" },
+        [OPT_PASSWORD_STDIN] = { "--password-stdin" },
+        /* Also --env=NAME. */
+        [OPT_ENV] = { "--env", NULL, true },
+};
+
+struct verb {
+        const char *name;
+        /* Its lines of botdesk --help, in the table's order; NULL: not listed. */
+        const char *synopsis;
+        /* The options it takes beyond OPTS_COMMON. */
+        unsigned options;
+        /* lease: a second word (its action) */
+        bool action;
+        /* exec: the words after PROFILE are the command */
+        bool command;
+        int (*run)(const struct cli_args *a);
+        /* Instead of run: a verb that parses its own words (verbs.h). */
+        int (*run_argv)(int argc, char **argv);
+};
+
+static int verb_help(const struct cli_args *a) {
+        return cli_usage(stdout, EXIT_OK);
+}
+
+/* The verbs of botdesk-x11.so, loaded for them alone. */
+static int verb_x11(int argc, char **argv) {
+        int r = x11_verb_run(argv[0], argc, argv);
+
+        if (r == -ENOENT) {
+                /* Only a module of another build lacks one: the version check refuses those first. */
+                log_error("Unknown command \"%s\"; see botdesk --help.", argv[0]);
+                return EXIT_USAGE;
+        }
+        return r;
+}
+
+static const struct verb verbs[] = {
+        { "start", "  start PROFILE [--timeout S]   start or adopt, wait until ready, print status\n",
+          .run = verb_start },
+        { "stop",
+          "  stop PROFILE [--force]        stop; returns when nothing of it runs (--force: even\n"
+          "                                while a human holds the lease)\n",
+          .run = verb_stop },
+        { "restart", "  restart PROFILE\n", .run = verb_restart },
+        { "status", "  status [PROFILE] [--json]     one profile, or all known profiles\n", .run = verb_status },
+        { "list", "  list [--json]\n", .run = verb_list },
+        { "env",
+          "  env PROFILE [--start] [--json] export lines for eval \"$(botdesk env P)\"\n"
+          "                                (--start: start the desktop first when it is not running)\n",
+          .options = OPT(OPT_START), .run = verb_env },
+        { "exec",
+          "  exec PROFILE [--start] [--env NAME]... -- CMD [ARG...]\n"
+          "                                run CMD on that screen, inside the desktop, with the\n"
+          "                                desktop's environment (--env NAME: also the caller's NAME)\n",
+          .options = OPT(OPT_START) | OPT(OPT_ENV), .command = true, .run = verb_exec },
+        { "lease",
+          "  lease PROFILE [show|take|release|request] [--viewer ID] [--reason TEXT] [--json]\n"
+          "                                who controls the screen: the agent or a human viewer\n"
+          "  lease PROFILE wait [--timeout S]  until the agent holds control (3 on timeout)\n",
+          .action = true, .run = verb_lease },
+        { "rfb", "  rfb PROFILE [--viewer ID]     RFB on stdin/stdout, input only while ID holds the lease\n",
+          .run = verb_rfb },
+        { "web",
+          "  web [--listen SPEC]           noVNC and RFB over WebSocket for a browser (web ticket PROFILE --viewer ID)\n",
+          .run_argv = verb_web },
+        { "thumbnail",
+          "  thumbnail PROFILE [-o FILE] [--size WxH] [--format png|jpeg] [--data-url] [--quality N]\n",
+          .run_argv = verb_x11 },
+        { "input",
+          "  input PROFILE ACTION ... [--start] [--json]\n"
+          "                                move X Y | click [X Y] [--button N] [--double] | drag X1 Y1 X2 Y2\n"
+          "                                | scroll DX DY | key COMBO... | type TEXT | down/up KEY|buttonN\n",
+          .run_argv = verb_x11 },
+        { "windows",
+          "  windows PROFILE [--json]      the window manager's windows: id, title, class, geometry, active\n",
+          .run_argv = verb_x11 },
+        { "cursor", "  cursor PROFILE [--json]       the pointer position\n", .run_argv = verb_x11 },
+        { "watch",
+          "  watch [PROFILE] [--json] [--until ready|stopped|agent]\n"
+          "                                a line per change of status or lease, the first the current state\n",
+          .run = verb_watch },
+        { "lookup", "  lookup PROFILE [--json]       the profile's logind session (logind tier)\n",
+          .run = verb_lookup },
+        { "doctor", "  doctor [--json]               what this host has and lacks\n", .run = verb_doctor },
+        { "install",
+          "  install [-y] [--timeout S] [--password-stdin]\n"
+          "                                install the missing programs with the distribution's tool\n"
+          "                                (one at a time; sudo -S gets the password from stdin)\n",
+          .options = OPT(OPT_PASSWORD_STDIN), .run = verb_install },
+        { "config", "  config check|show [--profile P]\n", .run = verb_config },
+        { "help", .run = verb_help },
+};
+
+int cli_usage(FILE *f, int status) {
+        fputs("Usage: botdesk COMMAND [ARGS]\n"
+              "\n"
+              "A private headless desktop (TigerVNC + Xfce) per agent profile.\n"
+              "\n",
+              f);
+        for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
+                if (verbs[i].synopsis)
+                        fputs(verbs[i].synopsis, f);
+        fputs("\n"
+              "Exit codes: 0 ok, 1 failed, 2 usage/configuration, 3 refused, 4 not running.\n",
+              f);
+        return status;
+}
+
+static const struct verb *verb_find(const char *name) {
+        for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
+                if (streq(verbs[i].name, name))
+                        return &verbs[i];
+        return NULL;
+}
+
+/* The option of verb that word names: its id, with "--env=NAME"'s value in *ret_inline; -1 for none. */
+static int option_find(const struct verb *v, const char *word, const char **ret_inline) {
+        unsigned accepted = OPTS_COMMON | v->options;
+
+        *ret_inline = NULL;
+        for (int id = 0; id < _OPT_MAX; id++) {
+                const struct cli_option *o = &cli_options[id];
+
+                if (!(accepted & OPT(id)))
+                        continue;
+                if (streq(word, o->name) || (o->short_name && streq(word, o->short_name)))
+                        return id;
+                if (id == OPT_ENV && startswith(word, "--env=")) {
+                        *ret_inline = word + strlen("--env=");
+                        return id;
+                }
+        }
+        return -1;
+}
+
+/* Sets option id of a to value (NULL: none followed). Returns an exit code, said. */
+static int option_apply(struct cli_args *a, int id, const char *value) {
+        unsigned long long v;
+
+        switch (id) {
+        case OPT_JSON:
+                a->json = true;
+                return EXIT_OK;
+        case OPT_QUIET:
+                a->quiet = true;
+                return EXIT_OK;
+        case OPT_FORCE:
+                a->force = true;
+                return EXIT_OK;
+        case OPT_YES:
+                a->yes = true;
+                return EXIT_OK;
+        case OPT_START:
+                a->start = true;
+                return EXIT_OK;
+        case OPT_PASSWORD_STDIN:
+                a->password_stdin = true;
+                return EXIT_OK;
+        case OPT_ENV:
+                if (!value || !env_key_valid(value)) {
+                        log_error("--env needs a variable name ([A-Za-z_][A-Za-z0-9_]*), got \"%s\".", strnull(value));
+                        return EXIT_USAGE;
+                }
+                if (a->n_pass_env >= ELEMENTSOF(a->pass_env) - 1) {
+                        log_error("Too many --env options (at most %zu).", ELEMENTSOF(a->pass_env) - 1);
+                        return EXIT_USAGE;
+                }
+                a->pass_env[a->n_pass_env++] = (char *) value;
+                return EXIT_OK;
+        }
+
+        if (!value) {
+                log_error("%s needs a value.", cli_options[id].name);
+                return EXIT_USAGE;
+        }
+        switch (id) {
+        case OPT_PROFILE:
+                a->profile_opt = value;
+                break;
+        case OPT_VIEWER:
+                a->viewer = value;
+                break;
+        case OPT_REASON:
+                a->reason = value;
+                break;
+        case OPT_UNTIL:
+                a->until = value;
+                break;
+        case OPT_TIMEOUT:
+                if (parse_uint(value, 86400, &v) < 0 || v == 0) {
+                        log_error("Invalid --timeout \"%s\": give whole seconds, 1-86400.", value);
+                        return EXIT_USAGE;
+                }
+                a->timeout = (unsigned) v;
+                break;
+        }
+        return EXIT_OK;
+}
+
+/*
+ * The words after the verb, options anywhere among them: the operand (and
+ * lease's action), exec's command after PROFILE or after "--". A verb
+ * outside the table is parsed as one without options of its own, so that
+ * its words are judged before its name. Returns an exit code, said.
+ */
+static int parse_args(const struct verb *v, const char *verb, char **words, struct cli_args *a) {
+        for (size_t i = 0; words[i]; i++) {
+                const char *w = words[i], *value;
+                int id, r;
+
+                if (streq(w, "--")) {
+                        a->command = words + i + 1;
+                        break;
+                }
+                if (w[0] == '-' && w[1]) {
+                        id = option_find(v, w, &value);
+                        if (id < 0) {
+                                log_error("Unknown option %s for %s.", w, verb);
+                                return EXIT_USAGE;
+                        }
+                        if (cli_options[id].takes_value && !value && words[i + 1])
+                                value = words[++i];
+                        r = option_apply(a, id, value);
+                        if (r != EXIT_OK)
+                                return r;
+                } else if (!a->operand)
+                        a->operand = w;
+                else if (!a->action && v->action)
+                        a->action = w;
+                else if (v->command) {
+                        a->command = words + i;
+                        break;
+                } else {
+                        log_error("Unexpected argument \"%s\".", w);
+                        return EXIT_USAGE;
+                }
+        }
+        return EXIT_OK;
+}
 
 int main(int argc, char **argv) {
         enum { OPT_VERSION = 0x100 };
@@ -782,8 +1019,10 @@ int main(int argc, char **argv) {
                 { "version", no_argument, NULL, OPT_VERSION },
                 {}
         };
-        const char *verb, *operand, *operand2;
-        char **rest = NULL;
+        static const struct verb unknown = {};
+        struct cli_args a = {};
+        const struct verb *v;
+        const char *verb;
         int c, r;
 
         log_setup("botdesk");
@@ -792,7 +1031,7 @@ int main(int argc, char **argv) {
         while ((c = getopt_long(argc, argv, "+h", options, NULL)) >= 0) {
                 switch (c) {
                 case 'h':
-                        return usage(stdout, EXIT_OK);
+                        return cli_usage(stdout, EXIT_OK);
                 case OPT_VERSION:
                         puts("botdesk " BOTDESK_VERSION);
                         return EXIT_OK;
@@ -803,131 +1042,21 @@ int main(int argc, char **argv) {
                 }
         }
         if (optind >= argc)
-                return usage(stderr, EXIT_USAGE);
+                return cli_usage(stderr, EXIT_USAGE);
         verb = argv[optind++];
         /* A profile placed elsewhere (placement = exec) runs the verb there. */
         c = remote_dispatch(verb, argv + optind);
         if (c >= 0)
                 return c;
-        /* web has options of its own (--listen, --ttl): it parses them itself. */
-        if (streq(verb, "web"))
-                return verb_web(argc - optind + 1, argv + optind - 1);
-        /* The verbs that speak X (thumbnail, input, windows, cursor) parse
-         * their own options (-o, negative scroll steps, text after --), and
-         * live in a module loaded for them alone (x11-verbs.h). */
-        r = x11_verb_run(verb, argc - optind + 1, argv + optind - 1);
-        if (r != -ENOENT)
+        v = verb_find(verb);
+        if (v && v->run_argv)
+                return v->run_argv(argc - optind + 1, argv + optind - 1);
+        r = parse_args(v ?: &unknown, verb, argv + optind, &a);
+        if (r != EXIT_OK)
                 return r;
-
-        /* Options may follow the verb and its operand: parse the rest again. */
-        operand = operand2 = NULL;
-        for (int i = optind; i < argc; i++) {
-                const char *a = argv[i];
-                unsigned long long v;
-
-                if (streq(a, "--")) {
-                        rest = argv + i + 1;
-                        break;
-                }
-                if (streq(a, "--json"))
-                        arg.json = true;
-                else if (streq(a, "--quiet") || streq(a, "-q"))
-                        arg.quiet = true;
-                else if (streq(a, "--force") || streq(a, "-f"))
-                        arg.force = true;
-                else if (streq(a, "--yes") || streq(a, "-y"))
-                        arg.yes = true;
-                else if (streq(a, "--start") && (streq(verb, "env") || streq(verb, "exec")))
-                        arg.start = true;
-                else if (streq(a, "--password-stdin") && streq(verb, "install"))
-                        arg.password_stdin = true;
-                else if (streq(verb, "exec") && (streq(a, "--env") || startswith(a, "--env="))) {
-                        const char *name = a[5] == '=' ? a + 6 : i + 1 < argc ? argv[++i] : NULL;
-
-                        if (!name || !env_key_valid(name)) {
-                                log_error("--env needs a variable name ([A-Za-z_][A-Za-z0-9_]*), got \"%s\".", strnull(name));
-                                return EXIT_USAGE;
-                        }
-                        if (arg.n_pass_env >= ELEMENTSOF(arg.pass_env) - 1) {
-                                log_error("Too many --env options (at most %zu).", ELEMENTSOF(arg.pass_env) - 1);
-                                return EXIT_USAGE;
-                        }
-                        arg.pass_env[arg.n_pass_env++] = (char *) name;
-                } else if (streq(a, "--timeout") || streq(a, "--profile") || streq(a, "--viewer") || streq(a, "--reason") ||
-                           streq(a, "--until")) {
-                        if (i + 1 >= argc) {
-                                log_error("%s needs a value.", a);
-                                return EXIT_USAGE;
-                        }
-                        if (streq(a, "--profile"))
-                                arg.profile_opt = argv[++i];
-                        else if (streq(a, "--viewer"))
-                                arg.viewer = argv[++i];
-                        else if (streq(a, "--reason"))
-                                arg.reason = argv[++i];
-                        else if (streq(a, "--until"))
-                                arg.until = argv[++i];
-                        else if (parse_uint(argv[++i], 86400, &v) < 0 || v == 0) {
-                                log_error("Invalid --timeout \"%s\": give whole seconds, 1-86400.", argv[i]);
-                                return EXIT_USAGE;
-                        } else
-                                arg.timeout = (unsigned) v;
-                } else if (a[0] == '-' && a[1]) {
-                        log_error("Unknown option %s for %s.", a, verb);
-                        return EXIT_USAGE;
-                } else if (!operand)
-                        operand = a;
-                else if (!operand2 && streq(verb, "lease"))
-                        operand2 = a;
-                else if (streq(verb, "exec")) {
-                        rest = argv + i;
-                        break;
-                } else {
-                        log_error("Unexpected argument \"%s\".", a);
-                        return EXIT_USAGE;
-                }
+        if (!v) {
+                log_error("Unknown command \"%s\"; see botdesk --help.", verb);
+                return EXIT_USAGE;
         }
-
-        if (streq(verb, "start"))
-                return verb_start(operand);
-        if (streq(verb, "stop"))
-                return verb_stop(operand);
-        if (streq(verb, "restart"))
-                return verb_restart(operand);
-        if (streq(verb, "status"))
-                return verb_status(operand);
-        if (streq(verb, "list")) {
-                if (operand) {
-                        log_error("list takes no profile.");
-                        return EXIT_USAGE;
-                }
-                return verb_status_all();
-        }
-        if (streq(verb, "env"))
-                return verb_env(operand);
-        if (streq(verb, "exec"))
-                return verb_exec(operand, rest);
-        if (streq(verb, "lease"))
-                return verb_lease(operand, operand2, arg.viewer, arg.reason, arg.timeout, arg.json);
-        if (streq(verb, "rfb"))
-                return verb_rfb(operand, arg.viewer);
-        if (streq(verb, "watch"))
-                return verb_watch(operand, arg.json, arg.until);
-        if (streq(verb, "doctor"))
-                return verb_doctor();
-        if (streq(verb, "config"))
-                return verb_config(operand);
-        if (streq(verb, "install")) {
-                if (operand) {
-                        log_error("install takes no argument.");
-                        return EXIT_USAGE;
-                }
-                return verb_install(arg.yes, arg.quiet, arg.timeout, arg.password_stdin);
-        }
-        if (streq(verb, "lookup"))
-                return verb_lookup(operand, arg.json);
-        if (streq(verb, "help"))
-                return usage(stdout, EXIT_OK);
-        log_error("Unknown command \"%s\"; see botdesk --help.", verb);
-        return EXIT_USAGE;
+        return v->run(&a);
 }

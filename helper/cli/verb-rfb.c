@@ -22,7 +22,7 @@
 #include <sys/un.h>
 
 #include "cli.h"
-#include "commands.h"
+#include "verbs.h"
 #include "config.h"
 #include "identity.h"
 #include "lease.h"
@@ -478,7 +478,8 @@ static int load_max_cut_text(const char *profile, unsigned *ret) {
         return r;
 }
 
-int verb_rfb(const char *profile, const char *viewer) {
+int verb_rfb(const struct cli_args *a) {
+        const char *profile = a->operand, *viewer = a->viewer;
         _cleanup_(paths_done) struct bd_paths p = {};
         _cleanup_(helper_record_done) struct helper_record rec = {};
         _cleanup_(bridge_free) struct bridge *b = NULL;
