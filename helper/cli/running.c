@@ -11,6 +11,39 @@
 #include "running.h"
 #include "util.h"
 
+int running_desktop_open(const char *profile, struct bd_paths *p, int *ret_fd) {
+        _cleanup_close_ int dirfd = -EBADF;
+        struct stat st;
+        int r;
+
+        r = paths_for_profile(profile, p);
+        if (r == -ENAMETOOLONG) {
+                log_error("The RFB socket path of profile %s would be longer than a Unix socket allows (%s); set a shorter XDG_RUNTIME_DIR.",
+                          profile, p->runtime ?: "?");
+                return EXIT_USAGE;
+        }
+        if (r < 0) {
+                log_error_errno(r, "Cannot compute the paths of profile %s: %m", profile);
+                return EXIT_FAILED;
+        }
+        dirfd = open(p->runtime, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+        if (dirfd < 0 && errno == ENOENT) {
+                log_error("Desktop %s is not running; start it with: botdesk start %s", profile, profile);
+                return EXIT_NOT_RUNNING;
+        }
+        if (dirfd < 0) {
+                log_error_errno(errno, "Cannot open %s: %m", p->runtime);
+                return EXIT_FAILED;
+        }
+        if (fstat(dirfd, &st) < 0 || st.st_uid != getuid() || (st.st_mode & 077) != 0) {
+                log_error("%s is not a private directory of uid %u; remove it or fix its owner and mode.", p->runtime,
+                          (unsigned) getuid());
+                return EXIT_FAILED;
+        }
+        *ret_fd = TAKE_FD(dirfd);
+        return EXIT_OK;
+}
+
 int running_desktop_helper(const char *profile, int dirfd, struct helper_record *ret_rec) {
         int r;
 

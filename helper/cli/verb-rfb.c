@@ -29,6 +29,7 @@
 #include "log.h"
 #include "profile.h"
 #include "rfb-filter.h"
+#include "running.h"
 #include "util.h"
 
 /* Framebuffer updates come in megabytes: large reads keep the number of
@@ -485,7 +486,6 @@ int verb_rfb(const struct cli_args *a) {
         _cleanup_(bridge_free) struct bridge *b = NULL;
         char watch[64];
         unsigned max_cut_text;
-        struct stat st;
         sigset_t mask;
         int r;
 
@@ -519,35 +519,12 @@ int verb_rfb(const struct cli_args *a) {
                 .relay = { -EBADF, -EBADF },
         };
 
-        r = paths_for_profile(profile, &p);
-        if (r == -ENAMETOOLONG) {
-                log_error("The RFB socket path of profile %s would be longer than a Unix socket allows (%s); set a shorter XDG_RUNTIME_DIR.",
-                          profile, p.runtime ?: "?");
-                return EXIT_USAGE;
-        }
-        if (r < 0) {
-                log_error_errno(r, "Cannot compute the paths of profile %s: %m", profile);
-                return EXIT_FAILED;
-        }
-        b->dirfd = open(p.runtime, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
-        if (b->dirfd < 0 && errno == ENOENT) {
-                log_error("Desktop %s is not running; start it with: botdesk start %s", profile, profile);
-                return EXIT_NOT_RUNNING;
-        }
-        if (b->dirfd < 0) {
-                log_error_errno(errno, "Cannot open %s: %m", p.runtime);
-                return EXIT_FAILED;
-        }
-        if (fstat(b->dirfd, &st) < 0 || st.st_uid != getuid() || (st.st_mode & 077) != 0) {
-                log_error("%s is not a private directory of uid %u; remove it or fix its owner and mode.", p.runtime,
-                          (unsigned) getuid());
-                return EXIT_FAILED;
-        }
-        r = helper_record_read_at(b->dirfd, &rec);
-        if (r < 0 || helper_alive(b->dirfd, &rec) <= 0) {
-                log_error("Desktop %s is not running; start it with: botdesk start %s", profile, profile);
-                return EXIT_NOT_RUNNING;
-        }
+        r = running_desktop_open(profile, &p, &b->dirfd);
+        if (r != EXIT_OK)
+                return r;
+        r = running_desktop_helper(profile, b->dirfd, &rec);
+        if (r != EXIT_OK)
+                return r;
 
         /* Watch before the first read of the lease, so that no change falls
          * in between. The path names the directory we opened, whatever
