@@ -1,40 +1,21 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * botdesk: the command line. Thin verbs over the library; this file is where
- * errors become one line on stderr and an exit code:
+ * botdesk: the command line. The table of verbs (verbs.h: one verb-NAME.c
+ * each), and the one parser of the words after the verb; each verb says
+ * what went wrong in one line on stderr and returns the exit code:
  *   0 success, 1 failed, 2 usage or configuration, 3 refused by policy,
  *   4 not running.
  */
-#include <fcntl.h>
 #include <getopt.h>
-#include <sys/stat.h>
-#include <sys/utsname.h>
-#include <systemd/sd-daemon.h>
 
+#include "botdesk-config.h"
 #include "cli.h"
 #include "cli-remote.h"
-#include "botdesk-config.h"
-#include "cgroup.h"
-#include "verbs.h"
-#include "config.h"
-#include "doctor-inotify.h"
 #include "envfile.h"
-#include "exec-env.h"
-#include "identity.h"
-#include "json.h"
-#include "lease.h"
 #include "log.h"
-#include "memory.h"
-#include "packages.h"
-#include "profile.h"
-#include "spawn.h"
-#include "launch.h"
-#include "status.h"
-#include "unit.h"
 #include "util.h"
+#include "verbs.h"
 #include "x11-verbs.h"
-
-/* ---- the table and the parser ----------------------------------------------------------- */
 
 /* The options after the verb. */
 enum {
