@@ -5,7 +5,6 @@
 #include "identity.h"
 #include "json.h"
 #include "profile.h"
-#include "running.h"
 #include "util.h"
 #include "verbs.h"
 
@@ -19,10 +18,7 @@ int verb_env(const struct cli_args *a) {
 
         if (cli_check_profile(profile) < 0)
                 return EXIT_USAGE;
-        r = verb_start_on_demand(a, profile, a->start);
-        if (r != EXIT_OK)
-                return r;
-        r = running_desktop_published(profile, &p, &dirfd, &env, &rec);
+        r = verb_start_published(a, profile, &p, &dirfd, &env, &rec);
         if (r != EXIT_OK)
                 return r;
         activity_stamp(dirfd);

@@ -16,7 +16,6 @@
 #include "identity.h"
 #include "log.h"
 #include "profile.h"
-#include "running.h"
 #include "spawn.h"
 #include "unit.h"
 #include "util.h"
@@ -39,10 +38,7 @@ int verb_exec(const struct cli_args *a) {
                 log_error("Missing command: botdesk exec %s -- CMD [ARG...]", profile);
                 return EXIT_USAGE;
         }
-        r = verb_start_on_demand(a, profile, a->start);
-        if (r != EXIT_OK)
-                return r;
-        r = running_desktop_published(profile, &p, &dirfd, &env, &rec);
+        r = verb_start_published(a, profile, &p, &dirfd, &env, &rec);
         if (r != EXIT_OK)
                 return r;
         if (human_has_control(dirfd, "exec"))

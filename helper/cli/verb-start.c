@@ -16,6 +16,7 @@
 #include "log.h"
 #include "packages.h"
 #include "profile.h"
+#include "running.h"
 #include "status.h"
 #include "unit.h"
 #include "util.h"
@@ -240,6 +241,16 @@ int verb_start_on_demand(const struct cli_args *a, const char *profile, bool fla
         /* The verb's own output follows on stdout: start's progress stays off it. */
         start_args.quiet = true;
         return start_desktop(&start_args, profile, &c, NULL);
+}
+
+int verb_start_published(const struct cli_args *a, const char *profile, struct bd_paths *p, int *ret_fd,
+                         char ***ret_env, struct helper_record *ret_rec) {
+        int r;
+
+        r = verb_start_on_demand(a, profile, a->start);
+        if (r != EXIT_OK)
+                return r;
+        return running_desktop_published(profile, p, ret_fd, ret_env, ret_rec);
 }
 
 int cli_start_on_demand(const char *profile, bool flag) {
