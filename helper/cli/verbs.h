@@ -15,6 +15,9 @@
  * stderr, in one line.
  */
 
+struct bd_paths;
+struct helper_record;
+
 /* What main.c's parser found after the verb. Pointers are into argv. */
 struct cli_args {
         const char *operand;    /* the first word: PROFILE (config: check or show), or NULL */
@@ -57,17 +60,15 @@ int verb_restart(const struct cli_args *a);
  */
 int verb_start_on_demand(const struct cli_args *a, const char *profile, bool flag);
 
-/* What env and exec act on: the desktop, started on demand as above (flag
- * a->start), then its live helper and published env as
- * running_desktop_published() finds them. Returns an exit code, said. */
-struct bd_paths;
-struct helper_record;
-int verb_start_published(const struct cli_args *a, const char *profile, struct bd_paths *p, int *ret_fd,
-                         char ***ret_env, struct helper_record *ret_rec);
-
 /* The same for the verbs of botdesk-x11.so, which parse their own options
  * (x11-verbs.h hands it to them). */
 int cli_start_on_demand(const char *profile, bool flag);
+
+/* What env and exec act on: the desktop, started on demand as above (flag
+ * a->start), then its live helper and published env as
+ * running_desktop_published() finds them. Returns an exit code, said. */
+int verb_start_published(const struct cli_args *a, const char *profile, struct bd_paths *p, int *ret_fd,
+                         char ***ret_env, struct helper_record *ret_rec);
 
 /* botdesk status [PROFILE] [--json], botdesk list [--json]: one profile, or all known profiles. */
 int verb_status(const struct cli_args *a);
