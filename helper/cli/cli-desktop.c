@@ -1,13 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include <fcntl.h>
-#include <sys/stat.h>
-
 #include "cli.h"
 #include "cli-desktop.h"
 #include "envfile.h"
 #include "identity.h"
 #include "log.h"
 #include "profile.h"
+#include "running.h"
 #include "thumbnail.h"
 #include "util.h"
 
@@ -18,48 +16,17 @@ int cli_running_display(const char *profile, int *ret_fd, char **ret_display, ch
         _cleanup_free_ char *d = NULL, *x = NULL;
         _cleanup_close_ int dirfd = -EBADF;
         const char *display, *xauthority;
-        struct stat st;
         int r;
 
-        r = paths_for_profile(profile, &p);
-        if (r == -ENAMETOOLONG) {
-                log_error("The RFB socket path of profile %s would be longer than a Unix socket allows; set a shorter XDG_RUNTIME_DIR.",
-                          profile);
-                return EXIT_USAGE;
-        }
-        if (r < 0) {
-                log_error_errno(r, "Cannot compute the paths of profile %s: %m", profile);
-                return EXIT_FAILED;
-        }
-        dirfd = open(p.runtime, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
-        if (dirfd < 0 && errno == ENOENT) {
-                log_error("Desktop %s is not running; start it with: botdesk start %s", profile, profile);
-                return EXIT_NOT_RUNNING;
-        }
-        if (dirfd < 0) {
-                log_error_errno(errno, "Cannot open %s: %m", p.runtime);
-                return EXIT_FAILED;
-        }
-        if (fstat(dirfd, &st) < 0 || st.st_uid != getuid() || (st.st_mode & 077) != 0) {
-                log_error("%s is not a private directory of uid %u; remove it or fix its owner and mode.", p.runtime,
-                          (unsigned) getuid());
-                return EXIT_FAILED;
-        }
-
-        r = helper_record_read_at(dirfd, &rec);
-        if (r < 0 || helper_alive(dirfd, &rec) <= 0) {
-                log_error("Desktop %s is not running; start it with: botdesk start %s", profile, profile);
-                return EXIT_NOT_RUNNING;
-        }
-        r = envfile_read_at(dirfd, "env", &env);
-        if (r == -ENOENT) {
-                log_error("Desktop %s is still starting; wait for `botdesk start %s` to return.", profile, profile);
-                return EXIT_NOT_RUNNING;
-        }
-        if (r < 0) {
-                log_error_errno(r, "Cannot read %s: %m", p.env_file);
-                return EXIT_FAILED;
-        }
+        r = running_desktop_open(profile, &p, &dirfd);
+        if (r != EXIT_OK)
+                return r;
+        r = running_desktop_helper(profile, dirfd, &rec);
+        if (r != EXIT_OK)
+                return r;
+        r = running_desktop_env(profile, dirfd, &p, &env);
+        if (r != EXIT_OK)
+                return r;
         display = strv_env_get(env, "DISPLAY");
         xauthority = strv_env_get(env, "XAUTHORITY");
         if (!display || !*display || !xauthority || !*xauthority) {

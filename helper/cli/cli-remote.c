@@ -17,7 +17,7 @@
 #include "owner.h"
 #include "profile.h"
 #include "spawn.h"
-#include "standalone.h"
+#include "launch.h"
 #include "util.h"
 
 extern char **environ;

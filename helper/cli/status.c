@@ -230,3 +230,15 @@ void status_print(FILE *f, const struct bd_status *s) {
         if (s->warning)
                 fprintf(f, "  warning: %s\n", s->warning);
 }
+
+void status_emit(const struct bd_status *s, bool json) {
+        struct json j;
+
+        if (!json) {
+                status_print(stdout, s);
+                return;
+        }
+        json_init(&j, stdout);
+        status_json(&j, s);
+        putchar('\n');
+}

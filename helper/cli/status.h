@@ -49,3 +49,6 @@ int status_collect(const char *profile, const struct bd_config *c, struct bd_sta
 
 void status_json(struct json *j, const struct bd_status *s);
 void status_print(FILE *f, const struct bd_status *s);
+
+/* One status on stdout: as JSON (and a newline) with json, else as text. */
+void status_emit(const struct bd_status *s, bool json);

@@ -6,7 +6,7 @@
  */
 #include <errno.h>
 
-#include "commands-thumbnail.h"
+#include "verbs.h"
 #include "util.h"
 #include "x11-verbs.h"
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The agent's input verbs by name (x11-verbs.h): cmd-input.c and
- * cmd-windows.c, or cmd-input-fallback.c in a build without XTEST. */
-#include "commands-input.h"
+/* The agent's input verbs by name (x11-verbs.h): verb-input.c and
+ * verb-windows.c, or verb-input-fallback.c in a build without XTEST. */
+#include "verbs.h"
 #include "util.h"
 #include "x11-verbs.h"
 

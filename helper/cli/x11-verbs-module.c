@@ -5,8 +5,7 @@
  */
 #include "botdesk-config.h"
 #include "cli.h"
-#include "commands.h"
-#include "commands-thumbnail.h"
+#include "verbs.h"
 #include "log.h"
 #include "util.h"
 #include "x11-verbs.h"

@@ -11,7 +11,7 @@
 
 #include "botdesk-config.h"
 #include "cli.h"
-#include "commands.h"
+#include "verbs.h"
 #include "log.h"
 #include "util.h"
 #include "x11-verbs.h"

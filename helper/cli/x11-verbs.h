@@ -23,7 +23,7 @@ typedef int (*x11_verb_fn)(int argc, char **argv);
 /* What the module's verbs take from the CLI that loaded them. */
 struct x11_host {
         const char *program;            /* for the module's own copy of the logging state */
-        int (*start_on_demand)(const char *profile, bool flag);    /* commands.h */
+        int (*start_on_demand)(const char *profile, bool flag);    /* verbs.h */
 };
 
 struct x11_verbs {

@@ -12,9 +12,12 @@
 
 #include "alloc.h"
 #include "botdesk-config.h"
+#include "cli.h"
+#include "config.h"
 #include "identity.h"
+#include "log.h"
 #include "spawn.h"
-#include "standalone.h"
+#include "launch.h"
 #include "unit.h"
 #include "util.h"
 
@@ -371,4 +374,22 @@ int desktop_stop(const struct bd_paths *p, int runtime_fd, unsigned timeout_sec,
         (void) unlinkat(runtime_fd, "rfb.sock", 0);
         (void) unlinkat(runtime_fd, HELPER_RECORD_FILE, 0);
         return ret;
+}
+
+bool launch_standalone_forced(void) {
+        const char *e = getenv("BOTDESK_PLACEMENT");
+        return e && streq(e, "standalone");
+}
+
+int launch_open_profile(const char *profile, struct bd_config *c, struct bd_paths *p, int *ret_dirfd, int *ret_lock) {
+        if (cli_check_profile(profile) < 0 || cli_load_config(profile, c) < 0)
+                return EXIT_USAGE;
+        if (cli_open_profile(profile, p, ret_dirfd) < 0)
+                return EXIT_FAILED;
+        *ret_lock = profile_lock(*ret_dirfd);
+        if (*ret_lock < 0) {
+                log_error_errno(*ret_lock, "Cannot lock profile %s: %m", profile);
+                return EXIT_FAILED;
+        }
+        return EXIT_OK;
 }

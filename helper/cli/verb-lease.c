@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
-#include "commands.h"
+#include "verbs.h"
 #include "json.h"
 #include "lease.h"
 #include "log.h"
@@ -88,8 +88,10 @@ static int lease_wait(int dirfd, const char *runtime, unsigned timeout_s, struct
         }
 }
 
-int verb_lease(const char *profile, const char *action, const char *viewer, const char *reason, unsigned timeout,
-               bool json) {
+int verb_lease(const struct cli_args *a) {
+        const char *profile = a->operand, *action = a->action, *viewer = a->viewer, *reason = a->reason;
+        unsigned timeout = a->timeout;
+        bool json = a->json;
         _cleanup_(paths_done) struct bd_paths p = {};
         _cleanup_close_ int dirfd = -EBADF;
         char hash[LEASE_HASH_LEN + 1];

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The agent's actions in a build without xcb-xtest and xkbcommon. */
 #include "cli.h"
-#include "commands-input.h"
+#include "verbs.h"
 #include "log.h"
 
 static int unsupported(const char *verb) {

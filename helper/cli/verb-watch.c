@@ -16,7 +16,7 @@
 #include <time.h>
 
 #include "cli.h"
-#include "commands.h"
+#include "verbs.h"
 #include "json.h"
 #include "log.h"
 #include "profile.h"
@@ -244,7 +244,9 @@ static int watch_loop(struct watcher *wt) {
         }
 }
 
-int verb_watch(const char *profile, bool json, const char *until) {
+int verb_watch(const struct cli_args *a) {
+        const char *profile = a->operand, *until = a->until;
+        bool json = a->json;
         _cleanup_(paths_done) struct bd_paths p = {};
         _cleanup_closedir_ DIR *d = NULL;
         struct watcher wt = { .ino = -EBADF, .base_wd = -1, .json = json };

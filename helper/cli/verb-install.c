@@ -19,7 +19,7 @@
 #include <systemd/sd-event.h>
 
 #include "cli.h"
-#include "commands.h"
+#include "verbs.h"
 #include "config.h"
 #include "log.h"
 #include "packages.h"
@@ -306,7 +306,9 @@ static int strv_prepend(char ***l, char *const *words) {
         return 0;
 }
 
-int verb_install(bool yes, bool quiet, unsigned timeout, bool password_stdin) {
+int verb_install(const struct cli_args *a) {
+        bool yes = a->yes, quiet = a->quiet, password_stdin = a->password_stdin;
+        unsigned timeout = a->timeout;
         _cleanup_(config_done) struct bd_config c = {};
         _cleanup_strv_free_ char **missing = NULL, **pkgs = NULL, **cmd = NULL, **env = NULL;
         _cleanup_free_ char *manager = NULL, *sudo = NULL, *shown = NULL, *bare = NULL, *lock_path = NULL;
@@ -319,6 +321,10 @@ int verb_install(bool yes, bool quiet, unsigned timeout, bool password_stdin) {
         extern char **environ;
         int r;
 
+        if (a->operand) {
+                log_error("install takes no argument.");
+                return EXIT_USAGE;
+        }
         r = cli_load_config(NULL, &c);
         if (r < 0)
                 return EXIT_USAGE;

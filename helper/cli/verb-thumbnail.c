@@ -11,7 +11,7 @@
 
 #include "cli.h"
 #include "cli-desktop.h"
-#include "commands-thumbnail.h"
+#include "verbs.h"
 #include "envfile.h"
 #include "identity.h"
 #include "lease.h"

@@ -11,8 +11,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
-#include "commands-web.h"
-#include "commands.h"
+#include "verbs.h"
 #include "lease.h"
 #include "log.h"
 #include "profile.h"

@@ -18,6 +18,16 @@
 /* Serialise starts and stops of one profile (blocking flock). Returns the fd. */
 int profile_lock(int runtime_fd);
 
+struct bd_config;
+
+/* Configuration, paths, runtime dir and the profile's lock, which
+ * serialises starts and stops: a second start waits, then adopts. Returns
+ * a CLI exit code, said; on EXIT_OK the caller owns *ret_dirfd and *ret_lock. */
+int launch_open_profile(const char *profile, struct bd_config *c, struct bd_paths *p, int *ret_dirfd, int *ret_lock);
+
+/* BOTDESK_PLACEMENT=standalone: never ask a user manager, even where one answers. */
+bool launch_standalone_forced(void);
+
 struct helper_record;
 
 enum helper_phase {

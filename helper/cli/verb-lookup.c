@@ -18,7 +18,7 @@
 #include "bus-cleanup.h"
 #include "cli.h"
 #include "login.h"
-#include "commands-lookup.h"
+#include "verbs.h"
 #include "envfile.h"
 #include "identity.h"
 #include "json.h"
@@ -211,7 +211,9 @@ static int print_json(const char *profile, const struct found *f, char **env) {
         return 0;
 }
 
-int verb_lookup(const char *profile, bool json) {
+int verb_lookup(const struct cli_args *a) {
+        const char *profile = a->operand;
+        bool json = a->json;
         _cleanup_(paths_done) struct bd_paths p = {};
         _cleanup_(found_done) struct found f = {};
         _cleanup_strv_free_ char **env = NULL;

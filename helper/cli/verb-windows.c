@@ -12,7 +12,7 @@
 
 #include "cli.h"
 #include "cli-desktop.h"
-#include "commands-input.h"
+#include "verbs.h"
 #include "json.h"
 #include "lease.h"
 #include "log.h"

@@ -17,7 +17,7 @@
 #include <sys/syscall.h>
 
 #include "identity.h"
-#include "standalone.h"
+#include "launch.h"
 #include "util.h"
 
 /* Does something listen on this Unix socket? A connect, nothing spoken. */

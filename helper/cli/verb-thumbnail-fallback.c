@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* botdesk thumbnail in a build without libpng, libjpeg and xcb-shm. */
 #include "cli.h"
-#include "commands-thumbnail.h"
+#include "verbs.h"
 #include "log.h"
 
 int verb_thumbnail(int argc, char **argv) {

@@ -9,8 +9,7 @@
 
 #include "cli.h"
 #include "cli-desktop.h"
-#include "commands.h"
-#include "commands-input.h"
+#include "verbs.h"
 #include "input.h"
 #include "json.h"
 #include "keymap.h"

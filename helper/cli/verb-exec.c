@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * botdesk exec PROFILE [--start] [--env NAME]... -- CMD [ARG...]: CMD on
+ * that screen, with the desktop's environment, in the desktop's cgroup (or
+ * its unit's) so that it stops with the desktop.
+ */
+#include <errno.h>
+#include <systemd/sd-bus.h>
+#include <unistd.h>
+
+#include "cgroup.h"
+#include "cli.h"
+#include "config.h"
+#include "envfile.h"
+#include "exec-env.h"
+#include "identity.h"
+#include "log.h"
+#include "profile.h"
+#include "spawn.h"
+#include "unit.h"
+#include "util.h"
+#include "verbs.h"
+
+int verb_exec(const struct cli_args *a) {
+        const char *profile = a->operand;
+        char **cmd = a->command;
+        _cleanup_(config_done) struct bd_config c = {};
+        _cleanup_(paths_done) struct bd_paths p = {};
+        _cleanup_strv_free_ char **env = NULL, **full = NULL, **pass = NULL;
+        _cleanup_close_ int dirfd = -EBADF;
+        _cleanup_(helper_record_done) struct helper_record rec = {};
+        extern char **environ;
+        int r;
+
+        if (cli_check_profile(profile) < 0 || cli_load_config(profile, &c) < 0)
+                return EXIT_USAGE;
+        if (!cmd || !cmd[0]) {
+                log_error("Missing command: botdesk exec %s -- CMD [ARG...]", profile);
+                return EXIT_USAGE;
+        }
+        r = verb_start_published(a, profile, &p, &dirfd, &env, &rec);
+        if (r != EXIT_OK)
+                return r;
+        if (human_has_control(dirfd, "exec"))
+                return EXIT_REFUSED;
+        activity_stamp(dirfd);
+
+        /* The desktop's environment, not the caller's: only what the caller
+         * names (--env, [session] exec_pass_env) comes along. The token lets
+         * the desktop's stop find the command where no cgroup can. */
+        for (size_t i = 0; i < a->n_pass_env; i++)
+                if (strv_push(&pass, strdup(a->pass_env[i])) < 0)
+                        return EXIT_FAILED;
+        if (exec_env_names_split(c.exec_pass_env, &pass) < 0 || exec_env_build(environ, env, pass, &full) < 0 ||
+            env_set(&full, "BOTDESK_PROFILE", profile) < 0 ||
+            (rec.token && env_set(&full, "BOTDESK_TOKEN", rec.token) < 0))
+                return EXIT_FAILED;
+
+        if (rec.unit && rec.placement && streq(rec.placement, "user-unit")) {
+                /* Our cgroup and the unit's share no ancestor we may write
+                 * to; the user manager moves us. */
+                sd_bus *bus = NULL;
+                r = unit_bus_open(&bus);
+                if (r >= 0)
+                        r = unit_attach(bus, rec.unit, "/apps", getpid());
+                sd_bus_flush_close_unref(bus);
+                if (r < 0)
+                        log_warning_errno(r, "Cannot join %s (%m); the command will not stop with the desktop.", rec.unit);
+        } else if (rec.cgroup) {
+                _cleanup_free_ char *apps = strdup_printf("%s/apps", rec.cgroup);
+                r = apps ? cgroup_attach(apps, 0) : -ENOMEM;
+                if (r < 0)
+                        log_warning_errno(r, "Cannot join the desktop's cgroup %s (%m); the command will not stop with the desktop.",
+                                          apps);
+        }
+        execvpe(cmd[0], cmd, full);
+        log_error_errno(errno, "Cannot execute %s: %m", cmd[0]);
+        return errno == ENOENT ? 127 : 126;
+}

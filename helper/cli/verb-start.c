@@ -1,0 +1,259 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * botdesk start PROFILE [--timeout S], and the start on demand of env,
+ * exec and input: through the user manager where one answers, else
+ * standalone (launch.c); either way with the same checks first.
+ */
+#include <fcntl.h>
+#include <systemd/sd-bus.h>
+#include <unistd.h>
+
+#include "botdesk-config.h"
+#include "cli.h"
+#include "config.h"
+#include "identity.h"
+#include "launch.h"
+#include "log.h"
+#include "packages.h"
+#include "profile.h"
+#include "running.h"
+#include "status.h"
+#include "unit.h"
+#include "util.h"
+#include "verbs.h"
+
+/* Refusals and missing programs are decided here, before any unit or helper
+ * exists, so that they get their own exit code and message. */
+static int precheck(const char *profile, const struct bd_config *c) {
+        struct bd_status st;
+        int r, ret = EXIT_OK;
+
+        r = status_collect(profile, c, &st);
+        if (r < 0)
+                return log_error_errno(r, "Cannot check %s: %m", profile), EXIT_FAILED;
+        if (!st.running && !st.starting) {
+                if (!st.installed) {
+                        _cleanup_free_ char *msg = packages_install_message(
+                                pkg_manager_detect(NULL), geteuid() == 0, executable_in_path("sudo", NULL),
+                                st.missing, NULL);
+                        log_error("%s", msg ?: "Required programs are missing.");
+                        ret = EXIT_FAILED;
+                } else if (st.blocker) {
+                        log_error("%s", st.blocker);
+                        ret = EXIT_REFUSED;
+                } else if (st.warning)
+                        /* The start goes ahead; the caller still hears why it may struggle. */
+                        log_warning("%s", st.warning);
+        }
+        status_done(&st);
+        return ret;
+}
+
+/* Variables a transient unit inherits from the caller: botdesk's own. */
+static int transient_environment(char ***ret) {
+        extern char **environ;
+        _cleanup_strv_free_ char **env = NULL;
+
+        for (char **e = environ; *e; e++)
+                if (startswith(*e, "BOTDESK_") && !startswith(*e, "BOTDESK_PLACEMENT=") &&
+                    strv_push(&env, strdup(*e)) < 0)
+                        return -ENOMEM;
+        *ret = TAKE_PTR(env);
+        return 0;
+}
+
+static int start_unit(const struct cli_args *a, sd_bus *bus, const char *profile, int dirfd) {
+        _cleanup_free_ char *unit = unit_name_for(profile), *result = NULL, *why = NULL;
+        _cleanup_strv_free_ char **env = NULL;
+        struct unit_start_opts o = {};
+        int r;
+
+        if (!unit || transient_environment(&env) < 0)
+                return -ENOMEM;
+        r = unit_template_installed(bus);
+        if (r < 0)
+                return log_error_errno(r, "Cannot ask the user manager about %s: %m", UNIT_TEMPLATE);
+        o.transient = r == 0;
+        if (o.transient) {
+                _cleanup_free_ char *state = NULL;
+
+                /* A transient unit that exists (a start under way, or done)
+                 * cannot be created again; StartUnit joins its start job and
+                 * waits for it, as systemctl start does. */
+                if (unit_active_state(bus, unit, &state) >= 0 && !streq(state, "inactive") &&
+                    !streq(state, "failed"))
+                        o.transient = false;
+        }
+        o.helper_path = getenv("BOTDESK_HELPER") ?: BOTDESK_HELPER_PATH;
+        o.environment = env;
+        /* --timeout bounds the wait for the job; the unit's own start
+         * timeout (from start_timeout) still ends a start systemd runs. */
+        o.timeout_usec = (unsigned long long) a->timeout * 1000000ULL;
+        if (!a->quiet && !a->json && isatty(STDERR_FILENO))
+                fprintf(stderr, "Starting %s%s through the user manager...\n", unit, o.transient ? " (transient)" : "");
+        r = unit_start(bus, unit, &o, &result);
+        if (r >= 0)
+                return 0;
+        if (r == -ETIMEDOUT) {
+                _cleanup_free_ char *stop_result = NULL;
+
+                /* As in standalone mode: a start that missed its deadline is undone. */
+                (void) unit_stop(bus, unit, &stop_result);
+                log_error("Desktop %s was not ready within %u s (--timeout); stopped %s. See: journalctl --user -u %s",
+                          profile, a->timeout, unit, unit);
+                return -ETIMEDOUT;
+        }
+        if (read_full_file_at(dirfd, "last-error", &why, NULL, 4096) >= 0)
+                why[strcspn(why, "\n")] = 0;
+        log_error("Cannot start %s: %s. See: journalctl --user -u %s", unit,
+                  why ?: result ?: strerror(-r), unit);
+        return -EIO;
+}
+
+/* The status a start ends with. A desktop that was ready and is gone (or
+ * going) by now must not count as started, nor be printed "starting" with
+ * exit 0: the start waits for the helper's verdict and reports it, a stop
+ * as "stopped while starting". On EXIT_OK *st is the running status. */
+static int confirm_started(const char *profile, const struct bd_config *c, const struct bd_paths *p, int dirfd,
+                           struct bd_status *st) {
+        _cleanup_free_ char *why = NULL;
+        int none = -EBADF, r;
+
+        r = status_collect(profile, c, st);
+        if (r < 0)
+                return log_error_errno(r, "Cannot read the status of %s: %m", profile), EXIT_FAILED;
+        if (st->running)
+                return EXIT_OK;
+        status_done(st);
+        /* Being taken down: the helper says why before it ends. */
+        r = standalone_wait_starting(profile, p, dirfd, &none, now_usec() + 30 * 1000000ULL, 30, false, &why);
+        if (r == 0) {
+                r = status_collect(profile, c, st);
+                if (r >= 0 && st->running)
+                        return EXIT_OK;
+                if (r >= 0)
+                        status_done(st);
+                r = -ESRCH;
+        }
+        if (r == -ESRCH)
+                log_error("Cannot start %s: stopped while starting: the desktop was stopped as it became ready.", profile);
+        else
+                log_error("Cannot start %s: it went away as it became ready: %s", profile, why ?: strerror(-r));
+        return EXIT_FAILED;
+}
+
+/* Start profile's desktop unless it runs, with start's checks, memory gate
+ * and placement; c is left loaded. Returns an exit code, said on stderr;
+ * on EXIT_OK, the running status in *ret_st unless that is NULL. */
+static int start_desktop(const struct cli_args *a, const char *profile, struct bd_config *c,
+                         struct bd_status *ret_st) {
+        _cleanup_(paths_done) struct bd_paths p = {};
+        _cleanup_close_ int dirfd = -EBADF, lock = -EBADF;
+        _cleanup_free_ char *error = NULL;
+        sd_bus *bus = NULL;
+        bool progress;
+        int r, status;
+
+        r = launch_open_profile(profile, c, &p, &dirfd, &lock);
+        if (r != EXIT_OK)
+                return r;
+        r = precheck(profile, c);
+        if (r != EXIT_OK)
+                return r;
+
+        if (!launch_standalone_forced() && unit_bus_open(&bus) >= 0) {
+                r = start_unit(a, bus, profile, dirfd);
+                sd_bus_flush_close_unref(bus);
+                if (r < 0)
+                        return EXIT_FAILED;
+        } else {
+                progress = !a->quiet && !a->json && isatty(STDERR_FILENO);
+                r = standalone_start(profile, &p, dirfd, &lock, a->timeout ?: c->start_timeout + 5, progress, &error,
+                                     &status);
+                if (r < 0) {
+                        log_error("Cannot start %s: %s", profile, error ?: strerror(-r));
+                        return status == EXIT_REFUSED ? EXIT_REFUSED : status == EXIT_USAGE ? EXIT_USAGE : EXIT_FAILED;
+                }
+        }
+        lock = safe_close(lock);
+        activity_stamp(dirfd);
+        {
+                struct bd_status st;
+
+                r = confirm_started(profile, c, &p, dirfd, &st);
+                if (r != EXIT_OK)
+                        return r;
+                if (ret_st)
+                        *ret_st = st;
+                else
+                        status_done(&st);
+        }
+        return EXIT_OK;
+}
+
+int verb_start(const struct cli_args *a) {
+        _cleanup_(config_done) struct bd_config c = {};
+        const char *profile = a->operand;
+        struct bd_status st;
+        int r;
+
+        r = start_desktop(a, profile, &c, &st);
+        if (r != EXIT_OK)
+                return r;
+        /* The status confirmed running, not one read again: a stop since
+         * then is the stop's to report. */
+        status_emit(&st, a->json);
+        status_done(&st);
+        return EXIT_OK;
+}
+
+/* Published and owned by a live helper: what env, exec and input need,
+ * found without a word on stderr. */
+static bool desktop_published(const char *profile) {
+        _cleanup_(paths_done) struct bd_paths p = {};
+        _cleanup_(helper_record_done) struct helper_record rec = {};
+        _cleanup_close_ int dirfd = -EBADF;
+
+        if (paths_for_profile(profile, &p) < 0)
+                return false;
+        /* Verified as every verb's: a directory that is not ours holds no desktop of ours. */
+        dirfd = paths_open_runtime(&p, NULL);
+        if (dirfd < 0 || helper_record_read_at(dirfd, &rec) < 0 || helper_alive(dirfd, &rec) <= 0)
+                return false;
+        return faccessat(dirfd, "env", F_OK, AT_SYMLINK_NOFOLLOW) == 0;
+}
+
+int verb_start_on_demand(const struct cli_args *a, const char *profile, bool flag) {
+        _cleanup_(config_done) struct bd_config c = {};
+        struct cli_args start_args = *a;
+
+        if (cli_check_profile(profile) < 0)
+                return EXIT_USAGE;
+        if (desktop_published(profile))
+                return EXIT_OK;
+        if (!flag) {
+                if (cli_load_config(profile, &c) < 0)
+                        return EXIT_USAGE;
+                if (!c.auto_start)
+                        return EXIT_OK;
+                config_done(&c);
+        }
+        /* The verb's own output follows on stdout: start's progress stays off it. */
+        start_args.quiet = true;
+        return start_desktop(&start_args, profile, &c, NULL);
+}
+
+int verb_start_published(const struct cli_args *a, const char *profile, struct bd_paths *p, int *ret_fd,
+                         char ***ret_env, struct helper_record *ret_rec) {
+        int r;
+
+        r = verb_start_on_demand(a, profile, a->start);
+        if (r != EXIT_OK)
+                return r;
+        return running_desktop_published(profile, p, ret_fd, ret_env, ret_rec);
+}
+
+int cli_start_on_demand(const char *profile, bool flag) {
+        /* The module's verbs parse their own options: start's are all unset. */
+        return verb_start_on_demand(&(const struct cli_args) {}, profile, flag);
+}

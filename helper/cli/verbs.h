@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/*
+ * Every verb of `botdesk`, one verb-NAME.c each. main.c holds the table
+ * that names them, with their options and their lines of `botdesk --help`,
+ * and the one parser of the words after the verb.
+ *
+ * Each verb returns the CLI exit code (cli.h: 0 ok, 1 failed, 2 usage or
+ * configuration, 3 refused, 4 not running) and has already said why on
+ * stderr, in one line.
+ */
+
+struct bd_paths;
+struct helper_record;
+
+/* What main.c's parser found after the verb. Pointers are into argv. */
+struct cli_args {
+        const char *operand;    /* the first word: PROFILE (config: check or show), or NULL */
+        const char *action;     /* lease: the second word (show, take, ...), or NULL */
+        char **command;         /* exec: CMD [ARG...], NULL-terminated, or NULL */
+        bool json;
+        bool quiet;
+        bool force;
+        bool yes;
+        bool start;             /* env, exec: --start */
+        bool password_stdin;    /* install */
+        unsigned timeout;       /* seconds; 0 = not given */
+        const char *profile_opt;        /* config: --profile */
+        const char *viewer;
+        const char *reason;
+        const char *until;
+        char *pass_env[65];     /* exec --env NAME, NULL-terminated */
+        size_t n_pass_env;
+};
+
+/* botdesk --help, generated from the table: to f, and returns status. */
+int cli_usage(FILE *f, int status);
+
+/*
+ * botdesk start PROFILE [--timeout S]: start or adopt, wait until ready,
+ * print the status (--json: as JSON). Also stop, restart.
+ */
+int verb_start(const struct cli_args *a);
+int verb_stop(const struct cli_args *a);
+int verb_restart(const struct cli_args *a);
+
+/*
+ * --start of env, exec and input, and [session] auto_start = yes: when the
+ * desktop of profile is not running (or not yet published), start it as
+ * `botdesk start` does, with its checks, memory gate and placement. flag
+ * is --start; without it the profile's auto_start decides. EXIT_OK when the
+ * desktop runs or nothing asked for a start (the verb then says it is not
+ * running), else start's exit code (3 for a refusal), said on stderr.
+ * a gives start's --timeout.
+ */
+int verb_start_on_demand(const struct cli_args *a, const char *profile, bool flag);
+
+/* The same for the verbs of botdesk-x11.so, which parse their own options
+ * (x11-verbs.h hands it to them). */
+int cli_start_on_demand(const char *profile, bool flag);
+
+/* What env and exec act on: the desktop, started on demand as above (flag
+ * a->start), then its live helper and published env as
+ * running_desktop_published() finds them. Returns an exit code, said. */
+int verb_start_published(const struct cli_args *a, const char *profile, struct bd_paths *p, int *ret_fd,
+                         char ***ret_env, struct helper_record *ret_rec);
+
+/* botdesk status [PROFILE] [--json], botdesk list [--json]: one profile, or all known profiles. */
+int verb_status(const struct cli_args *a);
+int verb_list(const struct cli_args *a);
+
+/* botdesk env PROFILE [--start] [--json]: export lines for eval, or one JSON object. */
+int verb_env(const struct cli_args *a);
+
+/* botdesk exec PROFILE [--start] [--env NAME]... -- CMD [ARG...]: CMD on that
+ * screen, inside the desktop; exits with CMD's status (126, 127 when it cannot run). */
+int verb_exec(const struct cli_args *a);
+
+/*
+ * botdesk lease PROFILE [show|take|release|request|wait] [--viewer ID] [--reason TEXT] [--timeout S] [--json]
+ * action NULL means show. take, release and request need viewer (else 2).
+ * A take by the holder and a release by someone who does not hold the
+ * lease change nothing and exit 0, saying so. request records a pending
+ * request for control (reason optional). wait returns 0 once the agent
+ * holds control, 3 after timeout seconds (0: none). Prints the lease (JSON:
+ * holder, viewer_hash, since, epoch, reason, pending; never a raw viewer id).
+ */
+int verb_lease(const struct cli_args *a);
+
+/*
+ * botdesk rfb PROFILE [--viewer ID]
+ * Bridges stdin/stdout to the desktop's RFB socket until either side ends
+ * (0); input reaches the screen only while this viewer holds the lease
+ * (never without --viewer). 4 when the desktop is not running, 1 when the
+ * client sends something the filter refuses.
+ */
+int verb_rfb(const struct cli_args *a);
+
+/*
+ * botdesk watch [PROFILE] [--json] [--until ready|stopped|agent]
+ * One line (JSON object with --json) per change of status or lease of
+ * PROFILE, or of every profile of the user (new ones included), the first
+ * line of each its current state. Runs until killed, or with --until
+ * (PROFILE only) until that state is reached (0). 2 for bad usage.
+ */
+int verb_watch(const struct cli_args *a);
+
+/*
+ * botdesk lookup PROFILE [--json]: the calling user's logind session of a
+ * profile (the logind tier, botdesk-session@PROFILE.service). Prints its id,
+ * display, state, scope, leader and the desktop's published environment.
+ * 0 found, 1 failed, 2 usage, 4 no such session.
+ */
+int verb_lookup(const struct cli_args *a);
+
+/* botdesk doctor [--json]: what this host has and lacks. */
+int verb_doctor(const struct cli_args *a);
+
+/*
+ * botdesk install [-y] [--timeout S] [--password-stdin] [--quiet]
+ * Installs what is missing with the package manager (apt-get, dnf, pacman)
+ * and sudo found on the system PATH ([install] system_path), never the
+ * caller's; one install at a time. 0 done or nothing to do; 1 failed, timed
+ * out (timeout seconds, 0 = 900; the process group is killed), cancelled
+ * (no password), or no package manager; 2 usage (no --yes off a terminal);
+ * 3 another install runs, or no sudo for a non-root caller.
+ */
+int verb_install(const struct cli_args *a);
+
+/* botdesk config check|show [--profile P]: 2 with every error, file:line, when the configuration is invalid. */
+int verb_config(const struct cli_args *a);
+
+/*
+ * The verbs that parse their own options (argv[0] is the verb itself and
+ * argv[1..argc) everything after it), so main.c hands them their words
+ * before its parser, which refuses options it does not know:
+ *
+ * botdesk web [--listen unix:PATH|HOST:PORT] [--novnc DIR] [--ping S]
+ * botdesk web ticket PROFILE --viewer ID [--ttl S]
+ *         0 ok, 1 failed, 2 usage.
+ */
+int verb_web(int argc, char **argv);
+
+/*
+ * The verbs that speak X, in botdesk-x11.so (x11-verbs.h); their options
+ * include -o, negative scroll steps and text after --.
+ *
+ * botdesk thumbnail PROFILE [-o FILE] [--size WxH] [--format png|jpeg] [--data-url] [--quality N]
+ *         0 written; 1 failed (X refused, grab or encode failed, FILE not
+ *         writable); 2 usage; 3 refused by the control lease; 4 the desktop
+ *         is not running.
+ * botdesk input PROFILE ACTION ... [--json]
+ * botdesk windows PROFILE [--json]
+ * botdesk cursor PROFILE [--json]
+ *         0 done; 1 failed; 2 usage (nothing sent to the screen); 3 refused
+ *         because a human holds the lease, or void because a human took it
+ *         while the action ran (--json: {"suppressed": "human_has_control",
+ *         ...}); 4 not running.
+ */
+int verb_thumbnail(int argc, char **argv);
+int verb_input(int argc, char **argv);
+int verb_windows(int argc, char **argv);
+int verb_cursor(int argc, char **argv);

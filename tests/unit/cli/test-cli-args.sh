@@ -1,0 +1,158 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# What botdesk answers to its words, before any desktop is involved: the
+# usage lists every verb and goes to stdout for --help, to stderr (exit 2)
+# without a verb; unknown verbs and options, missing or invalid profiles,
+# extra arguments and bad option values each exit 2 with their one-line
+# message; common options stay accepted by every verb. Prints TAP.
+#   test-cli-args.sh BOTDESK
+set -u
+bd=${1:?usage: test-cli-args.sh BOTDESK}
+n=0 failed=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)) failed=$((failed + 1)); echo "not ok $n - $1"; shift; for d in "$@"; do echo "# $d"; done; }
+
+scratch=$(mktemp -d) || exit 1
+cleanup() { case $scratch in /tmp/?*) rm -rf -- "${scratch:?}" ;; esac; }
+trap cleanup EXIT
+# Nothing here may reach a real desktop, user manager or configuration.
+export XDG_RUNTIME_DIR=$scratch/run XDG_STATE_HOME=$scratch/state XDG_CONFIG_HOME=$scratch/config HOME=$scratch/home
+export BOTDESK_CONFIG=$scratch/botdesk.ini BOTDESK_PLACEMENT=standalone BOTDESK_HELPER=$scratch/no-such-helper
+mkdir -p -m 0700 "$XDG_RUNTIME_DIR"
+printf '[session]\nauto_start = no\n' >"$BOTDESK_CONFIG"
+
+# run ARGS...: exit code in $rc, stdout in $out, stderr in $err (bounded: 20 s).
+run() {
+        timeout 20 "$bd" "$@" </dev/null >"$scratch/out" 2>"$scratch/err"
+        rc=$?
+        out=$(cat "$scratch/out")
+        err=$(cat "$scratch/err")
+}
+
+# expect RC MESSAGE ARGS...: botdesk ARGS exits RC and says exactly MESSAGE, one line, nothing on stdout.
+expect() {
+        local want_rc=$1 want=$2
+        shift 2
+        run "$@"
+        if [ "$rc" = "$want_rc" ] && [ "$err" = "botdesk: $want" ] && [ -z "$out" ]; then
+                ok "botdesk $* exits $want_rc: $want"
+        else
+                not_ok "botdesk $* exits $want_rc: $want" "exit $rc" "stderr: $err" "stdout: $out"
+        fi
+}
+
+# ---- the usage -------------------------------------------------------------------------------
+run --help
+usage=$out
+[ "$rc" = 0 ] && [ -z "$err" ] && [ "${usage%%$'\n'*}" = "Usage: botdesk COMMAND [ARGS]" ] &&
+        ok "--help prints the usage on stdout and exits 0" || not_ok "--help prints the usage on stdout and exits 0" "exit $rc" "$err"
+missing=()
+for v in start stop restart status list env exec lease rfb web thumbnail input windows cursor watch lookup doctor \
+         install config; do
+        grep -qE "^  $v( |\$)" <<<"$usage" || missing+=("$v")
+done
+[ "${#missing[@]}" = 0 ] && ok "the usage has a line for every verb" || not_ok "the usage has a line for every verb" "missing: ${missing[*]}"
+[ "${usage##*$'\n'}" = "Exit codes: 0 ok, 1 failed, 2 usage/configuration, 3 refused, 4 not running." ] &&
+        ok "the usage ends with the exit codes" || not_ok "the usage ends with the exit codes" "${usage##*$'\n'}"
+for how in -h help; do
+        run $how
+        [ "$rc" = 0 ] && [ "$out" = "$usage" ] && ok "botdesk $how prints the same usage" || not_ok "botdesk $how prints the same usage" "exit $rc"
+done
+run
+[ "$rc" = 2 ] && [ "$err" = "$usage" ] && [ -z "$out" ] && ok "without a verb the usage goes to stderr, exit 2" ||
+        not_ok "without a verb the usage goes to stderr, exit 2" "exit $rc"
+run config bogus
+[ "$rc" = 2 ] && [ "$err" = "$usage" ] && ok "config with neither check nor show prints the usage on stderr, exit 2" ||
+        not_ok "config with neither check nor show prints the usage on stderr, exit 2" "exit $rc" "$err"
+run --version
+[ "$rc" = 0 ] && [[ $out == "botdesk "[0-9]* ]] && ok "--version prints the version" || not_ok "--version prints the version" "exit $rc" "$out"
+
+# ---- unknown verbs and options ---------------------------------------------------------------
+expect 2 'Unknown command "frobnicate"; see botdesk --help.' frobnicate
+expect 2 'Unknown command "frobnicate"; see botdesk --help.' frobnicate p --json
+expect 2 'Unknown option --bogus for frobnicate.' frobnicate p --bogus
+expect 2 'Unknown option --bogus before the verb; options follow it: botdesk VERB PROFILE [OPTIONS] (botdesk --help lists them).' --bogus
+expect 2 'Unknown option -x before the verb; options follow it: botdesk VERB PROFILE [OPTIONS] (botdesk --help lists them).' -x start p
+for v in start stop restart status list env exec lease rfb watch lookup doctor install config; do
+        expect 2 "Unknown option --no-such-option for $v." "$v" p --no-such-option
+done
+expect 2 'Unknown option --help for start.' start --help
+# Options of one verb are unknown to the others.
+expect 2 'Unknown option --start for stop.' stop p --start
+expect 2 'Unknown option --env for env.' env p --env X
+expect 2 'Unknown option --password-stdin for status.' status --password-stdin
+expect 2 'Unknown option --timeout=5 for start.' start p --timeout=5
+expect 2 'Unknown option --bogus for install.' install --password-stdin --bogus
+# The verbs that parse their own words keep their own messages.
+expect 2 'Unknown option --no-such-option for thumbnail; see botdesk thumbnail --help.' thumbnail p --no-such-option
+expect 2 'Unknown option --no-such-option for windows; use: botdesk windows PROFILE [--json]' windows p --no-such-option
+run input p --no-such-option
+[ "$rc" = 2 ] && [ "${err%%$'\n'*}" = "botdesk: Unknown option --no-such-option for input." ] &&
+        ok "botdesk input p --no-such-option exits 2 and says so first" || not_ok "botdesk input p --no-such-option exits 2 and says so first" "exit $rc" "$err"
+
+# ---- profiles --------------------------------------------------------------------------------
+long=$(printf 'a%.0s' $(seq 33))
+for v in start stop restart env exec thumbnail; do
+        expect 2 "Missing PROFILE argument." "$v"
+        for name in .. "a b" "$long"; do
+                expect 2 "Invalid profile name \"$name\": use 1-32 characters of A-Z a-z 0-9 _ -, starting with a letter or digit." "$v" "$name"
+        done
+done
+expect 2 'Missing PROFILE argument: botdesk lease PROFILE [show|take|release|request|wait] [--viewer ID].' lease
+expect 2 'Missing PROFILE argument: botdesk rfb PROFILE [--viewer ID].' rfb
+expect 2 'Missing PROFILE argument: botdesk lookup PROFILE [--json]' lookup
+expect 2 'Missing PROFILE argument.' start -- p
+left=$(find "$XDG_RUNTIME_DIR" "$XDG_STATE_HOME" -mindepth 1 2>/dev/null)
+[ -z "$left" ] && ok "no runtime or state file was created for a missing or invalid profile" ||
+        not_ok "no runtime or state file was created for a missing or invalid profile" "$left"
+
+# ---- extra arguments and bad values ----------------------------------------------------------
+for v in start stop restart status env rfb lookup watch; do
+        expect 2 'Unexpected argument "extra".' "$v" p extra more
+done
+expect 2 'Unknown lease action "extra": use show, take, release, request or wait.' lease p extra
+expect 2 'Unexpected argument "more".' lease p show more
+expect 2 'list takes no profile.' list p
+expect 2 'install takes no argument.' install x
+expect 2 'Unexpected argument "extra".' config check extra
+for o in --timeout --profile --viewer --reason --until; do
+        expect 2 "$o needs a value." status p "$o"
+done
+for t in 0 x 86401 -1; do
+        expect 2 "Invalid --timeout \"$t\": give whole seconds, 1-86400." start p --timeout "$t"
+done
+expect 2 'Missing command: botdesk exec p -- CMD [ARG...]' exec p
+expect 2 'Missing command: botdesk exec p -- CMD [ARG...]' exec p --
+expect 2 '--env needs a variable name ([A-Za-z_][A-Za-z0-9_]*), got "(null)".' exec p --env
+expect 2 '--env needs a variable name ([A-Za-z_][A-Za-z0-9_]*), got "1A".' exec p --env 1A -- true
+expect 2 '--env needs a variable name ([A-Za-z_][A-Za-z0-9_]*), got "".' exec p --env=
+envs=()
+for i in $(seq 65); do envs+=(--env "V$i"); done
+expect 2 'Too many --env options (at most 64).' exec p "${envs[@]}" -- true
+expect 2 'Invalid --until "bogus": give ready, stopped or agent.' watch p --until bogus
+expect 2 '--until needs a PROFILE: botdesk watch PROFILE --until ready' watch --until ready
+expect 2 'botdesk lease p take needs --viewer ID.' lease p take
+expect 2 '--reason applies to take and request, not show.' lease p show --reason why
+expect 2 '--timeout applies to wait, not show.' lease p --timeout 5
+
+# ---- what is accepted ------------------------------------------------------------------------
+# The common options, after any verb (scripts pass them to verbs that ignore them).
+run status p --quiet --force --yes --timeout 5 --viewer v
+[ "$rc" = 0 ] && [ "$out" = "p: not running" ] && ok "status takes the common options, and ignores those it has no use for" ||
+        not_ok "status takes the common options, and ignores those it has no use for" "exit $rc" "$out" "$err"
+run status --json p
+[ "$rc" = 0 ] && [[ $out == '{"profile": "p", '*'"running": false'* ]] && ok "status --json p: options before the profile" ||
+        not_ok "status --json p: options before the profile" "exit $rc" "$out" "$err"
+# exec's command keeps its own options, after PROFILE or after --.
+expect 4 'Desktop p is not running; start it with: botdesk start p' exec p ls --json -q
+expect 4 'Desktop p is not running; start it with: botdesk start p' exec p --env HOME -- ls --bogus
+expect 4 'Desktop p is not running; start it with: botdesk start p' env p --json
+run config check -q
+[ "$rc" = 0 ] && [ -z "$out$err" ] && ok "config check -q says nothing of a valid configuration" ||
+        not_ok "config check -q says nothing of a valid configuration" "exit $rc" "$out" "$err"
+run stop p
+[ "$rc" = 0 ] && [ "$out" = "p: not running" ] && ok "stop of a profile never started exits 0" ||
+        not_ok "stop of a profile never started exits 0" "exit $rc" "$out" "$err"
+
+echo "1..$n"
+[ "$failed" = 0 ]
