@@ -140,7 +140,7 @@ one_round() {
 
         "$BOTDESK" start "$prof" >"$out1.out" 2>"$out1.err" &
         cli=$!
-        sleep "$(printf '0.%03d' "$DELAY_MS")"
+        sleep "$(printf '%d.%03d' $((DELAY_MS / 1000)) $((DELAY_MS % 1000)))"
         if [ "$target" = stop ]; then
                 "$BOTDESK" stop "$prof" >/dev/null 2>"$BD_T/out/r.stop.err" &
                 stopper=$!
