@@ -137,6 +137,23 @@ static struct outcome wait_once(const struct bd_paths *p, int dfd, bool inotify,
         return o;
 }
 
+/* A helper that does act at_ms into the wait: the wait ends with want_r and want_error, at once. */
+static void ends_when(const struct bd_paths *p, int dfd, bool inotify, enum act act, int after_ms,
+                      unsigned long long at_ms, int want_r, const char *want_error, const char *what) {
+        const char *how = inotify ? "with inotify" : "without inotify (EMFILE)";
+        pid_t h = fake_helper(dfd, act, after_ms);
+        struct outcome o = wait_once(p, dfd, inotify, 10);
+
+        TAP_EQ_INT(o.r, want_r, "%s: %s", how, what);
+        TAP_EQ_STR(o.error, want_error, "%s: %s: %s", how, what, want_error ? "the helper's reason" : "no reason made up");
+        tap_ok(o.ms >= at_ms && o.ms < at_ms + 2000, "%s: %s: as soon as it happened (after %llu ms; at %llu)", how,
+               what, o.ms, at_ms);
+        tap_ok(o.lock_released, "%s: %s: the profile lock was released for the wait", how, what);
+        free(o.error);
+        end(h);
+        reset(dfd);
+}
+
 static void cases(const struct bd_paths *p, int dfd, bool inotify) {
         const char *how = inotify ? "with inotify" : "without inotify (EMFILE)";
         static const char want_start[] = "Desktop fixture was still starting after 1 s (waited 1.";
@@ -144,42 +161,11 @@ static void cases(const struct bd_paths *p, int dfd, bool inotify) {
         struct outcome o;
         pid_t h;
 
-        h = fake_helper(dfd, PUBLISH, 300);
-        o = wait_once(p, dfd, inotify, 10);
-        TAP_EQ_INT(o.r, 0, "%s: the env file appears: the desktop is ready", how);
-        tap_ok(o.ms >= 300 && o.ms < 2300, "%s: ready once it was published (after %llu ms; published at 300)", how,
-               o.ms);
-        tap_ok(o.lock_released, "%s: the profile lock was released for the wait", how);
-        free(o.error);
-        end(h);
-        reset(dfd);
-
-        h = fake_helper(dfd, RECORD_LATE, 200);
-        o = wait_once(p, dfd, inotify, 10);
-        TAP_EQ_INT(o.r, 0, "%s: a helper that records itself only later, then publishes: ready", how);
-        tap_ok(o.ms >= 400 && o.ms < 2400, "%s: ready once it was published (after %llu ms; published at 400)", how,
-               o.ms);
-        free(o.error);
-        end(h);
-        reset(dfd);
-
-        h = fake_helper(dfd, FAIL, 300);
-        o = wait_once(p, dfd, inotify, 10);
-        TAP_EQ_INT(o.r, -EIO, "%s: the helper exits: the wait fails", how);
-        TAP_EQ_STR(o.error, REASON, "%s: with the helper's reason from last-error", how);
-        tap_ok(o.ms >= 300 && o.ms < 2300, "%s: as soon as it exited (after %llu ms; exited at 300)", how, o.ms);
-        free(o.error);
-        end(h);
-        reset(dfd);
-
-        h = fake_helper(dfd, KILLED, 300);
-        o = wait_once(p, dfd, inotify, 10);
-        TAP_EQ_INT(o.r, -ESRCH, "%s: the helper is killed: it ended without a reason", how);
-        TAP_EQ_STR(o.error, NULL, "%s: and no reason is made up", how);
-        tap_ok(o.ms >= 300 && o.ms < 2300, "%s: as soon as it died (after %llu ms; killed at 300)", how, o.ms);
-        free(o.error);
-        end(h);
-        reset(dfd);
+        ends_when(p, dfd, inotify, PUBLISH, 300, 300, 0, NULL, "the env file appears: the desktop is ready");
+        ends_when(p, dfd, inotify, RECORD_LATE, 200, 400, 0, NULL,
+                  "a helper that records itself only later, then publishes: ready");
+        ends_when(p, dfd, inotify, FAIL, 300, 300, -EIO, REASON, "the helper exits with a reason: the wait fails");
+        ends_when(p, dfd, inotify, KILLED, 300, 300, -ESRCH, NULL, "the helper is killed: it ended without a reason");
 
         h = fake_helper(dfd, STAY, 0);
         o = wait_once(p, dfd, inotify, 1);
