@@ -125,7 +125,8 @@ int standalone_wait_starting_with(const char *profile, const struct bd_paths *p,
                                 helper_record_done(&rec);
                                 continue; /* gone meanwhile: look again */
                         }
-                        /* Other errors (no fd left): the lock closing still tells. */
+                        /* Other errors (no fd left): the lock closing still
+                         * tells, through the watch or the next re-read. */
                 }
                 if (progress && !told && phase == HELPER_STARTING) {
                         if (rec.pid > 0)
