@@ -6,6 +6,13 @@
  * runtime directory instead (the env file renamed into place, the helper
  * record written, the helper lock closed by a dying helper) and, once the
  * record names the helper, its exit through a pidfd.
+ *
+ * inotify instances are a per-user resource (fs.inotify.max_user_instances,
+ * 128 by default) that running desktops use up, several per Xfce desktop. A
+ * start must not fail for what scale exhausts, so without inotify (as in
+ * cgroup-wait.c) the wait keeps the helper's pidfd for its exit and reads
+ * the runtime directory again every REREAD_USEC: the fallback, bounded like
+ * the watch by the deadline, never the way taken when a watch can be set.
  */
 #include <fcntl.h>
 #include <poll.h>
@@ -19,6 +26,9 @@
 #include "identity.h"
 #include "launch.h"
 #include "util.h"
+
+/* Without inotify: how often the runtime directory is looked at again. */
+#define REREAD_USEC (50 * 1000ULL)
 
 /* Does something listen on this Unix socket? A connect, nothing spoken. */
 static bool socket_listens(const char *path, bool abstract) {
@@ -75,24 +85,24 @@ static int pin_helper(const struct helper_record *rec) {
         return TAKE_FD(fd);
 }
 
-int standalone_wait_starting(const char *profile, const struct bd_paths *p, int runtime_fd, int *lock,
-                             unsigned long long deadline, unsigned timeout_sec, bool progress, char **ret_error) {
-        _cleanup_close_ int ifd = -EBADF, pidfd = -EBADF;
+int standalone_wait_starting_with(const char *profile, const struct bd_paths *p, int runtime_fd, int *lock,
+                                  unsigned long long deadline, unsigned timeout_sec, bool progress, int inotify_fd,
+                                  char **ret_error) {
+        _cleanup_close_ int ifd = inotify_fd, pidfd = -EBADF;
         unsigned long long t0 = now_usec();
         pid_t pinned = 0;
         bool told = false;
 
-        ifd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
-        if (ifd < 0) {
-                *ret_error = strdup_printf("Desktop %s is starting, and waiting for it needs an inotify instance: %s "
-                                           "(fs.inotify.max_user_instances; see botdesk doctor)", profile,
-                                           strerror(errno));
-                return negative_errno();
-        }
         /* Watch first, then look: nothing that happens after the look is missed. */
-        if (inotify_add_watch(ifd, p->runtime, IN_CREATE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CLOSE_WRITE) < 0) {
-                *ret_error = strdup_printf("Cannot watch %s: %s", p->runtime, strerror(errno));
-                return negative_errno();
+        if (ifd >= 0 &&
+            inotify_add_watch(ifd, p->runtime, IN_CREATE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CLOSE_WRITE) < 0) {
+                /* ENOSPC (fs.inotify.max_user_watches used up) is the same
+                 * scale problem as the instances: wait the other way. */
+                if (errno != ENOSPC && errno != ENOMEM) {
+                        *ret_error = strdup_printf("Cannot watch %s: %s", p->runtime, strerror(errno));
+                        return negative_errno();
+                }
+                ifd = safe_close(ifd);
         }
         /* Waiting here must not hold up a stop (which then ends this wait)
          * or other starts (which wait alongside). */
@@ -102,7 +112,7 @@ int standalone_wait_starting(const char *profile, const struct bd_paths *p, int 
                 struct helper_record rec = {};
                 struct pollfd pfd[2] = { { .fd = ifd, .events = POLLIN }, { .fd = pidfd, .events = POLLIN } };
                 enum helper_phase phase = helper_phase_at(runtime_fd, &rec);
-                unsigned long long now;
+                unsigned long long now, wait_usec;
                 char buf[4096];
                 int r;
 
@@ -115,7 +125,8 @@ int standalone_wait_starting(const char *profile, const struct bd_paths *p, int 
                                 helper_record_done(&rec);
                                 continue; /* gone meanwhile: look again */
                         }
-                        /* Other errors (no fd left): the lock closing still tells. */
+                        /* Other errors (no fd left): the lock closing still
+                         * tells, through the watch or the next re-read. */
                 }
                 if (progress && !told && phase == HELPER_STARTING) {
                         if (rec.pid > 0)
@@ -143,10 +154,14 @@ int standalone_wait_starting(const char *profile, const struct bd_paths *p, int 
                                                    profile, timeout_sec, (double) (now - t0) / 1e6, profile);
                         return -ETIMEDOUT;
                 }
-                r = poll(pfd, pidfd >= 0 ? 2 : 1, (int) ((deadline - now + 999) / 1000));
+                wait_usec = deadline - now;
+                if (ifd < 0 && wait_usec > REREAD_USEC)
+                        wait_usec = REREAD_USEC;
+                /* poll() skips an entry whose fd is negative. */
+                r = poll(pfd, 2, (int) ((wait_usec + 999) / 1000));
                 if (r < 0 && errno != EINTR)
                         return negative_errno();
-                while (read(ifd, buf, sizeof buf) > 0)
+                while (ifd >= 0 && read(ifd, buf, sizeof buf) > 0)
                         ;
                 if (pidfd >= 0 && (pfd[1].revents & (POLLIN | POLLHUP))) {
                         /* Exited: the lock closes with it; look again. */
@@ -154,4 +169,12 @@ int standalone_wait_starting(const char *profile, const struct bd_paths *p, int 
                         pinned = 0;
                 }
         }
+}
+
+int standalone_wait_starting(const char *profile, const struct bd_paths *p, int runtime_fd, int *lock,
+                             unsigned long long deadline, unsigned timeout_sec, bool progress, char **ret_error) {
+        int ifd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+
+        return standalone_wait_starting_with(profile, p, runtime_fd, lock, deadline, timeout_sec, progress,
+                                             ifd < 0 ? negative_errno() : ifd, ret_error);
 }

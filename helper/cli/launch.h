@@ -60,6 +60,17 @@ int standalone_start(const char *profile, const struct bd_paths *p, int runtime_
 int standalone_wait_starting(const char *profile, const struct bd_paths *p, int runtime_fd, int *lock,
                              unsigned long long deadline, unsigned timeout_sec, bool progress, char **ret_error);
 
+/*
+ * The same with the inotify instance given: inotify_fd is one to watch the
+ * runtime directory with (taken over and closed), or the negative errno
+ * that inotify_init1() failed with. Then the wait holds a pidfd on the
+ * helper and reads the runtime directory again at a short fixed period,
+ * still bounded by deadline, with the same results.
+ */
+int standalone_wait_starting_with(const char *profile, const struct bd_paths *p, int runtime_fd, int *lock,
+                                  unsigned long long deadline, unsigned timeout_sec, bool progress, int inotify_fd,
+                                  char **ret_error);
+
 /* The one line of RUNTIME/last-error, or NULL. */
 char *standalone_last_error(int runtime_fd);
 

@@ -254,28 +254,37 @@ bd_err() { cat "$BD_T/out/$1.err" 2>/dev/null; }
 
 # ---- processes ---------------------------------------------------------------------------------
 
-# The start time of PID (field 22 of /proc/PID/stat), empty when PID is gone or a zombie.
-proc_starttime() {
+# proc_starttime_var PID: the start time of PID (field 22 of /proc/PID/stat)
+# in PROC_STARTTIME, without a subshell (polls call it every tick); fails
+# when PID is gone or a zombie.
+proc_starttime_var() {
         local stat rest
+        PROC_STARTTIME=
+        [ -n "$1" ] || return 1
         { read -r stat <"/proc/$1/stat"; } 2>/dev/null || return 1
         rest=${stat##*) }
         set -- $rest
         case $1 in Z | X | x) return 1 ;; esac
-        echo "${20}"
+        PROC_STARTTIME=${20}
+}
+
+# The start time of PID, empty when PID is gone or a zombie.
+proc_starttime() {
+        proc_starttime_var "$1" && echo "$PROC_STARTTIME"
 }
 
 # proc_alive PID [STARTTIME]: alive (not a zombie), and the same process when STARTTIME is given.
 proc_alive() {
-        local st
-        st=$(proc_starttime "$1") || return 1
-        [ -z "${2:-}" ] || [ "$st" = "$2" ]
+        proc_starttime_var "$1" || return 1
+        [ -z "${2:-}" ] || [ "$PROC_STARTTIME" = "$2" ]
 }
 
-# Live pids whose environment carries BOTDESK_TOKEN=TOKEN.
+# token_pids TOKEN...: live pids carrying any of the tokens (one pass over /proc).
 token_pids() {
-        local f p
-        [ -n "$1" ] || return 0
-        grep -lzxF -- "BOTDESK_TOKEN=$1" /proc/[0-9]*/environ 2>/dev/null | while read -r f; do
+        local f p t pats=()
+        for t in "$@"; do [ -n "$t" ] && pats+=(-e "BOTDESK_TOKEN=$t"); done
+        [ ${#pats[@]} -gt 0 ] || return 0
+        grep -lzxF "${pats[@]}" /proc/[0-9]*/environ 2>/dev/null | while read -r f; do
                 p=${f#/proc/}
                 p=${p%/environ}
                 [ "$p" = "$BASHPID" ] && continue
@@ -346,15 +355,20 @@ bd_cgroup_of() {
 
 # Every live process that belongs to PROFILE by any record ever seen, by its
 # cgroup, its token, its X server path or its helper command line.
+# Records pile up one per start (a test may start hundreds): each cgroup is
+# walked once and all tokens are looked for in one pass.
 desktop_pids() {
-        local prof pid st cg tok
+        local prof pid st cg tok cgs=() toks=()
         {
                 while IFS='|' read -r prof pid st cg tok; do
                         [ "$prof" = "$1" ] || continue
                         proc_alive "$pid" "$st" && echo "$pid"
-                        cgroup_pids "$cg"
-                        token_pids "$tok"
+                        cgs+=("$cg") toks+=("$tok")
                 done <"$BD_T/records"
+                [ ${#cgs[@]} -eq 0 ] || printf '%s\n' "${cgs[@]}" | sort -u | while IFS= read -r cg; do
+                        cgroup_pids "$cg"
+                done
+                token_pids "${toks[@]}"
                 cgroup_pids "$(bd_cgroup_of "$1")"
                 xservers_of "$1"
                 helpers_of "$1"
