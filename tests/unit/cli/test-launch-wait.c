@@ -14,7 +14,7 @@
 #include <sys/wait.h>
 
 #include "identity.h"
-#include "standalone.h"
+#include "launch.h"
 #include "tap.h"
 #include "util.h"
 
