@@ -63,9 +63,10 @@ static int transient_environment(char ***ret) {
 }
 
 static int start_unit(const struct cli_args *a, sd_bus *bus, const char *profile, int dirfd) {
-        _cleanup_free_ char *unit = unit_name_for(profile), *result = NULL, *why = NULL;
+        _cleanup_free_ char *unit = unit_name_for(profile), *result = NULL, *why = NULL, *state = NULL;
         _cleanup_strv_free_ char **env = NULL;
         struct unit_start_opts o = {};
+        bool joined = false;
         int r;
 
         if (!unit || transient_environment(&env) < 0)
@@ -74,14 +75,12 @@ static int start_unit(const struct cli_args *a, sd_bus *bus, const char *profile
         if (r < 0)
                 return log_error_errno(r, "Cannot ask the user manager about %s: %m", UNIT_TEMPLATE);
         o.transient = r == 0;
-        if (o.transient) {
-                _cleanup_free_ char *state = NULL;
-
-                /* A transient unit that exists (a start under way, or done)
-                 * cannot be created again; StartUnit joins its start job and
-                 * waits for it, as systemctl start does. */
-                if (unit_active_state(bus, unit, &state) >= 0 && !streq(state, "inactive") &&
-                    !streq(state, "failed"))
+        if (unit_active_state(bus, unit, &state) >= 0) {
+                /* A start under way is another caller's: StartUnit joins its
+                 * job and waits for it, as systemctl start does, and a
+                 * transient unit that exists cannot be created again. */
+                joined = streq(state, "activating") || streq(state, "reloading");
+                if (o.transient && !streq(state, "inactive") && !streq(state, "failed"))
                         o.transient = false;
         }
         o.helper_path = getenv("BOTDESK_HELPER") ?: BOTDESK_HELPER_PATH;
@@ -94,6 +93,13 @@ static int start_unit(const struct cli_args *a, sd_bus *bus, const char *profile
         r = unit_start(bus, unit, &o, &result);
         if (r >= 0)
                 return 0;
+        if (r == -ETIMEDOUT && joined) {
+                /* As in standalone mode: the start we waited for is not ours to undo. */
+                log_error("Desktop %s was still starting after %u s (--timeout; the start already under way "
+                          "is another caller's); botdesk stop %s ends it. See: journalctl --user -u %s",
+                          profile, a->timeout, profile, unit);
+                return -ETIMEDOUT;
+        }
         if (r == -ETIMEDOUT) {
                 _cleanup_free_ char *stop_result = NULL;
 

@@ -43,4 +43,24 @@ is "$U is inactive (or gone) after botdesk stop" "$state" inactive
 pass "$(cg_empty "$cg"; echo $?)" "unit cgroup is gone or empty" "$(cg_pids "$cg")"
 out=$(survivors $pids $hpid)
 pass "$([ -z "$out" ]; echo $?)" "no process of the desktop is left" "$out"
+# ---- a start that finds another caller's start under way -----------------------------------
+# A wrapper makes the helper slow to start (4 s before it runs), so a second
+# start finds the unit activating and joins its job; its --timeout 1 must
+# leave the first caller's start alone, and that start then ends ready.
+P2=t2 U2=botdesk@t2.service
+track $U2
+slow=$HOME/slow-helper
+printf '#!/bin/sh\nsleep 4\nexec /usr/libexec/botdesk-helper "$@"\n' >"$slow" && chmod 755 "$slow"
+BOTDESK_HELPER=$slow timeout 60 botdesk start $P2 >"$HOME/first-start.out" 2>&1 &
+first=$!
+for _ in $(seq 100); do [ "$(systemctl --user is-active $U2)" = activating ] && break; sleep 0.05; done
+is "$U2 is activating while its helper is slow to start (waited up to 5 s)" "$(systemctl --user is-active $U2)" activating
+out=$(timeout 30 botdesk start --timeout 1 $P2 2>&1)
+pass "$([ $? != 0 ]; echo $?)" "a second start with --timeout 1 fails" "$out"
+pass "$(grep -q "is another caller's" <<<"$out"; echo $?)" "... saying that the start under way is another caller's" "$out"
+wait "$first"
+pass $? "the first start, left alone, returns 0" "$(cat "$HOME/first-start.out")"
+is "$U2 is active after the first start returned" "$(systemctl --user is-active $U2)" active
+out=$(timeout 60 botdesk stop $P2 2>&1)
+pass $? "botdesk stop $P2 returns 0" "$out"
 t_done
