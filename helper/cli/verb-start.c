@@ -62,7 +62,7 @@ static int transient_environment(char ***ret) {
         return 0;
 }
 
-static int start_unit(const struct cli_args *a, sd_bus *bus, const char *profile, int dirfd) {
+static int start_unit(const struct cli_args *a, sd_bus *bus, const char *profile, int dirfd, int *lock) {
         _cleanup_free_ char *unit = unit_name_for(profile), *result = NULL, *why = NULL, *state = NULL;
         _cleanup_strv_free_ char **env = NULL;
         struct unit_start_opts o = {};
@@ -88,6 +88,7 @@ static int start_unit(const struct cli_args *a, sd_bus *bus, const char *profile
         /* --timeout bounds the wait for the job; the unit's own start
          * timeout (from start_timeout) still ends a start systemd runs. */
         o.timeout_usec = (unsigned long long) a->timeout * 1000000ULL;
+        o.queued_lock = lock;
         if (!a->quiet && !a->json && isatty(STDERR_FILENO))
                 fprintf(stderr, "Starting %s%s through the user manager...\n", unit, o.transient ? " (transient)" : "");
         r = unit_start(bus, unit, &o, &result);
@@ -168,7 +169,7 @@ static int start_desktop(const struct cli_args *a, const char *profile, struct b
                 return r;
 
         if (!launch_standalone_forced() && unit_bus_open(&bus) >= 0) {
-                r = start_unit(a, bus, profile, dirfd);
+                r = start_unit(a, bus, profile, dirfd, &lock);
                 sd_bus_flush_close_unref(bus);
                 if (r < 0)
                         return EXIT_FAILED;

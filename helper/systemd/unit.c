@@ -82,7 +82,8 @@ static int on_job_removed(sd_bus_message *m, void *userdata, sd_bus_error *error
 }
 
 /* Subscribe first, then call: a job that finishes before we listen is never missed. */
-static int run_job(sd_bus *bus, sd_bus_message *call, unsigned long long timeout_usec, char **ret_result) {
+static int run_job(sd_bus *bus, sd_bus_message *call, unsigned long long timeout_usec, int *queued_lock,
+                   char **ret_result) {
         __attribute__((cleanup(slot_unrefp))) sd_bus_slot *slot = NULL;
         _cleanup_(bus_message_unrefp) sd_bus_message *reply = NULL;
         sd_bus_error error = SD_BUS_ERROR_NULL;
@@ -108,6 +109,8 @@ static int run_job(sd_bus *bus, sd_bus_message *call, unsigned long long timeout
         if (r < 0)
                 return r;
         w.job = job;
+        if (queued_lock)
+                *queued_lock = safe_close(*queued_lock);
         deadline = timeout_usec ? now_usec() + timeout_usec : 0;
         while (!w.done) {
                 unsigned long long now;
@@ -252,7 +255,7 @@ int unit_start(sd_bus *bus, const char *unit, const struct unit_start_opts *o, c
 call:
         if (r < 0)
                 return r;
-        return run_job(bus, m, o->timeout_usec, ret_result);
+        return run_job(bus, m, o->timeout_usec, o->queued_lock, ret_result);
 }
 
 int unit_stop(sd_bus *bus, const char *unit, char **ret_result) {
@@ -264,7 +267,7 @@ int unit_stop(sd_bus *bus, const char *unit, char **ret_result) {
                 r = sd_bus_message_append(m, "ss", unit, "replace");
         if (r < 0)
                 return r;
-        r = run_job(bus, m, 0, ret_result);
+        r = run_job(bus, m, 0, NULL, ret_result);
         /* Stopping a unit that is not loaded is not an error. */
         return r == -ENOENT ? 0 : r;
 }

@@ -28,6 +28,10 @@ struct unit_start_opts {
         char *const *environment;   /* KEY=VALUE passed to a transient unit */
         bool transient;
         unsigned long long timeout_usec;    /* 0: until systemd ends the job */
+        int *queued_lock;           /* closed (set to -EBADF) once the job is queued: a start
+                                     * after ours then finds the unit activating and joins
+                                     * the job, bounded by its own timeout, instead of
+                                     * waiting for this lock */
 };
 
 /*

@@ -6,8 +6,10 @@
  * wait. A forked child plays the manager on a direct connection (as the
  * manager's private socket is) and sets the sender as systemd does there.
  */
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <systemd/sd-bus.h>
@@ -29,6 +31,16 @@ enum ending {
         JOB_NEVER,       /* ours does not end while the client waits */
         JOB_DONE_EARLY,  /* ours ends before the StartUnit reply is sent */
 };
+
+/* The profile lock a start holds until its job is queued. */
+static char lock_path[] = "/tmp/test-unit-job.XXXXXX";
+
+/* Can another start take the lock now? */
+static bool lock_free(void) {
+        _cleanup_close_ int fd = open(lock_path, O_RDONLY | O_CLOEXEC);
+
+        return fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0;
+}
 
 struct fake {
         enum ending ending;
@@ -117,7 +129,9 @@ _noreturn_ static void play_manager(int fd, enum ending ending) {
                         _exit(92);
                 (void) sd_bus_flush(bus);
                 (void) poll(NULL, 0, 200);
-                if (job_removed(bus, 42, OUR_JOB, f.unit, ending == JOB_DONE ? "done" : "failed") < 0)
+                /* While our job is under way, the start has let go of its lock. */
+                if (job_removed(bus, 42, OUR_JOB, f.unit,
+                                ending == JOB_FAILED ? "failed" : lock_free() ? "done" : "lock-held") < 0)
                         _exit(92);
                 (void) sd_bus_flush(bus);
         }
@@ -126,7 +140,7 @@ _noreturn_ static void play_manager(int fd, enum ending ending) {
 }
 
 struct outcome {
-        int r;
+        int r, lock;
         char *result;
         unsigned long long ms;
         int manager_status;
@@ -150,6 +164,13 @@ static struct outcome start_against(enum ending ending, unsigned long long timeo
                 play_manager(fds[1], ending);
         }
         close(fds[1]);
+        /* Opened after the fork: the manager must not share its lock. */
+        out.lock = open(lock_path, O_RDONLY | O_CLOEXEC);
+        if (out.lock < 0 || flock(out.lock, LOCK_EX) < 0) {
+                printf("Bail out! cannot lock %s: %s\n", lock_path, strerror(errno));
+                exit(1);
+        }
+        o.queued_lock = &out.lock;
         if (pid < 0 || sd_bus_new(&bus) < 0 || sd_bus_set_fd(bus, fds[0], fds[0]) < 0 || sd_bus_start(bus) < 0) {
                 printf("Bail out! cannot connect to the fake manager\n");
                 exit(1);
@@ -158,6 +179,7 @@ static struct outcome start_against(enum ending ending, unsigned long long timeo
         out.r = unit_start(bus, "botdesk@fixture.service", &o, &out.result);
         out.ms = (now_usec() - t0) / 1000;
         bus = sd_bus_flush_close_unref(bus);
+        out.lock = safe_close(out.lock);
         /* Bounded by the manager's alarm. */
         if (waitpid(pid, &status, 0) == pid)
                 out.manager_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
@@ -165,11 +187,19 @@ static struct outcome start_against(enum ending ending, unsigned long long timeo
 }
 
 int main(void) {
+        _cleanup_close_ int tmp = mkstemp(lock_path);
         struct outcome o;
+
+        if (tmp < 0) {
+                printf("Bail out! mkstemp: %s\n", strerror(errno));
+                return 1;
+        }
 
         o = start_against(JOB_DONE, 10 * 1000000ULL);
         TAP_EQ_INT(o.r, 0, "a start that joins the job under way succeeds when that job is done");
-        TAP_EQ_STR(o.result, "done", "its result is the job's");
+        TAP_EQ_STR(o.result, "done",
+                   "its result is the job's, and the start let go of its lock once the job was queued "
+                   "(\"lock-held\": a start after it would wait for the lock, not join the job)");
         tap_ok(o.ms >= 300 && o.ms < 5000,
                "it returned once the job was removed (after %llu ms; removed at 300), not at another job's end",
                o.ms);
@@ -196,5 +226,6 @@ int main(void) {
         tap_ok(o.ms >= 500 && o.ms < 5000, "at the timeout (after %llu ms; timeout 500 ms)", o.ms);
         free(o.result);
 
+        (void) unlink(lock_path);
         return tap_done();
 }
