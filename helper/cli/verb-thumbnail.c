@@ -20,7 +20,6 @@
 #include "thumbnail.h"
 #include "util.h"
 
-/* The CLI's exit codes (botdesk.c, DESIGN section 5). */
 struct thumbnail_options {
         const char *profile;
         const char *output;             /* NULL: stdout */
