@@ -2,7 +2,7 @@
 #include <fcntl.h>
 
 #include "doctor-inotify.h"
-#include "identity.h"
+#include "record.h"
 #include "inotify-limits.h"
 #include "profile.h"
 #include "util.h"

@@ -24,7 +24,7 @@
 #include "cli.h"
 #include "verbs.h"
 #include "config.h"
-#include "identity.h"
+#include "record.h"
 #include "lease.h"
 #include "log.h"
 #include "profile.h"
