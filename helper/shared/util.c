@@ -212,6 +212,25 @@ char *strv_env_get(char *const *env, const char *key) {
         return NULL;
 }
 
+int strv_env_put(char ***env, char *entry) {
+        size_t kl;
+
+        if (!entry)
+                return -ENOMEM;
+        kl = strcspn(entry, "=");
+        for (char **i = *env; i && *i; i++)
+                if (strncmp(*i, entry, kl + 1) == 0) {
+                        free(*i);
+                        *i = entry;
+                        return 0;
+                }
+        return strv_push(env, entry);
+}
+
+int env_set(char ***env, const char *key, const char *value) {
+        return strv_env_put(env, strdup_printf("%s=%s", key, value));
+}
+
 /* Read a small file from an fd; returns the length, or -EFBIG if it does not fit. */
 ssize_t read_small(int fd, char *buf, size_t size) {
         size_t len = 0;

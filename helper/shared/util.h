@@ -140,3 +140,7 @@ int fd_move_above_stdio(int fd);
 size_t strv_length(char *const *l);
 int strv_push(char ***l, char *value); /* takes ownership of value, even on failure */
 char *strv_env_get(char *const *env, const char *key);
+/* Set or replace the entry "KEY=VALUE" in an environment strv: env_put takes
+ * ownership of entry (NULL: -ENOMEM), even on failure. */
+int strv_env_put(char ***env, char *entry);
+int env_set(char ***env, const char *key, const char *value);
