@@ -177,6 +177,16 @@ int fd_move_above_stdio(int fd) {
         return copy;
 }
 
+int pipe_cloexec(int *ret_read, int *ret_write) {
+        int fds[2];
+
+        if (pipe2(fds, O_CLOEXEC) < 0)
+                return negative_errno();
+        *ret_read = fds[0];
+        *ret_write = fds[1];
+        return 0;
+}
+
 size_t strv_length(char *const *l) {
         size_t n = 0;
 

@@ -136,6 +136,9 @@ unsigned long long realtime_usec(void);
 /* Move fd above 2 if it is 0..2 (callers may start with stdio closed). */
 int fd_move_above_stdio(int fd);
 
+/* A pipe, both ends O_CLOEXEC, into *ret_read and *ret_write (untouched on failure); -errno. */
+int pipe_cloexec(int *ret_read, int *ret_write);
+
 /* strv helpers */
 size_t strv_length(char *const *l);
 int strv_push(char ***l, char *value); /* takes ownership of value, even on failure */
