@@ -177,6 +177,27 @@ int fd_move_above_stdio(int fd) {
         return copy;
 }
 
+int dir_from_fd(int fd, DIR **ret) {
+        DIR *d = fdopendir(fd);
+
+        if (!d) {
+                int r = negative_errno();
+
+                safe_close(fd);
+                return r;
+        }
+        *ret = d;
+        return 0;
+}
+
+int dir_open_at(int dirfd, const char *path, DIR **ret) {
+        int fd = openat(dirfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+        if (fd < 0)
+                return negative_errno();
+        return dir_from_fd(fd, ret);
+}
+
 int pipe_cloexec(int *ret_read, int *ret_write) {
         int fds[2];
 
