@@ -88,20 +88,21 @@ _botdesk() {
         fi
 
         case $verb in
-        start)     opts="--timeout --json --quiet" ;;
-        stop)      opts="--force --quiet" ;;
-        restart)   opts="--force --timeout --json --quiet" ;;
-        status | list | lookup | doctor | windows | cursor) opts="--json" ;;
-        env)       opts="--json --start" ;;
+        start)     opts="--timeout --json --quiet --help" ;;
+        stop)      opts="--force --quiet --help" ;;
+        restart)   opts="--force --timeout --json --quiet --help" ;;
+        status | list | lookup | doctor | windows | cursor) opts="--json --help" ;;
+        env)       opts="--json --start --help" ;;
         input)     opts="--json --button --double --window --stdin --start --help" ;;
-        watch)     opts="--json --until" ;;
-        exec)      opts="-- --env --start" ;;
+        watch)     opts="--json --until --help" ;;
+        exec)      opts="-- --env --start --help" ;;
         thumbnail) opts="--output --size --format --quality --data-url --help" ;;
-        lease)     opts="--viewer --reason --timeout --json" ;;
-        rfb)       opts="--viewer" ;;
+        lease)     opts="--viewer --reason --timeout --json --help" ;;
+        rfb)       opts="--viewer --help" ;;
         web)       opts="--listen --novnc --ping --viewer --ttl --help" ;;
-        config)    opts="--profile" ;;
-        install)   opts="--yes --timeout --password-stdin --quiet" ;;
+        config)    opts="--profile --help" ;;
+        install)   opts="--yes --timeout --password-stdin --quiet --help" ;;
+        help)      opts="--help" ;;
         *)         opts= ;;
         esac
         if [[ $verb == thumbnail ]]; then

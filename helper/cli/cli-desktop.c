@@ -2,7 +2,7 @@
 #include "cli.h"
 #include "cli-desktop.h"
 #include "envfile.h"
-#include "identity.h"
+#include "record.h"
 #include "log.h"
 #include "profile.h"
 #include "running.h"

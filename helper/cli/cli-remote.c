@@ -130,19 +130,14 @@ static int run(char **argv, bool own_stdin, bool capture, int stdout_fd, unsigne
         size_t out_len = 0;
         bool exited = false, err_open = true, out_open = capture;
         pid_t pid;
-        int fds[2], r, wstatus = 0;
+        int r, wstatus = 0;
 
         *res = (struct run_result) {};
-        if (pipe2(fds, O_CLOEXEC) < 0)
-                return negative_errno();
-        err_r = fds[0];
-        err_w = fds[1];
-        if (capture) {
-                if (pipe2(fds, O_CLOEXEC) < 0)
-                        return negative_errno();
-                out_r = fds[0];
-                out_w = fds[1];
-        }
+        r = pipe_cloexec(&err_r, &err_w);
+        if (r >= 0 && capture)
+                r = pipe_cloexec(&out_r, &out_w);
+        if (r < 0)
+                return r;
         sigemptyset(&mask);
         sigaddset(&mask, SIGCHLD);
         sigaddset(&mask, SIGINT);

@@ -2,7 +2,7 @@
 #include <fcntl.h>
 
 #include "doctor-inotify.h"
-#include "identity.h"
+#include "record.h"
 #include "inotify-limits.h"
 #include "profile.h"
 #include "util.h"
@@ -15,13 +15,9 @@ static unsigned desktops_running(void) {
         int fd;
 
         /* Only directories verified ours count, as for every verb. */
-        if (paths_runtime_base(&base) < 0 || (fd = dir_open_verified_at(AT_FDCWD, base, getuid())) < 0)
+        if (paths_runtime_base(&base) < 0 || (fd = dir_open_verified_at(AT_FDCWD, base, getuid())) < 0 ||
+            dir_from_fd(fd, &d) < 0)
                 return 0;
-        d = fdopendir(fd);
-        if (!d) {
-                safe_close(fd);
-                return 0;
-        }
         while ((de = readdir(d))) {
                 _cleanup_close_ int pfd = -EBADF;
                 struct helper_record rec;

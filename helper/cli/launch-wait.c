@@ -23,7 +23,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
-#include "identity.h"
+#include "record.h"
 #include "launch.h"
 #include "util.h"
 

@@ -14,7 +14,7 @@
 #include "botdesk-config.h"
 #include "cli.h"
 #include "config.h"
-#include "identity.h"
+#include "record.h"
 #include "log.h"
 #include "spawn.h"
 #include "launch.h"

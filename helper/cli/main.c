@@ -31,16 +31,18 @@ enum {
         OPT_START,
         OPT_PASSWORD_STDIN,
         OPT_ENV,
+        OPT_HELP,
         _OPT_MAX,
 };
 
 #define OPT(id) (1u << (id))
 
 /* Every verb takes these, as it always has: scripts pass --json, --quiet or
- * --timeout to verbs that ignore them, and must keep working. */
+ * --timeout to verbs that ignore them, and must keep working. --help: the
+ * verb's own lines of the usage. */
 #define OPTS_COMMON                                                                                            \
         (OPT(OPT_JSON) | OPT(OPT_QUIET) | OPT(OPT_FORCE) | OPT(OPT_YES) | OPT(OPT_TIMEOUT) | OPT(OPT_PROFILE) | \
-         OPT(OPT_VIEWER) | OPT(OPT_REASON) | OPT(OPT_UNTIL))
+         OPT(OPT_VIEWER) | OPT(OPT_REASON) | OPT(OPT_UNTIL) | OPT(OPT_HELP))
 
 static const struct cli_option {
         const char *name;
@@ -60,6 +62,7 @@ static const struct cli_option {
         [OPT_PASSWORD_STDIN] = { "--password-stdin" },
         /* Also --env=NAME. */
         [OPT_ENV] = { "--env", NULL, true },
+        [OPT_HELP] = { "--help", "-h" },
 };
 
 struct verb {
@@ -172,6 +175,16 @@ static const struct verb *verb_find(const char *name) {
         return NULL;
 }
 
+int cli_verb_usage(const char *verb) {
+        const struct verb *v = verb_find(verb);
+
+        /* help, the one verb without lines of its own, is the whole usage. */
+        if (!v || !v->synopsis)
+                return cli_usage(stdout, EXIT_OK);
+        fputs(v->synopsis, stdout);
+        return EXIT_OK;
+}
+
 /* The option of verb that word names: its id, with "--env=NAME"'s value in *ret_inline; -1 for none. */
 static int option_find(const struct verb *v, const char *word, const char **ret_inline) {
         unsigned accepted = OPTS_COMMON | v->options;
@@ -214,6 +227,9 @@ static int option_apply(struct cli_args *a, int id, const char *value) {
                 return EXIT_OK;
         case OPT_PASSWORD_STDIN:
                 a->password_stdin = true;
+                return EXIT_OK;
+        case OPT_HELP:
+                a->help = true;
                 return EXIT_OK;
         case OPT_ENV:
                 if (!value || !env_key_valid(value)) {
@@ -331,17 +347,27 @@ int main(int argc, char **argv) {
         if (optind >= argc)
                 return cli_usage(stderr, EXIT_USAGE);
         verb = argv[optind++];
+        v = verb_find(verb);
+        /* The words of the table's verbs are judged here, before a profile
+         * placed elsewhere gets them: --help is answered on this host, and
+         * never takes the profile's lock or writes its owner record. */
+        if (v && v->run) {
+                r = parse_args(v, verb, argv + optind, &a);
+                if (r != EXIT_OK)
+                        return r;
+                if (a.help)
+                        return cli_verb_usage(verb);
+        }
         /* A profile placed elsewhere (placement = exec) runs the verb there. */
         c = remote_dispatch(verb, argv + optind);
         if (c >= 0)
                 return c;
-        v = verb_find(verb);
         if (v && v->run_argv)
                 return v->run_argv(argc - optind + 1, argv + optind - 1);
-        r = parse_args(v ?: &unknown, verb, argv + optind, &a);
-        if (r != EXIT_OK)
-                return r;
         if (!v) {
+                r = parse_args(&unknown, verb, argv + optind, &a);
+                if (r != EXIT_OK)
+                        return r;
                 log_error("Unknown command \"%s\"; see botdesk --help.", verb);
                 return EXIT_USAGE;
         }

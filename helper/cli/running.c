@@ -5,7 +5,7 @@
 
 #include "cli.h"
 #include "envfile.h"
-#include "identity.h"
+#include "record.h"
 #include "log.h"
 #include "profile.h"
 #include "running.h"

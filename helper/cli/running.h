@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #pragma once
 
-#include "identity.h"
+#include "record.h"
 #include "profile.h"
 
 /*

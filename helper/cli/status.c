@@ -5,7 +5,7 @@
 
 #include "browser.h"
 #include "envfile.h"
-#include "identity.h"
+#include "record.h"
 #include "login.h"
 #include "memory.h"
 #include "packages.h"

@@ -2,7 +2,7 @@
 /* botdesk env PROFILE [--start] [--json]: the desktop's published environment. */
 #include "cli.h"
 #include "envfile.h"
-#include "identity.h"
+#include "record.h"
 #include "json.h"
 #include "profile.h"
 #include "util.h"

@@ -13,7 +13,7 @@
 #include "config.h"
 #include "envfile.h"
 #include "exec-env.h"
-#include "identity.h"
+#include "record.h"
 #include "log.h"
 #include "profile.h"
 #include "spawn.h"

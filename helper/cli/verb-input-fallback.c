@@ -4,20 +4,23 @@
 #include "verbs.h"
 #include "log.h"
 
-static int unsupported(const char *verb) {
+/* argv[0] is the verb; its --help still prints its lines of the usage. */
+static int unsupported(int argc, char **argv) {
+        if (cli_words_ask_help(argc, argv))
+                return cli_verb_usage(argv[0]);
         log_error("This botdesk was built without agent input: botdesk %s needs meson -Dinput "
-                  "(xcb-xtest and xkbcommon, and thumbnail support).", verb);
+                  "(xcb-xtest and xkbcommon, and thumbnail support).", argv[0]);
         return EXIT_FAILED;
 }
 
 int verb_input(int argc, char **argv) {
-        return unsupported("input");
+        return unsupported(argc, argv);
 }
 
 int verb_windows(int argc, char **argv) {
-        return unsupported("windows");
+        return unsupported(argc, argv);
 }
 
 int verb_cursor(int argc, char **argv) {
-        return unsupported("cursor");
+        return unsupported(argc, argv);
 }

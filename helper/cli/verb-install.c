@@ -188,13 +188,12 @@ static int run_command(char *const *argv, char *const *envp, int stdin_fd, bool 
         sd_event *e = NULL;
         struct spawn_opts o = SPAWN_OPTS_INIT;
         sigset_t mask, old;
-        int fds[2], ret;
+        int ret;
 
         *r = (struct run) { .stream = stream };
-        if (pipe2(fds, O_CLOEXEC) < 0)
-                return negative_errno();
-        out_r = fds[0];
-        out_w = fds[1];
+        ret = pipe_cloexec(&out_r, &out_w);
+        if (ret < 0)
+                return ret;
         /* sd-event reaps the child through SIGCHLD, which must be blocked first. */
         sigemptyset(&mask);
         sigaddset(&mask, SIGCHLD);
@@ -262,12 +261,10 @@ static int read_password(char *buf, size_t size) {
 static int password_pipe(const char *password) {
         _cleanup_close_ int rd = -EBADF, wr = -EBADF;
         size_t l = strlen(password);
-        int fds[2];
+        int r = pipe_cloexec(&rd, &wr);
 
-        if (pipe2(fds, O_CLOEXEC) < 0)
-                return negative_errno();
-        rd = fds[0];
-        wr = fds[1];
+        if (r < 0)
+                return r;
         /* Far below the pipe's capacity: these writes cannot block. */
         if (write(wr, password, l) != (ssize_t) l || write(wr, "\n", 1) != 1)
                 return -EIO;

@@ -20,7 +20,7 @@
 #include "login.h"
 #include "verbs.h"
 #include "envfile.h"
-#include "identity.h"
+#include "record.h"
 #include "json.h"
 #include "log.h"
 #include "profile.h"

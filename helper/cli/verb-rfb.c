@@ -24,7 +24,7 @@
 #include "cli.h"
 #include "verbs.h"
 #include "config.h"
-#include "identity.h"
+#include "record.h"
 #include "lease.h"
 #include "log.h"
 #include "profile.h"
@@ -161,11 +161,16 @@ static size_t pending_out(const struct bridge *b) {
         return buf_len(&b->down) + b->relay_len;
 }
 
-/* 0 on progress or nothing to do, 1 when the client is gone, -errno. */
+/*
+ * 0 on progress or nothing to do, 1 when the client is gone, -errno. The
+ * relay pipe's bytes are older than our buffer's: they go first.
+ */
 static int write_out(struct bridge *b) {
-        while (b->relay_len > 0) {
-                ssize_t n = splice(b->relay[0], NULL, STDOUT_FILENO, NULL, b->relay_len,
-                                   SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+        while (pending_out(b) > 0) {
+                bool relay = b->relay_len > 0;
+                ssize_t n = relay ? splice(b->relay[0], NULL, STDOUT_FILENO, NULL, b->relay_len,
+                                           SPLICE_F_MOVE | SPLICE_F_NONBLOCK)
+                                  : write(STDOUT_FILENO, b->down.data + b->down.start, buf_len(&b->down));
 
                 if (n < 0) {
                         if (errno == EINTR)
@@ -176,22 +181,11 @@ static int write_out(struct bridge *b) {
                                 return 1;
                         return log_error_errno(errno, "Cannot write to the viewer: %m");
                 }
-                b->relay_len -= (size_t) n;
-                b->relay_full = false;
-        }
-        while (buf_len(&b->down) > 0) {
-                ssize_t n = write(STDOUT_FILENO, b->down.data + b->down.start, buf_len(&b->down));
-
-                if (n < 0) {
-                        if (errno == EINTR)
-                                continue;
-                        if (errno == EAGAIN)
-                                return 0;
-                        if (is_disconnect(errno))
-                                return 1;
-                        return log_error_errno(errno, "Cannot write to the viewer: %m");
-                }
-                b->down.start += (size_t) n;
+                if (relay) {
+                        b->relay_len -= (size_t) n;
+                        b->relay_full = false;
+                } else
+                        b->down.start += (size_t) n;
         }
         return 0;
 }

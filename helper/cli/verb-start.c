@@ -11,7 +11,7 @@
 #include "botdesk-config.h"
 #include "cli.h"
 #include "config.h"
-#include "identity.h"
+#include "record.h"
 #include "launch.h"
 #include "log.h"
 #include "packages.h"

@@ -5,6 +5,8 @@
 #include "log.h"
 
 int verb_thumbnail(int argc, char **argv) {
+        if (cli_words_ask_help(argc, argv))
+                return cli_verb_usage("thumbnail");
         log_error("This botdesk was built without thumbnails (meson -Dthumbnail needs libpng, libjpeg and xcb-shm).");
         return EXIT_FAILED;
 }

@@ -13,7 +13,7 @@
 #include "cli-desktop.h"
 #include "verbs.h"
 #include "envfile.h"
-#include "identity.h"
+#include "record.h"
 #include "lease.h"
 #include "log.h"
 #include "profile.h"

@@ -29,6 +29,7 @@ struct cli_args {
         bool yes;
         bool start;             /* env, exec: --start */
         bool password_stdin;    /* install */
+        bool help;              /* --help, -h: the verb's usage instead */
         unsigned timeout;       /* seconds; 0 = not given */
         const char *profile_opt;        /* config: --profile */
         const char *viewer;
@@ -40,6 +41,10 @@ struct cli_args {
 
 /* botdesk --help, generated from the table: to f, and returns status. */
 int cli_usage(FILE *f, int status);
+
+/* botdesk VERB --help: the verb's lines of that usage on stdout (the whole
+ * usage for a verb without lines of its own); EXIT_OK. */
+int cli_verb_usage(const char *verb);
 
 /*
  * botdesk start PROFILE [--timeout S]: start or adopt, wait until ready,

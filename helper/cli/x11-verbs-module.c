@@ -11,6 +11,7 @@
 #include "x11-verbs.h"
 
 static int (*host_start_on_demand)(const char *profile, bool flag);
+static int (*host_verb_usage)(const char *verb);
 
 /* input --start starts the desktop the way the CLI's own verbs do: through it. */
 int cli_start_on_demand(const char *profile, bool flag) {
@@ -19,9 +20,18 @@ int cli_start_on_demand(const char *profile, bool flag) {
         return host_start_on_demand(profile, flag);
 }
 
+/* The CLI's table holds every verb's lines of the usage: a verb without
+ * its own (a fallback) prints those. */
+int cli_verb_usage(const char *verb) {
+        if (!host_verb_usage)
+                return EXIT_FAILED;
+        return host_verb_usage(verb);
+}
+
 static void setup(const struct x11_host *host) {
         log_setup(host->program);
         host_start_on_demand = host->start_on_demand;
+        host_verb_usage = host->verb_usage;
 }
 
 static x11_verb_fn lookup(const char *name) {

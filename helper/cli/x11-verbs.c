@@ -74,6 +74,7 @@ int x11_verb_run(const char *verb, int argc, char **argv) {
         m->setup(&(const struct x11_host) {
                 .program = "botdesk",
                 .start_on_demand = cli_start_on_demand,
+                .verb_usage = cli_verb_usage,
         });
         return run(argc, argv);
 }

@@ -91,16 +91,11 @@ static int parse_ticket(char *text, struct ticket *ret) {
 int ticket_sweep_at(int dirfd, unsigned long long now) {
         _cleanup_closedir_ DIR *d = NULL;
         struct dirent *de;
-        int fd, n = 0;
+        int n = 0, r;
 
-        fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (fd < 0)
-                return negative_errno();
-        d = fdopendir(fd);
-        if (!d) {
-                safe_close(fd);
-                return negative_errno();
-        }
+        r = dir_open_at(dirfd, ".", &d);
+        if (r < 0)
+                return r;
         while ((de = readdir(d))) {
                 _cleanup_free_ char *text = NULL;
                 struct ticket t;

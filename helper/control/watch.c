@@ -2,7 +2,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
-#include "identity.h"
+#include "record.h"
 #include "util.h"
 #include "watch.h"
 

@@ -60,16 +60,12 @@ static int copy_file_no_replace(int src_dir, int dst_dir, const char *name) {
 static int copy_tree_no_replace(int src_dir, int dst_dir) {
         _cleanup_closedir_ DIR *d = NULL;
         struct dirent *de;
-        int fd, r;
+        int r;
 
-        fd = fcntl(src_dir, F_DUPFD_CLOEXEC, 3);
-        if (fd < 0)
-                return negative_errno();
-        d = fdopendir(fd);
-        if (!d) {
-                close(fd);
-                return negative_errno();
-        }
+        /* Its own open of the directory: reading it moves no offset of src_dir's. */
+        r = dir_open_at(src_dir, ".", &d);
+        if (r < 0)
+                return r;
         while ((de = readdir(d))) {
                 struct stat st;
 

@@ -178,21 +178,6 @@ int spawn(const struct spawn_opts *o, pid_t *ret_pid) {
         return 0;
 }
 
-int env_set(char ***env, const char *key, const char *value) {
-        size_t kl = strlen(key);
-        char *entry = strdup_printf("%s=%s", key, value);
-
-        if (!entry)
-                return -ENOMEM;
-        for (char **i = *env; i && *i; i++)
-                if (strncmp(*i, key, kl) == 0 && (*i)[kl] == '=') {
-                        free(*i);
-                        *i = entry;
-                        return 0;
-                }
-        return strv_push(env, entry);
-}
-
 static bool env_passes(const char *entry) {
         static const char *const keep[] = {
                 "PATH=", "HOME=", "USER=", "LOGNAME=", "SHELL=", "LANG=", "LANGUAGE=", "TZ=", "XDG_RUNTIME_DIR=",

@@ -44,6 +44,3 @@ int spawn(const struct spawn_opts *o, pid_t *ret_pid);
  * values of the harmless variables (PATH, HOME, USER, LOGNAME, SHELL, LANG,
  * LC_*, TZ, XDG_RUNTIME_DIR). Nothing else of the caller passes. */
 int env_build_clean(char *const *caller, char *const *extra, char ***ret);
-
-/* Set or replace KEY=VALUE in an environment strv. */
-int env_set(char ***env, const char *key, const char *value);

@@ -24,16 +24,6 @@ bool env_key_valid(const char *key) {
 }
 
 /* Replace an entry with the same key, or append. Takes ownership of entry. */
-static int env_set(char ***env, char *entry, size_t key_len) {
-        for (char **i = *env; i && *i; i++)
-                if (strncmp(*i, entry, key_len + 1) == 0) {
-                        free(*i);
-                        *i = entry;
-                        return 0;
-                }
-        return strv_push(env, entry);
-}
-
 static bool line_blank(const char *p, size_t n) {
         for (size_t i = 0; i < n; i++)
                 if (p[i] != ' ' && p[i] != '\t')
@@ -77,7 +67,7 @@ int envfile_parse(const char *text, size_t size, char ***ret, unsigned *ret_line
                 if (!eq || !key_valid_n(p, (size_t) (eq - p)))
                         goto bad;
 
-                r = env_set(&env, strndup(p, n), (size_t) (eq - p));
+                r = strv_env_put(&env, strndup(p, n));
                 if (r < 0)
                         return r;
         next:

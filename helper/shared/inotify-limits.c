@@ -22,18 +22,9 @@ static long long count_in(int proc_fd, const char *pid) {
         _cleanup_closedir_ DIR *d = NULL;
         struct dirent *de;
         long long n = 0;
-        int fd;
 
-        if (!fddir)
+        if (!fddir || dir_open_at(proc_fd, fddir, &d) < 0)
                 return 0;
-        fd = openat(proc_fd, fddir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (fd < 0)
-                return 0;
-        d = fdopendir(fd);
-        if (!d) {
-                safe_close(fd);
-                return 0;
-        }
         while ((de = readdir(d))) {
                 char target[64];
                 ssize_t l;

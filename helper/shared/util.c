@@ -177,6 +177,37 @@ int fd_move_above_stdio(int fd) {
         return copy;
 }
 
+int dir_from_fd(int fd, DIR **ret) {
+        DIR *d = fdopendir(fd);
+
+        if (!d) {
+                int r = negative_errno();
+
+                safe_close(fd);
+                return r;
+        }
+        *ret = d;
+        return 0;
+}
+
+int dir_open_at(int dirfd, const char *path, DIR **ret) {
+        int fd = openat(dirfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+        if (fd < 0)
+                return negative_errno();
+        return dir_from_fd(fd, ret);
+}
+
+int pipe_cloexec(int *ret_read, int *ret_write) {
+        int fds[2];
+
+        if (pipe2(fds, O_CLOEXEC) < 0)
+                return negative_errno();
+        *ret_read = fds[0];
+        *ret_write = fds[1];
+        return 0;
+}
+
 size_t strv_length(char *const *l) {
         size_t n = 0;
 
@@ -210,6 +241,25 @@ char *strv_env_get(char *const *env, const char *key) {
                 if (strncmp(*i, key, l) == 0 && (*i)[l] == '=')
                         return *i + l + 1;
         return NULL;
+}
+
+int strv_env_put(char ***env, char *entry) {
+        size_t kl;
+
+        if (!entry)
+                return -ENOMEM;
+        kl = strcspn(entry, "=");
+        for (char **i = *env; i && *i; i++)
+                if (strncmp(*i, entry, kl + 1) == 0) {
+                        free(*i);
+                        *i = entry;
+                        return 0;
+                }
+        return strv_push(env, entry);
+}
+
+int env_set(char ***env, const char *key, const char *value) {
+        return strv_env_put(env, strdup_printf("%s=%s", key, value));
 }
 
 /* Read a small file from an fd; returns the length, or -EFBIG if it does not fit. */

@@ -136,7 +136,21 @@ unsigned long long realtime_usec(void);
 /* Move fd above 2 if it is 0..2 (callers may start with stdio closed). */
 int fd_move_above_stdio(int fd);
 
+/* A DIR for the directory fd, which it owns from then on (closed on failure
+ * too); -errno. */
+int dir_from_fd(int fd, DIR **ret);
+/* A DIR for path under dirfd (O_DIRECTORY, O_CLOEXEC; "." for dirfd itself
+ * with an offset of its own); -errno. */
+int dir_open_at(int dirfd, const char *path, DIR **ret);
+
+/* A pipe, both ends O_CLOEXEC, into *ret_read and *ret_write (untouched on failure); -errno. */
+int pipe_cloexec(int *ret_read, int *ret_write);
+
 /* strv helpers */
 size_t strv_length(char *const *l);
 int strv_push(char ***l, char *value); /* takes ownership of value, even on failure */
 char *strv_env_get(char *const *env, const char *key);
+/* Set or replace the entry "KEY=VALUE" in an environment strv: env_put takes
+ * ownership of entry (NULL: -ENOMEM), even on failure. */
+int strv_env_put(char ***env, char *entry);
+int env_set(char ***env, const char *key, const char *value);

@@ -4,7 +4,7 @@
 #include <systemd/sd-login.h>
 
 #include "cgroup.h"
-#include "identity.h"
+#include "record.h"
 #include "log.h"
 #include "placement.h"
 #include "procfs.h"

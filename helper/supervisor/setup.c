@@ -9,7 +9,7 @@
 
 #include "botdesk-config.h"
 #include "browser.h"
-#include "identity.h"
+#include "record.h"
 #include "log.h"
 #include "placement.h"
 #include "session.h"

@@ -11,7 +11,7 @@
 #include "child.h"
 #include "envfile.h"
 #include "exit-status.h"
-#include "identity.h"
+#include "record.h"
 #include "idle.h"
 #include "log.h"
 #include "placement.h"

@@ -9,7 +9,8 @@
 
 #include "cgroup.h"
 #include "cgroup-wait.h"
-#include "identity.h"
+#include "record.h"
+#include "token-kill.h"
 #include "log.h"
 #include "teardown.h"
 #include "util.h"

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 
-#include "identity.h"
+#include "record.h"
 #include "json.h"
 #include "log.h"
 #include "util.h"

@@ -11,13 +11,7 @@
 bd_init inp 310
 bd_need_xserver
 bd_need xdotool xmodmap
-[ -n "$PY" ] || t_skip_all "python3 not installed"
-REC=${BOTDESK_INPUT_RECORDER:-$BD_BUILD_DIR/tests/integration/input-recorder}
-[ -x "$REC" ] || t_skip_all "input-recorder not built (botdesk built without input support)"
-
-TEXT=$BD_T/text
-LOG=$BD_T/log
-bd_config "command=$REC $TEXT $LOG" settle=300
+bd_input_recorder
 P=$(bd_profile a)
 
 log_has() { grep -qxF -- "$1" "$LOG" 2>/dev/null; }

@@ -10,13 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 bd_init inl 315
 bd_need_xserver
-[ -n "$PY" ] || t_skip_all "python3 not installed"
-REC=${BOTDESK_INPUT_RECORDER:-$BD_BUILD_DIR/tests/integration/input-recorder}
-[ -x "$REC" ] || t_skip_all "input-recorder not built (botdesk built without input support)"
-
-TEXT=$BD_T/text
-LOG=$BD_T/log
-bd_config "command=$REC $TEXT $LOG" settle=300
+bd_input_recorder
 P=$(bd_profile a)
 RT=$(bd_rt "$P")
 

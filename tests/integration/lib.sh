@@ -171,6 +171,18 @@ bd_need() {
         done
 }
 
+# bd_input_recorder: a configuration whose desktop is the input recorder
+# (REC), which writes what it receives to TEXT and logs every event to LOG;
+# skips without python3 or without the recorder (a build without input).
+bd_input_recorder() {
+        [ -n "$PY" ] || t_skip_all "python3 not installed"
+        REC=${BOTDESK_INPUT_RECORDER:-$BD_BUILD_DIR/tests/integration/input-recorder}
+        [ -x "$REC" ] || t_skip_all "input-recorder not built (botdesk built without input support)"
+        TEXT=$BD_T/text
+        LOG=$BD_T/log
+        bd_config "command=$REC $TEXT $LOG" settle=300
+}
+
 # bd_config [desktop=command] [command='sleep infinity'] [settle=200] [timeout=15] [band=MIN-MAX] [min_free=0] [idle=0]
 bd_config() {
         local desktop=command command='sleep infinity' settle=200 timeout=15 band="$BD_BAND_MIN-$BD_BAND_MAX"

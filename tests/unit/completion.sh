@@ -55,8 +55,8 @@ check ""                                        botdesk --version ""
 check "web work research"                       botdesk start ""
 check "web work"                                botdesk stop w
 check ""                                        botdesk start work ""
-check "--timeout --json --quiet"                botdesk start work -
-check "--force --quiet"                         botdesk stop work -
+check "--timeout --json --quiet --help"         botdesk start work -
+check "--force --quiet --help"                  botdesk stop work -
 check "web work research"                       botdesk status ""
 check ""                                        botdesk list ""
 check "show take release request wait"          botdesk lease work ""
@@ -66,7 +66,7 @@ check "--listen"                                botdesk web --l
 check "--ttl"                                   botdesk web ticket work --viewer a --t
 check "take"                                    botdesk lease work --viewer alice t
 check ""                                        botdesk lease work take --viewer ""
-check "--viewer --reason --timeout --json"      botdesk lease work take -
+check "--viewer --reason --timeout --json --help" botdesk lease work take -
 check "move click drag scroll key type down up" botdesk input work ""
 check "drag down"                               botdesk input work d
 check "work web research"                       botdesk windows ""
@@ -89,12 +89,16 @@ ok $? "botdesk thumbnail work -o FILE -> file names"
 check "check show"                              botdesk config ""
 check "research"                                botdesk config check --profile r
 check "--profile"                               botdesk config show --p
-check "-- --env --start"                        botdesk exec work -
-check "--json --start"                          botdesk env work -
-check "--password-stdin --quiet --timeout --yes" botdesk install -
+check "-- --env --start --help"                 botdesk exec work -
+check "--json --start --help"                   botdesk env work -
+check "--password-stdin --quiet --timeout --yes --help" botdesk install -
 check "basename"                                botdesk exec work -- basenam
-check "--viewer"                                botdesk rfb work -
-check "--json"                                  botdesk doctor -
+check "--viewer --help"                         botdesk rfb work -
+check "--json --help"                           botdesk doctor -
+# Every verb takes --help (its lines of the usage).
+for v in start stop restart status list env exec lease rfb web thumbnail input windows cursor watch lookup doctor install config help; do
+        check "--help"                          botdesk $v --h
+done
 
 echo "1..$n"
 exit $failed

@@ -65,6 +65,11 @@ for d in "$src"/helper/*/; do
         check_part "$part" "${d%/}"
 done
 check_part pam "$src/pam"
+# The PAM module's include dirs are the ones helper/meson.build lets it see
+# (pam_visible_inc), not paths of its own into helper/.
+reach=$(grep -n "\.\./helper" "$src/pam/meson.build" || true)
+[ -z "$reach" ] && ok "pam/meson.build does not reach into ../helper" ||
+        not_ok "pam/meson.build does not reach into ../helper" "$reach"
 
 loose=$(find "$src/helper" -maxdepth 1 -name '*.[ch]' -printf '%f ')
 [ -z "$loose" ] && ok "no source lies loose in helper/" || not_ok "no source lies loose in helper/" "loose: $loose"

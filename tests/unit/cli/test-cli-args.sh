@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # What botdesk answers to its words, before any desktop is involved: the
 # usage lists every verb and goes to stdout for --help, to stderr (exit 2)
-# without a verb; unknown verbs and options, missing or invalid profiles,
+# without a verb; VERB --help prints that verb's usage; unknown verbs and options, missing or invalid profiles,
 # extra arguments and bad option values each exit 2 with their one-line
 # message; common options stay accepted by every verb. Prints TAP.
 #   test-cli-args.sh BOTDESK
@@ -76,7 +76,36 @@ expect 2 'Unknown option -x before the verb; options follow it: botdesk VERB PRO
 for v in start stop restart status list env exec lease rfb watch lookup doctor install config; do
         expect 2 "Unknown option --no-such-option for $v." "$v" p --no-such-option
 done
-expect 2 'Unknown option --help for start.' start --help
+# botdesk VERB --help (or -h): the verb's usage on stdout, exit 0. The
+# table's verbs print their lines of botdesk --help; those that parse their
+# own words print their own usage.
+lines_of() { # VERB: its lines in $usage, with their continuation lines
+        awk -v v="$1" '/^  [a-z]/ { in_verb = ($1 == v) } /^  [a-z]/ || /^    / { if (in_verb) print; next } { in_verb = 0 }' <<<"$usage"
+}
+for v in start stop restart status list env exec lease rfb watch lookup doctor install config; do
+        want=$(lines_of "$v")
+        for how in --help -h; do
+                run "$v" $how
+                [ "$rc" = 0 ] && [ -z "$err" ] && [ -n "$want" ] && [ "$out" = "$want" ] &&
+                        ok "botdesk $v $how prints its lines of the usage on stdout, exit 0" ||
+                        not_ok "botdesk $v $how prints its lines of the usage on stdout, exit 0" "exit $rc" "stderr: $err" "stdout: $out"
+        done
+done
+for v in web thumbnail input windows cursor; do
+        for how in --help -h; do
+                run "$v" $how
+                [ "$rc" = 0 ] && [ -z "$err" ] && [[ $out == "Usage: botdesk $v "* ]] &&
+                        ok "botdesk $v $how prints its own usage on stdout, exit 0" ||
+                        not_ok "botdesk $v $how prints its own usage on stdout, exit 0" "exit $rc" "stderr: $err" "stdout: $out"
+        done
+done
+run help --help
+[ "$rc" = 0 ] && [ "$out" = "$usage" ] && ok "botdesk help --help prints the whole usage" ||
+        not_ok "botdesk help --help prints the whole usage" "exit $rc" "$err"
+run start p --help
+[ "$rc" = 0 ] && [ "$out" = "$(lines_of start)" ] && ok "botdesk start p --help prints the usage and starts nothing" ||
+        not_ok "botdesk start p --help prints the usage and starts nothing" "exit $rc" "$err"
+expect 2 'Unknown option --bogus for start.' start --bogus --help
 # Options of one verb are unknown to the others.
 expect 2 'Unknown option --start for stop.' stop p --start
 expect 2 'Unknown option --env for env.' env p --env X
@@ -145,6 +174,8 @@ run status --json p
         not_ok "status --json p: options before the profile" "exit $rc" "$out" "$err"
 # exec's command keeps its own options, after PROFILE or after --.
 expect 4 'Desktop p is not running; start it with: botdesk start p' exec p ls --json -q
+expect 4 'Desktop p is not running; start it with: botdesk start p' exec p ls --help
+expect 4 'Desktop p is not running; start it with: botdesk start p' exec p -- ls -h
 expect 4 'Desktop p is not running; start it with: botdesk start p' exec p --env HOME -- ls --bogus
 expect 4 'Desktop p is not running; start it with: botdesk start p' env p --json
 run config check -q

@@ -13,7 +13,7 @@
 #include <sys/file.h>
 #include <sys/wait.h>
 
-#include "identity.h"
+#include "record.h"
 #include "launch.h"
 #include "tap.h"
 #include "util.h"

@@ -12,7 +12,7 @@
 
 #include "tap.h"
 #include "cgroup.h"
-#include "identity.h"
+#include "token-kill.h"
 #include "pid-signal.h"
 #include "util.h"
 

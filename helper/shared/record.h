@@ -51,6 +51,3 @@ int helper_alive(int dirfd, const struct helper_record *r);
  * empty, remove), else every process of this uid carrying its token.
  */
 int helper_reap_leftovers(const struct helper_record *r);
-
-/* Kill every process of uid whose environment holds BOTDESK_TOKEN=token (never ourselves). */
-int kill_by_token(const char *token, uid_t uid);

@@ -2,15 +2,13 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdint.h>
-#include <signal.h>
 #include <sys/file.h>
-#include <sys/stat.h>
 
 #include "procfs.h"
 #include "cgroup.h"
 #include "envfile.h"
-#include "identity.h"
-#include "pid-signal.h"
+#include "record.h"
+#include "token-kill.h"
 #include "util.h"
 
 void helper_record_done(struct helper_record *r) {
@@ -102,72 +100,6 @@ int helper_alive(int dirfd, const struct helper_record *r) {
         if (r->pid <= 0 || pid_starttime(r->pid, &st) < 0)
                 return 0;
         return st == r->starttime;
-}
-
-static bool environ_has_token(pid_t pid, const char *needle, size_t needle_len) {
-        _cleanup_free_ char *text = NULL;
-        char path[64];
-        size_t size;
-
-        snprintf(path, sizeof path, "/proc/%d/environ", (int) pid);
-        if (read_full_file(path, &text, &size, 1 << 20) < 0)
-                return false;
-        for (size_t i = 0; i < size; i += strlen(text + i) + 1)
-                if (strlen(text + i) == needle_len && memcmp(text + i, needle, needle_len) == 0)
-                        return true;
-        return false;
-}
-
-struct token_check {
-        const char *needle;
-        size_t needle_len;
-        uid_t uid;
-};
-
-/* Of uid, alive, carrying the token: looked up only once the process is pinned. */
-static bool token_check(pid_t pid, void *userdata) {
-        const struct token_check *t = userdata;
-        struct stat st;
-        char path[64];
-
-        snprintf(path, sizeof path, "/proc/%d", (int) pid);
-        if (stat(path, &st) < 0 || st.st_uid != t->uid)
-                return false;
-        return pid_alive("/proc", pid) && environ_has_token(pid, t->needle, t->needle_len);
-}
-
-int kill_by_token(const char *token, uid_t uid) {
-        _cleanup_free_ char *needle = strdup_printf("BOTDESK_TOKEN=%s", token);
-        size_t needle_len;
-        int killed = 0;
-
-        if (!needle)
-                return -ENOMEM;
-        needle_len = strlen(needle);
-        /* Repeat: a process may fork while we walk. Bounded, since every
-         * round kills what it saw. */
-        for (int round = 0; round < 10; round++) {
-                _cleanup_closedir_ DIR *d = opendir("/proc");
-                struct dirent *de;
-                int seen = 0;
-
-                if (!d)
-                        return negative_errno();
-                while ((de = readdir(d))) {
-                        struct token_check t = { .needle = needle, .needle_len = needle_len, .uid = uid };
-                        unsigned long long v;
-
-                        if (parse_uint(de->d_name, INT32_MAX, &v) < 0 || (pid_t) v == getpid())
-                                continue;
-                        if (pid_signal_checked((pid_t) v, SIGKILL, token_check, &t) > 0) {
-                                seen++;
-                                killed++;
-                        }
-                }
-                if (seen == 0)
-                        break;
-        }
-        return killed;
 }
 
 int helper_reap_leftovers(const struct helper_record *r) {
