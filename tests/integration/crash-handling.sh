@@ -3,6 +3,7 @@
 # After the desktop is ready, a session component that dies comes back (with
 # back-off) while the desktop stays up; the X server dying takes the whole
 # desktop down: nothing published, nothing running, the reason recorded.
+# A session bus killed while it starts is named with its signal.
 . "$(dirname "$0")/lib.sh"
 bd_init crh 30
 bd_need_xserver
@@ -57,4 +58,23 @@ bd_start "$P"
 t_is "$?" 0 "the next start works"
 bd_stop "$P"
 t_is "$?" 0 "and its stop too"
+# A session bus killed as it starts closes its address pipe as it dies: the
+# start names the bus and the signal, not the closed pipe.
+mkdir -p "$BD_T/fakebus"
+cat >"$BD_T/fakebus/dbus-daemon" <<'EOF'
+#!/bin/bash
+for a; do case $a in --print-address=*) fd=${a#--print-address=} ;; esac; done
+eval "exec $fd>&-"
+sleep 0.3
+kill -KILL $$
+EOF
+chmod 755 "$BD_T/fakebus/dbus-daemon"
+PATH="$BD_T/fakebus:$PATH" bd_start "$P"
+t_is "$?" 1 "a start whose session bus is killed as it starts fails"
+err=$(cat "$BD_T/out/$P.err")
+t_match "$err" 'session bus.*killed by signal KILL' "... and names the bus and its signal ($err)"
+t_ok "... not the address pipe the dying bus closed" bash -c '! grep -q "address pipe" "$1"' _ "$BD_T/out/$P.err"
+bd_start "$P"
+t_is "$?" 0 "the next start, with the real bus, works"
+bd_stop "$P"
 t_done
