@@ -45,7 +45,7 @@ _botdesk_files() {
 
 _botdesk() {
         local cur=${COMP_WORDS[COMP_CWORD]} prev=''
-        local verbs="start stop restart status list env exec thumbnail input windows cursor lease watch rfb web lookup doctor config help"
+        local verbs="start stop restart status list env exec thumbnail input windows cursor lease watch rfb web lookup doctor install config help"
         local verb='' i w vi=0 npos=0 exec_at=0 opts value_opts pfx=''
         local -a pos=()
 

@@ -1,10 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # TAP: the bash completion conf/completion/botdesk.bash, without bash-completion.
-# Usage: completion.sh [PATH/TO/botdesk.bash]
+# Usage: completion.sh [PATH/TO/botdesk.bash [PATH/TO/botdesk]]
 
 export LC_ALL=C
 src=${1:-${BOTDESK_SOURCE_DIR:-$(dirname "$0")/../..}/conf/completion/botdesk.bash}
+cli=${2:-}
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf -- "${tmp:?}"' EXIT
 
@@ -48,6 +49,11 @@ ok $? "source $src"
 complete -p botdesk 2>/dev/null | grep -q -- '-F _botdesk'
 ok $? "complete -F _botdesk botdesk is registered"
 
+# Every verb `botdesk --help` lists is offered, and no other (help too).
+if [[ -n $cli ]]; then
+        verbs="$("$cli" --help | sed -n 's/^  \([a-z]*\) .*/\1/p; s/^  \([a-z]*\)$/\1/p' | sort -u | tr '\n' ' ') help"
+        check "$verbs" botdesk ""
+fi
 check "start stop status"                       botdesk st
 check "lease list lookup"                       botdesk l
 check "--help --version"                        botdesk -
