@@ -107,18 +107,6 @@ static int on_settle(sd_event_source *source, uint64_t usec, void *userdata) {
 
 /* ---- the session bus ---------------------------------------------------------------------- */
 
-/* How long a bus that closed its address pipe without an address may take
- * to exit: its exit, which names the signal or status, is the better reason. */
-#define BUS_EXIT_GRACE_USEC (1000 * 1000ULL)
-
-static int on_bus_silent(sd_event_source *source, uint64_t usec, void *userdata) {
-        struct supervisor *s = userdata;
-
-        if (!s->bus_address)
-                supervisor_fail(s, HELPER_EXIT_FAILED, "The session bus closed its address pipe without an address.");
-        return 0;
-}
-
 static int on_bus_address(sd_event_source *source, int fd, uint32_t revents, void *userdata) {
         struct supervisor *s = userdata;
         char *nl;
@@ -129,15 +117,9 @@ static int on_bus_address(sd_event_source *source, int fd, uint32_t revents, voi
                 return 0;
         if (n <= 0) {
                 s->bus_source = sd_event_source_disable_unref(s->bus_source);
-                if (s->bus_address)
-                        return 0;
-                /* A killed bus closes the pipe as it dies; its exit comes next
-                 * and says what killed it. Only a bus that lives on is blamed
-                 * for the pipe. */
-                if (s->bus.pid == 0 ||
-                    sd_event_add_time_relative(s->event, &s->bus_source, CLOCK_MONOTONIC, BUS_EXIT_GRACE_USEC, 0,
-                                               on_bus_silent, s) < 0)
-                        on_bus_silent(NULL, 0, s);
+                if (!s->bus_address)
+                        supervisor_fail_unless_exits(s, &s->bus,
+                                                     "The session bus closed its address pipe without an address.");
                 return 0;
         }
         s->bus_len += (size_t) n;
@@ -200,8 +182,8 @@ void start_bus(struct supervisor *s) {
 
         r = x11_connect(&s->x, (unsigned) s->display, s->cookie);
         if (r < 0)
-                return supervisor_fail(s, HELPER_EXIT_FAILED, "The X server on :%d refused our own cookie: %s",
-                                       s->display, strerror(-r));
+                return supervisor_fail_unless_exits(s, &s->xserver, "The X server on :%d refused our own cookie: %s",
+                                                    s->display, strerror(-r));
         r = sd_event_add_io(s->event, &s->x_source, x11_fd(&s->x), EPOLLIN, on_x_event, s);
         if (r < 0)
                 return supervisor_fail(s, HELPER_EXIT_FAILED, "Cannot watch the X connection: %s", strerror(-r));

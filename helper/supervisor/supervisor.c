@@ -42,6 +42,8 @@ void supervisor_done(struct supervisor *s) {
         sd_event_source_disable_unref(s->settle_source);
         sd_event_source_disable_unref(s->idle_source);
         sd_event_source_disable_unref(s->extend_source);
+        sd_event_source_disable_unref(s->grace_source);
+        free(s->grace_reason);
         handback_done(&s->handback);
         x11_disconnect(&s->x);
         sd_event_unref(s->event);
@@ -98,6 +100,36 @@ void supervisor_fail(struct supervisor *s, int exit_status, const char *fmt, ...
                 .type = DESKTOP_EVENT_FAILED,
                 .failure = { .exit_status = exit_status, .reason = reason },
         });
+}
+
+/* How long a component whose pipe or connection broke may take to exit. */
+#define EXIT_GRACE_USEC (1000 * 1000ULL)
+
+static int on_grace_over(sd_event_source *source, uint64_t usec, void *userdata) {
+        struct supervisor *s = userdata;
+        _cleanup_free_ char *reason = TAKE_PTR(s->grace_reason);
+
+        /* After a stop or another failure, the machine ignores this one. */
+        supervisor_fail(s, HELPER_EXIT_FAILED, "%s", reason ?: "A component of the desktop failed.");
+        return 0;
+}
+
+void supervisor_fail_unless_exits(struct supervisor *s, struct child *c, const char *fmt, ...) {
+        _cleanup_free_ char *reason = NULL;
+        va_list ap;
+
+        va_start(ap, fmt);
+        if (vasprintf(&reason, fmt, ap) < 0)
+                reason = NULL;
+        va_end(ap);
+        if (c->pid == 0 || s->grace_source ||
+            sd_event_add_time_relative(s->event, &s->grace_source, CLOCK_MONOTONIC, EXIT_GRACE_USEC, 0,
+                                       on_grace_over, s) < 0) {
+                supervisor_fail(s, HELPER_EXIT_FAILED, "%s", reason ?: "A component of the desktop failed.");
+                return;
+        }
+        free(s->grace_reason);
+        s->grace_reason = TAKE_PTR(reason);
 }
 
 void supervisor_check_wm(struct supervisor *s) {

@@ -93,6 +93,8 @@ struct supervisor {
         char bus_buf[512];
         sd_event_source *bus_source;
         sd_event_source *timeout_source, *settle_source, *idle_source, *extend_source;
+        sd_event_source *grace_source;  /* supervisor_fail_unless_exits() */
+        char *grace_reason;
         struct start_extension extension;
 
         struct child xserver, bus;
@@ -111,6 +113,13 @@ void supervisor_feed(struct supervisor *s, const struct desktop_event *ev);
 
 /* A step could not be carried out: the desktop fails with this reason. */
 void supervisor_fail(struct supervisor *s, int exit_status, const char *fmt, ...) _printf_(3, 4);
+/*
+ * The same, unless child c exits within a second. A component killed while
+ * it starts breaks what we do with it (its pipe, our connection) before its
+ * exit reaches us; that exit, which names the signal or status, is then the
+ * reason. A component that lives on is blamed for what broke.
+ */
+void supervisor_fail_unless_exits(struct supervisor *s, struct child *c, const char *fmt, ...) _printf_(3, 4);
 
 /* STATUS= for the manager, and the log line with the time since our start. */
 void supervisor_status(struct supervisor *s, const char *fmt, ...) _printf_(2, 3);

@@ -3,7 +3,7 @@
 # After the desktop is ready, a session component that dies comes back (with
 # back-off) while the desktop stays up; the X server dying takes the whole
 # desktop down: nothing published, nothing running, the reason recorded.
-# A session bus killed while it starts is named with its signal.
+# A session bus or X server killed while it starts is named with its signal.
 . "$(dirname "$0")/lib.sh"
 bd_init crh 30
 bd_need_xserver
@@ -76,5 +76,24 @@ t_match "$err" 'session bus.*killed by signal KILL' "... and names the bus and i
 t_ok "... not the address pipe the dying bus closed" bash -c '! grep -q "address pipe" "$1"' _ "$BD_T/out/$P.err"
 bd_start "$P"
 t_is "$?" 0 "the next start, with the real bus, works"
+bd_stop "$P"
+# An X server killed just after it said it listens: our connection to it is
+# refused first, and the start names the server and its signal, not the cookie.
+mkdir -p "$BD_T/fakex"
+cat >"$BD_T/fakex/Xtigervnc" <<'EOF'
+#!/bin/bash
+# A stand-in for TigerVNC (which takes -rfbunixpath): it says it listens, then is killed.
+kill -USR1 "$PPID"
+sleep 0.3
+kill -KILL $$
+EOF
+chmod 755 "$BD_T/fakex/Xtigervnc"
+PATH="$BD_T/fakex:$PATH" bd_start "$P"
+t_is "$?" 1 "a start whose X server is killed as it starts fails"
+err=$(cat "$BD_T/out/$P.err")
+t_match "$err" 'X server.*killed by signal KILL' "... and names the X server and its signal ($err)"
+t_ok "... not the cookie" bash -c '! grep -q "cookie" "$1"' _ "$BD_T/out/$P.err"
+bd_start "$P"
+t_is "$?" 0 "the next start, with the real X server, works"
 bd_stop "$P"
 t_done
