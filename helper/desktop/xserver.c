@@ -71,6 +71,11 @@ int xserver_argv(const char *binary, const struct bd_config *c, unsigned n, cons
                 strdup("-rfbunixmode"), strdup("0600"),
                 /* Access control is the socket's mode in a 0700 directory. */
                 strdup("-SecurityTypes"), strdup("None"),
+                /* Which also makes TigerVNC's blacklist of peers with unfinished
+                 * handshakes (five by default, all of them "the socket" here)
+                 * protect nothing, while a few viewers that gave up early
+                 * would lock every viewer out for a growing time. */
+                strdup("-BlacklistThreshold=2147483647"),
                 strdup("-auth"), strdup(xauthority),
                 strdup("-desktop"), strdup_printf("botdesk:%s", profile),
                 strdup("-AlwaysShared"),

@@ -7,7 +7,8 @@
 # never gets input; bad client data closes the stream (exit 1); a desktop
 # that does not run gives exit 4. With gvnccapture and socat, a stock
 # client behind the README's private front (a 0600 Unix listener) captures
-# a full-size image.
+# a full-size image. Connections closed before their handshake lock no
+# viewer out.
 . "$(dirname "$0")/lib.sh"
 bd_init rfb 85
 bd_need_xserver
@@ -105,6 +106,33 @@ print("%dx%d" % struct.unpack(">II", d[16:24]) if d[:8] == b"\x89PNG\r\n\x1a\n" 
 else
         t_skip "gvnccapture through the private front" "gvnccapture or socat not installed"
 fi
+
+# ---- viewers that give up early lock nobody out -----------------------------------------------
+# Access to rfb.sock is its 0600 mode; TigerVNC's blacklist of "hosts"
+# with unfinished handshakes (5 by default) would lock every viewer out of
+# this socket after a few aborted connections, so botdesk turns it off.
+hello=$("$PY" - "$(bd_rt "$P")/rfb.sock" 2>"$BD_T/out/hello.err" <<'EOF'
+import signal, socket, sys
+signal.alarm(20)  # the bound of every wait below: connect, recv
+def version():
+    s = socket.socket(socket.AF_UNIX)
+    # Blocking: the server may not have accepted the others yet, and a
+    # full backlog makes a non-blocking connect fail with EAGAIN.
+    s.connect(sys.argv[1])
+    v = s.recv(12)
+    s.close()
+    return v.decode(errors="replace").strip()
+for _ in range(20):
+    s = socket.socket(socket.AF_UNIX)
+    s.connect(sys.argv[1])
+    s.close()
+print(version())
+EOF
+)
+[ -s "$BD_T/out/hello.err" ] && t_diag "$(cat "$BD_T/out/hello.err")"
+t_is "$hello" "RFB 003.008" "after 20 connections closed before their handshake, the server still greets a viewer (not blacklisted)"
+out=$(client v1 where:after-aborted)
+t_match "$out" "^init 1024x768" "... and a real client still gets through the handshake"
 
 bd_stop "$P"
 t_is "$?" 0 "the desktop stops"
