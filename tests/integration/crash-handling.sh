@@ -58,42 +58,39 @@ bd_start "$P"
 t_is "$?" 0 "the next start works"
 bd_stop "$P"
 t_is "$?" 0 "and its stop too"
-# A session bus killed as it starts closes its address pipe as it dies: the
-# start names the bus and the signal, not the closed pipe.
-mkdir -p "$BD_T/fakebus"
-cat >"$BD_T/fakebus/dbus-daemon" <<'EOF'
+# killed_while_starting WHAT PROGRAM PATTERN WRONG: a start whose PROGRAM is
+# a stand-in (its script on stdin) that breaks its pipe or our connection
+# and is then SIGKILLed fails naming WHAT (PATTERN: WHAT and the signal),
+# never WRONG (what broke first); the next start, with the real one, works.
+killed_while_starting() {
+        local what=$1 program=$2 pattern=$3 wrong=$4 dir
+        dir=$(mktemp -d "$BD_T/fake.XXXXXX")
+        cat >"$dir/$program"
+        chmod 755 "$dir/$program"
+        PATH="$dir:$PATH" bd_start "$P"
+        t_is "$?" 1 "a start whose $what is killed as it starts fails"
+        err=$(cat "$BD_T/out/$P.err")
+        t_match "$err" "$pattern" "... and names the $what and its signal ($err)"
+        t_ok "... not what broke first (\"$wrong\")" bash -c '! grep -q -- "$1" "$2"' _ "$wrong" "$BD_T/out/$P.err"
+        bd_start "$P"
+        t_is "$?" 0 "the next start, with the real $what, works"
+        bd_stop "$P"
+}
+
+# A session bus killed as it starts closes its address pipe as it dies.
+killed_while_starting "session bus" dbus-daemon 'session bus.*killed by signal KILL' "address pipe" <<'EOF'
 #!/bin/bash
 for a; do case $a in --print-address=*) fd=${a#--print-address=} ;; esac; done
 eval "exec $fd>&-"
 sleep 0.3
 kill -KILL $$
 EOF
-chmod 755 "$BD_T/fakebus/dbus-daemon"
-PATH="$BD_T/fakebus:$PATH" bd_start "$P"
-t_is "$?" 1 "a start whose session bus is killed as it starts fails"
-err=$(cat "$BD_T/out/$P.err")
-t_match "$err" 'session bus.*killed by signal KILL' "... and names the bus and its signal ($err)"
-t_ok "... not the address pipe the dying bus closed" bash -c '! grep -q "address pipe" "$1"' _ "$BD_T/out/$P.err"
-bd_start "$P"
-t_is "$?" 0 "the next start, with the real bus, works"
-bd_stop "$P"
-# An X server killed just after it said it listens: our connection to it is
-# refused first, and the start names the server and its signal, not the cookie.
-mkdir -p "$BD_T/fakex"
-cat >"$BD_T/fakex/Xtigervnc" <<'EOF'
+# An X server killed just after it said it listens: our connection to it is refused first.
+killed_while_starting "X server" Xtigervnc 'X server.*killed by signal KILL' "cookie" <<'EOF'
 #!/bin/bash
 # A stand-in for TigerVNC (which takes -rfbunixpath): it says it listens, then is killed.
 kill -USR1 "$PPID"
 sleep 0.3
 kill -KILL $$
 EOF
-chmod 755 "$BD_T/fakex/Xtigervnc"
-PATH="$BD_T/fakex:$PATH" bd_start "$P"
-t_is "$?" 1 "a start whose X server is killed as it starts fails"
-err=$(cat "$BD_T/out/$P.err")
-t_match "$err" 'X server.*killed by signal KILL' "... and names the X server and its signal ($err)"
-t_ok "... not the cookie" bash -c '! grep -q "cookie" "$1"' _ "$BD_T/out/$P.err"
-bd_start "$P"
-t_is "$?" 0 "the next start, with the real X server, works"
-bd_stop "$P"
 t_done
