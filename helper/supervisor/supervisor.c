@@ -88,6 +88,14 @@ void supervisor_status(struct supervisor *s, const char *fmt, ...) {
         (void) sd_notifyf(false, "STATUS=%s", msg);
 }
 
+/* reason NULL (out of memory): the machine says what it can. */
+static void feed_failure(struct supervisor *s, int exit_status, const char *reason) {
+        supervisor_feed(s, &(struct desktop_event) {
+                .type = DESKTOP_EVENT_FAILED,
+                .failure = { .exit_status = exit_status, .reason = reason },
+        });
+}
+
 void supervisor_fail(struct supervisor *s, int exit_status, const char *fmt, ...) {
         _cleanup_free_ char *reason = NULL;
         va_list ap;
@@ -96,10 +104,7 @@ void supervisor_fail(struct supervisor *s, int exit_status, const char *fmt, ...
         if (vasprintf(&reason, fmt, ap) < 0)
                 reason = NULL;
         va_end(ap);
-        supervisor_feed(s, &(struct desktop_event) {
-                .type = DESKTOP_EVENT_FAILED,
-                .failure = { .exit_status = exit_status, .reason = reason },
-        });
+        feed_failure(s, exit_status, reason);
 }
 
 /* How long a component whose pipe or connection broke may take to exit. */
@@ -110,7 +115,7 @@ static int on_grace_over(sd_event_source *source, uint64_t usec, void *userdata)
         _cleanup_free_ char *reason = TAKE_PTR(s->grace_reason);
 
         /* After a stop or another failure, the machine ignores this one. */
-        supervisor_fail(s, HELPER_EXIT_FAILED, "%s", reason ?: "A component of the desktop failed.");
+        feed_failure(s, HELPER_EXIT_FAILED, reason);
         return 0;
 }
 
@@ -124,10 +129,8 @@ void supervisor_fail_unless_exits(struct supervisor *s, struct child *c, const c
         va_end(ap);
         if (c->pid == 0 || s->grace_source ||
             sd_event_add_time_relative(s->event, &s->grace_source, CLOCK_MONOTONIC, EXIT_GRACE_USEC, 0,
-                                       on_grace_over, s) < 0) {
-                supervisor_fail(s, HELPER_EXIT_FAILED, "%s", reason ?: "A component of the desktop failed.");
-                return;
-        }
+                                       on_grace_over, s) < 0)
+                return feed_failure(s, HELPER_EXIT_FAILED, reason);
         free(s->grace_reason);
         s->grace_reason = TAKE_PTR(reason);
 }
