@@ -45,7 +45,7 @@ _botdesk_files() {
 
 _botdesk() {
         local cur=${COMP_WORDS[COMP_CWORD]} prev=''
-        local verbs="start stop restart status list env exec thumbnail input windows cursor lease watch rfb web lookup doctor install config help"
+        local verbs="start stop restart status list env exec thumbnail input windows cursor lease watch rfb web lookup pool doctor install config help"
         local verb='' i w vi=0 npos=0 exec_at=0 opts value_opts pfx=''
         local -a pos=()
 
@@ -101,6 +101,7 @@ _botdesk() {
         rfb)       opts="--viewer --help" ;;
         web)       opts="--listen --novnc --ping --viewer --ttl --help" ;;
         config)    opts="--profile --help" ;;
+        pool)      opts="--json --quiet --help" ;;
         install)   opts="--yes --timeout --password-stdin --quiet --help" ;;
         help)      opts="--help" ;;
         *)         opts= ;;
@@ -201,6 +202,9 @@ _botdesk() {
                 ;;
         config)
                 ((npos == 0)) && _botdesk_reply -W "check show" -- "$cur"
+                ;;
+        pool)
+                ((npos == 0)) && _botdesk_reply -W "list fill drain" -- "$cur"
                 ;;
         web)
                 ((npos == 0)) && _botdesk_reply -W "ticket" -- "$cur"

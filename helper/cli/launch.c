@@ -321,7 +321,9 @@ int desktop_stop(const struct bd_paths *p, int runtime_fd, unsigned timeout_sec,
         unit_placed = rec.placement && streq(rec.placement, "user-unit");
 
         if (bus) {
-                _cleanup_free_ char *unit = unit_name_for(profile), *state = NULL, *result = NULL;
+                /* An adopted spare runs on in the spare's unit, which its record names. */
+                _cleanup_free_ char *unit = unit_placed && rec.unit ? strdup(rec.unit) : unit_name_for(profile);
+                _cleanup_free_ char *state = NULL, *result = NULL;
 
                 if (!unit)
                         return -ENOMEM;

@@ -75,6 +75,14 @@ int standalone_wait_starting_with(const char *profile, const struct bd_paths *p,
 char *standalone_last_error(int runtime_fd);
 
 /*
+ * Start the unit of the desktop name through the user manager (bus), or
+ * join the start under way, for up to timeout seconds (0: the unit's own
+ * start timeout). *lock is released once the job is queued. 0 when it is
+ * ready; -errno, said on stderr.
+ */
+int launch_unit_start(unsigned timeout, bool progress, sd_bus *bus, const char *name, int dirfd, int *lock);
+
+/*
  * Stop the desktop of p: 0 stopped, 1 was not running (leftovers reaped),
  * -errno. With a user manager (bus not NULL) its unit is stopped through
  * it; systemd then owns the killing of the unit's cgroup.

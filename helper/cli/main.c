@@ -143,6 +143,10 @@ static const struct verb verbs[] = {
           .run = verb_watch },
         { "lookup", "  lookup PROFILE [--json]       the profile's logind session (logind tier)\n",
           .run = verb_lookup },
+        { "pool",
+          "  pool [list|fill|drain] [--json] the warm spares of [pool] spares: list them, start the\n"
+          "                                missing ones and wait until ready, or stop them all\n",
+          .run = verb_pool },
         { "doctor", "  doctor [--json]               what this host has and lacks\n", .run = verb_doctor },
         { "install",
           "  install [-y] [--timeout S] [--password-stdin]\n"

@@ -15,6 +15,7 @@
 #include "launch.h"
 #include "log.h"
 #include "packages.h"
+#include "pool.h"
 #include "profile.h"
 #include "running.h"
 #include "status.h"
@@ -49,74 +50,6 @@ static int precheck(const char *profile, const struct bd_config *c) {
         return ret;
 }
 
-/* Variables a transient unit inherits from the caller: botdesk's own. */
-static int transient_environment(char ***ret) {
-        extern char **environ;
-        _cleanup_strv_free_ char **env = NULL;
-
-        for (char **e = environ; *e; e++)
-                if (startswith(*e, "BOTDESK_") && !startswith(*e, "BOTDESK_PLACEMENT=") &&
-                    strv_push(&env, strdup(*e)) < 0)
-                        return -ENOMEM;
-        *ret = TAKE_PTR(env);
-        return 0;
-}
-
-static int start_unit(const struct cli_args *a, sd_bus *bus, const char *profile, int dirfd, int *lock) {
-        _cleanup_free_ char *unit = unit_name_for(profile), *result = NULL, *why = NULL, *state = NULL;
-        _cleanup_strv_free_ char **env = NULL;
-        struct unit_start_opts o = {};
-        bool joined = false;
-        int r;
-
-        if (!unit || transient_environment(&env) < 0)
-                return -ENOMEM;
-        r = unit_template_installed(bus);
-        if (r < 0)
-                return log_error_errno(r, "Cannot ask the user manager about %s: %m", UNIT_TEMPLATE);
-        o.transient = r == 0;
-        if (unit_active_state(bus, unit, &state) >= 0) {
-                /* A start under way is another caller's: StartUnit joins its
-                 * job and waits for it, as systemctl start does, and a
-                 * transient unit that exists cannot be created again. */
-                joined = streq(state, "activating") || streq(state, "reloading");
-                if (o.transient && !streq(state, "inactive") && !streq(state, "failed"))
-                        o.transient = false;
-        }
-        o.helper_path = getenv("BOTDESK_HELPER") ?: BOTDESK_HELPER_PATH;
-        o.environment = env;
-        /* --timeout bounds the wait for the job; the unit's own start
-         * timeout (from start_timeout) still ends a start systemd runs. */
-        o.timeout_usec = (unsigned long long) a->timeout * 1000000ULL;
-        o.queued_lock = lock;
-        if (!a->quiet && !a->json && isatty(STDERR_FILENO))
-                fprintf(stderr, "Starting %s%s through the user manager...\n", unit, o.transient ? " (transient)" : "");
-        r = unit_start(bus, unit, &o, &result);
-        if (r >= 0)
-                return 0;
-        if (r == -ETIMEDOUT && joined) {
-                /* As in standalone mode: the start we waited for is not ours to undo. */
-                log_error("Desktop %s was still starting after %u s (--timeout; the start already under way "
-                          "is another caller's); botdesk stop %s ends it. See: journalctl --user -u %s",
-                          profile, a->timeout, profile, unit);
-                return -ETIMEDOUT;
-        }
-        if (r == -ETIMEDOUT) {
-                _cleanup_free_ char *stop_result = NULL;
-
-                /* As in standalone mode: a start that missed its deadline is undone. */
-                (void) unit_stop(bus, unit, &stop_result);
-                log_error("Desktop %s was not ready within %u s (--timeout); stopped %s. See: journalctl --user -u %s",
-                          profile, a->timeout, unit, unit);
-                return -ETIMEDOUT;
-        }
-        if (read_full_file_at(dirfd, "last-error", &why, NULL, 4096) >= 0)
-                why[strcspn(why, "\n")] = 0;
-        log_error("Cannot start %s: %s. See: journalctl --user -u %s", unit,
-                  why ?: result ?: strerror(-r), unit);
-        return -EIO;
-}
-
 /* The status a start ends with. A desktop that was ready and is gone (or
  * going) by now must not count as started, nor be printed "starting" with
  * exit 0: the start waits for the helper's verdict and reports it, a stop
@@ -149,6 +82,27 @@ static int confirm_started(const char *profile, const struct bd_config *c, const
         return EXIT_FAILED;
 }
 
+/* A ready spare for profile, which has no desktop: whether one took it.
+ * A refusal (settings or state of its own) means a cold start, said. */
+static bool adopt_spare(const char *profile, int dirfd, bool progress) {
+        _cleanup_(helper_record_done) struct helper_record rec = {};
+        _cleanup_free_ char *why = NULL;
+        unsigned long long t0 = now_usec();
+        int r;
+
+        if (helper_phase_at(dirfd, &rec) != HELPER_NONE)
+                return false;
+        r = pool_adopt(profile, &why);
+        if (r == 0) {
+                if (progress)
+                        fprintf(stderr, "Adopted a spare desktop in %.1f ms.\n", (double) (now_usec() - t0) / 1000.0);
+                return true;
+        }
+        if (r != -ENOENT && progress)
+                fprintf(stderr, "Starting cold: %s.\n", why ?: strerror(-r));
+        return false;
+}
+
 /* Start profile's desktop unless it runs, with start's checks, memory gate
  * and placement; c is left loaded. Returns an exit code, said on stderr;
  * on EXIT_OK, the running status in *ret_st unless that is NULL. */
@@ -168,13 +122,15 @@ static int start_desktop(const struct cli_args *a, const char *profile, struct b
         if (r != EXIT_OK)
                 return r;
 
+        progress = !a->quiet && !a->json && isatty(STDERR_FILENO);
+        if (c->spares > 0 && adopt_spare(profile, dirfd, progress))
+                goto started;
         if (!launch_standalone_forced() && unit_bus_open(&bus) >= 0) {
-                r = start_unit(a, bus, profile, dirfd, &lock);
+                r = launch_unit_start(a->timeout, !a->quiet && !a->json && isatty(STDERR_FILENO), bus, profile, dirfd, &lock);
                 sd_bus_flush_close_unref(bus);
                 if (r < 0)
                         return EXIT_FAILED;
         } else {
-                progress = !a->quiet && !a->json && isatty(STDERR_FILENO);
                 r = standalone_start(profile, &p, dirfd, &lock, a->timeout ?: c->start_timeout + 5, progress, &error,
                                      &status);
                 if (r < 0) {
@@ -182,6 +138,7 @@ static int start_desktop(const struct cli_args *a, const char *profile, struct b
                         return status == EXIT_REFUSED ? EXIT_REFUSED : status == EXIT_USAGE ? EXIT_USAGE : EXIT_FAILED;
                 }
         }
+started:
         lock = safe_close(lock);
         activity_stamp(dirfd);
         {
@@ -195,6 +152,10 @@ static int start_desktop(const struct cli_args *a, const char *profile, struct b
                 else
                         status_done(&st);
         }
+        /* A spare taken (or none yet, at the first start) is replaced
+         * without making this start wait. */
+        if (c->spares > 0)
+                pool_fill_background();
         return EXIT_OK;
 }
 

@@ -123,6 +123,13 @@ int verb_watch(const struct cli_args *a);
  */
 int verb_lookup(const struct cli_args *a);
 
+/*
+ * botdesk pool [list|fill|drain] [--json]: the warm spares ([pool] spares,
+ * pool.h). list: each live spare; fill: start the missing ones and wait
+ * until each is ready; drain: stop them all. 0, 1 failed, 2 usage.
+ */
+int verb_pool(const struct cli_args *a);
+
 /* botdesk doctor [--json]: what this host has and lacks. */
 int verb_doctor(const struct cli_args *a);
 

@@ -6,8 +6,11 @@
 
 #include <fcntl.h>
 #include <pwd.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/random.h>
 #include <sys/un.h>
 
 #include "profile.h"
@@ -31,6 +34,31 @@ bool profile_name_valid(const char *name) {
                         return false;
         }
         return true;
+}
+
+bool spare_name_valid(const char *name) {
+        const char *hex = name ? startswith(name, SPARE_PREFIX) : NULL;
+        size_t i;
+
+        if (!hex)
+                return false;
+        for (i = 0; hex[i]; i++)
+                if (i >= 8 || !((hex[i] >= '0' && hex[i] <= '9') || (hex[i] >= 'a' && hex[i] <= 'f')))
+                        return false;
+        return i == 8;
+}
+
+int spare_name_new(char ret[SPARE_NAME_SIZE]) {
+        uint8_t raw[4];
+
+        if (getrandom(raw, sizeof raw, 0) != (ssize_t) sizeof raw)
+                return errno > 0 ? -errno : -EIO;
+        snprintf(ret, SPARE_NAME_SIZE, SPARE_PREFIX "%02x%02x%02x%02x", raw[0], raw[1], raw[2], raw[3]);
+        return 0;
+}
+
+bool desktop_name_valid(const char *name) {
+        return profile_name_valid(name) || spare_name_valid(name);
 }
 
 void paths_done(struct bd_paths *p) {
@@ -183,7 +211,7 @@ int paths_for_profile(const char *profile, struct bd_paths *ret) {
 
         if (!ret)
                 return -EINVAL;
-        if (!profile_name_valid(profile))
+        if (!desktop_name_valid(profile))
                 return -EINVAL;
 
         r = paths_runtime_base(&p.runtime_base);
@@ -247,7 +275,7 @@ int paths_open_runtime(const struct bd_paths *p, int *ret_base_fd) {
         if (!p || !p->runtime_base || !p->runtime)
                 return -EINVAL;
         name = startswith(p->runtime, p->runtime_base);
-        if (!name || name[0] != '/' || !profile_name_valid(name + 1))
+        if (!name || name[0] != '/' || !desktop_name_valid(name + 1))
                 return -EINVAL;
         base = dir_open_verified_at(AT_FDCWD, p->runtime_base, getuid());
         if (base < 0)
@@ -333,10 +361,8 @@ static bool endswith_home_fallback(const char *path) {
         return l > k && streq(path + l - k, RUNTIME_HOME_FALLBACK);
 }
 
-int paths_ensure(const struct bd_paths *p) {
-        int r;
-
-        if (!p || !p->runtime_base || !p->runtime || !p->state)
+int paths_ensure_base(const struct bd_paths *p) {
+        if (!p || !p->runtime_base)
                 return -EINVAL;
 
         if (endswith_home_fallback(p->runtime_base)) {
@@ -348,7 +374,15 @@ int paths_ensure(const struct bd_paths *p) {
                 if (mkdir(parent, 0700) < 0 && errno != EEXIST)
                         return negative_errno();
         }
-        r = ensure_private_dir(p->runtime_base);
+        return ensure_private_dir(p->runtime_base);
+}
+
+int paths_ensure(const struct bd_paths *p) {
+        int r;
+
+        if (!p || !p->runtime || !p->state)
+                return -EINVAL;
+        r = paths_ensure_base(p);
         if (r < 0)
                 return r;
 

@@ -13,6 +13,19 @@
 
 bool profile_name_valid(const char *name);
 
+/*
+ * A warm spare's name: SPARE_PREFIX and 8 lowercase hex digits. It can
+ * never be a profile's (those start with a letter or digit), so a spare's
+ * directories and unit sit beside the profiles' without ever being one.
+ */
+#define SPARE_PREFIX "_spare-"
+#define SPARE_NAME_SIZE (sizeof SPARE_PREFIX + 8)
+bool spare_name_valid(const char *name);
+/* A fresh random spare name into ret. */
+int spare_name_new(char ret[SPARE_NAME_SIZE]);
+/* What a desktop may be called: a profile's name or a spare's. */
+bool desktop_name_valid(const char *name);
+
 struct bd_paths {
         char *runtime_base;    /* $XDG_RUNTIME_DIR/botdesk (or the private fallback) */
         char *runtime;         /* runtime_base/PROFILE, 0700 */
@@ -72,6 +85,8 @@ int paths_open_runtime(const struct bd_paths *p, int *ret_base_fd);
  * unless it is ours (then the mode is tightened). Also creates the state dir.
  */
 int paths_ensure(const struct bd_paths *p);
+/* The runtime base alone, created and verified as paths_ensure() does. */
+int paths_ensure_base(const struct bd_paths *p);
 
 /* Verify one existing directory is owned by uid and not group/other accessible. */
 int dir_is_private(const char *path, uid_t uid);

@@ -306,3 +306,27 @@ int mkdir_parents(const char *path, mode_t leaf_mode) {
                 return negative_errno();
         return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
 }
+
+int remove_tree_at(int parent_fd, const char *name) {
+        _cleanup_closedir_ DIR *d = NULL;
+        struct dirent *de;
+        int fd, r;
+
+        if (unlinkat(parent_fd, name, 0) >= 0 || errno == ENOENT)
+                return 0;
+        if (errno != EISDIR && errno != EPERM)
+                return negative_errno();
+        fd = openat(parent_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0)
+                return negative_errno();
+        r = dir_from_fd(fd, &d);
+        if (r < 0)
+                return r;
+        while ((de = readdir(d)))
+                if (!streq(de->d_name, ".") && !streq(de->d_name, "..")) {
+                        r = remove_tree_at(dirfd(d), de->d_name);
+                        if (r < 0)
+                                return r;
+                }
+        return unlinkat(parent_fd, name, AT_REMOVEDIR) < 0 ? negative_errno() : 0;
+}

@@ -115,6 +115,10 @@ int write_all(int fd, const void *data, size_t size);
  * existing leaf must be a directory (or a symlink to one). */
 int mkdir_parents(const char *path, mode_t leaf_mode);
 
+/* rm -r of parent_fd/name without following a symlink anywhere: a symlink is
+ * removed, never what it points to. 0, also when name did not exist. */
+int remove_tree_at(int parent_fd, const char *name);
+
 /* Read what fits of a small file from fd into buf; the length, or -EFBIG if it does not fit. */
 ssize_t read_small(int fd, char *buf, size_t size);
 int read_full_file(const char *path, char **ret, size_t *ret_size, size_t max);

@@ -138,7 +138,7 @@ int main(int argc, char **argv) {
                 }
                 s.reserved_display = (int) v;
         }
-        if (!profile_name_valid(s.profile)) {
+        if (!desktop_name_valid(s.profile)) {
                 log_error("Invalid profile name \"%s\": use 1-32 characters of A-Z a-z 0-9 _ -, starting with a letter or digit.",
                           s.profile);
                 return HELPER_EXIT_CONFIG;

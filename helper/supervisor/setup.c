@@ -7,6 +7,7 @@
 #include <systemd/sd-daemon.h>
 #include <unistd.h>
 
+#include "adopt.h"
 #include "botdesk-config.h"
 #include "browser.h"
 #include "record.h"
@@ -49,6 +50,27 @@ static int make_token(char token[33]) {
         return 0;
 }
 
+int setup_browser(struct supervisor *s, char ***ret_cmd) {
+        _cleanup_free_ char *home = NULL;
+        int r;
+
+        *ret_cmd = NULL;
+        if (!s->browser)
+                return 0;
+        free(s->browser_profile);
+        s->browser_profile = NULL;
+        free(s->cdp_socket);
+        (void) paths_home(&home);
+        r = browser_profile_dir(&s->cfg, s->paths.state, home, &s->browser_profile);
+        if (r < 0)
+                return log_error_errno(r, "Cannot resolve [browser] profile_dir \"%s\": %m", s->cfg.browser_profile_dir);
+        s->cdp_socket = browser_cdp_socket(s->paths.runtime);
+        if (!s->cdp_socket)
+                return -ENOMEM;
+        return browser_argv(getenv("BOTDESK_BROWSER_LAUNCHER") ?: BOTDESK_BROWSER_PATH, s->cdp_socket, s->browser,
+                            s->browser_profile, s->cfg.disk_cache_mb, geteuid() == 0, ret_cmd);
+}
+
 int supervisor_setup(struct supervisor *s, enum helper_failure *ret_kind) {
         struct config_errors errs = {};
         const struct config_sources src = {};
@@ -57,6 +79,8 @@ int supervisor_setup(struct supervisor *s, enum helper_failure *ret_kind) {
         int r;
 
         *ret_kind = HELPER_FAILURE_RUNTIME;
+        if (s->spare)
+                adopt_clear_stale_alias(s->profile);
         r = paths_for_profile(s->profile, &s->paths);
         if (r < 0)
                 return log_error_errno(r, "Cannot compute the paths of profile %s: %m", s->profile);
@@ -68,7 +92,8 @@ int supervisor_setup(struct supervisor *s, enum helper_failure *ret_kind) {
         if (s->runtime_fd < 0)
                 return log_error_errno(errno, "Cannot open %s: %m", s->paths.runtime);
 
-        r = config_load(&s->cfg, s->profile, &src, &errs);
+        /* A spare is kept for any profile that has no settings of its own. */
+        r = config_load(&s->cfg, s->spare ? NULL : s->profile, &src, &errs);
         if (r < 0) {
                 for (size_t i = 0; i < errs.n; i++) {
                         _cleanup_free_ char *t = config_error_text(&errs.items[i]);
@@ -101,21 +126,9 @@ int supervisor_setup(struct supervisor *s, enum helper_failure *ret_kind) {
                 return r;
         skel = getenv("BOTDESK_SKEL_DIR") ?: BOTDESK_SKEL_DIR;
         s->browser = browser_find(&s->cfg);
-        if (s->browser) {
-                _cleanup_free_ char *home = NULL;
-
-                (void) paths_home(&home);
-                r = browser_profile_dir(&s->cfg, s->paths.state, home, &s->browser_profile);
-                if (r < 0)
-                        return log_error_errno(r, "Cannot resolve [browser] profile_dir \"%s\": %m", s->cfg.browser_profile_dir);
-                s->cdp_socket = browser_cdp_socket(s->paths.runtime);
-                if (!s->cdp_socket)
-                        return -ENOMEM;
-                r = browser_argv(getenv("BOTDESK_BROWSER_LAUNCHER") ?: BOTDESK_BROWSER_PATH, s->cdp_socket,
-                                 s->browser, s->browser_profile, s->cfg.disk_cache_mb, geteuid() == 0, &browser_cmd);
-                if (r < 0)
-                        return r;
-        }
+        r = setup_browser(s, &browser_cmd);
+        if (r < 0)
+                return r;
         r = session_prepare_dirs(&s->dirs, skel, browser_cmd);
         if (r < 0)
                 return log_error_errno(r, "Cannot prepare %s: %m", s->dirs.config_home);

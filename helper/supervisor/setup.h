@@ -12,3 +12,8 @@
  * says whether a restart could help.
  */
 int supervisor_setup(struct supervisor *s, enum helper_failure *ret_kind);
+
+/* The browser's profile dir and DevTools socket for the paths s holds now
+ * (again after an adoption), and the dock launcher's argv; *ret_cmd is
+ * NULL without a browser. */
+int setup_browser(struct supervisor *s, char ***ret_cmd);

@@ -7,6 +7,7 @@
 #include <systemd/sd-daemon.h>
 #include <unistd.h>
 
+#include "adopt.h"
 #include "alloc.h"
 #include "child.h"
 #include "envfile.h"
@@ -284,7 +285,7 @@ void start_session(struct supervisor *s) {
 
 /* ---- ready -------------------------------------------------------------------------------- */
 
-static int publish_env(struct supervisor *s) {
+int start_write_published(struct supervisor *s) {
         _cleanup_strv_free_ char **env = NULL;
         int r;
 
@@ -303,28 +304,48 @@ static int publish_env(struct supervisor *s) {
                 r = env_set(&env, "BOTDESK_CDP_SOCKET", s->cdp_socket);
         if (r >= 0)
                 r = envfile_write_at(s->runtime_fd, "env", env);
-        if (r < 0) {
-                supervisor_fail(s, HELPER_EXIT_FAILED, "Cannot publish %s: %s", s->paths.env_file, strerror(-r));
+        if (r < 0)
                 return r;
-        }
-
         (void) write_file_atomic_at(s->runtime_fd, "activity", "", 0, 0600);
+        return 0;
+}
 
-        s->settle_source = sd_event_source_disable_unref(s->settle_source);
-        s->timeout_source = sd_event_source_disable_unref(s->timeout_source);
-        s->extend_source = sd_event_source_disable_unref(s->extend_source);
+void start_watch_ready(struct supervisor *s) {
+        int r;
+
+        handback_done(&s->handback);
         r = handback_watch(&s->handback, s->event, s->runtime_fd, (unsigned) s->display, s->cookie, s->cfg.width,
                            s->cfg.height, s->cfg.dpi);
         if (r < 0)
                 log_warning_errno(r, "Cannot watch the lease (%m); a viewer's resize will outlast the hand-back.");
+        if (s->spare) {
+                /* Kept for a profile: never idle, and waiting to be adopted. */
+                r = adopt_listen(s);
+                if (r < 0)
+                        log_warning_errno(r, "Cannot listen for adoption (%m); this spare serves nobody.");
+                return;
+        }
         if (s->cfg.idle_stop_minutes > 0) {
                 r = idle_arm(s, (uint64_t) s->cfg.idle_stop_minutes * 60 * 1000000ULL);
                 if (r < 0)
                         log_warning_errno(r, "Cannot arm the idle timer (%m); this desktop will not stop when idle.");
         }
+}
+
+static int publish_env(struct supervisor *s) {
+        int r = start_write_published(s);
+
+        if (r < 0) {
+                supervisor_fail(s, HELPER_EXIT_FAILED, "Cannot publish %s: %s", s->paths.env_file, strerror(-r));
+                return r;
+        }
+        s->settle_source = sd_event_source_disable_unref(s->settle_source);
+        s->timeout_source = sd_event_source_disable_unref(s->timeout_source);
+        s->extend_source = sd_event_source_disable_unref(s->extend_source);
+        start_watch_ready(s);
         log_info("Desktop :%d ready (%ux%u) in %llu ms.", s->display, s->cfg.width, s->cfg.height, supervisor_elapsed_ms(s));
-        (void) sd_notifyf(false, "READY=1\nSTATUS=Desktop :%d ready (%ux%u)", s->display, s->cfg.width,
-                          s->cfg.height);
+        (void) sd_notifyf(false, "READY=1\nSTATUS=%s :%d ready (%ux%u)", s->spare ? "Spare" : "Desktop", s->display,
+                          s->cfg.width, s->cfg.height);
         return 0;
 }
 

@@ -28,3 +28,9 @@ void start_publish(struct supervisor *s);
 
 /* The SIGUSR1 handler (sd_event_add_signal). */
 int start_on_sigusr1(sd_event_source *source, const struct signalfd_siginfo *si, void *userdata);
+
+/* The env file and the activity stamp, from the paths s holds now. */
+int start_write_published(struct supervisor *s);
+/* What a ready desktop watches, on the runtime dir s holds now: the lease
+ * (the hand-back), and the idle timer; a spare listens for its adoption. */
+void start_watch_ready(struct supervisor *s);

@@ -7,6 +7,7 @@
 #include <systemd/sd-daemon.h>
 #include <unistd.h>
 
+#include "adopt.h"
 #include "child.h"
 #include "exit-status.h"
 #include "log.h"
@@ -22,6 +23,8 @@ void supervisor_init(struct supervisor *s, const char *profile) {
                 .helper_lock_fd = -EBADF,
                 .alloc_lock_fd = -EBADF,
                 .bus_pipe = -EBADF,
+                .adopt_fd = -EBADF,
+                .spare = spare_name_valid(profile),
                 .display = -1,
                 .reserved_display = -1,
                 .state = DESKTOP_CHECKING,
@@ -44,6 +47,9 @@ void supervisor_done(struct supervisor *s) {
         sd_event_source_disable_unref(s->extend_source);
         sd_event_source_disable_unref(s->grace_source);
         free(s->grace_reason);
+        adopt_done(s);
+        free(s->alias);
+        free(s->adopted_profile);
         handback_done(&s->handback);
         x11_disconnect(&s->x);
         sd_event_unref(s->event);

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "adopt.h"
 #include "cgroup.h"
 #include "cgroup-wait.h"
 #include "record.h"
@@ -123,4 +124,5 @@ void teardown(struct supervisor *s, bool forget, const char *reason) {
                         (void) cgroup_attach(s->cg_parent, 0);
                 (void) cgroup_remove(s->cg_base);
         }
+        adopt_remove_spare_paths(s, forget);
 }

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* A desktop started through the user manager: its unit, or a transient one. */
+#include <unistd.h>
+
+#include "botdesk-config.h"
+#include "launch.h"
+#include "log.h"
+#include "unit.h"
+#include "util.h"
+
+/* Variables a transient unit inherits from the caller: botdesk's own. */
+static int transient_environment(char ***ret) {
+        extern char **environ;
+        _cleanup_strv_free_ char **env = NULL;
+
+        for (char **e = environ; *e; e++)
+                if (startswith(*e, "BOTDESK_") && !startswith(*e, "BOTDESK_PLACEMENT=") &&
+                    strv_push(&env, strdup(*e)) < 0)
+                        return -ENOMEM;
+        *ret = TAKE_PTR(env);
+        return 0;
+}
+
+int launch_unit_start(unsigned timeout, bool progress, sd_bus *bus, const char *profile, int dirfd, int *lock) {
+        _cleanup_free_ char *unit = unit_name_for(profile), *result = NULL, *why = NULL, *state = NULL;
+        _cleanup_strv_free_ char **env = NULL;
+        struct unit_start_opts o = {};
+        bool joined = false;
+        int r;
+
+        if (!unit || transient_environment(&env) < 0)
+                return -ENOMEM;
+        r = unit_template_installed(bus);
+        if (r < 0)
+                return log_error_errno(r, "Cannot ask the user manager about %s: %m", UNIT_TEMPLATE);
+        o.transient = r == 0;
+        if (unit_active_state(bus, unit, &state) >= 0) {
+                /* A start under way is another caller's: StartUnit joins its
+                 * job and waits for it, as systemctl start does, and a
+                 * transient unit that exists cannot be created again. */
+                joined = streq(state, "activating") || streq(state, "reloading");
+                if (o.transient && !streq(state, "inactive") && !streq(state, "failed"))
+                        o.transient = false;
+        }
+        o.helper_path = getenv("BOTDESK_HELPER") ?: BOTDESK_HELPER_PATH;
+        o.environment = env;
+        /* --timeout bounds the wait for the job; the unit's own start
+         * timeout (from start_timeout) still ends a start systemd runs. */
+        o.timeout_usec = (unsigned long long) timeout * 1000000ULL;
+        o.queued_lock = lock;
+        if (progress)
+                fprintf(stderr, "Starting %s%s through the user manager...\n", unit, o.transient ? " (transient)" : "");
+        r = unit_start(bus, unit, &o, &result);
+        if (r >= 0)
+                return 0;
+        if (r == -ETIMEDOUT && joined) {
+                /* As in standalone mode: the start we waited for is not ours to undo. */
+                log_error("Desktop %s was still starting after %u s (--timeout; the start already under way "
+                          "is another caller's); botdesk stop %s ends it. See: journalctl --user -u %s",
+                          profile, timeout, profile, unit);
+                return -ETIMEDOUT;
+        }
+        if (r == -ETIMEDOUT) {
+                _cleanup_free_ char *stop_result = NULL;
+
+                /* As in standalone mode: a start that missed its deadline is undone. */
+                (void) unit_stop(bus, unit, &stop_result);
+                log_error("Desktop %s was not ready within %u s (--timeout); stopped %s. See: journalctl --user -u %s",
+                          profile, timeout, unit, unit);
+                return -ETIMEDOUT;
+        }
+        if (read_full_file_at(dirfd, "last-error", &why, NULL, 4096) >= 0)
+                why[strcspn(why, "\n")] = 0;
+        log_error("Cannot start %s: %s. See: journalctl --user -u %s", unit,
+                  why ?: result ?: strerror(-r), unit);
+        return -EIO;
+}

@@ -1,0 +1,381 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/file.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "adoption.h"
+#include "config.h"
+#include "log.h"
+#include "pool.h"
+#include "record.h"
+#include "spawn.h"
+#include "unit.h"
+#include "util.h"
+
+/* An adoption takes milliseconds; a helper that does not answer in this
+ * long is stuck, and the start goes on cold. */
+#define ADOPT_REPLY_TIMEOUT_MS 10000
+
+static int base_open(void) {
+        _cleanup_free_ char *base = NULL;
+        int r = paths_runtime_base(&base);
+
+        if (r < 0)
+                return r;
+        return dir_open_verified_at(AT_FDCWD, base, getuid());
+}
+
+int pool_list(struct pool_spare **ret, size_t *ret_n) {
+        _cleanup_close_ int base = base_open();
+        _cleanup_closedir_ DIR *d = NULL;
+        _cleanup_free_ struct pool_spare *list = NULL;
+        struct dirent *de;
+        size_t n = 0;
+        int r;
+
+        *ret = NULL;
+        *ret_n = 0;
+        if (base == -ENOENT)
+                return 0;
+        if (base < 0)
+                return base;
+        r = dir_open_at(base, ".", &d);
+        if (r < 0)
+                return r;
+        while ((de = readdir(d))) {
+                _cleanup_(helper_record_done) struct helper_record rec = {};
+                _cleanup_close_ int fd = -EBADF;
+                enum helper_phase phase;
+                struct pool_spare *grown;
+
+                /* A link under a spare's name leads to the profile that adopted it. */
+                if (!spare_name_valid(de->d_name) || de->d_type != DT_DIR)
+                        continue;
+                fd = dir_open_verified_at(base, de->d_name, getuid());
+                if (fd < 0)
+                        continue;
+                phase = helper_phase_at(fd, &rec);
+                if (phase == HELPER_NONE)
+                        continue;
+                grown = realloc(list, (n + 1) * sizeof *list);
+                if (!grown)
+                        return -ENOMEM;
+                list = grown;
+                list[n] = (struct pool_spare) { .phase = phase, .display = rec.display, .pid = rec.pid };
+                memcpy(list[n].name, de->d_name, SPARE_NAME_SIZE); /* spare_name_valid: it fits, NUL included */
+                n++;
+        }
+        *ret = TAKE_PTR(list);
+        *ret_n = n;
+        return 0;
+}
+
+/* One exchange with a spare's helper: 0 adopted, -EAGAIN when it did not
+ * take the request (gone, busy, taken), -errno with *ret_why when it refused. */
+static int adopt_request(int base, const char *spare, const char *profile, char **ret_why) {
+        _cleanup_close_ int fd = -EBADF, dir = -EBADF;
+        struct sockaddr_un sa = { .sun_family = AF_UNIX };
+        struct pollfd pfd;
+        char msg[ADOPT_MESSAGE_MAX];
+        unsigned long long v;
+        const char *rest;
+        char *end;
+        ssize_t n;
+        int r;
+
+        /* connect() follows the path: checked first that it is a spare's own dir. */
+        dir = dir_open_verified_at(base, spare, getuid());
+        if (dir < 0)
+                return -EAGAIN;
+        r = snprintf(sa.sun_path, sizeof sa.sun_path, "/proc/self/fd/%d/" ADOPT_SOCKET, dir);
+        if (r < 0 || (size_t) r >= sizeof sa.sun_path)
+                return -ENAMETOOLONG;
+        fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+        if (fd < 0)
+                return negative_errno();
+        if (connect(fd, (struct sockaddr *) &sa, sizeof sa) < 0)
+                return -EAGAIN;
+        n = snprintf(msg, sizeof msg, ADOPT_REQUEST "%s", profile);
+        if (send(fd, msg, (size_t) n, MSG_NOSIGNAL) != n)
+                return -EAGAIN;
+        pfd = (struct pollfd) { .fd = fd, .events = POLLIN };
+        while ((r = poll(&pfd, 1, ADOPT_REPLY_TIMEOUT_MS)) < 0 && errno == EINTR)
+                ;
+        if (r <= 0)
+                return -EAGAIN;
+        n = recv(fd, msg, sizeof msg - 1, 0);
+        if (n <= 0)
+                return -EAGAIN;
+        msg[n] = 0;
+        if (streq(msg, ADOPT_OK))
+                return 0;
+        rest = startswith(msg, ADOPT_NO);
+        if (!rest)
+                return -EAGAIN;
+        errno = 0;
+        v = strtoull(rest, &end, 10);
+        if (errno != 0 || end == rest || v == 0 || v > 4095)
+                return -EAGAIN;
+        if (v == EBUSY)
+                /* No longer a ready spare: another start was faster. */
+                return -EAGAIN;
+        *ret_why = strdup(*end == ' ' ? end + 1 : end);
+        return -(int) v;
+}
+
+int pool_adopt(const char *profile, char **ret_why) {
+        _cleanup_free_ struct pool_spare *list = NULL;
+        _cleanup_close_ int base = -EBADF;
+        size_t n;
+        int r;
+
+        *ret_why = NULL;
+        r = pool_list(&list, &n);
+        if (r < 0)
+                return r;
+        base = base_open();
+        if (base < 0)
+                return base == -ENOENT ? -ENOENT : base;
+        for (size_t i = 0; i < n; i++) {
+                if (list[i].phase != HELPER_READY)
+                        continue;
+                r = adopt_request(base, list[i].name, profile, ret_why);
+                if (r != -EAGAIN)
+                        return r;
+        }
+        return -ENOENT;
+}
+
+static int pool_lock(int base) {
+        _cleanup_close_ int fd = openat(base, POOL_LOCK_FILE, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+
+        if (fd < 0)
+                return negative_errno();
+        while (flock(fd, LOCK_EX) < 0)
+                if (errno != EINTR)
+                        return negative_errno();
+        return TAKE_FD(fd);
+}
+
+/* The failures so far and until when the next attempt waits. */
+static void backoff_read(int base, unsigned *ret_failures, unsigned long long *ret_until) {
+        _cleanup_free_ char *text = NULL;
+        unsigned long long f = 0, u = 0;
+
+        *ret_failures = 0;
+        *ret_until = 0;
+        if (read_full_file_at(base, POOL_BACKOFF_FILE, &text, NULL, 64) < 0 ||
+            sscanf(text, "%llu %llu", &f, &u) != 2 || f > 64)
+                return;
+        *ret_failures = (unsigned) f;
+        *ret_until = u;
+}
+
+static void backoff_note_failure(int base, unsigned failures) {
+        unsigned sec = failures >= 10 ? POOL_BACKOFF_MAX_SEC : 1u << failures;
+        char text[64];
+        int n;
+
+        if (sec > POOL_BACKOFF_MAX_SEC)
+                sec = POOL_BACKOFF_MAX_SEC;
+        n = snprintf(text, sizeof text, "%u %llu\n", failures + 1, realtime_usec() + sec * 1000000ULL);
+        (void) write_file_atomic_at(base, POOL_BACKOFF_FILE, text, (size_t) n, 0600);
+}
+
+/* One new spare, waited for until it is ready. */
+static int spare_start(const struct bd_config *c, bool progress, char **ret_error) {
+        _cleanup_(paths_done) struct bd_paths p = {};
+        _cleanup_close_ int dirfd = -EBADF, lock = -EBADF;
+        char name[SPARE_NAME_SIZE];
+        sd_bus *bus = NULL;
+        int r, status;
+
+        r = spare_name_new(name);
+        if (r >= 0)
+                r = paths_for_profile(name, &p);
+        if (r >= 0)
+                r = paths_ensure(&p);
+        if (r < 0)
+                return r;
+        dirfd = paths_open_runtime(&p, NULL);
+        if (dirfd < 0)
+                return dirfd;
+        lock = profile_lock(dirfd);
+        if (lock < 0)
+                return lock;
+        if (progress)
+                fprintf(stderr, "Starting spare %s...\n", name);
+        if (!launch_standalone_forced() && unit_bus_open(&bus) >= 0) {
+                r = launch_unit_start(0, progress, bus, name, dirfd, &lock);
+                sd_bus_flush_close_unref(bus);
+                return r < 0 ? -EIO : 0;
+        }
+        r = standalone_start(name, &p, dirfd, &lock, c->start_timeout + 5, progress, ret_error, &status);
+        return r < 0 ? r : 0;
+}
+
+/* What spares that are gone left: the runtime dir of one that failed (its
+ * reason was said to whoever filled the pool), a state dir without a
+ * runtime dir. Under the pool lock: no filler is starting one meanwhile. */
+static void prune_dead(int base) {
+        _cleanup_(paths_done) struct bd_paths p = {};
+        _cleanup_closedir_ DIR *d = NULL;
+        _cleanup_close_ int state_base = -EBADF;
+        struct dirent *de;
+        char probe[SPARE_NAME_SIZE];
+        char *slash;
+
+        if (spare_name_new(probe) < 0 || paths_for_profile(probe, &p) < 0)
+                return;
+        slash = strrchr(p.state, '/');
+        if (!slash)
+                return;
+        *slash = 0;
+        state_base = open(p.state, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+        if (dir_open_at(base, ".", &d) >= 0)
+                while ((de = readdir(d))) {
+                        _cleanup_(helper_record_done) struct helper_record rec = {};
+                        _cleanup_close_ int fd = -EBADF;
+
+                        if (!spare_name_valid(de->d_name) || de->d_type != DT_DIR)
+                                continue;
+                        fd = dir_open_verified_at(base, de->d_name, getuid());
+                        if (fd < 0 || helper_phase_at(fd, &rec) != HELPER_NONE)
+                                continue;
+                        (void) remove_tree_at(base, de->d_name);
+                }
+        if (state_base < 0)
+                return;
+        closedir(TAKE_PTR(d));
+        if (dir_open_at(state_base, ".", &d) < 0)
+                return;
+        while ((de = readdir(d)))
+                if (spare_name_valid(de->d_name) && faccessat(base, de->d_name, F_OK, AT_SYMLINK_NOFOLLOW) < 0)
+                        (void) remove_tree_at(state_base, de->d_name);
+}
+
+int pool_fill(const struct bd_config *c, bool progress, bool quiet) {
+        _cleanup_free_ struct pool_spare *list = NULL;
+        _cleanup_close_ int base = -EBADF, lock = -EBADF;
+        unsigned long long until;
+        unsigned failures, spares = c->spares;
+        size_t n;
+        int r;
+
+        if (spares == 0)
+                return 0;
+        {
+                _cleanup_(paths_done) struct bd_paths p = {};
+                char name[SPARE_NAME_SIZE];
+
+                /* The base, made as every start makes it, holds the pool's lock. */
+                r = spare_name_new(name);
+                if (r >= 0)
+                        r = paths_for_profile(name, &p);
+                if (r >= 0)
+                        r = paths_ensure_base(&p);
+                if (r < 0)
+                        return r;
+        }
+        base = base_open();
+        if (base < 0)
+                return base;
+        lock = pool_lock(base);
+        if (lock < 0)
+                return lock;
+        prune_dead(base);
+        r = pool_list(&list, &n);
+        if (r < 0)
+                return r;
+        backoff_read(base, &failures, &until);
+        if (n < spares && until > realtime_usec()) {
+                if (!quiet)
+                        fprintf(stderr, "Not starting spares for %llu s more: %u failed before (see %s).\n",
+                                (until - realtime_usec()) / 1000000ULL + 1, failures, POOL_BACKOFF_FILE);
+                return -EAGAIN;
+        }
+        for (size_t i = n; i < spares; i++) {
+                _cleanup_free_ char *error = NULL;
+
+                r = spare_start(c, progress, &error);
+                if (r < 0) {
+                        backoff_note_failure(base, failures);
+                        if (!quiet)
+                                log_error("Cannot start a spare: %s", error ?: strerror(-r));
+                        return r;
+                }
+        }
+        (void) unlinkat(base, POOL_BACKOFF_FILE, 0);
+        return 0;
+}
+
+void pool_fill_background(void) {
+        _cleanup_close_ int base = base_open(), log_fd = -EBADF;
+        struct spawn_opts o = SPAWN_OPTS_INIT;
+        char *argv[] = { (char *) "/proc/self/exe", (char *) "pool", (char *) "fill", (char *) "--quiet", NULL };
+        extern char **environ;
+        pid_t pid;
+        int r;
+
+        if (base < 0)
+                return;
+        /* Never the caller's stdout: whoever reads it would wait for the filler. */
+        log_fd = openat(base, "pool.log", O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0600);
+        if (log_fd < 0)
+                return;
+        o.argv = argv;
+        o.envp = environ;
+        o.new_session = true;
+        o.stdout_fd = log_fd;
+        o.stderr_fd = log_fd;
+        o.cwd = "/";
+        r = spawn(&o, &pid);
+        if (r < 0)
+                log_warning_errno(r, "Cannot start the pool's filler (%m); no spare replaces the one adopted.");
+}
+
+int pool_drain(bool quiet) {
+        _cleanup_free_ struct pool_spare *list = NULL;
+        _cleanup_close_ int base = base_open(), lock = -EBADF;
+        sd_bus *bus = NULL;
+        size_t n;
+        int r, ret = 0;
+
+        if (base == -ENOENT)
+                return 0;
+        if (base < 0)
+                return base;
+        /* A filler under way finishes first: nothing it starts outlives the drain. */
+        lock = pool_lock(base);
+        if (lock < 0)
+                return lock;
+        r = pool_list(&list, &n);
+        if (r < 0)
+                return r;
+        if (!launch_standalone_forced())
+                (void) unit_bus_open(&bus);
+        for (size_t i = 0; i < n; i++) {
+                _cleanup_(paths_done) struct bd_paths p = {};
+                _cleanup_close_ int dirfd = -EBADF, plock = -EBADF;
+
+                if (paths_for_profile(list[i].name, &p) < 0)
+                        continue;
+                dirfd = paths_open_runtime(&p, NULL);
+                if (dirfd < 0)
+                        continue;
+                plock = profile_lock(dirfd);
+                r = desktop_stop(&p, dirfd, 30, bus, list[i].name);
+                if (r < 0 && ret == 0)
+                        ret = r;
+                if (r >= 0 && !quiet)
+                        printf("%s: stopped\n", list[i].name);
+        }
+        sd_bus_flush_close_unref(bus);
+        return ret;
+}

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+/*
+ * How `botdesk start PROFILE` hands a ready warm spare to PROFILE. The
+ * spare's helper listens on RUNTIME/adopt.sock (SOCK_SEQPACKET, in the
+ * spare's 0700 runtime dir, peers of another uid refused). The CLI, holding
+ * PROFILE's start lock, sends one message "ADOPT PROFILE"; the helper moves
+ * the desktop over (supervisor/adopt.c) and answers with one message:
+ * "OK", or "NO ERRNO REASON" when it did not take PROFILE (the desktop is
+ * then still the spare, untouched, unless REASON says it failed). The
+ * spare's name then leads to PROFILE's dirs until the desktop stops.
+ */
+
+#define ADOPT_SOCKET "adopt.sock"
+#define ADOPT_REQUEST "ADOPT "
+#define ADOPT_OK "OK"
+#define ADOPT_NO "NO "
+#define ADOPT_MESSAGE_MAX 512

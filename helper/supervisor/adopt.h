@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <stdbool.h>
+
+#include "supervisor.h"
+
+/*
+ * A warm spare becomes a profile's desktop (shared/adoption.h has the
+ * exchange). What moves, in this order, each step undone if a later one
+ * before the first move fails:
+ *   - checks: the spare is ready, the profile is valid, its configuration
+ *     is the spare's (a profile with settings of its own starts cold), no
+ *     helper holds it, and it has no session state yet (so that its Xfce
+ *     state is what a fresh session makes of the skeleton: the spare's);
+ *   - a new cookie, made by the X server (SECURITY), into the profile's
+ *     Xauthority: the profile's X clients never use the spare's;
+ *   - the session state dir (xdg/) into the profile's state dir;
+ *   - the helper lock, the RFB and bus sockets (bound sockets keep working
+ *     under their new name), the display number and the log into the
+ *     profile's runtime dir;
+ *   - the record and the env, rewritten with the profile's paths;
+ *   - the spare's runtime dir and xdg/ left as symlinks to the profile's,
+ *     for the session's processes, which were started with the spare's
+ *     paths in their environment; removed when the desktop stops.
+ */
+
+/* A ready spare: listen on RUNTIME/adopt.sock. */
+int adopt_listen(struct supervisor *s);
+void adopt_done(struct supervisor *s);
+
+/* At the end of the stop: the spare's paths that lead to the profile's
+ * (after an adoption), or a spare's own dirs (one never adopted; the
+ * runtime dir, with last-error and helper.log, stays when it failed). */
+void adopt_remove_spare_paths(struct supervisor *s, bool failed);
+
+/* Before a spare's setup: a stale link left under its name by a killed
+ * adopted desktop goes, so that its dirs can be made again. */
+void adopt_clear_stale_alias(const char *spare);
