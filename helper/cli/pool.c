@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <fcntl.h>
 #include <poll.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/file.h>
@@ -152,6 +153,24 @@ int pool_adopt(const char *profile, char **ret_why) {
         return -ENOENT;
 }
 
+static unsigned long long generation_read(int base) {
+        _cleanup_free_ char *text = NULL;
+        unsigned long long v;
+
+        if (read_full_file_at(base, POOL_GENERATION_FILE, &text, NULL, 32) < 0)
+                return 0;
+        text[strcspn(text, "\n")] = 0;
+        return parse_uint(text, UINT64_MAX, &v) >= 0 ? v : 0;
+}
+
+/* Spawned before a drain that has happened since: the drain had the last word. */
+static bool drained_since_spawn(int base) {
+        const char *since = getenv(POOL_SINCE_ENV);
+        unsigned long long v;
+
+        return since && parse_uint(since, UINT64_MAX, &v) >= 0 && v != generation_read(base);
+}
+
 static int pool_lock(int base) {
         _cleanup_close_ int fd = openat(base, POOL_LOCK_FILE, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 
@@ -289,6 +308,8 @@ int pool_fill(const struct bd_config *c, bool progress, bool quiet) {
         lock = pool_lock(base);
         if (lock < 0)
                 return lock;
+        if (drained_since_spawn(base))
+                return 0;
         prune_dead(base);
         r = pool_list(&list, &n);
         if (r < 0)
@@ -317,20 +338,28 @@ int pool_fill(const struct bd_config *c, bool progress, bool quiet) {
 
 void pool_fill_background(void) {
         _cleanup_close_ int base = base_open(), log_fd = -EBADF;
+        _cleanup_strv_free_ char **env = NULL;
         struct spawn_opts o = SPAWN_OPTS_INIT;
         char *argv[] = { (char *) "/proc/self/exe", (char *) "pool", (char *) "fill", (char *) "--quiet", NULL };
         extern char **environ;
+        char since[32];
         pid_t pid;
         int r;
 
         if (base < 0)
+                return;
+        snprintf(since, sizeof since, "%llu", generation_read(base));
+        for (char **e = environ; *e; e++)
+                if (strv_push(&env, strdup(*e)) < 0)
+                        return;
+        if (env_set(&env, POOL_SINCE_ENV, since) < 0)
                 return;
         /* Never the caller's stdout: whoever reads it would wait for the filler. */
         log_fd = openat(base, "pool.log", O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0600);
         if (log_fd < 0)
                 return;
         o.argv = argv;
-        o.envp = environ;
+        o.envp = env;
         o.new_session = true;
         o.stdout_fd = log_fd;
         o.stderr_fd = log_fd;
@@ -355,6 +384,14 @@ int pool_drain(bool quiet) {
         lock = pool_lock(base);
         if (lock < 0)
                 return lock;
+        {
+                char next[32];
+                int len = snprintf(next, sizeof next, "%llu\n", generation_read(base) + 1);
+
+                r = write_file_atomic_at(base, POOL_GENERATION_FILE, next, (size_t) len, 0600);
+                if (r < 0)
+                        return r;
+        }
         r = pool_list(&list, &n);
         if (r < 0)
                 return r;

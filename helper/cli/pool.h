@@ -18,6 +18,10 @@
 #define POOL_LOCK_FILE "pool.lock"
 /* After a spare failed to start: "FAILURES UNTIL_USEC" (CLOCK_REALTIME). */
 #define POOL_BACKOFF_FILE "pool-backoff"
+/* Counts the drains: a filler spawned before the last drain (it passes
+ * the count it saw in POOL_SINCE_ENV) starts nothing after it. */
+#define POOL_GENERATION_FILE "pool-generation"
+#define POOL_SINCE_ENV "BOTDESK_POOL_SINCE"
 /* The longest wait after failures: 2^n seconds up to this. */
 #define POOL_BACKOFF_MAX_SEC 600u
 

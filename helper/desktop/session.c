@@ -143,12 +143,15 @@ int session_env(const char *profile, unsigned display, const struct bd_paths *p,
         _cleanup_free_ char *pv = strdup_printf("BOTDESK_PROFILE=%s", profile);
         _cleanup_free_ char *tv = strdup_printf("BOTDESK_TOKEN=%s", token);
         char *extra[] = {
-                dv, xauth, ch, cah, dh, pv, tv,
+                dv, xauth, ch, cah, dh, tv,
                 (char *) "XDG_SESSION_TYPE=x11",
                 (char *) "XDG_CURRENT_DESKTOP=XFCE",
                 (char *) "GDK_BACKEND=x11",
                 /* No accessibility bus: two more processes per desktop that no agent uses. */
                 (char *) "NO_AT_BRIDGE=1",
+                /* A spare's processes carry no profile's name: the one that
+                 * adopts it is not known yet (its record says whose they are). */
+                spare_name_valid(profile) ? NULL : pv,
                 NULL,
         };
         extern char **environ;

@@ -26,7 +26,7 @@ int session_prepare_dirs(const struct session_dirs *d, const char *skel_dir, cha
 /*
  * The environment of every desktop process: the caller's harmless variables
  * only (see env_build_clean), plus DISPLAY, XAUTHORITY, the XDG dirs and
- * session type, and BOTDESK_PROFILE/BOTDESK_TOKEN.
+ * session type, BOTDESK_TOKEN, and BOTDESK_PROFILE (not for a spare, whose profile is not known yet).
  */
 int session_env(const char *profile, unsigned display, const struct bd_paths *p,
                 const struct session_dirs *d, const char *token, char ***ret);

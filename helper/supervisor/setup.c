@@ -150,7 +150,7 @@ int supervisor_setup(struct supervisor *s, enum helper_failure *ret_kind) {
         {
                 _cleanup_free_ char *pv = strdup_printf("BOTDESK_PROFILE=%s", s->profile);
                 _cleanup_free_ char *tv = strdup_printf("BOTDESK_TOKEN=%s", s->token);
-                char *extra[] = { pv, tv, NULL };
+                char *extra[] = { tv, s->spare ? NULL : pv, NULL };
                 extern char **environ;
 
                 if (!pv || !tv)

@@ -8,7 +8,7 @@
 #   . "$(dirname "$0")/lib.sh"
 #   bd_init TAG BAND_BASE        # TAG: short profile prefix, BAND_BASE: first of 5 numbers
 #   bd_need_xserver              # 1..0 # SKIP when Xvnc is not installed
-#   bd_config [key=value ...]    # desktop command settle timeout band min_free
+#   bd_config [key=value ...]    # desktop command settle timeout band min_free spares
 #   P=$(bd_profile a); bd_start "$P"; ...; t_done
 
 set -u
@@ -119,6 +119,8 @@ bd_init() {
         local shift=0
         BD_TAG=$1
         [ "$BD_VARIANT" = user ] && shift=100
+        # Every start adopts a warm spare (tests/unit/test-bands.sh counts this band too).
+        [ "$BD_VARIANT" = spare ] && shift=600
         BD_BAND_MIN=$(($2 + shift))
         BD_BAND_MAX=$((BD_BAND_MIN + 4))
 
@@ -184,9 +186,11 @@ bd_input_recorder() {
 }
 
 # bd_config [desktop=command] [command='sleep infinity'] [settle=200] [timeout=15] [band=MIN-MAX] [min_free=0] [idle=0]
+#           [spares=0, 1 in the spare variant]
 bd_config() {
         local desktop=command command='sleep infinity' settle=200 timeout=15 band="$BD_BAND_MIN-$BD_BAND_MAX"
-        local min_free=0 idle=0 kv
+        local min_free=0 idle=0 spares=0 kv
+        [ "$BD_VARIANT" = spare ] && spares=1
         for kv in "$@"; do
                 case $kv in
                 desktop=*) desktop=${kv#*=} ;;
@@ -196,6 +200,7 @@ bd_config() {
                 band=*) band=${kv#*=} ;;
                 min_free=*) min_free=${kv#*=} ;;
                 idle=*) idle=${kv#*=} ;;
+                spares=*) spares=${kv#*=} ;;
                 *) echo "bd_config: unknown $kv" >&2; return 1 ;;
                 esac
         done
@@ -205,8 +210,11 @@ bd_config() {
                 [ "$desktop" = command ] && printf 'command = %s\ncommand_settle_ms = %s\n' "$command" "$settle"
                 printf 'start_timeout = %s\nidle_stop_minutes = %s\n' "$timeout" "$idle"
                 printf '[resources]\nmin_free_memory_mb = %s\n' "$min_free"
+                printf '[pool]\nspares = %s\n' "$spares"
         } >"$BOTDESK_CONFIG"
+        BD_SPARES=$spares
 }
+BD_SPARES=0
 
 # A profile name unique to this test file and variant (root and user runs
 # must never share a cgroup name).
@@ -239,10 +247,16 @@ bd_snapshot() {
 }
 
 # bd_start PROFILE [ARGS...]: start, output in $BD_T/out/PROFILE.{out,err}; returns the exit code.
+# In the spare variant a spare is made ready first, so that the start adopts it.
 bd_start() {
         local p=$1 rc
         shift
         bd_register "$p"
+        if [ "$BD_VARIANT" = spare ] && [ "$BD_SPARES" -gt 0 ]; then
+                timeout 120 "$BOTDESK" pool fill --quiet >"$BD_T/out/$p.pool" 2>&1 &
+                wait $!
+                bd_snapshot_spares
+        fi
         # In the background and waited for, so that a SIGTERM (meson's
         # timeout) runs the cleanup trap at once.
         timeout 120 "$BOTDESK" start "$p" "$@" >"$BD_T/out/$p.out" 2>"$BD_T/out/$p.err" &
@@ -263,6 +277,26 @@ bd_stop() {
 }
 
 bd_err() { cat "$BD_T/out/$1.err" 2>/dev/null; }
+
+# The records of every live spare, for the cleanup and for assertions (a
+# spare's processes keep its cgroup and token once a profile adopts it).
+bd_snapshot_spares() {
+        local d
+        for d in "$XDG_RUNTIME_DIR"/botdesk/_spare-*; do
+                [ -d "$d" ] && [ ! -L "$d" ] && bd_snapshot "${d##*/}"
+        done
+        return 0
+}
+
+# The spare a profile's running desktop was adopted from (its name links
+# to the profile's dir), or nothing after a cold start.
+bd_adopted_from() {
+        local d
+        for d in "$XDG_RUNTIME_DIR"/botdesk/_spare-*; do
+                [ -L "$d" ] && [ "$(readlink "$d")" = "$1" ] && { echo "${d##*/}"; return 0; }
+        done
+        return 0
+}
 
 # ---- processes ---------------------------------------------------------------------------------
 
@@ -551,6 +585,11 @@ bd_cleanup() {
                 bd_snapshot "$prof"
                 timeout 60 "$BOTDESK" stop "$prof" >/dev/null 2>&1
         done <"$BD_T/profiles"
+        # The spares, after the filler a last start may have left running.
+        if [ -d "$XDG_RUNTIME_DIR/botdesk" ]; then
+                bd_snapshot_spares
+                timeout 120 "$BOTDESK" pool drain --quiet >/dev/null 2>&1
+        fi
 
         # Whatever the product left behind, of our desktops only.
         leftovers=

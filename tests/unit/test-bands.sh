@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # No two integration scripts share a display number. Every script runs in
 # parallel with the others, as root and (through as-user.sh, 100 higher) as
-# botdesk-test; tests assert which numbers their desktops hold, so a shared
-# band makes them fail at random. Counts `bd_init TAG N` (N..N+4 and
-# N+100..N+104) and every explicit `band=A-B`. Prints TAP.
+# botdesk-test, and (the spare variant, BOTDESK_TEST_VARIANT=spare) 600
+# higher; tests assert which numbers their desktops hold, so a shared band
+# makes them fail at random. Counts `bd_init TAG N` (N..N+4, N+100..N+104
+# and N+600..N+604) and every explicit `band=A-B`. Prints TAP.
 #   test-bands.sh INTEGRATION_DIR
 set -u
 dir=${1:?usage: test-bands.sh INTEGRATION_DIR}
@@ -14,7 +15,7 @@ for f in "$dir"/*.sh; do
         s=$(basename "$f" .sh)
         ranges=()
         while read -r base; do
-                ranges+=("$base-$((base + 4))" "$((base + 100))-$((base + 104))")
+                ranges+=("$base-$((base + 4))" "$((base + 100))-$((base + 104))" "$((base + 600))-$((base + 604))")
         done < <(sed -n 's/^[[:space:]]*bd_init[[:space:]]\+[^[:space:]]\+[[:space:]]\+\([0-9]\+\).*/\1/p' "$f")
         while read -r r; do
                 ranges+=("$r")
