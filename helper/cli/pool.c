@@ -32,7 +32,15 @@ static int base_open(void) {
         return dir_open_verified_at(AT_FDCWD, base, getuid());
 }
 
-int pool_list(struct pool_spare **ret, size_t *ret_n) {
+static bool spare_stale(int dirfd, const char *settings) {
+        _cleanup_free_ char *text = NULL;
+
+        if (!settings)
+                return false;
+        return read_full_file_at(dirfd, SPARE_SETTINGS_FILE, &text, NULL, 65536) < 0 || !streq(text, settings);
+}
+
+int pool_list(const char *settings, struct pool_spare **ret, size_t *ret_n) {
         _cleanup_close_ int base = base_open();
         _cleanup_closedir_ DIR *d = NULL;
         _cleanup_free_ struct pool_spare *list = NULL;
@@ -68,7 +76,9 @@ int pool_list(struct pool_spare **ret, size_t *ret_n) {
                 if (!grown)
                         return -ENOMEM;
                 list = grown;
-                list[n] = (struct pool_spare) { .phase = phase, .display = rec.display, .pid = rec.pid };
+                list[n] = (struct pool_spare) {
+                        .phase = phase, .display = rec.display, .pid = rec.pid, .stale = spare_stale(fd, settings),
+                };
                 memcpy(list[n].name, de->d_name, SPARE_NAME_SIZE); /* spare_name_valid: it fits, NUL included */
                 n++;
         }
@@ -137,7 +147,8 @@ int pool_adopt(const char *profile, char **ret_why) {
         int r;
 
         *ret_why = NULL;
-        r = pool_list(&list, &n);
+        /* The helper judges the profile's settings against its own. */
+        r = pool_list(NULL, &list, &n);
         if (r < 0)
                 return r;
         base = base_open();
@@ -207,6 +218,27 @@ static void backoff_note_failure(int base, unsigned failures) {
         (void) write_file_atomic_at(base, POOL_BACKOFF_FILE, text, (size_t) n, 0600);
 }
 
+/* Stop one spare, through bus (may be NULL: opened here when one answers). */
+static int spare_stop(const char *name, sd_bus *bus) {
+        _cleanup_(paths_done) struct bd_paths p = {};
+        _cleanup_close_ int dirfd = -EBADF, lock = -EBADF;
+        sd_bus *own = NULL;
+        int r;
+
+        r = paths_for_profile(name, &p);
+        if (r < 0)
+                return r;
+        dirfd = paths_open_runtime(&p, NULL);
+        if (dirfd < 0)
+                return dirfd == -ENOENT ? 0 : dirfd;
+        lock = profile_lock(dirfd);
+        if (!bus && !launch_standalone_forced() && unit_bus_open(&own) >= 0)
+                bus = own;
+        r = desktop_stop(&p, dirfd, 30, bus, name);
+        sd_bus_flush_close_unref(own);
+        return r;
+}
+
 /* One new spare, waited for until it is ready. */
 static int spare_start(const struct bd_config *c, bool progress, char **ret_error) {
         _cleanup_(paths_done) struct bd_paths p = {};
@@ -267,6 +299,17 @@ static void prune_dead(int base) {
                         fd = dir_open_verified_at(base, de->d_name, getuid());
                         if (fd < 0 || helper_phase_at(fd, &rec) != HELPER_NONE)
                                 continue;
+                        /* A helper killed as it was adopted may have left its
+                         * desktop running under this record alone. */
+                        if (helper_record_read_at(fd, &rec) >= 0 && rec.pid > 0) {
+                                if (rec.placement && streq(rec.placement, "user-unit")) {
+                                        /* The unit's cgroup is systemd's to kill. */
+                                        free(rec.cgroup);
+                                        rec.cgroup = NULL;
+                                }
+                                if (helper_reap_leftovers(&rec) < 0)
+                                        continue;
+                        }
                         (void) remove_tree_at(base, de->d_name);
                 }
         if (state_base < 0)
@@ -283,8 +326,9 @@ int pool_fill(const struct bd_config *c, bool progress, bool quiet) {
         _cleanup_free_ struct pool_spare *list = NULL;
         _cleanup_close_ int base = -EBADF, lock = -EBADF;
         unsigned long long until;
+        _cleanup_free_ char *settings = NULL;
         unsigned failures, spares = c->spares;
-        size_t n;
+        size_t n, live;
         int r;
 
         if (spares == 0)
@@ -311,17 +355,31 @@ int pool_fill(const struct bd_config *c, bool progress, bool quiet) {
         if (drained_since_spawn(base))
                 return 0;
         prune_dead(base);
-        r = pool_list(&list, &n);
+        settings = config_dump_text(c);
+        if (!settings)
+                return -ENOMEM;
+        r = pool_list(settings, &list, &n);
         if (r < 0)
                 return r;
+        live = 0;
+        for (size_t i = 0; i < n; i++) {
+                if (!list[i].stale) {
+                        live++;
+                        continue;
+                }
+                /* Started before the configuration changed: no profile may have it. */
+                r = spare_stop(list[i].name, NULL);
+                if (r < 0 && !quiet)
+                        log_warning_errno(r, "Cannot stop the stale spare %s: %m", list[i].name);
+        }
         backoff_read(base, &failures, &until);
-        if (n < spares && until > realtime_usec()) {
+        if (live < spares && until > realtime_usec()) {
                 if (!quiet)
                         fprintf(stderr, "Not starting spares for %llu s more: %u failed before (see %s).\n",
                                 (until - realtime_usec()) / 1000000ULL + 1, failures, POOL_BACKOFF_FILE);
                 return -EAGAIN;
         }
-        for (size_t i = n; i < spares; i++) {
+        for (size_t i = live; i < spares; i++) {
                 _cleanup_free_ char *error = NULL;
 
                 r = spare_start(c, progress, &error);
@@ -392,22 +450,13 @@ int pool_drain(bool quiet) {
                 if (r < 0)
                         return r;
         }
-        r = pool_list(&list, &n);
+        r = pool_list(NULL, &list, &n);
         if (r < 0)
                 return r;
         if (!launch_standalone_forced())
                 (void) unit_bus_open(&bus);
         for (size_t i = 0; i < n; i++) {
-                _cleanup_(paths_done) struct bd_paths p = {};
-                _cleanup_close_ int dirfd = -EBADF, plock = -EBADF;
-
-                if (paths_for_profile(list[i].name, &p) < 0)
-                        continue;
-                dirfd = paths_open_runtime(&p, NULL);
-                if (dirfd < 0)
-                        continue;
-                plock = profile_lock(dirfd);
-                r = desktop_stop(&p, dirfd, 30, bus, list[i].name);
+                r = spare_stop(list[i].name, bus);
                 if (r < 0 && ret == 0)
                         ret = r;
                 if (r >= 0 && !quiet)

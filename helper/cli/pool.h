@@ -28,12 +28,15 @@
 struct pool_spare {
         char name[SPARE_NAME_SIZE];
         enum helper_phase phase;
+        bool stale;             /* started with settings the configuration no longer has */
         int display;
         pid_t pid;
 };
 
-/* The spares whose helper lives, in *ret (malloc'd), their number in *ret_n. */
-int pool_list(struct pool_spare **ret, size_t *ret_n);
+/* The spares whose helper lives, in *ret (malloc'd), their number in
+ * *ret_n; stale is judged against settings (config_dump_text() of the
+ * globals), never when it is NULL. */
+int pool_list(const char *settings, struct pool_spare **ret, size_t *ret_n);
 
 /*
  * Hand profile a ready spare. 0: adopted; -ENOENT: no ready spare took it
@@ -44,7 +47,8 @@ int pool_list(struct pool_spare **ret, size_t *ret_n);
 int pool_adopt(const char *profile, char **ret_why);
 
 /*
- * Start spares until c->spares of them live, each waited for until ready;
+ * Stop the stale spares, then start spares until c->spares of them live
+ * (c: the globals), each waited for until ready;
  * one filler at a time (POOL_LOCK_FILE), none while a back-off from
  * earlier failures lasts. 0, or the first failure, said on stderr unless
  * quiet.

@@ -13,9 +13,16 @@
 #include "verbs.h"
 
 static int pool_print(bool json) {
+        _cleanup_(config_done) struct bd_config c = {};
         _cleanup_free_ struct pool_spare *list = NULL;
+        _cleanup_free_ char *settings = NULL;
         size_t n;
-        int r = pool_list(&list, &n);
+        int r;
+
+        if (cli_load_config(NULL, &c) < 0)
+                return EXIT_USAGE;
+        settings = config_dump_text(&c);
+        r = pool_list(settings, &list, &n);
 
         if (r < 0)
                 return log_error_errno(r, "Cannot list the spares: %m"), EXIT_FAILED;
@@ -28,6 +35,7 @@ static int pool_print(bool json) {
                         json_object_begin(&j);
                         json_kv_string(&j, "name", list[i].name);
                         json_kv_string(&j, "state", list[i].phase == HELPER_READY ? "ready" : "starting");
+                        json_kv_bool(&j, "stale", list[i].stale);
                         json_kv_int(&j, "display", list[i].display);
                         json_kv_int(&j, "pid", (long long) list[i].pid);
                         json_object_end(&j);
@@ -37,8 +45,8 @@ static int pool_print(bool json) {
                 return EXIT_OK;
         }
         for (size_t i = 0; i < n; i++)
-                printf("%s %s :%d pid %d\n", list[i].name, list[i].phase == HELPER_READY ? "ready" : "starting",
-                       list[i].display, (int) list[i].pid);
+                printf("%s %s%s :%d pid %d\n", list[i].name, list[i].phase == HELPER_READY ? "ready" : "starting",
+                       list[i].stale ? " (stale: the settings changed since)" : "", list[i].display, (int) list[i].pid);
         return EXIT_OK;
 }
 

@@ -13,6 +13,9 @@
  */
 
 #define ADOPT_SOCKET "adopt.sock"
+/* A spare's settings, as `config show` prints them: a spare whose settings
+ * are no longer the configuration's is retired by the next fill. */
+#define SPARE_SETTINGS_FILE "settings"
 #define ADOPT_REQUEST "ADOPT "
 #define ADOPT_OK "OK"
 #define ADOPT_NO "NO "

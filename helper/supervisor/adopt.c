@@ -27,25 +27,10 @@ static const char *const runtime_moved[] = {
 };
 /* What a spare's runtime dir holds besides: removed with it. */
 static const char *const runtime_dropped[] = {
-        HELPER_RECORD_FILE, "env", "Xauthority", "last-error", "start.lock", ADOPT_SOCKET,
+        HELPER_RECORD_FILE, "env", "Xauthority", "last-error", "start.lock", ADOPT_SOCKET, SPARE_SETTINGS_FILE,
 };
 
 #define SESSION_STATE_DIR "xdg"
-
-static char *config_text(const struct bd_config *c) {
-        char *text = NULL;
-        size_t size = 0;
-        FILE *f = open_memstream(&text, &size);
-
-        if (!f)
-                return NULL;
-        config_dump(c, f);
-        if (fclose(f) != 0) {
-                free(text);
-                return NULL;
-        }
-        return text;
-}
 
 /* Whether profile's effective settings are the spare's, compared as
  * `config show` prints them: the one table decides what a setting is. */
@@ -59,8 +44,8 @@ static int config_same(const struct bd_config *spare, const char *profile) {
         config_errors_done(&errs);
         if (r < 0)
                 return r;
-        a = config_text(spare);
-        b = config_text(&c);
+        a = config_dump_text(spare);
+        b = config_dump_text(&c);
         if (!a || !b)
                 return -ENOMEM;
         return streq(a, b);
@@ -164,16 +149,16 @@ static int move_state(struct supervisor *s, struct target *t) {
         return 0;
 }
 
-/* The spare's runtime dir becomes a link to the profile's. */
-static void leave_runtime_link(struct supervisor *s, const struct target *t) {
-        _cleanup_close_ int base = parent_dir_open(s->paths.runtime);
-        const char *name = last_component(s->paths.runtime);
+/* The spare's runtime dir (old, after the swap) becomes a link to the profile's. */
+static void leave_runtime_link(const struct target *old, const char *profile, const char *runtime) {
+        _cleanup_close_ int base = parent_dir_open(old->paths.runtime);
+        const char *name = last_component(old->paths.runtime);
 
         for (size_t i = 0; i < ELEMENTSOF(runtime_dropped); i++)
-                (void) unlinkat(s->runtime_fd, runtime_dropped[i], 0);
-        if (base < 0 || unlinkat(base, name, AT_REMOVEDIR) < 0 || symlinkat(t->profile, base, name) < 0)
+                (void) unlinkat(old->runtime_fd, runtime_dropped[i], 0);
+        if (base < 0 || unlinkat(base, name, AT_REMOVEDIR) < 0 || symlinkat(profile, base, name) < 0)
                 log_warning_errno(base < 0 ? base : -errno, "Cannot leave %s as a link to %s (%m); programs "
-                                  "started from the dock will not reach the display.", s->paths.runtime, t->paths.runtime);
+                                  "started from the dock will not reach the display.", old->paths.runtime, runtime);
 }
 
 static void adopt_stop_listening(struct supervisor *s);
@@ -219,7 +204,6 @@ static int adopt(struct supervisor *s, const char *profile, char **ret_why) {
                 }
 
         adopt_stop_listening(s);
-        leave_runtime_link(s, &t);
         s->alias = strdup(s->profile);
         s->adopted_profile = strdup(profile);
         if (!s->alias || !s->adopted_profile) {
@@ -229,14 +213,19 @@ static int adopt(struct supervisor *s, const char *profile, char **ret_why) {
         }
         s->profile = s->adopted_profile;
         s->spare = false;
-        paths_done(&s->paths);
-        s->paths = t.paths;
-        t.paths = (struct bd_paths) {};
-        session_dirs_done(&s->dirs);
-        s->dirs = t.dirs;
-        t.dirs = (struct session_dirs) {};
-        safe_close(s->runtime_fd);
-        s->runtime_fd = TAKE_FD(t.runtime_fd);
+        /* Swapped: s holds the profile's paths, t the spare's, which go at the end. */
+        {
+                struct bd_paths p = s->paths;
+                struct session_dirs d = s->dirs;
+                int fd = s->runtime_fd;
+
+                s->paths = t.paths;
+                s->dirs = t.dirs;
+                s->runtime_fd = t.runtime_fd;
+                t.paths = p;
+                t.dirs = d;
+                t.runtime_fd = fd;
+        }
         free(s->bus_socket);
         s->bus_socket = TAKE_PTR(new_bus_socket);
         free(s->bus_address);
@@ -248,13 +237,16 @@ static int adopt(struct supervisor *s, const char *profile, char **ret_why) {
         r = session_env(s->profile, (unsigned) s->display, &s->paths, &s->dirs, s->token, &s->env);
         if (r >= 0)
                 r = env_set(&s->env, "DBUS_SESSION_BUS_ADDRESS", s->bus_address);
+        /* The record first: from now on nothing of the desktop is without one. */
+        if (r >= 0)
+                r = placement_write_record(s);
+        if (r >= 0)
+                leave_runtime_link(&t, profile, s->paths.runtime);
         if (r >= 0)
                 r = setup_browser(s, &browser_cmd);
         if (r >= 0 && browser_cmd)
                 /* The dock's browser launcher names the spare's dirs. */
                 r = launchers_refresh_browser(s->dirs.config_home, browser_cmd);
-        if (r >= 0)
-                r = placement_write_record(s);
         if (r >= 0)
                 r = start_write_published(s);
         if (r < 0) {

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "adopt.h"
+#include "adoption.h"
 #include "botdesk-config.h"
 #include "browser.h"
 #include "record.h"
@@ -109,6 +110,14 @@ int supervisor_setup(struct supervisor *s, enum helper_failure *ret_kind) {
                 return -EINVAL;
         }
         config_errors_done(&errs);
+        if (s->spare) {
+                _cleanup_free_ char *settings = config_dump_text(&s->cfg);
+
+                r = settings ? write_file_atomic_at(s->runtime_fd, SPARE_SETTINGS_FILE, settings, strlen(settings), 0600)
+                             : -ENOMEM;
+                if (r < 0)
+                        return log_error_errno(r, "Cannot write %s/%s: %m", s->paths.runtime, SPARE_SETTINGS_FILE);
+        }
 
         s->helper_lock_fd = helper_lock_take(s->runtime_fd);
         if (s->helper_lock_fd == -EBUSY)

@@ -38,12 +38,14 @@ t_is "$(echo $H | wc -w)" 1 "exactly one botdesk-helper process runs for the pro
 t_is "$(echo $H)" "$(rec_get "$P" PID)" "it is the one the helper record names"
 X=$(xservers_of "$P")
 t_is "$(echo $X | wc -w)" 1 "exactly one X server runs for the profile"
-# And no other X server of this test's uid claims a number of our band.
+# And no other X server of this test's uid claims a number of our band
+# (but a warm spare's, in the spare variant).
 others=
+spares_x=" $(echo $(bd_spare_xservers)) "
 for n in $(seq "$BD_BAND_MIN" "$BD_BAND_MAX"); do
         l=$(lock_pid "$n")
         [ -n "$l" ] && proc_alive "$l" && [ "$l" != "$X" ] && [ "$(stat -c %u "/tmp/.X$n-lock")" = "$BD_UID" ] &&
-                others="$others :$n($l)"
+                [[ $spares_x != *" $l "* ]] && others="$others :$n($l)"
 done
 t_is "$others" "" "no second X server holds a number of the band"
 if [ -n "$(rec_get "$P" CGROUP)" ]; then

@@ -106,6 +106,14 @@ t_skip() {
 }
 
 t_done() {
+        # The spare variant means nothing unless its starts adopt.
+        if [ "$BD_VARIANT" = spare ] && [ -n "${BD_T:-}" ]; then
+                if [ -s "$BD_T/adopted" ]; then
+                        t_pass "starts adopted spares ($(wc -l <"$BD_T/adopted") profiles)"
+                else
+                        t_fail "starts adopted spares" "no start of this test adopted one: it does not belong in the spare variant"
+                fi
+        fi
         printf '1..%d\n' "$T_N"
         T_PLANNED=1
         [ "$T_FAILED" -eq 0 ] && exit 0
@@ -213,6 +221,12 @@ bd_config() {
                 printf '[pool]\nspares = %s\n' "$spares"
         } >"$BOTDESK_CONFIG"
         BD_SPARES=$spares
+        # Ready before the test's first start, however it starts (env --start, several at once).
+        if [ "$BD_VARIANT" = spare ] && [ "$spares" -gt 0 ]; then
+                timeout 120 "$BOTDESK" pool fill --quiet >"$BD_T/out/pool-config" 2>&1 &
+                wait $!
+                bd_snapshot_spares
+        fi
 }
 BD_SPARES=0
 
@@ -244,6 +258,10 @@ bd_snapshot() {
         tok=$(rec_get "$1" TOKEN)
         [ -n "$pid" ] || return 0
         grep -qxF -- "$1|$pid|$st|$cg|$tok" "$BD_T/records" || echo "$1|$pid|$st|$cg|$tok" >>"$BD_T/records"
+        f=$(bd_adopted_from "$1")
+        if [ -n "$f" ] && ! grep -qxF -- "$1 $f" "$BD_T/adopted" 2>/dev/null; then
+                echo "$1 $f" >>"$BD_T/adopted"
+        fi
 }
 
 # bd_start PROFILE [ARGS...]: start, output in $BD_T/out/PROFILE.{out,err}; returns the exit code.
@@ -284,6 +302,15 @@ bd_snapshot_spares() {
         local d
         for d in "$XDG_RUNTIME_DIR"/botdesk/_spare-*; do
                 [ -d "$d" ] && [ ! -L "$d" ] && bd_snapshot "${d##*/}"
+        done
+        return 0
+}
+
+# The X servers of the live spares (they take numbers of the band too).
+bd_spare_xservers() {
+        local d
+        for d in "$XDG_RUNTIME_DIR"/botdesk/_spare-*; do
+                [ -d "$d" ] && [ ! -L "$d" ] && xservers_of "${d##*/}"
         done
         return 0
 }
@@ -367,19 +394,41 @@ cmdline_pids() {
 
 # X servers serving PROFILE of this test (their -rfbunixpath is in our private dir).
 xservers_of() {
-        local p
-        for p in $(cmdline_pids "-rfbunixpath $(bd_rt "$1")/rfb.sock "); do
-                case $(cat "/proc/$p/comm" 2>/dev/null) in X*) echo "$p" ;; esac
+        local p n
+        for n in $(bd_names_of "$1"); do
+                for p in $(cmdline_pids "-rfbunixpath $(bd_rt "$n")/rfb.sock "); do
+                        case $(cat "/proc/$p/comm" 2>/dev/null) in X*) echo "$p" ;; esac
+                done
         done
 }
 
 # Helpers of PROFILE of this test: argv exactly "HELPER PROFILE" and our XDG_RUNTIME_DIR.
 helpers_of() {
-        local p
-        for p in $(cmdline_pids "$BD_HELPER $1 "); do
-                [ "$({ tr '\0' ' ' <"/proc/$p/cmdline"; } 2>/dev/null)" = "$BD_HELPER $1 " ] || continue
-                grep -qzxF -- "XDG_RUNTIME_DIR=$XDG_RUNTIME_DIR" "/proc/$p/environ" 2>/dev/null && echo "$p"
+        local p n
+        for n in $(bd_names_of "$1"); do
+                for p in $(cmdline_pids "$BD_HELPER $n "); do
+                        [ "$({ tr '\0' ' ' <"/proc/$p/cmdline"; } 2>/dev/null)" = "$BD_HELPER $n " ] || continue
+                        grep -qzxF -- "XDG_RUNTIME_DIR=$XDG_RUNTIME_DIR" "/proc/$p/environ" 2>/dev/null && echo "$p"
+                done
         done
+}
+
+# The names PROFILE's desktops have run under: its own, and each spare it
+# adopted (whose name stays in the X server's and the helper's argv).
+bd_names_of() {
+        echo "$1"
+        [ -f "$BD_T/adopted" ] && sed -n "s/^$1 //p" "$BD_T/adopted"
+        return 0
+}
+
+# The helper command line of PROFILE's running desktop: "HELPER NAME ".
+bd_helper_cmdline() { printf '%s %s ' "$BD_HELPER" "$(bd_desktop_name "$1")"; }
+
+# The name PROFILE's running desktop started under: the spare it adopted, or its own.
+bd_desktop_name() {
+        local s
+        s=$(bd_adopted_from "$1")
+        echo "${s:-$1}"
 }
 
 # The desktop cgroup of PROFILE (where the helper would create it; maybe not).
@@ -395,8 +444,10 @@ bd_fnv1a32() {
 
 # The standalone helper's cgroup: botdesk-UID-PROFILE-<hash of its runtime dir>.
 bd_cgroup_of() {
+        local n
+        n=$(bd_desktop_name "$1")
         [ -n "$BD_CG_PARENT" ] &&
-                printf '%s/botdesk-%s-%s-%s' "$BD_CG_PARENT" "$BD_UID" "$1" "$(bd_fnv1a32 "$XDG_RUNTIME_DIR/botdesk/$1")"
+                printf '%s/botdesk-%s-%s-%s' "$BD_CG_PARENT" "$BD_UID" "$n" "$(bd_fnv1a32 "$XDG_RUNTIME_DIR/botdesk/$n")"
 }
 
 # Every live process that belongs to PROFILE by any record ever seen, by its

@@ -3,8 +3,9 @@
 # Warm spares ([pool] spares): a ready spare of real Xfce is adopted by a
 # new profile's start, with the profile's own paths and a cookie of its
 # own; a replacement follows; the stop leaves nothing of either name; a
-# profile with state or settings of its own starts cold; drain, bad input,
-# and a pool that cannot start a spare, which never blocks a cold start.
+# profile with state or settings of its own starts cold; drain; a change
+# of the settings retires older spares; bad input; and a pool that cannot
+# start a spare, which never blocks a cold start.
 . "$(dirname "$0")/lib.sh"
 bd_init spa 330
 bd_need_xserver
@@ -146,6 +147,28 @@ t_match "$(cat "$BD_T/out/drain")" "^$R: stopped" "pool drain names the spare it
 t_is "$("$BOTDESK" pool list)" "" "no spare is left"
 t_is "$(token_pids "$RTOK" | wc -l)" 0 "no process of the drained spare is left"
 t_ok "the drained spare left no dir" test ! -e "$BASE/$R" -a ! -e "$XDG_STATE_HOME/botdesk/$R"
+
+# ---- a change of the settings retires the spares started before it ---------------------------
+timeout 120 "$BOTDESK" pool fill >"$BD_T/out/fill-s" 2>&1
+bd_snapshot_spares
+S2=$(spare_field name | head -n1)
+S2TOK=$(rec_get "$S2" TOKEN)
+cp "$BOTDESK_CONFIG" "$BD_T/before.ini"
+sed -i 's/^geometry = 1024x768$/geometry = 1280x720/' "$BOTDESK_CONFIG"
+t_match "$("$BOTDESK" pool list)" "^$S2 ready \(stale" "pool list calls a spare of the old settings stale"
+P3=$(bd_profile later)
+bd_start "$P3" --json
+t_is "$?" 0 "a new profile starts after the change"
+t_isnt "$(rec_get "$P3" PID)" "$(rec_get "$S2" PID)" "it does not adopt the stale spare"
+t_match "$("$BOTDESK" status "$P3")" '1280x720' "it has the new settings"
+timeout 120 "$BOTDESK" pool fill >"$BD_T/out/fill-t" 2>&1
+t_is "$?" 0 "the next fill exits 0"
+t_is "$(token_pids "$S2TOK" | wc -l)" 0 "it stopped the stale spare"
+t_match "$("$BOTDESK" pool list)" '^_spare-[0-9a-f]{8} ready :[0-9]+ pid' "and started one of the new settings"
+bd_snapshot_spares
+bd_stop "$P3"
+timeout 60 "$BOTDESK" pool drain >/dev/null 2>&1
+cp "$BD_T/before.ini" "$BOTDESK_CONFIG"
 
 # ---- bad input --------------------------------------------------------------------------------
 cp "$BOTDESK_CONFIG" "$BD_T/good.ini"

@@ -129,6 +129,9 @@ int config_load_string(struct bd_config *c, const char *profile, const char *tex
 
 /* Print the effective values as INI (config show). */
 void config_dump(const struct bd_config *c, FILE *f);
+/* The same text in a string (malloc'd), or NULL on ENOMEM: two
+ * configurations are the same when their texts are. */
+char *config_dump_text(const struct bd_config *c);
 
 /* "FILE:LINE: message", or "FILE: message" for a whole-file error; NULL on ENOMEM. */
 char *config_error_text(const struct config_error *x);

@@ -173,3 +173,18 @@ void config_dump(const struct bd_config *c, FILE *f) {
                 dump_value(c, k, f);
         }
 }
+
+char *config_dump_text(const struct bd_config *c) {
+        char *text = NULL;
+        size_t size = 0;
+        FILE *f = open_memstream(&text, &size);
+
+        if (!f)
+                return NULL;
+        config_dump(c, f);
+        if (fclose(f) != 0) {
+                free(text);
+                return NULL;
+        }
+        return text;
+}
