@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "adopt.h"
+#include "adopt-state.h"
 #include "adoption.h"
 #include "exit-status.h"
 #include "launchers.h"
@@ -84,12 +85,31 @@ struct target {
         struct bd_paths paths;
         struct session_dirs dirs;
         int runtime_fd;
+        bool replace_state;     /* its session state is a fresh session's: the spare's replaces it */
 };
 
 static void target_done(struct target *t) {
         paths_done(&t->paths);
         session_dirs_done(&t->dirs);
         safe_close(t->runtime_fd);
+}
+
+/* Whether the profile's xdg/ is what the spare's fresh session made. */
+static int state_is_fresh(struct supervisor *s, const struct target *t, int state_fd) {
+        _cleanup_close_ int mine = -EBADF, spare = -EBADF;
+        _cleanup_free_ char *pr = strdup_printf("%s/", t->paths.runtime), *sr = strdup_printf("%s/", s->paths.runtime);
+        _cleanup_free_ char *ps = strdup_printf("%s/", t->paths.state), *ss = strdup_printf("%s/", s->paths.state);
+        _cleanup_free_ char *spare_xdg = strdup_printf("%s/" SESSION_STATE_DIR, s->paths.state);
+
+        if (!pr || !sr || !ps || !ss || !spare_xdg)
+                return -ENOMEM;
+        mine = openat(state_fd, SESSION_STATE_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        spare = open(spare_xdg, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (mine < 0 || spare < 0)
+                return errno == ENOTDIR || errno == ELOOP ? 0 : negative_errno();
+        return session_state_same(mine, spare, &(const struct state_names) {
+                .profile_runtime = pr, .spare_runtime = sr, .profile_state = ps, .spare_state = ss,
+        });
 }
 
 /* Everything that can refuse, before anything moves. */
@@ -121,8 +141,14 @@ static int adopt_check(struct supervisor *s, const char *profile, struct target 
         state_fd = open(t->paths.state, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
         if (state_fd < 0)
                 return *ret_why = strdup_printf("cannot open %s", t->paths.state), negative_errno();
-        if (faccessat(state_fd, SESSION_STATE_DIR, F_OK, AT_SYMLINK_NOFOLLOW) == 0)
-                return *ret_why = strdup_printf("%s has session state of its own", profile), -EEXIST;
+        if (faccessat(state_fd, SESSION_STATE_DIR, F_OK, AT_SYMLINK_NOFOLLOW) == 0) {
+                r = state_is_fresh(s, t, state_fd);
+                if (r < 0)
+                        return *ret_why = strdup_printf("cannot compare the session state of %s", profile), r;
+                if (r == 0)
+                        return *ret_why = strdup_printf("%s has session state of its own", profile), -EEXIST;
+                t->replace_state = true;
+        }
         r = session_dirs_for(&t->paths, &t->dirs);
         if (r < 0)
                 return *ret_why = strdup("out of memory"), r;
@@ -141,8 +167,18 @@ static int move_state(struct supervisor *s, struct target *t) {
         to = open(t->paths.state, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
         if (from < 0 || to < 0)
                 return negative_errno();
-        if (renameat(from, SESSION_STATE_DIR, to, SESSION_STATE_DIR) < 0)
-                return negative_errno();
+        if (!t->replace_state) {
+                if (renameat(from, SESSION_STATE_DIR, to, SESSION_STATE_DIR) < 0)
+                        return negative_errno();
+        } else {
+                /* One step, so that the profile is never without its state;
+                 * what comes back is the same as what goes in, and goes. */
+                if (renameat2(from, SESSION_STATE_DIR, to, SESSION_STATE_DIR, RENAME_EXCHANGE) < 0)
+                        return negative_errno();
+                if (remove_tree_at(from, SESSION_STATE_DIR) < 0)
+                        log_warning("Cannot remove the profile's former session state, moved to %s/%s.",
+                                    s->paths.state, SESSION_STATE_DIR);
+        }
         if (symlinkat(target, from, SESSION_STATE_DIR) < 0)
                 log_warning_errno(errno, "Cannot link %s/%s to %s (%m); programs started from the dock will not "
                                   "find their settings.", s->paths.state, SESSION_STATE_DIR, target);

@@ -11,11 +11,12 @@
  * before the first move fails:
  *   - checks: the spare is ready, the profile is valid, its configuration
  *     is the spare's (a profile with settings of its own starts cold), no
- *     helper holds it, and it has no session state yet (so that its Xfce
- *     state is what a fresh session makes of the skeleton: the spare's);
+ *     helper holds it, and it has no session state yet or one that is
+ *     still what a fresh session makes of the skeleton (adopt-state.h);
  *   - a new cookie, made by the X server (SECURITY), into the profile's
  *     Xauthority: the profile's X clients never use the spare's;
- *   - the session state dir (xdg/) into the profile's state dir;
+ *   - the session state dir (xdg/) into the profile's state dir (in one
+ *     exchange with the profile's, when it had one: the same content);
  *   - the helper lock, the RFB and bus sockets (bound sockets keep working
  *     under their new name), the display number and the log into the
  *     profile's runtime dir;

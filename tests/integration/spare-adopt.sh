@@ -126,11 +126,29 @@ t_ok "the spare's name is gone from the runtime dir" test ! -e "$BASE/$S" -a ! -
 t_ok "the spare's name is gone from the state dir" test ! -e "$XDG_STATE_HOME/botdesk/$S"
 t_is "$(spare_field pid | head -n1)" "$RPID" "the replacement spare is still ready"
 
-# ---- cold: state of its own, settings of its own ----------------------------------------------
+# ---- again: state still a fresh session's; then state of its own ------------------------------
 bd_start "$P" --json
 t_is "$?" 0 "a second start of the profile exits 0"
+t_is "$(rec_get "$P" PID)" "$RPID" "its session state is still a fresh session's: it adopts again"
+t_ok "its session state is a dir of its own again" test -d "$XDG_STATE_HOME/botdesk/$P/xdg/config" -a ! -L "$XDG_STATE_HOME/botdesk/$P/xdg"
+bd_snapshot "$P"
+bd_stop "$P"
+if wait_for 60 ready_spare_other_than "$RPID"; then
+        t_pass "a spare is ready again"
+else
+        t_fail "a spare is ready again" "$("$BOTDESK" pool list 2>&1)"
+fi
+bd_snapshot_spares
+R=$(spare_field name | head -n1)
+RPID=$(spare_field pid | head -n1)
+desk=$XDG_STATE_HOME/botdesk/$P/xdg/config/xfce4/xfconf/xfce-perchannel-xml/xfce4-desktop.xml
+t_ok "the profile has Xfce's desktop settings" test -f "$desk"
+printf '<!-- the user was here -->\n' >>"$desk"
+bd_start "$P" --json
+t_is "$?" 0 "a start after a change of its session state exits 0"
 t_isnt "$(rec_get "$P" PID)" "$RPID" "a profile with session state of its own starts cold"
 t_is "$(spare_field pid | head -n1)" "$RPID" "and the spare stays in the pool"
+t_match "$(tail -n1 "$desk")" 'the user was here' "the profile's own state is kept"
 bd_stop "$P"
 bd_start "$Q" --json
 t_is "$?" 0 "start of a profile with its own geometry exits 0"

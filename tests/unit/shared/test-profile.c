@@ -62,6 +62,24 @@ static void test_names(void) {
                        good[i], strlen(good[i]));
 }
 
+static void test_spare_names(void) {
+        char name[SPARE_NAME_SIZE], other[SPARE_NAME_SIZE];
+        static const char *const bad[] = {
+                "_spare-", "_spare-0123456", "_spare-012345678", "_spare-0123456G", "_spare-ABCDEF01",
+                "spare-01234567", "_Spare-01234567", "_spare_01234567",
+        };
+
+        TAP_EQ_INT(spare_name_new(name), 0, "a spare name is made");
+        tap_ok(spare_name_valid(name), "it is a valid spare name (%s)", name);
+        tap_ok(!profile_name_valid(name), "no profile can have it");
+        tap_ok(desktop_name_valid(name) && desktop_name_valid("work"), "a desktop is a profile's or a spare's");
+        TAP_EQ_INT(spare_name_new(other), 0, "a second spare name is made");
+        tap_ok(!streq(name, other), "each is new (%s, %s)", name, other);
+        for (size_t i = 0; i < ELEMENTSOF(bad); i++)
+                tap_ok(!spare_name_valid(bad[i]), "\"%s\" is no spare's name", bad[i]);
+        tap_ok(!spare_name_valid(NULL), "a missing name is no spare's");
+}
+
 static void test_paths_from_env(void) {
         struct bd_paths p = {};
         _cleanup_free_ char *rb = NULL, *want = NULL;
@@ -388,6 +406,7 @@ int main(void) {
         scratch_dir_make(base, sizeof base, "test-profile");
 
         test_names();
+        test_spare_names();
         test_paths_from_env();
         test_sun_path();
         test_ensure();
