@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <fcntl.h>
 #include <poll.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "adoption.h"
@@ -203,6 +205,9 @@ static void backoff_read(int base, unsigned *ret_failures, unsigned long long *r
         if (read_full_file_at(base, POOL_BACKOFF_FILE, &text, NULL, 64) < 0 ||
             sscanf(text, "%llu %llu", &f, &u) != 2 || f > 64)
                 return;
+        /* Failures long past are forgotten: a streak is what backs off. */
+        if (u + POOL_BACKOFF_MAX_SEC * 1000000ULL < realtime_usec())
+                return;
         *ret_failures = (unsigned) f;
         *ret_until = u;
 }
@@ -266,6 +271,16 @@ static int spare_start(const struct bd_config *c, bool progress, char **ret_erro
                 r = launch_unit_start(0, progress, bus, name, dirfd, &lock);
                 sd_bus_flush_close_unref(bus);
                 return r < 0 ? -EIO : 0;
+        }
+        /* A standalone spare that dies once ready asks this program for its replacement. */
+        {
+                char self[PATH_MAX];
+                ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+
+                if (n > 0) {
+                        self[n] = 0;
+                        (void) setenv(POOL_CLI_ENV, self, 1);
+                }
         }
         r = standalone_start(name, &p, dirfd, &lock, c->start_timeout + 5, progress, ret_error, &status);
         return r < 0 ? r : 0;
@@ -354,6 +369,26 @@ int pool_fill(const struct bd_config *c, bool progress, bool quiet) {
                 return lock;
         if (drained_since_spawn(base))
                 return 0;
+        if (getenv(POOL_AFTER_DEATH_ENV)) {
+                /* A spare died once ready: that counts as a failure, and its
+                 * replacement waits out the back-off, once, for its end. */
+                backoff_read(base, &failures, &until);
+                backoff_note_failure(base, failures);
+                backoff_read(base, &failures, &until);
+                lock = safe_close(lock);
+                if (!quiet)
+                        fprintf(stderr, "A spare died; replacing it in %llu s.\n",
+                                (until - realtime_usec()) / 1000000ULL + 1);
+                (void) clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME,
+                                       &(struct timespec) { .tv_sec = (time_t) (until / 1000000ULL),
+                                                            .tv_nsec = (long) (until % 1000000ULL) * 1000 }, NULL);
+                unsetenv(POOL_AFTER_DEATH_ENV);
+                lock = pool_lock(base);
+                if (lock < 0)
+                        return lock;
+                if (drained_since_spawn(base))
+                        return 0;
+        }
         prune_dead(base);
         settings = config_dump_text(c);
         if (!settings)
@@ -390,7 +425,10 @@ int pool_fill(const struct bd_config *c, bool progress, bool quiet) {
                         return r;
                 }
         }
-        (void) unlinkat(base, POOL_BACKOFF_FILE, 0);
+        /* A spare that dies once ready is no failure of the fill: its streak
+         * ends only when it is long past (backoff_read). */
+        if (failures == 0)
+                (void) unlinkat(base, POOL_BACKOFF_FILE, 0);
         return 0;
 }
 

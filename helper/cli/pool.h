@@ -3,6 +3,7 @@
 
 #include <stdbool.h>
 
+#include "adoption.h"
 #include "launch.h"
 #include "profile.h"
 

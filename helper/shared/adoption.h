@@ -20,3 +20,11 @@
 #define ADOPT_OK "OK"
 #define ADOPT_NO "NO "
 #define ADOPT_MESSAGE_MAX 512
+
+/* A standalone spare that dies once ready is replaced by the botdesk
+ * named in POOL_CLI_ENV, run as `pool fill --quiet` with POOL_AFTER_DEATH_ENV
+ * set: the death counts as a failure of the pool, so that the replacement
+ * backs off as a failed fill does. (Under the user manager its unit's
+ * Restart= does the same.) */
+#define POOL_CLI_ENV "BOTDESK_CLI"
+#define POOL_AFTER_DEATH_ENV "BOTDESK_POOL_AFTER_DEATH"

@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "adopt.h"
 #include "botdesk-config.h"
 #include "checks.h"
 #include "child.h"
@@ -161,6 +162,10 @@ int main(int argc, char **argv) {
                 return helper_setup_exit_status(r, kind);
         }
         r = run(&s);
+        /* A spare that served its time as one and failed: under the user
+         * manager Restart= brings it back, standalone the pool is asked. */
+        if (s.spare && s.was_ready && r == HELPER_EXIT_FAILED && s.placement && streq(s.placement, "standalone"))
+                adopt_spawn_replacement(&s);
         supervisor_done(&s);
         return r;
 }

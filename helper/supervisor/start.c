@@ -343,6 +343,7 @@ static int publish_env(struct supervisor *s) {
         s->timeout_source = sd_event_source_disable_unref(s->timeout_source);
         s->extend_source = sd_event_source_disable_unref(s->extend_source);
         start_watch_ready(s);
+        s->was_ready = true;
         log_info("Desktop :%d ready (%ux%u) in %llu ms.", s->display, s->cfg.width, s->cfg.height, supervisor_elapsed_ms(s));
         (void) sd_notifyf(false, "READY=1\nSTATUS=%s :%d ready (%ux%u)", s->spare ? "Spare" : "Desktop", s->display,
                           s->cfg.width, s->cfg.height);

@@ -48,6 +48,7 @@ struct supervisor {
         const char *profile;    /* the spare's name until an adoption gives the profile's */
         char *adopted_profile;  /* owns profile after an adoption */
         bool spare;             /* a warm spare (SPARE_PREFIX), not yet adopted */
+        bool was_ready;         /* READY=1 was sent */
         char *alias;            /* after an adoption: the spare's name, whose paths now lead to ours */
         int adopt_fd;           /* a ready spare's listening RUNTIME/adopt.sock */
         sd_event_source *adopt_source, *adopt_conn_source;

@@ -4,8 +4,9 @@
 # new profile's start, with the profile's own paths and a cookie of its
 # own; a replacement follows; the stop leaves nothing of either name; a
 # profile with state or settings of its own starts cold; drain; a change
-# of the settings retires older spares; bad input; and a pool that cannot
-# start a spare, which never blocks a cold start.
+# of the settings retires older spares; a spare that dies is replaced;
+# bad input; and a pool that cannot start a spare, which never blocks a
+# cold start.
 . "$(dirname "$0")/lib.sh"
 bd_init spa 330
 bd_need_xserver
@@ -187,6 +188,27 @@ bd_snapshot_spares
 bd_stop "$P3"
 timeout 60 "$BOTDESK" pool drain >/dev/null 2>&1
 cp "$BD_T/before.ini" "$BOTDESK_CONFIG"
+
+# ---- a spare that dies once ready is replaced, after a back-off --------------------------------
+timeout 120 "$BOTDESK" pool fill >"$BD_T/out/fill-d" 2>&1
+bd_snapshot_spares
+D=$(spare_field name | head -n1)
+DPID=$(spare_field pid | head -n1)
+DX=$(xservers_of "$D" | head -n1)
+t_match "$DX" '^[0-9]+$' "the spare's X server is found (pid $DX)"
+rm -f -- "${BASE:?}/pool-backoff"
+kill -KILL "$DX" 2>/dev/null
+t0=$(date +%s%N)
+if wait_for 60 ready_spare_other_than "$DPID"; then
+        t_pass "a spare whose X server died is replaced"
+else
+        t_fail "a spare whose X server died is replaced" "$("$BOTDESK" pool list 2>&1)" "$(cat "$BASE/pool.log" 2>/dev/null)"
+fi
+t_diag "replaced after $((($(date +%s%N) - t0) / 1000000)) ms"
+t_match "$(cat "$BASE/pool-backoff" 2>/dev/null)" '^1 [0-9]+$' "the death counts as a failure of the pool (its back-off)"
+bd_snapshot_spares
+timeout 60 "$BOTDESK" pool drain >/dev/null 2>&1
+rm -f -- "${BASE:?}/pool-backoff"
 
 # ---- bad input --------------------------------------------------------------------------------
 cp "$BOTDESK_CONFIG" "$BD_T/good.ini"
