@@ -22,7 +22,8 @@ static unsigned desktops_running(void) {
                 _cleanup_close_ int pfd = -EBADF;
                 struct helper_record rec;
 
-                if (!profile_name_valid(de->d_name))
+                /* Spares are desktops too; an adopted one's link is no dir (O_NOFOLLOW). */
+                if (!desktop_name_valid(de->d_name))
                         continue;
                 pfd = dir_open_verified_at(dirfd(d), de->d_name, getuid());
                 if (pfd < 0 || helper_record_read_at(pfd, &rec) < 0)
