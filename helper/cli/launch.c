@@ -4,7 +4,6 @@
 #include <poll.h>
 #include <stdint.h>
 #include <signal.h>
-#include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
@@ -35,14 +34,7 @@ static int pidfd_signal(int pidfd, int sig) {
 }
 
 int profile_lock(int runtime_fd) {
-        _cleanup_close_ int fd = openat(runtime_fd, START_LOCK_FILE, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-
-        if (fd < 0)
-                return negative_errno();
-        while (flock(fd, LOCK_EX) < 0)
-                if (errno != EINTR)
-                        return negative_errno();
-        return TAKE_FD(fd);
+        return lock_file_at(runtime_fd, START_LOCK_FILE);
 }
 
 /* An autobound abstract socket: a name nobody else holds, and no file that
@@ -162,7 +154,6 @@ static int spawn_and_wait(const char *profile, const struct bd_paths *p, int run
         _cleanup_free_ char *notify_name = NULL;
         _cleanup_strv_free_ char **env = NULL;
         struct notify_state st = {};
-        struct spawn_opts o = SPAWN_OPTS_INIT;
         unsigned long long t0 = now_usec();
         char *argv[] = { (char *) helper_path(), (char *) profile, NULL };
         extern char **environ;
@@ -202,13 +193,7 @@ static int spawn_and_wait(const char *profile, const struct bd_paths *p, int run
         if (r < 0)
                 return r;
 
-        o.argv = argv;
-        o.envp = env;
-        o.new_session = true;
-        o.stdout_fd = log_fd;
-        o.stderr_fd = log_fd;
-        o.cwd = "/";
-        r = spawn(&o, &pid);
+        r = spawn_detached(argv, env, log_fd, &pid);
         if (r < 0) {
                 *ret_error = strdup_printf("Cannot run %s: %s", argv[0], strerror(-r));
                 return r;

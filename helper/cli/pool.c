@@ -5,7 +5,6 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -185,14 +184,7 @@ static bool drained_since_spawn(int base) {
 }
 
 static int pool_lock(int base) {
-        _cleanup_close_ int fd = openat(base, POOL_LOCK_FILE, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-
-        if (fd < 0)
-                return negative_errno();
-        while (flock(fd, LOCK_EX) < 0)
-                if (errno != EINTR)
-                        return negative_errno();
-        return TAKE_FD(fd);
+        return lock_file_at(base, POOL_LOCK_FILE);
 }
 
 /* The failures so far and until when the next attempt waits. */
@@ -435,7 +427,6 @@ int pool_fill(const struct bd_config *c, bool progress, bool quiet) {
 void pool_fill_background(void) {
         _cleanup_close_ int base = base_open(), log_fd = -EBADF;
         _cleanup_strv_free_ char **env = NULL;
-        struct spawn_opts o = SPAWN_OPTS_INIT;
         char *argv[] = { (char *) "/proc/self/exe", (char *) "pool", (char *) "fill", (char *) "--quiet", NULL };
         extern char **environ;
         char since[32];
@@ -445,22 +436,11 @@ void pool_fill_background(void) {
         if (base < 0)
                 return;
         snprintf(since, sizeof since, "%llu", generation_read(base));
-        for (char **e = environ; *e; e++)
-                if (strv_push(&env, strdup(*e)) < 0)
-                        return;
-        if (env_set(&env, POOL_SINCE_ENV, since) < 0)
+        if (env_copy_set(environ, POOL_SINCE_ENV, since, &env) < 0)
                 return;
         /* Never the caller's stdout: whoever reads it would wait for the filler. */
-        log_fd = openat(base, "pool.log", O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0600);
-        if (log_fd < 0)
-                return;
-        o.argv = argv;
-        o.envp = env;
-        o.new_session = true;
-        o.stdout_fd = log_fd;
-        o.stderr_fd = log_fd;
-        o.cwd = "/";
-        r = spawn(&o, &pid);
+        log_fd = openat(base, POOL_LOG_FILE, POOL_LOG_OPEN_FLAGS, 0600);
+        r = spawn_detached(argv, env, log_fd, &pid);
         if (r < 0)
                 log_warning_errno(r, "Cannot start the pool's filler (%m); no spare replaces the one adopted.");
 }

@@ -225,3 +225,22 @@ int env_build_clean(char *const *caller, char *const *extra, char ***ret) {
         *ret = TAKE_PTR(env);
         return 0;
 }
+
+int spawn_detached(char *const *argv, char *const *envp, int log_fd, pid_t *ret_pid) {
+        _cleanup_close_ int null_fd = -EBADF;
+        struct spawn_opts o = SPAWN_OPTS_INIT;
+
+        if (log_fd < 0) {
+                null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+                if (null_fd < 0)
+                        return negative_errno();
+                log_fd = null_fd;
+        }
+        o.argv = argv;
+        o.envp = envp;
+        o.new_session = true;
+        o.stdout_fd = log_fd;
+        o.stderr_fd = log_fd;
+        o.cwd = "/";
+        return spawn(&o, ret_pid);
+}

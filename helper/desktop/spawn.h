@@ -40,6 +40,10 @@ int fds_cloexec_listed(int first);
 /* Returns 0 and the child's pid, or -errno (exec or setup failure in the child). */
 int spawn(const struct spawn_opts *o, pid_t *ret_pid);
 
+/* argv in a process of its own that may outlive us: its own session, cwd
+ * /, stdin /dev/null, stdout and stderr to log_fd (< 0: /dev/null). */
+int spawn_detached(char *const *argv, char *const *envp, int log_fd, pid_t *ret_pid);
+
 /* Build a desktop environment: base entries "KEY=VALUE" plus the caller's
  * values of the harmless variables (PATH, HOME, USER, LOGNAME, SHELL, LANG,
  * LC_*, TZ, XDG_RUNTIME_DIR). Nothing else of the caller passes. */

@@ -27,4 +27,7 @@
  * backs off as a failed fill does. (Under the user manager its unit's
  * Restart= does the same.) */
 #define POOL_CLI_ENV "BOTDESK_CLI"
+/* In the runtime base: what the last filler said. */
+#define POOL_LOG_FILE "pool.log"
+#define POOL_LOG_OPEN_FLAGS (O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC | O_NOFOLLOW)
 #define POOL_AFTER_DEATH_ENV "BOTDESK_POOL_AFTER_DEATH"

@@ -3,6 +3,7 @@
 #include <limits.h>
 #include <stdint.h>
 #include <stdarg.h>
+#include <sys/file.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -260,6 +261,31 @@ int strv_env_put(char ***env, char *entry) {
 
 int env_set(char ***env, const char *key, const char *value) {
         return strv_env_put(env, strdup_printf("%s=%s", key, value));
+}
+
+int env_copy_set(char *const *env, const char *key, const char *value, char ***ret) {
+        _cleanup_strv_free_ char **copy = NULL;
+        int r;
+
+        for (char *const *e = env; e && *e; e++)
+                if ((r = strv_push(&copy, strdup(*e))) < 0)
+                        return r;
+        r = env_set(&copy, key, value);
+        if (r < 0)
+                return r;
+        *ret = TAKE_PTR(copy);
+        return 0;
+}
+
+int lock_file_at(int dirfd, const char *name) {
+        _cleanup_close_ int fd = openat(dirfd, name, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+
+        if (fd < 0)
+                return negative_errno();
+        while (flock(fd, LOCK_EX) < 0)
+                if (errno != EINTR)
+                        return negative_errno();
+        return TAKE_FD(fd);
 }
 
 /* Read a small file from an fd; returns the length, or -EFBIG if it does not fit. */

@@ -158,3 +158,9 @@ char *strv_env_get(char *const *env, const char *key);
  * ownership of entry (NULL: -ENOMEM), even on failure. */
 int strv_env_put(char ***env, char *entry);
 int env_set(char ***env, const char *key, const char *value);
+/* A copy of env with key=value set in it, into *ret. */
+int env_copy_set(char *const *env, const char *key, const char *value, char ***ret);
+
+/* Open (creating it 0600 if need be) dirfd/name and take an exclusive
+ * flock on it, waiting as long as it takes: the fd, or -errno. */
+int lock_file_at(int dirfd, const char *name);

@@ -442,30 +442,18 @@ void adopt_clear_stale_alias(const char *spare) {
 void adopt_spawn_replacement(struct supervisor *s) {
         _cleanup_strv_free_ char **env = NULL;
         _cleanup_close_ int base = -EBADF, log_fd = -EBADF;
-        struct spawn_opts o = SPAWN_OPTS_INIT;
         const char *cli = getenv(POOL_CLI_ENV);
         char *argv[] = { (char *) cli, (char *) "pool", (char *) "fill", (char *) "--quiet", NULL };
         extern char **environ;
         pid_t pid;
         int r;
 
-        if (!cli || cli[0] != '/')
-                return;
-        for (char **e = environ; *e; e++)
-                if (strv_push(&env, strdup(*e)) < 0)
-                        return;
-        if (env_set(&env, POOL_AFTER_DEATH_ENV, "1") < 0)
+        if (!cli || cli[0] != '/' || env_copy_set(environ, POOL_AFTER_DEATH_ENV, "1", &env) < 0)
                 return;
         base = open(s->paths.runtime_base, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
         if (base >= 0)
-                log_fd = openat(base, "pool.log", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0600);
-        o.argv = argv;
-        o.envp = env;
-        o.new_session = true;
-        o.stdout_fd = log_fd;
-        o.stderr_fd = log_fd;
-        o.cwd = "/";
-        r = spawn(&o, &pid);
+                log_fd = openat(base, POOL_LOG_FILE, POOL_LOG_OPEN_FLAGS, 0600);
+        r = spawn_detached(argv, env, log_fd, &pid);
         if (r < 0)
                 log_warning_errno(r, "Cannot run %s for a replacement (%m); the pool is one short until the next start.", cli);
         else

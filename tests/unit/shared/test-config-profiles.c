@@ -27,21 +27,6 @@ static void write_text(const char *path, const char *text) {
         }
 }
 
-static char *dump_text(const struct bd_config *c) {
-        char *text = NULL;
-        size_t size = 0;
-        FILE *f = open_memstream(&text, &size);
-
-        if (!f)
-                return NULL;
-        config_dump(c, f);
-        if (fclose(f) != 0) {
-                free(text);
-                return NULL;
-        }
-        return text;
-}
-
 static char *joined(char **l) {
         char *s = strdup("");
 
@@ -134,8 +119,8 @@ static void test_same_as_load(const struct config_set *set, const struct config_
 
                 (void) config_set_build(set, profiles[i], &a);
                 (void) config_load(&b, profiles[i], src, NULL);
-                ta = dump_text(&a);
-                tb = dump_text(&b);
+                ta = config_dump_text(&a);
+                tb = config_dump_text(&b);
                 tap_ok(ta && tb && streq(ta, tb), "profile %s: the set's values are config_load()'s",
                        profiles[i] ?: "(none)");
                 config_done(&a);
@@ -204,7 +189,7 @@ int main(void) {
                 if (set)
                         (void) config_set_build(set, "work", &c);
                 {
-                        _cleanup_free_ char *a = dump_text(&c), *b = dump_text(&d);
+                        _cleanup_free_ char *a = config_dump_text(&c), *b = config_dump_text(&d);
 
                         tap_ok(a && b && streq(a, b), "an empty set builds the defaults");
                 }
