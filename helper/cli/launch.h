@@ -13,8 +13,6 @@
  * helper through a pidfd and wait until it and its processes are gone.
  */
 
-#define START_LOCK_FILE "start.lock"
-
 /* Serialise starts and stops of one profile (blocking flock). Returns the fd. */
 int profile_lock(int runtime_fd);
 

@@ -16,6 +16,8 @@
  */
 
 #define HELPER_LOCK_FILE "helper.lock"
+/* Held by a `botdesk` that starts or stops the desktop (one at a time). */
+#define START_LOCK_FILE "start.lock"
 #define HELPER_RECORD_FILE "helper"
 
 struct helper_record {

@@ -210,13 +210,32 @@ bd_snapshot_spares
 timeout 60 "$BOTDESK" pool drain >/dev/null 2>&1
 rm -f -- "${BASE:?}/pool-backoff"
 
+# ---- a spare being stopped is not adopted ------------------------------------------------------
+timeout 120 "$BOTDESK" pool fill >"$BD_T/out/fill-l" 2>&1
+bd_snapshot_spares
+L=$(spare_field name | head -n1)
+LPID=$(spare_field pid | head -n1)
+P4=$(bd_profile whilestop)
+# What a `botdesk stop` or `pool drain` of the spare holds while it stops it.
+exec 8>>"$BASE/$L/start.lock"
+if flock -n 8; then
+        bd_start "$P4" --json
+        t_is "$?" 0 "a start while the spare's start lock is held exits 0"
+        t_isnt "$(rec_get "$P4" PID)" "$LPID" "it does not adopt a spare that is being stopped"
+        bd_stop "$P4"
+else
+        t_fail "the test holds the spare's start lock" "flock -n failed"
+fi
+exec 8>&-
+timeout 60 "$BOTDESK" pool drain >/dev/null 2>&1
+
 # ---- bad input --------------------------------------------------------------------------------
 cp "$BOTDESK_CONFIG" "$BD_T/good.ini"
 sed -i 's/^spares = 1$/spares = 9/' "$BOTDESK_CONFIG"
 out=$("$BOTDESK" config check 2>&1)
 rc=$?
 t_is "$rc" 2 "spares = 9 is a configuration error"
-t_match "$out" "botdesk.ini:[0-9]+: .*spares" "said with file and line ($out)"
+t_match "$out" "botdesk.ini:[0-9]+: .*spares" "said with file and line ($(head -n1 <<<"$out"))"
 sed -i 's/^spares = 9$/spares = -1/' "$BOTDESK_CONFIG"
 "$BOTDESK" config check >/dev/null 2>&1
 t_is "$?" 2 "spares = -1 is a configuration error"
