@@ -22,6 +22,7 @@ text_equals_file() { cmp -s "$TEXT" "$1"; }
 json_get() { "$PY" -c 'import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1], {}, {"d": d}))' "$1"; }
 
 t_ok "the desktop with the recorder starts" bd_start "$P"
+bd_recorder_files "$P"
 t_ok "the recorder has mapped and focused its window" wait_for 5 log_has ready
 eval "$("$BOTDESK" env "$P")"
 

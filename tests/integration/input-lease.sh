@@ -20,6 +20,7 @@ json_get() { "$PY" -c 'import json,sys; d=json.load(sys.stdin); print(eval(sys.a
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 
 t_ok "the desktop with the recorder starts" bd_start "$P"
+bd_recorder_files "$P"
 t_ok "the recorder is ready" wait_for 5 grep -qx ready "$LOG"
 
 # ---- refused while a human holds --------------------------------------------------------------

@@ -73,6 +73,20 @@ static xcb_atom_t atom(xcb_connection_t *c, const char *name) {
         return a;
 }
 
+/* path, with a trailing ".DISPLAY" made the display's name (".:N"): each
+ * desktop its own files, where a warm spare runs this command too. */
+static int open_for_display(const char *path) {
+        const char *display = getenv("DISPLAY");
+        size_t n = strlen(path);
+        char buf[4096];
+
+        if (n > 8 && strcmp(path + n - 8, ".DISPLAY") == 0 && display) {
+                snprintf(buf, sizeof buf, "%.*s.%s", (int) (n - 8), path, display);
+                path = buf;
+        }
+        return open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0600);
+}
+
 int main(int argc, char **argv) {
         xcb_connection_t *c;
         xcb_screen_t *screen;
@@ -87,8 +101,8 @@ int main(int argc, char **argv) {
                 fprintf(stderr, "usage: input-recorder TEXT_FILE LOG_FILE\n");
                 return 2;
         }
-        text_fd = open(argv[1], O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0600);
-        log_fd = open(argv[2], O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0600);
+        text_fd = open_for_display(argv[1]);
+        log_fd = open_for_display(argv[2]);
         if (text_fd < 0 || log_fd < 0)
                 return 1;
         c = xcb_connect(NULL, NULL);

@@ -182,15 +182,25 @@ bd_need() {
 }
 
 # bd_input_recorder: a configuration whose desktop is the input recorder
-# (REC), which writes what it receives to TEXT and logs every event to LOG;
-# skips without python3 or without the recorder (a build without input).
+# (REC), which writes what it receives to TEXT and logs every event to LOG
+# (bd_recorder_files sets both once the desktop runs); skips without
+# python3 or without the recorder (a build without input).
 bd_input_recorder() {
         [ -n "$PY" ] || t_skip_all "python3 not installed"
         REC=${BOTDESK_INPUT_RECORDER:-$BD_BUILD_DIR/tests/integration/input-recorder}
         [ -x "$REC" ] || t_skip_all "input-recorder not built (botdesk built without input support)"
-        TEXT=$BD_T/text
-        LOG=$BD_T/log
-        bd_config "command=$REC $TEXT $LOG" settle=300
+        # Each desktop its own files (the recorder names them after its
+        # display): a warm spare runs the same command.
+        bd_config "command=$REC $BD_T/text.DISPLAY $BD_T/log.DISPLAY" settle=300
+        TEXT=/nonexistent LOG=/nonexistent
+}
+
+# bd_recorder_files PROFILE: TEXT and LOG of the recorder on PROFILE's display.
+bd_recorder_files() {
+        local d
+        d=$(sed -n 's/^DISPLAY=//p' "$(bd_rt "$1")/env" 2>/dev/null)
+        TEXT=$BD_T/text.$d
+        LOG=$BD_T/log.$d
 }
 
 # bd_config [desktop=command] [command='sleep infinity'] [settle=200] [timeout=15] [band=MIN-MAX] [min_free=0] [idle=0]
