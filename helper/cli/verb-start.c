@@ -92,6 +92,13 @@ static bool adopt_spare(const char *profile, int dirfd, bool progress) {
 
         if (helper_phase_at(dirfd, &rec) != HELPER_NONE)
                 return false;
+        /* A killed helper's desktop may run on without it: what its record
+         * names goes first, as a cold start's helper would see to. */
+        if (helper_record_read_at(dirfd, &rec) >= 0) {
+                r = helper_reap_leftovers(&rec);
+                if (r < 0)
+                        return false;
+        }
         r = pool_adopt(profile, &why);
         if (r == 0) {
                 if (progress)

@@ -61,6 +61,51 @@ bool desktop_name_valid(const char *name) {
         return profile_name_valid(name) || spare_name_valid(name);
 }
 
+static int parent_of_open(const char *path) {
+        _cleanup_free_ char *parent = strdup(path);
+        char *slash = parent ? strrchr(parent, '/') : NULL;
+        int fd;
+
+        if (!slash)
+                return -ENOMEM;
+        *slash = 0;
+        fd = open(parent[0] ? parent : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        return fd < 0 ? negative_errno() : fd;
+}
+
+void paths_remove_spare(const char *spare, bool runtime_too) {
+        _cleanup_(paths_done) struct bd_paths p = {};
+        _cleanup_close_ int runtime_base = -EBADF, state_base = -EBADF;
+
+        if (!spare_name_valid(spare) || paths_for_profile(spare, &p) < 0)
+                return;
+        state_base = parent_of_open(p.state);
+        if (state_base >= 0)
+                (void) remove_tree_at(state_base, spare);
+        if (!runtime_too)
+                return;
+        runtime_base = open(p.runtime_base, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+        if (runtime_base >= 0)
+                (void) remove_tree_at(runtime_base, spare);
+}
+
+void paths_remove_spare_alias(const char *spare) {
+        _cleanup_(paths_done) struct bd_paths p = {};
+        _cleanup_close_ int base = -EBADF, state = -EBADF;
+        struct stat st;
+
+        if (!spare_name_valid(spare) || paths_for_profile(spare, &p) < 0)
+                return;
+        base = open(p.runtime_base, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+        if (base >= 0 && fstatat(base, spare, &st, AT_SYMLINK_NOFOLLOW) >= 0 && S_ISLNK(st.st_mode))
+                (void) unlinkat(base, spare, 0);
+        state = open(p.state, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+        if (state >= 0 && fstatat(state, "xdg", &st, AT_SYMLINK_NOFOLLOW) >= 0 && S_ISLNK(st.st_mode)) {
+                (void) unlinkat(state, "xdg", 0);
+                paths_remove_spare(spare, false);
+        }
+}
+
 void paths_done(struct bd_paths *p) {
         if (!p)
                 return;

@@ -26,6 +26,15 @@ int spare_name_new(char ret[SPARE_NAME_SIZE]);
 /* What a desktop may be called: a profile's name or a spare's. */
 bool desktop_name_valid(const char *name);
 
+/* The dirs of a spare that is gone: its state dir, and its runtime dir too
+ * when runtime_too. Nothing when spare is no spare's name. */
+void paths_remove_spare(const char *spare, bool runtime_too);
+
+/* The links an adopted spare's name left (its runtime dir and its state's
+ * xdg/ made links to the profile's), when they are links: never a live
+ * spare's dirs. */
+void paths_remove_spare_alias(const char *spare);
+
 struct bd_paths {
         char *runtime_base;    /* $XDG_RUNTIME_DIR/botdesk (or the private fallback) */
         char *runtime;         /* runtime_base/PROFILE, 0700 */

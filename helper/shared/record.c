@@ -7,6 +7,7 @@
 #include "procfs.h"
 #include "cgroup.h"
 #include "envfile.h"
+#include "profile.h"
 #include "record.h"
 #include "token-kill.h"
 #include "util.h"
@@ -16,14 +17,16 @@ void helper_record_done(struct helper_record *r) {
         free(r->token);
         free(r->placement);
         free(r->unit);
+        free(r->alias);
         *r = (struct helper_record) { .display = -1 };
 }
 
 int helper_record_write_at(int dirfd, const struct helper_record *r) {
         _cleanup_free_ char *text = strdup_printf(
-                "PID=%d\nSTARTTIME=%llu\nCGROUP=%s\nTOKEN=%s\nPLACEMENT=%s\nUNIT=%s\nDISPLAY=%d\nSTARTED_AT=%llu\n",
+                "PID=%d\nSTARTTIME=%llu\nCGROUP=%s\nTOKEN=%s\nPLACEMENT=%s\nUNIT=%s\nDISPLAY=%d\nSTARTED_AT=%llu\n%s%s%s",
                 (int) r->pid, r->starttime, r->cgroup ?: "", r->token ?: "", r->placement ?: "",
-                r->unit ?: "", r->display, r->started_at);
+                r->unit ?: "", r->display, r->started_at, r->alias ? "ALIAS=" : "", r->alias ?: "",
+                r->alias ? "\n" : "");
 
         if (!text)
                 return -ENOMEM;
@@ -67,6 +70,9 @@ int helper_record_read_at(int dirfd, struct helper_record *r) {
         r->token = nonempty_dup(strv_env_get(env, "TOKEN"));
         r->placement = nonempty_dup(strv_env_get(env, "PLACEMENT"));
         r->unit = nonempty_dup(strv_env_get(env, "UNIT"));
+        s = strv_env_get(env, "ALIAS");
+        if (s && spare_name_valid(s))
+                r->alias = strdup(s);
         return 0;
 }
 
@@ -122,5 +128,7 @@ int helper_reap_leftovers(const struct helper_record *r) {
                 if (k < 0 && ret >= 0)
                         ret = k;
         }
+        if (r->alias && ret >= 0)
+                paths_remove_spare_alias(r->alias);
         return ret;
 }

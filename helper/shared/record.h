@@ -27,6 +27,7 @@ struct helper_record {
         char *token;                    /* BOTDESK_TOKEN of its processes */
         char *placement;                /* user-unit | session | standalone */
         char *unit;                     /* systemd unit, or NULL */
+        char *alias;                    /* the warm spare it was adopted from, or NULL */
         int display;                    /* -1 until the X server has its number */
         unsigned long long started_at;  /* CLOCK_REALTIME usec */
 };
@@ -50,6 +51,7 @@ int helper_alive(int dirfd, const struct helper_record *r);
 
 /*
  * Kill what a dead helper left behind: its cgroup (cgroup.kill, wait until
- * empty, remove), else every process of this uid carrying its token.
+ * empty, remove), else every process of this uid carrying its token; and
+ * the links of the spare it was adopted from.
  */
 int helper_reap_leftovers(const struct helper_record *r);

@@ -417,44 +417,13 @@ void adopt_done(struct supervisor *s) {
 
 /* ---- the spare's paths -------------------------------------------------------------------- */
 
-static void remove_spare_dirs(const char *spare, bool runtime_too) {
-        _cleanup_(paths_done) struct bd_paths p = {};
-        _cleanup_close_ int runtime_base = -EBADF, state_base = -EBADF;
-
-        if (!spare_name_valid(spare) || paths_for_profile(spare, &p) < 0)
-                return;
-        state_base = parent_dir_open(p.state);
-        if (state_base >= 0)
-                (void) remove_tree_at(state_base, spare);
-        if (!runtime_too)
-                return;
-        runtime_base = open(p.runtime_base, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
-        if (runtime_base >= 0)
-                (void) remove_tree_at(runtime_base, spare);
-}
-
 void adopt_remove_spare_paths(struct supervisor *s, bool failed) {
         if (s->alias)
-                remove_spare_dirs(s->alias, true);
+                paths_remove_spare_alias(s->alias);
         else if (s->spare)
                 /* A spare's name is never used again: nothing of it is kept,
                  * but for the reason and log of one that failed. */
-                remove_spare_dirs(s->profile, !failed);
-}
-
-void adopt_clear_stale_alias(const char *spare) {
-        _cleanup_(paths_done) struct bd_paths p = {};
-        _cleanup_close_ int base = -EBADF;
-        struct stat st;
-
-        if (paths_for_profile(spare, &p) < 0)
-                return;
-        base = open(p.runtime_base, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
-        if (base >= 0 && fstatat(base, spare, &st, AT_SYMLINK_NOFOLLOW) >= 0 && S_ISLNK(st.st_mode)) {
-                /* A link is what an adopted desktop leaves: never a spare's dir. */
-                (void) unlinkat(base, spare, 0);
-                remove_spare_dirs(spare, false);
-        }
+                paths_remove_spare(s->profile, !failed);
 }
 
 void adopt_spawn_replacement(struct supervisor *s) {

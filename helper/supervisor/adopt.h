@@ -35,10 +35,6 @@ void adopt_done(struct supervisor *s);
  * runtime dir, with last-error and helper.log, stays when it failed). */
 void adopt_remove_spare_paths(struct supervisor *s, bool failed);
 
-/* Before a spare's setup: a stale link left under its name by a killed
- * adopted desktop goes, so that its dirs can be made again. */
-void adopt_clear_stale_alias(const char *spare);
-
 /* A standalone spare that failed once ready: run `$BOTDESK_CLI pool fill`
  * for its replacement (shared/adoption.h), in a process of its own. */
 void adopt_spawn_replacement(struct supervisor *s);

@@ -102,6 +102,7 @@ int placement_write_record(struct supervisor *s) {
                 .token = s->token,
                 .placement = (char *) s->placement,
                 .unit = s->unit,
+                .alias = s->alias,
                 .display = s->display,
                 .started_at = s->started_at,
         };

@@ -81,7 +81,9 @@ int supervisor_setup(struct supervisor *s, enum helper_failure *ret_kind) {
 
         *ret_kind = HELPER_FAILURE_RUNTIME;
         if (s->spare)
-                adopt_clear_stale_alias(s->profile);
+                /* A link under our name is what a killed adopted desktop
+                 * left (its unit restarts us): our dirs are made again. */
+                paths_remove_spare_alias(s->profile);
         r = paths_for_profile(s->profile, &s->paths);
         if (r < 0)
                 return log_error_errno(r, "Cannot compute the paths of profile %s: %m", s->profile);

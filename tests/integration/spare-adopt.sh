@@ -210,6 +210,32 @@ bd_snapshot_spares
 timeout 60 "$BOTDESK" pool drain >/dev/null 2>&1
 rm -f -- "${BASE:?}/pool-backoff"
 
+# ---- an adopted desktop whose helper was killed -------------------------------------------------
+timeout 120 "$BOTDESK" pool fill >"$BD_T/out/fill-k" 2>&1
+bd_snapshot_spares
+P6=$(bd_profile killed)
+bd_start "$P6" --json
+K=$(bd_adopted_from "$P6")
+t_match "$K" '^_spare-' "a profile adopts a spare ($K)"
+bd_snapshot "$P6"
+KPID=$(rec_get "$P6" PID)
+KTOK=$(rec_get "$P6" TOKEN)
+KCG=$(rec_get "$P6" CGROUP)
+t_match "$(grep '^ALIAS=' "$BASE/$P6/helper")" "^ALIAS=$K\$" "the profile's record names the spare it came from"
+kill -KILL "$KPID"
+wait_for 10 eval '! proc_alive "$KPID"' || t_fail "the killed helper is gone (waited 10 s)"
+timeout 120 "$BOTDESK" pool fill >"$BD_T/out/fill-k2" 2>&1
+bd_snapshot_spares
+bd_start "$P6" --json
+t_is "$?" 0 "the profile starts again after its helper was killed"
+t_isnt "$(rec_get "$P6" PID)" "$KPID" "with a helper of its own"
+t_is "$(token_pids "$KTOK" | wc -l)" 0 "nothing of the killed helper's desktop runs on"
+[ -n "$KCG" ] && t_ok "its cgroup is gone" test ! -e "$KCG"
+t_ok "the link of the spare it came from is gone" test ! -L "$BASE/$K" -a ! -e "$XDG_STATE_HOME/botdesk/$K"
+bd_snapshot "$P6"
+bd_stop "$P6"
+timeout 60 "$BOTDESK" pool drain >/dev/null 2>&1
+
 # ---- a spare being stopped is not adopted ------------------------------------------------------
 timeout 120 "$BOTDESK" pool fill >"$BD_T/out/fill-l" 2>&1
 bd_snapshot_spares

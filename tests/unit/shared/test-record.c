@@ -11,6 +11,8 @@
 
 static char base[PATH_MAX];
 
+static void write_record(int dirfd, const char *text);
+
 static void test_record_round_trip(int dirfd) {
         struct helper_record w = {
                 .pid = 4242, .starttime = 123456789ULL, .cgroup = (char *) "/sys/fs/cgroup/x",
@@ -26,8 +28,19 @@ static void test_record_round_trip(int dirfd) {
         TAP_EQ_STR(r.token, "0123abcd", "the token survives the round trip");
         TAP_EQ_STR(r.placement, "standalone", "the placement survives the round trip");
         tap_ok(r.unit == NULL, "an absent unit reads back as none, not as an empty string");
+        tap_ok(r.alias == NULL, "a desktop started cold names no spare");
         helper_record_done(&r);
         tap_ok(!r.cgroup && !r.token && r.display == -1, "helper_record_done leaves an empty record");
+
+        w.alias = (char *) "_spare-0123abcd";
+        TAP_EQ_INT(helper_record_write_at(dirfd, &w), 0, "the record of an adopted desktop is written");
+        TAP_EQ_INT(helper_record_read_at(dirfd, &r), 0, "... and read back");
+        TAP_EQ_STR(r.alias, "_spare-0123abcd", "the spare it was adopted from survives the round trip");
+        helper_record_done(&r);
+        write_record(dirfd, "PID=12\nSTARTTIME=5\nALIAS=../x\n");
+        TAP_EQ_INT(helper_record_read_at(dirfd, &r), 0, "a record with an alias that is no spare's name still reads");
+        tap_ok(r.alias == NULL, "... without it: nothing outside a spare's dirs is ever removed for it");
+        helper_record_done(&r);
 }
 
 static void write_record(int dirfd, const char *text) {
