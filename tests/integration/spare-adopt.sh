@@ -29,7 +29,8 @@ cookie_of() { od -An -tx1 "$1" 2>/dev/null | tr -d ' \n'; }
 ready_spare_other_than() { local n; n=$(spare_field pid | grep -vx -- "$1" | head -n1); [ -n "$n" ]; }
 
 # ---- a spare ----------------------------------------------------------------------------------
-timeout 120 "$BOTDESK" pool fill >"$BD_T/out/fill" 2>&1 &
+# The caller's secrets must stay behind, in the spare as in a cold start.
+BD_SPARE_SECRET=hunter2-$$ timeout 120 "$BOTDESK" pool fill >"$BD_T/out/fill" 2>&1 &
 wait $!
 t_is "$?" 0 "pool fill exits 0 once a spare is ready" || t_diag "$(cat "$BD_T/out/fill")"
 bd_snapshot_spares
@@ -106,6 +107,13 @@ if [ -n "$CG" ]; then
 else
         t_match "$(token_pids "$TOK" | wc -l)" '^[1-9][0-9]*$' "processes carry the recorded token (no cgroup)"
 fi
+
+leaks=
+for pid in $(desktop_pids "$P"); do
+        grep -qza "^BD_SPARE_SECRET=" "/proc/$pid/environ" 2>/dev/null && leaks="$leaks $pid"
+done
+t_is "$leaks" "" "no process of the adopted desktop carries the filler's environment"
+t_match "$(desktop_pids "$P" | wc -l)" '^([6-9]|[1-9][0-9]+)$' "... of its processes, which are found"
 
 if wait_for 60 ready_spare_other_than "$SPID"; then
         t_pass "a replacement spare is ready after the adoption"
