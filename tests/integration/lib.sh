@@ -325,6 +325,15 @@ bd_spare_xservers() {
         return 0
 }
 
+# The display numbers the live spares hold.
+bd_spare_displays() {
+        local d
+        for d in "$XDG_RUNTIME_DIR"/botdesk/_spare-*; do
+                [ -d "$d" ] && [ ! -L "$d" ] && sed -n 's/^DISPLAY=//p' "$d/helper" 2>/dev/null
+        done
+        return 0
+}
+
 # The spare a profile's running desktop was adopted from (its name links
 # to the profile's dir), or nothing after a cold start.
 bd_adopted_from() {
@@ -426,8 +435,11 @@ helpers_of() {
 # The names PROFILE's desktops have run under: its own, and each spare it
 # adopted (whose name stays in the X server's and the helper's argv).
 bd_names_of() {
-        echo "$1"
-        [ -f "$BD_T/adopted" ] && sed -n "s/^$1 //p" "$BD_T/adopted"
+        {
+                echo "$1"
+                bd_adopted_from "$1"
+                [ -f "$BD_T/adopted" ] && sed -n "s/^$1 //p" "$BD_T/adopted"
+        } | awk '!seen[$0]++'
         return 0
 }
 
