@@ -5,9 +5,11 @@
 #include <stdint.h>
 #include <signal.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
+#include <time.h>
 
 #include "alloc.h"
 #include "botdesk-config.h"
@@ -116,8 +118,18 @@ static void notify_receive(int fd, pid_t helper, struct notify_state *st, bool p
 }
 
 char *standalone_last_error(int runtime_fd) {
-        char *text = NULL;
+        return standalone_last_error_since(runtime_fd, 0);
+}
 
+char *standalone_last_error_since(int runtime_fd, unsigned long long since_usec) {
+        char *text = NULL;
+        struct stat st;
+
+        if (since_usec > 0 &&
+            (fstatat(runtime_fd, "last-error", &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+             (unsigned long long) st.st_mtim.tv_sec * 1000000ULL + (unsigned long long) st.st_mtim.tv_nsec / 1000 <
+                     since_usec))
+                return NULL;
         if (read_full_file_at(runtime_fd, "last-error", &text, NULL, 4096) < 0)
                 return NULL;
         text[strcspn(text, "\n")] = 0;
@@ -154,7 +166,7 @@ static int spawn_and_wait(const char *profile, const struct bd_paths *p, int run
         _cleanup_free_ char *notify_name = NULL;
         _cleanup_strv_free_ char **env = NULL;
         struct notify_state st = {};
-        unsigned long long t0 = now_usec();
+        unsigned long long t0 = now_usec(), spawned_at;
         char *argv[] = { (char *) helper_path(), (char *) profile, NULL };
         extern char **environ;
         pid_t pid;
@@ -166,8 +178,17 @@ static int spawn_and_wait(const char *profile, const struct bd_paths *p, int run
         log_fd = openat(runtime_fd, "helper.log", O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0600);
         if (log_fd < 0)
                 return negative_errno();
-        /* Whatever reason is found after this start is this start's own. */
-        (void) unlinkat(runtime_fd, "last-error", 0);
+        /* A reason written from now on is this start's own. It is not
+         * removed here: a start waiting for the last helper reads it once
+         * that one is gone, until ours has taken the lock (and removes it). */
+        {
+                /* The clock file times are taken from, so that a write
+                 * after this moment never looks older than it. */
+                struct timespec ts;
+
+                (void) clock_gettime(CLOCK_REALTIME_COARSE, &ts);
+                spawned_at = (unsigned long long) ts.tv_sec * 1000000ULL + (unsigned long long) ts.tv_nsec / 1000;
+        }
 
         /* The helper belongs to the desktop: it gets the same clean
          * environment, plus what decides where the desktop's files are and
@@ -243,7 +264,7 @@ static int spawn_and_wait(const char *profile, const struct bd_paths *p, int run
                         notify_receive(notify_fd, pid, &st, progress, t0);
                         (void) waitpid(pid, &status, 0);
                         *ret_exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
-                        *ret_error = standalone_last_error(runtime_fd);
+                        *ret_error = standalone_last_error_since(runtime_fd, spawned_at);
                         if (!*ret_error)
                                 *ret_error = describe_helper_end(pid, status, &st, p->runtime);
                         return -EIO;

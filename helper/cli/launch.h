@@ -71,6 +71,9 @@ int standalone_wait_starting_with(const char *profile, const struct bd_paths *p,
 
 /* The one line of RUNTIME/last-error, or NULL. */
 char *standalone_last_error(int runtime_fd);
+/* The same when last-error was written at since_usec (CLOCK_REALTIME) or
+ * later: a reason older than a start is not that start's. */
+char *standalone_last_error_since(int runtime_fd, unsigned long long since_usec);
 
 /*
  * Start the unit of the desktop name through the user manager (bus), or

@@ -8,6 +8,7 @@
  * killed, or stays starting. Each case runs both ways and must end the same.
  */
 #include <fcntl.h>
+#include <time.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/file.h>
@@ -185,6 +186,28 @@ static void cases(const struct bd_paths *p, int dfd, bool inotify) {
         free(o.error);
 }
 
+/* A reason is a start's own only when written since that start began. */
+static void last_error_since(int dfd) {
+        _cleanup_free_ char *now_text = NULL, *old_text = NULL, *any = NULL;
+        struct timespec ts;
+        unsigned long long before, after;
+
+        (void) clock_gettime(CLOCK_REALTIME_COARSE, &ts);
+        before = (unsigned long long) ts.tv_sec * 1000000ULL + (unsigned long long) ts.tv_nsec / 1000;
+        if (write_file_atomic_at(dfd, "last-error", "The X server died.\n", 19, 0600) < 0) {
+                printf("Bail out! cannot write last-error\n");
+                exit(1);
+        }
+        now_text = standalone_last_error_since(dfd, before);
+        TAP_EQ_STR(now_text, "The X server died.", "a reason written since the start is the start's");
+        after = before + 10 * 1000000ULL;
+        old_text = standalone_last_error_since(dfd, after);
+        tap_ok(old_text == NULL, "a reason written before the start is not");
+        any = standalone_last_error(dfd);
+        TAP_EQ_STR(any, "The X server died.", "without a start time any reason counts");
+        (void) unlinkat(dfd, "last-error", 0);
+}
+
 int main(void) {
         _cleanup_close_ int dfd = -EBADF;
         struct bd_paths p = {};
@@ -202,6 +225,7 @@ int main(void) {
 
         cases(&p, dfd, true);
         cases(&p, dfd, false);
+        last_error_since(dfd);
 
         reset(dfd);
         (void) unlinkat(dfd, HELPER_LOCK_FILE, 0);
