@@ -287,15 +287,10 @@ static void prune_dead(int base) {
         _cleanup_close_ int state_base = -EBADF;
         struct dirent *de;
         char probe[SPARE_NAME_SIZE];
-        char *slash;
 
         if (spare_name_new(probe) < 0 || paths_for_profile(probe, &p) < 0)
                 return;
-        slash = strrchr(p.state, '/');
-        if (!slash)
-                return;
-        *slash = 0;
-        state_base = open(p.state, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+        state_base = dir_open_parent(p.state);
         if (dir_open_at(base, ".", &d) >= 0)
                 while ((de = readdir(d))) {
                         _cleanup_(helper_record_done) struct helper_record rec = {};

@@ -108,6 +108,13 @@ static int refresh(struct watcher *wt, struct watched *p) {
                 emit(wt, p, "state");
         } else {
                 d = watch_diff(&p->last, &cur);
+                if ((d & WATCH_CHANGED_STATUS) && watch_start_unseen(&p->last, &cur)) {
+                        /* Ready before a look saw it started (an adopted
+                         * spare publishes at once): it was started all the same. */
+                        p->last = cur;
+                        p->last.status = WATCH_STARTED;
+                        emit(wt, p, "status");
+                }
                 p->last = cur;
                 if (d & WATCH_CHANGED_STATUS)
                         emit(wt, p, "status");

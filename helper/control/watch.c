@@ -118,3 +118,9 @@ void watch_json(struct json *j, const char *profile, const char *event, const ch
         json_kv_opt_double(j, "idle_seconds", s->idle_seconds, s->idle_seconds >= 0);
         json_object_end(j);
 }
+
+bool watch_start_unseen(const struct watch_state *prev, const struct watch_state *cur) {
+        bool had_none = prev->status == WATCH_STOPPED || prev->status == WATCH_FAILED;
+
+        return had_none && (cur->status == WATCH_READY || cur->status == WATCH_STOPPING);
+}

@@ -70,6 +70,11 @@ int watch_snapshot_at(int dirfd, const struct watch_state *prev, struct watch_st
 /* The WATCH_CHANGED_* bits that tell prev from cur. The idle time never counts. */
 unsigned watch_diff(const struct watch_state *prev, const struct watch_state *cur);
 
+/* Whether cur is ready (or past it) where prev had no desktop: the start
+ * between them went unseen, and is reported as "started" first, so that
+ * every start reads started, then ready. */
+bool watch_start_unseen(const struct watch_state *prev, const struct watch_state *cur);
+
 /* Whether cur is what --until waits for. */
 bool watch_until_reached(enum watch_until u, const struct watch_state *cur);
 

@@ -61,25 +61,13 @@ bool desktop_name_valid(const char *name) {
         return profile_name_valid(name) || spare_name_valid(name);
 }
 
-static int parent_of_open(const char *path) {
-        _cleanup_free_ char *parent = strdup(path);
-        char *slash = parent ? strrchr(parent, '/') : NULL;
-        int fd;
-
-        if (!slash)
-                return -ENOMEM;
-        *slash = 0;
-        fd = open(parent[0] ? parent : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        return fd < 0 ? negative_errno() : fd;
-}
-
 void paths_remove_spare(const char *spare, bool runtime_too) {
         _cleanup_(paths_done) struct bd_paths p = {};
         _cleanup_close_ int runtime_base = -EBADF, state_base = -EBADF;
 
         if (!spare_name_valid(spare) || paths_for_profile(spare, &p) < 0)
                 return;
-        state_base = parent_of_open(p.state);
+        state_base = dir_open_parent(p.state);
         if (state_base >= 0)
                 (void) remove_tree_at(state_base, spare);
         if (!runtime_too)

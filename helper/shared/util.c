@@ -333,6 +333,20 @@ int mkdir_parents(const char *path, mode_t leaf_mode) {
         return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
 }
 
+int dir_open_parent(const char *path) {
+        _cleanup_free_ char *parent = strdup(path);
+        char *slash = parent ? strrchr(parent, '/') : NULL;
+        int fd;
+
+        if (!parent)
+                return -ENOMEM;
+        if (!slash)
+                return -EINVAL;
+        *slash = 0;
+        fd = open(parent[0] ? parent : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        return fd < 0 ? negative_errno() : fd;
+}
+
 int remove_tree_at(int parent_fd, const char *name) {
         _cleanup_closedir_ DIR *d = NULL;
         struct dirent *de;

@@ -115,6 +115,10 @@ int write_all(int fd, const void *data, size_t size);
  * existing leaf must be a directory (or a symlink to one). */
 int mkdir_parents(const char *path, mode_t leaf_mode);
 
+/* The directory that holds path (O_RDONLY | O_DIRECTORY | O_CLOEXEC): an
+ * fd, or -errno. */
+int dir_open_parent(const char *path);
+
 /* rm -r of parent_fd/name without following a symlink anywhere: a symlink is
  * removed, never what it points to. 0, also when name did not exist. */
 int remove_tree_at(int parent_fd, const char *name);

@@ -54,18 +54,6 @@ static int config_same(const struct bd_config *spare, const char *profile) {
         return streq(a, b);
 }
 
-static int parent_dir_open(const char *path) {
-        _cleanup_free_ char *parent = strdup(path);
-        char *slash = parent ? strrchr(parent, '/') : NULL;
-        int fd;
-
-        if (!slash)
-                return -ENOMEM;
-        *slash = 0;
-        fd = open(parent[0] ? parent : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        return fd < 0 ? negative_errno() : fd;
-}
-
 static const char *last_component(const char *path) {
         const char *slash = strrchr(path, '/');
 
@@ -189,7 +177,7 @@ static int move_state(struct supervisor *s, struct target *t) {
 
 /* The spare's runtime dir (old, after the swap) becomes a link to the profile's. */
 static void leave_runtime_link(const struct target *old, const char *profile, const char *runtime) {
-        _cleanup_close_ int base = parent_dir_open(old->paths.runtime);
+        _cleanup_close_ int base = dir_open_parent(old->paths.runtime);
         const char *name = last_component(old->paths.runtime);
 
         for (size_t i = 0; i < ELEMENTSOF(runtime_dropped); i++)

@@ -147,8 +147,11 @@ static void ends_when(const struct bd_paths *p, int dfd, bool inotify, enum act 
 
         TAP_EQ_INT(o.r, want_r, "%s: %s", how, what);
         TAP_EQ_STR(o.error, want_error, "%s: %s: %s", how, what, want_error ? "the helper's reason" : "no reason made up");
-        tap_ok(o.ms >= at_ms && o.ms < at_ms + 2000, "%s: %s: as soon as it happened (after %llu ms; at %llu)", how,
-               what, o.ms, at_ms);
+        /* The helper's clock starts as it says it is set up, a little
+         * before the wait's own (a loaded machine: a few ms, seen 2 under
+         * ASan): not before, is what the lower bound means. */
+        tap_ok(o.ms + 50 >= at_ms && o.ms < at_ms + 2000, "%s: %s: as soon as it happened (after %llu ms; at %llu)",
+               how, what, o.ms, at_ms);
         tap_ok(o.lock_released, "%s: %s: the profile lock was released for the wait", how, what);
         free(o.error);
         end(h);

@@ -53,6 +53,24 @@ static void test_encoding(void) {
         free(t);
 }
 
+static void test_start_unseen(void) {
+        struct watch_state none = { .status = WATCH_STOPPED, .display = -1 }, cur = { .status = WATCH_READY, .display = 20 };
+
+        tap_ok(watch_start_unseen(&none, &cur), "stopped, then ready: the start went unseen");
+        none.status = WATCH_FAILED;
+        tap_ok(watch_start_unseen(&none, &cur), "failed, then ready: likewise");
+        cur.status = WATCH_STOPPING;
+        tap_ok(watch_start_unseen(&none, &cur), "failed, then already stopping: likewise");
+        none.status = WATCH_STARTED;
+        cur.status = WATCH_READY;
+        tap_ok(!watch_start_unseen(&none, &cur), "started, then ready: the start was seen");
+        none.status = WATCH_STOPPED;
+        cur.status = WATCH_STARTED;
+        tap_ok(!watch_start_unseen(&none, &cur), "stopped, then started: nothing unseen");
+        cur.status = WATCH_FAILED;
+        tap_ok(!watch_start_unseen(&none, &cur), "stopped, then failed: nothing unseen");
+}
+
 static void test_diff(void) {
         struct watch_state a = { .status = WATCH_READY, .display = 20, .lease = { .holder = LEASE_AGENT, .epoch = 1 } },
                            b = a;
@@ -124,6 +142,7 @@ int main(void) {
                 abort();
         test_encoding();
         test_diff();
+        test_start_unseen();
         test_until();
         test_snapshot();
         (void) nftw(tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
