@@ -69,8 +69,7 @@ int launch_unit_start(unsigned timeout, bool progress, sd_bus *bus, const char *
                           profile, timeout, unit, unit);
                 return -ETIMEDOUT;
         }
-        if (read_full_file_at(dirfd, "last-error", &why, NULL, 4096) >= 0)
-                why[strcspn(why, "\n")] = 0;
+        why = standalone_last_error(dirfd);
         log_error("Cannot start %s: %s. See: journalctl --user -u %s", unit,
                   why ?: result ?: strerror(-r), unit);
         return -EIO;

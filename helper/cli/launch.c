@@ -9,7 +9,6 @@
 #include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
-#include <time.h>
 
 #include "alloc.h"
 #include "botdesk-config.h"
@@ -36,7 +35,7 @@ static int pidfd_signal(int pidfd, int sig) {
 }
 
 int profile_lock(int runtime_fd) {
-        return lock_file_at(runtime_fd, START_LOCK_FILE);
+        return lock_file_at(runtime_fd, START_LOCK_FILE, true);
 }
 
 /* An autobound abstract socket: a name nobody else holds, and no file that
@@ -126,9 +125,7 @@ char *standalone_last_error_since(int runtime_fd, unsigned long long since_usec)
         struct stat st;
 
         if (since_usec > 0 &&
-            (fstatat(runtime_fd, "last-error", &st, AT_SYMLINK_NOFOLLOW) < 0 ||
-             (unsigned long long) st.st_mtim.tv_sec * 1000000ULL + (unsigned long long) st.st_mtim.tv_nsec / 1000 <
-                     since_usec))
+            (fstatat(runtime_fd, "last-error", &st, AT_SYMLINK_NOFOLLOW) < 0 || timespec_usec(&st.st_mtim) < since_usec))
                 return NULL;
         if (read_full_file_at(runtime_fd, "last-error", &text, NULL, 4096) < 0)
                 return NULL;
@@ -181,14 +178,7 @@ static int spawn_and_wait(const char *profile, const struct bd_paths *p, int run
         /* A reason written from now on is this start's own. It is not
          * removed here: a start waiting for the last helper reads it once
          * that one is gone, until ours has taken the lock (and removes it). */
-        {
-                /* The clock file times are taken from, so that a write
-                 * after this moment never looks older than it. */
-                struct timespec ts;
-
-                (void) clock_gettime(CLOCK_REALTIME_COARSE, &ts);
-                spawned_at = (unsigned long long) ts.tv_sec * 1000000ULL + (unsigned long long) ts.tv_nsec / 1000;
-        }
+        spawned_at = realtime_coarse_usec();
 
         /* The helper belongs to the desktop: it gets the same clean
          * environment, plus what decides where the desktop's files are and
@@ -362,14 +352,8 @@ int desktop_stop(const struct bd_paths *p, int runtime_fd, unsigned timeout_sec,
                 }
         }
 
-        /* Whatever the helper did or could not do: nothing of the desktop may
-         * remain. A unit's cgroup is systemd's to kill (it may already host
-         * the next generation), so only the token is used there. */
-        if (unit_placed) {
-                free(rec.cgroup);
-                rec.cgroup = NULL;
-        }
-        r = rec.pid > 0 ? helper_reap_leftovers(&rec) : 0;
+        /* Whatever the helper did or could not do: nothing of the desktop may remain. */
+        r = helper_reap_after_stop(&rec);
         /* A killed helper could not remove its server's lock and socket;
          * other allocators look only at the lock. Removed only when the
          * process it names is gone. */

@@ -184,7 +184,7 @@ static bool drained_since_spawn(int base) {
 }
 
 static int pool_lock(int base) {
-        return lock_file_at(base, POOL_LOCK_FILE);
+        return lock_file_at(base, POOL_LOCK_FILE, true);
 }
 
 /* The failures so far and until when the next attempt waits. */
@@ -205,12 +205,11 @@ static void backoff_read(int base, unsigned *ret_failures, unsigned long long *r
 }
 
 static void backoff_note_failure(int base, unsigned failures) {
-        unsigned sec = failures >= 10 ? POOL_BACKOFF_MAX_SEC : 1u << failures;
+        /* 1 s, doubling up to the cap (and no shift past it). */
+        unsigned sec = failures < 16 && (1u << failures) < POOL_BACKOFF_MAX_SEC ? 1u << failures : POOL_BACKOFF_MAX_SEC;
         char text[64];
         int n;
 
-        if (sec > POOL_BACKOFF_MAX_SEC)
-                sec = POOL_BACKOFF_MAX_SEC;
         n = snprintf(text, sizeof text, "%u %llu\n", failures + 1, realtime_usec() + sec * 1000000ULL);
         (void) write_file_atomic_at(base, POOL_BACKOFF_FILE, text, (size_t) n, 0600);
 }
@@ -282,15 +281,13 @@ static int spare_start(const struct bd_config *c, bool progress, char **ret_erro
  * reason was said to whoever filled the pool), a state dir without a
  * runtime dir. Under the pool lock: no filler is starting one meanwhile. */
 static void prune_dead(int base) {
-        _cleanup_(paths_done) struct bd_paths p = {};
+        _cleanup_free_ char *state_path = NULL;
         _cleanup_closedir_ DIR *d = NULL;
         _cleanup_close_ int state_base = -EBADF;
         struct dirent *de;
-        char probe[SPARE_NAME_SIZE];
 
-        if (spare_name_new(probe) < 0 || paths_for_profile(probe, &p) < 0)
-                return;
-        state_base = dir_open_parent(p.state);
+        if (paths_state_base(&state_path) >= 0)
+                state_base = open(state_path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (dir_open_at(base, ".", &d) >= 0)
                 while ((de = readdir(d))) {
                         _cleanup_(helper_record_done) struct helper_record rec = {};
@@ -303,15 +300,8 @@ static void prune_dead(int base) {
                                 continue;
                         /* A helper killed as it was adopted may have left its
                          * desktop running under this record alone. */
-                        if (helper_record_read_at(fd, &rec) >= 0 && rec.pid > 0) {
-                                if (rec.placement && streq(rec.placement, "user-unit")) {
-                                        /* The unit's cgroup is systemd's to kill. */
-                                        free(rec.cgroup);
-                                        rec.cgroup = NULL;
-                                }
-                                if (helper_reap_leftovers(&rec) < 0)
-                                        continue;
-                        }
+                        if (helper_record_read_at(fd, &rec) >= 0 && helper_reap_after_stop(&rec) < 0)
+                                continue;
                         (void) remove_tree_at(base, de->d_name);
                 }
         if (state_base < 0)
@@ -337,12 +327,9 @@ int pool_fill(const struct bd_config *c, bool progress, bool quiet) {
                 return 0;
         {
                 _cleanup_(paths_done) struct bd_paths p = {};
-                char name[SPARE_NAME_SIZE];
 
                 /* The base, made as every start makes it, holds the pool's lock. */
-                r = spare_name_new(name);
-                if (r >= 0)
-                        r = paths_for_profile(name, &p);
+                r = paths_runtime_base(&p.runtime_base);
                 if (r >= 0)
                         r = paths_ensure_base(&p);
                 if (r < 0)

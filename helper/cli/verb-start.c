@@ -133,7 +133,7 @@ static int start_desktop(const struct cli_args *a, const char *profile, struct b
         if (c->spares > 0 && adopt_spare(profile, dirfd, progress))
                 goto started;
         if (!launch_standalone_forced() && unit_bus_open(&bus) >= 0) {
-                r = launch_unit_start(a->timeout, !a->quiet && !a->json && isatty(STDERR_FILENO), bus, profile, dirfd, &lock);
+                r = launch_unit_start(a->timeout, progress, bus, profile, dirfd, &lock);
                 sd_bus_flush_close_unref(bus);
                 if (r < 0)
                         return EXIT_FAILED;

@@ -220,21 +220,30 @@ static int home_dir(char **ret) {
         return *ret ? 0 : -ENOMEM;
 }
 
-static int state_dir(const char *profile, char **ret) {
+int paths_state_base(char **ret) {
         const char *xdg = getenv("XDG_STATE_HOME");
         _cleanup_free_ char *home = NULL;
         size_t l = xdg_dir_len(xdg);
         int r;
 
         if (l > 0) {
-                *ret = strdup_printf("%.*s/botdesk/%s", (int) l, xdg, profile);
+                *ret = strdup_printf("%.*s/botdesk", (int) l, xdg);
         } else {
                 r = home_dir(&home);
                 if (r < 0)
                         return r;
-                *ret = strdup_printf("%s%s.local/state/botdesk/%s", home,
-                                     streq(home, "/") ? "" : "/", profile);
+                *ret = strdup_printf("%s%s.local/state/botdesk", home, streq(home, "/") ? "" : "/");
         }
+        return *ret ? 0 : -ENOMEM;
+}
+
+static int state_dir(const char *profile, char **ret) {
+        _cleanup_free_ char *base = NULL;
+        int r = paths_state_base(&base);
+
+        if (r < 0)
+                return r;
+        *ret = strdup_printf("%s/%s", base, profile);
         return *ret ? 0 : -ENOMEM;
 }
 

@@ -56,6 +56,8 @@ int paths_for_profile(const char *profile, struct bd_paths *ret);
 
 /* The runtime base dir alone (for list/status of all profiles). */
 int paths_runtime_base(char **ret);
+/* The state base dir alone: $XDG_STATE_HOME/botdesk (or ~/.local/state/botdesk). */
+int paths_state_base(char **ret);
 
 /* The user's home: $HOME when it is an absolute path, else the passwd entry. */
 int paths_home(char **ret);

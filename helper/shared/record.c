@@ -76,15 +76,16 @@ int helper_record_read_at(int dirfd, struct helper_record *r) {
         return 0;
 }
 
-int helper_lock_take(int dirfd) {
-        _cleanup_close_ int fd = openat(dirfd, HELPER_LOCK_FILE,
-                                        O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0600);
+int helper_reap_after_stop(struct helper_record *r) {
+        if (streq_ptr(r->placement, "user-unit")) {
+                free(r->cgroup);
+                r->cgroup = NULL;
+        }
+        return r->pid > 0 ? helper_reap_leftovers(r) : 0;
+}
 
-        if (fd < 0)
-                return negative_errno();
-        if (flock(fd, LOCK_EX | LOCK_NB) < 0)
-                return errno == EWOULDBLOCK ? -EBUSY : negative_errno();
-        return TAKE_FD(fd);
+int helper_lock_take(int dirfd) {
+        return lock_file_at(dirfd, HELPER_LOCK_FILE, false);
 }
 
 int helper_lock_held(int dirfd) {

@@ -55,3 +55,11 @@ int helper_alive(int dirfd, const struct helper_record *r);
  * the links of the spare it was adopted from.
  */
 int helper_reap_leftovers(const struct helper_record *r);
+
+/*
+ * The same for what a stop (or a prune of dead spares) finds once the
+ * helper is gone: a unit's cgroup is systemd's to kill (it may already
+ * host the next generation), so only the token is used there; r->cgroup
+ * is dropped for that. 0 when r names no helper.
+ */
+int helper_reap_after_stop(struct helper_record *r);

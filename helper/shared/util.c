@@ -10,15 +10,20 @@
 
 #include "util.h"
 
+char *strdup_vprintf(const char *fmt, va_list ap) {
+        char *s;
+
+        return vasprintf(&s, fmt, ap) < 0 ? NULL : s;
+}
+
 char *strdup_printf(const char *fmt, ...) {
         va_list ap;
         char *s;
-        int r;
 
         va_start(ap, fmt);
-        r = vasprintf(&s, fmt, ap);
+        s = strdup_vprintf(fmt, ap);
         va_end(ap);
-        return r < 0 ? NULL : s;
+        return s;
 }
 
 static int read_full_fd(int fd, char **ret, size_t *ret_size, size_t max) {
@@ -151,11 +156,15 @@ int parse_uint(const char *s, unsigned long long max, unsigned long long *ret) {
         return 0;
 }
 
+unsigned long long timespec_usec(const struct timespec *ts) {
+        return (unsigned long long) ts->tv_sec * 1000000ULL + (unsigned long long) ts->tv_nsec / 1000ULL;
+}
+
 static unsigned long long clock_usec(clockid_t id) {
         struct timespec ts;
 
         clock_gettime(id, &ts);
-        return (unsigned long long) ts.tv_sec * 1000000ULL + (unsigned long long) ts.tv_nsec / 1000ULL;
+        return timespec_usec(&ts);
 }
 
 unsigned long long now_usec(void) {
@@ -164,6 +173,10 @@ unsigned long long now_usec(void) {
 
 unsigned long long realtime_usec(void) {
         return clock_usec(CLOCK_REALTIME);
+}
+
+unsigned long long realtime_coarse_usec(void) {
+        return clock_usec(CLOCK_REALTIME_COARSE);
 }
 
 int fd_move_above_stdio(int fd) {
@@ -277,14 +290,19 @@ int env_copy_set(char *const *env, const char *key, const char *value, char ***r
         return 0;
 }
 
-int lock_file_at(int dirfd, const char *name) {
-        _cleanup_close_ int fd = openat(dirfd, name, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+int lock_file_at(int dirfd, const char *name, bool wait) {
+        /* O_NONBLOCK: a FIFO in its place must not hang us (flock ignores it). */
+        _cleanup_close_ int fd = openat(dirfd, name, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY,
+                                        0600);
 
         if (fd < 0)
                 return negative_errno();
-        while (flock(fd, LOCK_EX) < 0)
+        while (flock(fd, LOCK_EX | (wait ? 0 : LOCK_NB)) < 0) {
+                if (!wait && errno == EWOULDBLOCK)
+                        return -EBUSY;
                 if (errno != EINTR)
                         return negative_errno();
+        }
         return TAKE_FD(fd);
 }
 

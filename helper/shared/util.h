@@ -10,6 +10,7 @@
  */
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@
 #include <unistd.h>
 #include <dirent.h>
 #include <sys/types.h>
+#include <time.h>
 
 #define ELEMENTSOF(x) (sizeof(x) / sizeof((x)[0]))
 #define _unused_ __attribute__((unused))
@@ -106,6 +108,8 @@ static inline int negative_errno(void) {
 
 /* asprintf that returns NULL on failure instead of an undefined pointer. */
 char *strdup_printf(const char *fmt, ...) _printf_(1, 2);
+/* The same with a va_list. */
+char *strdup_vprintf(const char *fmt, va_list ap) _printf_(1, 0);
 
 /* Read a whole small file (at most max bytes) into a NUL-terminated buffer. */
 /* Write all of data, through EINTR and short writes. */
@@ -140,6 +144,10 @@ int parse_uint(const char *s, unsigned long long max, unsigned long long *ret);
 /* Monotonic and wall clock in microseconds. */
 unsigned long long now_usec(void);
 unsigned long long realtime_usec(void);
+/* CLOCK_REALTIME_COARSE, the clock file times come from: a file written
+ * after this moment never looks older than it. */
+unsigned long long realtime_coarse_usec(void);
+unsigned long long timespec_usec(const struct timespec *ts);
 
 /* Move fd above 2 if it is 0..2 (callers may start with stdio closed). */
 int fd_move_above_stdio(int fd);
@@ -166,5 +174,6 @@ int env_set(char ***env, const char *key, const char *value);
 int env_copy_set(char *const *env, const char *key, const char *value, char ***ret);
 
 /* Open (creating it 0600 if need be) dirfd/name and take an exclusive
- * flock on it, waiting as long as it takes: the fd, or -errno. */
-int lock_file_at(int dirfd, const char *name);
+ * flock on it: the fd, or -errno. wait: as long as it takes; else -EBUSY
+ * when someone holds it. */
+int lock_file_at(int dirfd, const char *name, bool wait);

@@ -2,7 +2,6 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -189,19 +188,6 @@ static void leave_runtime_link(const struct target *old, const char *profile, co
 
 static void adopt_stop_listening(struct supervisor *s);
 
-/* The spare's start lock, without waiting: a `botdesk` that holds it is
- * stopping the spare (pool drain, a fill retiring it), which must not end
- * a profile's desktop instead. Held until the adoption is done. */
-static int spare_lock_take(struct supervisor *s) {
-        _cleanup_close_ int fd = openat(s->runtime_fd, START_LOCK_FILE, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-
-        if (fd < 0)
-                return negative_errno();
-        if (flock(fd, LOCK_EX | LOCK_NB) < 0)
-                return errno == EWOULDBLOCK ? -EBUSY : negative_errno();
-        return TAKE_FD(fd);
-}
-
 static int adopt(struct supervisor *s, const char *profile, char **ret_why) {
         _cleanup_(target_done) struct target t = { .runtime_fd = -EBADF };
         _cleanup_close_ int spare_lock = -EBADF;
@@ -211,7 +197,10 @@ static int adopt(struct supervisor *s, const char *profile, char **ret_why) {
         uint8_t cookie[XAUTH_COOKIE_SIZE];
         int r;
 
-        spare_lock = spare_lock_take(s);
+        /* The spare's start lock, without waiting: a `botdesk` that holds
+         * it is stopping the spare (pool drain, a fill retiring it), which
+         * must not end a profile's desktop instead. Held to the end. */
+        spare_lock = lock_file_at(s->runtime_fd, START_LOCK_FILE, false);
         if (spare_lock < 0)
                 return *ret_why = strdup("the spare is being stopped"), spare_lock == -EBUSY ? -EBUSY : spare_lock;
         r = adopt_check(s, profile, &t, ret_why);

@@ -31,7 +31,7 @@ static int on_idle_timer(sd_event_source *source, uint64_t usec, void *userdata)
                 idle = limit;
         else {
                 uint64_t now = realtime_usec();
-                uint64_t stamp = (uint64_t) st.st_mtim.tv_sec * 1000000ULL + (uint64_t) st.st_mtim.tv_nsec / 1000;
+                uint64_t stamp = timespec_usec(&st.st_mtim);
                 idle = now > stamp ? now - stamp : 0;
         }
         if (idle < limit) {

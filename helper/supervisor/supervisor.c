@@ -85,8 +85,7 @@ void supervisor_status(struct supervisor *s, const char *fmt, ...) {
         va_list ap;
 
         va_start(ap, fmt);
-        if (vasprintf(&msg, fmt, ap) < 0)
-                msg = NULL;
+        msg = strdup_vprintf(fmt, ap);
         va_end(ap);
         if (!msg)
                 return;
@@ -107,8 +106,7 @@ void supervisor_fail(struct supervisor *s, int exit_status, const char *fmt, ...
         va_list ap;
 
         va_start(ap, fmt);
-        if (vasprintf(&reason, fmt, ap) < 0)
-                reason = NULL;
+        reason = strdup_vprintf(fmt, ap);
         va_end(ap);
         feed_failure(s, exit_status, reason);
 }
@@ -130,8 +128,7 @@ void supervisor_fail_unless_exits(struct supervisor *s, struct child *c, const c
         va_list ap;
 
         va_start(ap, fmt);
-        if (vasprintf(&reason, fmt, ap) < 0)
-                reason = NULL;
+        reason = strdup_vprintf(fmt, ap);
         va_end(ap);
         if (c->pid == 0 || s->grace_source ||
             sd_event_add_time_relative(s->event, &s->grace_source, CLOCK_MONOTONIC, EXIT_GRACE_USEC, 0,

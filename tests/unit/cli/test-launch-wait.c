@@ -192,11 +192,8 @@ static void cases(const struct bd_paths *p, int dfd, bool inotify) {
 /* A reason is a start's own only when written since that start began. */
 static void last_error_since(int dfd) {
         _cleanup_free_ char *now_text = NULL, *old_text = NULL, *any = NULL;
-        struct timespec ts;
-        unsigned long long before, after;
+        unsigned long long before = realtime_coarse_usec(), after;
 
-        (void) clock_gettime(CLOCK_REALTIME_COARSE, &ts);
-        before = (unsigned long long) ts.tv_sec * 1000000ULL + (unsigned long long) ts.tv_nsec / 1000;
         if (write_file_atomic_at(dfd, "last-error", "The X server died.\n", 19, 0600) < 0) {
                 printf("Bail out! cannot write last-error\n");
                 exit(1);
