@@ -306,31 +306,34 @@ bd_stop() {
 
 bd_err() { cat "$BD_T/out/$1.err" 2>/dev/null; }
 
+# The names of the spares whose dirs exist (an adopted one's name is a link).
+bd_spares() {
+        local d
+        for d in "$XDG_RUNTIME_DIR"/botdesk/_spare-*; do
+                [ -d "$d" ] && [ ! -L "$d" ] && echo "${d##*/}"
+        done
+        return 0
+}
+
 # The records of every live spare, for the cleanup and for assertions (a
 # spare's processes keep its cgroup and token once a profile adopts it).
 bd_snapshot_spares() {
-        local d
-        for d in "$XDG_RUNTIME_DIR"/botdesk/_spare-*; do
-                [ -d "$d" ] && [ ! -L "$d" ] && bd_snapshot "${d##*/}"
-        done
+        local n
+        for n in $(bd_spares); do bd_snapshot "$n"; done
         return 0
 }
 
 # The X servers of the live spares (they take numbers of the band too).
 bd_spare_xservers() {
-        local d
-        for d in "$XDG_RUNTIME_DIR"/botdesk/_spare-*; do
-                [ -d "$d" ] && [ ! -L "$d" ] && xservers_of "${d##*/}"
-        done
+        local n
+        for n in $(bd_spares); do xservers_of "$n"; done
         return 0
 }
 
 # The display numbers the live spares hold.
 bd_spare_displays() {
-        local d
-        for d in "$XDG_RUNTIME_DIR"/botdesk/_spare-*; do
-                [ -d "$d" ] && [ ! -L "$d" ] && sed -n 's/^DISPLAY=//p' "$d/helper" 2>/dev/null
-        done
+        local n
+        for n in $(bd_spares); do rec_get "$n" DISPLAY; done
         return 0
 }
 
