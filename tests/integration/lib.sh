@@ -157,9 +157,18 @@ bd_init() {
         # The system python first: a per-user shim (pyenv) is slow and may not exist for another user.
         if [ -x /usr/bin/python3 ]; then PY=/usr/bin/python3; else PY=$(command -v python3 || true); fi
 
-        # Where the helper puts a standalone desktop's cgroup (when it can).
-        BD_CG_PARENT=
+        bd_cg_parent
+
+        # Meson ends a test that runs out of time with SIGTERM to its process
+        # group and SIGKILL half a second later, too soon for the cleanup
+        # below: a guard in a session of its own does it once the test is gone.
+        setsid bash "$BD_LIB_DIR/guard.sh" "$$" "$BD_T" </dev/null >/dev/null 2>&1 &
+}
+
+# Where the helper puts a standalone desktop's cgroup (when it can): BD_CG_PARENT.
+bd_cg_parent() {
         local mnt self
+        BD_CG_PARENT=
         mnt=$(awk '$0 ~ / - cgroup2 / { print $5; exit }' /proc/self/mountinfo)
         self=$(sed -n 's/^0:://p' /proc/self/cgroup)
         if [ -n "$mnt" ] && [ -n "$self" ]; then
