@@ -190,17 +190,18 @@ bd_need() {
         done
 }
 
-# bd_input_recorder: a configuration whose desktop is the input recorder
-# (REC), which writes what it receives to TEXT and logs every event to LOG
-# (bd_recorder_files sets both once the desktop runs); skips without
-# python3 or without the recorder (a build without input).
+# bd_input_recorder [KEY_DELAY_US]: a configuration whose desktop is the
+# input recorder (REC), which writes what it receives to TEXT and logs every
+# event to LOG (bd_recorder_files sets both once the desktop runs); with
+# KEY_DELAY_US a slow reader. Skips without python3 or without the recorder
+# (a build without input).
 bd_input_recorder() {
         [ -n "$PY" ] || t_skip_all "python3 not installed"
         REC=${BOTDESK_INPUT_RECORDER:-$BD_BUILD_DIR/tests/integration/input-recorder}
         [ -x "$REC" ] || t_skip_all "input-recorder not built (botdesk built without input support)"
         # Each desktop its own files (the recorder names them after its
         # display): a warm spare runs the same command.
-        bd_config "command=$REC $BD_T/text.DISPLAY $BD_T/log.DISPLAY" settle=300
+        bd_config "command=$REC $BD_T/text.DISPLAY $BD_T/log.DISPLAY${1:+ $1}" settle=300
         TEXT=/nonexistent LOG=/nonexistent
 }
 
