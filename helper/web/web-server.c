@@ -44,6 +44,7 @@ static int profile_load_config(struct web_profile *p) {
         config_errors_done(&errs);
         p->release_on_close = c.release_on_close;
         p->max_cut_text = c.max_cut_text;
+        p->origin = TAKE_PTR(c.web_origin);
         return r;
 }
 
@@ -78,6 +79,7 @@ struct web_profile *web_profile_get(struct web_server *s, const char *name, int 
         r = profile_load_config(p);
         if (r < 0) {
                 safe_close(p->dirfd);
+                free(p->origin);
                 free(p);
                 goto fail;
         }
@@ -117,6 +119,7 @@ void web_profile_put(struct web_profile *p) {
         if (p->wd >= 0)
                 (void) inotify_rm_watch(s->inotify_fd, p->wd);
         safe_close(p->dirfd);
+        free(p->origin);
         free(p);
 }
 

@@ -46,6 +46,7 @@
 #define WEB_SHUTDOWN_TIMEOUT_USEC (3ULL * 1000000ULL)
 #define WEB_SESSION_IDLE_USEC (15ULL * 60 * 1000000ULL)
 #define WEB_COOKIE "botdesk_session"
+#define WEB_SCOPE_LEN 32                        /* hex digits: 128 random bits per session */
 #define WEB_SOCKET_NAME "web.sock"
 #define WEB_URL_FILE "web.url"
 
@@ -54,6 +55,7 @@ struct web_stream;
 
 struct web_session {
         char hash[65];                  /* SHA-256 of the cookie; the cookie itself is not kept */
+        char scope[WEB_SCOPE_LEN + 1];  /* over TCP, the path the cookie is sent to: /PROFILE/SCOPE/ */
         char profile[PROFILE_NAME_MAX + 1];
         char viewer[LEASE_VIEWER_MAX + 1];
         unsigned long long last_used;   /* monotonic usec */
@@ -70,6 +72,7 @@ struct web_profile {
         struct lease lease;
         bool release_on_close;
         uint32_t max_cut_text;
+        char *origin;                   /* [web] origin, NULL: the forwarded Host decides */
         struct web_stream *streams;     /* list */
         unsigned n_streams;
         struct web_profile *next;
@@ -133,8 +136,10 @@ struct web_stream *web_stream_next(struct web_stream *st);
 
 /* A new session for ticket t; its cookie (64 hex digits) goes to ret_cookie. */
 struct web_session *web_session_new(struct web_server *s, const struct ticket *t, char ret_cookie[static 65]);
-/* The live session of this cookie for profile, or NULL. */
-struct web_session *web_session_find(struct web_server *s, const char *cookie, const char *profile);
+/* The live session of this cookie for profile (and, unless NULL, scope), or NULL. */
+struct web_session *web_session_find(struct web_server *s, const char *cookie, const char *profile, const char *scope);
+/* Whether text starts with a session scope (WEB_SCOPE_LEN lowercase hex digits). */
+bool web_scope_valid(const char *text);
 
 /* ---- web-page.c ------------------------------------------------------------------------------ */
 

@@ -62,6 +62,7 @@ struct bd_config {
         unsigned max_cut_text;        /* bytes, 0..(1<<24) */
         /* [web] */
         bool release_on_close;        /* the controlling viewer's last clean close hands back */
+        char *web_origin;             /* the page's origin behind a proxy (https://host), NULL: the forwarded Host */
         unsigned spares;              /* [pool]: desktops started ahead of need, 0..CONFIG_SPARES_MAX */
         /* [install] (host-wide) */
         char *install_system_path;    /* where install finds sudo and the package manager; NULL = the system's */

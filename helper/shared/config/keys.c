@@ -31,6 +31,7 @@ const struct config_key_def config_keys[_KEY_MAX] = {
         [KEY_DISK_CACHE_MB]       = { "browser",   "disk_cache_mb",      VALUE_UINT,        0, 65536,    FIELD(disk_cache_mb), .default_a = 256 },
         [KEY_MAX_CUT_TEXT]        = { "rfb",       "max_cut_text",       VALUE_UINT,        0, 16777216, FIELD(max_cut_text), .default_a = 262144 },
         [KEY_RELEASE_ON_CLOSE]    = { "web",       "release_on_close",   VALUE_BOOL,        0, 0,        FIELD(release_on_close), .default_a = true },
+        [KEY_WEB_ORIGIN]          = { "web",       "origin",             VALUE_STRING,      0, 0,        FIELD(web_origin) },
         /* Where install finds sudo and the package manager: host-wide, so a
          * user's file cannot point them elsewhere (tests point it at fakes). */
         [KEY_SYSTEM_PATH]         = { "install",   "system_path",        VALUE_SEARCH_PATH, 0, 0,        FIELD(install_system_path), .host_wide = true },

@@ -53,6 +53,7 @@ enum config_key {
         KEY_DISK_CACHE_MB,
         KEY_MAX_CUT_TEXT,
         KEY_RELEASE_ON_CLOSE,
+        KEY_WEB_ORIGIN,
         KEY_SYSTEM_PATH,
         KEY_SPARES,
         KEY_USER,
