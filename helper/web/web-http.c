@@ -34,7 +34,8 @@ struct web_conn {
         int file_fd;                    /* a static file that follows, sent with sendfile() */
         off_t file_left;
         bool responding;
-        struct web_conn *prev, *next;
+        char peer[WEB_PEER_MAX];        /* who connected: its address (TCP) or uid (Unix) */
+        struct web_conn *prev, *next;   /* newest first */
 };
 
 static void conn_free(struct web_conn *c, bool handed_over) {
@@ -675,7 +676,52 @@ static int on_conn_timeout(sd_event_source *src, uint64_t usec, void *userdata) 
         return 0;
 }
 
-int web_conn_new(struct web_server *s, int fd) {
+/* The oldest connection still sending its head, of peer (NULL: any); its peer's count in *ret_n. */
+static struct web_conn *oldest_idle(struct web_server *s, const char *peer, unsigned *ret_n) {
+        struct web_conn *oldest = NULL;
+        unsigned n = 0;
+
+        for (struct web_conn *c = s->conns; c; c = c->next)
+                if (!c->responding && (!peer || streq(c->peer, peer))) {
+                        oldest = c;
+                        n++;
+                }
+        *ret_n = n;
+        return oldest;
+}
+
+bool web_conns_make_room(struct web_server *s, const char *peer) {
+        struct web_conn *victim = NULL;
+        unsigned n, most = 0;
+
+        /* A peer past its share makes room among its own: it cannot crowd out others. */
+        victim = oldest_idle(s, peer, &n);
+        if (n >= WEB_CONNECTIONS_PER_PEER) {
+                conn_free(victim, false);
+                return true;
+        }
+        if (s->n_connections < WEB_CONNECTIONS_MAX)
+                return true;
+        /* Full: the peer holding the most idle connections gives up its oldest. */
+        victim = NULL;
+        for (struct web_conn *c = s->conns; c; c = c->next) {
+                struct web_conn *o;
+
+                if (c->responding)
+                        continue;
+                o = oldest_idle(s, c->peer, &n);
+                if (n > most) {
+                        most = n;
+                        victim = o;
+                }
+        }
+        if (!victim)
+                return false;
+        conn_free(victim, false);
+        return true;
+}
+
+int web_conn_new(struct web_server *s, int fd, const char *peer) {
         struct web_conn *c;
         int r;
 
@@ -685,6 +731,7 @@ int web_conn_new(struct web_server *s, int fd) {
                 return -ENOMEM;
         }
         *c = (struct web_conn) { .server = s, .fd = fd, .file_fd = -EBADF };
+        snprintf(c->peer, sizeof c->peer, "%s", peer);
         http_request_init(&c->req);
         s->n_connections++;
         c->next = s->conns;

@@ -37,6 +37,8 @@
 #include "websocket.h"
 
 #define WEB_CONNECTIONS_MAX 256                 /* HTTP connections and streams, per server */
+#define WEB_CONNECTIONS_PER_PEER 32            /* of those, still sending their request head, per peer */
+#define WEB_PEER_MAX 64                         /* "ip:ADDRESS" or "uid:N" */
 #define WEB_STREAMS_PER_PROFILE 16
 #define WEB_SESSIONS_MAX 256
 #define WEB_FRAME_MAX (1024 * 1024)             /* the longest WebSocket frame a viewer may send */
@@ -112,8 +114,16 @@ void web_server_connection_gone(struct web_server *s);
 
 /* ---- web-http.c ------------------------------------------------------------------------------ */
 
-/* Serve one HTTP request on fd (accepted, non-blocking); takes the fd. */
-int web_conn_new(struct web_server *s, int fd);
+/* Serve one HTTP request on fd (accepted, non-blocking) from peer; takes the fd. */
+int web_conn_new(struct web_server *s, int fd, const char *peer);
+/*
+ * Make room for a new connection from peer: when peer already has
+ * WEB_CONNECTIONS_PER_PEER connections still sending their head, its oldest
+ * is closed; when the server is full, the oldest of the peer with the most
+ * such connections is. Returns false when the server is full of requests
+ * being answered and streams (the new one is refused).
+ */
+bool web_conns_make_room(struct web_server *s, const char *peer);
 /* Close every connection still in its HTTP phase (shutdown). */
 void web_conns_close_all(struct web_server *s);
 

@@ -116,8 +116,43 @@ t_is "$(client http "$A" GET "/$P/$SCOPE/" "$COOKIE" | head -n1)" 200 "the page 
 t_is "$(client http "$A" GET "/$P/$SCOPE/novnc/../../" "$COOKIE" | head -n1)" 404 "a path that climbs out of it is not (404)"
 out=$(client upgrade "$A" "/$P/websockify?$(ticket bob)")
 t_is "$(head -n1 <<<"$out")" 101 "a ticket alone still opens a stream without Origin (the ticket is its own token)"
+
+# ---- one peer's idle connections do not lock a viewer out --------------------------------------
+
+out=$(client conns "$A" 300 "/$P/?$(ticket)")
+t_is "$out" 303 "with one peer holding 300 idle connections, a ticketed viewer still gets the page (303)"
+out=$(client http "$A" GET "/$P/$SCOPE/" "$COOKIE" | head -n1)
+t_is "$out" 200 "and the server serves on once they are gone"
 kill -TERM "$A_PID" "$B_PID"
 wait "$A_PID" "$B_PID"
+
+# ---- socket activation: the loopback rule of --listen ------------------------------------------
+
+# activated ADDRESS: a listening TCP socket on ADDRESS handed to botdesk web
+# as systemd does (fd 3, LISTEN_FDS, LISTEN_PID of the process that execs it).
+# IP_FREEBIND binds an address no interface has: nothing can reach it.
+activated() {
+        "$PY" -c '
+import os, socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+s.setsockopt(socket.SOL_IP, 15, 1)
+s.bind((sys.argv[1], 0))
+s.listen(8)
+os.dup2(s.fileno(), 3)
+os.set_inheritable(3, True)
+os.environ.update(LISTEN_FDS="1", LISTEN_PID=str(os.getpid()))
+os.execv(sys.argv[2], [sys.argv[2], "web"])' "$@" "$BOTDESK"
+}
+out=$(timeout 20 bash -c "$(declare -f activated); PY=$PY BOTDESK=$BOTDESK activated 192.0.2.1" 2>&1)
+rc=$?
+t_isnt "$rc" 0 "a socket passed by systemd bound to a non-loopback address is refused (exit $rc)"
+t_match "$out" 'bound to 192\.0\.2\.1:[0-9]+: only a loopback address' "and the message says where it was bound and why"
+web_start act activated 127.0.0.1
+t_is "$?" 0 "a socket passed by systemd on 127.0.0.1 is served"
+ACT=$(sed -n 's|^Listening on http://\(127\.0\.0\.1:[0-9]*\)/.*|\1|p' "$O/act.out")
+t_is "$(client http "$ACT" GET "/$P/?$(ticket)" | head -n1)" 303 "and redeems tickets like --listen ($ACT)"
+kill -TERM "$WEB_PID"
+wait "$WEB_PID"
 
 # ---- the Unix listener: the origin the proxy forwards, or [web] origin --------------------------
 
