@@ -19,6 +19,7 @@
 #include <systemd/sd-event.h>
 
 #include "cli.h"
+#include "install-lock.h"
 #include "verbs.h"
 #include "config.h"
 #include "log.h"
@@ -28,7 +29,6 @@
 #include "util.h"
 
 #define SYSTEM_PATH "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
-#define RUN_DIR "/run/botdesk"
 #define INSTALL_TIMEOUT_DEFAULT 900U
 #define PRECHECK_TIMEOUT_USEC (30 * 1000000ULL)
 /* After SIGTERM, then after SIGKILL: how long the group gets to go away. */
@@ -37,53 +37,6 @@
 
 #define STRV_MAKE(...) ((char *const[]) { __VA_ARGS__, NULL })
 #define log_oom() log_error("Out of memory.")
-
-/* ---- the lock ----------------------------------------------------------------------------- */
-
-/*
- * /run/botdesk/install.lock when root made /run/botdesk (root creates the
- * file 0644, so every user's botdesk can lock it and installs of different
- * users wait for each other); else the caller's own RUNTIME_BASE/install.lock,
- * and between users the package manager's own lock decides. Returns the
- * locked fd, -EBUSY while another install holds it.
- */
-static int install_lock(char **ret_path) {
-        _cleanup_free_ char *base = NULL, *path = NULL;
-        _cleanup_close_ int fd = -EBADF, dfd = -EBADF;
-        struct stat st;
-        int r;
-
-        if (lstat(RUN_DIR, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == 0 && !(st.st_mode & 022)) {
-                fd = open(RUN_DIR "/install.lock",
-                          (geteuid() == 0 ? O_RDWR | O_CREAT : O_RDONLY) | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY,
-                          0644);
-                /* Only root's file counts: one a user made could be held by that user for ever. */
-                if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != 0))
-                        fd = safe_close(fd);
-                if (fd >= 0 && !(path = strdup(RUN_DIR "/install.lock")))
-                        return -ENOMEM;
-        }
-        if (fd < 0) {
-                r = paths_runtime_base(&base);
-                if (r < 0)
-                        return r;
-                if (mkdir(base, 0700) < 0 && errno != EEXIST)
-                        return negative_errno();
-                dfd = dir_open_verified_at(AT_FDCWD, base, getuid());
-                if (dfd < 0)
-                        return dfd;
-                fd = openat(dfd, "install.lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0600);
-                if (fd < 0)
-                        return negative_errno();
-                path = strdup_printf("%s/install.lock", base);
-                if (!path)
-                        return -ENOMEM;
-        }
-        *ret_path = TAKE_PTR(path);
-        if (flock(fd, LOCK_EX | LOCK_NB) < 0)
-                return errno == EWOULDBLOCK ? -EBUSY : negative_errno();
-        return TAKE_FD(fd);
-}
 
 /* ---- running a command with a deadline ---------------------------------------------------- */
 
@@ -388,7 +341,7 @@ int verb_install(const struct cli_args *a) {
                 }
         }
 
-        lock = install_lock(&lock_path);
+        lock = install_lock_take(INSTALL_LOCK_RUN_DIR, &lock_path);
         if (lock == -EBUSY) {
                 log_error("An install is already running (it holds %s); wait for it to finish.", lock_path);
                 return EXIT_REFUSED;
