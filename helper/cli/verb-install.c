@@ -184,25 +184,37 @@ static int run_command(char *const *argv, char *const *envp, int stdin_fd, bool 
 
 /* ---- the password ------------------------------------------------------------------------- */
 
+static void password_erase(char (*p)[PASSWORD_MAX + 1]) {
+        explicit_bzero(*p, sizeof *p);
+}
+
 /* One line from stdin, without its newline, at most PASSWORD_MAX bytes:
- * a read per byte, so that nothing after the line is consumed. */
+ * a read per byte, so that nothing after the line is consumed. On an
+ * error, what was read is wiped. */
 static int read_password(char *buf, size_t size) {
         size_t n = 0;
+        char c = 0;
 
         for (;;) {
-                char c;
                 ssize_t k = read(STDIN_FILENO, &c, 1);
 
                 if (k < 0 && errno == EINTR)
                         continue;
-                if (k < 0)
-                        return negative_errno();
+                if (k < 0) {
+                        int r = negative_errno();
+                        explicit_bzero(buf, size);
+                        return r;
+                }
                 if (k == 0 || c == '\n')
                         break;
-                if (n + 1 >= size)
+                if (n + 1 >= size) {
+                        explicit_bzero(buf, size);
+                        explicit_bzero(&c, sizeof c);
                         return -E2BIG;
+                }
                 buf[n++] = c;
         }
+        explicit_bzero(&c, sizeof c);
         if (n > 0 && buf[n - 1] == '\r')
                 n--;
         buf[n] = 0;
@@ -265,7 +277,8 @@ int verb_install(const struct cli_args *a) {
         _cleanup_close_ int lock = -EBADF, stdin_fd = -EBADF;
         const char *system_path;
         bool root = geteuid() == 0, tty = isatty(STDIN_FILENO);
-        char password[PASSWORD_MAX + 1];
+        /* Wiped on every way out, whichever return is taken. */
+        _cleanup_(password_erase) char password[PASSWORD_MAX + 1] = {};
         enum pkg_manager m;
         struct run run;
         extern char **environ;
@@ -311,12 +324,11 @@ int verb_install(const struct cli_args *a) {
         }
 
         /* How sudo gets a password, if it needs one: the line on stdin
-         * (--password-stdin), else its own prompt on the terminal; with
-         * neither, only a sudo that needs none will do (-n). */
-        if (!root) {
-                if (password_stdin)
-                        r = strv_prepend(&cmd, STRV_MAKE(sudo, "-S", "-p", "", "--"));
-                else if (tty)
+         * (--password-stdin, decided once it is read), else its own prompt
+         * on the terminal; with neither, only a sudo that needs none will
+         * do (-n). */
+        if (!root && !password_stdin) {
+                if (tty)
                         r = strv_prepend(&cmd, STRV_MAKE(sudo, "--"));
                 else
                         r = strv_prepend(&cmd, STRV_MAKE(sudo, "-n", "--"));
@@ -350,6 +362,8 @@ int verb_install(const struct cli_args *a) {
                 return log_error_errno(lock, "Cannot take the install lock %s: %m", strnull(lock_path)), EXIT_FAILED;
 
         if (!root && password_stdin) {
+                char *check[] = { sudo, (char *) "-n", (char *) "true", NULL };
+
                 r = read_password(password, sizeof password);
                 if (r == 0) {
                         log_error("Cancelled: no password (--password-stdin read an empty line).");
@@ -357,10 +371,28 @@ int verb_install(const struct cli_args *a) {
                 }
                 if (r < 0)
                         return log_error_errno(r, "Cannot read the password from stdin: %m"), EXIT_FAILED;
-                stdin_fd = password_pipe(password);
+                /*
+                 * A sudo that needs no password never reads the line: left in
+                 * sudo's stdin, it would be the package manager's stdin. So
+                 * the password goes to sudo only when sudo needs it, and then
+                 * sudo reads it all; else the password is dropped here and the
+                 * package manager's stdin is /dev/null.
+                 */
+                r = run_command(check, environ, -1, false, PRECHECK_TIMEOUT_USEC, &run);
+                if (r < 0)
+                        return log_error_errno(r, "Cannot run %s: %m", sudo), EXIT_FAILED;
+                if (!run.timed_out && run.status == 0)
+                        r = strv_prepend(&cmd, STRV_MAKE(sudo, "-n", "--"));
+                else {
+                        stdin_fd = password_pipe(password);
+                        if (stdin_fd < 0)
+                                return log_error_errno(stdin_fd, "Cannot pass the password to sudo: %m"), EXIT_FAILED;
+                        r = strv_prepend(&cmd, STRV_MAKE(sudo, "-S", "-p", "", "--"));
+                }
                 explicit_bzero(password, sizeof password);
-                if (stdin_fd < 0)
-                        return log_error_errno(stdin_fd, "Cannot pass the password to sudo: %m"), EXIT_FAILED;
+                free(shown);
+                if (r < 0 || !(shown = join_argv(cmd)))
+                        return log_oom(), EXIT_FAILED;
         } else if (!root && !tty) {
                 char *check[] = { sudo, (char *) "-n", (char *) "true", NULL };
 

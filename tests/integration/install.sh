@@ -41,6 +41,8 @@ cat >"$T/sys/apt-get" <<EOF
 PATH=/usr/bin:/bin
 echo "\$@" >"$T/apt-args"
 echo \$\$ >"$T/apt-pid"
+# What it was given on stdin (not a terminal's: that would wait for a key).
+[ -t 0 ] || timeout 5 cat >"$T/apt-stdin"
 echo "fake apt-get: first line"
 case \$(cat "$T/mode" 2>/dev/null) in
 hang) exec sleep 1000 ;;
@@ -54,7 +56,7 @@ EOF
 cat >"$T/sudo.fake" <<EOF
 #!/bin/sh
 PATH=/usr/bin:/bin
-echo "\$@" >"$T/sudo-args"
+printf '%s\n' "\$*" >"$T/sudo-args"
 nonint=0 stdin=0
 while [ \$# -gt 0 ]; do
         case \$1 in
@@ -85,7 +87,7 @@ config() { printf '[install]\nsystem_path = %s\n' "$1" >"$BOTDESK_CONFIG"; }
 # install ARGS...: with the caller's PATH holding only the evil twins (so
 # every required program is missing), bounded, output in $T/out.
 install() { timeout 60 env PATH=$T/evil "$BOTDESK" install "$@" >"$T/out" 2>&1; }
-reset() { rm -f "$T/apt-args" "$T/apt-pid" "$T/apt-child" "$T/sudo-args" "$T/sudo-pw" "$T/mode" "$T/go" "$T/nopasswd"; }
+reset() { rm -f "$T/apt-stdin" "$T/apt-args" "$T/apt-pid" "$T/apt-child" "$T/sudo-args" "$T/sudo-pw" "$T/mode" "$T/go" "$T/nopasswd"; }
 
 config "$T/none"
 install --yes </dev/null
@@ -271,6 +273,21 @@ if [ "$(id -u)" != 0 ]; then
         ok $? "... and apt-get got $want"
         ! grep -q secret "$T/out"
         ok $? "... and the password is not in the output"
+
+        # A sudo that needs no password never reads the line: it must not be left for the package manager.
+        reset
+        touch "$T/nopasswd"
+        printf 'secret\n' | install --yes --password-stdin
+        ok $? "with a sudo that needs no password, --password-stdin still gets the install done" || diag "$T/out"
+        [ -e "$T/apt-stdin" ] && ! grep -q secret "$T/apt-stdin"
+        ok $? "... and the package manager's stdin is its own: the password line is not in it" || diag "$T/apt-stdin"
+        [ "$(cat "$T/sudo-args" 2>/dev/null)" = "-n -- $T/sys/apt-get $want" ]
+        ok $? "... sudo ran it with -n: nothing was fed to it" || diag "$T/sudo-args"
+
+        reset
+        head -c 2000 /dev/zero | tr '\0' x | install --yes --password-stdin
+        ok $(($? == 1 ? 0 : 1)) "a password line longer than 1024 bytes: exit 1"
+        ok $([ ! -e "$T/sudo-args" ] && [ ! -e "$T/apt-args" ]; echo $?) "... and neither sudo nor apt-get ran"
 
         reset
         echo wrong | install --yes --password-stdin
