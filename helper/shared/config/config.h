@@ -31,6 +31,13 @@ enum desktop_kind {
         DESKTOP_COMMAND,
 };
 
+/* Whether the exec prefix hands the verb's words to a shell there (ssh does). */
+enum exec_shell_kind {
+        EXEC_SHELL_AUTO,              /* yes when the prefix runs ssh or a known kin of it */
+        EXEC_SHELL_YES,
+        EXEC_SHELL_NO,
+};
+
 enum placement_kind {
         PLACEMENT_HOST,               /* the desktop runs on this host */
         PLACEMENT_EXEC,               /* every verb runs through the exec prefix */
@@ -70,6 +77,7 @@ struct bd_config {
         char *user;                   /* owner for the logind tier, NULL if unset */
         enum placement_kind placement;
         char *exec;                   /* the exec prefix as written (argv_split() parses it), NULL if unset */
+        enum exec_shell_kind exec_shell; /* auto | yes | no: quote each word for a remote shell */
 };
 
 struct config_error {

@@ -39,10 +39,14 @@ const struct config_key_def config_keys[_KEY_MAX] = {
         [KEY_USER]                = { NULL,        "user",               VALUE_USER,        0, 0,        FIELD(user), .host_wide = true },
         [KEY_PLACEMENT]           = { NULL,        "placement",          VALUE_PLACEMENT,   0, 0,        FIELD(placement), .default_a = PLACEMENT_HOST },
         [KEY_EXEC]                = { NULL,        "exec",               VALUE_ARGV,        0, 0,        FIELD(exec) },
+        [KEY_EXEC_SHELL]          = { NULL,        "exec_shell",         VALUE_EXEC_SHELL,  0, 0,        FIELD(exec_shell), .default_a = EXEC_SHELL_AUTO },
 };
 
 static const char *const desktop_words[] = { [DESKTOP_XFCE] = "xfce", [DESKTOP_COMMAND] = "command", NULL };
 static const char *const placement_words[] = { [PLACEMENT_HOST] = "host", [PLACEMENT_EXEC] = "exec", NULL };
+static const char *const exec_shell_words[] = {
+        [EXEC_SHELL_AUTO] = "auto", [EXEC_SHELL_YES] = "yes", [EXEC_SHELL_NO] = "no", NULL
+};
 
 const char *const *config_kind_words(enum value_kind kind) {
         switch (kind) {
@@ -50,6 +54,8 @@ const char *const *config_kind_words(enum value_kind kind) {
                 return desktop_words;
         case VALUE_PLACEMENT:
                 return placement_words;
+        case VALUE_EXEC_SHELL:
+                return exec_shell_words;
         default:
                 return NULL;
         }
@@ -139,6 +145,9 @@ static void dump_value(const struct bd_config *c, const struct config_key_def *k
                 break;
         case VALUE_PLACEMENT:
                 fprintf(f, "%s = %s\n", k->name, placement_words[*(const enum placement_kind *) (base + k->offset)]);
+                break;
+        case VALUE_EXEC_SHELL:
+                fprintf(f, "%s = %s\n", k->name, exec_shell_words[*(const enum exec_shell_kind *) (base + k->offset)]);
                 break;
         case VALUE_BOOL:
                 fprintf(f, "%s = %s\n", k->name, *(const bool *) (base + k->offset) ? "yes" : "no");
