@@ -17,8 +17,11 @@
  * the first request that carries it and becomes a session, a 256-bit random
  * cookie held only in this process's memory, bound to the ticket's profile
  * and viewer (web-session.c). Over TCP every request needs one or the
- * other; over the Unix socket (a gateway's reverse proxy in front) the page
- * and files are free, and the buttons and the stream need them too.
+ * other, and a session's cookie counts only beneath its own random path,
+ * /PROFILE/SCOPE/..., where its pages then live; over the Unix socket (a
+ * gateway's reverse proxy in front) the page and files are free, and the
+ * buttons and the stream need them too. Take, release and the stream must
+ * also come from our own origin (web-http.c, origin_ok()).
  *
  * Files: web-server.c (loop, listener, limits, lease watch, shutdown),
  * web-http.c (one HTTP request per connection, routing, responses),
