@@ -31,6 +31,13 @@ enum desktop_kind {
         DESKTOP_COMMAND,
 };
 
+/* Whether the exec prefix hands the verb's words to a shell there (ssh does). */
+enum exec_shell_kind {
+        EXEC_SHELL_AUTO,              /* yes when the prefix runs ssh or a known kin of it */
+        EXEC_SHELL_YES,
+        EXEC_SHELL_NO,
+};
+
 enum placement_kind {
         PLACEMENT_HOST,               /* the desktop runs on this host */
         PLACEMENT_EXEC,               /* every verb runs through the exec prefix */
@@ -62,6 +69,7 @@ struct bd_config {
         unsigned max_cut_text;        /* bytes, 0..(1<<24) */
         /* [web] */
         bool release_on_close;        /* the controlling viewer's last clean close hands back */
+        char *web_origin;             /* the page's origin behind a proxy (https://host), NULL: the forwarded Host */
         unsigned spares;              /* [pool]: desktops started ahead of need, 0..CONFIG_SPARES_MAX */
         /* [install] (host-wide) */
         char *install_system_path;    /* where install finds sudo and the package manager; NULL = the system's */
@@ -69,6 +77,7 @@ struct bd_config {
         char *user;                   /* owner for the logind tier, NULL if unset */
         enum placement_kind placement;
         char *exec;                   /* the exec prefix as written (argv_split() parses it), NULL if unset */
+        enum exec_shell_kind exec_shell; /* auto | yes | no: quote each word for a remote shell */
 };
 
 struct config_error {
