@@ -8,13 +8,13 @@
 # or as a process group with a token (an unprivileged user), and its
 # temporary dir is gone.
 . "$(dirname "$0")/lib.sh"
-bd_init ktt 340
+bd_init ktt 255
 bd_need_xserver
 out=$BD_T/inner.out
 
 cat >"$BD_T/inner.sh" <<'INNER'
 . "$BD_LIB_DIR_FOR_INNER/lib.sh"
-bd_init kti 340
+bd_init kti 255
 bd_config
 P=$(bd_profile a)
 bd_start "$P" || { echo "start failed: $(bd_err "$P")" >"$INNER_OUT.err"; exit 1; }
