@@ -13,10 +13,10 @@
 
 /*
  * Files to entries, in one pass: each file is read once, parsed once
- * (reader.c, through libinih), and every entry is judged against the key table (keys.c) as it
- * comes, so that every error is recorded with its file and line. What is
- * valid is kept as entries of a config_set; every profile's values are
- * built from them (profiles.c).
+ * (reader.c, through libinih), and every entry is judged against the key
+ * table (keys.c) as it comes, so that every error is recorded with its
+ * file and line. What is valid is kept as entries of a config_set; every
+ * profile's values are built from them (profiles.c).
  */
 
 /* A config file is a few dozen lines; the cap bounds the work a hostile file
