@@ -6,7 +6,7 @@
 # what is left of *those* desktops only.
 #
 #   . "$(dirname "$0")/lib.sh"
-#   bd_init TAG BAND_BASE        # TAG: short profile prefix, BAND_BASE: first of 5 numbers
+#   bd_init TAG BAND_BASE [once] # TAG: short profile prefix, BAND_BASE: first of 5 numbers
 #   bd_need_xserver              # 1..0 # SKIP when Xvnc is not installed
 #   bd_config [key=value ...]    # desktop command settle timeout band min_free spares
 #   P=$(bd_profile a); bd_start "$P"; ...; t_done
@@ -122,10 +122,17 @@ t_done() {
 
 # ---- environment -------------------------------------------------------------------------------
 
-# bd_init TAG BAND_BASE
+# bd_init TAG BAND_BASE [once]
+# "once": the script runs in the main variant only, so it holds BAND_BASE..+4
+# alone (tests/unit/test-bands.sh counts no user or spare band for it).
 bd_init() {
         local shift=0
         BD_TAG=$1
+        if [ "${3:-}" = once ] && [ "$BD_VARIANT" != main ]; then
+                t_fail "the test runs in the $BD_VARIANT variant" "bd_init ... once: its bands are counted for the main variant only"
+                printf '1..%d\n' "$T_N"
+                exit 1
+        fi
         [ "$BD_VARIANT" = user ] && shift=100
         # Every start adopts a warm spare (tests/unit/test-bands.sh counts this band too).
         [ "$BD_VARIANT" = spare ] && shift=600

@@ -17,9 +17,9 @@
 
 /* /etc/botdesk.ini for a build with --sysconfdir=/etc (what packages use). */
 #define CONFIG_SYSTEM_PATH BOTDESK_CONFIG_PATH
-/* Longer lines are errors, never truncated. 198 characters of text is what
- * libinih's 200-byte line buffer (INI_MAX_LINE) allowed when it read these
- * files; the limit stays, so that a file valid before is valid now. */
+/* Longer lines are errors, never truncated. 198 characters of text, with
+ * the line's '\n' and the NUL, fill libinih's 200-byte line buffer
+ * (INI_MAX_LINE); inih would split a longer line, reader.c refuses it. */
 #define CONFIG_MAX_LINE 198
 /* [pool] spares: each idle spare is a whole desktop (90-130 MiB PSS
  * measured), so 8 is a gigabyte held for nobody; more than that is a

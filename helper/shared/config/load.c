@@ -8,15 +8,15 @@
 #include <unistd.h>
 
 #include "entries.h"
-#include "lexer.h"
+#include "reader.h"
 #include "profile.h"
 
 /*
- * Files to entries, in one pass: each file is read once, lexed once
- * (lexer.c), and every entry is judged against the key table (keys.c) as it
- * comes, so that every error is recorded with its file and line. What is
- * valid is kept as entries of a config_set; every profile's values are
- * built from them (profiles.c).
+ * Files to entries, in one pass: each file is read once, parsed once
+ * (reader.c, through libinih), and every entry is judged against the key
+ * table (keys.c) as it comes, so that every error is recorded with its
+ * file and line. What is valid is kept as entries of a config_set; every
+ * profile's values are built from them (profiles.c).
  */
 
 /* A config file is a few dozen lines; the cap bounds the work a hostile file
@@ -263,7 +263,7 @@ static int on_error(void *userdata, unsigned line, const char *message) {
         return parser_error(p, "%s", message);
 }
 
-static const struct config_lexer_ops parser_ops = {
+static const struct config_reader_ops parser_ops = {
         .section = on_section,
         .bad_section = on_bad_section,
         .entry = on_entry,
@@ -283,7 +283,7 @@ static int parse_text(const char *text, size_t size, bool user_file, struct conf
         };
         int r;
 
-        r = config_lex(text, size, &parser_ops, &p);
+        r = config_read(text, size, &parser_ops, &p);
 
         free(p.section);
         for (size_t i = 0; i < p.n_seen; i++)
