@@ -19,8 +19,6 @@
 
 #define BUTTON_MAX 32u
 #define SCROLL_MAX 1000
-/* Motion events between the ends of a drag, so that applications see a drag, not a jump. */
-#define DRAG_STEPS 8
 /* type --stdin: more than argv allows (128 KiB an argument), bounded all the same. */
 #define TEXT_STDIN_MAX (4u << 20)
 
@@ -118,29 +116,19 @@ static int parse_button_name(const char *s, unsigned *ret) {
 }
 
 static int parse_text(const char *text, struct request *req) {
-        size_t len = strlen(text);
+        uint32_t bad = 0;
+        int r;
 
-        if (len == 0)
+        if (!*text)
                 return usage_error("Empty text for type: give the text to type.");
-        req->keysyms = malloc(len * sizeof *req->keysyms);
-        if (!req->keysyms)
+        r = keysyms_from_text(text, &req->keysyms, &req->n_keysyms, &bad);
+        if (r == -ENOMEM)
                 return log_error("Out of memory."), EXIT_FAILED;
-        for (const char *p = text; *p;) {
-                uint32_t cp, ks;
-                int n = utf8_next(p, &cp);
-
-                if (n < 0)
-                        return usage_error("The text for type is not valid UTF-8.");
-                ks = keysym_for_char(cp);
-                if (ks == KEYSYM_NONE) {
-                        log_error("The text for type holds control character U+%04X, which no key types; use key for keys.",
-                                  (unsigned) cp);
-                        input_usage(stderr);
-                        return EXIT_USAGE;
-                }
-                req->keysyms[req->n_keysyms++] = ks;
-                p += n;
-        }
+        if (r == -EILSEQ)
+                return usage_error("The text for type is not valid UTF-8.");
+        if (r < 0)
+                return usage_error("The text for type holds control character U+%04X, which no key types; use key for keys.",
+                                   (unsigned) bad);
         return EXIT_OK;
 }
 
@@ -316,55 +304,6 @@ static int check_xy(const struct input *in, unsigned long long x, unsigned long 
         return EXIT_USAGE;
 }
 
-static void scroll(struct input *in, long long steps, unsigned plus, unsigned minus) {
-        unsigned b = steps > 0 ? plus : minus;
-
-        for (long long i = 0; i < (steps > 0 ? steps : -steps); i++) {
-                input_button(in, b, true);
-                input_button(in, b, false);
-        }
-}
-
-/* The strokes of every key of the combos, binding spares for keys the map lacks. */
-static int key_combos(struct input *in, const struct request *req) {
-        _cleanup_free_ uint32_t *all = NULL;
-        struct typer t;
-        size_t n = 0, end;
-
-        for (size_t i = 0; i < req->n_combos; i++)
-                n += req->combos[i].n;
-        all = malloc(n * sizeof *all);
-        if (!all)
-                return -ENOMEM;
-        n = 0;
-        for (size_t i = 0; i < req->n_combos; i++)
-                for (size_t k = 0; k < req->combos[i].n; k++)
-                        all[n++] = req->combos[i].keysyms[k];
-        typer_init(&t, &in->map);
-        (void) typer_round(&t, all, n, 0, &end);
-        if (end < n)
-                return -ENOENT;
-        for (size_t i = 0; i < n; i++) {
-                struct stroke st;
-                if (typer_stroke(&t, all[i], &st) < 0)
-                        return -ENOENT;
-        }
-        if (input_bind_round(in, &t) < 0)
-                return -ENOMEM;
-        for (size_t i = 0; i < req->n_combos; i++) {
-                const struct combo *c = &req->combos[i];
-                struct stroke st[COMBO_MAX];
-
-                for (size_t k = 0; k < c->n; k++) {
-                        (void) typer_stroke(&t, c->keysyms[k], &st[k]);
-                        input_stroke(in, &st[k], true);
-                }
-                for (size_t k = c->n; k > 0; k--)
-                        input_stroke(in, &st[k - 1], false);
-        }
-        return 0;
-}
-
 struct still_ctx {
         int dirfd;
         const struct lease *admitted;
@@ -436,23 +375,18 @@ static int act(struct input *in, struct request *req, int dirfd, const struct le
                         input_button(in, req->button, false);
                 }
                 break;
-        case ACT_DRAG:
-                input_motion(in, (unsigned) req->x[0], (unsigned) req->y[0]);
-                input_button(in, req->button, true);
-                for (int s = 1; s <= DRAG_STEPS; s++) {
-                        long long x = (long long) req->x[0] + ((long long) req->x[1] - (long long) req->x[0]) * s / DRAG_STEPS;
-                        long long y = (long long) req->y[0] + ((long long) req->y[1] - (long long) req->y[0]) * s / DRAG_STEPS;
-                        input_motion(in, (unsigned) x, (unsigned) y);
-                }
-                input_button(in, req->button, false);
+        case ACT_DRAG: {
+                const unsigned path[2][2] = { { (unsigned) req->x[0], (unsigned) req->y[0] },
+                                              { (unsigned) req->x[1], (unsigned) req->y[1] } };
+
+                input_drag(in, req->button, path, 2);
                 break;
+        }
         case ACT_SCROLL:
-                /* The core protocol's wheel: buttons 4/5 vertical, 6/7 horizontal. */
-                scroll(in, req->dy, 5, 4);
-                scroll(in, req->dx, 7, 6);
+                input_scroll(in, req->dx, req->dy);
                 break;
         case ACT_KEY:
-                r = key_combos(in, req);
+                r = input_combos(in, req->combos, req->n_combos);
                 if (r == -ENOENT) {
                         log_error("The keys cannot all be pressed: the keyboard map lacks some and has too few spare keycodes.");
                         return EXIT_FAILED;
