@@ -62,6 +62,9 @@ struct bd_config {
         unsigned max_cut_text;        /* bytes, 0..(1<<24) */
         /* [web] */
         bool release_on_close;        /* the controlling viewer's last clean close hands back */
+        /* [agent] */
+        unsigned screenshot_max_edge; /* the long edge of an agent's screenshot, pixels */
+        unsigned screenshot_max_pixels; /* its area */
         unsigned spares;              /* [pool]: desktops started ahead of need, 0..CONFIG_SPARES_MAX */
         /* [install] (host-wide) */
         char *install_system_path;    /* where install finds sudo and the package manager; NULL = the system's */

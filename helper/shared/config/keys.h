@@ -53,6 +53,8 @@ enum config_key {
         KEY_DISK_CACHE_MB,
         KEY_MAX_CUT_TEXT,
         KEY_RELEASE_ON_CLOSE,
+        KEY_SCREENSHOT_MAX_EDGE,
+        KEY_SCREENSHOT_MAX_PIXELS,
         KEY_SYSTEM_PATH,
         KEY_SPARES,
         KEY_USER,
