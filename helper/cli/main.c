@@ -137,6 +137,10 @@ static const struct verb verbs[] = {
           "  windows PROFILE [--json]      the window manager's windows: id, title, class, geometry, active\n",
           .run_argv = verb_x11 },
         { "cursor", "  cursor PROFILE [--json]       the pointer position\n", .run_argv = verb_x11 },
+        { "mcp",
+          "  mcp PROFILE [--start]         an MCP server on stdin/stdout for an agent's client: the computer\n"
+          "                                tool (Anthropic's and OpenAI's actions), batch, windows, status\n",
+          .run_argv = verb_x11 },
         { "watch",
           "  watch [PROFILE] [--json] [--until ready|stopped|agent]\n"
           "                                a line per change of status or lease, the first the current state\n",

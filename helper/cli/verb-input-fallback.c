@@ -24,3 +24,7 @@ int verb_windows(int argc, char **argv) {
 int verb_cursor(int argc, char **argv) {
         return unsupported(argc, argv);
 }
+
+int verb_mcp(int argc, char **argv) {
+        return unsupported(argc, argv);
+}

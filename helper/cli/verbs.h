@@ -176,5 +176,11 @@ int verb_web(int argc, char **argv);
  */
 int verb_thumbnail(int argc, char **argv);
 int verb_input(int argc, char **argv);
+/*
+ * botdesk mcp PROFILE [--start]: an MCP server on stdin/stdout (JSON-RPC, one
+ * message per line) until stdin ends (0); 1 when the desktop's X connection
+ * breaks; 2, 4 as above before it serves.
+ */
+int verb_mcp(int argc, char **argv);
 int verb_windows(int argc, char **argv);
 int verb_cursor(int argc, char **argv);

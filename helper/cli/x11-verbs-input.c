@@ -12,5 +12,7 @@ x11_verb_fn x11_input_verb(const char *name) {
                 return verb_windows;
         if (streq(name, "cursor"))
                 return verb_cursor;
+        if (streq(name, "mcp"))
+                return verb_mcp;
         return NULL;
 }

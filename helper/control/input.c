@@ -97,6 +97,8 @@ int input_sync(struct input *in) {
         while ((ev = xcb_poll_for_event(in->conn))) {
                 if (ev->response_type == 0)
                         r = -EIO;
+                else if (in->on_event)
+                        in->on_event(in->event_userdata, ev);
                 free(ev);
         }
         return xcb_connection_has_error(in->conn) ? -EIO : r;

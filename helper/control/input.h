@@ -40,6 +40,10 @@ struct input {
         uint8_t shift;                                /* a Shift keycode, 0 if the map has none */
         bool remapped;                                /* spares are bound: restore before closing */
         bool dirty[256];                              /* keycodes bound since the map was read */
+        /* The other events input_sync() meets on the shared connection
+         * (DAMAGE's, for settle.h), handed on instead of lost; may be NULL. */
+        void (*on_event)(void *userdata, const xcb_generic_event_t *ev);
+        void *event_userdata;
 };
 
 /* Use connection c (not owned) on screen: XTEST present (-EOPNOTSUPP), keyboard map read. */

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <xcb/xcb.h>
+
+#include "action.h"
+#include "coords.h"
+#include "input.h"
+#include "json.h"
+#include "settle.h"
+
+/*
+ * An agent's actions on a running desktop, whatever carries them (botdesk
+ * mcp, botdesk act): the lease gate of every agent action (cli.h), the
+ * strokes of botdesk input (control/input.h), the grab and encoder of
+ * botdesk thumbnail (control/thumbnail.h), the settle wait
+ * (control/settle.h), on one X connection kept for the session.
+ */
+
+struct agent {
+        const char *profile;
+        int dirfd;                      /* the profile's runtime dir (the lease lives there) */
+        xcb_connection_t *conn;
+        int screen;
+        xcb_window_t root;
+        struct input in;
+        struct settle settle;
+        bool have_settle;
+        struct mcp_space space;         /* what the agent's coordinates mean: the last picture's */
+        unsigned max_edge, max_pixels;
+        unsigned quiet_ms, settle_cap_ms;
+};
+
+/* What one action did, for the transport to say. */
+struct agent_outcome {
+        bool ok;
+        bool refused;                   /* a human holds control: nothing was done */
+        bool voided;                    /* control moved while it ran: its result is void */
+        unsigned long long epoch;
+        char *message;                  /* why not, when !ok */
+        bool settled_known;
+        enum settle_state settle;
+        unsigned settle_ms;
+        bool have_cursor;
+        unsigned cursor_x, cursor_y;    /* in the picture's space */
+        char *image_base64;             /* JPEG */
+        unsigned image_w, image_h;      /* its size */
+        double image_scale;             /* image / screen pixels */
+        unsigned region[4];             /* zoom: the screen rectangle shown */
+        bool zoomed;
+        unsigned characters;            /* type */
+};
+
+void agent_outcome_done(struct agent_outcome *o);
+
+/* Open the running desktop of profile. A CLI exit code, said. */
+int agent_open(struct agent *a, const char *profile);
+void agent_close(struct agent *a);
+
+/*
+ * Run action (parsed in a->space) and, when screenshot is set (or the
+ * action is one), take the picture after it settled. Everything a refused
+ * or failed action needs to say is in *out. Returns 0, or -ENOMEM.
+ */
+int agent_run(struct agent *a, const struct mcp_action *action, bool screenshot, struct agent_outcome *out);
+
+/* The outcome as one JSON object (the text the agent reads), without the image. */
+void agent_outcome_write(struct json *j, const struct mcp_action *action, const struct agent_outcome *o);
+
+/* `botdesk windows --json`'s object, gated like every agent action; into *out's message when refused. */
+int agent_windows(struct agent *a, FILE *f, struct agent_outcome *out);
