@@ -554,7 +554,7 @@ void agent_outcome_write(struct json *j, const struct mcp_action *act, const str
                 json_object_begin(j);
                 json_kv_int(j, "width", o->image_w);
                 json_kv_int(j, "height", o->image_h);
-                snprintf(scale, sizeof scale, "%.4f", o->image_scale);
+                snprintf(scale, sizeof scale, "%.6g", o->image_scale);
                 json_key(j, "scale");
                 json_raw(j, scale);
                 if (o->zoomed) {

@@ -161,7 +161,7 @@ static int tool_status(struct agent *a, struct mcp_result *res) {
         (void) lease_read_at(a->dirfd, &l);
         mcp_result_textf(res,
                          "{\"profile\": \"%s\", \"control\": \"%s\", \"epoch\": %llu, \"screen\": [%u, %u], "
-                         "\"screenshot\": [%u, %u], \"scale\": %.4f, \"settle\": %s}",
+                         "\"screenshot\": [%u, %u], \"scale\": %.6g, \"settle\": %s}",
                          a->profile, l.holder == LEASE_HUMAN ? "human" : "agent", (unsigned long long) l.epoch,
                          a->space.screen_w, a->space.screen_h, a->space.image_w, a->space.image_h,
                          mcp_space_scale(&a->space), a->have_settle ? "true" : "false");

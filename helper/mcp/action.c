@@ -138,8 +138,8 @@ static int coordinate(const struct json_value *v, const struct mcp_space *s, uns
                       const struct form *f, const char *what, char **ret_error) {
         long long x, y;
 
-        if (!v || v->type != JSON_ARRAY || v->n != 2 || json_get_int(&v->items[0], -65536, 65536, &x) < 0 ||
-            json_get_int(&v->items[1], -65536, 65536, &y) < 0)
+        if (!v || v->type != JSON_ARRAY || v->n != 2 || json_get_int(&v->items[0], -1000000000, 1000000000, &x) < 0 ||
+            json_get_int(&v->items[1], -1000000000, 1000000000, &y) < 0)
                 return fail(ret_error, "%s: %s must be [x, y], two whole numbers. Use: %s", f->name, what, f->usage);
         return point(s, x, y, rx, ry, f, ret_error);
 }
@@ -219,7 +219,7 @@ static int parse_anthropic(const struct json_value *args, const struct form *f, 
                 if (!v || v->type != JSON_ARRAY || v->n != 4)
                         return fail(ret_error, "zoom: region must be [x0, y0, x1, y1]. Use: %s", f->usage);
                 for (size_t i = 0; i < 4; i++)
-                        if (json_get_int(&v->items[i], -65536, 65536, &c[i]) < 0)
+                        if (json_get_int(&v->items[i], -1000000000, 1000000000, &c[i]) < 0)
                                 return fail(ret_error, "zoom: region must be four whole numbers. Use: %s", f->usage);
                 if (c[2] <= c[0] || c[3] <= c[1])
                         return fail(ret_error, "zoom: region needs x1 > x0 and y1 > y0. Use: %s", f->usage);
@@ -271,8 +271,8 @@ static int parse_openai(const struct json_value *args, const struct form *f, con
         int r;
 
         if (f->required & A(ARG_X)) {
-                if (json_get_int(arg(args, ARG_X), -65536, 65536, &x) < 0 ||
-                    json_get_int(arg(args, ARG_Y), -65536, 65536, &y) < 0)
+                if (json_get_int(arg(args, ARG_X), -1000000000, 1000000000, &x) < 0 ||
+                    json_get_int(arg(args, ARG_Y), -1000000000, 1000000000, &y) < 0)
                         return fail(ret_error, "%s: x and y must be whole numbers. Use: %s", f->name, f->usage);
                 r = point(s, x, y, &a->x, &a->y, f, ret_error);
                 if (r < 0)
@@ -297,8 +297,8 @@ static int parse_openai(const struct json_value *args, const struct form *f, con
                 for (size_t i = 0; i < v->n; i++) {
                         const struct json_value *p = &v->items[i];
 
-                        if (p->type != JSON_OBJECT || p->n != 2 || json_get_int(json_get(p, "x"), -65536, 65536, &x) < 0 ||
-                            json_get_int(json_get(p, "y"), -65536, 65536, &y) < 0)
+                        if (p->type != JSON_OBJECT || p->n != 2 || json_get_int(json_get(p, "x"), -1000000000, 1000000000, &x) < 0 ||
+                            json_get_int(json_get(p, "y"), -1000000000, 1000000000, &y) < 0)
                                 return fail(ret_error, "drag: each point of path must be {\"x\": x, \"y\": y}. Use: %s",
                                             f->usage);
                         r = point(s, x, y, &a->path[i][0], &a->path[i][1], f, ret_error);

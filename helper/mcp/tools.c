@@ -67,7 +67,7 @@ void mcp_tools_write(struct json *j, const struct mcp_space *space) {
 
         computer = strdup_printf(
                 "The desktop's screen, mouse and keyboard. Screenshots are %ux%u pixels (the %ux%u screen at scale "
-                "%.4f); every coordinate is a pixel of that screenshot. Takes Anthropic's computer actions "
+                "%.6g); every coordinate is a pixel of that screenshot. Takes Anthropic's computer actions "
                 "({\"action\": \"left_click\", \"coordinate\": [x, y]}, key, type, mouse_move, left_click_drag, "
                 "right_click, middle_click, double_click, triple_click, left_mouse_down, left_mouse_up, scroll, "
                 "hold_key, wait, cursor_position, screenshot, zoom) or OpenAI's ({\"type\": \"click\", \"x\": x, "

@@ -1,0 +1,112 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# botdesk mcp driven by a client nobody here wrote: the official MCP
+# TypeScript SDK (pinned, installed by scripts/install-deps.sh --tests),
+# against a desktop whose screenshots are scaled (screenshot_max_edge 800 of
+# a 1024 px screen): initialize; tools/list with valid JSON Schemas; a
+# screenshot whose JPEG decodes to the advertised size; clicks (both
+# schemas) and a drag that land within a pixel of the screen point aimed
+# at, through the scaled space; exact Unicode typing; zoom; bad actions
+# refused with the valid form and nothing sent; a human's take making the
+# next action a suppressed error with the epoch. And on the raw stream:
+# -32700, -32601, -32602, a message over 1 MiB, and the server still serving.
+. "$(dirname "$0")/lib.sh"
+bd_init mcp 720
+bd_need_xserver
+bd_need node
+bd_input_recorder
+SDK_DIR=${BOTDESK_MCP_SDK_DIR:-/usr/local/lib/botdesk-tests}
+[ -d "$SDK_DIR/node_modules/@modelcontextprotocol/sdk" ] ||
+        t_skip_all "the MCP SDK is not in $SDK_DIR (scripts/install-deps.sh --tests installs it)"
+printf '[agent]\nscreenshot_max_edge = 800\n' >>"$BOTDESK_CONFIG"
+P=$(bd_profile a)
+
+t_ok "the desktop with the recorder starts" bd_start "$P"
+bd_recorder_files "$P"
+t_ok "the recorder is ready" wait_for 5 grep -qx ready "$LOG"
+
+log_has() { grep -qxF -- "$1" "$LOG" 2>/dev/null; }
+# near "EVENT" X Y: the recorder logged EVENT within one pixel of X,Y.
+near() {
+        awk -v ev="$1" -v x="$2" -v y="$3" '
+                { n = split(ev, w, " "); ok = 1
+                  for (i = 1; i <= n; i++) if ($i != w[i]) ok = 0
+                  if (ok && NF == n + 2 && ($(n+1) - x) ^ 2 <= 1 && ($(n+2) - y) ^ 2 <= 1) found = 1 }
+                END { exit !found }' "$LOG"
+}
+step() { grep "\"step\": *\"$1\"" "$BD_T/steps" | head -n1; }
+get() { step "$1" | "$PY" -c 'import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1], {}, {"d": d}))' "$2"; }
+
+export MCP_TEXT='Grüße, мир! 日本語 😀 ok'
+: >"$TEXT"
+t0=$(date +%s)
+timeout 40 node "$(dirname "$0")/mcp-client.cjs" "$SDK_DIR" "$BOTDESK" "$P" >"$BD_T/steps" 2>"$BD_T/client.err"
+rc=$?
+t_is "$rc" 0 "the SDK's client ran every step (exit 0)"
+[ "$rc" = 0 ] || { t_diag "$(tail -5 "$BD_T/client.err")"; t_diag "$(tail -3 "$BD_T/steps")"; }
+t_ok "... within 40 s (took $(($(date +%s) - t0)) s)" [ "$rc" != 124 ]
+
+t_is "$(get initialize 'd["server"]["name"], "tools" in d["capabilities"]')" "('botdesk', True)" \
+        "initialize: the server is botdesk and offers tools"
+t_is "$(get tools 'sorted(t["name"] for t in d["tools"])')" "['batch', 'computer', 'status', 'windows']" \
+        "tools/list lists computer, batch, windows and status"
+t_is "$(get tools 'all(t["schemaValid"] for t in d["tools"])')" True "every tool's inputSchema compiles as a JSON Schema (ajv)"
+t_match "$(get tools '[t["description"] for t in d["tools"] if t["name"] == "computer"][0]')" '800x600 pixels \(the 1024x768 screen at scale 0\.78125\)' \
+        "the computer tool's description gives the screenshot's size and scale"
+
+t_is "$(get screenshot '(d["isError"], d["image"]["mimeType"], d["image"]["width"], d["image"]["height"])')" \
+        "(False, 'image/jpeg', 800, 600)" "a screenshot is a JPEG that decodes to 800x600"
+t_is "$(get screenshot '(d["text"]["screenshot"]["width"], d["text"]["screenshot"]["height"], d["text"]["screenshot"]["scale"])')" \
+        "(800, 600, 0.78125)" "... and its result says that size and the scale"
+
+t_is "$(get click '(d["isError"], d["text"]["settle"] in ("settled", "no_change", "still_changing"), d["image"]["width"])')" \
+        "(False, True, 800)" "left_click succeeds, says how the screen settled and returns a screenshot"
+t_ok "left_click at the screenshot's pixel of 300,400 presses button 1 within a pixel of 300,400" \
+        wait_for 5 near "button-press 1" 300 400
+t_ok "left_click_drag presses near 100,110 and releases near 500,310" \
+        wait_for 5 eval 'near "button-press 1" 100 110 && near "button-release 1" 500 310'
+t_ok "OpenAI's click with button right presses button 3 near 640,480" wait_for 5 near "button-press 3" 640 480
+t_ok "the Unicode text typed over MCP arrives exactly" wait_for 5 eval '[ "$(cat "$TEXT")" = "$MCP_TEXT" ]'
+[ "$(cat "$TEXT")" = "$MCP_TEXT" ] || t_diag "got: $(cat "$TEXT")"
+t_is "$(get type 'd["text"]["characters"]')" "$("$PY" -c 'import os; print(len(os.environ["MCP_TEXT"]))')" \
+        "type says how many characters it typed"
+t_is "$(get cursor 'd["text"]["coordinate"]')" "[500, 375]" "cursor_position is in the screenshot's space (640,480 at 0.78125)"
+t_is "$(get zoom '(d["isError"], d["image"]["width"], d["image"]["height"], d["text"]["zoom"]["screen_region"])')" \
+        "(False, 200, 100, [0, 0, 199, 99])" "zoom returns the region at native resolution, with its screen rectangle"
+
+n0=$(wc -l <"$LOG")
+for s in unknown outside extra; do
+        t_is "$(get $s 'd["isError"]')" True "a bad action ($s) is an error result"
+done
+t_match "$(get unknown 'd["text"]')" 'Unknown action "fly"; the actions are: key, type, mouse_move' "... an unknown action lists the actions"
+t_match "$(get outside 'd["text"]')" 'outside the screenshot \(800x600' "... a point outside the screenshot names its bounds"
+t_match "$(get extra 'd["text"]')" 'left_click does not take "scroll_amount". Use:' "... an extra argument names the valid form"
+t_ok "batch runs its actions in order: OpenAI's move, then Anthropic's left_click there" \
+        eval 'near "button-press 1" 20 30 || near "button-press 1" 21 31'
+t_is "$(get batch '(d["isError"], [r["action"] for r in d["text"]["results"]], d["image"] is not None)')" \
+        "(False, ['move', 'left_click'], True)" "batch reports each action and ends with one screenshot"
+t_match "$(get windows 'd["text"]["windows"][0]["title"]')" 'botdesk recorder' "windows lists the recorder's window"
+
+t_is "$(get taken '(d["isError"], d["text"]["suppressed"], d["text"]["epoch"] > 0)')" "(True, 'human_has_control', True)" \
+        "after a human's take, the next action is an error result: suppressed, with the epoch"
+t_is "$(get taken_screenshot '(d["isError"], d["image"])')" "(True, None)" "... and no screenshot is handed to the agent"
+t_ok "... and the refused click never reached the screen" eval '! near "button-press 1" 700 700'
+t_ok "once released, the next action runs again" wait_for 5 near "button-press 1" 710 710
+
+# ---- the raw stream: errors that the SDK never sends ----------------------------------------------
+{
+        echo '{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2024-11-05", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}}'
+        echo 'this is not json'
+        echo '{"jsonrpc": "2.0", "id": 2, "method": "no/such"}'
+        echo '{"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "nosuch"}}'
+        "$PY" -c 'print("{\"jsonrpc\": \"2.0\", \"id\": 4, \"method\": \"ping\", \"params\": {\"pad\": \"" + "x" * (1 << 20) + "\"}}")'
+        echo '{"jsonrpc": "2.0", "method": "notifications/initialized"}'
+        echo '{"jsonrpc": "2.0", "id": 5, "method": "ping"}'
+} | timeout 20 "$BOTDESK" mcp "$P" >"$BD_T/raw" 2>"$BD_T/raw.err"
+t_is "$?" 0 "botdesk mcp ends with 0 when its input ends"
+raw() { "$PY" -c 'import json,sys; d=[json.loads(l) for l in open(sys.argv[1])]; print(eval(sys.argv[2], {}, {"d": d}))' "$BD_T/raw" "$1"; }
+t_is "$(raw 'd[0]["result"]["protocolVersion"]')" 2024-11-05 "initialize negotiates the version the client asks for"
+t_is "$(raw '[x.get("error", {}).get("code") for x in d[1:]]')" "[-32700, -32601, -32602, -32600, None]" \
+        "malformed JSON -32700, unknown method -32601, unknown tool -32602, over 1 MiB an error, notification unanswered"
+t_is "$(raw '(d[-1]["id"], d[-1]["result"])')" "(5, {})" "... and the server still answers ping after them"
+t_done
