@@ -45,7 +45,7 @@ _botdesk_files() {
 
 _botdesk() {
         local cur=${COMP_WORDS[COMP_CWORD]} prev=''
-        local verbs="start stop restart status list env exec thumbnail input windows cursor mcp lease watch rfb web lookup pool doctor install config help"
+        local verbs="start stop restart status list env exec thumbnail input windows cursor settle mcp lease watch rfb web lookup pool doctor install config help"
         local verb='' i w vi=0 npos=0 exec_at=0 opts value_opts pfx=''
         local -a pos=()
 
@@ -94,7 +94,8 @@ _botdesk() {
         status | list | lookup | doctor | windows | cursor) opts="--json --help" ;;
         env)       opts="--json --start --help" ;;
         mcp)       opts="--start --help" ;;
-        input)     opts="--json --button --double --window --stdin --start --help" ;;
+        settle)    opts="--quiet --timeout --json --help" ;;
+        input)     opts="--json --button --double --window --stdin --settle --start --help" ;;
         watch)     opts="--json --until --help" ;;
         exec)      opts="-- --env --start --help" ;;
         thumbnail) opts="--output --size --format --quality --data-url --help" ;;
@@ -189,7 +190,7 @@ _botdesk() {
         fi
 
         case $verb in
-        start | stop | restart | env | exec | thumbnail | rfb | lookup | status | windows | cursor | mcp | watch)
+        start | stop | restart | env | exec | thumbnail | rfb | lookup | status | windows | cursor | settle | mcp | watch)
                 ((npos == 0)) && _botdesk_reply -W "$(_botdesk_profiles)" -- "$cur"
                 ((npos == 1)) && [[ $verb == exec ]] && _botdesk_reply -c -- "$cur"
                 ;;

@@ -28,3 +28,7 @@ int verb_cursor(int argc, char **argv) {
 int verb_mcp(int argc, char **argv) {
         return unsupported(argc, argv);
 }
+
+int verb_settle(int argc, char **argv) {
+        return unsupported(argc, argv);
+}

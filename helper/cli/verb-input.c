@@ -15,6 +15,7 @@
 #include "keymap.h"
 #include "lease.h"
 #include "log.h"
+#include "settle.h"
 #include "util.h"
 
 #define BUTTON_MAX 32u
@@ -42,6 +43,7 @@ struct request {
         const char *profile;
         enum action action;
         bool json, dbl, have_xy, from_stdin, start;
+        unsigned settle_ms;             /* --settle[=MS]: quiet time to wait for after the action; 0 none */
         uint32_t window;                /* --window: X Y relative to it; 0 none */
         unsigned button;
         unsigned long long x[2], y[2];
@@ -72,6 +74,8 @@ static void input_usage(FILE *f) {
               "  down KEY|buttonN, up KEY|buttonN\n"
               "                               press or release and leave it so\n"
               "  --window ID                  move, click, drag: X Y inside that window (an id of botdesk windows)\n"
+              "  --settle[=MS]                then wait until the screen was quiet MS ms (default 150; at most\n"
+              "                               2000 ms), and say settled, still_changing or no_change\n"
               "  --start                      start the desktop first when it is not running\n",
               f);
 }
@@ -156,6 +160,15 @@ static int parse_request(int argc, char **argv, struct request *req) {
                         return -1;
                 } else if (streq(a, "--json"))
                         req->json = true;
+                else if (streq(a, "--settle"))
+                        req->settle_ms = SETTLE_QUIET_MS_DEFAULT;
+                else if (startswith(a, "--settle=")) {
+                        unsigned long long v;
+
+                        if (parse_uint(a + strlen("--settle="), 1000, &v) < 0 || v == 0)
+                                return usage_error("Invalid %s: give the quiet time in ms, 1-1000.", a);
+                        req->settle_ms = (unsigned) v;
+                }
                 else if (streq(a, "--double"))
                         req->dbl = true;
                 else if (streq(a, "--stdin"))
@@ -427,11 +440,15 @@ static int act(struct input *in, struct request *req, int dirfd, const struct le
         return EXIT_OK;
 }
 
-static void print_result(const struct request *req, const struct lease *admitted, size_t sent) {
+static void print_result(const struct request *req, const struct lease *admitted, size_t sent, int settled,
+                         unsigned settle_ms) {
         struct json j;
 
-        if (!req->json)
+        if (!req->json) {
+                if (settled >= 0)
+                        printf("%s %u\n", settle_state_name((enum settle_state) settled), settle_ms);
                 return;
+        }
         json_init(&j, stdout);
         json_object_begin(&j);
         json_kv_string(&j, "profile", req->profile);
@@ -446,9 +463,17 @@ static void print_result(const struct request *req, const struct lease *admitted
                 json_kv_int(&j, "button", req->button);
         if (req->action == ACT_TYPE)
                 json_kv_int(&j, "characters", (long long) sent);
+        if (settled >= 0) {
+                json_kv_string(&j, "settle", settle_state_name((enum settle_state) settled));
+                json_kv_int(&j, "settle_ms", settle_ms);
+        }
         json_kv_int(&j, "epoch", (long long) admitted->epoch);
         json_object_end(&j);
         putchar('\n');
+}
+
+static void on_event(void *userdata, const xcb_generic_event_t *ev) {
+        settle_event(userdata, ev);
 }
 
 int verb_input(int argc, char **argv) {
@@ -456,6 +481,9 @@ int verb_input(int argc, char **argv) {
         _cleanup_free_ char *display = NULL, *xauthority = NULL;
         _cleanup_close_ int dirfd = -EBADF;
         struct input in = {};
+        struct settle st = {};
+        enum settle_state settled = SETTLE_UNSUPPORTED;
+        unsigned settle_ms = 0;
         struct lease admitted;
         xcb_connection_t *c = NULL;
         size_t sent = 0;
@@ -493,7 +521,17 @@ int verb_input(int argc, char **argv) {
                 xcb_disconnect(c);
                 return EXIT_FAILED;
         }
+        /* Settle watches the same connection: the damage the action causes is never missed. */
+        if (req.settle_ms > 0 && settle_open(&st, c, in.root) >= 0) {
+                in.on_event = on_event;
+                in.event_userdata = &st;
+                settle_begin(&st);
+        }
         ret = act(&in, &req, dirfd, &admitted, &sent);
+        if (ret == EXIT_OK && req.settle_ms > 0 && st.damage &&
+            settle_wait(&st, req.settle_ms, SETTLE_CAP_MS_DEFAULT, &settled, &settle_ms) < 0)
+                settled = SETTLE_UNSUPPORTED;
+        settle_close(&st);
         input_done(&in);
         xcb_disconnect(c);
         if (ret == EXIT_USAGE || ret == EXIT_FAILED)
@@ -502,6 +540,6 @@ int verb_input(int argc, char **argv) {
         r = cli_action_done(dirfd, req.profile, what, &admitted, req.json);
         if (r != EXIT_OK)
                 return r;
-        print_result(&req, &admitted, sent);
+        print_result(&req, &admitted, sent, req.settle_ms > 0 ? (int) settled : -1, settle_ms);
         return EXIT_OK;
 }

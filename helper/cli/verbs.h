@@ -182,5 +182,8 @@ int verb_input(int argc, char **argv);
  * breaks; 2, 4 as above before it serves.
  */
 int verb_mcp(int argc, char **argv);
+/* botdesk settle PROFILE [--quiet MS] [--timeout MS] [--json]: 0 with settled,
+ * still_changing or no_change said; 1 without DAMAGE; 3, 4 as above. */
+int verb_settle(int argc, char **argv);
 int verb_windows(int argc, char **argv);
 int verb_cursor(int argc, char **argv);

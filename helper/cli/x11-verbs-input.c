@@ -14,5 +14,7 @@ x11_verb_fn x11_input_verb(const char *name) {
                 return verb_cursor;
         if (streq(name, "mcp"))
                 return verb_mcp;
+        if (streq(name, "settle"))
+                return verb_settle;
         return NULL;
 }

@@ -10,6 +10,9 @@
 # refused with the valid form and nothing sent; a human's take making the
 # next action a suppressed error with the epoch. And on the raw stream:
 # -32700, -32601, -32602, a message over 1 MiB, and the server still serving.
+# Settle on DAMAGE: an idle screen is no_change after its quiet time; a clock
+# redrawn every second never lets a 1.5 s quiet time pass (still_changing
+# at the cap); a window that appears settles once drawn.
 . "$(dirname "$0")/lib.sh"
 bd_init mcp 720
 bd_need_xserver
@@ -109,4 +112,25 @@ t_is "$(raw 'd[0]["result"]["protocolVersion"]')" 2024-11-05 "initialize negotia
 t_is "$(raw '[x.get("error", {}).get("code") for x in d[1:]]')" "[-32700, -32601, -32602, -32600, None]" \
         "malformed JSON -32700, unknown method -32601, unknown tool -32602, over 1 MiB an error, notification unanswered"
 t_is "$(raw '(d[-1]["id"], d[-1]["result"])')" "(5, {})" "... and the server still answers ping after them"
+# ---- settle ----------------------------------------------------------------------------------------
+bd_need xclock xmessage
+out=$("$BOTDESK" settle "$P" --quiet 300 --timeout 2000 --json)
+t_is "$(echo "$out" | "$PY" -c 'import json,sys; d=json.load(sys.stdin); print(d["settle"], 300 <= d["ms"] < 1000)')" "no_change True" \
+        "settle on an idle screen: no_change once 300 ms passed without a change"
+out=$("$BOTDESK" input "$P" click 900 700 --settle=200 --json)
+t_match "$(echo "$out" | "$PY" -c 'import json,sys; d=json.load(sys.stdin); print(d["settle"], d["settle_ms"])')" \
+        '^(no_change|settled) [0-9]+$' "input --settle says how the screen settled after the click"
+"$BOTDESK" exec "$P" -- xclock -update 1 -geometry 300x300+600+100 >/dev/null 2>&1 &
+clock=$!
+sleep 1
+out=$("$BOTDESK" settle "$P" --quiet 1500 --timeout 3000 --json)
+t_is "$(echo "$out" | "$PY" -c 'import json,sys; d=json.load(sys.stdin); print(d["settle"], d["ms"] >= 3000)')" "still_changing True" \
+        "a clock redrawn every second keeps a 1.5 s quiet time from passing: still_changing at the 3 s cap"
+kill "$clock" 2>/dev/null; wait "$clock" 2>/dev/null
+"$BOTDESK" exec "$P" -- xmessage -geometry 400x200+100+100 "a new window" >/dev/null 2>&1 &
+msg=$!
+out=$("$BOTDESK" settle "$P" --quiet 400 --timeout 5000 --json)
+t_is "$(echo "$out" | "$PY" -c 'import json,sys; d=json.load(sys.stdin); print(d["settle"])')" "settled" \
+        "a window that appears is drawn, then quiet: settled"
+kill "$msg" 2>/dev/null; wait "$msg" 2>/dev/null
 t_done
