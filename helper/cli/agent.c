@@ -24,6 +24,7 @@
 
 void agent_outcome_done(struct agent_outcome *o) {
         free(o->message);
+        free(o->image);
         free(o->image_base64);
         *o = (struct agent_outcome) {};
 }
@@ -371,8 +372,9 @@ static int jpeg_rows(const uint8_t *rows, unsigned width, unsigned height, unsig
 }
 
 static int finish_image(uint8_t *image, size_t size, struct agent_outcome *o) {
+        o->image = image;
+        o->image_size = size;
         o->image_base64 = thumb_base64(image, size);
-        free(image);
         return o->image_base64 ? 0 : -ENOMEM;
 }
 
@@ -458,7 +460,9 @@ static void void_outcome(struct agent *a, const struct mcp_action *act, struct a
         o->voided = true;
         o->epoch = now.epoch;
         free(o->image_base64);
+        free(o->image);
         o->image_base64 = NULL;
+        o->image = NULL;
         (void) say(o, "A human took control of this screen while %s ran; its result is void. Tell the user what you "
                       "need, and wait until they hand control back.", act->name);
 }
@@ -523,9 +527,14 @@ int agent_run(struct agent *a, const struct mcp_action *act, bool want_screensho
 }
 
 void agent_outcome_write(struct json *j, const struct mcp_action *act, const struct agent_outcome *o) {
+        json_object_begin(j);
+        agent_outcome_fields(j, act, o);
+        json_object_end(j);
+}
+
+void agent_outcome_fields(struct json *j, const struct mcp_action *act, const struct agent_outcome *o) {
         char scale[32];
 
-        json_object_begin(j);
         if (act)
                 json_kv_string(j, "action", act->name);
         if (o->refused || o->voided) {
@@ -566,7 +575,6 @@ void agent_outcome_write(struct json *j, const struct mcp_action *act, const str
                 }
                 json_object_end(j);
         }
-        json_object_end(j);
 }
 
 int agent_windows(struct agent *a, FILE *f, struct agent_outcome *o) {

@@ -45,7 +45,9 @@ struct agent_outcome {
         unsigned settle_ms;
         bool have_cursor;
         unsigned cursor_x, cursor_y;    /* in the picture's space */
-        char *image_base64;             /* JPEG */
+        uint8_t *image;                 /* JPEG */
+        size_t image_size;
+        char *image_base64;             /* the same, base64 */
         unsigned image_w, image_h;      /* its size */
         double image_scale;             /* image / screen pixels */
         unsigned region[4];             /* zoom: the screen rectangle shown */
@@ -68,6 +70,9 @@ int agent_run(struct agent *a, const struct mcp_action *action, bool screenshot,
 
 /* The outcome as one JSON object (the text the agent reads), without the image. */
 void agent_outcome_write(struct json *j, const struct mcp_action *action, const struct agent_outcome *o);
+
+/* The same members, inside an object the caller opened (to add its own). */
+void agent_outcome_fields(struct json *j, const struct mcp_action *action, const struct agent_outcome *o);
 
 /* `botdesk windows --json`'s object, gated like every agent action; into *out's message when refused. */
 int agent_windows(struct agent *a, FILE *f, struct agent_outcome *out);

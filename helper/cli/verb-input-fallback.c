@@ -32,3 +32,7 @@ int verb_mcp(int argc, char **argv) {
 int verb_settle(int argc, char **argv) {
         return unsupported(argc, argv);
 }
+
+int verb_act(int argc, char **argv) {
+        return unsupported(argc, argv);
+}

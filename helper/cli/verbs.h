@@ -185,5 +185,8 @@ int verb_mcp(int argc, char **argv);
 /* botdesk settle PROFILE [--quiet MS] [--timeout MS] [--json]: 0 with settled,
  * still_changing or no_change said; 1 without DAMAGE; 3, 4 as above. */
 int verb_settle(int argc, char **argv);
+/* botdesk act PROFILE [--screenshots base64|DIR] [--start]: one action a line
+ * in, one JSON result a line out, until stdin ends (0). */
+int verb_act(int argc, char **argv);
 int verb_windows(int argc, char **argv);
 int verb_cursor(int argc, char **argv);

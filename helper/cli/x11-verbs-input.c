@@ -16,5 +16,7 @@ x11_verb_fn x11_input_verb(const char *name) {
                 return verb_mcp;
         if (streq(name, "settle"))
                 return verb_settle;
+        if (streq(name, "act"))
+                return verb_act;
         return NULL;
 }

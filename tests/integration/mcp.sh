@@ -112,6 +112,18 @@ t_is "$(raw 'd[0]["result"]["protocolVersion"]')" 2024-11-05 "initialize negotia
 t_is "$(raw '[x.get("error", {}).get("code") for x in d[1:]]')" "[-32700, -32601, -32602, -32600, None]" \
         "malformed JSON -32700, unknown method -32601, unknown tool -32602, over 1 MiB an error, notification unanswered"
 t_is "$(raw '(d[-1]["id"], d[-1]["result"])')" "(5, {})" "... and the server still answers ping after them"
+# ---- botdesk act: the same actions as a stream of lines ---------------------------------------------
+mkdir "$BD_T/shots"
+printf '%s\n' '{"type": "click", "x": 100, "y": 100}' 'not json' '{"action": "nosuch"}' '{"action": "screenshot"}' |
+        timeout 20 "$BOTDESK" act "$P" --screenshots "$BD_T/shots" >"$BD_T/act" 2>"$BD_T/act.err"
+t_is "$?" 0 "botdesk act ends with 0 when its input ends"
+act() { "$PY" -c 'import json,sys; d=[json.loads(l) for l in open(sys.argv[1])]; print(eval(sys.argv[2], {}, {"d": d}))' "$BD_T/act" "$1"; }
+t_is "$(act '[x["ok"] for x in d]')" "[True, False, False, True]" "act answers each line in order: done, not JSON, unknown action, done"
+t_ok "act's click at the screenshot's 100,100 lands near 128,128" wait_for 5 near "button-press 1" 128 128
+t_is "$(act 'd[3]["image_file"].endswith("000002.jpg"), d[3]["screenshot"]["width"]')" "(True, 800)" \
+        "act --screenshots DIR writes each action's screenshot there and names it"
+t_is "$(stat -c %a "$BD_T/shots/000002.jpg")" 600 "... readable by its owner alone"
+
 # ---- settle ----------------------------------------------------------------------------------------
 bd_need xclock xmessage
 out=$("$BOTDESK" settle "$P" --quiet 300 --timeout 2000 --json)
