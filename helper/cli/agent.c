@@ -149,9 +149,17 @@ static const char *openai_key(const char *k) {
                 { "CMD", "super" },      { "OPTION", "alt" },      { "CAPSLOCK", "Caps_Lock" },
         };
 
+        static const char *const letters[26] = {
+                "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m",
+                "n", "o", "p", "q", "r", "s", "t", "u", "v", "w", "x", "y", "z",
+        };
+
         for (size_t i = 0; i < ELEMENTSOF(names); i++)
                 if (strcasecmp(k, names[i].from) == 0)
                         return names[i].to;
+        /* ["CTRL", "A"] is ctrl+a: a letter names its key, not the capital (which would add Shift). */
+        if (k[0] >= 'A' && k[0] <= 'Z' && !k[1])
+                return letters[k[0] - 'A'];
         return k;
 }
 

@@ -87,6 +87,34 @@ async function main() {
                 { type: 'move', x: pic(20), y: pic(30) }, { action: 'left_click' } ] } })));
         say('windows', describe(await client.callTool({ name: 'windows', arguments: {} })));
 
+        // Every other action of both schemas, each once.
+        const every = [
+                { action: 'key', text: 'ctrl+l Return' },
+                { action: 'mouse_move', coordinate: [pic(50), pic(60)] },
+                { action: 'middle_click', coordinate: [pic(52), pic(62)] },
+                { action: 'double_click', coordinate: [pic(54), pic(64)] },
+                { action: 'triple_click', coordinate: [pic(56), pic(66)] },
+                { action: 'left_mouse_down', coordinate: [pic(58), pic(68)] },
+                { action: 'left_mouse_up', coordinate: [pic(60), pic(70)] },
+                { action: 'scroll', coordinate: [pic(62), pic(72)], scroll_direction: 'down', scroll_amount: 2 },
+                { action: 'hold_key', text: 'shift', duration: 0.2 },
+                { action: 'wait', duration: 0.1 },
+                { type: 'double_click', x: pic(70), y: pic(80) },
+                { type: 'drag', path: [{ x: pic(72), y: pic(82) }, { x: pic(90), y: pic(82) }, { x: pic(90), y: pic(99) }] },
+                { type: 'keypress', keys: ['CTRL', 'A'] },
+                { type: 'move', x: pic(74), y: pic(84) },
+                { type: 'scroll', x: pic(76), y: pic(86), scroll_x: 0, scroll_y: -200 },
+                { type: 'type', text: 'é' },
+                { type: 'wait' },
+                { type: 'screenshot' },
+        ];
+        const results = [];
+        for (const a of every) {
+                const r = await computer(a);
+                results.push({ name: a.action || a.type, isError: r.isError, image: !!r.image, text: r.text });
+        }
+        say('every', { results });
+
         execFileSync(botdesk, ['lease', profile, 'take', '--viewer', 'human-1'], { stdio: 'ignore' });
         say('taken', await computer({ action: 'left_click', coordinate: [pic(700), pic(700)] }));
         say('taken_screenshot', await computer({ action: 'screenshot' }));

@@ -69,8 +69,10 @@ t_ok "left_click at the screenshot's pixel of 300,400 presses button 1 within a 
 t_ok "left_click_drag presses near 100,110 and releases near 500,310" \
         wait_for 5 eval 'near "button-press 1" 100 110 && near "button-release 1" 500 310'
 t_ok "OpenAI's click with button right presses button 3 near 640,480" wait_for 5 near "button-press 3" 640 480
-t_ok "the Unicode text typed over MCP arrives exactly" wait_for 5 eval '[ "$(cat "$TEXT")" = "$MCP_TEXT" ]'
-[ "$(cat "$TEXT")" = "$MCP_TEXT" ] || t_diag "got: $(cat "$TEXT")"
+# What was typed, then the Return of the key action and OpenAI's type of é further down.
+t_ok "the Unicode text typed over MCP arrives exactly (both schemas' type)" \
+        wait_for 5 eval '[ "$(cat "$TEXT")" = "$MCP_TEXT"$'"'"'\n'"'"'é ]'
+[ "$(cat "$TEXT")" = "$MCP_TEXT"$'\n'é ] || t_diag "got: $(cat "$TEXT")"
 t_is "$(get type 'd["text"]["characters"]')" "$("$PY" -c 'import os; print(len(os.environ["MCP_TEXT"]))')" \
         "type says how many characters it typed"
 t_is "$(get cursor 'd["text"]["coordinate"]')" "[500, 375]" "cursor_position is in the screenshot's space (640,480 at 0.78125)"
@@ -90,6 +92,21 @@ t_is "$(get batch '(d["isError"], [r["action"] for r in d["text"]["results"]], d
         "(False, ['move', 'left_click'], True)" "batch reports each action and ends with one screenshot"
 t_match "$(get windows 'd["text"]["windows"][0]["title"]')" 'botdesk recorder' "windows lists the recorder's window"
 
+t_is "$(get every '[r["name"] for r in d["results"] if r["isError"] or not r["image"]]')" "[]" \
+        "every other action of both schemas succeeds and returns a screenshot"
+t_ok "key ctrl+l Return presses Control_L, l with Control held, then Return" \
+        eval 'tr "\n" " " <"$LOG" | grep -q "key-press Control_L 0 key-press l 0x4 .*key-press Return 0"'
+t_ok "middle_click presses button 2 near 52,62" near "button-press 2" 52 62
+t_is "$(grep -c '^button-press 1 5[34] 6[345]$' "$LOG")" 2 "double_click presses button 1 twice near 54,64"
+t_is "$(grep -c '^button-press 1 5[567] 6[567]$' "$LOG")" 3 "triple_click presses button 1 three times near 56,66"
+t_ok "left_mouse_down presses near 58,68, left_mouse_up releases near 60,70" \
+        eval 'near "button-press 1" 58 68 && near "button-release 1" 60 70'
+t_is "$(grep -c '^button-press 5 6[123] 7[123]$' "$LOG")" 2 "scroll down 2 is two steps of button 5 near 62,72"
+t_ok "hold_key shift presses and releases Shift" eval 'grep -q "^key-press Shift_L" "$LOG"'
+t_is "$(grep -c '^button-press 1 \(69\|70\|71\) \(79\|80\|81\)$' "$LOG")" 2 "OpenAI's double_click presses twice near 70,80"
+t_ok "OpenAI's drag follows its path to its last point near 90,99" near "button-release 1" 90 99
+t_ok "OpenAI's keypress CTRL A presses a with Control held" eval 'grep -q "^key-press a 0x4" "$LOG"'
+t_is "$(grep -c '^button-press 4 7[567] 8[567]$' "$LOG")" 2 "OpenAI's scroll_y -200 is two steps up (button 4) near 76,86"
 t_is "$(get taken '(d["isError"], d["text"]["suppressed"], d["text"]["epoch"] > 0)')" "(True, 'human_has_control', True)" \
         "after a human's take, the next action is an error result: suppressed, with the epoch"
 t_is "$(get taken_screenshot '(d["isError"], d["image"])')" "(True, None)" "... and no screenshot is handed to the agent"
