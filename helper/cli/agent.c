@@ -613,3 +613,47 @@ int agent_windows(struct agent *a, FILE *f, struct agent_outcome *o) {
         o->ok = true;
         return 0;
 }
+
+struct ask {
+        unsigned long long epoch;
+};
+
+/* Control came back to the agent after the request: a human took it (the epoch moved) and released it. */
+static bool came_back(const struct lease *l, void *userdata) {
+        const struct ask *k = userdata;
+        return l->holder == LEASE_AGENT && !l->failed && l->epoch > k->epoch;
+}
+
+int agent_ask_human(struct agent *a, const char *reason, unsigned timeout_ms, struct json *j, char **ret_error) {
+        unsigned long long t0 = now_usec();
+        struct lease l;
+        struct ask k;
+        int r;
+
+        *ret_error = NULL;
+        (void) lease_read_at(a->dirfd, &l);
+        if (l.holder == LEASE_HUMAN)
+                r = lease_wait_agent_at(a->dirfd, timeout_ms, &l);
+        else {
+                k.epoch = l.epoch;
+                r = lease_request_at(a->dirfd, AGENT_ASK_VIEWER, reason, &l);
+                if (r == -EINVAL) {
+                        *ret_error = strdup_printf("ask_human: the reason must be 1-%d bytes of text without control "
+                                                   "characters.", LEASE_REASON_MAX);
+                        return *ret_error ? -EINVAL : -ENOMEM;
+                }
+                if (r < 0)
+                        return r;
+                log_info("Desktop %s: the agent asks for a human: %s", a->profile, reason);
+                r = lease_wait_at(a->dirfd, timeout_ms, came_back, &k, &l);
+        }
+        if (r < 0 && r != -ETIME)
+                return r;
+        json_object_begin(j);
+        json_kv_string(j, "outcome", r == -ETIME ? "timeout" : "returned");
+        json_kv_string(j, "control", l.holder == LEASE_HUMAN ? "human" : "agent");
+        json_kv_int(j, "epoch", (long long) l.epoch);
+        json_kv_int(j, "waited_ms", (long long) ((now_usec() - t0) / 1000));
+        json_object_end(j);
+        return 0;
+}

@@ -74,5 +74,21 @@ void agent_outcome_write(struct json *j, const struct mcp_action *action, const 
 /* The same members, inside an object the caller opened (to add its own). */
 void agent_outcome_fields(struct json *j, const struct mcp_action *action, const struct agent_outcome *o);
 
+/* The id under which the agent's own requests for a human appear in the lease (PENDING=). */
+#define AGENT_ASK_VIEWER "agent"
+#define AGENT_ASK_TIMEOUT_MS_DEFAULT 50000u   /* under the MCP SDK's 60 s request timeout */
+#define AGENT_ASK_TIMEOUT_MS_MAX 3600000u
+
+/*
+ * ask_human: record a request for a human with reason (the lease's pending
+ * request, as a viewer's is shown to the people watching), then wait
+ * (inotify, bounded by timeout_ms) until a human has taken control and
+ * handed it back; while a human already holds control, until they hand it
+ * back. What happened, as one JSON object, through j: "outcome" is
+ * "returned" or "timeout". Returns 0, -EINVAL (a reason the lease cannot
+ * hold: said in *ret_error), or another error.
+ */
+int agent_ask_human(struct agent *a, const char *reason, unsigned timeout_ms, struct json *j, char **ret_error);
+
 /* `botdesk windows --json`'s object, gated like every agent action; into *out's message when refused. */
 int agent_windows(struct agent *a, FILE *f, struct agent_outcome *out);

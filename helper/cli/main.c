@@ -148,7 +148,8 @@ static const struct verb verbs[] = {
           .run_argv = verb_x11 },
         { "mcp",
           "  mcp PROFILE [--start]         an MCP server on stdin/stdout for an agent's client: the computer\n"
-          "                                tool (Anthropic's and OpenAI's actions), batch, windows, status\n",
+          "                                tool (Anthropic's and OpenAI's actions), batch, windows, status,\n"
+          "                                ask_human\n",
           .run_argv = verb_x11 },
         { "watch",
           "  watch [PROFILE] [--json] [--until ready|stopped|agent]\n"

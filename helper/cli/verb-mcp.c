@@ -22,7 +22,7 @@ static void mcp_usage(FILE *f) {
         fputs("Usage: botdesk mcp PROFILE [--start]\n"
               "\n"
               "An MCP server (JSON-RPC 2.0, one message per line) on standard input and output, for an agent's\n"
-              "client: tools computer, batch, windows and status. In the client's configuration:\n"
+              "client: tools computer, batch, windows, status and ask_human. In the client's configuration:\n"
               "  {\"command\": \"botdesk\", \"args\": [\"mcp\", \"PROFILE\"]}\n"
               "  --start   start the desktop first when it is not running\n",
               f);
@@ -168,6 +168,46 @@ static int tool_status(struct agent *a, struct mcp_result *res) {
         return 0;
 }
 
+static int tool_ask_human(struct agent *a, const struct json_value *args, struct mcp_result *res) {
+        const struct json_value *reason = json_get(args, "reason"), *timeout = json_get(args, "timeout");
+        _cleanup_free_ char *text = NULL, *error = NULL;
+        unsigned timeout_ms = AGENT_ASK_TIMEOUT_MS_DEFAULT;
+        size_t size = 0;
+        FILE *f;
+        struct json j;
+        int r;
+
+        if (!reason || reason->type != JSON_STRING || !*reason->string) {
+                mcp_result_error(res, "ask_human needs {\"reason\": \"what the human should do\"} (and optionally "
+                                      "\"timeout\": seconds, 1-3600).");
+                return 0;
+        }
+        if (timeout && timeout->type != JSON_NULL) {
+                if (timeout->type != JSON_NUMBER || timeout->number < 1 || timeout->number > AGENT_ASK_TIMEOUT_MS_MAX / 1000) {
+                        mcp_result_error(res, "ask_human: timeout must be seconds, 1-3600.");
+                        return 0;
+                }
+                timeout_ms = (unsigned) (timeout->number * 1000.0);
+        }
+        f = open_memstream(&text, &size);
+        if (!f)
+                return -ENOMEM;
+        json_init(&j, f);
+        r = agent_ask_human(a, reason->string, timeout_ms, &j, &error);
+        if (fclose(f) != 0 && r >= 0)
+                r = -ENOMEM;
+        if (r == -EINVAL) {
+                mcp_result_error(res, error);
+                return 0;
+        }
+        if (r < 0) {
+                mcp_result_error(res, "ask_human: the control lease cannot be read or watched.");
+                return r == -ENOMEM ? r : 0;
+        }
+        mcp_result_text(res, text);
+        return 0;
+}
+
 static int call(void *userdata, const char *tool, const struct json_value *args, struct mcp_result *res) {
         struct agent *a = userdata;
 
@@ -179,6 +219,8 @@ static int call(void *userdata, const char *tool, const struct json_value *args,
                 return tool_windows(a, res);
         if (streq(tool, "status"))
                 return tool_status(a, res);
+        if (streq(tool, "ask_human"))
+                return tool_ask_human(a, args, res);
         mcp_result_error(res, "Unknown tool.");
         return 0;
 }

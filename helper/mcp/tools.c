@@ -44,7 +44,11 @@ static const char batch_schema[] =
         ", \"minItems\": 1, \"maxItems\": 64}}, \"required\": [\"actions\"]}";
 static const char empty_schema[] = "{\"type\": \"object\", \"properties\": {}}";
 
-static const char *const names[] = { "computer", "batch", "windows", "status" };
+static const char *const names[] = { "computer", "batch", "windows", "status", "ask_human" };
+static const char ask_schema[] =
+        "{\"type\": \"object\", \"properties\": {\"reason\": {\"type\": \"string\", \"minLength\": 1, "
+        "\"maxLength\": 256}, \"timeout\": {\"type\": \"number\", \"minimum\": 1, \"maximum\": 3600}}, "
+        "\"required\": [\"reason\"]}";
 
 bool mcp_tool_known(const char *name) {
         for (size_t i = 0; i < ELEMENTSOF(names); i++)
@@ -85,4 +89,9 @@ void mcp_tools_write(struct json *j, const struct mcp_space *space) {
         tool(j, "status", "The desktop: who has control (agent or human), the lease epoch, the screen and "
                           "screenshot sizes and scale.",
              empty_schema);
+        tool(j, "ask_human",
+             "Hand the desktop to a human, with the reason (a login, a captcha, a decision): the request is shown "
+             "to the people watching; returns once a human took control and handed it back (outcome returned), or "
+             "after timeout seconds (default 50; outcome timeout).",
+             ask_schema);
 }

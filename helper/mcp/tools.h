@@ -8,7 +8,8 @@
  * The tools botdesk offers an agent, as tools/list describes them: name,
  * description (with the coordinate space: the picture's size and scale)
  * and inputSchema (JSON Schema). computer takes both action schemas
- * (action.h); batch a list of them; windows and status nothing.
+ * (action.h); batch a list of them; windows and status nothing; ask_human
+ * a reason.
  */
 
 /* Writes the "tools" array's items through j. */

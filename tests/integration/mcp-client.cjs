@@ -6,7 +6,7 @@
 //   node mcp-client.cjs SDK_DIR BOTDESK PROFILE
 'use strict';
 const path = require('path');
-const { execFileSync } = require('child_process');
+const { execFileSync, spawn } = require('child_process');
 const { createRequire } = require('module');
 
 const [sdkDir, botdesk, profile] = process.argv.slice(2);
@@ -120,6 +120,21 @@ async function main() {
         say('taken_screenshot', await computer({ action: 'screenshot' }));
         execFileSync(botdesk, ['lease', profile, 'release', '--viewer', 'human-1'], { stdio: 'ignore' });
         say('released', await computer({ action: 'left_click', coordinate: [pic(710), pic(710)] }));
+
+        // ask_human: a human (played by a shell) sees the request, takes control and hands it back.
+        const human = spawn('sh', ['-c', `
+                for i in $(seq 100); do
+                        "$0" lease "$1" show --json >"$2/pending"
+                        grep -q '"pending": {' "$2/pending" && break
+                        sleep 0.1
+                done
+                "$0" lease "$1" take --viewer human-2 >/dev/null
+                "$0" lease "$1" release --viewer human-2 >/dev/null`, botdesk, profile, process.env.MCP_TMP],
+                { stdio: 'ignore' });
+        say('ask', describe(await client.callTool({ name: 'ask_human',
+                arguments: { reason: 'log in to the bank, please', timeout: 20 } })));
+        await new Promise((resolve) => human.on('exit', resolve));
+        say('ask_timeout', describe(await client.callTool({ name: 'ask_human', arguments: { reason: 'nobody comes', timeout: 1 } })));
         await client.close();
         say('done', {});
 }

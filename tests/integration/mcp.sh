@@ -40,6 +40,7 @@ near() {
 step() { grep "\"step\": *\"$1\"" "$BD_T/steps" | head -n1; }
 get() { step "$1" | "$PY" -c 'import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1], {}, {"d": d}))' "$2"; }
 
+export MCP_TMP=$BD_T
 export MCP_TEXT='Grüße, мир! 日本語 😀 ok'
 : >"$TEXT"
 t0=$(date +%s)
@@ -51,8 +52,8 @@ t_ok "... within 40 s (took $(($(date +%s) - t0)) s)" [ "$rc" != 124 ]
 
 t_is "$(get initialize 'd["server"]["name"], "tools" in d["capabilities"]')" "('botdesk', True)" \
         "initialize: the server is botdesk and offers tools"
-t_is "$(get tools 'sorted(t["name"] for t in d["tools"])')" "['batch', 'computer', 'status', 'windows']" \
-        "tools/list lists computer, batch, windows and status"
+t_is "$(get tools 'sorted(t["name"] for t in d["tools"])')" "['ask_human', 'batch', 'computer', 'status', 'windows']" \
+        "tools/list lists computer, batch, windows, status and ask_human"
 t_is "$(get tools 'all(t["schemaValid"] for t in d["tools"])')" True "every tool's inputSchema compiles as a JSON Schema (ajv)"
 t_match "$(get tools '[t["description"] for t in d["tools"] if t["name"] == "computer"][0]')" '800x600 pixels \(the 1024x768 screen at scale 0\.78125\)' \
         "the computer tool's description gives the screenshot's size and scale"
@@ -112,6 +113,13 @@ t_is "$(get taken '(d["isError"], d["text"]["suppressed"], d["text"]["epoch"] > 
 t_is "$(get taken_screenshot '(d["isError"], d["image"])')" "(True, None)" "... and no screenshot is handed to the agent"
 t_ok "... and the refused click never reached the screen" eval '! near "button-press 1" 700 700'
 t_ok "once released, the next action runs again" wait_for 5 near "button-press 1" 710 710
+
+t_match "$(cat "$BD_T/pending" 2>/dev/null)" '"pending": \{"viewer_hash": "[0-9a-f]+", "reason": "log in to the bank, please"\}' \
+        "ask_human shows the agent's request, with its reason, to the people watching the lease"
+t_is "$(get ask '(d["isError"], d["text"]["outcome"], d["text"]["control"])')" "(False, 'returned', 'agent')" \
+        "ask_human returns once the human took control and handed it back"
+t_is "$(get ask_timeout '(d["isError"], d["text"]["outcome"], d["text"]["waited_ms"] >= 1000)')" "(False, 'timeout', True)" \
+        "ask_human with nobody coming returns timeout after its timeout"
 
 # ---- the raw stream: errors that the SDK never sends ----------------------------------------------
 {
