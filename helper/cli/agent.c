@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "agent.h"
+#include "clipboard.h"
 #include "cli.h"
 #include "cli-desktop.h"
 #include "keymap.h"
@@ -75,6 +76,7 @@ int agent_open(struct agent *a, const char *profile) {
         }
         a->max_edge = c.screenshot_max_edge;
         a->max_pixels = c.screenshot_max_pixels;
+        a->clipboard_max = c.clipboard_max_bytes;
         config_done(&c);
 
         r = cli_running_display(profile, &a->dirfd, &display, &xauthority);
@@ -655,5 +657,76 @@ int agent_ask_human(struct agent *a, const char *reason, unsigned timeout_ms, st
         json_kv_int(j, "epoch", (long long) l.epoch);
         json_kv_int(j, "waited_ms", (long long) ((now_usec() - t0) / 1000));
         json_object_end(j);
+        return 0;
+}
+
+/* The gate's two reads around a clipboard access: refused or void said in o. */
+static bool clip_admit(struct agent *a, const char *what, struct lease *admitted, struct agent_outcome *o) {
+        *o = (struct agent_outcome) {};
+        if (cli_action_admit(a->dirfd, what, admitted) != EXIT_OK) {
+                o->refused = true;
+                o->epoch = admitted->epoch;
+                (void) say(o, "A human has control of this screen; %s is refused. Tell the user what you need, and "
+                              "wait until they hand control back.", what);
+                return false;
+        }
+        o->epoch = admitted->epoch;
+        return true;
+}
+
+static bool clip_still(struct agent *a, const char *what, const struct lease *admitted, struct agent_outcome *o) {
+        struct lease now;
+
+        if (cli_action_still_valid(a->dirfd, admitted))
+                return true;
+        (void) lease_read_at(a->dirfd, &now);
+        o->voided = true;
+        o->epoch = now.epoch;
+        (void) say(o, "A human took control of this screen while %s ran; its result is void.", what);
+        return false;
+}
+
+int agent_clipboard_read(struct agent *a, bool png, uint8_t **ret, size_t *ret_size, struct agent_outcome *o) {
+        struct lease admitted;
+        int r;
+
+        *ret = NULL;
+        if (!clip_admit(a, "clipboard_read", &admitted, o))
+                return 0;
+        r = clipboard_get(a->conn, a->root, png, a->clipboard_max, on_event, &a->settle, ret, ret_size);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0)
+                return say(o, r == -ENODATA ? "The clipboard holds no %s." :
+                              r == -EFBIG ? "The clipboard holds more than [agent] clipboard_max_bytes (%s)." :
+                              r == -ETIME ? "The clipboard's owner did not answer (%s)." : "Cannot read the clipboard (%s).",
+                           png ? "PNG image" : "text");
+        if (!clip_still(a, "clipboard_read", &admitted, o)) {
+                free(*ret);
+                *ret = NULL;
+                return 0;
+        }
+        activity_stamp(a->dirfd);
+        o->ok = true;
+        return 0;
+}
+
+int agent_clipboard_write(struct agent *a, const char *text, struct agent_outcome *o) {
+        struct lease admitted;
+        size_t size = strlen(text);
+        int r;
+
+        if (!clip_admit(a, "clipboard_write", &admitted, o))
+                return 0;
+        if (size > a->clipboard_max)
+                return say(o, "The text is larger than [agent] clipboard_max_bytes (%zu bytes).", a->clipboard_max);
+        r = clipboard_set(a->dirfd, false, text, size);
+        if (r < 0)
+                return say(o, r == -ETIME ? "The desktop's helper did not take the clipboard; restart the desktop."
+                                          : "Cannot hand the clipboard to the desktop's helper.");
+        if (!clip_still(a, "clipboard_write", &admitted, o))
+                return 0;
+        activity_stamp(a->dirfd);
+        o->ok = true;
         return 0;
 }

@@ -31,6 +31,7 @@ struct agent {
         struct mcp_space space;         /* what the agent's coordinates mean: the last picture's */
         unsigned max_edge, max_pixels;
         unsigned quiet_ms, settle_cap_ms;
+        size_t clipboard_max;
 };
 
 /* What one action did, for the transport to say. */
@@ -89,6 +90,14 @@ void agent_outcome_fields(struct json *j, const struct mcp_action *action, const
  * hold: said in *ret_error), or another error.
  */
 int agent_ask_human(struct agent *a, const char *reason, unsigned timeout_ms, struct json *j, char **ret_error);
+
+/*
+ * The clipboard under the gate: read (text, or PNG) into *ret (new), or
+ * write text. 0 with o->ok; a refusal, a void result or a failure said in
+ * o (o->ok false). Returns -ENOMEM only.
+ */
+int agent_clipboard_read(struct agent *a, bool png, uint8_t **ret, size_t *ret_size, struct agent_outcome *o);
+int agent_clipboard_write(struct agent *a, const char *text, struct agent_outcome *o);
 
 /* `botdesk windows --json`'s object, gated like every agent action; into *out's message when refused. */
 int agent_windows(struct agent *a, FILE *f, struct agent_outcome *out);

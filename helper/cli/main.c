@@ -142,6 +142,10 @@ static const struct verb verbs[] = {
           "  settle PROFILE [--quiet MS] [--timeout MS] [--json]\n"
           "                                wait until the screen was quiet MS ms: settled, still_changing, no_change\n",
           .run_argv = verb_x11 },
+        { "clipboard",
+          "  clipboard PROFILE get|set [--type text/plain|image/png]\n"
+          "                                the agent's clipboard: print it, or make stdin it\n",
+          .run_argv = verb_x11 },
         { "act",
           "  act PROFILE [--screenshots base64|DIR] [--start]\n"
           "                                one agent action a line in (either schema), one JSON result a line out\n",

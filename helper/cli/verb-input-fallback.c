@@ -36,3 +36,7 @@ int verb_settle(int argc, char **argv) {
 int verb_act(int argc, char **argv) {
         return unsupported(argc, argv);
 }
+
+int verb_clipboard(int argc, char **argv) {
+        return unsupported(argc, argv);
+}

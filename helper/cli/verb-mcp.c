@@ -13,6 +13,7 @@
 #include "lease.h"
 #include "log.h"
 #include "server.h"
+#include "thumbnail.h"
 #include "util.h"
 #include "verbs.h"
 
@@ -22,7 +23,8 @@ static void mcp_usage(FILE *f) {
         fputs("Usage: botdesk mcp PROFILE [--start]\n"
               "\n"
               "An MCP server (JSON-RPC 2.0, one message per line) on standard input and output, for an agent's\n"
-              "client: tools computer, batch, windows, status and ask_human. In the client's configuration:\n"
+              "client: tools computer, batch, windows, status, ask_human, clipboard_read and\n"
+              "clipboard_write. In the client's configuration:\n"
               "  {\"command\": \"botdesk\", \"args\": [\"mcp\", \"PROFILE\"]}\n"
               "  --start   start the desktop first when it is not running\n",
               f);
@@ -208,6 +210,50 @@ static int tool_ask_human(struct agent *a, const struct json_value *args, struct
         return 0;
 }
 
+static int tool_clipboard(struct agent *a, bool write, const struct json_value *args, struct mcp_result *res) {
+        const struct json_value *type = json_get(args, "type"), *text = json_get(args, "text");
+        _cleanup_(agent_outcome_done) struct agent_outcome o = {};
+        _cleanup_free_ uint8_t *data = NULL;
+        _cleanup_free_ char *b64 = NULL;
+        size_t size = 0;
+        bool png = false;
+        int r;
+
+        if (write) {
+                if (!text || text->type != JSON_STRING) {
+                        mcp_result_error(res, "clipboard_write needs {\"text\": \"...\"}.");
+                        return 0;
+                }
+                r = agent_clipboard_write(a, text->string, &o);
+                if (r < 0)
+                        return r;
+                return outcome_result(NULL, &o, res);
+        }
+        if (type && type->type != JSON_NULL) {
+                if (type->type != JSON_STRING || (!streq(type->string, "text/plain") && !streq(type->string, "image/png"))) {
+                        mcp_result_error(res, "clipboard_read: type is text/plain or image/png.");
+                        return 0;
+                }
+                png = streq(type->string, "image/png");
+        }
+        r = agent_clipboard_read(a, png, &data, &size, &o);
+        if (r < 0)
+                return r;
+        if (!o.ok)
+                return outcome_result(NULL, &o, res);
+        if (png) {
+                b64 = thumb_base64(data, size);
+                if (!b64)
+                        return -ENOMEM;
+                mcp_result_image(res, "image/png", b64);
+        } else if (strlen((const char *) data) != size)
+                mcp_result_error(res, "The clipboard's text holds a NUL byte.");
+        else
+                mcp_result_text(res, (const char *) data);
+        explicit_bzero(data, size);
+        return 0;
+}
+
 static int call(void *userdata, const char *tool, const struct json_value *args, struct mcp_result *res) {
         struct agent *a = userdata;
 
@@ -221,6 +267,10 @@ static int call(void *userdata, const char *tool, const struct json_value *args,
                 return tool_status(a, res);
         if (streq(tool, "ask_human"))
                 return tool_ask_human(a, args, res);
+        if (streq(tool, "clipboard_read"))
+                return tool_clipboard(a, false, args, res);
+        if (streq(tool, "clipboard_write"))
+                return tool_clipboard(a, true, args, res);
         mcp_result_error(res, "Unknown tool.");
         return 0;
 }

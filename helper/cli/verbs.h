@@ -188,5 +188,8 @@ int verb_settle(int argc, char **argv);
 /* botdesk act PROFILE [--screenshots base64|DIR] [--start]: one action a line
  * in, one JSON result a line out, until stdin ends (0). */
 int verb_act(int argc, char **argv);
+/* botdesk clipboard PROFILE get|set [--type text/plain|image/png]: 0; 1 nothing there, too large, no
+ * answer; 2 usage; 3 a human holds control; 4 not running. */
+int verb_clipboard(int argc, char **argv);
 int verb_windows(int argc, char **argv);
 int verb_cursor(int argc, char **argv);

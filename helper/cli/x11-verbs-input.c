@@ -18,5 +18,7 @@ x11_verb_fn x11_input_verb(const char *name) {
                 return verb_settle;
         if (streq(name, "act"))
                 return verb_act;
+        if (streq(name, "clipboard"))
+                return verb_clipboard;
         return NULL;
 }

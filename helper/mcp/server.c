@@ -136,7 +136,7 @@ static int tools_call(struct mcp_server *s, const struct json_value *id, const s
                 return 0;
         }
         if (!mcp_tool_known(name->string)) {
-                text = strdup_printf("Unknown tool \"%s\"; the tools are computer, batch, windows, status and ask_human.",
+                text = strdup_printf("Unknown tool \"%s\"; the tools are computer, batch, windows, status, ask_human, clipboard_read and clipboard_write.",
                                      name->string);
                 jsonrpc_write_error(out, id, JSONRPC_INVALID_PARAMS, text ?: "Unknown tool.");
                 return 0;

@@ -44,7 +44,13 @@ static const char batch_schema[] =
         ", \"minItems\": 1, \"maxItems\": 64}}, \"required\": [\"actions\"]}";
 static const char empty_schema[] = "{\"type\": \"object\", \"properties\": {}}";
 
-static const char *const names[] = { "computer", "batch", "windows", "status", "ask_human" };
+static const char *const names[] = { "computer", "batch", "windows", "status", "ask_human", "clipboard_read",
+                                     "clipboard_write" };
+static const char clip_read_schema[] =
+        "{\"type\": \"object\", \"properties\": {\"type\": {\"type\": \"string\", \"enum\": [\"text/plain\", "
+        "\"image/png\"]}}}";
+static const char clip_write_schema[] =
+        "{\"type\": \"object\", \"properties\": {\"text\": {\"type\": \"string\"}}, \"required\": [\"text\"]}";
 static const char ask_schema[] =
         "{\"type\": \"object\", \"properties\": {\"reason\": {\"type\": \"string\", \"minLength\": 1, "
         "\"maxLength\": 256}, \"timeout\": {\"type\": \"number\", \"minimum\": 1, \"maximum\": 3600}}, "
@@ -94,4 +100,7 @@ void mcp_tools_write(struct json *j, const struct mcp_space *space) {
              "to the people watching; returns once a human took control and handed it back (outcome returned), or "
              "after timeout seconds (default 50; outcome timeout).",
              ask_schema);
+        tool(j, "clipboard_read", "The desktop's clipboard: text (default) or a PNG image (type image/png).",
+             clip_read_schema);
+        tool(j, "clipboard_write", "Make text the desktop's clipboard (to paste with ctrl+v).", clip_write_schema);
 }

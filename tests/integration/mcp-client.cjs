@@ -121,6 +121,16 @@ async function main() {
         execFileSync(botdesk, ['lease', profile, 'release', '--viewer', 'human-1'], { stdio: 'ignore' });
         say('released', await computer({ action: 'left_click', coordinate: [pic(710), pic(710)] }));
 
+        // The clipboard both ways: MCP's write read by the CLI, the CLI's write read over MCP.
+        say('clip_write', describe(await client.callTool({ name: 'clipboard_write', arguments: { text: 'Grüße 📋 from MCP' } })));
+        say('clip_cli_get', { text: execFileSync(botdesk, ['clipboard', profile, 'get']).toString() });
+        execFileSync(botdesk, ['clipboard', profile, 'set'], { input: 'мир from the CLI' });
+        const read = await client.callTool({ name: 'clipboard_read', arguments: {} });
+        say('clip_read', { isError: !!read.isError, text: read.content[0].text });
+        execFileSync(botdesk, ['lease', profile, 'take', '--viewer', 'human-1'], { stdio: 'ignore' });
+        say('clip_taken', describe(await client.callTool({ name: 'clipboard_read', arguments: {} })));
+        execFileSync(botdesk, ['lease', profile, 'release', '--viewer', 'human-1'], { stdio: 'ignore' });
+
         // ask_human: a human (played by a shell) sees the request, takes control and hands it back.
         const human = spawn('sh', ['-c', `
                 for i in $(seq 100); do
@@ -131,9 +141,11 @@ async function main() {
                 "$0" lease "$1" take --viewer human-2 >/dev/null
                 "$0" lease "$1" release --viewer human-2 >/dev/null`, botdesk, profile, process.env.MCP_TMP],
                 { stdio: 'ignore' });
+        // Listened for now: it may well have ended before ask_human returns.
+        const humanDone = new Promise((resolve) => human.on('exit', resolve));
         say('ask', describe(await client.callTool({ name: 'ask_human',
                 arguments: { reason: 'log in to the bank, please', timeout: 20 } })));
-        await new Promise((resolve) => human.on('exit', resolve));
+        await humanDone;
         say('ask_timeout', describe(await client.callTool({ name: 'ask_human', arguments: { reason: 'nobody comes', timeout: 1 } })));
         await client.close();
         say('done', {});

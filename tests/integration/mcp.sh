@@ -52,8 +52,8 @@ t_ok "... within 40 s (took $(($(date +%s) - t0)) s)" [ "$rc" != 124 ]
 
 t_is "$(get initialize 'd["server"]["name"], "tools" in d["capabilities"]')" "('botdesk', True)" \
         "initialize: the server is botdesk and offers tools"
-t_is "$(get tools 'sorted(t["name"] for t in d["tools"])')" "['ask_human', 'batch', 'computer', 'status', 'windows']" \
-        "tools/list lists computer, batch, windows, status and ask_human"
+t_is "$(get tools 'sorted(t["name"] for t in d["tools"])')" "['ask_human', 'batch', 'clipboard_read', 'clipboard_write', 'computer', 'status', 'windows']" \
+        "tools/list lists computer, batch, windows, status, ask_human, clipboard_read and clipboard_write"
 t_is "$(get tools 'all(t["schemaValid"] for t in d["tools"])')" True "every tool's inputSchema compiles as a JSON Schema (ajv)"
 t_match "$(get tools '[t["description"] for t in d["tools"] if t["name"] == "computer"][0]')" '800x600 pixels \(the 1024x768 screen at scale 0\.78125\)' \
         "the computer tool's description gives the screenshot's size and scale"
@@ -114,6 +114,18 @@ t_is "$(get taken_screenshot '(d["isError"], d["image"])')" "(True, None)" "... 
 t_ok "... and the refused click never reached the screen" eval '! near "button-press 1" 700 700'
 t_ok "once released, the next action runs again" wait_for 5 near "button-press 1" 710 710
 
+t_is "$(get clip_write '(d["isError"], d["text"]["ok"])')" "(False, True)" "clipboard_write succeeds"
+t_is "$(get clip_cli_get 'd["text"]')" "Grüße 📋 from MCP" "... and botdesk clipboard get reads exactly that text from the desktop's CLIPBOARD"
+t_is "$(get clip_read '(d["isError"], d["text"])')" "(False, 'мир from the CLI')" \
+        "clipboard_read gives exactly what botdesk clipboard set put there"
+t_is "$(get clip_taken '(d["isError"], d["text"]["suppressed"])')" "(True, 'human_has_control')" \
+        "clipboard_read is refused while a human holds control"
+printf 'x' | "$BOTDESK" lease "$P" take --viewer human-3 >/dev/null
+printf 'secret' | "$BOTDESK" clipboard "$P" set 2>/dev/null
+t_is "$?" 3 "botdesk clipboard set is refused (exit 3) while a human holds control"
+"$BOTDESK" lease "$P" release --viewer human-3 >/dev/null
+t_is "$("$BOTDESK" clipboard "$P" get)" "мир from the CLI" "... and the refused set changed nothing"
+t_ok "the clipboard's content is in no log" eval '! grep -rqs "from the CLI\|from MCP" "$BD_T" --include="*.log" --include="log*"'
 t_match "$(cat "$BD_T/pending" 2>/dev/null)" '"pending": \{"viewer_hash": "[0-9a-f]+", "reason": "log in to the bank, please"\}' \
         "ask_human shows the agent's request, with its reason, to the people watching the lease"
 t_is "$(get ask '(d["isError"], d["text"]["outcome"], d["text"]["control"])')" "(False, 'returned', 'agent')" \

@@ -65,6 +65,7 @@ struct bd_config {
         /* [agent] */
         unsigned screenshot_max_edge; /* the long edge of an agent's screenshot, pixels */
         unsigned screenshot_max_pixels; /* its area */
+        unsigned clipboard_max_bytes; /* what the agent's clipboard holds at most */
         unsigned spares;              /* [pool]: desktops started ahead of need, 0..CONFIG_SPARES_MAX */
         /* [install] (host-wide) */
         char *install_system_path;    /* where install finds sudo and the package manager; NULL = the system's */

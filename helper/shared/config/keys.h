@@ -55,6 +55,7 @@ enum config_key {
         KEY_RELEASE_ON_CLOSE,
         KEY_SCREENSHOT_MAX_EDGE,
         KEY_SCREENSHOT_MAX_PIXELS,
+        KEY_CLIPBOARD_MAX_BYTES,
         KEY_SYSTEM_PATH,
         KEY_SPARES,
         KEY_USER,
