@@ -4,15 +4,19 @@
 # TypeScript SDK (pinned, installed by scripts/install-deps.sh --tests),
 # against a desktop whose screenshots are scaled (screenshot_max_edge 800 of
 # a 1024 px screen): initialize; tools/list with valid JSON Schemas; a
-# screenshot whose JPEG decodes to the advertised size; clicks (both
-# schemas) and a drag that land within a pixel of the screen point aimed
-# at, through the scaled space; exact Unicode typing; zoom; bad actions
-# refused with the valid form and nothing sent; a human's take making the
-# next action a suppressed error with the epoch. And on the raw stream:
-# -32700, -32601, -32602, a message over 1 MiB, and the server still serving.
-# Settle on DAMAGE: an idle screen is no_change after its quiet time; a clock
-# redrawn every second never lets a 1.5 s quiet time pass (still_changing
-# at the cap); a window that appears settles once drawn.
+# screenshot whose JPEG decodes to the advertised size; every action of both
+# schemas, clicks and drags landing within a pixel of the screen point aimed
+# at through the scaled space; exact Unicode typing; zoom; batch; windows;
+# bad actions refused with the valid form and nothing sent; a human's take
+# making the next action a suppressed error with the epoch; the clipboard
+# both ways (MCP and botdesk clipboard), refused while a human has control;
+# ask_human returning once a human took control and handed it back, or at
+# its timeout. On the raw stream: -32700, -32601, -32602, a message over
+# 1 MiB, and the server still serving. botdesk act: the same actions as
+# lines. Settle on DAMAGE: an idle screen is no_change after its quiet time;
+# a clock redrawn every second never lets a 1.5 s quiet time pass
+# (still_changing at the cap); a window that appears settles once drawn.
+# Band 720-724.
 . "$(dirname "$0")/lib.sh"
 bd_init mcp 720
 bd_need_xserver
