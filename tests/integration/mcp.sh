@@ -14,7 +14,8 @@
 # its timeout. On the raw stream: -32700, -32601, -32602, a message over
 # 1 MiB, and the server still serving. botdesk act: the same actions as
 # lines. Settle on DAMAGE: an idle screen is no_change after its quiet time;
-# a clock redrawn every second never lets a 1.5 s quiet time pass
+# a caret blinking every 500 ms does (caret-blink, a stand-in for a text
+# entry's); a clock redrawn every second never lets a 1.5 s quiet time pass
 # (still_changing at the cap); a window that appears settles once drawn.
 # Band 720-724.
 . "$(dirname "$0")/lib.sh"
@@ -173,6 +174,13 @@ t_is "$(echo "$out" | "$PY" -c 'import json,sys; d=json.load(sys.stdin); print(d
 out=$("$BOTDESK" input "$P" click 900 700 --settle=200 --json)
 t_match "$(echo "$out" | "$PY" -c 'import json,sys; d=json.load(sys.stdin); print(d["settle"], d["settle_ms"])')" \
         '^(no_change|settled) [0-9]+$' "input --settle says how the screen settled after the click"
+"$BOTDESK" exec "$P" -- "$BOTDESK_CARET_BLINK" >/dev/null 2>&1 &
+caret=$!
+sleep 0.5
+out=$("$BOTDESK" settle "$P" --quiet 1200 --timeout 3000 --json)
+t_is "$(echo "$out" | "$PY" -c 'import json,sys; d=json.load(sys.stdin); print(d["settle"], d["ms"] < 3000)')" "no_change True" \
+        "a caret blinking every 500 ms does not keep a 1.2 s quiet time from passing: no_change, before the cap"
+kill "$caret" 2>/dev/null; wait "$caret" 2>/dev/null
 "$BOTDESK" exec "$P" -- xclock -update 1 -geometry 300x300+600+100 >/dev/null 2>&1 &
 clock=$!
 sleep 1
@@ -180,10 +188,15 @@ out=$("$BOTDESK" settle "$P" --quiet 1500 --timeout 3000 --json)
 t_is "$(echo "$out" | "$PY" -c 'import json,sys; d=json.load(sys.stdin); print(d["settle"], d["ms"] >= 3000)')" "still_changing True" \
         "a clock redrawn every second keeps a 1.5 s quiet time from passing: still_changing at the 3 s cap"
 kill "$clock" 2>/dev/null; wait "$clock" 2>/dev/null
+# The wait begins first (0.3 s to connect and drain what came before), then the window, well within the
+# wait's 1.5 s of quiet: what it draws is a change, and the quiet after it ends the wait.
+"$BOTDESK" settle "$P" --quiet 1500 --timeout 8000 --json >"$BD_T/settle.out" &
+waiter=$!
+sleep 0.3
 "$BOTDESK" exec "$P" -- xmessage -geometry 400x200+100+100 "a new window" >/dev/null 2>&1 &
 msg=$!
-out=$("$BOTDESK" settle "$P" --quiet 400 --timeout 5000 --json)
-t_is "$(echo "$out" | "$PY" -c 'import json,sys; d=json.load(sys.stdin); print(d["settle"])')" "settled" \
+wait "$waiter"
+t_is "$("$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["settle"])' "$BD_T/settle.out")" "settled" \
         "a window that appears is drawn, then quiet: settled"
 kill "$msg" 2>/dev/null; wait "$msg" 2>/dev/null
 t_done
