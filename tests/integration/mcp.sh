@@ -174,7 +174,8 @@ t_is "$(echo "$out" | "$PY" -c 'import json,sys; d=json.load(sys.stdin); print(d
 out=$("$BOTDESK" input "$P" click 900 700 --settle=200 --json)
 t_match "$(echo "$out" | "$PY" -c 'import json,sys; d=json.load(sys.stdin); print(d["settle"], d["settle_ms"])')" \
         '^(no_change|settled) [0-9]+$' "input --settle says how the screen settled after the click"
-"$BOTDESK" exec "$P" -- "$BOTDESK_CARET_BLINK" >/dev/null 2>&1 &
+CARET=${BOTDESK_CARET_BLINK:-$BD_BUILD_DIR/tests/integration/caret-blink}
+"$BOTDESK" exec "$P" -- "$CARET" >/dev/null 2>&1 &
 caret=$!
 sleep 0.5
 out=$("$BOTDESK" settle "$P" --quiet 1200 --timeout 3000 --json)
