@@ -379,7 +379,7 @@ static unsigned arg_timeout(char **args) {
 static bool verb_placed(const char *verb) {
         static const char *const verbs[] = { "start", "stop", "restart", "status", "env", "exec", "thumbnail",
                                              "rfb", "lease", "input", "windows", "cursor", "watch",
-                                             "settle", "mcp", "act" };
+                                             "settle", "mcp", "act", "clipboard" };
         for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
                 if (streq(verb, verbs[i]))
                         return true;
@@ -660,7 +660,8 @@ int remote_dispatch(const char *verb, char **args) {
                         return EXIT_FAILED;
                 }
         }
-        r = run(full, !timeout_s, false, out_fd, timeout_s, &res);
+        /* clipboard set reads its content from stdin, within the verb's deadline. */
+        r = run(full, !timeout_s || streq(verb, "clipboard"), false, out_fd, timeout_s, &res);
         if (out_path) {
                 /* The image is the caller's only once it is whole. */
                 bool whole = r >= 0 && res.status == EXIT_OK && !prefix_failed(&res);

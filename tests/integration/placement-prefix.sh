@@ -5,7 +5,7 @@
 # and configuration, the same binaries). Its quoted words arrive as single
 # words; start, status, env, lease and windows run on the far side; stop
 # removes the owner record and leaves nothing there; botdesk mcp's stdio
-# crosses the prefix (a build with input); a prefix that hangs is
+# and botdesk clipboard's content cross the prefix (a build with input); a prefix that hangs is
 # killed with its process group at the verb's deadline, and says so; a
 # prefix without botdesk is a refusal that starts nothing here.
 # Bands: 510-514 (610-614 unprivileged) (the far side's desktops).
@@ -97,6 +97,9 @@ import json, sys
 d = [json.loads(l) for l in open(sys.argv[1])]
 print(d[0]["result"], json.loads(d[1]["result"]["content"][0]["text"])["control"])' "$BD_T/out/mcp" 2>&1)" "{} agent" \
                 "botdesk mcp runs on the far side, its messages crossing the prefix on stdin and stdout"
+        printf 'Grüße through the prefix' | timeout 60 "$BOTDESK" clipboard "$P" set
+        t_is "$(timeout 60 "$BOTDESK" clipboard "$P" get 2>&1)" "Grüße through the prefix" \
+                "botdesk clipboard set and get run on the far side, the content crossing the prefix"
 fi
 
 bd_stop "$P"
