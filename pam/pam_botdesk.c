@@ -178,7 +178,7 @@ static void sweep_stale(pam_handle_t *pamh, const struct args *a, const char *re
                 return;
         for (size_t i = 0; i < n; i++) {
                 if (!l[i].profile)
-                        continue; /* alloc_reserve's, or not ours: alloc.c decides */
+                        continue; /* a bare pid's, or not ours: alloc.c decides */
                 if (l[i].pid > 0 && pid_alive("/proc", l[i].pid))
                         continue;
                 if (logind && session_by_display(l[i].display, NULL, NULL) != 0)

@@ -16,7 +16,7 @@
  *    the path "/tmp/.X11-unix/XN", as listed in /proc/net/unix (":200" is
  *    not ":20"),
  *  - or a reservation holds it (a file RESDIR/N whose content is a live pid,
- *    or any file there for the logind tier; see alloc_reserve).
+ *    or any file there for the logind tier: reservation.h).
  * A lock file whose pid is dead (or that is unreadable garbage) is stale and
  * removed; a live one is never touched.
  */
@@ -69,7 +69,3 @@ int display_pick(const struct alloc_env *env, unsigned min, unsigned max, int pr
 int alloc_lock_take(const char *runtime_base, unsigned long long timeout_usec, const sigset_t *cancel);
 const char *alloc_lock_path(const char *runtime_base, char *buf, size_t size);
 
-/* Record display n as reserved by pid in reservation_dir (file named N,
- * content the pid). Returns 0, or -EEXIST when already reserved. */
-int alloc_reserve(const struct alloc_env *env, unsigned n, pid_t pid);
-int alloc_unreserve(const struct alloc_env *env, unsigned n);

@@ -24,7 +24,7 @@ struct reservation {
         unsigned display;
         pid_t pid;           /* 0 when the file names none */
         uid_t uid;           /* (uid_t) -1 when the file names none */
-        char *profile;       /* NULL: not a logind-tier reservation (alloc_reserve's bare pid, garbage) */
+        char *profile;       /* NULL: not a logind-tier reservation (a bare pid, garbage) */
 };
 
 void reservation_done(struct reservation *r);

@@ -492,26 +492,41 @@ static void print_unreachable_status(FILE *f, const char *profile, char *const *
         fputc('\n', f);
 }
 
-/* PREFIX... botdesk VERB ARGS..., the prefix's program as the path prog. ssh
- * hands its words to a shell there: where ssh is in the chain (first, or
- * behind a wrapper such as sshpass), each of ours is quoted so that it
- * arrives as one word. */
-static int remote_argv(const char *prog, char *const *prefix, const char *verb, char *const *args, char ***ret) {
+/* ssh and its kin hand the words of their command to a shell on the far
+ * side: exec_shell = auto quotes for that shell when one of these runs. */
+static const char *const shell_prefixes[] = { "ssh", "autossh", "dbclient", "rsh", "remsh", "slogin" };
+
+static bool prefix_hands_to_shell(char *const *prefix, enum exec_shell_kind kind) {
+        if (kind != EXEC_SHELL_AUTO)
+                return kind == EXEC_SHELL_YES;
+        /* First, or behind a wrapper such as sshpass. */
+        for (char *const *w = prefix; *w; w++)
+                for (size_t i = 0; i < ELEMENTSOF(shell_prefixes); i++)
+                        if (streq(base_name(*w), shell_prefixes[i]))
+                                return true;
+        return false;
+}
+
+/* PREFIX... botdesk VERB ARGS..., the prefix's program as the path prog.
+ * When the prefix hands its words to a shell there ([profile.P]
+ * exec_shell), each of ours is quoted so that it arrives as one word: text
+ * an agent types often comes from web pages, and unquoted it would be
+ * that shell's code. */
+static int remote_argv(const char *prog, char *const *prefix, enum exec_shell_kind shell_kind, const char *verb,
+                       char *const *args, char ***ret) {
         _cleanup_strv_free_ char **full = NULL;
-        bool ssh = false;
+        bool quote = prefix_hands_to_shell(prefix, shell_kind);
         int r;
 
-        for (char *const *w = prefix; *w; w++)
-                ssh = ssh || streq(base_name(*w), "ssh");
         r = strv_push(&full, strdup(prog));
         for (size_t i = 1; r >= 0 && prefix[i]; i++)
                 r = strv_push(&full, strdup(prefix[i]));
         if (r >= 0)
                 r = strv_push(&full, strdup("botdesk"));
         if (r >= 0)
-                r = strv_push(&full, ssh ? shell_quote(verb) : strdup(verb));
+                r = strv_push(&full, quote ? shell_quote(verb) : strdup(verb));
         for (size_t i = 0; r >= 0 && args[i]; i++)
-                r = strv_push(&full, ssh ? shell_quote(args[i]) : strdup(args[i]));
+                r = strv_push(&full, quote ? shell_quote(args[i]) : strdup(args[i]));
         if (r < 0)
                 return r;
         *ret = TAKE_PTR(full);
@@ -610,7 +625,7 @@ int remote_dispatch(const char *verb, char **args) {
                 args = targs;
         }
 
-        r = remote_argv(prog, prefix, verb, args, &full);
+        r = remote_argv(prog, prefix, c.exec_shell, verb, args, &full);
         if (r < 0) {
                 log_error("Out of memory.");
                 return EXIT_FAILED;
@@ -745,7 +760,7 @@ int remote_status_text(const char *profile, const struct bd_config *c, bool json
         }
         r = find_program(prefix[0], &prog);
         if (r >= 0)
-                r = remote_argv(prog, prefix, "status", args, &full);
+                r = remote_argv(prog, prefix, c->exec_shell, "status", args, &full);
         if (r >= 0)
                 r = run(full, false, true, -1, verb_timeout("status", args, c), &res);
         if (r >= 0 && !prefix_failed(&res) && res.status == EXIT_OK && res.out) {

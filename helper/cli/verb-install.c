@@ -19,6 +19,7 @@
 #include <systemd/sd-event.h>
 
 #include "cli.h"
+#include "install-lock.h"
 #include "verbs.h"
 #include "config.h"
 #include "log.h"
@@ -28,7 +29,6 @@
 #include "util.h"
 
 #define SYSTEM_PATH "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
-#define RUN_DIR "/run/botdesk"
 #define INSTALL_TIMEOUT_DEFAULT 900U
 #define PRECHECK_TIMEOUT_USEC (30 * 1000000ULL)
 /* After SIGTERM, then after SIGKILL: how long the group gets to go away. */
@@ -37,53 +37,6 @@
 
 #define STRV_MAKE(...) ((char *const[]) { __VA_ARGS__, NULL })
 #define log_oom() log_error("Out of memory.")
-
-/* ---- the lock ----------------------------------------------------------------------------- */
-
-/*
- * /run/botdesk/install.lock when root made /run/botdesk (root creates the
- * file 0644, so every user's botdesk can lock it and installs of different
- * users wait for each other); else the caller's own RUNTIME_BASE/install.lock,
- * and between users the package manager's own lock decides. Returns the
- * locked fd, -EBUSY while another install holds it.
- */
-static int install_lock(char **ret_path) {
-        _cleanup_free_ char *base = NULL, *path = NULL;
-        _cleanup_close_ int fd = -EBADF, dfd = -EBADF;
-        struct stat st;
-        int r;
-
-        if (lstat(RUN_DIR, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == 0 && !(st.st_mode & 022)) {
-                fd = open(RUN_DIR "/install.lock",
-                          (geteuid() == 0 ? O_RDWR | O_CREAT : O_RDONLY) | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY,
-                          0644);
-                /* Only root's file counts: one a user made could be held by that user for ever. */
-                if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != 0))
-                        fd = safe_close(fd);
-                if (fd >= 0 && !(path = strdup(RUN_DIR "/install.lock")))
-                        return -ENOMEM;
-        }
-        if (fd < 0) {
-                r = paths_runtime_base(&base);
-                if (r < 0)
-                        return r;
-                if (mkdir(base, 0700) < 0 && errno != EEXIST)
-                        return negative_errno();
-                dfd = dir_open_verified_at(AT_FDCWD, base, getuid());
-                if (dfd < 0)
-                        return dfd;
-                fd = openat(dfd, "install.lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0600);
-                if (fd < 0)
-                        return negative_errno();
-                path = strdup_printf("%s/install.lock", base);
-                if (!path)
-                        return -ENOMEM;
-        }
-        *ret_path = TAKE_PTR(path);
-        if (flock(fd, LOCK_EX | LOCK_NB) < 0)
-                return errno == EWOULDBLOCK ? -EBUSY : negative_errno();
-        return TAKE_FD(fd);
-}
 
 /* ---- running a command with a deadline ---------------------------------------------------- */
 
@@ -231,25 +184,37 @@ static int run_command(char *const *argv, char *const *envp, int stdin_fd, bool 
 
 /* ---- the password ------------------------------------------------------------------------- */
 
+static void password_erase(char (*p)[PASSWORD_MAX + 1]) {
+        explicit_bzero(*p, sizeof *p);
+}
+
 /* One line from stdin, without its newline, at most PASSWORD_MAX bytes:
- * a read per byte, so that nothing after the line is consumed. */
+ * a read per byte, so that nothing after the line is consumed. On an
+ * error, what was read is wiped. */
 static int read_password(char *buf, size_t size) {
         size_t n = 0;
+        char c = 0;
 
         for (;;) {
-                char c;
                 ssize_t k = read(STDIN_FILENO, &c, 1);
 
                 if (k < 0 && errno == EINTR)
                         continue;
-                if (k < 0)
-                        return negative_errno();
+                if (k < 0) {
+                        int r = negative_errno();
+                        explicit_bzero(buf, size);
+                        return r;
+                }
                 if (k == 0 || c == '\n')
                         break;
-                if (n + 1 >= size)
+                if (n + 1 >= size) {
+                        explicit_bzero(buf, size);
+                        explicit_bzero(&c, sizeof c);
                         return -E2BIG;
+                }
                 buf[n++] = c;
         }
+        explicit_bzero(&c, sizeof c);
         if (n > 0 && buf[n - 1] == '\r')
                 n--;
         buf[n] = 0;
@@ -312,7 +277,8 @@ int verb_install(const struct cli_args *a) {
         _cleanup_close_ int lock = -EBADF, stdin_fd = -EBADF;
         const char *system_path;
         bool root = geteuid() == 0, tty = isatty(STDIN_FILENO);
-        char password[PASSWORD_MAX + 1];
+        /* Wiped on every way out, whichever return is taken. */
+        _cleanup_(password_erase) char password[PASSWORD_MAX + 1] = {};
         enum pkg_manager m;
         struct run run;
         extern char **environ;
@@ -358,12 +324,11 @@ int verb_install(const struct cli_args *a) {
         }
 
         /* How sudo gets a password, if it needs one: the line on stdin
-         * (--password-stdin), else its own prompt on the terminal; with
-         * neither, only a sudo that needs none will do (-n). */
-        if (!root) {
-                if (password_stdin)
-                        r = strv_prepend(&cmd, STRV_MAKE(sudo, "-S", "-p", "", "--"));
-                else if (tty)
+         * (--password-stdin, decided once it is read), else its own prompt
+         * on the terminal; with neither, only a sudo that needs none will
+         * do (-n). */
+        if (!root && !password_stdin) {
+                if (tty)
                         r = strv_prepend(&cmd, STRV_MAKE(sudo, "--"));
                 else
                         r = strv_prepend(&cmd, STRV_MAKE(sudo, "-n", "--"));
@@ -388,7 +353,7 @@ int verb_install(const struct cli_args *a) {
                 }
         }
 
-        lock = install_lock(&lock_path);
+        lock = install_lock_take(INSTALL_LOCK_RUN_DIR, &lock_path);
         if (lock == -EBUSY) {
                 log_error("An install is already running (it holds %s); wait for it to finish.", lock_path);
                 return EXIT_REFUSED;
@@ -397,6 +362,8 @@ int verb_install(const struct cli_args *a) {
                 return log_error_errno(lock, "Cannot take the install lock %s: %m", strnull(lock_path)), EXIT_FAILED;
 
         if (!root && password_stdin) {
+                char *check[] = { sudo, (char *) "-n", (char *) "true", NULL };
+
                 r = read_password(password, sizeof password);
                 if (r == 0) {
                         log_error("Cancelled: no password (--password-stdin read an empty line).");
@@ -404,10 +371,28 @@ int verb_install(const struct cli_args *a) {
                 }
                 if (r < 0)
                         return log_error_errno(r, "Cannot read the password from stdin: %m"), EXIT_FAILED;
-                stdin_fd = password_pipe(password);
+                /*
+                 * A sudo that needs no password never reads the line: left in
+                 * sudo's stdin, it would be the package manager's stdin. So
+                 * the password goes to sudo only when sudo needs it, and then
+                 * sudo reads it all; else the password is dropped here and the
+                 * package manager's stdin is /dev/null.
+                 */
+                r = run_command(check, environ, -1, false, PRECHECK_TIMEOUT_USEC, &run);
+                if (r < 0)
+                        return log_error_errno(r, "Cannot run %s: %m", sudo), EXIT_FAILED;
+                if (!run.timed_out && run.status == 0)
+                        r = strv_prepend(&cmd, STRV_MAKE(sudo, "-n", "--"));
+                else {
+                        stdin_fd = password_pipe(password);
+                        if (stdin_fd < 0)
+                                return log_error_errno(stdin_fd, "Cannot pass the password to sudo: %m"), EXIT_FAILED;
+                        r = strv_prepend(&cmd, STRV_MAKE(sudo, "-S", "-p", "", "--"));
+                }
                 explicit_bzero(password, sizeof password);
-                if (stdin_fd < 0)
-                        return log_error_errno(stdin_fd, "Cannot pass the password to sudo: %m"), EXIT_FAILED;
+                free(shown);
+                if (r < 0 || !(shown = join_argv(cmd)))
+                        return log_oom(), EXIT_FAILED;
         } else if (!root && !tty) {
                 char *check[] = { sudo, (char *) "-n", (char *) "true", NULL };
 

@@ -204,7 +204,12 @@ int input_type(struct input *in, const uint32_t *keysyms, size_t n, bool (*still
                         struct stroke st;
 
                         if (batch++ % INPUT_TYPE_BATCH == 0) {
-                                xcb_flush(in->conn);
+                                /* A round trip first: the server has taken every
+                                 * character before this batch, so at most one
+                                 * batch is in flight when the lease moves. */
+                                r = input_sync(in);
+                                if (r < 0)
+                                        return r;
                                 if (still_ours && !still_ours(userdata))
                                         return -ESTALE;
                         }

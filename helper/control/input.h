@@ -28,7 +28,9 @@
  * client has read it", so this stays a bound, paid once per round. */
 #define INPUT_REMAP_SETTLE_MS 60
 
-/* Characters queued between two checks of the control lease while typing. */
+/* Characters queued between two checks of the control lease while typing,
+ * each check after a round trip to the server: after a take, at most this
+ * many characters still reach the screen (SECURITY.md). */
 #define INPUT_TYPE_BATCH 64
 
 struct input {

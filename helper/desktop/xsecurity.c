@@ -8,6 +8,7 @@
 #include "xsecurity.h"
 
 #define SECURITY_GENERATE_AUTHORIZATION 1
+#define SECURITY_VALUE_TIMEOUT 0x1u
 #define SECURITY_VALUE_TRUST_LEVEL 0x2u
 #define SECURITY_CLIENT_TRUSTED 0u
 
@@ -42,9 +43,14 @@ int xsecurity_new_cookie(xcb_connection_t *conn, uint8_t ret_cookie[XAUTH_COOKIE
                 /* No data of ours: the server would only mix it into the
                  * random cookie it makes, which the reply carries. */
                 .protocol_data_len = 0,
-                .value_mask = SECURITY_VALUE_TRUST_LEVEL,
+                .value_mask = SECURITY_VALUE_TIMEOUT | SECURITY_VALUE_TRUST_LEVEL,
         };
-        uint32_t trust = SECURITY_CLIENT_TRUSTED;
+        /* The values in the order of their mask bits. Timeout 0: the
+         * authorization never expires. Without it the server's default
+         * applies, 60 s after its last client leaves, and an adopted
+         * desktop left without X clients would refuse the profile's next
+         * one with the cookie its environment names. */
+        uint32_t values[2] = { 0, SECURITY_CLIENT_TRUSTED };
         /* xcb_send_request() needs two spare iovecs before the request's. */
         struct iovec parts[2 + 4] = {};
         struct iovec *v = parts + 2;
@@ -64,7 +70,7 @@ int xsecurity_new_cookie(xcb_connection_t *conn, uint8_t ret_cookie[XAUTH_COOKIE
         v[0] = (struct iovec) { &req, sizeof req };
         v[1] = (struct iovec) { (void *) protocol, sizeof protocol - 1 };
         v[2] = (struct iovec) { (void *) zeros, (4 - (sizeof protocol - 1) % 4) % 4 };
-        v[3] = (struct iovec) { &trust, sizeof trust };
+        v[3] = (struct iovec) { values, sizeof values };
         seq = xcb_send_request(conn, XCB_REQUEST_CHECKED, v, &pr);
         if (seq == 0)
                 return -EPIPE;

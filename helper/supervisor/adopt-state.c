@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "adopt-state.h"
+#include "lease.h"
 #include "util.h"
 
 /* The skeleton's files are a few KiB; a bigger one is the user's. */
@@ -62,6 +63,11 @@ static char *replace_all(const char *text, const char *from, const char *to) {
         return out;
 }
 
+/* What the top of a state dir has that no comparison looks at. */
+static bool skipped(const char *name) {
+        return streq(name, "cache") || streq(name, SESSION_FRESH_MANIFEST);
+}
+
 static int file_same(int a_dir, int b_dir, const char *name, const struct state_names *n) {
         _cleanup_free_ char *a = NULL, *b = NULL, *a1 = NULL, *a2 = NULL;
         size_t a_size, b_size;
@@ -97,12 +103,12 @@ static int tree_same(int a_dir, int b_dir, const struct state_names *n, bool top
                 struct stat sa, sb;
                 const char *name;
 
-                /* A cache may be dropped: neither side's is compared. */
-                if (top && a && a[i] && streq(a[i], "cache")) {
+                /* A cache may be dropped: neither side's is compared; nor the manifests. */
+                if (top && a && a[i] && skipped(a[i])) {
                         i++;
                         continue;
                 }
-                if (top && b && b[j] && streq(b[j], "cache")) {
+                if (top && b && b[j] && skipped(b[j])) {
                         j++;
                         continue;
                 }
@@ -136,4 +142,128 @@ static int tree_same(int a_dir, int b_dir, const struct state_names *n, bool top
 
 int session_state_same(int profile_xdg_fd, int spare_xdg_fd, const struct state_names *n) {
         return tree_same(profile_xdg_fd, spare_xdg_fd, n, true);
+}
+
+/* ---- the manifest ---------------------------------------------------------------------------- */
+
+struct text {
+        char *buf;
+        size_t len, size;
+};
+
+static int text_add(struct text *t, const char *s) {
+        size_t n = strlen(s);
+
+        if (t->len + n + 1 > t->size) {
+                size_t size = (t->len + n + 1) * 2;
+                char *grown = realloc(t->buf, size);
+
+                if (!grown)
+                        return -ENOMEM;
+                t->buf = grown;
+                t->size = size;
+        }
+        memcpy(t->buf + t->len, s, n + 1);
+        t->len += n;
+        return 0;
+}
+
+/* One line an entry, below prefix (which ends in '/' or is empty). */
+static int manifest_of(int dirfd, const char *prefix, bool top, struct text *out) {
+        _cleanup_strv_free_ char **names = NULL;
+        int r;
+
+        r = names_sorted(dirfd, &names);
+        if (r < 0)
+                return r;
+        for (size_t i = 0; names && names[i]; i++) {
+                _cleanup_free_ char *path = NULL, *line = NULL;
+                struct stat st;
+
+                if (top && skipped(names[i]))
+                        continue;
+                /* Names are one line each: a newline in one would forge another entry. */
+                if (strchr(names[i], '\n'))
+                        return -EBADMSG;
+                path = strdup_printf("%s%s", prefix, names[i]);
+                if (!path)
+                        return -ENOMEM;
+                if (fstatat(dirfd, names[i], &st, AT_SYMLINK_NOFOLLOW) < 0)
+                        return negative_errno();
+                if (S_ISDIR(st.st_mode)) {
+                        _cleanup_close_ int sub = openat(dirfd, names[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                        _cleanup_free_ char *below = strdup_printf("%s/", path);
+
+                        if (sub < 0)
+                                return negative_errno();
+                        if (!below)
+                                return -ENOMEM;
+                        line = strdup_printf("dir %s\n", path);
+                        r = line ? text_add(out, line) : -ENOMEM;
+                        if (r >= 0)
+                                r = manifest_of(sub, below, false, out);
+                } else if (S_ISREG(st.st_mode)) {
+                        _cleanup_free_ char *data = NULL;
+                        unsigned char d[32];
+                        char hex[65];
+                        size_t size;
+
+                        r = read_full_file_at(dirfd, names[i], &data, &size, STATE_FILE_MAX);
+                        if (r < 0)
+                                return r;
+                        lease_sha256(data, size, d);
+                        for (unsigned k = 0; k < sizeof d; k++)
+                                snprintf(hex + 2 * k, 3, "%02x", d[k]);
+                        line = strdup_printf("file %s %zu %s\n", hex, size, path);
+                        r = line ? text_add(out, line) : -ENOMEM;
+                } else {
+                        line = strdup_printf("other %o %s\n", (unsigned) (st.st_mode & S_IFMT), path);
+                        r = line ? text_add(out, line) : -ENOMEM;
+                }
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+static int manifest_build(int xdg_fd, char **ret) {
+        struct text t = {};
+        int r;
+
+        r = text_add(&t, "botdesk fresh session state 1\n");
+        if (r >= 0)
+                r = manifest_of(xdg_fd, "", true, &t);
+        if (r < 0) {
+                free(t.buf);
+                return r;
+        }
+        *ret = t.buf;
+        return 0;
+}
+
+int session_state_manifest_write(int xdg_fd) {
+        _cleanup_free_ char *text = NULL;
+        int r;
+
+        r = manifest_build(xdg_fd, &text);
+        if (r < 0)
+                return r;
+        return write_file_atomic_at(xdg_fd, SESSION_FRESH_MANIFEST, text, strlen(text), 0600);
+}
+
+int session_state_manifest_matches(int xdg_fd) {
+        _cleanup_free_ char *want = NULL, *got = NULL;
+        int r;
+
+        r = read_full_file_at(xdg_fd, SESSION_FRESH_MANIFEST, &want, NULL, 4 * 1024 * 1024);
+        if (r == -ENOENT)
+                return 0;
+        if (r < 0)
+                return r;
+        r = manifest_build(xdg_fd, &got);
+        if (r == -EFBIG || r == -EBADMSG)
+                return 0;
+        if (r < 0)
+                return r;
+        return streq(want, got);
 }

@@ -17,6 +17,7 @@
 #include "placement.h"
 #include "record.h"
 #include "setup.h"
+#include "session-settle.h"
 #include "spawn.h"
 #include "start.h"
 #include "util.h"
@@ -32,7 +33,6 @@ static const char *const runtime_dropped[] = {
         HELPER_RECORD_FILE, "env", "Xauthority", "last-error", START_LOCK_FILE, ADOPT_SOCKET, SPARE_SETTINGS_FILE,
 };
 
-#define SESSION_STATE_DIR "xdg"
 
 /* Whether profile's effective settings are the spare's, compared as
  * `config show` prints them: the one table decides what a setting is. */
@@ -101,6 +101,15 @@ static int state_is_fresh(struct supervisor *s, const struct target *t, int stat
         });
 }
 
+/* Whether the profile's xdg/ is what its own manifest recorded (adopt-state.h). */
+static int own_manifest_matches(int state_fd) {
+        _cleanup_close_ int fd = openat(state_fd, SESSION_STATE_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+        if (fd < 0)
+                return errno == ENOTDIR || errno == ELOOP ? 0 : negative_errno();
+        return session_state_manifest_matches(fd);
+}
+
 /* Everything that can refuse, before anything moves. */
 static int adopt_check(struct supervisor *s, const char *profile, struct target *t, char **ret_why) {
         _cleanup_close_ int state_fd = -EBADF;
@@ -132,6 +141,8 @@ static int adopt_check(struct supervisor *s, const char *profile, struct target 
                 return *ret_why = strdup_printf("cannot open %s", t->paths.state), negative_errno();
         if (faccessat(state_fd, SESSION_STATE_DIR, F_OK, AT_SYMLINK_NOFOLLOW) == 0) {
                 r = state_is_fresh(s, t, state_fd);
+                if (r == 0)
+                        r = own_manifest_matches(state_fd);
                 if (r < 0)
                         return *ret_why = strdup_printf("cannot compare the session state of %s", profile), r;
                 if (r == 0)
@@ -286,6 +297,8 @@ static int adopt(struct supervisor *s, const char *profile, char **ret_why) {
                 supervisor_fail(s, HELPER_EXIT_FAILED, "Cannot become the desktop of %s: %s", profile, strerror(-r));
                 return r;
         }
+        /* Still a fresh session's state, but for the launcher just written. */
+        session_settle_record(s);
         start_watch_ready(s);
         log_info("Desktop :%d adopted as %s in %.1f ms.", s->display, profile, (double) (now_usec() - t0) / 1000.0);
         (void) sd_notifyf(false, "STATUS=Desktop :%d of %s ready (adopted spare %s)", s->display, profile, s->alias);

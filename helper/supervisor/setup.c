@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "adopt.h"
+#include "adopt-state.h"
 #include "adoption.h"
 #include "botdesk-config.h"
 #include "browser.h"
@@ -49,6 +50,25 @@ static int make_token(char token[33]) {
         for (size_t i = 0; i < sizeof raw; i++)
                 snprintf(token + 2 * i, 3, "%02x", raw[i]);
         return 0;
+}
+
+/* Whether the session state is a fresh session's before this start seeds
+ * or rewrites any of it: none yet, or what its manifest recorded. A
+ * manifest that no longer holds goes: the state is the profile's own. */
+static void state_fresh_at_start(struct supervisor *s) {
+        _cleanup_close_ int state_fd = -EBADF, xdg = -EBADF;
+
+        state_fd = open(s->paths.state, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (state_fd < 0)
+                return;
+        xdg = openat(state_fd, SESSION_STATE_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (xdg < 0) {
+                s->state_fresh = errno == ENOENT;
+                return;
+        }
+        s->state_fresh = session_state_manifest_matches(xdg) > 0;
+        if (!s->state_fresh)
+                (void) unlinkat(xdg, SESSION_FRESH_MANIFEST, 0);
 }
 
 int setup_browser(struct supervisor *s, char ***ret_cmd) {
@@ -140,6 +160,7 @@ int supervisor_setup(struct supervisor *s, enum helper_failure *ret_kind) {
         r = setup_browser(s, &browser_cmd);
         if (r < 0)
                 return r;
+        state_fresh_at_start(s);
         r = session_prepare_dirs(&s->dirs, skel, browser_cmd);
         if (r < 0)
                 return log_error_errno(r, "Cannot prepare %s: %m", s->dirs.config_home);

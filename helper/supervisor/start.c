@@ -18,6 +18,7 @@
 #include "placement.h"
 #include "session.h"
 #include "spawn.h"
+#include "session-settle.h"
 #include "start.h"
 #include "util.h"
 #include "xserver.h"
@@ -313,6 +314,9 @@ int start_write_published(struct supervisor *s) {
 void start_watch_ready(struct supervisor *s) {
         int r;
 
+        r = session_settle_watch(s);
+        if (r < 0)
+                log_warning_errno(r, "Cannot watch the session write its settings (%m); the next start will not adopt a spare.");
         handback_done(&s->handback);
         r = handback_watch(&s->handback, s->event, s->runtime_fd, (unsigned) s->display, s->cookie, s->cfg.width,
                            s->cfg.height, s->cfg.dpi);

@@ -12,6 +12,7 @@
 #include "exit-status.h"
 #include "log.h"
 #include "start.h"
+#include "session-settle.h"
 #include "supervisor.h"
 #include "teardown.h"
 #include "util.h"
@@ -48,6 +49,7 @@ void supervisor_done(struct supervisor *s) {
         sd_event_source_disable_unref(s->grace_source);
         free(s->grace_reason);
         adopt_done(s);
+        session_settle_done(s);
         free(s->alias);
         free(s->adopted_profile);
         handback_done(&s->handback);

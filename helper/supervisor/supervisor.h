@@ -53,6 +53,9 @@ struct supervisor {
         char *alias;            /* after an adoption: the spare's name, whose paths now lead to ours */
         int adopt_fd;           /* a ready spare's listening RUNTIME/adopt.sock */
         sd_event_source *adopt_source, *adopt_conn_source;
+        bool state_fresh;       /* the session state was a fresh session's at the start (adopt-state.h) */
+        bool state_settled;     /* and the session has written its settings since (session-settle.h) */
+        sd_event_source *settle_state_io, *settle_state_timer;
         struct bd_config cfg;
         struct bd_paths paths;
         struct session_dirs dirs;

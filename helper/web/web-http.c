@@ -34,7 +34,8 @@ struct web_conn {
         int file_fd;                    /* a static file that follows, sent with sendfile() */
         off_t file_left;
         bool responding;
-        struct web_conn *prev, *next;
+        char peer[WEB_PEER_MAX];        /* who connected: its address (TCP) or uid (Unix) */
+        struct web_conn *prev, *next;   /* newest first */
 };
 
 static void conn_free(struct web_conn *c, bool handed_over) {
@@ -167,7 +168,8 @@ static void respond_text(struct web_conn *c, unsigned status, const char *header
  * session), or an HTTP status to answer with, having answered. A ticket is
  * redeemed here, once; *ret_cookie then holds the new session's cookie.
  */
-static int authorize(struct web_conn *c, const char *profile, struct web_session **ret_session, char *ret_cookie) {
+static int authorize(struct web_conn *c, const char *profile, const char *scope, struct web_session **ret_session,
+                     char *ret_cookie) {
         struct web_server *s = c->server;
         char token[TICKET_TOKEN_LEN + 2], cookie[80];
         struct ticket t;
@@ -197,8 +199,10 @@ static int authorize(struct web_conn *c, const char *profile, struct web_session
                 log_info("Ticket redeemed for %s.", profile);
                 return 0;
         }
-        if (http_cookie_get(&c->req, WEB_COOKIE, cookie, sizeof cookie) > 0)
-                *ret_session = web_session_find(s, cookie, profile);
+        /* Over TCP a cookie counts only beneath its session's own scope. */
+        if ((!s->tcp || scope) && http_cookie_get(&c->req, WEB_COOKIE, cookie, sizeof cookie) > 0)
+                *ret_session = web_session_find(s, cookie, profile, s->tcp ? scope : NULL);
+        explicit_bzero(cookie, sizeof cookie);
         return 0;
 }
 
@@ -210,15 +214,52 @@ static bool need_auth(struct web_conn *c, struct web_session *session, const cha
         return true;
 }
 
-/* Over TCP, a browser's request from another site's page is refused: the Origin must be ours. */
-static bool origin_ok(struct web_conn *c) {
-        const char *origin = http_header(&c->req, "Origin"), *host = http_header(&c->req, "Host"), *o;
+/* The first of a comma-separated list (a proxy chain's X-Forwarded-Host), without blanks. */
+static bool first_item_equals(const char *list, const char *text) {
+        size_t l;
 
-        if (!c->server->tcp || !origin)
-                return true;
-        o = startswith(origin, "http://");
-        if (o && host && strcasecmp(o, host) == 0)
-                return true;
+        list += strspn(list, " \t");
+        l = strcspn(list, ", \t");
+        return l > 0 && strlen(text) == l && strncasecmp(list, text, l) == 0;
+}
+
+/*
+ * A state-changing request (take, release, the stream) comes from our own
+ * page or from no page at all. A browser names the page's origin in Origin
+ * on every POST and WebSocket upgrade, so a page of another site, or of
+ * another port or subdomain of the gateway, is refused here; SameSite does
+ * not keep those out, since every port of a host is the same site.
+ *
+ * The origin must be [web] origin when set; else, over TCP, http:// and
+ * the Host (already checked to be the loopback); behind a proxy (Unix
+ * socket), http:// or https:// and the host the proxy forwards
+ * (X-Forwarded-Host, else Host). by_cookie: over TCP, a request that only
+ * a cookie vouches for must carry an Origin (a ticket is its own token;
+ * a cookie is sent by the browser whoever asks).
+ */
+static bool origin_ok(struct web_conn *c, const char *configured, bool by_cookie) {
+        const char *origin = http_header(&c->req, "Origin"), *host = http_header(&c->req, "Host"), *o;
+        const char *fwd = c->server->tcp ? NULL : http_header(&c->req, "X-Forwarded-Host");
+
+        if (!origin) {
+                if (!c->server->tcp || !by_cookie)
+                        return true;
+                respond_text(c, 403, NULL, "botdesk web: a request without an Origin is refused.\n");
+                return false;
+        }
+        if (configured && configured[0]) {
+                if (strcasecmp(origin, configured) == 0)
+                        return true;
+        } else if (c->server->tcp) {
+                o = startswith(origin, "http://");
+                if (o && host && strcasecmp(o, host) == 0)
+                        return true;
+        } else {
+                o = startswith(origin, "https://") ?: startswith(origin, "http://");
+                if (o && (fwd ? first_item_equals(fwd, o) : host && strcasecmp(o, host) == 0))
+                        return true;
+        }
+        log_info("Refused a request from the origin %s.", origin);
         respond_text(c, 403, NULL, "botdesk web: a request from another origin (%s) is refused.\n", origin);
         return false;
 }
@@ -252,11 +293,22 @@ static bool host_ok(struct web_conn *c) {
         return false;
 }
 
+/* origin_ok() with the profile's [web] origin, when its desktop runs (else nothing is served anyway). */
+static bool origin_ok_for(struct web_conn *c, const char *profile, bool by_cookie) {
+        struct web_profile *p = web_profile_get(c->server, profile, NULL);
+        bool ok = origin_ok(c, p ? p->origin : NULL, by_cookie);
+
+        web_profile_put(p);
+        return ok;
+}
+
 /* ---- routes --------------------------------------------------------------------------------- */
 
-static void serve_page(struct web_conn *c, const char *profile, const char *cookie) {
+static void serve_page(struct web_conn *c, const char *profile, struct web_session *session, const char *cookie) {
+        /* frame-ancestors: no other page may frame this one and trick a click on Take over. */
         static const char csp[] = "Content-Security-Policy: default-src 'self'; style-src 'self' 'unsafe-inline'; "
-                                  "img-src 'self' data:; connect-src 'self' ws: wss:; object-src 'none'; base-uri 'none'\r\n";
+                                  "img-src 'self' data:; connect-src 'self' ws: wss:; object-src 'none'; base-uri 'none'; "
+                                  "frame-ancestors 'none'\r\nX-Frame-Options: DENY\r\n";
         _cleanup_free_ char *html = NULL, *headers = NULL;
 
         if (cookie[0]) {
@@ -267,9 +319,17 @@ static void serve_page(struct web_conn *c, const char *profile, const char *cook
                  * ticket link followed from another site (the gateway's) is a
                  * cross-site navigation, and Strict would drop the cookie on
                  * this very redirect. Lax still keeps it off other sites'
-                 * POSTs and WebSockets (which the Origin check refuses too). */
-                headers = strdup_printf("Set-Cookie: " WEB_COOKIE "=%s; HttpOnly; SameSite=Lax\r\n"
-                                        "Location: ./\r\nCache-Control: no-store\r\n", cookie);
+                 * POSTs and WebSockets (which the Origin check refuses too).
+                 * Over TCP there is no proxy and no prefix: the cookie's Path
+                 * is the session's scope, so that the browser sends it to
+                 * this server's pages only, never to another port's. */
+                if (c->server->tcp)
+                        headers = strdup_printf("Set-Cookie: " WEB_COOKIE "=%s; Path=/%s/%s/; HttpOnly; SameSite=Lax\r\n"
+                                                "Location: /%s/%s/\r\nCache-Control: no-store\r\n",
+                                                cookie, profile, session->scope, profile, session->scope);
+                else
+                        headers = strdup_printf("Set-Cookie: " WEB_COOKIE "=%s; HttpOnly; SameSite=Lax\r\n"
+                                                "Location: ./\r\nCache-Control: no-store\r\n", cookie);
                 if (!headers) {
                         conn_free(c, false);
                         return;
@@ -493,8 +553,9 @@ static void serve_upgrade(struct web_conn *c, const char *profile, struct web_se
 
 static void route(struct web_conn *c, const void *early, size_t n_early) {
         const char *path = c->req.path, *rest, *method = c->req.method;
-        char profile[PROFILE_NAME_MAX + 1], cookie[65];
+        char profile[PROFILE_NAME_MAX + 1], cookie[65], scope_buf[WEB_SCOPE_LEN + 1], *scope = NULL;
         struct web_session *session;
+        bool by_cookie;
         size_t l;
 
         l = strcspn(path + 1, "/");
@@ -526,16 +587,25 @@ static void route(struct web_conn *c, const void *early, size_t n_early) {
                 respond(c, 303, "text/plain; charset=utf-8", loc, "", 0, -1);
                 return;
         }
+        /* Over TCP, a session's pages live beneath /PROFILE/SCOPE/ (web-session.c). */
+        if (c->server->tcp && rest[0] == '/' && strlen(rest + 1) > WEB_SCOPE_LEN && rest[1 + WEB_SCOPE_LEN] == '/' &&
+            web_scope_valid(rest + 1)) {
+                memcpy(scope_buf, rest + 1, WEB_SCOPE_LEN);
+                scope_buf[WEB_SCOPE_LEN] = 0;
+                scope = scope_buf;
+                rest += 1 + WEB_SCOPE_LEN;
+        }
 
-        if (!host_ok(c) || authorize(c, profile, &session, cookie) != 0)
+        if (!host_ok(c) || authorize(c, profile, scope, &session, cookie) != 0)
                 return;
+        by_cookie = session && !cookie[0];
 
         if (streq(rest, "/take") || streq(rest, "/release")) {
                 if (!streq(method, "POST")) {
                         respond_text(c, 405, "Allow: POST\r\n", "botdesk web: POST only.\n");
                         return;
                 }
-                if (!origin_ok(c) || need_auth(c, session, profile))
+                if (!origin_ok_for(c, profile, by_cookie) || need_auth(c, session, profile))
                         return;
                 serve_lease(c, profile, session, rest + 1);
                 return;
@@ -545,7 +615,7 @@ static void route(struct web_conn *c, const void *early, size_t n_early) {
                 return;
         }
         if (streq(rest, "/websockify")) {
-                if (!origin_ok(c) || need_auth(c, session, profile))
+                if (!origin_ok_for(c, profile, by_cookie) || need_auth(c, session, profile))
                         return;
                 serve_upgrade(c, profile, session, early, n_early);
                 return;
@@ -554,7 +624,7 @@ static void route(struct web_conn *c, const void *early, size_t n_early) {
         if (c->server->tcp && need_auth(c, session, profile))
                 return;
         if (streq(rest, "/"))
-                serve_page(c, profile, cookie);
+                serve_page(c, profile, session, cookie);
         else if (streq(rest, "/botdesk.js"))
                 respond(c, 200, "text/javascript; charset=utf-8", "Cache-Control: no-store\r\n", web_page_script,
                         strlen(web_page_script), -1);
@@ -606,7 +676,52 @@ static int on_conn_timeout(sd_event_source *src, uint64_t usec, void *userdata) 
         return 0;
 }
 
-int web_conn_new(struct web_server *s, int fd) {
+/* The oldest connection still sending its head, of peer (NULL: any); its peer's count in *ret_n. */
+static struct web_conn *oldest_idle(struct web_server *s, const char *peer, unsigned *ret_n) {
+        struct web_conn *oldest = NULL;
+        unsigned n = 0;
+
+        for (struct web_conn *c = s->conns; c; c = c->next)
+                if (!c->responding && (!peer || streq(c->peer, peer))) {
+                        oldest = c;
+                        n++;
+                }
+        *ret_n = n;
+        return oldest;
+}
+
+bool web_conns_make_room(struct web_server *s, const char *peer) {
+        struct web_conn *victim = NULL;
+        unsigned n, most = 0;
+
+        /* A peer past its share makes room among its own: it cannot crowd out others. */
+        victim = oldest_idle(s, peer, &n);
+        if (n >= WEB_CONNECTIONS_PER_PEER) {
+                conn_free(victim, false);
+                return true;
+        }
+        if (s->n_connections < WEB_CONNECTIONS_MAX)
+                return true;
+        /* Full: the peer holding the most idle connections gives up its oldest. */
+        victim = NULL;
+        for (struct web_conn *c = s->conns; c; c = c->next) {
+                struct web_conn *o;
+
+                if (c->responding)
+                        continue;
+                o = oldest_idle(s, c->peer, &n);
+                if (n > most) {
+                        most = n;
+                        victim = o;
+                }
+        }
+        if (!victim)
+                return false;
+        conn_free(victim, false);
+        return true;
+}
+
+int web_conn_new(struct web_server *s, int fd, const char *peer) {
         struct web_conn *c;
         int r;
 
@@ -616,6 +731,7 @@ int web_conn_new(struct web_server *s, int fd) {
                 return -ENOMEM;
         }
         *c = (struct web_conn) { .server = s, .fd = fd, .file_fd = -EBADF };
+        snprintf(c->peer, sizeof c->peer, "%s", peer);
         http_request_init(&c->req);
         s->n_connections++;
         c->next = s->conns;

@@ -44,6 +44,7 @@ static int profile_load_config(struct web_profile *p) {
         config_errors_done(&errs);
         p->release_on_close = c.release_on_close;
         p->max_cut_text = c.max_cut_text;
+        p->origin = TAKE_PTR(c.web_origin);
         return r;
 }
 
@@ -78,6 +79,7 @@ struct web_profile *web_profile_get(struct web_server *s, const char *name, int 
         r = profile_load_config(p);
         if (r < 0) {
                 safe_close(p->dirfd);
+                free(p->origin);
                 free(p);
                 goto fail;
         }
@@ -117,6 +119,7 @@ void web_profile_put(struct web_profile *p) {
         if (p->wd >= 0)
                 (void) inotify_rm_watch(s->inotify_fd, p->wd);
         safe_close(p->dirfd);
+        free(p->origin);
         free(p);
 }
 
@@ -166,25 +169,59 @@ void web_server_connection_gone(struct web_server *s) {
         maybe_exit(s);
 }
 
+/*
+ * Who is on the other end, for the per-peer share of the connections: the
+ * address over TCP (every local user shares 127.0.0.1, but the share only
+ * decides whose idle connection makes room, never refuses a request that
+ * arrives), the uid over a Unix socket.
+ */
+static void peer_name(int fd, const struct sockaddr *sa, char *out, size_t size) {
+        char text[INET6_ADDRSTRLEN] = "?";
+        struct ucred cred;
+        socklen_t l = sizeof cred;
+
+        if (sa->sa_family == AF_INET)
+                (void) inet_ntop(AF_INET, &((const struct sockaddr_in *) sa)->sin_addr, text, sizeof text);
+        else if (sa->sa_family == AF_INET6)
+                (void) inet_ntop(AF_INET6, &((const struct sockaddr_in6 *) sa)->sin6_addr, text, sizeof text);
+        else {
+                if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &l) >= 0)
+                        snprintf(out, size, "uid:%u", (unsigned) cred.uid);
+                else
+                        snprintf(out, size, "uid:?");
+                return;
+        }
+        snprintf(out, size, "ip:%s", text);
+}
+
 static int on_accept(sd_event_source *src, int fd, uint32_t revents, void *userdata) {
         struct web_server *s = userdata;
 
         for (unsigned i = 0; i < 16; i++) {
-                int c = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+                union {
+                        struct sockaddr sa;
+                        struct sockaddr_in in4;
+                        struct sockaddr_in6 in6;
+                        struct sockaddr_un un;
+                } a = {};
+                socklen_t len = sizeof a;
+                char peer[WEB_PEER_MAX];
+                int c = accept4(fd, &a.sa, &len, SOCK_NONBLOCK | SOCK_CLOEXEC);
 
                 if (c < 0) {
                         if (errno != EAGAIN && errno != EINTR && errno != ECONNABORTED)
                                 log_warning_errno(errno, "accept() failed, ignoring: %m");
                         return 0;
                 }
-                if (s->n_connections >= WEB_CONNECTIONS_MAX) {
+                peer_name(c, &a.sa, peer, sizeof peer);
+                if (!web_conns_make_room(s, peer)) {
                         static const char busy[] = "HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n"
                                                    "Content-Length: 0\r\n\r\n";
                         (void) send(c, busy, sizeof busy - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
                         safe_close(c);
                         continue;
                 }
-                if (web_conn_new(s, c) < 0)
+                if (web_conn_new(s, c, peer) < 0)
                         log_warning("Cannot serve a new connection, ignoring.");
         }
         return 0;
@@ -232,6 +269,32 @@ static int listen_unix(struct web_server *s, const char *path) {
         return 0;
 }
 
+/* 127.0.0.0/8, ::1 or ::ffff:127.0.0.0/104: the only addresses botdesk web serves on. */
+static bool address_is_loopback(const struct sockaddr *sa) {
+        const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *) sa;
+
+        if (sa->sa_family == AF_INET)
+                return (ntohl(((const struct sockaddr_in *) sa)->sin_addr.s_addr) >> 24) == 127;
+        if (sa->sa_family == AF_INET6)
+                return IN6_IS_ADDR_LOOPBACK(&in6->sin6_addr) ||
+                       (IN6_IS_ADDR_V4MAPPED(&in6->sin6_addr) && in6->sin6_addr.s6_addr[12] == 127);
+        return false;
+}
+
+/* The URL of a bound TCP socket, malloc'd; NULL when out of memory. */
+static char *tcp_url(const struct sockaddr *sa) {
+        char shown[INET6_ADDRSTRLEN];
+
+        if (sa->sa_family == AF_INET) {
+                const struct sockaddr_in *in4 = (const struct sockaddr_in *) sa;
+                inet_ntop(AF_INET, &in4->sin_addr, shown, sizeof shown);
+                return strdup_printf("http://%s:%u", shown, ntohs(in4->sin_port));
+        }
+        const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *) sa;
+        inet_ntop(AF_INET6, &in6->sin6_addr, shown, sizeof shown);
+        return strdup_printf("http://[%s]:%u", shown, ntohs(in6->sin6_port));
+}
+
 /* HOST:PORT, only a loopback address: anything wider would be every local user's and more. */
 static int listen_tcp(struct web_server *s, const char *spec, char **ret_url) {
         _cleanup_free_ char *host = NULL;
@@ -244,7 +307,6 @@ static int listen_tcp(struct web_server *s, const char *spec, char **ret_url) {
         const char *colon = strrchr(spec, ':');
         unsigned long long port;
         _cleanup_close_ int fd = -EBADF;
-        char shown[INET6_ADDRSTRLEN];
         int one = 1;
 
         if (!colon || parse_uint(colon + 1, 65535, &port) < 0)
@@ -260,13 +322,13 @@ static int listen_tcp(struct web_server *s, const char *spec, char **ret_url) {
                 a.in4.sin_family = AF_INET;
                 a.in4.sin_port = htons((uint16_t) port);
                 len = sizeof a.in4;
-                if ((ntohl(a.in4.sin_addr.s_addr) >> 24) != 127)
+                if (!address_is_loopback(&a.sa))
                         goto not_loopback;
         } else if (inet_pton(AF_INET6, host, &a.in6.sin6_addr) == 1) {
                 a.in6.sin6_family = AF_INET6;
                 a.in6.sin6_port = htons((uint16_t) port);
                 len = sizeof a.in6;
-                if (!IN6_IS_ADDR_LOOPBACK(&a.in6.sin6_addr))
+                if (!address_is_loopback(&a.sa))
                         goto not_loopback;
         } else
                 return log_error_errno(EINVAL, "--listen %s: %s is not an IP address (use 127.0.0.1 or ::1).", spec, host);
@@ -283,13 +345,7 @@ static int listen_tcp(struct web_server *s, const char *spec, char **ret_url) {
         len = sizeof a;
         if (getsockname(fd, &a.sa, &len) < 0)
                 return log_error_errno(errno, "getsockname() failed: %m");
-        if (a.sa.sa_family == AF_INET) {
-                inet_ntop(AF_INET, &a.in4.sin_addr, shown, sizeof shown);
-                *ret_url = strdup_printf("http://%s:%u", shown, ntohs(a.in4.sin_port));
-        } else {
-                inet_ntop(AF_INET6, &a.in6.sin6_addr, shown, sizeof shown);
-                *ret_url = strdup_printf("http://[%s]:%u", shown, ntohs(a.in6.sin6_port));
-        }
+        *ret_url = tcp_url(&a.sa);
         if (!*ret_url)
                 return log_error_errno(ENOMEM, "Out of memory.");
         s->tcp = true;
@@ -301,14 +357,21 @@ not_loopback:
                                "put a reverse proxy with its own authentication in front for anything wider.", spec);
 }
 
-/* A socket from systemd (botdesk-web.socket): a Unix one is private, a TCP one needs tickets. */
+/*
+ * A socket from systemd (botdesk-web.socket): a Unix one is private, a TCP
+ * one needs tickets and, as --listen, a loopback address: a unit that says
+ * ListenStream=8080 binds every interface, and serving that would hand the
+ * page (and the login it leads to) to the network.
+ */
 static int listen_activated(struct web_server *s, char **ret_url) {
         int n = sd_listen_fds(true), fd = SD_LISTEN_FDS_START;
         struct sockaddr_storage ss;
         socklen_t len = sizeof ss;
 
-        if (n <= 0)
-                return n;
+        if (n < 0)
+                return log_error_errno(n, "Cannot take the sockets passed by systemd (LISTEN_FDS): %m");
+        if (n == 0)
+                return 0;
         if (n > 1)
                 log_warning("%d sockets passed by systemd; using the first, ignoring the others.", n);
         if (sd_is_socket(fd, AF_UNSPEC, SOCK_STREAM, 1) <= 0)
@@ -316,8 +379,17 @@ static int listen_activated(struct web_server *s, char **ret_url) {
         if (getsockname(fd, (struct sockaddr *) &ss, &len) < 0)
                 return log_error_errno(errno, "getsockname() failed: %m");
         if (ss.ss_family == AF_INET || ss.ss_family == AF_INET6) {
+                if (!address_is_loopback((struct sockaddr *) &ss)) {
+                        _cleanup_free_ char *where = tcp_url((struct sockaddr *) &ss);
+                        return log_error_errno(EPERM, "The socket passed by systemd is bound to %s: only a loopback "
+                                               "address (127.0.0.0/8, ::1) is served; set ListenStream=127.0.0.1:PORT, "
+                                               "or put a reverse proxy with its own authentication in front.",
+                                               where ? where + strlen("http://") : "a non-loopback address");
+                }
                 s->tcp = true;
-                *ret_url = NULL;
+                *ret_url = tcp_url((struct sockaddr *) &ss);
+                if (!*ret_url)
+                        return log_error_errno(ENOMEM, "Out of memory.");
         } else if (ss.ss_family != AF_UNIX)
                 return log_error_errno(EINVAL, "The socket passed by systemd is neither Unix nor TCP.");
         if (fcntl(fd, F_SETFL, O_NONBLOCK) < 0 || fcntl(fd, F_SETFD, FD_CLOEXEC) < 0)

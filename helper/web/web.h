@@ -17,8 +17,11 @@
  * the first request that carries it and becomes a session, a 256-bit random
  * cookie held only in this process's memory, bound to the ticket's profile
  * and viewer (web-session.c). Over TCP every request needs one or the
- * other; over the Unix socket (a gateway's reverse proxy in front) the page
- * and files are free, and the buttons and the stream need them too.
+ * other, and a session's cookie counts only beneath its own random path,
+ * /PROFILE/SCOPE/..., where its pages then live; over the Unix socket (a
+ * gateway's reverse proxy in front) the page and files are free, and the
+ * buttons and the stream need them too. Take, release and the stream must
+ * also come from our own origin (web-http.c, origin_ok()).
  *
  * Files: web-server.c (loop, listener, limits, lease watch, shutdown),
  * web-http.c (one HTTP request per connection, routing, responses),
@@ -37,6 +40,8 @@
 #include "websocket.h"
 
 #define WEB_CONNECTIONS_MAX 256                 /* HTTP connections and streams, per server */
+#define WEB_CONNECTIONS_PER_PEER 32            /* of those, still sending their request head, per peer */
+#define WEB_PEER_MAX 64                         /* "ip:ADDRESS" or "uid:N" */
 #define WEB_STREAMS_PER_PROFILE 16
 #define WEB_SESSIONS_MAX 256
 #define WEB_FRAME_MAX (1024 * 1024)             /* the longest WebSocket frame a viewer may send */
@@ -46,6 +51,7 @@
 #define WEB_SHUTDOWN_TIMEOUT_USEC (3ULL * 1000000ULL)
 #define WEB_SESSION_IDLE_USEC (15ULL * 60 * 1000000ULL)
 #define WEB_COOKIE "botdesk_session"
+#define WEB_SCOPE_LEN 32                        /* hex digits: 128 random bits per session */
 #define WEB_SOCKET_NAME "web.sock"
 #define WEB_URL_FILE "web.url"
 
@@ -54,6 +60,7 @@ struct web_stream;
 
 struct web_session {
         char hash[65];                  /* SHA-256 of the cookie; the cookie itself is not kept */
+        char scope[WEB_SCOPE_LEN + 1];  /* over TCP, the path the cookie is sent to: /PROFILE/SCOPE/ */
         char profile[PROFILE_NAME_MAX + 1];
         char viewer[LEASE_VIEWER_MAX + 1];
         unsigned long long last_used;   /* monotonic usec */
@@ -70,6 +77,7 @@ struct web_profile {
         struct lease lease;
         bool release_on_close;
         uint32_t max_cut_text;
+        char *origin;                   /* [web] origin, NULL: the forwarded Host decides */
         struct web_stream *streams;     /* list */
         unsigned n_streams;
         struct web_profile *next;
@@ -109,8 +117,16 @@ void web_server_connection_gone(struct web_server *s);
 
 /* ---- web-http.c ------------------------------------------------------------------------------ */
 
-/* Serve one HTTP request on fd (accepted, non-blocking); takes the fd. */
-int web_conn_new(struct web_server *s, int fd);
+/* Serve one HTTP request on fd (accepted, non-blocking) from peer; takes the fd. */
+int web_conn_new(struct web_server *s, int fd, const char *peer);
+/*
+ * Make room for a new connection from peer: when peer already has
+ * WEB_CONNECTIONS_PER_PEER connections still sending their head, its oldest
+ * is closed; when the server is full, the oldest of the peer with the most
+ * such connections is. Returns false when the server is full of requests
+ * being answered and streams (the new one is refused).
+ */
+bool web_conns_make_room(struct web_server *s, const char *peer);
 /* Close every connection still in its HTTP phase (shutdown). */
 void web_conns_close_all(struct web_server *s);
 
@@ -133,8 +149,10 @@ struct web_stream *web_stream_next(struct web_stream *st);
 
 /* A new session for ticket t; its cookie (64 hex digits) goes to ret_cookie. */
 struct web_session *web_session_new(struct web_server *s, const struct ticket *t, char ret_cookie[static 65]);
-/* The live session of this cookie for profile, or NULL. */
-struct web_session *web_session_find(struct web_server *s, const char *cookie, const char *profile);
+/* The live session of this cookie for profile (and, unless NULL, scope), or NULL. */
+struct web_session *web_session_find(struct web_server *s, const char *cookie, const char *profile, const char *scope);
+/* Whether text starts with a session scope (WEB_SCOPE_LEN lowercase hex digits). */
+bool web_scope_valid(const char *text);
 
 /* ---- web-page.c ------------------------------------------------------------------------------ */
 

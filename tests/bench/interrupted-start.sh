@@ -18,8 +18,10 @@ W=$(mktemp -d /tmp/botdesk-bench-irs.XXXXXX)
 trap 'rm -rf -- "${W:?}"' EXIT
 t0=$(date +%s)
 rc=0
+# The rounds as a floor, with no time budget past it and no limit on it: a count, not a time.
 vars=(BOTDESK_BUILD_DIR="$BUILD" BOTDESK_SOURCE_DIR="$SRC" BOTDESK_INTERRUPT_ROUNDS="$ROUNDS"
-      BOTDESK_INTERRUPT_XFCE_ROUNDS="$XFCE" BOTDESK_INTERRUPT_SUMMARY="$W/summary")
+      BOTDESK_INTERRUPT_XFCE_ROUNDS="$XFCE" BOTDESK_INTERRUPT_BUDGET_S=0 BOTDESK_INTERRUPT_FLOOR_LIMIT_S=0
+      BOTDESK_INTERRUPT_SUMMARY="$W/summary")
 [ -n "$SEED" ] && vars+=(BOTDESK_INTERRUPT_SEED="$SEED")
 env "${vars[@]}" bash "$SRC/tests/integration/interrupted-start.sh" >"$W/tap" 2>"$W/stderr" || rc=$?
 [ "$rc" = 0 ] || tail -n 5 "$W/stderr" >&2

@@ -52,12 +52,23 @@ if ! readable "$script" "$build" "$src"; then
         readable "$script" "$build" "$src" || { rm -rf -- "${stage:?}"; skip_all "cannot give $U a readable copy of the build"; }
 fi
 
+# install.sh's sudo paths need [install] system_path from a file owned by
+# root, which the user cannot write: root writes one, naming a directory of
+# the user's where the test puts its fakes.
+fixture=$(mktemp -d /tmp/botdesk-as-user-config.XXXXXX) || skip_all "mktemp failed"
+chmod 755 "$fixture"
+mkdir "$fixture/sys"
+chown "$U" "$fixture/sys"
+printf '[install]\nsystem_path = %s/sys\n' "$fixture" >"$fixture/botdesk.ini"
+
 runuser -u "$U" -- env -i \
         PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
         HOME="$H" USER="$U" LOGNAME="$U" LANG=C.UTF-8 TMPDIR=/tmp \
         BOTDESK_SOURCE_DIR="$src" BOTDESK_BUILD_DIR="$build" BOTDESK_TEST_VARIANT=user ${CI:+CI="$CI"} \
+        BOTDESK_TEST_SYSTEM_CONFIG="$fixture/botdesk.ini" \
         ${ASAN_OPTIONS:+ASAN_OPTIONS="$ASAN_OPTIONS"} ${UBSAN_OPTIONS:+UBSAN_OPTIONS="$UBSAN_OPTIONS"} \
         bash "$script" "$@"
 rc=$?
 [ -n "$stage" ] && rm -rf -- "${stage:?}"
+rm -rf -- "${fixture:?}"
 exit $rc

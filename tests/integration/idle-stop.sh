@@ -10,6 +10,8 @@ A=$(bd_profile a)
 B=$(bd_profile b)
 
 bd_config idle=1
+# Taken before the start: the idle clock cannot start earlier than this.
+t0=$EPOCHREALTIME
 bd_start "$A"
 t_is "$?" 0 "desktop A starts with idle_stop_minutes = 1"
 bd_start "$B"
@@ -22,7 +24,15 @@ t_is "$?" 0 "a human takes B's lease"
 # Test-side wait: up to 100 s for A's helper to end by itself.
 end=$((SECONDS + 100))
 while proc_alive "$HA" && [ $SECONDS -lt $end ]; do sleep 0.5; done
+lasted=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
 t_ok "A's helper ends by itself after a minute idle" test $SECONDS -lt $end
+# Ending at all is not enough: a desktop stopped at once, or after any
+# shorter time, would pass the wait above.
+if awk -v l="$lasted" 'BEGIN { exit !(l >= 60) }'; then
+        t_pass "A lasted its idle time (ended ${lasted} s after its start was asked for, at least 60)"
+else
+        t_fail "A lasted its idle time" "got:  ended ${lasted} s after its start was asked for" "want: at least 60 s (idle_stop_minutes = 1)"
+fi
 t_ok "A's env is no longer published" test ! -e "$(bd_rt "$A")/env"
 t_ok "A stopped cleanly (no last-error)" test ! -e "$(bd_rt "$A")/last-error"
 t_is "$(desktop_pids "$A")" "" "nothing of A runs"

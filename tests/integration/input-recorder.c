@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * input-recorder TEXT_FILE LOG_FILE: the tests' own X client, run as a
+ * input-recorder TEXT_FILE LOG_FILE [KEY_DELAY_US]: the tests' own X client, run as a
  * desktop's `command`. It maps one window (16,24 900x700), focuses it,
  * publishes itself on the root as a window manager would (_NET_CLIENT_LIST,
  * _NET_ACTIVE_WINDOW) with a UTF-8 title and a WM_CLASS, and records what
@@ -9,16 +9,28 @@
  *              text widget would insert it (Return as \n, Tab as \t);
  *   LOG_FILE   one line per event: "ready", "key-press NAME STATE",
  *              "button-press N X Y", "button-release N X Y",
- *              "drag-motion X Y" (motion with a button held).
+ *              "drag-motion X Y" (motion with a button held), and "mark"
+ *              when a client sets the root's _BOTDESK_TEST_MARK: a point in
+ *              the server's order of events, whatever this client's pace.
+ * KEY_DELAY_US makes it a slow reader: it waits that long after each key
+ * press, as a busy application would.
+ *
+ * input-recorder --mark: connects first, then, for each line written to
+ * its stdin, sets the root's _BOTDESK_TEST_MARK and waits until the server has
+ * taken it. Connected ahead, its request reaches a server that was stopped
+ * as soon as the server runs again, beside whatever another client had
+ * queued meanwhile.
  * Keysyms come from the core keyboard map, fetched again at every
  * MappingNotify as soon as it is read, like any client that follows the
  * map.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <xcb/xcb.h>
 #include <xkbcommon/xkbcommon.h>
@@ -87,6 +99,30 @@ static int open_for_display(const char *path) {
         return open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0600);
 }
 
+static int mark_on_each_line(void) {
+        xcb_connection_t *c = xcb_connect(NULL, NULL);
+        xcb_window_t root;
+        xcb_atom_t mark;
+        char buf[64];
+        ssize_t n;
+
+        if (xcb_connection_has_error(c))
+                return 1;
+        root = xcb_setup_roots_iterator(xcb_get_setup(c)).data->root;
+        mark = atom(c, "_BOTDESK_TEST_MARK");
+        printf("connected\n");
+        fflush(stdout);
+        /* A mark for each read: the tests write one line at a time. */
+        while ((n = read(STDIN_FILENO, buf, sizeof buf)) > 0) {
+                xcb_change_property(c, XCB_PROP_MODE_REPLACE, root, mark, XCB_ATOM_STRING, 8, 1, "1");
+                free(xcb_get_input_focus_reply(c, xcb_get_input_focus(c), NULL));
+                printf("marked\n");
+                fflush(stdout);
+        }
+        xcb_disconnect(c);
+        return 0;
+}
+
 int main(int argc, char **argv) {
         xcb_connection_t *c;
         xcb_screen_t *screen;
@@ -96,10 +132,26 @@ int main(int argc, char **argv) {
         char line[256];
         uint32_t values[2];
         bool ready = false;
+        struct timespec key_delay = {};
+        xcb_atom_t mark;
 
-        if (argc != 3) {
-                fprintf(stderr, "usage: input-recorder TEXT_FILE LOG_FILE\n");
+        if (argc == 2 && strcmp(argv[1], "--mark") == 0)
+                return mark_on_each_line();
+        if (argc != 3 && argc != 4) {
+                fprintf(stderr, "usage: input-recorder TEXT_FILE LOG_FILE [KEY_DELAY_US]\n");
                 return 2;
+        }
+        if (argc == 4) {
+                char *end;
+                long us;
+
+                errno = 0;
+                us = strtol(argv[3], &end, 10);
+                if (errno != 0 || end == argv[3] || *end || us < 0 || us > 999999) {
+                        fprintf(stderr, "input-recorder: KEY_DELAY_US out of range\n");
+                        return 2;
+                }
+                key_delay.tv_nsec = us * 1000;
         }
         text_fd = open_for_display(argv[1]);
         log_fd = open_for_display(argv[2]);
@@ -125,6 +177,10 @@ int main(int argc, char **argv) {
                             1, &w);
         xcb_change_property(c, XCB_PROP_MODE_REPLACE, screen->root, atom(c, "_NET_ACTIVE_WINDOW"), XCB_ATOM_WINDOW,
                             32, 1, &w);
+        /* The marks: property changes on the root. */
+        mark = atom(c, "_BOTDESK_TEST_MARK");
+        values[0] = XCB_EVENT_MASK_PROPERTY_CHANGE;
+        xcb_change_window_attributes(c, screen->root, XCB_CW_EVENT_MASK, values);
         xcb_map_window(c, w);
         load_map(c);
         xcb_flush(c);
@@ -155,6 +211,8 @@ int main(int argc, char **argv) {
                                 strcpy(name, "?");
                         n = snprintf(line, sizeof line, "key-press %s %#x\n", name, k->state);
                         out(log_fd, line, (size_t) n);
+                        if (key_delay.tv_nsec)
+                                nanosleep(&key_delay, NULL);
                         if (ks == XKB_KEY_Return)
                                 out(text_fd, "\n", 1);
                         else if (ks == XKB_KEY_Tab)
@@ -172,6 +230,10 @@ int main(int argc, char **argv) {
                         out(log_fd, line, (size_t) n);
                         break;
                 }
+                case XCB_PROPERTY_NOTIFY:
+                        if (((xcb_property_notify_event_t *) ev)->atom == mark)
+                                out(log_fd, "mark\n", 5);
+                        break;
                 case XCB_MOTION_NOTIFY: {
                         xcb_motion_notify_event_t *m = (xcb_motion_notify_event_t *) ev;
                         int n = snprintf(line, sizeof line, "drag-motion %d %d\n", m->root_x, m->root_y);

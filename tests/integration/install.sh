@@ -30,17 +30,30 @@ alive() { local st; st=$(sed -n 's/^State:[[:space:]]*\(.\).*/\1/p' "/proc/$1/st
 chmod 700 "$T"
 mkdir -m 700 "$T/run"
 mkdir "$T/sys" "$T/none" "$T/evil"
+# Where the fakes live, named by [install] system_path. It must come from a
+# file owned by root: as root that is the test's own; unprivileged, the one
+# as-user.sh wrote as root (BOTDESK_TEST_SYSTEM_CONFIG), naming a directory
+# of ours. Without it the sudo paths cannot be played here (root's run of
+# this script plays them as another user's would be).
+SYS=$T/sys SYSCFG=
+if [ "$(id -u)" != 0 ] && [ -n "${BOTDESK_TEST_SYSTEM_CONFIG:-}" ] &&
+   [ "$(stat -c %u "$BOTDESK_TEST_SYSTEM_CONFIG" 2>/dev/null)" = 0 ]; then
+        SYSCFG=$BOTDESK_TEST_SYSTEM_CONFIG
+        SYS=$(sed -n 's/^system_path = //p' "$SYSCFG")
+fi
 export XDG_RUNTIME_DIR=$T/run BOTDESK_CONFIG=$T/botdesk.ini
 unset XDG_CONFIG_HOME
 export HOME=$T
 
 # The package manager: records its arguments and pid; $T/mode makes it hang,
 # wait for $T/go (bounded: 20 s), or fail.
-cat >"$T/sys/apt-get" <<EOF
+cat >"$SYS/apt-get" <<EOF
 #!/bin/sh
 PATH=/usr/bin:/bin
 echo "\$@" >"$T/apt-args"
 echo \$\$ >"$T/apt-pid"
+# What it was given on stdin (not a terminal's: that would wait for a key).
+[ -t 0 ] || timeout 5 cat >"$T/apt-stdin"
 echo "fake apt-get: first line"
 case \$(cat "$T/mode" 2>/dev/null) in
 hang) exec sleep 1000 ;;
@@ -54,7 +67,7 @@ EOF
 cat >"$T/sudo.fake" <<EOF
 #!/bin/sh
 PATH=/usr/bin:/bin
-echo "\$@" >"$T/sudo-args"
+printf '%s\n' "\$*" >"$T/sudo-args"
 nonint=0 stdin=0
 while [ \$# -gt 0 ]; do
         case \$1 in
@@ -77,7 +90,7 @@ EOF
 # What the caller's PATH offers must never run.
 printf '#!/bin/sh\ntouch %s/evil-ran\n' "$T" >"$T/evil/sudo"
 cp "$T/evil/sudo" "$T/evil/apt-get"
-chmod +x "$T/sys/apt-get" "$T/sudo.fake" "$T/evil/sudo" "$T/evil/apt-get"
+chmod +x "$SYS/apt-get" "$T/sudo.fake" "$T/evil/sudo" "$T/evil/apt-get"
 pkgs="tigervnc-standalone-server xfwm4 xfce4-panel xfdesktop4 xfce4-settings dbus-daemon x11-xkb-utils"
 want="install --no-install-recommends -y $pkgs"
 
@@ -85,35 +98,51 @@ config() { printf '[install]\nsystem_path = %s\n' "$1" >"$BOTDESK_CONFIG"; }
 # install ARGS...: with the caller's PATH holding only the evil twins (so
 # every required program is missing), bounded, output in $T/out.
 install() { timeout 60 env PATH=$T/evil "$BOTDESK" install "$@" >"$T/out" 2>&1; }
-reset() { rm -f "$T/apt-args" "$T/apt-pid" "$T/apt-child" "$T/sudo-args" "$T/sudo-pw" "$T/mode" "$T/go" "$T/nopasswd"; }
+reset() { rm -f "$T/apt-stdin" "$T/apt-args" "$T/apt-pid" "$T/apt-child" "$T/sudo-args" "$T/sudo-pw" "$T/mode" "$T/go" "$T/nopasswd"; }
 
-config "$T/none"
-install --yes </dev/null
-ok $(($? == 1 ? 0 : 1)) "without a package manager on the system PATH install exits 1"
-grep -q "No supported package manager" "$T/out"
-ok $? "... and says to use the distribution's tooling"
-ok $([ ! -e "$T/evil-ran" ]; echo $?) "... and never runs the apt-get on the caller's PATH"
+if [ "$(id -u)" = 0 ]; then
+        config "$T/none"
+        install --yes </dev/null
+        ok $(($? == 1 ? 0 : 1)) "without a package manager on the system PATH install exits 1"
+        grep -q "No supported package manager" "$T/out"
+        ok $? "... and says to use the distribution's tooling"
+        ok $([ ! -e "$T/evil-ran" ]; echo $?) "... and never runs the apt-get on the caller's PATH"
 
-config "$T/sys"
-printf '[install]\nsystem_path = relative/dir\n' >"$BOTDESK_CONFIG"
-install --yes </dev/null
-ok $(($? == 2 ? 0 : 1)) "a relative system_path is a configuration error (2)"
-grep -q "botdesk.ini:2: .*system_path.*not an absolute directory" "$T/out"
-ok $? "... naming the file and line"
-mkdir -p "$T/cfg/botdesk"
-printf '[install]\nsystem_path = %s\n' "$T/evil" >"$T/cfg/botdesk/botdesk.ini"
-config "$T/sys"
-timeout 60 env PATH=$T/evil XDG_CONFIG_HOME=$T/cfg "$BOTDESK" install --yes </dev/null >"$T/out" 2>&1
-ok $(($? == 2 ? 0 : 1)) "system_path in the user's own file is refused: it is host-wide"
-rm -rf -- "${T:?}/cfg"
+        printf '[install]\nsystem_path = relative/dir\n' >"$BOTDESK_CONFIG"
+        install --yes </dev/null
+        ok $(($? == 2 ? 0 : 1)) "a relative system_path is a configuration error (2)"
+        grep -q "botdesk.ini:2: .*system_path.*not an absolute directory" "$T/out"
+        ok $? "... naming the file and line"
+        mkdir -p "$T/cfg/botdesk"
+        printf '[install]\nsystem_path = %s\n' "$T/evil" >"$T/cfg/botdesk/botdesk.ini"
+        config "$SYS"
+        timeout 60 env PATH=$T/evil XDG_CONFIG_HOME=$T/cfg "$BOTDESK" install --yes </dev/null >"$T/out" 2>&1
+        ok $(($? == 2 ? 0 : 1)) "system_path in the user's own file is refused: it is host-wide"
+        rm -rf -- "${T:?}/cfg"
+else
+        # BOTDESK_CONFIG names any file: one the caller (or whoever set the
+        # variable) owns must not pick the sudo that gets the password.
+        config "$T/evil"
+        install --yes --password-stdin <<<secret
+        ok $(($? == 2 ? 0 : 1)) "a BOTDESK_CONFIG of the user's own naming system_path is refused (2)"
+        grep -q "botdesk.ini:2: 'system_path' may only be set in a file owned by root" "$T/out"
+        ok $? "... saying it must be root's file, with the file and line" || diag "$T/out"
+        ok $([ ! -e "$T/evil-ran" ]; echo $?) "... and the sudo it named never ran"
+        if [ -z "$SYSCFG" ]; then
+                echo "# the sudo paths need a system_path from a root-owned file (as-user.sh writes one when run as root)"
+                echo "1..$n"
+                exit $failed
+        fi
+        export BOTDESK_CONFIG=$SYSCFG
+fi
 
 if [ "$(id -u)" != 0 ]; then
         install --yes </dev/null
         ok $(($? == 3 ? 0 : 1)) "unprivileged without sudo on the system PATH, install is refused (3)"
-        grep -q "No sudo on this host; run as root: $T/sys/apt-get $want" "$T/out"
+        grep -q "No sudo on this host; run as root: $SYS/apt-get $want" "$T/out"
         ok $? "... saying to run it as root, with the command" || diag "$T/out"
         ok $([ ! -e "$T/evil-ran" ]; echo $?) "... and the caller's sudo did not run"
-        cp "$T/sudo.fake" "$T/sys/sudo"
+        cp "$T/sudo.fake" "$SYS/sudo"
 fi
 
 reset
@@ -144,7 +173,7 @@ wait "$BG"
 rc=$?
 BG=
 ok "$rc" "the first install exits 0 once the package manager is done" || diag "$T/out"
-if [ "$(id -u)" = 0 ]; then cmd="$T/sys/apt-get $want"; else cmd="$T/sys/sudo -n -- $T/sys/apt-get $want"; fi
+if [ "$(id -u)" = 0 ]; then cmd="$SYS/apt-get $want"; else cmd="$SYS/sudo -n -- $SYS/apt-get $want"; fi
 [ "$(head -n1 "$T/out")" = "+ $cmd" ]
 ok $? "the command is shown first: + $cmd" || diag "$T/out"
 [ "$(cat "$T/apt-args" 2>/dev/null)" = "$want" ]
@@ -153,7 +182,7 @@ grep -q "fake apt-get: last line" "$T/out" && grep -q "^Installed: $pkgs$" "$T/o
 ok $? "... its output came through to the end, and install says what it installed"
 ok $([ ! -e "$T/evil-ran" ]; echo $?) "nothing from the caller's PATH ran"
 if [ "$(id -u)" = 0 ]; then
-        PATH=$T/sys "$BOTDESK" doctor --json >"$T/doctor" 2>&1
+        PATH=$SYS "$BOTDESK" doctor --json >"$T/doctor" 2>&1
         python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(d["install_command"] != "apt-get " + sys.argv[2])' \
                 "$T/doctor" "$want"
         ok $? "doctor --json shows the same command, without sudo as root"
@@ -193,7 +222,7 @@ for answer in n y; do
         [ "$(id -u)" = 0 ] || touch "$T/nopasswd"
         python3 "$T/answer-prompt.py" "$answer" env PATH="$T/evil" "$BOTDESK" install >"$T/out" 2>&1
         if [ "$answer" = n ]; then
-                grep -q "Run .*$T/sys/apt-get $want? \[y/N\]" "$T/out" && grep -q "Nothing installed" "$T/out" &&
+                grep -q "Run .*$SYS/apt-get $want? \[y/N\]" "$T/out" && grep -q "Nothing installed" "$T/out" &&
                         grep -q "^exit 1" "$T/out" && [ ! -e "$T/apt-args" ]
                 ok $? "on a terminal install asks, and a no installs nothing (exit 1)" || diag "$T/out"
         else
@@ -230,7 +259,7 @@ pid=$(cat "$T/apt-pid" 2>/dev/null) child=$(cat "$T/apt-child" 2>/dev/null)
 ok $([ -n "$pid" ] && [ -n "$child" ] && ! alive "$pid" && ! alive "$child"; echo $?) \
         "... it and its child are gone (pids ${pid:-?} ${child:-?}): the group was killed"
 [ -n "$child" ] && [ "$(tr '\0' ' ' <"/proc/$child/cmdline" 2>/dev/null)" = "sleep 1000 " ] && kill -9 "$child"
-[ -n "$pid" ] && grep -q "$T/sys/apt-get" "/proc/$pid/cmdline" 2>/dev/null && kill -9 "$pid"
+[ -n "$pid" ] && grep -q "$SYS/apt-get" "/proc/$pid/cmdline" 2>/dev/null && kill -9 "$pid"
 
 reset
 [ "$(id -u)" = 0 ] || touch "$T/nopasswd"
@@ -263,7 +292,7 @@ if [ "$(id -u)" != 0 ]; then
         reset
         printf 'secret\nnot-for-sudo\n' | install --yes --password-stdin
         ok $? "the password on stdin gets the install done" || diag "$T/out"
-        [ "$(cat "$T/sudo-args" 2>/dev/null)" = "-S -p  -- $T/sys/apt-get $want" ]
+        [ "$(cat "$T/sudo-args" 2>/dev/null)" = "-S -p  -- $SYS/apt-get $want" ]
         ok $? "... through sudo -S with an empty prompt, the password on no command line"
         [ "$(cat "$T/sudo-pw" 2>/dev/null)" = secret ]
         ok $? "... sudo read it exactly once"
@@ -271,6 +300,21 @@ if [ "$(id -u)" != 0 ]; then
         ok $? "... and apt-get got $want"
         ! grep -q secret "$T/out"
         ok $? "... and the password is not in the output"
+
+        # A sudo that needs no password never reads the line: it must not be left for the package manager.
+        reset
+        touch "$T/nopasswd"
+        printf 'secret\n' | install --yes --password-stdin
+        ok $? "with a sudo that needs no password, --password-stdin still gets the install done" || diag "$T/out"
+        [ -e "$T/apt-stdin" ] && ! grep -q secret "$T/apt-stdin"
+        ok $? "... and the package manager's stdin is its own: the password line is not in it" || diag "$T/apt-stdin"
+        [ "$(cat "$T/sudo-args" 2>/dev/null)" = "-n -- $SYS/apt-get $want" ]
+        ok $? "... sudo ran it with -n: nothing was fed to it" || diag "$T/sudo-args"
+
+        reset
+        head -c 2000 /dev/zero | tr '\0' x | install --yes --password-stdin
+        ok $(($? == 1 ? 0 : 1)) "a password line longer than 1024 bytes: exit 1"
+        ok $([ ! -e "$T/sudo-args" ] && [ ! -e "$T/apt-args" ]; echo $?) "... and neither sudo nor apt-get ran"
 
         reset
         echo wrong | install --yes --password-stdin

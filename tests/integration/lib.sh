@@ -6,7 +6,7 @@
 # what is left of *those* desktops only.
 #
 #   . "$(dirname "$0")/lib.sh"
-#   bd_init TAG BAND_BASE        # TAG: short profile prefix, BAND_BASE: first of 5 numbers
+#   bd_init TAG BAND_BASE [once] # TAG: short profile prefix, BAND_BASE: first of 5 numbers
 #   bd_need_xserver              # 1..0 # SKIP when Xvnc is not installed
 #   bd_config [key=value ...]    # desktop command settle timeout band min_free spares
 #   P=$(bd_profile a); bd_start "$P"; ...; t_done
@@ -122,10 +122,17 @@ t_done() {
 
 # ---- environment -------------------------------------------------------------------------------
 
-# bd_init TAG BAND_BASE
+# bd_init TAG BAND_BASE [once]
+# "once": the script runs in the main variant only, so it holds BAND_BASE..+4
+# alone (tests/unit/test-bands.sh counts no user or spare band for it).
 bd_init() {
         local shift=0
         BD_TAG=$1
+        if [ "${3:-}" = once ] && [ "$BD_VARIANT" != main ]; then
+                t_fail "the test runs in the $BD_VARIANT variant" "bd_init ... once: its bands are counted for the main variant only"
+                printf '1..%d\n' "$T_N"
+                exit 1
+        fi
         [ "$BD_VARIANT" = user ] && shift=100
         # Every start adopts a warm spare (tests/unit/test-bands.sh counts this band too).
         [ "$BD_VARIANT" = spare ] && shift=600
@@ -157,9 +164,18 @@ bd_init() {
         # The system python first: a per-user shim (pyenv) is slow and may not exist for another user.
         if [ -x /usr/bin/python3 ]; then PY=/usr/bin/python3; else PY=$(command -v python3 || true); fi
 
-        # Where the helper puts a standalone desktop's cgroup (when it can).
-        BD_CG_PARENT=
+        bd_cg_parent
+
+        # Meson ends a test that runs out of time with SIGTERM to its process
+        # group and SIGKILL half a second later, too soon for the cleanup
+        # below: a guard in a session of its own does it once the test is gone.
+        setsid bash "$BD_LIB_DIR/guard.sh" "$$" "$BD_T" </dev/null >/dev/null 2>&1 &
+}
+
+# Where the helper puts a standalone desktop's cgroup (when it can): BD_CG_PARENT.
+bd_cg_parent() {
         local mnt self
+        BD_CG_PARENT=
         mnt=$(awk '$0 ~ / - cgroup2 / { print $5; exit }' /proc/self/mountinfo)
         self=$(sed -n 's/^0:://p' /proc/self/cgroup)
         if [ -n "$mnt" ] && [ -n "$self" ]; then
@@ -181,17 +197,18 @@ bd_need() {
         done
 }
 
-# bd_input_recorder: a configuration whose desktop is the input recorder
-# (REC), which writes what it receives to TEXT and logs every event to LOG
-# (bd_recorder_files sets both once the desktop runs); skips without
-# python3 or without the recorder (a build without input).
+# bd_input_recorder [KEY_DELAY_US]: a configuration whose desktop is the
+# input recorder (REC), which writes what it receives to TEXT and logs every
+# event to LOG (bd_recorder_files sets both once the desktop runs); with
+# KEY_DELAY_US a slow reader. Skips without python3 or without the recorder
+# (a build without input).
 bd_input_recorder() {
         [ -n "$PY" ] || t_skip_all "python3 not installed"
         REC=${BOTDESK_INPUT_RECORDER:-$BD_BUILD_DIR/tests/integration/input-recorder}
         [ -x "$REC" ] || t_skip_all "input-recorder not built (botdesk built without input support)"
         # Each desktop its own files (the recorder names them after its
         # display): a warm spare runs the same command.
-        bd_config "command=$REC $BD_T/text.DISPLAY $BD_T/log.DISPLAY" settle=300
+        bd_config "command=$REC $BD_T/text.DISPLAY $BD_T/log.DISPLAY${1:+ $1}" settle=300
         TEXT=/nonexistent LOG=/nonexistent
 }
 

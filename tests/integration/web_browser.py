@@ -12,8 +12,10 @@ the screenshot, for the shell to compare with the X screen).
 """
 import json
 import os
+import socket
 import subprocess
 import sys
+import threading
 import time
 import base64
 
@@ -147,5 +149,44 @@ try:
         time.sleep(0.2)
     say(holder == "agent", "when the controlling viewer leaves the page, control returns to the agent (release_on_close)",
         "holder is still %s after 10 s" % holder)
+
+    # Another local user's listener on another port of 127.0.0.1, at the
+    # profile's path: browsers send cookies to every port of a host, so
+    # only the session's own random path keeps its cookie from going there.
+    heads = []
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(4)
+    srv.settimeout(15)
+
+    def capture():
+        try:
+            c, _ = srv.accept()
+        except OSError:
+            return
+        c.settimeout(5)
+        data = b""
+        try:
+            while b"\r\n\r\n" not in data:
+                d = c.recv(4096)
+                if not d:
+                    break
+                data += d
+            heads.append(data.decode("latin-1"))
+            c.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok")
+        except OSError:
+            pass
+        finally:
+            c.close()
+
+    th = threading.Thread(target=capture, daemon=True)
+    th.start()
+    other = "http://127.0.0.1:%d/%s/" % (srv.getsockname()[1], PROFILE)
+    b.send("Page.navigate", {"url": other})
+    th.join(20)
+    srv.close()
+    say(len(heads) == 1 and "botdesk_session" not in heads[0],
+        "the browser sends the session cookie to no other port of 127.0.0.1, even at the profile's path",
+        "what %s got: %r" % (other, heads))
 finally:
     b.close()

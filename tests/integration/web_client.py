@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """Clients for tests/integration/web.sh, stdlib only.
 
-  web_client.py http ADDR METHOD PATH [COOKIE]   -> "STATUS" and headers/body lines
+  web_client.py http ADDR METHOD PATH [COOKIE [HOST]] [--header H]... -> "STATUS" and headers/body lines
   web_client.py upgrade ADDR PATH [--then ACTION] [--header H]... -> "STATUS", then what ACTION saw
       ACTIONS: greet (first binary frame), close (clean close, then the echo),
                wait-close (the server's close frame: code and reason),
@@ -92,10 +92,11 @@ def close_of(payload):
     return "%d %s" % (struct.unpack(">H", payload[:2])[0], payload[2:].decode("utf-8", "replace"))
 
 
-def cmd_http(addr, method, path, cookie=None, host=None):
+def cmd_http(addr, method, path, cookie=None, host=None, headers=()):
     s, default_host = connect(addr)
     host = host or default_host
     extra = "Cookie: %s\r\n" % cookie if cookie else ""
+    extra += "".join(h + "\r\n" for h in headers)
     body = "Content-Length: 0\r\n" if method == "POST" else ""
     s.sendall(("%s %s HTTP/1.1\r\nHost: %s\r\n%s%s\r\n" % (method, path, host, extra, body)).encode())
     data = b""
@@ -402,7 +403,15 @@ if __name__ == "__main__":
     a = sys.argv[1:]
     try:
         if a[0] == "http":
-            cmd_http(*a[1:])
+            pos, headers, rest = [], [], a[1:]
+            while rest:
+                if rest[0] == "--header":
+                    headers.append(rest[1])
+                    rest = rest[2:]
+                else:
+                    pos.append(rest[0])
+                    rest = rest[1:]
+            cmd_http(*pos, headers=headers)
         elif a[0] == "upgrade":
             action, headers, rest = "greet", [], a[3:]
             while rest:

@@ -66,10 +66,12 @@ alive() {
 survivors() { local p; for p in "$@"; do alive "$p" && echo "$p"; done; }
 # wait_gone SECONDS PID...: wait for every pid to die (not a readiness wait:
 # the processes were killed; this only bounds how long the kernel takes).
+# No pid at all fails: "every process is gone" would pass without a kill.
 wait_gone() {
         local deadline p left
         deadline=$(awk -v t="${EPOCHREALTIME}" -v s="$1" 'BEGIN { printf "%.3f", t + s }')
         shift
+        [ $# -gt 0 ] || { echo "no pid to wait for: the list of processes to see gone is empty"; return 1; }
         while :; do
                 left=$(survivors "$@")
                 [ -z "$left" ] && return 0

@@ -16,19 +16,28 @@ start() { # start WHAT UNIT
         pass $? "$1: systemctl --user start $2 returns 0" "$out"
 }
 # generation UNIT: the unit's cgroup, MainPID, X server pid and every pid.
+# Fails unless the helper and the X server are among the pids: with an empty
+# list every "gone" below would pass without anything having been killed.
 generation() {
+        local seen=1
         cg=$(unit_cgroup "$1")
         old_main=$(prop "$1" MainPID)
         old_x=$(x_pid "$cg/x11")
         pids=$(cg_pids "$cg")
         echo "# $1: helper $old_main, X ${old_x:-none}, all: $(echo $pids)"
+        if [ "${old_main:-0}" != 0 ] && [ -n "$old_x" ] &&
+                grep -qx "$old_main" <<<"$pids" && grep -qx "$old_x" <<<"$pids"; then
+                seen=0
+        fi
+        pass "$seen" "$1: the generation to kill is seen (helper ${old_main:-none}, X server ${old_x:-none}, $(echo $pids | wc -w) pids)" \
+                "cgroup ${cg:-none} holds: $(echo $pids)"
 }
 
 # ---- 1. systemctl kill -s KILL: every process of the unit ----------------------------------
 kill_all() {
         local U=botdesk@work.service out new_main
         start kill-all $U || return
-        generation $U
+        generation $U || return
         check "kill-all: systemctl --user kill -s KILL $U" systemctl --user kill -s KILL $U
         out=$(wait_gone 10 $pids)
         pass $? "kill-all: every process of the desktop is gone (not even a zombie)" "$out"
@@ -45,7 +54,7 @@ kill_all() {
 kill_helper() {
         local U=botdesk@kill2.service out restarts
         start kill-helper $U || return
-        generation $U
+        generation $U || return
         restarts=$(prop $U NRestarts)
         check "kill-helper: SIGKILL to MainPID $old_main only" systemctl --user kill -s KILL --kill-whom=main $U
         out=$(wait_gone 10 $pids)
@@ -69,7 +78,7 @@ kill_norestart() {
         systemctl --user daemon-reload
         is "no-restart: drop-in applies" "$(prop $U Restart)" no
         start no-restart $U || return
-        generation $U
+        generation $U || return
         check "no-restart: SIGKILL to MainPID $old_main only" systemctl --user kill -s KILL --kill-whom=main $U
         out=$(wait_prop 15 $U ActiveState failed)
         pass $? "no-restart: unit becomes failed" "$out"

@@ -5,7 +5,8 @@
 # botdesk-test, and (the spare variant, BOTDESK_TEST_VARIANT=spare) 600
 # higher; tests assert which numbers their desktops hold, so a shared band
 # makes them fail at random. Counts `bd_init TAG N` (N..N+4, N+100..N+104
-# and N+600..N+604) and every explicit `band=A-B`. Prints TAP.
+# and N+600..N+604; only N..N+4 for `bd_init TAG N once`, which lib.sh
+# refuses to run in another variant) and every explicit `band=A-B`. Prints TAP.
 #   test-bands.sh INTEGRATION_DIR
 set -u
 dir=${1:?usage: test-bands.sh INTEGRATION_DIR}
@@ -14,9 +15,10 @@ declare -A owner
 for f in "$dir"/*.sh; do
         s=$(basename "$f" .sh)
         ranges=()
-        while read -r base; do
-                ranges+=("$base-$((base + 4))" "$((base + 100))-$((base + 104))" "$((base + 600))-$((base + 604))")
-        done < <(sed -n 's/^[[:space:]]*bd_init[[:space:]]\+[^[:space:]]\+[[:space:]]\+\([0-9]\+\).*/\1/p' "$f")
+        while read -r base once; do
+                ranges+=("$base-$((base + 4))")
+                [ "$once" = once ] || ranges+=("$((base + 100))-$((base + 104))" "$((base + 600))-$((base + 604))")
+        done < <(sed -n 's/^[[:space:]]*bd_init[[:space:]]\+[^[:space:]]\+[[:space:]]\+\([0-9]\+\)\([[:space:]]\+once\)\?\([[:space:]].*\)\?$/\1 \2/p' "$f")
         while read -r r; do
                 ranges+=("$r")
         done < <(grep -oi 'band=[0-9]\+-[0-9]\+' "$f" | sed 's/^[a-z]*=//I' | sort -u)

@@ -17,9 +17,9 @@
 
 /* /etc/botdesk.ini for a build with --sysconfdir=/etc (what packages use). */
 #define CONFIG_SYSTEM_PATH BOTDESK_CONFIG_PATH
-/* Longer lines are errors, never truncated. 198 characters of text is what
- * libinih's 200-byte line buffer (INI_MAX_LINE) allowed when it read these
- * files; the limit stays, so that a file valid before is valid now. */
+/* Longer lines are errors, never truncated. 198 characters of text, with
+ * the line's '\n' and the NUL, fill libinih's 200-byte line buffer
+ * (INI_MAX_LINE); inih would split a longer line, reader.c refuses it. */
 #define CONFIG_MAX_LINE 198
 /* [pool] spares: each idle spare is a whole desktop (90-130 MiB PSS
  * measured), so 8 is a gigabyte held for nobody; more than that is a
@@ -29,6 +29,13 @@
 enum desktop_kind {
         DESKTOP_XFCE,
         DESKTOP_COMMAND,
+};
+
+/* Whether the exec prefix hands the verb's words to a shell there (ssh does). */
+enum exec_shell_kind {
+        EXEC_SHELL_AUTO,              /* yes when the prefix runs ssh or a known kin of it */
+        EXEC_SHELL_YES,
+        EXEC_SHELL_NO,
 };
 
 enum placement_kind {
@@ -62,6 +69,7 @@ struct bd_config {
         unsigned max_cut_text;        /* bytes, 0..(1<<24) */
         /* [web] */
         bool release_on_close;        /* the controlling viewer's last clean close hands back */
+        char *web_origin;             /* the page's origin behind a proxy (https://host), NULL: the forwarded Host */
         /* [agent] */
         unsigned screenshot_max_edge; /* the long edge of an agent's screenshot, pixels */
         unsigned screenshot_max_pixels; /* its area */
@@ -73,6 +81,7 @@ struct bd_config {
         char *user;                   /* owner for the logind tier, NULL if unset */
         enum placement_kind placement;
         char *exec;                   /* the exec prefix as written (argv_split() parses it), NULL if unset */
+        enum exec_shell_kind exec_shell; /* auto | yes | no: quote each word for a remote shell */
 };
 
 struct config_error {

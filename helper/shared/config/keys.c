@@ -31,6 +31,7 @@ const struct config_key_def config_keys[_KEY_MAX] = {
         [KEY_DISK_CACHE_MB]       = { "browser",   "disk_cache_mb",      VALUE_UINT,        0, 65536,    FIELD(disk_cache_mb), .default_a = 256 },
         [KEY_MAX_CUT_TEXT]        = { "rfb",       "max_cut_text",       VALUE_UINT,        0, 16777216, FIELD(max_cut_text), .default_a = 262144 },
         [KEY_RELEASE_ON_CLOSE]    = { "web",       "release_on_close",   VALUE_BOOL,        0, 0,        FIELD(release_on_close), .default_a = true },
+        [KEY_WEB_ORIGIN]          = { "web",       "origin",             VALUE_STRING,      0, 0,        FIELD(web_origin) },
         /* The agent's pictures: the limits of the model that reads them (botdesk mcp, act). */
         [KEY_SCREENSHOT_MAX_EDGE] = { "agent",     "screenshot_max_edge", VALUE_UINT,       64, 8192,    FIELD(screenshot_max_edge), .default_a = 1568 },
         [KEY_SCREENSHOT_MAX_PIXELS] = { "agent",   "screenshot_max_pixels", VALUE_UINT,     4096, 67108864, FIELD(screenshot_max_pixels), .default_a = 1150000 },
@@ -42,10 +43,14 @@ const struct config_key_def config_keys[_KEY_MAX] = {
         [KEY_USER]                = { NULL,        "user",               VALUE_USER,        0, 0,        FIELD(user), .host_wide = true },
         [KEY_PLACEMENT]           = { NULL,        "placement",          VALUE_PLACEMENT,   0, 0,        FIELD(placement), .default_a = PLACEMENT_HOST },
         [KEY_EXEC]                = { NULL,        "exec",               VALUE_ARGV,        0, 0,        FIELD(exec) },
+        [KEY_EXEC_SHELL]          = { NULL,        "exec_shell",         VALUE_EXEC_SHELL,  0, 0,        FIELD(exec_shell), .default_a = EXEC_SHELL_AUTO },
 };
 
 static const char *const desktop_words[] = { [DESKTOP_XFCE] = "xfce", [DESKTOP_COMMAND] = "command", NULL };
 static const char *const placement_words[] = { [PLACEMENT_HOST] = "host", [PLACEMENT_EXEC] = "exec", NULL };
+static const char *const exec_shell_words[] = {
+        [EXEC_SHELL_AUTO] = "auto", [EXEC_SHELL_YES] = "yes", [EXEC_SHELL_NO] = "no", NULL
+};
 
 const char *const *config_kind_words(enum value_kind kind) {
         switch (kind) {
@@ -53,6 +58,8 @@ const char *const *config_kind_words(enum value_kind kind) {
                 return desktop_words;
         case VALUE_PLACEMENT:
                 return placement_words;
+        case VALUE_EXEC_SHELL:
+                return exec_shell_words;
         default:
                 return NULL;
         }
@@ -142,6 +149,9 @@ static void dump_value(const struct bd_config *c, const struct config_key_def *k
                 break;
         case VALUE_PLACEMENT:
                 fprintf(f, "%s = %s\n", k->name, placement_words[*(const enum placement_kind *) (base + k->offset)]);
+                break;
+        case VALUE_EXEC_SHELL:
+                fprintf(f, "%s = %s\n", k->name, exec_shell_words[*(const enum exec_shell_kind *) (base + k->offset)]);
                 break;
         case VALUE_BOOL:
                 fprintf(f, "%s = %s\n", k->name, *(const bool *) (base + k->offset) ? "yes" : "no");

@@ -20,6 +20,7 @@ enum value_kind {
         VALUE_USER,
         VALUE_ENV_NAMES,   /* environment variable names separated by spaces */
         VALUE_PLACEMENT,   /* host | exec */
+        VALUE_EXEC_SHELL,  /* auto | yes | no */
         VALUE_ARGV,        /* a command line split by argv_split(), never empty */
         VALUE_BOOL,        /* yes | no (also true/false, on/off, 1/0) */
         VALUE_SEARCH_PATH, /* empty = unset, else absolute directories separated by ':' */
@@ -28,7 +29,8 @@ enum value_kind {
 /* The kinds kept as text (a char * field, NULL when unset). */
 static inline bool value_kind_is_text(enum value_kind kind) {
         return !(kind == VALUE_UINT || kind == VALUE_BAND || kind == VALUE_GEOMETRY || kind == VALUE_DEPTH ||
-                 kind == VALUE_DESKTOP || kind == VALUE_PLACEMENT || kind == VALUE_BOOL);
+                 kind == VALUE_DESKTOP || kind == VALUE_PLACEMENT || kind == VALUE_BOOL ||
+                 kind == VALUE_EXEC_SHELL);
 }
 
 /* In the order `botdesk config show` prints them: by section, the keys
@@ -53,6 +55,7 @@ enum config_key {
         KEY_DISK_CACHE_MB,
         KEY_MAX_CUT_TEXT,
         KEY_RELEASE_ON_CLOSE,
+        KEY_WEB_ORIGIN,
         KEY_SCREENSHOT_MAX_EDGE,
         KEY_SCREENSHOT_MAX_PIXELS,
         KEY_CLIPBOARD_MAX_BYTES,
@@ -61,6 +64,7 @@ enum config_key {
         KEY_USER,
         KEY_PLACEMENT,
         KEY_EXEC,
+        KEY_EXEC_SHELL,
         _KEY_MAX,
 };
 

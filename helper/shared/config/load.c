@@ -8,15 +8,15 @@
 #include <unistd.h>
 
 #include "entries.h"
-#include "lexer.h"
+#include "reader.h"
 #include "profile.h"
 
 /*
- * Files to entries, in one pass: each file is read once, lexed once
- * (lexer.c), and every entry is judged against the key table (keys.c) as it
- * comes, so that every error is recorded with its file and line. What is
- * valid is kept as entries of a config_set; every profile's values are
- * built from them (profiles.c).
+ * Files to entries, in one pass: each file is read once, parsed once
+ * (reader.c, through libinih), and every entry is judged against the key
+ * table (keys.c) as it comes, so that every error is recorded with its
+ * file and line. What is valid is kept as entries of a config_set; every
+ * profile's values are built from them (profiles.c).
  */
 
 /* A config file is a few dozen lines; the cap bounds the work a hostile file
@@ -263,7 +263,7 @@ static int on_error(void *userdata, unsigned line, const char *message) {
         return parser_error(p, "%s", message);
 }
 
-static const struct config_lexer_ops parser_ops = {
+static const struct config_reader_ops parser_ops = {
         .section = on_section,
         .bad_section = on_bad_section,
         .entry = on_entry,
@@ -283,7 +283,7 @@ static int parse_text(const char *text, size_t size, bool user_file, struct conf
         };
         int r;
 
-        r = config_lex(text, size, &parser_ops, &p);
+        r = config_read(text, size, &parser_ops, &p);
 
         free(p.section);
         for (size_t i = 0; i < p.n_seen; i++)
@@ -313,7 +313,8 @@ static int read_fd(int fd, char **ret, size_t *ret_size) {
 
 /* Returns 1 when the file was parsed, 0 when it does not exist, or a
  * negative errno (recorded in errs with line 0). */
-static int load_file(const char *path, bool root_context, bool user_file, struct config_file *out,
+/* named_by_caller: the program chose this system file (config check, tests), not the environment. */
+static int load_file(const char *path, bool root_context, bool user_file, bool named_by_caller, struct config_file *out,
                      struct config_errors *errs) {
         _cleanup_close_ int fd = -EBADF;
         _cleanup_free_ char *text = NULL;
@@ -383,6 +384,19 @@ static int load_file(const char *path, bool root_context, bool user_file, struct
         r = parse_text(text, size, user_file, out, errs);
         if (r < 0)
                 return r;
+        /* system_path picks the sudo that `botdesk install` hands a password
+         * to: a system file anyone but root may write (BOTDESK_CONFIG names
+         * any file) must not choose it. */
+        if (!user_file && !named_by_caller && (st.st_uid != 0 || (st.st_mode & (S_IWGRP | S_IWOTH))))
+                for (size_t i = 0; i < out->n_entries; i++)
+                        if (out->entries[i].key == KEY_SYSTEM_PATH) {
+                                q = config_errors_add(errs, path, out->entries[i].line,
+                                                      "'system_path' may only be set in a file owned by root and "
+                                                      "not writable by group or others (this one: uid %u, mode %04o)",
+                                                      (unsigned) st.st_uid, (unsigned) (st.st_mode & 07777));
+                                if (q < 0)
+                                        return q;
+                        }
         return 1;
 }
 
@@ -451,14 +465,14 @@ static int set_load(const struct config_sources *src, struct config_set **ret, s
 
         /* Both files are always read, so that one bad file does not hide the
          * errors of the other. */
-        r = load_file(system_path, src->root_context, false, &s->files[s->n_files++], errs);
+        r = load_file(system_path, src->root_context, false, src->system_path != NULL, &s->files[s->n_files++], errs);
         if (r == -ENOMEM)
                 return r;
         if (r < 0)
                 r_files = r;
 
         if (user_path) {
-                r = load_file(user_path, false, true, &s->files[s->n_files++], errs);
+                r = load_file(user_path, false, true, false, &s->files[s->n_files++], errs);
                 if (r == -ENOMEM)
                         return r;
                 if (r < 0 && r_files >= 0)

@@ -249,6 +249,10 @@ int config_value_parse(const struct config_key_def *k, const char *value, struct
                 if (parse_word(k, value, &ret->a) < 0)
                         return problem(ret_problem, "unknown placement (allowed: host or exec)");
                 return 0;
+        case VALUE_EXEC_SHELL:
+                if (parse_word(k, value, &ret->a) < 0)
+                        return problem(ret_problem, "not auto, yes or no");
+                return 0;
         case VALUE_BOOL:
                 if (streq(value, "yes") || streq(value, "true") || streq(value, "on") || streq(value, "1"))
                         ret->a = 1;
@@ -288,6 +292,9 @@ int config_value_apply(const struct config_key_def *k, unsigned a, unsigned b, c
                 break;
         case VALUE_PLACEMENT:
                 *(enum placement_kind *) (base + k->offset) = (enum placement_kind) a;
+                break;
+        case VALUE_EXEC_SHELL:
+                *(enum exec_shell_kind *) (base + k->offset) = (enum exec_shell_kind) a;
                 break;
         case VALUE_BOOL:
                 *(bool *) (base + k->offset) = a;

@@ -37,15 +37,41 @@ static char *read_raw(void) {
         return text;
 }
 
+/* What a lease holds, for the diagnostics of a check that failed. */
+static void lease_diag(const char *what, int r, const struct lease *l) {
+        printf("#   got:  %s returned %d: holder %s, viewer \"%s\", epoch %llu, since \"%s\", reason \"%s\", "
+               "pending \"%s\" (\"%s\"), failed %d\n", what, r, lease_holder_to_string(l->holder), l->viewer, l->epoch,
+               l->since, l->reason, l->pending, l->pending_reason, l->failed);
+}
+
+/* A compound check of a lease: when it fails it says what it got (the call's
+ * return and the lease) and what it wanted (the condition as written). */
+#define LEASE_OK(r, l, cond, ...)                                              \
+        do {                                                                   \
+                if (!tap_ok((cond), __VA_ARGS__)) {                            \
+                        lease_diag(#l, (r), &(l));                             \
+                        printf("#   want: %s\n", #cond);                       \
+                }                                                              \
+        } while (0)
+
+/* Two texts of the lease file that must be equal, and both there. */
+#define TEXTS_SAME(before, after, ...)                                         \
+        do {                                                                   \
+                if (!tap_ok((before) && (after) && streq((before), (after)), __VA_ARGS__)) \
+                        printf("#   got:  before \"%s\", after \"%s\"\n#   want: both read, and equal\n", \
+                               (before) ?: "(unreadable)", (after) ?: "(unreadable)"); \
+        } while (0)
+
 static bool is_fail_closed(const struct lease *l) {
         return l->holder == LEASE_HUMAN && l->viewer[0] == 0 && l->failed < 0 && !lease_allows_input(l, "v1") &&
                !lease_allows_input(l, NULL) && !lease_allows_input(l, "");
 }
 
 static void check_closed(int r, const struct lease *l, const char *name) {
-        if (!tap_ok(r < 0 && is_fail_closed(l), "%s", name))
-                printf("#   returned %d, holder %s, viewer \"%s\", failed %d\n", r, lease_holder_to_string(l->holder),
-                       l->viewer, l->failed);
+        if (!tap_ok(r < 0 && is_fail_closed(l), "%s", name)) {
+                lease_diag("the lease", r, l);
+                printf("#   want: a negative return and the fail-closed lease (human, no viewer, failed < 0)\n");
+        }
 }
 
 #define CLOSED_LIT(lit, name)                                  \
@@ -62,9 +88,9 @@ static void test_absent(void) {
         int r;
 
         r = lease_read_at(dirfd_, &l);
-        tap_ok(r == 0 && l.holder == LEASE_AGENT && l.epoch == 0 && !l.viewer[0] && !l.since[0] && !l.failed,
+        LEASE_OK(r, l, r == 0 && l.holder == LEASE_AGENT && l.epoch == 0 && !l.viewer[0] && !l.since[0] && !l.failed,
                "without a lease file the agent holds control at epoch 0");
-        tap_ok(!lease_allows_input(&l, "v1") && !lease_allows_input(&l, NULL),
+        LEASE_OK(r, l, !lease_allows_input(&l, "v1") && !lease_allows_input(&l, NULL),
                "while the agent holds control no viewer's input passes");
 }
 
@@ -76,57 +102,62 @@ static void test_take_release(void) {
 
         r = lease_take_at(dirfd_, "v1", "debugging the dock", &l);
         TAP_EQ_INT(r, 1, "a viewer taking control from the agent changes the lease");
-        tap_ok(l.holder == LEASE_HUMAN && streq(l.viewer, "v1") && l.epoch == 1 && streq(l.reason, "debugging the dock"),
+        LEASE_OK(r, l, l.holder == LEASE_HUMAN && streq(l.viewer, "v1") && l.epoch == 1 && streq(l.reason, "debugging the dock"),
                "after the first take a human (v1) holds control at epoch 1");
         r = lease_read_at(dirfd_, &again);
-        tap_ok(r == 0 && again.holder == LEASE_HUMAN && streq(again.viewer, "v1") && again.epoch == 1 &&
+        LEASE_OK(r, again, r == 0 && again.holder == LEASE_HUMAN && streq(again.viewer, "v1") && again.epoch == 1 &&
                streq(again.since, l.since) && streq(again.reason, "debugging the dock"),
                "the file says what the take returned");
-        tap_ok(strlen(l.since) == LEASE_TIME_LEN && l.since[10] == 'T' && l.since[19] == 'Z',
+        LEASE_OK(r, l, strlen(l.since) == LEASE_TIME_LEN && l.since[10] == 'T' && l.since[19] == 'Z',
                "since is an RFC 3339 UTC time (%s)", l.since);
-        tap_ok(lease_allows_input(&l, "v1") && !lease_allows_input(&l, "v2") && !lease_allows_input(&l, NULL) &&
+        LEASE_OK(r, l, lease_allows_input(&l, "v1") && !lease_allows_input(&l, "v2") && !lease_allows_input(&l, NULL) &&
                !lease_allows_input(&l, "v1 "),
                "only the holding viewer's input passes; a viewer without an id never");
 
-        tap_ok(fstatat(dirfd_, LEASE_FILE, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
-               (st.st_mode & 07777) == 0600,
-               "the lease file is a regular file of mode 0600");
-        tap_ok(fstatat(dirfd_, LEASE_LOCK_FILE, &st, AT_SYMLINK_NOFOLLOW) == 0 && (st.st_mode & 07777) == 0600,
-               "the lease lock file is mode 0600");
+        st = (struct stat) {};
+        if (!tap_ok(fstatat(dirfd_, LEASE_FILE, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+                    (st.st_mode & 07777) == 0600,
+                    "the lease file is a regular file of mode 0600"))
+                printf("#   got:  type and mode %06o\n#   want: a regular file of mode 0600 (100600)\n",
+                       (unsigned) st.st_mode);
+        st = (struct stat) {};
+        if (!tap_ok(fstatat(dirfd_, LEASE_LOCK_FILE, &st, AT_SYMLINK_NOFOLLOW) == 0 && (st.st_mode & 07777) == 0600,
+                    "the lease lock file is mode 0600"))
+                printf("#   got:  mode %04o\n#   want: 0600\n", (unsigned) (st.st_mode & 07777));
 
         before = read_raw();
         r = lease_take_at(dirfd_, "v1", "another reason", &l);
-        tap_ok(r == 0 && l.epoch == 1 && streq(l.reason, "debugging the dock"),
+        LEASE_OK(r, l, r == 0 && l.epoch == 1 && streq(l.reason, "debugging the dock"),
                "a take by the current holder is a no-op that keeps the epoch");
         {
                 char *after = read_raw();
-                tap_ok(before && after && streq(before, after), "a no-op take leaves the file as it was");
+                TEXTS_SAME(before, after, "a no-op take leaves the file as it was");
                 free(after);
         }
 
         r = lease_release_at(dirfd_, "v2", &l);
-        tap_ok(r == 0 && l.holder == LEASE_HUMAN && streq(l.viewer, "v1") && l.epoch == 1,
+        LEASE_OK(r, l, r == 0 && l.holder == LEASE_HUMAN && streq(l.viewer, "v1") && l.epoch == 1,
                "a release by a viewer who does not hold the lease is ignored");
         {
                 char *after = read_raw();
-                tap_ok(before && after && streq(before, after), "an ignored release leaves the file as it was");
+                TEXTS_SAME(before, after, "an ignored release leaves the file as it was");
                 free(after);
         }
         free(before);
 
         r = lease_take_at(dirfd_, "v2", NULL, &l);
-        tap_ok(r == 1 && streq(l.viewer, "v2") && l.epoch == 2 && !l.reason[0],
+        LEASE_OK(r, l, r == 1 && streq(l.viewer, "v2") && l.epoch == 2 && !l.reason[0],
                "another viewer taking over is a change (epoch 2)");
         r = lease_release_at(dirfd_, "v1", &l);
-        tap_ok(r == 0 && streq(l.viewer, "v2") && l.epoch == 2, "the previous holder can no longer release it");
+        LEASE_OK(r, l, r == 0 && streq(l.viewer, "v2") && l.epoch == 2, "the previous holder can no longer release it");
         r = lease_release_at(dirfd_, "v2", &l);
-        tap_ok(r == 1 && l.holder == LEASE_AGENT && !l.viewer[0] && l.epoch == 3,
+        LEASE_OK(r, l, r == 1 && l.holder == LEASE_AGENT && !l.viewer[0] && l.epoch == 3,
                "a release by the holder gives control back to the agent (epoch 3)");
         r = lease_read_at(dirfd_, &again);
-        tap_ok(r == 0 && again.holder == LEASE_AGENT && again.epoch == 3 && !again.viewer[0],
+        LEASE_OK(r, again, r == 0 && again.holder == LEASE_AGENT && again.epoch == 3 && !again.viewer[0],
                "the file says the agent holds control at epoch 3");
         r = lease_release_at(dirfd_, "v2", &l);
-        tap_ok(r == 0 && l.epoch == 3, "releasing twice changes nothing the second time");
+        LEASE_OK(r, l, r == 0 && l.epoch == 3, "releasing twice changes nothing the second time");
 
         TAP_EQ_INT(lease_take_at(dirfd_, "", NULL, NULL), -EINVAL, "an empty viewer id is refused");
         TAP_EQ_INT(lease_take_at(dirfd_, NULL, NULL, NULL), -EINVAL, "a missing viewer id is refused");
@@ -144,7 +175,7 @@ static void test_take_release(void) {
                 TAP_EQ_INT(lease_release_at(dirfd_, longid, &l), 1, "... and released");
         }
         r = lease_read_at(dirfd_, &l);
-        tap_ok(r == 0 && l.epoch == 5, "refused takes did not count: epoch 5 after five changes");
+        LEASE_OK(r, l, r == 0 && l.epoch == 5, "refused takes did not count: epoch 5 after five changes");
 }
 
 static void test_no_leftovers(void) {
@@ -171,11 +202,11 @@ static void test_fail_closed(void) {
 
         WRITE_LIT("HOLDER=human\nVIEWER=v1\nSINCE=2026-01-02T03:04:05Z\nREASON=\nEPOCH=7\n");
         r = lease_read_at(dirfd_, &l);
-        tap_ok(r == 0 && l.holder == LEASE_HUMAN && streq(l.viewer, "v1") && l.epoch == 7 && lease_allows_input(&l, "v1"),
+        LEASE_OK(r, l, r == 0 && l.holder == LEASE_HUMAN && streq(l.viewer, "v1") && l.epoch == 7 && lease_allows_input(&l, "v1"),
                "a well-formed file written by hand is read as it says");
         WRITE_LIT("EPOCH=7\nREASON=\nSINCE=\nVIEWER=\nHOLDER=agent\n");
         r = lease_read_at(dirfd_, &l);
-        tap_ok(r == 0 && l.holder == LEASE_AGENT && l.epoch == 7, "the order of the lines does not matter");
+        LEASE_OK(r, l, r == 0 && l.holder == LEASE_AGENT && l.epoch == 7, "the order of the lines does not matter");
 
         CLOSED_LIT("", "an empty file fails closed as human with no viewer");
         CLOSED_LIT("HOLDER=human\nVIEWER=v1\nSINCE=2026-01-02T03:04:05Z\nREASON=\nEPOCH=7",
@@ -263,20 +294,20 @@ static void test_repair(void) {
 
         WRITE_LIT("HOLDER=robot\nVIEWER=v1\nSINCE=\nREASON=\nEPOCH=41\n");
         r = lease_read_at(dirfd_, &l);
-        tap_ok(r < 0 && l.epoch == 41, "a damaged file still gives its epoch (41) to the fail-closed lease");
+        LEASE_OK(r, l, r < 0 && l.epoch == 41, "a damaged file still gives its epoch (41) to the fail-closed lease");
         before = read_raw();
         r = lease_release_at(dirfd_, "v1", &l);
         after = read_raw();
-        tap_ok(r == 0 && is_fail_closed(&l) && before && after && streq(before, after),
-               "a release cannot open a damaged lease: nobody holds it, nothing is written");
+        LEASE_OK(r, l, r == 0 && is_fail_closed(&l), "a release cannot open a damaged lease: nobody holds it");
+        TEXTS_SAME(before, after, "a release of a damaged lease writes nothing");
         free(before);
         free(after);
         r = lease_take_at(dirfd_, "v9", NULL, &l);
-        tap_ok(r == 1 && l.epoch == 42 && streq(l.viewer, "v9"), "a take repairs a damaged lease and counts on (epoch 42)");
+        LEASE_OK(r, l, r == 1 && l.epoch == 42 && streq(l.viewer, "v9"), "a take repairs a damaged lease and counts on (epoch 42)");
         r = lease_read_at(dirfd_, &l);
-        tap_ok(r == 0 && l.holder == LEASE_HUMAN && streq(l.viewer, "v9"), "the repaired file reads as valid");
+        LEASE_OK(r, l, r == 0 && l.holder == LEASE_HUMAN && streq(l.viewer, "v9"), "the repaired file reads as valid");
         r = lease_release_at(dirfd_, "v9", &l);
-        tap_ok(r == 1 && l.holder == LEASE_AGENT && l.epoch == 43, "and its release gives control back to the agent");
+        LEASE_OK(r, l, r == 1 && l.holder == LEASE_AGENT && l.epoch == 43, "and its release gives control back to the agent");
 }
 
 /* Changes from several processes at once: every real change counts exactly once. */
@@ -362,8 +393,10 @@ static void test_hash(void) {
         TAP_EQ_STR(h1, "ba7816bf8f01", "the viewer hash is the first 12 hex digits of SHA-256 (\"abc\")");
         lease_viewer_hash("viewer-1", h1);
         lease_viewer_hash("viewer-1", h2);
-        tap_ok(streq(h1, h2) && strlen(h1) == LEASE_HASH_LEN, "the viewer hash is stable (%s)", h1);
-        tap_ok(!streq(h1, "viewer-1") && !strstr(h1, "viewer"), "the viewer hash never equals the raw id");
+        if (!tap_ok(streq(h1, h2) && strlen(h1) == LEASE_HASH_LEN, "the viewer hash is stable (%s)", h1))
+                printf("#   got:  \"%s\" then \"%s\"\n#   want: the same %d hex digits twice\n", h1, h2, LEASE_HASH_LEN);
+        if (!tap_ok(!streq(h1, "viewer-1") && !strstr(h1, "viewer"), "the viewer hash never equals the raw id"))
+                printf("#   got:  \"%s\"\n#   want: a hash without the raw id \"viewer-1\" in it\n", h1);
         lease_viewer_hash("viewer-2", h2);
         tap_ok(!streq(h1, h2), "two viewers get different hashes");
         lease_viewer_hash("012345678901", h2);
@@ -406,8 +439,9 @@ static void test_json(void) {
         s = json_of(&l);
         lease_viewer_hash("other-secret-id", hash);
         snprintf(want, sizeof want, "\"pending\": {\"viewer_hash\": \"%s\", \"reason\": \"my turn\"}}", hash);
-        tap_ok(s && strstr(s, want) && !strstr(s, "other-secret-id"),
-               "a pending request shows as {viewer_hash, reason}, never the raw id");
+        if (!tap_ok(s && strstr(s, want) && !strstr(s, "other-secret-id"),
+                    "a pending request shows as {viewer_hash, reason}, never the raw id"))
+                printf("#   got:  %s\n#   want: it to hold %s, and not other-secret-id\n", s ?: "(nothing)", want);
         free(s);
         (void) lease_release_at(dirfd_, "secret-viewer-id", NULL);
 }
@@ -439,41 +473,45 @@ static void test_request_and_end(void) {
 
         (void) unlinkat(dirfd_, LEASE_FILE, 0);
         r = lease_request_at(dirfd_, "v1", "need the screen", &l);
-        tap_ok(r == 1 && l.holder == LEASE_AGENT && streq(l.pending, "v1") && streq(l.pending_reason, "need the screen") &&
+        LEASE_OK(r, l, r == 1 && l.holder == LEASE_AGENT && streq(l.pending, "v1") && streq(l.pending_reason, "need the screen") &&
                l.epoch == 0, "a viewer's request is recorded as pending without moving the epoch");
         r = lease_read_at(dirfd_, &again);
-        tap_ok(r == 0 && streq(again.pending, "v1") && streq(again.pending_reason, "need the screen") && again.epoch == 0,
+        LEASE_OK(r, again, r == 0 && streq(again.pending, "v1") && streq(again.pending_reason, "need the screen") && again.epoch == 0,
                "the file (seven lines) reads back with the request");
         text = read_raw();
-        tap_ok(text && strstr(text, "PENDING=v1\n") && strstr(text, "PENDING_REASON=need the screen\n"),
-               "the request is two more lines of the file");
+        if (!tap_ok(text && strstr(text, "PENDING=v1\n") && strstr(text, "PENDING_REASON=need the screen\n"),
+                    "the request is two more lines of the file"))
+                printf("#   got:  \"%s\"\n#   want: the lines PENDING=v1 and PENDING_REASON=need the screen\n",
+                       text ?: "(unreadable)");
         free(text);
         TAP_EQ_INT(lease_request_at(dirfd_, "v1", "need the screen", NULL), 0, "the same request again changes nothing");
         TAP_EQ_INT(lease_request_at(dirfd_, "v\n", NULL, NULL), -EINVAL, "a request from an invalid viewer id is refused");
         TAP_EQ_INT(lease_request_at(dirfd_, "v1", "a\nb", NULL), -EINVAL, "a request with a newline in its reason is refused");
 
         r = lease_take_at(dirfd_, "v1", NULL, &l);
-        tap_ok(r == 1 && l.holder == LEASE_HUMAN && !l.pending[0] && l.epoch == 1, "a take clears the pending request");
+        LEASE_OK(r, l, r == 1 && l.holder == LEASE_HUMAN && !l.pending[0] && l.epoch == 1, "a take clears the pending request");
         text = read_raw();
-        tap_ok(text && !strstr(text, "PENDING"), "without a request the file is the five lines again");
+        if (!tap_ok(text && !strstr(text, "PENDING"), "without a request the file is the five lines again"))
+                printf("#   got:  \"%s\"\n#   want: no PENDING line\n", text ?: "(unreadable)");
         free(text);
         TAP_EQ_INT(lease_request_at(dirfd_, "v1", NULL, NULL), 0, "the holder asking for control changes nothing");
 
         e = l.epoch;
         r = lease_end_at(dirfd_, "stopped by botdesk stop --force", &l);
-        tap_ok(r == 1 && l.holder == LEASE_AGENT && l.epoch == e + 1 && streq(l.reason, "stopped by botdesk stop --force"),
+        LEASE_OK(r, l, r == 1 && l.holder == LEASE_AGENT && l.epoch == e + 1 && streq(l.reason, "stopped by botdesk stop --force"),
                "ending a human lease gives control to the agent with the reason recorded");
         TAP_EQ_INT(lease_end_at(dirfd_, "again", NULL), 0, "ending when the agent holds control changes nothing");
         WRITE_LIT("HOLDER=human\ngarbage\n");
         r = lease_end_at(dirfd_, "repair", &l);
-        tap_ok(r == 1 && l.holder == LEASE_AGENT && lease_read_at(dirfd_, &again) == 0 && again.holder == LEASE_AGENT,
-               "ending a damaged (fail-closed) lease repairs it for the agent");
+        LEASE_OK(r, l, r == 1 && l.holder == LEASE_AGENT, "ending a damaged (fail-closed) lease gives it to the agent");
+        r = lease_read_at(dirfd_, &again);
+        LEASE_OK(r, again, r == 0 && again.holder == LEASE_AGENT, "... and repairs the file for the agent");
         WRITE_LIT("HOLDER=agent\nVIEWER=\nSINCE=\nREASON=\nEPOCH=1\nPENDING=\nPENDING_REASON=x\n");
         r = lease_read_at(dirfd_, &l);
-        tap_ok(r < 0 && is_fail_closed(&l), "a request line without a viewer fails closed");
+        check_closed(r, &l, "a request line without a viewer fails closed");
         WRITE_LIT("HOLDER=agent\nVIEWER=\nSINCE=\nREASON=\nEPOCH=1\nPENDING=v1\n");
         r = lease_read_at(dirfd_, &l);
-        tap_ok(r < 0 && is_fail_closed(&l), "six lines (a request without its reason line) fail closed");
+        check_closed(r, &l, "six lines (a request without its reason line) fail closed");
         TAP_EQ_INT(lease_request_at(dirfd_, "v2", NULL, &l), -EBADMSG, "a damaged lease records no request");
         (void) unlinkat(dirfd_, LEASE_FILE, 0);
 }

@@ -58,6 +58,18 @@ static int same(void) {
         return session_state_same(pf, sf, &names);
 }
 
+/* The profile's tree against its own manifest, written first when write_first. */
+static int own(bool write_first) {
+        _cleanup_free_ char *p = path_at(base, "p");
+        _cleanup_close_ int pf = open(p, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+        if (pf < 0)
+                die("open");
+        if (write_first && session_state_manifest_write(pf) < 0)
+                die("session_state_manifest_write");
+        return session_state_manifest_matches(pf);
+}
+
 int main(void) {
         _cleanup_free_ char *target = NULL, *link = NULL;
 
@@ -100,6 +112,29 @@ int main(void) {
         put("p", "config/x/y", "a dir where the spare has a file\n");
         put("s", "config/x", "a file\n");
         TAP_EQ_INT(same(), 0, "a dir where the spare has a file");
+
+        /* ---- the profile's own manifest -------------------------------------------------- */
+        fresh();
+        TAP_EQ_INT(own(false), 0, "no manifest: the state is not known to be fresh");
+        TAP_EQ_INT(own(true), 1, "a manifest just written holds");
+        put("p", "config/xfce4/xfconf/xfce-perchannel-xml/xfce4-keyboard-shortcuts.xml", "<channel/>\n");
+        put("s", "config/xfce4/xfconf/xfce-perchannel-xml/xfce4-keyboard-shortcuts.xml", "<channel a=\"1\"/>\n");
+        TAP_EQ_INT(same(), 0, "a session's own write that differs from the spare's makes the trees differ");
+        TAP_EQ_INT(own(true), 1, "... but the manifest written after it holds");
+        TAP_EQ_INT(same(), 0, "... and the manifest itself is not compared with the spare");
+        put("p", "cache/x", "cached");
+        TAP_EQ_INT(own(false), 1, "a cache written after the manifest does not count");
+        put("p", "config/xfce4/xfconf/xfce-perchannel-xml/xfwm4.xml", "<channel name=\"xfwm4\" theme=\"y\"/>\n");
+        TAP_EQ_INT(own(false), 0, "a setting changed after the manifest makes the state the profile's own");
+        own(true);
+        put("p", "data/recent.xbel", "<xbel/>\n");
+        TAP_EQ_INT(own(false), 0, "a file written after the manifest");
+        own(true);
+        put("p", "config/x/y", "z");
+        TAP_EQ_INT(own(false), 0, "a dir made after the manifest");
+        own(true);
+        put("p", "config/xfce4/xfconf/xfce-perchannel-xml/xfwm4.xml", "<channel name=\"xfwm4\" theme=\"Y\"/>\n");
+        TAP_EQ_INT(own(false), 0, "one byte changed, same size");
 
         scratch_dir_remove(base);
         return tap_done();

@@ -4,12 +4,12 @@
 #include <stddef.h>
 
 /*
- * The INI syntax of botdesk.ini, and nothing else: what is a line, a
- * comment, a "[section]" header and a "key = value" entry. What the names
- * and values mean is the caller's. Every callback gets the line number; a
- * negative return (-ENOMEM) stops the lexer, which returns it.
+ * The INI syntax of botdesk.ini: libinih's, read through a reader that
+ * counts lines and refuses what inih would bend. What the names and values
+ * mean is the caller's. Every callback gets the line number; a negative
+ * return (-ENOMEM) stops the reading, which returns it.
  */
-struct config_lexer_ops {
+struct config_reader_ops {
         /* A "[name]" header; name is what stands between the brackets, as written. */
         int (*section)(void *userdata, unsigned line, const char *name);
         /* A header that cannot be read: the entries below it belong to a
@@ -21,4 +21,4 @@ struct config_lexer_ops {
         int (*error)(void *userdata, unsigned line, const char *message);
 };
 
-int config_lex(const char *text, size_t size, const struct config_lexer_ops *ops, void *userdata);
+int config_read(const char *text, size_t size, const struct config_reader_ops *ops, void *userdata);
