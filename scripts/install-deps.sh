@@ -11,7 +11,7 @@ set -euo pipefail
 
 build=(meson ninja-build pkg-config gcc libc6-dev scdoc bash-completion libsystemd-dev libinih-dev libpam0g-dev nettle-dev
        libxcb1-dev libxcb-shm0-dev libxcb-image0-dev libpng-dev libjpeg-dev libxcb-xtest0-dev libxkbcommon-dev
-       libxcb-randr0-dev)
+       libxcb-randr0-dev libxcb-damage0-dev)
 runtime=(libinih1 tigervnc-standalone-server xfwm4 xfce4-panel xfdesktop4 xfce4-settings xfconf
          dbus-daemon x11-xkb-utils novnc)
 tests=(x11-utils x11-apps x11-xserver-utils xdotool python3 socat gvncviewer valgrind clang chromium
@@ -22,11 +22,18 @@ tests=(x11-utils x11-apps x11-xserver-utils xdotool python3 socat gvncviewer val
 # The polkit rule's unit test runs it under node (Debian: nodejs provides /usr/bin/node).
 tests+=(nodejs)
 
+# The MCP test's client (tests/integration/mcp.sh): the official SDK, pinned,
+# into a directory of its own outside any source tree.
+MCP_SDK=@modelcontextprotocol/sdk@1.32.2
+MCP_SDK_DIR=/usr/local/lib/botdesk-tests
+
 list=0
 [ "${1:-}" = --list ] && { list=1; shift; }
 want=("${build[@]}" "${runtime[@]}")
 [ "${1:-}" = --runtime ] && want=("${runtime[@]}")
 [ "${1:-}" = --tests ] && want+=("${tests[@]}")
+# Debian's nodejs comes without npm; NodeSource's has it built in.
+[ "${1:-}" = --tests ] && ! command -v npm >/dev/null 2>&1 && [ "$list" = 0 ] && want+=(npm)
 [ "${1:-}" = --demo ] && want+=(xfce4-terminal)
 if [ "$list" = 1 ]; then
         printf '%s\n' "${want[@]}"
@@ -37,13 +44,27 @@ missing=()
 for p in "${want[@]}"; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+sdk_missing=0
+if [ "${1:-}" = --tests ] &&
+   ! grep -qs "\"version\": \"${MCP_SDK##*@}\"" "$MCP_SDK_DIR/node_modules/@modelcontextprotocol/sdk/package.json"; then
+        sdk_missing=1
+fi
+[ ${#missing[@]} -eq 0 ] && [ "$sdk_missing" = 0 ] && exit 0
 
 if [ "$(id -u)" -ne 0 ]; then
+        [ "$sdk_missing" = 1 ] && missing+=("$MCP_SDK (npm)")
         echo "install-deps: run as root (sudo) to install: ${missing[*]}" >&2
         exit 1
 fi
 export DEBIAN_FRONTEND=noninteractive
-echo "install-deps: installing ${missing[*]}" >&2
-apt-get update -q
-apt-get install -y -q --no-install-recommends "${missing[@]}"
+if [ ${#missing[@]} -gt 0 ]; then
+        echo "install-deps: installing ${missing[*]}" >&2
+        apt-get update -q
+        apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+if [ "$sdk_missing" = 1 ]; then
+        echo "install-deps: installing $MCP_SDK into $MCP_SDK_DIR" >&2
+        mkdir -p "$MCP_SDK_DIR"
+        npm install --no-audit --no-fund --prefix "$MCP_SDK_DIR" "$MCP_SDK"
+        echo "install-deps: the MCP SDK is in $MCP_SDK_DIR/node_modules" >&2
+fi

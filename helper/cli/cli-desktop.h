@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #pragma once
 
+#include <stdio.h>
 #include <xcb/xcb.h>
 
 /*
@@ -20,3 +21,6 @@ int cli_running_display(const char *profile, int *ret_fd, char **ret_display, ch
 /* A connection to that display with the desktop's own cookie (never the caller's XAUTHORITY). */
 int cli_connect_desktop(const char *profile, const char *display, const char *xauthority, xcb_connection_t **ret,
                         int *ret_screen);
+
+/* The window manager's windows as `botdesk windows --json` prints them (one object, no newline), to f. 0, -ENOMEM, -EIO. */
+int cli_windows_json(xcb_connection_t *c, xcb_window_t root, const char *profile, unsigned long long epoch, FILE *f);

@@ -378,7 +378,8 @@ static unsigned arg_timeout(char **args) {
  * config, lookup, web) are about this host. */
 static bool verb_placed(const char *verb) {
         static const char *const verbs[] = { "start", "stop", "restart", "status", "env", "exec", "thumbnail",
-                                             "rfb", "lease", "input", "windows", "cursor", "watch" };
+                                             "rfb", "lease", "input", "windows", "cursor", "watch",
+                                             "settle", "mcp", "act", "clipboard" };
         for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
                 if (streq(verb, verbs[i]))
                         return true;
@@ -386,11 +387,13 @@ static bool verb_placed(const char *verb) {
 }
 
 /* How long the verb may take there: 0 for the verbs that last as long as
- * their caller (rfb, exec, watch, lease wait). A prefix that hangs is killed then. */
+ * their caller (rfb, exec, watch, mcp, act, lease wait), which also get our
+ * stdin: MCP's stdio crosses podman exec -i, ssh -T and kubectl exec -i as
+ * it is. A prefix that hangs is killed then. */
 static unsigned verb_timeout(const char *verb, char **args, const struct bd_config *c) {
         unsigned t = arg_timeout(args);
 
-        if (streq(verb, "rfb") || streq(verb, "exec") || streq(verb, "watch"))
+        if (streq(verb, "rfb") || streq(verb, "exec") || streq(verb, "watch") || streq(verb, "mcp") || streq(verb, "act"))
                 return 0;
         if (streq(verb, "lease") && has_arg(args, "wait"))
                 return t ? t + 10 : 0;
@@ -672,7 +675,8 @@ int remote_dispatch(const char *verb, char **args) {
                         return EXIT_FAILED;
                 }
         }
-        r = run(full, !timeout_s, false, out_fd, timeout_s, &res);
+        /* clipboard set reads its content from stdin, within the verb's deadline. */
+        r = run(full, !timeout_s || streq(verb, "clipboard"), false, out_fd, timeout_s, &res);
         if (out_path) {
                 /* The image is the caller's only once it is whole. */
                 bool whole = r >= 0 && res.status == EXIT_OK && !prefix_failed(&res);

@@ -131,12 +131,30 @@ static const struct verb verbs[] = {
         { "input",
           "  input PROFILE ACTION ... [--start] [--json]\n"
           "                                move X Y | click [X Y] [--button N] [--double] | drag X1 Y1 X2 Y2\n"
-          "                                | scroll DX DY | key COMBO... | type TEXT | down/up KEY|buttonN\n",
+          "                                | scroll DX DY | key COMBO... | type TEXT | down/up KEY|buttonN\n"
+          "                                (--settle[=MS]: then wait until the screen is quiet)\n",
           .run_argv = verb_x11 },
         { "windows",
           "  windows PROFILE [--json]      the window manager's windows: id, title, class, geometry, active\n",
           .run_argv = verb_x11 },
         { "cursor", "  cursor PROFILE [--json]       the pointer position\n", .run_argv = verb_x11 },
+        { "settle",
+          "  settle PROFILE [--quiet MS] [--timeout MS] [--json]\n"
+          "                                wait until the screen was quiet MS ms: settled, still_changing, no_change\n",
+          .run_argv = verb_x11 },
+        { "clipboard",
+          "  clipboard PROFILE get|set [--type text/plain|image/png]\n"
+          "                                the agent's clipboard: print it, or make stdin it\n",
+          .run_argv = verb_x11 },
+        { "act",
+          "  act PROFILE [--screenshots base64|DIR] [--start]\n"
+          "                                one agent action a line in (either schema), one JSON result a line out\n",
+          .run_argv = verb_x11 },
+        { "mcp",
+          "  mcp PROFILE [--start]         an MCP server on stdin/stdout for an agent's client: the computer\n"
+          "                                tool (Anthropic's and OpenAI's actions), batch, windows, status,\n"
+          "                                ask_human\n",
+          .run_argv = verb_x11 },
         { "watch",
           "  watch [PROFILE] [--json] [--until ready|stopped|agent]\n"
           "                                a line per change of status or lease, the first the current state\n",

@@ -24,3 +24,19 @@ int verb_windows(int argc, char **argv) {
 int verb_cursor(int argc, char **argv) {
         return unsupported(argc, argv);
 }
+
+int verb_mcp(int argc, char **argv) {
+        return unsupported(argc, argv);
+}
+
+int verb_settle(int argc, char **argv) {
+        return unsupported(argc, argv);
+}
+
+int verb_act(int argc, char **argv) {
+        return unsupported(argc, argv);
+}
+
+int verb_clipboard(int argc, char **argv) {
+        return unsupported(argc, argv);
+}

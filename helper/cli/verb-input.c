@@ -15,12 +15,11 @@
 #include "keymap.h"
 #include "lease.h"
 #include "log.h"
+#include "settle.h"
 #include "util.h"
 
 #define BUTTON_MAX 32u
 #define SCROLL_MAX 1000
-/* Motion events between the ends of a drag, so that applications see a drag, not a jump. */
-#define DRAG_STEPS 8
 /* type --stdin: more than argv allows (128 KiB an argument), bounded all the same. */
 #define TEXT_STDIN_MAX (4u << 20)
 
@@ -44,6 +43,7 @@ struct request {
         const char *profile;
         enum action action;
         bool json, dbl, have_xy, from_stdin, start;
+        unsigned settle_ms;             /* --settle[=MS]: quiet time to wait for after the action; 0 none */
         uint32_t window;                /* --window: X Y relative to it; 0 none */
         unsigned button;
         unsigned long long x[2], y[2];
@@ -74,6 +74,8 @@ static void input_usage(FILE *f) {
               "  down KEY|buttonN, up KEY|buttonN\n"
               "                               press or release and leave it so\n"
               "  --window ID                  move, click, drag: X Y inside that window (an id of botdesk windows)\n"
+              "  --settle[=MS]                then wait until the screen was quiet MS ms (default 150; at most\n"
+              "                               2000 ms), and say settled, still_changing or no_change\n"
               "  --start                      start the desktop first when it is not running\n",
               f);
 }
@@ -118,29 +120,19 @@ static int parse_button_name(const char *s, unsigned *ret) {
 }
 
 static int parse_text(const char *text, struct request *req) {
-        size_t len = strlen(text);
+        uint32_t bad = 0;
+        int r;
 
-        if (len == 0)
+        if (!*text)
                 return usage_error("Empty text for type: give the text to type.");
-        req->keysyms = malloc(len * sizeof *req->keysyms);
-        if (!req->keysyms)
+        r = keysyms_from_text(text, &req->keysyms, &req->n_keysyms, &bad);
+        if (r == -ENOMEM)
                 return log_error("Out of memory."), EXIT_FAILED;
-        for (const char *p = text; *p;) {
-                uint32_t cp, ks;
-                int n = utf8_next(p, &cp);
-
-                if (n < 0)
-                        return usage_error("The text for type is not valid UTF-8.");
-                ks = keysym_for_char(cp);
-                if (ks == KEYSYM_NONE) {
-                        log_error("The text for type holds control character U+%04X, which no key types; use key for keys.",
-                                  (unsigned) cp);
-                        input_usage(stderr);
-                        return EXIT_USAGE;
-                }
-                req->keysyms[req->n_keysyms++] = ks;
-                p += n;
-        }
+        if (r == -EILSEQ)
+                return usage_error("The text for type is not valid UTF-8.");
+        if (r < 0)
+                return usage_error("The text for type holds control character U+%04X, which no key types; use key for keys.",
+                                   (unsigned) bad);
         return EXIT_OK;
 }
 
@@ -168,6 +160,15 @@ static int parse_request(int argc, char **argv, struct request *req) {
                         return -1;
                 } else if (streq(a, "--json"))
                         req->json = true;
+                else if (streq(a, "--settle"))
+                        req->settle_ms = SETTLE_QUIET_MS_DEFAULT;
+                else if (startswith(a, "--settle=")) {
+                        unsigned long long v;
+
+                        if (parse_uint(a + strlen("--settle="), 1000, &v) < 0 || v == 0)
+                                return usage_error("Invalid %s: give the quiet time in ms, 1-1000.", a);
+                        req->settle_ms = (unsigned) v;
+                }
                 else if (streq(a, "--double"))
                         req->dbl = true;
                 else if (streq(a, "--stdin"))
@@ -316,55 +317,6 @@ static int check_xy(const struct input *in, unsigned long long x, unsigned long 
         return EXIT_USAGE;
 }
 
-static void scroll(struct input *in, long long steps, unsigned plus, unsigned minus) {
-        unsigned b = steps > 0 ? plus : minus;
-
-        for (long long i = 0; i < (steps > 0 ? steps : -steps); i++) {
-                input_button(in, b, true);
-                input_button(in, b, false);
-        }
-}
-
-/* The strokes of every key of the combos, binding spares for keys the map lacks. */
-static int key_combos(struct input *in, const struct request *req) {
-        _cleanup_free_ uint32_t *all = NULL;
-        struct typer t;
-        size_t n = 0, end;
-
-        for (size_t i = 0; i < req->n_combos; i++)
-                n += req->combos[i].n;
-        all = malloc(n * sizeof *all);
-        if (!all)
-                return -ENOMEM;
-        n = 0;
-        for (size_t i = 0; i < req->n_combos; i++)
-                for (size_t k = 0; k < req->combos[i].n; k++)
-                        all[n++] = req->combos[i].keysyms[k];
-        typer_init(&t, &in->map);
-        (void) typer_round(&t, all, n, 0, &end);
-        if (end < n)
-                return -ENOENT;
-        for (size_t i = 0; i < n; i++) {
-                struct stroke st;
-                if (typer_stroke(&t, all[i], &st) < 0)
-                        return -ENOENT;
-        }
-        if (input_bind_round(in, &t) < 0)
-                return -ENOMEM;
-        for (size_t i = 0; i < req->n_combos; i++) {
-                const struct combo *c = &req->combos[i];
-                struct stroke st[COMBO_MAX];
-
-                for (size_t k = 0; k < c->n; k++) {
-                        (void) typer_stroke(&t, c->keysyms[k], &st[k]);
-                        input_stroke(in, &st[k], true);
-                }
-                for (size_t k = c->n; k > 0; k--)
-                        input_stroke(in, &st[k - 1], false);
-        }
-        return 0;
-}
-
 struct still_ctx {
         int dirfd;
         const struct lease *admitted;
@@ -436,23 +388,18 @@ static int act(struct input *in, struct request *req, int dirfd, const struct le
                         input_button(in, req->button, false);
                 }
                 break;
-        case ACT_DRAG:
-                input_motion(in, (unsigned) req->x[0], (unsigned) req->y[0]);
-                input_button(in, req->button, true);
-                for (int s = 1; s <= DRAG_STEPS; s++) {
-                        long long x = (long long) req->x[0] + ((long long) req->x[1] - (long long) req->x[0]) * s / DRAG_STEPS;
-                        long long y = (long long) req->y[0] + ((long long) req->y[1] - (long long) req->y[0]) * s / DRAG_STEPS;
-                        input_motion(in, (unsigned) x, (unsigned) y);
-                }
-                input_button(in, req->button, false);
+        case ACT_DRAG: {
+                const unsigned path[2][2] = { { (unsigned) req->x[0], (unsigned) req->y[0] },
+                                              { (unsigned) req->x[1], (unsigned) req->y[1] } };
+
+                input_drag(in, req->button, path, 2);
                 break;
+        }
         case ACT_SCROLL:
-                /* The core protocol's wheel: buttons 4/5 vertical, 6/7 horizontal. */
-                scroll(in, req->dy, 5, 4);
-                scroll(in, req->dx, 7, 6);
+                input_scroll(in, req->dx, req->dy);
                 break;
         case ACT_KEY:
-                r = key_combos(in, req);
+                r = input_combos(in, req->combos, req->n_combos);
                 if (r == -ENOENT) {
                         log_error("The keys cannot all be pressed: the keyboard map lacks some and has too few spare keycodes.");
                         return EXIT_FAILED;
@@ -493,11 +440,15 @@ static int act(struct input *in, struct request *req, int dirfd, const struct le
         return EXIT_OK;
 }
 
-static void print_result(const struct request *req, const struct lease *admitted, size_t sent) {
+static void print_result(const struct request *req, const struct lease *admitted, size_t sent, int settled,
+                         unsigned settle_ms) {
         struct json j;
 
-        if (!req->json)
+        if (!req->json) {
+                if (settled >= 0)
+                        printf("%s %u\n", settle_state_name((enum settle_state) settled), settle_ms);
                 return;
+        }
         json_init(&j, stdout);
         json_object_begin(&j);
         json_kv_string(&j, "profile", req->profile);
@@ -512,9 +463,17 @@ static void print_result(const struct request *req, const struct lease *admitted
                 json_kv_int(&j, "button", req->button);
         if (req->action == ACT_TYPE)
                 json_kv_int(&j, "characters", (long long) sent);
+        if (settled >= 0) {
+                json_kv_string(&j, "settle", settle_state_name((enum settle_state) settled));
+                json_kv_int(&j, "settle_ms", settle_ms);
+        }
         json_kv_int(&j, "epoch", (long long) admitted->epoch);
         json_object_end(&j);
         putchar('\n');
+}
+
+static void on_event(void *userdata, const xcb_generic_event_t *ev) {
+        settle_event(userdata, ev);
 }
 
 int verb_input(int argc, char **argv) {
@@ -522,6 +481,9 @@ int verb_input(int argc, char **argv) {
         _cleanup_free_ char *display = NULL, *xauthority = NULL;
         _cleanup_close_ int dirfd = -EBADF;
         struct input in = {};
+        struct settle st = {};
+        enum settle_state settled = SETTLE_UNSUPPORTED;
+        unsigned settle_ms = 0;
         struct lease admitted;
         xcb_connection_t *c = NULL;
         size_t sent = 0;
@@ -559,7 +521,17 @@ int verb_input(int argc, char **argv) {
                 xcb_disconnect(c);
                 return EXIT_FAILED;
         }
+        /* Settle watches the same connection: the damage the action causes is never missed. */
+        if (req.settle_ms > 0 && settle_open(&st, c, in.root) >= 0) {
+                in.on_event = on_event;
+                in.event_userdata = &st;
+                settle_begin(&st);
+        }
         ret = act(&in, &req, dirfd, &admitted, &sent);
+        if (ret == EXIT_OK && req.settle_ms > 0 && st.damage &&
+            settle_wait(&st, req.settle_ms, SETTLE_CAP_MS_DEFAULT, &settled, &settle_ms) < 0)
+                settled = SETTLE_UNSUPPORTED;
+        settle_close(&st);
         input_done(&in);
         xcb_disconnect(c);
         if (ret == EXIT_USAGE || ret == EXIT_FAILED)
@@ -568,6 +540,6 @@ int verb_input(int argc, char **argv) {
         r = cli_action_done(dirfd, req.profile, what, &admitted, req.json);
         if (r != EXIT_OK)
                 return r;
-        print_result(&req, &admitted, sent);
+        print_result(&req, &admitted, sent, req.settle_ms > 0 ? (int) settled : -1, settle_ms);
         return EXIT_OK;
 }

@@ -3,8 +3,6 @@
  * botdesk lease PROFILE [show|take|release|request|wait] [--viewer ID] [--reason TEXT] [--timeout S] [--json]
  */
 #include <fcntl.h>
-#include <poll.h>
-#include <sys/inotify.h>
 #include <sys/stat.h>
 
 #include "cli.h"
@@ -44,47 +42,6 @@ static void print_lease(const char *profile, const struct lease *l, bool json) {
                 lease_viewer_hash(l->pending, hash);
                 printf("%s: viewer %s asks for control%s%s\n", profile, hash, l->pending_reason[0] ? ": " : "",
                        l->pending_reason);
-        }
-}
-
-/* The events that replace, create or remove the lease file in the runtime dir. */
-#define LEASE_WATCH_MASK (IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ONLYDIR)
-
-/*
- * Until the agent holds control (a readable lease of the agent's): 0, or
- * -ETIME after timeout_s seconds (0: no limit). Woken by inotify on the
- * runtime dir, whose watch exists before the first read, so that a release
- * between the read and the wait is never missed.
- */
-static int lease_wait(int dirfd, const char *runtime, unsigned timeout_s, struct lease *ret) {
-        _cleanup_close_ int ino = -EBADF;
-        unsigned long long deadline = timeout_s ? now_usec() + (unsigned long long) timeout_s * 1000000ULL : 0;
-
-        ino = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
-        if (ino < 0)
-                return negative_errno();
-        if (inotify_add_watch(ino, runtime, LEASE_WATCH_MASK) < 0)
-                return negative_errno();
-        for (;;) {
-                char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
-                struct pollfd pfd = { .fd = ino, .events = POLLIN };
-                int ms = -1, r;
-
-                (void) lease_read_at(dirfd, ret);
-                if (ret->holder == LEASE_AGENT && !ret->failed)
-                        return 0;
-                if (deadline) {
-                        unsigned long long now = now_usec();
-                        if (now >= deadline)
-                                return -ETIME;
-                        ms = (int) ((deadline - now + 999) / 1000);
-                }
-                r = poll(&pfd, 1, ms);
-                if (r < 0 && errno != EINTR)
-                        return negative_errno();
-                /* Drain: any change in the directory means read the lease again. */
-                while (read(ino, buf, sizeof buf) > 0)
-                        ;
         }
 }
 
@@ -145,7 +102,7 @@ int verb_lease(const struct cli_args *a) {
         }
 
         if (streq(action, "wait")) {
-                r = lease_wait(dirfd, p.runtime, timeout, &l);
+                r = lease_wait_agent_at(dirfd, (unsigned long long) timeout * 1000ULL, &l);
                 if (r == -ETIME) {
                         log_error("A human still has control of %s after %u s; tell the user what you need.", profile,
                                   timeout);

@@ -204,12 +204,12 @@ static struct win *windows_describe(xcb_connection_t *c, xcb_window_t root, cons
         return w;
 }
 
-static void print_windows(const char *profile, const struct win *w, size_t n, xcb_window_t active, bool wm,
-                          unsigned long long epoch, bool json) {
-        if (json) {
-                struct json j;
+static void windows_write_json(FILE *f, const char *profile, const struct win *w, size_t n, xcb_window_t active,
+                               bool wm, unsigned long long epoch) {
+        struct json j;
 
-                json_init(&j, stdout);
+        json_init(&j, f);
+        {
                 json_object_begin(&j);
                 json_kv_string(&j, "profile", profile);
                 json_kv_bool(&j, "window_manager", wm);
@@ -233,6 +233,13 @@ static void print_windows(const char *profile, const struct win *w, size_t n, xc
                 json_array_end(&j);
                 json_kv_int(&j, "epoch", (long long) epoch);
                 json_object_end(&j);
+        }
+}
+
+static void print_windows(const char *profile, const struct win *w, size_t n, xcb_window_t active, bool wm,
+                          unsigned long long epoch, bool json) {
+        if (json) {
+                windows_write_json(stdout, profile, w, n, active, wm, epoch);
                 putchar('\n');
                 return;
         }
@@ -244,10 +251,61 @@ static void print_windows(const char *profile, const struct win *w, size_t n, xc
                                w[i].width, w[i].height, w[i].x, w[i].y, w[i].class ?: "-", w[i].title ?: "");
 }
 
+/* The client list and its windows described: *ret_w (n of them, some maybe
+ * not ok) or NULL on -ENOMEM. */
+static int windows_read(xcb_connection_t *c, xcb_window_t root, struct win **ret_w, size_t *ret_n,
+                        xcb_window_t *ret_active, bool *ret_wm) {
+        _cleanup_free_ xcb_window_t *ids = calloc(WINDOWS_MAX, sizeof *ids);
+        struct x_atoms a = {};
+        xcb_window_t active = XCB_NONE;
+        size_t n = 0;
+        bool wm = false;
+
+        *ret_w = NULL;
+        *ret_n = 0;
+        if (!ids)
+                return -ENOMEM;
+        atoms_get(c, &a);
+        if (a.client_list != XCB_ATOM_NONE) {
+                xcb_get_property_cookie_t list = xcb_get_property(c, false, root, a.client_list, XCB_ATOM_WINDOW, 0,
+                                                                   WINDOWS_MAX);
+                xcb_get_property_cookie_t act = xcb_get_property(c, false, root, a.active, XCB_ATOM_WINDOW, 0, 1);
+
+                ssize_t k = prop_windows(c, list, ids, WINDOWS_MAX);
+
+                wm = k >= 0;
+                n = k > 0 ? (size_t) k : 0;
+                if (a.active == XCB_ATOM_NONE || prop_windows(c, act, &active, 1) <= 0)
+                        active = XCB_NONE;
+        }
+        *ret_w = windows_describe(c, root, &a, ids, n);
+        *ret_n = n;
+        *ret_active = active;
+        *ret_wm = wm;
+        return *ret_w ? 0 : -ENOMEM;
+}
+
+int cli_windows_json(xcb_connection_t *c, xcb_window_t root, const char *profile, unsigned long long epoch, FILE *f) {
+        struct win *w = NULL;
+        xcb_window_t active;
+        size_t n;
+        bool wm;
+        int r;
+
+        r = windows_read(c, root, &w, &n, &active, &wm);
+        if (r < 0)
+                return r;
+        if (xcb_connection_has_error(c)) {
+                win_free(w, n);
+                return -EIO;
+        }
+        windows_write_json(f, profile, w, n, active, wm, epoch);
+        win_free(w, n);
+        return 0;
+}
+
 int verb_windows(int argc, char **argv) {
         _cleanup_close_ int dirfd = -EBADF;
-        _cleanup_free_ xcb_window_t *ids = NULL;
-        struct x_atoms a = {};
         const char *profile;
         xcb_connection_t *c;
         xcb_screen_t *s;
@@ -264,26 +322,11 @@ int verb_windows(int argc, char **argv) {
         r = open_screen(profile, "windows", &dirfd, &admitted, &c, &s);
         if (r != EXIT_OK)
                 return r;
-        ids = calloc(WINDOWS_MAX, sizeof *ids);
-        if (!ids) {
+        r = windows_read(c, s->root, &w, &n, &active, &wm);
+        if (r == -ENOMEM) {
                 xcb_disconnect(c);
                 return log_error("Out of memory."), EXIT_FAILED;
         }
-        atoms_get(c, &a);
-        wm = false;
-        if (a.client_list != XCB_ATOM_NONE) {
-                xcb_get_property_cookie_t list = xcb_get_property(c, false, s->root, a.client_list, XCB_ATOM_WINDOW, 0,
-                                                                   WINDOWS_MAX);
-                xcb_get_property_cookie_t act = xcb_get_property(c, false, s->root, a.active, XCB_ATOM_WINDOW, 0, 1);
-
-                ssize_t k = prop_windows(c, list, ids, WINDOWS_MAX);
-
-                wm = k >= 0;
-                n = k > 0 ? (size_t) k : 0;
-                if (a.active == XCB_ATOM_NONE || prop_windows(c, act, &active, 1) <= 0)
-                        active = XCB_NONE;
-        }
-        w = windows_describe(c, s->root, &a, ids, n);
         r = xcb_connection_has_error(c);
         xcb_disconnect(c);
         if (!w || r) {

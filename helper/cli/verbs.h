@@ -176,5 +176,20 @@ int verb_web(int argc, char **argv);
  */
 int verb_thumbnail(int argc, char **argv);
 int verb_input(int argc, char **argv);
+/*
+ * botdesk mcp PROFILE [--start]: an MCP server on stdin/stdout (JSON-RPC, one
+ * message per line) until stdin ends (0); 1 when the desktop's X connection
+ * breaks; 2, 4 as above before it serves.
+ */
+int verb_mcp(int argc, char **argv);
+/* botdesk settle PROFILE [--quiet MS] [--timeout MS] [--json]: 0 with settled,
+ * still_changing or no_change said; 1 without DAMAGE; 3, 4 as above. */
+int verb_settle(int argc, char **argv);
+/* botdesk act PROFILE [--screenshots base64|DIR] [--start]: one action a line
+ * in, one JSON result a line out, until stdin ends (0). */
+int verb_act(int argc, char **argv);
+/* botdesk clipboard PROFILE get|set [--type text/plain|image/png]: 0; 1 nothing there, too large, no
+ * answer; 2 usage; 3 a human holds control; 4 not running. */
+int verb_clipboard(int argc, char **argv);
 int verb_windows(int argc, char **argv);
 int verb_cursor(int argc, char **argv);

@@ -12,5 +12,13 @@ x11_verb_fn x11_input_verb(const char *name) {
                 return verb_windows;
         if (streq(name, "cursor"))
                 return verb_cursor;
+        if (streq(name, "mcp"))
+                return verb_mcp;
+        if (streq(name, "settle"))
+                return verb_settle;
+        if (streq(name, "act"))
+                return verb_act;
+        if (streq(name, "clipboard"))
+                return verb_clipboard;
         return NULL;
 }

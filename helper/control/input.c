@@ -97,6 +97,8 @@ int input_sync(struct input *in) {
         while ((ev = xcb_poll_for_event(in->conn))) {
                 if (ev->response_type == 0)
                         r = -EIO;
+                else if (in->on_event)
+                        in->on_event(in->event_userdata, ev);
                 free(ev);
         }
         return xcb_connection_has_error(in->conn) ? -EIO : r;
@@ -219,4 +221,71 @@ int input_type(struct input *in, const uint32_t *keysyms, size_t n, bool (*still
                 }
         }
         return input_sync(in);
+}
+
+void input_drag(struct input *in, unsigned button, const unsigned (*path)[2], size_t n) {
+        input_motion(in, path[0][0], path[0][1]);
+        input_button(in, button, true);
+        for (size_t i = 1; i < n; i++)
+                for (int s = 1; s <= INPUT_DRAG_STEPS; s++) {
+                        long long x0 = path[i - 1][0], y0 = path[i - 1][1], x1 = path[i][0], y1 = path[i][1];
+
+                        input_motion(in, (unsigned) (x0 + (x1 - x0) * s / INPUT_DRAG_STEPS),
+                                     (unsigned) (y0 + (y1 - y0) * s / INPUT_DRAG_STEPS));
+                }
+        input_button(in, button, false);
+}
+
+static void wheel(struct input *in, long long steps, unsigned plus, unsigned minus) {
+        unsigned b = steps > 0 ? plus : minus;
+
+        for (long long i = 0; i < (steps > 0 ? steps : -steps); i++) {
+                input_button(in, b, true);
+                input_button(in, b, false);
+        }
+}
+
+void input_scroll(struct input *in, long long dx, long long dy) {
+        wheel(in, dy, 5, 4);
+        wheel(in, dx, 7, 6);
+}
+
+int input_combos(struct input *in, const struct combo *combos, size_t n_combos) {
+        _cleanup_free_ uint32_t *all = NULL;
+        struct typer t;
+        size_t n = 0, end;
+
+        for (size_t i = 0; i < n_combos; i++)
+                n += combos[i].n;
+        all = malloc((n ?: 1) * sizeof *all);
+        if (!all)
+                return -ENOMEM;
+        n = 0;
+        for (size_t i = 0; i < n_combos; i++)
+                for (size_t k = 0; k < combos[i].n; k++)
+                        all[n++] = combos[i].keysyms[k];
+        /* Every key of every combo in one round of spares: a combo's keys are down together. */
+        typer_init(&t, &in->map);
+        (void) typer_round(&t, all, n, 0, &end);
+        if (end < n)
+                return -ENOENT;
+        for (size_t i = 0; i < n; i++) {
+                struct stroke st;
+                if (typer_stroke(&t, all[i], &st) < 0)
+                        return -ENOENT;
+        }
+        if (input_bind_round(in, &t) < 0)
+                return -ENOMEM;
+        for (size_t i = 0; i < n_combos; i++) {
+                const struct combo *c = &combos[i];
+                struct stroke st[COMBO_MAX];
+
+                for (size_t k = 0; k < c->n; k++) {
+                        (void) typer_stroke(&t, c->keysyms[k], &st[k]);
+                        input_stroke(in, &st[k], true);
+                }
+                for (size_t k = c->n; k > 0; k--)
+                        input_stroke(in, &st[k - 1], false);
+        }
+        return 0;
 }

@@ -42,6 +42,10 @@ struct input {
         uint8_t shift;                                /* a Shift keycode, 0 if the map has none */
         bool remapped;                                /* spares are bound: restore before closing */
         bool dirty[256];                              /* keycodes bound since the map was read */
+        /* The other events input_sync() meets on the shared connection
+         * (DAMAGE's, for settle.h), handed on instead of lost; may be NULL. */
+        void (*on_event)(void *userdata, const xcb_generic_event_t *ev);
+        void *event_userdata;
 };
 
 /* Use connection c (not owned) on screen: XTEST present (-EOPNOTSUPP), keyboard map read. */
@@ -72,6 +76,24 @@ int input_restore(struct input *in);
  */
 int input_type(struct input *in, const uint32_t *keysyms, size_t n, bool (*still_ours)(void *userdata),
                void *userdata, size_t *ret_sent);
+
+/* Motion events between two points of a drag, so that applications see a drag, not a jump. */
+#define INPUT_DRAG_STEPS 8
+
+/* Press button at path[0], move through the points (INPUT_DRAG_STEPS
+ * motions between each two), release at the last. n >= 1. */
+void input_drag(struct input *in, unsigned button, const unsigned (*path)[2], size_t n);
+
+/* Wheel steps: dy > 0 down, dy < 0 up, dx > 0 right, dx < 0 left (the core
+ * protocol's buttons 4/5 and 6/7). */
+void input_scroll(struct input *in, long long dx, long long dy);
+
+/*
+ * Press each combo in order (its keys down in order, then up in reverse),
+ * binding spare keycodes for keys the map lacks. -ENOENT when a key can
+ * neither be found nor bound (checked before anything is sent), -ENOMEM.
+ */
+int input_combos(struct input *in, const struct combo *combos, size_t n);
 
 /* Whether every keysym can be typed on this map (spares included). */
 bool input_can_type(const struct input *in, const uint32_t *keysyms, size_t n);

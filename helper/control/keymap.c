@@ -219,3 +219,28 @@ int typer_stroke(const struct typer *t, uint32_t keysym, struct stroke *ret) {
                 return 0;
         return typer_bound(t, keysym, ret) ? 0 : -ENOENT;
 }
+
+int keysyms_from_text(const char *text, uint32_t **ret, size_t *ret_n, uint32_t *ret_bad) {
+        _cleanup_free_ uint32_t *ks = malloc((strlen(text) ?: 1) * sizeof *ks);
+        size_t n = 0;
+
+        if (!ks)
+                return -ENOMEM;
+        for (const char *p = text; *p;) {
+                uint32_t cp;
+                int l = utf8_next(p, &cp);
+
+                if (l < 0)
+                        return -EILSEQ;
+                ks[n] = keysym_for_char(cp);
+                if (ks[n] == KEYSYM_NONE) {
+                        *ret_bad = cp;
+                        return -EINVAL;
+                }
+                n++;
+                p += l;
+        }
+        *ret = TAKE_PTR(ks);
+        *ret_n = n;
+        return 0;
+}

@@ -75,6 +75,13 @@ uint32_t keysym_for_char(uint32_t cp);
  */
 int utf8_next(const char *s, uint32_t *ret_cp);
 
+/*
+ * The keysyms that type text (keysym_for_char of each character), in a new
+ * array handed to the caller. -EILSEQ for invalid UTF-8, -EINVAL for a
+ * character no key types (its code point in *ret_bad), -ENOMEM.
+ */
+int keysyms_from_text(const char *text, uint32_t **ret, size_t *ret_n, uint32_t *ret_bad);
+
 /* A keycode whose level 1 or 2 is keysym (level 1 preferred). 0 or -ENOENT. */
 int keymap_find(const struct keymap *m, uint32_t keysym, struct stroke *ret);
 

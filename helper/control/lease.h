@@ -107,6 +107,16 @@ int lease_release_at(int dirfd, const char *viewer, struct lease *ret);
 int lease_request_at(int dirfd, const char *viewer, const char *reason, struct lease *ret);
 
 /*
+ * Until until(lease, userdata) holds, reading the lease again at every
+ * change of the runtime dir dirfd (inotify, lease-wait.c), or timeout_ms
+ * (0: no limit). 0 with the lease in *ret, or -ETIME (*ret the last read).
+ */
+int lease_wait_at(int dirfd, unsigned long long timeout_ms, bool (*until)(const struct lease *l, void *userdata),
+                  void *userdata, struct lease *ret);
+/* Until the agent holds control (a readable lease of the agent's). */
+int lease_wait_agent_at(int dirfd, unsigned long long timeout_ms, struct lease *ret);
+
+/*
  * End whatever human lease is in force, damaged files included, recording
  * reason: the agent holds control afterwards (`stop --force`). Returns 1
  * when the file changed, 0 when the agent held control already.

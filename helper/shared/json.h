@@ -41,3 +41,44 @@ void json_kv_opt_int(struct json *j, const char *key, long long v, bool present)
 void json_kv_opt_double(struct json *j, const char *key, double v, bool present);
 /* A value that is already JSON (another botdesk's object), written as it is. */
 void json_raw(struct json *j, const char *text);
+
+/*
+ * The reader (json-parse.c): one JSON text (RFC 8259) into a tree, for
+ * messages that arrive as JSON (botdesk mcp, botdesk act). Strict: no
+ * trailing commas, comments or bare words; strings must be valid UTF-8,
+ * \u escapes are decoded (surrogate pairs joined, lone surrogates refused),
+ * U+0000 refused (strings stay C strings); nesting at most
+ * JSON_PARSE_MAX_DEPTH; whitespace around the value only.
+ */
+#define JSON_PARSE_MAX_DEPTH 64
+
+enum json_type {
+        JSON_NULL,
+        JSON_FALSE,
+        JSON_TRUE,
+        JSON_NUMBER,
+        JSON_STRING,
+        JSON_ARRAY,
+        JSON_OBJECT,
+};
+
+struct json_value {
+        enum json_type type;
+        double number;                  /* JSON_NUMBER */
+        bool integer;                   /* JSON_NUMBER written without fraction or exponent */
+        char *string;                   /* JSON_STRING */
+        char *key;                      /* the key of an object's member */
+        struct json_value *items;       /* JSON_ARRAY, JSON_OBJECT: n items, in the order written */
+        size_t n;
+};
+
+/* Parse text[0..size) into a new tree handed to the caller (json_value_free). -EINVAL (malformed), -ENOMEM. */
+int json_parse(const char *text, size_t size, struct json_value **ret);
+struct json_value *json_value_free(struct json_value *v);
+
+/* The member key of an object (the last one of that name), or NULL (also when v is not an object). */
+const struct json_value *json_get(const struct json_value *v, const char *key);
+/* A whole number in [min, max] (5.0 counts, 5.5 does not): 0 or -EINVAL. */
+int json_get_int(const struct json_value *v, long long min, long long max, long long *ret);
+/* The value written back as JSON (the id of a request echoed in its response). */
+void json_value_write(struct json *j, const struct json_value *v);

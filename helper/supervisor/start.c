@@ -322,6 +322,13 @@ void start_watch_ready(struct supervisor *s) {
                            s->cfg.height, s->cfg.dpi);
         if (r < 0)
                 log_warning_errno(r, "Cannot watch the lease (%m); a viewer's resize will outlast the hand-back.");
+        clipboard_owner_done(&s->clipboard);
+        r = clipboard_owner_start(&s->clipboard, s->event, s->runtime_fd, (unsigned) s->display, s->cookie,
+                                  s->cfg.clipboard_max_bytes);
+        if (r < 0) {
+                log_warning_errno(r, "Cannot serve the agent's clipboard (%m); botdesk clipboard set will fail.");
+                clipboard_owner_done(&s->clipboard);
+        }
         if (s->spare) {
                 /* Kept for a profile: never idle, and waiting to be adopted. */
                 r = adopt_listen(s);

@@ -9,6 +9,7 @@
 
 #include "config.h"
 #include "desktop.h"
+#include "clipboard-owner.h"
 #include "handback.h"
 #include "profile.h"
 #include "session.h"
@@ -87,6 +88,7 @@ struct supervisor {
         struct x11 x;
         sd_event_source *x_source;
         struct handback handback;  /* restores the geometry when control returns to the agent */
+        struct clipboard_owner clipboard; /* owns CLIPBOARD for the agent */
 
         /* the shared browser, published with the env when there is one */
         char *browser;

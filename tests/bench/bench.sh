@@ -249,6 +249,24 @@ else
         row "input click (us, median)" "n/a" ""
 fi
 
+# The agent's step over MCP, with the official SDK's client (install-deps.sh
+# --tests puts it in /usr/local/lib/botdesk-tests): a right_click on the
+# desktop that opens xfdesktop's GTK menu, to the settled screenshot back,
+# against the reference loops' fixed 2 s sleep; a screenshot at the default
+# budget; 1,000 mixed-script characters typed. Command:
+#   node tests/bench/mcp-steps.cjs SDK_DIR botdesk idle
+SDK_DIR=${BOTDESK_MCP_SDK_DIR:-/usr/local/lib/botdesk-tests}
+if command -v node >/dev/null && [ -d "$SDK_DIR/node_modules/@modelcontextprotocol/sdk" ] &&
+   mcp=$(timeout 120 node "$(dirname "$0")/mcp-steps.cjs" "$SDK_DIR" "$BOTDESK" idle 2>"$W/mcp.err"); then
+        mget() { python3 -c 'import json, sys; print(round(json.loads(sys.argv[1])[sys.argv[2]]))' "$mcp" "$1"; }
+        row "MCP step: right_click -> settled screenshot, p50 (ms)" "$(mget step_p50)" "<= 150 (fixed sleep: 2000)"
+        row "  p95 (ms)" "$(mget step_p95)" "<= 300"
+        row "MCP screenshot at the default budget (ms, median)" "$(mget screenshot_ms)" "<= 20"
+        row "MCP type, 1,000 mixed-script characters (chars/s)" "$(mget type_cps)" ">= 1000"
+else
+        row "MCP step: right_click -> settled screenshot, p50 (ms)" "n/a" "<= 150 (fixed sleep: 2000)"
+fi
+
 raw=(); bridge=(); bridge_sock=(); socat=(); bcpu=(); bscpu=(); scpu=(); sscpu=(); web=(); fps=(); rss=()
 "$BOTDESK" web --listen "unix:$W/web.sock" >/dev/null 2>&1 &
 web_pid=$!

@@ -4,7 +4,8 @@
 # a wrapper script of the test's own plays the sandbox (its own runtime dir
 # and configuration, the same binaries). Its quoted words arrive as single
 # words; start, status, env, lease and windows run on the far side; stop
-# removes the owner record and leaves nothing there; a prefix that hangs is
+# removes the owner record and leaves nothing there; botdesk mcp's stdio
+# and botdesk clipboard's content cross the prefix (a build with input); a prefix that hangs is
 # killed with its process group at the verb's deadline, and says so; a
 # prefix without botdesk is a refusal that starts nothing here.
 # Bands: 510-514 (610-614 unprivileged) (the far side's desktops).
@@ -87,6 +88,20 @@ t_match "$(timeout 60 "$BOTDESK" status 2>&1)" "RFB socket: $(far_rt "$P")/rfb.s
         "status of all profiles reports the placed profile from the far side"
 timeout 60 "$BOTDESK" exec "$P" -- sh -c 'exit 7'
 t_is "$?" 7 "exit codes pass through the prefix"
+# A build with input builds the recorder: then it has botdesk mcp and clipboard too.
+if [ -x "${BOTDESK_INPUT_RECORDER:-$BD_BUILD_DIR/tests/integration/input-recorder}" ]; then
+        printf '%s\n' '{"jsonrpc": "2.0", "id": 1, "method": "ping"}' \
+                '{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "status", "arguments": {}}}' |
+                timeout 60 "$BOTDESK" mcp "$P" >"$BD_T/out/mcp" 2>&1
+        t_is "$("$PY" -c '
+import json, sys
+d = [json.loads(l) for l in open(sys.argv[1])]
+print(d[0]["result"], json.loads(d[1]["result"]["content"][0]["text"])["control"])' "$BD_T/out/mcp" 2>&1)" "{} agent" \
+                "botdesk mcp runs on the far side, its messages crossing the prefix on stdin and stdout"
+        printf 'Grüße through the prefix' | timeout 60 "$BOTDESK" clipboard "$P" set
+        t_is "$(timeout 60 "$BOTDESK" clipboard "$P" get 2>&1)" "Grüße through the prefix" \
+                "botdesk clipboard set and get run on the far side, the content crossing the prefix"
+fi
 
 bd_stop "$P"
 t_is "$?" 0 "stop through the prefix succeeds"

@@ -76,7 +76,7 @@ check "--viewer --reason --timeout --json --help" botdesk lease work take -
 check "move click drag scroll key type down up" botdesk input work ""
 check "drag down"                               botdesk input work d
 check "work web research"                       botdesk windows ""
-check "--json --button --double --window --stdin --start --help" botdesk input work click -
+check "--json --button --double --window --stdin --settle --start --help" botdesk input work click -
 check ""                                        botdesk input work click --button ""
 check "ready"                                   botdesk watch work --until r
 check "web work research"                       botdesk watch ""

@@ -5,6 +5,7 @@
 #   alloc, systemd, desktop, control   shared and themselves (desktop never
 #               reaches systemd/: it starts no units)
 #   web         shared, control
+#   mcp         shared (the agent's protocol, pure)
 #   supervisor  anything but cli, web, generator
 #   cli         anything but supervisor, generator
 #   generator   shared, systemd
@@ -24,8 +25,9 @@ declare -A allowed=(
         [desktop]="shared desktop"
         [control]="shared control"
         [web]="shared control web"
+        [mcp]="shared mcp"
         [supervisor]="shared alloc systemd desktop control supervisor"
-        [cli]="shared alloc systemd desktop control web cli"
+        [cli]="shared alloc systemd desktop control web mcp cli"
         [generator]="shared systemd generator"
         [pam]="shared alloc"
 )

@@ -70,6 +70,10 @@ struct bd_config {
         /* [web] */
         bool release_on_close;        /* the controlling viewer's last clean close hands back */
         char *web_origin;             /* the page's origin behind a proxy (https://host), NULL: the forwarded Host */
+        /* [agent] */
+        unsigned screenshot_max_edge; /* the long edge of an agent's screenshot, pixels */
+        unsigned screenshot_max_pixels; /* its area */
+        unsigned clipboard_max_bytes; /* what the agent's clipboard holds at most */
         unsigned spares;              /* [pool]: desktops started ahead of need, 0..CONFIG_SPARES_MAX */
         /* [install] (host-wide) */
         char *install_system_path;    /* where install finds sudo and the package manager; NULL = the system's */

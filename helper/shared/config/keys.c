@@ -32,6 +32,10 @@ const struct config_key_def config_keys[_KEY_MAX] = {
         [KEY_MAX_CUT_TEXT]        = { "rfb",       "max_cut_text",       VALUE_UINT,        0, 16777216, FIELD(max_cut_text), .default_a = 262144 },
         [KEY_RELEASE_ON_CLOSE]    = { "web",       "release_on_close",   VALUE_BOOL,        0, 0,        FIELD(release_on_close), .default_a = true },
         [KEY_WEB_ORIGIN]          = { "web",       "origin",             VALUE_STRING,      0, 0,        FIELD(web_origin) },
+        /* The agent's pictures: the limits of the model that reads them (botdesk mcp, act). */
+        [KEY_SCREENSHOT_MAX_EDGE] = { "agent",     "screenshot_max_edge", VALUE_UINT,       64, 8192,    FIELD(screenshot_max_edge), .default_a = 1568 },
+        [KEY_SCREENSHOT_MAX_PIXELS] = { "agent",   "screenshot_max_pixels", VALUE_UINT,     4096, 67108864, FIELD(screenshot_max_pixels), .default_a = 1150000 },
+        [KEY_CLIPBOARD_MAX_BYTES] = { "agent",     "clipboard_max_bytes", VALUE_UINT,       1, 4194304,  FIELD(clipboard_max_bytes), .default_a = 1048576 },
         /* Where install finds sudo and the package manager: host-wide, so a
          * user's file cannot point them elsewhere (tests point it at fakes). */
         [KEY_SYSTEM_PATH]         = { "install",   "system_path",        VALUE_SEARCH_PATH, 0, 0,        FIELD(install_system_path), .host_wide = true },

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <errno.h>
 #include <stdio.h>
 
 #include "json.h"
@@ -75,8 +76,47 @@ static void test_document(void) {
                    "keys are escaped like values, NULL and absent values are null, in the order written");
 }
 
+/* The reader: what it accepts, what it refuses, and a round trip through the writer. */
+static void test_parse(void) {
+        static const char *const bad[] = {
+                "", "{", "[1,]", "{\"a\" 1}", "{'a': 1}", "01", "1.", "-", ".5", "tru", "nul", "\"\\x\"",
+                "\"a\nb\"", "\"\\ud800\"", "\"\\u0000\"", "\"\xc3\"", "[1] 2", "NaN", "1e999",
+        };
+        const char *doc = "{\"a\": [1, -2.5e1, true, false, null], \"s\": \"\\u00e9\\ud83d\\ude00\\n\", \"a\": 7}";
+        _cleanup_free_ char *out = NULL;
+        size_t size = 0;
+        struct json_value *v = NULL;
+        long long n;
+        char deep[200];
+        FILE *f;
+
+        for (size_t i = 0; i < ELEMENTSOF(bad); i++) {
+                struct json_value *w = NULL;
+                tap_ok(json_parse(bad[i], strlen(bad[i]), &w) == -EINVAL && !w, "json_parse refuses %s", bad[i]);
+        }
+        memset(deep, '[', sizeof deep);
+        tap_ok(json_parse(deep, sizeof deep, &v) == -EINVAL, "nesting deeper than %d is refused", JSON_PARSE_MAX_DEPTH);
+        tap_ok(json_parse(doc, strlen(doc), &v) == 0, "a document of every kind of value parses");
+        tap_ok(json_get_int(json_get(v, "a"), 0, 10, &n) == 0 && n == 7, "json_get finds the last member of a name");
+        TAP_EQ_STR(json_get(v, "s")->string, "\xc3\xa9\xf0\x9f\x98\x80\n", "escapes decode, surrogate pairs joined");
+        tap_ok(json_get_int(&v->items[0].items[1], -100, 100, &n) == 0 && n == -25, "-2.5e1 is the whole number -25");
+        tap_ok(json_get_int(json_get(v, "s"), -100, 100, &n) < 0, "a string is not a number");
+        f = open_memstream(&out, &size);
+        if (f) {
+                struct json j;
+
+                json_init(&j, f);
+                json_value_write(&j, v);
+                fclose(f);
+        }
+        TAP_EQ_STR(out, "{\"a\": [1, -25, true, false, null], \"s\": \"\xc3\xa9\xf0\x9f\x98\x80\\n\", \"a\": 7}",
+                   "a parsed value is written back as JSON");
+        json_value_free(v);
+}
+
 int main(void) {
         test_strings();
         test_document();
+        test_parse();
         return tap_done();
 }

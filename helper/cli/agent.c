@@ -1,0 +1,732 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The agent's actions on a running desktop (agent.h): one gate, the input
+ * verb's strokes, the thumbnail's grab, the settle wait. Every check that
+ * can fail runs before the first event is sent, so a refused or malformed
+ * action leaves the screen as it was.
+ */
+#include <poll.h>
+#include <stdlib.h>
+#include <strings.h>
+
+#include "agent.h"
+#include "clipboard.h"
+#include "cli.h"
+#include "cli-desktop.h"
+#include "keymap.h"
+#include "lease.h"
+#include "log.h"
+#include "profile.h"
+#include "thumbnail.h"
+#include "util.h"
+
+/* The JPEG quality of an agent's screenshots: text stays legible at it. */
+#define AGENT_JPEG_QUALITY 80
+
+void agent_outcome_done(struct agent_outcome *o) {
+        free(o->message);
+        free(o->image);
+        free(o->image_base64);
+        *o = (struct agent_outcome) {};
+}
+
+_printf_(2, 3) static int say(struct agent_outcome *o, const char *fmt, ...) {
+        va_list ap;
+
+        free(o->message);
+        va_start(ap, fmt);
+        o->message = strdup_vprintf(fmt, ap);
+        va_end(ap);
+        return o->message ? 0 : -ENOMEM;
+}
+
+/* The picture botdesk's grab makes for a screen of sw x sh within the budget: the agent's space. */
+static void space_for(const struct agent *a, unsigned sw, unsigned sh, struct mcp_space *ret) {
+        unsigned w, h;
+
+        mcp_space_fit(sw, sh, a->max_edge, a->max_pixels, ret);
+        /* The grab fits its box by its own rounding (thumb_fit): the space
+         * is the size it will really return, which never exceeds the box. */
+        thumb_fit(sw, sh, ret->image_w, ret->image_h, &w, &h);
+        ret->image_w = w;
+        ret->image_h = h;
+}
+
+static void on_event(void *userdata, const xcb_generic_event_t *ev) {
+        settle_event(userdata, ev);
+}
+
+int agent_open(struct agent *a, const char *profile) {
+        _cleanup_free_ char *display = NULL, *xauthority = NULL;
+        struct bd_config c = {};
+        xcb_get_geometry_reply_t *g;
+        int n, r;
+
+        *a = (struct agent) {
+                .profile = profile,
+                .dirfd = -EBADF,
+                .max_edge = MCP_SPACE_MAX_EDGE_DEFAULT,
+                .max_pixels = MCP_SPACE_MAX_PIXELS_DEFAULT,
+                .quiet_ms = SETTLE_QUIET_MS_DEFAULT,
+                .settle_cap_ms = SETTLE_CAP_MS_DEFAULT,
+        };
+        if (cli_load_config(profile, &c) < 0) {
+                config_done(&c);
+                return EXIT_USAGE;
+        }
+        a->max_edge = c.screenshot_max_edge;
+        a->max_pixels = c.screenshot_max_pixels;
+        a->clipboard_max = c.clipboard_max_bytes;
+        config_done(&c);
+
+        r = cli_running_display(profile, &a->dirfd, &display, &xauthority);
+        if (r != EXIT_OK)
+                return r;
+        r = cli_connect_desktop(profile, display, xauthority, &a->conn, &a->screen);
+        if (r != EXIT_OK)
+                return r;
+        n = a->screen;
+        for (xcb_screen_iterator_t it = xcb_setup_roots_iterator(xcb_get_setup(a->conn)); it.rem; xcb_screen_next(&it), n--)
+                if (n == 0)
+                        a->root = it.data->root;
+        r = input_open(&a->in, a->conn, a->screen);
+        if (r == -EOPNOTSUPP) {
+                log_error("The X server of desktop %s has no XTEST extension; botdesk cannot send input to it.", profile);
+                return EXIT_FAILED;
+        }
+        if (r < 0) {
+                log_error_errno(r, "Cannot read the keyboard map of desktop %s: %m", profile);
+                return EXIT_FAILED;
+        }
+        a->have_settle = settle_open(&a->settle, a->conn, a->root) >= 0;
+        if (!a->have_settle)
+                log_debug("Desktop %s: no DAMAGE, actions will not wait for the screen to settle.", profile);
+        a->in.on_event = on_event;
+        a->in.event_userdata = &a->settle;
+        /* The root's size now, not the connection's setup: RandR may have changed it since. */
+        g = xcb_get_geometry_reply(a->conn, xcb_get_geometry(a->conn, a->root), NULL);
+        space_for(a, g ? g->width : a->in.width, g ? g->height : a->in.height, &a->space);
+        free(g);
+        return EXIT_OK;
+}
+
+void agent_close(struct agent *a) {
+        if (a->conn) {
+                settle_close(&a->settle);
+                input_done(&a->in);
+                xcb_disconnect(a->conn);
+                a->conn = NULL;
+        }
+        a->dirfd = safe_close(a->dirfd);
+}
+
+/* Let ms pass, reading (and counting) the connection's events meanwhile. */
+static void pass_time(struct agent *a, unsigned ms) {
+        unsigned long long end = now_usec() + (unsigned long long) ms * 1000ull;
+
+        xcb_flush(a->conn);
+        for (;;) {
+                unsigned long long now = now_usec();
+                struct pollfd p = { .fd = xcb_get_file_descriptor(a->conn), .events = POLLIN };
+                xcb_generic_event_t *ev;
+
+                while ((ev = xcb_poll_for_event(a->conn))) {
+                        settle_event(&a->settle, ev);
+                        free(ev);
+                }
+                if (now >= end || xcb_connection_has_error(a->conn))
+                        return;
+                if (poll(&p, 1, (int) ((end - now + 999) / 1000)) < 0 && errno != EINTR)
+                        return;
+        }
+}
+
+/* OpenAI's key names (the browser's: ARROWLEFT, ENTER, CMD) as botdesk's. */
+static const char *openai_key(const char *k) {
+        static const struct {
+                const char *from, *to;
+        } names[] = {
+                { "ARROWLEFT", "Left" }, { "ARROWRIGHT", "Right" }, { "ARROWUP", "Up" }, { "ARROWDOWN", "Down" },
+                { "ENTER", "Return" },   { "PAGEUP", "Page_Up" },  { "PAGEDOWN", "Page_Down" },
+                { "CMD", "super" },      { "OPTION", "alt" },      { "CAPSLOCK", "Caps_Lock" },
+        };
+
+        static const char *const letters[26] = {
+                "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m",
+                "n", "o", "p", "q", "r", "s", "t", "u", "v", "w", "x", "y", "z",
+        };
+
+        for (size_t i = 0; i < ELEMENTSOF(names); i++)
+                if (strcasecmp(k, names[i].from) == 0)
+                        return names[i].to;
+        /* ["CTRL", "A"] is ctrl+a: a letter names its key, not the capital (which would add Shift). */
+        if (k[0] >= 'A' && k[0] <= 'Z' && !k[1])
+                return letters[k[0] - 'A'];
+        return k;
+}
+
+/* What an action needs before anything is sent: its keys and text. */
+struct prepared {
+        struct combo *combos;
+        size_t n_combos;
+        struct combo held;              /* keys held around a click or scroll, hold_key's keys */
+        struct stroke held_st[COMBO_MAX];
+        uint32_t *keysyms;
+        size_t n_keysyms;
+};
+
+static void prepared_done(struct prepared *p) {
+        free(p->combos);
+        free(p->keysyms);
+}
+
+/* text's combos, separated by spaces (xdotool's key syntax). */
+static int parse_combos(const char *text, struct prepared *p, struct agent_outcome *o) {
+        _cleanup_free_ char *copy = strdup(text);
+        char *save = NULL;
+        size_t n = 0;
+
+        if (!copy)
+                return -ENOMEM;
+        p->combos = calloc(strlen(text) / 2 + 1, sizeof *p->combos);
+        if (!p->combos)
+                return -ENOMEM;
+        for (char *w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+                if (combo_parse(w, &p->combos[n]) < 0)
+                        return say(o, "Unknown key or combo \"%s\": give key names joined by + (ctrl+s, Return, alt+Tab, "
+                                      "super), combos separated by spaces.", w) ?: -EINVAL;
+                n++;
+        }
+        if (n == 0)
+                return say(o, "No key given: give key names joined by + (ctrl+s, Return).") ?: -EINVAL;
+        p->n_combos = n;
+        return 0;
+}
+
+/* Keys to hold: each must be on the map as it is (a held key keeps its meaning). */
+static int parse_held(struct agent *a, const char *text, struct prepared *p, struct agent_outcome *o) {
+        if (combo_parse(text, &p->held) < 0)
+                return say(o, "Unknown keys to hold \"%s\": give key names joined by + (shift, ctrl+alt).", text) ?: -EINVAL;
+        for (size_t i = 0; i < p->held.n; i++)
+                if (keymap_find(&a->in.map, p->held.keysyms[i], &p->held_st[i]) < 0)
+                        return say(o, "The key \"%s\" is not on this desktop's keyboard map; it cannot be held.", text)
+                                       ?: -EINVAL;
+                else
+                        p->held_st[i].shift = false;
+        return 0;
+}
+
+static int prepare(struct agent *a, const struct mcp_action *act, struct prepared *p, struct agent_outcome *o) {
+        uint32_t bad = 0;
+        int r;
+
+        switch (act->kind) {
+        case MCP_ACT_KEY:
+                if (act->schema == MCP_SCHEMA_ANTHROPIC)
+                        return parse_combos(act->text, p, o);
+                /* OpenAI's keys are pressed together: one combo. */
+                p->combos = calloc(1, sizeof *p->combos);
+                if (!p->combos)
+                        return -ENOMEM;
+                if (act->n_keys > COMBO_MAX)
+                        return say(o, "keypress: at most %d keys at once.", COMBO_MAX) ?: -EINVAL;
+                for (size_t i = 0; i < act->n_keys; i++)
+                        if (keyname_to_keysym(openai_key(act->keys[i]), &p->combos[0].keysyms[i]) < 0)
+                                return say(o, "keypress: unknown key \"%s\" (give names like CTRL, SHIFT, ENTER, "
+                                              "ARROWLEFT, A).", act->keys[i]) ?: -EINVAL;
+                p->combos[0].n = act->n_keys;
+                p->n_combos = 1;
+                return 0;
+        case MCP_ACT_TYPE:
+                r = keysyms_from_text(act->text, &p->keysyms, &p->n_keysyms, &bad);
+                if (r == -ENOMEM)
+                        return r;
+                if (r == -EILSEQ)
+                        return say(o, "The text for type is not valid UTF-8.") ?: -EINVAL;
+                if (r < 0)
+                        return say(o, "The text holds control character U+%04X, which no key types; use key for keys.",
+                                   (unsigned) bad) ?: -EINVAL;
+                if (!input_can_type(&a->in, p->keysyms, p->n_keysyms))
+                        return say(o, "The text cannot be typed: the keyboard map has no spare keycode for characters "
+                                      "it lacks.") ?: -EINVAL;
+                return 0;
+        case MCP_ACT_CLICK:
+        case MCP_ACT_SCROLL:
+        case MCP_ACT_HOLD_KEY:
+                return act->text ? parse_held(a, act->text, p, o) : 0;
+        default:
+                return 0;
+        }
+}
+
+static void hold(struct agent *a, const struct prepared *p, bool press) {
+        if (press)
+                for (size_t i = 0; i < p->held.n; i++)
+                        input_stroke(&a->in, &p->held_st[i], true);
+        else
+                for (size_t i = p->held.n; i > 0; i--)
+                        input_stroke(&a->in, &p->held_st[i - 1], false);
+}
+
+struct still_ctx {
+        int dirfd;
+        const struct lease *admitted;
+};
+
+static bool still_ours(void *userdata) {
+        const struct still_ctx *s = userdata;
+        return cli_action_still_valid(s->dirfd, s->admitted);
+}
+
+/* The strokes. 0, -ESTALE (control moved while typing), or a failure said in o. */
+static int execute(struct agent *a, const struct mcp_action *act, const struct prepared *p, const struct lease *admitted,
+                   struct agent_outcome *o) {
+        struct still_ctx ctx = { .dirfd = a->dirfd, .admitted = admitted };
+        size_t sent = 0;
+        int r;
+
+        switch (act->kind) {
+        case MCP_ACT_KEY:
+                r = input_combos(&a->in, p->combos, p->n_combos);
+                if (r < 0)
+                        return say(o, "The keys cannot all be pressed: the keyboard map lacks some and has too few spare "
+                                      "keycodes.") ?: -EIO;
+                break;
+        case MCP_ACT_TYPE:
+                r = input_type(&a->in, p->keysyms, p->n_keysyms, still_ours, &ctx, &sent);
+                o->characters = (unsigned) sent;
+                if (r == -ESTALE)
+                        return r;
+                if (r < 0)
+                        return say(o, "The text could not be typed (%s).", r == -ENOENT ? "no spare keycode" : "X error")
+                                       ?: -EIO;
+                break;
+        case MCP_ACT_MOVE:
+                input_motion(&a->in, act->x, act->y);
+                break;
+        case MCP_ACT_CLICK:
+                if (act->have_point)
+                        input_motion(&a->in, act->x, act->y);
+                hold(a, p, true);
+                for (unsigned i = 0; i < act->clicks; i++) {
+                        input_button(&a->in, act->button, true);
+                        input_button(&a->in, act->button, false);
+                }
+                hold(a, p, false);
+                break;
+        case MCP_ACT_DRAG:
+                input_drag(&a->in, act->button, (const unsigned (*)[2]) act->path, act->n_path);
+                break;
+        case MCP_ACT_DOWN:
+        case MCP_ACT_UP:
+                if (act->have_point)
+                        input_motion(&a->in, act->x, act->y);
+                input_button(&a->in, act->button, act->kind == MCP_ACT_DOWN);
+                break;
+        case MCP_ACT_SCROLL:
+                if (act->have_point)
+                        input_motion(&a->in, act->x, act->y);
+                hold(a, p, true);
+                input_scroll(&a->in, act->dx, act->dy);
+                hold(a, p, false);
+                break;
+        case MCP_ACT_HOLD_KEY:
+                hold(a, p, true);
+                xcb_flush(a->conn);
+                pass_time(a, act->duration_ms);
+                hold(a, p, false);
+                break;
+        case MCP_ACT_WAIT:
+                pass_time(a, act->duration_ms);
+                break;
+        case MCP_ACT_CURSOR_POSITION: {
+                xcb_query_pointer_reply_t *q = xcb_query_pointer_reply(a->conn, xcb_query_pointer(a->conn, a->root), NULL);
+
+                if (!q)
+                        return say(o, "Cannot read the pointer.") ?: -EIO;
+                mcp_space_from_screen(&a->space, (unsigned) (q->root_x < 0 ? 0 : q->root_x),
+                                      (unsigned) (q->root_y < 0 ? 0 : q->root_y), &o->cursor_x, &o->cursor_y);
+                o->have_cursor = true;
+                free(q);
+                break;
+        }
+        case MCP_ACT_SCREENSHOT:
+        case MCP_ACT_ZOOM:
+                break;
+        }
+        r = input_sync(&a->in);
+        if (r < 0)
+                return say(o, "The X server refused the input.") ?: -EIO;
+        return 0;
+}
+
+/* Whether the action changes the screen, and so is waited on. */
+static bool acts(const struct mcp_action *act) {
+        return act->kind != MCP_ACT_SCREENSHOT && act->kind != MCP_ACT_ZOOM && act->kind != MCP_ACT_CURSOR_POSITION &&
+               act->kind != MCP_ACT_WAIT;
+}
+
+struct jpeg_rows {
+        struct thumb_jpeg *jpeg;
+};
+
+static int jpeg_rows(const uint8_t *rows, unsigned width, unsigned height, unsigned y0, unsigned y1, void *userdata) {
+        struct jpeg_rows *jr = userdata;
+        int r = 0;
+
+        if (!jr->jpeg)
+                r = thumb_jpeg_new(width, height, AGENT_JPEG_QUALITY, &jr->jpeg);
+        if (r >= 0 && y1 > y0)
+                r = thumb_jpeg_push(jr->jpeg, rows, y1 - y0);
+        return r;
+}
+
+static int finish_image(uint8_t *image, size_t size, struct agent_outcome *o) {
+        o->image = image;
+        o->image_size = size;
+        o->image_base64 = thumb_base64(image, size);
+        return o->image_base64 ? 0 : -ENOMEM;
+}
+
+/* The screen in the agent's space; the space follows the screen's size. */
+static int screenshot(struct agent *a, struct agent_outcome *o) {
+        _cleanup_(thumb_image_done) struct thumb_image img = {};
+        struct jpeg_rows jr = {};
+        struct mcp_space sp;
+        uint8_t *image = NULL;
+        size_t size = 0;
+        int r;
+
+        r = thumb_grab_scaled_stream(a->conn, a->screen, a->space.image_w, a->space.image_h, jpeg_rows, &jr, &img);
+        if (r >= 0)
+                r = jr.jpeg ? thumb_jpeg_finish(jr.jpeg, &image, &size) : -EIO;
+        jr.jpeg = thumb_jpeg_free(jr.jpeg);
+        if (r < 0)
+                return say(o, "Cannot take the screenshot.") ?: -EIO;
+        /* The screen may have been resized (a viewer's RandR): the next coordinates mean this picture's pixels. */
+        if (img.screen_width != a->space.screen_w || img.screen_height != a->space.screen_h) {
+                space_for(a, img.screen_width, img.screen_height, &sp);
+                a->space = sp;
+        }
+        a->space.image_w = img.width;
+        a->space.image_h = img.height;
+        o->image_w = img.width;
+        o->image_h = img.height;
+        o->image_scale = mcp_space_scale(&a->space);
+        return finish_image(image, size, o);
+}
+
+/* Region of the screen (inclusive corners), at up to native resolution within the budget. */
+static int zoom(struct agent *a, const unsigned region[4], struct agent_outcome *o) {
+        _cleanup_(thumb_image_done) struct thumb_image img = {};
+        _cleanup_free_ uint8_t *rgbx = NULL, *out = NULL;
+        unsigned rw, rh;
+        struct mcp_space fit;
+        uint8_t *image = NULL;
+        size_t size = 0;
+        int r;
+
+        /* The whole screen at its own size (box = the screen), then the region cut from it. */
+        r = thumb_grab_scaled(a->conn, a->screen, a->space.screen_w, a->space.screen_h, &img);
+        if (r < 0 || !img.rgb)
+                return say(o, "Cannot read the screen for zoom.") ?: -EIO;
+        if (region[2] >= img.width || region[3] >= img.height)
+                return say(o, "zoom: the region is outside the screen.") ?: -EINVAL;
+        rw = region[2] - region[0] + 1;
+        rh = region[3] - region[1] + 1;
+        mcp_space_fit(rw, rh, a->max_edge, a->max_pixels, &fit);
+        rgbx = malloc((size_t) rw * rh * 4);
+        out = malloc((size_t) fit.image_w * fit.image_h * 3);
+        if (!rgbx || !out)
+                return -ENOMEM;
+        for (unsigned y = 0; y < rh; y++)
+                for (unsigned x = 0; x < rw; x++) {
+                        const uint8_t *s = img.rgb + ((size_t) (region[1] + y) * img.width + region[0] + x) * 3;
+                        uint8_t *d = rgbx + ((size_t) y * rw + x) * 4;
+
+                        d[0] = s[0];
+                        d[1] = s[1];
+                        d[2] = s[2];
+                        d[3] = 0;
+                }
+        r = thumb_scale(rgbx, THUMB_RGBX8888, rw, rh, (size_t) rw * 4, out, fit.image_w, fit.image_h);
+        if (r >= 0)
+                r = thumb_encode_jpeg(out, fit.image_w, fit.image_h, AGENT_JPEG_QUALITY, &image, &size);
+        if (r < 0)
+                return say(o, "Cannot scale or encode the zoomed region.") ?: -EIO;
+        o->image_w = fit.image_w;
+        o->image_h = fit.image_h;
+        o->image_scale = mcp_space_scale(&fit);
+        memcpy(o->region, region, sizeof o->region);
+        o->zoomed = true;
+        return finish_image(image, size, o);
+}
+
+static void void_outcome(struct agent *a, const struct mcp_action *act, struct agent_outcome *o) {
+        struct lease now;
+
+        (void) lease_read_at(a->dirfd, &now);
+        o->ok = false;
+        o->voided = true;
+        o->epoch = now.epoch;
+        free(o->image_base64);
+        free(o->image);
+        o->image_base64 = NULL;
+        o->image = NULL;
+        (void) say(o, "A human took control of this screen while %s ran; its result is void. Tell the user what you "
+                      "need, and wait until they hand control back.", act->name);
+}
+
+int agent_run(struct agent *a, const struct mcp_action *act, bool want_screenshot, struct agent_outcome *o) {
+        _cleanup_(prepared_done) struct prepared p = {};
+        _cleanup_free_ char *what = strdup_printf("%s", act->name);
+        struct lease admitted;
+        int r;
+
+        *o = (struct agent_outcome) {};
+        if (!what)
+                return -ENOMEM;
+        /* The gate of every agent action: nothing of the screen for the agent while a human has it. */
+        if (cli_action_admit(a->dirfd, what, &admitted) != EXIT_OK) {
+                o->refused = true;
+                o->epoch = admitted.epoch;
+                return say(o, "A human has control of this screen; %s is refused. Tell the user what you need, and "
+                              "wait until they hand control back.", act->name);
+        }
+        o->epoch = admitted.epoch;
+        r = prepare(a, act, &p, o);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0)
+                return 0;               /* said in o; nothing was sent */
+
+        if (a->have_settle)
+                settle_begin(&a->settle);
+        r = execute(a, act, &p, &admitted, o);
+        if (r == -ENOMEM)
+                return r;
+        if (r == -ESTALE || !cli_action_still_valid(a->dirfd, &admitted)) {
+                void_outcome(a, act, o);
+                return 0;
+        }
+        if (r < 0)
+                return 0;
+        if (acts(act)) {
+                o->settled_known = true;
+                if (!a->have_settle)
+                        o->settle = SETTLE_UNSUPPORTED;
+                else if (settle_wait(&a->settle, a->quiet_ms, a->settle_cap_ms, &o->settle, &o->settle_ms) < 0)
+                        return say(o, "The X connection to the desktop broke.");
+        }
+        if (act->kind == MCP_ACT_ZOOM)
+                r = zoom(a, act->region, o);
+        else if (want_screenshot || act->kind == MCP_ACT_SCREENSHOT)
+                r = screenshot(a, o);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0)
+                return 0;
+        /* A picture taken across a takeover may show what the human did: never handed out. */
+        if (!cli_action_still_valid(a->dirfd, &admitted)) {
+                void_outcome(a, act, o);
+                return 0;
+        }
+        activity_stamp(a->dirfd);
+        o->ok = true;
+        return 0;
+}
+
+void agent_outcome_write(struct json *j, const struct mcp_action *act, const struct agent_outcome *o) {
+        json_object_begin(j);
+        agent_outcome_fields(j, act, o);
+        json_object_end(j);
+}
+
+void agent_outcome_fields(struct json *j, const struct mcp_action *act, const struct agent_outcome *o) {
+        char scale[32];
+
+        if (act)
+                json_kv_string(j, "action", act->name);
+        if (o->refused || o->voided) {
+                json_kv_string(j, "suppressed", "human_has_control");
+                json_kv_bool(j, "void", o->voided);
+        }
+        json_kv_bool(j, "ok", o->ok);
+        if (o->message)
+                json_kv_string(j, "error", o->message);
+        json_kv_int(j, "epoch", (long long) o->epoch);
+        if (o->ok && o->characters)
+                json_kv_int(j, "characters", o->characters);
+        if (o->ok && o->have_cursor) {
+                json_key(j, "coordinate");
+                json_array_begin(j);
+                json_int(j, o->cursor_x);
+                json_int(j, o->cursor_y);
+                json_array_end(j);
+        }
+        if (o->ok && o->settled_known) {
+                json_kv_string(j, "settle", settle_state_name(o->settle));
+                json_kv_int(j, "settle_ms", o->settle_ms);
+        }
+        if (o->ok && o->image_base64) {
+                json_key(j, o->zoomed ? "zoom" : "screenshot");
+                json_object_begin(j);
+                json_kv_int(j, "width", o->image_w);
+                json_kv_int(j, "height", o->image_h);
+                snprintf(scale, sizeof scale, "%.6g", o->image_scale);
+                json_key(j, "scale");
+                json_raw(j, scale);
+                if (o->zoomed) {
+                        json_key(j, "screen_region");
+                        json_array_begin(j);
+                        for (size_t i = 0; i < 4; i++)
+                                json_int(j, o->region[i]);
+                        json_array_end(j);
+                }
+                json_object_end(j);
+        }
+}
+
+int agent_windows(struct agent *a, FILE *f, struct agent_outcome *o) {
+        struct lease admitted;
+        int r;
+
+        *o = (struct agent_outcome) {};
+        if (cli_action_admit(a->dirfd, "windows", &admitted) != EXIT_OK) {
+                o->refused = true;
+                o->epoch = admitted.epoch;
+                return say(o, "A human has control of this screen; windows is refused.");
+        }
+        o->epoch = admitted.epoch;
+        r = cli_windows_json(a->conn, a->root, a->profile, admitted.epoch, f);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0)
+                return say(o, "Cannot read the windows: the X connection broke.");
+        if (!cli_action_still_valid(a->dirfd, &admitted)) {
+                struct lease now;
+
+                (void) lease_read_at(a->dirfd, &now);
+                o->voided = true;
+                o->epoch = now.epoch;
+                return say(o, "A human took control of this screen while windows ran; its result is void.");
+        }
+        activity_stamp(a->dirfd);
+        o->ok = true;
+        return 0;
+}
+
+struct ask {
+        unsigned long long epoch;
+};
+
+/* Control came back to the agent after the request: a human took it (the epoch moved) and released it. */
+static bool came_back(const struct lease *l, void *userdata) {
+        const struct ask *k = userdata;
+        return l->holder == LEASE_AGENT && !l->failed && l->epoch > k->epoch;
+}
+
+int agent_ask_human(struct agent *a, const char *reason, unsigned timeout_ms, struct json *j, char **ret_error) {
+        unsigned long long t0 = now_usec();
+        struct lease l;
+        struct ask k;
+        int r;
+
+        *ret_error = NULL;
+        (void) lease_read_at(a->dirfd, &l);
+        if (l.holder == LEASE_HUMAN)
+                r = lease_wait_agent_at(a->dirfd, timeout_ms, &l);
+        else {
+                k.epoch = l.epoch;
+                r = lease_request_at(a->dirfd, AGENT_ASK_VIEWER, reason, &l);
+                if (r == -EINVAL) {
+                        *ret_error = strdup_printf("ask_human: the reason must be 1-%d bytes of text without control "
+                                                   "characters.", LEASE_REASON_MAX);
+                        return *ret_error ? -EINVAL : -ENOMEM;
+                }
+                if (r < 0)
+                        return r;
+                log_info("Desktop %s: the agent asks for a human: %s", a->profile, reason);
+                r = lease_wait_at(a->dirfd, timeout_ms, came_back, &k, &l);
+        }
+        if (r < 0 && r != -ETIME)
+                return r;
+        json_object_begin(j);
+        json_kv_string(j, "outcome", r == -ETIME ? "timeout" : "returned");
+        json_kv_string(j, "control", l.holder == LEASE_HUMAN ? "human" : "agent");
+        json_kv_int(j, "epoch", (long long) l.epoch);
+        json_kv_int(j, "waited_ms", (long long) ((now_usec() - t0) / 1000));
+        json_object_end(j);
+        return 0;
+}
+
+/* The gate's two reads around a clipboard access: refused or void said in o. */
+static bool clip_admit(struct agent *a, const char *what, struct lease *admitted, struct agent_outcome *o) {
+        *o = (struct agent_outcome) {};
+        if (cli_action_admit(a->dirfd, what, admitted) != EXIT_OK) {
+                o->refused = true;
+                o->epoch = admitted->epoch;
+                (void) say(o, "A human has control of this screen; %s is refused. Tell the user what you need, and "
+                              "wait until they hand control back.", what);
+                return false;
+        }
+        o->epoch = admitted->epoch;
+        return true;
+}
+
+static bool clip_still(struct agent *a, const char *what, const struct lease *admitted, struct agent_outcome *o) {
+        struct lease now;
+
+        if (cli_action_still_valid(a->dirfd, admitted))
+                return true;
+        (void) lease_read_at(a->dirfd, &now);
+        o->voided = true;
+        o->epoch = now.epoch;
+        (void) say(o, "A human took control of this screen while %s ran; its result is void.", what);
+        return false;
+}
+
+int agent_clipboard_read(struct agent *a, bool png, uint8_t **ret, size_t *ret_size, struct agent_outcome *o) {
+        struct lease admitted;
+        int r;
+
+        *ret = NULL;
+        if (!clip_admit(a, "clipboard_read", &admitted, o))
+                return 0;
+        r = clipboard_get(a->conn, a->root, png, a->clipboard_max, on_event, &a->settle, ret, ret_size);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0)
+                return say(o, r == -ENODATA ? "The clipboard holds no %s." :
+                              r == -EFBIG ? "The clipboard holds more than [agent] clipboard_max_bytes (%s)." :
+                              r == -ETIME ? "The clipboard's owner did not answer (%s)." : "Cannot read the clipboard (%s).",
+                           png ? "PNG image" : "text");
+        if (!clip_still(a, "clipboard_read", &admitted, o)) {
+                free(*ret);
+                *ret = NULL;
+                return 0;
+        }
+        activity_stamp(a->dirfd);
+        o->ok = true;
+        return 0;
+}
+
+int agent_clipboard_write(struct agent *a, const char *text, struct agent_outcome *o) {
+        struct lease admitted;
+        size_t size = strlen(text);
+        int r;
+
+        if (!clip_admit(a, "clipboard_write", &admitted, o))
+                return 0;
+        if (size > a->clipboard_max)
+                return say(o, "The text is larger than [agent] clipboard_max_bytes (%zu bytes).", a->clipboard_max);
+        r = clipboard_set(a->dirfd, false, text, size);
+        if (r < 0)
+                return say(o, r == -ETIME ? "The desktop's helper did not take the clipboard; restart the desktop."
+                                          : "Cannot hand the clipboard to the desktop's helper.");
+        if (!clip_still(a, "clipboard_write", &admitted, o))
+                return 0;
+        activity_stamp(a->dirfd);
+        o->ok = true;
+        return 0;
+}

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <xcb/xcb.h>
+
+#include "action.h"
+#include "coords.h"
+#include "input.h"
+#include "json.h"
+#include "settle.h"
+
+/*
+ * An agent's actions on a running desktop, whatever carries them (botdesk
+ * mcp, botdesk act): the lease gate of every agent action (cli.h), the
+ * strokes of botdesk input (control/input.h), the grab and encoder of
+ * botdesk thumbnail (control/thumbnail.h), the settle wait
+ * (control/settle.h), on one X connection kept for the session.
+ */
+
+struct agent {
+        const char *profile;
+        int dirfd;                      /* the profile's runtime dir (the lease lives there) */
+        xcb_connection_t *conn;
+        int screen;
+        xcb_window_t root;
+        struct input in;
+        struct settle settle;
+        bool have_settle;
+        struct mcp_space space;         /* what the agent's coordinates mean: the last picture's */
+        unsigned max_edge, max_pixels;
+        unsigned quiet_ms, settle_cap_ms;
+        size_t clipboard_max;
+};
+
+/* What one action did, for the transport to say. */
+struct agent_outcome {
+        bool ok;
+        bool refused;                   /* a human holds control: nothing was done */
+        bool voided;                    /* control moved while it ran: its result is void */
+        unsigned long long epoch;
+        char *message;                  /* why not, when !ok */
+        bool settled_known;
+        enum settle_state settle;
+        unsigned settle_ms;
+        bool have_cursor;
+        unsigned cursor_x, cursor_y;    /* in the picture's space */
+        uint8_t *image;                 /* JPEG */
+        size_t image_size;
+        char *image_base64;             /* the same, base64 */
+        unsigned image_w, image_h;      /* its size */
+        double image_scale;             /* image / screen pixels */
+        unsigned region[4];             /* zoom: the screen rectangle shown */
+        bool zoomed;
+        unsigned characters;            /* type */
+};
+
+void agent_outcome_done(struct agent_outcome *o);
+
+/* Open the running desktop of profile. A CLI exit code, said. */
+int agent_open(struct agent *a, const char *profile);
+void agent_close(struct agent *a);
+
+/*
+ * Run action (parsed in a->space) and, when screenshot is set (or the
+ * action is one), take the picture after it settled. Everything a refused
+ * or failed action needs to say is in *out. Returns 0, or -ENOMEM.
+ */
+int agent_run(struct agent *a, const struct mcp_action *action, bool screenshot, struct agent_outcome *out);
+
+/* The outcome as one JSON object (the text the agent reads), without the image. */
+void agent_outcome_write(struct json *j, const struct mcp_action *action, const struct agent_outcome *o);
+
+/* The same members, inside an object the caller opened (to add its own). */
+void agent_outcome_fields(struct json *j, const struct mcp_action *action, const struct agent_outcome *o);
+
+/* The id under which the agent's own requests for a human appear in the lease (PENDING=). */
+#define AGENT_ASK_VIEWER "agent"
+#define AGENT_ASK_TIMEOUT_MS_DEFAULT 50000u   /* under the MCP SDK's 60 s request timeout */
+#define AGENT_ASK_TIMEOUT_MS_MAX 3600000u
+
+/*
+ * ask_human: record a request for a human with reason (the lease's pending
+ * request, as a viewer's is shown to the people watching), then wait
+ * (inotify, bounded by timeout_ms) until a human has taken control and
+ * handed it back; while a human already holds control, until they hand it
+ * back. What happened, as one JSON object, through j: "outcome" is
+ * "returned" or "timeout". Returns 0, -EINVAL (a reason the lease cannot
+ * hold: said in *ret_error), or another error.
+ */
+int agent_ask_human(struct agent *a, const char *reason, unsigned timeout_ms, struct json *j, char **ret_error);
+
+/*
+ * The clipboard under the gate: read (text, or PNG) into *ret (new), or
+ * write text. 0 with o->ok; a refusal, a void result or a failure said in
+ * o (o->ok false). Returns -ENOMEM only.
+ */
+int agent_clipboard_read(struct agent *a, bool png, uint8_t **ret, size_t *ret_size, struct agent_outcome *o);
+int agent_clipboard_write(struct agent *a, const char *text, struct agent_outcome *o);
+
+/* `botdesk windows --json`'s object, gated like every agent action; into *out's message when refused. */
+int agent_windows(struct agent *a, FILE *f, struct agent_outcome *out);

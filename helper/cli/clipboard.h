@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <xcb/xcb.h>
+
+/*
+ * The agent's clipboard, from the CLI's side (botdesk clipboard, MCP's
+ * clipboard_read and clipboard_write). Reading asks whoever owns CLIPBOARD
+ * (ConvertSelection, answered by SelectionNotify); writing hands the content
+ * to the helper, which owns the selection because a CLI process exits
+ * (supervisor/clipboard-owner.h). The content is never logged.
+ */
+
+/* How long the selection's owner, or the helper, may take to answer. */
+#define CLIPBOARD_ANSWER_MS 3000u
+
+/*
+ * CLIPBOARD as text (UTF8_STRING) or PNG, over connection c, into a new
+ * buffer (NUL-terminated beyond *ret_size). Events other than the answer are
+ * handed to other (may be NULL). -ENODATA: nothing of that type; -EFBIG:
+ * more than max bytes; -ETIME: the owner did not answer; -EIO.
+ */
+int clipboard_get(xcb_connection_t *c, xcb_window_t root, bool png, size_t max,
+                  void (*other)(void *userdata, const xcb_generic_event_t *ev), void *userdata, uint8_t **ret,
+                  size_t *ret_size);
+
+/*
+ * Hand data to the helper of the desktop whose runtime dir is runtime_fd,
+ * and wait until it took it (inotify). -ETIME when it did not (no helper
+ * serving the clipboard): nothing is left behind.
+ */
+int clipboard_set(int runtime_fd, bool png, const void *data, size_t size);

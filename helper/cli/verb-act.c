@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * botdesk act PROFILE: the agent's actions for a gateway without MCP. One
+ * action object a line on stdin (Anthropic's or OpenAI's schema, as the
+ * computer tool takes them), one JSON result a line on stdout, in order.
+ * The same parsing, gate, strokes, settle and pictures as botdesk mcp
+ * (agent.h); a line that is not an action gets a result that says why,
+ * and the stream goes on.
+ */
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "agent.h"
+#include "cli.h"
+#include "jsonrpc.h"
+#include "log.h"
+#include "util.h"
+#include "verbs.h"
+
+static void act_usage(FILE *f) {
+        fputs("Usage: botdesk act PROFILE [--screenshots base64|DIR] [--start]\n"
+              "\n"
+              "One action a line on standard input, as the computer tool takes them:\n"
+              "  {\"action\": \"left_click\", \"coordinate\": [x, y]}   (Anthropic's computer tool)\n"
+              "  {\"type\": \"click\", \"x\": x, \"y\": y, \"button\": \"left\"}   (OpenAI's computer actions)\n"
+              "one JSON result a line on standard output. Coordinates are pixels of the screenshots\n"
+              "({\"action\": \"screenshot\"} gives one, base64 in \"image\").\n"
+              "  --screenshots base64   a screenshot after every action, base64 in \"image\"\n"
+              "  --screenshots DIR      a screenshot after every action, written to DIR/N.jpg (\"image_file\")\n"
+              "  --start                start the desktop first when it is not running\n",
+              f);
+}
+
+/* The picture into dir as N.jpg, mode 0600 (it shows whatever the screen shows). */
+static int write_image(int dirfd, unsigned n, const uint8_t *data, size_t size, char *ret_name, size_t name_size) {
+        snprintf(ret_name, name_size, "%06u.jpg", n);
+        return write_file_atomic_at(dirfd, ret_name, data, size, 0600);
+}
+
+int verb_act(int argc, char **argv) {
+        _cleanup_close_ int out_dirfd = -EBADF;
+        struct jsonrpc_reader rd = {};
+        struct agent a = {};
+        const char *profile = NULL, *shots = NULL;
+        bool start = false, every = false, files = false;
+        unsigned n = 0;
+        int r, ret = EXIT_OK;
+
+        for (int i = 1; i < argc; i++) {
+                if (streq(argv[i], "-h") || streq(argv[i], "--help")) {
+                        act_usage(stdout);
+                        return EXIT_OK;
+                } else if (streq(argv[i], "--start"))
+                        start = true;
+                else if (streq(argv[i], "--screenshots") && i + 1 < argc)
+                        shots = argv[++i];
+                else if (startswith(argv[i], "--screenshots="))
+                        shots = argv[i] + strlen("--screenshots=");
+                else if (argv[i][0] == '-' || profile) {
+                        log_error("Unexpected argument \"%s\" for act.", argv[i]);
+                        act_usage(stderr);
+                        return EXIT_USAGE;
+                } else
+                        profile = argv[i];
+        }
+        if (cli_check_profile(profile) < 0)
+                return EXIT_USAGE;
+        if (shots) {
+                every = true;
+                files = !streq(shots, "base64");
+                if (files) {
+                        out_dirfd = open(shots, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+                        if (out_dirfd < 0) {
+                                log_error_errno(negative_errno(), "Cannot open --screenshots directory %s: %m", shots);
+                                return EXIT_USAGE;
+                        }
+                }
+        }
+        r = cli_start_on_demand(profile, start);
+        if (r != EXIT_OK)
+                return r;
+        r = agent_open(&a, profile);
+        if (r != EXIT_OK) {
+                agent_close(&a);
+                return r;
+        }
+        if (jsonrpc_reader_init(&rd, STDIN_FILENO) < 0) {
+                agent_close(&a);
+                return log_error("Out of memory."), EXIT_FAILED;
+        }
+        for (;;) {
+                _cleanup_(agent_outcome_done) struct agent_outcome o = {};
+                _cleanup_free_ char *error = NULL;
+                struct json_value *v = NULL;
+                struct mcp_action act;
+                struct json j;
+                char *line;
+                size_t len;
+
+                r = jsonrpc_read_line(&rd, &line, &len);
+                if (r == 0)
+                        break;
+                json_init(&j, stdout);
+                if (r == -EMSGSIZE || (r > 0 && len > 0 && json_parse(line, len, &v) < 0)) {
+                        json_object_begin(&j);
+                        json_kv_bool(&j, "ok", false);
+                        json_kv_string(&j, "error", r == -EMSGSIZE ? "The line is longer than 1 MiB; it was dropped."
+                                                                  : "The line is not one JSON value.");
+                        json_object_end(&j);
+                        fputc('\n', stdout);
+                        fflush(stdout);
+                        continue;
+                }
+                if (r < 0) {
+                        log_error_errno(r, "Cannot read standard input: %m");
+                        ret = EXIT_FAILED;
+                        break;
+                }
+                if (len == 0)
+                        continue;
+                r = mcp_action_parse(v, &a.space, &act, &error);
+                if (r == -EINVAL) {
+                        json_object_begin(&j);
+                        json_kv_bool(&j, "ok", false);
+                        json_kv_string(&j, "error", error);
+                        json_object_end(&j);
+                } else if (r >= 0)
+                        r = agent_run(&a, &act, every, &o);
+                if (r == -ENOMEM) {
+                        json_value_free(v);
+                        log_error("Out of memory.");
+                        ret = EXIT_FAILED;
+                        break;
+                }
+                if (r >= 0) {
+                        json_object_begin(&j);
+                        agent_outcome_fields(&j, &act, &o);
+                        if (o.ok && o.image && files) {
+                                char name[32];
+
+                                if (write_image(out_dirfd, ++n, o.image, o.image_size, name, sizeof name) < 0)
+                                        json_kv_string(&j, "image_error", "Cannot write the screenshot.");
+                                else {
+                                        _cleanup_free_ char *path = strdup_printf("%s/%s", shots, name);
+                                        json_kv_string(&j, "image_file", path);
+                                }
+                        } else if (o.ok && o.image_base64)
+                                json_kv_string(&j, "image", o.image_base64);
+                        json_object_end(&j);
+                }
+                json_value_free(v);
+                fputc('\n', stdout);
+                fflush(stdout);
+                if (xcb_connection_has_error(a.conn)) {
+                        log_error("The X connection to desktop %s broke (stopped or restarted?); ending.", profile);
+                        ret = EXIT_FAILED;
+                        break;
+                }
+        }
+        jsonrpc_reader_done(&rd);
+        agent_close(&a);
+        return ret;
+}

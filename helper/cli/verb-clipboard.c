@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * botdesk clipboard PROFILE get|set [--type text/plain|image/png]: the
+ * agent's clipboard, under the lease like every agent action (refused, 3,
+ * while a human holds control), capped by [agent] clipboard_max_bytes,
+ * never logged. get prints the content on stdout; set reads it from stdin.
+ */
+#include <unistd.h>
+
+#include "cli.h"
+#include "cli-desktop.h"
+#include "clipboard.h"
+#include "lease.h"
+#include "log.h"
+#include "util.h"
+#include "verbs.h"
+
+/* Standard input, whatever it is (a pipe, a socket: /dev/stdin cannot be opened for a socket), at most max bytes. */
+static int read_stdin(size_t max, char **ret, size_t *ret_size) {
+        _cleanup_free_ char *buf = malloc(max + 1);
+        size_t n = 0;
+
+        if (!buf)
+                return -ENOMEM;
+        for (;;) {
+                ssize_t k = read(STDIN_FILENO, buf + n, max + 1 - n);
+
+                if (k < 0 && errno == EINTR)
+                        continue;
+                if (k < 0)
+                        return negative_errno();
+                if (k == 0)
+                        break;
+                n += (size_t) k;
+                if (n > max)
+                        return -EFBIG;
+        }
+        buf[n] = 0;
+        *ret = TAKE_PTR(buf);
+        *ret_size = n;
+        return 0;
+}
+
+static void clipboard_usage(FILE *f) {
+        fputs("Usage: botdesk clipboard PROFILE get|set [--type text/plain|image/png]\n"
+              "\n"
+              "  get   print the desktop's clipboard (CLIPBOARD) on standard output\n"
+              "  set   make standard input the desktop's clipboard (the helper serves it)\n",
+              f);
+}
+
+int verb_clipboard(int argc, char **argv) {
+        _cleanup_free_ char *display = NULL, *xauthority = NULL, *in = NULL;
+        _cleanup_free_ uint8_t *data = NULL;
+        _cleanup_close_ int dirfd = -EBADF;
+        const char *profile = NULL, *action = NULL, *type = "text/plain";
+        struct bd_config cfg = {};
+        struct lease admitted;
+        xcb_connection_t *c;
+        size_t size = 0, max;
+        bool png;
+        int n, r;
+
+        for (int i = 1; i < argc; i++) {
+                const char *a = argv[i];
+
+                if (streq(a, "-h") || streq(a, "--help")) {
+                        clipboard_usage(stdout);
+                        return EXIT_OK;
+                } else if (streq(a, "--type") && i + 1 < argc)
+                        type = argv[++i];
+                else if (startswith(a, "--type="))
+                        type = a + strlen("--type=");
+                else if (a[0] == '-' || (profile && action)) {
+                        log_error("Unexpected argument \"%s\" for clipboard.", a);
+                        clipboard_usage(stderr);
+                        return EXIT_USAGE;
+                } else if (!profile)
+                        profile = a;
+                else
+                        action = a;
+        }
+        if (cli_check_profile(profile) < 0)
+                return EXIT_USAGE;
+        if (!action || (!streq(action, "get") && !streq(action, "set"))) {
+                log_error("clipboard needs get or set.");
+                clipboard_usage(stderr);
+                return EXIT_USAGE;
+        }
+        if (!streq(type, "text/plain") && !streq(type, "image/png")) {
+                log_error("Invalid --type \"%s\": give text/plain or image/png.", type);
+                return EXIT_USAGE;
+        }
+        png = streq(type, "image/png");
+        if (cli_load_config(profile, &cfg) < 0) {
+                config_done(&cfg);
+                return EXIT_USAGE;
+        }
+        max = cfg.clipboard_max_bytes;
+        config_done(&cfg);
+
+        if (streq(action, "set")) {
+                /* Read (bounded) before the gate: a refused set then has consumed its input like any other. */
+                r = read_stdin(max, &in, &size);
+                if (r < 0)
+                        return log_error_errno(r, "Cannot read the clipboard content from standard input (at most %zu bytes: "
+                                                  "[agent] clipboard_max_bytes): %m", max), EXIT_USAGE;
+        }
+        r = cli_running_display(profile, &dirfd, &display, &xauthority);
+        if (r != EXIT_OK)
+                return r;
+        r = cli_action_admit(dirfd, streq(action, "get") ? "clipboard get" : "clipboard set", &admitted);
+        if (r != EXIT_OK)
+                return r;
+        if (streq(action, "set")) {
+                r = clipboard_set(dirfd, png, in, size);
+                if (in)
+                        explicit_bzero(in, size);
+                if (r == -ETIME) {
+                        log_error("The helper of desktop %s did not take the clipboard within %u ms; restart the desktop.",
+                                  profile, CLIPBOARD_ANSWER_MS);
+                        return EXIT_FAILED;
+                }
+                if (r < 0)
+                        return log_error_errno(r, "Cannot hand the clipboard to desktop %s: %m", profile), EXIT_FAILED;
+                r = cli_action_done(dirfd, profile, "clipboard set", &admitted, false);
+                if (r == EXIT_OK)
+                        activity_stamp(dirfd);
+                return r;
+        }
+
+        r = cli_connect_desktop(profile, display, xauthority, &c, &n);
+        if (r != EXIT_OK)
+                return r;
+        r = clipboard_get(c, xcb_setup_roots_iterator(xcb_get_setup(c)).data->root, png, max, NULL, NULL, &data, &size);
+        xcb_disconnect(c);
+        if (r == -ENODATA) {
+                log_error("The clipboard of desktop %s holds no %s.", profile, png ? "PNG image" : "text");
+                return EXIT_FAILED;
+        }
+        if (r == -EFBIG) {
+                log_error("The clipboard of desktop %s holds more than %zu bytes ([agent] clipboard_max_bytes).", profile, max);
+                return EXIT_FAILED;
+        }
+        if (r == -ETIME) {
+                log_error("The owner of the clipboard of desktop %s did not answer within %u ms.", profile, CLIPBOARD_ANSWER_MS);
+                return EXIT_FAILED;
+        }
+        if (r < 0)
+                return log_error_errno(r, "Cannot read the clipboard of desktop %s: %m", profile), EXIT_FAILED;
+        /* What a human did meanwhile is not the agent's to read. */
+        r = cli_action_done(dirfd, profile, "clipboard get", &admitted, false);
+        if (r != EXIT_OK)
+                return r;
+        if (write_all(STDOUT_FILENO, data, size) < 0)
+                return log_error_errno(negative_errno(), "Cannot write the clipboard to standard output: %m"), EXIT_FAILED;
+        activity_stamp(dirfd);
+        return EXIT_OK;
+}

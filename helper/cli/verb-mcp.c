@@ -1,0 +1,353 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * botdesk mcp PROFILE: an MCP server on stdin/stdout for one desktop. The
+ * protocol is mcp/'s; the tools run through agent.h, the code of botdesk
+ * input and thumbnail behind the same lease gate. stdout carries the
+ * protocol alone: every log line goes to stderr.
+ */
+#include <unistd.h>
+
+#include "agent.h"
+#include "cli.h"
+#include "jsonrpc.h"
+#include "lease.h"
+#include "log.h"
+#include "server.h"
+#include "thumbnail.h"
+#include "util.h"
+#include "verbs.h"
+
+#define BATCH_MAX 64
+
+static void mcp_usage(FILE *f) {
+        fputs("Usage: botdesk mcp PROFILE [--start]\n"
+              "\n"
+              "An MCP server (JSON-RPC 2.0, one message per line) on standard input and output, for an agent's\n"
+              "client: tools computer, batch, windows, status, ask_human, clipboard_read and\n"
+              "clipboard_write. In the client's configuration:\n"
+              "  {\"command\": \"botdesk\", \"args\": [\"mcp\", \"PROFILE\"]}\n"
+              "  --start   start the desktop first when it is not running\n",
+              f);
+}
+
+static void space(void *userdata, struct mcp_space *ret) {
+        struct agent *a = userdata;
+        *ret = a->space;
+}
+
+/* The outcome as the agent reads it: a JSON text, and the picture when there is one. */
+static int outcome_result(const struct mcp_action *act, const struct agent_outcome *o, struct mcp_result *res) {
+        _cleanup_free_ char *text = NULL;
+        size_t size = 0;
+        FILE *f = open_memstream(&text, &size);
+        struct json j;
+
+        if (!f)
+                return -ENOMEM;
+        json_init(&j, f);
+        agent_outcome_write(&j, act, o);
+        if (fclose(f) != 0)
+                return -ENOMEM;
+        if (!o->ok)
+                mcp_result_error(res, text);
+        else
+                mcp_result_text(res, text);
+        if (o->ok && o->image_base64)
+                mcp_result_image(res, "image/jpeg", o->image_base64);
+        return 0;
+}
+
+static int tool_computer(struct agent *a, const struct json_value *args, struct mcp_result *res) {
+        _cleanup_free_ char *error = NULL;
+        _cleanup_(agent_outcome_done) struct agent_outcome o = {};
+        struct mcp_action act;
+        int r;
+
+        r = mcp_action_parse(args, &a->space, &act, &error);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0) {
+                mcp_result_error(res, error);
+                return 0;
+        }
+        r = agent_run(a, &act, true, &o);
+        if (r < 0)
+                return r;
+        return outcome_result(&act, &o, res);
+}
+
+static int tool_batch(struct agent *a, const struct json_value *args, struct mcp_result *res) {
+        const struct json_value *list = json_get(args, "actions");
+        _cleanup_free_ char *text = NULL;
+        size_t size = 0;
+        _cleanup_fclose_ FILE *f = NULL;
+        struct json j;
+        bool ok = true;
+        char *image = NULL;
+
+        if (!list || list->type != JSON_ARRAY || list->n == 0 || list->n > BATCH_MAX) {
+                mcp_result_error(res, "batch needs {\"actions\": [ACTION, ...]}: 1 to 64 computer actions of either schema.");
+                return 0;
+        }
+        f = open_memstream(&text, &size);
+        if (!f)
+                return -ENOMEM;
+        json_init(&j, f);
+        json_object_begin(&j);
+        json_key(&j, "results");
+        json_array_begin(&j);
+        for (size_t i = 0; i < list->n && ok; i++) {
+                _cleanup_free_ char *error = NULL;
+                _cleanup_(agent_outcome_done) struct agent_outcome o = {};
+                struct mcp_action act;
+                int r;
+
+                r = mcp_action_parse(&list->items[i], &a->space, &act, &error);
+                if (r == -ENOMEM)
+                        return r;
+                if (r < 0) {
+                        json_object_begin(&j);
+                        json_kv_bool(&j, "ok", false);
+                        json_kv_string(&j, "error", error);
+                        json_object_end(&j);
+                        ok = false;
+                        break;
+                }
+                /* One picture, after the last action. */
+                r = agent_run(a, &act, i + 1 == list->n, &o);
+                if (r < 0)
+                        return r;
+                agent_outcome_write(&j, &act, &o);
+                ok = o.ok;
+                if (ok && o.image_base64)
+                        image = TAKE_PTR(o.image_base64);
+        }
+        json_array_end(&j);
+        json_kv_bool(&j, "ok", ok);
+        json_object_end(&j);
+        if (fflush(f) != 0) {
+                free(image);
+                return -ENOMEM;
+        }
+        if (ok)
+                mcp_result_text(res, text);
+        else
+                mcp_result_error(res, text);
+        if (image)
+                mcp_result_image(res, "image/jpeg", image);
+        free(image);
+        return 0;
+}
+
+static int tool_windows(struct agent *a, struct mcp_result *res) {
+        _cleanup_(agent_outcome_done) struct agent_outcome o = {};
+        _cleanup_free_ char *text = NULL;
+        size_t size = 0;
+        FILE *f = open_memstream(&text, &size);
+        int r;
+
+        if (!f)
+                return -ENOMEM;
+        r = agent_windows(a, f, &o);
+        if (fclose(f) != 0 || r < 0)
+                return -ENOMEM;
+        if (!o.ok)
+                return outcome_result(NULL, &o, res);
+        mcp_result_text(res, text);
+        return 0;
+}
+
+static int tool_status(struct agent *a, struct mcp_result *res) {
+        struct lease l;
+
+        (void) lease_read_at(a->dirfd, &l);
+        mcp_result_textf(res,
+                         "{\"profile\": \"%s\", \"control\": \"%s\", \"epoch\": %llu, \"screen\": [%u, %u], "
+                         "\"screenshot\": [%u, %u], \"scale\": %.6g, \"settle\": %s}",
+                         a->profile, l.holder == LEASE_HUMAN ? "human" : "agent", (unsigned long long) l.epoch,
+                         a->space.screen_w, a->space.screen_h, a->space.image_w, a->space.image_h,
+                         mcp_space_scale(&a->space), a->have_settle ? "true" : "false");
+        return 0;
+}
+
+static int tool_ask_human(struct agent *a, const struct json_value *args, struct mcp_result *res) {
+        const struct json_value *reason = json_get(args, "reason"), *timeout = json_get(args, "timeout");
+        _cleanup_free_ char *text = NULL, *error = NULL;
+        unsigned timeout_ms = AGENT_ASK_TIMEOUT_MS_DEFAULT;
+        size_t size = 0;
+        FILE *f;
+        struct json j;
+        int r;
+
+        if (!reason || reason->type != JSON_STRING || !*reason->string) {
+                mcp_result_error(res, "ask_human needs {\"reason\": \"what the human should do\"} (and optionally "
+                                      "\"timeout\": seconds, 1-3600).");
+                return 0;
+        }
+        if (timeout && timeout->type != JSON_NULL) {
+                if (timeout->type != JSON_NUMBER || timeout->number < 1 || timeout->number > AGENT_ASK_TIMEOUT_MS_MAX / 1000) {
+                        mcp_result_error(res, "ask_human: timeout must be seconds, 1-3600.");
+                        return 0;
+                }
+                timeout_ms = (unsigned) (timeout->number * 1000.0);
+        }
+        f = open_memstream(&text, &size);
+        if (!f)
+                return -ENOMEM;
+        json_init(&j, f);
+        r = agent_ask_human(a, reason->string, timeout_ms, &j, &error);
+        if (fclose(f) != 0 && r >= 0)
+                r = -ENOMEM;
+        if (r == -EINVAL) {
+                mcp_result_error(res, error);
+                return 0;
+        }
+        if (r < 0) {
+                mcp_result_error(res, "ask_human: the control lease cannot be read or watched.");
+                return r == -ENOMEM ? r : 0;
+        }
+        mcp_result_text(res, text);
+        return 0;
+}
+
+static int tool_clipboard(struct agent *a, bool write, const struct json_value *args, struct mcp_result *res) {
+        const struct json_value *type = json_get(args, "type"), *text = json_get(args, "text");
+        _cleanup_(agent_outcome_done) struct agent_outcome o = {};
+        _cleanup_free_ uint8_t *data = NULL;
+        _cleanup_free_ char *b64 = NULL;
+        size_t size = 0;
+        bool png = false;
+        int r;
+
+        if (write) {
+                if (!text || text->type != JSON_STRING) {
+                        mcp_result_error(res, "clipboard_write needs {\"text\": \"...\"}.");
+                        return 0;
+                }
+                r = agent_clipboard_write(a, text->string, &o);
+                if (r < 0)
+                        return r;
+                return outcome_result(NULL, &o, res);
+        }
+        if (type && type->type != JSON_NULL) {
+                if (type->type != JSON_STRING || (!streq(type->string, "text/plain") && !streq(type->string, "image/png"))) {
+                        mcp_result_error(res, "clipboard_read: type is text/plain or image/png.");
+                        return 0;
+                }
+                png = streq(type->string, "image/png");
+        }
+        r = agent_clipboard_read(a, png, &data, &size, &o);
+        if (r < 0)
+                return r;
+        if (!o.ok)
+                return outcome_result(NULL, &o, res);
+        if (png) {
+                b64 = thumb_base64(data, size);
+                if (!b64)
+                        return -ENOMEM;
+                mcp_result_image(res, "image/png", b64);
+        } else if (strlen((const char *) data) != size)
+                mcp_result_error(res, "The clipboard's text holds a NUL byte.");
+        else
+                mcp_result_text(res, (const char *) data);
+        explicit_bzero(data, size);
+        return 0;
+}
+
+static int call(void *userdata, const char *tool, const struct json_value *args, struct mcp_result *res) {
+        struct agent *a = userdata;
+
+        if (streq(tool, "computer"))
+                return tool_computer(a, args, res);
+        if (streq(tool, "batch"))
+                return tool_batch(a, args, res);
+        if (streq(tool, "windows"))
+                return tool_windows(a, res);
+        if (streq(tool, "status"))
+                return tool_status(a, res);
+        if (streq(tool, "ask_human"))
+                return tool_ask_human(a, args, res);
+        if (streq(tool, "clipboard_read"))
+                return tool_clipboard(a, false, args, res);
+        if (streq(tool, "clipboard_write"))
+                return tool_clipboard(a, true, args, res);
+        mcp_result_error(res, "Unknown tool.");
+        return 0;
+}
+
+static const struct mcp_backend backend = {
+        .space = space,
+        .call = call,
+};
+
+int verb_mcp(int argc, char **argv) {
+        struct jsonrpc_reader rd = {};
+        struct mcp_server server;
+        struct agent a = {};
+        const char *profile = NULL;
+        bool start = false;
+        int r, ret = EXIT_OK;
+
+        for (int i = 1; i < argc; i++) {
+                if (streq(argv[i], "-h") || streq(argv[i], "--help")) {
+                        mcp_usage(stdout);
+                        return EXIT_OK;
+                } else if (streq(argv[i], "--start"))
+                        start = true;
+                else if (argv[i][0] == '-' || profile) {
+                        log_error("Unexpected argument \"%s\" for mcp.", argv[i]);
+                        mcp_usage(stderr);
+                        return EXIT_USAGE;
+                } else
+                        profile = argv[i];
+        }
+        if (cli_check_profile(profile) < 0)
+                return EXIT_USAGE;
+        r = cli_start_on_demand(profile, start);
+        if (r != EXIT_OK)
+                return r;
+        r = agent_open(&a, profile);
+        if (r != EXIT_OK) {
+                agent_close(&a);
+                return r;
+        }
+        if (jsonrpc_reader_init(&rd, STDIN_FILENO) < 0) {
+                agent_close(&a);
+                return log_error("Out of memory."), EXIT_FAILED;
+        }
+        mcp_server_init(&server, &backend, &a);
+        for (;;) {
+                char *line;
+                size_t len;
+
+                r = jsonrpc_read_line(&rd, &line, &len);
+                if (r == 0)
+                        break;
+                if (r == -EMSGSIZE) {
+                        mcp_server_oversized(stdout);
+                        continue;
+                }
+                if (r < 0) {
+                        log_error_errno(r, "Cannot read standard input: %m");
+                        ret = EXIT_FAILED;
+                        break;
+                }
+                /* Blank lines between messages are framing, not messages. */
+                if (len == 0)
+                        continue;
+                r = mcp_server_handle(&server, line, len, stdout);
+                if (r < 0) {
+                        log_error_errno(r, "Cannot answer: %m");
+                        ret = EXIT_FAILED;
+                        break;
+                }
+                if (xcb_connection_has_error(a.conn)) {
+                        log_error("The X connection to desktop %s broke (stopped or restarted?); ending.", profile);
+                        ret = EXIT_FAILED;
+                        break;
+                }
+        }
+        jsonrpc_reader_done(&rd);
+        agent_close(&a);
+        return ret;
+}

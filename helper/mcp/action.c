@@ -1,0 +1,405 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The two action schemas (action.h). Each action is a row: the arguments
+ * it requires and those it allows; everything else in the object is an
+ * error that names the action's valid form.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "action.h"
+#include "util.h"
+
+enum {
+        ARG_COORDINATE,
+        ARG_START_COORDINATE,
+        ARG_TEXT,
+        ARG_SCROLL_DIRECTION,
+        ARG_SCROLL_AMOUNT,
+        ARG_DURATION,
+        ARG_REGION,
+        ARG_X,
+        ARG_Y,
+        ARG_BUTTON,
+        ARG_PATH,
+        ARG_KEYS,
+        ARG_SCROLL_X,
+        ARG_SCROLL_Y,
+        _ARG_MAX,
+};
+
+#define A(id) (1u << (id))
+
+static const char *const arg_names[_ARG_MAX] = {
+        [ARG_COORDINATE] = "coordinate",
+        [ARG_START_COORDINATE] = "start_coordinate",
+        [ARG_TEXT] = "text",
+        [ARG_SCROLL_DIRECTION] = "scroll_direction",
+        [ARG_SCROLL_AMOUNT] = "scroll_amount",
+        [ARG_DURATION] = "duration",
+        [ARG_REGION] = "region",
+        [ARG_X] = "x",
+        [ARG_Y] = "y",
+        [ARG_BUTTON] = "button",
+        [ARG_PATH] = "path",
+        [ARG_KEYS] = "keys",
+        [ARG_SCROLL_X] = "scroll_x",
+        [ARG_SCROLL_Y] = "scroll_y",
+};
+
+struct form {
+        const char *name;
+        enum mcp_act kind;
+        unsigned required, allowed;
+        unsigned button, clicks;
+        const char *usage;              /* the valid form, for the error */
+};
+
+static const struct form anthropic_forms[] = {
+        { "key", MCP_ACT_KEY, A(ARG_TEXT), 0, 0, 0, "{\"action\": \"key\", \"text\": \"ctrl+s\"}" },
+        { "type", MCP_ACT_TYPE, A(ARG_TEXT), 0, 0, 0, "{\"action\": \"type\", \"text\": \"Hello\"}" },
+        { "mouse_move", MCP_ACT_MOVE, A(ARG_COORDINATE), 0, 0, 0,
+          "{\"action\": \"mouse_move\", \"coordinate\": [x, y]}" },
+        { "left_click", MCP_ACT_CLICK, 0, A(ARG_COORDINATE) | A(ARG_TEXT), 1, 1,
+          "{\"action\": \"left_click\", \"coordinate\": [x, y] (optional), \"text\": \"shift\" (optional held keys)}" },
+        { "right_click", MCP_ACT_CLICK, 0, A(ARG_COORDINATE) | A(ARG_TEXT), 3, 1,
+          "{\"action\": \"right_click\", \"coordinate\": [x, y] (optional), \"text\": \"shift\" (optional held keys)}" },
+        { "middle_click", MCP_ACT_CLICK, 0, A(ARG_COORDINATE) | A(ARG_TEXT), 2, 1,
+          "{\"action\": \"middle_click\", \"coordinate\": [x, y] (optional), \"text\": \"shift\" (optional held keys)}" },
+        { "double_click", MCP_ACT_CLICK, 0, A(ARG_COORDINATE) | A(ARG_TEXT), 1, 2,
+          "{\"action\": \"double_click\", \"coordinate\": [x, y] (optional), \"text\": \"shift\" (optional held keys)}" },
+        { "triple_click", MCP_ACT_CLICK, 0, A(ARG_COORDINATE) | A(ARG_TEXT), 1, 3,
+          "{\"action\": \"triple_click\", \"coordinate\": [x, y] (optional), \"text\": \"shift\" (optional held keys)}" },
+        { "left_click_drag", MCP_ACT_DRAG, A(ARG_START_COORDINATE) | A(ARG_COORDINATE), 0, 1, 0,
+          "{\"action\": \"left_click_drag\", \"start_coordinate\": [x, y], \"coordinate\": [x, y]}" },
+        { "left_mouse_down", MCP_ACT_DOWN, 0, A(ARG_COORDINATE), 1, 0,
+          "{\"action\": \"left_mouse_down\", \"coordinate\": [x, y] (optional)}" },
+        { "left_mouse_up", MCP_ACT_UP, 0, A(ARG_COORDINATE), 1, 0,
+          "{\"action\": \"left_mouse_up\", \"coordinate\": [x, y] (optional)}" },
+        { "scroll", MCP_ACT_SCROLL, A(ARG_SCROLL_DIRECTION) | A(ARG_SCROLL_AMOUNT), A(ARG_COORDINATE) | A(ARG_TEXT), 0, 0,
+          "{\"action\": \"scroll\", \"scroll_direction\": \"up|down|left|right\", \"scroll_amount\": 1-1000, "
+          "\"coordinate\": [x, y] (optional), \"text\": \"ctrl\" (optional held keys)}" },
+        { "hold_key", MCP_ACT_HOLD_KEY, A(ARG_TEXT) | A(ARG_DURATION), 0, 0, 0,
+          "{\"action\": \"hold_key\", \"text\": \"shift\", \"duration\": seconds (0-100)}" },
+        { "wait", MCP_ACT_WAIT, A(ARG_DURATION), 0, 0, 0, "{\"action\": \"wait\", \"duration\": seconds (0-100)}" },
+        { "cursor_position", MCP_ACT_CURSOR_POSITION, 0, 0, 0, 0, "{\"action\": \"cursor_position\"}" },
+        { "screenshot", MCP_ACT_SCREENSHOT, 0, 0, 0, 0, "{\"action\": \"screenshot\"}" },
+        { "zoom", MCP_ACT_ZOOM, A(ARG_REGION), 0, 0, 0, "{\"action\": \"zoom\", \"region\": [x0, y0, x1, y1]}" },
+};
+
+static const struct form openai_forms[] = {
+        { "click", MCP_ACT_CLICK, A(ARG_X) | A(ARG_Y), A(ARG_BUTTON), 1, 1,
+          "{\"type\": \"click\", \"x\": x, \"y\": y, \"button\": \"left|right|wheel|back|forward\" (optional)}" },
+        { "double_click", MCP_ACT_CLICK, A(ARG_X) | A(ARG_Y), 0, 1, 2, "{\"type\": \"double_click\", \"x\": x, \"y\": y}" },
+        { "drag", MCP_ACT_DRAG, A(ARG_PATH), 0, 1, 0,
+          "{\"type\": \"drag\", \"path\": [{\"x\": x, \"y\": y}, ...] (2-64 points)}" },
+        { "keypress", MCP_ACT_KEY, A(ARG_KEYS), 0, 0, 0, "{\"type\": \"keypress\", \"keys\": [\"CTRL\", \"C\"]}" },
+        { "move", MCP_ACT_MOVE, A(ARG_X) | A(ARG_Y), 0, 0, 0, "{\"type\": \"move\", \"x\": x, \"y\": y}" },
+        { "scroll", MCP_ACT_SCROLL, A(ARG_X) | A(ARG_Y) | A(ARG_SCROLL_X) | A(ARG_SCROLL_Y), 0, 0, 0,
+          "{\"type\": \"scroll\", \"x\": x, \"y\": y, \"scroll_x\": pixels, \"scroll_y\": pixels}" },
+        { "type", MCP_ACT_TYPE, A(ARG_TEXT), 0, 0, 0, "{\"type\": \"type\", \"text\": \"Hello\"}" },
+        { "wait", MCP_ACT_WAIT, 0, 0, 0, 0, "{\"type\": \"wait\"}" },
+        { "screenshot", MCP_ACT_SCREENSHOT, 0, 0, 0, 0, "{\"type\": \"screenshot\"}" },
+};
+
+_printf_(2, 3) static int fail(char **ret_error, const char *fmt, ...) {
+        va_list ap;
+
+        va_start(ap, fmt);
+        *ret_error = strdup_vprintf(fmt, ap);
+        va_end(ap);
+        return *ret_error ? -EINVAL : -ENOMEM;
+}
+
+static int arg_find(const char *key) {
+        for (int i = 0; i < _ARG_MAX; i++)
+                if (streq(arg_names[i], key))
+                        return i;
+        return -1;
+}
+
+static const struct json_value *arg(const struct json_value *args, int id) {
+        const struct json_value *v = json_get(args, arg_names[id]);
+
+        /* A null argument is an absent one: clients fill unused fields with null. */
+        return v && v->type != JSON_NULL ? v : NULL;
+}
+
+/* A point of the picture, as a screen pixel. */
+static int point(const struct mcp_space *s, long long x, long long y, unsigned *rx, unsigned *ry, const struct form *f,
+                 char **ret_error) {
+        if (mcp_space_to_screen(s, x, y, rx, ry) < 0)
+                return fail(ret_error, "%s: the point %lld,%lld is outside the screenshot (%ux%u: x 0-%u, y 0-%u). Use: %s",
+                            f->name, x, y, s->image_w, s->image_h, s->image_w - 1, s->image_h - 1, f->usage);
+        return 0;
+}
+
+static int coordinate(const struct json_value *v, const struct mcp_space *s, unsigned *rx, unsigned *ry,
+                      const struct form *f, const char *what, char **ret_error) {
+        long long x, y;
+
+        if (!v || v->type != JSON_ARRAY || v->n != 2 || json_get_int(&v->items[0], -1000000000, 1000000000, &x) < 0 ||
+            json_get_int(&v->items[1], -1000000000, 1000000000, &y) < 0)
+                return fail(ret_error, "%s: %s must be [x, y], two whole numbers. Use: %s", f->name, what, f->usage);
+        return point(s, x, y, rx, ry, f, ret_error);
+}
+
+static int duration(const struct json_value *v, const struct form *f, unsigned *ret, char **ret_error) {
+        if (v->type != JSON_NUMBER || v->number < 0 || v->number > MCP_DURATION_MAX_MS / 1000.0)
+                return fail(ret_error, "%s: duration must be a number of seconds from 0 to %u. Use: %s", f->name,
+                            MCP_DURATION_MAX_MS / 1000, f->usage);
+        *ret = (unsigned) (v->number * 1000.0 + 0.5);
+        return 0;
+}
+
+static int text(const struct json_value *v, const struct form *f, const char **ret, char **ret_error) {
+        if (v->type != JSON_STRING || !*v->string)
+                return fail(ret_error, "%s: text must be a non-empty string. Use: %s", f->name, f->usage);
+        *ret = v->string;
+        return 0;
+}
+
+static int parse_anthropic(const struct json_value *args, const struct form *f, const struct mcp_space *s,
+                           struct mcp_action *a, char **ret_error) {
+        const struct json_value *v;
+        long long n;
+        int r;
+
+        if ((v = arg(args, ARG_COORDINATE))) {
+                r = coordinate(v, s, &a->x, &a->y, f, "coordinate", ret_error);
+                if (r < 0)
+                        return r;
+                a->have_point = true;
+        }
+        if ((v = arg(args, ARG_TEXT))) {
+                r = text(v, f, &a->text, ret_error);
+                if (r < 0)
+                        return r;
+        }
+        if ((v = arg(args, ARG_DURATION))) {
+                r = duration(v, f, &a->duration_ms, ret_error);
+                if (r < 0)
+                        return r;
+        }
+        switch (a->kind) {
+        case MCP_ACT_DRAG:
+                r = coordinate(arg(args, ARG_START_COORDINATE), s, &a->path[0][0], &a->path[0][1], f, "start_coordinate",
+                               ret_error);
+                if (r < 0)
+                        return r;
+                a->path[1][0] = a->x;
+                a->path[1][1] = a->y;
+                a->n_path = 2;
+                a->have_point = false;
+                break;
+        case MCP_ACT_SCROLL: {
+                const char *dir;
+
+                v = arg(args, ARG_SCROLL_DIRECTION);
+                dir = v && v->type == JSON_STRING ? v->string : "";
+                if (json_get_int(arg(args, ARG_SCROLL_AMOUNT), 1, MCP_SCROLL_MAX, &n) < 0)
+                        return fail(ret_error, "scroll: scroll_amount must be a whole number from 1 to %d. Use: %s",
+                                    MCP_SCROLL_MAX, f->usage);
+                if (streq(dir, "up"))
+                        a->dy = -n;
+                else if (streq(dir, "down"))
+                        a->dy = n;
+                else if (streq(dir, "left"))
+                        a->dx = -n;
+                else if (streq(dir, "right"))
+                        a->dx = n;
+                else
+                        return fail(ret_error, "scroll: scroll_direction must be up, down, left or right. Use: %s", f->usage);
+                break;
+        }
+        case MCP_ACT_ZOOM: {
+                long long c[4];
+
+                v = arg(args, ARG_REGION);
+                if (!v || v->type != JSON_ARRAY || v->n != 4)
+                        return fail(ret_error, "zoom: region must be [x0, y0, x1, y1]. Use: %s", f->usage);
+                for (size_t i = 0; i < 4; i++)
+                        if (json_get_int(&v->items[i], -1000000000, 1000000000, &c[i]) < 0)
+                                return fail(ret_error, "zoom: region must be four whole numbers. Use: %s", f->usage);
+                if (c[2] <= c[0] || c[3] <= c[1])
+                        return fail(ret_error, "zoom: region needs x1 > x0 and y1 > y0. Use: %s", f->usage);
+                /* The far corner is the last pixel inside the region. */
+                r = point(s, c[0], c[1], &a->region[0], &a->region[1], f, ret_error);
+                if (r >= 0)
+                        r = point(s, c[2] - 1, c[3] - 1, &a->region[2], &a->region[3], f, ret_error);
+                if (r < 0)
+                        return r;
+                break;
+        }
+        default:
+                break;
+        }
+        return 0;
+}
+
+static int openai_button(const struct json_value *v, unsigned *ret, const struct form *f, char **ret_error) {
+        static const struct {
+                const char *name;
+                unsigned button;
+        } buttons[] = { { "left", 1 }, { "wheel", 2 }, { "middle", 2 }, { "right", 3 }, { "back", 8 }, { "forward", 9 } };
+
+        if (v->type == JSON_STRING)
+                for (size_t i = 0; i < ELEMENTSOF(buttons); i++)
+                        if (streq(v->string, buttons[i].name)) {
+                                *ret = buttons[i].button;
+                                return 0;
+                        }
+        return fail(ret_error, "click: button must be left, right, wheel, back or forward. Use: %s", f->usage);
+}
+
+/* Pixels of OpenAI's scroll as wheel steps: any movement at least one step. */
+static long long scroll_steps(long long pixels) {
+        long long steps = (pixels < 0 ? -pixels : pixels) + MCP_SCROLL_PIXELS_PER_STEP / 2;
+
+        steps /= MCP_SCROLL_PIXELS_PER_STEP;
+        if (steps == 0 && pixels != 0)
+                steps = 1;
+        if (steps > MCP_SCROLL_MAX)
+                steps = MCP_SCROLL_MAX;
+        return pixels < 0 ? -steps : steps;
+}
+
+static int parse_openai(const struct json_value *args, const struct form *f, const struct mcp_space *s,
+                        struct mcp_action *a, char **ret_error) {
+        const struct json_value *v;
+        long long x, y;
+        int r;
+
+        if (f->required & A(ARG_X)) {
+                if (json_get_int(arg(args, ARG_X), -1000000000, 1000000000, &x) < 0 ||
+                    json_get_int(arg(args, ARG_Y), -1000000000, 1000000000, &y) < 0)
+                        return fail(ret_error, "%s: x and y must be whole numbers. Use: %s", f->name, f->usage);
+                r = point(s, x, y, &a->x, &a->y, f, ret_error);
+                if (r < 0)
+                        return r;
+                a->have_point = true;
+        }
+        if ((v = arg(args, ARG_BUTTON))) {
+                r = openai_button(v, &a->button, f, ret_error);
+                if (r < 0)
+                        return r;
+        }
+        if ((v = arg(args, ARG_TEXT))) {
+                r = text(v, f, &a->text, ret_error);
+                if (r < 0)
+                        return r;
+        }
+        switch (a->kind) {
+        case MCP_ACT_DRAG:
+                v = arg(args, ARG_PATH);
+                if (!v || v->type != JSON_ARRAY || v->n < 2 || v->n > MCP_PATH_MAX)
+                        return fail(ret_error, "drag: path must hold 2 to %d points. Use: %s", MCP_PATH_MAX, f->usage);
+                for (size_t i = 0; i < v->n; i++) {
+                        const struct json_value *p = &v->items[i];
+
+                        if (p->type != JSON_OBJECT || p->n != 2 || json_get_int(json_get(p, "x"), -1000000000, 1000000000, &x) < 0 ||
+                            json_get_int(json_get(p, "y"), -1000000000, 1000000000, &y) < 0)
+                                return fail(ret_error, "drag: each point of path must be {\"x\": x, \"y\": y}. Use: %s",
+                                            f->usage);
+                        r = point(s, x, y, &a->path[i][0], &a->path[i][1], f, ret_error);
+                        if (r < 0)
+                                return r;
+                }
+                a->n_path = v->n;
+                break;
+        case MCP_ACT_KEY:
+                v = arg(args, ARG_KEYS);
+                if (!v || v->type != JSON_ARRAY || v->n < 1 || v->n > MCP_KEYS_MAX)
+                        return fail(ret_error, "keypress: keys must hold 1 to %d key names. Use: %s", MCP_KEYS_MAX, f->usage);
+                for (size_t i = 0; i < v->n; i++) {
+                        if (v->items[i].type != JSON_STRING || !*v->items[i].string)
+                                return fail(ret_error, "keypress: each key must be a non-empty string. Use: %s", f->usage);
+                        a->keys[i] = v->items[i].string;
+                }
+                a->n_keys = v->n;
+                break;
+        case MCP_ACT_SCROLL:
+                if (json_get_int(arg(args, ARG_SCROLL_X), -1000000, 1000000, &x) < 0 ||
+                    json_get_int(arg(args, ARG_SCROLL_Y), -1000000, 1000000, &y) < 0)
+                        return fail(ret_error, "scroll: scroll_x and scroll_y must be whole numbers of pixels. Use: %s",
+                                    f->usage);
+                a->dx = scroll_steps(x);
+                a->dy = scroll_steps(y);
+                break;
+        case MCP_ACT_WAIT:
+                /* OpenAI's wait names no time: a second, as its reference loop waits. */
+                a->duration_ms = 1000;
+                break;
+        default:
+                break;
+        }
+        return 0;
+}
+
+static const char *forms_list(const struct form *forms, size_t n, char *buf, size_t size) {
+        size_t o = 0;
+
+        buf[0] = 0;
+        for (size_t i = 0; i < n && o < size; i++) {
+                int w = snprintf(buf + o, size - o, "%s%s", i ? ", " : "", forms[i].name);
+                if (w < 0)
+                        break;
+                o += (size_t) w;
+        }
+        return buf;
+}
+
+int mcp_action_parse(const struct json_value *args, const struct mcp_space *s, struct mcp_action *ret, char **ret_error) {
+        const struct json_value *action, *type, *name;
+        const struct form *forms, *f = NULL;
+        size_t n_forms;
+        bool openai;
+        char list[512];
+        int r;
+
+        *ret_error = NULL;
+        if (!args || args->type != JSON_OBJECT)
+                return fail(ret_error, "An action must be an object: {\"action\": ...} (Anthropic's computer tool) or "
+                            "{\"type\": ...} (OpenAI's computer actions).");
+        action = json_get(args, "action");
+        type = json_get(args, "type");
+        if (!!action == !!type)
+                return fail(ret_error, "An action names itself with either \"action\" (Anthropic's computer tool) or "
+                            "\"type\" (OpenAI's computer actions), and only one of them.");
+        openai = !!type;
+        name = openai ? type : action;
+        forms = openai ? openai_forms : anthropic_forms;
+        n_forms = openai ? ELEMENTSOF(openai_forms) : ELEMENTSOF(anthropic_forms);
+        for (size_t i = 0; name->type == JSON_STRING && i < n_forms; i++)
+                if (streq(forms[i].name, name->string))
+                        f = &forms[i];
+        if (!f)
+                return fail(ret_error, "Unknown %s \"%s\"; the actions are: %s.", openai ? "type" : "action",
+                            name->type == JSON_STRING ? name->string : "(not a string)",
+                            forms_list(forms, n_forms, list, sizeof list));
+
+        /* Every member is one the action takes, and every one it needs is there. */
+        for (size_t i = 0; i < args->n; i++) {
+                const char *key = args->items[i].key;
+                int id;
+
+                if (streq(key, openai ? "type" : "action") || args->items[i].type == JSON_NULL)
+                        continue;
+                id = arg_find(key);
+                if (id < 0 || !((f->required | f->allowed) & A(id)))
+                        return fail(ret_error, "%s does not take \"%s\". Use: %s", f->name, key, f->usage);
+        }
+        for (int id = 0; id < _ARG_MAX; id++)
+                if ((f->required & A(id)) && !arg(args, id))
+                        return fail(ret_error, "%s needs \"%s\". Use: %s", f->name, arg_names[id], f->usage);
+
+        *ret = (struct mcp_action) {
+                .kind = f->kind,
+                .schema = openai ? MCP_SCHEMA_OPENAI : MCP_SCHEMA_ANTHROPIC,
+                .name = f->name,
+                .button = f->button,
+                .clicks = f->clicks,
+        };
+        r = openai ? parse_openai(args, f, s, ret, ret_error) : parse_anthropic(args, f, s, ret, ret_error);
+        return r;
+}

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "coords.h"
+#include "json.h"
+
+/*
+ * One agent action, from either schema agents speak:
+ *   Anthropic's computer tool (computer_20251124): {"action": "left_click", "coordinate": [x, y], ...}
+ *   OpenAI's computer actions: {"type": "click", "x": .., "y": .., "button": "left"}
+ * told apart by "action" against "type". Parsing checks everything (names,
+ * arguments present and none extra, coordinates inside the picture,
+ * durations) and maps every coordinate to the screen through the one
+ * function of coords.h, so that an action that parses is one that can run,
+ * and one that does not parse sends nothing. Pure: no X.
+ */
+
+#define MCP_DURATION_MAX_MS 100000u   /* hold_key, wait: 100 s */
+#define MCP_SCROLL_MAX 1000           /* wheel steps */
+#define MCP_PATH_MAX 64               /* points of a drag */
+#define MCP_KEYS_MAX 16               /* keys of an OpenAI keypress */
+/* OpenAI's scroll_x/scroll_y are pixels; X scrolls in wheel steps, which
+ * toolkits turn into about this many pixels each. */
+#define MCP_SCROLL_PIXELS_PER_STEP 100
+
+enum mcp_act {
+        MCP_ACT_KEY,            /* text: combos separated by spaces (xdotool's key syntax) */
+        MCP_ACT_TYPE,           /* text */
+        MCP_ACT_MOVE,
+        MCP_ACT_CLICK,          /* button, clicks, optional point, optional held keys in text */
+        MCP_ACT_DRAG,           /* path, button 1 */
+        MCP_ACT_DOWN,
+        MCP_ACT_UP,
+        MCP_ACT_SCROLL,         /* optional point, dx/dy steps, optional held keys */
+        MCP_ACT_HOLD_KEY,       /* text, duration_ms */
+        MCP_ACT_WAIT,           /* duration_ms */
+        MCP_ACT_CURSOR_POSITION,
+        MCP_ACT_SCREENSHOT,
+        MCP_ACT_ZOOM,           /* region (screen pixels, inclusive corners) */
+};
+
+enum mcp_schema {
+        MCP_SCHEMA_ANTHROPIC,
+        MCP_SCHEMA_OPENAI,
+};
+
+struct mcp_action {
+        enum mcp_act kind;
+        enum mcp_schema schema;
+        const char *name;               /* as the agent named it (borrowed from the message) */
+        bool have_point;
+        unsigned x, y;                  /* screen pixels */
+        unsigned path[MCP_PATH_MAX][2]; /* drag: screen pixels, at least 2 */
+        size_t n_path;
+        unsigned button;                /* X button: 1 left, 2 middle, 3 right, 8 back, 9 forward */
+        unsigned clicks;                /* 1-3 */
+        const char *text;               /* borrowed: type's text, key's combos, held modifiers */
+        const char *keys[MCP_KEYS_MAX]; /* OpenAI keypress: pressed together */
+        size_t n_keys;
+        long long dx, dy;               /* scroll: wheel steps, right and down positive */
+        unsigned duration_ms;
+        unsigned region[4];             /* zoom: x0 y0 x1 y1 on the screen */
+};
+
+/*
+ * Parse args (one action object) in the coordinate space s. 0 with *ret
+ * filled (its strings point into args, which must outlive it); -EINVAL
+ * with a message naming the valid form in *ret_error (new string), or
+ * -ENOMEM.
+ */
+int mcp_action_parse(const struct json_value *args, const struct mcp_space *s, struct mcp_action *ret, char **ret_error);
+
+/* The action's name in the results: as given. */
+static inline const char *mcp_action_name(const struct mcp_action *a) {
+        return a->name;
+}

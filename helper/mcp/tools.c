@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <stdio.h>
+
+#include "tools.h"
+#include "util.h"
+
+/*
+ * One object schema for both action shapes: Anthropic's names itself with
+ * "action", OpenAI's with "type" (oneOf). Kept permissive on the members
+ * (action.c judges them, with messages that name the valid form): a
+ * client that validates before sending would otherwise send nothing and
+ * never see them.
+ */
+#define POINT "{\"type\": \"array\", \"items\": {\"type\": \"integer\"}, \"minItems\": 2, \"maxItems\": 2}"
+#define ACTION_PROPERTIES                                                                                              \
+        "\"action\": {\"type\": \"string\", \"enum\": [\"key\", \"type\", \"mouse_move\", \"left_click\", "           \
+        "\"left_click_drag\", \"right_click\", \"middle_click\", \"double_click\", \"triple_click\", "                  \
+        "\"left_mouse_down\", \"left_mouse_up\", \"scroll\", \"hold_key\", \"wait\", \"cursor_position\", "             \
+        "\"screenshot\", \"zoom\"]}, "                                                                                  \
+        "\"coordinate\": " POINT ", "                                                                                   \
+        "\"start_coordinate\": " POINT ", "                                                                             \
+        "\"text\": {\"type\": \"string\"}, "                                                                            \
+        "\"scroll_direction\": {\"type\": \"string\", \"enum\": [\"up\", \"down\", \"left\", \"right\"]}, "             \
+        "\"scroll_amount\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 1000}, "                                \
+        "\"duration\": {\"type\": \"number\", \"minimum\": 0, \"maximum\": 100}, "                                      \
+        "\"region\": {\"type\": \"array\", \"items\": {\"type\": \"integer\"}, \"minItems\": 4, \"maxItems\": 4}, "     \
+        "\"type\": {\"type\": \"string\", \"enum\": [\"click\", \"double_click\", \"drag\", \"keypress\", \"move\", "   \
+        "\"scroll\", \"type\", \"wait\", \"screenshot\"]}, "                                                            \
+        "\"x\": {\"type\": \"integer\"}, "                                                                              \
+        "\"y\": {\"type\": \"integer\"}, "                                                                              \
+        "\"button\": {\"type\": \"string\", \"enum\": [\"left\", \"right\", \"wheel\", \"back\", \"forward\"]}, "       \
+        "\"path\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"x\": {\"type\": "         \
+        "\"integer\"}, \"y\": {\"type\": \"integer\"}}, \"required\": [\"x\", \"y\"]}, \"minItems\": 2}, "              \
+        "\"keys\": {\"type\": \"array\", \"items\": {\"type\": \"string\"}, \"minItems\": 1}, "                         \
+        "\"scroll_x\": {\"type\": \"integer\"}, "                                                                       \
+        "\"scroll_y\": {\"type\": \"integer\"}"
+#define ACTION_SCHEMA                                                                                                  \
+        "{\"type\": \"object\", \"properties\": {" ACTION_PROPERTIES "}, "                                              \
+        "\"oneOf\": [{\"required\": [\"action\"]}, {\"required\": [\"type\"]}]}"
+
+static const char computer_schema[] = ACTION_SCHEMA;
+static const char batch_schema[] =
+        "{\"type\": \"object\", \"properties\": {\"actions\": {\"type\": \"array\", \"items\": " ACTION_SCHEMA
+        ", \"minItems\": 1, \"maxItems\": 64}}, \"required\": [\"actions\"]}";
+static const char empty_schema[] = "{\"type\": \"object\", \"properties\": {}}";
+
+static const char *const names[] = { "computer", "batch", "windows", "status", "ask_human", "clipboard_read",
+                                     "clipboard_write" };
+static const char clip_read_schema[] =
+        "{\"type\": \"object\", \"properties\": {\"type\": {\"type\": \"string\", \"enum\": [\"text/plain\", "
+        "\"image/png\"]}}}";
+static const char clip_write_schema[] =
+        "{\"type\": \"object\", \"properties\": {\"text\": {\"type\": \"string\"}}, \"required\": [\"text\"]}";
+static const char ask_schema[] =
+        "{\"type\": \"object\", \"properties\": {\"reason\": {\"type\": \"string\", \"minLength\": 1, "
+        "\"maxLength\": 256}, \"timeout\": {\"type\": \"number\", \"minimum\": 1, \"maximum\": 3600}}, "
+        "\"required\": [\"reason\"]}";
+
+bool mcp_tool_known(const char *name) {
+        for (size_t i = 0; i < ELEMENTSOF(names); i++)
+                if (streq(names[i], name))
+                        return true;
+        return false;
+}
+
+static void tool(struct json *j, const char *name, const char *description, const char *schema) {
+        json_object_begin(j);
+        json_kv_string(j, "name", name);
+        json_kv_string(j, "description", description);
+        json_key(j, "inputSchema");
+        json_raw(j, schema);
+        json_object_end(j);
+}
+
+void mcp_tools_write(struct json *j, const struct mcp_space *space) {
+        _cleanup_free_ char *computer = NULL;
+
+        computer = strdup_printf(
+                "The desktop's screen, mouse and keyboard. Screenshots are %ux%u pixels (the %ux%u screen at scale "
+                "%.6g); every coordinate is a pixel of that screenshot. Takes Anthropic's computer actions "
+                "({\"action\": \"left_click\", \"coordinate\": [x, y]}, key, type, mouse_move, left_click_drag, "
+                "right_click, middle_click, double_click, triple_click, left_mouse_down, left_mouse_up, scroll, "
+                "hold_key, wait, cursor_position, screenshot, zoom) or OpenAI's ({\"type\": \"click\", \"x\": x, "
+                "\"y\": y, \"button\": \"left\"}, double_click, drag, keypress, move, scroll, type, wait, "
+                "screenshot). After each action botdesk waits until the screen settles and returns a screenshot. "
+                "While a human has control, every action is refused.",
+                space->image_w, space->image_h, space->screen_w, space->screen_h, mcp_space_scale(space));
+        tool(j, "computer", computer ?: "The desktop's screen, mouse and keyboard.", computer_schema);
+        tool(j, "batch",
+             "Run a list of computer actions in order (either schema), stopping at the first that fails or is "
+             "refused; one screenshot at the end.",
+             batch_schema);
+        tool(j, "windows", "The window manager's windows: id, title, class, geometry (screen pixels), active.",
+             empty_schema);
+        tool(j, "status", "The desktop: who has control (agent or human), the lease epoch, the screen and "
+                          "screenshot sizes and scale.",
+             empty_schema);
+        tool(j, "ask_human",
+             "Hand the desktop to a human, with the reason (a login, a captcha, a decision): the request is shown "
+             "to the people watching; returns once a human took control and handed it back (outcome returned), or "
+             "after timeout seconds (default 50; outcome timeout).",
+             ask_schema);
+        tool(j, "clipboard_read", "The desktop's clipboard: text (default) or a PNG image (type image/png).",
+             clip_read_schema);
+        tool(j, "clipboard_write", "Make text the desktop's clipboard (to paste with ctrl+v).", clip_write_schema);
+}

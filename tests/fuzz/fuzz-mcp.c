@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * botdesk mcp reads whatever its client writes: every line of the input
+ * through the message handler, tools/call's arguments through the action
+ * schemas (action.c) as the real backend does. Whatever comes in, each
+ * request gets exactly one response line that is itself valid JSON, a
+ * notification none, and an action that parses has its points on the
+ * screen.
+ */
+#undef NDEBUG
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "action.h"
+#include "server.h"
+#include "util.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static struct mcp_space fuzz_space;
+
+static void space(void *userdata, struct mcp_space *ret) {
+        *ret = fuzz_space;
+}
+
+static int call(void *userdata, const char *tool, const struct json_value *args, struct mcp_result *res) {
+        _cleanup_free_ char *err = NULL;
+        struct mcp_action a;
+        int r = mcp_action_parse(args, &fuzz_space, &a, &err);
+
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0) {
+                if (!err)
+                        abort();        /* a refusal always says why */
+                mcp_result_error(res, err);
+                return 0;
+        }
+        if (a.have_point && (a.x >= fuzz_space.screen_w || a.y >= fuzz_space.screen_h))
+                abort();
+        for (size_t i = 0; i < a.n_path; i++)
+                if (a.path[i][0] >= fuzz_space.screen_w || a.path[i][1] >= fuzz_space.screen_h)
+                        abort();
+        mcp_result_text(res, tool);
+        return 0;
+}
+
+static const struct mcp_backend backend = { .space = space, .call = call };
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+        struct mcp_server s;
+        const char *p = (const char *) data, *end = p + size;
+
+        mcp_space_fit(1440, 900, 1000, 1150000, &fuzz_space);
+        mcp_server_init(&s, &backend, NULL);
+        while (p < end) {
+                const char *nl = memchr(p, '\n', (size_t) (end - p));
+                size_t len = nl ? (size_t) (nl - p) : (size_t) (end - p);
+                _cleanup_free_ char *out = NULL;
+                struct json_value *v = NULL;
+                size_t n = 0;
+                FILE *f = open_memstream(&out, &n);
+
+                if (!f)
+                        return 0;
+                if (mcp_server_handle(&s, p, len, f) == -ENOMEM) {
+                        fclose(f);
+                        return 0;
+                }
+                fclose(f);
+                if (n > 0) {
+                        /* One line, and JSON. */
+                        if (out[n - 1] != '\n' || memchr(out, '\n', n - 1))
+                                abort();
+                        if (json_parse(out, n - 1, &v) == -EINVAL)
+                                abort();
+                        json_value_free(v);
+                }
+                p += len + (nl ? 1 : 0);
+        }
+        return 0;
+}

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// The MCP client of tests/integration/mcp.sh: the official TypeScript SDK's
+// Client over its stdio transport, driving `botdesk mcp PROFILE`. One JSON
+// line per step on stdout, for the shell test to judge; the steps that need
+// the world to change (a human taking control) run the CLI themselves.
+//   node mcp-client.cjs SDK_DIR BOTDESK PROFILE
+'use strict';
+const path = require('path');
+const { execFileSync, spawn } = require('child_process');
+const { createRequire } = require('module');
+
+const [sdkDir, botdesk, profile] = process.argv.slice(2);
+const sdk = createRequire(path.join(sdkDir, 'node_modules', 'botdesk-tests.js'));
+const { Client } = sdk('@modelcontextprotocol/sdk/client/index.js');
+const { StdioClientTransport } = sdk('@modelcontextprotocol/sdk/client/stdio.js');
+const Ajv = sdk('ajv');
+
+const say = (step, data) => process.stdout.write(JSON.stringify({ step, ...data }) + '\n');
+
+// The width and height a baseline or progressive JPEG's SOF header gives.
+function jpegSize(buf) {
+        if (buf[0] !== 0xff || buf[1] !== 0xd8) return null;
+        let i = 2;
+        while (i + 9 < buf.length) {
+                if (buf[i] !== 0xff) return null;
+                const marker = buf[i + 1], len = buf.readUInt16BE(i + 2);
+                if (marker >= 0xc0 && marker <= 0xc3)
+                        return { height: buf.readUInt16BE(i + 5), width: buf.readUInt16BE(i + 7) };
+                i += 2 + len;
+        }
+        return null;
+}
+
+// A tool result as the test reads it: its JSON text, its picture's size.
+function describe(res) {
+        const text = res.content.find((c) => c.type === 'text');
+        const image = res.content.find((c) => c.type === 'image');
+        let parsed = null;
+        try { parsed = text ? JSON.parse(text.text) : null; } catch (e) { parsed = { unparsable: text.text }; }
+        return {
+                isError: !!res.isError,
+                text: parsed,
+                image: image ? { mimeType: image.mimeType, ...jpegSize(Buffer.from(image.data, 'base64')) } : null,
+        };
+}
+
+async function main() {
+        // The SDK passes a child only HOME, PATH, USER and a few more: the
+        // desktop is found through XDG_RUNTIME_DIR (and here BOTDESK_CONFIG),
+        // which an agent's configuration passes as "env" (README).
+        const transport = new StdioClientTransport({ command: botdesk, args: ['mcp', profile], stderr: 'inherit',
+                                                     env: { ...process.env } });
+        const client = new Client({ name: 'botdesk-tests', version: '1.0.0' });
+        const computer = async (args) => describe(await client.callTool({ name: 'computer', arguments: args }));
+
+        await client.connect(transport);
+        say('initialize', { server: client.getServerVersion(), capabilities: client.getServerCapabilities() });
+
+        const { tools } = await client.listTools();
+        const ajv = new Ajv({ strict: false });
+        say('tools', {
+                tools: tools.map((t) => {
+                        let valid = true, why = null;
+                        try { ajv.compile(t.inputSchema); } catch (e) { valid = false; why = String(e); }
+                        return { name: t.name, description: t.description, schemaValid: valid, why };
+                }),
+        });
+
+        say('screenshot', await computer({ action: 'screenshot' }));
+        const st = describe(await client.callTool({ name: 'status', arguments: {} }));
+        say('status', st);
+
+        // The points the test aims at are screen pixels; the agent sends the
+        // screenshot's pixel that shows them (floor: the pixel containing it).
+        const scale = st.text.screenshot[0] / st.text.screen[0];
+        const pic = (x) => Math.floor(x * scale);
+        say('click', await computer({ action: 'left_click', coordinate: [pic(300), pic(400)] }));
+        say('drag', await computer({ action: 'left_click_drag', start_coordinate: [pic(100), pic(110)], coordinate: [pic(500), pic(310)] }));
+        say('openai_click', await computer({ type: 'click', x: pic(640), y: pic(480), button: 'right' }));
+        say('type', await computer({ action: 'type', text: process.env.MCP_TEXT }));
+        say('cursor', await computer({ action: 'cursor_position' }));
+        say('zoom', await computer({ action: 'zoom', region: [0, 0, pic(200), pic(100)] }));
+        say('unknown', await computer({ action: 'fly', coordinate: [1, 1] }));
+        say('outside', await computer({ action: 'left_click', coordinate: [100000, 5] }));
+        say('extra', await computer({ action: 'left_click', coordinate: [5, 5], scroll_amount: 3 }));
+        say('batch', describe(await client.callTool({ name: 'batch', arguments: { actions: [
+                { type: 'move', x: pic(20), y: pic(30) }, { action: 'left_click' } ] } })));
+        say('windows', describe(await client.callTool({ name: 'windows', arguments: {} })));
+
+        // Every other action of both schemas, each once.
+        const every = [
+                { action: 'key', text: 'ctrl+l Return' },
+                { action: 'mouse_move', coordinate: [pic(50), pic(60)] },
+                { action: 'middle_click', coordinate: [pic(52), pic(62)] },
+                { action: 'double_click', coordinate: [pic(54), pic(64)] },
+                { action: 'triple_click', coordinate: [pic(56), pic(66)] },
+                { action: 'left_mouse_down', coordinate: [pic(58), pic(68)] },
+                { action: 'left_mouse_up', coordinate: [pic(60), pic(70)] },
+                { action: 'scroll', coordinate: [pic(62), pic(72)], scroll_direction: 'down', scroll_amount: 2 },
+                { action: 'hold_key', text: 'shift', duration: 0.2 },
+                { action: 'wait', duration: 0.1 },
+                { type: 'double_click', x: pic(70), y: pic(80) },
+                { type: 'drag', path: [{ x: pic(72), y: pic(82) }, { x: pic(90), y: pic(82) }, { x: pic(90), y: pic(99) }] },
+                { type: 'keypress', keys: ['CTRL', 'A'] },
+                { type: 'move', x: pic(74), y: pic(84) },
+                { type: 'scroll', x: pic(76), y: pic(86), scroll_x: 0, scroll_y: -200 },
+                { type: 'type', text: 'é' },
+                { type: 'wait' },
+                { type: 'screenshot' },
+        ];
+        const results = [];
+        for (const a of every) {
+                const r = await computer(a);
+                results.push({ name: a.action || a.type, isError: r.isError, image: !!r.image, text: r.text });
+        }
+        say('every', { results });
+
+        execFileSync(botdesk, ['lease', profile, 'take', '--viewer', 'human-1'], { stdio: 'ignore' });
+        say('taken', await computer({ action: 'left_click', coordinate: [pic(700), pic(700)] }));
+        say('taken_screenshot', await computer({ action: 'screenshot' }));
+        execFileSync(botdesk, ['lease', profile, 'release', '--viewer', 'human-1'], { stdio: 'ignore' });
+        say('released', await computer({ action: 'left_click', coordinate: [pic(710), pic(710)] }));
+
+        // The clipboard both ways: MCP's write read by the CLI, the CLI's write read over MCP.
+        say('clip_write', describe(await client.callTool({ name: 'clipboard_write', arguments: { text: 'Grüße 📋 from MCP' } })));
+        say('clip_cli_get', { text: execFileSync(botdesk, ['clipboard', profile, 'get']).toString() });
+        execFileSync(botdesk, ['clipboard', profile, 'set'], { input: 'мир from the CLI' });
+        const read = await client.callTool({ name: 'clipboard_read', arguments: {} });
+        say('clip_read', { isError: !!read.isError, text: read.content[0].text });
+        execFileSync(botdesk, ['lease', profile, 'take', '--viewer', 'human-1'], { stdio: 'ignore' });
+        say('clip_taken', describe(await client.callTool({ name: 'clipboard_read', arguments: {} })));
+        execFileSync(botdesk, ['lease', profile, 'release', '--viewer', 'human-1'], { stdio: 'ignore' });
+
+        // ask_human: a human (played by a shell) sees the request, takes control and hands it back.
+        const human = spawn('sh', ['-c', `
+                for i in $(seq 100); do
+                        "$0" lease "$1" show --json >"$2/pending"
+                        grep -q '"pending": {' "$2/pending" && break
+                        sleep 0.1
+                done
+                "$0" lease "$1" take --viewer human-2 >/dev/null
+                "$0" lease "$1" release --viewer human-2 >/dev/null`, botdesk, profile, process.env.MCP_TMP],
+                { stdio: 'ignore' });
+        // Listened for now: it may well have ended before ask_human returns.
+        const humanDone = new Promise((resolve) => human.on('exit', resolve));
+        say('ask', describe(await client.callTool({ name: 'ask_human',
+                arguments: { reason: 'log in to the bank, please', timeout: 20 } })));
+        await humanDone;
+        say('ask_timeout', describe(await client.callTool({ name: 'ask_human', arguments: { reason: 'nobody comes', timeout: 1 } })));
+        await client.close();
+        say('done', {});
+}
+
+main().catch((e) => { say('error', { error: String(e && e.stack || e) }); process.exit(1); });

@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <assert.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "jsonrpc.h"
+#include "server.h"
+#include "tap.h"
+#include "util.h"
+
+static unsigned calls;
+
+static void space(void *userdata, struct mcp_space *ret) {
+        mcp_space_fit(1000, 750, 800, 1150000, ret);
+}
+
+static int call(void *userdata, const char *tool, const struct json_value *args, struct mcp_result *res) {
+        calls++;
+        if (json_get(args, "fail"))
+                mcp_result_error(res, "refused");
+        else {
+                mcp_result_text(res, tool);
+                mcp_result_image(res, "image/jpeg", "AAAA");
+        }
+        return 0;
+}
+
+static const struct mcp_backend backend = { .space = space, .call = call };
+
+/* The response to one line (NULL: none), parsed. */
+static struct json_value *handle(struct mcp_server *s, const char *line) {
+        _cleanup_free_ char *out = NULL;
+        size_t size = 0;
+        FILE *f = open_memstream(&out, &size);
+        struct json_value *v = NULL;
+
+        assert(f);
+        (void) mcp_server_handle(s, line, strlen(line), f);
+        fclose(f);
+        if (size == 0)
+                return NULL;
+        if (out[size - 1] != '\n' || memchr(out, '\n', size - 1))
+                printf("# not one line: %s\n", out);
+        if (json_parse(out, size, &v) < 0)
+                printf("# not JSON: %s\n", out);
+        return v;
+}
+
+static long long error_code(const struct json_value *v) {
+        long long c = 0;
+
+        (void) json_get_int(json_get(json_get(v, "error"), "code"), -100000, 100000, &c);
+        return c;
+}
+
+static const char *str(const struct json_value *v) {
+        return v && v->type == JSON_STRING ? v->string : NULL;
+}
+
+int main(void) {
+        struct mcp_server s;
+        struct json_value *v;
+
+        mcp_server_init(&s, &backend, NULL);
+
+        v = handle(&s, "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"initialize\", \"params\": {\"protocolVersion\": \"2025-06-18\"}}");
+        TAP_EQ_STR(str(json_get(json_get(v, "result"), "protocolVersion")), "2025-06-18",
+                   "initialize answers with the version the client asks for when it is supported");
+        TAP_EQ_STR(str(json_get(json_get(json_get(v, "result"), "serverInfo"), "name")), "botdesk", "... and names the server");
+        tap_ok(json_get(json_get(json_get(v, "result"), "capabilities"), "tools") != NULL, "... offering tools");
+        json_value_free(v);
+        for (size_t i = 0; mcp_protocol_versions[i]; i++) {
+                char line[256];
+
+                snprintf(line, sizeof line, "{\"jsonrpc\": \"2.0\", \"id\": \"x\", \"method\": \"initialize\", \"params\": {\"protocolVersion\": \"%s\"}}",
+                         mcp_protocol_versions[i]);
+                v = handle(&s, line);
+                TAP_EQ_STR(str(json_get(json_get(v, "result"), "protocolVersion")), mcp_protocol_versions[i],
+                           "version %s is negotiated as asked", mcp_protocol_versions[i]);
+                TAP_EQ_STR(str(json_get(v, "id")), "x", "... and a string id is echoed");
+                json_value_free(v);
+        }
+        v = handle(&s, "{\"jsonrpc\": \"2.0\", \"id\": 2, \"method\": \"initialize\", \"params\": {\"protocolVersion\": \"1999-01-01\"}}");
+        TAP_EQ_STR(str(json_get(json_get(v, "result"), "protocolVersion")), mcp_protocol_versions[0],
+                   "an unknown version gets the newest the server speaks");
+        json_value_free(v);
+
+        tap_ok(handle(&s, "{\"jsonrpc\": \"2.0\", \"method\": \"notifications/initialized\"}") == NULL,
+               "a notification gets no response");
+        v = handle(&s, "{\"jsonrpc\": \"2.0\", \"id\": 3, \"method\": \"ping\"}");
+        tap_ok(json_get(v, "result") && json_get(v, "result")->type == JSON_OBJECT && json_get(v, "result")->n == 0,
+               "ping answers {}");
+        json_value_free(v);
+
+        v = handle(&s, "{\"jsonrpc\": \"2.0\", \"id\": 4, \"method\"");
+        TAP_EQ_INT(error_code(v), JSONRPC_PARSE_ERROR, "malformed JSON is -32700");
+        tap_ok(json_get(v, "id") && json_get(v, "id")->type == JSON_NULL, "... with id null");
+        json_value_free(v);
+        v = handle(&s, "{\"jsonrpc\": \"2.0\", \"id\": 5, \"method\": \"resources/list\"}");
+        TAP_EQ_INT(error_code(v), JSONRPC_METHOD_NOT_FOUND, "an unknown method is -32601");
+        json_value_free(v);
+        v = handle(&s, "{\"id\": 6, \"method\": \"ping\"}");
+        TAP_EQ_INT(error_code(v), JSONRPC_INVALID_REQUEST, "a message without jsonrpc 2.0 is -32600");
+        json_value_free(v);
+        v = handle(&s, "{\"jsonrpc\": \"2.0\", \"id\": 7, \"method\": \"tools/call\"}");
+        TAP_EQ_INT(error_code(v), JSONRPC_INVALID_PARAMS, "tools/call without params is -32602");
+        json_value_free(v);
+        v = handle(&s, "{\"jsonrpc\": \"2.0\", \"id\": 8, \"method\": \"tools/call\", \"params\": {\"name\": \"nosuch\"}}");
+        TAP_EQ_INT(error_code(v), JSONRPC_INVALID_PARAMS, "an unknown tool is -32602");
+        json_value_free(v);
+        v = handle(&s, "{\"jsonrpc\": \"2.0\", \"id\": 9, \"method\": \"tools/call\", \"params\": {\"name\": \"computer\", \"arguments\": 5}}");
+        TAP_EQ_INT(error_code(v), JSONRPC_INVALID_PARAMS, "arguments that are not an object are -32602");
+        json_value_free(v);
+        TAP_EQ_INT(calls, 0, "no bad request reached the backend");
+
+        v = handle(&s, "{\"jsonrpc\": \"2.0\", \"id\": 10, \"method\": \"tools/list\"}");
+        {
+                const struct json_value *tools = json_get(json_get(v, "result"), "tools");
+                bool all = tools && tools->n == 7;
+
+                for (size_t i = 0; all && i < tools->n; i++)
+                        all = str(json_get(&tools->items[i], "name")) &&
+                              json_get(&tools->items[i], "inputSchema") &&
+                              streq_ptr(str(json_get(json_get(&tools->items[i], "inputSchema"), "type")), "object");
+                tap_ok(all, "tools/list gives seven tools, each with a name and an object inputSchema");
+                tap_ok(tools && strstr(str(json_get(&tools->items[0], "description")) ?: "",
+                                       "Screenshots are 800x600 pixels (the 1000x750 screen at scale 0.8)"),
+                       "the computer tool's description gives the screenshot's size and scale");
+        }
+        json_value_free(v);
+
+        v = handle(&s, "{\"jsonrpc\": \"2.0\", \"id\": 11, \"method\": \"tools/call\", \"params\": {\"name\": \"computer\", \"arguments\": {\"action\": \"screenshot\"}}}");
+        {
+                const struct json_value *r = json_get(v, "result"), *c = json_get(r, "content");
+
+                tap_ok(c && c->n == 2 && streq_ptr(str(json_get(&c->items[0], "type")), "text") &&
+                       streq_ptr(str(json_get(&c->items[1], "mimeType")), "image/jpeg") &&
+                       json_get(r, "isError")->type == JSON_FALSE,
+                       "a tool's result is its content (text, image) with isError false");
+        }
+        json_value_free(v);
+        v = handle(&s, "{\"jsonrpc\": \"2.0\", \"id\": 12, \"method\": \"tools/call\", \"params\": {\"name\": \"batch\", \"arguments\": {\"fail\": true}}}");
+        tap_ok(json_get(json_get(v, "result"), "isError") && json_get(json_get(v, "result"), "isError")->type == JSON_TRUE &&
+               !json_get(v, "error"), "a tool that fails is a result with isError true, not a protocol error");
+        json_value_free(v);
+
+        /* The framing: a line over 1 MiB is dropped whole, the next one read. */
+        {
+                FILE *f = tmpfile();
+                struct jsonrpc_reader rd;
+                char *line;
+                size_t len;
+                int fd;
+
+                assert(f);
+                for (size_t i = 0; i < JSONRPC_LINE_MAX + 100; i++)
+                        fputc('x', f);
+                fputs("\n{\"a\": 1}\r\n\nlast", f);
+                fflush(f);
+                fd = fileno(f);
+                lseek(fd, 0, SEEK_SET);
+                assert(jsonrpc_reader_init(&rd, fd) == 0);
+                TAP_EQ_INT(jsonrpc_read_line(&rd, &line, &len), -EMSGSIZE, "a line over 1 MiB is reported once, as too long");
+                tap_ok(jsonrpc_read_line(&rd, &line, &len) == 1 && streq(line, "{\"a\": 1}"),
+                       "... and the next line is read whole (CR LF ends a line too)");
+                tap_ok(jsonrpc_read_line(&rd, &line, &len) == 1 && len == 0, "an empty line is a line of its own");
+                tap_ok(jsonrpc_read_line(&rd, &line, &len) == 1 && streq(line, "last"), "a last line without a newline counts");
+                TAP_EQ_INT(jsonrpc_read_line(&rd, &line, &len), 0, "then the end of the stream");
+                jsonrpc_reader_done(&rd);
+                fclose(f);
+        }
+        return tap_done();
+}
