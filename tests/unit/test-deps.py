@@ -190,14 +190,33 @@ def required_by_name(text):
     return names
 
 
+OWNERS = None
+
+
+def dpkg_owners():
+    """Every installed path and its package, read once from dpkg's file lists:
+    one dpkg-query -S per candidate path took most of two minutes on a busy
+    machine (each call reads every list)."""
+    global OWNERS
+    if OWNERS is None:
+        OWNERS = {}
+        info = "/var/lib/dpkg/info"
+        for f in sorted(os.listdir(info)) if os.path.isdir(info) else []:
+            if not f.endswith(".list"):
+                continue
+            pkg = f[:-len(".list")].split(":")[0]
+            with open(os.path.join(info, f), encoding="utf-8", errors="replace") as h:
+                for line in h:
+                    OWNERS.setdefault(line.rstrip("\n"), pkg)
+    return OWNERS
+
+
 def dpkg_owner(path):
+    owners = dpkg_owners()
     for p in (path, os.path.realpath(path)):
-        for cand in {p, re.sub(r"^/usr/", "/", p), p if p.startswith("/usr/") else "/usr" + p}:
-            r = subprocess.run(["dpkg-query", "-S", cand], capture_output=True, text=True)
-            if r.returncode == 0 and r.stdout:
-                line = r.stdout.splitlines()[0]
-                if not line.startswith("diversion"):
-                    return line.split(":")[0].split(",")[0].strip()
+        for cand in (p, re.sub(r"^/usr/", "/", p), p if p.startswith("/usr/") else "/usr" + p):
+            if cand in owners:
+                return owners[cand]
     return None
 
 
