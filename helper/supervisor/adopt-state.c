@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -146,30 +147,8 @@ int session_state_same(int profile_xdg_fd, int spare_xdg_fd, const struct state_
 
 /* ---- the manifest ---------------------------------------------------------------------------- */
 
-struct text {
-        char *buf;
-        size_t len, size;
-};
-
-static int text_add(struct text *t, const char *s) {
-        size_t n = strlen(s);
-
-        if (t->len + n + 1 > t->size) {
-                size_t size = (t->len + n + 1) * 2;
-                char *grown = realloc(t->buf, size);
-
-                if (!grown)
-                        return -ENOMEM;
-                t->buf = grown;
-                t->size = size;
-        }
-        memcpy(t->buf + t->len, s, n + 1);
-        t->len += n;
-        return 0;
-}
-
 /* One line an entry, below prefix (which ends in '/' or is empty). */
-static int manifest_of(int dirfd, const char *prefix, bool top, struct text *out) {
+static int manifest_of(int dirfd, const char *prefix, bool top, FILE *out) {
         _cleanup_strv_free_ char **names = NULL;
         int r;
 
@@ -177,67 +156,63 @@ static int manifest_of(int dirfd, const char *prefix, bool top, struct text *out
         if (r < 0)
                 return r;
         for (size_t i = 0; names && names[i]; i++) {
-                _cleanup_free_ char *path = NULL, *line = NULL;
+                const char *name = names[i];
                 struct stat st;
 
-                if (top && skipped(names[i]))
+                if (top && skipped(name))
                         continue;
                 /* Names are one line each: a newline in one would forge another entry. */
-                if (strchr(names[i], '\n'))
+                if (strchr(name, '\n'))
                         return -EBADMSG;
-                path = strdup_printf("%s%s", prefix, names[i]);
-                if (!path)
-                        return -ENOMEM;
-                if (fstatat(dirfd, names[i], &st, AT_SYMLINK_NOFOLLOW) < 0)
+                if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
                         return negative_errno();
                 if (S_ISDIR(st.st_mode)) {
-                        _cleanup_close_ int sub = openat(dirfd, names[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-                        _cleanup_free_ char *below = strdup_printf("%s/", path);
+                        _cleanup_close_ int sub = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                        _cleanup_free_ char *below = strdup_printf("%s%s/", prefix, name);
 
                         if (sub < 0)
                                 return negative_errno();
                         if (!below)
                                 return -ENOMEM;
-                        line = strdup_printf("dir %s\n", path);
-                        r = line ? text_add(out, line) : -ENOMEM;
-                        if (r >= 0)
-                                r = manifest_of(sub, below, false, out);
+                        fprintf(out, "dir %s%s\n", prefix, name);
+                        r = manifest_of(sub, below, false, out);
+                        if (r < 0)
+                                return r;
                 } else if (S_ISREG(st.st_mode)) {
                         _cleanup_free_ char *data = NULL;
                         unsigned char d[32];
-                        char hex[65];
                         size_t size;
 
-                        r = read_full_file_at(dirfd, names[i], &data, &size, STATE_FILE_MAX);
+                        r = read_full_file_at(dirfd, name, &data, &size, STATE_FILE_MAX);
                         if (r < 0)
                                 return r;
                         lease_sha256(data, size, d);
+                        fputs("file ", out);
                         for (unsigned k = 0; k < sizeof d; k++)
-                                snprintf(hex + 2 * k, 3, "%02x", d[k]);
-                        line = strdup_printf("file %s %zu %s\n", hex, size, path);
-                        r = line ? text_add(out, line) : -ENOMEM;
-                } else {
-                        line = strdup_printf("other %o %s\n", (unsigned) (st.st_mode & S_IFMT), path);
-                        r = line ? text_add(out, line) : -ENOMEM;
-                }
-                if (r < 0)
-                        return r;
+                                fprintf(out, "%02x", d[k]);
+                        fprintf(out, " %zu %s%s\n", size, prefix, name);
+                } else
+                        fprintf(out, "other %o %s%s\n", (unsigned) (st.st_mode & S_IFMT), prefix, name);
         }
         return 0;
 }
 
 static int manifest_build(int xdg_fd, char **ret) {
-        struct text t = {};
+        _cleanup_free_ char *text = NULL;
+        size_t size = 0;
+        FILE *out;
         int r;
 
-        r = text_add(&t, "botdesk fresh session state 1\n");
-        if (r >= 0)
-                r = manifest_of(xdg_fd, "", true, &t);
-        if (r < 0) {
-                free(t.buf);
+        out = open_memstream(&text, &size);
+        if (!out)
+                return -ENOMEM;
+        fputs("botdesk fresh session state 1\n", out);
+        r = manifest_of(xdg_fd, "", true, out);
+        if (fclose(out) != 0 && r >= 0)
+                r = -ENOMEM;
+        if (r < 0)
                 return r;
-        }
-        *ret = t.buf;
+        *ret = TAKE_PTR(text);
         return 0;
 }
 

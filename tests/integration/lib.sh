@@ -354,6 +354,17 @@ bd_spare_displays() {
         return 0
 }
 
+# spare_field FIELD: FIELD of each ready spare (pool list --json), one a line.
+spare_field() {
+        "$BOTDESK" pool list --json 2>/dev/null |
+                "$PY" -c 'import json, sys
+for s in json.load(sys.stdin):
+    if s["state"] == "ready": print(s[sys.argv[1]])' "$1"
+}
+
+# ready_spare_other_than PID: a ready spare whose helper is not PID.
+ready_spare_other_than() { local n; n=$(spare_field pid | grep -vx -- "$1" | head -n1); [ -n "$n" ]; }
+
 # The spare a profile's running desktop was adopted from (its name links
 # to the profile's dir), or nothing after a cold start.
 bd_adopted_from() {

@@ -18,15 +18,7 @@ Q=$(bd_profile own)
 printf '[profile.%s]\ngeometry = 800x600\n' "$Q" >>"$BOTDESK_CONFIG"
 BASE=$XDG_RUNTIME_DIR/botdesk
 
-# spare_json FIELD: FIELD of each ready spare, one a line.
-spare_field() {
-        "$BOTDESK" pool list --json 2>/dev/null |
-                "$PY" -c 'import json, sys
-for s in json.load(sys.stdin):
-    if s["state"] == "ready": print(s[sys.argv[1]])' "$1"
-}
 cookie_of() { od -An -tx1 "$1" 2>/dev/null | tr -d ' \n'; }
-ready_spare_other_than() { local n; n=$(spare_field pid | grep -vx -- "$1" | head -n1); [ -n "$n" ]; }
 
 # ---- a spare ----------------------------------------------------------------------------------
 # The caller's secrets must stay behind, in the spare as in a cold start.

@@ -13,14 +13,6 @@ bd_need_xserver
 bd_config spares=1
 BASE=$XDG_RUNTIME_DIR/botdesk
 
-# spare_field FIELD: FIELD of each ready spare, one a line.
-spare_field() {
-        "$BOTDESK" pool list --json 2>/dev/null |
-                "$PY" -c 'import json, sys
-for s in json.load(sys.stdin):
-    if s["state"] == "ready": print(s[sys.argv[1]])' "$1"
-}
-ready_spare_other_than() { local n; n=$(spare_field pid | grep -vx -- "$1" | head -n1); [ -n "$n" ]; }
 
 timeout 120 "$BOTDESK" pool fill >"$BD_T/out/fill" 2>&1 &
 wait $!
