@@ -13,12 +13,14 @@
 #include "clipboard.h"
 #include "cli.h"
 #include "cli-desktop.h"
+#include "jsonrpc.h"
 #include "keymap.h"
 #include "lease.h"
 #include "log.h"
 #include "profile.h"
 #include "thumbnail.h"
 #include "util.h"
+#include "verbs.h"
 
 /* The JPEG quality of an agent's screenshots: text stays legible at it. */
 #define AGENT_JPEG_QUALITY 80
@@ -729,4 +731,22 @@ int agent_clipboard_write(struct agent *a, const char *text, struct agent_outcom
         activity_stamp(a->dirfd);
         o->ok = true;
         return 0;
+}
+
+int agent_serve_stdin(struct agent *a, struct jsonrpc_reader *rd, const char *profile, bool start) {
+        int r;
+
+        r = cli_start_on_demand(profile, start);
+        if (r != EXIT_OK)
+                return r;
+        r = agent_open(a, profile);
+        if (r != EXIT_OK) {
+                agent_close(a);
+                return r;
+        }
+        if (jsonrpc_reader_init(rd, STDIN_FILENO) < 0) {
+                agent_close(a);
+                return log_error("Out of memory."), EXIT_FAILED;
+        }
+        return EXIT_OK;
 }

@@ -62,6 +62,12 @@ void agent_outcome_done(struct agent_outcome *o);
 int agent_open(struct agent *a, const char *profile);
 void agent_close(struct agent *a);
 
+struct jsonrpc_reader;
+/* What `mcp` and `act` do before their first line: start the desktop when
+ * asked (or configured), open it, and read stdin by lines. A CLI exit
+ * code, said; on success the caller owns a and rd. */
+int agent_serve_stdin(struct agent *a, struct jsonrpc_reader *rd, const char *profile, bool start);
+
 /*
  * Run action (parsed in a->space) and, when screenshot is set (or the
  * action is one), take the picture after it settled. Everything a refused

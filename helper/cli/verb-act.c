@@ -76,18 +76,9 @@ int verb_act(int argc, char **argv) {
                         }
                 }
         }
-        r = cli_start_on_demand(profile, start);
+        r = agent_serve_stdin(&a, &rd, profile, start);
         if (r != EXIT_OK)
                 return r;
-        r = agent_open(&a, profile);
-        if (r != EXIT_OK) {
-                agent_close(&a);
-                return r;
-        }
-        if (jsonrpc_reader_init(&rd, STDIN_FILENO) < 0) {
-                agent_close(&a);
-                return log_error("Out of memory."), EXIT_FAILED;
-        }
         for (;;) {
                 _cleanup_(agent_outcome_done) struct agent_outcome o = {};
                 _cleanup_free_ char *error = NULL;

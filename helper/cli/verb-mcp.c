@@ -303,18 +303,9 @@ int verb_mcp(int argc, char **argv) {
         }
         if (cli_check_profile(profile) < 0)
                 return EXIT_USAGE;
-        r = cli_start_on_demand(profile, start);
+        r = agent_serve_stdin(&a, &rd, profile, start);
         if (r != EXIT_OK)
                 return r;
-        r = agent_open(&a, profile);
-        if (r != EXIT_OK) {
-                agent_close(&a);
-                return r;
-        }
-        if (jsonrpc_reader_init(&rd, STDIN_FILENO) < 0) {
-                agent_close(&a);
-                return log_error("Out of memory."), EXIT_FAILED;
-        }
         mcp_server_init(&server, &backend, &a);
         for (;;) {
                 char *line;
