@@ -270,20 +270,11 @@ static void hold(struct agent *a, const struct prepared *p, bool press) {
                         input_stroke(&a->in, &p->held_st[i - 1], false);
 }
 
-struct still_ctx {
-        int dirfd;
-        const struct lease *admitted;
-};
-
-static bool still_ours(void *userdata) {
-        const struct still_ctx *s = userdata;
-        return cli_action_still_valid(s->dirfd, s->admitted);
-}
 
 /* The strokes. 0, -ESTALE (control moved while typing), or a failure said in o. */
 static int execute(struct agent *a, const struct mcp_action *act, const struct prepared *p, const struct lease *admitted,
                    struct agent_outcome *o) {
-        struct still_ctx ctx = { .dirfd = a->dirfd, .admitted = admitted };
+        struct cli_admitted ctx = { .runtime_fd = a->dirfd, .lease = admitted };
         size_t sent = 0;
         int r;
 
@@ -295,7 +286,7 @@ static int execute(struct agent *a, const struct mcp_action *act, const struct p
                                       "keycodes.") ?: -EIO;
                 break;
         case MCP_ACT_TYPE:
-                r = input_type(&a->in, p->keysyms, p->n_keysyms, still_ours, &ctx, &sent);
+                r = input_type(&a->in, p->keysyms, p->n_keysyms, cli_still_admitted, &ctx, &sent);
                 o->characters = (unsigned) sent;
                 if (r == -ESTALE)
                         return r;

@@ -42,6 +42,11 @@ bool cli_action_still_valid(int runtime_fd, const struct lease *admitted) {
         return lease_action_valid(admitted, &now);
 }
 
+bool cli_still_admitted(void *userdata) {
+        const struct cli_admitted *a = userdata;
+        return cli_action_still_valid(a->runtime_fd, a->lease);
+}
+
 int cli_action_done(int runtime_fd, const char *profile, const char *what, const struct lease *admitted, bool json) {
         struct lease now;
 

@@ -46,6 +46,13 @@ int cli_action_done(int runtime_fd, const char *profile, const char *what, const
 /* Whether the lease is still the one the action was admitted under (for checks while it runs). */
 bool cli_action_still_valid(int runtime_fd, const struct lease *admitted);
 
+/* The same as a callback of input_type(): userdata is a struct cli_admitted. */
+struct cli_admitted {
+        int runtime_fd;
+        const struct lease *lease;
+};
+bool cli_still_admitted(void *userdata);
+
 /* A valid profile name, else says why (NULL: missing) and returns -EINVAL. */
 int cli_check_profile(const char *profile);
 

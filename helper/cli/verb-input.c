@@ -317,15 +317,6 @@ static int check_xy(const struct input *in, unsigned long long x, unsigned long 
         return EXIT_USAGE;
 }
 
-struct still_ctx {
-        int dirfd;
-        const struct lease *admitted;
-};
-
-static bool still_ours(void *userdata) {
-        const struct still_ctx *s = userdata;
-        return cli_action_still_valid(s->dirfd, s->admitted);
-}
 
 /* Coordinates relative to req->window made root coordinates; EXIT_USAGE (said) for an unknown window or a position outside it. */
 static int window_to_root(struct input *in, struct request *req) {
@@ -364,7 +355,7 @@ done:
 
 /* What the action did: nothing sent yet when it returns EXIT_USAGE. */
 static int act(struct input *in, struct request *req, int dirfd, const struct lease *admitted, size_t *ret_sent) {
-        struct still_ctx ctx = { .dirfd = dirfd, .admitted = admitted };
+        struct cli_admitted ctx = { .runtime_fd = dirfd, .lease = admitted };
         struct stroke st;
         int r;
 
@@ -408,7 +399,7 @@ static int act(struct input *in, struct request *req, int dirfd, const struct le
                         return log_error_errno(r, "Cannot press the keys: %m"), EXIT_FAILED;
                 break;
         case ACT_TYPE:
-                r = input_type(in, req->keysyms, req->n_keysyms, still_ours, &ctx, ret_sent);
+                r = input_type(in, req->keysyms, req->n_keysyms, cli_still_admitted, &ctx, ret_sent);
                 if (r == -ESTALE)
                         return EXIT_REFUSED; /* cli_action_done() says why */
                 if (r == -ENOENT) {
