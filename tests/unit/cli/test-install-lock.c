@@ -78,6 +78,8 @@ int main(void) {
                 safe_close(fd);
                 r = lock_as_nobody(lock);
                 TAP_EQ_INT(r, EACCES, "another uid cannot open root's lock file (EACCES), so cannot hold it");
+                free(path);
+                path = NULL;
                 fd = install_lock_take(run, &path);
                 tap_ok(fd >= 0, "and root's next install takes it");
                 safe_close(fd);
