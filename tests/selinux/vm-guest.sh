@@ -92,7 +92,10 @@ as_user() {
 # as_login USER: run the user part as USER in a logind session of its own.
 as_login() {
         local st
-        systemd-run --wait --pipe -q --service-type=exec -p PAMName=login -p "User=$1" \
+        # No start timeout of systemd's (90 s): under TCG on a busy host the
+        # login session alone took most of it. The guest as a whole is bounded
+        # by vm-test.sh's qemu timeout.
+        systemd-run --wait --pipe -q --service-type=exec -p PAMName=login -p "User=$1" -p TimeoutStartSec=infinity \
                 /usr/local/bin/botdesk-vm-guest --as-user </dev/null 2>&1 | cat
         st=${PIPESTATUS[0]}
         if [ "$st" != 0 ]; then
