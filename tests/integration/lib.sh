@@ -636,6 +636,24 @@ bd_tcp_front() {
         return 1
 }
 
+# web_start NAME ARGS...: a `botdesk web` of the test's, its pid in WEB_PID,
+# output in $BD_T/out/NAME.{out,err}; waits (bounded: 10 s) until it says
+# where it listens.
+web_start() {
+        local name=$1 i o=$BD_T/out
+        shift
+        "$@" >"$o/$name.out" 2>"$o/$name.err" &
+        WEB_PID=$!
+        bd_own_pid "$WEB_PID"
+        for i in $(seq 100); do
+                grep -q '^Listening on' "$o/$name.out" 2>/dev/null && return 0
+                proc_alive "$WEB_PID" || break
+                sleep 0.1
+        done
+        t_diag "waited 10 s for $name to say where it listens:" "$(cat "$o/$name.err")"
+        return 1
+}
+
 # The pid named by display N's X lock file (empty when there is none).
 lock_pid() { { tr -d ' \n' <"/tmp/.X$1-lock"; } 2>/dev/null; }
 

@@ -26,21 +26,6 @@ rc=$?
 t_is "$rc" 0 "desktop $P starts"
 [ "$rc" = 0 ] || { t_diag "$(bd_err "$P")"; t_done; }
 
-# web_start NAME ARGS...: a server of ours, its pid in WEB_PID, output in $O/NAME.{out,err}.
-web_start() {
-        local name=$1 i
-        shift
-        "$@" >"$O/$name.out" 2>"$O/$name.err" &
-        WEB_PID=$!
-        bd_own_pid "$WEB_PID"
-        for i in $(seq 100); do
-                grep -q '^Listening on' "$O/$name.out" 2>/dev/null && return 0
-                proc_alive "$WEB_PID" || break
-                sleep 0.1
-        done
-        t_diag "waited 10 s for $name to say where it listens:" "$(cat "$O/$name.err")"
-        return 1
-}
 web_addr() { sed -n 's|^Listening on http://\(127\.0\.0\.1:[0-9]*\)/.*|\1|p' "$O/$1.out"; }
 # A ticket's query (ticket=...), for whichever listener redeems it.
 ticket() { local u; u=$("$BOTDESK" web ticket "$P" --viewer "${1:-$VIEWER}" 2>>"$O/ticket.err"); printf '%s' "${u#*\?}"; }

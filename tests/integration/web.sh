@@ -45,21 +45,6 @@ t_is "$rc" 0 "desktop $P starts"
 "$BOTDESK" exec "$P" -- xsetroot -solid rgb:33/66/cc
 t_is "$?" 0 "the root window is painted #3366cc"
 
-# web_start NAME ARGS...: a server of ours, its pid in WEB_PID, output in $O/NAME.{out,err}.
-web_start() {
-        local name=$1 i
-        shift
-        "$@" >"$O/$name.out" 2>"$O/$name.err" &
-        WEB_PID=$!
-        bd_own_pid "$WEB_PID"
-        for i in $(seq 100); do
-                grep -q '^Listening on' "$O/$name.out" 2>/dev/null && return 0
-                proc_alive "$WEB_PID" || break
-                sleep 0.1
-        done
-        t_diag "waited 10 s for $name to say where it listens:" "$(cat "$O/$name.err")"
-        return 1
-}
 
 ticket() { "$BOTDESK" web ticket "$P" --viewer "${1:-$VIEWER}" 2>>"$O/ticket.err"; }
 client() { timeout 60 "$PY" "$CLIENT" "$@" 2>&1; }
