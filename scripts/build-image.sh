@@ -106,7 +106,10 @@ root=$CACHE/rootfs-$rkey
 ) 9>"$CACHE/.lock"
 
 # ---- 3. the image, labelled with what it holds -------------------------------------------------
-key=$( { echo "v$VERSION $rkey"; cd "$WORK/stage" && find . -type f -print0 | sort -z | xargs -0 sha256sum; } |
+# An imported image has no PATH of its own: `podman run` supplies one, but
+# `podman kube play` (and so a pod's `exec -i`) runs with none.
+IMAGE_PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+key=$( { echo "v$VERSION $rkey PATH=$IMAGE_PATH"; cd "$WORK/stage" && find . -type f -print0 | sort -z | xargs -0 sha256sum; } |
         sha256sum | cut -c1-16)
 have=$("$ENGINE" image inspect --format '{{index .Config.Labels "org.botdesk.key"}}' "$TAG" 2>/dev/null || true)
 if [ "$have" = "$key" ]; then
@@ -124,7 +127,7 @@ rm -f -- "$WORK/image/.botdesk-image-ok"
 tar --numeric-owner -C "$WORK/image" -cf "$WORK/image.tar" .
 old=$("$ENGINE" image inspect --format '{{.Id}}' "$TAG" 2>/dev/null || true)
 "$ENGINE" import --change 'CMD ["/bin/sleep", "infinity"]' --change "LABEL org.botdesk.key=$key" \
-        --change 'ENV LANG=C.UTF-8' "$WORK/image.tar" "$TAG" >/dev/null
+        --change 'ENV LANG=C.UTF-8' --change "ENV PATH=$IMAGE_PATH" "$WORK/image.tar" "$TAG" >/dev/null
 # The image it replaces, unless a container still uses it (then rmi refuses).
 [ -n "$old" ] && "$ENGINE" rmi "$old" >/dev/null 2>&1 || true
 log "$TAG imported in $(since "$t") s (key $key); total $(since "$T0") s"

@@ -5,7 +5,8 @@
 # API requires of them (no cluster, no schema download), the liveness probe
 # runs `botdesk status --json`, the resource requests cover a desktop's
 # measured PSS, the selector matches the template, the mounted ConfigMap
-# exists, and its botdesk.ini passes `botdesk config check`.
+# exists, and its botdesk.ini passes `botdesk config check`. Its Pod form
+# (botdesk-pod.yaml, for podman kube play) is checked to be the same.
 import os
 import re
 import subprocess
@@ -96,13 +97,32 @@ mounts = c.get("volumeMounts", [])
 ok(all(m.get("name") in vols for m in mounts) and mounts, "every volume mount names a volume of the pod")
 cfgvol = next((v for v in vols.values() if "configMap" in v), {})
 ok(cfgvol.get("configMap", {}).get("name") == cm.get("metadata", {}).get("name"), "the config volume is the ConfigMap")
-ini_mount = next((m for m in mounts if m.get("mountPath") == "/etc/botdesk.ini"), {})
-ok(ini_mount.get("subPath") in cm.get("data", {}), "/etc/botdesk.ini is mounted from a key of the ConfigMap")
+cfg_mount = next((m for m in mounts if m.get("name") == cfgvol.get("name")), {})
+cfg_file = env.get("BOTDESK_CONFIG") or ""
+ok(cfg_mount.get("mountPath") and "subPath" not in cfg_mount, "the ConfigMap is mounted as a directory (no subPath)",
+   cfg_mount)
+ok(os.path.dirname(cfg_file) == cfg_mount.get("mountPath") and os.path.basename(cfg_file) in cm.get("data", {}),
+   "BOTDESK_CONFIG names a key of the ConfigMap in its mount", (cfg_file, cfg_mount))
 
 ini = cm.get("data", {}).get("botdesk.ini", "")
 lim_mb = lim or 0
 m = re.search(r"^min_free_memory_mb\s*=\s*(\d+)", ini, re.M)
 ok(m is not None and int(m.group(1)) < lim_mb, "the memory gate's floor fits under the pod's memory limit", ini)
+# The form podman kube play accepts: a Pod with the StatefulSet's template
+# and the same ConfigMap, so what tests/integration/k8s-play.sh runs is
+# what a cluster runs.
+pod_path = os.path.join(src, "conf/examples/k8s/botdesk-pod.yaml")
+with open(pod_path) as f:
+    pod_docs = [d for d in yaml.safe_load_all(f) if d is not None]
+pod_by_kind = {d.get("kind"): d for d in pod_docs}
+ok(len(pod_docs) == 2 and set(pod_by_kind) == {"ConfigMap", "Pod"}, "botdesk-pod.yaml holds a ConfigMap and a Pod",
+   list(pod_by_kind))
+ok(pod_by_kind.get("ConfigMap") == cm, "its ConfigMap is the StatefulSet example's")
+the_pod = pod_by_kind.get("Pod") or {}
+ok(the_pod.get("apiVersion") == "v1" and the_pod.get("metadata", {}).get("name"), "a v1 Pod with a name")
+ok(the_pod.get("spec") == pod, "the Pod's spec is the StatefulSet's pod template, identical")
+ok(the_pod.get("metadata", {}).get("labels") == labels, "the Pod carries the template's labels")
+
 botdesk = os.path.join(os.environ.get("BOTDESK_BUILD_DIR", ""), "helper/botdesk")
 if os.access(botdesk, os.X_OK):
     with tempfile.NamedTemporaryFile("w", suffix=".ini") as f:
