@@ -41,8 +41,8 @@ void doctor_inotify(struct json *j, const struct bd_config *c, uint64_t memory_l
         bool ok;
 
         (void) inotify_limits_read("/proc", getuid(), &l);
-        if (memory_limit_mb > 0 && memory_limit_mb / DOCTOR_DESKTOP_MB < capacity)
-                capacity = (unsigned) (memory_limit_mb / DOCTOR_DESKTOP_MB);
+        if (memory_limit_mb > 0 && memory_limit_mb / FLEET_DESKTOP_MB < capacity)
+                capacity = (unsigned) (memory_limit_mb / FLEET_DESKTOP_MB);
         need_now = inotify_instances_needed(running);
         need_full = inotify_instances_needed(capacity);
         ok = l.max_user_instances < 0 || l.max_user_instances >= need_full;
@@ -61,7 +61,7 @@ void doctor_inotify(struct json *j, const struct bd_config *c, uint64_t memory_l
                l.instances_used, l.max_user_instances, (unsigned) getuid());
         printf("  needed:     %lld for the desktops running now (%u), %lld for the %u this host could hold\n"
                "              (band %u-%u, about %u MB each; %u per desktop plus %u for the user's own programs)\n",
-               need_now, running, need_full, capacity, c->band_min, c->band_max, DOCTOR_DESKTOP_MB,
+               need_now, running, need_full, capacity, c->band_min, c->band_max, FLEET_DESKTOP_MB,
                INOTIFY_PER_DESKTOP, INOTIFY_USER_MARGIN);
         if (!ok)
                 printf("  raise it:   sysctl fs.inotify.max_user_instances=1024, or install botdesk's 50-botdesk.conf in /etc/sysctl.d\n");

@@ -4,14 +4,13 @@
 #include <stdint.h>
 
 #include "config.h"
+#include "fleet.h"
 #include "json.h"
 
 /*
  * botdesk doctor's inotify lines: the per-user limit against the desktops
  * running now and against the ones this host could hold (the band, and
- * memory at about DOCTOR_DESKTOP_MB each). j NULL: text on stdout; else
+ * memory at about FLEET_DESKTOP_MB each). j NULL: text on stdout; else
  * keys of the doctor's JSON object.
  */
-#define DOCTOR_DESKTOP_MB 100
-
 void doctor_inotify(struct json *j, const struct bd_config *c, uint64_t memory_limit_mb);

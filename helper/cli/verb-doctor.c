@@ -7,6 +7,7 @@
 #include "cgroup.h"
 #include "cli.h"
 #include "config.h"
+#include "doctor-fleet.h"
 #include "doctor-inotify.h"
 #include "json.h"
 #include "memory.h"
@@ -94,6 +95,7 @@ int verb_doctor(const struct cli_args *a) {
                 json_kv_bool(&j, "logind", logind);
                 json_kv_bool(&j, "selinux", access("/sys/fs/selinux/enforce", F_OK) == 0);
                 doctor_inotify(&j, &c, mem_ok ? mem.limit_mb : 0);
+                doctor_fleet(&j, &c, mem_ok ? &mem : NULL);
                 json_object_end(&j);
                 putchar('\n');
                 return EXIT_OK;
@@ -114,5 +116,6 @@ int verb_doctor(const struct cli_args *a) {
         printf("logind:       %s\n", logind ? "running" : "not running");
         printf("SELinux:      %s\n", access("/sys/fs/selinux/enforce", F_OK) == 0 ? "enabled" : "disabled");
         doctor_inotify(NULL, &c, mem_ok ? mem.limit_mb : 0);
+        doctor_fleet(NULL, &c, mem_ok ? &mem : NULL);
         return EXIT_OK;
 }
