@@ -11,12 +11,12 @@
 # `botdesk mcp`, stop. Then nothing of the desktop runs in the pod, the
 # pod's liveness command answers, and `podman kube down` leaves no pod and
 # no container (podman 4.3 keeps the ConfigMap's volume: removed here).
-# Root only (podman as root: recipes/podman.md). Band 370 is
+# Root only (podman as root: recipes/podman.md). Band 450 is
 # this script's on the host; inside the pod the example's default band
 # holds (the pod has its own network namespace and /tmp).
 . "$(dirname "$0")/lib.sh"
 [ "$(id -u)" = 0 ] || t_skip_all "needs root (podman, mmdebstrap --mode=root)"
-bd_init k8s 370 once
+bd_init k8s 450 once
 bd_need podman runc mmdebstrap socat gvnccapture
 [ -n "$PY" ] || t_skip_all "python3 not installed"
 
