@@ -241,7 +241,7 @@ int verb_thumbnail(int argc, char **argv) {
         if (r != EXIT_OK)
                 return r;
 
-        r = cli_action_admit(dirfd, "thumbnail", &admitted);
+        r = cli_action_admit(dirfd, o.profile, "thumbnail", false, &admitted);
         if (r != EXIT_OK)
                 return r;
 

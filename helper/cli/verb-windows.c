@@ -57,7 +57,7 @@ static int parse_simple(int argc, char **argv, const char *verb, const char **re
 }
 
 /* Gate, display, connection: the common opening of both verbs. */
-static int open_screen(const char *profile, const char *what, int *ret_dirfd, struct lease *admitted,
+static int open_screen(const char *profile, const char *what, bool json, int *ret_dirfd, struct lease *admitted,
                        xcb_connection_t **ret_c, xcb_screen_t **ret_screen) {
         _cleanup_free_ char *display = NULL, *xauthority = NULL;
         int n, r;
@@ -65,7 +65,7 @@ static int open_screen(const char *profile, const char *what, int *ret_dirfd, st
         r = cli_running_display(profile, ret_dirfd, &display, &xauthority);
         if (r != EXIT_OK)
                 return r;
-        r = cli_action_admit(*ret_dirfd, what, admitted);
+        r = cli_action_admit(*ret_dirfd, profile, what, json, admitted);
         if (r != EXIT_OK)
                 return r;
         r = cli_connect_desktop(profile, display, xauthority, ret_c, &n);
@@ -319,7 +319,7 @@ int verb_windows(int argc, char **argv) {
         r = parse_simple(argc, argv, "windows", &profile, &json);
         if (r != EXIT_OK)
                 return r < 0 ? EXIT_OK : r;
-        r = open_screen(profile, "windows", &dirfd, &admitted, &c, &s);
+        r = open_screen(profile, "windows", json, &dirfd, &admitted, &c, &s);
         if (r != EXIT_OK)
                 return r;
         r = windows_read(c, s->root, &w, &n, &active, &wm);
@@ -357,7 +357,7 @@ int verb_cursor(int argc, char **argv) {
         r = parse_simple(argc, argv, "cursor", &profile, &json);
         if (r != EXIT_OK)
                 return r < 0 ? EXIT_OK : r;
-        r = open_screen(profile, "cursor", &dirfd, &admitted, &c, &s);
+        r = open_screen(profile, "cursor", json, &dirfd, &admitted, &c, &s);
         if (r != EXIT_OK)
                 return r;
         w = s->width_in_pixels;

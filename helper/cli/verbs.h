@@ -172,7 +172,8 @@ int verb_web(int argc, char **argv);
  *         0 done; 1 failed; 2 usage (nothing sent to the screen); 3 refused
  *         because a human holds the lease, or void because a human took it
  *         while the action ran (--json: {"suppressed": "human_has_control",
- *         ...}); 4 not running.
+ *         ...}), or pinned by --epoch N (main.c takes it) to an epoch the
+ *         lease has left ({"suppressed": "epoch_moved", ...}); 4 not running.
  */
 int verb_thumbnail(int argc, char **argv);
 int verb_input(int argc, char **argv);
