@@ -101,7 +101,10 @@ int verb_lease(const struct cli_args *a);
  * botdesk rfb PROFILE [--viewer ID]
  * Bridges stdin/stdout to the desktop's RFB socket until either side ends
  * (0); input reaches the screen only while this viewer holds the lease
- * (never without --viewer). 4 when the desktop is not running, 1 when the
+ * (never without --viewer). While a human holds the lease only that
+ * viewer's streams see the screen: 3 when a human other than viewer takes
+ * control (the stream ends at once) or holds it at connect (refused before
+ * a byte of the screen). 4 when the desktop is not running, 1 when the
  * client sends something the filter refuses.
  */
 int verb_rfb(const struct cli_args *a);

@@ -6,7 +6,14 @@
 # and is refused (exit 3, {"suppressed": "epoch_moved"} with --json, nothing
 # reaches the screen) once a take and a release moved it, although the
 # agent holds control again; an --epoch that is not a number is a usage
-# error (exit 2). Bands 270-274 (user run 370-374).
+# error (exit 2). Only the holder sees a takeover: real RFB clients on
+# `botdesk rfb` (a watcher with a viewer id, one without, the taker's own)
+# see a take by `botdesk lease take` end every stream but the holder's
+# within 0.5 s (closed socket, exit 3, a line on stderr saying why) while
+# the holder's stream goes on; until the hand-back a connection by anyone
+# else (gvnccapture behind a front included) is refused before a byte of
+# the screen, the holder's own second one is not; after the hand-back many
+# watch again. Bands 270-274 (user run 370-374).
 . "$(dirname "$0")/lib.sh"
 bd_init tko 270
 bd_need_xserver
@@ -115,6 +122,157 @@ t_is "$(result 2 '(r.get("isError"), t["suppressed"], t["epoch"])')" "(True, 'ep
 t_match "$(result 3 '(r.get("isError"), t)')" "^\(True, 'epoch must be" "MCP epoch \"$E1\" (a string) is an error result saying what epoch takes"
 t_is "$(result 4 '(bool(r.get("isError")), t["ok"])')" "(False, True)" "MCP computer with epoch $E1 runs"
 t_is "$(pointer)" "21 22" "no MCP call pinned to the old epoch reached the screen"
+
+# ---- only the holder sees a takeover ----------------------------------------------------------
+cat >"$BD_T/viewers.py" <<'EOF'
+import os, struct, subprocess, sys, threading, time
+
+botdesk, profile = sys.argv[1:3]
+
+class Viewer:
+    """A real RFB 3.8 client on `botdesk rfb`: handshake, then a reader that counts the server's bytes."""
+    def __init__(self, viewer):
+        cmd = [botdesk, "rfb", profile] + ([] if viewer == "-" else ["--viewer", viewer])
+        self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
+        self.got = 0
+        self.eof_at = None
+        self.w = self.h = 0
+    def readn(self, n):
+        b = b""
+        while len(b) < n:
+            c = self.p.stdout.read(n - len(b))
+            if not c:
+                raise EOFError("closed after %d bytes" % (self.got + len(b)))
+            b += c
+        self.got += n
+        return b
+    def handshake(self):
+        try:
+            self.readn(12)
+            self.p.stdin.write(b"RFB 003.008\n")
+            self.readn(self.readn(1)[0])
+            self.p.stdin.write(b"\x01")
+            self.readn(4)
+            self.p.stdin.write(b"\x01")
+            self.w, self.h = struct.unpack(">HH", self.readn(4))
+            self.readn(16)
+            self.readn(struct.unpack(">I", self.readn(4))[0])
+            self.p.stdin.write(struct.pack(">BBHi", 2, 0, 1, 0))
+        except (EOFError, BrokenPipeError):
+            return False
+        threading.Thread(target=self.pump, daemon=True).start()
+        return True
+    def pump(self):
+        while True:
+            c = self.p.stdout.read(65536)
+            if not c:
+                self.eof_at = time.monotonic()
+                return
+            self.got += len(c)
+    def request(self):
+        self.p.stdin.write(struct.pack(">BBHHHH", 3, 0, 0, 0, self.w, self.h))
+    def status(self, timeout=10):
+        try:
+            rc = self.p.wait(timeout)
+        except subprocess.TimeoutExpired:
+            return "running"
+        return "exit %d: %s" % (rc, self.p.stderr.read().decode().strip())
+    def close(self):
+        try:
+            self.p.stdin.close()
+        except BrokenPipeError:
+            pass
+        return self.status()
+
+def say(*words):
+    print(*words, flush=True)
+
+def lease(*args):
+    subprocess.run([botdesk, "lease", profile, *args], check=True, stdout=subprocess.DEVNULL, timeout=20)
+
+watcher, anon, holder = Viewer("watch-1"), Viewer("-"), Viewer("human-1")
+say("init", watcher.handshake(), anon.handshake(), holder.handshake(), "%dx%d" % (holder.w, holder.h))
+for v in (watcher, anon, holder):
+    v.request()
+time.sleep(1)
+say("watching", watcher.got > 1000, anon.got > 1000, holder.got > 1000)
+
+t0 = time.monotonic()
+lease("take", "--viewer", "human-1")
+end = t0 + 5
+while time.monotonic() < end and (watcher.eof_at is None or anon.eof_at is None):
+    time.sleep(0.01)
+for name, v in (("watcher", watcher), ("anon", anon)):
+    say("evicted-" + name, "%.3f" % ((v.eof_at or end + 1) - t0), v.status())
+before = holder.got
+holder.request()
+end = time.monotonic() + 10
+while time.monotonic() < end and holder.got == before:
+    time.sleep(0.01)
+say("holder", holder.got > before, holder.eof_at is None)
+
+again = Viewer("watch-1")
+say("again", again.handshake(), again.got, again.status())
+again = Viewer("-")
+say("again-anon", again.handshake(), again.got, again.status())
+second = Viewer("human-1")
+say("holder-second", second.handshake())
+second.close()
+
+lease("release", "--viewer", "human-1")
+many = [Viewer("watch-1"), Viewer("watch-2"), Viewer("-")]
+say("many", *[v.handshake() for v in many])
+for v in many:
+    v.request()
+time.sleep(0.5)
+say("many-see", *[v.got > 1000 and v.eof_at is None for v in many])
+say("holder-after", holder.eof_at is None)
+for v in many + [holder]:
+    v.close()
+EOF
+out=$(timeout 90 "$PY" "$BD_T/viewers.py" "$BOTDESK" "$P" 2>"$BD_T/out/viewers.err")
+t_diag "$out" "$(tail -n 3 "$BD_T/out/viewers.err")"
+field() { sed -n "s/^$1 //p" <<<"$out"; }
+t_is "$(field init)" "True True True 1024x768" \
+        "three real RFB clients through botdesk rfb (a watcher, one without --viewer, human-1) get the screen"
+t_is "$(field watching)" "True True True" "... and framebuffer updates, while the agent holds control"
+for who in watcher anon; do
+        read -r took rest <<<"$(field "evicted-$who")"
+        t_ok "a take by human-1 closes the $who's stream within 0.5 s (took $took s)" \
+                "$PY" -c "import sys; sys.exit(not float(sys.argv[1]) < 0.5)" "$took"
+        t_match "$rest" "^exit 3: .*Closing the RFB stream of $P: a human took control" "... exit 3, saying why on stderr"
+done
+t_is "$(field holder)" "True True" "the holder's stream goes on and gets the screen"
+t_match "$(field again)" "^False 0 exit 3: .*A human has control of desktop $P" \
+        "until the hand-back the watcher's reconnect is refused (exit 3) before a byte of the screen"
+t_match "$(field again-anon)" "^False 0 exit 3: " "... and so is one without --viewer"
+t_is "$(field holder-second)" True "a second stream of the holder connects"
+t_is "$(field many)" "True True True" "after the hand-back three viewers connect again"
+t_is "$(field many-see)" "True True True" "... and all see the screen, with the former holder's"
+t_is "$(field holder-after)" True "the former holder's stream lived through the hand-back"
+
+# A stock viewer behind a front (bd_tcp_front: socat, one connection), under a take and after it.
+if command -v gvnccapture >/dev/null 2>&1 && command -v socat >/dev/null 2>&1; then
+        capture() {
+                local rc
+                bd_tcp_front "$P" watch-1 2>"$BD_T/out/front.err" || { echo front-failed; return; }
+                timeout 30 gvnccapture "127.0.0.1:$((BD_FRONT_PORT - 5900))" "$BD_T/out/capture.png" \
+                        >"$BD_T/out/capture.log" 2>&1
+                rc=$?
+                kill "$BD_FRONT_PID" 2>/dev/null
+                wait "$BD_FRONT_PID" 2>/dev/null
+                echo "$rc"
+        }
+        lease take --viewer human-1 >/dev/null
+        rc=$(capture)
+        t_isnt "$rc" 0 "gvnccapture through a front of watch-1 fails while human-1 holds control"
+        t_ok "... and captured nothing" test ! -s "$BD_T/out/capture.png"
+        lease release --viewer human-1 >/dev/null
+        rc=$(capture)
+        t_is "$rc" 0 "after the hand-back it captures the screen"
+else
+        t_skip "gvnccapture under a takeover" "gvnccapture or socat not installed"
+fi
 
 bd_stop "$P"
 t_is "$?" 0 "the desktop stops"
