@@ -92,7 +92,7 @@ _botdesk() {
         stop)      opts="--force --quiet --help" ;;
         restart)   opts="--force --timeout --json --quiet --help" ;;
         status | list | lookup | doctor) opts="--json --help" ;;
-        windows | cursor) opts="--json --epoch --help" ;;
+        windows | cursor) opts="--json --start --epoch --help" ;;
         env)       opts="--json --start --help" ;;
         mcp)       opts="--start --epoch --help" ;;
         act)       opts="--screenshots --start --epoch --help" ;;
@@ -101,7 +101,7 @@ _botdesk() {
         input)     opts="--json --button --double --window --stdin --settle --start --epoch --help" ;;
         watch)     opts="--json --until --help" ;;
         exec)      opts="-- --env --start --epoch --help" ;;
-        thumbnail) opts="--output --size --format --quality --data-url --epoch --help" ;;
+        thumbnail) opts="--output --size --format --quality --data-url --start --epoch --help" ;;
         lease)     opts="--viewer --reason --timeout --json --help" ;;
         rfb)       opts="--viewer --help" ;;
         web)       opts="--listen --novnc --ping --viewer --ttl --help" ;;

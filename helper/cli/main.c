@@ -122,7 +122,8 @@ static const struct verb verbs[] = {
         { "lease",
           "  lease PROFILE [show|take|release|request] [--viewer ID] [--reason TEXT] [--json]\n"
           "                                who controls the screen: the agent or a human viewer\n"
-          "  lease PROFILE wait [--timeout S]  until the agent holds control (3 on timeout)\n",
+          "  lease PROFILE wait [--timeout S]  until the agent holds control (3 on timeout; default 600 s,\n"
+          "                                at most 1800 s)\n",
           .action = true, .run = verb_lease },
         { "rfb", "  rfb PROFILE [--viewer ID]     RFB on stdin/stdout, input only while ID holds the lease\n",
           .run = verb_rfb },
@@ -130,7 +131,7 @@ static const struct verb verbs[] = {
           "  web [--listen SPEC]           noVNC and RFB over WebSocket for a browser (web ticket PROFILE --viewer ID)\n",
           .run_argv = verb_web },
         { "thumbnail",
-          "  thumbnail PROFILE [-o FILE] [--size WxH] [--format png|jpeg] [--data-url] [--quality N]\n",
+          "  thumbnail PROFILE [-o FILE] [--size WxH] [--format png|jpeg] [--data-url] [--quality N] [--start]\n",
           .epoch = true, .run_argv = verb_x11 },
         { "input",
           "  input PROFILE ACTION ... [--start] [--json]\n"
@@ -139,9 +140,10 @@ static const struct verb verbs[] = {
           "                                (--settle[=MS]: then wait until the screen is quiet)\n",
           .epoch = true, .run_argv = verb_x11 },
         { "windows",
-          "  windows PROFILE [--json]      the window manager's windows: id, title, class, geometry, active\n",
+          "  windows PROFILE [--json] [--start]\n"
+          "                                the window manager's windows: id, title, class, geometry, active\n",
           .epoch = true, .run_argv = verb_x11 },
-        { "cursor", "  cursor PROFILE [--json]       the pointer position\n", .epoch = true, .run_argv = verb_x11 },
+        { "cursor", "  cursor PROFILE [--json] [--start] the pointer position\n", .epoch = true, .run_argv = verb_x11 },
         { "settle",
           "  settle PROFILE [--quiet MS] [--timeout MS] [--json]\n"
           "                                wait until the screen was quiet MS ms: settled, still_changing, no_change\n",

@@ -34,26 +34,32 @@ struct win {
         bool ok;
 };
 
-/* PROFILE [--json]: EXIT_OK, EXIT_USAGE (said) or -1 after --help. */
+/* PROFILE [--json] [--start]: EXIT_OK (the desktop started when asked), EXIT_USAGE (said) or -1 after --help. */
 static int parse_simple(int argc, char **argv, const char *verb, const char **ret_profile, bool *ret_json) {
+        bool start = false;
+
         *ret_profile = NULL;
         *ret_json = false;
         for (int i = 1; i < argc; i++) {
                 if (streq(argv[i], "--json"))
                         *ret_json = true;
+                else if (streq(argv[i], "--start"))
+                        start = true;
                 else if (streq(argv[i], "-h") || streq(argv[i], "--help")) {
-                        printf("Usage: botdesk %s PROFILE [--json]\n", verb);
+                        printf("Usage: botdesk %s PROFILE [--json] [--start]\n", verb);
                         return -1;
                 } else if (argv[i][0] == '-') {
-                        log_error("Unknown option %s for %s; use: botdesk %s PROFILE [--json]", argv[i], verb, verb);
+                        log_error("Unknown option %s for %s; use: botdesk %s PROFILE [--json] [--start]", argv[i], verb, verb);
                         return EXIT_USAGE;
                 } else if (*ret_profile) {
-                        log_error("Unexpected argument \"%s\"; use: botdesk %s PROFILE [--json]", argv[i], verb);
+                        log_error("Unexpected argument \"%s\"; use: botdesk %s PROFILE [--json] [--start]", argv[i], verb);
                         return EXIT_USAGE;
                 } else
                         *ret_profile = argv[i];
         }
-        return cli_check_profile(*ret_profile) < 0 ? EXIT_USAGE : EXIT_OK;
+        if (cli_check_profile(*ret_profile) < 0)
+                return EXIT_USAGE;
+        return cli_start_on_demand(*ret_profile, start);
 }
 
 /* Gate, display, connection: the common opening of both verbs. */

@@ -92,7 +92,8 @@ int verb_exec(const struct cli_args *a);
  * A take by the holder and a release by someone who does not hold the
  * lease change nothing and exit 0, saying so. request records a pending
  * request for control (reason optional). wait returns 0 once the agent
- * holds control, 3 after timeout seconds (0: none). Prints the lease (JSON:
+ * holds control, 3 after timeout seconds (0: 600; over 1800 is 2). take
+ * of a desktop that is not running is 4. Prints the lease (JSON:
  * holder, viewer_hash, since, epoch, reason, pending; never a raw viewer id).
  */
 int verb_lease(const struct cli_args *a);
