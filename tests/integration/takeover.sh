@@ -13,7 +13,10 @@
 # the holder's stream goes on; until the hand-back a connection by anyone
 # else (gvnccapture behind a front included) is refused before a byte of
 # the screen, the holder's own second one is not; after the hand-back many
-# watch again. Bands 270-274 (user run 370-374).
+# watch again. The lease's small points: take of a stopped desktop is 4,
+# wait's --timeout at most 1800; cursor, windows and thumbnail --start
+# start a stopped desktop; [session] wallpaper reaches xfconf and the
+# screen of a real Xfce desktop. Bands 270-274 (user run 370-374).
 . "$(dirname "$0")/lib.sh"
 bd_init tko 270
 bd_need_xserver
@@ -302,4 +305,58 @@ for verb in windows thumbnail; do
         t_match "$(bd status --json "$P")" '"running": true' "... and the desktop runs"
         bd_stop "$P"
 done
+
+# ---- [session] wallpaper on a real Xfce desktop -----------------------------------------------
+W=$(bd_profile w)
+"$PY" - "$BD_T/wall.png" <<'EOF'
+import struct, sys, zlib
+w, h = 64, 48
+raw = b"".join(b"\0" + bytes((200, 30, 140)) * w for _ in range(h))
+def chunk(t, d):
+    return struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d) & 0xffffffff)
+open(sys.argv[1], "wb").write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)) +
+                              chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+EOF
+chmod 644 "$BD_T/wall.png"
+printf '[profile.%s]\ndesktop = xfce\nwallpaper = %s\n' "$W" "$BD_T/wall.png" >>"$BOTDESK_CONFIG"
+bd_start "$W"
+rc=$?
+t_is "$rc" 0 "an Xfce desktop with [session] wallpaper starts" || t_diag "$(bd_err "$W")"
+t_is "$(bd exec "$W" -- xfconf-query -c xfce4-desktop -p /backdrop/screen0/monitorVNC-0/workspace0/last-image 2>&1)" \
+        "$BD_T/wall.png" "xfconf gives xfdesktop the configured image for VNC-0's workspace"
+# The middle of the screen (the panels are at the edges) in the image's colour, drawn by xfdesktop (bounded: 15 s).
+centre() {
+        bd thumbnail "$W" --size 64x48 -o "$BD_T/shot.png" 2>/dev/null || return 1
+        "$PY" - "$BD_T/shot.png" <<'EOF'
+import struct, sys, zlib
+d = open(sys.argv[1], "rb").read()
+w, h, depth, ctype = struct.unpack(">IIBB", d[16:26])
+idat, i = b"", 8
+while i < len(d):
+    n, t = struct.unpack(">I4s", d[i:i + 8])
+    if t == b"IDAT":
+        idat += d[i + 8:i + 8 + n]
+    i += 12 + n
+raw, bpp = zlib.decompress(idat), {2: 3, 6: 4}[ctype]
+stride, rows, prev = w * bpp, [], bytearray(w * bpp)
+for y in range(h):
+    f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+    for x in range(stride):
+        a = line[x - bpp] if x >= bpp else 0
+        b, c = prev[x], prev[x - bpp] if x >= bpp else 0
+        p = a + b - c
+        pred = [0, a, b, (a + b) // 2, a if abs(p - a) <= abs(p - b) and abs(p - a) <= abs(p - c) else b if abs(p - b) <= abs(p - c) else c][f]
+        line[x] = (line[x] + pred) & 255
+    rows.append(line)
+    prev = line
+px = rows[h // 2][(w // 2) * bpp:(w // 2) * bpp + 3]
+print(all(abs(v - want) <= 24 for v, want in zip(px, (200, 30, 140))), tuple(px))
+EOF
+}
+if bd thumbnail --help >/dev/null 2>&1; then
+        wait_for 15 eval 'centre | grep -q "^True"'
+        t_match "$(centre)" "^True" "the screen shows the wallpaper's colour in its middle"
+fi
+bd_stop "$W"
+t_is "$?" 0 "the Xfce desktop stops"
 t_done
