@@ -374,6 +374,16 @@ static int set_nonblock(int fd, int *ret_flags) {
 
 /* The stream ends, with nothing more of the server's for this viewer: a human other than it took control. */
 static int evict(struct bridge *b) {
+        _cleanup_close_ int null = open("/dev/null", O_WRONLY | O_CLOEXEC | O_NOCTTY);
+
+        /* Closed now, not at the process's end (whatever runs at exit): the
+         * viewer's side sees the end at once. /dev/null takes the number, so
+         * that nothing else written to stdout can reach the viewer. */
+        if (null >= 0)
+                (void) dup2(null, STDOUT_FILENO);
+        else
+                (void) close(STDOUT_FILENO);
+        b->sock = safe_close(b->sock);
         log_error("Closing the RFB stream of %s: a human took control (lease epoch %llu); until they hand it back "
                   "only their viewer sees the screen (botdesk lease %s wait).", b->profile, b->evicted_epoch, b->profile);
         return EXIT_REFUSED;
