@@ -67,6 +67,7 @@ int agent_open(struct agent *a, const char *profile) {
         *a = (struct agent) {
                 .profile = profile,
                 .dirfd = -EBADF,
+                .epoch_pin = cli_epoch_pin(),
                 .max_edge = MCP_SPACE_MAX_EDGE_DEFAULT,
                 .max_pixels = MCP_SPACE_MAX_PIXELS_DEFAULT,
                 .quiet_ms = SETTLE_QUIET_MS_DEFAULT,
@@ -470,6 +471,23 @@ static void void_outcome(struct agent *a, const struct mcp_action *act, struct a
                       "need, and wait until they hand control back.", act->name);
 }
 
+/* The gate of every agent action (cli.h), pinned to the call's epoch: refused said in o. */
+static bool admit(struct agent *a, const char *what, struct lease *admitted, struct agent_outcome *o) {
+        *o = (struct agent_outcome) {};
+        o->suppressed = cli_action_admit_pinned(a->dirfd, what, a->epoch_pin, admitted);
+        o->epoch = admitted->epoch;
+        if (!o->suppressed)
+                return true;
+        o->refused = true;
+        if (streq(o->suppressed, "epoch_moved"))
+                (void) say(o, "Control of this screen changed since the epoch this action was approved at; %s is "
+                              "refused. Approve it again at epoch %llu.", what, admitted->epoch);
+        else
+                (void) say(o, "A human has control of this screen; %s is refused. Tell the user what you need, and "
+                              "wait until they hand control back.", what);
+        return false;
+}
+
 int agent_run(struct agent *a, const struct mcp_action *act, bool want_screenshot, struct agent_outcome *o) {
         _cleanup_(prepared_done) struct prepared p = {};
         _cleanup_free_ char *what = strdup_printf("%s", act->name);
@@ -480,13 +498,8 @@ int agent_run(struct agent *a, const struct mcp_action *act, bool want_screensho
         if (!what)
                 return -ENOMEM;
         /* The gate of every agent action: nothing of the screen for the agent while a human has it. */
-        if (cli_action_admit(a->dirfd, what, &admitted) != EXIT_OK) {
-                o->refused = true;
-                o->epoch = admitted.epoch;
-                return say(o, "A human has control of this screen; %s is refused. Tell the user what you need, and "
-                              "wait until they hand control back.", act->name);
-        }
-        o->epoch = admitted.epoch;
+        if (!admit(a, what, &admitted, o))
+                return o->message ? 0 : -ENOMEM;
         r = prepare(a, act, &p, o);
         if (r == -ENOMEM)
                 return r;
@@ -541,7 +554,7 @@ void agent_outcome_fields(struct json *j, const struct mcp_action *act, const st
         if (act)
                 json_kv_string(j, "action", act->name);
         if (o->refused || o->voided) {
-                json_kv_string(j, "suppressed", "human_has_control");
+                json_kv_string(j, "suppressed", o->suppressed ?: "human_has_control");
                 json_kv_bool(j, "void", o->voided);
         }
         json_kv_bool(j, "ok", o->ok);
@@ -584,13 +597,8 @@ int agent_windows(struct agent *a, FILE *f, struct agent_outcome *o) {
         struct lease admitted;
         int r;
 
-        *o = (struct agent_outcome) {};
-        if (cli_action_admit(a->dirfd, "windows", &admitted) != EXIT_OK) {
-                o->refused = true;
-                o->epoch = admitted.epoch;
-                return say(o, "A human has control of this screen; windows is refused.");
-        }
-        o->epoch = admitted.epoch;
+        if (!admit(a, "windows", &admitted, o))
+                return o->message ? 0 : -ENOMEM;
         r = cli_windows_json(a->conn, a->root, a->profile, admitted.epoch, f);
         if (r == -ENOMEM)
                 return r;
@@ -653,19 +661,7 @@ int agent_ask_human(struct agent *a, const char *reason, unsigned timeout_ms, st
         return 0;
 }
 
-/* The gate's two reads around a clipboard access: refused or void said in o. */
-static bool clip_admit(struct agent *a, const char *what, struct lease *admitted, struct agent_outcome *o) {
-        *o = (struct agent_outcome) {};
-        if (cli_action_admit(a->dirfd, what, admitted) != EXIT_OK) {
-                o->refused = true;
-                o->epoch = admitted->epoch;
-                (void) say(o, "A human has control of this screen; %s is refused. Tell the user what you need, and "
-                              "wait until they hand control back.", what);
-                return false;
-        }
-        o->epoch = admitted->epoch;
-        return true;
-}
+/* The gate's second read, after a clipboard access: void said in o. */
 
 static bool clip_still(struct agent *a, const char *what, const struct lease *admitted, struct agent_outcome *o) {
         struct lease now;
@@ -684,7 +680,7 @@ int agent_clipboard_read(struct agent *a, bool png, uint8_t **ret, size_t *ret_s
         int r;
 
         *ret = NULL;
-        if (!clip_admit(a, "clipboard_read", &admitted, o))
+        if (!admit(a, "clipboard_read", &admitted, o))
                 return 0;
         r = clipboard_get(a->conn, a->root, png, a->clipboard_max, on_event, &a->settle, ret, ret_size);
         if (r == -ENOMEM)
@@ -709,7 +705,7 @@ int agent_clipboard_write(struct agent *a, const char *text, struct agent_outcom
         size_t size = strlen(text);
         int r;
 
-        if (!clip_admit(a, "clipboard_write", &admitted, o))
+        if (!admit(a, "clipboard_write", &admitted, o))
                 return 0;
         if (size > a->clipboard_max)
                 return say(o, "The text is larger than [agent] clipboard_max_bytes (%zu bytes).", a->clipboard_max);

@@ -32,12 +32,14 @@ struct agent {
         unsigned max_edge, max_pixels;
         unsigned quiet_ms, settle_cap_ms;
         size_t clipboard_max;
+        unsigned long long epoch_pin;   /* the epoch the next action is pinned to (cli.h), or CLI_EPOCH_ANY */
 };
 
 /* What one action did, for the transport to say. */
 struct agent_outcome {
         bool ok;
-        bool refused;                   /* a human holds control: nothing was done */
+        bool refused;                   /* the gate refused it: nothing was done */
+        const char *suppressed;         /* why refused: cli_action_veto()'s word */
         bool voided;                    /* control moved while it ran: its result is void */
         unsigned long long epoch;
         char *message;                  /* why not, when !ok */

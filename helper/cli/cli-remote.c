@@ -298,7 +298,7 @@ static char *container_inspect(char *const *prefix, const char *name, int *ret_s
 /* Options whose value is the next word, of every verb: skipped when looking for the profile. */
 static bool option_takes_value(const char *a) {
         static const char *const opts[] = { "--timeout", "--profile", "--viewer", "--reason", "--until", "--env",
-                                            "-o", "--output", "--size", "--format", "--quality", "--button" };
+                                            "-o", "--output", "--size", "--format", "--quality", "--button", "--epoch" };
         for (size_t i = 0; i < ELEMENTSOF(opts); i++)
                 if (streq(a, opts[i]))
                         return true;

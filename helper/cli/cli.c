@@ -26,12 +26,69 @@ bool human_has_control(int runtime_fd, const char *what) {
         return true;
 }
 
-int cli_action_admit(int runtime_fd, const char *what, struct lease *ret) {
+static unsigned long long epoch_pin = CLI_EPOCH_ANY;
+
+void cli_epoch_pin_set(unsigned long long epoch) {
+        epoch_pin = epoch;
+}
+
+unsigned long long cli_epoch_pin(void) {
+        return epoch_pin;
+}
+
+int cli_epoch_parse(const char *value, unsigned long long *ret) {
+        if (!value || parse_uint(value, LEASE_EPOCH_MAX, ret) < 0) {
+                log_error("Invalid --epoch \"%s\": give the lease epoch the action was approved at, a whole number "
+                          "(botdesk lease PROFILE show --json says the current one).", strnull(value));
+                return -EINVAL;
+        }
+        return 0;
+}
+
+const char *cli_action_veto(const struct lease *l, unsigned long long pin) {
+        if (l->holder == LEASE_HUMAN || l->failed)
+                return "human_has_control";
+        if (pin != CLI_EPOCH_ANY && l->epoch != pin)
+                return "epoch_moved";
+        return NULL;
+}
+
+const char *cli_action_admit_pinned(int runtime_fd, const char *what, unsigned long long pin, struct lease *ret) {
+        const char *veto;
+
         /* One read decides and is kept: its epoch is what cli_action_done() compares. */
         (void) lease_read_at(runtime_fd, ret);
-        if (ret->holder != LEASE_HUMAN)
+        veto = cli_action_veto(ret, pin);
+        if (!veto)
+                return NULL;
+        if (streq(veto, "epoch_moved"))
+                log_error("Control of this screen changed since the lease epoch %llu this action was approved at (now "
+                          "%llu); %s is refused. Approve it again at the current epoch.", pin, ret->epoch, what);
+        else
+                say_refused(ret, what);
+        return veto;
+}
+
+static void print_suppressed(const char *veto, const char *what, const char *profile, unsigned long long epoch) {
+        struct json j;
+
+        json_init(&j, stdout);
+        json_object_begin(&j);
+        json_kv_string(&j, "suppressed", veto);
+        json_kv_string(&j, "action", what);
+        json_kv_string(&j, "profile", profile);
+        json_kv_int(&j, "epoch", (long long) epoch);
+        json_object_end(&j);
+        putchar('\n');
+}
+
+int cli_action_admit(int runtime_fd, const char *profile, const char *what, bool json, struct lease *ret) {
+        const char *veto = cli_action_admit_pinned(runtime_fd, what, epoch_pin, ret);
+
+        if (!veto)
                 return EXIT_OK;
-        say_refused(ret, what);
+        if (json)
+                print_suppressed(veto, what, profile, ret->epoch);
         return EXIT_REFUSED;
 }
 
@@ -55,18 +112,8 @@ int cli_action_done(int runtime_fd, const char *profile, const char *what, const
                 return EXIT_OK;
         log_error("A human took control of this screen while %s ran; its result is void. Tell the user what you need, "
                   "and wait until they hand control back (botdesk lease %s wait).", what, profile);
-        if (json) {
-                struct json j;
-
-                json_init(&j, stdout);
-                json_object_begin(&j);
-                json_kv_string(&j, "suppressed", "human_has_control");
-                json_kv_string(&j, "action", what);
-                json_kv_string(&j, "profile", profile);
-                json_kv_int(&j, "epoch", (long long) now.epoch);
-                json_object_end(&j);
-                putchar('\n');
-        }
+        if (json)
+                print_suppressed("human_has_control", what, profile, now.epoch);
         return EXIT_REFUSED;
 }
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #pragma once
 
+#include <limits.h>
 #include <stdbool.h>
 
 #include "config.h"
@@ -27,13 +28,47 @@ bool human_has_control(int runtime_fd, const char *what);
 
 struct lease;
 
+/* No --epoch: an action runs under whatever epoch it finds. */
+#define CLI_EPOCH_ANY ULLONG_MAX
+
+/*
+ * The one parser of an agent action's --epoch N (every verb's, and the MCP
+ * tools' epoch): a lease epoch, 0-2^53-1, in decimal. 0, or -EINVAL when
+ * value is not one (said: the caller exits EXIT_USAGE).
+ */
+int cli_epoch_parse(const char *value, unsigned long long *ret);
+
+/* The epoch this process's agent actions are pinned to: main.c's --epoch,
+ * handed on to botdesk-x11.so (x11-verbs.h). CLI_EPOCH_ANY when none. */
+void cli_epoch_pin_set(unsigned long long epoch);
+unsigned long long cli_epoch_pin(void);
+
+/*
+ * The gate's rule, silent: NULL when an action pinned to pin (CLI_EPOCH_ANY:
+ * not pinned) may run under lease l; else why not, as "suppressed" says it:
+ * "human_has_control" while a human holds control or the lease cannot be
+ * read; "epoch_moved" when the lease is no longer at the pinned epoch, even
+ * if the agent holds control again (a gateway approved the action at that
+ * epoch and never saw what happened since).
+ */
+const char *cli_action_veto(const struct lease *l, unsigned long long pin);
+
 /*
  * The lease gate of an agent action `what` (input, windows, cursor,
- * thumbnail, exec): EXIT_OK with the lease it was admitted under in *ret,
- * or EXIT_REFUSED (said, as human_has_control()) while a human holds it or
- * the file cannot be read.
+ * thumbnail, exec, clipboard, the MCP tools), pinned to pin: reads the
+ * lease into *ret (the one read that decides; its epoch is what the checks
+ * after the action compare) and returns NULL to go on, or the veto, said on
+ * stderr with what to do.
  */
-int cli_action_admit(int runtime_fd, const char *what, struct lease *ret);
+const char *cli_action_admit_pinned(int runtime_fd, const char *what, unsigned long long pin, struct lease *ret);
+
+/*
+ * The same for a verb of the CLI, pinned to cli_epoch_pin(): EXIT_OK, or
+ * EXIT_REFUSED, said (with --json also {"suppressed": "human_has_control"
+ * or "epoch_moved", "action", "profile", "epoch"} on stdout, and nothing
+ * else).
+ */
+int cli_action_admit(int runtime_fd, const char *profile, const char *what, bool json, struct lease *ret);
 
 /*
  * The same gate once the action is done: EXIT_OK when the lease is still

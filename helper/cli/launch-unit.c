@@ -8,13 +8,15 @@
 #include "unit.h"
 #include "util.h"
 
-/* Variables a transient unit inherits from the caller: botdesk's own. */
+/* Variables a transient unit inherits from the caller: botdesk's own, and
+ * the browser the caller names, as a standalone start passes it (launch.c). */
 static int transient_environment(char ***ret) {
         extern char **environ;
         _cleanup_strv_free_ char **env = NULL;
 
         for (char **e = environ; *e; e++)
-                if (startswith(*e, "BOTDESK_") && !startswith(*e, "BOTDESK_PLACEMENT=") &&
+                if (((startswith(*e, "BOTDESK_") && !startswith(*e, "BOTDESK_PLACEMENT=")) ||
+                     startswith(*e, "AGENT_BROWSER_EXECUTABLE_PATH=")) &&
                     strv_push(&env, strdup(*e)) < 0)
                         return -ENOMEM;
         *ret = TAKE_PTR(env);

@@ -31,6 +31,7 @@ enum {
         OPT_START,
         OPT_PASSWORD_STDIN,
         OPT_ENV,
+        OPT_EPOCH,
         OPT_HELP,
         _OPT_MAX,
 };
@@ -62,6 +63,7 @@ static const struct cli_option {
         [OPT_PASSWORD_STDIN] = { "--password-stdin" },
         /* Also --env=NAME. */
         [OPT_ENV] = { "--env", NULL, true },
+        [OPT_EPOCH] = { "--epoch", NULL, true },
         [OPT_HELP] = { "--help", "-h" },
 };
 
@@ -75,6 +77,8 @@ struct verb {
         bool action;
         /* exec: the words after PROFILE are the command */
         bool command;
+        /* An agent action of run_argv: main takes its --epoch N (parse_epoch()). */
+        bool epoch;
         int (*run)(const struct cli_args *a);
         /* Instead of run: a verb that parses its own words (verbs.h). */
         int (*run_argv)(int argc, char **argv);
@@ -114,11 +118,12 @@ static const struct verb verbs[] = {
           "  exec PROFILE [--start] [--env NAME]... -- CMD [ARG...]\n"
           "                                run CMD on that screen, inside the desktop, with the\n"
           "                                desktop's environment (--env NAME: also the caller's NAME)\n",
-          .options = OPT(OPT_START) | OPT(OPT_ENV), .command = true, .run = verb_exec },
+          .options = OPT(OPT_START) | OPT(OPT_ENV) | OPT(OPT_EPOCH), .command = true, .run = verb_exec },
         { "lease",
           "  lease PROFILE [show|take|release|request] [--viewer ID] [--reason TEXT] [--json]\n"
           "                                who controls the screen: the agent or a human viewer\n"
-          "  lease PROFILE wait [--timeout S]  until the agent holds control (3 on timeout)\n",
+          "  lease PROFILE wait [--timeout S]  until the agent holds control (3 on timeout; default 600 s,\n"
+          "                                at most 1800 s)\n",
           .action = true, .run = verb_lease },
         { "rfb", "  rfb PROFILE [--viewer ID]     RFB on stdin/stdout, input only while ID holds the lease\n",
           .run = verb_rfb },
@@ -126,35 +131,36 @@ static const struct verb verbs[] = {
           "  web [--listen SPEC]           noVNC and RFB over WebSocket for a browser (web ticket PROFILE --viewer ID)\n",
           .run_argv = verb_web },
         { "thumbnail",
-          "  thumbnail PROFILE [-o FILE] [--size WxH] [--format png|jpeg] [--data-url] [--quality N]\n",
-          .run_argv = verb_x11 },
+          "  thumbnail PROFILE [-o FILE] [--size WxH] [--format png|jpeg] [--data-url] [--quality N] [--start]\n",
+          .epoch = true, .run_argv = verb_x11 },
         { "input",
           "  input PROFILE ACTION ... [--start] [--json]\n"
           "                                move X Y | click [X Y] [--button N] [--double] | drag X1 Y1 X2 Y2\n"
           "                                | scroll DX DY | key COMBO... | type TEXT | down/up KEY|buttonN\n"
           "                                (--settle[=MS]: then wait until the screen is quiet)\n",
-          .run_argv = verb_x11 },
+          .epoch = true, .run_argv = verb_x11 },
         { "windows",
-          "  windows PROFILE [--json]      the window manager's windows: id, title, class, geometry, active\n",
-          .run_argv = verb_x11 },
-        { "cursor", "  cursor PROFILE [--json]       the pointer position\n", .run_argv = verb_x11 },
+          "  windows PROFILE [--json] [--start]\n"
+          "                                the window manager's windows: id, title, class, geometry, active\n",
+          .epoch = true, .run_argv = verb_x11 },
+        { "cursor", "  cursor PROFILE [--json] [--start] the pointer position\n", .epoch = true, .run_argv = verb_x11 },
         { "settle",
           "  settle PROFILE [--quiet MS] [--timeout MS] [--json]\n"
           "                                wait until the screen was quiet MS ms: settled, still_changing, no_change\n",
-          .run_argv = verb_x11 },
+          .epoch = true, .run_argv = verb_x11 },
         { "clipboard",
           "  clipboard PROFILE get|set [--type text/plain|image/png]\n"
           "                                the agent's clipboard: print it, or make stdin it\n",
-          .run_argv = verb_x11 },
+          .epoch = true, .run_argv = verb_x11 },
         { "act",
           "  act PROFILE [--screenshots base64|DIR] [--start]\n"
           "                                one agent action a line in (either schema), one JSON result a line out\n",
-          .run_argv = verb_x11 },
+          .epoch = true, .run_argv = verb_x11 },
         { "mcp",
           "  mcp PROFILE [--start]         an MCP server on stdin/stdout for an agent's client: the computer\n"
           "                                tool (Anthropic's and OpenAI's actions), batch, windows, status,\n"
           "                                ask_human\n",
-          .run_argv = verb_x11 },
+          .epoch = true, .run_argv = verb_x11 },
         { "watch",
           "  watch [PROFILE] [--json] [--until ready|stopped|agent]\n"
           "                                a line per change of status or lease, the first the current state\n",
@@ -185,6 +191,8 @@ int cli_usage(FILE *f, int status) {
                 if (verbs[i].synopsis)
                         fputs(verbs[i].synopsis, f);
         fputs("\n"
+              "Agent actions (input, act, windows, cursor, thumbnail, settle, clipboard, exec, mcp) take\n"
+              "--epoch N: refused (3, \"epoch_moved\") unless the lease is still at epoch N.\n"
               "Exit codes: 0 ok, 1 failed, 2 usage/configuration, 3 refused, 4 not running.\n",
               f);
         return status;
@@ -283,6 +291,11 @@ static int option_apply(struct cli_args *a, int id, const char *value) {
         case OPT_UNTIL:
                 a->until = value;
                 break;
+        case OPT_EPOCH:
+                if (cli_epoch_parse(value, &v) < 0)
+                        return EXIT_USAGE;
+                cli_epoch_pin_set(v);
+                break;
         case OPT_TIMEOUT:
                 if (parse_uint(value, 86400, &v) < 0 || v == 0) {
                         log_error("Invalid --timeout \"%s\": give whole seconds, 1-86400.", value);
@@ -335,6 +348,38 @@ static int parse_args(const struct verb *v, const char *verb, char **words, stru
         return EXIT_OK;
 }
 
+/*
+ * The --epoch N of an agent action that parses its own words (run_argv):
+ * taken out of words (up to "--", after which the words are the action's
+ * own: text to type, say) and pinned for the gate (cli.h), so that every
+ * verb reads it through this one parser. Returns the number of words
+ * taken out, or -EINVAL (said).
+ */
+static int parse_epoch(char **words) {
+        int taken = 0;
+
+        for (size_t i = 0; words[i] && !streq(words[i], "--");) {
+                const char *value = startswith(words[i], "--epoch=");
+                unsigned long long v;
+                size_t n = 1;
+
+                if (!value && streq(words[i], "--epoch")) {
+                        value = words[i + 1];
+                        n = value ? 2 : 1;
+                }
+                if (!value) {
+                        i++;
+                        continue;
+                }
+                if (cli_epoch_parse(value, &v) < 0)
+                        return -EINVAL;
+                cli_epoch_pin_set(v);
+                memmove(words + i, words + i + n, (strv_length(words + i + n) + 1) * sizeof *words);
+                taken += (int) n;
+        }
+        return taken;
+}
+
 int main(int argc, char **argv) {
         enum { OPT_VERSION = 0x100 };
         /* Before the verb only these; every other option follows the verb
@@ -384,8 +429,15 @@ int main(int argc, char **argv) {
         c = remote_dispatch(verb, argv + optind);
         if (c >= 0)
                 return c;
-        if (v && v->run_argv)
+        if (v && v->run_argv) {
+                if (v->epoch) {
+                        r = parse_epoch(argv + optind);
+                        if (r < 0)
+                                return EXIT_USAGE;
+                        argc -= r;
+                }
                 return v->run_argv(argc - optind + 1, argv + optind - 1);
+        }
         if (!v) {
                 r = parse_args(&unknown, verb, argv + optind, &a);
                 if (r != EXIT_OK)

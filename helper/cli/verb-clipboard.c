@@ -109,7 +109,7 @@ int verb_clipboard(int argc, char **argv) {
         r = cli_running_display(profile, &dirfd, &display, &xauthority);
         if (r != EXIT_OK)
                 return r;
-        r = cli_action_admit(dirfd, streq(action, "get") ? "clipboard get" : "clipboard set", &admitted);
+        r = cli_action_admit(dirfd, profile, streq(action, "get") ? "clipboard get" : "clipboard set", false, &admitted);
         if (r != EXIT_OK)
                 return r;
         if (streq(action, "set")) {

@@ -1,10 +1,16 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* botdesk env PROFILE [--start] [--json]: the desktop's published environment. */
+/*
+ * botdesk env PROFILE [--start] [--json]: the desktop's published environment.
+ * Only --start starts a desktop: [session] auto_start makes the verbs that
+ * act start one, never env, which a gateway asks to learn whether a desktop
+ * runs and where.
+ */
 #include "cli.h"
 #include "envfile.h"
 #include "record.h"
 #include "json.h"
 #include "profile.h"
+#include "running.h"
 #include "util.h"
 #include "verbs.h"
 
@@ -18,7 +24,8 @@ int verb_env(const struct cli_args *a) {
 
         if (cli_check_profile(profile) < 0)
                 return EXIT_USAGE;
-        r = verb_start_published(a, profile, &p, &dirfd, &env, &rec);
+        r = a->start ? verb_start_published(a, profile, &p, &dirfd, &env, &rec)
+                     : running_desktop_published(profile, &p, &dirfd, &env, &rec);
         if (r != EXIT_OK)
                 return r;
         activity_stamp(dirfd);
@@ -36,6 +43,8 @@ int verb_env(const struct cli_args *a) {
                 putchar('\n');
                 return EXIT_OK;
         }
+        /* The desktop is X: a caller's Wayland display would send toolkits (GTK, Qt, Chromium) there instead. */
+        puts("unset WAYLAND_DISPLAY");
         for (char **e = env; *e; e++) {
                 _cleanup_free_ char *key = strndup(*e, strcspn(*e, "="));
                 _cleanup_free_ char *q = shell_quote(strchr(*e, '=') + 1);

@@ -13,6 +13,7 @@
 #include "config.h"
 #include "envfile.h"
 #include "exec-env.h"
+#include "lease.h"
 #include "record.h"
 #include "log.h"
 #include "profile.h"
@@ -30,6 +31,7 @@ int verb_exec(const struct cli_args *a) {
         _cleanup_close_ int dirfd = -EBADF;
         _cleanup_(helper_record_done) struct helper_record rec = {};
         extern char **environ;
+        struct lease admitted;
         int r;
 
         if (cli_check_profile(profile) < 0 || cli_load_config(profile, &c) < 0)
@@ -41,7 +43,7 @@ int verb_exec(const struct cli_args *a) {
         r = verb_start_published(a, profile, &p, &dirfd, &env, &rec);
         if (r != EXIT_OK)
                 return r;
-        if (human_has_control(dirfd, "exec"))
+        if (cli_action_admit(dirfd, profile, "exec", a->json, &admitted) != EXIT_OK)
                 return EXIT_REFUSED;
         activity_stamp(dirfd);
 

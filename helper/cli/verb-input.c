@@ -494,7 +494,7 @@ int verb_input(int argc, char **argv) {
         if (r != EXIT_OK)
                 return r;
         snprintf(what, sizeof what, "input %s", action_names[req.action]);
-        r = cli_action_admit(dirfd, what, &admitted);
+        r = cli_action_admit(dirfd, req.profile, what, req.json, &admitted);
         if (r != EXIT_OK)
                 return r;
         r = cli_connect_desktop(req.profile, display, xauthority, &c, &screen);

@@ -11,7 +11,13 @@
 #include "lease.h"
 #include "log.h"
 #include "profile.h"
+#include "record.h"
+#include "running.h"
 #include "util.h"
+
+/* lease wait: a gateway's wait for a human ends, whatever it forgot to say. */
+#define LEASE_WAIT_DEFAULT_S 600u
+#define LEASE_WAIT_MAX_S 1800u
 
 static void print_lease(const char *profile, const struct lease *l, bool json) {
         char hash[LEASE_HASH_LEN + 1];
@@ -75,6 +81,13 @@ int verb_lease(const struct cli_args *a) {
                 log_error("--timeout applies to wait, not %s.", action);
                 return EXIT_USAGE;
         }
+        if (timeout > LEASE_WAIT_MAX_S) {
+                log_error("Invalid --timeout %u for lease wait: at most %u s (the default is %u s).", timeout,
+                          LEASE_WAIT_MAX_S, LEASE_WAIT_DEFAULT_S);
+                return EXIT_USAGE;
+        }
+        if (!timeout)
+                timeout = LEASE_WAIT_DEFAULT_S;
         if (reason && (strlen(reason) > LEASE_REASON_MAX || strpbrk(reason, "\n\r\t"))) {
                 log_error("Invalid --reason: use at most %d bytes on one line without control characters.", LEASE_REASON_MAX);
                 return EXIT_USAGE;
@@ -118,9 +131,16 @@ int verb_lease(const struct cli_args *a) {
                 return EXIT_OK;
         }
 
-        if (streq(action, "take"))
+        if (streq(action, "take")) {
+                _cleanup_(helper_record_done) struct helper_record rec = {};
+
+                /* Control of a screen that is not there is no control: the
+                 * human would type into nothing (said: not running). */
+                r = running_desktop_helper(profile, dirfd, &rec);
+                if (r != EXIT_OK)
+                        return r;
                 r = lease_take_at(dirfd, viewer, reason, &l);
-        else if (streq(action, "request"))
+        } else if (streq(action, "request"))
                 r = lease_request_at(dirfd, viewer, reason, &l);
         else
                 r = lease_release_at(dirfd, viewer, &l);

@@ -57,6 +57,28 @@ static int outcome_result(const struct mcp_action *act, const struct agent_outco
         return 0;
 }
 
+/*
+ * A call's "epoch" (tools.h): the lease epoch its actions are pinned to,
+ * else the process's (--epoch, or none). false, with the error result,
+ * when it is not a lease epoch: nothing runs.
+ */
+static bool pin_epoch(struct agent *a, const struct json_value *args, unsigned long long fallback,
+                      struct mcp_result *res) {
+        const struct json_value *e = json_get(args, "epoch");
+        long long v;
+
+        a->epoch_pin = fallback;
+        if (!e || e->type == JSON_NULL)
+                return true;
+        if (json_get_int(e, 0, (long long) LEASE_EPOCH_MAX, &v) < 0) {
+                mcp_result_error(res, "epoch must be the lease epoch the call was approved at: a whole number, "
+                                      "0-9007199254740991 (the status tool says the current one).");
+                return false;
+        }
+        a->epoch_pin = (unsigned long long) v;
+        return true;
+}
+
 static int tool_computer(struct agent *a, const struct json_value *args, struct mcp_result *res) {
         _cleanup_free_ char *error = NULL;
         _cleanup_(agent_outcome_done) struct agent_outcome o = {};
@@ -78,6 +100,7 @@ static int tool_computer(struct agent *a, const struct json_value *args, struct 
 
 static int tool_batch(struct agent *a, const struct json_value *args, struct mcp_result *res) {
         const struct json_value *list = json_get(args, "actions");
+        unsigned long long batch_pin = a->epoch_pin;
         _cleanup_free_ char *text = NULL;
         size_t size = 0;
         _cleanup_fclose_ FILE *f = NULL;
@@ -113,6 +136,9 @@ static int tool_batch(struct agent *a, const struct json_value *args, struct mcp
                         ok = false;
                         break;
                 }
+                /* An action's own epoch pins it, else the batch's (call()). */
+                if (!pin_epoch(a, &list->items[i], batch_pin, res))
+                        return 0;
                 /* One picture, after the last action. */
                 r = agent_run(a, &act, i + 1 == list->n, &o);
                 if (r < 0)
@@ -257,6 +283,8 @@ static int tool_clipboard(struct agent *a, bool write, const struct json_value *
 static int call(void *userdata, const char *tool, const struct json_value *args, struct mcp_result *res) {
         struct agent *a = userdata;
 
+        if (!streq(tool, "status") && !streq(tool, "ask_human") && !pin_epoch(a, args, cli_epoch_pin(), res))
+                return 0;
         if (streq(tool, "computer"))
                 return tool_computer(a, args, res);
         if (streq(tool, "batch"))

@@ -11,6 +11,12 @@
  * drops input messages unless this viewer holds the control lease; inotify
  * on the runtime directory re-reads the lease as soon as it is replaced, so
  * a change applies from the next client message, without polling.
+ *
+ * A human's takeover is private: while a human holds the lease, only that
+ * viewer's streams see the screen. Every other stream ends as soon as the
+ * take is seen (the same inotify event), and a connection made meanwhile by
+ * anyone else is refused before a byte of the server reaches it. Watching
+ * by many stays as it is while the agent holds control.
  */
 #include <fcntl.h>
 #include <poll.h>
@@ -54,6 +60,8 @@ struct bridge {
         int sigfd;
         int in_flags, out_flags;        /* stdin/stdout flags to restore, -1 if untouched */
         bool in_eof, sock_eof, shut_wr;
+        bool evicted;                   /* a human other than this viewer took control */
+        unsigned long long evicted_epoch;
         bool out_pipe;                  /* stdout is a pipe: splice() the server's bytes into it */
         int relay[2];                   /* stdout is a socket: the pipe spliced through, else -EBADF */
         size_t relay_len;               /* bytes in that pipe, not yet out */
@@ -119,6 +127,12 @@ static void update_input(struct bridge *b) {
         if (allow != b->filter.allow_input)
                 log_debug("Input from this viewer is now %s (lease epoch %llu).", allow ? "allowed" : "dropped", l.epoch);
         b->filter.allow_input = allow;
+        /* A take is a file a human's take wrote: a damaged file takes input
+         * from everyone, but is no takeover to hide the screen for. */
+        if (l.holder == LEASE_HUMAN && !l.failed && !allow) {
+                b->evicted = true;
+                b->evicted_epoch = l.epoch;
+        }
 }
 
 static int handle_inotify(struct bridge *b) {
@@ -327,6 +341,8 @@ static int read_in(struct bridge *b) {
         r = handle_inotify(b);
         if (r < 0)
                 return r;
+        if (b->evicted)
+                return 0;       /* the caller ends the stream; nothing of these bytes goes on */
         r = rfb_filter_feed(&b->filter, b->raw, (size_t) n, b->up.data + b->up.end, room, &got);
         b->up.end += got;
         if (r == -EBADMSG) {
@@ -354,6 +370,23 @@ static int set_nonblock(int fd, int *ret_flags) {
                 *ret_flags = flags;
         }
         return 0;
+}
+
+/* The stream ends, with nothing more of the server's for this viewer: a human other than it took control. */
+static int evict(struct bridge *b) {
+        _cleanup_close_ int null = open("/dev/null", O_WRONLY | O_CLOEXEC | O_NOCTTY);
+
+        /* Closed now, not at the process's end (whatever runs at exit): the
+         * viewer's side sees the end at once. /dev/null takes the number, so
+         * that nothing else written to stdout can reach the viewer. */
+        if (null >= 0)
+                (void) dup2(null, STDOUT_FILENO);
+        else
+                (void) close(STDOUT_FILENO);
+        b->sock = safe_close(b->sock);
+        log_error("Closing the RFB stream of %s: a human took control (lease epoch %llu); until they hand it back "
+                  "only their viewer sees the screen (botdesk lease %s wait).", b->profile, b->evicted_epoch, b->profile);
+        return EXIT_REFUSED;
 }
 
 static int bridge_loop(struct bridge *b) {
@@ -399,6 +432,8 @@ static int bridge_loop(struct bridge *b) {
 
                 if (pfd[P_INOTIFY].revents && handle_inotify(b) < 0)
                         return EXIT_FAILED;
+                if (b->evicted)
+                        return evict(b);
                 if (pfd[P_SIGNAL].revents) {
                         struct signalfd_siginfo si;
                         if (read(b->sigfd, &si, sizeof si) == sizeof si)
@@ -434,6 +469,8 @@ static int bridge_loop(struct bridge *b) {
                         r = read_in(b);
                         if (r < 0)
                                 return EXIT_FAILED;
+                        if (b->evicted)
+                                return evict(b);
                 }
         }
 }
@@ -537,6 +574,12 @@ int verb_rfb(const struct cli_args *a) {
         }
         rfb_filter_init(&b->filter, max_cut_text);
         update_input(b);
+        if (b->evicted) {
+                /* Before the server's socket is even opened: no byte of the screen for this viewer. */
+                log_error("A human has control of desktop %s (lease epoch %llu); until they hand it back only their "
+                          "viewer sees the screen. Refused (botdesk lease %s wait).", profile, b->evicted_epoch, profile);
+                return EXIT_REFUSED;
+        }
 
         b->sock = connect_rfb(p.rfb_socket);
         if (b->sock == -ENOENT || b->sock == -ECONNREFUSED) {

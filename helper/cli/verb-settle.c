@@ -80,7 +80,7 @@ int verb_settle(int argc, char **argv) {
         r = cli_running_display(profile, &dirfd, &display, &xauthority);
         if (r != EXIT_OK)
                 return r;
-        r = cli_action_admit(dirfd, "settle", &admitted);
+        r = cli_action_admit(dirfd, profile, "settle", json, &admitted);
         if (r != EXIT_OK)
                 return r;
         r = cli_connect_desktop(profile, display, xauthority, &c, &n);

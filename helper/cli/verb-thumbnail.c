@@ -27,18 +27,21 @@ struct thumbnail_options {
         enum thumb_encoding encoding;
         int quality;                    /* JPEG only; 0: THUMB_JPEG_QUALITY_DEFAULT */
         bool data_url;
+        bool start;                     /* --start: start the desktop first when it is not running */
         bool timings;                   /* hidden: phase times on stderr, for tests/bench */
 };
 
 static void thumbnail_usage(FILE *f) {
         fputs("Usage: botdesk thumbnail PROFILE [-o FILE] [--size WxH] [--format png|jpeg] [--data-url] [--quality N]\n"
+              "                         [--start]\n"
               "\n"
               "The desktop's screen, scaled to fit WxH (default 960x600, never enlarged).\n"
               "  -o, --output FILE   write FILE (replaced atomically, mode 0600) instead of stdout\n"
               "  --size WxH          the box to fit, 1-8192 each way\n"
               "  --format png|jpeg   default png\n"
               "  --quality N         JPEG quality 1-100 (default 72)\n"
-              "  --data-url          print data:image/...;base64,... instead of the raw image\n",
+              "  --data-url          print data:image/...;base64,... instead of the raw image\n"
+              "  --start             start the desktop first when it is not running\n",
               f);
 }
 
@@ -91,6 +94,8 @@ static int parse_options(int argc, char **argv, struct thumbnail_options *o) {
                         return -1;
                 } else if (streq(a, "--data-url"))
                         o->data_url = true;
+                else if (streq(a, "--start"))
+                        o->start = true;
                 else if (streq(a, "--timings"))
                         o->timings = true;
                 else if ((r = option_value(argc, argv, &i, "-o", &o->output)) ||
@@ -237,11 +242,14 @@ int verb_thumbnail(int argc, char **argv) {
                 return EXIT_USAGE;
         }
 
+        r = cli_start_on_demand(o.profile, o.start);
+        if (r != EXIT_OK)
+                return r;
         r = cli_running_display(o.profile, &dirfd, &display, &xauthority);
         if (r != EXIT_OK)
                 return r;
 
-        r = cli_action_admit(dirfd, "thumbnail", &admitted);
+        r = cli_action_admit(dirfd, o.profile, "thumbnail", false, &admitted);
         if (r != EXIT_OK)
                 return r;
 

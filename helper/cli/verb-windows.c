@@ -34,30 +34,36 @@ struct win {
         bool ok;
 };
 
-/* PROFILE [--json]: EXIT_OK, EXIT_USAGE (said) or -1 after --help. */
+/* PROFILE [--json] [--start]: EXIT_OK (the desktop started when asked), EXIT_USAGE (said) or -1 after --help. */
 static int parse_simple(int argc, char **argv, const char *verb, const char **ret_profile, bool *ret_json) {
+        bool start = false;
+
         *ret_profile = NULL;
         *ret_json = false;
         for (int i = 1; i < argc; i++) {
                 if (streq(argv[i], "--json"))
                         *ret_json = true;
+                else if (streq(argv[i], "--start"))
+                        start = true;
                 else if (streq(argv[i], "-h") || streq(argv[i], "--help")) {
-                        printf("Usage: botdesk %s PROFILE [--json]\n", verb);
+                        printf("Usage: botdesk %s PROFILE [--json] [--start]\n", verb);
                         return -1;
                 } else if (argv[i][0] == '-') {
-                        log_error("Unknown option %s for %s; use: botdesk %s PROFILE [--json]", argv[i], verb, verb);
+                        log_error("Unknown option %s for %s; use: botdesk %s PROFILE [--json] [--start]", argv[i], verb, verb);
                         return EXIT_USAGE;
                 } else if (*ret_profile) {
-                        log_error("Unexpected argument \"%s\"; use: botdesk %s PROFILE [--json]", argv[i], verb);
+                        log_error("Unexpected argument \"%s\"; use: botdesk %s PROFILE [--json] [--start]", argv[i], verb);
                         return EXIT_USAGE;
                 } else
                         *ret_profile = argv[i];
         }
-        return cli_check_profile(*ret_profile) < 0 ? EXIT_USAGE : EXIT_OK;
+        if (cli_check_profile(*ret_profile) < 0)
+                return EXIT_USAGE;
+        return cli_start_on_demand(*ret_profile, start);
 }
 
 /* Gate, display, connection: the common opening of both verbs. */
-static int open_screen(const char *profile, const char *what, int *ret_dirfd, struct lease *admitted,
+static int open_screen(const char *profile, const char *what, bool json, int *ret_dirfd, struct lease *admitted,
                        xcb_connection_t **ret_c, xcb_screen_t **ret_screen) {
         _cleanup_free_ char *display = NULL, *xauthority = NULL;
         int n, r;
@@ -65,7 +71,7 @@ static int open_screen(const char *profile, const char *what, int *ret_dirfd, st
         r = cli_running_display(profile, ret_dirfd, &display, &xauthority);
         if (r != EXIT_OK)
                 return r;
-        r = cli_action_admit(*ret_dirfd, what, admitted);
+        r = cli_action_admit(*ret_dirfd, profile, what, json, admitted);
         if (r != EXIT_OK)
                 return r;
         r = cli_connect_desktop(profile, display, xauthority, ret_c, &n);
@@ -319,7 +325,7 @@ int verb_windows(int argc, char **argv) {
         r = parse_simple(argc, argv, "windows", &profile, &json);
         if (r != EXIT_OK)
                 return r < 0 ? EXIT_OK : r;
-        r = open_screen(profile, "windows", &dirfd, &admitted, &c, &s);
+        r = open_screen(profile, "windows", json, &dirfd, &admitted, &c, &s);
         if (r != EXIT_OK)
                 return r;
         r = windows_read(c, s->root, &w, &n, &active, &wm);
@@ -357,7 +363,7 @@ int verb_cursor(int argc, char **argv) {
         r = parse_simple(argc, argv, "cursor", &profile, &json);
         if (r != EXIT_OK)
                 return r < 0 ? EXIT_OK : r;
-        r = open_screen(profile, "cursor", &dirfd, &admitted, &c, &s);
+        r = open_screen(profile, "cursor", json, &dirfd, &admitted, &c, &s);
         if (r != EXIT_OK)
                 return r;
         w = s->width_in_pixels;

@@ -92,7 +92,8 @@ int verb_exec(const struct cli_args *a);
  * A take by the holder and a release by someone who does not hold the
  * lease change nothing and exit 0, saying so. request records a pending
  * request for control (reason optional). wait returns 0 once the agent
- * holds control, 3 after timeout seconds (0: none). Prints the lease (JSON:
+ * holds control, 3 after timeout seconds (0: 600; over 1800 is 2). take
+ * of a desktop that is not running is 4. Prints the lease (JSON:
  * holder, viewer_hash, since, epoch, reason, pending; never a raw viewer id).
  */
 int verb_lease(const struct cli_args *a);
@@ -101,7 +102,10 @@ int verb_lease(const struct cli_args *a);
  * botdesk rfb PROFILE [--viewer ID]
  * Bridges stdin/stdout to the desktop's RFB socket until either side ends
  * (0); input reaches the screen only while this viewer holds the lease
- * (never without --viewer). 4 when the desktop is not running, 1 when the
+ * (never without --viewer). While a human holds the lease only that
+ * viewer's streams see the screen: 3 when a human other than viewer takes
+ * control (the stream ends at once) or holds it at connect (refused before
+ * a byte of the screen). 4 when the desktop is not running, 1 when the
  * client sends something the filter refuses.
  */
 int verb_rfb(const struct cli_args *a);
@@ -172,7 +176,8 @@ int verb_web(int argc, char **argv);
  *         0 done; 1 failed; 2 usage (nothing sent to the screen); 3 refused
  *         because a human holds the lease, or void because a human took it
  *         while the action ran (--json: {"suppressed": "human_has_control",
- *         ...}); 4 not running.
+ *         ...}), or pinned by --epoch N (main.c takes it) to an epoch the
+ *         lease has left ({"suppressed": "epoch_moved", ...}); 4 not running.
  */
 int verb_thumbnail(int argc, char **argv);
 int verb_input(int argc, char **argv);

@@ -32,6 +32,7 @@ static void setup(const struct x11_host *host) {
         log_setup(host->program);
         host_start_on_demand = host->start_on_demand;
         host_verb_usage = host->verb_usage;
+        cli_epoch_pin_set(host->epoch_pin);
 }
 
 static x11_verb_fn lookup(const char *name) {

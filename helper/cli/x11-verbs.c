@@ -75,6 +75,7 @@ int x11_verb_run(const char *verb, int argc, char **argv) {
                 .program = "botdesk",
                 .start_on_demand = cli_start_on_demand,
                 .verb_usage = cli_verb_usage,
+                .epoch_pin = cli_epoch_pin(),
         });
         return run(argc, argv);
 }

@@ -14,7 +14,7 @@
 #define X11_VERBS_MODULE "botdesk-x11.so"
 #define X11_VERBS_SYMBOL "botdesk_x11_verbs"
 /* Bumped whenever the struct below changes. */
-#define X11_VERBS_ABI 3u
+#define X11_VERBS_ABI 4u
 
 #include <stdbool.h>
 
@@ -25,6 +25,7 @@ struct x11_host {
         const char *program;            /* for the module's own copy of the logging state */
         int (*start_on_demand)(const char *profile, bool flag);    /* verbs.h */
         int (*verb_usage)(const char *verb);                       /* verbs.h: cli_verb_usage */
+        unsigned long long epoch_pin;   /* the action's --epoch, taken by main.c (cli.h: cli_epoch_pin) */
 };
 
 struct x11_verbs {

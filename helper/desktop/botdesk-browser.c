@@ -14,6 +14,14 @@
  * (cdp-relay.h) so that late answers to a departed client never reach the
  * next one.
  *
+ * The fence: PATH lies in the profile's runtime dir, beside the control
+ * lease. While a human holds it, the agent must not drive the browser the
+ * human may be using: every message is answered with a CDP error
+ * (human_has_control, cdp-relay.h), a connection opened meanwhile gets that
+ * error and is closed, the browser's events are kept from the agent. The
+ * lease is watched with inotify and read again before every client's bytes
+ * are taken, so that nothing sent after a take reaches the browser.
+ *
  * While one launcher owns PATH (its lock PATH.lock), another start of the
  * launcher runs the browser plainly: Chromium hands the request to the
  * running instance of the same profile, which opens a window and exits.
@@ -24,6 +32,7 @@
 #include <getopt.h>
 #include <signal.h>
 #include <sys/file.h>
+#include <sys/inotify.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -31,6 +40,7 @@
 #include <systemd/sd-event.h>
 
 #include "cdp-relay.h"
+#include "lease.h"
 #include "log.h"
 #include "packages.h"
 #include "profile.h"
@@ -46,6 +56,7 @@
 
 static const char busy_message[] =
         "{\"error\":{\"code\":-32000,\"message\":\"Another client is attached to this browser's DevTools socket.\"}}";
+static const char fenced_message[] = "{\"error\": {\"code\": -32000, \"message\": \"" CDP_FENCE_MESSAGE "\"}}";
 
 struct launcher {
         sd_event *event;
@@ -53,7 +64,8 @@ struct launcher {
         pid_t browser;
         int to_browser, from_browser;           /* our ends of the pipes */
         int listen_fd, client_fd;
-        sd_event_source *listen_src, *client_src, *to_src, *from_src, *child_src;
+        int lease_dir, lease_watch;             /* the socket's dir, where the lease is; inotify on it */
+        sd_event_source *listen_src, *client_src, *to_src, *from_src, *child_src, *lease_src;
         struct stat socket_st;                  /* what we bound, so we only unlink our own */
         const char *socket_path;
         char buf[READ_CHUNK];
@@ -63,6 +75,52 @@ static void client_close(struct launcher *l) {
         l->client_src = sd_event_source_disable_unref(l->client_src);
         l->client_fd = safe_close(l->client_fd);
         cdp_relay_client_gone(&l->relay);
+}
+
+/* The fence up while a human holds the lease (an unreadable one counts as a human's). */
+static void fence_update(struct launcher *l) {
+        struct lease lease;
+        bool human;
+
+        (void) lease_read_at(l->lease_dir, &lease);
+        human = lease.holder == LEASE_HUMAN;
+        if (human == l->relay.fenced)
+                return;
+        log_info("%s", human ? "A human has control: DevTools answer every agent message with human_has_control."
+                             : "The agent has control again: DevTools pass messages to the browser.");
+        if (cdp_relay_fence(&l->relay, human) < 0) {
+                /* Out of memory for the answers: the client would wait for them forever. */
+                log_warning("Dropping the DevTools client: out of memory.");
+                client_close(l);
+                l->relay.fenced = human;
+        }
+}
+
+/* Whatever changed in the lease's dir by now: read the lease again when it may have changed. */
+static void lease_changes(struct launcher *l) {
+        union {
+                struct inotify_event ev;
+                uint8_t raw[4096];
+        } buf;
+        bool relevant = false;
+
+        for (;;) {
+                ssize_t n = read(l->lease_watch, &buf, sizeof buf);
+
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n <= 0)
+                        break;
+                for (uint8_t *p = buf.raw; p < buf.raw + n;) {
+                        const struct inotify_event *ev = (const struct inotify_event *) p;
+
+                        if ((ev->mask & IN_Q_OVERFLOW) || (ev->len > 0 && streq(ev->name, LEASE_FILE)))
+                                relevant = true;
+                        p += sizeof *ev + ev->len;
+                }
+        }
+        if (relevant)
+                fence_update(l);
 }
 
 /* Ask for the events that have work: output pending, room for input. */
@@ -101,7 +159,11 @@ static int on_client(sd_event_source *s, int fd, uint32_t revents, void *userdat
 
         (void) s;
         if (revents & EPOLLIN) {
-                ssize_t n = read(fd, l->buf, sizeof l->buf);
+                ssize_t n;
+
+                /* A take that finished before these bytes are read applies to them. */
+                lease_changes(l);
+                n = read(fd, l->buf, sizeof l->buf);
                 if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
                         client_close(l);
                         update_events(l);
@@ -139,6 +201,11 @@ static int on_listen(sd_event_source *s, int fd, uint32_t revents, void *userdat
         (void) revents;
         if (c < 0)
                 return 0;
+        lease_changes(l);
+        if (l->relay.fenced) {
+                (void) !send(c, fenced_message, sizeof fenced_message, MSG_NOSIGNAL | MSG_DONTWAIT);
+                return 0;
+        }
         if (l->client_fd >= 0) {
                 /* Tell it why before closing; it is a fresh socket with room. */
                 (void) !send(c, busy_message, sizeof busy_message, MSG_NOSIGNAL | MSG_DONTWAIT);
@@ -150,6 +217,37 @@ static int on_listen(sd_event_source *s, int fd, uint32_t revents, void *userdat
         l->client_fd = TAKE_FD(c);
         cdp_relay_client_open(&l->relay);
         update_events(l);
+        return 0;
+}
+
+static int on_lease(sd_event_source *s, int fd, uint32_t revents, void *userdata) {
+        struct launcher *l = userdata;
+
+        (void) s;
+        (void) fd;
+        (void) revents;
+        lease_changes(l);
+        if (l->client_fd >= 0 && flush(l->client_fd, &l->relay.to_client) < 0)
+                client_close(l);
+        update_events(l);
+        return 0;
+}
+
+/* Watch the lease beside the socket (dir, verified private), before its first read. */
+static int lease_watch_open(struct launcher *l, const char *dir) {
+        char self[64];
+
+        l->lease_dir = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+        if (l->lease_dir < 0)
+                return negative_errno();
+        l->lease_watch = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+        if (l->lease_watch < 0)
+                return negative_errno();
+        snprintf(self, sizeof self, "/proc/self/fd/%d", l->lease_dir);
+        if (inotify_add_watch(l->lease_watch, self,
+                              IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ONLYDIR) < 0)
+                return negative_errno();
+        fence_update(l);
         return 0;
 }
 
@@ -288,9 +386,11 @@ static int browser_argv(char **args, bool with_pipe, char ***ret) {
         return 0;
 }
 
-static int socket_dir_private(const char *path) {
+/* The directory of path, verified private, in *ret (new). */
+static int socket_dir_private(const char *path, char **ret) {
         _cleanup_free_ char *dir = strdup(path);
         char *slash;
+        int r;
 
         if (!dir)
                 return -ENOMEM;
@@ -298,7 +398,11 @@ static int socket_dir_private(const char *path) {
         if (!slash || slash == dir)
                 return -EINVAL;
         *slash = 0;
-        return dir_is_private(dir, getuid());
+        r = dir_is_private(dir, getuid());
+        if (r < 0)
+                return r;
+        *ret = TAKE_PTR(dir);
+        return 0;
 }
 
 static void launcher_done(struct launcher *l) {
@@ -307,6 +411,9 @@ static void launcher_done(struct launcher *l) {
         l->to_src = sd_event_source_disable_unref(l->to_src);
         l->from_src = sd_event_source_disable_unref(l->from_src);
         l->child_src = sd_event_source_disable_unref(l->child_src);
+        l->lease_src = sd_event_source_disable_unref(l->lease_src);
+        l->lease_watch = safe_close(l->lease_watch);
+        l->lease_dir = safe_close(l->lease_dir);
         unlink_own_socket(l);
         l->listen_fd = safe_close(l->listen_fd);
         l->to_browser = safe_close(l->to_browser);
@@ -323,9 +430,10 @@ int main(int argc, char **argv) {
         };
         _cleanup_(launcher_done) struct launcher l = {
                 .to_browser = -EBADF, .from_browser = -EBADF, .listen_fd = -EBADF, .client_fd = -EBADF,
+                .lease_dir = -EBADF, .lease_watch = -EBADF,
         };
         _cleanup_strv_free_ char **cmd = NULL;
-        _cleanup_free_ char *lock_path = NULL;
+        _cleanup_free_ char *lock_path = NULL, *dir = NULL;
         _cleanup_close_ int lock = -EBADF;
         struct spawn_opts o = SPAWN_OPTS_INIT;
         int to[2] = { -EBADF, -EBADF }, from[2] = { -EBADF, -EBADF };
@@ -351,7 +459,7 @@ int main(int argc, char **argv) {
         lock_path = strdup_printf("%s.lock", l.socket_path);
         if (!lock_path)
                 return EXIT_FAILURE;
-        r = socket_dir_private(l.socket_path);
+        r = socket_dir_private(l.socket_path, &dir);
         if (r < 0) {
                 log_error_errno(r, "The directory of %s is not private to uid %u (%m); refusing to serve DevTools there.",
                                 l.socket_path, (unsigned) getuid());
@@ -391,6 +499,11 @@ int main(int argc, char **argv) {
         sigprocmask(SIG_BLOCK, &mask, NULL);
         (void) signal(SIGPIPE, SIG_IGN);
         cdp_relay_init(&l.relay);
+        r = lease_watch_open(&l, dir);
+        if (r < 0) {
+                log_error_errno(r, "Cannot watch the control lease in %s: %m", dir);
+                return EXIT_FAILURE;
+        }
 
         l.listen_fd = bind_private(l.socket_path, &l.socket_st);
         if (l.listen_fd < 0) {
@@ -423,6 +536,7 @@ int main(int argc, char **argv) {
             (r = sd_event_add_signal(l.event, NULL, SIGTERM, on_signal, &l)) < 0 ||
             (r = sd_event_add_signal(l.event, NULL, SIGINT, on_signal, &l)) < 0 ||
             (r = sd_event_add_signal(l.event, NULL, SIGHUP, on_signal, &l)) < 0 ||
+            (r = sd_event_add_io(l.event, &l.lease_src, l.lease_watch, EPOLLIN, on_lease, &l)) < 0 ||
             (r = sd_event_add_io(l.event, &l.listen_src, l.listen_fd, EPOLLIN, on_listen, &l)) < 0 ||
             (r = sd_event_add_io(l.event, &l.from_src, l.from_browser, EPOLLIN, on_from_browser, &l)) < 0 ||
             (r = sd_event_add_io(l.event, &l.to_src, l.to_browser, EPOLLOUT, on_to_browser, &l)) < 0) {

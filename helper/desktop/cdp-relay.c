@@ -45,7 +45,7 @@ int cdp_buf_append(struct cdp_buf *b, const void *data, size_t size) {
 void cdp_buf_consume(struct cdp_buf *b, size_t size) {
         b->start += size;
         if (b->start >= b->end)
-                b->start = b->end = 0;
+                b->start = b->end = b->scanned = 0;
 }
 
 void cdp_buf_done(struct cdp_buf *b) {
@@ -128,8 +128,8 @@ static bool integer_literal(const char *s, size_t size) {
         return true;
 }
 
-int cdp_message_id(const char *s, size_t n, size_t *ret_start, size_t *ret_end) {
-        size_t i = skip_ws(s, 0, n), found_start = 0, found_end = 0;
+int cdp_message_member(const char *s, size_t n, const char *name, size_t *ret_start, size_t *ret_end) {
+        size_t i = skip_ws(s, 0, n), found_start = 0, found_end = 0, name_len = strlen(name);
         unsigned found = 0;
 
         if (i >= n || s[i] != '{')
@@ -154,10 +154,10 @@ int cdp_message_id(const char *s, size_t n, size_t *ret_start, size_t *ret_end) 
                 v_end = skip_value(s, v, n);
                 if (v_end == BAD)
                         return -EBADMSG;
-                /* An escaped spelling of "id" is not recognised: its answer
-                 * then matches nothing and is dropped, which hurts only the
-                 * client that wrote it. */
-                if (!escaped && key_end - 1 - key == 2 && memcmp(s + key, "id", 2) == 0) {
+                /* An escaped spelling of the key is not recognised: for
+                 * "id", its answer then matches nothing and is dropped,
+                 * which hurts only the client that wrote it. */
+                if (!escaped && key_end - 1 - key == name_len && memcmp(s + key, name, name_len) == 0) {
                         found++;
                         found_start = v;
                         found_end = v_end;
@@ -173,17 +173,30 @@ int cdp_message_id(const char *s, size_t n, size_t *ret_start, size_t *ret_end) 
         }
         if (skip_ws(s, i + 1, n) != n)
                 return -EBADMSG;
-        if (found != 1 || !integer_literal(s + found_start, found_end - found_start))
+        if (found != 1)
                 return 0;
         *ret_start = found_start;
         *ret_end = found_end;
         return 1;
 }
 
+int cdp_message_id(const char *s, size_t n, size_t *ret_start, size_t *ret_end) {
+        size_t start, end;
+        int k = cdp_message_member(s, n, "id", &start, &end);
+
+        if (k <= 0)
+                return k;
+        if (!integer_literal(s + start, end - start))
+                return 0;
+        *ret_start = start;
+        *ret_end = end;
+        return 1;
+}
+
 /* ---- the relay --------------------------------------------------------------------------------- */
 
 void cdp_relay_init(struct cdp_relay *r) {
-        *r = (struct cdp_relay) { .next_id = 1 };
+        *r = (struct cdp_relay) { .next_id = 1, .message_max = CDP_MESSAGE_MAX };
 }
 
 void cdp_relay_done(struct cdp_relay *r) {
@@ -201,7 +214,7 @@ void cdp_relay_client_open(struct cdp_relay *r) {
 }
 
 void cdp_relay_client_gone(struct cdp_relay *r) {
-        r->from_client.start = r->from_client.end = 0;
+        r->from_client.start = r->from_client.end = r->from_client.scanned = 0;
         r->to_client.start = r->to_client.end = 0;
         r->n_pending = 0;
         r->have_client = false;
@@ -217,10 +230,70 @@ static int put_with_id(struct cdp_buf *out, const char *msg, size_t size, size_t
         return cdp_buf_append(out, "", 1);
 }
 
+/* The fence's answer to the command with id and session (either may be ""). */
+static int put_fenced(struct cdp_buf *out, const char *id, const char *session) {
+        _cleanup_free_ char *m = strdup_printf("{%s%s%s\"error\": {\"code\": -32000, \"message\": \"" CDP_FENCE_MESSAGE
+                                               "\"}%s%s}",
+                                               *id ? "\"id\": " : "", id, *id ? ", " : "",
+                                               *session ? ", \"sessionId\": " : "", session);
+        int k;
+
+        if (!m)
+                return -ENOMEM;
+        k = cdp_buf_append(out, m, strlen(m));
+        return k < 0 ? k : cdp_buf_append(out, "", 1);
+}
+
+/* The command's sessionId member, as written, when it is a plain string that fits. */
+static void session_of(const char *msg, size_t size, char ret[static CDP_SESSION_ID_MAX]) {
+        size_t start, end;
+
+        ret[0] = 0;
+        if (cdp_message_member(msg, size, "sessionId", &start, &end) <= 0 || end - start < 2 ||
+            end - start >= CDP_SESSION_ID_MAX || msg[start] != '"' ||
+            memchr(msg + start, '\\', end - start))
+                return;
+        memcpy(ret, msg + start, end - start);
+        ret[end - start] = 0;
+}
+
+int cdp_relay_fence(struct cdp_relay *r, bool fenced) {
+        int k;
+
+        if (fenced && !r->fenced && r->have_client)
+                /* In flight: answered now, their results dropped when they come. */
+                for (size_t i = 0; i < r->n_pending; i++) {
+                        k = put_fenced(&r->to_client, r->pending[i].client_id, r->pending[i].session_id);
+                        if (k < 0)
+                                return k;
+                        r->fenced_messages++;
+                }
+        if (fenced)
+                r->n_pending = 0;
+        r->fenced = fenced;
+        return 0;
+}
+
+static int client_fenced(struct cdp_relay *r, const char *msg, size_t size) {
+        char id[CDP_CLIENT_ID_MAX] = "", session[CDP_SESSION_ID_MAX];
+        size_t start, end;
+
+        if (cdp_message_id(msg, size, &start, &end) > 0 && end - start < sizeof id) {
+                memcpy(id, msg + start, end - start);
+                id[end - start] = 0;
+        }
+        session_of(msg, size, session);
+        r->fenced_messages++;
+        return put_fenced(&r->to_client, id, session);
+}
+
 static int client_message(struct cdp_relay *r, const char *msg, size_t size) {
         struct cdp_pending *p;
         char relay_id[24];
         size_t start, end;
+
+        if (r->fenced)
+                return client_fenced(r, msg, size);
 
         /* No usable id: the browser answers it with an error, or not at all. */
         if (cdp_message_id(msg, size, &start, &end) <= 0 || end - start >= sizeof p->client_id) {
@@ -239,6 +312,7 @@ static int client_message(struct cdp_relay *r, const char *msg, size_t size) {
         p->relay_id = r->next_id;
         memcpy(p->client_id, msg + start, end - start);
         p->client_id[end - start] = 0;
+        session_of(msg, size, p->session_id);
         r->next_id = r->next_id == RELAY_ID_MAX ? 1 : r->next_id + 1;
         snprintf(relay_id, sizeof relay_id, "%llu", (unsigned long long) p->relay_id);
         return put_with_id(&r->to_browser, msg, size, start, end, relay_id);
@@ -249,7 +323,8 @@ static int browser_message(struct cdp_relay *r, const char *msg, size_t size) {
         size_t start, end;
 
         if (cdp_message_id(msg, size, &start, &end) <= 0) {
-                if (!r->have_client) {
+                /* Nothing of the browser for the agent while a human has it. */
+                if (!r->have_client || r->fenced) {
                         r->dropped_events++;
                         return 0;
                 }
@@ -285,10 +360,15 @@ static int split(struct cdp_relay *r, struct cdp_buf *in, int (*handle)(struct c
 
                 if (cdp_buf_len(in) == 0)
                         return 0;
-                nul = memchr(msg, 0, cdp_buf_len(in));
-                if (!nul)
-                        return cdp_buf_len(in) > CDP_MESSAGE_MAX ? -EMSGSIZE : 0;
+                /* Only what came since the last look: a large message
+                 * arriving in many reads is scanned once, not once a read. */
+                nul = memchr(msg + in->scanned, 0, cdp_buf_len(in) - in->scanned);
+                if (!nul) {
+                        in->scanned = cdp_buf_len(in);
+                        return cdp_buf_len(in) > r->message_max ? -EMSGSIZE : 0;
+                }
                 len = (size_t) (nul - msg);
+                in->scanned = 0;
                 k = handle(r, msg, len);
                 if (k < 0)
                         return k;
@@ -320,7 +400,7 @@ int cdp_relay_from_browser(struct cdp_relay *r, const void *data, size_t size) {
         if (k == -EMSGSIZE) {
                 /* Whoever waits for this message never gets it: the client
                  * must go (the caller sees dropped_answers grow). */
-                r->from_browser.start = r->from_browser.end = 0;
+                r->from_browser.start = r->from_browser.end = r->from_browser.scanned = 0;
                 r->skip_browser = true;
                 r->dropped_answers++;
                 if (r->have_client)

@@ -18,6 +18,16 @@
  * connection) matches nothing and is dropped instead of reaching the next
  * client under an id it reused. Events (no id) go to the current client, or
  * nowhere.
+ *
+ * The fence (cdp_relay_fence()): while a human holds control of the
+ * desktop, the agent must not drive the browser the human may be using.
+ * Every client message is then answered at once with CDP's error
+ * {"id": N, "error": {"code": -32000, "message": "human_has_control"}}
+ * (with the command's sessionId, for clients that route answers by
+ * session) and never reaches the browser; the commands in flight when the
+ * fence goes up are answered the same way, and their results, when they
+ * come, match nothing and are dropped; the browser's events are not passed
+ * on. The browser itself runs on, untouched.
  */
 
 /* A single message larger than this is refused: the client is dropped, a
@@ -27,6 +37,7 @@
 struct cdp_buf {
         char *data;
         size_t start, end, cap;
+        size_t scanned;         /* bytes from start known to hold no NUL (a partial message) */
 };
 
 size_t cdp_buf_len(const struct cdp_buf *b);
@@ -34,9 +45,16 @@ int cdp_buf_append(struct cdp_buf *b, const void *data, size_t size);
 void cdp_buf_consume(struct cdp_buf *b, size_t size);
 void cdp_buf_done(struct cdp_buf *b);
 
+/* The fence's word, in its answers and in the refusal of a connection. */
+#define CDP_FENCE_MESSAGE "human_has_control"
+
+#define CDP_CLIENT_ID_MAX 24
+#define CDP_SESSION_ID_MAX 72
+
 struct cdp_pending {
         uint64_t relay_id;
-        char client_id[24];     /* the client's id, as it wrote it */
+        char client_id[CDP_CLIENT_ID_MAX];      /* the client's id, as it wrote it */
+        char session_id[CDP_SESSION_ID_MAX];    /* its "sessionId" member, as written (quoted), or "" */
 };
 
 struct cdp_relay {
@@ -47,8 +65,10 @@ struct cdp_relay {
         uint64_t next_id;
         bool have_client;
         bool skip_browser;       /* discarding an oversized browser message up to its NUL */
+        bool fenced;             /* a human holds control: cdp_relay_fence() */
+        size_t message_max;      /* the cap of one message: CDP_MESSAGE_MAX (tests lower it) */
         /* counters, for the log and the tests */
-        uint64_t dropped_answers, dropped_events;
+        uint64_t dropped_answers, dropped_events, fenced_messages;
 };
 
 void cdp_relay_init(struct cdp_relay *r);
@@ -59,6 +79,12 @@ void cdp_relay_client_open(struct cdp_relay *r);
 /* The client went away: its partial input, unsent output and pending
  * commands are forgotten (their answers will be dropped). */
 void cdp_relay_client_gone(struct cdp_relay *r);
+
+/*
+ * Raise (fenced) or lower the fence. Raising it answers the commands in
+ * flight with the fence's error. 0, or -ENOMEM.
+ */
+int cdp_relay_fence(struct cdp_relay *r, bool fenced);
 
 /* Bytes the client sent. -EMSGSIZE: a message over CDP_MESSAGE_MAX (drop
  * the client); -ENOMEM. */
@@ -76,3 +102,6 @@ int cdp_relay_from_browser(struct cdp_relay *r, const void *data, size_t size);
  * level. Strings are skipped with their escapes, nested values by depth.
  */
 int cdp_message_id(const char *msg, size_t size, size_t *ret_start, size_t *ret_end);
+
+/* The same for any top-level member key (given twice: none); its value may be of any type. */
+int cdp_message_member(const char *msg, size_t size, const char *key, size_t *ret_start, size_t *ret_end);

@@ -383,7 +383,8 @@ int mcp_action_parse(const struct json_value *args, const struct mcp_space *s, s
                 const char *key = args->items[i].key;
                 int id;
 
-                if (streq(key, openai ? "type" : "action") || args->items[i].type == JSON_NULL)
+                /* epoch: the gate's pin of the call (tools.h), not the action's. */
+                if (streq(key, openai ? "type" : "action") || streq(key, "epoch") || args->items[i].type == JSON_NULL)
                         continue;
                 id = arg_find(key);
                 if (id < 0 || !((f->required | f->allowed) & A(id)))

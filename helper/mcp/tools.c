@@ -37,20 +37,26 @@
 #define ACTION_SCHEMA                                                                                                  \
         "{\"type\": \"object\", \"properties\": {" ACTION_PROPERTIES "}, "                                              \
         "\"oneOf\": [{\"required\": [\"action\"]}, {\"required\": [\"type\"]}]}"
+/* Every tool that acts on the desktop takes the lease epoch a gateway approved it at. */
+#define EPOCH_PROPERTY "\"epoch\": {\"type\": \"integer\", \"minimum\": 0, \"maximum\": 9007199254740991}"
 
-static const char computer_schema[] = ACTION_SCHEMA;
+static const char computer_schema[] =
+        "{\"type\": \"object\", \"properties\": {" ACTION_PROPERTIES ", " EPOCH_PROPERTY "}, "
+        "\"oneOf\": [{\"required\": [\"action\"]}, {\"required\": [\"type\"]}]}";
 static const char batch_schema[] =
         "{\"type\": \"object\", \"properties\": {\"actions\": {\"type\": \"array\", \"items\": " ACTION_SCHEMA
-        ", \"minItems\": 1, \"maxItems\": 64}}, \"required\": [\"actions\"]}";
+        ", \"minItems\": 1, \"maxItems\": 64}, " EPOCH_PROPERTY "}, \"required\": [\"actions\"]}";
 static const char empty_schema[] = "{\"type\": \"object\", \"properties\": {}}";
+static const char epoch_schema[] = "{\"type\": \"object\", \"properties\": {" EPOCH_PROPERTY "}}";
 
 static const char *const names[] = { "computer", "batch", "windows", "status", "ask_human", "clipboard_read",
                                      "clipboard_write" };
 static const char clip_read_schema[] =
         "{\"type\": \"object\", \"properties\": {\"type\": {\"type\": \"string\", \"enum\": [\"text/plain\", "
-        "\"image/png\"]}}}";
+        "\"image/png\"]}, " EPOCH_PROPERTY "}}";
 static const char clip_write_schema[] =
-        "{\"type\": \"object\", \"properties\": {\"text\": {\"type\": \"string\"}}, \"required\": [\"text\"]}";
+        "{\"type\": \"object\", \"properties\": {\"text\": {\"type\": \"string\"}, " EPOCH_PROPERTY "}, "
+        "\"required\": [\"text\"]}";
 static const char ask_schema[] =
         "{\"type\": \"object\", \"properties\": {\"reason\": {\"type\": \"string\", \"minLength\": 1, "
         "\"maxLength\": 256}, \"timeout\": {\"type\": \"number\", \"minimum\": 1, \"maximum\": 3600}}, "
@@ -83,7 +89,8 @@ void mcp_tools_write(struct json *j, const struct mcp_space *space) {
                 "hold_key, wait, cursor_position, screenshot, zoom) or OpenAI's ({\"type\": \"click\", \"x\": x, "
                 "\"y\": y, \"button\": \"left\"}, double_click, drag, keypress, move, scroll, type, wait, "
                 "screenshot). After each action botdesk waits until the screen settles and returns a screenshot. "
-                "While a human has control, every action is refused.",
+                "While a human has control, every action is refused; with \"epoch\": N (every tool that acts "
+                "takes it) an action is also refused (suppressed: epoch_moved) once the lease epoch is no longer N.",
                 space->image_w, space->image_h, space->screen_w, space->screen_h, mcp_space_scale(space));
         tool(j, "computer", computer ?: "The desktop's screen, mouse and keyboard.", computer_schema);
         tool(j, "batch",
@@ -91,7 +98,7 @@ void mcp_tools_write(struct json *j, const struct mcp_space *space) {
              "refused; one screenshot at the end.",
              batch_schema);
         tool(j, "windows", "The window manager's windows: id, title, class, geometry (screen pixels), active.",
-             empty_schema);
+             epoch_schema);
         tool(j, "status", "The desktop: who has control (agent or human), the lease epoch, the screen and "
                           "screenshot sizes and scale.",
              empty_schema);

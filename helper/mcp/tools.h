@@ -9,7 +9,9 @@
  * description (with the coordinate space: the picture's size and scale)
  * and inputSchema (JSON Schema). computer takes both action schemas
  * (action.h); batch a list of them; windows and status nothing; ask_human
- * a reason.
+ * a reason. The tools that act (computer, batch, windows, clipboard_read,
+ * clipboard_write) also take "epoch": the lease epoch a gateway approved
+ * the call at, which the gate holds the call to (cli.h).
  */
 
 /* Writes the "tools" array's items through j. */

@@ -20,6 +20,7 @@
 #include "spawn.h"
 #include "teardown.h"
 #include "util.h"
+#include "wallpaper.h"
 #include "xauth.h"
 
 static void reap_previous(struct supervisor *s) {
@@ -164,6 +165,16 @@ int supervisor_setup(struct supervisor *s, enum helper_failure *ret_kind) {
         r = session_prepare_dirs(&s->dirs, skel, browser_cmd);
         if (r < 0)
                 return log_error_errno(r, "Cannot prepare %s: %m", s->dirs.config_home);
+        if (s->cfg.wallpaper) {
+                /* Before the session, whose xfconfd reads the file once. */
+                r = wallpaper_apply(s->dirs.config_home, s->cfg.wallpaper);
+                if (r == -ENOENT)
+                        log_warning("%s/%s has no background of output VNC-0 to put [session] wallpaper on, ignoring.",
+                                    s->dirs.config_home, WALLPAPER_XML);
+                else if (r < 0)
+                        log_warning_errno(r, "Cannot put [session] wallpaper %s on the desktop (%m), ignoring.",
+                                          s->cfg.wallpaper);
+        }
 
         r = placement_setup(s);
         if (r < 0)

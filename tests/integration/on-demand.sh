@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # A tool can simply act: env --start, exec --start and input --start start a
 # stopped desktop first (with start's checks and memory gate: a refusal is
-# exit 3 with the reason), and [session] auto_start = yes makes plain env do
-# it; without either, a stopped desktop stays stopped (exit 4).
+# exit 3 with the reason), and [session] auto_start = yes makes plain exec
+# do it, but never env, which only reports a running desktop's environment
+# (with WAYLAND_DISPLAY unset); without either, a stopped desktop stays
+# stopped (exit 4).
 . "$(dirname "$0")/lib.sh"
 bd_init odm 245
 bd_need_xserver
@@ -56,13 +58,21 @@ else
         t_skip "input --start" "botdesk was built without input (xcb-xtest, xkbcommon)"
 fi
 
-# auto_start = yes: plain env starts it.
+# auto_start = yes: plain exec starts it; plain env never does.
 printf '[session]\nauto_start = yes\n' >>"$BOTDESK_CONFIG"
 run env "$P"
+t_is "$?" 4 "with auto_start = yes plain env of a stopped desktop is still 4 (not running)"
+t_ok "... and starts nothing" test ! -e "$(bd_rt "$P")/env"
+out=$(timeout 60 "$BOTDESK" exec "$P" -- sh -c 'echo "$DISPLAY"' 2>"$BD_T/out/exec.err")
 rc=$?
 bd_snapshot "$P"
-t_is "$rc" 0 "with auto_start = yes plain env starts the stopped desktop" || t_diag "$(cat "$BD_T/out/run.err")"
-t_match "$(cat "$BD_T/out/run.out")" "export DISPLAY=" "... and prints its env"
+t_is "$rc" 0 "with auto_start = yes plain exec starts the stopped desktop" || t_diag "$(cat "$BD_T/out/exec.err")"
+run env "$P"
+t_is "$?" 0 "... and plain env prints the running desktop's env"
+t_match "$(cat "$BD_T/out/run.out")" "export DISPLAY='?$out'?" "... with its display ($out)"
+t_is "$(head -n1 "$BD_T/out/run.out")" "unset WAYLAND_DISPLAY" "... after a line unsetting WAYLAND_DISPLAY"
+t_is "$(WAYLAND_DISPLAY=wayland-0 sh -c 'eval "$(cat "$1")"; echo "${WAYLAND_DISPLAY-unset}"' sh "$BD_T/out/run.out")" unset \
+        "... so that eval \"\$(botdesk env P)\" leaves no Wayland display for the desktop's clients"
 bd_stop "$P"
 
 # The memory gate applies: a floor no machine meets refuses, exit 3 with the reason.

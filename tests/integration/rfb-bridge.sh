@@ -4,7 +4,8 @@
 # of the configured size come through; pointer input reaches the X server
 # only while this viewer holds the control lease, and a lease change applies
 # to the very next message of a running connection; a viewer without --viewer
-# never gets input; bad client data closes the stream (exit 1); a desktop
+# never gets input; while a human holds the lease, only that viewer
+# connects; bad client data closes the stream (exit 1); a desktop
 # that does not run gives exit 4. With gvnccapture and socat, a stock
 # client behind the README's private front (a 0600 Unix listener) captures
 # a full-size image. Connections closed before their handshake lock no
@@ -51,10 +52,14 @@ t_is "$(sed -n 's/^released //p' <<<"$out")" "201,202" "once v1 releases the lea
 t_match "$out" "exit 0\$" "the bridge exits 0 when the client closes its side"
 
 lease take --viewer v1 >/dev/null
+pointer() { xdotool getmouselocation | sed 's/^x:\([0-9]*\) y:\([0-9]*\) .*/\1,\2/'; }
 out=$(client v2 move:401,402 where:other)
-t_is "$(sed -n 's/^other //p' <<<"$out")" "201,202" "while v1 holds the lease, viewer v2's pointer events are dropped"
+t_match "$out" "exit 3\$" "while v1 holds the lease, viewer v2's connection is refused (exit 3): a takeover is private"
+t_unlike_init() { case $1 in *"init "*) t_fail "$2" "$1" ;; *) t_pass "$2" ;; esac; }
+t_unlike_init "$out" "... before any of the screen reached it"
 out=$(client - move:451,452 where:anon)
-t_is "$(sed -n 's/^anon //p' <<<"$out")" "201,202" "a viewer without --viewer never gets input, even while a human holds the lease"
+t_match "$out" "exit 3\$" "so is a viewer without --viewer"
+t_is "$(pointer)" "201,202" "... and neither moved the pointer"
 out=$(client v1 move:501,502 where:holder)
 t_is "$(sed -n 's/^holder //p' <<<"$out")" "501,502" "a new connection of the holding viewer gets input from its first message"
 

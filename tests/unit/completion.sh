@@ -76,7 +76,7 @@ check "--viewer --reason --timeout --json --help" botdesk lease work take -
 check "move click drag scroll key type down up" botdesk input work ""
 check "drag down"                               botdesk input work d
 check "work web research"                       botdesk windows ""
-check "--json --button --double --window --stdin --settle --start --help" botdesk input work click -
+check "--json --button --double --window --stdin --settle --start --epoch --help" botdesk input work click -
 check ""                                        botdesk input work click --button ""
 check "ready"                                   botdesk watch work --until r
 check "web work research"                       botdesk watch ""
@@ -95,7 +95,7 @@ ok $? "botdesk thumbnail work -o FILE -> file names"
 check "check show"                              botdesk config ""
 check "research"                                botdesk config check --profile r
 check "--profile"                               botdesk config show --p
-check "-- --env --start --help"                 botdesk exec work -
+check "-- --env --start --epoch --help"         botdesk exec work -
 check "--json --start --help"                   botdesk env work -
 check "--password-stdin --quiet --timeout --yes --help" botdesk install -
 check "basename"                                botdesk exec work -- basenam

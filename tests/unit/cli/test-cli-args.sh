@@ -114,7 +114,7 @@ expect 2 'Unknown option --timeout=5 for start.' start p --timeout=5
 expect 2 'Unknown option --bogus for install.' install --password-stdin --bogus
 # The verbs that parse their own words keep their own messages.
 expect 2 'Unknown option --no-such-option for thumbnail; see botdesk thumbnail --help.' thumbnail p --no-such-option
-expect 2 'Unknown option --no-such-option for windows; use: botdesk windows PROFILE [--json]' windows p --no-such-option
+expect 2 'Unknown option --no-such-option for windows; use: botdesk windows PROFILE [--json] [--start]' windows p --no-such-option
 run input p --no-such-option
 [ "$rc" = 2 ] && [ "${err%%$'\n'*}" = "botdesk: Unknown option --no-such-option for input." ] &&
         ok "botdesk input p --no-such-option exits 2 and says so first" || not_ok "botdesk input p --no-such-option exits 2 and says so first" "exit $rc" "$err"

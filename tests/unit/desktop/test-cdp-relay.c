@@ -119,9 +119,81 @@ static void test_relay(bool bytewise) {
         cdp_relay_done(&r);
 }
 
+/* While a human holds control: every message answered with the fence's error, nothing to the browser. */
+static void test_fence(bool bytewise) {
+        const char *how = bytewise ? "one byte at a time" : "in one piece";
+        struct cdp_relay r;
+        char *s;
+
+        cdp_relay_init(&r);
+        cdp_relay_client_open(&r);
+        feed(&r, false, "{\"id\":5,\"method\":\"Runtime.evaluate\",\"sessionId\":\"AB12\"}|{\"id\":6,\"method\":\"B\"}|",
+             bytewise);
+        free(take(&r.to_browser));
+        TAP_EQ_INT(cdp_relay_fence(&r, true), 0, "%s: the fence goes up", how);
+        s = take(&r.to_client);
+        TAP_EQ_STR(s, "{\"id\": 5, \"error\": {\"code\": -32000, \"message\": \"human_has_control\"}, \"sessionId\": \"AB12\"}|"
+                      "{\"id\": 6, \"error\": {\"code\": -32000, \"message\": \"human_has_control\"}}|",
+                   "%s: the commands in flight are answered with human_has_control at once, with their sessionId", how);
+        free(s);
+        feed(&r, true, "{\"id\":1,\"result\":{\"secret\":1}}|{\"method\":\"Page.frameNavigated\",\"params\":{}}|", bytewise);
+        TAP_EQ_INT(cdp_buf_len(&r.to_client), 0, "%s: their late results and the browser's events do not reach the agent", how);
+
+        feed(&r, false, "{\"id\":7,\"method\":\"Runtime.evaluate\",\"params\":{\"expression\":\"1\"}}|{\"method\":\"x\"}|",
+             bytewise);
+        TAP_EQ_INT(cdp_buf_len(&r.to_browser), 0, "%s: a command under the fence never reaches the browser", how);
+        s = take(&r.to_client);
+        TAP_EQ_STR(s, "{\"id\": 7, \"error\": {\"code\": -32000, \"message\": \"human_has_control\"}}|"
+                      "{\"error\": {\"code\": -32000, \"message\": \"human_has_control\"}}|",
+                   "%s: ... and is answered with the error (without id when it had none)", how);
+        free(s);
+        TAP_EQ_INT(r.fenced_messages, 4, "%s: ... each counted", how);
+
+        TAP_EQ_INT(cdp_relay_fence(&r, false), 0, "%s: the fence goes down", how);
+        feed(&r, false, "{\"id\":8,\"method\":\"C\"}|", bytewise);
+        s = take(&r.to_browser);
+        TAP_EQ_STR(s, "{\"id\":3,\"method\":\"C\"}|", "%s: after the hand-back commands reach the browser again", how);
+        free(s);
+        feed(&r, true, "{\"id\":3,\"result\":{}}|{\"method\":\"E\"}|", bytewise);
+        s = take(&r.to_client);
+        TAP_EQ_STR(s, "{\"id\":8,\"result\":{}}|{\"method\":\"E\"}|", "%s: ... and answers and events reach the agent", how);
+        free(s);
+        cdp_relay_done(&r);
+}
+
+/* A message over the cap: the client is refused (the caller drops that connection alone). */
+static void test_oversized(void) {
+        struct cdp_relay r;
+        size_t chunk = 1024, sent = 0;
+        char *big = malloc(chunk);
+        int k = 0;
+
+        memset(big, 'x', chunk);
+        big[0] = '{';
+        cdp_relay_init(&r);
+        TAP_EQ_INT(r.message_max, CDP_MESSAGE_MAX, "the cap is CDP_MESSAGE_MAX (lowered below for the test)");
+        r.message_max = 64 * 1024;
+        cdp_relay_client_open(&r);
+        while (k == 0 && sent <= r.message_max) {
+                k = cdp_relay_from_client(&r, big, chunk);
+                big[0] = 'x';
+                sent += chunk;
+        }
+        TAP_EQ_INT(k, -EMSGSIZE, "a client message past the cap without its NUL is refused (-EMSGSIZE)");
+        TAP_EQ_INT(cdp_buf_len(&r.to_browser), 0, "... and nothing of it reached the browser");
+        cdp_relay_client_gone(&r);
+        cdp_relay_client_open(&r);
+        TAP_EQ_INT(feed(&r, false, "{\"id\":1,\"method\":\"A\"}|", false), 0, "the next connection is served");
+        cdp_relay_done(&r);
+        free(big);
+}
+
 int main(void) {
         test_message_id();
         test_relay(false);
         test_relay(true);
+        test_fence(false);
+        test_fence(true);
+        test_oversized();
         return tap_done();
 }

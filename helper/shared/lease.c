@@ -14,8 +14,6 @@
 
 /* Seven short lines at most; anything larger is not a lease we wrote. */
 #define LEASE_FILE_MAX 2048
-/* Epochs stay exact in every JSON reader (2^53 - 1). */
-#define LEASE_EPOCH_MAX 9007199254740991ULL
 
 const char *lease_holder_to_string(enum lease_holder h) {
         return h == LEASE_AGENT ? "agent" : "human";

@@ -46,6 +46,8 @@
 #define LEASE_REASON_MAX 256    /* bytes; no control characters */
 #define LEASE_TIME_LEN 20       /* "2026-11-29T10:00:00Z" */
 #define LEASE_HASH_LEN 12       /* hex digits of lease_viewer_hash() */
+/* Epochs stay exact in every JSON reader (2^53 - 1). */
+#define LEASE_EPOCH_MAX 9007199254740991ULL
 
 enum lease_holder {
         LEASE_AGENT,
