@@ -14,13 +14,11 @@
 #include <sys/un.h>
 
 #include "record.h"
-#include "json.h"
 #include "log.h"
 #include "util.h"
 #include "web.h"
 
 #define CONN_READ_MAX 4096
-#define STATIC_FILE_MAX (16 * 1024 * 1024)
 #define RESPONSE_TIMEOUT_USEC (60ULL * 1000000ULL)
 
 struct web_conn {
@@ -180,10 +178,9 @@ static void respond_text(struct web_conn *c, unsigned status, const char *header
 static void refuse(struct web_conn *c, unsigned status, uint16_t code, const char *reason, const char *fmt, ...)
         _printf_(5, 6);
 static void refuse(struct web_conn *c, unsigned status, uint16_t code, const char *reason, const char *fmt, ...) {
-        _cleanup_free_ char *body = NULL, *head = NULL;
-        char accept[WS_ACCEPT_LEN + 1];
-        uint8_t frame[2 + WS_CONTROL_MAX];
-        size_t hl, fl;
+        _cleanup_free_ char *body = NULL;
+        char *out;
+        size_t size;
         va_list ap;
         int r;
 
@@ -195,28 +192,15 @@ static void refuse(struct web_conn *c, unsigned status, uint16_t code, const cha
                 conn_free(c, false);
                 return;
         }
-        if (!c->ws || ws_accept_key(http_header(&c->req, "Sec-WebSocket-Key"), accept) < 0) {
+        out = c->ws ? web_refusal_frames(http_header(&c->req, "Sec-WebSocket-Key"), code, reason, &size) : NULL;
+        if (!out) {
                 respond_text(c, status, NULL, "%s", body);
                 return;
         }
         log_info("Refused a stream: %u %s.", code, reason);
-        head = strdup_printf("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                             "Sec-WebSocket-Accept: %s\r\n\r\n", accept);
-        if (!head) {
-                conn_free(c, false);
-                return;
-        }
-        fl = ws_close_frame(code, reason, frame);
-        hl = strlen(head);
         free(c->out);
-        c->out = malloc(hl + fl);
-        if (!c->out) {
-                conn_free(c, false);
-                return;
-        }
-        memcpy(c->out, head, hl);
-        memcpy(c->out + hl, frame, fl);
-        c->out_size = hl + fl;
+        c->out = out;
+        c->out_size = size;
         c->out_sent = 0;
         c->responding = c->linger = true;
         (void) sd_event_source_set_time_relative(c->timer, WEB_CLOSE_TIMEOUT_USEC);
@@ -366,74 +350,23 @@ static void serve_page(struct web_conn *c, const char *profile, struct web_sessi
         respond(c, c->server->novnc_fd >= 0 ? 200 : 503, "text/html; charset=utf-8", headers, html, strlen(html), -1);
 }
 
-static const char *content_type(const char *name) {
-        static const struct {
-                const char *ext, *type;
-        } types[] = {
-                { ".html", "text/html; charset=utf-8" },
-                { ".js", "text/javascript; charset=utf-8" },
-                { ".css", "text/css; charset=utf-8" },
-                { ".svg", "image/svg+xml" },
-                { ".png", "image/png" },
-                { ".ico", "image/x-icon" },
-                { ".json", "application/json" },
-                { ".woff", "font/woff" },
-                { ".woff2", "font/woff2" },
-                { ".ttf", "font/ttf" },
-                { ".mp3", "audio/mpeg" },
-                { ".oga", "audio/ogg" },
-        };
-        const char *dot = strrchr(name, '.');
-
-        for (size_t i = 0; dot && i < ELEMENTSOF(types); i++)
-                if (streq(dot, types[i].ext))
-                        return types[i].type;
-        return "application/octet-stream";
-}
-
-/* rel: what follows /PROFILE/novnc/, segments percent-decoded one by one: no
- * "..", no ".", no hidden names, no empty segments; opened beneath the dir. */
 static void serve_static(struct web_conn *c, const char *rel) {
-        char path[1024], seg[256];
-        size_t o = 0;
-        struct stat st;
+        const char *type;
+        off_t size;
         int fd;
 
         if (c->server->novnc_fd < 0) {
                 respond_text(c, 404, NULL, "botdesk web: noVNC is not installed (package novnc, or --novnc DIR).\n");
                 return;
         }
-        for (const char *p = rel;;) {
-                size_t l = strcspn(p, "/"), sl;
-
-                if (http_segment_decode(p, l, seg, sizeof seg) < 0) {
-                        respond_text(c, 404, NULL, "botdesk web: no such file.\n");
-                        return;
-                }
-                sl = strlen(seg);
-                if (o + sl + 2 > sizeof path) {
-                        respond_text(c, 404, NULL, "botdesk web: no such file.\n");
-                        return;
-                }
-                memcpy(path + o, seg, sl);
-                o += sl;
-                p += l;
-                if (!*p)
-                        break;
-                path[o++] = '/';
-                p++;
-        }
-        path[o] = 0;
-
-        fd = openat(c->server->novnc_fd, path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-        if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > STATIC_FILE_MAX) {
-                safe_close(fd);
+        fd = web_static_open(c->server->novnc_fd, rel, &size, &type);
+        if (fd < 0) {
                 respond_text(c, 404, NULL, "botdesk web: no such file.\n");
                 return;
         }
         c->file_fd = fd;
-        c->file_left = st.st_size;
-        respond(c, 200, content_type(path), "Cache-Control: private, max-age=3600\r\n", NULL, 0, st.st_size);
+        c->file_left = size;
+        respond(c, 200, type, "Cache-Control: private, max-age=3600\r\n", NULL, 0, size);
 }
 
 static void serve_lease(struct web_conn *c, const char *profile, struct web_session *session, const char *action) {
@@ -441,8 +374,6 @@ static void serve_lease(struct web_conn *c, const char *profile, struct web_sess
         struct web_profile *p;
         struct lease l;
         size_t size = 0;
-        struct json j;
-        FILE *f;
         int r = 0;
 
         p = web_profile_get(c->server, profile, &r);
@@ -463,19 +394,8 @@ static void serve_lease(struct web_conn *c, const char *profile, struct web_sess
         }
         web_profile_put(p);
 
-        f = open_memstream(&body, &size);
-        if (!f) {
-                conn_free(c, false);
-                return;
-        }
-        json_init(&j, f);
-        json_object_begin(&j);
-        json_kv_string(&j, "holder", lease_holder_to_string(l.holder));
-        json_kv_bool(&j, "you", session && lease_allows_input(&l, session->viewer));
-        json_kv_bool(&j, "ticket", session != NULL);
-        json_kv_int(&j, "epoch", (long long) l.epoch);
-        json_object_end(&j);
-        if (fclose(f) != 0 || !body) {
+        body = web_lease_json(&l, session ? session->viewer : NULL, session != NULL, &size);
+        if (!body) {
                 conn_free(c, false);
                 return;
         }
@@ -483,24 +403,6 @@ static void serve_lease(struct web_conn *c, const char *profile, struct web_sess
 }
 
 static int on_conn_io(sd_event_source *src, int fd, uint32_t revents, void *userdata);
-
-static int connect_rfb(int dirfd) {
-        struct sockaddr_un sa = { .sun_family = AF_UNIX };
-        int fd;
-
-        /* Through the directory we opened, whatever its name is now. */
-        snprintf(sa.sun_path, sizeof sa.sun_path, "/proc/self/fd/%d/rfb.sock", dirfd);
-        fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-        if (fd < 0)
-                return negative_errno();
-        /* A Unix socket connects at once or refuses at once (EAGAIN: its backlog is full). */
-        if (connect(fd, (struct sockaddr *) &sa, sizeof sa) < 0) {
-                int r = negative_errno();
-                safe_close(fd);
-                return r;
-        }
-        return fd;
-}
 
 static void serve_upgrade(struct web_conn *c, const char *profile, struct web_session *session, const void *early,
                           size_t n_early) {
@@ -550,7 +452,7 @@ static void serve_upgrade(struct web_conn *c, const char *profile, struct web_se
                 respond_text(c, 503, NULL, "botdesk web: %s already has %d viewers.\n", profile, WEB_STREAMS_PER_PROFILE);
                 return;
         }
-        rfb = connect_rfb(p->dirfd);
+        rfb = web_rfb_connect(p->dirfd);
         if (rfb < 0) {
                 web_profile_put(p);
                 respond_text(c, 503, NULL, "botdesk web: cannot connect to the RFB socket of %s: %s\n", profile,

@@ -27,12 +27,14 @@
  * (a profile's lease, its watch, its deadline when no viewer is left),
  * web-http.c (one HTTP request per connection, routing, responses,
  * refusals: an HTTP status, or a close code on a WebSocket upgrade),
- * web-auth.c (Host and Origin),
+ * web-auth.c (Host and Origin), web-static.c (noVNC's files, the lease
+ * as JSON, the RFB socket),
  * web-stream.c (the WebSocket-RFB bridge), web-session.c, web-page.c.
  */
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <systemd/sd-event.h>
 
 #include "http.h"
@@ -145,6 +147,20 @@ int web_conn_new(struct web_server *s, int fd, const char *peer);
 bool web_conns_make_room(struct web_server *s, const char *peer);
 /* Close every connection still in its HTTP phase (shutdown). */
 void web_conns_close_all(struct web_server *s);
+
+/* ---- web-static.c ------------------------------------------------------------------------------ */
+
+/* rel: what follows /PROFILE/novnc/, segments percent-decoded one by one: no
+ * "..", no ".", no hidden names, no empty segments; opened beneath novnc_fd.
+ * The fd, its size and content type; or -ENOENT. */
+int web_static_open(int novnc_fd, const char *rel, off_t *ret_size, const char **ret_type);
+/* GET /PROFILE/lease's answer (malloc'd): holder, you (viewer holds it), ticket, epoch. */
+char *web_lease_json(const struct lease *l, const char *viewer, bool ticket, size_t *ret_size);
+/* A connection to the desktop's rfb.sock, through its runtime dir's fd; or -errno. */
+int web_rfb_connect(int dirfd);
+/* The answer to an upgrade refused with a close code: 101 for key, then the
+ * close frame (malloc'd); NULL when key is not a WebSocket key (or no memory). */
+char *web_refusal_frames(const char *key, uint16_t code, const char *reason, size_t *ret_size);
 
 /* ---- web-auth.c -------------------------------------------------------------------------------- */
 
