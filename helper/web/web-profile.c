@@ -119,6 +119,15 @@ void web_profile_put(struct web_profile *p) {
         free(p);
 }
 
+void web_profiles_done(struct web_server *s) {
+        /* Their deadlines are recorded beside the lease: the helper honours them from here on. */
+        for (struct web_profile *p = s->profiles, *next; p; p = next) {
+                next = p->next;
+                p->deadline = sd_event_source_disable_unref(p->deadline);
+                web_profile_put(p);
+        }
+}
+
 /* ---- a hold without a viewer ---------------------------------------------------------------- */
 
 static void deadline_disarm(struct web_profile *p) {

@@ -339,6 +339,7 @@ static int on_signal(sd_event_source *src, const struct signalfd_siginfo *si, vo
 static void server_free(struct web_server *s) {
         if (!s)
                 return;
+        web_profiles_done(s);
         sd_event_source_disable_unref(s->listen_source);
         sd_event_source_disable_unref(s->inotify_source);
         if (s->socket_path && !s->activated)

@@ -119,6 +119,8 @@ struct web_server {
 /* The profile's live record (opened and watched on first use), or NULL with -errno in *ret_error. */
 struct web_profile *web_profile_get(struct web_server *s, const char *name, int *ret_error);
 void web_profile_put(struct web_profile *p);        /* frees it once it has no streams nor deadline */
+/* At exit: every profile without streams freed, every deadline timer dropped. */
+void web_profiles_done(struct web_server *s);
 /*
  * The last stream of viewer, which holds control, closed: control returns
  * to the agent at a deadline, recorded beside the lease so that the desktop's
