@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# Install what is missing, build and install botdesk, start a demo desktop
-# and print where to watch it.
+# Install what is missing, build and install botdesk, start a demo desktop,
+# start botdesk web for its user and print the ticket URL that opens it in a
+# browser (with the ssh -L line that reaches it when run over ssh).
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 profile=${1:-demo}
@@ -21,11 +22,35 @@ if [ "$uid" -ne "$(id -u)" ]; then
 fi
 "${run[@]}" /usr/local/bin/botdesk start "$profile"
 "${run[@]}" /usr/local/bin/botdesk status --json "$profile"
+
+# Watching: botdesk web, the socket unit where the user has a user manager
+# (its 0600 Unix socket, reached through ssh -L), else a loopback listener
+# (every request needs a ticket).
+. "$src/scripts/demo-web.sh"
+# sudo drops SSH_CONNECTION: the shell that ran sudo still has it.
+ssh_conn=${SSH_CONNECTION:-}
+if [ -z "$ssh_conn" ] && [ -n "${SUDO_USER:-}" ]; then
+        shell_pid=$(ps -o ppid= -p "$PPID" 2>/dev/null | tr -d ' ')
+        [ -n "$shell_pid" ] && ssh_conn=$(tr '\0' '\n' <"/proc/$shell_pid/environ" 2>/dev/null | sed -n 's/^SSH_CONNECTION=//p')
+fi
+sock=
+if "${run[@]}" systemctl --user enable --now botdesk-web.socket >/dev/null 2>&1; then
+        sock=/run/user/$uid/botdesk/web.sock
+else
+        rt=$("${run[@]}" sh -c 'echo "${XDG_RUNTIME_DIR:-/tmp}"')
+        # Already listening from an earlier run: web.url says where.
+        if ! "${run[@]}" test -s "$rt/botdesk/web.url"; then
+                "${run[@]}" setsid /usr/local/bin/botdesk web --listen 127.0.0.1:0 </dev/null >/dev/null 2>&1 &
+                for _ in $(seq 50); do "${run[@]}" test -s "$rt/botdesk/web.url" && break; sleep 0.1; done
+        fi
+fi
+url=$("${run[@]}" /usr/local/bin/botdesk web ticket "$profile" --viewer me --ttl 600)
+
 cat <<MSG
 
-Watch it: socat TCP-LISTEN:5901,bind=127.0.0.1,reuseaddr,fork EXEC:"botdesk rfb $profile --viewer me"
-          vncviewer 127.0.0.1::5901       (loopback only; tunnel it with ssh -L)
-Take it:  botdesk lease $profile take --viewer me    (your input counts; release gives it back)
+Watch it in a browser (botdesk web: the page shows the desktop and who holds control):
+$(demo_web_message "$profile" "$url" "$sock" "$ssh_conn" "$user" "$(demo_ssh_host "$ssh_conn")")
+Take it:  the page's Take over button, or: botdesk lease $profile take --viewer me
 Use it:   eval "\$(botdesk env $profile)"; xdotool getmouselocation
 Stop it:  botdesk stop $profile
 MSG

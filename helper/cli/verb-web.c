@@ -29,7 +29,7 @@ static int usage(FILE *f, int code) {
               "on a loopback address and demands a ticket for every request.\n"
               "A stream silent for S seconds (30) is pinged, and closed after as many more:\n"
               "set S below the idle timeout of a proxy in front.\n"
-              "`ticket` prints the URL of a single-use ticket for one viewer (valid 60 s by default).\n", f);
+              "`ticket` prints the URL of a single-use ticket for one viewer (valid 30 s by default).\n", f);
         return code;
 }
 

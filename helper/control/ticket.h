@@ -25,7 +25,7 @@
 
 #define TICKET_DIR "web-tickets"
 #define TICKET_TOKEN_LEN 64             /* hex digits of 32 random bytes */
-#define TICKET_TTL_DEFAULT 60           /* seconds */
+#define TICKET_TTL_DEFAULT 30           /* seconds */
 #define TICKET_TTL_MAX (24 * 3600)
 
 struct ticket {

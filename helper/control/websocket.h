@@ -22,7 +22,8 @@
  *    new message while one is open, a 64-bit length with its top bit set, a
  *    close payload of one byte or a close code no endpoint may send;
  *  - 1003 (unsupported data): text messages (RFB is binary; noVNC sends
- *    binary frames only);
+ *    binary frames only); botdesk web closes with it too when the RFB
+ *    stream inside is unparsable;
  *  - 1007 (invalid payload): a close reason that is not UTF-8;
  *  - 1009 (too big): a frame longer than max_frame.
  * After an error every later call returns the same error.
@@ -44,12 +45,16 @@ enum {
         WS_CLOSE_UNSUPPORTED = 1003,
         WS_CLOSE_NO_STATUS = 1005,      /* never sent: a close frame without a code */
         WS_CLOSE_INVALID_PAYLOAD = 1007,
-        WS_CLOSE_POLICY = 1008,         /* the RFB filter refused the viewer's stream */
+        WS_CLOSE_POLICY = 1008,
         WS_CLOSE_TOO_BIG = 1009,
         WS_CLOSE_INTERNAL = 1011,
-        /* A private code (4000-4999) that tells a gateway why a stream ended. An
-         * invalid ticket never gets this far: it is refused with 401/403. */
+        /* Private codes (4000-4999) that tell a gateway's client why a stream
+         * ended or was refused; the last two answer an upgrade at once (101,
+         * then the close frame), before any byte of the desktop. */
+        WS_CLOSE_EVICTED = 4000,        /* a human took control: "control-taken" */
         WS_CLOSE_DESKTOP_STOPPED = 4001,
+        WS_CLOSE_BAD_TICKET = 4401,     /* a bad, reused or missing ticket (or session) */
+        WS_CLOSE_FORBIDDEN = 4403,      /* a Host or Origin refused */
 };
 
 #define WS_CONTROL_MAX 125

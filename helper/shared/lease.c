@@ -295,6 +295,26 @@ int lease_release_at(int dirfd, const char *viewer, struct lease *ret) {
         return lease_change(dirfd, &cur, &next, ret);
 }
 
+int lease_release_epoch_at(int dirfd, const char *viewer, unsigned long long epoch, const char *reason,
+                           struct lease *ret) {
+        _cleanup_close_ int lock = -EBADF;
+        struct lease cur, next = { .holder = LEASE_AGENT };
+
+        if (!lease_viewer_valid(viewer) || (reason && !text_valid(reason, LEASE_REASON_MAX)))
+                return -EINVAL;
+        lock = lease_lock(dirfd);
+        if (lock < 0)
+                return lock;
+        (void) lease_read_at(dirfd, &cur);
+        if (!lease_allows_input(&cur, viewer) || cur.epoch != epoch) {
+                if (ret)
+                        *ret = cur;
+                return 0;
+        }
+        strcpy(next.reason, reason ?: "");
+        return lease_change(dirfd, &cur, &next, ret);
+}
+
 int lease_request_at(int dirfd, const char *viewer, const char *reason, struct lease *ret) {
         _cleanup_close_ int lock = -EBADF;
         struct lease cur;

@@ -101,6 +101,15 @@ int lease_take_at(int dirfd, const char *viewer, const char *reason, struct leas
 int lease_release_at(int dirfd, const char *viewer, struct lease *ret);
 
 /*
+ * As lease_release_at(), only while viewer still holds the control it held
+ * at epoch (a take and release in between voids the release), recording
+ * reason (may be NULL) as the agent's. Returns 1 when the file changed, 0
+ * when control moved on, -errno as lease_release_at().
+ */
+int lease_release_epoch_at(int dirfd, const char *viewer, unsigned long long epoch, const char *reason,
+                           struct lease *ret);
+
+/*
  * Record viewer's request for control (reason may be NULL), replacing an
  * earlier request. Returns 1 when the file changed, 0 when viewer already
  * holds control or asked for it for the same reason, -EINVAL for an invalid

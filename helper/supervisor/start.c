@@ -322,6 +322,10 @@ void start_watch_ready(struct supervisor *s) {
                            s->cfg.height, s->cfg.dpi);
         if (r < 0)
                 log_warning_errno(r, "Cannot watch the lease (%m); a viewer's resize will outlast the hand-back.");
+        viewer_gone_done(&s->viewer_gone);
+        r = viewer_gone_watch(&s->viewer_gone, s->event, s->runtime_fd);
+        if (r < 0)
+                log_warning_errno(r, "Cannot watch the lease's deadline (%m); a viewerless hold ends only with botdesk web.");
         clipboard_owner_done(&s->clipboard);
         r = clipboard_owner_start(&s->clipboard, s->event, s->runtime_fd, (unsigned) s->display, s->cookie,
                                   s->cfg.clipboard_max_bytes);

@@ -53,6 +53,7 @@ void supervisor_done(struct supervisor *s) {
         free(s->alias);
         free(s->adopted_profile);
         handback_done(&s->handback);
+        viewer_gone_done(&s->viewer_gone);
         clipboard_owner_done(&s->clipboard);
         x11_disconnect(&s->x);
         sd_event_unref(s->event);

@@ -11,6 +11,7 @@
 #include "desktop.h"
 #include "clipboard-owner.h"
 #include "handback.h"
+#include "viewer-gone.h"
 #include "profile.h"
 #include "session.h"
 #include "start-extension.h"
@@ -88,6 +89,7 @@ struct supervisor {
         struct x11 x;
         sd_event_source *x_source;
         struct handback handback;  /* restores the geometry when control returns to the agent */
+        struct viewer_gone viewer_gone; /* ends a human's hold left without a viewer (lease-deadline.h) */
         struct clipboard_owner clipboard; /* owns CLIPBOARD for the agent */
 
         /* the shared browser, published with the env when there is one */

@@ -82,6 +82,7 @@ void teardown(struct supervisor *s, bool forget, const char *reason) {
         s->extend_source = sd_event_source_disable_unref(s->extend_source);
         s->x_source = sd_event_source_disable_unref(s->x_source);
         handback_done(&s->handback);
+        viewer_gone_done(&s->viewer_gone);
         clipboard_owner_done(&s->clipboard);
         x11_disconnect(&s->x);
 

@@ -14,13 +14,11 @@
 #include <sys/un.h>
 
 #include "record.h"
-#include "json.h"
 #include "log.h"
 #include "util.h"
 #include "web.h"
 
 #define CONN_READ_MAX 4096
-#define STATIC_FILE_MAX (16 * 1024 * 1024)
 #define RESPONSE_TIMEOUT_USEC (60ULL * 1000000ULL)
 
 struct web_conn {
@@ -34,6 +32,9 @@ struct web_conn {
         int file_fd;                    /* a static file that follows, sent with sendfile() */
         off_t file_left;
         bool responding;
+        bool ws;                        /* a well-formed WebSocket upgrade of the stream: refused with a close code */
+        bool linger;                    /* after the response, wait for the peer to close (a close frame was sent) */
+        bool spent_ticket;              /* a spent ticket, answered for by the same browser's session */
         char peer[WEB_PEER_MAX];        /* who connected: its address (TCP) or uid (Unix) */
         struct web_conn *prev, *next;   /* newest first */
 };
@@ -99,6 +100,13 @@ static int conn_flush(struct web_conn *c) {
 static void conn_send(struct web_conn *c) {
         int r = conn_flush(c);
 
+        /* A close frame went out: let the peer read it and close first, so
+         * that no reset of ours destroys it in flight (RFC 6455 7.1.1). */
+        if (r > 0 && c->linger && shutdown(c->fd, SHUT_WR) >= 0) {
+                c->responding = false;
+                (void) sd_event_source_set_io_events(c->io, EPOLLIN);
+                return;
+        }
         if (r != 0) {
                 /* Sent (or the client is gone): one request per connection. */
                 conn_free(c, false);
@@ -161,6 +169,44 @@ static void respond_text(struct web_conn *c, unsigned status, const char *header
         respond(c, status, "text/plain; charset=utf-8", headers ?: "Cache-Control: no-store\r\n", body, strlen(body), -1);
 }
 
+/*
+ * Refuse the request: with an HTTP status, or, when it asks for the stream
+ * with a well-formed WebSocket upgrade, with a close code a gateway's client
+ * can switch on. The handshake is answered (101) only to carry the close
+ * frame: nothing of the desktop is connected or sent.
+ */
+static void refuse(struct web_conn *c, unsigned status, uint16_t code, const char *reason, const char *fmt, ...)
+        _printf_(5, 6);
+static void refuse(struct web_conn *c, unsigned status, uint16_t code, const char *reason, const char *fmt, ...) {
+        _cleanup_free_ char *body = NULL;
+        char *out;
+        size_t size;
+        va_list ap;
+        int r;
+
+        va_start(ap, fmt);
+        r = vasprintf(&body, fmt, ap);
+        va_end(ap);
+        if (r < 0) {
+                body = NULL;
+                conn_free(c, false);
+                return;
+        }
+        out = c->ws ? web_refusal_frames(http_header(&c->req, "Sec-WebSocket-Key"), code, reason, &size) : NULL;
+        if (!out) {
+                respond_text(c, status, NULL, "%s", body);
+                return;
+        }
+        log_info("Refused a stream: %u %s.", code, reason);
+        free(c->out);
+        c->out = out;
+        c->out_size = size;
+        c->out_sent = 0;
+        c->responding = c->linger = true;
+        (void) sd_event_source_set_time_relative(c->timer, WEB_CLOSE_TIMEOUT_USEC);
+        conn_send(c);
+}
+
 /* ---- who is asking -------------------------------------------------------------------------- */
 
 /*
@@ -172,23 +218,45 @@ static int authorize(struct web_conn *c, const char *profile, const char *scope,
                      char *ret_cookie) {
         struct web_server *s = c->server;
         char token[TICKET_TOKEN_LEN + 2], cookie[80];
+        struct web_session *x = NULL;
+        bool has_cookie;
         struct ticket t;
         int r;
 
         *ret_session = NULL;
         ret_cookie[0] = 0;
+        /* Over TCP a cookie counts only beneath its session's own scope. */
+        has_cookie = (!s->tcp || scope) && http_cookie_get(&c->req, WEB_COOKIE, cookie, sizeof cookie) > 0;
+        if (has_cookie)
+                x = web_session_find(s, cookie, NULL, s->tcp ? scope : NULL);
+        explicit_bzero(cookie, sizeof cookie);
+
         r = http_query_get(c->req.query, "ticket", token, sizeof token);
         if (r != 0) {
                 r = r < 0 ? -EINVAL : ticket_redeem_at(s->ticket_dirfd, token, profile, realtime_usec(), &t);
                 explicit_bzero(token, sizeof token);
+                /* The same browser back at its spent ticket link: its session answers for it. */
+                if (r == -ENOENT && x && streq(x->profile, profile)) {
+                        *ret_session = x;
+                        c->spent_ticket = true;
+                        return 0;
+                }
+                if (r == -ENOENT && x)
+                        goto other_profile;
+                if (r == -ENOENT && has_cookie) {
+                        refuse(c, 401, WS_CLOSE_BAD_TICKET, "ticket used, session unknown",
+                               "botdesk web: this ticket was used, and this browser's session is unknown here. "
+                               "Ask for a new one (botdesk web ticket %s --viewer ID).\n", profile);
+                        return 401;
+                }
                 if (r < 0) {
                         const char *why = r == -ENOENT ? "unknown or already used" :
                                           r == -ETIME ? "expired" :
                                           r == -EXDEV ? "for another profile" :
                                           r == -EINVAL ? "malformed" : "unreadable";
                         log_info("Refused a ticket for %s: %s.", profile, why);
-                        respond_text(c, 403, NULL, "botdesk web: this ticket is %s. Ask for a new one "
-                                     "(botdesk web ticket %s --viewer ID).\n", why, profile);
+                        refuse(c, 403, WS_CLOSE_BAD_TICKET, why, "botdesk web: this ticket is %s. Ask for a new one "
+                               "(botdesk web ticket %s --viewer ID).\n", why, profile);
                         return 403;
                 }
                 *ret_session = web_session_new(s, &t, ret_cookie);
@@ -199,107 +267,43 @@ static int authorize(struct web_conn *c, const char *profile, const char *scope,
                 log_info("Ticket redeemed for %s.", profile);
                 return 0;
         }
-        /* Over TCP a cookie counts only beneath its session's own scope. */
-        if ((!s->tcp || scope) && http_cookie_get(&c->req, WEB_COOKIE, cookie, sizeof cookie) > 0)
-                *ret_session = web_session_find(s, cookie, profile, s->tcp ? scope : NULL);
-        explicit_bzero(cookie, sizeof cookie);
+        if (x && !streq(x->profile, profile))
+                goto other_profile;
+        *ret_session = x;
         return 0;
+
+other_profile:
+        log_info("Refused a session of another profile at %s.", profile);
+        refuse(c, 403, WS_CLOSE_BAD_TICKET, "session of another profile",
+               "botdesk web: this session is for another profile.\n");
+        return 403;
 }
 
 static bool need_auth(struct web_conn *c, struct web_session *session, const char *profile) {
         if (session)
                 return false;
-        respond_text(c, 401, NULL, "botdesk web: open this page through a ticket "
-                     "(botdesk web ticket %s --viewer ID prints its URL).\n", profile);
+        refuse(c, 401, WS_CLOSE_BAD_TICKET, "no ticket", "botdesk web: open this page through a ticket "
+               "(botdesk web ticket %s --viewer ID prints its URL).\n", profile);
         return true;
 }
 
-/* The first of a comma-separated list (a proxy chain's X-Forwarded-Host), without blanks. */
-static bool first_item_equals(const char *list, const char *text) {
-        size_t l;
-
-        list += strspn(list, " \t");
-        l = strcspn(list, ", \t");
-        return l > 0 && strlen(text) == l && strncasecmp(list, text, l) == 0;
-}
-
-/*
- * A state-changing request (take, release, the stream) comes from our own
- * page or from no page at all. A browser names the page's origin in Origin
- * on every POST and WebSocket upgrade, so a page of another site, or of
- * another port or subdomain of the gateway, is refused here; SameSite does
- * not keep those out, since every port of a host is the same site.
- *
- * The origin must be [web] origin when set; else, over TCP, http:// and
- * the Host (already checked to be the loopback); behind a proxy (Unix
- * socket), http:// or https:// and the host the proxy forwards
- * (X-Forwarded-Host, else Host). by_cookie: over TCP, a request that only
- * a cookie vouches for must carry an Origin (a ticket is its own token;
- * a cookie is sent by the browser whoever asks).
- */
-static bool origin_ok(struct web_conn *c, const char *configured, bool by_cookie) {
-        const char *origin = http_header(&c->req, "Origin"), *host = http_header(&c->req, "Host"), *o;
-        const char *fwd = c->server->tcp ? NULL : http_header(&c->req, "X-Forwarded-Host");
-
-        if (!origin) {
-                if (!c->server->tcp || !by_cookie)
-                        return true;
-                respond_text(c, 403, NULL, "botdesk web: a request without an Origin is refused.\n");
-                return false;
-        }
-        if (configured && configured[0]) {
-                if (strcasecmp(origin, configured) == 0)
-                        return true;
-        } else if (c->server->tcp) {
-                o = startswith(origin, "http://");
-                if (o && host && strcasecmp(o, host) == 0)
-                        return true;
-        } else {
-                o = startswith(origin, "https://") ?: startswith(origin, "http://");
-                if (o && (fwd ? first_item_equals(fwd, o) : host && strcasecmp(o, host) == 0))
-                        return true;
-        }
-        log_info("Refused a request from the origin %s.", origin);
-        respond_text(c, 403, NULL, "botdesk web: a request from another origin (%s) is refused.\n", origin);
-        return false;
-}
-
-/*
- * Over TCP the Host must name the loopback: a name of another site that
- * resolves here (DNS rebinding) would otherwise make its pages same-origin
- * with ours. Tickets already keep such pages out; this keeps them from
- * even seeing a 401.
- */
-static bool host_ok(struct web_conn *c) {
-        const char *host = http_header(&c->req, "Host");
-        char name[64];
-        struct in_addr a;
-        size_t l;
-
-        if (!c->server->tcp)
-                return true;
-        if (host && host[0] == '[')
-                l = strcspn(host, "]") + 1;
-        else
-                l = host ? strcspn(host, ":") : 0;
-        if (host && l < sizeof name && (host[l] == 0 || host[l] == ':')) {
-                memcpy(name, host, l);
-                name[l] = 0;
-                if (streq(name, "localhost") || streq(name, "[::1]") ||
-                    (inet_pton(AF_INET, name, &a) == 1 && (ntohl(a.s_addr) >> 24) == 127))
-                        return true;
-        }
-        respond_text(c, 403, NULL, "botdesk web: only a loopback Host is served here.\n");
-        return false;
-}
-
-/* origin_ok() with the profile's [web] origin, when its desktop runs (else nothing is served anyway). */
+/* web_origin_check() with the profile's [web] origin, when its desktop runs (else nothing is served anyway). */
 static bool origin_ok_for(struct web_conn *c, const char *profile, bool by_cookie) {
         struct web_profile *p = web_profile_get(c->server, profile, NULL);
-        bool ok = origin_ok(c, p ? p->origin : NULL, by_cookie);
+        enum web_origin_verdict v = web_origin_check(c->server, &c->req, p ? p->origin : NULL, by_cookie);
+        const char *origin = http_header(&c->req, "Origin");
 
         web_profile_put(p);
-        return ok;
+        if (v == WEB_ORIGIN_OK)
+                return true;
+        if (v == WEB_ORIGIN_MISSING) {
+                refuse(c, 403, WS_CLOSE_FORBIDDEN, "no origin", "botdesk web: a request without an Origin is refused.\n");
+                return false;
+        }
+        log_info("Refused a request from the origin %s.", origin);
+        refuse(c, 403, WS_CLOSE_FORBIDDEN, "another origin",
+               "botdesk web: a request from another origin (%s) is refused.\n", origin);
+        return false;
 }
 
 /* ---- routes --------------------------------------------------------------------------------- */
@@ -346,74 +350,23 @@ static void serve_page(struct web_conn *c, const char *profile, struct web_sessi
         respond(c, c->server->novnc_fd >= 0 ? 200 : 503, "text/html; charset=utf-8", headers, html, strlen(html), -1);
 }
 
-static const char *content_type(const char *name) {
-        static const struct {
-                const char *ext, *type;
-        } types[] = {
-                { ".html", "text/html; charset=utf-8" },
-                { ".js", "text/javascript; charset=utf-8" },
-                { ".css", "text/css; charset=utf-8" },
-                { ".svg", "image/svg+xml" },
-                { ".png", "image/png" },
-                { ".ico", "image/x-icon" },
-                { ".json", "application/json" },
-                { ".woff", "font/woff" },
-                { ".woff2", "font/woff2" },
-                { ".ttf", "font/ttf" },
-                { ".mp3", "audio/mpeg" },
-                { ".oga", "audio/ogg" },
-        };
-        const char *dot = strrchr(name, '.');
-
-        for (size_t i = 0; dot && i < ELEMENTSOF(types); i++)
-                if (streq(dot, types[i].ext))
-                        return types[i].type;
-        return "application/octet-stream";
-}
-
-/* rel: what follows /PROFILE/novnc/, segments percent-decoded one by one: no
- * "..", no ".", no hidden names, no empty segments; opened beneath the dir. */
 static void serve_static(struct web_conn *c, const char *rel) {
-        char path[1024], seg[256];
-        size_t o = 0;
-        struct stat st;
+        const char *type;
+        off_t size;
         int fd;
 
         if (c->server->novnc_fd < 0) {
                 respond_text(c, 404, NULL, "botdesk web: noVNC is not installed (package novnc, or --novnc DIR).\n");
                 return;
         }
-        for (const char *p = rel;;) {
-                size_t l = strcspn(p, "/"), sl;
-
-                if (http_segment_decode(p, l, seg, sizeof seg) < 0) {
-                        respond_text(c, 404, NULL, "botdesk web: no such file.\n");
-                        return;
-                }
-                sl = strlen(seg);
-                if (o + sl + 2 > sizeof path) {
-                        respond_text(c, 404, NULL, "botdesk web: no such file.\n");
-                        return;
-                }
-                memcpy(path + o, seg, sl);
-                o += sl;
-                p += l;
-                if (!*p)
-                        break;
-                path[o++] = '/';
-                p++;
-        }
-        path[o] = 0;
-
-        fd = openat(c->server->novnc_fd, path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-        if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > STATIC_FILE_MAX) {
-                safe_close(fd);
+        fd = web_static_open(c->server->novnc_fd, rel, &size, &type);
+        if (fd < 0) {
                 respond_text(c, 404, NULL, "botdesk web: no such file.\n");
                 return;
         }
         c->file_fd = fd;
-        c->file_left = st.st_size;
-        respond(c, 200, content_type(path), "Cache-Control: private, max-age=3600\r\n", NULL, 0, st.st_size);
+        c->file_left = size;
+        respond(c, 200, type, "Cache-Control: private, max-age=3600\r\n", NULL, 0, size);
 }
 
 static void serve_lease(struct web_conn *c, const char *profile, struct web_session *session, const char *action) {
@@ -421,8 +374,6 @@ static void serve_lease(struct web_conn *c, const char *profile, struct web_sess
         struct web_profile *p;
         struct lease l;
         size_t size = 0;
-        struct json j;
-        FILE *f;
         int r = 0;
 
         p = web_profile_get(c->server, profile, &r);
@@ -443,19 +394,8 @@ static void serve_lease(struct web_conn *c, const char *profile, struct web_sess
         }
         web_profile_put(p);
 
-        f = open_memstream(&body, &size);
-        if (!f) {
-                conn_free(c, false);
-                return;
-        }
-        json_init(&j, f);
-        json_object_begin(&j);
-        json_kv_string(&j, "holder", lease_holder_to_string(l.holder));
-        json_kv_bool(&j, "you", session && lease_allows_input(&l, session->viewer));
-        json_kv_bool(&j, "ticket", session != NULL);
-        json_kv_int(&j, "epoch", (long long) l.epoch);
-        json_object_end(&j);
-        if (fclose(f) != 0 || !body) {
+        body = web_lease_json(&l, session ? session->viewer : NULL, session != NULL, &size);
+        if (!body) {
                 conn_free(c, false);
                 return;
         }
@@ -463,24 +403,6 @@ static void serve_lease(struct web_conn *c, const char *profile, struct web_sess
 }
 
 static int on_conn_io(sd_event_source *src, int fd, uint32_t revents, void *userdata);
-
-static int connect_rfb(int dirfd) {
-        struct sockaddr_un sa = { .sun_family = AF_UNIX };
-        int fd;
-
-        /* Through the directory we opened, whatever its name is now. */
-        snprintf(sa.sun_path, sizeof sa.sun_path, "/proc/self/fd/%d/rfb.sock", dirfd);
-        fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-        if (fd < 0)
-                return negative_errno();
-        /* A Unix socket connects at once or refuses at once (EAGAIN: its backlog is full). */
-        if (connect(fd, (struct sockaddr *) &sa, sizeof sa) < 0) {
-                int r = negative_errno();
-                safe_close(fd);
-                return r;
-        }
-        return fd;
-}
 
 static void serve_upgrade(struct web_conn *c, const char *profile, struct web_session *session, const void *early,
                           size_t n_early) {
@@ -507,13 +429,22 @@ static void serve_upgrade(struct web_conn *c, const char *profile, struct web_se
 
         p = web_profile_get(c->server, profile, &r);
         if (!p) {
-                respond_text(c, r == -ENOENT ? 503 : 500, NULL, "botdesk web: desktop %s is not running.\n", profile);
+                refuse(c, r == -ENOENT ? 503 : 500, WS_CLOSE_DESKTOP_STOPPED, "desktop stopped",
+                       "botdesk web: desktop %s is not running.\n", profile);
                 return;
         }
         if (helper_record_read_at(p->dirfd, &rec) < 0 || helper_alive(p->dirfd, &rec) <= 0) {
                 web_profile_put(p);
-                respond_text(c, 503, NULL, "botdesk web: desktop %s is not running; start it with: botdesk start %s\n",
-                             profile, profile);
+                refuse(c, 503, WS_CLOSE_DESKTOP_STOPPED, "desktop stopped",
+                       "botdesk web: desktop %s is not running; start it with: botdesk start %s\n", profile, profile);
+                return;
+        }
+        /* While a human holds control, only the holder sees the screen. */
+        web_server_lease_changes(c->server);
+        if (p->lease.holder == LEASE_HUMAN && !lease_allows_input(&p->lease, session->viewer)) {
+                web_profile_put(p);
+                refuse(c, 409, WS_CLOSE_EVICTED, "control-taken",
+                       "botdesk web: a human holds control of %s; watching resumes when it is handed back.\n", profile);
                 return;
         }
         if (p->n_streams >= WEB_STREAMS_PER_PROFILE) {
@@ -521,7 +452,7 @@ static void serve_upgrade(struct web_conn *c, const char *profile, struct web_se
                 respond_text(c, 503, NULL, "botdesk web: %s already has %d viewers.\n", profile, WEB_STREAMS_PER_PROFILE);
                 return;
         }
-        rfb = connect_rfb(p->dirfd);
+        rfb = web_rfb_connect(p->dirfd);
         if (rfb < 0) {
                 web_profile_put(p);
                 respond_text(c, 503, NULL, "botdesk web: cannot connect to the RFB socket of %s: %s\n", profile,
@@ -596,7 +527,15 @@ static void route(struct web_conn *c, const void *early, size_t n_early) {
                 rest += 1 + WEB_SCOPE_LEN;
         }
 
-        if (!host_ok(c) || authorize(c, profile, scope, &session, cookie) != 0)
+        c->ws = streq(rest, "/websockify") && streq(method, "GET") &&
+                http_header_has_token(&c->req, "Upgrade", "websocket") &&
+                http_header_has_token(&c->req, "Connection", "upgrade") &&
+                streq_ptr(http_header(&c->req, "Sec-WebSocket-Version"), "13");
+        if (!web_host_ok(c->server, &c->req)) {
+                refuse(c, 403, WS_CLOSE_FORBIDDEN, "host refused", "botdesk web: only a loopback Host is served here.\n");
+                return;
+        }
+        if (authorize(c, profile, scope, &session, cookie) != 0)
                 return;
         by_cookie = session && !cookie[0];
 
@@ -623,7 +562,10 @@ static void route(struct web_conn *c, const void *early, size_t n_early) {
         /* Over TCP, nothing without a ticket or a session. */
         if (c->server->tcp && need_auth(c, session, profile))
                 return;
-        if (streq(rest, "/"))
+        if (streq(rest, "/") && c->spent_ticket)
+                /* As after a redemption: on to the page without the ticket. */
+                respond(c, 303, "text/plain; charset=utf-8", "Location: ./\r\nCache-Control: no-store\r\n", "", 0, -1);
+        else if (streq(rest, "/"))
                 serve_page(c, profile, session, cookie);
         else if (streq(rest, "/botdesk.js"))
                 respond(c, 200, "text/javascript; charset=utf-8", "Cache-Control: no-store\r\n", web_page_script,
@@ -656,6 +598,8 @@ static int on_conn_io(sd_event_source *src, int fd, uint32_t revents, void *user
                 conn_free(c, false);
                 return 0;
         }
+        if (c->linger)
+                return 0; /* the peer's close frame, or anything: read until it closes */
         r = http_request_feed(&c->req, buf, (size_t) n, &used);
         if (r == -E2BIG) {
                 respond_text(c, 431, NULL, "botdesk web: the request head is too long.\n");

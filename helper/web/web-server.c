@@ -21,137 +21,6 @@
 #include "web-server.h"
 #include "web.h"
 
-/* ---- profiles and their leases -------------------------------------------------------------- */
-
-static void profile_reload_lease(struct web_profile *p) {
-        /* A damaged file reads as the fail-closed lease, which allows nobody. */
-        (void) lease_read_at(p->dirfd, &p->lease);
-        for (struct web_stream *st = p->streams; st; st = web_stream_next(st))
-                web_stream_lease_changed(st);
-}
-
-static int profile_load_config(struct web_profile *p) {
-        _cleanup_(config_done) struct bd_config c = {};
-        struct config_errors errs = {};
-        const struct config_sources src = {};
-        int r;
-
-        r = config_load(&c, p->name, &src, &errs);
-        if (r < 0) {
-                config_errors_print(&errs, stderr);
-                log_error("The configuration has errors; fix them (botdesk config check lists them all).");
-        }
-        config_errors_done(&errs);
-        p->release_on_close = c.release_on_close;
-        p->max_cut_text = c.max_cut_text;
-        p->origin = TAKE_PTR(c.web_origin);
-        return r;
-}
-
-struct web_profile *web_profile_get(struct web_server *s, const char *name, int *ret_error) {
-        _cleanup_(paths_done) struct bd_paths paths = {};
-        struct web_profile *p;
-        char watch[64];
-        int r;
-
-        for (p = s->profiles; p; p = p->next)
-                if (streq(p->name, name))
-                        return p;
-
-        r = paths_for_profile(name, &paths);
-        if (r < 0)
-                goto fail;
-        p = calloc(1, sizeof *p);
-        if (!p) {
-                r = -ENOMEM;
-                goto fail;
-        }
-        p->server = s;
-        p->wd = -1;
-        strcpy(p->name, name);
-        /* The base and the profile's dir verified ours, as every verb opens them. */
-        p->dirfd = paths_open_runtime(&paths, NULL);
-        if (p->dirfd < 0) {
-                r = p->dirfd;
-                free(p);
-                goto fail;
-        }
-        r = profile_load_config(p);
-        if (r < 0) {
-                safe_close(p->dirfd);
-                free(p->origin);
-                free(p);
-                goto fail;
-        }
-        /* Watch before the first read, so that no change falls in between. */
-        snprintf(watch, sizeof watch, "/proc/self/fd/%d", p->dirfd);
-        p->wd = inotify_add_watch(s->inotify_fd, watch,
-                                  IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_MODIFY |
-                                  IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR);
-        if (p->wd < 0) {
-                r = negative_errno();
-                safe_close(p->dirfd);
-                free(p);
-                goto fail;
-        }
-        (void) lease_read_at(p->dirfd, &p->lease);
-        p->next = s->profiles;
-        s->profiles = p;
-        return p;
-
-fail:
-        if (ret_error)
-                *ret_error = r;
-        return NULL;
-}
-
-void web_profile_put(struct web_profile *p) {
-        struct web_server *s;
-
-        if (!p || p->n_streams > 0)
-                return;
-        s = p->server;
-        for (struct web_profile **i = &s->profiles; *i; i = &(*i)->next)
-                if (*i == p) {
-                        *i = p->next;
-                        break;
-                }
-        if (p->wd >= 0)
-                (void) inotify_rm_watch(s->inotify_fd, p->wd);
-        safe_close(p->dirfd);
-        free(p->origin);
-        free(p);
-}
-
-void web_server_lease_changes(struct web_server *s) {
-        union {
-                struct inotify_event ev;
-                uint8_t raw[4096];
-        } buf;
-
-        for (;;) {
-                ssize_t n = read(s->inotify_fd, &buf, sizeof buf);
-
-                if (n < 0) {
-                        if (errno == EINTR)
-                                continue;
-                        if (errno != EAGAIN)
-                                log_warning_errno(errno, "Cannot read lease changes, ignoring: %m");
-                        return;
-                }
-                for (uint8_t *q = buf.raw; q < buf.raw + n;) {
-                        const struct inotify_event *ev = (const struct inotify_event *) q;
-                        bool overflow = ev->mask & IN_Q_OVERFLOW;
-
-                        for (struct web_profile *p = s->profiles; p; p = p->next)
-                                if (overflow || (ev->wd == p->wd && ((ev->mask & (IN_IGNORED | IN_DELETE_SELF)) ||
-                                                                     (ev->len > 0 && streq(ev->name, LEASE_FILE)))))
-                                        profile_reload_lease(p);
-                        q += sizeof *ev + ev->len;
-                }
-        }
-}
-
 static int on_inotify(sd_event_source *src, int fd, uint32_t revents, void *userdata) {
         web_server_lease_changes(userdata);
         return 0;
@@ -445,8 +314,17 @@ static int on_signal(sd_event_source *src, const struct signalfd_siginfo *si, vo
         s->exiting = true;
         s->listen_source = sd_event_source_disable_unref(s->listen_source);
         web_conns_close_all(s);
+        web_server_lease_changes(s);
         for (struct web_profile *p = s->profiles, *next; p; p = next) {
                 next = p->next;
+                /* Its viewer's streams end with this server: record the deadline of
+                 * the hold now, for the desktop's helper to honour, whether or not
+                 * they finish their close in time. */
+                for (struct web_stream *st = p->streams; st; st = web_stream_next(st))
+                        if (lease_allows_input(&p->lease, web_stream_viewer(st))) {
+                                web_profile_viewer_gone(p, web_stream_viewer(st), false);
+                                break;
+                        }
                 for (struct web_stream *st = p->streams, *n2; st; st = n2) {
                         n2 = web_stream_next(st);
                         web_stream_close(st, WS_CLOSE_GOING_AWAY, "server shutting down");
@@ -461,6 +339,7 @@ static int on_signal(sd_event_source *src, const struct signalfd_siginfo *si, vo
 static void server_free(struct web_server *s) {
         if (!s)
                 return;
+        web_profiles_done(s);
         sd_event_source_disable_unref(s->listen_source);
         sd_event_source_disable_unref(s->inotify_source);
         if (s->socket_path && !s->activated)

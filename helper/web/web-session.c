@@ -87,7 +87,7 @@ struct web_session *web_session_find(struct web_server *s, const char *cookie, c
         for (size_t i = 0; i < WEB_SESSIONS_MAX; i++) {
                 struct web_session *x = &s->sessions[i];
 
-                if (session_live(x, now) && streq(x->hash, hash) && streq(x->profile, profile) &&
+                if (session_live(x, now) && streq(x->hash, hash) && (!profile || streq(x->profile, profile)) &&
                     (!scope || streq(x->scope, scope))) {
                         x->last_used = now;
                         return x;

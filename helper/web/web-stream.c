@@ -59,6 +59,10 @@ struct web_stream *web_stream_next(struct web_stream *st) {
         return st->next;
 }
 
+const char *web_stream_viewer(const struct web_stream *st) {
+        return st->viewer;
+}
+
 static void stream_update(struct web_stream *st);
 
 static void stream_free(struct web_stream *st) {
@@ -81,17 +85,12 @@ static void stream_free(struct web_stream *st) {
         /* The lease as it is now, not as last seen (a take may not have been read yet). */
         web_server_lease_changes(s);
 
-        /* A viewer who closed the page (not one whose network failed) is
-         * done: control returns to the agent, unless another of its
-         * connections is still open. */
-        if (st->clean && !others && p->release_on_close && lease_allows_input(&p->lease, st->viewer)) {
-                int r = lease_release_at(p->dirfd, st->viewer, NULL);
-                if (r > 0)
-                        log_info("The viewer in control of %s closed its last stream: control returns to the agent.",
-                                 p->name);
-                else if (r < 0)
-                        log_warning_errno(r, "Cannot hand %s back to the agent, ignoring: %m", p->name);
-        }
+        /* The viewer in control has no stream left. One who closed the page
+         * (1000, 1001) is done unless it reloads within the grace; one whose
+         * browser or network failed, or whose server stopped, keeps the hold
+         * for a reconnect, but not for ever (web-profile.c). */
+        if (!others && lease_allows_input(&p->lease, st->viewer))
+                web_profile_viewer_gone(p, st->viewer, st->clean && p->release_on_close);
 
         sd_event_source_disable_unref(st->io);
         sd_event_source_disable_unref(st->rfb_io);
@@ -113,13 +112,23 @@ static void stamp_activity(struct web_stream *st) {
         activity_stamp(st->profile->dirfd);
 }
 
+static void set_events(sd_event_source *src, uint32_t events);
+static void stream_close(struct web_stream *st, uint16_t code, const char *reason);
+
 void web_stream_lease_changed(struct web_stream *st) {
-        bool allow = lease_allows_input(&st->profile->lease, st->viewer);
+        const struct lease *l = &st->profile->lease;
+        bool allow = lease_allows_input(l, st->viewer);
 
         if (allow != st->filter.allow_input)
                 log_debug("Input from a viewer of %s is now %s (lease epoch %llu).", st->profile->name,
-                          allow ? "allowed" : "dropped", st->profile->lease.epoch);
+                          allow ? "allowed" : "dropped", l->epoch);
         st->filter.allow_input = allow;
+        /* A takeover is private: only the holder goes on seeing the screen.
+         * Queued, not sent here: the caller may be walking the stream list. */
+        if (l->holder == LEASE_HUMAN && !allow && !st->close_sent) {
+                stream_close(st, WS_CLOSE_EVICTED, "control-taken");
+                set_events(st->io, EPOLLIN | EPOLLOUT);
+        }
 }
 
 static void rfb_gone(struct web_stream *st) {
@@ -259,7 +268,7 @@ static void process_in(struct web_stream *st) {
                                 st->in_start = st->in_end;
                                 /* Why, for the gateway: a malformed message, or control
                                  * taken away in the middle of a clipboard transfer. */
-                                stream_close(st, WS_CLOSE_POLICY, why ?: "the RFB stream broke the protocol");
+                                stream_close(st, WS_CLOSE_UNSUPPORTED, why ?: "the RFB stream broke the protocol");
                                 return;
                         }
                         stamp_activity(st);
@@ -283,8 +292,9 @@ static void process_in(struct web_stream *st) {
                         st->close_received = true;
                         /* Clean: the viewer itself chose to leave. Its echo of
                          * our close (shutdown, desktop stopped) is not a choice. */
-                        st->clean = !st->close_sent && (ev.code == WS_CLOSE_NORMAL || ev.code == WS_CLOSE_GOING_AWAY ||
-                                                        ev.code == WS_CLOSE_NO_STATUS);
+                        /* A close without a code (1005) says nothing of a choice:
+                         * it keeps the hold, as a dropped connection (1006) does. */
+                        st->clean = !st->close_sent && (ev.code == WS_CLOSE_NORMAL || ev.code == WS_CLOSE_GOING_AWAY);
                         /* Echo the code (RFC 6455 5.5.1), or 1000 when it sent none. */
                         stream_close(st, ev.code == WS_CLOSE_NO_STATUS ? WS_CLOSE_NORMAL : ev.code,
                                          st->close_sent ? "" : "closed by the viewer");
@@ -482,6 +492,7 @@ int web_stream_new(struct web_server *s, struct web_profile *p, struct web_sessi
         p->streams = st;
         p->n_streams++;
         session->streams++;
+        web_profile_viewer_back(p, st->viewer);
         process_in(st);
         stream_update(st);
         return 0;

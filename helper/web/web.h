@@ -23,13 +23,18 @@
  * buttons and the stream need them too. Take, release and the stream must
  * also come from our own origin (web-http.c, origin_ok()).
  *
- * Files: web-server.c (loop, listener, limits, lease watch, shutdown),
- * web-http.c (one HTTP request per connection, routing, responses),
+ * Files: web-server.c (loop, listener, limits, shutdown), web-profile.c
+ * (a profile's lease, its watch, its deadline when no viewer is left),
+ * web-http.c (one HTTP request per connection, routing, responses,
+ * refusals: an HTTP status, or a close code on a WebSocket upgrade),
+ * web-auth.c (Host and Origin), web-static.c (noVNC's files, the lease
+ * as JSON, the RFB socket),
  * web-stream.c (the WebSocket-RFB bridge), web-session.c, web-page.c.
  */
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <systemd/sd-event.h>
 
 #include "http.h"
@@ -76,6 +81,9 @@ struct web_profile {
         int wd;                         /* inotify watch, -1 without */
         struct lease lease;
         bool release_on_close;
+        unsigned orphan_release_s;      /* [web] orphan_release_s */
+        unsigned reconnect_grace_ms;    /* [web] reconnect_grace_ms */
+        sd_event_source *deadline;      /* armed while a hold has no stream left (lease-deadline.h) */
         uint32_t max_cut_text;
         char *origin;                   /* [web] origin, NULL: the forwarded Host decides */
         struct web_stream *streams;     /* list */
@@ -110,7 +118,19 @@ struct web_server {
 
 /* The profile's live record (opened and watched on first use), or NULL with -errno in *ret_error. */
 struct web_profile *web_profile_get(struct web_server *s, const char *name, int *ret_error);
-void web_profile_put(struct web_profile *p);        /* frees it once it has no streams */
+void web_profile_put(struct web_profile *p);        /* frees it once it has no streams nor deadline */
+/* At exit: every profile without streams freed, every deadline timer dropped. */
+void web_profiles_done(struct web_server *s);
+/*
+ * The last stream of viewer, which holds control, closed: control returns
+ * to the agent at a deadline, recorded beside the lease so that the desktop's
+ * helper honours it should this server stop first. left: the viewer chose to
+ * leave (a clean close under release_on_close): [web] reconnect_grace_ms,
+ * else [web] orphan_release_s.
+ */
+void web_profile_viewer_gone(struct web_profile *p, const char *viewer, bool left);
+/* A stream of viewer opened: its hold has a viewer again. */
+void web_profile_viewer_back(struct web_profile *p, const char *viewer);
 /* Read pending inotify events now, so lease changes apply to the bytes read next. */
 void web_server_lease_changes(struct web_server *s);
 void web_server_connection_gone(struct web_server *s);
@@ -130,6 +150,33 @@ bool web_conns_make_room(struct web_server *s, const char *peer);
 /* Close every connection still in its HTTP phase (shutdown). */
 void web_conns_close_all(struct web_server *s);
 
+/* ---- web-static.c ------------------------------------------------------------------------------ */
+
+/* rel: what follows /PROFILE/novnc/, segments percent-decoded one by one: no
+ * "..", no ".", no hidden names, no empty segments; opened beneath novnc_fd.
+ * The fd, its size and content type; or -ENOENT. */
+int web_static_open(int novnc_fd, const char *rel, off_t *ret_size, const char **ret_type);
+/* GET /PROFILE/lease's answer (malloc'd): holder, you (viewer holds it), ticket, epoch. */
+char *web_lease_json(const struct lease *l, const char *viewer, bool ticket, size_t *ret_size);
+/* A connection to the desktop's rfb.sock, through its runtime dir's fd; or -errno. */
+int web_rfb_connect(int dirfd);
+/* The answer to an upgrade refused with a close code: 101 for key, then the
+ * close frame (malloc'd); NULL when key is not a WebSocket key (or no memory). */
+char *web_refusal_frames(const char *key, uint16_t code, const char *reason, size_t *ret_size);
+
+/* ---- web-auth.c -------------------------------------------------------------------------------- */
+
+enum web_origin_verdict {
+        WEB_ORIGIN_OK,
+        WEB_ORIGIN_MISSING,             /* over TCP, a request only a cookie vouches for, without Origin */
+        WEB_ORIGIN_OTHER,               /* another origin than the page's */
+};
+/* Whether a state-changing request comes from our own page (or from no page at all). */
+enum web_origin_verdict web_origin_check(const struct web_server *s, const struct http_request *req,
+                                         const char *configured, bool by_cookie);
+/* Over TCP, whether Host names the loopback (DNS rebinding); always true over the Unix socket. */
+bool web_host_ok(const struct web_server *s, const struct http_request *req);
+
 /* ---- web-stream.c ---------------------------------------------------------------------------- */
 
 /*
@@ -139,17 +186,19 @@ void web_conns_close_all(struct web_server *s);
  */
 int web_stream_new(struct web_server *s, struct web_profile *p, struct web_session *session, int fd,
                    int rfb_fd, const void *head, size_t n_head, const void *early, size_t n_early);
-/* The profile's lease changed: re-decide input for each of its streams. */
+/* The profile's lease changed: re-decide input for the stream; while a
+ * human holds control, every stream but the holder's is closed (4000). */
 void web_stream_lease_changed(struct web_stream *st);
 /* Close with a code that says why (server shutting down...). */
 void web_stream_close(struct web_stream *st, uint16_t code, const char *reason);
 struct web_stream *web_stream_next(struct web_stream *st);
+const char *web_stream_viewer(const struct web_stream *st);
 
 /* ---- web-session.c --------------------------------------------------------------------------- */
 
 /* A new session for ticket t; its cookie (64 hex digits) goes to ret_cookie. */
 struct web_session *web_session_new(struct web_server *s, const struct ticket *t, char ret_cookie[static 65]);
-/* The live session of this cookie for profile (and, unless NULL, scope), or NULL. */
+/* The live session of this cookie for profile (NULL: any profile) and, unless NULL, scope; or NULL. */
 struct web_session *web_session_find(struct web_server *s, const char *cookie, const char *profile, const char *scope);
 /* Whether text starts with a session scope (WEB_SCOPE_LEN lowercase hex digits). */
 bool web_scope_valid(const char *text);

@@ -7,7 +7,7 @@
 # cookie-only POST without Origin takes nothing, and another `botdesk web`
 # on another port honours no cookie of this one. On every listener (the
 # Unix socket behind a gateway's proxy too) a take, a release or a stream
-# from another origin is refused (403), the origin being [web] origin or
+# from another origin is refused (403; close 4403 for the stream), the origin being [web] origin or
 # the host the proxy forwards; the page may not be framed. No Chromium:
 # raw HTTP from web_client.py. Bands: 700-704 (root), 800-804 (user).
 . "$(dirname "$0")/lib.sh"
@@ -84,8 +84,8 @@ t_match "$out" "without an Origin" "and says why"
 t_is "$(holder)" "$before" "the lease did not move ($before)"
 out=$(client http "$A" POST "/$P/$SCOPE/take" "$COOKIE" --header "Origin: http://127.0.0.1:${B#*:}")
 t_is "$(head -n1 <<<"$out")" 403 "a POST from the other port's page is refused (403)"
-t_is "$(client upgrade "$A" "/$P/$SCOPE/websockify" --header "Cookie: $COOKIE")" 403 \
-        "a cookie-only WebSocket upgrade without Origin is refused (403)"
+t_is "$(client upgrade "$A" "/$P/$SCOPE/websockify" --header "Cookie: $COOKIE" --then code)" 4403 \
+        "a cookie-only WebSocket upgrade without Origin is refused (close 4403)"
 for path in "/$P/$SCOPE/take" "/$P/take"; do
         out=$(client http "$B" POST "$path" "$COOKIE" --header "Origin: http://$B")
         t_is "$(head -n1 <<<"$out")" 401 "the other botdesk web honours no cookie of the first ($path: 401)"
@@ -153,8 +153,8 @@ UCOOKIE=$(sed -n 's/^Set-Cookie: \(botdesk_session=[0-9a-f]*\);.*/\1/p' <<<"$out
 t_match "$UCOOKIE" '^botdesk_session=[0-9a-f]{64}$' "a ticket becomes a session over the Unix socket"
 out=$(client http "$U" POST "/$P/take" "$UCOOKIE" --header "Origin: https://evil.example")
 t_is "$(head -n1 <<<"$out")" 403 "Origin https://evil.example on /take is refused (403)"
-t_is "$(client upgrade "$U" "/$P/websockify?$(ticket)" --header "Origin: https://evil.example")" 403 \
-        "Origin https://evil.example on the upgrade is refused (403)"
+t_is "$(client upgrade "$U" "/$P/websockify?$(ticket)" --header "Origin: https://evil.example" --then code)" 4403 \
+        "Origin https://evil.example on the upgrade is refused (close 4403)"
 out=$(client http "$U" POST "/$P/take" "$UCOOKIE" "gw.example" --header "X-Forwarded-Host: gw.example" \
         --header "Origin: https://other.gw.example")
 t_is "$(head -n1 <<<"$out")" 403 "a sibling subdomain of the gateway is refused (403)"

@@ -7,7 +7,7 @@
 # thumbnail); a pointer move sent through the page moves the X pointer only
 # while the ticket's viewer holds the lease; leaving the page hands control
 # back (release_on_close). Tickets: a reused or missing one is refused
-# (403/401, never a stream); over TCP even the files need one. The Unix
+# (close 4401, never a stream); over TCP even the files need one. The Unix
 # listener is 0600, out of reach of a second uid, and serves a socket-
 # activated server too. Close codes say why a stream ended: 1002 for a
 # broken frame (and the other stream carries on), 1001 when the server shuts
@@ -110,20 +110,20 @@ t_match "$out" "Set-Cookie: botdesk_session=[0-9a-f]{64}; Path=/$P/[0-9a-f]{32}/
 COOKIE=$(sed -n 's/^Set-Cookie: \(botdesk_session=[0-9a-f]*\);.*/\1/p' <<<"$out")
 SCOPE=$(sed -n 's|^Location: /[^/]*/\([0-9a-f]*\)/\r\{0,1\}$|\1|p' <<<"$out")
 t_is "$(client http "$ADDR" GET "$PAGE" | head -n1)" 403 "the same ticket a second time is refused (403)"
-t_is "$(client upgrade "$ADDR" "/$P/websockify?${T1#*\?}")" 403 "a used ticket opens no stream (403)"
-t_is "$(client upgrade "$ADDR" "/$P/websockify")" 401 "no ticket opens no stream (401)"
+t_is "$(client upgrade "$ADDR" "/$P/websockify?${T1#*\?}" --then code)" 4401 "a used ticket opens no stream (close 4401)"
+t_is "$(client upgrade "$ADDR" "/$P/websockify" --then code)" 4401 "no ticket opens no stream (close 4401)"
 t_is "$(client http "$ADDR" GET "/$P/novnc/core/rfb.js" | head -n1)" 401 "over TCP, noVNC's files need a ticket too (401)"
 t_is "$(client http "$ADDR" GET "/$P/$SCOPE/novnc/core/rfb.js" "$COOKIE" | head -n1)" 200 "with the ticket's session they are served"
 t_is "$(client http "$ADDR" GET "/$P/novnc/core/rfb.js" "$COOKIE" | head -n1)" 401 "but only beneath the session's path (401)"
-out=$(client upgrade "$ADDR" "/$P/websockify?ticket=$(printf '%064d' 0)")
-t_is "$out" 403 "a made-up ticket opens no stream (403)"
+out=$(client upgrade "$ADDR" "/$P/websockify?ticket=$(printf '%064d' 0)" --then code)
+t_is "$out" 4401 "a made-up ticket opens no stream (close 4401)"
 T2=$(ticket bob)
 out=$(client upgrade "$ADDR" "/$P/websockify?${T2#*\?}")
 t_is "$(head -n1 <<<"$out")" 101 "a fresh ticket upgrades to a WebSocket (101)"
 t_match "$out" "greet 2 b'RFB 003\\.00[0-9]\\\\n'" "the first binary frame is the desktop's RFB greeting"
 T3=$(ticket)
-out=$(client upgrade "$ADDR" "/$(bd_profile other)/websockify?${T3#*\?}")
-t_is "$out" 403 "a ticket for one profile opens no stream on another (403)"
+out=$(client upgrade "$ADDR" "/$(bd_profile other)/websockify?${T3#*\?}" --then code)
+t_is "$out" 4401 "a ticket for one profile opens no stream on another (close 4401)"
 
 out=$(client conns "$ADDR" 300 "/$P/")
 t_is "$out" 401 "with one peer holding 300 idle connections, the next request is still answered (401 without a ticket)"
@@ -135,8 +135,8 @@ t_is "$(client http "$ADDR" GET "/$P/?${T10#*\?}" "" "rebound.example:${ADDR#*:}
         "over TCP, a Host that is not the loopback is refused (403), before the ticket is looked at"
 t_is "$(client http "$ADDR" GET "/$P/?${T10#*\?}" "" "localhost:${ADDR#*:}" | head -n1)" 303 "localhost is the loopback"
 T8=$(ticket)
-out=$(client upgrade "$ADDR" "/$P/websockify?${T8#*\?}" --header "Origin: http://evil.example")
-t_is "$out" 403 "over TCP, an upgrade from another site's page is refused (403)"
+out=$(client upgrade "$ADDR" "/$P/websockify?${T8#*\?}" --header "Origin: http://evil.example" --then code)
+t_is "$out" 4403 "over TCP, an upgrade from another site's page is refused (close 4403)"
 out=$(client many "$ADDR" "$BOTDESK" "$P" 16)
 t_is "$out" "$(printf '101 %.0s' $(seq 16))503" "16 viewers of one desktop stream at once; a 17th is refused (503)"
 
@@ -155,7 +155,7 @@ t_is "$(stat -c '%a %F' "$SOCK" 2>&1)" "600 socket" "the default listener is a 0
 l=$(comm -12 <(socket_inodes_of "$UNIX_PID") <(tcp_listen_inodes))
 t_is "$l" "" "and it listens on no TCP port"
 t_is "$(client http "unix:$SOCK" GET "/$P/" | head -n1)" 200 "over the Unix socket the page needs no ticket (the gateway's proxy decides)"
-t_is "$(client upgrade "unix:$SOCK" "/$P/websockify")" 401 "but the stream does (401)"
+t_is "$(client upgrade "unix:$SOCK" "/$P/websockify" --then code)" 4401 "but the stream does (close 4401)"
 t_is "$(client http "unix:$SOCK" GET "/$P/novnc/core/rfb.js" | head -n1)" 200 "noVNC's files are served from /usr/share/novnc"
 t_is "$(client http "unix:$SOCK" GET "/$P/novnc/../../../etc/passwd" | head -n1)" 404 "a path with .. is refused (404)"
 t_is "$(client http "unix:$SOCK" GET "/$P/novnc/%2e%2e/%2e%2e/etc/passwd" | head -n1)" 404 "and spelt in escapes too"

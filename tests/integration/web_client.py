@@ -7,7 +7,15 @@
       ACTIONS: greet (first binary frame), close (clean close, then the echo),
                wait-close (the server's close frame: code and reason),
                unmasked (send an unmasked frame: the close code),
-               hold (greet, then keep the stream open until stdin closes)
+               hold (greet, then keep the stream open until stdin closes),
+               code (one word: the HTTP status of a refused request, the close
+                     code of a refused upgrade, or "open" when the desktop greets),
+               text (send a text frame: the close code),
+               badrfb (after the RFB handshake, an unknown message type: the close code),
+               wait-close-at (as wait-close, then "at NS": CLOCK_REALTIME ns of the close),
+               hold-then:HOW (greet, "held", then on stdin's end leave by HOW:
+                     1000 or 1001 a close frame with that code, 1005 one without
+                     a code, drop no close frame at all)
   web_client.py many ADDR BOTDESK PROFILE N      -> the statuses of N + 1 streams opened at once
   web_client.py conns ADDR N PATH                -> the status of a request after N silent connections
   web_client.py png-pixel FILE X Y               -> "R G B" of a PNG pixel
@@ -159,9 +167,28 @@ def cmd_conns(addr, n, path):
 
 def cmd_upgrade(addr, path, action="greet", headers=()):
     s, status = upgrade(addr, path, headers)
+    if action == "code":
+        if status != "101":
+            print(status)
+            return
+        op, p = recv_frame(s)
+        if op == 8:
+            print(close_of(p).split(" ", 1)[0])
+            return
+        print("open")
+        rfb_handshake(Payload(s, p), s)
+        send_frame(s, 8, struct.pack(">H", 1000))
+        return
     print(status)
     sys.stdout.flush()
     if status != "101":
+        return
+    if action == "text":
+        send_frame(s, 1, b"RFB 003.008\n")
+        op = 0
+        while op != 8:
+            op, p = recv_frame(s)
+        print(close_of(p))
         return
     if action == "unmasked":
         send_frame(s, 2, b"RFB 003.008\n", mask=False)
@@ -201,6 +228,42 @@ def cmd_upgrade(addr, path, action="greet", headers=()):
         print("pong %r" % p)
     elif action == "hold":
         sys.stdin.read()
+    elif action == "badrfb":
+        send_frame(s, 2, b"\x7f\x00\x00\x00")  # no RFB client message has type 127
+        s.settimeout(10)
+        while op != 8:
+            op, p = recv_frame(s)
+        print(close_of(p))
+    elif action == "wait-close-at":
+        s.settimeout(60)
+        while op != 8:
+            op, p = recv_frame(s)
+        at = time.time_ns()
+        print("close " + close_of(p))
+        print("at %d" % at)
+        sys.stdout.flush()
+        try:
+            send_frame(s, 8, p[:2])
+        except OSError:
+            pass
+    elif action.startswith("hold-then:"):
+        how = action.split(":", 1)[1]
+        print("held")
+        sys.stdout.flush()
+        sys.stdin.read()
+        if how == "drop":
+            # No close frame: what a killed browser or a dropped network leaves (1006).
+            s.close()
+            print("dropped")
+            return
+        send_frame(s, 8, b"" if how == "1005" else struct.pack(">H", int(how)))
+        s.settimeout(5)
+        try:
+            while op != 8:
+                op, p = recv_frame(s)
+            print("echo " + close_of(p))
+        except (OSError, EOFError):
+            print("no echo")
     elif action == "silent":
         # Read what comes, answer nothing: count the pings before the server gives up.
         pings = 0

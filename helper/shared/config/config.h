@@ -70,6 +70,8 @@ struct bd_config {
         /* [web] */
         bool release_on_close;        /* the controlling viewer's last clean close hands back */
         char *web_origin;             /* the page's origin behind a proxy (https://host), NULL: the forwarded Host */
+        unsigned orphan_release_s;    /* seconds a human's hold outlives the last stream of its viewer */
+        unsigned reconnect_grace_ms;  /* a clean close keeps the hold this long for the viewer's next stream */
         /* [agent] */
         unsigned screenshot_max_edge; /* the long edge of an agent's screenshot, pixels */
         unsigned screenshot_max_pixels; /* its area */

@@ -32,6 +32,10 @@ const struct config_key_def config_keys[_KEY_MAX] = {
         [KEY_MAX_CUT_TEXT]        = { "rfb",       "max_cut_text",       VALUE_UINT,        0, 16777216, FIELD(max_cut_text), .default_a = 262144 },
         [KEY_RELEASE_ON_CLOSE]    = { "web",       "release_on_close",   VALUE_BOOL,        0, 0,        FIELD(release_on_close), .default_a = true },
         [KEY_WEB_ORIGIN]          = { "web",       "origin",             VALUE_STRING,      0, 0,        FIELD(web_origin) },
+        /* A human's hold with no stream of its viewer open ends after this (a crashed browser, a dropped network). */
+        [KEY_ORPHAN_RELEASE_S]    = { "web",       "orphan_release_s",   VALUE_UINT,        1, 86400,    FIELD(orphan_release_s), .default_a = 120 },
+        /* A clean close (a reload) keeps the hold this long for the same viewer's next stream. */
+        [KEY_RECONNECT_GRACE_MS]  = { "web",       "reconnect_grace_ms", VALUE_UINT,        0, 60000,    FIELD(reconnect_grace_ms), .default_a = 3000 },
         /* The agent's pictures: the limits of the model that reads them (botdesk mcp, act). */
         [KEY_SCREENSHOT_MAX_EDGE] = { "agent",     "screenshot_max_edge", VALUE_UINT,       64, 8192,    FIELD(screenshot_max_edge), .default_a = 1568 },
         [KEY_SCREENSHOT_MAX_PIXELS] = { "agent",   "screenshot_max_pixels", VALUE_UINT,     4096, 67108864, FIELD(screenshot_max_pixels), .default_a = 1150000 },

@@ -182,6 +182,18 @@ static void test_values(void) {
         tap_ok(r == 0 && cfg.release_on_close, "release_on_close = yes turns it on");
         expect_error("a release_on_close that is not a boolean is an error",
                      "[web]\nrelease_on_close = maybe\n", false, 2, "not a boolean (allowed: yes or no)");
+        r = load(NULL, "[web]\norphan_release_s = 2\nreconnect_grace_ms = 0\n", false);
+        expect_clean("[web] orphan_release_s = 2 and reconnect_grace_ms = 0 are accepted", r);
+        tap_ok(cfg.orphan_release_s == 2 && cfg.reconnect_grace_ms == 0, "they set the orphan release and the grace");
+        r = load(NULL, "", false);
+        tap_ok(r == 0 && cfg.orphan_release_s == 120 && cfg.reconnect_grace_ms == 3000,
+               "by default a viewerless hold ends after 120 s, and a reload has 3000 ms");
+        expect_error("an orphan_release_s of 0 is out of range, on its line",
+                     "[web]\n\norphan_release_s = 0\n", false, 3, "allowed: 1..86400");
+        expect_error("an orphan_release_s over a day is out of range",
+                     "[web]\norphan_release_s = 86401\n", false, 2, "allowed: 1..86400");
+        expect_error("a reconnect_grace_ms over a minute is out of range",
+                     "[web]\nreconnect_grace_ms = 60001\n", false, 2, "allowed: 0..60000");
 
         r = load(NULL, "[session]\ncommand = a;b\n", false);
         TAP_EQ_STR(cfg.command, "a;b", "a ';' without a space before it is part of the value");
