@@ -4,6 +4,7 @@
 
 #include "cli.h"
 #include "config.h"
+#include "journal-hook.h"
 #include "json.h"
 #include "lease.h"
 #include "log.h"
@@ -29,8 +30,10 @@ bool human_has_control(int runtime_fd, const char *what) {
 int cli_action_admit(int runtime_fd, const char *what, struct lease *ret) {
         /* One read decides and is kept: its epoch is what cli_action_done() compares. */
         (void) lease_read_at(runtime_fd, ret);
-        if (ret->holder != LEASE_HUMAN)
+        if (ret->holder != LEASE_HUMAN) {
+                cli_journal_frame_barrier(runtime_fd);
                 return EXIT_OK;
+        }
         say_refused(ret, what);
         return EXIT_REFUSED;
 }

@@ -155,6 +155,12 @@ static const struct verb verbs[] = {
           "                                tool (Anthropic's and OpenAI's actions), batch, windows, status,\n"
           "                                ask_human\n",
           .run_argv = verb_x11 },
+        { "journal",
+          "  journal PROFILE [--json] [--since SEQ|TIME] [--follow]\n"
+          "                                the agent's actions, each with the screen after it\n"
+          "  journal PROFILE export DIR | export --video FILE.mp4\n"
+          "                                the journal as an HTML page with its frames, or a video\n",
+          .run_argv = verb_x11 },
         { "watch",
           "  watch [PROFILE] [--json] [--until ready|stopped|agent]\n"
           "                                a line per change of status or lease, the first the current state\n",

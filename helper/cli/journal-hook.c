@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "config.h"
+#include "journal-hook.h"
+#include "journal.h"
+#include "lease.h"
+#include "log.h"
+#include "profile.h"
+#include "util.h"
+
+const char *cli_journal_result(int exit_code) {
+        return exit_code == EXIT_OK ? "ok" : exit_code == EXIT_REFUSED ? "refused" : "error";
+}
+
+static void on_alarm(int sig) {
+        (void) sig;
+}
+
+/*
+ * flock(LOCK_EX) for at most timeout_ms: a one-shot timer whose signal
+ * (handled, without SA_RESTART) interrupts the wait. 0, -ETIMEDOUT or -errno.
+ */
+static int flock_deadline(int fd, unsigned timeout_ms) {
+        struct sigaction sa = { .sa_handler = on_alarm }, old;
+        struct itimerval it = { .it_value = { .tv_sec = timeout_ms / 1000, .tv_usec = (timeout_ms % 1000) * 1000 } },
+                         zero = {};
+        int r = 0;
+
+        if (flock(fd, LOCK_EX | LOCK_NB) >= 0)
+                return 0;
+        if (errno != EWOULDBLOCK)
+                return negative_errno();
+        sigemptyset(&sa.sa_mask);
+        if (sigaction(SIGALRM, &sa, &old) < 0)
+                return negative_errno();
+        (void) setitimer(ITIMER_REAL, &it, NULL);
+        if (flock(fd, LOCK_EX) < 0)
+                r = errno == EINTR ? -ETIMEDOUT : negative_errno();
+        (void) setitimer(ITIMER_REAL, &zero, NULL);
+        (void) sigaction(SIGALRM, &old, NULL);
+        return r;
+}
+
+static int frame_lock_open(int runtime_fd) {
+        int fd = openat(runtime_fd, CLI_JOURNAL_FRAME_LOCK,
+                        O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0600);
+        return fd < 0 ? negative_errno() : fd;
+}
+
+void cli_journal_frame_barrier(int runtime_fd) {
+        _cleanup_close_ int fd = frame_lock_open(runtime_fd);
+
+        /* Taken and let go at once: only the wait for the last frame's grab matters. */
+        if (fd >= 0 && flock_deadline(fd, CLI_JOURNAL_FRAME_WAIT_MS) == -ETIMEDOUT)
+                log_debug("The previous action's frame is still being taken; going on.");
+}
+
+/*
+ * The frame of entry seq, by a detached grandchild running `botdesk journal
+ * PROFILE frame SEQ` with the lock held on fd 3. Nothing of it is waited
+ * for but the first fork.
+ */
+static void spawn_frame(const char *profile, int runtime_fd, unsigned long long seq) {
+        _cleanup_close_ int lock = frame_lock_open(runtime_fd);
+        char seqs[32];
+        pid_t pid;
+
+        if (lock < 0 || flock_deadline(lock, CLI_JOURNAL_FRAME_WAIT_MS) < 0)
+                return;
+        snprintf(seqs, sizeof seqs, "%llu", seq);
+        /* Whatever the caller buffered is said once, by the caller. */
+        fflush(stdout);
+        fflush(stderr);
+        pid = fork();
+        if (pid < 0)
+                return;
+        if (pid == 0) {
+                int null;
+
+                (void) setsid();
+                if (fork() != 0)
+                        _exit(0);
+                null = open("/dev/null", O_RDWR | O_CLOEXEC);
+                if (null < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0 || dup2(null, 2) < 0)
+                        _exit(1);
+                /* dup2 onto fd 3 clears O_CLOEXEC; a lock already at 3 keeps it, unless cleared. */
+                if (lock == 3 ? fcntl(3, F_SETFD, 0) < 0 : dup2(lock, 3) < 0)
+                        _exit(1);
+                execl("/proc/self/exe", "botdesk", "journal", profile, "frame", seqs, (char *) NULL);
+                _exit(127);
+        }
+        (void) waitpid(pid, NULL, 0);
+}
+
+static int open_journal(const char *profile, struct bd_config *c, struct bd_paths *p, struct journal *j) {
+        struct config_errors errs = {};
+        const struct config_sources src = {};
+        int r;
+
+        r = config_load(c, profile, &src, &errs);
+        config_errors_done(&errs);
+        if (r < 0)
+                return r;
+        if (!c->journal_enabled)
+                return -ENODATA;
+        r = paths_for_profile(profile, p);
+        if (r < 0)
+                return r;
+        r = journal_open(p->state, true, j);
+        if (r < 0) {
+                log_warning_errno(r, "The journal in %s/" JOURNAL_DIR " is not a private directory of uid %u (%m); "
+                                  "nothing is recorded until it is fixed or removed.", p->state, (unsigned) getuid());
+                return r;
+        }
+        j->max_bytes = (unsigned long long) c->journal_max_mb << 20;
+        j->redact_text = c->journal_redact_text;
+        j->frame_width = c->journal_frame_width;
+        return 0;
+}
+
+static void append(const char *profile, struct journal *j, const struct journal_entry *e, unsigned long long *seq) {
+        int r = journal_append(j, e, seq);
+
+        if (r == -ENOSPC || r == -EDQUOT)
+                log_warning("The disk of %s's journal is full: recording stopped (botdesk status says so).", profile);
+        else if (r < 0 && r != -ESHUTDOWN)
+                log_debug_errno(r, "Cannot write to the journal: %m");
+        if (r < 0)
+                *seq = 0;
+}
+
+void cli_journal_record(const char *profile, const struct cli_journal_action *a) {
+        _cleanup_(config_done) struct bd_config c = {};
+        _cleanup_(paths_done) struct bd_paths p = {};
+        _cleanup_close_ int runtime_fd = -EBADF;
+        _cleanup_free_ char *args = NULL;
+        struct journal j = { .fd = -EBADF, .frames_fd = -EBADF };
+        struct lease now;
+        unsigned long long seq = 0;
+        const struct lease *l;
+
+        if (open_journal(profile, &c, &p, &j) < 0)
+                return;
+        runtime_fd = paths_open_runtime(&p, NULL);
+        if (runtime_fd < 0)
+                goto out;
+        l = a->admitted;
+        if (!l) {
+                (void) lease_read_at(runtime_fd, &now);
+                l = &now;
+        }
+        /* Nothing of the human's time: an action refused because a human holds control is not the agent's. */
+        if (l->holder == LEASE_HUMAN)
+                goto out;
+        if (a->args) {
+                size_t size = 0;
+                FILE *f = open_memstream(&args, &size);
+                struct json js;
+
+                if (!f)
+                        goto out;
+                json_init(&js, f);
+                json_object_begin(&js);
+                a->args(&js, j.redact_text, a->userdata);
+                json_object_end(&js);
+                if (fclose(f) != 0)
+                        goto out;
+        }
+        append(profile, &j,
+               &(const struct journal_entry) {
+                       .action = a->action,
+                       .args_json = args,
+                       .agent = true,
+                       .epoch = l->epoch,
+                       .result = a->result,
+                       .message = a->message,
+                       .settle = a->settle,
+                       .settle_ms = a->settle_ms,
+                       .frame = !a->no_frame,
+               },
+               &seq);
+        if (seq > 0 && !a->no_frame)
+                spawn_frame(profile, runtime_fd, seq);
+out:
+        journal_close(&j);
+}
+
+void cli_journal_lease(const char *profile, const struct lease *l) {
+        _cleanup_(config_done) struct bd_config c = {};
+        _cleanup_(paths_done) struct bd_paths p = {};
+        struct journal j = { .fd = -EBADF, .frames_fd = -EBADF };
+        _cleanup_free_ char *extra = NULL;
+        char hash[LEASE_HASH_LEN + 1];
+        unsigned long long seq;
+
+        if (open_journal(profile, &c, &p, &j) < 0)
+                return;
+        if (l->holder == LEASE_HUMAN) {
+                lease_viewer_hash(l->viewer, hash);
+                extra = strdup_printf("\"event\": \"human_took\", \"viewer_hash\": \"%s\", \"since\": \"%s\"", hash,
+                                      l->since);
+        } else
+                extra = strdup_printf("\"event\": \"returned\", \"since\": \"%s\"", l->since);
+        if (extra)
+                append(profile, &j,
+                       &(const struct journal_entry) {
+                               .action = "lease",
+                               .agent = l->holder == LEASE_AGENT,
+                               .epoch = l->epoch,
+                               .result = "ok",
+                               .extra_json = extra,
+                       },
+                       &seq);
+        journal_close(&j);
+}
