@@ -2,6 +2,7 @@
 /*
  * botdesk journal PROFILE [--json] [--since SEQ|TIME] [--follow]
  * botdesk journal PROFILE export DIR | export --video FILE.mp4
+ * botdesk journal PROFILE replay [--from N] [--to M] [--dry-run] [--scale]
  * botdesk journal PROFILE frame SEQ    (internal: the frame after entry SEQ)
  */
 #include <fcntl.h>
@@ -17,6 +18,8 @@
 #include "cli.h"
 #include "config.h"
 #include "journal-export.h"
+#include "journal-replay.h"
+#include "frame-diff.h"
 #include "journal.h"
 #include "json.h"
 #include "log.h"
@@ -29,6 +32,7 @@ static void journal_usage(FILE *f) {
         fputs("Usage: botdesk journal PROFILE [--json] [--since SEQ|TIME] [--follow]\n"
               "       botdesk journal PROFILE export DIR\n"
               "       botdesk journal PROFILE export --video FILE.mp4\n"
+              "       botdesk journal PROFILE replay [--from N] [--to M] [--dry-run] [--scale] [--tolerance PCT]\n"
               "\n"
               "The agent's actions on the profile's desktop, oldest first: time, action, arguments,\n"
               "the lease, the result, the settle outcome and the frame of the screen after it.\n"
@@ -36,7 +40,11 @@ static void journal_usage(FILE *f) {
               "  --since SEQ|TIME  from entry SEQ, or from TIME (2026-12-02T01:00:00Z, or a prefix of it)\n"
               "  --follow          then print entries as they are recorded, until interrupted\n"
               "  export DIR        a self-contained HTML page of the journal with its frames, in DIR\n"
-              "  export --video F  the frames as an MP4 with their real timing, through ffmpeg\n",
+              "  export --video F  the frames as an MP4 with their real timing, through ffmpeg\n"
+              "  replay            run the recorded actions again, gated by the lease like any agent\n"
+              "                    action; stops at the first refusal; says for each step whether the\n"
+              "                    screen matches its frame (at most PCT %, default 1, of pixels differ)\n"
+              "                    --scale: a journal of another screen size, coordinates mapped\n",
               f);
 }
 
@@ -167,12 +175,19 @@ int verb_journal(int argc, char **argv) {
                 { "since", required_argument, NULL, 's' },
                 { "follow", no_argument, NULL, 'f' },
                 { "video", required_argument, NULL, 'v' },
+                { "from", required_argument, NULL, 'F' },
+                { "to", required_argument, NULL, 'T' },
+                { "dry-run", no_argument, NULL, 'n' },
+                { "scale", no_argument, NULL, 'S' },
+                { "tolerance", required_argument, NULL, 't' },
                 { "help", no_argument, NULL, 'h' },
                 {},
         };
         _cleanup_(paths_done) struct bd_paths p = {};
         struct journal j = { .fd = -EBADF, .frames_fd = -EBADF };
         struct print_ctx ctx = {};
+        struct replay_options ro = { .tolerance = FRAME_DIFF_TOLERANCE_DEFAULT };
+        unsigned long long v;
         const char *since = NULL, *video = NULL, *profile, *sub = NULL, *dir = NULL;
         unsigned long long since_seq = 0, next = 0;
         bool do_follow = false;
@@ -193,6 +208,27 @@ int verb_journal(int argc, char **argv) {
                         break;
                 case 'v':
                         video = optarg;
+                        break;
+                case 'F':
+                case 'T':
+                        if (parse_uint(optarg, 999999999999ull, &v) < 0 || v == 0) {
+                                log_error("Invalid --%s \"%s\": an entry's number, from 1.", c == 'F' ? "from" : "to", optarg);
+                                return EXIT_USAGE;
+                        }
+                        *(c == 'F' ? &ro.from : &ro.to) = v;
+                        break;
+                case 'n':
+                        ro.dry_run = true;
+                        break;
+                case 'S':
+                        ro.scale = true;
+                        break;
+                case 't':
+                        if (parse_uint(optarg, 100, &v) < 0) {
+                                log_error("Invalid --tolerance \"%s\": a whole per cent, 0-100.", optarg);
+                                return EXIT_USAGE;
+                        }
+                        ro.tolerance = (double) v;
                         break;
                 case 'h':
                         journal_usage(stdout);
@@ -215,11 +251,11 @@ int verb_journal(int argc, char **argv) {
         }
         if (sub && streq(sub, "frame"))
                 return dir ? take_frame(profile, dir) : EXIT_USAGE;
-        if (sub && !streq(sub, "export")) {
+        if (sub && !streq(sub, "export") && !streq(sub, "replay")) {
                 log_error("Unknown journal command \"%s\"; see botdesk journal --help.", sub);
                 return EXIT_USAGE;
         }
-        if (sub && !dir == !video) {
+        if (sub && streq(sub, "export") && !dir == !video) {
                 log_error("export takes a DIR, or --video FILE.mp4; see botdesk journal --help.");
                 return EXIT_USAGE;
         }
@@ -245,6 +281,11 @@ int verb_journal(int argc, char **argv) {
         if (r < 0)
                 return log_error_errno(r, "Cannot open the journal of %s: %m", profile), EXIT_FAILED;
 
+        if (sub && streq(sub, "replay")) {
+                ret = dir ? EXIT_USAGE : journal_replay(&j, profile, &ro);
+                journal_close(&j);
+                return ret;
+        }
         if (sub) {
                 ret = video ? journal_export_video(&j, video) : journal_export_html(&j, profile, dir);
                 journal_close(&j);

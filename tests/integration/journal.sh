@@ -54,7 +54,8 @@ t_is "$rc1 $rc2" "3 3" "agent actions are refused while a human holds control"
 "$BOTDESK" lease "$P" release --viewer human-1 >/dev/null
 act_round 3
 # 42 so far: eight more to make the issue's 50.
-for i in 1 2 3 4 5 6 7 8; do agent "$BOTDESK" input "$P" move $((i * 100)) $((i * 50)); n=$((n + 1)); done
+# Each frame after the screen settled: replay compares its own with them.
+for i in 1 2 3 4 5 6 7 8; do agent "$BOTDESK" input "$P" move $((i * 100)) $((i * 50)) --settle; n=$((n + 1)); done
 t_is "$fails" 0 "every agent action outside the takeover succeeds"
 t1=$(date +%s%N)
 echo "# $n actions in $(((t1 - t0) / 1000000)) ms" >&2
@@ -119,7 +120,39 @@ else
         t_skip "the exported page opens in headless Chromium" "chromium not installed"
 fi
 
+# ---- replay -------------------------------------------------------------------------------
+"$BOTDESK" journal "$P" replay --dry-run >"$BD_T/dry" 2>&1
+t_is "$?" 0 "replay --dry-run runs nothing and says what it would"
+t_ok "... the input it would send" grep -q "botdesk input $P drag 10 10 300 200" "$BD_T/dry"
+t_ok "... an act action as the input it maps to" grep -q "botdesk input $P click 600 300 --button 1" "$BD_T/dry"
+t_ok "... and skips the takeover" grep -q "skipped (a change of control)" "$BD_T/dry"
+back=$(jq_py "$BD_T/j" '[e["seq"] for e in d if e.get("event") == "returned"][0]')
+bd_stop "$P"
+t_ok "a fresh desktop starts" bd_start "$P"
+"$BOTDESK" journal "$P" replay --from "$((back + 1))" --to "$((n + 2))" >"$BD_T/replay" 2>"$BD_T/replay.err"
+rc=$?
+sed 's/^/# replay: /' "$BD_T/replay" >&2
+t_is "$rc" 0 "replay of the actions after the takeover runs on the fresh desktop"
+# 22 actions; clipboard set is skipped: its content was never recorded.
+t_match "$(tail -n 1 "$BD_T/replay")" "replayed 21 steps" "... every one of them but clipboard set"
+t_match "$(grep "^$((n + 2)) " "$BD_T/replay")" "screen matches" "... and reproduces the end screen within tolerance"
+"$BOTDESK" lease "$P" take --viewer human-2 >/dev/null
+"$BOTDESK" journal "$P" replay --from "$((back + 1))" >"$BD_T/replay-h" 2>&1
+t_is "$?" 3 "replay while a human holds control is refused (exit 3)"
+t_is "$(grep -c ': ran' "$BD_T/replay-h")" 0 "... at its first step"
+"$BOTDESK" lease "$P" release --viewer human-2 >/dev/null
+bd_stop "$P"
+sed -i 's/^geometry = .*/geometry = 800x600/' "$BOTDESK_CONFIG"
+t_ok "a desktop of another size starts" bd_start "$P"
+"$BOTDESK" journal "$P" replay --from "$((n + 2))" >"$BD_T/replay-g" 2>&1
+t_is "$?" 1 "replay of a journal of another screen size is refused"
+t_ok "... saying so" grep -q "recorded on a 1024x768 screen" "$BD_T/replay-g"
+"$BOTDESK" journal "$P" replay --from "$((n + 2))" --to "$((n + 2))" --scale >"$BD_T/replay-s" 2>&1
+t_is "$?" 0 "... unless --scale"
+t_match "$(tail -n 1 "$BD_T/replay-s")" "replayed 1 steps" "... which maps the coordinates"
+
 # ---- bad input ----------------------------------------------------------------------------
+"$BOTDESK" journal "$P" --json >"$BD_T/j" 2>/dev/null
 last=$(ls "$J"/seg-*.jsonl | tail -n 1)
 printf '{"seq": 999, "action": "torn' >>"$last"
 "$BOTDESK" journal "$P" --json >"$BD_T/jtorn" 2>"$BD_T/jtorn.err"
