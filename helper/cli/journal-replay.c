@@ -5,6 +5,7 @@
  * that it passes the lease gate like any agent action; the screen after it
  * compared with the recorded frame.
  */
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -196,6 +197,12 @@ static int run_verb(const char *verb, const char *profile, struct words *w, bool
         if (pid < 0)
                 return EXIT_FAILED;
         if (pid == 0) {
+                /* Only the replay's own lines on stdout (and what an exec'd command says). */
+                if (!exec_sep) {
+                        int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+                        if (null < 0 || dup2(null, STDOUT_FILENO) < 0)
+                                _exit(127);
+                }
                 execv("/proc/self/exe", argv);
                 _exit(127);
         }
