@@ -64,41 +64,60 @@ void cli_journal_frame_barrier(int runtime_fd) {
                 log_debug("The previous action's frame is still being taken; going on.");
 }
 
+/* The frame processes spawned and not yet reaped: a long session (mcp, act) reaps them as it goes. */
+static pid_t framers[16];
+
+static void reap_framers(void) {
+        for (size_t i = 0; i < ELEMENTSOF(framers); i++)
+                if (framers[i] > 0 && waitpid(framers[i], NULL, WNOHANG) != 0)
+                        framers[i] = 0;
+}
+
 /*
- * The frame of entry seq, by a detached grandchild running `botdesk journal
- * PROFILE frame SEQ` with the lock held on fd 3. Nothing of it is waited
- * for but the first fork.
+ * The frame of entry seq, by `botdesk journal PROFILE frame SEQ` with the
+ * lock held on fd 3, in a session of its own, its stdio on /dev/null.
+ * vfork rather than fork: the action's process, with the X libraries
+ * mapped, is not copied (a fork cost tens of ms on a busy 2-core machine),
+ * and it waits only until the child has exec'd. The child calls nothing
+ * but system calls before execve.
  */
-static void spawn_frame(const char *profile, int runtime_fd, unsigned long long seq) {
-        _cleanup_close_ int lock = frame_lock_open(runtime_fd);
-        char seqs[32];
-        pid_t pid;
+/* Apart, so that no local of the caller lives across vfork. */
+static __attribute__((noinline)) pid_t vfork_frame(char **argv, int null, int lock) {
+        extern char **environ;
+        pid_t pid = vfork();
 
-        if (lock < 0 || flock_deadline(lock, CLI_JOURNAL_FRAME_WAIT_MS) < 0)
-                return;
-        snprintf(seqs, sizeof seqs, "%llu", seq);
-        /* Whatever the caller buffered is said once, by the caller. */
-        fflush(stdout);
-        fflush(stderr);
-        pid = fork();
-        if (pid < 0)
-                return;
         if (pid == 0) {
-                int null;
-
-                (void) setsid();
-                if (fork() != 0)
-                        _exit(0);
-                null = open("/dev/null", O_RDWR | O_CLOEXEC);
-                if (null < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0 || dup2(null, 2) < 0)
+                /* dup2 clears O_CLOEXEC; a lock already at fd 3 keeps it unless cleared. */
+                if (setsid() < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0 || dup2(null, 2) < 0 ||
+                    (lock == 3 ? fcntl(3, F_SETFD, 0) : dup2(lock, 3)) < 0)
                         _exit(1);
-                /* dup2 onto fd 3 clears O_CLOEXEC; a lock already at 3 keeps it, unless cleared. */
-                if (lock == 3 ? fcntl(3, F_SETFD, 0) < 0 : dup2(lock, 3) < 0)
-                        _exit(1);
-                execl("/proc/self/exe", "botdesk", "journal", profile, "frame", seqs, (char *) NULL);
+                execve("/proc/self/exe", argv, environ);
                 _exit(127);
         }
-        (void) waitpid(pid, NULL, 0);
+        return pid;
+}
+
+static void spawn_frame(const char *profile, int runtime_fd, unsigned long long seq) {
+        _cleanup_close_ int lock = frame_lock_open(runtime_fd);
+        _cleanup_close_ int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+        char seqs[32];
+        char *argv[] = { (char *) "botdesk", (char *) "journal", (char *) profile, (char *) "frame", seqs, NULL };
+        pid_t pid;
+
+        reap_framers();
+        if (null < 0 || lock < 0 || flock_deadline(lock, CLI_JOURNAL_FRAME_WAIT_MS) < 0)
+                return;
+        snprintf(seqs, sizeof seqs, "%llu", seq);
+        fflush(stdout);
+        fflush(stderr);
+        pid = vfork_frame(argv, null, lock);
+        if (pid < 0)
+                return;
+        for (size_t i = 0; i < ELEMENTSOF(framers); i++)
+                if (framers[i] == 0) {
+                        framers[i] = pid;
+                        break;
+                }
 }
 
 static int open_journal(const char *profile, struct bd_config *c, struct bd_paths *p, struct journal *j) {
