@@ -120,6 +120,24 @@ else
         t_skip "the exported page opens in headless Chromium" "chromium not installed"
 fi
 
+# ---- the video ----------------------------------------------------------------------------
+PATH=/nonexistent "$BOTDESK" journal "$P" export --video "$BD_T/none.mp4" >/dev/null 2>"$BD_T/video.err"
+t_is "$?" 1 "export --video without ffmpeg fails (exit 1)"
+t_ok "... naming the package to install" grep -q "install the package ffmpeg" "$BD_T/video.err"
+if command -v ffmpeg >/dev/null 2>&1 && command -v ffprobe >/dev/null 2>&1; then
+        timeout 120 "$BOTDESK" journal "$P" export --video "$BD_T/j.mp4" >/dev/null 2>"$BD_T/video.err"
+        t_is "$?" 0 "export --video makes an MP4 through ffmpeg"
+        probe=$(ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames,width \
+                -show_entries format=duration -of default=noprint_wrappers=1 "$BD_T/j.mp4")
+        t_match "$probe" "width=320" "... of the frames"
+        # Real timing: as long as the actions took (plus the last frame's second), not a frame a tick.
+        t_ok "... as long as the actions took" "$PY" -c 'import sys
+d = dict(l.split("=", 1) for l in sys.argv[1].splitlines())
+sys.exit(0 if float(d["duration"]) >= float(sys.argv[2]) else 1)' "$probe" "$(((t1 - t0) / 1000000000))"
+else
+        t_skip "export --video makes an MP4 through ffmpeg" "ffmpeg not installed"
+fi
+
 # ---- replay -------------------------------------------------------------------------------
 "$BOTDESK" journal "$P" replay --dry-run >"$BD_T/dry" 2>&1
 t_is "$?" 0 "replay --dry-run runs nothing and says what it would"
