@@ -180,6 +180,25 @@ void cli_journal_record(const char *profile, const struct cli_journal_action *a)
         /* Nothing of the human's time: an action refused because a human holds control is not the agent's. */
         if (l->holder == LEASE_HUMAN)
                 goto out;
+        /* Control moved where the journal did not see it (botdesk web, rfb, stop --force):
+         * the agent's epoch grew, so a human held control meanwhile. Said once, as its return.
+         * (A lower epoch is a new desktop's lease, not a change of control.) */
+        {
+                unsigned long long last;
+
+                if (journal_last_epoch(&j, &last) >= 0 && l->epoch > last) {
+                        _cleanup_free_ char *extra = strdup_printf(
+                                "\"event\": \"returned\", \"since\": \"%s\", \"from_epoch\": %llu, "
+                                "\"note\": \"control changed outside botdesk lease\"", l->since, last);
+                        if (extra)
+                                append(profile, &j,
+                                       &(const struct journal_entry) {
+                                               .action = "lease", .agent = true, .epoch = l->epoch, .result = "ok",
+                                               .extra_json = extra,
+                                       },
+                                       &seq);
+                }
+        }
         if (a->args) {
                 size_t size = 0;
                 FILE *f = open_memstream(&args, &size);

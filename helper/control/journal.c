@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <dirent.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -370,6 +371,46 @@ int journal_append(struct journal *j, const struct journal_entry *e, unsigned lo
         /* The sum of every file is not free: a new segment, and every 16th entry. */
         if (first == seq || seq % 16 == 0)
                 (void) enforce_cap(j);
+        return 0;
+}
+
+int journal_last_epoch(struct journal *j, unsigned long long *ret) {
+        _cleanup_free_ unsigned long long *segs = NULL;
+        _cleanup_free_ char *data = NULL;
+        struct json_value *v = NULL;
+        char name[64], *end, *start;
+        size_t n, size = 0;
+        long long e;
+        int r;
+
+        r = list_segments(j->fd, &segs, &n);
+        if (r < 0)
+                return r;
+        /* The newest segment with a whole line (a torn one may stand alone after a crash). */
+        for (; n > 0; n--) {
+                free(data);
+                data = NULL;
+                segment_name(segs[n - 1], name, sizeof name);
+                r = read_at(j->fd, name, &data, &size);
+                if (r < 0 && r != -ENOENT)
+                        return r;
+                end = r >= 0 ? memrchr(data, '\n', size) : NULL;
+                if (end)
+                        break;
+        }
+        if (n == 0)
+                return -ENOENT;
+        *end = 0;
+        start = memrchr(data, '\n', (size_t) (end - data));
+        start = start ? start + 1 : data;
+        r = json_parse(start, (size_t) (end - start), &v);
+        if (r < 0)
+                return r;
+        r = json_get_int(json_get(v, "epoch"), 0, LLONG_MAX, &e);
+        json_value_free(v);
+        if (r < 0)
+                return r;
+        *ret = (unsigned long long) e;
         return 0;
 }
 

@@ -83,6 +83,9 @@ struct journal_entry {
  */
 int journal_append(struct journal *j, const struct journal_entry *e, unsigned long long *ret_seq);
 
+/* The epoch of the last whole entry: 0, or -ENOENT (no entry), -errno. */
+int journal_last_epoch(struct journal *j, unsigned long long *ret);
+
 /* Why recording stopped, into buf ("disk full"), or false when it did not. */
 bool journal_stopped(const char *state_dir, char *buf, size_t size);
 

@@ -209,6 +209,16 @@ else
         t_skip "a full disk stops the journal with one warning" "needs root (a tmpfs in a mount namespace)"
 fi
 
+# ---- a change of control the journal did not see (botdesk web, rfb) ------------------------
+printf 'enabled = no\n' >>"$BOTDESK_CONFIG"
+"$BOTDESK" lease "$P" take --viewer human-3 >/dev/null && "$BOTDESK" lease "$P" release --viewer human-3 >/dev/null
+sed -i 's/^enabled = no$/enabled = yes/' "$BOTDESK_CONFIG"
+"$BOTDESK" input "$P" move 4 4 >/dev/null
+"$BOTDESK" journal "$P" --json 2>/dev/null | tail -n 2 >"$BD_T/jseen"
+t_is "$(jq_py "$BD_T/jseen" '[(e["action"], e.get("event"), e.get("note")) for e in d]')" \
+        "[('lease', 'returned', 'control changed outside botdesk lease'), ('input move', None, None)]" \
+        "a change of control made elsewhere is recorded before the agent's next action"
+
 # ---- the cap ------------------------------------------------------------------------------
 printf 'max_mb = 1\n' >>"$BOTDESK_CONFIG"
 big=$(head -c 100000 /dev/zero | tr '\0' x)
