@@ -96,7 +96,7 @@ _botdesk() {
         mcp)       opts="--start --help" ;;
         act)       opts="--screenshots --start --help" ;;
         clipboard) opts="--type --help" ;;
-        journal)   opts="--json --since --follow --video --help" ;;
+        journal)   opts="--json --since --follow --video --from --to --dry-run --scale --tolerance --help" ;;
         settle)    opts="--quiet --timeout --json --help" ;;
         input)     opts="--json --button --double --window --stdin --settle --start --help" ;;
         watch)     opts="--json --until --help" ;;
@@ -203,7 +203,7 @@ _botdesk() {
                 ;;
         journal)
                 ((npos == 0)) && _botdesk_reply -W "$(_botdesk_profiles)" -- "$cur"
-                ((npos == 1)) && _botdesk_reply -W "export" -- "$cur"
+                ((npos == 1)) && _botdesk_reply -W "export replay" -- "$cur"
                 ;;
         input)
                 ((npos == 0)) && _botdesk_reply -W "$(_botdesk_profiles)" -- "$cur"

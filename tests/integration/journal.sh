@@ -103,7 +103,20 @@ t_ok "the plain listing names the typed text" grep -q 'hello journal 2' "$BD_T/j
 "$BOTDESK" journal "$P" --json --since 45 >"$BD_T/jsince"
 t_is "$(jq_py "$BD_T/jsince" 'd[0]["seq"]')" 45 "--since SEQ starts there"
 
+# The seq of the last of the 50 actions (two lease entries came before it).
+END=$((n + 2))
+"$BOTDESK" journal "$P" --json --follow --since "$(date -u +%Y-%m-%dT%H:%M)" >"$BD_T/follow" 2>/dev/null &
+fpid=$!
+bd_own_pid "$fpid"
+"$BOTDESK" input "$P" move 7 7 >/dev/null
+n=$((n + 1))
+t_ok "--follow prints an entry as it is recorded (within 5 s)" wait_for 5 grep -q '"x": 7, "y": 7' "$BD_T/follow"
+kill "$fpid" 2>/dev/null
+wait "$fpid" 2>/dev/null
+
 # ---- the page -----------------------------------------------------------------------------
+"$BOTDESK" journal "$P" --json >"$BD_T/j" 2>/dev/null
+t_ok "the last action's frame is written too (within 10 s)" wait_for 10 frames_all
 "$BOTDESK" journal "$P" export "$BD_T/page" >/dev/null
 t_is "$?" 0 "export DIR writes the page"
 t_is "$(ls "$BD_T/page/frames" | wc -l)" "$n" "... with every frame beside it"
@@ -147,13 +160,13 @@ t_ok "... and skips the takeover" grep -q "skipped (a change of control)" "$BD_T
 back=$(jq_py "$BD_T/j" '[e["seq"] for e in d if e.get("event") == "returned"][0]')
 bd_stop "$P"
 t_ok "a fresh desktop starts" bd_start "$P"
-"$BOTDESK" journal "$P" replay --from "$((back + 1))" --to "$((n + 2))" >"$BD_T/replay" 2>"$BD_T/replay.err"
+"$BOTDESK" journal "$P" replay --from "$((back + 1))" --to "$END" >"$BD_T/replay" 2>"$BD_T/replay.err"
 rc=$?
 sed 's/^/# replay: /' "$BD_T/replay" >&2
 t_is "$rc" 0 "replay of the actions after the takeover runs on the fresh desktop"
 # 22 actions; clipboard set is skipped: its content was never recorded.
 t_match "$(tail -n 1 "$BD_T/replay")" "replayed 21 steps" "... every one of them but clipboard set"
-t_match "$(grep "^$((n + 2)) " "$BD_T/replay")" "screen matches" "... and reproduces the end screen within tolerance"
+t_match "$(grep "^$END " "$BD_T/replay")" "screen matches" "... and reproduces the end screen within tolerance"
 "$BOTDESK" lease "$P" take --viewer human-2 >/dev/null
 "$BOTDESK" journal "$P" replay --from "$((back + 1))" >"$BD_T/replay-h" 2>&1
 t_is "$?" 3 "replay while a human holds control is refused (exit 3)"
@@ -162,10 +175,10 @@ t_is "$(grep -c ': ran' "$BD_T/replay-h")" 0 "... at its first step"
 bd_stop "$P"
 sed -i 's/^geometry = .*/geometry = 800x600/' "$BOTDESK_CONFIG"
 t_ok "a desktop of another size starts" bd_start "$P"
-"$BOTDESK" journal "$P" replay --from "$((n + 2))" >"$BD_T/replay-g" 2>&1
+"$BOTDESK" journal "$P" replay --from "$END" >"$BD_T/replay-g" 2>&1
 t_is "$?" 1 "replay of a journal of another screen size is refused"
 t_ok "... saying so" grep -q "recorded on a 1024x768 screen" "$BD_T/replay-g"
-"$BOTDESK" journal "$P" replay --from "$((n + 2))" --to "$((n + 2))" --scale >"$BD_T/replay-s" 2>&1
+"$BOTDESK" journal "$P" replay --from "$END" --to "$END" --scale >"$BD_T/replay-s" 2>&1
 t_is "$?" 0 "... unless --scale"
 t_match "$(tail -n 1 "$BD_T/replay-s")" "replayed 1 steps" "... which maps the coordinates"
 
