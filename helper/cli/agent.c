@@ -14,8 +14,7 @@
 #include "cli.h"
 #include "cli-desktop.h"
 #include "jsonrpc.h"
-#include "journal-hook.h"
-#include "journal.h"
+#include "agent-journal.h"
 #include "keymap.h"
 #include "lease.h"
 #include "log.h"
@@ -706,6 +705,23 @@ int agent_clipboard_read(struct agent *a, bool png, uint8_t **ret, size_t *ret_s
         return 0;
 }
 
+static int clipboard_write_admitted(struct agent *a, const char *text, size_t size, const struct lease *admitted,
+                                    struct agent_outcome *o) {
+        int r;
+
+        if (size > a->clipboard_max)
+                return say(o, "The text is larger than [agent] clipboard_max_bytes (%zu bytes).", a->clipboard_max);
+        r = clipboard_set(a->dirfd, false, text, size);
+        if (r < 0)
+                return say(o, r == -ETIME ? "The desktop's helper did not take the clipboard; restart the desktop."
+                                          : "Cannot hand the clipboard to the desktop's helper.");
+        if (!clip_still(a, "clipboard_write", admitted, o))
+                return 0;
+        activity_stamp(a->dirfd);
+        o->ok = true;
+        return 0;
+}
+
 int agent_clipboard_write(struct agent *a, const char *text, struct agent_outcome *o) {
         struct lease admitted;
         size_t size = strlen(text);
@@ -713,17 +729,9 @@ int agent_clipboard_write(struct agent *a, const char *text, struct agent_outcom
 
         if (!clip_admit(a, "clipboard_write", &admitted, o))
                 return 0;
-        if (size > a->clipboard_max)
-                return say(o, "The text is larger than [agent] clipboard_max_bytes (%zu bytes).", a->clipboard_max);
-        r = clipboard_set(a->dirfd, false, text, size);
-        if (r < 0)
-                return say(o, r == -ETIME ? "The desktop's helper did not take the clipboard; restart the desktop."
-                                          : "Cannot hand the clipboard to the desktop's helper.");
-        if (!clip_still(a, "clipboard_write", &admitted, o))
-                return 0;
-        activity_stamp(a->dirfd);
-        o->ok = true;
-        return 0;
+        r = clipboard_write_admitted(a, text, size, &admitted, o);
+        agent_journal_clipboard_write(a, &admitted, size, o);
+        return r;
 }
 
 int agent_serve_stdin(struct agent *a, struct jsonrpc_reader *rd, const char *profile, bool start) {
@@ -744,57 +752,10 @@ int agent_serve_stdin(struct agent *a, struct jsonrpc_reader *rd, const char *pr
         return EXIT_OK;
 }
 
-/* The journal's "args" of an agent action: in screen pixels, as replay sends it again. */
-static void journal_args(struct json *j, bool redact, const void *userdata) {
-        const struct agent *a = ((const void *const *) userdata)[0];
-        const struct mcp_action *act = ((const void *const *) userdata)[1];
-
-        json_kv_string(j, "verb", act->name);
-        if (act->kind == MCP_ACT_DRAG && act->n_path >= 2) {
-                json_kv_int(j, "x", act->path[0][0]);
-                json_kv_int(j, "y", act->path[0][1]);
-                json_kv_int(j, "x2", act->path[act->n_path - 1][0]);
-                json_kv_int(j, "y2", act->path[act->n_path - 1][1]);
-        } else if (act->have_point) {
-                json_kv_int(j, "x", act->x);
-                json_kv_int(j, "y", act->y);
-        }
-        if (act->kind == MCP_ACT_CLICK || act->kind == MCP_ACT_DRAG || act->kind == MCP_ACT_DOWN || act->kind == MCP_ACT_UP) {
-                json_kv_int(j, "button", act->button);
-                if (act->clicks > 1)
-                        json_kv_int(j, "clicks", act->clicks);
-        }
-        if (act->kind == MCP_ACT_SCROLL) {
-                json_kv_int(j, "dx", act->dx);
-                json_kv_int(j, "dy", act->dy);
-        }
-        if (act->text && act->kind == MCP_ACT_TYPE)
-                journal_text_fields(j, "text", act->text, redact);
-        else if (act->text)
-                json_kv_string(j, "keys", act->text);
-        if (act->duration_ms)
-                json_kv_int(j, "duration_ms", act->duration_ms);
-        json_key(j, "screen");
-        json_array_begin(j);
-        json_int(j, a->space.screen_w);
-        json_int(j, a->space.screen_h);
-        json_array_end(j);
-}
-
 int agent_run(struct agent *a, const struct mcp_action *act, bool want_screenshot, struct agent_outcome *o) {
-        _cleanup_free_ char *what = strdup_printf("agent %s", act->name);
-        const void *ud[2] = { a, act };
         int r = agent_run_gated(a, act, want_screenshot, o);
 
-        if (r < 0 || o->refused || !what)
-                return r;
-        cli_journal_record(a->profile, &(const struct cli_journal_action) {
-                .action = what,
-                .result = o->voided ? "suppressed" : o->ok ? "ok" : "error",
-                .message = o->ok ? NULL : o->message,
-                .settle = o->settled_known && o->settle != SETTLE_UNSUPPORTED ? settle_state_name(o->settle) : NULL,
-                .settle_ms = o->settle_ms,
-                .args = journal_args, .userdata = ud,
-        });
+        if (r >= 0)
+                agent_journal_action(a, act, o);
         return r;
 }

@@ -89,7 +89,8 @@ static int copy_frame(struct journal *j, int out_frames, const char *name) {
         r = read_full_file_at(j->fd, name, &data, &size, 64u << 20);
         if (r < 0)
                 return r;
-        return write_file_atomic_at(out_frames, name + strlen(JOURNAL_FRAMES_DIR "/"), data, size, 0644);
+        /* 0600 like the journal itself: a frame shows whatever was on the agent's screen. */
+        return write_file_atomic_at(out_frames, name + strlen(JOURNAL_FRAMES_DIR "/"), data, size, 0600);
 }
 
 static const char page_head[] =
@@ -225,17 +226,17 @@ int journal_export_html(struct journal *j, const char *profile, const char *dir)
         r = read_all(j, &it);
         if (r != EXIT_OK)
                 return r;
-        if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+        if (mkdir(dir, 0700) < 0 && errno != EEXIST)
                 return log_error_errno(errno, "Cannot create %s: %m", dir), EXIT_FAILED;
         dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (dfd < 0)
                 return log_error_errno(errno, "Cannot open %s: %m", dir), EXIT_FAILED;
-        if (mkdirat(dfd, JOURNAL_FRAMES_DIR, 0755) < 0 && errno != EEXIST)
+        if (mkdirat(dfd, JOURNAL_FRAMES_DIR, 0700) < 0 && errno != EEXIST)
                 return log_error_errno(errno, "Cannot create %s/" JOURNAL_FRAMES_DIR ": %m", dir), EXIT_FAILED;
         ffd = openat(dfd, JOURNAL_FRAMES_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
         if (ffd < 0)
                 return log_error_errno(errno, "Cannot open %s/" JOURNAL_FRAMES_DIR ": %m", dir), EXIT_FAILED;
-        out = openat(dfd, "index.html", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+        out = openat(dfd, "index.html", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
         if (out < 0)
                 return log_error_errno(errno, "Cannot write %s/index.html: %m", dir), EXIT_FAILED;
         f = fdopen(TAKE_FD(out), "w");

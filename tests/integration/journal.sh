@@ -120,6 +120,8 @@ t_ok "the last action's frame is written too (within 10 s)" wait_for 10 frames_a
 "$BOTDESK" journal "$P" export "$BD_T/page" >/dev/null
 t_is "$?" 0 "export DIR writes the page"
 t_is "$(ls "$BD_T/page/frames" | wc -l)" "$n" "... with every frame beside it"
+t_is "$(stat -c %a "$BD_T/page") $(stat -c %a "$BD_T/page/index.html") $(stat -c %a "$(ls "$BD_T"/page/frames/*.jpg | head -1)")" \
+        "700 600 600" "... private as the journal is (0700, 0600)"
 if command -v chromium >/dev/null 2>&1 || [ -x /usr/lib/chromium/chromium ]; then
         "$PY" "$BD_LIB_DIR/journal_page.py" "$BD_T/page/index.html" "$BD_T/out" >"$BD_T/page.out" 2>"$BD_T/out/page.err"
         while read -r verdict text; do

@@ -135,6 +135,23 @@ static void test_refused(void) {
         journal_close(&j);
 }
 
+static void test_redact(void) {
+        char *buf = NULL;
+        size_t size = 0;
+        FILE *f = open_memstream(&buf, &size);
+        struct json j;
+
+        json_init(&j, f);
+        json_object_begin(&j);
+        journal_text_fields(&j, "text", "hunter2", true);
+        json_object_end(&j);
+        fclose(f);
+        /* sha256("hunter2") = f52fbd32b2b3b86f... */
+        TAP_EQ_STR(buf, "{\"text_length\": 7, \"text_sha256\": \"f52fbd32b2b3b86f\"}",
+                   "redact_text keeps the length and a hash of typed text, never the text");
+        free(buf);
+}
+
 int main(void) {
         if (!mkdtemp(tmpdir))
                 abort();
@@ -145,6 +162,7 @@ int main(void) {
         test_torn();
         test_cap();
         test_refused();
+        test_redact();
 
         (void) nftw(tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
         return tap_done();
