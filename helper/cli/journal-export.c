@@ -71,14 +71,18 @@ static void html_escaped(FILE *f, const char *s) {
                 }
 }
 
-/* The frame of an entry, if it was taken (and not dropped): its name under journal/. */
-static const char *frame_of(struct journal *j, const struct json_value *v) {
-        const char *name = str(v, "frame");
+/* The frame of an entry (key "frame" or "frame_before"), if it was taken and not dropped: its name under journal/. */
+static const char *frame_of_key(struct journal *j, const struct json_value *v, const char *key) {
+        const char *name = str(v, key);
 
         if (!name || strncmp(name, JOURNAL_FRAMES_DIR "/", strlen(JOURNAL_FRAMES_DIR "/")) != 0 ||
             faccessat(j->fd, name, R_OK, AT_SYMLINK_NOFOLLOW) < 0)
                 return NULL;
         return name;
+}
+
+static const char *frame_of(struct journal *j, const struct json_value *v) {
+        return frame_of_key(j, v, "frame");
 }
 
 static int copy_frame(struct journal *j, int out_frames, const char *name) {
@@ -183,6 +187,13 @@ static void write_entry(FILE *f, struct journal *j, int out_frames, const struct
                 fprintf(f, "\" alt=\"frame %llu\">", it->seq);
                 draw(f, args);
                 fputs("</span></a>\n", f);
+                /* The first action after a gap has the screen before it too. */
+                if (str(v, "frame_before") && frame_of_key(j, v, "frame_before") &&
+                    copy_frame(j, out_frames, str(v, "frame_before")) >= 0) {
+                        fputs("<p><a class=\"before\" href=\"", f);
+                        html_escaped(f, str(v, "frame_before"));
+                        fputs("\">the screen before</a></p>\n", f);
+                }
         } else
                 fputs("<p>(no frame)</p>\n", f);
         if (str(args, "text")) {

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -56,12 +58,75 @@ static int frame_lock_open(int runtime_fd) {
         return fd < 0 ? negative_errno() : fd;
 }
 
-void cli_journal_frame_barrier(int runtime_fd) {
-        _cleanup_close_ int fd = frame_lock_open(runtime_fd);
+static void spawn_frame(const char *profile, int runtime_fd, unsigned long long seq, bool before);
+static int open_journal(const char *profile, struct bd_config *c, struct bd_paths *p, struct journal *j);
 
+/* The entry whose frame before this process took (the first action after a gap), or 0. */
+static unsigned long long before_seq;
+
+/* The profile of a runtime dir, from its name (the gate knows only the dir). */
+static int runtime_profile(int runtime_fd, char *buf, size_t size) {
+        char path[64], target[PATH_MAX];
+        const char *slash;
+        ssize_t n;
+
+        snprintf(path, sizeof path, "/proc/self/fd/%d", runtime_fd);
+        n = readlink(path, target, sizeof target - 1);
+        if (n <= 0)
+                return -EIO;
+        target[n] = 0;
+        slash = strrchr(target, '/');
+        if (!slash || !profile_name_valid(slash + 1) || strlen(slash + 1) >= size)
+                return -EINVAL;
+        memcpy(buf, slash + 1, strlen(slash + 1) + 1);
+        return 0;
+}
+
+/* The screen before the first action after a gap: taken now, by the frame process, before the action runs. */
+static void frame_before(int runtime_fd) {
+        _cleanup_(config_done) struct bd_config c = {};
+        _cleanup_(paths_done) struct bd_paths p = {};
+        _cleanup_close_ int fd = -EBADF;
+        struct journal j = { .fd = -EBADF, .frames_fd = -EBADF };
+        char profile[64];
+        unsigned long long seq;
+        int r;
+
+        if (runtime_profile(runtime_fd, profile, sizeof profile) < 0)
+                return;
+        r = open_journal(profile, &c, &p, &j);
+        if (r == -ENODATA) {
+                /* No journal: stamped as if a frame was taken, so the next JOURNAL_GAP_S of actions do not look. */
+                fd = frame_lock_open(runtime_fd);
+                if (fd >= 0)
+                        (void) futimens(fd, NULL);
+        }
+        if (r < 0)
+                return;
+        if (journal_next_seq(&j, &seq) >= 0) {
+                spawn_frame(profile, runtime_fd, seq, true);
+                /* Until it has read the screen: then the action may change it. */
+                fd = frame_lock_open(runtime_fd);
+                if (fd >= 0 && flock_deadline(fd, CLI_JOURNAL_FRAME_WAIT_MS) >= 0)
+                        before_seq = seq;
+        }
+        journal_close(&j);
+}
+
+void cli_journal_frame_barrier(int runtime_fd) {
+        _cleanup_close_ int fd = openat(runtime_fd, CLI_JOURNAL_FRAME_LOCK, O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
+        struct stat st;
+        bool gap;
+
+        /* No frame yet, or none for JOURNAL_GAP_S (the frame process stamps the lock's mtime). */
+        gap = fd < 0 ? errno == ENOENT
+                     : fstat(fd, &st) == 0 && realtime_usec() / 1000000 >= (unsigned long long) st.st_mtim.tv_sec + JOURNAL_GAP_S;
         /* Taken and let go at once: only the wait for the last frame's grab matters. */
         if (fd >= 0 && flock_deadline(fd, CLI_JOURNAL_FRAME_WAIT_MS) == -ETIMEDOUT)
                 log_debug("The previous action's frame is still being taken; going on.");
+        fd = safe_close(fd);
+        if (gap)
+                frame_before(runtime_fd);
 }
 
 /* The frame processes spawned and not yet reaped: a long session (mcp, act) reaps them as it goes. */
@@ -82,7 +147,7 @@ static void reap_framers(void) {
  * but system calls before execve.
  */
 /* Apart, so that no local of the caller lives across vfork. */
-static __attribute__((noinline)) pid_t vfork_frame(char **argv, int null, int lock) {
+static __attribute__((noinline)) pid_t vfork_frame(char *const *argv, int null, int lock) {
         extern char **environ;
         pid_t pid = vfork();
 
@@ -97,11 +162,12 @@ static __attribute__((noinline)) pid_t vfork_frame(char **argv, int null, int lo
         return pid;
 }
 
-static void spawn_frame(const char *profile, int runtime_fd, unsigned long long seq) {
+static void spawn_frame(const char *profile, int runtime_fd, unsigned long long seq, bool before) {
         _cleanup_close_ int lock = frame_lock_open(runtime_fd);
         _cleanup_close_ int null = open("/dev/null", O_RDWR | O_CLOEXEC);
         char seqs[32];
-        char *argv[] = { (char *) "botdesk", (char *) "journal", (char *) profile, (char *) "frame", seqs, NULL };
+        char *argv[] = { (char *) "botdesk", (char *) "journal", (char *) profile, (char *) "frame", seqs,
+                         before ? (char *) "--before" : NULL, NULL };
         pid_t pid;
 
         reap_framers();
@@ -161,7 +227,7 @@ void cli_journal_record(const char *profile, const struct cli_journal_action *a)
         _cleanup_(config_done) struct bd_config c = {};
         _cleanup_(paths_done) struct bd_paths p = {};
         _cleanup_close_ int runtime_fd = -EBADF;
-        _cleanup_free_ char *args = NULL;
+        _cleanup_free_ char *args = NULL, *before = NULL;
         struct journal j = { .fd = -EBADF, .frames_fd = -EBADF };
         struct lease now;
         unsigned long long seq = 0;
@@ -199,6 +265,15 @@ void cli_journal_record(const char *profile, const struct cli_journal_action *a)
                                        &seq);
                 }
         }
+        /* The frame before, when this process took one for the entry about to be written. */
+        if (before_seq > 0 && journal_next_seq(&j, &seq) >= 0 && seq == before_seq) {
+                char name[64];
+
+                journal_frame_name(seq, true, name, sizeof name);
+                before = strdup_printf("\"frame_before\": \"%s\"", name);
+        }
+        before_seq = 0;
+        seq = 0;
         if (a->args) {
                 size_t size = 0;
                 FILE *f = open_memstream(&args, &size);
@@ -224,10 +299,11 @@ void cli_journal_record(const char *profile, const struct cli_journal_action *a)
                        .settle = a->settle,
                        .settle_ms = a->settle_ms,
                        .frame = !a->no_frame,
+                       .extra_json = before,
                },
                &seq);
         if (seq > 0 && !a->no_frame)
-                spawn_frame(profile, runtime_fd, seq);
+                spawn_frame(profile, runtime_fd, seq, false);
 out:
         journal_close(&j);
 }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/inotify.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli-desktop.h"
@@ -130,7 +131,7 @@ static int follow(struct journal *j, unsigned long long next, struct print_ctx *
 }
 
 /* The screen now, frame_width wide, as entry seq's frame. Run detached, lock on fd 3. */
-static int take_frame(const char *profile, const char *seqs) {
+static int take_frame(const char *profile, const char *seqs, bool before) {
         _cleanup_(config_done) struct bd_config c = {};
         _cleanup_(paths_done) struct bd_paths p = {};
         _cleanup_free_ char *display = NULL, *xauthority = NULL;
@@ -154,7 +155,9 @@ static int take_frame(const char *profile, const char *seqs) {
                 return r;
         r = thumb_grab_scaled(conn, screen, c.journal_frame_width, THUMB_SIZE_MAX, &img);
         xcb_disconnect(conn);
-        /* The screen is read: the next action may go on while this encodes. */
+        /* The screen is read: the next action may go on while this encodes. The
+         * lock's mtime says when the last frame was taken (a gap, JOURNAL_GAP_S). */
+        (void) futimens(3, NULL);
         (void) close(3);
         if (r < 0)
                 return log_error_errno(r, "Cannot read the screen: %m"), EXIT_FAILED;
@@ -164,7 +167,7 @@ static int take_frame(const char *profile, const char *seqs) {
                 return EXIT_FAILED;
         r = journal_open(p.state, false, &j);
         if (r >= 0)
-                r = journal_write_frame(&j, seq, jpeg, size);
+                r = journal_write_frame(&j, seq, before, jpeg, size);
         journal_close(&j);
         return r < 0 ? EXIT_FAILED : EXIT_OK;
 }
@@ -180,6 +183,7 @@ int verb_journal(int argc, char **argv) {
                 { "dry-run", no_argument, NULL, 'n' },
                 { "scale", no_argument, NULL, 'S' },
                 { "tolerance", required_argument, NULL, 't' },
+                { "before", no_argument, NULL, 'B' },
                 { "help", no_argument, NULL, 'h' },
                 {},
         };
@@ -190,7 +194,7 @@ int verb_journal(int argc, char **argv) {
         unsigned long long v;
         const char *since = NULL, *video = NULL, *profile, *sub = NULL, *dir = NULL;
         unsigned long long since_seq = 0, next = 0;
-        bool do_follow = false;
+        bool do_follow = false, before = false;
         int c, r, ret;
 
         /* Options anywhere (getopt permutes): journal P export --video F, journal --json P. */
@@ -219,6 +223,9 @@ int verb_journal(int argc, char **argv) {
                         break;
                 case 'n':
                         ro.dry_run = true;
+                        break;
+                case 'B':
+                        before = true;
                         break;
                 case 'S':
                         ro.scale = true;
@@ -250,7 +257,7 @@ int verb_journal(int argc, char **argv) {
                 return EXIT_USAGE;
         }
         if (sub && streq(sub, "frame"))
-                return dir ? take_frame(profile, dir) : EXIT_USAGE;
+                return dir ? take_frame(profile, dir, before) : EXIT_USAGE;
         if (sub && !streq(sub, "export") && !streq(sub, "replay")) {
                 log_error("Unknown journal command \"%s\"; see botdesk journal --help.", sub);
                 return EXIT_USAGE;

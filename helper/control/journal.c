@@ -85,8 +85,8 @@ static void segment_name(unsigned long long first, char *buf, size_t size) {
         snprintf(buf, size, "seg-%012llu.jsonl", first);
 }
 
-void journal_frame_name(unsigned long long seq, char *buf, size_t size) {
-        snprintf(buf, size, JOURNAL_FRAMES_DIR "/%012llu.jpg", seq);
+void journal_frame_name(unsigned long long seq, bool before, char *buf, size_t size) {
+        snprintf(buf, size, JOURNAL_FRAMES_DIR "/%012llu%s.jpg", seq, before ? "-before" : "");
 }
 
 static int cmp_ull(const void *a, const void *b) {
@@ -129,6 +129,8 @@ static int list_segments(int fd, unsigned long long **ret, size_t *ret_n) {
 static int read_at(int fd, const char *name, char **ret, size_t *ret_size) {
         return read_full_file_at(fd, name, ret, ret_size, 64u << 20);
 }
+
+static int next_position(struct journal *j, unsigned long long *ret_seq, unsigned long long *ret_first);
 
 /* ---- stopping --------------------------------------------------------------------------------- */
 
@@ -205,7 +207,8 @@ static void drop_frames_before(struct journal *j, unsigned long long seq) {
         while ((de = readdir(d))) {
                 unsigned long long s;
 
-                if (parse_seq_name(de->d_name, "", ".jpg", &s) && s < seq)
+                if ((parse_seq_name(de->d_name, "", ".jpg", &s) || parse_seq_name(de->d_name, "", "-before.jpg", &s)) &&
+                    s < seq)
                         (void) unlinkat(j->frames_fd, de->d_name, 0);
         }
 }
@@ -278,7 +281,7 @@ static int entry_line(const struct journal_entry *e, unsigned long long seq, cha
         if (e->frame) {
                 char name[64];
 
-                journal_frame_name(seq, name, sizeof name);
+                journal_frame_name(seq, false, name, sizeof name);
                 json_kv_string(&j, "frame", name);
         } else
                 json_kv_null(&j, "frame");
@@ -414,11 +417,20 @@ int journal_last_epoch(struct journal *j, unsigned long long *ret) {
         return 0;
 }
 
-int journal_write_frame(struct journal *j, unsigned long long seq, const void *data, size_t size) {
+int journal_next_seq(struct journal *j, unsigned long long *ret) {
+        _cleanup_close_ int lock = lock_file_at(j->fd, "lock", true);
+        unsigned long long first;
+
+        if (lock < 0)
+                return lock;
+        return next_position(j, ret, &first);
+}
+
+int journal_write_frame(struct journal *j, unsigned long long seq, bool before, const void *data, size_t size) {
         char name[64];
         int r;
 
-        snprintf(name, sizeof name, "%012llu.jpg", seq);
+        snprintf(name, sizeof name, "%012llu%s.jpg", seq, before ? "-before" : "");
         r = write_file_atomic_at(j->frames_fd, name, data, size, 0600);
         if (r == -ENOSPC || r == -EDQUOT)
                 journal_stop(j, r);

@@ -19,6 +19,9 @@
  *   frames/SSSSSSSSSSSS.jpg  the screen after entry SSS…, JOURNAL frame_width
  *                            wide, written (temp name, rename) by a process of
  *                            its own once the action has returned.
+ *   frames/SSS…-before.jpg   the screen before entry SSS…, for the first action
+ *                            after a gap (JOURNAL_GAP_S without a frame); the
+ *                            frame before any other is the previous entry's.
  *   lock                     flock of writers (append, cap)
  *   frame.lock               held by the process taking a frame until it
  *                            has read the screen: the next action waits
@@ -44,6 +47,7 @@
 #define JOURNAL_SEGMENT_MAX (256u * 1024u)
 #define JOURNAL_LINE_MAX (1024u * 1024u)
 #define JOURNAL_SEQ_DIGITS 12
+#define JOURNAL_GAP_S 60
 
 struct journal {
         int fd;                         /* journal/ */
@@ -83,6 +87,9 @@ struct journal_entry {
  */
 int journal_append(struct journal *j, const struct journal_entry *e, unsigned long long *ret_seq);
 
+/* The seq the next entry will get (a guess: another writer may take it first). */
+int journal_next_seq(struct journal *j, unsigned long long *ret);
+
 /* The epoch of the last whole entry: 0, or -ENOENT (no entry), -errno. */
 int journal_last_epoch(struct journal *j, unsigned long long *ret);
 
@@ -92,11 +99,11 @@ bool journal_stopped(const char *state_dir, char *buf, size_t size);
 /* Mark recording stopped because of error r (ENOSPC, EDQUOT: "disk full"). */
 void journal_stop(struct journal *j, int r);
 
-/* The path of entry seq's frame relative to journal/, into buf (at least 32 bytes). */
-void journal_frame_name(unsigned long long seq, char *buf, size_t size);
+/* The path of entry seq's frame (before: the one before it) relative to journal/, into buf (at least 40 bytes). */
+void journal_frame_name(unsigned long long seq, bool before, char *buf, size_t size);
 
-/* Write frame seq (temp name, rename, 0600). */
-int journal_write_frame(struct journal *j, unsigned long long seq, const void *data, size_t size);
+/* Write frame seq, or the frame before it (temp name, rename, 0600). */
+int journal_write_frame(struct journal *j, unsigned long long seq, bool before, const void *data, size_t size);
 
 /* The bytes the journal takes (segments and frames). */
 int journal_size(struct journal *j, unsigned long long *ret);

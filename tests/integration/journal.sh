@@ -88,6 +88,9 @@ sys.exit(0 if all(e["frame"] and os.path.exists(os.path.join(sys.argv[2], e["fra
 EOF
 }
 t_ok "every action's frame is written (within 10 s)" wait_for 10 frames_all
+t_is "$(jq_py "$BD_T/j" '[e.get("frame_before") for e in d][:2]')" "['frames/000000000001-before.jpg', None]" \
+        "the first action after a gap has the frame before it too, the next one the previous entry's"
+t_ok "... which is written" test -s "$J/frames/000000000001-before.jpg"
 t_is "$(stat -c %a "$J") $(stat -c %a "$J/frames") $(stat -c %a "$(ls "$J"/seg-*.jsonl | head -1)") $(stat -c %a "$(ls "$J"/frames/*.jpg | head -1)")" \
         "700 700 600 600" "the journal dir is 0700 and its files 0600"
 t_is "$(head -c 3 "$(ls "$J"/frames/*.jpg | head -1)" | od -An -tx1 | tr -d ' ')" ffd8ff "frames are JPEG"
@@ -119,7 +122,7 @@ wait "$fpid" 2>/dev/null
 t_ok "the last action's frame is written too (within 10 s)" wait_for 10 frames_all
 "$BOTDESK" journal "$P" export "$BD_T/page" >/dev/null
 t_is "$?" 0 "export DIR writes the page"
-t_is "$(ls "$BD_T/page/frames" | wc -l)" "$n" "... with every frame beside it"
+t_is "$(ls "$BD_T/page/frames" | wc -l)" "$((n + 1))" "... with every frame beside it (and the one before the first)"
 t_is "$(stat -c %a "$BD_T/page") $(stat -c %a "$BD_T/page/index.html") $(stat -c %a "$(ls "$BD_T"/page/frames/*.jpg | head -1)")" \
         "700 600 600" "... private as the journal is (0700, 0600)"
 if command -v chromium >/dev/null 2>&1 || [ -x /usr/lib/chromium/chromium ]; then
