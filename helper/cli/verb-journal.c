@@ -98,17 +98,23 @@ static int print_entry(unsigned long long seq, const char *line, size_t len, voi
         return fflush(stdout) == 0 ? 0 : -EPIPE;
 }
 
-/* Read on as entries come: inotify on the journal dir, no polling. */
-static int follow(struct journal *j, unsigned long long next, struct print_ctx *ctx) {
+/* A watch on the journal dir, set before the first read so that nothing written meanwhile is missed. */
+static int watch_journal(struct journal *j) {
         _cleanup_close_ int ifd = inotify_init1(IN_CLOEXEC);
         char path[64];
-        int r;
 
         if (ifd < 0)
-                return log_error_errno(errno, "Cannot watch the journal: %m"), EXIT_FAILED;
+                return negative_errno();
         snprintf(path, sizeof path, "/proc/self/fd/%d", j->fd);
         if (inotify_add_watch(ifd, path, IN_MODIFY | IN_CREATE | IN_MOVED_TO | IN_DELETE_SELF) < 0)
-                return log_error_errno(errno, "Cannot watch the journal: %m"), EXIT_FAILED;
+                return negative_errno();
+        return TAKE_FD(ifd);
+}
+
+/* Read on as entries come: inotify on the journal dir, no polling. */
+static int follow(struct journal *j, int ifd, unsigned long long next, struct print_ctx *ctx) {
+        int r;
+
         for (;;) {
                 char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
                 struct pollfd pfd = { .fd = ifd, .events = POLLIN };
@@ -195,6 +201,7 @@ int verb_journal(int argc, char **argv) {
         const char *since = NULL, *video = NULL, *profile, *sub = NULL, *dir = NULL;
         unsigned long long since_seq = 0, next = 0;
         bool do_follow = false, before = false;
+        _cleanup_close_ int ifd = -EBADF;
         int c, r, ret;
 
         /* Options anywhere (getopt permutes): journal P export --video F, journal --json P. */
@@ -300,6 +307,13 @@ int verb_journal(int argc, char **argv) {
         }
         /* A reader that went away ends us quietly. */
         signal(SIGPIPE, SIG_IGN);
+        if (do_follow) {
+                ifd = watch_journal(&j);
+                if (ifd < 0) {
+                        journal_close(&j);
+                        return log_error_errno(ifd, "Cannot watch the journal: %m"), EXIT_FAILED;
+                }
+        }
         r = journal_read(&j, since_seq, print_entry, &ctx, &next, NULL);
         if (r < 0 && r != -EPIPE) {
                 journal_close(&j);
@@ -307,7 +321,7 @@ int verb_journal(int argc, char **argv) {
         }
         ret = EXIT_OK;
         if (do_follow && r >= 0)
-                ret = follow(&j, next, &ctx);
+                ret = follow(&j, ifd, next, &ctx);
         journal_close(&j);
         return ret;
 }
