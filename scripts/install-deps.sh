@@ -18,7 +18,7 @@ tests=(x11-utils x11-apps x11-xserver-utils xdotool python3 socat gvncviewer val
        systemd-container mmdebstrap util-linux procps passwd perl hyperfine
        selinux-policy-dev selinux-policy-default semodule-utils policycoreutils setools
        qemu-system-x86 busybox-static cpio attr e2fsprogs file
-       openssh-server openssh-client podman runc catatonit python3-yaml)
+       openssh-server openssh-client podman runc catatonit python3-yaml ffmpeg)
 # The polkit rule's unit test runs it under node (Debian: nodejs provides /usr/bin/node).
 tests+=(nodejs)
 

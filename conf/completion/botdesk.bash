@@ -45,7 +45,7 @@ _botdesk_files() {
 
 _botdesk() {
         local cur=${COMP_WORDS[COMP_CWORD]} prev=''
-        local verbs="start stop restart status list env exec thumbnail input windows cursor settle act clipboard mcp lease watch rfb web lookup pool doctor install config help"
+        local verbs="start stop restart status list env exec thumbnail input windows cursor settle act clipboard journal mcp lease watch rfb web lookup pool doctor install config help"
         local verb='' i w vi=0 npos=0 exec_at=0 opts value_opts pfx=''
         local -a pos=()
 
@@ -99,6 +99,7 @@ _botdesk() {
         clipboard) opts="--type --epoch --help" ;;
         settle)    opts="--quiet --timeout --json --epoch --help" ;;
         input)     opts="--json --button --double --window --stdin --settle --start --epoch --help" ;;
+        journal)   opts="--json --since --follow --video --from --to --dry-run --scale --tolerance --help" ;;
         watch)     opts="--json --until --help" ;;
         exec)      opts="-- --env --start --epoch --help" ;;
         thumbnail) opts="--output --size --format --quality --data-url --start --epoch --help" ;;
@@ -200,6 +201,10 @@ _botdesk() {
         lease)
                 ((npos == 0)) && _botdesk_reply -W "$(_botdesk_profiles)" -- "$cur"
                 ((npos == 1)) && _botdesk_reply -W "show take release request wait" -- "$cur"
+                ;;
+        journal)
+                ((npos == 0)) && _botdesk_reply -W "$(_botdesk_profiles)" -- "$cur"
+                ((npos == 1)) && _botdesk_reply -W "export replay" -- "$cur"
                 ;;
         input)
                 ((npos == 0)) && _botdesk_reply -W "$(_botdesk_profiles)" -- "$cur"

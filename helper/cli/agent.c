@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "cli-desktop.h"
 #include "jsonrpc.h"
+#include "agent-journal.h"
 #include "keymap.h"
 #include "lease.h"
 #include "log.h"
@@ -488,7 +489,7 @@ static bool admit(struct agent *a, const char *what, struct lease *admitted, str
         return false;
 }
 
-int agent_run(struct agent *a, const struct mcp_action *act, bool want_screenshot, struct agent_outcome *o) {
+static int agent_run_gated(struct agent *a, const struct mcp_action *act, bool want_screenshot, struct agent_outcome *o) {
         _cleanup_(prepared_done) struct prepared p = {};
         _cleanup_free_ char *what = strdup_printf("%s", act->name);
         struct lease admitted;
@@ -700,6 +701,23 @@ int agent_clipboard_read(struct agent *a, bool png, uint8_t **ret, size_t *ret_s
         return 0;
 }
 
+static int clipboard_write_admitted(struct agent *a, const char *text, size_t size, const struct lease *admitted,
+                                    struct agent_outcome *o) {
+        int r;
+
+        if (size > a->clipboard_max)
+                return say(o, "The text is larger than [agent] clipboard_max_bytes (%zu bytes).", a->clipboard_max);
+        r = clipboard_set(a->dirfd, false, text, size);
+        if (r < 0)
+                return say(o, r == -ETIME ? "The desktop's helper did not take the clipboard; restart the desktop."
+                                          : "Cannot hand the clipboard to the desktop's helper.");
+        if (!clip_still(a, "clipboard_write", admitted, o))
+                return 0;
+        activity_stamp(a->dirfd);
+        o->ok = true;
+        return 0;
+}
+
 int agent_clipboard_write(struct agent *a, const char *text, struct agent_outcome *o) {
         struct lease admitted;
         size_t size = strlen(text);
@@ -707,17 +725,9 @@ int agent_clipboard_write(struct agent *a, const char *text, struct agent_outcom
 
         if (!admit(a, "clipboard_write", &admitted, o))
                 return 0;
-        if (size > a->clipboard_max)
-                return say(o, "The text is larger than [agent] clipboard_max_bytes (%zu bytes).", a->clipboard_max);
-        r = clipboard_set(a->dirfd, false, text, size);
-        if (r < 0)
-                return say(o, r == -ETIME ? "The desktop's helper did not take the clipboard; restart the desktop."
-                                          : "Cannot hand the clipboard to the desktop's helper.");
-        if (!clip_still(a, "clipboard_write", &admitted, o))
-                return 0;
-        activity_stamp(a->dirfd);
-        o->ok = true;
-        return 0;
+        r = clipboard_write_admitted(a, text, size, &admitted, o);
+        agent_journal_clipboard_write(a, &admitted, size, o);
+        return r;
 }
 
 int agent_serve_stdin(struct agent *a, struct jsonrpc_reader *rd, const char *profile, bool start) {
@@ -736,4 +746,12 @@ int agent_serve_stdin(struct agent *a, struct jsonrpc_reader *rd, const char *pr
                 return log_error("Out of memory."), EXIT_FAILED;
         }
         return EXIT_OK;
+}
+
+int agent_run(struct agent *a, const struct mcp_action *act, bool want_screenshot, struct agent_outcome *o) {
+        int r = agent_run_gated(a, act, want_screenshot, o);
+
+        if (r >= 0)
+                agent_journal_action(a, act, o);
+        return r;
 }

@@ -4,6 +4,7 @@
 
 #include "cli.h"
 #include "config.h"
+#include "journal-hook.h"
 #include "json.h"
 #include "lease.h"
 #include "log.h"
@@ -59,8 +60,10 @@ const char *cli_action_admit_pinned(int runtime_fd, const char *what, unsigned l
         /* One read decides and is kept: its epoch is what cli_action_done() compares. */
         (void) lease_read_at(runtime_fd, ret);
         veto = cli_action_veto(ret, pin);
-        if (!veto)
+        if (!veto) {
+                cli_journal_frame_barrier(runtime_fd);
                 return NULL;
+        }
         if (streq(veto, "epoch_moved"))
                 log_error("Control of this screen changed since the lease epoch %llu this action was approved at (now "
                           "%llu); %s is refused. Approve it again at the current epoch.", pin, ret->epoch, what);

@@ -161,6 +161,14 @@ static const struct verb verbs[] = {
           "                                tool (Anthropic's and OpenAI's actions), batch, windows, status,\n"
           "                                ask_human\n",
           .epoch = true, .run_argv = verb_x11 },
+        { "journal",
+          "  journal PROFILE [--json] [--since SEQ|TIME] [--follow]\n"
+          "                                the agent's actions, each with the screen after it\n"
+          "  journal PROFILE export DIR | export --video FILE.mp4\n"
+          "                                the journal as an HTML page with its frames, or a video\n"
+          "  journal PROFILE replay [--from N] [--to M] [--dry-run] [--scale]\n"
+          "                                run the recorded actions again, each screen against its frame\n",
+          .run_argv = verb_x11 },
         { "watch",
           "  watch [PROFILE] [--json] [--until ready|stopped|agent]\n"
           "                                a line per change of status or lease, the first the current state\n",

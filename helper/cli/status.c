@@ -5,6 +5,7 @@
 
 #include "browser.h"
 #include "envfile.h"
+#include "journal.h"
 #include "record.h"
 #include "login.h"
 #include "memory.h"
@@ -22,6 +23,7 @@ void status_done(struct bd_status *s) {
         free(s->browser);
         free(s->blocker);
         free(s->warning);
+        free(s->journal);
         free(s->placement);
         free(s->unit);
         free(s->session);
@@ -139,6 +141,18 @@ int status_collect(const char *profile, const struct bd_config *c, struct bd_sta
                         s->last_error = TAKE_PTR(text);
                 }
         }
+        {
+                char why[128];
+
+                if (journal_stopped(p.state, why, sizeof why)) {
+                        s->journal = strdup_printf("stopped: %s", why);
+                        if (!s->journal) {
+                                helper_record_done(&rec);
+                                paths_done(&p);
+                                return -ENOMEM;
+                        }
+                }
+        }
         helper_record_done(&rec);
         paths_done(&p);
 
@@ -203,6 +217,7 @@ void status_json(struct json *j, const struct bd_status *s) {
         } else
                 json_null(j);
         json_kv_string(j, "warning", s->warning);
+        json_kv_string(j, "journal", s->journal);
         json_object_end(j);
 }
 
@@ -229,6 +244,9 @@ void status_print(FILE *f, const struct bd_status *s) {
                 fprintf(f, "  %s\n", s->blocker);
         if (s->warning)
                 fprintf(f, "  warning: %s\n", s->warning);
+        if (s->journal)
+                fprintf(f, "  journal: %s (remove %s/botdesk/%s/journal/stopped to record again)\n", s->journal,
+                        "$XDG_STATE_HOME", s->profile);
 }
 
 void status_emit(const struct bd_status *s, bool json) {

@@ -30,6 +30,7 @@ struct bd_status {
         char *browser;
         char *blocker;
         char *warning;              /* the tight-memory warning, NULL outside its band */
+        char *journal;              /* "stopped: disk full" once the journal stopped recording, else NULL */
         long long memory_available_mb;  /* -1 = unknown */
         long long memory_limit_mb;
         char *placement;

@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "cli-desktop.h"
 #include "clipboard.h"
+#include "journal-hook.h"
 #include "lease.h"
 #include "log.h"
 #include "util.h"
@@ -39,6 +40,18 @@ static int read_stdin(size_t max, char **ret, size_t *ret_size) {
         *ret = TAKE_PTR(buf);
         *ret_size = n;
         return 0;
+}
+
+struct clip_info {
+        bool png;
+        size_t size;
+};
+
+static void journal_clipboard_args(struct json *j, bool redact, const void *userdata) {
+        const struct clip_info *ci = userdata;
+
+        json_kv_string(j, "type", ci->png ? "image/png" : "text/plain");
+        json_kv_int(j, "length", (long long) ci->size);
 }
 
 static void clipboard_usage(FILE *f) {
@@ -124,6 +137,12 @@ int verb_clipboard(int argc, char **argv) {
                 if (r < 0)
                         return log_error_errno(r, "Cannot hand the clipboard to desktop %s: %m", profile), EXIT_FAILED;
                 r = cli_action_done(dirfd, profile, "clipboard set", &admitted, false);
+                /* The type and the length, never the content. */
+                cli_journal_record(profile, &(const struct cli_journal_action) {
+                        .action = "clipboard set", .admitted = &admitted,
+                        .result = r == EXIT_OK ? "ok" : "suppressed",
+                        .args = journal_clipboard_args, .userdata = &(struct clip_info) { png, size },
+                });
                 if (r == EXIT_OK)
                         activity_stamp(dirfd);
                 return r;

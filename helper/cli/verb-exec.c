@@ -19,8 +19,19 @@
 #include "profile.h"
 #include "spawn.h"
 #include "unit.h"
+#include "journal-hook.h"
 #include "util.h"
 #include "verbs.h"
+
+static void journal_exec_args(struct json *j, bool redact, const void *userdata) {
+        char *const *cmd = userdata;
+
+        json_key(j, "argv");
+        json_array_begin(j);
+        for (size_t i = 0; cmd[i]; i++)
+                json_string(j, cmd[i]);
+        json_array_end(j);
+}
 
 int verb_exec(const struct cli_args *a) {
         const char *profile = a->operand;
@@ -46,6 +57,11 @@ int verb_exec(const struct cli_args *a) {
         if (cli_action_admit(dirfd, profile, "exec", a->json, &admitted) != EXIT_OK)
                 return EXIT_REFUSED;
         activity_stamp(dirfd);
+        /* The argv, never the output; recorded (and its frame's process
+         * forked) before this process joins the desktop and becomes CMD. */
+        cli_journal_record(profile, &(const struct cli_journal_action) {
+                .action = "exec", .result = "ok", .args = journal_exec_args, .userdata = cmd,
+        });
 
         /* The desktop's environment, not the caller's: only what the caller
          * names (--env, [session] exec_pass_env) comes along. The token lets

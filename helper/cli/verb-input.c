@@ -11,6 +11,8 @@
 #include "cli-desktop.h"
 #include "verbs.h"
 #include "input.h"
+#include "journal-hook.h"
+#include "journal.h"
 #include "json.h"
 #include "keymap.h"
 #include "lease.h"
@@ -53,11 +55,16 @@ struct request {
         uint32_t *keysyms;              /* type */
         size_t n_keysyms;
         uint32_t keysym;                /* down/up of a key (0: a button) */
+        char *text;                     /* type: the text, for the journal */
+        char **words;                   /* the words after PROFILE, for the journal (borrowed) */
+        int n_words;
+        unsigned screen_w, screen_h;
 };
 
 static void request_done(struct request *r) {
         free(r->combos);
         free(r->keysyms);
+        free(r->text);
 }
 
 static void input_usage(FILE *f) {
@@ -125,6 +132,9 @@ static int parse_text(const char *text, struct request *req) {
 
         if (!*text)
                 return usage_error("Empty text for type: give the text to type.");
+        req->text = strdup(text);
+        if (!req->text)
+                return log_error("Out of memory."), EXIT_FAILED;
         r = keysyms_from_text(text, &req->keysyms, &req->n_keysyms, &bad);
         if (r == -ENOMEM)
                 return log_error("Out of memory."), EXIT_FAILED;
@@ -463,6 +473,44 @@ static void print_result(const struct request *req, const struct lease *admitted
         putchar('\n');
 }
 
+/* The journal's "args": what the action was, in screen pixels, and the words that replay it. */
+static void journal_args(struct json *j, bool redact, const void *userdata) {
+        const struct request *req = userdata;
+
+        json_kv_string(j, "verb", action_names[req->action]);
+        if (req->have_xy && !req->window) {
+                json_kv_int(j, "x", (long long) req->x[0]);
+                json_kv_int(j, "y", (long long) req->y[0]);
+                if (req->action == ACT_DRAG) {
+                        json_kv_int(j, "x2", (long long) req->x[1]);
+                        json_kv_int(j, "y2", (long long) req->y[1]);
+                }
+        }
+        if (req->window)
+                json_kv_int(j, "window", req->window);
+        if (req->action == ACT_SCROLL) {
+                json_kv_int(j, "dx", req->dx);
+                json_kv_int(j, "dy", req->dy);
+        }
+        if (req->text)
+                journal_text_fields(j, "text", req->text, redact);
+        if (req->screen_w) {
+                json_key(j, "screen");
+                json_array_begin(j);
+                json_int(j, req->screen_w);
+                json_int(j, req->screen_h);
+                json_array_end(j);
+        }
+        if (req->text && (redact || req->from_stdin))
+                return;
+        json_key(j, "words");
+        json_array_begin(j);
+        for (int i = 0; i < req->n_words; i++)
+                if (!streq(req->words[i], "--json") && !streq(req->words[i], "--start"))
+                        json_string(j, req->words[i]);
+        json_array_end(j);
+}
+
 static void on_event(void *userdata, const xcb_generic_event_t *ev) {
         settle_event(userdata, ev);
 }
@@ -486,6 +534,12 @@ int verb_input(int argc, char **argv) {
                 return EXIT_OK;
         if (r != EXIT_OK)
                 return r;
+        for (int i = 1; i < argc; i++)
+                if (argv[i] == req.profile) {
+                        req.words = argv + i + 1;
+                        req.n_words = argc - i - 1;
+                        break;
+                }
         /* Only once the request parsed: a bad command starts nothing either. */
         r = cli_start_on_demand(req.profile, req.start);
         if (r != EXIT_OK)
@@ -500,6 +554,16 @@ int verb_input(int argc, char **argv) {
         r = cli_connect_desktop(req.profile, display, xauthority, &c, &screen);
         if (r != EXIT_OK)
                 return r;
+        {
+                xcb_screen_iterator_t it = xcb_setup_roots_iterator(xcb_get_setup(c));
+
+                for (int i = 0; i < screen && it.rem > 0; i++)
+                        xcb_screen_next(&it);
+                if (it.data) {
+                        req.screen_w = it.data->width_in_pixels;
+                        req.screen_h = it.data->height_in_pixels;
+                }
+        }
         r = input_open(&in, c, screen);
         if (r == -EOPNOTSUPP) {
                 log_error("The X server of desktop %s has no XTEST extension; botdesk cannot send input to it.",
@@ -525,10 +589,20 @@ int verb_input(int argc, char **argv) {
         settle_close(&st);
         input_done(&in);
         xcb_disconnect(c);
-        if (ret == EXIT_USAGE || ret == EXIT_FAILED)
+        if (ret == EXIT_USAGE)
                 return ret;
-        activity_stamp(dirfd);
-        r = cli_action_done(dirfd, req.profile, what, &admitted, req.json);
+        r = ret;
+        if (r != EXIT_FAILED) {
+                activity_stamp(dirfd);
+                r = cli_action_done(dirfd, req.profile, what, &admitted, req.json);
+        }
+        cli_journal_record(req.profile, &(const struct cli_journal_action) {
+                .action = what, .admitted = &admitted,
+                .result = r == EXIT_REFUSED ? "suppressed" : cli_journal_result(r),
+                .message = r == EXIT_FAILED ? "the action failed" : NULL,
+                .settle = req.settle_ms > 0 && settled != SETTLE_UNSUPPORTED ? settle_state_name(settled) : NULL,
+                .settle_ms = settle_ms, .args = journal_args, .userdata = &req,
+        });
         if (r != EXIT_OK)
                 return r;
         print_result(&req, &admitted, sent, req.settle_ms > 0 ? (int) settled : -1, settle_ms);

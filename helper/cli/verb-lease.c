@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "verbs.h"
 #include "json.h"
+#include "journal-hook.h"
 #include "lease.h"
 #include "log.h"
 #include "profile.h"
@@ -153,6 +154,8 @@ int verb_lease(const struct cli_args *a) {
                 log_error_errno(r, "Cannot %s the control lease of %s: %m", action, profile);
                 return EXIT_FAILED;
         }
+        if (!streq(action, "request"))
+                cli_journal_lease(profile, &l);
         activity_stamp(dirfd);
         if (json) {
                 print_lease(profile, &l, true);

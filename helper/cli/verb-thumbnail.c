@@ -13,6 +13,7 @@
 #include "cli-desktop.h"
 #include "verbs.h"
 #include "envfile.h"
+#include "journal-hook.h"
 #include "record.h"
 #include "lease.h"
 #include "log.h"
@@ -218,6 +219,13 @@ static double ms_since(unsigned long long t) {
         return (double) (now_usec() - t) / 1000.0;
 }
 
+static void journal_args(struct json *j, bool redact, const void *userdata) {
+        const struct thumb_image *img = userdata;
+
+        json_kv_int(j, "width", img->width);
+        json_kv_int(j, "height", img->height);
+}
+
 int verb_thumbnail(int argc, char **argv) {
         struct thumbnail_options o;
         _cleanup_free_ char *display = NULL, *xauthority = NULL, *out_name = NULL, *url = NULL;
@@ -327,6 +335,10 @@ int verb_thumbnail(int argc, char **argv) {
 
         /* A screen grabbed across a takeover may show what the human typed: never written. */
         r = cli_action_done(dirfd, o.profile, "thumbnail", &admitted, false);
+        cli_journal_record(o.profile, &(const struct cli_journal_action) {
+                .action = "thumbnail", .admitted = &admitted, .result = r == EXIT_OK ? "ok" : "suppressed",
+                .args = journal_args, .userdata = &img,
+        });
         if (r != EXIT_OK)
                 return r;
 

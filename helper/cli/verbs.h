@@ -196,5 +196,8 @@ int verb_act(int argc, char **argv);
 /* botdesk clipboard PROFILE get|set [--type text/plain|image/png]: 0; 1 nothing there, too large, no
  * answer; 2 usage; 3 a human holds control; 4 not running. */
 int verb_clipboard(int argc, char **argv);
+/* botdesk journal PROFILE [--json] [--since SEQ|TIME] [--follow], export DIR, export --video FILE:
+ * the journal of agent actions (control/journal.h). 0; 1 none, unreadable, no ffmpeg; 2 usage. */
+int verb_journal(int argc, char **argv);
 int verb_windows(int argc, char **argv);
 int verb_cursor(int argc, char **argv);

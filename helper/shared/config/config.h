@@ -76,6 +76,11 @@ struct bd_config {
         unsigned screenshot_max_edge; /* the long edge of an agent's screenshot, pixels */
         unsigned screenshot_max_pixels; /* its area */
         unsigned clipboard_max_bytes; /* what the agent's clipboard holds at most */
+        /* [journal] */
+        bool journal_enabled;         /* record agent actions in the state dir's journal/ */
+        unsigned journal_frame_width; /* the frames' width, pixels, 64..4096 */
+        bool journal_redact_text;     /* typed text as its length and a hash */
+        unsigned journal_max_mb;      /* the journal's cap; the oldest entries go first */
         unsigned spares;              /* [pool]: desktops started ahead of need, 0..CONFIG_SPARES_MAX */
         /* [install] (host-wide) */
         char *install_system_path;    /* where install finds sudo and the package manager; NULL = the system's */

@@ -40,6 +40,11 @@ const struct config_key_def config_keys[_KEY_MAX] = {
         [KEY_SCREENSHOT_MAX_EDGE] = { "agent",     "screenshot_max_edge", VALUE_UINT,       64, 8192,    FIELD(screenshot_max_edge), .default_a = 1568 },
         [KEY_SCREENSHOT_MAX_PIXELS] = { "agent",   "screenshot_max_pixels", VALUE_UINT,     4096, 67108864, FIELD(screenshot_max_pixels), .default_a = 1150000 },
         [KEY_CLIPBOARD_MAX_BYTES] = { "agent",     "clipboard_max_bytes", VALUE_UINT,       1, 4194304,  FIELD(clipboard_max_bytes), .default_a = 1048576 },
+        /* The journal of agent actions (control/journal.h): names unique across sections, hence "journal" in each. */
+        [KEY_JOURNAL_ENABLED]     = { "journal",   "enabled",            VALUE_BOOL,        0, 0,        FIELD(journal_enabled), .default_a = true },
+        [KEY_JOURNAL_FRAME_WIDTH] = { "journal",   "frame_width",        VALUE_UINT,        64, 4096,    FIELD(journal_frame_width), .default_a = 640 },
+        [KEY_JOURNAL_REDACT_TEXT] = { "journal",   "redact_text",        VALUE_BOOL,        0, 0,        FIELD(journal_redact_text) },
+        [KEY_JOURNAL_MAX_MB]      = { "journal",   "max_mb",             VALUE_UINT,        1, 1048576,  FIELD(journal_max_mb), .default_a = 200 },
         /* Where install finds sudo and the package manager: host-wide, so a
          * user's file cannot point them elsewhere (tests point it at fakes). */
         [KEY_SYSTEM_PATH]         = { "install",   "system_path",        VALUE_SEARCH_PATH, 0, 0,        FIELD(install_system_path), .host_wide = true },

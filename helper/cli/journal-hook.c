@@ -1,0 +1,338 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "config.h"
+#include "journal-hook.h"
+#include "journal.h"
+#include "lease.h"
+#include "log.h"
+#include "profile.h"
+#include "util.h"
+
+const char *cli_journal_result(int exit_code) {
+        return exit_code == EXIT_OK ? "ok" : exit_code == EXIT_REFUSED ? "refused" : "error";
+}
+
+static void on_alarm(int sig) {
+        (void) sig;
+}
+
+/*
+ * flock(LOCK_EX) for at most timeout_ms: a one-shot timer whose signal
+ * (handled, without SA_RESTART) interrupts the wait. 0, -ETIMEDOUT or -errno.
+ */
+static int flock_deadline(int fd, unsigned timeout_ms) {
+        struct sigaction sa = { .sa_handler = on_alarm }, old;
+        struct itimerval it = { .it_value = { .tv_sec = timeout_ms / 1000, .tv_usec = (timeout_ms % 1000) * 1000 } },
+                         zero = {};
+        int r = 0;
+
+        if (flock(fd, LOCK_EX | LOCK_NB) >= 0)
+                return 0;
+        if (errno != EWOULDBLOCK)
+                return negative_errno();
+        sigemptyset(&sa.sa_mask);
+        if (sigaction(SIGALRM, &sa, &old) < 0)
+                return negative_errno();
+        (void) setitimer(ITIMER_REAL, &it, NULL);
+        if (flock(fd, LOCK_EX) < 0)
+                r = errno == EINTR ? -ETIMEDOUT : negative_errno();
+        (void) setitimer(ITIMER_REAL, &zero, NULL);
+        (void) sigaction(SIGALRM, &old, NULL);
+        return r;
+}
+
+static int frame_lock_open(int runtime_fd) {
+        int fd = openat(runtime_fd, CLI_JOURNAL_FRAME_LOCK,
+                        O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0600);
+        return fd < 0 ? negative_errno() : fd;
+}
+
+static void spawn_frame(const char *profile, int runtime_fd, unsigned long long seq, bool before);
+static int open_journal(const char *profile, struct bd_config *c, struct bd_paths *p, struct journal *j);
+
+/* The entry whose frame before this process took (the first action after a gap), or 0. */
+static unsigned long long before_seq;
+
+/* The profile of a runtime dir, from its name (the gate knows only the dir). */
+static int runtime_profile(int runtime_fd, char *buf, size_t size) {
+        char path[64], target[PATH_MAX];
+        const char *slash;
+        ssize_t n;
+
+        snprintf(path, sizeof path, "/proc/self/fd/%d", runtime_fd);
+        n = readlink(path, target, sizeof target - 1);
+        if (n <= 0)
+                return -EIO;
+        target[n] = 0;
+        slash = strrchr(target, '/');
+        if (!slash || !profile_name_valid(slash + 1) || strlen(slash + 1) >= size)
+                return -EINVAL;
+        memcpy(buf, slash + 1, strlen(slash + 1) + 1);
+        return 0;
+}
+
+/* The screen before the first action after a gap: taken now, by the frame process, before the action runs. */
+static void frame_before(int runtime_fd) {
+        _cleanup_(config_done) struct bd_config c = {};
+        _cleanup_(paths_done) struct bd_paths p = {};
+        _cleanup_close_ int fd = -EBADF;
+        struct journal j = { .fd = -EBADF, .frames_fd = -EBADF };
+        char profile[64];
+        unsigned long long seq;
+        int r;
+
+        if (runtime_profile(runtime_fd, profile, sizeof profile) < 0)
+                return;
+        r = open_journal(profile, &c, &p, &j);
+        if (r == -ENODATA) {
+                /* No journal: stamped as if a frame was taken, so the next JOURNAL_GAP_S of actions do not look. */
+                fd = frame_lock_open(runtime_fd);
+                if (fd >= 0)
+                        (void) futimens(fd, NULL);
+        }
+        if (r < 0)
+                return;
+        if (journal_next_seq(&j, &seq) >= 0) {
+                spawn_frame(profile, runtime_fd, seq, true);
+                /* Until it has read the screen: then the action may change it. */
+                fd = frame_lock_open(runtime_fd);
+                if (fd >= 0 && flock_deadline(fd, CLI_JOURNAL_FRAME_WAIT_MS) >= 0)
+                        before_seq = seq;
+        }
+        journal_close(&j);
+}
+
+void cli_journal_frame_barrier(int runtime_fd) {
+        _cleanup_close_ int fd = openat(runtime_fd, CLI_JOURNAL_FRAME_LOCK, O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
+        struct stat st;
+        bool gap;
+
+        /* No frame yet, or none for JOURNAL_GAP_S (the frame process stamps the lock's mtime). */
+        gap = fd < 0 ? errno == ENOENT
+                     : fstat(fd, &st) == 0 && realtime_usec() / 1000000 >= (unsigned long long) st.st_mtim.tv_sec + JOURNAL_GAP_S;
+        /* Taken and let go at once: only the wait for the last frame's grab matters. */
+        if (fd >= 0 && flock_deadline(fd, CLI_JOURNAL_FRAME_WAIT_MS) == -ETIMEDOUT)
+                log_debug("The previous action's frame is still being taken; going on.");
+        fd = safe_close(fd);
+        if (gap)
+                frame_before(runtime_fd);
+}
+
+/* The frame processes spawned and not yet reaped: a long session (mcp, act) reaps them as it goes. */
+static pid_t framers[16];
+
+static void reap_framers(void) {
+        for (size_t i = 0; i < ELEMENTSOF(framers); i++)
+                if (framers[i] > 0 && waitpid(framers[i], NULL, WNOHANG) != 0)
+                        framers[i] = 0;
+}
+
+/*
+ * The frame of entry seq, by `botdesk journal PROFILE frame SEQ` with the
+ * lock held on fd 3, in a session of its own, its stdio on /dev/null.
+ * vfork rather than fork: the action's process, with the X libraries
+ * mapped, is not copied (a fork cost tens of ms on a busy 2-core machine),
+ * and it waits only until the child has exec'd. The child calls nothing
+ * but system calls before execve.
+ */
+/* Apart, so that no local of the caller lives across vfork. */
+static __attribute__((noinline)) pid_t vfork_frame(char *const *argv, int null, int lock) {
+        extern char **environ;
+        pid_t pid = vfork();
+
+        if (pid == 0) {
+                /* dup2 clears O_CLOEXEC; a lock already at fd 3 keeps it unless cleared. */
+                if (setsid() < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0 || dup2(null, 2) < 0 ||
+                    (lock == 3 ? fcntl(3, F_SETFD, 0) : dup2(lock, 3)) < 0)
+                        _exit(1);
+                execve("/proc/self/exe", argv, environ);
+                _exit(127);
+        }
+        return pid;
+}
+
+static void spawn_frame(const char *profile, int runtime_fd, unsigned long long seq, bool before) {
+        _cleanup_close_ int lock = frame_lock_open(runtime_fd);
+        _cleanup_close_ int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+        char seqs[32];
+        char *argv[] = { (char *) "botdesk", (char *) "journal", (char *) profile, (char *) "frame", seqs,
+                         before ? (char *) "--before" : NULL, NULL };
+        pid_t pid;
+
+        reap_framers();
+        if (null < 0 || lock < 0 || flock_deadline(lock, CLI_JOURNAL_FRAME_WAIT_MS) < 0)
+                return;
+        snprintf(seqs, sizeof seqs, "%llu", seq);
+        fflush(stdout);
+        fflush(stderr);
+        pid = vfork_frame(argv, null, lock);
+        if (pid < 0)
+                return;
+        for (size_t i = 0; i < ELEMENTSOF(framers); i++)
+                if (framers[i] == 0) {
+                        framers[i] = pid;
+                        break;
+                }
+}
+
+static int open_journal(const char *profile, struct bd_config *c, struct bd_paths *p, struct journal *j) {
+        struct config_errors errs = {};
+        const struct config_sources src = {};
+        int r;
+
+        r = config_load(c, profile, &src, &errs);
+        config_errors_done(&errs);
+        if (r < 0)
+                return r;
+        if (!c->journal_enabled)
+                return -ENODATA;
+        r = paths_for_profile(profile, p);
+        if (r < 0)
+                return r;
+        r = journal_open(p->state, true, j);
+        if (r < 0) {
+                log_warning_errno(r, "The journal in %s/" JOURNAL_DIR " is not a private directory of uid %u (%m); "
+                                  "nothing is recorded until it is fixed or removed.", p->state, (unsigned) getuid());
+                return r;
+        }
+        j->max_bytes = (unsigned long long) c->journal_max_mb << 20;
+        j->redact_text = c->journal_redact_text;
+        j->frame_width = c->journal_frame_width;
+        return 0;
+}
+
+static void append(const char *profile, struct journal *j, const struct journal_entry *e, unsigned long long *seq) {
+        int r = journal_append(j, e, seq);
+
+        if (r == -ENOSPC || r == -EDQUOT)
+                log_warning("The disk of %s's journal is full: recording stopped (botdesk status says so).", profile);
+        else if (r < 0 && r != -ESHUTDOWN)
+                log_debug_errno(r, "Cannot write to the journal: %m");
+        if (r < 0)
+                *seq = 0;
+}
+
+void cli_journal_record(const char *profile, const struct cli_journal_action *a) {
+        _cleanup_(config_done) struct bd_config c = {};
+        _cleanup_(paths_done) struct bd_paths p = {};
+        _cleanup_close_ int runtime_fd = -EBADF;
+        _cleanup_free_ char *args = NULL, *before = NULL;
+        struct journal j = { .fd = -EBADF, .frames_fd = -EBADF };
+        struct lease now;
+        unsigned long long seq = 0;
+        const struct lease *l;
+
+        if (open_journal(profile, &c, &p, &j) < 0)
+                return;
+        runtime_fd = paths_open_runtime(&p, NULL);
+        if (runtime_fd < 0)
+                goto out;
+        l = a->admitted;
+        if (!l) {
+                (void) lease_read_at(runtime_fd, &now);
+                l = &now;
+        }
+        /* Nothing of the human's time: an action refused because a human holds control is not the agent's. */
+        if (l->holder == LEASE_HUMAN)
+                goto out;
+        /* Control moved where the journal did not see it (botdesk web, rfb, stop --force):
+         * the agent's epoch grew, so a human held control meanwhile. Said once, as its return.
+         * (A lower epoch is a new desktop's lease, not a change of control.) */
+        {
+                unsigned long long last;
+
+                if (journal_last_epoch(&j, &last) >= 0 && l->epoch > last) {
+                        _cleanup_free_ char *extra = strdup_printf(
+                                "\"event\": \"returned\", \"since\": \"%s\", \"from_epoch\": %llu, "
+                                "\"note\": \"control changed outside botdesk lease\"", l->since, last);
+                        if (extra)
+                                append(profile, &j,
+                                       &(const struct journal_entry) {
+                                               .action = "lease", .agent = true, .epoch = l->epoch, .result = "ok",
+                                               .extra_json = extra,
+                                       },
+                                       &seq);
+                }
+        }
+        /* The frame before, when this process took one for the entry about to be written. */
+        if (before_seq > 0 && journal_next_seq(&j, &seq) >= 0 && seq == before_seq) {
+                char name[64];
+
+                journal_frame_name(seq, true, name, sizeof name);
+                before = strdup_printf("\"frame_before\": \"%s\"", name);
+        }
+        before_seq = 0;
+        seq = 0;
+        if (a->args) {
+                size_t size = 0;
+                FILE *f = open_memstream(&args, &size);
+                struct json js;
+
+                if (!f)
+                        goto out;
+                json_init(&js, f);
+                json_object_begin(&js);
+                a->args(&js, j.redact_text, a->userdata);
+                json_object_end(&js);
+                if (fclose(f) != 0)
+                        goto out;
+        }
+        append(profile, &j,
+               &(const struct journal_entry) {
+                       .action = a->action,
+                       .args_json = args,
+                       .agent = true,
+                       .epoch = l->epoch,
+                       .result = a->result,
+                       .message = a->message,
+                       .settle = a->settle,
+                       .settle_ms = a->settle_ms,
+                       .frame = !a->no_frame,
+                       .extra_json = before,
+               },
+               &seq);
+        if (seq > 0 && !a->no_frame)
+                spawn_frame(profile, runtime_fd, seq, false);
+out:
+        journal_close(&j);
+}
+
+void cli_journal_lease(const char *profile, const struct lease *l) {
+        _cleanup_(config_done) struct bd_config c = {};
+        _cleanup_(paths_done) struct bd_paths p = {};
+        struct journal j = { .fd = -EBADF, .frames_fd = -EBADF };
+        _cleanup_free_ char *extra = NULL;
+        char hash[LEASE_HASH_LEN + 1];
+        unsigned long long seq;
+
+        if (open_journal(profile, &c, &p, &j) < 0)
+                return;
+        if (l->holder == LEASE_HUMAN) {
+                lease_viewer_hash(l->viewer, hash);
+                extra = strdup_printf("\"event\": \"human_took\", \"viewer_hash\": \"%s\", \"since\": \"%s\"", hash,
+                                      l->since);
+        } else
+                extra = strdup_printf("\"event\": \"returned\", \"since\": \"%s\"", l->since);
+        if (extra)
+                append(profile, &j,
+                       &(const struct journal_entry) {
+                               .action = "lease",
+                               .agent = l->holder == LEASE_AGENT,
+                               .epoch = l->epoch,
+                               .result = "ok",
+                               .extra_json = extra,
+                       },
+                       &seq);
+        journal_close(&j);
+}

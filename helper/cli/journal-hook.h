@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <stdbool.h>
+
+#include "json.h"
+
+/*
+ * How the agent's verbs put what they did in the profile's journal
+ * (control/journal.h): one call after the action, whatever its result.
+ * The frame of the screen after it is taken by a detached process
+ * (`botdesk journal PROFILE frame SEQ`) once the verb has handed it the
+ * runtime dir's journal-frame.lock: the action returns without waiting for
+ * the encoder, and the next action waits (bounded) only until that process
+ * has read the screen, so that a frame never shows a later action.
+ *
+ * Nothing is recorded while a human holds control (the lease entries say
+ * when it moved), with [journal] enabled = no, or once recording stopped;
+ * a journal that cannot be written never fails the action.
+ */
+
+struct lease;
+
+struct cli_journal_action {
+        const char *action;                     /* "input click", "exec", "clipboard set", ... */
+        const struct lease *admitted;           /* the lease it ran under (NULL: read now) */
+        const char *result;                     /* ok | refused | suppressed | error */
+        const char *message;                    /* or NULL */
+        const char *settle;                     /* or NULL */
+        unsigned settle_ms;
+        bool no_frame;                          /* the screen cannot have changed and no X is at hand */
+        /* The "args" object's members; redact: [journal] redact_text. */
+        void (*args)(struct json *j, bool redact, const void *userdata);
+        const void *userdata;
+};
+
+void cli_journal_record(const char *profile, const struct cli_journal_action *a);
+
+/* A lease change by `botdesk lease`: "human_took" (with the viewer's hash) or "returned". */
+void cli_journal_lease(const char *profile, const struct lease *l);
+
+/*
+ * Before an agent action: wait (at most CLI_JOURNAL_FRAME_WAIT_MS) until
+ * the process taking the previous action's frame has read the screen.
+ */
+#define CLI_JOURNAL_FRAME_WAIT_MS 2000u
+#define CLI_JOURNAL_FRAME_LOCK "journal-frame.lock"
+void cli_journal_frame_barrier(int runtime_fd);
+
+/* The text of a result for the journal: "ok", "refused" (exit 3), "error". */
+const char *cli_journal_result(int exit_code);

@@ -1,0 +1,327 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * botdesk journal PROFILE [--json] [--since SEQ|TIME] [--follow]
+ * botdesk journal PROFILE export DIR | export --video FILE.mp4
+ * botdesk journal PROFILE replay [--from N] [--to M] [--dry-run] [--scale]
+ * botdesk journal PROFILE frame SEQ    (internal: the frame after entry SEQ)
+ */
+#include <fcntl.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/inotify.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli-desktop.h"
+#include "cli.h"
+#include "config.h"
+#include "journal-export.h"
+#include "journal-replay.h"
+#include "frame-diff.h"
+#include "journal.h"
+#include "json.h"
+#include "log.h"
+#include "profile.h"
+#include "thumbnail.h"
+#include "util.h"
+#include "verbs.h"
+
+static void journal_usage(FILE *f) {
+        fputs("Usage: botdesk journal PROFILE [--json] [--since SEQ|TIME] [--follow]\n"
+              "       botdesk journal PROFILE export DIR\n"
+              "       botdesk journal PROFILE export --video FILE.mp4\n"
+              "       botdesk journal PROFILE replay [--from N] [--to M] [--dry-run] [--scale] [--tolerance PCT]\n"
+              "\n"
+              "The agent's actions on the profile's desktop, oldest first: time, action, arguments,\n"
+              "the lease, the result, the settle outcome and the frame of the screen after it.\n"
+              "  --json            one JSON object a line, as stored\n"
+              "  --since SEQ|TIME  from entry SEQ, or from TIME (2026-12-02T01:00:00Z, or a prefix of it)\n"
+              "  --follow          then print entries as they are recorded, until interrupted\n"
+              "  export DIR        a self-contained HTML page of the journal with its frames, in DIR\n"
+              "  export --video F  the frames as an MP4 with their real timing, through ffmpeg\n"
+              "  replay            run the recorded actions again, gated by the lease like any agent\n"
+              "                    action; stops at the first refusal; says for each step whether the\n"
+              "                    screen matches its frame (at most PCT %, default 1, of pixels differ)\n"
+              "                    --scale: a journal of another screen size, coordinates mapped\n",
+              f);
+}
+
+struct print_ctx {
+        bool json;
+        const char *since_time;
+};
+
+static const char *member_string(const struct json_value *v, const char *key) {
+        const struct json_value *m = json_get(v, key);
+        return m && m->type == JSON_STRING ? m->string : NULL;
+}
+
+static int print_entry(unsigned long long seq, const char *line, size_t len, void *userdata) {
+        const struct print_ctx *ctx = userdata;
+        struct json_value *v = NULL;
+        const char *t;
+        int r;
+
+        r = json_parse(line, len, &v);
+        if (r < 0)
+                return 0;
+        t = member_string(v, "time");
+        if (ctx->since_time && (!t || strcmp(t, ctx->since_time) < 0)) {
+                json_value_free(v);
+                return 0;
+        }
+        if (ctx->json)
+                printf("%.*s\n", (int) len, line);
+        else {
+                const struct json_value *args = json_get(v, "args");
+                const char *settle = member_string(v, "settle"), *msg = member_string(v, "message"),
+                           *event = member_string(v, "event");
+                struct json j;
+
+                printf("%llu %s %s %s", seq, t ?: "?", member_string(v, "action") ?: "?",
+                       event ?: member_string(v, "result") ?: "?");
+                if (settle)
+                        printf(" %s", settle);
+                if (args && args->type == JSON_OBJECT && args->n > 0) {
+                        putchar(' ');
+                        json_init(&j, stdout);
+                        json_value_write(&j, args);
+                }
+                if (msg)
+                        printf(" (%s)", msg);
+                putchar('\n');
+        }
+        json_value_free(v);
+        return fflush(stdout) == 0 ? 0 : -EPIPE;
+}
+
+/* A watch on the journal dir, set before the first read so that nothing written meanwhile is missed. */
+static int watch_journal(struct journal *j) {
+        _cleanup_close_ int ifd = inotify_init1(IN_CLOEXEC);
+        char path[64];
+
+        if (ifd < 0)
+                return negative_errno();
+        snprintf(path, sizeof path, "/proc/self/fd/%d", j->fd);
+        if (inotify_add_watch(ifd, path, IN_MODIFY | IN_CREATE | IN_MOVED_TO | IN_DELETE_SELF) < 0)
+                return negative_errno();
+        return TAKE_FD(ifd);
+}
+
+/* Read on as entries come: inotify on the journal dir, no polling. */
+static int follow(struct journal *j, int ifd, unsigned long long next, struct print_ctx *ctx) {
+        int r;
+
+        for (;;) {
+                char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+                struct pollfd pfd = { .fd = ifd, .events = POLLIN };
+                ssize_t n;
+
+                if (poll(&pfd, 1, -1) < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        return EXIT_FAILED;
+                }
+                n = read(ifd, buf, sizeof buf);
+                if (n < 0 && errno != EAGAIN && errno != EINTR)
+                        return EXIT_FAILED;
+                r = journal_read(j, next, print_entry, ctx, &next, NULL);
+                if (r == -EPIPE)
+                        return EXIT_OK;
+                if (r < 0)
+                        return log_error_errno(r, "Cannot read the journal: %m"), EXIT_FAILED;
+        }
+}
+
+/* The screen now, frame_width wide, as entry seq's frame. Run detached, lock on fd 3. */
+static int take_frame(const char *profile, const char *seqs, bool before) {
+        _cleanup_(config_done) struct bd_config c = {};
+        _cleanup_(paths_done) struct bd_paths p = {};
+        _cleanup_free_ char *display = NULL, *xauthority = NULL;
+        _cleanup_free_ uint8_t *jpeg = NULL;
+        _cleanup_close_ int dirfd = -EBADF;
+        struct journal j = { .fd = -EBADF, .frames_fd = -EBADF };
+        struct thumb_image img = {};
+        unsigned long long seq;
+        xcb_connection_t *conn = NULL;
+        size_t size = 0;
+        int screen, r;
+
+        if (parse_uint(seqs, 999999999999ull, &seq) < 0 || cli_load_config(profile, &c) < 0 ||
+            paths_for_profile(profile, &p) < 0)
+                return EXIT_USAGE;
+        r = cli_running_display(profile, &dirfd, &display, &xauthority);
+        if (r != EXIT_OK)
+                return r;
+        r = cli_connect_desktop(profile, display, xauthority, &conn, &screen);
+        if (r != EXIT_OK)
+                return r;
+        r = thumb_grab_scaled(conn, screen, c.journal_frame_width, THUMB_SIZE_MAX, &img);
+        xcb_disconnect(conn);
+        /* The screen is read: the next action may go on while this encodes. The
+         * lock's mtime says when the last frame was taken (a gap, JOURNAL_GAP_S). */
+        (void) futimens(3, NULL);
+        (void) close(3);
+        if (r < 0)
+                return log_error_errno(r, "Cannot read the screen: %m"), EXIT_FAILED;
+        r = thumb_encode_jpeg(img.rgb, img.width, img.height, THUMB_JPEG_QUALITY_DEFAULT, &jpeg, &size);
+        thumb_image_done(&img);
+        if (r < 0)
+                return EXIT_FAILED;
+        r = journal_open(p.state, false, &j);
+        if (r >= 0)
+                r = journal_write_frame(&j, seq, before, jpeg, size);
+        journal_close(&j);
+        return r < 0 ? EXIT_FAILED : EXIT_OK;
+}
+
+int verb_journal(int argc, char **argv) {
+        static const struct option options[] = {
+                { "json", no_argument, NULL, 'j' },
+                { "since", required_argument, NULL, 's' },
+                { "follow", no_argument, NULL, 'f' },
+                { "video", required_argument, NULL, 'v' },
+                { "from", required_argument, NULL, 'F' },
+                { "to", required_argument, NULL, 'T' },
+                { "dry-run", no_argument, NULL, 'n' },
+                { "scale", no_argument, NULL, 'S' },
+                { "tolerance", required_argument, NULL, 't' },
+                { "before", no_argument, NULL, 'B' },
+                { "help", no_argument, NULL, 'h' },
+                {},
+        };
+        _cleanup_(paths_done) struct bd_paths p = {};
+        struct journal j = { .fd = -EBADF, .frames_fd = -EBADF };
+        struct print_ctx ctx = {};
+        struct replay_options ro = { .tolerance = FRAME_DIFF_TOLERANCE_DEFAULT };
+        unsigned long long v;
+        const char *since = NULL, *video = NULL, *profile, *sub = NULL, *dir = NULL;
+        unsigned long long since_seq = 0, next = 0;
+        bool do_follow = false, before = false;
+        _cleanup_close_ int ifd = -EBADF;
+        int c, r, ret;
+
+        /* Options anywhere (getopt permutes): journal P export --video F, journal --json P. */
+        optind = 0;
+        while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0) {
+                switch (c) {
+                case 'j':
+                        ctx.json = true;
+                        break;
+                case 's':
+                        since = optarg;
+                        break;
+                case 'f':
+                        do_follow = true;
+                        break;
+                case 'v':
+                        video = optarg;
+                        break;
+                case 'F':
+                case 'T':
+                        if (parse_uint(optarg, 999999999999ull, &v) < 0 || v == 0) {
+                                log_error("Invalid --%s \"%s\": an entry's number, from 1.", c == 'F' ? "from" : "to", optarg);
+                                return EXIT_USAGE;
+                        }
+                        *(c == 'F' ? &ro.from : &ro.to) = v;
+                        break;
+                case 'n':
+                        ro.dry_run = true;
+                        break;
+                case 'B':
+                        before = true;
+                        break;
+                case 'S':
+                        ro.scale = true;
+                        break;
+                case 't':
+                        if (parse_uint(optarg, 100, &v) < 0) {
+                                log_error("Invalid --tolerance \"%s\": a whole per cent, 0-100.", optarg);
+                                return EXIT_USAGE;
+                        }
+                        ro.tolerance = (double) v;
+                        break;
+                case 'h':
+                        journal_usage(stdout);
+                        return EXIT_OK;
+                default:
+                        journal_usage(stderr);
+                        return EXIT_USAGE;
+                }
+        }
+        profile = optind < argc ? argv[optind++] : NULL;
+        if (cli_check_profile(profile) < 0)
+                return EXIT_USAGE;
+        if (optind < argc)
+                sub = argv[optind++];
+        if (optind < argc)
+                dir = argv[optind++];
+        if (optind < argc) {
+                log_error("Too many arguments; see botdesk journal --help.");
+                return EXIT_USAGE;
+        }
+        if (sub && streq(sub, "frame"))
+                return dir ? take_frame(profile, dir, before) : EXIT_USAGE;
+        if (sub && !streq(sub, "export") && !streq(sub, "replay")) {
+                log_error("Unknown journal command \"%s\"; see botdesk journal --help.", sub);
+                return EXIT_USAGE;
+        }
+        if (sub && streq(sub, "export") && !dir == !video) {
+                log_error("export takes a DIR, or --video FILE.mp4; see botdesk journal --help.");
+                return EXIT_USAGE;
+        }
+        if (since) {
+                if (parse_uint(since, 999999999999ull, &since_seq) < 0) {
+                        since_seq = 0;
+                        ctx.since_time = since;
+                }
+        }
+        r = paths_for_profile(profile, &p);
+        if (r < 0)
+                return log_error_errno(r, "Cannot compute the paths of profile %s: %m", profile), EXIT_FAILED;
+        r = journal_open(p.state, false, &j);
+        if (r == -ENOENT) {
+                log_error("Profile %s has no journal (%s/" JOURNAL_DIR "): no agent action was recorded.", profile, p.state);
+                return EXIT_FAILED;
+        }
+        if (r == -EPERM) {
+                log_error("%s/" JOURNAL_DIR " is not a private directory (0700) of uid %u; remove it or fix its owner and mode.",
+                          p.state, (unsigned) getuid());
+                return EXIT_FAILED;
+        }
+        if (r < 0)
+                return log_error_errno(r, "Cannot open the journal of %s: %m", profile), EXIT_FAILED;
+
+        if (sub && streq(sub, "replay")) {
+                ret = dir ? EXIT_USAGE : journal_replay(&j, profile, &ro);
+                journal_close(&j);
+                return ret;
+        }
+        if (sub) {
+                ret = video ? journal_export_video(&j, video) : journal_export_html(&j, profile, dir);
+                journal_close(&j);
+                return ret;
+        }
+        /* A reader that went away ends us quietly. */
+        signal(SIGPIPE, SIG_IGN);
+        if (do_follow) {
+                ifd = watch_journal(&j);
+                if (ifd < 0) {
+                        journal_close(&j);
+                        return log_error_errno(ifd, "Cannot watch the journal: %m"), EXIT_FAILED;
+                }
+        }
+        r = journal_read(&j, since_seq, print_entry, &ctx, &next, NULL);
+        if (r < 0 && r != -EPIPE) {
+                journal_close(&j);
+                return log_error_errno(r, "Cannot read the journal: %m"), EXIT_FAILED;
+        }
+        ret = EXIT_OK;
+        if (do_follow && r >= 0)
+                ret = follow(&j, ifd, next, &ctx);
+        journal_close(&j);
+        return ret;
+}

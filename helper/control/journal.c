@@ -1,0 +1,531 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <dirent.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "journal.h"
+#include "lease.h"
+#include "profile.h"
+#include "util.h"
+
+/* Check the opened dir: ours, a directory, exactly 0700. */
+static int dir_check_private(int fd) {
+        struct stat st;
+
+        if (fstat(fd, &st) < 0)
+                return negative_errno();
+        if (!S_ISDIR(st.st_mode) || st.st_uid != getuid() || (st.st_mode & 07777) != 0700)
+                return -EPERM;
+        return 0;
+}
+
+static int subdir_open(int parent, const char *name, bool create) {
+        _cleanup_close_ int fd = -EBADF;
+        int r;
+
+        if (create && mkdirat(parent, name, 0700) < 0 && errno != EEXIST)
+                return negative_errno();
+        fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0)
+                return errno == ENOTDIR || errno == ELOOP ? -EPERM : negative_errno();
+        r = dir_check_private(fd);
+        if (r < 0)
+                return r;
+        return TAKE_FD(fd);
+}
+
+int journal_open(const char *state_dir, bool create, struct journal *ret) {
+        _cleanup_close_ int sfd = -EBADF, fd = -EBADF;
+        int r;
+
+        *ret = (struct journal) { .fd = -EBADF, .frames_fd = -EBADF, .max_bytes = 200ull << 20, .frame_width = 640 };
+        if (create) {
+                r = mkdir_parents(state_dir, 0700);
+                if (r < 0)
+                        return r;
+        }
+        sfd = dir_open_verified_at(AT_FDCWD, state_dir, getuid());
+        if (sfd < 0)
+                return sfd;
+        fd = subdir_open(sfd, JOURNAL_DIR, create);
+        if (fd < 0)
+                return fd;
+        r = subdir_open(fd, JOURNAL_FRAMES_DIR, true);
+        if (r < 0)
+                return r;
+        ret->frames_fd = r;
+        ret->fd = TAKE_FD(fd);
+        return 0;
+}
+
+void journal_close(struct journal *j) {
+        j->fd = safe_close(j->fd);
+        j->frames_fd = safe_close(j->frames_fd);
+}
+
+/* ---- names ------------------------------------------------------------------------------------ */
+
+static bool parse_seq_name(const char *name, const char *prefix, const char *suffix, unsigned long long *ret) {
+        size_t pl = strlen(prefix), sl = strlen(suffix), n = strlen(name);
+        char digits[JOURNAL_SEQ_DIGITS + 1];
+
+        if (n != pl + JOURNAL_SEQ_DIGITS + sl || strncmp(name, prefix, pl) != 0 || !streq(name + n - sl, suffix))
+                return false;
+        memcpy(digits, name + pl, JOURNAL_SEQ_DIGITS);
+        digits[JOURNAL_SEQ_DIGITS] = 0;
+        return parse_uint(digits, 999999999999ull, ret) >= 0;
+}
+
+static void segment_name(unsigned long long first, char *buf, size_t size) {
+        snprintf(buf, size, "seg-%012llu.jsonl", first);
+}
+
+void journal_frame_name(unsigned long long seq, bool before, char *buf, size_t size) {
+        snprintf(buf, size, JOURNAL_FRAMES_DIR "/%012llu%s.jpg", seq, before ? "-before" : "");
+}
+
+static int cmp_ull(const void *a, const void *b) {
+        unsigned long long x = *(const unsigned long long *) a, y = *(const unsigned long long *) b;
+        return x < y ? -1 : x > y;
+}
+
+/* The first seqs of the segments, sorted, into a new array. */
+static int list_segments(int fd, unsigned long long **ret, size_t *ret_n) {
+        _cleanup_closedir_ DIR *d = NULL;
+        _cleanup_free_ unsigned long long *v = NULL;
+        size_t n = 0, cap = 0;
+        struct dirent *de;
+        int r;
+
+        r = dir_open_at(fd, ".", &d);
+        if (r < 0)
+                return r;
+        while ((de = readdir(d))) {
+                unsigned long long s;
+
+                if (!parse_seq_name(de->d_name, "seg-", ".jsonl", &s))
+                        continue;
+                if (n == cap) {
+                        unsigned long long *nv = reallocarray(v, cap ? cap * 2 : 16, sizeof *v);
+                        if (!nv)
+                                return -ENOMEM;
+                        v = nv;
+                        cap = cap ? cap * 2 : 16;
+                }
+                v[n++] = s;
+        }
+        if (n)
+                qsort(v, n, sizeof *v, cmp_ull);
+        *ret = TAKE_PTR(v);
+        *ret_n = n;
+        return 0;
+}
+
+static int read_at(int fd, const char *name, char **ret, size_t *ret_size) {
+        return read_full_file_at(fd, name, ret, ret_size, 64u << 20);
+}
+
+static int next_position(struct journal *j, unsigned long long *ret_seq, unsigned long long *ret_first);
+
+/* ---- stopping --------------------------------------------------------------------------------- */
+
+bool journal_stopped(const char *state_dir, char *buf, size_t size) {
+        _cleanup_close_ int sfd = -EBADF, fd = -EBADF;
+        _cleanup_free_ char *s = NULL;
+        size_t n = 0;
+
+        sfd = dir_open_verified_at(AT_FDCWD, state_dir, getuid());
+        if (sfd < 0)
+                return false;
+        fd = openat(sfd, JOURNAL_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0)
+                return false;
+        if (faccessat(fd, JOURNAL_STOPPED_FILE, F_OK, AT_SYMLINK_NOFOLLOW) < 0)
+                return false;
+        /* A full disk may have left it empty: that is what it means then. */
+        if (read_at(fd, JOURNAL_STOPPED_FILE, &s, &n) < 0 || n == 0)
+                snprintf(buf, size, "disk full");
+        else
+                snprintf(buf, size, "%.*s", (int) strcspn(s, "\n"), s);
+        return true;
+}
+
+void journal_stop(struct journal *j, int r) {
+        const char *why = r == -ENOSPC || r == -EDQUOT ? "disk full\n" : "write failed\n";
+        _cleanup_close_ int fd = openat(j->fd, JOURNAL_STOPPED_FILE,
+                                        O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+
+        if (fd >= 0)
+                (void) write_all(fd, why, strlen(why));
+}
+
+/* ---- size and cap ----------------------------------------------------------------------------- */
+
+static int dir_bytes(int fd, unsigned long long *sum) {
+        _cleanup_closedir_ DIR *d = NULL;
+        struct dirent *de;
+        int r;
+
+        r = dir_open_at(fd, ".", &d);
+        if (r < 0)
+                return r;
+        while ((de = readdir(d))) {
+                struct stat st;
+
+                if (fstatat(fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
+                        continue;
+                *sum += (unsigned long long) st.st_size;
+        }
+        return 0;
+}
+
+int journal_size(struct journal *j, unsigned long long *ret) {
+        unsigned long long sum = 0;
+        int r;
+
+        r = dir_bytes(j->fd, &sum);
+        if (r >= 0)
+                r = dir_bytes(j->frames_fd, &sum);
+        if (r < 0)
+                return r;
+        *ret = sum;
+        return 0;
+}
+
+/* Frames of entries before seq go with their segment. */
+static void drop_frames_before(struct journal *j, unsigned long long seq) {
+        _cleanup_closedir_ DIR *d = NULL;
+        struct dirent *de;
+
+        if (dir_open_at(j->frames_fd, ".", &d) < 0)
+                return;
+        while ((de = readdir(d))) {
+                unsigned long long s;
+
+                if ((parse_seq_name(de->d_name, "", ".jpg", &s) || parse_seq_name(de->d_name, "", "-before.jpg", &s)) &&
+                    s < seq)
+                        (void) unlinkat(j->frames_fd, de->d_name, 0);
+        }
+}
+
+/* Drop the oldest segments (never the one being written) while past the cap. */
+static int enforce_cap(struct journal *j) {
+        _cleanup_free_ unsigned long long *segs = NULL;
+        unsigned long long size;
+        size_t n, i;
+        int r;
+
+        r = journal_size(j, &size);
+        if (r < 0)
+                return r;
+        if (size <= j->max_bytes)
+                return 0;
+        r = list_segments(j->fd, &segs, &n);
+        if (r < 0)
+                return r;
+        for (i = 0; i + 1 < n && size > j->max_bytes; i++) {
+                char name[64];
+
+                segment_name(segs[i], name, sizeof name);
+                (void) unlinkat(j->fd, name, 0);
+                drop_frames_before(j, segs[i + 1]);
+                r = journal_size(j, &size);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+/* ---- append ----------------------------------------------------------------------------------- */
+
+static void format_time(char *buf, size_t size) {
+        unsigned long long us = realtime_usec();
+        time_t t = (time_t) (us / 1000000);
+        struct tm tm;
+        char base[32];
+
+        gmtime_r(&t, &tm);
+        strftime(base, sizeof base, "%Y-%m-%dT%H:%M:%S", &tm);
+        snprintf(buf, size, "%s.%03lluZ", base, (us / 1000) % 1000);
+}
+
+static int entry_line(const struct journal_entry *e, unsigned long long seq, char **ret, size_t *ret_size) {
+        _cleanup_fclose_ FILE *f = NULL;
+        char *buf = NULL, t[40];
+        size_t size = 0;
+        struct json j;
+        int r = 0;
+
+        f = open_memstream(&buf, &size);
+        if (!f)
+                return -ENOMEM;
+        format_time(t, sizeof t);
+        json_init(&j, f);
+        json_object_begin(&j);
+        json_kv_int(&j, "seq", (long long) seq);
+        json_kv_string(&j, "time", t);
+        json_kv_string(&j, "action", e->action);
+        json_key(&j, "args");
+        json_raw(&j, e->args_json ?: "{}");
+        json_kv_string(&j, "holder", e->agent ? "agent" : "human");
+        json_kv_int(&j, "epoch", (long long) e->epoch);
+        json_kv_string(&j, "result", e->result);
+        json_kv_string(&j, "message", e->message);
+        json_kv_string(&j, "settle", e->settle);
+        json_kv_opt_int(&j, "settle_ms", e->settle_ms, e->settle);
+        if (e->frame) {
+                char name[64];
+
+                journal_frame_name(seq, false, name, sizeof name);
+                json_kv_string(&j, "frame", name);
+        } else
+                json_kv_null(&j, "frame");
+        if (e->extra_json)
+                json_raw(&j, e->extra_json);    /* separated by the writer, as a member */
+        json_object_end(&j);
+        fputc('\n', f);
+        if (fflush(f) != 0 || ferror(f))
+                r = -ENOMEM;
+        if (fclose(TAKE_PTR(f)) != 0)
+                r = -ENOMEM;
+        if (r < 0) {
+                free(buf);
+                return r;
+        }
+        *ret = buf;
+        *ret_size = size;
+        return 0;
+}
+
+/* Where the next entry goes: its seq, and its segment's first seq. */
+static int next_position(struct journal *j, unsigned long long *ret_seq, unsigned long long *ret_first) {
+        _cleanup_free_ unsigned long long *segs = NULL;
+        _cleanup_free_ char *data = NULL;
+        char name[64];
+        size_t n, size = 0, lines = 0;
+        int r;
+
+        r = list_segments(j->fd, &segs, &n);
+        if (r < 0)
+                return r;
+        if (n == 0) {
+                *ret_seq = *ret_first = 1;
+                return 0;
+        }
+        segment_name(segs[n - 1], name, sizeof name);
+        r = read_at(j->fd, name, &data, &size);
+        if (r < 0)
+                return r;
+        for (size_t i = 0; i < size; i++)
+                lines += data[i] == '\n';
+        *ret_seq = segs[n - 1] + lines;
+        /* A torn last line is never appended to: the reader stops at it, so
+         * what follows goes to a segment of its own. */
+        if (size >= JOURNAL_SEGMENT_MAX || (size > 0 && data[size - 1] != '\n'))
+                *ret_first = *ret_seq;
+        else
+                *ret_first = segs[n - 1];
+        return 0;
+}
+
+int journal_append(struct journal *j, const struct journal_entry *e, unsigned long long *ret_seq) {
+        _cleanup_close_ int lock = -EBADF, fd = -EBADF;
+        _cleanup_free_ char *line = NULL;
+        unsigned long long seq, first;
+        char name[64];
+        size_t len;
+        struct stat st;
+        int r;
+
+        lock = lock_file_at(j->fd, "lock", true);
+        if (lock < 0)
+                return lock;
+        if (faccessat(j->fd, JOURNAL_STOPPED_FILE, F_OK, AT_SYMLINK_NOFOLLOW) >= 0)
+                return -ESHUTDOWN;
+        r = next_position(j, &seq, &first);
+        if (r < 0)
+                return r;
+        r = entry_line(e, seq, &line, &len);
+        if (r < 0)
+                return r;
+        segment_name(first, name, sizeof name);
+        fd = openat(j->fd, name, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0600);
+        if (fd < 0)
+                return negative_errno();
+        if (fstat(fd, &st) < 0)
+                return negative_errno();
+        if (!S_ISREG(st.st_mode))
+                return -EBADFD;
+        r = write_all(fd, line, len);
+        if (r < 0) {
+                /* No torn line left behind: what was written goes. */
+                (void) ftruncate(fd, st.st_size);
+                if (r == -ENOSPC || r == -EDQUOT)
+                        journal_stop(j, r);
+                return r;
+        }
+        if (ret_seq)
+                *ret_seq = seq;
+        /* The sum of every file is not free: a new segment, and every 16th entry. */
+        if (first == seq || seq % 16 == 0)
+                (void) enforce_cap(j);
+        return 0;
+}
+
+int journal_last_epoch(struct journal *j, unsigned long long *ret) {
+        _cleanup_free_ unsigned long long *segs = NULL;
+        _cleanup_free_ char *data = NULL;
+        struct json_value *v = NULL;
+        char name[64], *end, *start;
+        size_t n, size = 0;
+        long long e;
+        int r;
+
+        r = list_segments(j->fd, &segs, &n);
+        if (r < 0)
+                return r;
+        /* The newest segment with a whole line (a torn one may stand alone after a crash). */
+        for (; n > 0; n--) {
+                free(data);
+                data = NULL;
+                segment_name(segs[n - 1], name, sizeof name);
+                r = read_at(j->fd, name, &data, &size);
+                if (r < 0 && r != -ENOENT)
+                        return r;
+                end = r >= 0 ? memrchr(data, '\n', size) : NULL;
+                if (end)
+                        break;
+        }
+        if (n == 0)
+                return -ENOENT;
+        *end = 0;
+        start = memrchr(data, '\n', (size_t) (end - data));
+        start = start ? start + 1 : data;
+        r = json_parse(start, (size_t) (end - start), &v);
+        if (r < 0)
+                return r;
+        r = json_get_int(json_get(v, "epoch"), 0, LLONG_MAX, &e);
+        json_value_free(v);
+        if (r < 0)
+                return r;
+        *ret = (unsigned long long) e;
+        return 0;
+}
+
+int journal_next_seq(struct journal *j, unsigned long long *ret) {
+        _cleanup_close_ int lock = lock_file_at(j->fd, "lock", true);
+        unsigned long long first;
+
+        if (lock < 0)
+                return lock;
+        return next_position(j, ret, &first);
+}
+
+int journal_write_frame(struct journal *j, unsigned long long seq, bool before, const void *data, size_t size) {
+        char name[64];
+        int r;
+
+        snprintf(name, sizeof name, "%012llu%s.jpg", seq, before ? "-before" : "");
+        r = write_file_atomic_at(j->frames_fd, name, data, size, 0600);
+        if (r == -ENOSPC || r == -EDQUOT)
+                journal_stop(j, r);
+        return r;
+}
+
+/* ---- reading ---------------------------------------------------------------------------------- */
+
+static int read_segment(int fd, unsigned long long first, unsigned long long since, journal_entry_fn fn,
+                        void *userdata, unsigned long long *next, unsigned long long *bad) {
+        _cleanup_free_ char *data = NULL;
+        char name[64];
+        size_t size = 0, pos = 0;
+        unsigned long long seq = first;
+        int r;
+
+        segment_name(first, name, sizeof name);
+        r = read_at(fd, name, &data, &size);
+        if (r == -ENOENT)
+                return 0;       /* dropped by the cap meanwhile */
+        if (r < 0)
+                return r;
+        while (pos < size) {
+                char *nl = memchr(data + pos, '\n', size - pos);
+                struct json_value *v = NULL;
+                size_t len;
+
+                if (!nl)
+                        break;
+                len = (size_t) (nl - (data + pos));
+                *nl = 0;
+                if (json_parse(data + pos, len, &v) < 0 || v->type != JSON_OBJECT) {
+                        json_value_free(v);
+                        break;
+                }
+                json_value_free(v);
+                if (seq >= since) {
+                        r = fn(seq, data + pos, len, userdata);
+                        if (r < 0)
+                                return r;
+                }
+                pos += len + 1;
+                seq++;
+        }
+        if (pos < size) {
+                fprintf(stderr, "journal: %s: %zu bytes after entry %llu cannot be read (torn or corrupt), ignored.\n",
+                        name, size - pos, seq);
+                *bad += size - pos;
+        }
+        if (seq > *next)
+                *next = seq;
+        return 0;
+}
+
+int journal_read(struct journal *j, unsigned long long since_seq, journal_entry_fn fn, void *userdata,
+                 unsigned long long *ret_next, unsigned long long *ret_bad_bytes) {
+        _cleanup_free_ unsigned long long *segs = NULL;
+        unsigned long long next = since_seq, bad = 0;
+        size_t n;
+        int r;
+
+        r = list_segments(j->fd, &segs, &n);
+        if (r < 0)
+                return r;
+        for (size_t i = 0; i < n; i++) {
+                if (i + 1 < n && segs[i + 1] <= since_seq)
+                        continue;
+                r = read_segment(j->fd, segs[i], since_seq, fn, userdata, &next, &bad);
+                if (r < 0)
+                        return r;
+        }
+        if (ret_next)
+                *ret_next = next;
+        if (ret_bad_bytes)
+                *ret_bad_bytes = bad;
+        return 0;
+}
+
+void journal_text_fields(struct json *j, const char *key, const char *text, bool redact) {
+        static const char hex[] = "0123456789abcdef";
+        unsigned char d[32];
+        char h[17], k[64];
+
+        if (!redact) {
+                json_kv_string(j, key, text);
+                return;
+        }
+        lease_sha256(text, strlen(text), d);
+        for (unsigned i = 0; i < 8; i++) {
+                h[2 * i] = hex[d[i] >> 4];
+                h[2 * i + 1] = hex[d[i] & 15];
+        }
+        h[16] = 0;
+        snprintf(k, sizeof k, "%s_length", key);
+        json_kv_int(j, k, (long long) strlen(text));
+        snprintf(k, sizeof k, "%s_sha256", key);
+        json_kv_string(j, k, h);
+}

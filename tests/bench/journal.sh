@@ -1,0 +1,102 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# What the journal of agent actions costs (issue 28's targets): the latency
+# of `botdesk input click` from a fresh process, p50, with [journal] enabled
+# = no and = yes, paced as an agent acts (250 ms between actions, so the
+# frame of one is taken before the next) and back to back (the next action
+# then waits for the previous frame's grab); and the journal's bytes per
+# 1,000 actions at the default frame_width (640). Prints figures; asserts
+# nothing.
+#
+#   tests/bench/journal.sh [-n ACTIONS] [-b BUILD_DIR] [-o OUT_DIR]
+#
+# A command desktop (xeyes, which follows the pointer, so every frame
+# differs a little) at 1440x900 on displays 360-364.
+set -euo pipefail
+
+RUNS=100 OUT=$PWD
+. "$(dirname "$0")/lib.sh"
+bench_parse_options "n:RUNS b:BUILD o:OUT" "$@"
+BUILD=$(cd "$BUILD" && pwd)
+BOTDESK=$BUILD/helper/botdesk
+[ -x "$BOTDESK" ] || { echo "bench: build first (ninja -C $BUILD)" >&2; exit 2; }
+command -v xeyes >/dev/null || { echo "bench: xeyes (x11-apps) is needed" >&2; exit 2; }
+
+W=$(mktemp -d /tmp/botdesk-bench-journal.XXXXXX)
+mkdir -m700 "$W/run"
+export XDG_RUNTIME_DIR=$W/run XDG_STATE_HOME=$W/state BOTDESK_CONFIG=$W/botdesk.ini
+export BOTDESK_HELPER=$BUILD/helper/botdesk-helper BOTDESK_SKEL_DIR=$SRC/conf/skel BOTDESK_PLACEMENT=standalone
+P=jbench
+config() {
+        cat >"$W/botdesk.ini" <<EOF
+[display]
+band = 360-364
+geometry = 1440x900
+[resources]
+min_free_memory_mb = 0
+[session]
+desktop = command
+command = xeyes -geometry 1440x900+0+0
+command_settle_ms = 300
+idle_stop_minutes = 0
+[journal]
+enabled = $1
+EOF
+}
+cleanup() {
+        set +e
+        "$BOTDESK" stop -q "$P" >/dev/null 2>&1
+        rm -rf -- "${W:?}"
+}
+trap cleanup EXIT
+
+median() { sort -n | awk '{a[NR]=$1} END {if (NR==0) print "n/a"; else print a[int((NR+1)/2)]}'; }
+STAMP=$(date -u +%Y%m%dT%H%M%SZ)
+TABLE=$OUT/bench-journal-$STAMP.txt
+: >"$TABLE"
+row() { printf '| %-52s | %12s | %-14s |\n' "$1" "$2" "$3" | tee -a "$TABLE"; }
+
+# p50 of RUNS clicks (us), pause seconds between them.
+clicks() {
+        local pause=$1 lat=() t0 i
+        for i in $(seq "$RUNS"); do
+                t0=$(date +%s%N)
+                "$BOTDESK" input "$P" click $((100 + i % 700)) $((100 + i % 500)) >/dev/null
+                lat+=("$(( ($(date +%s%N) - t0) / 1000 ))")
+                [ "$pause" = 0 ] || sleep "$pause"
+        done
+        printf '%s\n' "${lat[@]}" | median
+}
+
+config no
+"$BOTDESK" start -q "$P" >/dev/null
+"$BOTDESK" input "$P" move 1 1 >/dev/null
+off_paced=$(clicks 0.25)
+off_b2b=$(clicks 0)
+"$BOTDESK" stop -q "$P" >/dev/null
+
+config yes
+"$BOTDESK" start -q "$P" >/dev/null
+"$BOTDESK" input "$P" move 1 1 >/dev/null
+J=$XDG_STATE_HOME/botdesk/$P/journal
+rm -rf -- "${J:?}"
+on_paced=$(clicks 0.25)
+on_b2b=$(clicks 0)
+# Every frame written before the journal is weighed.
+for _ in $(seq 50); do
+        [ "$(ls "$J/frames" | grep -c '\.jpg$')" -ge $((2 * RUNS)) ] && break
+        sleep 0.1
+done
+bytes=$(du -sb "$J" | cut -f1)
+
+pct() { python3 -c 'import sys; a, b = float(sys.argv[1]), float(sys.argv[2]); print("%+.1f" % (100 * (b - a) / a))' "$1" "$2"; }
+row "measure" "value" "target"
+row "---" "---" "---"
+row "input click, journal off, paced 250 ms (us, p50)" "$off_paced" ""
+row "input click, journal on, paced 250 ms (us, p50)" "$on_paced" ""
+row "  added (%)" "$(pct "$off_paced" "$on_paced")" "<= 5"
+row "input click, journal off, back to back (us, p50)" "$off_b2b" ""
+row "input click, journal on, back to back (us, p50)" "$on_b2b" ""
+row "  added (%)" "$(pct "$off_b2b" "$on_b2b")" ""
+row "journal bytes per 1,000 actions (frame_width 640)" "$((bytes * 1000 / (2 * RUNS)))" ""
+row "journal bytes per action" "$((bytes / (2 * RUNS)))" ""
