@@ -40,3 +40,7 @@ int verb_act(int argc, char **argv) {
 int verb_clipboard(int argc, char **argv) {
         return unsupported(argc, argv);
 }
+
+int verb_a11y(int argc, char **argv) {
+        return unsupported(argc, argv);
+}

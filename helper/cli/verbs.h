@@ -191,5 +191,9 @@ int verb_act(int argc, char **argv);
 /* botdesk clipboard PROFILE get|set [--type text/plain|image/png]: 0; 1 nothing there, too large, no
  * answer; 2 usage; 3 a human holds control; 4 not running. */
 int verb_clipboard(int argc, char **argv);
+
+/* a11y PROFILE [--json] [--window ID] [--find EXPR] [--max-nodes N] | a11y PROFILE do ID ACTION [TEXT]:
+ * the accessibility tree and actions on its elements (a11y-agent.h). */
+int verb_a11y(int argc, char **argv);
 int verb_windows(int argc, char **argv);
 int verb_cursor(int argc, char **argv);

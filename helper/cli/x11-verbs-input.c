@@ -20,5 +20,7 @@ x11_verb_fn x11_input_verb(const char *name) {
                 return verb_act;
         if (streq(name, "clipboard"))
                 return verb_clipboard;
+        if (streq(name, "a11y"))
+                return verb_a11y;
         return NULL;
 }

@@ -17,7 +17,7 @@
 #include "x11-verbs.h"
 
 static bool is_x11_verb(const char *verb) {
-        static const char *const names[] = { "thumbnail", "input", "windows", "cursor", "mcp", "settle", "act", "clipboard" };
+        static const char *const names[] = { "thumbnail", "input", "windows", "cursor", "mcp", "settle", "act", "clipboard", "a11y" };
 
         for (size_t i = 0; i < ELEMENTSOF(names); i++)
                 if (streq(verb, names[i]))
