@@ -9,7 +9,9 @@
 # a password's text is never printed; a stale id, an action the element
 # does not offer, a --find that does not parse and an unknown window get
 # their exit codes and change nothing; everything is refused under a human;
-# a desktop with [session] accessibility = no says so, naming the setting.
+# the MCP tools a11y_tree, a11y_find and a11y_do give the same through the
+# official SDK's client; a desktop with [session] accessibility = no says
+# so, naming the setting.
 . "$(dirname "$0")/lib.sh"
 bd_init a11y 280 once
 bd_need_xserver
@@ -144,6 +146,31 @@ sleep 0.3
 t_is "$(wc -l <"$OUT")" "$n" "nothing was pressed under the human"
 "$BOTDESK" lease "$P" release --viewer human-1 >/dev/null
 t_ok "with control back, do press works again" "$BOTDESK" a11y "$P" do "$SAVE" press
+
+# ---- through MCP, with the official SDK's client ------------------------------------------------
+
+SDK_DIR=${BOTDESK_MCP_SDK_DIR:-/usr/local/lib/botdesk-tests}
+if command -v node >/dev/null 2>&1 && [ -d "$SDK_DIR/node_modules/@modelcontextprotocol/sdk" ]; then
+        step() { grep "\"step\": *\"$1\"" "$BD_T/steps" | head -n1; }
+        get() { step "$1" | "$PY" -c 'import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1], {}, {"d": d}))' "$2"; }
+        : >"$OUT"
+        timeout 40 node "$BD_SOURCE_DIR/tests/integration/a11y-mcp-client.cjs" "$SDK_DIR" "$BOTDESK" "$P" \
+                >"$BD_T/steps" 2>"$BD_T/client.err"
+        t_is "$?" 0 "the SDK's client ran every a11y step" || t_diag "$(tail -5 "$BD_T/client.err")"
+        t_is "$(get tools '[(t["name"], t["schemaValid"]) for t in d["tools"]]')" \
+                "[('a11y_tree', True), ('a11y_find', True), ('a11y_do', True)]" "tools/list has the three a11y tools with valid schemas"
+        t_is "$(get find '(d["isError"], [n["name"] for n in d["text"]["nodes"]])')" "(False, ['Save'])" "a11y_find finds the button"
+        t_match "$(get tree 'd["roles"]')" "'push button'.*|'password text'" "a11y_tree gives the tree"
+        t_is "$(get press 'd["isError"]')" False "a11y_do press presses it"
+        t_ok "... which wrote the text a11y_do set-text put in the entry" wait_for 5 grep -q '^saved:via mcp:' "$OUT"
+        t_is "$(get stale 'd["isError"]')" True "a11y_do on a stale id is an error result"
+        t_is "$(get bad_find 'd["isError"]')" True "an a11y_find that does not parse is an error result"
+        t_is "$(get human '(d["isError"], d["text"]["suppressed"])')" "(True, 'human_has_control')" \
+                "a11y_do under a human is refused as suppressed"
+        t_is "$(grep -c '^saved:' "$OUT")" 1 "... and pressed nothing"
+else
+        t_skip "the a11y tools through the MCP SDK's client" "node or the MCP SDK in $SDK_DIR"
+fi
 
 # ---- no accessibility bus ----------------------------------------------------------------------
 
