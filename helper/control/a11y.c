@@ -468,7 +468,8 @@ int a11y_tree_read(sd_bus *bus, const char *root, unsigned max_nodes, unsigned m
                                 rd.error = r;
                         break;
                 }
-                if (r > 0)
+                /* A timeout's callback run by sd_bus_process() may still make it return 0: look again. */
+                if (r > 0 || rd.pending == 0)
                         continue;
                 r = sd_bus_wait(bus, UINT64_MAX);
                 if (r < 0 && r != -EINTR) {

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # The GTK application of tests/integration/a11y.sh: a menu, a text entry,
 # a password entry, a check box and a button that writes the entry's text
-# to OUT when pressed. Usage: a11y-app.py TITLE OUT
+# to OUT when pressed; its pid goes to OUT.pid. Usage: a11y-app.py TITLE OUT
+import os
 import sys
 
 import gi
@@ -11,6 +12,9 @@ gi.require_version("Gtk", "3.0")
 from gi.repository import Gtk  # noqa: E402
 
 title, out = sys.argv[1], sys.argv[2]
+# Its pid, for the test to stop it (an application that hangs).
+with open(out + ".pid", "w", encoding="ascii") as f:
+    f.write("%d\n" % os.getpid())
 win = Gtk.Window(title=title)
 win.set_default_size(420, 260)
 win.connect("destroy", Gtk.main_quit)

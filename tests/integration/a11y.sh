@@ -9,6 +9,7 @@
 # a password's text is never printed; a stale id, an action the element
 # does not offer, a --find that does not parse and an unknown window get
 # their exit codes and change nothing; everything is refused under a human;
+# an application that hangs costs a deadline and is marked unresponsive;
 # the MCP tools a11y_tree, a11y_find and a11y_do give the same through the
 # official SDK's client; a desktop with [session] accessibility = no says
 # so, naming the setting.
@@ -171,6 +172,22 @@ if command -v node >/dev/null 2>&1 && [ -d "$SDK_DIR/node_modules/@modelcontextp
 else
         t_skip "the a11y tools through the MCP SDK's client" "node or the MCP SDK in $SDK_DIR"
 fi
+
+# ---- an application that hangs ------------------------------------------------------------------
+
+APP_PID=$(cat "$OUT.pid")
+kill -STOP "$APP_PID"
+t0=$SECONDS
+timeout 20 "$BOTDESK" a11y "$P" --json >"$BD_T/hung.json" 2>"$BD_T/e"
+t_is "$?" 0 "the tree of a desktop with an application that hangs is read"
+t_ok "... within 10 s (each call's deadline is 1 s; took $((SECONDS - t0)) s)" [ $((SECONDS - t0)) -lt 10 ]
+t_is "$("$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(sum(1 for n in d["nodes"] if n.get("unresponsive")), any(n["role"] == "frame" and n["name"] == sys.argv[2] for n in d["nodes"]))' "$BD_T/hung.json" "$TITLE")" \
+        "1 False" "... where the hung application is one node, marked unresponsive"
+timeout 20 "$BOTDESK" a11y "$P" do "$SAVE" press 2>"$BD_T/e"
+t_is "$?" 1 "do on its element is exit 1"
+t_match "$(cat "$BD_T/e")" "unresponsive" "... saying the application is unresponsive"
+kill -CONT "$APP_PID"
+t_ok "once it runs again its button is found again" within 10 found_save
 
 # ---- no accessibility bus ----------------------------------------------------------------------
 
