@@ -45,7 +45,7 @@ _botdesk_files() {
 
 _botdesk() {
         local cur=${COMP_WORDS[COMP_CWORD]} prev=''
-        local verbs="start stop restart status list env exec thumbnail input windows cursor settle act clipboard mcp lease watch rfb web lookup pool doctor install config help"
+        local verbs="start stop restart status list env exec thumbnail input windows cursor settle act clipboard a11y mcp lease watch rfb web lookup pool doctor install config help"
         local verb='' i w vi=0 npos=0 exec_at=0 opts value_opts pfx=''
         local -a pos=()
 
@@ -96,6 +96,7 @@ _botdesk() {
         mcp)       opts="--start --help" ;;
         act)       opts="--screenshots --start --help" ;;
         clipboard) opts="--type --help" ;;
+        a11y)      opts="--json --window --find --max-nodes --help" ;;
         settle)    opts="--quiet --timeout --json --help" ;;
         input)     opts="--json --button --double --window --stdin --settle --start --help" ;;
         watch)     opts="--json --until --help" ;;
@@ -192,7 +193,7 @@ _botdesk() {
         fi
 
         case $verb in
-        start | stop | restart | env | exec | thumbnail | rfb | lookup | status | windows | cursor | settle | act | clipboard | mcp | watch)
+        start | stop | restart | env | exec | thumbnail | rfb | lookup | status | windows | cursor | settle | act | clipboard | a11y | mcp | watch)
                 ((npos == 0)) && _botdesk_reply -W "$(_botdesk_profiles)" -- "$cur"
                 ((npos == 1)) && [[ $verb == exec ]] && _botdesk_reply -c -- "$cur"
                 ;;
