@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -89,8 +90,7 @@ int a11y_id_parse(const char *id, char **ret_bus, char **ret_path) {
         return 0;
 }
 
-/* The errno of a failed call: -ENOENT when the object or its application is gone. */
-static int call_errno(const sd_bus_error *e, int r) {
+int a11y_error_errno(const sd_bus_error *e, int r) {
         if (sd_bus_error_has_names(e, SD_BUS_ERROR_NO_REPLY, SD_BUS_ERROR_TIMEOUT))
                 return -ETIMEDOUT;
         if (sd_bus_error_has_names(e, SD_BUS_ERROR_SERVICE_UNKNOWN, SD_BUS_ERROR_NAME_HAS_NO_OWNER,
@@ -116,7 +116,7 @@ int a11y_bus_open(const char *session_address, uint64_t timeout_usec, sd_bus **r
         if (r < 0)
                 return sd_bus_error_has_names(&e, SD_BUS_ERROR_SERVICE_UNKNOWN, SD_BUS_ERROR_NAME_HAS_NO_OWNER)
                                ? -ENXIO
-                               : call_errno(&e, r);
+                               : a11y_error_errno(&e, r);
         r = sd_bus_message_read(reply, "s", &address);
         if (r < 0)
                 return r;
@@ -132,11 +132,27 @@ int a11y_bus_open(const char *session_address, uint64_t timeout_usec, sd_bus **r
 
 /* ---- reading the tree: every request of what is known sent before any reply is read ---- */
 
-enum call_kind { CALL_REGISTRY, CALL_ROLE, CALL_STATE, CALL_IFACES, CALL_PROPS, CALL_CHILDREN, CALL_EXTENTS,
+enum call_kind { CALL_REGISTRY, CALL_APP_ADDRESS, CALL_ROLE, CALL_STATE, CALL_IFACES, CALL_PROPS, CALL_CHILDREN, CALL_EXTENTS,
                  CALL_ACTIONS, CALL_TEXT };
+
+/*
+ * An application's own connection: AT-SPI applications answer on a socket
+ * of theirs (org.a11y.atspi.Application.GetApplicationBusAddress) as well
+ * as through the accessibility bus. Straight to the application, a request
+ * costs no bus daemon routing it both ways, which on a tree of a thousand
+ * elements was most of the time.
+ */
+struct app_conn {
+        char *name;             /* its unique name on the accessibility bus */
+        sd_bus *conn;           /* NULL: through the bus */
+};
+
+#define APPS_MAX 256
 
 struct reader {
         sd_bus *bus;
+        struct app_conn apps[APPS_MAX];
+        size_t n_apps;
         struct a11y_tree *t;
         unsigned max_nodes, max_depth;
         uint64_t timeout;
@@ -149,19 +165,59 @@ struct call {
         struct reader *r;
         long node;
         enum call_kind kind;
+        const char *app_path;   /* CALL_APP_ADDRESS: the application's name and root, in app[] */
+        char app[];
 };
 
 static int on_reply(sd_bus_message *m, void *userdata, sd_bus_error *ret_error);
 
+/* The direct connection to the application called name, or NULL. */
+static sd_bus *app_conn(const struct reader *rd, const char *name) {
+        for (size_t i = 0; i < rd->n_apps; i++)
+                if (streq(rd->apps[i].name, name))
+                        return rd->apps[i].conn;
+        return NULL;
+}
+
+static void apps_done(struct reader *rd) {
+        for (size_t i = 0; i < rd->n_apps; i++) {
+                free(rd->apps[i].name);
+                if (rd->apps[i].conn)
+                        sd_bus_close_unref(rd->apps[i].conn);
+        }
+        rd->n_apps = 0;
+}
+
+/* Remember a direct connection to the application name at address (NULL: none). Failing to make one is no error. */
+static int app_add(struct reader *rd, const char *name, const char *address) {
+        sd_bus *conn = NULL;
+        char *n;
+
+        if (rd->n_apps >= APPS_MAX)
+                return 0;
+        n = strdup(name);
+        if (!n)
+                return -ENOMEM;
+        if (address && *address && (sd_bus_new(&conn) < 0 || sd_bus_set_address(conn, address) < 0 ||
+                                    sd_bus_set_method_call_timeout(conn, rd->timeout) < 0 || sd_bus_start(conn) < 0))
+                conn = sd_bus_close_unref(conn);
+        rd->apps[rd->n_apps++] = (struct app_conn) { n, conn };
+        return 0;
+}
+
 static int send_call(struct reader *rd, long node, enum call_kind kind, const char *dest, const char *path,
                      const char *iface, const char *member, const char *types, ...) {
         _cleanup_(bus_message_unrefp) sd_bus_message *m = NULL;
+        sd_bus *conn = node >= 0 ? app_conn(rd, dest) : NULL;
         sd_bus_slot *slot = NULL;
         struct call *c;
         va_list ap;
         int r;
 
-        r = sd_bus_message_new_method_call(rd->bus, &m, dest, path, iface, member);
+        /* A connection to the application alone has no destinations: its messages name none. An
+         * application's address is asked of its root, whatever node the reading starts from. */
+        r = sd_bus_message_new_method_call(conn ?: rd->bus, &m, conn ? NULL : dest,
+                                           kind == CALL_APP_ADDRESS ? ATSPI_PATH_PREFIX "root" : path, iface, member);
         if (r < 0)
                 return r;
         if (types) {
@@ -171,11 +227,22 @@ static int send_call(struct reader *rd, long node, enum call_kind kind, const ch
                 if (r < 0)
                         return r;
         }
-        c = malloc(sizeof *c);
-        if (!c)
-                return -ENOMEM;
-        *c = (struct call) { rd, node, kind };
-        r = sd_bus_call_async(rd->bus, &slot, m, on_reply, c, rd->timeout);
+        if (kind == CALL_APP_ADDRESS) {
+                size_t ln = strlen(dest) + 1, lp = strlen(path) + 1;
+
+                c = malloc(sizeof *c + ln + lp);
+                if (!c)
+                        return -ENOMEM;
+                *c = (struct call) { rd, node, kind, c->app + ln };
+                memcpy(c->app, dest, ln);
+                memcpy(c->app + ln, path, lp);
+        } else {
+                c = malloc(sizeof *c);
+                if (!c)
+                        return -ENOMEM;
+                *c = (struct call) { rd, node, kind, NULL };
+        }
+        r = sd_bus_call_async(conn ?: rd->bus, &slot, m, on_reply, c, rd->timeout);
         if (r < 0) {
                 free(c);
                 return r;
@@ -200,13 +267,20 @@ static int node_calls(struct reader *rd, long i) {
                            ATSPI_ACCESSIBLE)) < 0 ||
             (r = send_call(rd, i, CALL_IFACES, b, p, ATSPI_ACCESSIBLE, "GetInterfaces", NULL)) < 0)
                 return r;
-        if (rd->max_depth > 0 && rd->t->nodes[i].depth >= rd->max_depth)
-                return 0;
-        return send_call(rd, i, CALL_CHILDREN, b, p, ATSPI_ACCESSIBLE, "GetChildren", NULL);
+        /* The children are asked for once the properties say there are any: most elements are leaves. */
+        return 0;
 }
 
-/* A new node (bus, path) under parent; its index, or -errno. -ENOSPC when max_nodes is reached. */
-static long node_add(struct reader *rd, const char *bus, const char *path, long parent) {
+static int children_call(struct reader *rd, long i) {
+        const struct a11y_node *n = &rd->t->nodes[i];
+
+        if (rd->max_depth > 0 && n->depth >= rd->max_depth)
+                return 0;
+        return send_call(rd, i, CALL_CHILDREN, n->bus, n->path, ATSPI_ACCESSIBLE, "GetChildren", NULL);
+}
+
+/* A new node (bus, path) under parent, read unless unresponsive; its index, or -errno. -ENOSPC when max_nodes is reached. */
+static long node_add(struct reader *rd, const char *bus, const char *path, long parent, bool unresponsive) {
         struct a11y_tree *t = rd->t;
         struct a11y_node *n;
         long i;
@@ -242,6 +316,10 @@ static long node_add(struct reader *rd, const char *bus, const char *path, long 
                 c[pn->n_children++] = i;
                 pn->children = c;
         }
+        if (unresponsive) {
+                n->unresponsive = true;
+                return i;
+        }
         r = node_calls(rd, i);
         return r < 0 ? r : i;
 }
@@ -262,7 +340,15 @@ static int read_children(struct reader *rd, sd_bus_message *m, long parent) {
                         bus = rd->t->nodes[parent].bus;
                 if (!*bus || streq(path, "/org/a11y/atspi/null"))
                         continue;
-                i = node_add(rd, bus, path, parent);
+                if (parent < 0 && !app_conn(rd, bus) && rd->n_apps < APPS_MAX) {
+                        /* An application: its own connection first, then its nodes through it. */
+                        r = send_call(rd, -1, CALL_APP_ADDRESS, bus, path, "org.a11y.atspi.Application",
+                                      "GetApplicationBusAddress", NULL);
+                        if (r < 0)
+                                return r;
+                        continue;
+                }
+                i = node_add(rd, bus, path, parent, false);
                 if (i == -ENOSPC)
                         return 0;
                 if (i < 0)
@@ -271,10 +357,11 @@ static int read_children(struct reader *rd, sd_bus_message *m, long parent) {
         return r;
 }
 
-static int read_props(struct a11y_node *n, sd_bus_message *m) {
+static int read_props(struct a11y_node *n, sd_bus_message *m, int32_t *ret_child_count) {
         const char *key;
         int r;
 
+        *ret_child_count = -1;
         r = sd_bus_message_enter_container(m, 'a', "{sv}");
         if (r < 0)
                 return r;
@@ -294,7 +381,9 @@ static int read_props(struct a11y_node *n, sd_bus_message *m) {
                         *field = strdup(s);
                         if (!*field)
                                 return -ENOMEM;
-                } else if ((r = sd_bus_message_skip(m, "v")) < 0)
+                } else if (streq(key, "ChildCount") && sd_bus_message_read(m, "v", "i", ret_child_count) > 0)
+                        ;
+                else if ((r = sd_bus_message_skip(m, "v")) < 0)
                         return r;
                 if ((r = sd_bus_message_exit_container(m)) < 0)
                         return r;
@@ -368,17 +457,35 @@ static int handle_reply(struct call *c, sd_bus_message *m) {
         const char *s;
         int r;
 
+        if (c->kind == CALL_APP_ADDRESS) {
+                const char *address = NULL;
+                long i;
+
+                if (!e && sd_bus_message_read(m, "s", &address) < 0)
+                        address = NULL;
+                /* An application that does not say, or says it in vain, is read through the bus. */
+                r = app_add(rd, c->app, address);
+                if (r < 0)
+                        return r;
+                /* One that did not answer in time is not asked again, once for each thing. */
+                i = node_add(rd, c->app, c->app_path, -1, e && a11y_error_errno(e, -EIO) == -ETIMEDOUT);
+                return i == -ENOSPC ? 0 : i < 0 ? (int) i : 0;
+        }
         if (e) {
-                r = call_errno(e, -EIO);
+                r = a11y_error_errno(e, -EIO);
                 if (c->kind == CALL_REGISTRY)
                         return r == -ENOENT ? -ENXIO : r;
                 if (r == -ETIMEDOUT)
                         n->unresponsive = true;
+                else if (c->kind == CALL_PROPS)
+                        return children_call(rd, c->node);
                 else if (c->node == 0 && c->kind == CALL_ROLE && rd->root_error == 0)
                         rd->root_error = r;
                 return 0;
         }
         switch (c->kind) {
+        case CALL_APP_ADDRESS:
+                return 0;
         case CALL_REGISTRY:
                 return read_children(rd, m, -1);
         case CALL_CHILDREN:
@@ -399,9 +506,15 @@ static int handle_reply(struct call *c, sd_bus_message *m) {
                         n->states |= (uint64_t) words[k] << (32 * k);
                 return 0;
         }
-        case CALL_PROPS:
-                r = read_props(n, m);
-                return r == -ENOMEM ? r : 0;
+        case CALL_PROPS: {
+                int32_t count;
+
+                r = read_props(n, m, &count);
+                if (r == -ENOMEM)
+                        return r;
+                /* Unknown (-1): asked anyway. */
+                return count != 0 ? children_call(rd, c->node) : 0;
+        }
         case CALL_IFACES:
                 return read_ifaces(rd, c->node, m);
         case CALL_EXTENTS: {
@@ -438,6 +551,50 @@ static int on_reply(sd_bus_message *m, void *userdata, sd_bus_error *ret_error) 
         return 0;
 }
 
+/* Run the bus and the applications' connections until every call was answered (each has its deadline). */
+static int wait_replies(struct reader *rd) {
+        while (rd->pending > 0) {
+                struct pollfd fds[APPS_MAX + 1];
+                sd_bus *buses[APPS_MAX + 1];
+                uint64_t until = UINT64_MAX, now;
+                size_t n = 0;
+                bool progress = false;
+                int r;
+
+                buses[n++] = rd->bus;
+                for (size_t i = 0; i < rd->n_apps; i++)
+                        if (rd->apps[i].conn)
+                                buses[n++] = rd->apps[i].conn;
+                for (size_t i = 0; i < n && rd->pending > 0; i++) {
+                        r = sd_bus_process(buses[i], NULL);
+                        /* An application that went away fails its own calls; the bus going is the end. */
+                        if (r < 0 && i == 0)
+                                return r;
+                        progress = progress || r > 0;
+                }
+                /* A timeout's callback run by sd_bus_process() may still make it return 0: look again. */
+                if (progress || rd->pending == 0)
+                        continue;
+                for (size_t i = 0; i < n; i++) {
+                        uint64_t t;
+                        int fd = sd_bus_get_fd(buses[i]), events = sd_bus_get_events(buses[i]);
+
+                        fds[i] = (struct pollfd) { .fd = fd < 0 || events < 0 ? -1 : fd,
+                                                   .events = (short) (events < 0 ? 0 : events) };
+                        if (sd_bus_get_timeout(buses[i], &t) >= 0 && t < until)
+                                until = t;
+                }
+                now = now_usec();
+                r = ppoll(fds, n, until == UINT64_MAX ? NULL
+                                  : &(struct timespec) { .tv_sec = (time_t) ((until > now ? until - now : 0) / 1000000),
+                                                         .tv_nsec = (long) ((until > now ? until - now : 0) % 1000000 * 1000) },
+                          NULL);
+                if (r < 0 && errno != EINTR)
+                        return negative_errno();
+        }
+        return 0;
+}
+
 int a11y_tree_read(sd_bus *bus, const char *root, unsigned max_nodes, unsigned max_depth, uint64_t timeout_usec,
                    struct a11y_tree *ret) {
         struct a11y_tree t = {};
@@ -448,36 +605,21 @@ int a11y_tree_read(sd_bus *bus, const char *root, unsigned max_nodes, unsigned m
 
         if (root) {
                 _cleanup_free_ char *b = NULL, *p = NULL;
-                long i;
 
                 r = a11y_id_parse(root, &b, &p);
                 if (r < 0)
                         return -ENOENT;
-                i = node_add(&rd, b, p, -1);
-                r = i < 0 ? (int) i : 0;
+                r = send_call(&rd, -1, CALL_APP_ADDRESS, b, p, "org.a11y.atspi.Application",
+                              "GetApplicationBusAddress", NULL);
         } else
                 r = send_call(&rd, -1, CALL_REGISTRY, REGISTRY_NAME, REGISTRY_ROOT, ATSPI_ACCESSIBLE, "GetChildren",
                               NULL);
         if (r < 0)
                 rd.error = r;
-        /* Every call carries its deadline: sd-bus answers one that passed with a timeout error. */
-        while (rd.pending > 0) {
-                r = sd_bus_process(bus, NULL);
-                if (r < 0) {
-                        if (rd.error == 0)
-                                rd.error = r;
-                        break;
-                }
-                /* A timeout's callback run by sd_bus_process() may still make it return 0: look again. */
-                if (r > 0 || rd.pending == 0)
-                        continue;
-                r = sd_bus_wait(bus, UINT64_MAX);
-                if (r < 0 && r != -EINTR) {
-                        if (rd.error == 0)
-                                rd.error = r;
-                        break;
-                }
-        }
+        r = wait_replies(&rd);
+        if (r < 0 && rd.error == 0)
+                rd.error = r;
+        apps_done(&rd);
         if (rd.error == 0 && rd.root_error < 0)
                 rd.error = -ENOENT;
         if (rd.error < 0) {
@@ -486,124 +628,4 @@ int a11y_tree_read(sd_bus *bus, const char *root, unsigned max_nodes, unsigned m
         }
         *ret = t;
         return 0;
-}
-
-/* ---- acting on one element ---- */
-
-static int call_sync(sd_bus *bus, const char *b, const char *p, const char *iface, const char *member,
-                     uint64_t timeout, sd_bus_message **ret, const char *types, ...) {
-        _cleanup_(bus_message_unrefp) sd_bus_message *m = NULL;
-        _cleanup_(sd_bus_error_free) sd_bus_error e = SD_BUS_ERROR_NULL;
-        va_list ap;
-        int r;
-
-        r = sd_bus_message_new_method_call(bus, &m, b, p, iface, member);
-        if (r < 0)
-                return r;
-        if (types) {
-                va_start(ap, types);
-                r = sd_bus_message_appendv(m, types, ap);
-                va_end(ap);
-                if (r < 0)
-                        return r;
-        }
-        r = sd_bus_call(bus, m, timeout, &e, ret);
-        return r < 0 ? call_errno(&e, r) : 0;
-}
-
-static const char *const press_like[] = { "click", "press", "activate" };
-
-static bool is_press_like(const char *a) {
-        for (size_t i = 0; i < ELEMENTSOF(press_like); i++)
-                if (strcasecmp(a, press_like[i]) == 0)
-                        return true;
-        return false;
-}
-
-bool a11y_action_valid(const char *action) {
-        if (!action || !*action || strlen(action) > 64)
-                return false;
-        for (const char *p = action; *p; p++)
-                if ((unsigned char) *p < 0x20)
-                        return false;
-        return true;
-}
-
-/* The index of action among the node's (a(sss)), with the stand-ins; -EOPNOTSUPP when none. */
-static int action_index(sd_bus_message *m, const char *action) {
-        _cleanup_strv_free_ char **names = NULL;
-        const char *name, *desc, *keys;
-        size_t n = 0;
-        int r;
-
-        r = sd_bus_message_enter_container(m, 'a', "(sss)");
-        if (r < 0)
-                return r;
-        while ((r = sd_bus_message_read(m, "(sss)", &name, &desc, &keys)) > 0) {
-                if (strcasecmp(name, action) == 0)
-                        return (int) n;
-                r = strv_push(&names, strdup(name));
-                if (r < 0)
-                        return r;
-                n++;
-        }
-        if (r < 0)
-                return r;
-        if (!is_press_like(action))
-                return -EOPNOTSUPP;
-        for (size_t k = 0; k < ELEMENTSOF(press_like); k++)
-                for (size_t i = 0; i < n; i++)
-                        if (strcasecmp(names[i], press_like[k]) == 0)
-                                return (int) i;
-        return -EOPNOTSUPP;
-}
-
-int a11y_do(sd_bus *bus, const char *id, const char *action, const char *text, uint64_t timeout_usec) {
-        _cleanup_(bus_message_unrefp) sd_bus_message *reply = NULL;
-        _cleanup_free_ char *b = NULL, *p = NULL;
-        _cleanup_strv_free_ char **ifaces = NULL;
-        bool has_action = false, editable = false;
-        int done = 0, r;
-
-        r = a11y_id_parse(id, &b, &p);
-        if (r < 0)
-                return -ENOENT;
-        /* Whether it exists at all, and what it offers. */
-        r = call_sync(bus, b, p, ATSPI_ACCESSIBLE, "GetInterfaces", timeout_usec, &reply, NULL);
-        if (r < 0)
-                return r;
-        r = sd_bus_message_read_strv(reply, &ifaces);
-        if (r < 0)
-                return r;
-        reply = sd_bus_message_unref(reply);
-        for (char **s = ifaces; s && *s; s++) {
-                has_action = has_action || streq(*s, "org.a11y.atspi.Action");
-                editable = editable || streq(*s, "org.a11y.atspi.EditableText");
-        }
-        if (streq(action, "set-text")) {
-                if (!editable)
-                        return -EOPNOTSUPP;
-                r = call_sync(bus, b, p, "org.a11y.atspi.EditableText", "SetTextContents", timeout_usec, &reply,
-                              "s", text ?: "");
-        } else {
-                int index;
-
-                if (!has_action)
-                        return -EOPNOTSUPP;
-                r = call_sync(bus, b, p, "org.a11y.atspi.Action", "GetActions", timeout_usec, &reply, NULL);
-                if (r < 0)
-                        return r;
-                index = action_index(reply, action);
-                if (index < 0)
-                        return index;
-                reply = sd_bus_message_unref(reply);
-                r = call_sync(bus, b, p, "org.a11y.atspi.Action", "DoAction", timeout_usec, &reply, "i",
-                              (int32_t) index);
-        }
-        if (r < 0)
-                return r;
-        r = sd_bus_message_read(reply, "b", &done);
-        if (r < 0)
-                return r;
-        return done ? 0 : -EIO;
 }

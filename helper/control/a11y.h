@@ -90,6 +90,9 @@ int a11y_bus_open(const char *session_address, uint64_t timeout_usec, sd_bus **r
 int a11y_tree_read(sd_bus *bus, const char *root, unsigned max_nodes, unsigned max_depth, uint64_t timeout_usec,
                    struct a11y_tree *ret);
 
+/* The errno of a failed call (e, or r): -ETIMEDOUT when it had no answer in time, -ENOENT when the object or its application is gone. */
+int a11y_error_errno(const sd_bus_error *e, int r);
+
 /* Split an id into its bus name and object path (new strings). -EINVAL for one that is not an id. */
 int a11y_id_parse(const char *id, char **ret_bus, char **ret_path);
 
