@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # The GTK application of tests/integration/a11y.sh: a menu, a text entry,
 # a password entry, a check box and a button that writes the entry's text
-# to OUT when pressed; its pid goes to OUT.pid. Usage: a11y-app.py TITLE OUT
+# to OUT when pressed; its pid goes to OUT.pid. With N, N more buttons in
+# a scrolled grid (tests/bench/a11y.sh: a tree of some 2,000 nodes).
+# Usage: a11y-app.py TITLE OUT [N]
 import os
 import sys
 
@@ -49,5 +51,14 @@ def save(_button):
 
 button.connect("clicked", save)
 box.pack_start(button, False, False, 0)
+extra = int(sys.argv[3]) if len(sys.argv) > 3 else 0
+if extra:
+    grid = Gtk.Grid()
+    for i in range(extra):
+        grid.attach(Gtk.Button(label="Item %d" % i), i % 10, i // 10, 1, 1)
+    scrolled = Gtk.ScrolledWindow()
+    scrolled.set_min_content_height(120)
+    scrolled.add(grid)
+    box.pack_start(scrolled, True, True, 0)
 win.show_all()
 Gtk.main()
