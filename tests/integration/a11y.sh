@@ -14,7 +14,7 @@
 # official SDK's client; a desktop with [session] accessibility = no says
 # so, naming the setting.
 . "$(dirname "$0")/lib.sh"
-bd_init a11y 280 once
+bd_init a11y 280
 bd_need_xserver
 bd_need xfwm4 xfce4-panel xfdesktop xfsettingsd
 [ -x /usr/libexec/at-spi-bus-launcher ] || t_skip_all "at-spi2-core not installed"
