@@ -211,20 +211,6 @@ static void bounds_json(struct json *j, const char *key, int x, int y, int w, in
         json_object_end(j);
 }
 
-/* A rectangle of the screen in the screenshot's pixels (clamped to the screen first). */
-static void to_picture(const struct mcp_space *s, const struct a11y_node *n, int ret[4]) {
-        long x0 = n->x, y0 = n->y, x1 = (long) n->x + n->width, y1 = (long) n->y + n->height;
-        unsigned px0, py0, px1, py1;
-
-        x0 = x0 < 0 ? 0 : x0 > (long) s->screen_w ? (long) s->screen_w : x0;
-        x1 = x1 < 0 ? 0 : x1 > (long) s->screen_w ? (long) s->screen_w : x1;
-        y0 = y0 < 0 ? 0 : y0 > (long) s->screen_h ? (long) s->screen_h : y0;
-        y1 = y1 < 0 ? 0 : y1 > (long) s->screen_h ? (long) s->screen_h : y1;
-        mcp_space_from_screen(s, (unsigned) x0, (unsigned) y0, &px0, &py0);
-        mcp_space_from_screen(s, (unsigned) x1, (unsigned) y1, &px1, &py1);
-        ret[0] = (int) px0, ret[1] = (int) py0, ret[2] = (int) (px1 - px0), ret[3] = (int) (py1 - py0);
-}
-
 static void node_json(struct json *j, const struct a11y_desktop *d, const struct a11y_tree *t,
                       const struct a11y_node *n) {
         json_object_begin(j);
@@ -252,11 +238,12 @@ static void node_json(struct json *j, const struct a11y_desktop *d, const struct
         else if (n->text)
                 json_kv_string(j, "text", n->text);
         if (n->have_bounds) {
-                int pic[4];
+                unsigned pic[4];
 
                 bounds_json(j, "bounds", n->x, n->y, n->width, n->height);
-                to_picture(&d->space, n, pic);
-                bounds_json(j, "screenshot_bounds", pic[0], pic[1], pic[2], pic[3]);
+                /* None for an element off the screen (a closed menu's items). */
+                if (mcp_space_rect_from_screen(&d->space, n->x, n->y, n->width, n->height, pic))
+                        bounds_json(j, "screenshot_bounds", (int) pic[0], (int) pic[1], (int) pic[2], (int) pic[3]);
         }
         if (n->unresponsive)
                 json_kv_bool(j, "unresponsive", true);
@@ -292,11 +279,13 @@ void a11y_result_json(struct json *j, const struct a11y_desktop *d, const struct
 static void node_text(FILE *f, const struct a11y_desktop *d, const struct a11y_node *n, unsigned indent) {
         fprintf(f, "%*s%s %s \"%s\"", (int) indent * 2, "", n->id, n->role ?: "?", n->name ?: "");
         if (n->have_bounds) {
-                int pic[4];
+                unsigned pic[4];
 
-                to_picture(&d->space, n, pic);
-                fprintf(f, " %dx%d+%d+%d (screenshot %dx%d+%d+%d)", n->width, n->height, n->x, n->y, pic[2], pic[3],
-                        pic[0], pic[1]);
+                fprintf(f, " %dx%d+%d+%d", n->width, n->height, n->x, n->y);
+                if (mcp_space_rect_from_screen(&d->space, n->x, n->y, n->width, n->height, pic))
+                        fprintf(f, " (screenshot %ux%u+%u+%u)", pic[2], pic[3], pic[0], pic[1]);
+                else
+                        fputs(" (off screen)", f);
         }
         fputs(" [", f);
         for (unsigned s = 0, first = 1; s < _A11Y_STATE_MAX; s++)

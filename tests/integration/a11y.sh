@@ -21,6 +21,8 @@ bd_need xfwm4 xfce4-panel xfdesktop xfsettingsd
 [ -n "$PY" ] && "$PY" -c 'import gi; gi.require_version("Gtk", "3.0"); from gi.repository import Gtk' 2>/dev/null ||
         t_skip_all "python3-gi and gir1.2-gtk-3.0 not installed"
 bd_config desktop=xfce timeout=60
+# The agent's screenshots at half the screen (1024x768 -> 512x384): two spaces to tell apart.
+printf '[agent]\nscreenshot_max_edge = 512\n' >>"$BOTDESK_CONFIG"
 P=$(bd_profile a)
 APP=$BD_SOURCE_DIR/tests/integration/a11y-app.py
 OUT=$BD_T/saved
@@ -70,7 +72,10 @@ t_match "$(node actions 'push button' Save)" "'click'" "the button offers click"
 b=$(node bounds 'push button' Save)
 t_match "$b" "'width': [1-9]" "the button has bounds"
 sb=$(node screenshot_bounds 'push button' Save)
-t_match "$sb" "'width': [1-9]" "... and bounds in the screenshot's space"
+t_is "$("$PY" -c 'import ast,sys; b=ast.literal_eval(sys.argv[1]); s=ast.literal_eval(sys.argv[2]); print(all(abs(s[k] - b[k] / 2) <= 1 for k in ("x", "y", "width", "height")))' "$b" "$sb")" \
+        True "... and in the screenshot's space (scale 0.5): half of them, within a pixel ($sb)"
+t_is "$(json_get '(d["screen"], d["screenshot"])' <"$BD_T/tree.json")" "([1024, 768], [512, 384])" \
+        "the output says both sizes"
 t_is "$(json_get 'd["cut"]' <"$BD_T/tree.json")" False "the tree is not cut below 2000 nodes"
 "$BOTDESK" a11y "$P" --max-nodes 5 --json >"$BD_T/cut.json"
 t_is "$(json_get '(d["count"], d["cut"])' <"$BD_T/cut.json")" "(5, True)" "--max-nodes 5 gives 5 nodes and says it cut"
