@@ -130,10 +130,19 @@ static int run(const struct a11y_args *a, struct a11y_desktop *d, int dirfd) {
                 return r;
         activity_stamp(dirfd);
         if (a->act) {
-                if (a->json)
-                        printf("{\"ok\": true, \"id\": \"%s\", \"action\": \"%s\", \"epoch\": %llu}\n", a->id,
-                               a->action, (unsigned long long) admitted.epoch);
-                return EXIT_OK;
+                if (a->json) {
+                        struct json j;
+
+                        json_init(&j, stdout);
+                        json_object_begin(&j);
+                        json_kv_bool(&j, "ok", true);
+                        json_kv_string(&j, "id", a->id);
+                        json_kv_string(&j, "action", a->action);
+                        json_kv_int(&j, "epoch", (long long) admitted.epoch);
+                        json_object_end(&j);
+                        fputc('\n', stdout);
+                }
+                return fflush(stdout) == 0 ? EXIT_OK : EXIT_FAILED;
         }
         if (a->json) {
                 struct json j;

@@ -151,7 +151,8 @@ t_is "$?" 3 "reading the tree is refused too"
 sleep 0.3
 t_is "$(wc -l <"$OUT")" "$n" "nothing was pressed under the human"
 "$BOTDESK" lease "$P" release --viewer human-1 >/dev/null
-t_ok "with control back, do press works again" "$BOTDESK" a11y "$P" do "$SAVE" press
+t_is "$("$BOTDESK" a11y "$P" do "$SAVE" press --json | json_get '(d["ok"], d["action"])')" "(True, 'press')" \
+        "with control back, do press works again (--json says so)"
 
 # ---- through MCP, with the official SDK's client ------------------------------------------------
 
