@@ -13,12 +13,14 @@ build=(meson ninja-build pkg-config gcc libc6-dev scdoc bash-completion libsyste
        libxcb1-dev libxcb-shm0-dev libxcb-image0-dev libpng-dev libjpeg-dev libxcb-xtest0-dev libxkbcommon-dev
        libxcb-randr0-dev libxcb-damage0-dev)
 runtime=(libinih1 tigervnc-standalone-server xfwm4 xfce4-panel xfdesktop4 xfce4-settings xfconf
-         dbus-daemon x11-xkb-utils novnc)
+         dbus-daemon x11-xkb-utils novnc at-spi2-core)
 tests=(x11-utils x11-apps x11-xserver-utils xdotool python3 socat gvncviewer valgrind clang chromium
        systemd-container mmdebstrap util-linux procps passwd perl hyperfine
        selinux-policy-dev selinux-policy-default semodule-utils policycoreutils setools
        qemu-system-x86 busybox-static cpio attr e2fsprogs file
        openssh-server openssh-client podman runc catatonit python3-yaml ffmpeg)
+# The accessibility test's GTK application (tests/integration/a11y-app.py).
+tests+=(python3-gi gir1.2-gtk-3.0)
 # The polkit rule's unit test runs it under node (Debian: nodejs provides /usr/bin/node).
 tests+=(nodejs)
 

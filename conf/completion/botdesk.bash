@@ -45,7 +45,7 @@ _botdesk_files() {
 
 _botdesk() {
         local cur=${COMP_WORDS[COMP_CWORD]} prev=''
-        local verbs="start stop restart status list env exec thumbnail input windows cursor settle act clipboard journal mcp lease watch rfb web lookup pool doctor install config help"
+        local verbs="start stop restart status list env exec thumbnail input windows cursor settle act clipboard journal a11y mcp lease watch rfb web lookup pool doctor install config help"
         local verb='' i w vi=0 npos=0 exec_at=0 opts value_opts pfx=''
         local -a pos=()
 
@@ -100,6 +100,7 @@ _botdesk() {
         settle)    opts="--quiet --timeout --json --epoch --help" ;;
         input)     opts="--json --button --double --window --stdin --settle --start --epoch --help" ;;
         journal)   opts="--json --since --follow --video --from --to --dry-run --scale --tolerance --help" ;;
+        a11y)      opts="--json --window --find --max-nodes --help" ;;
         watch)     opts="--json --until --help" ;;
         exec)      opts="-- --env --start --epoch --help" ;;
         thumbnail) opts="--output --size --format --quality --data-url --start --epoch --help" ;;
@@ -194,7 +195,7 @@ _botdesk() {
         fi
 
         case $verb in
-        start | stop | restart | env | exec | thumbnail | rfb | lookup | status | windows | cursor | settle | act | clipboard | mcp | watch)
+        start | stop | restart | env | exec | thumbnail | rfb | lookup | status | windows | cursor | settle | act | clipboard | a11y | mcp | watch)
                 ((npos == 0)) && _botdesk_reply -W "$(_botdesk_profiles)" -- "$cur"
                 ((npos == 1)) && [[ $verb == exec ]] && _botdesk_reply -c -- "$cur"
                 ;;

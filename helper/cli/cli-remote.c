@@ -379,7 +379,7 @@ static unsigned arg_timeout(char **args) {
 static bool verb_placed(const char *verb) {
         static const char *const verbs[] = { "start", "stop", "restart", "status", "env", "exec", "thumbnail",
                                              "rfb", "lease", "input", "windows", "cursor", "watch",
-                                             "settle", "mcp", "act", "clipboard" };
+                                             "settle", "mcp", "act", "clipboard", "a11y" };
         for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
                 if (streq(verb, verbs[i]))
                         return true;

@@ -169,6 +169,12 @@ static const struct verb verbs[] = {
           "  journal PROFILE replay [--from N] [--to M] [--dry-run] [--scale]\n"
           "                                run the recorded actions again, each screen against its frame\n",
           .run_argv = verb_x11 },
+        { "a11y",
+          "  a11y PROFILE [--json] [--window ID] [--find EXPR] [--max-nodes N]\n"
+          "                                the accessibility tree: role, name, states, actions, text, bounds\n"
+          "                                (screen and screenshot pixels); --find role=push button,name=Save\n"
+          "  a11y PROFILE do ID ACTION [TEXT]  act on an element: click, press, activate, set-text TEXT\n",
+          .run_argv = verb_x11 },
         { "watch",
           "  watch [PROFILE] [--json] [--until ready|stopped|agent]\n"
           "                                a line per change of status or lease, the first the current state\n",

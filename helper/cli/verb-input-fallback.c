@@ -44,3 +44,7 @@ int verb_clipboard(int argc, char **argv) {
 int verb_journal(int argc, char **argv) {
         return unsupported(argc, argv);
 }
+
+int verb_a11y(int argc, char **argv) {
+        return unsupported(argc, argv);
+}

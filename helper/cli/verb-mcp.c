@@ -12,6 +12,7 @@
 #include "jsonrpc.h"
 #include "lease.h"
 #include "log.h"
+#include "mcp-a11y.h"
 #include "server.h"
 #include "thumbnail.h"
 #include "util.h"
@@ -23,8 +24,8 @@ static void mcp_usage(FILE *f) {
         fputs("Usage: botdesk mcp PROFILE [--start]\n"
               "\n"
               "An MCP server (JSON-RPC 2.0, one message per line) on standard input and output, for an agent's\n"
-              "client: tools computer, batch, windows, status, ask_human, clipboard_read and\n"
-              "clipboard_write. In the client's configuration:\n"
+              "client: tools computer, batch, windows, status, ask_human, clipboard_read,\n"
+              "clipboard_write, a11y_tree, a11y_find and a11y_do. In the client's configuration:\n"
               "  {\"command\": \"botdesk\", \"args\": [\"mcp\", \"PROFILE\"]}\n"
               "  --start   start the desktop first when it is not running\n",
               f);
@@ -299,6 +300,8 @@ static int call(void *userdata, const char *tool, const struct json_value *args,
                 return tool_clipboard(a, false, args, res);
         if (streq(tool, "clipboard_write"))
                 return tool_clipboard(a, true, args, res);
+        if (mcp_a11y_call(a, tool, args, res) != -ENOENT)
+                return 0;
         mcp_result_error(res, "Unknown tool.");
         return 0;
 }

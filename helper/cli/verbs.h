@@ -199,5 +199,9 @@ int verb_clipboard(int argc, char **argv);
 /* botdesk journal PROFILE [--json] [--since SEQ|TIME] [--follow], export DIR, export --video FILE:
  * the journal of agent actions (control/journal.h). 0; 1 none, unreadable, no ffmpeg; 2 usage. */
 int verb_journal(int argc, char **argv);
+
+/* a11y PROFILE [--json] [--window ID] [--find EXPR] [--max-nodes N] | a11y PROFILE do ID ACTION [TEXT]:
+ * the accessibility tree and actions on its elements (a11y-agent.h). */
+int verb_a11y(int argc, char **argv);
 int verb_windows(int argc, char **argv);
 int verb_cursor(int argc, char **argv);

@@ -22,5 +22,7 @@ x11_verb_fn x11_input_verb(const char *name) {
                 return verb_clipboard;
         if (streq(name, "journal"))
                 return verb_journal;
+        if (streq(name, "a11y"))
+                return verb_a11y;
         return NULL;
 }

@@ -18,7 +18,7 @@
 
 static bool is_x11_verb(const char *verb) {
         static const char *const names[] = { "thumbnail", "input", "windows", "cursor", "mcp", "settle", "act", "clipboard",
-                                             "journal" };
+                                             "journal", "a11y" };
 
         for (size_t i = 0; i < ELEMENTSOF(names); i++)
                 if (streq(verb, names[i]))

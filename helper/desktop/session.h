@@ -29,7 +29,7 @@ int session_prepare_dirs(const struct session_dirs *d, const char *skel_dir, cha
  * session type, BOTDESK_TOKEN, and BOTDESK_PROFILE (not for a spare, whose profile is not known yet).
  */
 int session_env(const char *profile, unsigned display, const struct bd_paths *p,
-                const struct session_dirs *d, const char *token, char ***ret);
+                const struct session_dirs *d, const char *token, bool accessibility, char ***ret);
 
 /* The variables published in the env file (needs the bus address). */
 int session_published_env(unsigned display, const struct bd_paths *p, const struct session_dirs *d,

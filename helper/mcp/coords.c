@@ -68,3 +68,25 @@ void mcp_space_from_screen(const struct mcp_space *s, unsigned x, unsigned y, un
         *ret_x = px < s->image_w ? (unsigned) px : s->image_w - 1;
         *ret_y = py < s->image_h ? (unsigned) py : s->image_h - 1;
 }
+
+bool mcp_space_rect_from_screen(const struct mcp_space *s, long long x, long long y, long long w, long long h,
+                                unsigned ret[4]) {
+        long long x0 = x, y0 = y, x1 = x + w, y1 = y + h;
+        unsigned long long px0, py0, px1, py1;
+
+        /* Clipped to the screen: what the picture shows of it. */
+        x0 = x0 < 0 ? 0 : x0 > s->screen_w ? s->screen_w : x0;
+        y0 = y0 < 0 ? 0 : y0 > s->screen_h ? s->screen_h : y0;
+        x1 = x1 < x0 ? x0 : x1 > s->screen_w ? s->screen_w : x1;
+        y1 = y1 < y0 ? y0 : y1 > s->screen_h ? s->screen_h : y1;
+        if (x1 == x0 || y1 == y0)
+                return false;
+        /* The first picture pixel that shows any of it, and the last (rounded out). */
+        px0 = (unsigned long long) x0 * s->image_w / s->screen_w;
+        py0 = (unsigned long long) y0 * s->image_h / s->screen_h;
+        px1 = ((unsigned long long) x1 * s->image_w + s->screen_w - 1) / s->screen_w;
+        py1 = ((unsigned long long) y1 * s->image_h + s->screen_h - 1) / s->screen_h;
+        ret[0] = (unsigned) px0, ret[1] = (unsigned) py0;
+        ret[2] = (unsigned) (px1 - px0), ret[3] = (unsigned) (py1 - py0);
+        return true;
+}

@@ -39,3 +39,11 @@ int mcp_space_to_screen(const struct mcp_space *s, long long x, long long y, uns
 
 /* A screen pixel as the picture pixel that shows it (cursor_position). */
 void mcp_space_from_screen(const struct mcp_space *s, unsigned x, unsigned y, unsigned *ret_x, unsigned *ret_y);
+
+/*
+ * A rectangle of the screen (accessibility bounds) as the picture's pixels
+ * that show it, clipped to the screen, rounded out: x, y, width, height in
+ * ret. False (ret untouched) when none of it is on the screen.
+ */
+bool mcp_space_rect_from_screen(const struct mcp_space *s, long long x, long long y, long long w, long long h,
+                                unsigned ret[4]);

@@ -50,13 +50,23 @@ static const char empty_schema[] = "{\"type\": \"object\", \"properties\": {}}";
 static const char epoch_schema[] = "{\"type\": \"object\", \"properties\": {" EPOCH_PROPERTY "}}";
 
 static const char *const names[] = { "computer", "batch", "windows", "status", "ask_human", "clipboard_read",
-                                     "clipboard_write" };
+                                     "clipboard_write", "a11y_tree", "a11y_find", "a11y_do" };
 static const char clip_read_schema[] =
         "{\"type\": \"object\", \"properties\": {\"type\": {\"type\": \"string\", \"enum\": [\"text/plain\", "
         "\"image/png\"]}, " EPOCH_PROPERTY "}}";
 static const char clip_write_schema[] =
         "{\"type\": \"object\", \"properties\": {\"text\": {\"type\": \"string\"}, " EPOCH_PROPERTY "}, "
         "\"required\": [\"text\"]}";
+#define A11Y_READ_PROPERTIES                                                                                           \
+        "\"window\": {\"type\": [\"integer\", \"string\"]}, "                                                          \
+        "\"max_nodes\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 100000}"
+static const char a11y_tree_schema[] = "{\"type\": \"object\", \"properties\": {" A11Y_READ_PROPERTIES "}}";
+static const char a11y_find_schema[] =
+        "{\"type\": \"object\", \"properties\": {\"find\": {\"type\": \"string\", \"minLength\": 1}, "
+        A11Y_READ_PROPERTIES "}, \"required\": [\"find\"]}";
+static const char a11y_do_schema[] =
+        "{\"type\": \"object\", \"properties\": {\"id\": {\"type\": \"string\"}, \"action\": {\"type\": "
+        "\"string\"}, \"text\": {\"type\": \"string\"}}, \"required\": [\"id\", \"action\"]}";
 static const char ask_schema[] =
         "{\"type\": \"object\", \"properties\": {\"reason\": {\"type\": \"string\", \"minLength\": 1, "
         "\"maxLength\": 256}, \"timeout\": {\"type\": \"number\", \"minimum\": 1, \"maximum\": 3600}}, "
@@ -110,4 +120,18 @@ void mcp_tools_write(struct json *j, const struct mcp_space *space) {
         tool(j, "clipboard_read", "The desktop's clipboard: text (default) or a PNG image (type image/png).",
              clip_read_schema);
         tool(j, "clipboard_write", "Make text the desktop's clipboard (to paste with ctrl+v).", clip_write_schema);
+        tool(j, "a11y_tree",
+             "The accessibility tree of the screen, or of one window (an id of the windows tool): each element's id, "
+             "role, name, states, actions, text (never a password's) and bounds, on the screen and in screenshot "
+             "pixels (screenshot_bounds: click its centre with the computer tool). At most max_nodes (default "
+             "2000); cut says when there were more.",
+             a11y_tree_schema);
+        tool(j, "a11y_find",
+             "Elements of the accessibility tree that match find: comma-separated role=ROLE, name=TEXT (contains), "
+             "name==TEXT (exactly), state=STATE or state=!STATE, e.g. \"role=push button,name==Save\".",
+             a11y_find_schema);
+        tool(j, "a11y_do",
+             "Act on an element by its id (from a11y_tree or a11y_find): action is one it offers (click, press, "
+             "activate, ...) or set-text with text.",
+             a11y_do_schema);
 }

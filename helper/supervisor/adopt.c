@@ -277,7 +277,7 @@ static int adopt(struct supervisor *s, const char *profile, char **ret_why) {
         /* A component restarted from now on gets the profile's paths. */
         strv_free(s->env);
         s->env = NULL;
-        r = session_env(s->profile, (unsigned) s->display, &s->paths, &s->dirs, s->token, &s->env);
+        r = session_env(s->profile, (unsigned) s->display, &s->paths, &s->dirs, s->token, s->cfg.accessibility, &s->env);
         if (r >= 0)
                 r = env_set(&s->env, "DBUS_SESSION_BUS_ADDRESS", s->bus_address);
         /* The record first: from now on nothing of the desktop is without one. */

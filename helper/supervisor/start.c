@@ -192,7 +192,7 @@ void start_bus(struct supervisor *s) {
 
         strv_free(s->env);
         s->env = NULL;
-        r = session_env(s->profile, (unsigned) s->display, &s->paths, &s->dirs, s->token, &s->env);
+        r = session_env(s->profile, (unsigned) s->display, &s->paths, &s->dirs, s->token, s->cfg.accessibility, &s->env);
         if (r >= 0)
                 r = bus_spawn(s);
         if (r < 0)

@@ -51,7 +51,7 @@ ok $? "complete -F _botdesk botdesk is registered"
 
 # Every verb `botdesk --help` lists is offered, and no other (help too).
 if [[ -n $cli ]]; then
-        verbs="$("$cli" --help | sed -n 's/^  \([a-z]*\) .*/\1/p; s/^  \([a-z]*\)$/\1/p' | sort -u | tr '\n' ' ') help"
+        verbs="$("$cli" --help | sed -n 's/^  \([a-z0-9]*\) .*/\1/p; s/^  \([a-z0-9]*\)$/\1/p' | sort -u | tr '\n' ' ') help"
         check "$verbs" botdesk ""
 fi
 check "start stop status"                       botdesk st

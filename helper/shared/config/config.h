@@ -59,6 +59,7 @@ struct bd_config {
         char *wallpaper;              /* NULL when empty */
         char *exec_pass_env;          /* variable names `exec` passes on, space-separated; NULL when empty */
         bool auto_start;              /* env, exec, input start a desktop that is not running */
+        bool accessibility;           /* the session runs the AT-SPI bus; applications export their trees */
         /* [resources] */
         unsigned min_free_memory_mb;  /* 0 = no gate */
         /* [browser] */

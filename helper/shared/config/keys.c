@@ -25,6 +25,7 @@ const struct config_key_def config_keys[_KEY_MAX] = {
         [KEY_WALLPAPER]           = { "session",   "wallpaper",          VALUE_PATH,        0, 0,        FIELD(wallpaper) },
         [KEY_EXEC_PASS_ENV]       = { "session",   "exec_pass_env",      VALUE_ENV_NAMES,   0, 0,        FIELD(exec_pass_env) },
         [KEY_AUTO_START]          = { "session",   "auto_start",         VALUE_BOOL,        0, 0,        FIELD(auto_start) },
+        [KEY_ACCESSIBILITY]       = { "session",   "accessibility",      VALUE_BOOL,        0, 0,        FIELD(accessibility), .default_a = true },
         [KEY_MIN_FREE_MEMORY_MB]  = { "resources", "min_free_memory_mb", VALUE_UINT,        0, 1048576,  FIELD(min_free_memory_mb), .default_a = 1536 },
         [KEY_BROWSER_EXECUTABLE]  = { "browser",   "executable",         VALUE_EXECUTABLE,  0, 0,        FIELD(browser_executable), .default_s = "auto" },
         [KEY_BROWSER_PROFILE_DIR] = { "browser",   "profile_dir",        VALUE_DIR,         0, 0,        FIELD(browser_profile_dir) },

@@ -49,6 +49,7 @@ enum config_key {
         KEY_WALLPAPER,
         KEY_EXEC_PASS_ENV,
         KEY_AUTO_START,
+        KEY_ACCESSIBILITY,
         KEY_MIN_FREE_MEMORY_MB,
         KEY_BROWSER_EXECUTABLE,
         KEY_BROWSER_PROFILE_DIR,

@@ -64,6 +64,21 @@ int main(void) {
         mcp_space_fit(1000, 750, 500, 1150000, &s);
         mcp_space_from_screen(&s, 999, 749, &x, &y);
         tap_ok(x == 499 && y == 374, "a screen pixel maps to the picture pixel that shows it (cursor_position)");
+        {
+                struct mcp_space one = { 1024, 768, 1024, 768 };
+                unsigned r[4] = {};
+
+                tap_ok(mcp_space_rect_from_screen(&one, 0, 0, 1024, 29, r) && r[0] == 0 && r[2] == 1024 && r[3] == 29,
+                       "at scale 1 a rectangle to the screen's edge keeps its size (%u %u %u %u)", r[0], r[1], r[2], r[3]);
+                tap_ok(mcp_space_rect_from_screen(&s, 101, 51, 200, 100, r) && r[0] == 50 && r[1] == 25 && r[2] == 101 &&
+                               r[3] == 51,
+                       "at scale 0.5 it is the picture pixels that show it, rounded out (%u %u %u %u)", r[0], r[1], r[2],
+                       r[3]);
+                tap_ok(mcp_space_rect_from_screen(&one, -10, 700, 30, 100, r) && r[0] == 0 && r[2] == 20 && r[3] == 68,
+                       "a rectangle partly off the screen is clipped to it");
+                tap_ok(!mcp_space_rect_from_screen(&one, -2147483647LL - 1, -2147483647LL - 1, 1, 1, r),
+                       "one wholly off the screen has no picture bounds");
+        }
 
         return tap_done();
 }

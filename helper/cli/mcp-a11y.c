@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "a11y-agent.h"
+#include "cli.h"
+#include "lease.h"
+#include "mcp-a11y.h"
+#include "profile.h"
+#include "running.h"
+#include "util.h"
+
+/* A string member, or NULL; -EINVAL (said in *ret_error) for a member of another type. */
+static int arg_string(const struct json_value *args, const char *key, const char **ret, char **ret_error) {
+        const struct json_value *v = json_get(args, key);
+
+        *ret = NULL;
+        if (!v || v->type == JSON_NULL)
+                return 0;
+        if (v->type != JSON_STRING) {
+                *ret_error = strdup_printf("\"%s\" must be a string.", key);
+                return -EINVAL;
+        }
+        *ret = v->string;
+        return 0;
+}
+
+static int error_result(struct mcp_result *res, char *message) {
+        if (!message)
+                return -ENOMEM;
+        mcp_result_error(res, message);
+        free(message);
+        return 0;
+}
+
+int mcp_a11y_call(struct agent *a, const char *tool, const struct json_value *args, struct mcp_result *res) {
+        _cleanup_(config_done) struct bd_config c = {};
+        _cleanup_(paths_done) struct bd_paths p = {};
+        _cleanup_(a11y_result_done) struct a11y_result r = {};
+        _cleanup_strv_free_ char **env = NULL;
+        _cleanup_free_ char *error = NULL, *text = NULL, *window_buf = NULL;
+        const char *window = NULL, *find = NULL, *id = NULL, *action = NULL, *value = NULL;
+        const struct json_value *w, *m;
+        long long max_nodes = A11Y_MAX_NODES_DEFAULT;
+        bool act = streq(tool, "a11y_do");
+        struct lease admitted;
+        size_t size = 0;
+        FILE *f;
+        int code;
+
+        if (!act && !streq(tool, "a11y_tree") && !streq(tool, "a11y_find"))
+                return -ENOENT;
+        if (act) {
+                if (arg_string(args, "id", &id, &error) < 0 || arg_string(args, "action", &action, &error) < 0 ||
+                    arg_string(args, "text", &value, &error) < 0)
+                        return error_result(res, TAKE_PTR(error));
+                if (!id || !action)
+                        return error_result(res, strdup("a11y_do needs \"id\" (from a11y_tree or a11y_find) and "
+                                                        "\"action\" (click, press, activate, ... or set-text with "
+                                                        "\"text\")."));
+        } else {
+                if (streq(tool, "a11y_find") &&
+                    (arg_string(args, "find", &find, &error) < 0 || !find))
+                        return error_result(res, error ? TAKE_PTR(error)
+                                                       : strdup("a11y_find needs \"find\", e.g. "
+                                                                "\"role=push button,name==Save\"."));
+                w = json_get(args, "window");
+                if (w && w->type == JSON_NUMBER) {
+                        long long v;
+
+                        if (json_get_int(w, 1, UINT32_MAX, &v) < 0)
+                                return error_result(res, strdup("\"window\" must be a window id of the windows tool."));
+                        window = window_buf = strdup_printf("%lld", v);
+                        if (!window)
+                                return -ENOMEM;
+                } else if (arg_string(args, "window", &window, &error) < 0)
+                        return error_result(res, TAKE_PTR(error));
+                m = json_get(args, "max_nodes");
+                if (m && json_get_int(m, 1, 100000, &max_nodes) < 0)
+                        return error_result(res, strdup("\"max_nodes\" must be a whole number from 1 to 100000."));
+        }
+
+        if (cli_load_config(a->profile, &c) < 0)
+                return error_result(res, strdup("The configuration has errors: botdesk config check says which."));
+        if (paths_for_profile(a->profile, &p) < 0 || running_desktop_env(a->profile, a->dirfd, &p, &env) != EXIT_OK)
+                return error_result(res, strdup("The desktop is not running."));
+        if (cli_action_admit(a->dirfd, tool, &admitted) != EXIT_OK)
+                return error_result(res, strdup_printf("{\"ok\": false, \"suppressed\": \"human_has_control\", "
+                                                       "\"epoch\": %llu, \"error\": \"A human has control of this "
+                                                       "screen; %s is refused. Tell the user what you need, and wait "
+                                                       "until they hand control back.\"}",
+                                                       (unsigned long long) admitted.epoch, tool));
+        {
+                struct a11y_desktop d = {
+                        .profile = a->profile,
+                        .bus_address = strv_env_get(env, "DBUS_SESSION_BUS_ADDRESS"),
+                        .enabled = c.accessibility,
+                        .conn = a->conn,
+                        .root = a->root,
+                        .space = a->space,
+                        .timeout_usec = A11Y_CALL_TIMEOUT_USEC_DEFAULT,
+                };
+
+                code = act ? a11y_agent_do(&d, id, action, value, &error)
+                           : a11y_agent_read(&d, window, find, (unsigned) max_nodes, &r, &error);
+                if (code != EXIT_OK)
+                        return error_result(res, error ? TAKE_PTR(error) : strdup("Out of memory."));
+                if (!cli_action_still_valid(a->dirfd, &admitted))
+                        return error_result(res, strdup_printf("{\"ok\": false, \"suppressed\": \"human_has_control\", "
+                                                               "\"error\": \"A human took control of this screen "
+                                                               "while %s ran; its result is void.\"}",
+                                                               tool));
+                activity_stamp(a->dirfd);
+                f = open_memstream(&text, &size);
+                if (!f)
+                        return -ENOMEM;
+                if (act)
+                        fprintf(f, "{\"ok\": true, \"epoch\": %llu}", (unsigned long long) admitted.epoch);
+                else {
+                        struct json j;
+
+                        json_init(&j, f);
+                        a11y_result_json(&j, &d, &r);
+                }
+                if (fclose(f) != 0)
+                        return -ENOMEM;
+        }
+        mcp_result_text(res, text);
+        return 0;
+}

@@ -1,0 +1,208 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * botdesk a11y PROFILE [--json] [--window ID] [--find EXPR] [--max-nodes N]
+ * botdesk a11y PROFILE do ID ACTION [TEXT] [--json]
+ * The accessibility tree of the desktop (a11y-agent.h), gated by the lease
+ * like every agent action.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "a11y-agent.h"
+#include "cli.h"
+#include "cli-desktop.h"
+#include "config.h"
+#include "lease.h"
+#include "log.h"
+#include "profile.h"
+#include "running.h"
+#include "util.h"
+#include "verbs.h"
+
+#define A11Y_USAGE                                                                                                     \
+        "Usage: botdesk a11y PROFILE [--json] [--window ID] [--find EXPR] [--max-nodes N]\n"                         \
+        "       botdesk a11y PROFILE do ID ACTION [TEXT] [--json]\n"                                                   \
+        "EXPR: role=ROLE,name=TEXT (name==TEXT: exact),state=STATE (state=!STATE: without it)\n"                      \
+        "ACTION: an action of the element (click, press, activate, ...) or set-text TEXT\n"
+
+struct a11y_args {
+        const char *profile;
+        bool json;
+        const char *window, *find;
+        unsigned max_nodes;
+        bool act;
+        const char *id, *action, *text;
+};
+
+static int parse(int argc, char **argv, struct a11y_args *a) {
+        const char *words[5] = {};
+        size_t n_words = 0;
+
+        *a = (struct a11y_args) { .max_nodes = A11Y_MAX_NODES_DEFAULT };
+        for (int i = 1; i < argc; i++) {
+                const char *w = argv[i];
+
+                if (streq(w, "-h") || streq(w, "--help")) {
+                        fputs(A11Y_USAGE, stdout);
+                        return -1;
+                }
+                if (streq(w, "--json"))
+                        a->json = true;
+                else if (streq(w, "--window") || streq(w, "--find") || streq(w, "--max-nodes")) {
+                        if (i + 1 >= argc) {
+                                log_error("%s needs a value.\n%s", w, A11Y_USAGE);
+                                return EXIT_USAGE;
+                        }
+                        if (streq(w, "--window"))
+                                a->window = argv[++i];
+                        else if (streq(w, "--find"))
+                                a->find = argv[++i];
+                        else {
+                                unsigned long long v;
+
+                                if (parse_uint(argv[++i], 100000, &v) < 0 || v < 1 || v > 100000) {
+                                        log_error("--max-nodes must be a number from 1 to 100000, got \"%s\".",
+                                                  argv[i]);
+                                        return EXIT_USAGE;
+                                }
+                                a->max_nodes = (unsigned) v;
+                        }
+                } else if (streq(w, "--")) {
+                        /* A TEXT that starts with a dash follows --. */
+                        for (i++; i < argc; i++)
+                                if (n_words < ELEMENTSOF(words))
+                                        words[n_words++] = argv[i];
+                                else {
+                                        log_error("Unexpected argument \"%s\".\n%s", argv[i], A11Y_USAGE);
+                                        return EXIT_USAGE;
+                                }
+                } else if (w[0] == '-' && w[1]) {
+                        log_error("Unknown option %s.\n%s", w, A11Y_USAGE);
+                        return EXIT_USAGE;
+                } else if (n_words < ELEMENTSOF(words))
+                        words[n_words++] = w;
+                else {
+                        log_error("Unexpected argument \"%s\".\n%s", w, A11Y_USAGE);
+                        return EXIT_USAGE;
+                }
+        }
+        a->profile = n_words > 0 ? words[0] : NULL;
+        if (cli_check_profile(a->profile) < 0)
+                return EXIT_USAGE;
+        if (n_words == 1)
+                return EXIT_OK;
+        if (!streq(words[1], "do") || n_words < 4 || n_words > 5) {
+                log_error("Use botdesk a11y PROFILE do ID ACTION [TEXT].\n%s", A11Y_USAGE);
+                return EXIT_USAGE;
+        }
+        if (a->window || a->find) {
+                log_error("do takes an element id; --window and --find are for reading the tree.");
+                return EXIT_USAGE;
+        }
+        a->act = true;
+        a->id = words[2];
+        a->action = words[3];
+        a->text = n_words == 5 ? words[4] : NULL;
+        if (a->text && !streq(a->action, "set-text")) {
+                log_error("Only set-text takes a TEXT.\n%s", A11Y_USAGE);
+                return EXIT_USAGE;
+        }
+        return EXIT_OK;
+}
+
+static int run(const struct a11y_args *a, struct a11y_desktop *d, int dirfd) {
+        _cleanup_(a11y_result_done) struct a11y_result res = {};
+        _cleanup_free_ char *error = NULL;
+        struct lease admitted;
+        int r;
+
+        r = cli_action_admit(dirfd, "a11y", &admitted);
+        if (r != EXIT_OK)
+                return r;
+        r = a->act ? a11y_agent_do(d, a->id, a->action, a->text, &error)
+                   : a11y_agent_read(d, a->window, a->find, a->max_nodes, &res, &error);
+        if (r != EXIT_OK) {
+                log_error("%s", error ?: "Out of memory.");
+                return r;
+        }
+        r = cli_action_done(dirfd, a->profile, "a11y", &admitted, a->json);
+        if (r != EXIT_OK)
+                return r;
+        activity_stamp(dirfd);
+        if (a->act) {
+                if (a->json) {
+                        struct json j;
+
+                        json_init(&j, stdout);
+                        json_object_begin(&j);
+                        json_kv_bool(&j, "ok", true);
+                        json_kv_string(&j, "id", a->id);
+                        json_kv_string(&j, "action", a->action);
+                        json_kv_int(&j, "epoch", (long long) admitted.epoch);
+                        json_object_end(&j);
+                        fputc('\n', stdout);
+                }
+                return fflush(stdout) == 0 ? EXIT_OK : EXIT_FAILED;
+        }
+        if (a->json) {
+                struct json j;
+
+                json_init(&j, stdout);
+                a11y_result_json(&j, d, &res);
+                fputc('\n', stdout);
+        } else
+                a11y_result_text(stdout, d, &res);
+        return fflush(stdout) == 0 ? EXIT_OK : EXIT_FAILED;
+}
+
+int verb_a11y(int argc, char **argv) {
+        _cleanup_(config_done) struct bd_config c = {};
+        _cleanup_(paths_done) struct bd_paths p = {};
+        _cleanup_free_ char *display = NULL, *xauthority = NULL;
+        _cleanup_strv_free_ char **env = NULL;
+        _cleanup_close_ int dirfd = -EBADF;
+        struct a11y_args a;
+        xcb_connection_t *conn = NULL;
+        int screen, r;
+
+        r = parse(argc, argv, &a);
+        if (r < 0)
+                return EXIT_OK;
+        if (r != EXIT_OK)
+                return r;
+        if (cli_load_config(a.profile, &c) < 0)
+                return EXIT_USAGE;
+        r = cli_running_display(a.profile, &dirfd, &display, &xauthority);
+        if (r != EXIT_OK)
+                return r;
+        r = paths_for_profile(a.profile, &p);
+        if (r < 0) {
+                log_error_errno(r, "Cannot work out the paths of profile %s: %m", a.profile);
+                return EXIT_FAILED;
+        }
+        r = running_desktop_env(a.profile, dirfd, &p, &env);
+        if (r != EXIT_OK)
+                return r;
+        r = cli_connect_desktop(a.profile, display, xauthority, &conn, &screen);
+        if (r != EXIT_OK)
+                return r;
+        {
+                xcb_screen_iterator_t it = xcb_setup_roots_iterator(xcb_get_setup(conn));
+                struct a11y_desktop d = {
+                        .profile = a.profile,
+                        .bus_address = strv_env_get(env, "DBUS_SESSION_BUS_ADDRESS"),
+                        .enabled = c.accessibility,
+                        .conn = conn,
+                        .timeout_usec = A11Y_CALL_TIMEOUT_USEC_DEFAULT,
+                };
+
+                for (; it.rem && screen > 0; xcb_screen_next(&it), screen--)
+                        ;
+                d.root = it.data->root;
+                mcp_space_fit(it.data->width_in_pixels, it.data->height_in_pixels, c.screenshot_max_edge,
+                              c.screenshot_max_pixels, &d.space);
+                r = run(&a, &d, dirfd);
+        }
+        xcb_disconnect(conn);
+        return r;
+}

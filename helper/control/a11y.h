@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <systemd/sd-bus.h>
+
+/*
+ * The accessibility tree of a desktop, read from the AT-SPI D-Bus
+ * interfaces through sd-bus (no libatspi: its calls are one blocking round
+ * trip each, where here every request of a level of the tree is sent before
+ * the first reply is read). Every call carries a deadline: an application
+ * that does not answer costs that deadline once and its node is reported
+ * unresponsive.
+ *
+ * A node's id is "BUS:TAIL": the application's unique name on the
+ * accessibility bus without its ':' and the last element of the object's
+ * path ("1.42:17"; "1.42:/full/path" for a path outside AT-SPI's usual
+ * /org/a11y/atspi/accessible/). A unique name is never reused while the
+ * bus runs and GTK numbers its objects from a counter, so an id names one
+ * element for the element's life and is not given to another after it.
+ */
+
+#define A11Y_CALL_TIMEOUT_USEC_DEFAULT (1000ULL * 1000ULL)
+#define A11Y_MAX_NODES_DEFAULT 2000u
+
+/* AT-SPI's state numbers (AtspiStateType), the ones named in the output. */
+enum {
+        A11Y_STATE_ACTIVE = 1,
+        A11Y_STATE_CHECKED = 4,
+        A11Y_STATE_EDITABLE = 7,
+        A11Y_STATE_ENABLED = 8,
+        A11Y_STATE_FOCUSED = 12,
+        A11Y_STATE_SENSITIVE = 24,
+        A11Y_STATE_SHOWING = 25,
+        A11Y_STATE_VISIBLE = 30,
+        _A11Y_STATE_MAX = 64,
+};
+
+struct a11y_node {
+        char *bus;              /* the application's unique name, ":1.42" */
+        char *path;
+        char *id;
+        long parent;            /* index in the tree, -1 for an application */
+        unsigned depth;
+        char *role, *name, *description;
+        uint64_t states;        /* bit n: AT-SPI state n */
+        char **actions;         /* lower case */
+        char *text;             /* NULL: none, or a password field's (never read) */
+        bool has_text, editable, has_action, has_component;
+        bool have_bounds;
+        int x, y, width, height; /* screen coordinates */
+        bool unresponsive;      /* a call timed out: what is known of it may be partial */
+        long *children;         /* indices, in the application's order */
+        size_t n_children;
+};
+
+struct a11y_tree {
+        struct a11y_node *nodes;
+        size_t n, allocated;
+        bool cut;               /* max_nodes reached: more exist */
+};
+
+void a11y_tree_done(struct a11y_tree *t);
+
+/* The name of AT-SPI state n ("focused"), or NULL. */
+const char *a11y_state_name(unsigned n);
+/* The state called name, or -EINVAL. */
+int a11y_state_from_name(const char *name);
+
+/* Whether role is a password field's: its text is never read. */
+bool a11y_role_is_password(const char *role);
+
+/*
+ * Connect to the accessibility bus of the session whose bus is at
+ * session_address: asks org.a11y.Bus for the address (which starts it when
+ * it is activatable). -ENXIO when the session has no accessibility bus.
+ */
+int a11y_bus_open(const char *session_address, uint64_t timeout_usec, sd_bus **ret);
+
+/*
+ * Read the tree: every application the registry knows, or only the nodes
+ * under the node with id root (NULL: all), breadth first, at most max_nodes
+ * nodes, none deeper than max_depth (0: any depth; 1: the applications and
+ * their windows). Each call waits at most timeout_usec. 0, -ENOENT for a
+ * root that does not exist (any more), -ENXIO when no registry answers, or
+ * another error.
+ */
+int a11y_tree_read(sd_bus *bus, const char *root, unsigned max_nodes, unsigned max_depth, uint64_t timeout_usec,
+                   struct a11y_tree *ret);
+
+/* The errno of a failed call (e, or r): -ETIMEDOUT when it had no answer in time, -ENOENT when the object or its application is gone. */
+int a11y_error_errno(const sd_bus_error *e, int r);
+
+/* Split an id into its bus name and object path (new strings). -EINVAL for one that is not an id. */
+int a11y_id_parse(const char *id, char **ret_bus, char **ret_path);
+
+/*
+ * Act on the node with id: action is one of the node's actions (case does
+ * not matter; click, press and activate stand in for each other when the
+ * node offers only another of them), or "set-text" with text. Returns 0;
+ * -ENOENT for an element that does not exist (any more), -EOPNOTSUPP for an
+ * action it does not offer (nothing done), -ETIMEDOUT when its application
+ * did not answer, or another error.
+ */
+int a11y_do(sd_bus *bus, const char *id, const char *action, const char *text, uint64_t timeout_usec);
+
+/* Whether action is one a11y_do() knows how to ask for (any action name, or set-text). */
+bool a11y_action_valid(const char *action);
