@@ -100,7 +100,7 @@ _botdesk() {
         settle)    opts="--quiet --timeout --json --epoch --help" ;;
         input)     opts="--json --button --double --window --stdin --settle --start --epoch --help" ;;
         journal)   opts="--json --since --follow --video --from --to --dry-run --scale --tolerance --help" ;;
-        a11y)      opts="--json --window --find --max-nodes --help" ;;
+        a11y)      opts="--json --window --find --max-nodes --epoch --help" ;;
         watch)     opts="--json --until --help" ;;
         exec)      opts="-- --env --start --epoch --help" ;;
         thumbnail) opts="--output --size --format --quality --data-url --start --epoch --help" ;;

@@ -174,7 +174,7 @@ static const struct verb verbs[] = {
           "                                the accessibility tree: role, name, states, actions, text, bounds\n"
           "                                (screen and screenshot pixels); --find role=push button,name=Save\n"
           "  a11y PROFILE do ID ACTION [TEXT]  act on an element: click, press, activate, set-text TEXT\n",
-          .run_argv = verb_x11 },
+          .epoch = true, .run_argv = verb_x11 },
         { "watch",
           "  watch [PROFILE] [--json] [--until ready|stopped|agent]\n"
           "                                a line per change of status or lease, the first the current state\n",

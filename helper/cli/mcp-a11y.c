@@ -85,12 +85,22 @@ int mcp_a11y_call(struct agent *a, const char *tool, const struct json_value *ar
                 return error_result(res, strdup("The configuration has errors: botdesk config check says which."));
         if (paths_for_profile(a->profile, &p) < 0 || running_desktop_env(a->profile, a->dirfd, &p, &env) != EXIT_OK)
                 return error_result(res, strdup("The desktop is not running."));
-        if (cli_action_admit(a->dirfd, tool, &admitted) != EXIT_OK)
-                return error_result(res, strdup_printf("{\"ok\": false, \"suppressed\": \"human_has_control\", "
-                                                       "\"epoch\": %llu, \"error\": \"A human has control of this "
-                                                       "screen; %s is refused. Tell the user what you need, and wait "
-                                                       "until they hand control back.\"}",
-                                                       (unsigned long long) admitted.epoch, tool));
+        {
+                const char *veto = cli_action_admit_pinned(a->dirfd, tool, a->epoch_pin, &admitted);
+
+                if (veto && streq(veto, "epoch_moved"))
+                        return error_result(res, strdup_printf("{\"ok\": false, \"suppressed\": \"epoch_moved\", "
+                                                               "\"epoch\": %llu, \"error\": \"Control of this screen "
+                                                               "changed since the epoch this action was approved at; %s "
+                                                               "is refused.\"}",
+                                                               (unsigned long long) admitted.epoch, tool));
+                if (veto)
+                        return error_result(res, strdup_printf("{\"ok\": false, \"suppressed\": \"human_has_control\", "
+                                                               "\"epoch\": %llu, \"error\": \"A human has control of "
+                                                               "this screen; %s is refused. Tell the user what you need, "
+                                                               "and wait until they hand control back.\"}",
+                                                               (unsigned long long) admitted.epoch, tool));
+        }
         {
                 struct a11y_desktop d = {
                         .profile = a->profile,

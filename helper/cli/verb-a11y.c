@@ -116,7 +116,7 @@ static int run(const struct a11y_args *a, struct a11y_desktop *d, int dirfd) {
         struct lease admitted;
         int r;
 
-        r = cli_action_admit(dirfd, "a11y", &admitted);
+        r = cli_action_admit(dirfd, a->profile, "a11y", a->json, &admitted);
         if (r != EXIT_OK)
                 return r;
         r = a->act ? a11y_agent_do(d, a->id, a->action, a->text, &error)

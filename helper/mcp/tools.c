@@ -60,13 +60,14 @@ static const char clip_write_schema[] =
 #define A11Y_READ_PROPERTIES                                                                                           \
         "\"window\": {\"type\": [\"integer\", \"string\"]}, "                                                          \
         "\"max_nodes\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 100000}"
-static const char a11y_tree_schema[] = "{\"type\": \"object\", \"properties\": {" A11Y_READ_PROPERTIES "}}";
+static const char a11y_tree_schema[] =
+        "{\"type\": \"object\", \"properties\": {" A11Y_READ_PROPERTIES ", " EPOCH_PROPERTY "}}";
 static const char a11y_find_schema[] =
         "{\"type\": \"object\", \"properties\": {\"find\": {\"type\": \"string\", \"minLength\": 1}, "
-        A11Y_READ_PROPERTIES "}, \"required\": [\"find\"]}";
+        A11Y_READ_PROPERTIES ", " EPOCH_PROPERTY "}, \"required\": [\"find\"]}";
 static const char a11y_do_schema[] =
         "{\"type\": \"object\", \"properties\": {\"id\": {\"type\": \"string\"}, \"action\": {\"type\": "
-        "\"string\"}, \"text\": {\"type\": \"string\"}}, \"required\": [\"id\", \"action\"]}";
+        "\"string\"}, \"text\": {\"type\": \"string\"}, " EPOCH_PROPERTY "}, \"required\": [\"id\", \"action\"]}";
 static const char ask_schema[] =
         "{\"type\": \"object\", \"properties\": {\"reason\": {\"type\": \"string\", \"minLength\": 1, "
         "\"maxLength\": 256}, \"timeout\": {\"type\": \"number\", \"minimum\": 1, \"maximum\": 3600}}, "
