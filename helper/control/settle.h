@@ -10,12 +10,23 @@
  * events for the root window (xcb-damage), never by polling the picture
  * nor by sleeping a fixed time.
  *
- * What counts as a change: a damaged rectangle larger than
- * SETTLE_SMALL_AREA pixels. A blinking caret (a line 1-2 pixels wide) and
- * the panel clock's digits repaint areas below it, so they neither keep a
- * screen unsettled nor make an unchanged screen "settled"; a menu, a page,
- * a dialog or a spinner repaints far more. The price: a change that small
- * alone (a checkbox's tick) reads as no_change.
+ * What counts as a change: pixels that differ, unless all that differs is
+ * caret-like, a line at most SETTLE_CARET_THICKNESS pixels thick and at most
+ * SETTLE_SMALL_AREA pixels in all. DAMAGE says where a client drew, not
+ * what changed: GTK 3 repaints a whole window (24,000 pixels for a 400x60
+ * one) each time an entry's caret blinks. So a damaged rectangle is read
+ * back and compared with what it held when last read: a blinking caret
+ * then keeps no screen unsettled, while a typed character or a checkbox's
+ * tick is a change. Rectangles are remembered (the last SETTLE_KNOWN_MAX,
+ * for the life of the connection, refreshed when damaged between two
+ * waits), so in a long-lived process (botdesk mcp, act) a caret is known
+ * from its first blink on; a rectangle never read before counts as
+ * DAMAGE reports it (a change when larger than SETTLE_SMALL_AREA), so a
+ * one-shot wait may see a caret's first blink as a change. Rectangles
+ * larger than SETTLE_READ_MAX_AREA are not read: a change. The panel clock
+ * shows minutes: it changes once a minute, which ends no quiet time for
+ * long. Reading back is bounded: the rectangles damaged since the last
+ * read are read together, at most every SETTLE_READ_MS.
  *
  * settle.c with xcb-damage; settle-fallback.c says -EOPNOTSUPP without it.
  */
@@ -23,6 +34,11 @@
 #define SETTLE_QUIET_MS_DEFAULT 150u
 #define SETTLE_CAP_MS_DEFAULT 2000u
 #define SETTLE_SMALL_AREA 1600u         /* pixels: 40 x 40 */
+#define SETTLE_CARET_THICKNESS 3u      /* pixels */
+#define SETTLE_READ_MS 50u              /* damaged rectangles are read back at most this often */
+#define SETTLE_PENDING_MAX 8            /* rectangles kept apart before they are merged into one */
+#define SETTLE_KNOWN_MAX 16             /* rectangles whose pixels are remembered */
+#define SETTLE_READ_MAX_AREA 262144u    /* pixels: larger damage is a change, not read back */
 
 enum settle_state {
         SETTLE_SETTLED,                 /* it changed, then was quiet for quiet ms */
@@ -31,13 +47,30 @@ enum settle_state {
         SETTLE_UNSUPPORTED,             /* no DAMAGE: nothing was waited for */
 };
 
+struct settle_rect {
+        int x0, y0, x1, y1;             /* [x0, x1) x [y0, y1) */
+};
+
 struct settle {
         xcb_connection_t *conn;
         uint32_t damage;
         uint8_t first_event;
+        xcb_window_t root;
+        uint16_t width, height;
+        uint32_t *screen;               /* width x height: the pixels of the known rectangles, NULL: none yet */
+        struct settle_rect known[SETTLE_KNOWN_MAX];
+        unsigned n_known, next_known;   /* next_known: the one replaced when all are taken */
+        struct settle_rect pending[SETTLE_PENDING_MAX];
+        unsigned n_pending;             /* damaged rectangles not yet read back */
+        unsigned long long next_read;   /* not before this time */
         unsigned long long since;       /* settle_begin()'s time */
         unsigned long long last_change; /* 0: none since then */
 };
+
+/* Changed pixels spanning w x h that a caret's blink explains. */
+static inline bool settle_caret_like(unsigned w, unsigned h) {
+        return (w <= SETTLE_CARET_THICKNESS || h <= SETTLE_CARET_THICKNESS) && w * h <= SETTLE_SMALL_AREA;
+}
 
 /* Watch root on connection c (not owned). -EOPNOTSUPP without DAMAGE (the server's or the build's). */
 int settle_open(struct settle *s, xcb_connection_t *c, xcb_window_t root);
