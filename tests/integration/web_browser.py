@@ -128,7 +128,12 @@ try:
     p = pointer()
     say(near(p, (400, 300)), "the pointer stays where the page left it", "the pointer moved to %s" % (p,))
 
-    # Take it back through the page and hand it back with the other button.
+    # Take it back through the page and hand it back with the other button:
+    # once the page knows it lost control (Take over is offered again).
+    try:
+        b.wait_for("window.botdesk.you === false", "the page to learn that another viewer holds control", 10)
+    except TimeoutError as e:
+        say(False, "after another viewer's takeover the page offers Take over again", str(e))
     b.eval("document.getElementById('take').click()")
     try:
         b.wait_for("window.botdesk.you === true", "the page to show this viewer in control again", 10)
