@@ -49,16 +49,6 @@ static int collect(unsigned long long seq, const char *line, size_t len, void *u
         return 0;
 }
 
-static const char *str(const struct json_value *v, const char *key) {
-        const struct json_value *m = v ? json_get(v, key) : NULL;
-        return m && m->type == JSON_STRING ? m->string : NULL;
-}
-
-static bool num(const struct json_value *v, const char *key, long long *ret) {
-        const struct json_value *m = v ? json_get(v, key) : NULL;
-        return m && json_get_int(m, -1000000, 1000000, ret) >= 0;
-}
-
 static void html_escaped(FILE *f, const char *s) {
         for (; s && *s; s++)
                 switch (*s) {
@@ -73,7 +63,7 @@ static void html_escaped(FILE *f, const char *s) {
 
 /* The frame of an entry (key "frame" or "frame_before"), if it was taken and not dropped: its name under journal/. */
 static const char *frame_of_key(struct journal *j, const struct json_value *v, const char *key) {
-        const char *name = str(v, key);
+        const char *name = json_member_string(v, key);
 
         if (!name || strncmp(name, JOURNAL_FRAMES_DIR "/", strlen(JOURNAL_FRAMES_DIR "/")) != 0 ||
             faccessat(j->fd, name, R_OK, AT_SYMLINK_NOFOLLOW) < 0)
@@ -124,13 +114,13 @@ static void draw(FILE *f, const struct json_value *args) {
         if (!screen || screen->type != JSON_ARRAY || screen->n != 2 ||
             json_get_int(&screen->items[0], 1, 65535, &w) < 0 || json_get_int(&screen->items[1], 1, 65535, &h) < 0)
                 return;
-        if (!num(args, "x", &x) || !num(args, "y", &y))
+        if (!json_member_int(args, "x", -1000000, 1000000, &x) || !json_member_int(args, "y", -1000000, 1000000, &y))
                 return;
         fprintf(f, "<svg viewBox=\"0 0 %lld %lld\" preserveAspectRatio=\"none\">"
                    "<defs><marker id=\"head\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"4\" "
                    "markerHeight=\"4\" orient=\"auto\"><path d=\"M0,0L10,5L0,10z\" fill=\"#e00\"/></marker></defs>",
                 w, h);
-        if (num(args, "x2", &x2) && num(args, "y2", &y2))
+        if (json_member_int(args, "x2", -1000000, 1000000, &x2) && json_member_int(args, "y2", -1000000, 1000000, &y2))
                 fprintf(f, "<line class=\"arrow\" x1=\"%lld\" y1=\"%lld\" x2=\"%lld\" y2=\"%lld\"/>", x, y, x2, y2);
         else
                 fprintf(f, "<circle class=\"ring\" cx=\"%lld\" cy=\"%lld\" r=\"%lld\"/>", x, y, (w > h ? w : h) / 40 + 4);
@@ -139,29 +129,29 @@ static void draw(FILE *f, const struct json_value *args) {
 
 static void write_entry(FILE *f, struct journal *j, int out_frames, const struct item *it) {
         const struct json_value *v = it->v, *args = json_get(v, "args");
-        const char *action = str(v, "action") ?: "?", *result = str(v, "result") ?: "?", *frame;
+        const char *action = json_member_string(v, "action") ?: "?", *result = json_member_string(v, "result") ?: "?", *frame;
         struct json js;
 
         if (streq(action, "lease")) {
-                const char *event = str(v, "event") ?: "";
+                const char *event = json_member_string(v, "event") ?: "";
                 bool took = streq(event, "human_took");
 
                 fprintf(f, "<div class=\"band %s\" id=\"e%llu\">", took ? "human" : "returned", it->seq);
                 if (took) {
                         fputs("Human took control at ", f);
-                        html_escaped(f, str(v, "since") ?: str(v, "time"));
+                        html_escaped(f, json_member_string(v, "since") ?: json_member_string(v, "time"));
                         fputs(" (viewer ", f);
-                        html_escaped(f, str(v, "viewer_hash") ?: "?");
+                        html_escaped(f, json_member_string(v, "viewer_hash") ?: "?");
                         fputs(")", f);
                 } else {
                         fputs("Control returned at ", f);
-                        html_escaped(f, str(v, "since") ?: str(v, "time"));
+                        html_escaped(f, json_member_string(v, "since") ?: json_member_string(v, "time"));
                 }
                 fputs("</div>\n", f);
                 return;
         }
         fprintf(f, "<div class=\"entry\" id=\"e%llu\"><div class=\"head\">#%llu ", it->seq, it->seq);
-        html_escaped(f, str(v, "time"));
+        html_escaped(f, json_member_string(v, "time"));
         fputs(" <b>", f);
         html_escaped(f, action);
         fputs("</b> <span class=\"", f);
@@ -169,13 +159,13 @@ static void write_entry(FILE *f, struct journal *j, int out_frames, const struct
         fputs("\">", f);
         html_escaped(f, result);
         fputs("</span>", f);
-        if (str(v, "settle")) {
+        if (json_member_string(v, "settle")) {
                 fputc(' ', f);
-                html_escaped(f, str(v, "settle"));
+                html_escaped(f, json_member_string(v, "settle"));
         }
-        if (str(v, "message")) {
+        if (json_member_string(v, "message")) {
                 fputs(" — ", f);
-                html_escaped(f, str(v, "message"));
+                html_escaped(f, json_member_string(v, "message"));
         }
         fputs("</div>\n", f);
         frame = frame_of(j, v);
@@ -188,17 +178,17 @@ static void write_entry(FILE *f, struct journal *j, int out_frames, const struct
                 draw(f, args);
                 fputs("</span></a>\n", f);
                 /* The first action after a gap has the screen before it too. */
-                if (str(v, "frame_before") && frame_of_key(j, v, "frame_before") &&
-                    copy_frame(j, out_frames, str(v, "frame_before")) >= 0) {
+                if (json_member_string(v, "frame_before") && frame_of_key(j, v, "frame_before") &&
+                    copy_frame(j, out_frames, json_member_string(v, "frame_before")) >= 0) {
                         fputs("<p><a class=\"before\" href=\"", f);
-                        html_escaped(f, str(v, "frame_before"));
+                        html_escaped(f, json_member_string(v, "frame_before"));
                         fputs("\">the screen before</a></p>\n", f);
                 }
         } else
                 fputs("<p>(no frame)</p>\n", f);
-        if (str(args, "text")) {
+        if (json_member_string(args, "text")) {
                 fputs("<p class=\"caption\">Typed: ", f);
-                html_escaped(f, str(args, "text"));
+                html_escaped(f, json_member_string(args, "text"));
                 fputs("</p>\n", f);
         }
         if (args) {
@@ -317,7 +307,7 @@ int journal_export_video(struct journal *j, const char *out) {
         for (size_t i = 0; i < it.n; i++) {
                 const char *frame = frame_of(j, it.v[i].v);
 
-                if (!parse_time(str(it.v[i].v, "time"), &t))
+                if (!parse_time(json_member_string(it.v[i].v, "time"), &t))
                         continue;
                 if (last)
                         fprintf(f, "duration %.3f\n", t - t0 > 0.04 ? t - t0 : 0.04);

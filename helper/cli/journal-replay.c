@@ -50,16 +50,6 @@ static int collect(unsigned long long seq, const char *line, size_t len, void *u
         return 0;
 }
 
-static const char *str(const struct json_value *v, const char *key) {
-        const struct json_value *m = v ? json_get(v, key) : NULL;
-        return m && m->type == JSON_STRING ? m->string : NULL;
-}
-
-static bool num(const struct json_value *v, const char *key, long long *ret) {
-        const struct json_value *m = v ? json_get(v, key) : NULL;
-        return m && json_get_int(m, -1000000, 1000000, ret) >= 0;
-}
-
 static bool screen_of(const struct json_value *args, unsigned *w, unsigned *h) {
         const struct json_value *s = args ? json_get(args, "screen") : NULL;
         long long a, b;
@@ -138,12 +128,12 @@ static int input_words(const struct json_value *args, const struct scale *sc, st
 /* An agent action (act, mcp) as the botdesk input that does the same, or -ENODATA (nothing to send). */
 static int agent_words(const char *name, const struct json_value *args, const struct scale *sc, struct words *w) {
         long long x = 0, y = 0, x2, y2, button = 1, v;
-        bool xy = num(args, "x", &x) && num(args, "y", &y);
-        const char *text = str(args, "text"), *keys = str(args, "keys");
+        bool xy = json_member_int(args, "x", -1000000, 1000000, &x) && json_member_int(args, "y", -1000000, 1000000, &y);
+        const char *text = json_member_string(args, "text"), *keys = json_member_string(args, "keys");
         int r = 0;
 
-        (void) num(args, "button", &button);
-        if (strstr(name, "drag") && xy && num(args, "x2", &x2) && num(args, "y2", &y2)) {
+        (void) json_member_int(args, "button", -1000000, 1000000, &button);
+        if (strstr(name, "drag") && xy && json_member_int(args, "x2", -1000000, 1000000, &x2) && json_member_int(args, "y2", -1000000, 1000000, &y2)) {
                 r = push(w, "drag");
                 r = r ?: pushf(w, sx(sc, x)) ?: pushf(w, sy(sc, y)) ?: pushf(w, sx(sc, x2)) ?: pushf(w, sy(sc, y2));
         } else if (strstr(name, "click") || streq(name, "click")) {
@@ -151,7 +141,7 @@ static int agent_words(const char *name, const struct json_value *args, const st
                 if (xy)
                         r = r ?: pushf(w, sx(sc, x)) ?: pushf(w, sy(sc, y));
                 r = r ?: push(w, "--button") ?: pushf(w, button);
-                if (strstr(name, "double") || (num(args, "clicks", &v) && v == 2))
+                if (strstr(name, "double") || (json_member_int(args, "clicks", -1000000, 1000000, &v) && v == 2))
                         r = r ?: push(w, "--double");
         } else if ((streq(name, "mouse_move") || streq(name, "move")) && xy) {
                 r = push(w, "move");
@@ -168,7 +158,7 @@ static int agent_words(const char *name, const struct json_value *args, const st
                 r = push(w, "key");
                 for (char *k = strtok_r(copy, " ", &save); k && r >= 0; k = strtok_r(NULL, " ", &save))
                         r = push(w, k);
-        } else if (streq(name, "scroll") && num(args, "dx", &x) && num(args, "dy", &y)) {
+        } else if (streq(name, "scroll") && json_member_int(args, "dx", -1000000, 1000000, &x) && json_member_int(args, "dy", -1000000, 1000000, &y)) {
                 r = push(w, "scroll");
                 r = r ?: pushf(w, x) ?: pushf(w, y);
         } else
@@ -279,7 +269,7 @@ int journal_replay(struct journal *j, const char *profile, const struct replay_o
         }
         for (size_t i = 0; i < st.n; i++) {
                 const struct json_value *v = st.v[i].v, *args = json_get(v, "args");
-                const char *action = str(v, "action") ?: "?", *result = str(v, "result"), *verb = "input", *skip = NULL;
+                const char *action = json_member_string(v, "action") ?: "?", *result = json_member_string(v, "result"), *verb = "input", *skip = NULL;
                 struct words w = {};
                 double d;
 
@@ -344,7 +334,7 @@ int journal_replay(struct journal *j, const char *profile, const struct replay_o
                 }
                 words_done(&w);
                 ran++;
-                d = compare(j, c, screen, str(v, "frame"));
+                d = compare(j, c, screen, json_member_string(v, "frame"));
                 if (d < 0)
                         printf("%llu %s: ran; no frame to compare\n", st.v[i].seq, action);
                 else if (d <= o->tolerance) {

@@ -425,3 +425,15 @@ void json_value_write(struct json *j, const struct json_value *v) {
                 break;
         }
 }
+
+const char *json_member_string(const struct json_value *v, const char *key) {
+        const struct json_value *m = v ? json_get(v, key) : NULL;
+
+        return m && m->type == JSON_STRING ? m->string : NULL;
+}
+
+bool json_member_int(const struct json_value *v, const char *key, long long min, long long max, long long *ret) {
+        const struct json_value *m = v ? json_get(v, key) : NULL;
+
+        return m && json_get_int(m, min, max, ret) >= 0;
+}

@@ -80,5 +80,9 @@ struct json_value *json_value_free(struct json_value *v);
 const struct json_value *json_get(const struct json_value *v, const char *key);
 /* A whole number in [min, max] (5.0 counts, 5.5 does not): 0 or -EINVAL. */
 int json_get_int(const struct json_value *v, long long min, long long max, long long *ret);
+/* The string member key of object v, or NULL (v NULL, no such member, not a string). */
+const char *json_member_string(const struct json_value *v, const char *key);
+/* The member key of object v as a whole number in [min, max]: true and *ret, or false. */
+bool json_member_int(const struct json_value *v, const char *key, long long min, long long max, long long *ret);
 /* The value written back as JSON (the id of a request echoed in its response). */
 void json_value_write(struct json *j, const struct json_value *v);
