@@ -8,6 +8,8 @@
  */
 
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,4 +59,19 @@ _unused_ static void scratch_dir_remove(const char *dir) {
                 return;
         dir_empty(dir);
         rmdir(dir);
+}
+
+/* text into dir/rel (0644, made or emptied): 0 or -EIO. */
+_unused_ static int file_put_at(const char *dir, const char *rel, const char *text) {
+        _cleanup_free_ char *path = path_at(dir, rel);
+        _cleanup_close_ int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+        return fd >= 0 && write(fd, text, strlen(text)) == (ssize_t) strlen(text) ? 0 : -EIO;
+}
+
+/* The dir dir/rel (0755): 0 or -EIO. */
+_unused_ static int dir_make_at(const char *dir, const char *rel) {
+        _cleanup_free_ char *path = path_at(dir, rel);
+
+        return mkdir(path, 0755) == 0 ? 0 : -EIO;
 }

@@ -7,32 +7,11 @@
 
 #include "fleet.h"
 #include "inotify-limits.h"
+#include "fixture.h"
 #include "tap.h"
 #include "util.h"
 
 static char root[] = "/tmp/botdesk-fleet.XXXXXX";
-
-static int put(const char *rel, const char *text) {
-        _cleanup_free_ char *path = strdup_printf("%s/%s", root, rel);
-        _cleanup_close_ int fd = -EBADF;
-
-        if (!path)
-                return -ENOMEM;
-        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-        if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t) strlen(text))
-                return -EIO;
-        return 0;
-}
-
-static int dir(const char *rel) {
-        _cleanup_free_ char *path = strdup_printf("%s/%s", root, rel);
-
-        return path && mkdir(path, 0755) == 0 ? 0 : -EIO;
-}
-
-static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
-        return remove(path) < 0 ? -1 : 0;
-}
 
 static void compute(void) {
         struct fleet_inputs in = {
@@ -80,13 +59,13 @@ int main(void) {
         proc = strdup_printf("%s/proc", root);
         cg = strdup_printf("%s/cg", root);
         /* Two processes (3 + 5 threads), kernel limits far away. */
-        r |= dir("proc") | dir("proc/sys") | dir("proc/sys/kernel") | dir("proc/10") | dir("proc/20");
-        r |= put("proc/sys/kernel/threads-max", "100000\n") | put("proc/sys/kernel/pid_max", "4194304\n");
-        r |= put("proc/10/status", "Name:\tXvnc\nUid:\t0\nThreads:\t3\n") | put("proc/20/status", "Name:\tx\nThreads:  5\n");
+        r |= dir_make_at(root, "proc") | dir_make_at(root, "proc/sys") | dir_make_at(root, "proc/sys/kernel") | dir_make_at(root, "proc/10") | dir_make_at(root, "proc/20");
+        r |= file_put_at(root, "proc/sys/kernel/threads-max", "100000\n") | file_put_at(root, "proc/sys/kernel/pid_max", "4194304\n");
+        r |= file_put_at(root, "proc/10/status", "Name:\tXvnc\nUid:\t0\nThreads:\t3\n") | file_put_at(root, "proc/20/status", "Name:\tx\nThreads:  5\n");
         /* A cgroup tree: the user's slice limits to 300 with 100 used; our group to 1000 (looser). */
-        r |= dir("cg") | dir("cg/user.slice") | dir("cg/user.slice/app");
-        r |= put("cg/user.slice/pids.max", "300\n") | put("cg/user.slice/pids.current", "100\n");
-        r |= put("cg/user.slice/app/pids.max", "1000\n") | put("cg/user.slice/app/pids.current", "50\n");
+        r |= dir_make_at(root, "cg") | dir_make_at(root, "cg/user.slice") | dir_make_at(root, "cg/user.slice/app");
+        r |= file_put_at(root, "cg/user.slice/pids.max", "300\n") | file_put_at(root, "cg/user.slice/pids.current", "100\n");
+        r |= file_put_at(root, "cg/user.slice/app/pids.max", "1000\n") | file_put_at(root, "cg/user.slice/app/pids.current", "50\n");
         if (r != 0 || !proc || !cg) {
                 printf("Bail out! cannot build the fixture\n");
                 return 1;
@@ -128,12 +107,12 @@ int main(void) {
         free(src);
         src = NULL;
 
-        (void) put("cg/user.slice/pids.max", "max\n");
+        (void) file_put_at(root, "cg/user.slice/pids.max", "max\n");
         TAP_EQ_INT(fleet_tasks_read(proc, cg, "/user.slice/app", 0, -1, &max, &used, &src), 0, "\"max\" is no limit");
         TAP_EQ_STR(src, "pids.max of /user.slice/app", "...so the group's own pids.max binds");
         free(src);
         src = NULL;
 
-        (void) nftw(root, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+        scratch_dir_remove(root);
         return tap_done();
 }

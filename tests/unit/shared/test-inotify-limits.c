@@ -6,37 +6,16 @@
 #include <sys/stat.h>
 
 #include "inotify-limits.h"
+#include "fixture.h"
 #include "tap.h"
 #include "util.h"
 
 static char root[] = "/tmp/botdesk-inotify.XXXXXX";
 
-static int put(const char *rel, const char *text) {
-        _cleanup_free_ char *path = strdup_printf("%s/%s", root, rel);
-        _cleanup_close_ int fd = -EBADF;
-
-        if (!path)
-                return -ENOMEM;
-        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-        if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t) strlen(text))
-                return -EIO;
-        return 0;
-}
-
-static int dir(const char *rel) {
-        _cleanup_free_ char *path = strdup_printf("%s/%s", root, rel);
-
-        return path && mkdir(path, 0755) == 0 ? 0 : -EIO;
-}
-
 static int link_to(const char *rel, const char *target) {
         _cleanup_free_ char *path = strdup_printf("%s/%s", root, rel);
 
         return path && symlink(target, path) == 0 ? 0 : -EIO;
-}
-
-static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
-        return remove(path) < 0 ? -1 : 0;
 }
 
 /* The value conf/sysctl.d/50-botdesk.conf ships, or -1. */
@@ -68,10 +47,10 @@ int main(void) {
                 printf("Bail out! mkdtemp: %s\n", strerror(errno));
                 return 1;
         }
-        r |= dir("sys") | dir("sys/fs") | dir("sys/fs/inotify");
-        r |= put("sys/fs/inotify/max_user_instances", "128\n") | put("sys/fs/inotify/max_user_watches", "65536\n");
+        r |= dir_make_at(root, "sys") | dir_make_at(root, "sys/fs") | dir_make_at(root, "sys/fs/inotify");
+        r |= file_put_at(root, "sys/fs/inotify/max_user_instances", "128\n") | file_put_at(root, "sys/fs/inotify/max_user_watches", "65536\n");
         /* Two processes of ours: 2 + 1 inotify instances, other fds beside them. */
-        r |= dir("100") | dir("100/fd") | dir("200") | dir("200/fd") | dir("self");
+        r |= dir_make_at(root, "100") | dir_make_at(root, "100/fd") | dir_make_at(root, "200") | dir_make_at(root, "200/fd") | dir_make_at(root, "self");
         r |= link_to("100/fd/3", "anon_inode:inotify") | link_to("100/fd/4", "anon_inode:inotify");
         r |= link_to("100/fd/5", "/dev/null") | link_to("100/fd/6", "anon_inode:[eventfd]");
         r |= link_to("200/fd/7", "anon_inode:inotify") | link_to("200/fd/8", "socket:[123]");
@@ -87,7 +66,7 @@ int main(void) {
         TAP_EQ_INT(inotify_limits_read(root, getuid() + 1, &l), 0, "another uid's view is read too");
         TAP_EQ_INT(l.instances_used, 0, "processes of another uid are not counted");
 
-        (void) put("sys/fs/inotify/max_user_instances", "lots\n");
+        (void) file_put_at(root, "sys/fs/inotify/max_user_instances", "lots\n");
         TAP_EQ_INT(inotify_limits_read(root, getuid(), &l), 0, "a garbled limit is no error");
         TAP_EQ_INT(l.max_user_instances, -1, "but unknown");
 
@@ -99,6 +78,6 @@ int main(void) {
                        "the shipped 50-botdesk.conf (%lld) covers them", shipped);
         }
 
-        (void) nftw(root, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+        scratch_dir_remove(root);
         return tap_done();
 }
