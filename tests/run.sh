@@ -107,6 +107,7 @@ python3 - "${builds[@]}" <<'EOF'
 import json, subprocess, sys
 n = {"OK": 0, "FAIL": 0, "SKIP": 0}
 runs = []
+failed = []
 for build in sys.argv[1:]:
     tests = json.loads(subprocess.run(["meson", "introspect", "--tests", build], capture_output=True, text=True).stdout or "[]")
     limits = {t["name"]: t["timeout"] for t in tests}
@@ -118,6 +119,23 @@ for build in sys.argv[1:]:
         t = limits.get(r["name"].split(" / ")[-1]) or 0
         d = r.get("duration") or 0
         runs.append((d / t if t else 0, d, t, r["name"]))
+        if key == "FAIL":
+            failed.append((r["name"], r.get("stdout") or ""))
+# A TAP test's diagnostics are on its stdout, which meson parses and does
+# not print: show each failed test's "not ok" lines and the notes under
+# them, so a CI log alone says why.
+for name, out in failed:
+    print("\nwhy %s failed (its \"not ok\" lines and their notes):" % name)
+    lines, keep = [], False
+    for l in out.splitlines():
+        if l.startswith("not ok"):
+            keep = True
+        elif l.startswith("ok") or l.startswith("1.."):
+            keep = False
+        if keep:
+            lines.append(l)
+    for l in (lines or out.splitlines()[-40:])[:120]:
+        print("  " + l)
 print("\nslowest tests against their timeouts:")
 for share, d, t, name in sorted(runs, reverse=True)[:5]:
     print("  %5.0f s of %4d s (%3.0f %%)  %s%s" % (d, t, 100 * share, name, "   <- over half" if share > 0.5 else ""))
