@@ -6,8 +6,8 @@
 #include "log.h"
 #include "profile.h"
 #include "running.h"
-#include "thumbnail.h"
 #include "util.h"
+#include "x11-connect.h"
 
 int cli_running_display(const char *profile, int *ret_fd, char **ret_display, char **ret_xauthority) {
         _cleanup_(paths_done) struct bd_paths p = {};
@@ -48,7 +48,7 @@ int cli_running_display(const char *profile, int *ret_fd, char **ret_display, ch
 
 int cli_connect_desktop(const char *profile, const char *display, const char *xauthority, xcb_connection_t **ret,
                         int *ret_screen) {
-        int r = thumb_connect(display, xauthority, ret, ret_screen);
+        int r = x11_connect_with_cookie(display, xauthority, ret, ret_screen);
 
         if (r == -ECONNREFUSED) {
                 log_error("Cannot connect to X display %s of desktop %s; check it with: botdesk status %s", display,

@@ -13,8 +13,9 @@
  * filter in integer arithmetic, encoded as PNG (libpng) or JPEG
  * (libjpeg-turbo) in memory.
  *
- * Everything except thumb_connect() and thumb_grab_scaled() is pure: no X
- * server, no files, so the unit tests drive it with synthetic pixels.
+ * Everything except thumb_grab_scaled() is pure: no X server, no files, so
+ * the unit tests drive it with synthetic pixels. The grab reads through a
+ * connection its caller opened.
  */
 
 #define THUMB_SIZE_MAX 8192u
@@ -124,29 +125,6 @@ struct thumb_jpeg *thumb_jpeg_free(struct thumb_jpeg *j);
 char *thumb_base64(const void *data, size_t size);
 /* "data:MIME;base64,..." for an encoded image, malloc'ed (NULL on ENOMEM). */
 char *thumb_data_url(enum thumb_encoding e, const void *data, size_t size);
-
-/*
- * Find the cookie for display number `display` in the bytes of an
- * Xauthority file (as helper/xauth.c writes it: FamilyWild or FamilyLocal
- * entries). The returned pointers point into data. -ENOENT when no entry
- * matches, -EBADMSG when the file is truncated.
- */
-struct thumb_cookie {
-        const char *name;
-        size_t name_len;
-        const uint8_t *data;
-        size_t data_len;
-};
-int thumb_xauth_lookup(const uint8_t *data, size_t size, unsigned display, struct thumb_cookie *ret);
-
-/*
- * Connect to display (a DISPLAY value) with the cookie from the Xauthority
- * file at xauthority; the environment is neither read nor changed. The new
- * connection is handed to the caller. -EINVAL (unparsable display), errors
- * of reading the file, -ENOENT (no cookie for this display in it),
- * -ECONNREFUSED (the server refused or is not there).
- */
-int thumb_connect(const char *display, const char *xauthority, xcb_connection_t **ret, int *ret_screen);
 
 /* A thumbnail of a screen. */
 struct thumb_image {

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #pragma once
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define XAUTH_COOKIE_SIZE 16
@@ -16,3 +17,18 @@ int xauth_cookie_new(uint8_t cookie[XAUTH_COOKIE_SIZE]);
  * socket) matches it. The cookie never appears on a command line.
  */
 int xauth_write_at(int dirfd, const char *name, unsigned display, const uint8_t cookie[XAUTH_COOKIE_SIZE]);
+
+/*
+ * Find the cookie for display number `display` in the bytes of an
+ * Xauthority file (as xauth_write_at() writes it: FamilyWild or FamilyLocal
+ * entries; an empty display number matches every display, as in libXau).
+ * The returned pointers point into data. -ENOENT when no entry matches,
+ * -EBADMSG when the file is truncated.
+ */
+struct xauth_cookie {
+        const char *name;
+        size_t name_len;
+        const uint8_t *data;
+        size_t data_len;
+};
+int xauth_lookup(const uint8_t *data, size_t size, unsigned display, struct xauth_cookie *ret);
