@@ -1,50 +1,22 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
-#include <sys/signalfd.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 
 #include "argv-split.h"
 #include "cli-remote.h"
 #include "cli.h"
+#include "remote-container.h"
+#include "remote-run.h"
 #include "config.h"
 #include "envfile.h"
 #include "json.h"
 #include "log.h"
 #include "owner.h"
 #include "profile.h"
-#include "spawn.h"
 #include "launch.h"
 #include "util.h"
-
-extern char **environ;
-
-#define ERR_TAIL_MAX 2048U
-#define OUT_MAX (64U * 1024U)
-#define KILL_GRACE_USEC (2ULL * 1000000ULL)
-#define INSPECT_TIMEOUT 10U
-
-struct run_result {
-        int status;            /* exit code; 128+N when killed by signal N */
-        bool signaled;
-        bool timed_out;
-        char err[ERR_TAIL_MAX + 1];  /* the last bytes of its stderr */
-        size_t err_len;
-        char *out;             /* stdout, when captured */
-};
-
-static void run_result_done(struct run_result *r) {
-        free(r->out);
-        r->out = NULL;
-}
-
-static const char *base_name(const char *path) {
-        const char *s = strrchr(path, '/');
-        return s ? s + 1 : path;
-}
 
 /* PATH lookup as execvp() does it, so that spawn() (execve) gets a path and
  * a missing program is known before anything runs. */
@@ -73,224 +45,13 @@ static int find_program(const char *name, char **ret) {
         return -ENOENT;
 }
 
-static void tail_append(struct run_result *res, const char *buf, size_t n) {
-        if (n >= ERR_TAIL_MAX) {
-                memcpy(res->err, buf + n - ERR_TAIL_MAX, ERR_TAIL_MAX);
-                res->err_len = ERR_TAIL_MAX;
-        } else {
-                if (res->err_len + n > ERR_TAIL_MAX) {
-                        size_t drop = res->err_len + n - ERR_TAIL_MAX;
-                        memmove(res->err, res->err + drop, res->err_len - drop);
-                        res->err_len -= drop;
-                }
-                memcpy(res->err + res->err_len, buf, n);
-                res->err_len += n;
-        }
-        res->err[res->err_len] = '\0';
-}
-
-/* Reads what fd has; 0 at EOF, 1 when more may come. Stderr is passed on as it arrives, unless quiet. */
-static int drain(int fd, bool is_err, bool quiet, struct run_result *res, size_t *out_len) {
-        char buf[4096];
-        ssize_t n = read(fd, buf, sizeof(buf));
-
-        if (n < 0)
-                return errno == EINTR || errno == EAGAIN ? 1 : 0;
-        if (n == 0)
-                return 0;
-        if (is_err) {
-                if (!quiet)
-                        (void) !write(STDERR_FILENO, buf, (size_t) n);
-                tail_append(res, buf, (size_t) n);
-        } else if (*out_len + (size_t) n <= OUT_MAX) {
-                char *o = realloc(res->out, *out_len + (size_t) n + 1);
-                if (o) {
-                        memcpy(o + *out_len, buf, (size_t) n);
-                        *out_len += (size_t) n;
-                        o[*out_len] = '\0';
-                        res->out = o;
-                }
-        }
-        return 1;
-}
-
-/*
- * Runs argv (argv[0] a path) with stdin and stdout ours (stdin /dev/null
- * when !own_stdin; stdout captured, and stderr kept to ourselves, when
- * capture; stdout_fd instead when >= 0), stderr passed on and its tail kept. With a timeout, the child gets its own session, and at the
- * deadline its whole process group is sent SIGTERM, then SIGKILL. SIGINT,
- * SIGTERM and SIGHUP sent to us go on to the child. Everything is waited
- * for on one poll(): the signalfd (SIGCHLD and those three) and the pipes.
- */
-static int run(char **argv, bool own_stdin, bool capture, int stdout_fd, unsigned timeout_s, struct run_result *res) {
-        struct spawn_opts o = SPAWN_OPTS_INIT;
-        _cleanup_close_ int sfd = -EBADF, err_r = -EBADF, err_w = -EBADF, out_r = -EBADF, out_w = -EBADF;
-        unsigned long long deadline = 0, kill_at = 0;
-        sigset_t mask, old;
-        size_t out_len = 0;
-        bool exited = false, err_open = true, out_open = capture;
-        pid_t pid;
-        int r, wstatus = 0;
-
-        *res = (struct run_result) {};
-        r = pipe_cloexec(&err_r, &err_w);
-        if (r >= 0 && capture)
-                r = pipe_cloexec(&out_r, &out_w);
-        if (r < 0)
-                return r;
-        sigemptyset(&mask);
-        sigaddset(&mask, SIGCHLD);
-        sigaddset(&mask, SIGINT);
-        sigaddset(&mask, SIGTERM);
-        sigaddset(&mask, SIGHUP);
-        if (sigprocmask(SIG_BLOCK, &mask, &old) < 0)
-                return negative_errno();
-        sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
-        if (sfd < 0) {
-                r = negative_errno();
-                (void) sigprocmask(SIG_SETMASK, &old, NULL);
-                return r;
-        }
-
-        o.argv = argv;
-        o.envp = environ;
-        /* The prefix is the caller's own tool (ssh keys, container engine
-         * settings): it gets the caller's environment. */
-        o.stdin_fd = own_stdin ? STDIN_FILENO : -1;
-        o.stdout_fd = capture ? out_w : stdout_fd;
-        o.stderr_fd = err_w;
-        o.new_session = timeout_s > 0;
-        o.pdeathsig = true;
-        r = spawn(&o, &pid);
-        err_w = safe_close(err_w);
-        out_w = safe_close(out_w);
-        if (r < 0) {
-                (void) sigprocmask(SIG_SETMASK, &old, NULL);
-                return r;
-        }
-        if (timeout_s > 0)
-                deadline = now_usec() + (unsigned long long) timeout_s * 1000000ULL;
-
-        while (!exited || err_open || out_open) {
-                struct pollfd p[3] = {
-                        { .fd = sfd, .events = POLLIN },
-                        { .fd = err_open ? err_r : -1, .events = POLLIN },
-                        { .fd = out_open ? out_r : -1, .events = POLLIN },
-                };
-                unsigned long long now = now_usec(), until = kill_at ?: deadline;
-                int wait_ms = -1;
-
-                if (exited) {
-                        /* The child is gone; a grandchild may still hold the
-                         * pipes: read what is there, do not wait for it. */
-                        wait_ms = 0;
-                } else if (until) {
-                        if (now >= until) {
-                                if (!kill_at) {
-                                        res->timed_out = true;
-                                        (void) kill(-pid, SIGTERM);
-                                        kill_at = now + KILL_GRACE_USEC;
-                                } else {
-                                        (void) kill(-pid, SIGKILL);
-                                        kill_at = ~0ULL >> 1;
-                                }
-                                continue;
-                        }
-                        wait_ms = (int) ((until - now + 999) / 1000);
-                }
-                r = poll(p, 3, wait_ms);
-                if (r < 0 && errno != EINTR)
-                        break;
-                if (r == 0 && exited)
-                        break;
-                if (p[0].revents & POLLIN) {
-                        struct signalfd_siginfo si;
-
-                        while (read(sfd, &si, sizeof(si)) == (ssize_t) sizeof(si)) {
-                                if (si.ssi_signo == SIGCHLD)
-                                        continue;
-                                (void) kill(o.new_session ? -pid : pid, (int) si.ssi_signo);
-                        }
-                        if (!exited && waitpid(pid, &wstatus, WNOHANG) == pid)
-                                exited = true;
-                }
-                if (p[1].revents & (POLLIN | POLLHUP | POLLERR))
-                        err_open = drain(err_r, true, capture, res, &out_len) > 0;
-                if (p[2].revents & (POLLIN | POLLHUP | POLLERR))
-                        out_open = drain(out_r, false, capture, res, &out_len) > 0;
-        }
-        if (!exited) {
-                (void) kill(o.new_session ? -pid : pid, SIGKILL);
-                (void) waitpid(pid, &wstatus, 0);
-        }
-        (void) sigprocmask(SIG_SETMASK, &old, NULL);
-        if (WIFSIGNALED(wstatus)) {
-                res->signaled = true;
-                res->status = 128 + WTERMSIG(wstatus);
-        } else
-                res->status = WEXITSTATUS(wstatus);
-        return 0;
-}
-
-/* ---- containers ---------------------------------------------------------------------------- */
-
-/* The container a `podman exec` / `docker exec` prefix names, or NULL. */
-static const char *prefix_container(char *const *prefix) {
-        static const char *const long_with_value[] = { "--env", "--env-file", "--user", "--workdir",
-                                                       "--detach-keys", "--preserve-fds" };
-        const char *engine = base_name(prefix[0]);
-
-        if ((!streq(engine, "podman") && !streq(engine, "docker")) || !prefix[1] || !streq(prefix[1], "exec"))
-                return NULL;
-        for (size_t i = 2; prefix[i]; i++) {
-                const char *a = prefix[i];
-
-                if (streq(a, "--"))
-                        return prefix[i + 1];
-                if (startswith(a, "--")) {
-                        if (strchr(a, '='))
-                                continue;
-                        for (size_t k = 0; k < ELEMENTSOF(long_with_value); k++)
-                                if (streq(a, long_with_value[k]) && prefix[i + 1]) {
-                                        i++;
-                                        break;
-                                }
-                        continue;
-                }
-                if (a[0] == '-' && a[1]) {
-                        /* -e, -u and -w take a value, attached or as the next word. */
-                        size_t l = strcspn(a + 1, "euw");
-                        if (a[1 + l] && !a[2 + l] && prefix[i + 1])
-                                i++;
-                        continue;
-                }
-                return a;
-        }
-        return NULL;
-}
-
-/* "ID STATUS" of the prefix's container, from its engine; NULL when it cannot be asked. */
-static char *container_inspect(char *const *prefix, const char *name, int *ret_status) {
+/* container_inspect() through the engine the prefix names, found on PATH; NULL when it cannot be asked. */
+static char *inspect(char *const *prefix, const char *name, int *ret_status) {
         _cleanup_free_ char *engine = NULL;
-        struct run_result res;
-        char *argv[] = { NULL, (char *) "inspect", (char *) "--type", (char *) "container", (char *) "--format",
-                         (char *) "{{.Id}} {{.State.Status}}", (char *) name, NULL };
-        char *ret;
-        int r;
 
         if (find_program(prefix[0], &engine) < 0)
                 return NULL;
-        argv[0] = engine;
-        /* Captured: its complaints ("no such container") are ours to explain. */
-        r = run(argv, false, true, -1, INSPECT_TIMEOUT, &res);
-        if (r < 0)
-                return NULL;
-        *ret_status = res.status;
-        ret = res.status == 0 ? TAKE_PTR(res.out) : strdup(res.err);
-        run_result_done(&res);
-        if (ret)
-                ret[strcspn(ret, "\n")] = '\0';
-        return ret;
+        return container_inspect(engine, name, ret_status);
 }
 
 /* ---- the verbs ----------------------------------------------------------------------------- */
@@ -437,7 +198,7 @@ static char *prefix_reason(char *const *prefix, const struct run_result *res, un
                 last = strndup(b, (size_t) (e - b));
         }
         if (name)
-                state = container_inspect(prefix, name, &st);
+                state = inspect(prefix, name, &st);
 
         if (res->timed_out)
                 return strdup_printf("the exec prefix (%s) did not finish within %u s and was killed with its "
@@ -502,7 +263,7 @@ static bool prefix_hands_to_shell(char *const *prefix, enum exec_shell_kind kind
         /* First, or behind a wrapper such as sshpass. */
         for (char *const *w = prefix; *w; w++)
                 for (size_t i = 0; i < ELEMENTSOF(shell_prefixes); i++)
-                        if (streq(base_name(*w), shell_prefixes[i]))
+                        if (streq(remote_program_name(*w), shell_prefixes[i]))
                                 return true;
         return false;
 }
@@ -640,7 +401,7 @@ int remote_dispatch(const char *verb, char **args) {
                 int st = -1;
 
                 if (name) {
-                        id = container_inspect(prefix, name, &st);
+                        id = inspect(prefix, name, &st);
                         /* st < 0: the engine could not be asked; the prefix itself will tell. */
                         if (st > 0) {
                                 log_error("Cannot start %s in container %s: it does not exist (%s). Nothing was started on this host.",
@@ -650,7 +411,7 @@ int remote_dispatch(const char *verb, char **args) {
                         if (st == 0 && id && !strstr(id, " running")) {
                                 log_error("Cannot start %s in container %s: it is not running (%s); start it first, e.g. %s start %s. "
                                           "Nothing was started on this host.", profile, name,
-                                          strchr(id, ' ') ? strchr(id, ' ') + 1 : id, base_name(prefix[0]), name);
+                                          strchr(id, ' ') ? strchr(id, ' ') + 1 : id, remote_program_name(prefix[0]), name);
                                 return EXIT_FAILED;
                         }
                         if (st == 0 && id) {
@@ -676,7 +437,7 @@ int remote_dispatch(const char *verb, char **args) {
                 }
         }
         /* clipboard set reads its content from stdin, within the verb's deadline. */
-        r = run(full, !timeout_s || streq(verb, "clipboard"), false, out_fd, timeout_s, &res);
+        r = remote_run(full, !timeout_s || streq(verb, "clipboard"), false, out_fd, timeout_s, &res);
         if (out_path) {
                 /* The image is the caller's only once it is whole. */
                 bool whole = r >= 0 && res.status == EXIT_OK && !prefix_failed(&res);
@@ -762,7 +523,7 @@ int remote_status_text(const char *profile, const struct bd_config *c, bool json
         if (r >= 0)
                 r = remote_argv(prog, prefix, c->exec_shell, "status", args, &full);
         if (r >= 0)
-                r = run(full, false, true, -1, verb_timeout("status", args, c), &res);
+                r = remote_run(full, false, true, -1, verb_timeout("status", args, c), &res);
         if (r >= 0 && !prefix_failed(&res) && res.status == EXIT_OK && res.out) {
                 /* One object (or one line of text) per profile, nothing else, into our list. */
                 size_t n = strlen(res.out);

@@ -15,9 +15,8 @@
 #include <signal.h>
 #include <sys/file.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <systemd/sd-event.h>
 
+#include "child-deadline.h"
 #include "cli.h"
 #include "install-lock.h"
 #include "verbs.h"
@@ -41,15 +40,13 @@
 /* ---- running a command with a deadline ---------------------------------------------------- */
 
 struct run {
-        sd_event *event;        /* borrowed */
-        pid_t pid;
         bool stream;            /* copy the output to stdout, line by line */
         char buf[4096];
         size_t len;
-        bool exited, eof, timed_out, killed;
-        int status;             /* exit code, 128 + signal */
-        unsigned long long deadline;
-        sd_event_source *out_source, *child_source, *timer;
+        bool timed_out;
+        int status;             /* exit code, 128 + signal; -1 when it outlived the deadline's kills */
+        char *const *argv, *const *envp;
+        int stdin_fd;
 };
 
 /* Whole lines to stdout as they complete; all: the rest too (end of output). */
@@ -78,108 +75,65 @@ static void emit(struct run *r, bool all) {
                 fflush(stdout);
 }
 
-static void maybe_done(struct run *r) {
-        if (r->exited && r->eof)
-                (void) sd_event_exit(r->event, 0);
-}
-
-static int on_output(sd_event_source *s, int fd, uint32_t revents, void *userdata) {
+static void on_output(_unused_ enum child_stream stream, const char *buf, size_t n, void *userdata) {
         struct run *r = userdata;
-        ssize_t n = read(fd, r->buf + r->len, sizeof r->buf - r->len);
 
-        if (n < 0 && (errno == EAGAIN || errno == EINTR))
-                return 0;
-        if (n <= 0) {
-                emit(r, true);
-                r->eof = true;
-                r->out_source = sd_event_source_disable_unref(r->out_source);
-                maybe_done(r);
-                return 0;
+        while (n > 0) {
+                size_t k = n < sizeof r->buf - r->len ? n : sizeof r->buf - r->len;
+
+                memcpy(r->buf + r->len, buf, k);
+                r->len += k;
+                buf += k;
+                n -= k;
+                emit(r, false);
         }
-        r->len += (size_t) n;
-        emit(r, false);
-        return 0;
 }
 
-static int on_child(sd_event_source *s, const siginfo_t *si, void *userdata) {
-        struct run *r = userdata;
+static int spawn_command(int stdout_fd, int stderr_fd, pid_t *ret_pid, void *userdata) {
+        const struct run *r = userdata;
+        struct spawn_opts o = SPAWN_OPTS_INIT;
 
-        r->exited = true;
-        r->status = si->si_code == CLD_EXITED ? si->si_status : 128 + si->si_status;
-        maybe_done(r);
-        return 0;
-}
-
-static int on_deadline(sd_event_source *s, uint64_t usec, void *userdata) {
-        struct run *r = userdata;
-
-        if (!r->timed_out) {
-                /* sudo relays SIGTERM to the package manager it runs as root. */
-                r->timed_out = true;
-                (void) kill(-r->pid, SIGTERM);
-        } else if (!r->killed) {
-                r->killed = true;
-                (void) kill(-r->pid, SIGKILL);
-        } else {
-                /* What is left runs as root, out of our reach: stop waiting for it. */
-                (void) sd_event_exit(r->event, 0);
-                return 0;
-        }
-        return sd_event_source_set_time(s, usec + KILL_GRACE_USEC) < 0 ? 0
-                                                                      : sd_event_source_set_enabled(s, SD_EVENT_ONESHOT);
+        o.argv = r->argv;
+        o.envp = r->envp;
+        o.new_session = true;   /* the group the deadline kills */
+        o.stdin_fd = r->stdin_fd;
+        o.stdout_fd = stdout_fd;
+        o.stderr_fd = stderr_fd;
+        return spawn(&o, ret_pid);
 }
 
 /*
  * Run argv (its own process group) with stdin from stdin_fd (< 0:
  * /dev/null), its stdout and stderr merged into one pipe (streamed when
- * stream is set), until it exits and its output ends, or the deadline
- * passes. Returns 0 with r->status / r->timed_out filled, -errno.
+ * stream is set), until it exits or the deadline passes: then SIGTERM to
+ * the group (sudo relays it to the package manager it runs as root), SIGKILL
+ * a grace later, and a grace after that we stop waiting for what is left,
+ * which runs as root out of our reach. Returns 0 with r->status /
+ * r->timed_out filled, -errno.
  */
 static int run_command(char *const *argv, char *const *envp, int stdin_fd, bool stream, unsigned long long timeout_usec,
                        struct run *r) {
-        _cleanup_close_ int out_r = -EBADF, out_w = -EBADF;
-        sd_event *e = NULL;
-        struct spawn_opts o = SPAWN_OPTS_INIT;
-        sigset_t mask, old;
+        const struct child_deadline d = {
+                .timeout_usec = timeout_usec,
+                .grace_usec = KILL_GRACE_USEC,
+                .group = true,
+                .read_stdout = true,
+                .read_stderr = true,
+                .merge_stderr = true,
+                .on_output = on_output,
+                .userdata = r,
+        };
+        struct child_deadline_result cr;
         int ret;
 
-        *r = (struct run) { .stream = stream };
-        ret = pipe_cloexec(&out_r, &out_w);
-        if (ret < 0)
+        *r = (struct run) { .stream = stream, .argv = argv, .envp = envp, .stdin_fd = stdin_fd };
+        ret = child_deadline_run(&d, spawn_command, r, &cr);
+        if (ret < 0 && ret != -ETIME)
                 return ret;
-        /* sd-event reaps the child through SIGCHLD, which must be blocked first. */
-        sigemptyset(&mask);
-        sigaddset(&mask, SIGCHLD);
-        if (sigprocmask(SIG_BLOCK, &mask, &old) < 0)
-                return negative_errno();
-
-        o.argv = argv;
-        o.envp = envp;
-        o.new_session = true;   /* the group the deadline kills */
-        o.stdin_fd = stdin_fd;
-        o.stdout_fd = out_w;
-        o.stderr_fd = out_w;
-        ret = spawn(&o, &r->pid);
-        out_w = safe_close(out_w);
-        if (ret >= 0)
-                ret = sd_event_new(&e);
-        r->event = e;
-        if (ret >= 0)
-                ret = sd_event_add_io(e, &r->out_source, out_r, EPOLLIN, on_output, r);
-        if (ret >= 0)
-                ret = sd_event_add_child(e, &r->child_source, r->pid, WEXITED, on_child, r);
-        if (ret >= 0)
-                ret = sd_event_add_time_relative(e, &r->timer, CLOCK_MONOTONIC, timeout_usec, 0, on_deadline, r);
-        if (ret >= 0)
-                ret = sd_event_loop(e);
-        if (ret < 0 && r->pid > 0 && !r->exited)
-                (void) kill(-r->pid, SIGKILL);
-        r->out_source = sd_event_source_disable_unref(r->out_source);
-        r->child_source = sd_event_source_disable_unref(r->child_source);
-        r->timer = sd_event_source_disable_unref(r->timer);
-        sd_event_unref(e);
-        (void) sigprocmask(SIG_SETMASK, &old, NULL);
-        return ret < 0 ? ret : 0;
+        emit(r, true);
+        r->timed_out = cr.timed_out;
+        r->status = cr.status;
+        return 0;
 }
 
 /* ---- the password ------------------------------------------------------------------------- */
