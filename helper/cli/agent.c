@@ -5,17 +5,15 @@
  * can fail runs before the first event is sent, so a refused or malformed
  * action leaves the screen as it was.
  */
-#include <poll.h>
 #include <stdlib.h>
-#include <strings.h>
 
 #include "agent.h"
+#include "agent-strokes.h"
 #include "clipboard.h"
 #include "cli.h"
 #include "cli-desktop.h"
 #include "jsonrpc.h"
 #include "agent-journal.h"
-#include "keymap.h"
 #include "lease.h"
 #include "log.h"
 #include "profile.h"
@@ -33,7 +31,7 @@ void agent_outcome_done(struct agent_outcome *o) {
         *o = (struct agent_outcome) {};
 }
 
-_printf_(2, 3) static int say(struct agent_outcome *o, const char *fmt, ...) {
+int agent_say(struct agent_outcome *o, const char *fmt, ...) {
         va_list ap;
 
         free(o->message);
@@ -124,237 +122,6 @@ void agent_close(struct agent *a) {
         a->dirfd = safe_close(a->dirfd);
 }
 
-/* Let ms pass, reading (and counting) the connection's events meanwhile. */
-static void pass_time(struct agent *a, unsigned ms) {
-        unsigned long long end = now_usec() + (unsigned long long) ms * 1000ull;
-
-        xcb_flush(a->conn);
-        for (;;) {
-                unsigned long long now = now_usec();
-                struct pollfd p = { .fd = xcb_get_file_descriptor(a->conn), .events = POLLIN };
-                xcb_generic_event_t *ev;
-
-                while ((ev = xcb_poll_for_event(a->conn))) {
-                        settle_event(&a->settle, ev);
-                        free(ev);
-                }
-                if (now >= end || xcb_connection_has_error(a->conn))
-                        return;
-                if (poll(&p, 1, (int) ((end - now + 999) / 1000)) < 0 && errno != EINTR)
-                        return;
-        }
-}
-
-/* OpenAI's key names (the browser's: ARROWLEFT, ENTER, CMD) as botdesk's. */
-static const char *openai_key(const char *k) {
-        static const struct {
-                const char *from, *to;
-        } names[] = {
-                { "ARROWLEFT", "Left" }, { "ARROWRIGHT", "Right" }, { "ARROWUP", "Up" }, { "ARROWDOWN", "Down" },
-                { "ENTER", "Return" },   { "PAGEUP", "Page_Up" },  { "PAGEDOWN", "Page_Down" },
-                { "CMD", "super" },      { "OPTION", "alt" },      { "CAPSLOCK", "Caps_Lock" },
-        };
-
-        static const char *const letters[26] = {
-                "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m",
-                "n", "o", "p", "q", "r", "s", "t", "u", "v", "w", "x", "y", "z",
-        };
-
-        for (size_t i = 0; i < ELEMENTSOF(names); i++)
-                if (strcasecmp(k, names[i].from) == 0)
-                        return names[i].to;
-        /* ["CTRL", "A"] is ctrl+a: a letter names its key, not the capital (which would add Shift). */
-        if (k[0] >= 'A' && k[0] <= 'Z' && !k[1])
-                return letters[k[0] - 'A'];
-        return k;
-}
-
-/* What an action needs before anything is sent: its keys and text. */
-struct prepared {
-        struct combo *combos;
-        size_t n_combos;
-        struct combo held;              /* keys held around a click or scroll, hold_key's keys */
-        struct stroke held_st[COMBO_MAX];
-        uint32_t *keysyms;
-        size_t n_keysyms;
-};
-
-static void prepared_done(struct prepared *p) {
-        free(p->combos);
-        free(p->keysyms);
-}
-
-/* text's combos, separated by spaces (xdotool's key syntax). */
-static int parse_combos(const char *text, struct prepared *p, struct agent_outcome *o) {
-        _cleanup_free_ char *copy = strdup(text);
-        char *save = NULL;
-        size_t n = 0;
-
-        if (!copy)
-                return -ENOMEM;
-        p->combos = calloc(strlen(text) / 2 + 1, sizeof *p->combos);
-        if (!p->combos)
-                return -ENOMEM;
-        for (char *w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
-                if (combo_parse(w, &p->combos[n]) < 0)
-                        return say(o, "Unknown key or combo \"%s\": give key names joined by + (ctrl+s, Return, alt+Tab, "
-                                      "super), combos separated by spaces.", w) ?: -EINVAL;
-                n++;
-        }
-        if (n == 0)
-                return say(o, "No key given: give key names joined by + (ctrl+s, Return).") ?: -EINVAL;
-        p->n_combos = n;
-        return 0;
-}
-
-/* Keys to hold: each must be on the map as it is (a held key keeps its meaning). */
-static int parse_held(struct agent *a, const char *text, struct prepared *p, struct agent_outcome *o) {
-        if (combo_parse(text, &p->held) < 0)
-                return say(o, "Unknown keys to hold \"%s\": give key names joined by + (shift, ctrl+alt).", text) ?: -EINVAL;
-        for (size_t i = 0; i < p->held.n; i++)
-                if (keymap_find(&a->in.map, p->held.keysyms[i], &p->held_st[i]) < 0)
-                        return say(o, "The key \"%s\" is not on this desktop's keyboard map; it cannot be held.", text)
-                                       ?: -EINVAL;
-                else
-                        p->held_st[i].shift = false;
-        return 0;
-}
-
-static int prepare(struct agent *a, const struct mcp_action *act, struct prepared *p, struct agent_outcome *o) {
-        uint32_t bad = 0;
-        int r;
-
-        switch (act->kind) {
-        case MCP_ACT_KEY:
-                if (act->schema == MCP_SCHEMA_ANTHROPIC)
-                        return parse_combos(act->text, p, o);
-                /* OpenAI's keys are pressed together: one combo. */
-                p->combos = calloc(1, sizeof *p->combos);
-                if (!p->combos)
-                        return -ENOMEM;
-                if (act->n_keys > COMBO_MAX)
-                        return say(o, "keypress: at most %d keys at once.", COMBO_MAX) ?: -EINVAL;
-                for (size_t i = 0; i < act->n_keys; i++)
-                        if (keyname_to_keysym(openai_key(act->keys[i]), &p->combos[0].keysyms[i]) < 0)
-                                return say(o, "keypress: unknown key \"%s\" (give names like CTRL, SHIFT, ENTER, "
-                                              "ARROWLEFT, A).", act->keys[i]) ?: -EINVAL;
-                p->combos[0].n = act->n_keys;
-                p->n_combos = 1;
-                return 0;
-        case MCP_ACT_TYPE:
-                r = keysyms_from_text(act->text, &p->keysyms, &p->n_keysyms, &bad);
-                if (r == -ENOMEM)
-                        return r;
-                if (r == -EILSEQ)
-                        return say(o, "The text for type is not valid UTF-8.") ?: -EINVAL;
-                if (r < 0)
-                        return say(o, "The text holds control character U+%04X, which no key types; use key for keys.",
-                                   (unsigned) bad) ?: -EINVAL;
-                if (!input_can_type(&a->in, p->keysyms, p->n_keysyms))
-                        return say(o, "The text cannot be typed: the keyboard map has no spare keycode for characters "
-                                      "it lacks.") ?: -EINVAL;
-                return 0;
-        case MCP_ACT_CLICK:
-        case MCP_ACT_SCROLL:
-        case MCP_ACT_HOLD_KEY:
-                return act->text ? parse_held(a, act->text, p, o) : 0;
-        default:
-                return 0;
-        }
-}
-
-static void hold(struct agent *a, const struct prepared *p, bool press) {
-        if (press)
-                for (size_t i = 0; i < p->held.n; i++)
-                        input_stroke(&a->in, &p->held_st[i], true);
-        else
-                for (size_t i = p->held.n; i > 0; i--)
-                        input_stroke(&a->in, &p->held_st[i - 1], false);
-}
-
-
-/* The strokes. 0, -ESTALE (control moved while typing), or a failure said in o. */
-static int execute(struct agent *a, const struct mcp_action *act, const struct prepared *p, const struct lease *admitted,
-                   struct agent_outcome *o) {
-        struct cli_admitted ctx = { .runtime_fd = a->dirfd, .lease = admitted };
-        size_t sent = 0;
-        int r;
-
-        switch (act->kind) {
-        case MCP_ACT_KEY:
-                r = input_combos(&a->in, p->combos, p->n_combos);
-                if (r < 0)
-                        return say(o, "The keys cannot all be pressed: the keyboard map lacks some and has too few spare "
-                                      "keycodes.") ?: -EIO;
-                break;
-        case MCP_ACT_TYPE:
-                r = input_type(&a->in, p->keysyms, p->n_keysyms, cli_still_admitted, &ctx, &sent);
-                o->characters = (unsigned) sent;
-                if (r == -ESTALE)
-                        return r;
-                if (r < 0)
-                        return say(o, "The text could not be typed (%s).", r == -ENOENT ? "no spare keycode" : "X error")
-                                       ?: -EIO;
-                break;
-        case MCP_ACT_MOVE:
-                input_motion(&a->in, act->x, act->y);
-                break;
-        case MCP_ACT_CLICK:
-                if (act->have_point)
-                        input_motion(&a->in, act->x, act->y);
-                hold(a, p, true);
-                for (unsigned i = 0; i < act->clicks; i++) {
-                        input_button(&a->in, act->button, true);
-                        input_button(&a->in, act->button, false);
-                }
-                hold(a, p, false);
-                break;
-        case MCP_ACT_DRAG:
-                input_drag(&a->in, act->button, (const unsigned (*)[2]) act->path, act->n_path);
-                break;
-        case MCP_ACT_DOWN:
-        case MCP_ACT_UP:
-                if (act->have_point)
-                        input_motion(&a->in, act->x, act->y);
-                input_button(&a->in, act->button, act->kind == MCP_ACT_DOWN);
-                break;
-        case MCP_ACT_SCROLL:
-                if (act->have_point)
-                        input_motion(&a->in, act->x, act->y);
-                hold(a, p, true);
-                input_scroll(&a->in, act->dx, act->dy);
-                hold(a, p, false);
-                break;
-        case MCP_ACT_HOLD_KEY:
-                hold(a, p, true);
-                xcb_flush(a->conn);
-                pass_time(a, act->duration_ms);
-                hold(a, p, false);
-                break;
-        case MCP_ACT_WAIT:
-                pass_time(a, act->duration_ms);
-                break;
-        case MCP_ACT_CURSOR_POSITION: {
-                xcb_query_pointer_reply_t *q = xcb_query_pointer_reply(a->conn, xcb_query_pointer(a->conn, a->root), NULL);
-
-                if (!q)
-                        return say(o, "Cannot read the pointer.") ?: -EIO;
-                mcp_space_from_screen(&a->space, (unsigned) (q->root_x < 0 ? 0 : q->root_x),
-                                      (unsigned) (q->root_y < 0 ? 0 : q->root_y), &o->cursor_x, &o->cursor_y);
-                o->have_cursor = true;
-                free(q);
-                break;
-        }
-        case MCP_ACT_SCREENSHOT:
-        case MCP_ACT_ZOOM:
-                break;
-        }
-        r = input_sync(&a->in);
-        if (r < 0)
-                return say(o, "The X server refused the input.") ?: -EIO;
-        return 0;
-}
-
 /* Whether the action changes the screen, and so is waited on. */
 static bool acts(const struct mcp_action *act) {
         return act->kind != MCP_ACT_SCREENSHOT && act->kind != MCP_ACT_ZOOM && act->kind != MCP_ACT_CURSOR_POSITION &&
@@ -397,7 +164,7 @@ static int screenshot(struct agent *a, struct agent_outcome *o) {
                 r = jr.jpeg ? thumb_jpeg_finish(jr.jpeg, &image, &size) : -EIO;
         jr.jpeg = thumb_jpeg_free(jr.jpeg);
         if (r < 0)
-                return say(o, "Cannot take the screenshot.") ?: -EIO;
+                return agent_say(o, "Cannot take the screenshot.") ?: -EIO;
         /* The screen may have been resized (a viewer's RandR): the next coordinates mean this picture's pixels. */
         if (img.screen_width != a->space.screen_w || img.screen_height != a->space.screen_h) {
                 space_for(a, img.screen_width, img.screen_height, &sp);
@@ -424,9 +191,9 @@ static int zoom(struct agent *a, const unsigned region[4], struct agent_outcome 
         /* The whole screen at its own size (box = the screen), then the region cut from it. */
         r = thumb_grab_scaled(a->conn, a->screen, a->space.screen_w, a->space.screen_h, &img);
         if (r < 0 || !img.rgb)
-                return say(o, "Cannot read the screen for zoom.") ?: -EIO;
+                return agent_say(o, "Cannot read the screen for zoom.") ?: -EIO;
         if (region[2] >= img.width || region[3] >= img.height)
-                return say(o, "zoom: the region is outside the screen.") ?: -EINVAL;
+                return agent_say(o, "zoom: the region is outside the screen.") ?: -EINVAL;
         rw = region[2] - region[0] + 1;
         rh = region[3] - region[1] + 1;
         mcp_space_fit(rw, rh, a->max_edge, a->max_pixels, &fit);
@@ -448,7 +215,7 @@ static int zoom(struct agent *a, const unsigned region[4], struct agent_outcome 
         if (r >= 0)
                 r = thumb_encode_jpeg(out, fit.image_w, fit.image_h, AGENT_JPEG_QUALITY, &image, &size);
         if (r < 0)
-                return say(o, "Cannot scale or encode the zoomed region.") ?: -EIO;
+                return agent_say(o, "Cannot scale or encode the zoomed region.") ?: -EIO;
         o->image_w = fit.image_w;
         o->image_h = fit.image_h;
         o->image_scale = mcp_space_scale(&fit);
@@ -468,7 +235,7 @@ static void void_outcome(struct agent *a, const struct mcp_action *act, struct a
         free(o->image);
         o->image_base64 = NULL;
         o->image = NULL;
-        (void) say(o, "A human took control of this screen while %s ran; its result is void. Tell the user what you "
+        (void) agent_say(o, "A human took control of this screen while %s ran; its result is void. Tell the user what you "
                       "need, and wait until they hand control back.", act->name);
 }
 
@@ -481,16 +248,16 @@ static bool admit(struct agent *a, const char *what, struct lease *admitted, str
                 return true;
         o->refused = true;
         if (streq(o->suppressed, "epoch_moved"))
-                (void) say(o, "Control of this screen changed since the epoch this action was approved at; %s is "
+                (void) agent_say(o, "Control of this screen changed since the epoch this action was approved at; %s is "
                               "refused. Approve it again at epoch %llu.", what, admitted->epoch);
         else
-                (void) say(o, "A human has control of this screen; %s is refused. Tell the user what you need, and "
+                (void) agent_say(o, "A human has control of this screen; %s is refused. Tell the user what you need, and "
                               "wait until they hand control back.", what);
         return false;
 }
 
 static int agent_run_gated(struct agent *a, const struct mcp_action *act, bool want_screenshot, struct agent_outcome *o) {
-        _cleanup_(prepared_done) struct prepared p = {};
+        _cleanup_(agent_prepared_done) struct agent_prepared p = {};
         _cleanup_free_ char *what = strdup_printf("%s", act->name);
         struct lease admitted;
         int r;
@@ -501,7 +268,7 @@ static int agent_run_gated(struct agent *a, const struct mcp_action *act, bool w
         /* The gate of every agent action: nothing of the screen for the agent while a human has it. */
         if (!admit(a, what, &admitted, o))
                 return o->message ? 0 : -ENOMEM;
-        r = prepare(a, act, &p, o);
+        r = agent_prepare(a, act, &p, o);
         if (r == -ENOMEM)
                 return r;
         if (r < 0)
@@ -509,7 +276,7 @@ static int agent_run_gated(struct agent *a, const struct mcp_action *act, bool w
 
         if (a->have_settle)
                 settle_begin(&a->settle);
-        r = execute(a, act, &p, &admitted, o);
+        r = agent_execute(a, act, &p, &admitted, o);
         if (r == -ENOMEM)
                 return r;
         if (r == -ESTALE || !cli_action_still_valid(a->dirfd, &admitted)) {
@@ -523,7 +290,7 @@ static int agent_run_gated(struct agent *a, const struct mcp_action *act, bool w
                 if (!a->have_settle)
                         o->settle = SETTLE_UNSUPPORTED;
                 else if (settle_wait(&a->settle, a->quiet_ms, a->settle_cap_ms, &o->settle, &o->settle_ms) < 0)
-                        return say(o, "The X connection to the desktop broke.");
+                        return agent_say(o, "The X connection to the desktop broke.");
         }
         if (act->kind == MCP_ACT_ZOOM)
                 r = zoom(a, act->region, o);
@@ -604,14 +371,14 @@ int agent_windows(struct agent *a, FILE *f, struct agent_outcome *o) {
         if (r == -ENOMEM)
                 return r;
         if (r < 0)
-                return say(o, "Cannot read the windows: the X connection broke.");
+                return agent_say(o, "Cannot read the windows: the X connection broke.");
         if (!cli_action_still_valid(a->dirfd, &admitted)) {
                 struct lease now;
 
                 (void) lease_read_at(a->dirfd, &now);
                 o->voided = true;
                 o->epoch = now.epoch;
-                return say(o, "A human took control of this screen while windows ran; its result is void.");
+                return agent_say(o, "A human took control of this screen while windows ran; its result is void.");
         }
         activity_stamp(a->dirfd);
         o->ok = true;
@@ -672,7 +439,7 @@ static bool clip_still(struct agent *a, const char *what, const struct lease *ad
         (void) lease_read_at(a->dirfd, &now);
         o->voided = true;
         o->epoch = now.epoch;
-        (void) say(o, "A human took control of this screen while %s ran; its result is void.", what);
+        (void) agent_say(o, "A human took control of this screen while %s ran; its result is void.", what);
         return false;
 }
 
@@ -687,7 +454,7 @@ int agent_clipboard_read(struct agent *a, bool png, uint8_t **ret, size_t *ret_s
         if (r == -ENOMEM)
                 return r;
         if (r < 0)
-                return say(o, r == -ENODATA ? "The clipboard holds no %s." :
+                return agent_say(o, r == -ENODATA ? "The clipboard holds no %s." :
                               r == -EFBIG ? "The clipboard holds more than [agent] clipboard_max_bytes (%s)." :
                               r == -ETIME ? "The clipboard's owner did not answer (%s)." : "Cannot read the clipboard (%s).",
                            png ? "PNG image" : "text");
@@ -706,10 +473,10 @@ static int clipboard_write_admitted(struct agent *a, const char *text, size_t si
         int r;
 
         if (size > a->clipboard_max)
-                return say(o, "The text is larger than [agent] clipboard_max_bytes (%zu bytes).", a->clipboard_max);
+                return agent_say(o, "The text is larger than [agent] clipboard_max_bytes (%zu bytes).", a->clipboard_max);
         r = clipboard_set(a->dirfd, false, text, size);
         if (r < 0)
-                return say(o, r == -ETIME ? "The desktop's helper did not take the clipboard; restart the desktop."
+                return agent_say(o, r == -ETIME ? "The desktop's helper did not take the clipboard; restart the desktop."
                                           : "Cannot hand the clipboard to the desktop's helper.");
         if (!clip_still(a, "clipboard_write", admitted, o))
                 return 0;

@@ -60,6 +60,9 @@ struct agent_outcome {
 
 void agent_outcome_done(struct agent_outcome *o);
 
+/* Set o's message (the agent's words for why not); 0 or -ENOMEM. */
+int agent_say(struct agent_outcome *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* Open the running desktop of profile. A CLI exit code, said. */
 int agent_open(struct agent *a, const char *profile);
 void agent_close(struct agent *a);
