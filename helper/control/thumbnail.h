@@ -100,6 +100,9 @@ unsigned thumb_scaler_ring_rows(unsigned src_h, unsigned dst_h, unsigned n);
 /* How many output rows, from the top, are complete. */
 unsigned thumb_scaler_rows_done(const struct thumb_scaler *s);
 struct thumb_scaler *thumb_scaler_free(struct thumb_scaler *s);
+static inline void thumb_scaler_freep(struct thumb_scaler **s) {
+        thumb_scaler_free(*s);
+}
 
 /*
  * Encode packed RGB888 (w * 3 bytes a row) into a new malloc'ed buffer,
