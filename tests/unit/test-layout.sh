@@ -10,7 +10,8 @@
 #   cli         anything but supervisor, generator
 #   generator   shared, systemd
 #   pam/        shared and alloc only
-# and no source lies loose in helper/. Prints TAP.
+# no source lies loose in helper/, and no C file under helper/, pam/ or
+# tests/ is over 700 lines (a file does one thing). Prints TAP.
 #   test-layout.sh SOURCE_DIR
 set -u
 src=${1:?usage: test-layout.sh SOURCE_DIR}
@@ -75,6 +76,22 @@ reach=$(grep -n "\.\./helper" "$src/pam/meson.build" || true)
 
 loose=$(find "$src/helper" -maxdepth 1 -name '*.[ch]' -printf '%f ')
 [ -z "$loose" ] && ok "no source lies loose in helper/" || not_ok "no source lies loose in helper/" "loose: $loose"
+
+# Lines of every C file, in one awk per batch of files (a fork per file
+# costs seconds on a loaded machine).
+max_lines=700
+long=()
+while IFS= read -r line; do
+        long+=("$line")
+done < <(find "$src/helper" "$src/pam" "$src/tests" -name '*.c' -type f -print0 | sort -z |
+         xargs -0 -r awk -v max="$max_lines" -v src="$src/" '
+                { n[FILENAME]++ }
+                END { for (f in n) if (n[f] > max) { g = index(f, src) == 1 ? substr(f, length(src) + 1) : f; print g " has " n[f] " lines" } }')
+if [ ${#long[@]} -eq 0 ]; then
+        ok "no C file under helper/, pam/ or tests/ is over $max_lines lines"
+else
+        not_ok "no C file under helper/, pam/ or tests/ is over $max_lines lines" "${long[@]}" "split it by concern"
+fi
 
 echo "1..$n"
 [ "$failed" = 0 ]
