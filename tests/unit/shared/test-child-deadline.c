@@ -147,6 +147,36 @@ static void test_no_deadline(void) {
         tap_ok(res.signaled, "and is marked signalled");
 }
 
+/* Once the child said it is ready, a SIGHUP to us, which the runner holds and passes on. */
+static void hup_when_ready(enum child_stream stream, const char *buf, size_t n, void *userdata) {
+        struct captured *c = userdata;
+
+        on_output(stream, buf, n, userdata);
+        if (strstr(c->out, "ready\n") && !strstr(c->out, "hup"))
+                (void) raise(SIGHUP);
+}
+
+static void test_forward(void) {
+        struct captured c = {};
+        const struct child_deadline d = {
+                .timeout_usec = 20 * 1000000ULL,
+                .grace_usec = 1000000ULL,
+                .group = true,
+                .forward_signals = true,
+                .read_stdout = true,
+                .on_output = hup_when_ready,
+                .userdata = &c,
+        };
+        struct child_deadline_result res;
+
+        TAP_EQ_INT(child_deadline_run(&d, spawn_sh,
+                                      (void *) "trap 'echo hup; exit 7' HUP; echo ready; while :; do sleep 0.05; done",
+                                      &res),
+                   0, "a child that ends on a signal passed on to it is run to its end");
+        TAP_EQ_INT(res.status, 7, "SIGHUP sent to us reached the child (its trap's exit code)");
+        tap_ok(strstr(c.out, "hup") != NULL, "the child's trap ran");
+}
+
 static int spawn_fails(_unused_ int stdout_fd, _unused_ int stderr_fd, _unused_ pid_t *ret_pid,
                        _unused_ void *userdata) {
         return -ENOENT;
@@ -166,6 +196,7 @@ int main(void) {
         test_sigterm();
         test_sigkill();
         test_no_deadline();
+        test_forward();
         test_spawn_fails();
         return tap_done();
 }
