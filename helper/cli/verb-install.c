@@ -247,9 +247,16 @@ static char *join_argv(char *const *argv) {
         s = p = malloc(size);
         if (!s)
                 return NULL;
+        /* Each word and its separator: the size counted above. */
+        for (char *const *a = argv; *a; a++) {
+                size_t l = strlen(*a);
+
+                if (a != argv)
+                        *p++ = ' ';
+                memcpy(p, *a, l);
+                p += l;
+        }
         *p = 0;
-        for (char *const *a = argv; *a; a++)
-                p += sprintf(p, "%s%s", a == argv ? "" : " ", *a);
         return s;
 }
 
