@@ -19,6 +19,7 @@
 #include <systemd/sd-event.h>
 
 #include "cli.h"
+#include "find-executable.h"
 #include "install-lock.h"
 #include "verbs.h"
 #include "config.h"
@@ -318,13 +319,11 @@ int verb_install(const struct cli_args *a) {
                 log_error("%s", msg ?: "No supported package manager found.");
                 return EXIT_FAILED;
         }
-        manager = find_executable(pkg_manager_name(m), system_path);
-        if (!manager || packages_for(m, missing, &pkgs) < 0 || packages_install_argv(m, manager, pkgs, &cmd) < 0 ||
+        if (find_executable(pkg_manager_name(m), system_path, &manager) < 0 || packages_for(m, missing, &pkgs) < 0 || packages_install_argv(m, manager, pkgs, &cmd) < 0 ||
             !(bare = join_argv(cmd)))
                 return log_oom(), EXIT_FAILED;
         if (!root) {
-                sudo = find_executable("sudo", system_path);
-                if (!sudo) {
+                if (find_executable("sudo", system_path, &sudo) < 0) {
                         log_error("No sudo on this host; run as root: %s", bare);
                         return EXIT_REFUSED;
                 }

@@ -40,9 +40,9 @@
 #include <systemd/sd-event.h>
 
 #include "cdp-relay.h"
+#include "find-executable.h"
 #include "lease.h"
 #include "log.h"
-#include "packages.h"
 #include "profile.h"
 #include "socket-util.h"
 #include "spawn.h"
@@ -362,11 +362,11 @@ static int usage(FILE *f, int status) {
 /* The browser, as given; a bare name is looked up in PATH (spawn execs a path). */
 static int browser_argv(char **args, bool with_pipe, char ***ret) {
         _cleanup_strv_free_ char **argv = NULL;
-        char *exe = strchr(args[0], '/') ? strdup(args[0]) : find_executable(args[0], NULL);
+        char *exe = NULL;
         int r;
 
-        if (!exe)
-                return -ENOENT;
+        if ((r = find_executable(args[0], NULL, &exe)) < 0)
+                return r;
         if ((r = strv_push(&argv, exe)) < 0)
                 return r;
         /* Right after the program: Chromium stops reading switches at a bare "--". */
