@@ -319,7 +319,8 @@ int verb_install(const struct cli_args *a) {
                 log_error("%s", msg ?: "No supported package manager found.");
                 return EXIT_FAILED;
         }
-        if (find_executable(pkg_manager_name(m), system_path, &manager) < 0 || packages_for(m, missing, &pkgs) < 0 || packages_install_argv(m, manager, pkgs, &cmd) < 0 ||
+        if (find_executable(pkg_manager_name(m), system_path, &manager) < 0 || packages_for(m, missing, &pkgs) < 0 ||
+            packages_install_argv(m, manager, pkgs, &cmd) < 0 ||
             !(bare = join_argv(cmd)))
                 return log_oom(), EXIT_FAILED;
         if (!root) {

@@ -32,7 +32,8 @@ int main(void) {
         _cleanup_free_ char *tool = NULL, *data = NULL, *bindir = NULL, *other_data = NULL, *path = NULL;
 
         scratch_dir_make(scratch, sizeof scratch, "test-find-executable");
-        if (dir_make_at(scratch, "bin") < 0 || dir_make_at(scratch, "bin/subdir") < 0 || dir_make_at(scratch, "other") < 0)
+        if (dir_make_at(scratch, "bin") < 0 || dir_make_at(scratch, "bin/subdir") < 0 ||
+            dir_make_at(scratch, "other") < 0)
                 die("mkdir");
         put("bin/tool", 0755);
         put("bin/data", 0644);
