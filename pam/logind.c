@@ -11,6 +11,7 @@
 
 #include "login.h"
 #include "pam-botdesk.h"
+#include "socket-util.h"
 #include "util.h"
 
 bool session_id_valid(const char *id) {
@@ -36,21 +37,17 @@ bool logind_running(void) {
  * application's output). The caller closes it with sd_bus_flush_close_unref.
  */
 static int bus_open_system(sd_bus **ret) {
-        static const struct sockaddr_un sa = { .sun_family = AF_UNIX, .sun_path = SYSTEM_BUS_SOCKET };
         _cleanup_close_ int fd = -EBADF;
         sd_bus *bus = NULL;
         int r;
 
-        fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        fd = socket_connect_at(AT_FDCWD, SYSTEM_BUS_SOCKET, SOCK_STREAM);
         if (fd < 0)
-                return negative_errno();
+                return fd;
         r = fd_move_above_stdio(fd);
         if (r < 0)
                 return r;
         fd = r;
-        if (connect(fd, (const struct sockaddr *) &sa,
-                    offsetof(struct sockaddr_un, sun_path) + sizeof(SYSTEM_BUS_SOCKET)) < 0)
-                return negative_errno();
 
         r = sd_bus_new(&bus);
         if (r < 0)

@@ -351,7 +351,11 @@ static int open_session(pam_handle_t *pamh, const struct args *a, const char *pr
                 goto fail;
         }
         *data = (struct session_data) { .display = (unsigned) n, .pid = mine.pid, .uid = mine.uid };
-        strcpy(data->profile, profile); /* profile_name_valid: fits */
+        /* profile_name_valid: it fits. */
+        if (strscpy(data->profile, sizeof data->profile, profile) < 0) {
+                r = -EINVAL;
+                goto fail;
+        }
 
         snprintf(xdisplay, sizeof xdisplay, ":%d", n);
         snprintf(number, sizeof number, "BOTDESK_DISPLAY=%d", n);
@@ -494,8 +498,13 @@ PAM_EXTERN int pam_sm_close_session(pam_handle_t *pamh, int flags, int argc, con
                         return PAM_IGNORE;
                 }
                 fallback = (struct session_data) { .display = (unsigned) v, .pid = res.pid, .uid = res.uid };
-                strcpy(fallback.profile, res.profile);
+                /* The same name as profile, which profile_name_valid let through: it fits. */
+                r = strscpy(fallback.profile, sizeof fallback.profile, res.profile) < 0 ? -EINVAL : 0;
                 reservation_done(&res);
+                if (r < 0) {
+                        pam_syslog(pamh, LOG_ERR, "The reservation of display :%llu names a profile too long.", v);
+                        return PAM_SESSION_ERR;
+                }
                 data = &fallback;
         }
 

@@ -11,6 +11,7 @@
 #include "remote-run.h"
 #include "config.h"
 #include "envfile.h"
+#include "find-executable.h"
 #include "json.h"
 #include "log.h"
 #include "owner.h"
@@ -18,38 +19,11 @@
 #include "launch.h"
 #include "util.h"
 
-/* PATH lookup as execvp() does it, so that spawn() (execve) gets a path and
- * a missing program is known before anything runs. */
-static int find_program(const char *name, char **ret) {
-        const char *path = getenv("PATH") ?: "/usr/local/bin:/usr/bin:/bin";
-
-        if (strchr(name, '/')) {
-                if (access(name, X_OK) < 0)
-                        return negative_errno();
-                *ret = strdup(name);
-                return *ret ? 0 : -ENOMEM;
-        }
-        for (const char *p = path; *p;) {
-                size_t l = strcspn(p, ":");
-                _cleanup_free_ char *c = strdup_printf("%.*s/%s", (int) l, p, name);
-
-                if (!c)
-                        return -ENOMEM;
-                if (l > 0 && access(c, X_OK) == 0) {
-                        *ret = TAKE_PTR(c);
-                        return 0;
-                }
-                p += l;
-                p += *p == ':';
-        }
-        return -ENOENT;
-}
-
 /* container_inspect() through the engine the prefix names, found on PATH; NULL when it cannot be asked. */
 static char *inspect(char *const *prefix, const char *name, int *ret_status) {
         _cleanup_free_ char *engine = NULL;
 
-        if (find_program(prefix[0], &engine) < 0)
+        if (find_executable(prefix[0], NULL, &engine) < 0)
                 return NULL;
         return container_inspect(engine, name, ret_status);
 }
@@ -365,7 +339,7 @@ int remote_dispatch(const char *verb, char **args) {
                 return -1;
 
         timeout_s = verb_timeout(verb, args, &c);
-        r = find_program(prefix[0], &prog);
+        r = find_executable(prefix[0], NULL, &prog);
         if (r < 0) {
                 _cleanup_free_ char *joined = argv_join_quoted(prefix);
                 if (streq(verb, "status")) {
@@ -519,7 +493,7 @@ int remote_status_text(const char *profile, const struct bd_config *c, bool json
                 fclose(f);
                 return source;
         }
-        r = find_program(prefix[0], &prog);
+        r = find_executable(prefix[0], NULL, &prog);
         if (r >= 0)
                 r = remote_argv(prog, prefix, c->exec_shell, "status", args, &full);
         if (r >= 0)

@@ -9,9 +9,9 @@
 
 #include "cli.h"
 #include "journal-export.h"
+#include "find-executable.h"
 #include "json.h"
 #include "log.h"
-#include "packages.h"
 #include "util.h"
 
 struct item {
@@ -275,7 +275,7 @@ static bool parse_time(const char *s, double *ret) {
 
 int journal_export_video(struct journal *j, const char *out) {
         _cleanup_(items_done) struct items it = {};
-        _cleanup_free_ char *ffmpeg = find_executable("ffmpeg", NULL), *list = NULL, *jdir = NULL;
+        _cleanup_free_ char *ffmpeg = NULL, *list = NULL, *jdir = NULL;
         _cleanup_fclose_ FILE *f = NULL;
         const char *last = NULL;
         double t0 = 0, t;
@@ -284,7 +284,7 @@ int journal_export_video(struct journal *j, const char *out) {
         int fd, r, status;
         pid_t pid;
 
-        if (!ffmpeg) {
+        if (find_executable("ffmpeg", NULL, &ffmpeg) < 0) {
                 log_error("ffmpeg is not installed; install the package ffmpeg (apt/dnf/pacman install ffmpeg) for --video.");
                 return EXIT_FAILED;
         }

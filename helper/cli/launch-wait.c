@@ -24,23 +24,19 @@
 #include <sys/syscall.h>
 
 #include "record.h"
+#include "socket-util.h"
 #include "launch.h"
 #include "util.h"
 
 /* Without inotify: how often the runtime directory is looked at again. */
 #define REREAD_USEC (50 * 1000ULL)
 
-/* Does something listen on this Unix socket? A connect, nothing spoken. */
-static bool socket_listens(const char *path, bool abstract) {
-        _cleanup_close_ int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        struct sockaddr_un sa = { .sun_family = AF_UNIX };
-        size_t l = strlen(path);
+/* Does something listen on this Unix socket ("@name": abstract)? A connect, nothing spoken. */
+static bool socket_listens(int dirfd, const char *name) {
+        _cleanup_close_ int fd = socket_connect_at(dirfd, name, SOCK_STREAM);
 
-        if (fd < 0 || l + 1 >= sizeof sa.sun_path)
-                return true; /* cannot tell: not evidence of death */
-        memcpy(sa.sun_path + abstract, path, l);
-        return connect(fd, (struct sockaddr *) &sa, (socklen_t) (offsetof(struct sockaddr_un, sun_path) + abstract + l)) == 0 ||
-               (errno != ECONNREFUSED && errno != ENOENT);
+        /* Anything but "nobody there" cannot tell: not evidence of death. */
+        return fd >= 0 || (fd != -ECONNREFUSED && fd != -ENOENT);
 }
 
 /*
@@ -50,16 +46,14 @@ static bool socket_listens(const char *path, bool abstract) {
  * listening sockets before anything else of them is gone.
  */
 static bool desktop_answers(int runtime_fd, const struct helper_record *rec) {
-        _cleanup_free_ char *bus = NULL;
         char x[64];
 
         if (rec->display < 0)
                 return true;
-        snprintf(x, sizeof x, "/tmp/.X11-unix/X%d", rec->display);
-        if (!socket_listens(x, true) && !socket_listens(x, false))
+        snprintf(x, sizeof x, "@/tmp/.X11-unix/X%d", rec->display);
+        if (!socket_listens(AT_FDCWD, x) && !socket_listens(AT_FDCWD, x + 1))
                 return false;
-        bus = strdup_printf("/proc/self/fd/%d/bus", runtime_fd);
-        return !bus || faccessat(runtime_fd, "bus", F_OK, AT_SYMLINK_NOFOLLOW) < 0 || socket_listens(bus, false);
+        return faccessat(runtime_fd, "bus", F_OK, AT_SYMLINK_NOFOLLOW) < 0 || socket_listens(runtime_fd, "bus");
 }
 
 enum helper_phase helper_phase_at(int runtime_fd, struct helper_record *rec) {

@@ -16,6 +16,7 @@
 #include "log.h"
 #include "pool.h"
 #include "record.h"
+#include "socket-util.h"
 #include "spawn.h"
 #include "unit.h"
 #include "util.h"
@@ -92,7 +93,6 @@ int pool_list(const char *settings, struct pool_spare **ret, size_t *ret_n) {
  * take the request (gone, busy, taken), -errno with *ret_why when it refused. */
 static int adopt_request(int base, const char *spare, const char *profile, char **ret_why) {
         _cleanup_close_ int fd = -EBADF, dir = -EBADF;
-        struct sockaddr_un sa = { .sun_family = AF_UNIX };
         struct pollfd pfd;
         char msg[ADOPT_MESSAGE_MAX];
         unsigned long long v;
@@ -105,13 +105,10 @@ static int adopt_request(int base, const char *spare, const char *profile, char 
         dir = dir_open_verified_at(base, spare, getuid());
         if (dir < 0)
                 return -EAGAIN;
-        r = snprintf(sa.sun_path, sizeof sa.sun_path, "/proc/self/fd/%d/" ADOPT_SOCKET, dir);
-        if (r < 0 || (size_t) r >= sizeof sa.sun_path)
-                return -ENAMETOOLONG;
-        fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+        fd = socket_connect_at(dir, ADOPT_SOCKET, SOCK_SEQPACKET);
+        if (fd == -ENAMETOOLONG || fd == -ENOMEM || fd == -EMFILE || fd == -ENFILE)
+                return fd;
         if (fd < 0)
-                return negative_errno();
-        if (connect(fd, (struct sockaddr *) &sa, sizeof sa) < 0)
                 return -EAGAIN;
         n = snprintf(msg, sizeof msg, ADOPT_REQUEST "%s", profile);
         if (send(fd, msg, (size_t) n, MSG_NOSIGNAL) != n)

@@ -5,6 +5,7 @@
 
 #include "browser.h"
 #include "envfile.h"
+#include "find-executable.h"
 #include "journal.h"
 #include "record.h"
 #include "login.h"
@@ -57,7 +58,7 @@ static int collect_packages(const struct bd_config *c, struct bd_status *s) {
         s->supported = s->installed || m != PKG_NONE;
         if (!s->installed) {
                 _cleanup_free_ char *msg = NULL;
-                msg = packages_install_message(m, geteuid() == 0, executable_in_path("sudo", NULL),
+                msg = packages_install_message(m, geteuid() == 0, find_executable("sudo", NULL, NULL) >= 0,
                                                s->missing, &s->install_command);
         }
         return 0;

@@ -9,6 +9,7 @@
 #include "config.h"
 #include "doctor-fleet.h"
 #include "doctor-inotify.h"
+#include "find-executable.h"
 #include "json.h"
 #include "memory.h"
 #include "packages.h"
@@ -42,7 +43,7 @@ int verb_doctor(const struct cli_args *a) {
         if (r < 0)
                 return EXIT_FAILED;
         if (strv_length(missing) > 0)
-                msg = packages_install_message(m, geteuid() == 0, executable_in_path("sudo", NULL), missing,
+                msg = packages_install_message(m, geteuid() == 0, find_executable("sudo", NULL, NULL) >= 0, missing,
                                                &install);
         mem_ok = memory_read(&menv, &mem) >= 0;
         if (cgroup_v2_mount(&mount) >= 0 && cgroup_path_of(0, &self) >= 0) {

@@ -18,6 +18,7 @@
 
 #include "child-deadline.h"
 #include "cli.h"
+#include "find-executable.h"
 #include "install-lock.h"
 #include "verbs.h"
 #include "config.h"
@@ -201,9 +202,16 @@ static char *join_argv(char *const *argv) {
         s = p = malloc(size);
         if (!s)
                 return NULL;
+        /* Each word and its separator: the size counted above. */
+        for (char *const *a = argv; *a; a++) {
+                size_t l = strlen(*a);
+
+                if (a != argv)
+                        *p++ = ' ';
+                memcpy(p, *a, l);
+                p += l;
+        }
         *p = 0;
-        for (char *const *a = argv; *a; a++)
-                p += sprintf(p, "%s%s", a == argv ? "" : " ", *a);
         return s;
 }
 
@@ -265,13 +273,12 @@ int verb_install(const struct cli_args *a) {
                 log_error("%s", msg ?: "No supported package manager found.");
                 return EXIT_FAILED;
         }
-        manager = find_executable(pkg_manager_name(m), system_path);
-        if (!manager || packages_for(m, missing, &pkgs) < 0 || packages_install_argv(m, manager, pkgs, &cmd) < 0 ||
+        if (find_executable(pkg_manager_name(m), system_path, &manager) < 0 || packages_for(m, missing, &pkgs) < 0 ||
+            packages_install_argv(m, manager, pkgs, &cmd) < 0 ||
             !(bare = join_argv(cmd)))
                 return log_oom(), EXIT_FAILED;
         if (!root) {
-                sudo = find_executable("sudo", system_path);
-                if (!sudo) {
+                if (find_executable("sudo", system_path, &sudo) < 0) {
                         log_error("No sudo on this host; run as root: %s", bare);
                         return EXIT_REFUSED;
                 }

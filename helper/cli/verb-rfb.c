@@ -36,6 +36,7 @@
 #include "profile.h"
 #include "rfb-filter.h"
 #include "running.h"
+#include "socket-util.h"
 #include "util.h"
 
 /* Framebuffer updates come in megabytes: large reads keep the number of
@@ -476,22 +477,15 @@ static int bridge_loop(struct bridge *b) {
 }
 
 static int connect_rfb(const char *path) {
-        struct sockaddr_un sa = { .sun_family = AF_UNIX };
-        int fd, r;
+        _cleanup_close_ int fd = -EBADF;
 
-        if (strlen(path) >= sizeof sa.sun_path)
-                return -ENAMETOOLONG;
-        strcpy(sa.sun_path, path);
-        fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        if (fd < 0)
-                return negative_errno();
         /* Blocking connect (a local socket answers at once), then non-blocking I/O. */
-        if (connect(fd, (struct sockaddr *) &sa, sizeof sa) < 0 || fcntl(fd, F_SETFL, O_NONBLOCK) < 0) {
-                r = negative_errno();
-                safe_close(fd);
-                return r;
-        }
-        return fd;
+        fd = socket_connect_at(AT_FDCWD, path, SOCK_STREAM);
+        if (fd < 0)
+                return fd;
+        if (fcntl(fd, F_SETFL, O_NONBLOCK) < 0)
+                return negative_errno();
+        return TAKE_FD(fd);
 }
 
 static int load_max_cut_text(const char *profile, unsigned *ret) {

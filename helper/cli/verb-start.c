@@ -11,6 +11,7 @@
 #include "botdesk-config.h"
 #include "cli.h"
 #include "config.h"
+#include "find-executable.h"
 #include "record.h"
 #include "launch.h"
 #include "log.h"
@@ -35,7 +36,7 @@ static int precheck(const char *profile, const struct bd_config *c) {
         if (!st.running && !st.starting) {
                 if (!st.installed) {
                         _cleanup_free_ char *msg = packages_install_message(
-                                pkg_manager_detect(NULL), geteuid() == 0, executable_in_path("sudo", NULL),
+                                pkg_manager_detect(NULL), geteuid() == 0, find_executable("sudo", NULL, NULL) >= 0,
                                 st.missing, NULL);
                         log_error("%s", msg ?: "Required programs are missing.");
                         ret = EXIT_FAILED;

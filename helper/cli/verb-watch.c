@@ -135,7 +135,12 @@ static int add_profile(struct watcher *wt, const char *name, const char *dir, st
                         *ret = NULL;
                         return 0;
                 }
-        if (wt->n >= WATCH_MAX_PROFILES || strlen(name) >= sizeof p->name)
+        if (wt->n >= WATCH_MAX_PROFILES)
+                return -E2BIG;
+        /* The next slot, counted only once it is filled. */
+        p = &wt->w[wt->n];
+        *p = (struct watched) { .dirfd = -EBADF, .pidfd = -EBADF };
+        if (strscpy(p->name, sizeof p->name, name) < 0)
                 return -E2BIG;
         fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
         if (fd < 0)
@@ -144,9 +149,7 @@ static int add_profile(struct watcher *wt, const char *name, const char *dir, st
                 safe_close(fd);
                 return -EPERM;
         }
-        p = &wt->w[wt->n];
-        *p = (struct watched) { .dirfd = fd, .pidfd = -EBADF };
-        strcpy(p->name, name);
+        p->dirfd = fd;
         /* The watch before the first read: no change between them is lost. */
         p->wd = inotify_add_watch(wt->ino, dir, DIR_MASK);
         if (p->wd < 0) {

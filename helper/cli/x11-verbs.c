@@ -31,13 +31,12 @@ static void *open_module(void) {
         char exe[PATH_MAX], *slash;
         ssize_t n = readlink("/proc/self/exe", exe, sizeof exe);
 
-        if (n > 0 && (size_t) n < sizeof exe - sizeof X11_VERBS_MODULE) {
+        if (n > 0 && (size_t) n < sizeof exe) {
                 exe[n] = 0;
                 slash = strrchr(exe, '/');
-                if (slash) {
+                if (slash && strscpy(slash + 1, sizeof exe - (size_t) (slash + 1 - exe), X11_VERBS_MODULE) >= 0) {
                         void *h;
 
-                        strcpy(slash + 1, X11_VERBS_MODULE);
                         /* Lazy, as the libraries were when the CLI linked
                          * them: binding every symbol of xcb, libpng and
                          * libjpeg now costs 0.4 ms that no verb uses

@@ -30,8 +30,9 @@ static int deadline_parse(const char *text, size_t size, struct lease_deadline *
         for (const char *p = reason; *p; p++)
                 if ((unsigned char) *p < 0x20 || *p == 0x7f)
                         return -EBADMSG;
-        strcpy(d->viewer, viewer);
-        strcpy(d->reason, reason);
+        /* Both checked above to fit. */
+        if (strscpy(d->viewer, sizeof d->viewer, viewer) < 0 || strscpy(d->reason, sizeof d->reason, reason) < 0)
+                return -EBADMSG;
         return 0;
 }
 

@@ -69,14 +69,12 @@ static int parse_ticket(char *text, struct ticket *ret) {
                 const char *v;
 
                 if ((v = startswith(line, "PROFILE="))) {
-                        if (have_p || !profile_name_valid(v))
+                        if (have_p || !profile_name_valid(v) || strscpy(ret->profile, sizeof ret->profile, v) < 0)
                                 return -EBADMSG;
-                        strcpy(ret->profile, v);
                         have_p = true;
                 } else if ((v = startswith(line, "VIEWER="))) {
-                        if (have_v || !lease_viewer_valid(v))
+                        if (have_v || !lease_viewer_valid(v) || strscpy(ret->viewer, sizeof ret->viewer, v) < 0)
                                 return -EBADMSG;
-                        strcpy(ret->viewer, v);
                         have_v = true;
                 } else if ((v = startswith(line, "EXPIRES="))) {
                         if (have_e || parse_uint(v, ~0ULL, &ret->expires) < 0)

@@ -40,10 +40,11 @@
 #include <systemd/sd-event.h>
 
 #include "cdp-relay.h"
+#include "find-executable.h"
 #include "lease.h"
 #include "log.h"
-#include "packages.h"
 #include "profile.h"
+#include "socket-util.h"
 #include "spawn.h"
 #include "util.h"
 
@@ -323,28 +324,20 @@ static int on_signal(sd_event_source *s, const struct signalfd_siginfo *si, void
 }
 
 static int bind_private(const char *path, struct stat *ret_st) {
-        struct sockaddr_un sa = { .sun_family = AF_UNIX };
         _cleanup_close_ int fd = -EBADF;
-        mode_t old;
-        int r = 0;
+        struct sockaddr_un sa;
+        int r;
 
-        if (strlen(path) >= sizeof sa.sun_path)
-                return -ENAMETOOLONG;
-        memcpy(sa.sun_path, path, strlen(path) + 1);
-        fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-        if (fd < 0)
-                return negative_errno();
+        r = sockaddr_un_set_path(&sa, path);
+        if (r < 0)
+                return r;
         /* We hold the lock: whatever is at the path is a dead launcher's. */
         if (unlink(path) < 0 && errno != ENOENT)
                 return negative_errno();
-        /* The mode is decided at bind: never a moment with a wider one. */
-        old = umask(0177);
-        if (bind(fd, (struct sockaddr *) &sa, sizeof sa) < 0)
-                r = negative_errno();
-        umask(old);
-        if (r < 0)
-                return r;
-        if (listen(fd, 8) < 0 || stat(path, ret_st) < 0)
+        fd = socket_listen_private(path, SOCK_STREAM | SOCK_NONBLOCK, 8);
+        if (fd < 0)
+                return fd;
+        if (stat(path, ret_st) < 0)
                 return negative_errno();
         return TAKE_FD(fd);
 }
@@ -369,11 +362,11 @@ static int usage(FILE *f, int status) {
 /* The browser, as given; a bare name is looked up in PATH (spawn execs a path). */
 static int browser_argv(char **args, bool with_pipe, char ***ret) {
         _cleanup_strv_free_ char **argv = NULL;
-        char *exe = strchr(args[0], '/') ? strdup(args[0]) : find_executable(args[0], NULL);
+        char *exe = NULL;
         int r;
 
-        if (!exe)
-                return -ENOENT;
+        if ((r = find_executable(args[0], NULL, &exe)) < 0)
+                return r;
         if ((r = strv_push(&argv, exe)) < 0)
                 return r;
         /* Right after the program: Chromium stops reading switches at a bare "--". */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "browser.h"
-#include "packages.h"
+#include "find-executable.h"
 #include "util.h"
 
 static bool headless_only(const char *path) {
@@ -19,8 +19,9 @@ char *browser_find(const struct bd_config *c) {
         if (e && *e && e[0] == '/' && !headless_only(e) && access(e, X_OK) == 0)
                 return strdup(e);
         for (size_t i = 0; i < ELEMENTSOF(names); i++) {
-                char *p = find_executable(names[i], NULL);
-                if (p)
+                char *p = NULL;
+
+                if (find_executable(names[i], NULL, &p) >= 0)
                         return p;
         }
         return NULL;

@@ -3,7 +3,7 @@
 #include <sys/stat.h>
 
 #include "launchers.h"
-#include "packages.h"
+#include "find-executable.h"
 #include "util.h"
 
 #define PANEL_XML "xfce4/xfconf/xfce-perchannel-xml/xfce4-panel.xml"
@@ -238,8 +238,7 @@ int launchers_seed(const char *config_home, const char *applications_dir, char *
                 if (!dir)
                         return -ENOMEM;
                 if (l->try_exec) {
-                        bin = find_executable(l->try_exec, NULL);
-                        present = bin != NULL;
+                        present = find_executable(l->try_exec, NULL, &bin) >= 0;
                 } else
                         present = browser_argv && browser_argv[0];
                 if (!present) {

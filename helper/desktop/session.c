@@ -2,8 +2,8 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
+#include "find-executable.h"
 #include "launchers.h"
-#include "packages.h"
 #include "session.h"
 #include "spawn.h"
 #include "util.h"
@@ -185,11 +185,12 @@ int session_published_env(unsigned display, const struct bd_paths *p, const stru
 
 static int argv_from(const char *binary, const char *const *args, size_t n_args, char ***ret) {
         _cleanup_strv_free_ char **argv = NULL;
-        char *path = find_executable(binary, NULL);
+        char *path = NULL;
         int r;
 
-        if (!path)
-                return -ENOENT;
+        r = find_executable(binary, NULL, &path);
+        if (r < 0)
+                return r;
         r = strv_push(&argv, path);
         for (size_t i = 0; r >= 0 && i < n_args && args[i]; i++)
                 r = strv_push(&argv, strdup(args[i]));

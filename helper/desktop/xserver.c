@@ -3,7 +3,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 
-#include "packages.h"
+#include "find-executable.h"
 #include "util.h"
 #include "xserver.h"
 
@@ -34,10 +34,10 @@ int xserver_find(const char *path_override, char **ret, char **ret_rejected) {
         _cleanup_free_ char *rejected = NULL;
 
         for (size_t i = 0; i < ELEMENTSOF(names); i++) {
-                _cleanup_free_ char *p = find_executable(names[i], path_override);
+                _cleanup_free_ char *p = NULL;
                 int r;
 
-                if (!p)
+                if (find_executable(names[i], path_override, &p) < 0)
                         continue;
                 r = xserver_is_tigervnc(p);
                 if (r > 0) {

@@ -137,11 +137,11 @@ static int lease_parse(const char *text, size_t size, struct lease *l) {
         if (parse_uint(epoch, LEASE_EPOCH_MAX, &l->epoch) < 0)
                 return -EBADMSG;
 
-        strcpy(l->viewer, viewer);
-        strcpy(l->since, since);
-        strcpy(l->reason, reason);
-        strcpy(l->pending, pending);
-        strcpy(l->pending_reason, pending_reason);
+        /* Validated above to fit; a field that would not is a damaged file all the same. */
+        if (strscpy(l->viewer, sizeof l->viewer, viewer) < 0 || strscpy(l->since, sizeof l->since, since) < 0 ||
+            strscpy(l->reason, sizeof l->reason, reason) < 0 || strscpy(l->pending, sizeof l->pending, pending) < 0 ||
+            strscpy(l->pending_reason, sizeof l->pending_reason, pending_reason) < 0)
+                return -EBADMSG;
         return 0;
 }
 
@@ -272,8 +272,10 @@ int lease_take_at(int dirfd, const char *viewer, const char *reason, struct leas
                         *ret = cur;
                 return 0;
         }
-        strcpy(next.viewer, viewer);
-        strcpy(next.reason, reason ?: "");
+        /* Both validated to fit above. */
+        if (strscpy(next.viewer, sizeof next.viewer, viewer) < 0 ||
+            strscpy(next.reason, sizeof next.reason, reason ?: "") < 0)
+                return -EINVAL;
         return lease_change(dirfd, &cur, &next, ret);
 }
 
@@ -311,7 +313,8 @@ int lease_release_epoch_at(int dirfd, const char *viewer, unsigned long long epo
                         *ret = cur;
                 return 0;
         }
-        strcpy(next.reason, reason ?: "");
+        if (strscpy(next.reason, sizeof next.reason, reason ?: "") < 0)
+                return -EINVAL;
         return lease_change(dirfd, &cur, &next, ret);
 }
 
@@ -333,8 +336,9 @@ int lease_request_at(int dirfd, const char *viewer, const char *reason, struct l
         if ((cur.holder == LEASE_HUMAN && streq(cur.viewer, viewer)) ||
             (streq(cur.pending, viewer) && streq(cur.pending_reason, reason ?: "")))
                 return 0;
-        strcpy(cur.pending, viewer);
-        strcpy(cur.pending_reason, reason ?: "");
+        if (strscpy(cur.pending, sizeof cur.pending, viewer) < 0 ||
+            strscpy(cur.pending_reason, sizeof cur.pending_reason, reason ?: "") < 0)
+                return -EINVAL;
         r = lease_write_at(dirfd, &cur);
         if (r < 0)
                 return r;
@@ -358,7 +362,8 @@ int lease_end_at(int dirfd, const char *reason, struct lease *ret) {
                         *ret = cur;
                 return 0;
         }
-        strcpy(next.reason, reason ?: "");
+        if (strscpy(next.reason, sizeof next.reason, reason ?: "") < 0)
+                return -EINVAL;
         return lease_change(dirfd, &cur, &next, ret);
 }
 

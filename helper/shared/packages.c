@@ -2,6 +2,7 @@
 #include <sys/stat.h>
 
 #include "packages.h"
+#include "find-executable.h"
 #include "util.h"
 
 /*
@@ -45,50 +46,10 @@ static const char *const manager_names[_PKG_MAX] = {
         [PKG_PACMAN] = "pacman",
 };
 
-/* The PATH a login shell gets when none is set, as systemd uses. */
-#define DEFAULT_PATH "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
-
-static bool is_executable_file(const char *path) {
-        struct stat st;
-
-        /* access() answers for the real uid, which is who runs the child. */
-        return stat(path, &st) >= 0 && S_ISREG(st.st_mode) && access(path, X_OK) >= 0;
-}
-
-char *find_executable(const char *name, const char *path_override) {
-        const char *path;
-
-        if (!name || !*name)
-                return NULL;
-        if (strchr(name, '/'))
-                return is_executable_file(name) ? strdup(name) : NULL;
-
-        path = path_override ?: getenv("PATH") ?: DEFAULT_PATH;
-        for (const char *p = path; *p; ) {
-                size_t l = strcspn(p, ":");
-                _cleanup_free_ char *candidate = NULL;
-
-                /* Empty and relative entries would resolve against the
-                 * current directory: never what a desktop should start. */
-                if (l > 0 && p[0] == '/') {
-                        candidate = strdup_printf("%.*s/%s", (int) l, p, name);
-                        if (candidate && is_executable_file(candidate))
-                                return TAKE_PTR(candidate);
-                }
-                p += l;
-                if (*p == ':')
-                        p++;
-        }
-        return NULL;
-}
-
 static bool binary_present(const struct required_binary *b, const char *path_override) {
-        for (size_t i = 0; i < ELEMENTSOF(b->names) && b->names[i]; i++) {
-                _cleanup_free_ char *p = find_executable(b->names[i], path_override);
-
-                if (p)
+        for (size_t i = 0; i < ELEMENTSOF(b->names) && b->names[i]; i++)
+                if (find_executable(b->names[i], path_override, NULL) >= 0)
                         return true;
-        }
         return false;
 }
 
@@ -115,12 +76,9 @@ int packages_missing(const char *path_override, char ***ret_missing) {
 }
 
 enum pkg_manager pkg_manager_detect(const char *path_override) {
-        for (enum pkg_manager m = PKG_APT; m < _PKG_MAX; m++) {
-                _cleanup_free_ char *p = find_executable(manager_names[m], path_override);
-
-                if (p)
+        for (enum pkg_manager m = PKG_APT; m < _PKG_MAX; m++)
+                if (find_executable(manager_names[m], path_override, NULL) >= 0)
                         return m;
-        }
         return PKG_NONE;
 }
 
@@ -232,12 +190,6 @@ char *packages_install_message(enum pkg_manager m, bool is_root, bool have_sudo,
         if (ret_command)
                 *ret_command = TAKE_PTR(command);
         return msg;
-}
-
-bool executable_in_path(const char *name, const char *path_override) {
-        _cleanup_free_ char *p = find_executable(name, path_override);
-
-        return p != NULL;
 }
 
 int packages_install_argv(enum pkg_manager m, const char *manager_path, char *const *pkgs, char ***ret) {

@@ -24,12 +24,6 @@ struct required_binary {
 extern const struct required_binary required_binaries[];
 extern const unsigned n_required_binaries;
 
-/* Find an executable in PATH (or path_override, colon-separated). Returns malloc'd absolute path or NULL. */
-char *find_executable(const char *name, const char *path_override);
-
-/* Is there an executable of that name in PATH (or path_override)? */
-bool executable_in_path(const char *name, const char *path_override);
-
 /* Missing binaries: a NULL-terminated strv of the first alternative names. */
 int packages_missing(const char *path_override, char ***ret_missing);
 

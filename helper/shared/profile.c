@@ -14,6 +14,7 @@
 #include <sys/un.h>
 
 #include "profile.h"
+#include "socket-util.h"
 #include "util.h"
 
 static bool char_is_alnum(char c) {
@@ -274,10 +275,13 @@ int paths_for_profile(const char *profile, struct bd_paths *ret) {
         if (!p.rfb_socket || !p.xauthority || !p.env_file)
                 goto fail;
 
-        /* bind() would silently truncate, or fail far from the cause. */
-        if (strlen(p.rfb_socket) >= sizeof(((struct sockaddr_un *) NULL)->sun_path)) {
-                r = -ENAMETOOLONG;
-                goto fail;
+        /* Refused here, where the cause is known, rather than at bind() far from it. */
+        {
+                struct sockaddr_un sa;
+
+                r = sockaddr_un_set_path(&sa, p.rfb_socket);
+                if (r < 0)
+                        goto fail;
         }
 
         *ret = p;

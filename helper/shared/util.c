@@ -16,6 +16,21 @@ char *strdup_vprintf(const char *fmt, va_list ap) {
         return vasprintf(&s, fmt, ap) < 0 ? NULL : s;
 }
 
+ssize_t strscpy(char *dst, size_t size, const char *src) {
+        size_t l;
+
+        if (size == 0)
+                return -ENOBUFS;
+        l = strnlen(src, size);
+        if (l == size) {
+                memcpy(dst, src, size - 1);
+                dst[size - 1] = 0;
+                return -ENOBUFS;
+        }
+        memcpy(dst, src, l + 1);
+        return (ssize_t) l;
+}
+
 char *strdup_printf(const char *fmt, ...) {
         va_list ap;
         char *s;

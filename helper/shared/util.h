@@ -106,6 +106,16 @@ static inline int negative_errno(void) {
         return errno > 0 ? -errno : -EIO;
 }
 
+/*
+ * strscpy() - copy the string src into dst, which holds size bytes, always
+ * NUL-terminated when size > 0.
+ *
+ * Returns the length copied (without the NUL), or -ENOBUFS when src does not
+ * fit: dst then holds as much of it as fits (nothing when size is 0), and
+ * the caller decides, never the copy, whether a cut string is acceptable.
+ */
+ssize_t strscpy(char *dst, size_t size, const char *src);
+
 /* asprintf that returns NULL on failure instead of an undefined pointer. */
 char *strdup_printf(const char *fmt, ...) _printf_(1, 2);
 /* The same with a va_list. */

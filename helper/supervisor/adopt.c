@@ -17,6 +17,7 @@
 #include "placement.h"
 #include "record.h"
 #include "setup.h"
+#include "socket-util.h"
 #include "session-settle.h"
 #include "spawn.h"
 #include "start.h"
@@ -373,17 +374,21 @@ static int on_connection(sd_event_source *source, int fd, uint32_t revents, void
 
 int adopt_listen(struct supervisor *s) {
         _cleanup_close_ int fd = -EBADF;
-        struct sockaddr_un sa = { .sun_family = AF_UNIX };
+        _cleanup_free_ char *path = NULL;
+        struct sockaddr_un sa;
         int r;
 
-        r = snprintf(sa.sun_path, sizeof sa.sun_path, "%s/" ADOPT_SOCKET, s->paths.runtime);
-        if (r < 0 || (size_t) r >= sizeof sa.sun_path)
-                return -ENAMETOOLONG;
+        path = strdup_printf("%s/" ADOPT_SOCKET, s->paths.runtime);
+        if (!path)
+                return -ENOMEM;
+        r = sockaddr_un_set_path(&sa, path);
+        if (r < 0)
+                return r;
         fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
         if (fd < 0)
                 return negative_errno();
         (void) unlinkat(s->runtime_fd, ADOPT_SOCKET, 0);
-        if (bind(fd, (struct sockaddr *) &sa, sizeof sa) < 0 || listen(fd, 4) < 0)
+        if (bind(fd, (struct sockaddr *) &sa, (socklen_t) r) < 0 || listen(fd, 4) < 0)
                 return negative_errno();
         r = sd_event_add_io(s->event, &s->adopt_source, fd, EPOLLIN, on_connection, s);
         if (r < 0)

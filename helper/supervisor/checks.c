@@ -4,6 +4,7 @@
 
 #include "checks.h"
 #include "exit-status.h"
+#include "find-executable.h"
 #include "log.h"
 #include "memory.h"
 #include "packages.h"
@@ -38,7 +39,7 @@ static int check_binaries(struct supervisor *s) {
         if (!needed)
                 return 0;
         msg = packages_install_message(pkg_manager_detect(NULL), geteuid() == 0,
-                                       executable_in_path("sudo", NULL), needed, NULL);
+                                       find_executable("sudo", NULL, NULL) >= 0, needed, NULL);
         supervisor_fail(s, HELPER_EXIT_FAILED, "%s", msg ?: "Required programs are missing.");
         return -ENOENT;
 }

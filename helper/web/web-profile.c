@@ -63,7 +63,12 @@ struct web_profile *web_profile_get(struct web_server *s, const char *name, int 
         }
         p->server = s;
         p->wd = -1;
-        strcpy(p->name, name);
+        /* paths_for_profile took only a valid name: one that fits. */
+        if (strscpy(p->name, sizeof p->name, name) < 0) {
+                r = -EINVAL;
+                free(p);
+                goto fail;
+        }
         /* The base and the profile's dir verified ours, as every verb opens them. */
         p->dirfd = paths_open_runtime(&paths, NULL);
         if (p->dirfd < 0) {
@@ -157,8 +162,12 @@ void web_profile_viewer_gone(struct web_profile *p, const char *viewer, bool lef
         unsigned long long delay = left ? p->reconnect_grace_ms * 1000ULL : p->orphan_release_s * 1000000ULL;
         int r;
 
-        strcpy(d.viewer, viewer);
-        strcpy(d.reason, left ? LEASE_REASON_VIEWER_LEFT : LEASE_REASON_VIEWER_GONE);
+        /* A stream's viewer has the lease's size, and both reasons fit. */
+        if (strscpy(d.viewer, sizeof d.viewer, viewer) < 0 ||
+            strscpy(d.reason, sizeof d.reason, left ? LEASE_REASON_VIEWER_LEFT : LEASE_REASON_VIEWER_GONE) < 0) {
+                log_error("A viewer of %s does not fit a lease record, ignoring its departure.", p->name);
+                return;
+        }
         d.deadline = realtime_usec() + delay;
         if (delay == 0) {
                 r = lease_release_epoch_at(p->dirfd, viewer, d.epoch, d.reason, NULL);

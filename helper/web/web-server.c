@@ -17,6 +17,7 @@
 
 #include "config.h"
 #include "log.h"
+#include "socket-util.h"
 #include "util.h"
 #include "web-server.h"
 #include "web.h"
@@ -97,43 +98,32 @@ static int on_accept(sd_event_source *src, int fd, uint32_t revents, void *userd
 }
 
 static int listen_unix(struct web_server *s, const char *path) {
-        struct sockaddr_un sa = { .sun_family = AF_UNIX };
         _cleanup_close_ int fd = -EBADF;
-        mode_t old;
-        int r;
+        struct sockaddr_un sa;
+        struct stat st;
 
-        if (strlen(path) >= sizeof sa.sun_path)
+        if (sockaddr_un_set_path(&sa, path) == -ENAMETOOLONG)
                 return log_error_errno(ENAMETOOLONG, "The socket path %s is longer than a Unix socket allows.", path);
-        strcpy(sa.sun_path, path);
-        fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-        if (fd < 0)
-                return log_error_errno(errno, "Cannot create a Unix socket: %m");
 
         /* A socket left by a server that died is replaced; a live one is not. */
-        {
-                _cleanup_close_ int probe = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-                struct stat st;
+        if (lstat(path, &st) >= 0) {
+                _cleanup_close_ int probe = -EBADF;
 
-                if (lstat(path, &st) >= 0) {
-                        if (!S_ISSOCK(st.st_mode))
-                                return log_error_errno(EEXIST, "%s exists and is not a socket; remove it.", path);
-                        if (probe >= 0 && connect(probe, (struct sockaddr *) &sa, sizeof sa) >= 0)
-                                return log_error_errno(EADDRINUSE, "botdesk web already listens on %s.", path);
-                        (void) unlink(path);
-                }
+                if (!S_ISSOCK(st.st_mode))
+                        return log_error_errno(EEXIST, "%s exists and is not a socket; remove it.", path);
+                probe = socket_connect_at(AT_FDCWD, path, SOCK_STREAM);
+                if (probe >= 0)
+                        return log_error_errno(EADDRINUSE, "botdesk web already listens on %s.", path);
+                (void) unlink(path);
         }
 
         /* 0600 from the start: no window in which another user may connect. */
-        old = umask(0177);
-        r = bind(fd, (struct sockaddr *) &sa, sizeof sa);
-        umask(old);
-        if (r < 0)
-                return log_error_errno(errno, "Cannot bind %s: %m", path);
+        fd = socket_listen_private(path, SOCK_STREAM | SOCK_NONBLOCK, SOMAXCONN);
+        if (fd < 0)
+                return log_error_errno(fd, "Cannot listen on %s: %m", path);
         s->socket_path = strdup(path);
         if (!s->socket_path)
                 return log_error_errno(ENOMEM, "Out of memory.");
-        if (listen(fd, SOMAXCONN) < 0)
-                return log_error_errno(errno, "Cannot listen on %s: %m", path);
         s->listen_fd = TAKE_FD(fd);
         return 0;
 }

@@ -72,8 +72,12 @@ struct web_session *web_session_new(struct web_server *s, const struct ticket *t
         *slot = (struct web_session) { .used = true, .last_used = now };
         memcpy(slot->scope, scope, sizeof slot->scope);
         ticket_sha256_hex(ret_cookie, slot->hash);
-        strcpy(slot->profile, t->profile);
-        strcpy(slot->viewer, t->viewer);
+        /* A ticket's fields have the session's sizes. */
+        if (strscpy(slot->profile, sizeof slot->profile, t->profile) < 0 ||
+            strscpy(slot->viewer, sizeof slot->viewer, t->viewer) < 0) {
+                *slot = (struct web_session) {};
+                return NULL;
+        }
         return slot;
 }
 

@@ -10,6 +10,7 @@
 #include <sys/un.h>
 
 #include "json.h"
+#include "socket-util.h"
 #include "util.h"
 #include "web.h"
 
@@ -100,23 +101,10 @@ char *web_lease_json(const struct lease *l, const char *viewer, bool ticket, siz
 }
 
 int web_rfb_connect(int dirfd) {
-        struct sockaddr_un sa = { .sun_family = AF_UNIX };
-        int fd;
-
-        /* Through the directory we opened, whatever its name is now. */
-        snprintf(sa.sun_path, sizeof sa.sun_path, "/proc/self/fd/%d/rfb.sock", dirfd);
-        fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-        if (fd < 0)
-                return negative_errno();
-        /* A Unix socket connects at once or refuses at once (EAGAIN: its backlog is full). */
-        if (connect(fd, (struct sockaddr *) &sa, sizeof sa) < 0) {
-                int r = negative_errno();
-                safe_close(fd);
-                return r;
-        }
-        return fd;
+        /* Through the directory we opened, whatever its name is now. A Unix
+         * socket connects at once or refuses at once (EAGAIN: its backlog is full). */
+        return socket_connect_at(dirfd, "rfb.sock", SOCK_STREAM | SOCK_NONBLOCK);
 }
-
 
 char *web_refusal_frames(const char *key, uint16_t code, const char *reason, size_t *ret_size) {
         char accept[WS_ACCEPT_LEN + 1], *out;

@@ -462,10 +462,15 @@ int web_stream_new(struct web_server *s, struct web_profile *p, struct web_sessi
                 safe_close(rfb_fd);
                 return -ENOMEM;
         }
+        /* A session's viewer has the stream's size. */
+        if (strscpy(st->viewer, sizeof st->viewer, session->viewer) < 0) {
+                free(st);
+                safe_close(rfb_fd);
+                return -E2BIG;
+        }
         st->server = s;
         st->profile = p;
         st->session = session;
-        strcpy(st->viewer, session->viewer);
         st->fd = fd;
         st->rfb = rfb_fd;
         st->last_rx = now_usec();

@@ -86,6 +86,7 @@ static int parser_error(struct parser *p, const char *fmt, ...) {
 /* Config text ends up on terminals and in the journal: control characters
  * from a hostile file are shown escaped, never emitted. */
 static char *escape(const char *s) {
+        static const char hex[] = "0123456789abcdef";
         size_t n = strlen(s);
         char *ret, *q;
 
@@ -96,9 +97,13 @@ static char *escape(const char *s) {
         for (; *s; s++) {
                 unsigned char ch = (unsigned char) *s;
 
-                if (ch < 0x20 || ch == 0x7f)
-                        q += sprintf(q, "\\x%02x", ch);
-                else
+                /* Four bytes at most per byte of s: the buffer's size. */
+                if (ch < 0x20 || ch == 0x7f) {
+                        *q++ = '\\';
+                        *q++ = 'x';
+                        *q++ = hex[ch >> 4];
+                        *q++ = hex[ch & 0xf];
+                } else
                         *q++ = (char) ch;
         }
         *q = '\0';

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <fcntl.h>
+#include <stddef.h>
+#include <sys/stat.h>
+
+#include "socket-util.h"
+#include "util.h"
+
+int sockaddr_un_set_path(struct sockaddr_un *ret, const char *path) {
+        size_t l = strlen(path);
+
+        *ret = (struct sockaddr_un) { .sun_family = AF_UNIX };
+        if (l == 0 || (path[0] == '@' && l == 1))
+                return -EINVAL;
+        if (path[0] == '@') {
+                /* Abstract: a leading NUL, then exactly the name's bytes. */
+                if (l > sizeof ret->sun_path)
+                        return -ENAMETOOLONG;
+                memcpy(ret->sun_path + 1, path + 1, l - 1);
+                return (int) (offsetof(struct sockaddr_un, sun_path) + l);
+        }
+        /* A path keeps its NUL: Linux would accept 108 bytes without one, others not. */
+        if (l >= sizeof ret->sun_path)
+                return -ENAMETOOLONG;
+        memcpy(ret->sun_path, path, l + 1);
+        return (int) (offsetof(struct sockaddr_un, sun_path) + l + 1);
+}
+
+int socket_listen_private(const char *path, int type, int backlog) {
+        _cleanup_close_ int fd = -EBADF;
+        struct sockaddr_un sa;
+        mode_t old;
+        int len, r = 0;
+
+        len = sockaddr_un_set_path(&sa, path);
+        if (len < 0)
+                return len;
+        fd = socket(AF_UNIX, type | SOCK_CLOEXEC, 0);
+        if (fd < 0)
+                return negative_errno();
+        /* The file's mode is decided at bind, from the umask: fchmod() of a
+         * socket fd does not reach the file, and chmod() afterwards leaves a
+         * window. */
+        old = umask(0177);
+        if (bind(fd, (struct sockaddr *) &sa, (socklen_t) len) < 0)
+                r = negative_errno();
+        umask(old);
+        if (r < 0)
+                return r;
+        if (listen(fd, backlog) < 0)
+                return negative_errno();
+        return TAKE_FD(fd);
+}
+
+int socket_connect_at(int dirfd, const char *name, int type) {
+        _cleanup_close_ int fd = -EBADF;
+        _cleanup_free_ char *path = NULL;
+        struct sockaddr_un sa;
+        int len;
+
+        if (dirfd != AT_FDCWD && name[0] != '/' && name[0] != '@') {
+                if (dirfd < 0)
+                        return -EBADF;
+                path = strdup_printf("/proc/self/fd/%d/%s", dirfd, name);
+                if (!path)
+                        return -ENOMEM;
+                name = path;
+        }
+        len = sockaddr_un_set_path(&sa, name);
+        if (len < 0)
+                return len;
+        fd = socket(AF_UNIX, type | SOCK_CLOEXEC, 0);
+        if (fd < 0)
+                return negative_errno();
+        if (connect(fd, (struct sockaddr *) &sa, (socklen_t) len) < 0)
+                return negative_errno();
+        return TAKE_FD(fd);
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+/*
+ * One way to name a Unix socket: every sockaddr_un of botdesk is filled here,
+ * with a truncated name refused rather than connected to (or bound at) a
+ * shorter, different path.
+ */
+
+#include <fcntl.h> /* AT_FDCWD */
+#include <sys/socket.h>
+#include <sys/un.h>
+
+/*
+ * sockaddr_un_set_path() - fill *ret (zeroed first) with AF_UNIX and path.
+ * A path that starts with '@' names an abstract socket: the '@' becomes the
+ * leading NUL and the name is not NUL-terminated.
+ *
+ * Returns the address length to pass to bind()/connect(), -EINVAL for an
+ * empty name, -ENAMETOOLONG when the name does not fit in sun_path.
+ */
+int sockaddr_un_set_path(struct sockaddr_un *ret, const char *path);
+
+/*
+ * socket_listen_private() - a listening AF_UNIX socket of type (SOCK_STREAM,
+ * SOCK_SEQPACKET, optionally | SOCK_NONBLOCK; SOCK_CLOEXEC is always added)
+ * bound at path with mode 0600 from the bind on: no moment in which another
+ * user could connect. Whatever is at path is the caller's to remove first.
+ *
+ * Returns the fd, or -errno.
+ */
+int socket_listen_private(const char *path, int type, int backlog);
+
+/*
+ * socket_connect_at() - connect a new AF_UNIX socket of type (SOCK_CLOEXEC is
+ * always added) to the socket name in the directory dirfd, through
+ * /proc/self/fd/DIRFD/NAME: whatever the directory is called now, and with a
+ * name too long for sun_path as a whole reachable as long as the short form
+ * fits. dirfd AT_FDCWD, an absolute name or an abstract "@name" connect to
+ * name itself.
+ *
+ * Returns the connected fd, or -errno (-ENAMETOOLONG when the address does
+ * not fit; a non-blocking socket whose peer's backlog is full: -EAGAIN).
+ */
+int socket_connect_at(int dirfd, const char *name, int type);
