@@ -11,12 +11,17 @@ VIEWER "-" runs `botdesk rfb` without --viewer. Actions, in order:
   where:LABEL print "LABEL X,Y", the X pointer position
   resize:WxH  SetDesktopSize of one screen, then read until the server
               reports WxH ("resized WxH") or says it refused
+  wait-close:S  watch the screen until the bridge closes the stream
+              ("closed-at NS", the wall clock in ns) or S seconds pass
+              ("still-open"); the last action
 Prints "init WxH" after the handshake, "error ..." when the server does
 something else than expected, and "exit N", the bridge's exit status, last.
 """
 import struct
 import subprocess
 import sys
+import threading
+import time
 
 RAW, DESKTOP_SIZE, EXTENDED_DESKTOP_SIZE = 0, -223, -308
 
@@ -100,6 +105,21 @@ class Client:
         self.w.write(struct.pack(">BBHH", 5, 0, x, y))
         self.sync()
 
+    def wait_close(self, seconds, stop):
+        """Read updates until EOF; stop() ends the wait by closing the bridge."""
+        gave_up = threading.Event()
+        timer = threading.Timer(seconds, lambda: (gave_up.set(), stop()))
+        timer.start()
+        try:
+            self.request_update()
+            while True:
+                if self.read_message():
+                    self.request_update(incremental=True)
+        except (EOFError, OSError):
+            pass
+        timer.cancel()
+        print("still-open" if gave_up.is_set() else "closed-at %d" % time.time_ns(), flush=True)
+
     def resize(self, want_w, want_h):
         self.request_update()
         self.w.write(struct.pack(">BBHHBB", 251, 0, want_w, want_h, 1, 0) +
@@ -136,13 +156,21 @@ def main():
                 print("%s %s,%s" % (arg, f["x"], f["y"]), flush=True)
             elif op == "resize":
                 client.resize(*map(int, arg.split("x")))
+            elif op == "wait-close":
+                client.wait_close(float(arg), p.kill)
+                break
             else:
                 raise ValueError("unknown action %s" % op)
         p.stdin.close()
         p.stdout.read()
     except Exception as e:
         print("error %s" % e, flush=True)
-        p.kill()
+        # A refusing bridge exits by itself: its status is the answer.
+        try:
+            p.stdin.close()
+            p.wait(10)
+        except (OSError, subprocess.TimeoutExpired):
+            p.kill()
     print("exit %d" % p.wait(), flush=True)
 
 

@@ -10,7 +10,9 @@
 #  - a takeover is private: when a human takes control (through the lease
 #    file, or a web viewer's Take over), every other web stream is closed
 #    with 4000 "control-taken" within 0.5 s, and their reconnects are
-#    refused until the hand-back; many watch while the agent holds control;
+#    refused until the hand-back; a viewer of `botdesk rfb` beside them is
+#    closed as fast (exit 3, a line on stderr) and refused as long; many
+#    watch while the agent holds control;
 #  - only a clean close by the holder (1000, 1001) hands back, after
 #    [web] reconnect_grace_ms, and a stream of the same viewer within it
 #    keeps the hold; a close without a code (1005), a drop (1006) and a
@@ -106,13 +108,28 @@ for v in bob carol; do
         bd_own_pid $!
         eval "W_$v=\$!"
 done
+# And a viewer of botdesk rfb, as a gateway's RFB client would be.
+timeout 60 "$PY" "$BD_LIB_DIR/rfbclient.py" "$BOTDESK" "$P" erin wait-close:20 >"$O/rfb-erin.txt" 2>"$O/rfb-erin.err" &
+bd_own_pid $!
+W_erin=$!
 hold_open alice alice drop
 ok=1
 for v in bob carol; do wait_for 10 grep -q '^greet' "$O/watch-$v.txt" || ok=0; done
-t_is "$ok" 1 "while the agent holds control, three viewers watch at once"
+wait_for 10 grep -q '^init' "$O/rfb-erin.txt" || ok=0
+t_is "$ok" 1 "while the agent holds control, two web viewers, a web holder-to-be and a botdesk rfb viewer watch at once"
 t0=$(date +%s%N)
 "$BOTDESK" lease "$P" take --viewer alice >/dev/null
-wait "$W_bob" "$W_carol"
+wait "$W_bob" "$W_carol" "$W_erin"
+at=$(sed -n 's/^closed-at //p' "$O/rfb-erin.txt")
+dt=$(( (${at:-0} - t0) / 1000000 ))
+if [ -n "$at" ] && [ "$dt" -lt 500 ]; then t_pass "the same take closes the botdesk rfb viewer's stream within 0.5 s ($dt ms)"
+else t_fail "the same take closes the botdesk rfb viewer's stream within 0.5 s" "$(cat "$O/rfb-erin.txt")"; fi
+t_is "$(tail -n1 "$O/rfb-erin.txt")" "exit 3" "... botdesk rfb exits 3"
+t_match "$(cat "$O/rfb-erin.err")" "control" "... saying on stderr that control was taken"
+out=$(timeout 30 "$PY" "$BD_LIB_DIR/rfbclient.py" "$BOTDESK" "$P" erin 2>/dev/null)
+if ! grep -q '^init' <<<"$out" && [ "$(tail -n1 <<<"$out")" = "exit 3" ]; then
+        t_pass "a botdesk rfb reconnect is refused (exit 3) before the screen's first byte until the hand-back"
+else t_fail "a botdesk rfb reconnect is refused before the screen's first byte until the hand-back" "$out"; fi
 for v in bob carol; do
         t_is "$(grep '^close' "$O/watch-$v.txt")" "close 4000 control-taken" \
                 "a take through the lease file closes $v's stream with 4000 \"control-taken\""
@@ -134,6 +151,8 @@ t_is "$(lease | cut -d' ' -f1,3-)" "human botdesk web" "dave holds control"
 t_is "$(code "/$P/websockify?$(query alice)")" 4000 "now alice's reconnect is refused (4000)"
 t_is "$(client http "unix:$SOCK" POST "/$P/release" "$COOKIE" | head -n1)" 200 "dave hands back"
 t_is "$(code "/$P/websockify?$(query bob)")" open "after the hand-back anyone watches again"
+out=$(timeout 30 "$PY" "$BD_LIB_DIR/rfbclient.py" "$BOTDESK" "$P" erin 2>&1)
+t_match "$out" "^init " "... botdesk rfb's viewer too"
 
 # ---- which closes hand back ---------------------------------------------------------------------
 
