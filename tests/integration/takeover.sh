@@ -14,8 +14,8 @@
 # else (gvnccapture behind a front included) is refused before a byte of
 # the screen, the holder's own second one is not; after the hand-back many
 # watch again. The lease's small points: take of a stopped desktop is 4,
-# wait's --timeout at most 1800; cursor, windows and thumbnail --start
-# start a stopped desktop; [session] wallpaper reaches xfconf and the
+# wait's --timeout at most 1800 and 600 by default; cursor, windows and
+# thumbnail --start start a stopped desktop; [session] wallpaper reaches xfconf and the
 # screen of a real Xfce desktop. Bands 270-274 (user run 370-374).
 . "$(dirname "$0")/lib.sh"
 bd_init tko 270
@@ -46,6 +46,27 @@ bd_snapshot "$P"
 t_is "$rc" 0 "cursor --start of a stopped desktop starts it and answers" || true
 [ "$rc" = 0 ] || { t_diag "$(cat "$BD_T/out/cursor.err")"; t_done; }
 t_match "$(cat "$BD_T/out/cursor.out")" '"screen_width": 1024' "... with the pointer of its 1024-pixel screen"
+
+# lease wait without --timeout ends after 600 s: its deadline is read off
+# the poll() it blocks in (/proc/PID/syscall: number 7 on x86-64, the third
+# argument the milliseconds), then the hand-back ends the wait with 0.
+lease take --viewer human-0 >/dev/null
+# Not under timeout(1): the pid must be the wait's own. The release below ends it.
+"$BOTDESK" lease "$P" wait >"$BD_T/out/wait-default.out" 2>&1 &
+WAIT_PID=$!
+bd_own_pid "$WAIT_PID"
+SYSCALL=
+# The shell reads it: the wait is its child, which Yama's ptrace scope allows.
+in_poll() { read -r SYSCALL <"/proc/$WAIT_PID/syscall" 2>/dev/null && [ "${SYSCALL%% *}" = 7 ]; }
+if wait_for 10 in_poll; then
+        read -r _ _ _ ms _ <<<"$SYSCALL"
+        ms=$((ms))
+        if [ "$ms" -gt 590000 ] && [ "$ms" -le 600000 ]; then t_pass "lease wait without --timeout waits 600 s by default (poll's timeout: $ms ms)"
+        else t_fail "lease wait without --timeout waits 600 s by default" "poll's timeout: $ms ms ($SYSCALL)"; fi
+else t_fail "lease wait without --timeout blocks in poll() within 10 s" "/proc/$WAIT_PID/syscall: ${SYSCALL:-unreadable}"; fi
+lease release --viewer human-0 >/dev/null
+wait "$WAIT_PID"
+t_is "$?" 0 "... and the hand-back ends it with 0"
 
 # ---- the epoch pin ----------------------------------------------------------------------------
 E0=$(epoch)
