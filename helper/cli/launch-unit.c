@@ -23,6 +23,39 @@ static int transient_environment(char ***ret) {
         return 0;
 }
 
+/* StartUnit carries no environment, so an installed unit reads the browser
+ * its caller names from EnvironmentFile=-%t/botdesk/%i/start.env
+ * (conf/botdesk@.service.in). It is rewritten before each start of a unit
+ * that is not running, empty when the caller names none: one caller's
+ * browser does not outlive its desktop into another's start. */
+static int start_env_write(int dirfd) {
+        static const char key[] = "AGENT_BROWSER_EXECUTABLE_PATH=\"";
+        const char *b = getenv("AGENT_BROWSER_EXECUTABLE_PATH");
+        _cleanup_free_ char *text = NULL;
+        size_t n = 0;
+
+        if (b && strchr(b, '\n')) {
+                log_warning("AGENT_BROWSER_EXECUTABLE_PATH holds a newline: not passed to the desktop.");
+                b = NULL;
+        }
+        if (b && *b) {
+                text = malloc(sizeof key + 2 * strlen(b) + 2);
+                if (!text)
+                        return -ENOMEM;
+                memcpy(text, key, sizeof key - 1);
+                n = sizeof key - 1;
+                /* systemd's double quotes: a backslash keeps the next " \ ` or $ as it is. */
+                for (const char *c = b; *c; c++) {
+                        if (strchr("\"\\`$", *c))
+                                text[n++] = '\\';
+                        text[n++] = *c;
+                }
+                text[n++] = '"';
+                text[n++] = '\n';
+        }
+        return write_file_atomic_at(dirfd, "start.env", text ?: "", n, 0600);
+}
+
 int launch_unit_start(unsigned timeout, bool progress, sd_bus *bus, const char *profile, int dirfd, int *lock) {
         _cleanup_free_ char *unit = unit_name_for(profile), *result = NULL, *why = NULL, *state = NULL;
         _cleanup_strv_free_ char **env = NULL;
@@ -44,6 +77,9 @@ int launch_unit_start(unsigned timeout, bool progress, sd_bus *bus, const char *
                 if (o.transient && !streq(state, "inactive") && !streq(state, "failed"))
                         o.transient = false;
         }
+        if (!o.transient && (!state || streq(state, "inactive") || streq(state, "failed")) &&
+            (r = start_env_write(dirfd)) < 0)
+                log_warning_errno(r, "Cannot write start.env for %s (the browser the caller names): %m", unit);
         o.helper_path = getenv("BOTDESK_HELPER") ?: BOTDESK_HELPER_PATH;
         o.environment = env;
         /* --timeout bounds the wait for the job; the unit's own start

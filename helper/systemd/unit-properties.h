@@ -17,7 +17,9 @@
  *   transient unit cannot be enabled.
  * - Environment= is the transient unit's alone: it carries the caller's
  *   variables, as systemd-run --user does; an installed unit gets the user
- *   manager's environment instead.
+ *   manager's environment instead, and the browser its caller names from
+ *   EnvironmentFile= (in conf/botdesk@.service.in alone, written by
+ *   launch-unit.c before each start).
  * - Entries with no key (CollectMode) are the transient unit's alone; each
  *   says why.
  */

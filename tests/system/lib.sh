@@ -145,3 +145,27 @@ warm_user_bus() {
         echo "the user manager did not appear on the user bus within 5 s"
         return 1
 }
+
+# browser_round PROFILE: the browser the caller of `botdesk start` names
+# (AGENT_BROWSER_EXECUTABLE_PATH, at a path with a space, a quote and a $)
+# is the desktop's, and the next start without it does not keep it.
+browser_round() {
+        local P=$1 dir fake out
+        dir=$(mktemp -d) || return
+        fake="$dir/my \"\$browser"
+        printf '#!/bin/sh\nexit 0\n' >"$fake" && chmod 0755 "$fake"
+        track "botdesk@$P.service"
+        out=$(AGENT_BROWSER_EXECUTABLE_PATH=$fake timeout 60 botdesk start "$P" 2>&1)
+        if pass $? "botdesk start $P with AGENT_BROWSER_EXECUTABLE_PATH returns 0" "$out"; then
+                is "status --json: the desktop's browser is the caller's" \
+                        "$(botdesk status --json "$P" | json_get browser)" "$fake"
+                out=$(timeout 60 botdesk stop "$P" 2>&1)
+                pass $? "botdesk stop $P returns 0" "$out"
+                out=$(env -u AGENT_BROWSER_EXECUTABLE_PATH timeout 60 botdesk start "$P" 2>&1)
+                pass $? "botdesk start $P again, naming no browser, returns 0" "$out"
+                out=$(botdesk status --json "$P" | json_get browser)
+                pass "$([ "$out" != "$fake" ]; echo $?)" "... and the earlier caller's browser is not kept (browser: '$out')"
+                timeout 60 botdesk stop "$P" >/dev/null 2>&1
+        fi
+        rm -rf -- "${dir:?}"
+}

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # `botdesk start P` with no botdesk@.service installed: the CLI creates the
 # transient unit botdesk@P.service (StartTransientUnit), with the same
-# delegated cgroup layout; `botdesk stop P` stops it.
+# delegated cgroup layout; `botdesk stop P` stops it. The browser the caller
+# names (AGENT_BROWSER_EXECUTABLE_PATH) goes into its Environment=.
 # The runner applies these lines as root in the container around this script:
 # root-before: mv /usr/lib/systemd/user/botdesk@.service /root/botdesk@.service
 # root-after: mv /root/botdesk@.service /usr/lib/systemd/user/botdesk@.service
@@ -10,7 +11,7 @@
 
 P=t1 U=botdesk@t1.service
 track $U
-trap 'timeout 60 botdesk stop $P >/dev/null 2>&1; t_cleanup' EXIT
+trap 'for p in $P t3; do timeout 60 botdesk stop $p >/dev/null 2>&1; done; t_cleanup' EXIT
 
 out=$(systemctl --user cat botdesk@.service 2>&1)
 pass "$([ $? != 0 ]; echo $?)" "precondition: no botdesk@.service unit file is installed" "$out"
@@ -63,4 +64,6 @@ pass $? "the first start, left alone, returns 0" "$(cat "$HOME/first-start.out")
 is "$U2 is active after the first start returned" "$(systemctl --user is-active $U2)" active
 out=$(timeout 60 botdesk stop $P2 2>&1)
 pass $? "botdesk stop $P2 returns 0" "$out"
+# ---- the browser the caller names: in the transient unit's Environment= ----------------------
+browser_round t3
 t_done

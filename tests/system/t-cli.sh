@@ -4,10 +4,11 @@
 # manager to start botdesk@P.service (StartUnit); `botdesk stop P` stops it.
 # Part 1 runs first thing in a fresh login, when the user bus is still
 # waiting for socket activation (what an agent's first command meets); part 2
-# once the user manager is on the bus.
+# once the user manager is on the bus. The browser the caller names reaches
+# the installed unit through start.env (EnvironmentFile=).
 . /botdesk-tests/lib.sh
 
-trap 'for p in cli1 cli2; do timeout 60 botdesk stop $p >/dev/null 2>&1; done; t_cleanup' EXIT
+trap 'for p in cli1 cli2 cli3; do timeout 60 botdesk stop $p >/dev/null 2>&1; done; t_cleanup' EXIT
 
 cli_round() { # cli_round WHAT PROFILE
         local what=$1 P=$2 U=botdesk@$2.service out json cg pids hpid
@@ -38,4 +39,5 @@ cli_round "fresh login" cli1
 out=$(warm_user_bus)
 pass $? "the user manager is on the user bus" "$out"
 cli_round "user bus up" cli2
+browser_round cli3
 t_done

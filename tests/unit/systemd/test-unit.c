@@ -21,6 +21,7 @@
 struct lines {
         char *line[LINES_MAX];
         size_t n;
+        char *environment_file; /* the unit file's alone: the caller's browser */
 };
 
 static void lines_add(struct lines *l, char *line) {
@@ -34,6 +35,8 @@ static void lines_free(struct lines *l) {
         for (size_t i = 0; i < l->n; i++)
                 free(l->line[i]);
         l->n = 0;
+        free(l->environment_file);
+        l->environment_file = NULL;
 }
 
 /* Words joined by spaces; -EINVAL when the message holds something else. */
@@ -269,6 +272,8 @@ static int unit_file_lines(const char *path, struct lines *l) {
                 line[len] = 0;
                 if (line[0] == '[')
                         in_scope = streq(line, "[Unit]") || streq(line, "[Service]");
+                else if (in_scope && startswith(line, "EnvironmentFile="))
+                        l->environment_file = strdup(line);
                 else if (in_scope && line[0] && line[0] != '#') {
                         at = strstr(line, "%i");
                         lines_add(l, at ? strdup_printf("%.*s" PROFILE "%s", (int) (at - line), line, at + 2)
@@ -309,6 +314,9 @@ int main(void) {
         r = unit_file_lines(path, &file);
         tap_ok(r >= 0 && file.n > 10, "the generated unit file %s has its [Unit] and [Service] lines (%zu)",
                path, file.n);
+
+        TAP_EQ_STR(file.environment_file, "EnvironmentFile=-%t/botdesk/%i/start.env",
+                   "the unit file reads the browser its caller names from the profile's start.env");
 
         r = transient_lines(bus, environment, &transient, &extra);
         tap_ok(r >= 0, "the transient unit's properties read back as unit-file lines (%s)",
