@@ -17,29 +17,13 @@
 #include "log.h"
 #include "util.h"
 #include "web.h"
+#include "web-conn.h"
 
 #define CONN_READ_MAX 4096
 #define RESPONSE_TIMEOUT_USEC (60ULL * 1000000ULL)
 
-struct web_conn {
-        struct web_server *server;
-        int fd;
-        sd_event_source *io;
-        sd_event_source *timer;
-        struct http_request req;
-        char *out;                      /* the response head (and a small body) */
-        size_t out_size, out_sent;
-        int file_fd;                    /* a static file that follows, sent with sendfile() */
-        off_t file_left;
-        bool responding;
-        bool ws;                        /* a well-formed WebSocket upgrade of the stream: refused with a close code */
-        bool linger;                    /* after the response, wait for the peer to close (a close frame was sent) */
-        bool spent_ticket;              /* a spent ticket, answered for by the same browser's session */
-        char peer[WEB_PEER_MAX];        /* who connected: its address (TCP) or uid (Unix) */
-        struct web_conn *prev, *next;   /* newest first */
-};
 
-static void conn_free(struct web_conn *c, bool handed_over) {
+void web_conn_free(struct web_conn *c, bool handed_over) {
         struct web_server *s;
 
         if (!c)
@@ -66,7 +50,7 @@ static void conn_free(struct web_conn *c, bool handed_over) {
 
 void web_conns_close_all(struct web_server *s) {
         while (s->conns)
-                conn_free(s->conns, false);
+                web_conn_free(s->conns, false);
 }
 
 /* ---- responses ------------------------------------------------------------------------------ */
@@ -109,14 +93,14 @@ static void conn_send(struct web_conn *c) {
         }
         if (r != 0) {
                 /* Sent (or the client is gone): one request per connection. */
-                conn_free(c, false);
+                web_conn_free(c, false);
                 return;
         }
         (void) sd_event_source_set_io_events(c->io, EPOLLOUT);
 }
 
 /* Queue a whole response: status, headers (each ending in CRLF), body. */
-static void respond(struct web_conn *c, unsigned status, const char *type, const char *headers, const void *body,
+void web_respond(struct web_conn *c, unsigned status, const char *type, const char *headers, const void *body,
                     size_t size, off_t file_size) {
         _cleanup_free_ char *head = NULL;
         size_t hl;
@@ -132,14 +116,14 @@ static void respond(struct web_conn *c, unsigned status, const char *type, const
                              status, http_status_text(status), type, (long long) (file_size >= 0 ? file_size : (off_t) size),
                              headers ?: "");
         if (!head) {
-                conn_free(c, false);
+                web_conn_free(c, false);
                 return;
         }
         hl = strlen(head);
         free(c->out);
         c->out = malloc(hl + size);
         if (!c->out) {
-                conn_free(c, false);
+                web_conn_free(c, false);
                 return;
         }
         memcpy(c->out, head, hl);
@@ -152,21 +136,25 @@ static void respond(struct web_conn *c, unsigned status, const char *type, const
         conn_send(c);
 }
 
-static void respond_text(struct web_conn *c, unsigned status, const char *headers, const char *fmt, ...) _printf_(4, 5);
-static void respond_text(struct web_conn *c, unsigned status, const char *headers, const char *fmt, ...) {
+static void respond_vtext(struct web_conn *c, unsigned status, const char *headers, const char *fmt, va_list ap)
+        _printf_(4, 0);
+static void respond_vtext(struct web_conn *c, unsigned status, const char *headers, const char *fmt, va_list ap) {
         _cleanup_free_ char *body = NULL;
-        va_list ap;
-        int r;
 
-        va_start(ap, fmt);
-        r = vasprintf(&body, fmt, ap);
-        va_end(ap);
-        if (r < 0) {
+        if (vasprintf(&body, fmt, ap) < 0) {
                 body = NULL;
-                conn_free(c, false);
+                web_conn_free(c, false);
                 return;
         }
-        respond(c, status, "text/plain; charset=utf-8", headers ?: "Cache-Control: no-store\r\n", body, strlen(body), -1);
+        web_respond(c, status, "text/plain; charset=utf-8", headers ?: "Cache-Control: no-store\r\n", body, strlen(body), -1);
+}
+
+void web_respond_text(struct web_conn *c, unsigned status, const char *headers, const char *fmt, ...) {
+        va_list ap;
+
+        va_start(ap, fmt);
+        respond_vtext(c, status, headers, fmt, ap);
+        va_end(ap);
 }
 
 /*
@@ -175,26 +163,16 @@ static void respond_text(struct web_conn *c, unsigned status, const char *header
  * can switch on. The handshake is answered (101) only to carry the close
  * frame: nothing of the desktop is connected or sent.
  */
-static void refuse(struct web_conn *c, unsigned status, uint16_t code, const char *reason, const char *fmt, ...)
-        _printf_(5, 6);
-static void refuse(struct web_conn *c, unsigned status, uint16_t code, const char *reason, const char *fmt, ...) {
-        _cleanup_free_ char *body = NULL;
+void web_refuse(struct web_conn *c, unsigned status, uint16_t code, const char *reason, const char *fmt, ...) {
         char *out;
         size_t size;
         va_list ap;
-        int r;
 
-        va_start(ap, fmt);
-        r = vasprintf(&body, fmt, ap);
-        va_end(ap);
-        if (r < 0) {
-                body = NULL;
-                conn_free(c, false);
-                return;
-        }
         out = c->ws ? web_refusal_frames(http_header(&c->req, "Sec-WebSocket-Key"), code, reason, &size) : NULL;
         if (!out) {
-                respond_text(c, status, NULL, "%s", body);
+                va_start(ap, fmt);
+                respond_vtext(c, status, NULL, fmt, ap);
+                va_end(ap);
                 return;
         }
         log_info("Refused a stream: %u %s.", code, reason);
@@ -244,7 +222,7 @@ static int authorize(struct web_conn *c, const char *profile, const char *scope,
                 if (r == -ENOENT && x)
                         goto other_profile;
                 if (r == -ENOENT && has_cookie) {
-                        refuse(c, 401, WS_CLOSE_BAD_TICKET, "ticket used, session unknown",
+                        web_refuse(c, 401, WS_CLOSE_BAD_TICKET, "ticket used, session unknown",
                                "botdesk web: this ticket was used, and this browser's session is unknown here. "
                                "Ask for a new one (botdesk web ticket %s --viewer ID).\n", profile);
                         return 401;
@@ -255,13 +233,13 @@ static int authorize(struct web_conn *c, const char *profile, const char *scope,
                                           r == -EXDEV ? "for another profile" :
                                           r == -EINVAL ? "malformed" : "unreadable";
                         log_info("Refused a ticket for %s: %s.", profile, why);
-                        refuse(c, 403, WS_CLOSE_BAD_TICKET, why, "botdesk web: this ticket is %s. Ask for a new one "
+                        web_refuse(c, 403, WS_CLOSE_BAD_TICKET, why, "botdesk web: this ticket is %s. Ask for a new one "
                                "(botdesk web ticket %s --viewer ID).\n", why, profile);
                         return 403;
                 }
                 *ret_session = web_session_new(s, &t, ret_cookie);
                 if (!*ret_session) {
-                        respond_text(c, 503, NULL, "botdesk web: too many sessions.\n");
+                        web_respond_text(c, 503, NULL, "botdesk web: too many sessions.\n");
                         return 503;
                 }
                 log_info("Ticket redeemed for %s.", profile);
@@ -274,15 +252,15 @@ static int authorize(struct web_conn *c, const char *profile, const char *scope,
 
 other_profile:
         log_info("Refused a session of another profile at %s.", profile);
-        refuse(c, 403, WS_CLOSE_BAD_TICKET, "session of another profile",
+        web_refuse(c, 403, WS_CLOSE_BAD_TICKET, "session of another profile",
                "botdesk web: this session is for another profile.\n");
         return 403;
 }
 
-static bool need_auth(struct web_conn *c, struct web_session *session, const char *profile) {
+bool web_need_auth(struct web_conn *c, struct web_session *session, const char *profile) {
         if (session)
                 return false;
-        refuse(c, 401, WS_CLOSE_BAD_TICKET, "no ticket", "botdesk web: open this page through a ticket "
+        web_refuse(c, 401, WS_CLOSE_BAD_TICKET, "no ticket", "botdesk web: open this page through a ticket "
                "(botdesk web ticket %s --viewer ID prints its URL).\n", profile);
         return true;
 }
@@ -297,77 +275,16 @@ static bool origin_ok_for(struct web_conn *c, const char *profile, bool by_cooki
         if (v == WEB_ORIGIN_OK)
                 return true;
         if (v == WEB_ORIGIN_MISSING) {
-                refuse(c, 403, WS_CLOSE_FORBIDDEN, "no origin", "botdesk web: a request without an Origin is refused.\n");
+                web_refuse(c, 403, WS_CLOSE_FORBIDDEN, "no origin", "botdesk web: a request without an Origin is refused.\n");
                 return false;
         }
         log_info("Refused a request from the origin %s.", origin);
-        refuse(c, 403, WS_CLOSE_FORBIDDEN, "another origin",
+        web_refuse(c, 403, WS_CLOSE_FORBIDDEN, "another origin",
                "botdesk web: a request from another origin (%s) is refused.\n", origin);
         return false;
 }
 
 /* ---- routes --------------------------------------------------------------------------------- */
-
-static void serve_page(struct web_conn *c, const char *profile, struct web_session *session, const char *cookie) {
-        /* frame-ancestors: no other page may frame this one and trick a click on Take over. */
-        static const char csp[] = "Content-Security-Policy: default-src 'self'; style-src 'self' 'unsafe-inline'; "
-                                  "img-src 'self' data:; connect-src 'self' ws: wss:; object-src 'none'; base-uri 'none'; "
-                                  "frame-ancestors 'none'\r\nX-Frame-Options: DENY\r\n";
-        _cleanup_free_ char *html = NULL, *headers = NULL;
-
-        if (cookie[0]) {
-                /* The ticket is spent: send the browser to the page without it,
-                 * so neither a reload nor the history presents it again. No
-                 * Path: the cookie belongs to this page's directory, whatever
-                 * prefix a reverse proxy adds in front. Lax, not Strict: a
-                 * ticket link followed from another site (the gateway's) is a
-                 * cross-site navigation, and Strict would drop the cookie on
-                 * this very redirect. Lax still keeps it off other sites'
-                 * POSTs and WebSockets (which the Origin check refuses too).
-                 * Over TCP there is no proxy and no prefix: the cookie's Path
-                 * is the session's scope, so that the browser sends it to
-                 * this server's pages only, never to another port's. */
-                if (c->server->tcp)
-                        headers = strdup_printf("Set-Cookie: " WEB_COOKIE "=%s; Path=/%s/%s/; HttpOnly; SameSite=Lax\r\n"
-                                                "Location: /%s/%s/\r\nCache-Control: no-store\r\n",
-                                                cookie, profile, session->scope, profile, session->scope);
-                else
-                        headers = strdup_printf("Set-Cookie: " WEB_COOKIE "=%s; HttpOnly; SameSite=Lax\r\n"
-                                                "Location: ./\r\nCache-Control: no-store\r\n", cookie);
-                if (!headers) {
-                        conn_free(c, false);
-                        return;
-                }
-                respond(c, 303, "text/plain; charset=utf-8", headers, "", 0, -1);
-                return;
-        }
-        html = web_page_html(profile, c->server->novnc_fd >= 0);
-        headers = strdup_printf("Cache-Control: no-store\r\n%s", csp);
-        if (!html || !headers) {
-                conn_free(c, false);
-                return;
-        }
-        respond(c, c->server->novnc_fd >= 0 ? 200 : 503, "text/html; charset=utf-8", headers, html, strlen(html), -1);
-}
-
-static void serve_static(struct web_conn *c, const char *rel) {
-        const char *type;
-        off_t size;
-        int fd;
-
-        if (c->server->novnc_fd < 0) {
-                respond_text(c, 404, NULL, "botdesk web: noVNC is not installed (package novnc, or --novnc DIR).\n");
-                return;
-        }
-        fd = web_static_open(c->server->novnc_fd, rel, &size, &type);
-        if (fd < 0) {
-                respond_text(c, 404, NULL, "botdesk web: no such file.\n");
-                return;
-        }
-        c->file_fd = fd;
-        c->file_left = size;
-        respond(c, 200, type, "Cache-Control: private, max-age=3600\r\n", NULL, 0, size);
-}
 
 static void serve_lease(struct web_conn *c, const char *profile, struct web_session *session, const char *action) {
         _cleanup_free_ char *body = NULL;
@@ -378,7 +295,7 @@ static void serve_lease(struct web_conn *c, const char *profile, struct web_sess
 
         p = web_profile_get(c->server, profile, &r);
         if (!p) {
-                respond_text(c, r == -ENOENT ? 503 : 500, NULL, "botdesk web: desktop %s is not running.\n", profile);
+                web_respond_text(c, r == -ENOENT ? 503 : 500, NULL, "botdesk web: desktop %s is not running.\n", profile);
                 return;
         }
         if (action && streq(action, "take"))
@@ -389,17 +306,17 @@ static void serve_lease(struct web_conn *c, const char *profile, struct web_sess
                 r = lease_read_at(p->dirfd, &l);
         if (r < 0 && action) {
                 web_profile_put(p);
-                respond_text(c, 500, NULL, "botdesk web: cannot change the lease: %s\n", strerror(-r));
+                web_respond_text(c, 500, NULL, "botdesk web: cannot change the lease: %s\n", strerror(-r));
                 return;
         }
         web_profile_put(p);
 
         body = web_lease_json(&l, session ? session->viewer : NULL, session != NULL, &size);
         if (!body) {
-                conn_free(c, false);
+                web_conn_free(c, false);
                 return;
         }
-        respond(c, 200, "application/json", "Cache-Control: no-store\r\n", body, size, -1);
+        web_respond(c, 200, "application/json", "Cache-Control: no-store\r\n", body, size, -1);
 }
 
 static int on_conn_io(sd_event_source *src, int fd, uint32_t revents, void *userdata);
@@ -414,28 +331,28 @@ static void serve_upgrade(struct web_conn *c, const char *profile, struct web_se
 
         if (!http_header_has_token(&c->req, "Upgrade", "websocket") ||
             !http_header_has_token(&c->req, "Connection", "upgrade")) {
-                respond_text(c, 426, "Upgrade: websocket\r\nConnection: Upgrade\r\n",
+                web_respond_text(c, 426, "Upgrade: websocket\r\nConnection: Upgrade\r\n",
                              "botdesk web: this is a WebSocket endpoint.\n");
                 return;
         }
         if (!version || !streq(version, "13")) {
-                respond_text(c, 426, "Sec-WebSocket-Version: 13\r\n", "botdesk web: WebSocket version 13 only.\n");
+                web_respond_text(c, 426, "Sec-WebSocket-Version: 13\r\n", "botdesk web: WebSocket version 13 only.\n");
                 return;
         }
         if (!key || ws_accept_key(key, accept) < 0) {
-                respond_text(c, 400, NULL, "botdesk web: a missing or malformed Sec-WebSocket-Key.\n");
+                web_respond_text(c, 400, NULL, "botdesk web: a missing or malformed Sec-WebSocket-Key.\n");
                 return;
         }
 
         p = web_profile_get(c->server, profile, &r);
         if (!p) {
-                refuse(c, r == -ENOENT ? 503 : 500, WS_CLOSE_DESKTOP_STOPPED, "desktop stopped",
+                web_refuse(c, r == -ENOENT ? 503 : 500, WS_CLOSE_DESKTOP_STOPPED, "desktop stopped",
                        "botdesk web: desktop %s is not running.\n", profile);
                 return;
         }
         if (helper_record_read_at(p->dirfd, &rec) < 0 || helper_alive(p->dirfd, &rec) <= 0) {
                 web_profile_put(p);
-                refuse(c, 503, WS_CLOSE_DESKTOP_STOPPED, "desktop stopped",
+                web_refuse(c, 503, WS_CLOSE_DESKTOP_STOPPED, "desktop stopped",
                        "botdesk web: desktop %s is not running; start it with: botdesk start %s\n", profile, profile);
                 return;
         }
@@ -443,19 +360,19 @@ static void serve_upgrade(struct web_conn *c, const char *profile, struct web_se
         web_server_lease_changes(c->server);
         if (p->lease.holder == LEASE_HUMAN && !lease_allows_input(&p->lease, session->viewer)) {
                 web_profile_put(p);
-                refuse(c, 409, WS_CLOSE_EVICTED, "control-taken",
+                web_refuse(c, 409, WS_CLOSE_EVICTED, "control-taken",
                        "botdesk web: a human holds control of %s; watching resumes when it is handed back.\n", profile);
                 return;
         }
         if (p->n_streams >= WEB_STREAMS_PER_PROFILE) {
                 web_profile_put(p);
-                respond_text(c, 503, NULL, "botdesk web: %s already has %d viewers.\n", profile, WEB_STREAMS_PER_PROFILE);
+                web_respond_text(c, 503, NULL, "botdesk web: %s already has %d viewers.\n", profile, WEB_STREAMS_PER_PROFILE);
                 return;
         }
         rfb = web_rfb_connect(p->dirfd);
         if (rfb < 0) {
                 web_profile_put(p);
-                respond_text(c, 503, NULL, "botdesk web: cannot connect to the RFB socket of %s: %s\n", profile,
+                web_respond_text(c, 503, NULL, "botdesk web: cannot connect to the RFB socket of %s: %s\n", profile,
                              strerror(-rfb));
                 return;
         }
@@ -472,14 +389,14 @@ static void serve_upgrade(struct web_conn *c, const char *profile, struct web_se
         if (r < 0) {
                 web_profile_put(p);
                 if (sd_event_add_io(c->server->event, &c->io, c->fd, EPOLLOUT, on_conn_io, c) < 0) {
-                        conn_free(c, false);
+                        web_conn_free(c, false);
                         return;
                 }
-                respond_text(c, 500, NULL, "botdesk web: cannot start the stream: %s\n", strerror(-r));
+                web_respond_text(c, 500, NULL, "botdesk web: cannot start the stream: %s\n", strerror(-r));
                 return;
         }
         log_info("A viewer connected to %s (%u stream(s)).", profile, p->n_streams);
-        conn_free(c, true);
+        web_conn_free(c, true);
 }
 
 static void route(struct web_conn *c, const void *early, size_t n_early) {
@@ -491,18 +408,18 @@ static void route(struct web_conn *c, const void *early, size_t n_early) {
 
         l = strcspn(path + 1, "/");
         if (l == 0) {
-                respond_text(c, 404, NULL, "botdesk web: open /PROFILE/ through a ticket "
+                web_respond_text(c, 404, NULL, "botdesk web: open /PROFILE/ through a ticket "
                              "(botdesk web ticket PROFILE --viewer ID).\n");
                 return;
         }
         if (l > PROFILE_NAME_MAX) {
-                respond_text(c, 404, NULL, "botdesk web: no such profile.\n");
+                web_respond_text(c, 404, NULL, "botdesk web: no such profile.\n");
                 return;
         }
         memcpy(profile, path + 1, l);
         profile[l] = 0;
         if (!profile_name_valid(profile)) {
-                respond_text(c, 404, NULL, "botdesk web: no such profile.\n");
+                web_respond_text(c, 404, NULL, "botdesk web: no such profile.\n");
                 return;
         }
         rest = path + 1 + l;
@@ -512,10 +429,10 @@ static void route(struct web_conn *c, const void *early, size_t n_early) {
                 _cleanup_free_ char *loc = strdup_printf("Location: %s/%s%s\r\n", profile, c->req.query ? "?" : "",
                                                         c->req.query ?: "");
                 if (!loc) {
-                        conn_free(c, false);
+                        web_conn_free(c, false);
                         return;
                 }
-                respond(c, 303, "text/plain; charset=utf-8", loc, "", 0, -1);
+                web_respond(c, 303, "text/plain; charset=utf-8", loc, "", 0, -1);
                 return;
         }
         /* Over TCP, a session's pages live beneath /PROFILE/SCOPE/ (web-session.c). */
@@ -532,7 +449,7 @@ static void route(struct web_conn *c, const void *early, size_t n_early) {
                 http_header_has_token(&c->req, "Connection", "upgrade") &&
                 streq_ptr(http_header(&c->req, "Sec-WebSocket-Version"), "13");
         if (!web_host_ok(c->server, &c->req)) {
-                refuse(c, 403, WS_CLOSE_FORBIDDEN, "host refused", "botdesk web: only a loopback Host is served here.\n");
+                web_refuse(c, 403, WS_CLOSE_FORBIDDEN, "host refused", "botdesk web: only a loopback Host is served here.\n");
                 return;
         }
         if (authorize(c, profile, scope, &session, cookie) != 0)
@@ -541,41 +458,43 @@ static void route(struct web_conn *c, const void *early, size_t n_early) {
 
         if (streq(rest, "/take") || streq(rest, "/release")) {
                 if (!streq(method, "POST")) {
-                        respond_text(c, 405, "Allow: POST\r\n", "botdesk web: POST only.\n");
+                        web_respond_text(c, 405, "Allow: POST\r\n", "botdesk web: POST only.\n");
                         return;
                 }
-                if (!origin_ok_for(c, profile, by_cookie) || need_auth(c, session, profile))
+                if (!origin_ok_for(c, profile, by_cookie) || web_need_auth(c, session, profile))
                         return;
                 serve_lease(c, profile, session, rest + 1);
                 return;
         }
         if (!streq(method, "GET")) {
-                respond_text(c, 405, "Allow: GET\r\n", "botdesk web: GET only.\n");
+                web_respond_text(c, 405, "Allow: GET\r\n", "botdesk web: GET only.\n");
                 return;
         }
         if (streq(rest, "/websockify")) {
-                if (!origin_ok_for(c, profile, by_cookie) || need_auth(c, session, profile))
+                if (!origin_ok_for(c, profile, by_cookie) || web_need_auth(c, session, profile))
                         return;
                 serve_upgrade(c, profile, session, early, n_early);
                 return;
         }
         /* Over TCP, nothing without a ticket or a session. */
-        if (c->server->tcp && need_auth(c, session, profile))
+        if (c->server->tcp && web_need_auth(c, session, profile))
                 return;
         if (streq(rest, "/") && c->spent_ticket)
                 /* As after a redemption: on to the page without the ticket. */
-                respond(c, 303, "text/plain; charset=utf-8", "Location: ./\r\nCache-Control: no-store\r\n", "", 0, -1);
+                web_respond(c, 303, "text/plain; charset=utf-8", "Location: ./\r\nCache-Control: no-store\r\n", "", 0, -1);
         else if (streq(rest, "/"))
-                serve_page(c, profile, session, cookie);
+                web_serve_page(c, profile, session, cookie);
         else if (streq(rest, "/botdesk.js"))
-                respond(c, 200, "text/javascript; charset=utf-8", "Cache-Control: no-store\r\n", web_page_script,
+                web_respond(c, 200, "text/javascript; charset=utf-8", "Cache-Control: no-store\r\n", web_page_script,
                         strlen(web_page_script), -1);
         else if (streq(rest, "/lease"))
                 serve_lease(c, profile, session, NULL);
+        else if (startswith(rest, "/journal"))
+                web_serve_journal(c, profile, session, rest + strlen("/journal"));
         else if ((rest = startswith(rest, "/novnc/")))
-                serve_static(c, rest);
+                web_serve_static(c, rest);
         else
-                respond_text(c, 404, NULL, "botdesk web: no such page.\n");
+                web_respond_text(c, 404, NULL, "botdesk web: no such page.\n");
 }
 
 /* ---- the connection ------------------------------------------------------------------------- */
@@ -595,18 +514,18 @@ static int on_conn_io(sd_event_source *src, int fd, uint32_t revents, void *user
         if (n < 0 && (errno == EAGAIN || errno == EINTR))
                 return 0;
         if (n <= 0) {
-                conn_free(c, false);
+                web_conn_free(c, false);
                 return 0;
         }
         if (c->linger)
                 return 0; /* the peer's close frame, or anything: read until it closes */
         r = http_request_feed(&c->req, buf, (size_t) n, &used);
         if (r == -E2BIG) {
-                respond_text(c, 431, NULL, "botdesk web: the request head is too long.\n");
+                web_respond_text(c, 431, NULL, "botdesk web: the request head is too long.\n");
                 return 0;
         }
         if (r < 0) {
-                respond_text(c, 400, NULL, "botdesk web: a malformed request.\n");
+                web_respond_text(c, 400, NULL, "botdesk web: a malformed request.\n");
                 return 0;
         }
         if (r == 0)
@@ -616,7 +535,7 @@ static int on_conn_io(sd_event_source *src, int fd, uint32_t revents, void *user
 }
 
 static int on_conn_timeout(sd_event_source *src, uint64_t usec, void *userdata) {
-        conn_free(userdata, false);
+        web_conn_free(userdata, false);
         return 0;
 }
 
@@ -641,7 +560,7 @@ bool web_conns_make_room(struct web_server *s, const char *peer) {
         /* A peer past its share makes room among its own: it cannot crowd out others. */
         victim = oldest_idle(s, peer, &n);
         if (n >= WEB_CONNECTIONS_PER_PEER) {
-                conn_free(victim, false);
+                web_conn_free(victim, false);
                 return true;
         }
         if (s->n_connections < WEB_CONNECTIONS_MAX)
@@ -661,7 +580,7 @@ bool web_conns_make_room(struct web_server *s, const char *peer) {
         }
         if (!victim)
                 return false;
-        conn_free(victim, false);
+        web_conn_free(victim, false);
         return true;
 }
 
@@ -688,7 +607,7 @@ int web_conn_new(struct web_server *s, int fd, const char *peer) {
                 r = sd_event_add_time_relative(s->event, &c->timer, CLOCK_MONOTONIC, WEB_REQUEST_TIMEOUT_USEC, 0,
                                                on_conn_timeout, c);
         if (r < 0) {
-                conn_free(c, false);
+                web_conn_free(c, false);
                 return r;
         }
         return 0;

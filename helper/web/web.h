@@ -209,3 +209,13 @@ bool web_scope_valid(const char *text);
 char *web_page_html(const char *profile, bool novnc);
 /* botdesk.js, the page's script (a module that imports noVNC). */
 extern const char web_page_script[];
+
+/* ---- web-journal.c --------------------------------------------------------------------------- */
+
+/*
+ * What /PROFILE/journal{rel} shows: rel "/" the journal's page, rel
+ * "/frames/NAME.jpg" one of its frames. 0 with the body (malloc'd), its size
+ * and type; -ENOENT for no such journal, frame or page; -EPERM for a journal
+ * that is not the user's private directory; -errno.
+ */
+int web_journal_get(const char *profile, const char *rel, char **ret_body, size_t *ret_size, const char **ret_type);

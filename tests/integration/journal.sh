@@ -6,7 +6,8 @@
 # and nothing of the takeover but "human took control" and "control
 # returned"; clipboard set keeps the type and length only, exec the argv;
 # the exported page opens in headless Chromium with a frame and a typed
-# text's caption; a torn entry is read up to the last whole one and
+# text's caption, and botdesk web serves it at /P/journal/ to a ticket's
+# session alone; a torn entry is read up to the last whole one and
 # reported; a journal dir with a wrong mode is refused and the agent's
 # actions go on; the cap drops the oldest entries.
 . "$(dirname "$0")/lib.sh"
@@ -137,6 +138,28 @@ if command -v chromium >/dev/null 2>&1 || [ -x /usr/lib/chromium/chromium ]; the
 else
         t_skip "the exported page opens in headless Chromium" "chromium not installed"
 fi
+
+# ---- the page through botdesk web ---------------------------------------------------------
+WSOCK=$BD_T/web.sock
+web_start web "$BOTDESK" web --listen "unix:$WSOCK"
+t_is "$?" 0 "botdesk web listens on a Unix socket"
+get() { timeout 60 "$PY" "$BD_LIB_DIR/web_client.py" http "unix:$WSOCK" GET "$@" 2>&1; }
+t_is "$(get "/$P/journal/" | head -n1)" 401 "botdesk web refuses /P/journal/ without a ticket or a session (401)"
+tk=$("$BOTDESK" web ticket "$P" --viewer reader 2>"$BD_T/out/ticket.err")
+COOKIE=$(get "/$P/?${tk#*\?}" | sed -n 's/^Set-Cookie: \(botdesk_session=[0-9a-f]*\);.*/\1/p')
+t_match "$(get "/$P/journal" "$COOKIE")" "Location: journal/" "... and with a ticket's session sends /P/journal to journal/"
+page=$(get "/$P/journal/" "$COOKIE")
+t_is "$(head -n1 <<<"$page")" 200 "... where it serves the journal's page"
+t_match "$page" "Content-Type: text/html" "... as HTML"
+first=$(ls "$J/frames" | grep -v before | head -n1)
+t_match "$page" "<h1>Journal of $P</h1>" "... the same page as the export's"
+t_match "$page" "href=\"frames/$first\"" "... linking the journal's frames where they are"
+frame=$(get "/$P/journal/frames/$first" "$COOKIE")
+t_is "$(head -n1 <<<"$frame")" 200 "a frame is served to the session"
+t_match "$frame" "Content-Type: image/jpeg" "... as a JPEG"
+t_match "$frame" "Content-Length: $(stat -c %s "$J/frames/$first")" "... whole"
+t_is "$(get "/$P/journal/frames/$first" | head -n1)" 401 "... and refused without a session (401)"
+t_is "$(get "/$P/journal/frames/..%2f..%2fjournal" "$COOKIE" | head -n1)" 404 "a name that is no frame's is 404"
 
 # ---- the video ----------------------------------------------------------------------------
 PATH=/nonexistent "$BOTDESK" journal "$P" export --video "$BD_T/none.mp4" >/dev/null 2>"$BD_T/video.err"

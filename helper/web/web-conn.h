@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+/*
+ * One HTTP request of botdesk web, inside web/: the connection, and how
+ * web-http.c (the connection, who is asking, the routes) and web-pages.c
+ * (the page, its static files, the journal) answer on it.
+ */
+#include <stdarg.h>
+#include <sys/types.h>
+
+#include "web.h"
+
+struct web_conn {
+        struct web_server *server;
+        int fd;
+        sd_event_source *io;
+        sd_event_source *timer;
+        struct http_request req;
+        char *out;                      /* the response head (and a small body) */
+        size_t out_size, out_sent;
+        int file_fd;                    /* a static file that follows, sent with sendfile() */
+        off_t file_left;
+        bool responding;
+        bool ws;                        /* a well-formed WebSocket upgrade of the stream: refused with a close code */
+        bool linger;                    /* after the response, wait for the peer to close (a close frame was sent) */
+        bool spent_ticket;              /* a spent ticket, answered for by the same browser's session */
+        char peer[WEB_PEER_MAX];        /* who connected: its address (TCP) or uid (Unix) */
+        struct web_conn *prev, *next;   /* newest first */
+};
+
+void web_conn_free(struct web_conn *c, bool handed_over);
+
+/* Queue a whole response: status, headers (each ending in CRLF), body, or a
+ * file of file_size bytes at c->file_fd that follows it (sendfile). */
+void web_respond(struct web_conn *c, unsigned status, const char *type, const char *headers, const void *body,
+                 size_t size, off_t file_size);
+void web_respond_text(struct web_conn *c, unsigned status, const char *headers, const char *fmt, ...) _printf_(4, 5);
+
+/*
+ * Refuse the request: with an HTTP status, or, when it asks for the stream
+ * with a well-formed WebSocket upgrade, with a close code a gateway's client
+ * can switch on.
+ */
+void web_refuse(struct web_conn *c, unsigned status, uint16_t code, const char *reason, const char *fmt, ...)
+        _printf_(5, 6);
+
+/* True when the request has no session, having answered 401 (or 4401). */
+bool web_need_auth(struct web_conn *c, struct web_session *session, const char *profile);
+
+/* ---- web-pages.c ---- */
+void web_serve_page(struct web_conn *c, const char *profile, struct web_session *session, const char *cookie);
+void web_serve_static(struct web_conn *c, const char *rel);
+void web_serve_journal(struct web_conn *c, const char *profile, struct web_session *session, const char *rel);
