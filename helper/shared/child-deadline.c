@@ -13,15 +13,19 @@ struct watch {
         const struct child_deadline *d;
         pid_t pid;
         int pidfd;
+        int chldfd;             /* without pidfds: a signalfd of SIGCHLD */
         bool exited;
         siginfo_t si;
 };
 
+/* Before the child is reaped its pid is still its own: kill() is safe then too. */
 static void signal_child(const struct watch *w, int sig) {
         if (w->d->group)
                 (void) kill(-w->pid, sig);
-        else
+        else if (w->pidfd >= 0)
                 (void) pidfd_send_signal(w->pidfd, sig, NULL, 0);
+        else
+                (void) kill(w->pid, sig);
 }
 
 /* Reads what fd has and hands it on; false at EOF or on a hard error. */
@@ -39,8 +43,12 @@ static bool drain(const struct child_deadline *d, int fd, enum child_stream stre
 }
 
 static bool reap(struct watch *w, int options) {
+        int r;
+
         w->si = (siginfo_t) {};
-        if (waitid(P_PIDFD, (id_t) w->pidfd, &w->si, WEXITED | options) < 0 || w->si.si_pid == 0)
+        r = w->pidfd >= 0 ? waitid(P_PIDFD, (id_t) w->pidfd, &w->si, WEXITED | options)
+                          : waitid(P_PID, (id_t) w->pid, &w->si, WEXITED | options);
+        if (r < 0 || w->si.si_pid == 0)
                 return false;
         w->exited = true;
         return true;
@@ -54,7 +62,7 @@ static int watch_loop(struct watch *w, int sfd, int out_r, int err_r, bool *ret_
 
         while (!w->exited || out_open || err_open) {
                 struct pollfd p[4] = {
-                        { .fd = w->exited ? -1 : w->pidfd, .events = POLLIN },
+                        { .fd = w->exited ? -1 : w->pidfd >= 0 ? w->pidfd : w->chldfd, .events = POLLIN },
                         { .fd = sfd, .events = POLLIN },
                         { .fd = out_open ? out_r : -1, .events = POLLIN },
                         { .fd = err_open ? err_r : -1, .events = POLLIN },
@@ -89,8 +97,14 @@ static int watch_loop(struct watch *w, int sfd, int out_r, int err_r, bool *ret_
                 }
                 if (r == 0 && w->exited)
                         break;
-                if (p[0].revents & POLLIN)
+                if (p[0].revents & POLLIN) {
+                        struct signalfd_siginfo si;
+
+                        if (w->pidfd < 0)
+                                while (read(w->chldfd, &si, sizeof si) == (ssize_t) sizeof si)
+                                        ;
                         (void) reap(w, WNOHANG);
+                }
                 if (p[1].revents & POLLIN) {
                         struct signalfd_siginfo si;
 
@@ -109,11 +123,18 @@ static int watch_loop(struct watch *w, int sfd, int out_r, int err_r, bool *ret_
 int child_deadline_run(const struct child_deadline *d, child_spawn_fn spawn_fn, void *spawn_data,
                        struct child_deadline_result *ret) {
         _cleanup_close_ int sfd = -EBADF, out_r = -EBADF, out_w = -EBADF, err_r = -EBADF, err_w = -EBADF;
-        _cleanup_close_ int pidfd = -EBADF;
-        struct watch w = { .d = d, .pid = -1, .pidfd = -EBADF };
-        bool timed_out = false, blocked = false;
-        sigset_t mask, old;
+        _cleanup_close_ int pidfd = -EBADF, chldfd = -EBADF;
+        struct watch w = { .d = d, .pid = -1, .pidfd = -EBADF, .chldfd = -EBADF };
+        bool timed_out = false, blocked = false, have_pidfd;
+        sigset_t mask, chld, old;
         int r;
+
+        /* Kernels before 5.3 (and valgrind 3.19) have no pidfd_open(): a
+         * signalfd of SIGCHLD, blocked before the child exists, then wakes
+         * the loop, and waitid() of the pid reaps it. */
+        pidfd = pidfd_open(getpid(), 0);
+        have_pidfd = pidfd >= 0 || errno != ENOSYS;
+        pidfd = safe_close(pidfd);
 
         *ret = (struct child_deadline_result) { .status = -1 };
         if (!d || !spawn_fn)
@@ -123,28 +144,41 @@ int child_deadline_run(const struct child_deadline *d, child_spawn_fn spawn_fn, 
                 r = pipe_cloexec(&err_r, &err_w);
         if (r < 0)
                 return r;
+        sigemptyset(&mask);
         if (d->forward_signals) {
-                sigemptyset(&mask);
                 sigaddset(&mask, SIGINT);
                 sigaddset(&mask, SIGTERM);
                 sigaddset(&mask, SIGHUP);
-                if (sigprocmask(SIG_BLOCK, &mask, &old) < 0)
+        }
+        sigemptyset(&chld);
+        if (!have_pidfd)
+                sigaddset(&chld, SIGCHLD);
+        if (d->forward_signals || !have_pidfd) {
+                sigset_t both = mask;
+
+                if (!have_pidfd)
+                        sigaddset(&both, SIGCHLD);
+                if (sigprocmask(SIG_BLOCK, &both, &old) < 0)
                         return negative_errno();
                 blocked = true;
-                sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
-                if (sfd < 0) {
-                        r = negative_errno();
-                        goto finish;
-                }
         }
+        if (d->forward_signals && (sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK)) < 0) {
+                r = negative_errno();
+                goto finish;
+        }
+        if (!have_pidfd && (chldfd = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK)) < 0) {
+                r = negative_errno();
+                goto finish;
+        }
+        w.chldfd = chldfd;
 
         r = spawn_fn(out_w, d->read_stderr && d->merge_stderr && out_w >= 0 ? out_w : err_w, &w.pid, spawn_data);
         out_w = safe_close(out_w);
         err_w = safe_close(err_w);
         if (r < 0)
                 goto finish;
-        pidfd = pidfd_open(w.pid, 0);
-        if (pidfd < 0) {
+        pidfd = have_pidfd ? pidfd_open(w.pid, 0) : -EBADF;
+        if (have_pidfd && pidfd < 0) {
                 r = negative_errno();
                 (void) kill(d->group ? -w.pid : w.pid, SIGKILL);
                 (void) waitpid(w.pid, NULL, 0);
