@@ -16,7 +16,7 @@
 #include "util.h"
 
 static int read_all(struct journal *j, struct journal_items *it) {
-        int r = journal_items_read(j, it);
+        int r = journal_items_read(j, 0, 0, it);
 
         if (r < 0)
                 return log_error_errno(r, "Cannot read the journal: %m"), EXIT_FAILED;

@@ -14,41 +14,12 @@
 #include "cli-desktop.h"
 #include "cli.h"
 #include "frame-diff.h"
+#include "journal-page.h"
 #include "journal-replay.h"
 #include "json.h"
 #include "log.h"
 #include "thumbnail.h"
 #include "util.h"
-
-struct step {
-        unsigned long long seq;
-        struct json_value *v;
-};
-
-struct steps {
-        struct step *v;
-        size_t n, cap;
-        unsigned long long from, to;
-};
-
-static int collect(unsigned long long seq, const char *line, size_t len, void *userdata) {
-        struct steps *s = userdata;
-        struct json_value *v = NULL;
-
-        if (seq < s->from || (s->to && seq > s->to) || json_parse(line, len, &v) < 0)
-                return 0;
-        if (s->n == s->cap) {
-                struct step *nv = reallocarray(s->v, s->cap ? s->cap * 2 : 64, sizeof *nv);
-                if (!nv) {
-                        json_value_free(v);
-                        return -ENOMEM;
-                }
-                s->v = nv;
-                s->cap = s->cap ? s->cap * 2 : 64;
-        }
-        s->v[s->n++] = (struct step) { seq, v };
-        return 0;
-}
 
 static bool screen_of(const struct json_value *args, unsigned *w, unsigned *h) {
         const struct json_value *s = args ? json_get(args, "screen") : NULL;
@@ -219,14 +190,8 @@ static double compare(struct journal *j, xcb_connection_t *c, int screen, const 
         return d;
 }
 
-static void steps_done(struct steps *s) {
-        for (size_t i = 0; i < s->n; i++)
-                json_value_free(s->v[i].v);
-        free(s->v);
-}
-
 int journal_replay(struct journal *j, const char *profile, const struct replay_options *o) {
-        _cleanup_(steps_done) struct steps st = { .from = o->from, .to = o->to };
+        _cleanup_(journal_items_done) struct journal_items st = {};
         _cleanup_free_ char *display = NULL, *xauthority = NULL;
         _cleanup_close_ int dirfd = -EBADF;
         xcb_connection_t *c = NULL;
@@ -234,7 +199,7 @@ int journal_replay(struct journal *j, const char *profile, const struct replay_o
         unsigned sw = 0, sh = 0, rw, rh, ran = 0, matched = 0, differed = 0;
         int screen = 0, r, ret = EXIT_OK;
 
-        r = journal_read(j, o->from, collect, &st, NULL, NULL);
+        r = journal_items_read(j, o->from, o->to, &st);
         if (r < 0)
                 return log_error_errno(r, "Cannot read the journal: %m"), EXIT_FAILED;
         if (!o->dry_run) {

@@ -18,7 +18,7 @@ static int collect(unsigned long long seq, const char *line, size_t len, void *u
         struct journal_items *it = userdata;
         struct json_value *v = NULL;
 
-        if (json_parse(line, len, &v) < 0)
+        if ((it->to && seq > it->to) || json_parse(line, len, &v) < 0)
                 return 0;
         if (it->n == it->cap) {
                 struct journal_item *nv = reallocarray(it->v, it->cap ? it->cap * 2 : 64, sizeof *nv);
@@ -188,10 +188,11 @@ static void write_entry(FILE *f, struct journal *j, int out_frames, const struct
         fputs("</div>\n", f);
 }
 
-int journal_items_read(struct journal *j, struct journal_items *ret) {
+int journal_items_read(struct journal *j, unsigned long long from, unsigned long long to, struct journal_items *ret) {
         unsigned long long bad = 0;
 
-        return journal_read(j, 0, collect, ret, NULL, &bad);
+        ret->to = to;
+        return journal_read(j, from, collect, ret, NULL, &bad);
 }
 
 void journal_page_write(FILE *f, struct journal *j, const char *profile, const struct journal_items *it,

@@ -25,10 +25,12 @@ struct journal_item {
 struct journal_items {
         struct journal_item *v;
         size_t n, cap;
+        unsigned long long to;
 };
 
-/* Every whole entry, parsed, oldest first (a line that is no JSON is left out). 0 or -errno. */
-int journal_items_read(struct journal *j, struct journal_items *ret);
+/* The whole entries from seq from to seq to (0: the last), parsed, oldest
+ * first; a line that is no JSON is left out. 0 or -errno. */
+int journal_items_read(struct journal *j, unsigned long long from, unsigned long long to, struct journal_items *ret);
 void journal_items_done(struct journal_items *it);
 
 /* The frame named by an entry's member key ("frame", "frame_before"), if it

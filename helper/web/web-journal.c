@@ -38,7 +38,7 @@ int web_journal_get(const char *profile, const char *rel, char **ret_body, size_
                 size_t size = 0;
                 FILE *f;
 
-                r = journal_items_read(&j, &it);
+                r = journal_items_read(&j, 0, 0, &it);
                 if (r < 0)
                         return r;
                 f = open_memstream(&page, &size);
