@@ -84,15 +84,27 @@ wait_gone() {
 # wait_prop SECONDS UNIT PROP VALUE...: poll systemd's state of the unit until
 # PROP has one of the values (used only for transitions systemd makes on its own).
 wait_prop() {
-        local secs=$1 unit=$2 p=$3 v
+        local secs=$1 unit=$2 p=$3 v deadline
         shift 3
-        for _ in $(seq $((secs * 20))); do
+        deadline=$(awk -v t="${EPOCHREALTIME}" -v s="$secs" 'BEGIN { printf "%.3f", t + s }')
+        while :; do
                 v=$(prop "$unit" "$p")
                 for want in "$@"; do [ "$v" = "$want" ] && return 0; done
+                awk -v t="${EPOCHREALTIME}" -v d="$deadline" 'BEGIN { exit !(t > d) }' && break
                 sleep 0.05
         done
         echo "$unit $p=$v after ${secs}s, wanted: $*"
         return 1
+}
+# prop_seconds UNIT PROP: a time span property of the unit (TimeoutStopUSec,
+# RestartUSec) in whole seconds, rounded up; bounds derived from it follow the
+# unit instead of a copy of its value.
+prop_seconds() {
+        local span
+        span=$(prop "$1" "$2")
+        systemd-analyze timespan "$span" |
+                awk '$1 ~ /s:$/ && $1 != "Original:" { printf "%d\n", ($2 + 999999) / 1000000; ok = 1 }
+                     END { exit !ok }'
 }
 # comm_pid DIR COMM: the pid in cgroup DIR (only that level) whose comm is COMM.
 comm_pid() {
