@@ -26,6 +26,7 @@ import base64
 import json
 import os
 import select
+import signal
 import socket
 import struct
 import subprocess
@@ -387,7 +388,8 @@ class Browser:
             os.dup2(resp_w, 4)
 
         self.log = open(os.path.join(outdir, "chromium.log"), "wb")
-        self.proc = subprocess.Popen(args, preexec_fn=fds, pass_fds=(3, 4), env=env,
+        # A session of its own: every process of this browser is in one group, which kill_all() ends at once.
+        self.proc = subprocess.Popen(args, preexec_fn=fds, pass_fds=(3, 4), env=env, start_new_session=True,
                                      stdin=subprocess.DEVNULL, stdout=self.log, stderr=self.log, close_fds=True)
         os.close(cmd_r)
         os.close(resp_w)
@@ -444,6 +446,13 @@ class Browser:
                 return True
             time.sleep(0.1)
         raise TimeoutError("waited %d s for %s" % (timeout, what))
+
+    def kill_all(self):
+        """SIGKILL to every process of the browser at once, as a crash or an OOM kill ends it. Killing
+        only the first one leaves its network service alive a moment, and that one closes the page's
+        WebSockets cleanly (1001), which a server rightly takes for a page that was left."""
+        os.killpg(self.pid, signal.SIGKILL)
+        self.proc.wait()
 
     def close(self):
         try:

@@ -9,12 +9,11 @@ which this script can cut and restore).
 
 Needs BOTDESK in the environment. Prints one line per check ("PASS text",
 "FAIL text: why"), "PID N" (Chromium's pid) first; ends by killing
-Chromium with SIGKILL while its page holds control ("KILLED" at that
+Chromium (all its processes at once) with SIGKILL while its page holds control ("KILLED" at that
 moment, for the shell to time the orphan release).
 """
 import json
 import os
-import signal
 import socket
 import subprocess
 import sys
@@ -178,7 +177,6 @@ try:
     # Item: a browser killed while holding control (the shell times the release).
     print("KILLED %d" % time.time_ns())
     sys.stdout.flush()
-    os.kill(b.pid, signal.SIGKILL)
-    b.proc.wait()
+    b.kill_all()
 finally:
     b.close()
