@@ -462,8 +462,7 @@ class Browser:
         try:
             self.proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+            self.kill_all()
 
 
 def cmd_png_pixel(path, x, y):
