@@ -116,8 +116,10 @@ wait "$A_PID" "$B_PID"
 # activated ADDRESS: a listening TCP socket on ADDRESS handed to botdesk web
 # as systemd does (fd 3, LISTEN_FDS, LISTEN_PID of the process that execs it).
 # IP_FREEBIND binds an address no interface has: nothing can reach it.
+# exec: web_start runs this in a subshell whose pid it kills and owns, so
+# that pid must become botdesk web's, not its parent's.
 activated() {
-        "$PY" -c '
+        exec "$PY" -c '
 import os, socket, sys
 s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
 s.setsockopt(socket.SOL_IP, 15, 1)
@@ -138,6 +140,7 @@ ACT=$(sed -n 's|^Listening on http://\(127\.0\.0\.1:[0-9]*\)/.*|\1|p' "$O/act.ou
 t_is "$(client http "$ACT" GET "/$P/?$(ticket)" | head -n1)" 303 "and redeems tickets like --listen ($ACT)"
 kill -TERM "$WEB_PID"
 wait "$WEB_PID"
+t_is "$?" 0 "the socket-activated server, its own pid, exits 0 on SIGTERM (nothing of it is left)"
 
 # ---- the Unix listener: the origin the proxy forwards, or [web] origin --------------------------
 
