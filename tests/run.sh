@@ -108,6 +108,7 @@ import json, subprocess, sys
 n = {"OK": 0, "FAIL": 0, "SKIP": 0}
 runs = []
 failed = []
+leaked = []
 for build in sys.argv[1:]:
     tests = json.loads(subprocess.run(["meson", "introspect", "--tests", build], capture_output=True, text=True).stdout or "[]")
     limits = {t["name"]: t["timeout"] for t in tests}
@@ -121,6 +122,9 @@ for build in sys.argv[1:]:
         runs.append((d / t if t else 0, d, t, r["name"]))
         if key == "FAIL":
             failed.append((r["name"], r.get("stdout") or ""))
+        for l in (r.get("stdout") or "").splitlines():
+            if l.startswith("# cleanup: process ") and "outlived the test" in l:
+                leaked.append((r["name"], l[2:]))
 # A TAP test's diagnostics are on its stdout, which meson parses and does
 # not print: show each failed test's "not ok" lines and the notes under
 # them, so a CI log alone says why.
@@ -136,6 +140,12 @@ for name, out in failed:
             lines.append(l)
     for l in (lines or out.splitlines()[-40:])[:120]:
         print("  " + l)
+# Processes a test's cleanup found alive by its XDG_RUNTIME_DIR only: killed
+# there, named here, so that a leak is seen before it is a machine's problem.
+if leaked:
+    print("\nprocesses that outlived their test (killed by its cleanup):")
+    for name, l in leaked:
+        print("  %s: %s" % (name, l))
 print("\nslowest tests against their timeouts:")
 for share, d, t, name in sorted(runs, reverse=True)[:5]:
     print("  %5.0f s of %4d s (%3.0f %%)  %s%s" % (d, t, 100 * share, name, "   <- over half" if share > 0.5 else ""))

@@ -170,6 +170,31 @@ bd_init() {
         # group and SIGKILL half a second later, too soon for the cleanup
         # below: a guard in a session of its own does it once the test is gone.
         setsid bash "$BD_LIB_DIR/guard.sh" "$$" "$BD_T" </dev/null >/dev/null 2>&1 &
+        BD_GUARD_PID=$!
+}
+
+# bd_leak_sweep: every process still carrying this test's XDG_RUNTIME_DIR
+# once the cleanup has stopped and killed what it knows of (the test's shell,
+# its guard and their children aside) outlived the test: a pid the test
+# recorded was not the one that ran (a wrapper's, a subshell's). Each is
+# named, then killed by its pid.
+bd_leak_sweep() {
+        local p ppid want="XDG_RUNTIME_DIR=$BD_T/run" key val _
+        for p in /proc/[0-9]*; do
+                p=${p#/proc/}
+                case $p in "$$" | "$BASHPID" | "${BD_GUARD_PID:-none}") continue ;; esac
+                # Killed a moment ago by the cleanup, maybe not yet reaped.
+                grep -q "^$p " "$BD_T/ownpids" 2>/dev/null && continue
+                grep -qzx -- "$want" "/proc/$p/environ" 2>/dev/null || continue
+                ppid=
+                while read -r key val _; do
+                        [ "$key" = PPid: ] && { ppid=$val; break; }
+                done <"/proc/$p/status" 2>/dev/null
+                case $ppid in "" | "$$" | "$BASHPID" | "${BD_GUARD_PID:-none}") continue ;; esac
+                printf '# cleanup: process %s (%s) outlived the test; killed\n' "$p" \
+                        "$({ tr '\0' ' ' <"/proc/$p/cmdline"; } 2>/dev/null)"
+                kill -KILL "$p" 2>/dev/null
+        done
 }
 
 # Where the helper puts a standalone desktop's cgroup (when it can): BD_CG_PARENT.
@@ -747,6 +772,7 @@ bd_cleanup() {
         while read -r pid st; do
                 [ -n "$pid" ] && proc_alive "$pid" "$st" && kill -KILL "$pid" 2>/dev/null
         done <"$BD_T/ownpids"
+        bd_leak_sweep
         while IFS="$(printf '\t')" read -r f content; do
                 [ -n "$f" ] && [ -f "$f" ] && [ "$(tr -d '\n' <"$f")" = "$content" ] && rm -f "$f"
         done <"$BD_T/ownfiles"
