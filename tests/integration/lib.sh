@@ -185,7 +185,7 @@ bd_leak_sweep() {
                 case $p in "$$" | "$BASHPID" | "${BD_GUARD_PID:-none}") continue ;; esac
                 # Killed a moment ago by the cleanup, maybe not yet reaped.
                 grep -q "^$p " "$BD_T/ownpids" 2>/dev/null && continue
-                grep -qzx -- "$want" "/proc/$p/environ" 2>/dev/null || continue
+                grep -qzxF -- "$want" "/proc/$p/environ" 2>/dev/null || continue
                 ppid=
                 while read -r key val _; do
                         [ "$key" = PPid: ] && { ppid=$val; break; }
