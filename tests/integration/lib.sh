@@ -173,6 +173,9 @@ bd_init() {
         BD_GUARD_PID=$!
 }
 
+# proc_has_env PID NAME=VALUE: the process's environment holds exactly that entry.
+proc_has_env() { grep -qzxF -- "$2" "/proc/$1/environ" 2>/dev/null; }
+
 # bd_leak_sweep: every process still carrying this test's XDG_RUNTIME_DIR
 # once the cleanup has stopped and killed what it knows of (the test's shell,
 # its guard and their children aside) outlived the test: a pid the test
@@ -185,7 +188,7 @@ bd_leak_sweep() {
                 case $p in "$$" | "$BASHPID" | "${BD_GUARD_PID:-none}") continue ;; esac
                 # Killed a moment ago by the cleanup, maybe not yet reaped.
                 grep -q "^$p " "$BD_T/ownpids" 2>/dev/null && continue
-                grep -qzxF -- "$want" "/proc/$p/environ" 2>/dev/null || continue
+                proc_has_env "$p" "$want" || continue
                 ppid=
                 while read -r key val _; do
                         [ "$key" = PPid: ] && { ppid=$val; break; }
@@ -483,7 +486,7 @@ helpers_of() {
         for n in $(bd_names_of "$1"); do
                 for p in $(cmdline_pids "$BD_HELPER $n "); do
                         [ "$({ tr '\0' ' ' <"/proc/$p/cmdline"; } 2>/dev/null)" = "$BD_HELPER $n " ] || continue
-                        grep -qzxF -- "XDG_RUNTIME_DIR=$XDG_RUNTIME_DIR" "/proc/$p/environ" 2>/dev/null && echo "$p"
+                        proc_has_env "$p" "XDG_RUNTIME_DIR=$XDG_RUNTIME_DIR" && echo "$p"
                 done
         done
 }
