@@ -1,0 +1,108 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# botdesk mcp driving a real Xfce desktop (xfwm4, xfce4-panel, xfdesktop)
+# through the official MCP SDK's client (mcp-client.cjs xfce), screenshots
+# scaled to 800 px of a 1024 px screen: every action of both schemas, once,
+# is a non-error result that says how the screen settled; they reach real
+# GTK applications: a GTK entry (caret-entry.py) receives exact Unicode
+# typing from both schemas' type; a right click on the bare desktop opens
+# xfdesktop's menu and the key Escape closes it; screenshots decode to the
+# advertised size, zoom to its region's; windows lists the entry's window.
+# Band 445-449, once: the variants start the same Xfce desktop.
+. "$(dirname "$0")/lib.sh"
+bd_init mcpx 445 once
+bd_need_xserver
+bd_need node xfwm4 xfce4-panel xfdesktop xfsettingsd xwininfo xprop
+[ -n "$PY" ] && "$PY" -c 'import gi; gi.require_version("Gtk", "3.0"); from gi.repository import Gtk' 2>/dev/null ||
+        t_skip_all "python3-gi and gir1.2-gtk-3.0 not installed"
+SDK_DIR=${BOTDESK_MCP_SDK_DIR:-/usr/local/lib/botdesk-tests}
+[ -d "$SDK_DIR/node_modules/@modelcontextprotocol/sdk" ] ||
+        t_skip_all "the MCP SDK is not in $SDK_DIR (scripts/install-deps.sh --tests installs it)"
+bd_config desktop=xfce timeout=60
+printf '[agent]\nscreenshot_max_edge = 800\n' >>"$BOTDESK_CONFIG"
+P=$(bd_profile a)
+json_get() { "$PY" -c 'import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1], {}, {"d": d}))' "$1"; }
+step() { grep "\"step\": *\"$1\"" "$BD_T/steps" | head -n1; }
+get() { step "$1" | json_get "$2"; }
+
+t_ok "the Xfce desktop starts" bd_start "$P" || t_diag "$(bd_err "$P")"
+eval "$("$BOTDESK" env "$P")"
+export DISPLAY XAUTHORITY
+
+# The GTK entry, placed by xfwm4: its centre is where the agent aims.
+: >"$BD_T/entry.out"
+"$BOTDESK" exec "$P" -- "$PY" "$(dirname "$0")/caret-entry.py" >"$BD_T/entry.out" 2>"$BD_T/entry.err" &
+t_ok "the GTK entry is shown (waited up to 20 s for its ready)" wait_for 20 grep -qx ready "$BD_T/entry.out" ||
+        t_diag "$(cat "$BD_T/entry.err")"
+entry_geometry() {
+        "$BOTDESK" windows "$P" --json 2>/dev/null | json_get \
+                '[(w["x"] + w["width"] // 2, w["y"] + w["height"] // 2) for w in d["windows"] if w["title"] == "caret-entry"][0]' \
+                2>/dev/null | tr -d '( )'
+}
+t_ok "xfwm4 manages the entry's window: botdesk windows lists it (waited up to 10 s)" \
+        wait_for 10 eval '[ -n "$(entry_geometry)" ]'
+export MCP_ENTRY MCP_DESK=760,560
+MCP_ENTRY=$(entry_geometry)
+t_diag "the entry's centre: $MCP_ENTRY; the bare desktop's point: $MCP_DESK"
+
+# The probe the client runs between the right click and Escape: a viewable
+# override-redirect popup menu on the root window, waited for (5 s) to show or to go.
+cat >"$BD_T/probe" <<'EOF'
+menus() {
+        local w
+        for w in $(xwininfo -root -children | awk '$1 ~ /^0x/ { print $1 }'); do
+                xwininfo -id "$w" 2>/dev/null | grep -q 'Map State: IsViewable' || continue
+                xprop -id "$w" _NET_WM_WINDOW_TYPE 2>/dev/null | grep -q _NET_WM_WINDOW_TYPE_POPUP_MENU && echo "$w"
+        done
+}
+for i in $(seq 50); do
+        m=$(menus)
+        if [ "$1" = open ] && [ -n "$m" ]; then echo "open: $m"; exit 0; fi
+        if [ "$1" = closed ] && [ -z "$m" ]; then echo closed; exit 0; fi
+        sleep 0.1
+done
+echo "still $([ -n "$m" ] && echo "open: $m" || echo closed) after 5 s"
+EOF
+export MCP_PROBE=$BD_T/probe MCP_TEXT='Grüße, мир! 日本語 😀 ok'
+
+t0=$(date +%s)
+timeout 60 node "$(dirname "$0")/mcp-client.cjs" "$SDK_DIR" "$BOTDESK" "$P" xfce >"$BD_T/steps" 2>"$BD_T/client.err"
+rc=$?
+t_is "$rc" 0 "the SDK's client ran every step on the Xfce desktop (exit 0)"
+[ "$rc" = 0 ] || { t_diag "$(tail -5 "$BD_T/client.err")"; t_diag "$(tail -3 "$BD_T/steps")"; }
+t_ok "... within 60 s (took $(($(date +%s) - t0)) s)" [ "$rc" != 124 ]
+
+t_is "$(get every '[r["name"] for r in d["results"] if r["isError"]]')" "[]" "every action of both schemas is a non-error result"
+# Those that only look (screenshot, zoom, cursor_position, wait) send nothing to settle after.
+LOOK='("screenshot", "zoom", "cursor_position", "wait")'
+t_is "$(get every '[r["name"] for r in d["results"] if r["name"] not in '"$LOOK"' and r["text"].get("settle") not in ("settled", "still_changing", "no_change")]')" "[]" \
+        "... each one that sends input saying how the screen settled: settled, still_changing or no_change"
+t_is "$(get every '[r["name"] for r in d["results"] if r["name"] in '"$LOOK"' and "settle" in r["text"]]')" "[]" \
+        "... and those that only look (screenshot, zoom, cursor_position, wait) no settle, having sent nothing"
+t_diag "$(get every '" ".join("%s:%s" % (r["name"], (r["text"] or {}).get("settle")) for r in d["results"])')"
+t_is "$(get every '[(r["image"]["width"], r["image"]["height"]) for r in d["results"] if r["name"] == "screenshot"]')" \
+        "[(800, 600), (800, 600)]" "both schemas' screenshot decode to the advertised 800x600"
+t_is "$(get status '(d["text"]["screenshot"], d["text"]["screen"])')" "([800, 600], [1024, 768])" \
+        "... as status advertises for the 1024x768 screen"
+t_is "$(get every '[(r["image"]["width"] == z[2] - z[0] + 1, r["image"]["height"] == z[3] - z[1] + 1, abs(z[2] - z[0] - 400) <= 2)
+                    for r in d["results"] if r["name"] == "zoom" for z in [r["text"]["zoom"]["screen_region"]]]')" \
+        "[(True, True, True)]" "zoom on 312x46 of the screenshot gives its screen region (about 400x60) at native resolution"
+t_is "$(get every '[r["text"]["coordinate"] for r in d["results"] if r["name"] == "cursor_position"][0] == [d["entry"][0] + 1, d["entry"][1] + 1]')" \
+        True "cursor_position is where OpenAI's move put the pointer, in the screenshot's space"
+# The entry printed its text at each change: the exact text after Anthropic's type, then é from OpenAI's.
+entry_texts() { grep '^text ' "$BD_T/entry.out" | cut -d' ' -f2- | "$PY" -c '
+import json, os, sys
+t = [json.loads(l) for l in sys.stdin]
+want = os.environ["MCP_TEXT"]
+print(want in t, want + "é" in t)'; }
+t_is "$(entry_texts)" "True True" "the GTK entry received the Unicode text exactly, then OpenAI's type of é after it"
+[ "$(entry_texts)" = "True True" ] || t_diag "the entry's texts: $(grep '^text ' "$BD_T/entry.out" | tail -3)"
+t_match "$(get windows '[w["title"] for w in d["text"]["windows"]]')" "'caret-entry'" "the windows tool lists the entry's window"
+t_is "$(get batch '(d["isError"], [r["action"] for r in d["text"]["results"]])')" "(False, ['move', 'mouse_move'])" \
+        "batch runs both schemas' moves in order"
+t_is "$(get right_click '(d["isError"], d["text"]["settle"] in ("settled", "still_changing", "no_change"))')" "(False, True)" \
+        "right_click on the bare desktop succeeds"
+t_match "$(get menu_open 'd["probe"]')" '^open: 0x' "... and xfdesktop's menu opens (a viewable popup menu, waited up to 5 s)"
+t_is "$(get escape 'd["isError"]')" False "the key Escape succeeds"
+t_is "$(get menu_closed 'd["probe"]')" closed "... and closes the menu (waited up to 5 s)"
+t_done
