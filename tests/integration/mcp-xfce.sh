@@ -8,11 +8,18 @@
 # typing from both schemas' type; a right click on the bare desktop opens
 # xfdesktop's menu and the key Escape closes it; screenshots decode to the
 # advertised size, zoom to its region's; windows lists the entry's window.
+# The clipboard's edges against a third-party X client (xclip): a PNG both
+# ways byte-exact; a text of exactly [agent] clipboard_max_bytes (its
+# default, 1 MiB) both ways, xclip's way in pieces (INCR, ICCCM 2.7.2, which
+# xclip uses beyond a quarter of the server's request size); one byte more
+# refused, naming the setting, with the clipboard unchanged; and the
+# setting's top (4 MiB) fits one X request, as the helper's owner, which
+# serves in one piece, needs.
 # Band 445-449, once: the variants start the same Xfce desktop.
 . "$(dirname "$0")/lib.sh"
 bd_init mcpx 445 once
 bd_need_xserver
-bd_need node xfwm4 xfce4-panel xfdesktop xfsettingsd xwininfo xprop
+bd_need node xfwm4 xfce4-panel xfdesktop xfsettingsd xwininfo xprop xdpyinfo xclip cmp
 [ -n "$PY" ] && "$PY" -c 'import gi; gi.require_version("Gtk", "3.0"); from gi.repository import Gtk' 2>/dev/null ||
         t_skip_all "python3-gi and gir1.2-gtk-3.0 not installed"
 SDK_DIR=${BOTDESK_MCP_SDK_DIR:-/usr/local/lib/botdesk-tests}
@@ -66,11 +73,11 @@ EOF
 export MCP_PROBE=$BD_T/probe MCP_TEXT='Grüße, мир! 日本語 😀 ok'
 
 t0=$(date +%s)
-timeout 60 node "$(dirname "$0")/mcp-client.cjs" "$SDK_DIR" "$BOTDESK" "$P" xfce >"$BD_T/steps" 2>"$BD_T/client.err"
+timeout 120 node "$(dirname "$0")/mcp-client.cjs" "$SDK_DIR" "$BOTDESK" "$P" xfce >"$BD_T/steps" 2>"$BD_T/client.err"
 rc=$?
 t_is "$rc" 0 "the SDK's client ran every step on the Xfce desktop (exit 0)"
 [ "$rc" = 0 ] || { t_diag "$(tail -5 "$BD_T/client.err")"; t_diag "$(tail -3 "$BD_T/steps")"; }
-t_ok "... within 60 s (took $(($(date +%s) - t0)) s)" [ "$rc" != 124 ]
+t_ok "... within 120 s (took $(($(date +%s) - t0)) s)" [ "$rc" != 124 ]
 
 t_is "$(get every '[r["name"] for r in d["results"] if r["isError"]]')" "[]" "every action of both schemas is a non-error result"
 # Those that only look (screenshot, zoom, cursor_position, wait) send nothing to settle after.
@@ -105,4 +112,77 @@ t_is "$(get right_click '(d["isError"], d["text"]["settle"] in ("settled", "stil
 t_match "$(get menu_open 'd["probe"]')" '^open: 0x' "... and xfdesktop's menu opens (a viewable popup menu, waited up to 5 s)"
 t_is "$(get escape 'd["isError"]')" False "the key Escape succeeds"
 t_is "$(get menu_closed 'd["probe"]')" closed "... and closes the menu (waited up to 5 s)"
+
+# ---- the clipboard's edges, against xclip ----------------------------------------------------------
+# mkpng FILE SIDE: a SIDE x SIDE RGB PNG of random pixels (as large as it looks: it does not compress).
+mkpng() {
+        "$PY" - "$1" "$2" <<'EOF'
+import os, struct, sys, zlib
+w = int(sys.argv[2])
+def chunk(t, d): return struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d))
+raw = b"".join(b"\0" + os.urandom(3 * w) for _ in range(w))
+open(sys.argv[1], "wb").write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, w, 8, 2, 0, 0, 0))
+                              + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+EOF
+}
+# mktext FILE BYTES: mixed-script UTF-8 text of exactly BYTES bytes.
+mktext() {
+        "$PY" - "$1" "$2" <<'EOF'
+import sys
+n = int(sys.argv[2])
+b = ("Grüße, мир! 日本語 😀 line\n" * (n // 20 + 1)).encode()[:n]
+b = b.decode("utf-8", "ignore").encode()
+open(sys.argv[1], "wb").write(b + b"." * (n - len(b)))
+EOF
+}
+# xclip_in FILE TYPE: xclip owns CLIPBOARD with FILE as TYPE, in the foreground (XCLIP: its pid)
+# until someone else takes the selection; waits (5 s) until xclip answers for it.
+xclip_in() {
+        local type=$2
+        [ -z "${XCLIP:-}" ] || { kill "$XCLIP" 2>/dev/null; wait "$XCLIP" 2>/dev/null; }
+        xclip -quiet -selection clipboard -t "$2" -i "$1" >/dev/null 2>&1 &
+        XCLIP=$!
+        bd_own_pid "$XCLIP"
+        wait_for 5 eval 'xclip -selection clipboard -t TARGETS -o 2>/dev/null | grep -qxF "$type"'
+}
+xclip_out() { timeout 10 xclip -selection clipboard -t "$1" -o; }
+
+mkpng "$BD_T/a.png" 200
+"$BOTDESK" clipboard "$P" set --type image/png <"$BD_T/a.png"
+t_is "$?" 0 "botdesk clipboard set --type image/png takes a $(stat -c %s "$BD_T/a.png")-byte PNG"
+t_match "$(xclip_out TARGETS)" 'image/png' "... xclip sees image/png among the targets"
+xclip_out image/png >"$BD_T/a.out"
+t_ok "... and reads the PNG back byte for byte" cmp -s "$BD_T/a.png" "$BD_T/a.out"
+
+mkpng "$BD_T/b.png" 160
+t_ok "xclip owns the clipboard with a PNG (waited up to 5 s for it to answer)" xclip_in "$BD_T/b.png" image/png
+"$BOTDESK" clipboard "$P" get --type image/png >"$BD_T/b.out"
+t_is "$?" 0 "botdesk clipboard get --type image/png reads it"
+t_ok "... byte for byte" cmp -s "$BD_T/b.png" "$BD_T/b.out"
+
+# One X request's room: the setting's top (keys.c: 4194304) and ChangeProperty's header fit.
+max_req=$(xdpyinfo | sed -n 's/^maximum request size: *\([0-9]*\) bytes.*/\1/p')
+t_ok "the X server's maximum request ($max_req bytes, BIG-REQUESTS) holds clipboard_max_bytes' top, 4 MiB, in one request" \
+        [ "${max_req:-0}" -ge $((4194304 + 64)) ]
+
+CAP=1048576
+mktext "$BD_T/cap.txt" $CAP
+"$BOTDESK" clipboard "$P" set <"$BD_T/cap.txt"
+t_is "$?" 0 "botdesk clipboard set takes a text of exactly clipboard_max_bytes ($CAP bytes)"
+xclip_out UTF8_STRING >"$BD_T/cap.out"
+t_ok "... and xclip reads it back exactly" cmp -s "$BD_T/cap.txt" "$BD_T/cap.out"
+mktext "$BD_T/over.txt" $((CAP + 1))
+"$BOTDESK" clipboard "$P" set <"$BD_T/over.txt" 2>"$BD_T/over.err"
+t_isnt "$?" 0 "one byte more is refused"
+t_match "$(cat "$BD_T/over.err")" "at most $CAP bytes: \[agent\] clipboard_max_bytes" "... with an error naming the cap and its setting"
+xclip_out UTF8_STRING >"$BD_T/cap.out2"
+t_ok "... and the clipboard still holds the text before it" cmp -s "$BD_T/cap.txt" "$BD_T/cap.out2"
+
+mktext "$BD_T/incr.txt" $CAP
+t_ok "xclip owns the clipboard with $CAP bytes of text (waited up to 5 s)" xclip_in "$BD_T/incr.txt" UTF8_STRING
+"$BOTDESK" clipboard "$P" get >"$BD_T/incr.out" 2>"$BD_T/incr.err"
+t_is "$?" 0 "botdesk clipboard get reads the $CAP bytes that xclip sends in pieces (INCR)"
+[ -s "$BD_T/incr.err" ] && t_diag "$(cat "$BD_T/incr.err")"
+t_ok "... exactly" cmp -s "$BD_T/incr.txt" "$BD_T/incr.out"
+kill "$XCLIP" 2>/dev/null; wait "$XCLIP" 2>/dev/null
 t_done
