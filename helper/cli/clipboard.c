@@ -134,7 +134,11 @@ int clipboard_get(xcb_connection_t *c, xcb_window_t root, bool png, size_t max,
         p = r >= 0 ? take_property(c, w, prop, max) : NULL;
         if (r >= 0 && !p)
                 r = -EIO;
-        if (r >= 0 && p->type == incr) {
+        if (r >= 0 && p->type == incr && p->format == 32 && xcb_get_property_value_length(p) == 4 &&
+            *(const uint32_t *) xcb_get_property_value(p) > max)
+                /* In pieces, and more than max in all, as its lower bound says. */
+                r = -EFBIG;
+        else if (r >= 0 && p->type == incr) {
                 /* In pieces: deleting the INCR property (done as it was read) asked for the first one. */
                 buf = malloc(max + 1);
                 r = buf ? read_incr(c, w, prop, max, deadline, other, userdata, buf, &size) : -ENOMEM;

@@ -3,18 +3,19 @@
 # botdesk mcp driving a real Xfce desktop (xfwm4, xfce4-panel, xfdesktop)
 # through the official MCP SDK's client (mcp-client.cjs xfce), screenshots
 # scaled to 800 px of a 1024 px screen: every action of both schemas, once,
-# is a non-error result that says how the screen settled; they reach real
-# GTK applications: a GTK entry (caret-entry.py) receives exact Unicode
-# typing from both schemas' type; a right click on the bare desktop opens
-# xfdesktop's menu and the key Escape closes it; screenshots decode to the
-# advertised size, zoom to its region's; windows lists the entry's window.
+# is a non-error result, and each that sends input says how the screen
+# settled; they reach real GTK applications: a GTK entry (caret-entry.py)
+# receives exact Unicode typing from both schemas' type; a right click on
+# the bare desktop opens xfdesktop's menu and the key Escape closes it;
+# screenshots decode to the advertised size, zoom to its region's; windows
+# lists the entry's window.
 # The clipboard's edges against a third-party X client (xclip): a PNG both
 # ways byte-exact; a text of exactly [agent] clipboard_max_bytes (its
 # default, 1 MiB) both ways, xclip's way in pieces (INCR, ICCCM 2.7.2, which
 # xclip uses beyond a quarter of the server's request size); one byte more
-# refused, naming the setting, with the clipboard unchanged; and the
-# setting's top (4 MiB) fits one X request, as the helper's owner, which
-# serves in one piece, needs.
+# refused either way, naming the setting (set leaving the clipboard
+# unchanged, get printing nothing); and the setting's top (4 MiB) fits one
+# X request, as the helper's owner, which serves in one piece, needs.
 # Band 445-449, once: the variants start the same Xfce desktop.
 . "$(dirname "$0")/lib.sh"
 bd_init mcpx 445 once
@@ -143,7 +144,7 @@ xclip_in() {
         xclip -quiet -selection clipboard -t "$2" -i "$1" >/dev/null 2>&1 &
         XCLIP=$!
         bd_own_pid "$XCLIP"
-        wait_for 5 eval 'xclip -selection clipboard -t TARGETS -o 2>/dev/null | grep -qxF "$type"'
+        wait_for 5 eval 'timeout 2 xclip -selection clipboard -t TARGETS -o 2>/dev/null | grep -qxF "$type"'
 }
 xclip_out() { timeout 10 xclip -selection clipboard -t "$1" -o; }
 
@@ -184,5 +185,11 @@ t_ok "xclip owns the clipboard with $CAP bytes of text (waited up to 5 s)" xclip
 t_is "$?" 0 "botdesk clipboard get reads the $CAP bytes that xclip sends in pieces (INCR)"
 [ -s "$BD_T/incr.err" ] && t_diag "$(cat "$BD_T/incr.err")"
 t_ok "... exactly" cmp -s "$BD_T/incr.txt" "$BD_T/incr.out"
+mktext "$BD_T/incr-over.txt" $((CAP + 1))
+t_ok "xclip owns the clipboard with $((CAP + 1)) bytes of text (waited up to 5 s)" xclip_in "$BD_T/incr-over.txt" UTF8_STRING
+"$BOTDESK" clipboard "$P" get >"$BD_T/incr-over.out" 2>"$BD_T/incr-over.err"
+t_isnt "$?" 0 "botdesk clipboard get refuses one byte more than clipboard_max_bytes sent in pieces"
+t_match "$(cat "$BD_T/incr-over.err")" "holds more than $CAP bytes \(\[agent\] clipboard_max_bytes\)" "... naming the cap and its setting"
+t_is "$(stat -c %s "$BD_T/incr-over.out")" 0 "... and prints nothing of it"
 kill "$XCLIP" 2>/dev/null; wait "$XCLIP" 2>/dev/null
 t_done
