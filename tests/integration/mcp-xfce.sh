@@ -12,7 +12,8 @@
 # The clipboard's edges against a third-party X client (xclip): a PNG both
 # ways byte-exact; a text of exactly [agent] clipboard_max_bytes (its
 # default, 1 MiB) both ways, xclip's way in pieces (INCR, ICCCM 2.7.2, which
-# xclip uses beyond a quarter of the server's request size); one byte more
+# xclip uses beyond a quarter of the server's request size) and from a GTK
+# application's copy (GTK's pieces: 256 KiB at most); one byte more
 # refused either way, naming the setting (set leaving the clipboard
 # unchanged, get printing nothing); and the setting's top (4 MiB) fits one
 # X request, as the helper's owner, which serves in one piece, needs.
@@ -192,4 +193,22 @@ t_isnt "$?" 0 "botdesk clipboard get refuses one byte more than clipboard_max_by
 t_match "$(cat "$BD_T/incr-over.err")" "holds more than $CAP bytes \(\[agent\] clipboard_max_bytes\)" "... naming the cap and its setting"
 t_is "$(stat -c %s "$BD_T/incr-over.out")" 0 "... and prints nothing of it"
 kill "$XCLIP" 2>/dev/null; wait "$XCLIP" 2>/dev/null
+# A GTK application's copy: GTK sends beyond 256 KiB in pieces, so 1 MiB comes in four or more.
+"$BOTDESK" exec "$P" -- "$PY" -c '
+import sys, gi
+gi.require_version("Gdk", "3.0")
+gi.require_version("Gtk", "3.0")
+from gi.repository import Gdk, Gtk
+Gtk.Clipboard.get(Gdk.SELECTION_CLIPBOARD).set_text(open(sys.argv[1], encoding="utf-8").read(), -1)
+print("copied", flush=True)
+Gtk.main()' "$BD_T/incr.txt" >"$BD_T/gtk.out" 2>"$BD_T/gtk.err" &
+gtk=$!
+bd_own_pid "$gtk"
+t_ok "a GTK application copies the $CAP bytes of text (waited up to 15 s)" wait_for 15 grep -qx copied "$BD_T/gtk.out" ||
+        t_diag "$(cat "$BD_T/gtk.err")"
+"$BOTDESK" clipboard "$P" get >"$BD_T/gtk.clip" 2>"$BD_T/gtk.clip.err"
+t_is "$?" 0 "botdesk clipboard get reads them from GTK's pieces"
+[ -s "$BD_T/gtk.clip.err" ] && t_diag "$(cat "$BD_T/gtk.clip.err")"
+t_ok "... exactly" cmp -s "$BD_T/incr.txt" "$BD_T/gtk.clip"
+kill "$gtk" 2>/dev/null; wait "$gtk" 2>/dev/null
 t_done
