@@ -61,9 +61,13 @@ static int next_event(xcb_connection_t *c, xcb_window_t w, xcb_atom_t prop, uint
         }
 }
 
-/* Property prop of w, deleted as it is read (which, in an INCR transfer, asks for the next piece), up to room + 1 bytes. */
-static xcb_get_property_reply_t *take_property(xcb_connection_t *c, xcb_window_t w, xcb_atom_t prop, size_t room) {
-        return xcb_get_property_reply(c, xcb_get_property(c, true, w, prop, XCB_ATOM_ANY, 0, (uint32_t) (room / 4 + 1)), NULL);
+/*
+ * Property prop of w, up to room + 1 bytes, deleted as it is read when del
+ * (which says to the owner that it was taken: in an INCR transfer, send the
+ * next piece).
+ */
+static xcb_get_property_reply_t *read_property(xcb_connection_t *c, xcb_window_t w, xcb_atom_t prop, size_t room, bool del) {
+        return xcb_get_property_reply(c, xcb_get_property(c, del, w, prop, XCB_ATOM_ANY, 0, (uint32_t) (room / 4 + 1)), NULL);
 }
 
 /*
@@ -85,7 +89,7 @@ static int read_incr(xcb_connection_t *c, xcb_window_t w, xcb_atom_t prop, size_
                 r = next_event(c, w, prop, XCB_PROPERTY_NOTIFY, deadline, other, userdata, NULL);
                 if (r < 0)
                         return r;
-                p = take_property(c, w, prop, max - n);
+                p = read_property(c, w, prop, max - n, true);
                 if (!p)
                         return -EIO;
                 len = (size_t) xcb_get_property_value_length(p);
@@ -131,15 +135,19 @@ int clipboard_get(xcb_connection_t *c, xcb_window_t root, bool png, size_t max,
         if (r >= 0 && answer == XCB_ATOM_NONE)
                 r = -ENODATA;
         /* One more byte than allowed: whether it holds more is then known. */
-        p = r >= 0 ? take_property(c, w, prop, max) : NULL;
+        p = r >= 0 ? read_property(c, w, prop, max, false) : NULL;
         if (r >= 0 && !p)
                 r = -EIO;
         if (r >= 0 && p->type == incr && p->format == 32 && xcb_get_property_value_length(p) == 4 &&
             *(const uint32_t *) xcb_get_property_value(p) > max)
-                /* In pieces, and more than max in all, as its lower bound says. */
+                /* In pieces, and more than max in all, as its lower bound says: not even asked for (left undeleted). */
                 r = -EFBIG;
-        else if (r >= 0 && p->type == incr) {
-                /* In pieces: deleting the INCR property (done as it was read) asked for the first one. */
+        else if (r >= 0) {
+                /* Taken: for an owner sending in pieces, send the first one. */
+                xcb_delete_property(c, w, prop);
+                xcb_flush(c);
+        }
+        if (r >= 0 && p->type == incr) {
                 buf = malloc(max + 1);
                 r = buf ? read_incr(c, w, prop, max, deadline, other, userdata, buf, &size) : -ENOMEM;
                 if (r < 0 && buf)
