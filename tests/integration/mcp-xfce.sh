@@ -41,6 +41,8 @@ export DISPLAY XAUTHORITY
 # The GTK entry, placed by xfwm4: its centre is where the agent aims.
 : >"$BD_T/entry.out"
 "$BOTDESK" exec "$P" -- "$PY" "$(dirname "$0")/caret-entry.py" >"$BD_T/entry.out" 2>"$BD_T/entry.err" &
+entry=$!
+bd_own_pid "$entry"
 t_ok "the GTK entry is shown (waited up to 20 s for its ready)" wait_for 20 grep -qx ready "$BD_T/entry.out" ||
         t_diag "$(cat "$BD_T/entry.err")"
 entry_geometry() {
@@ -114,6 +116,7 @@ t_is "$(get right_click '(d["isError"], d["text"]["settle"] in ("settled", "stil
 t_match "$(get menu_open 'd["probe"]')" '^open: 0x' "... and xfdesktop's menu opens (a viewable popup menu, waited up to 5 s)"
 t_is "$(get escape 'd["isError"]')" False "the key Escape succeeds"
 t_is "$(get menu_closed 'd["probe"]')" closed "... and closes the menu (waited up to 5 s)"
+kill "$entry" 2>/dev/null; wait "$entry" 2>/dev/null
 
 # ---- the clipboard's edges, against xclip ----------------------------------------------------------
 # mkpng FILE SIDE: a SIDE x SIDE RGB PNG of random pixels (as large as it looks: it does not compress).
