@@ -19,8 +19,9 @@
 
 /*
  * CLIPBOARD as text (UTF8_STRING) or PNG, over connection c, into a new
- * buffer (NUL-terminated beyond *ret_size). Events other than the answer are
- * handed to other (may be NULL). -ENODATA: nothing of that type; -EFBIG:
+ * buffer (NUL-terminated beyond *ret_size), in one piece or, as owners send
+ * content beyond a part of a request's room, in pieces (INCR, ICCCM 2.7.2).
+ * Events other than the answer are handed to other (may be NULL). -ENODATA: nothing of that type; -EFBIG:
  * more than max bytes; -ETIME: the owner did not answer; -EIO.
  */
 int clipboard_get(xcb_connection_t *c, xcb_window_t root, bool png, size_t max,

@@ -4,7 +4,9 @@
 # 400x60 window at 100,100 holding the entry. GTK repaints the whole window
 # at each blink; the caret blinks every 1 s and keeps on (the blink timeout
 # is an hour, where GTK's default stops it after 10 s). Takes the input
-# focus and prints "ready" once shown.
+# focus and prints "ready" once shown, then "text" and the entry's text as
+# JSON at each change (mcp-xfce.sh reads what was typed there).
+import json
 import sys
 
 import gi
@@ -24,6 +26,7 @@ window.move(100, 100)
 entry = Gtk.Entry()
 entry.set_text("a caret blinks here")
 window.add(entry)
+entry.connect("changed", lambda e: print("text " + json.dumps(e.get_text()), flush=True))
 window.connect("destroy", Gtk.main_quit)
 window.show_all()
 entry.grab_focus()

@@ -3,13 +3,14 @@
 // Client over its stdio transport, driving `botdesk mcp PROFILE`. One JSON
 // line per step on stdout, for the shell test to judge; the steps that need
 // the world to change (a human taking control) run the CLI themselves.
-//   node mcp-client.cjs SDK_DIR BOTDESK PROFILE
+// With "xfce", the steps of mcp-xfce.sh instead (xfce() below).
+//   node mcp-client.cjs SDK_DIR BOTDESK PROFILE [xfce]
 'use strict';
 const path = require('path');
 const { execFileSync, spawn } = require('child_process');
 const { createRequire } = require('module');
 
-const [sdkDir, botdesk, profile] = process.argv.slice(2);
+const [sdkDir, botdesk, profile, mode] = process.argv.slice(2);
 const sdk = createRequire(path.join(sdkDir, 'node_modules', 'botdesk-tests.js'));
 const { Client } = sdk('@modelcontextprotocol/sdk/client/index.js');
 const { StdioClientTransport } = sdk('@modelcontextprotocol/sdk/client/stdio.js');
@@ -44,6 +45,65 @@ function describe(res) {
         };
 }
 
+// On a real Xfce desktop (mcp-xfce.sh): every action of both schemas once,
+// aimed at a GTK entry (MCP_ENTRY "X,Y": its centre in screen pixels) and at
+// the bare desktop (MCP_DESK), where a right click opens xfdesktop's menu;
+// `bash MCP_PROBE open|closed` waits, bounded, for that menu to show or go
+// and says what it saw.
+async function xfce(client, computer) {
+        const st = describe(await client.callTool({ name: 'status', arguments: {} }));
+        say('status', st);
+        const scale = st.text.screenshot[0] / st.text.screen[0];
+        const pic = (x) => Math.floor(x * scale);
+        const [ex, ey] = process.env.MCP_ENTRY.split(',').map(Number);
+        const [dx, dy] = process.env.MCP_DESK.split(',').map(Number);
+        const E = [pic(ex), pic(ey)], left = [pic(ex - 150), pic(ey)];
+        const probe = (what) => execFileSync('bash', [process.env.MCP_PROBE, what]).toString().trim();
+
+        // The entry first takes the text (both schemas' type), then the clicks that only select or paste.
+        const steps = [
+                { action: 'screenshot' },
+                { action: 'mouse_move', coordinate: E },
+                { action: 'left_click', coordinate: E },
+                { action: 'key', text: 'ctrl+a' },
+                { action: 'type', text: process.env.MCP_TEXT },
+                { type: 'type', text: 'é' },
+                { action: 'double_click', coordinate: E },
+                { action: 'triple_click', coordinate: E },
+                { action: 'left_mouse_down', coordinate: left },
+                { action: 'left_mouse_up', coordinate: E },
+                { action: 'left_click_drag', start_coordinate: left, coordinate: E },
+                { action: 'middle_click', coordinate: E },
+                { action: 'scroll', coordinate: E, scroll_direction: 'down', scroll_amount: 2 },
+                { action: 'hold_key', text: 'shift', duration: 0.2 },
+                { action: 'wait', duration: 0.3 },
+                { action: 'zoom', region: [pic(ex - 200), pic(ey - 30), pic(ex + 200), pic(ey + 30)] },
+                { type: 'click', x: E[0], y: E[1], button: 'left' },
+                { type: 'double_click', x: E[0], y: E[1] },
+                { type: 'drag', path: [{ x: left[0], y: left[1] }, { x: E[0], y: E[1] }] },
+                { type: 'keypress', keys: ['CTRL', 'A'] },
+                { type: 'scroll', x: E[0], y: E[1], scroll_x: 0, scroll_y: 200 },
+                { type: 'wait' },
+                { type: 'screenshot' },
+                { type: 'move', x: E[0] + 1, y: E[1] + 1 },
+                { action: 'cursor_position' },
+        ];
+        const results = [];
+        for (const a of steps)
+                results.push({ name: a.action || a.type, ...(await computer(a)) });
+        say('every', { results, entry: E });
+        say('windows', describe(await client.callTool({ name: 'windows', arguments: {} })));
+        say('batch', describe(await client.callTool({ name: 'batch', arguments: { actions: [
+                { type: 'move', x: pic(dx), y: pic(dy) }, { action: 'mouse_move', coordinate: [pic(dx) + 1, pic(dy)] } ] } })));
+
+        say('right_click', await computer({ action: 'right_click', coordinate: [pic(dx), pic(dy)] }));
+        say('menu_open', { probe: probe('open') });
+        say('escape', await computer({ action: 'key', text: 'Escape' }));
+        say('menu_closed', { probe: probe('closed') });
+        await client.close();
+        say('done', {});
+}
+
 async function main() {
         // The SDK passes a child only HOME, PATH, USER and a few more: the
         // desktop is found through XDG_RUNTIME_DIR (and here BOTDESK_CONFIG),
@@ -55,6 +115,8 @@ async function main() {
 
         await client.connect(transport);
         say('initialize', { server: client.getServerVersion(), capabilities: client.getServerCapabilities() });
+        if (mode === 'xfce')
+                return xfce(client, computer);
 
         const { tools } = await client.listTools();
         const ajv = new Ajv({ strict: false });

@@ -19,6 +19,7 @@
 # changed is compared, not what was drawn), while two typed characters are
 # a change; a clock redrawn every second never lets a 1.5 s quiet time pass
 # (still_changing at the cap); a window that appears settles once drawn.
+# The same client on a real Xfce desktop, and the clipboard against xclip: mcp-xfce.sh.
 # Band 720-724.
 . "$(dirname "$0")/lib.sh"
 bd_init mcp 720
