@@ -101,7 +101,7 @@ try:
     say(not near(p, (300, 200)), "while the agent holds the lease, a pointer move through the page does not move the X pointer",
         "the pointer went from %s to %s" % (start, p))
 
-    b.eval("document.getElementById('take').click()")
+    b.click("take")
     try:
         b.wait_for("window.botdesk.you === true", "the page to show this viewer in control", 10)
         l = lease()
@@ -134,12 +134,12 @@ try:
         b.wait_for("window.botdesk.you === false", "the page to learn that another viewer holds control", 10)
     except TimeoutError as e:
         say(False, "after another viewer's takeover the page offers Take over again", str(e))
-    b.eval("document.getElementById('take').click()")
+    b.click("take")
     try:
         b.wait_for("window.botdesk.you === true", "the page to show this viewer in control again", 10)
         b.wait_for("window.botdesk.connected === true", "the page to open its stream again", 20)
         say(True, "holding control again, the page opens its stream again")
-        b.eval("document.getElementById('release').click()")
+        b.click("release")
         b.wait_for("window.botdesk.holder === 'agent'", "the page to show the agent in control", 10)
         l = lease()
         say(l.get("holder") == "agent", "the page's Hand back button returns control to the agent", json.dumps(l))
@@ -147,7 +147,7 @@ try:
         say(False, "the page's Hand back button returns control to the agent", str(e))
 
     # Take it once more, then leave the page: release_on_close hands control to the agent.
-    b.eval("document.getElementById('take').click()")
+    b.click("take")
     try:
         b.wait_for("window.botdesk.you === true", "the page to show this viewer in control again", 10)
     except TimeoutError as e:

@@ -447,6 +447,14 @@ class Browser:
             time.sleep(0.1)
         raise TimeoutError("waited %d s for %s" % (timeout, what))
 
+    def click(self, button, timeout=10):
+        """Click the page's button once it is enabled: the page enables Take over and Hand back only
+        when its first look at the lease has come back, which may be after its stream connected;
+        a click on a disabled button does nothing."""
+        self.wait_for("(b => b !== null && !b.disabled)(document.getElementById('%s'))" % button,
+                      "the page's %s button to be enabled" % button, timeout)
+        self.eval("document.getElementById('%s').click()" % button)
+
     def kill_all(self):
         """SIGKILL to every process of the browser at once, as a crash or an OOM kill ends it. Killing
         only the first one leaves its network service alive a moment, and that one closes the page's

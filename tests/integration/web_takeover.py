@@ -140,7 +140,7 @@ try:
             "%s; page says: %s" % (e, b.eval("document.body ? document.body.innerText : ''")))
 
     # Item: a reload keeps control.
-    b.eval("document.getElementById('take').click()")
+    b.click("take")
     b.wait_for("window.botdesk.you === true", "the page to show this viewer in control", 10)
     before = lease()
     b.send("Page.reload", {"ignoreCache": True})
