@@ -34,6 +34,11 @@ is() {
 t_done() { exit "$T_FAILED"; }
 
 now() { echo "${EPOCHREALTIME}"; }
+# deadline_in SECONDS: the clock, in microseconds, SECONDS (whole) from now;
+# past DEADLINE: that time has come. The one bound of every wait below.
+usec_now() { echo "${EPOCHREALTIME//[!0-9]/}"; }
+deadline_in() { echo $(($(usec_now) + $1 * 1000000)); }
+past() { [ "$(usec_now)" -gt "$1" ]; }
 ms_since() { awk -v a="$1" -v b="${EPOCHREALTIME}" 'BEGIN { printf "%d", (b - a) * 1000 }'; }
 
 # The cgroup v2 mount point, from mountinfo (hybrid hosts: /sys/fs/cgroup/unified).
@@ -69,13 +74,13 @@ survivors() { local p; for p in "$@"; do alive "$p" && echo "$p"; done; }
 # No pid at all fails: "every process is gone" would pass without a kill.
 wait_gone() {
         local deadline p left
-        deadline=$(awk -v t="${EPOCHREALTIME}" -v s="$1" 'BEGIN { printf "%.3f", t + s }')
+        deadline=$(deadline_in "$1")
         shift
         [ $# -gt 0 ] || { echo "no pid to wait for: the list of processes to see gone is empty"; return 1; }
         while :; do
                 left=$(survivors "$@")
                 [ -z "$left" ] && return 0
-                awk -v t="${EPOCHREALTIME}" -v d="$deadline" 'BEGIN { exit !(t > d) }' && break
+                past "$deadline" && break
                 sleep 0.05
         done
         for p in $left; do echo "still alive: $p $(tr '\0' ' ' < "/proc/$p/cmdline" 2>/dev/null)"; done
@@ -86,11 +91,11 @@ wait_gone() {
 wait_prop() {
         local secs=$1 unit=$2 p=$3 v deadline
         shift 3
-        deadline=$(awk -v t="${EPOCHREALTIME}" -v s="$secs" 'BEGIN { printf "%.3f", t + s }')
+        deadline=$(deadline_in "$secs")
         while :; do
                 v=$(prop "$unit" "$p")
                 for want in "$@"; do [ "$v" = "$want" ] && return 0; done
-                awk -v t="${EPOCHREALTIME}" -v d="$deadline" 'BEGIN { exit !(t > d) }' && break
+                past "$deadline" && break
                 sleep 0.05
         done
         echo "$unit $p=$v after ${secs}s, wanted: $*"
