@@ -32,6 +32,7 @@
 #include "config.h"
 #include "record.h"
 #include "lease.h"
+#include "lease-watch.h"
 #include "log.h"
 #include "profile.h"
 #include "rfb-filter.h"
@@ -136,33 +137,21 @@ static void update_input(struct bridge *b) {
         }
 }
 
+static int note_lease_event(const struct inotify_event *ev, void *userdata) {
+        bool *changed = userdata;
+
+        *changed = *changed || lease_event_changes(ev);
+        return 0;
+}
+
 static int handle_inotify(struct bridge *b) {
-        union {
-                struct inotify_event ev;
-                uint8_t raw[4096];
-        } buf;
-        bool relevant = false;
+        bool changed = false;
+        int r;
 
-        for (;;) {
-                ssize_t n = read(b->inotify, &buf, sizeof buf);
-
-                if (n < 0) {
-                        if (errno == EINTR)
-                                continue;
-                        if (errno == EAGAIN)
-                                break;
-                        return log_error_errno(errno, "Cannot read lease changes: %m");
-                }
-                for (uint8_t *p = buf.raw; p < buf.raw + n;) {
-                        const struct inotify_event *ev = (const struct inotify_event *) p;
-
-                        if ((ev->mask & (IN_Q_OVERFLOW | IN_IGNORED | IN_DELETE_SELF)) ||
-                            (ev->len > 0 && streq(ev->name, LEASE_FILE)))
-                                relevant = true;
-                        p += sizeof *ev + ev->len;
-                }
-        }
-        if (relevant)
+        r = inotify_drain(b->inotify, note_lease_event, &changed);
+        if (r < 0)
+                return log_error_errno(r, "Cannot read lease changes: %m");
+        if (changed)
                 update_input(b);
         return 0;
 }
@@ -509,7 +498,6 @@ int verb_rfb(const struct cli_args *a) {
         _cleanup_(paths_done) struct bd_paths p = {};
         _cleanup_(helper_record_done) struct helper_record rec = {};
         _cleanup_(bridge_free) struct bridge *b = NULL;
-        char watch[64];
         unsigned max_cut_text;
         sigset_t mask;
         int r;
@@ -559,11 +547,9 @@ int verb_rfb(const struct cli_args *a) {
                 log_error_errno(errno, "Cannot watch the control lease (inotify): %m");
                 return EXIT_FAILED;
         }
-        snprintf(watch, sizeof watch, "/proc/self/fd/%d", b->dirfd);
-        if (inotify_add_watch(b->inotify, watch,
-                              IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_MODIFY |
-                              IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR) < 0) {
-                log_error_errno(errno, "Cannot watch %s for lease changes: %m", p.runtime);
+        r = lease_watch_add(b->inotify, b->dirfd);
+        if (r < 0) {
+                log_error_errno(r, "Cannot watch %s for lease changes: %m", p.runtime);
                 return EXIT_FAILED;
         }
         rfb_filter_init(&b->filter, max_cut_text);
