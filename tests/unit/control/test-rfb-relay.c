@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "tap.h"
+#include "fixture.h"
 
 #include <fcntl.h>
-#include <ftw.h>
+#include <limits.h>
 #include <sys/stat.h>
 
 #include "lease.h"
@@ -12,12 +13,8 @@
 #define MAX_CUT 262144
 #define MINUTE (60ULL * 1000000ULL)
 
-static char tmpdir[] = "/tmp/botdesk-test-rfb-relay.XXXXXX";
+static char tmpdir[PATH_MAX];
 static int dirfd_ = -1;
-
-static int rm_entry(const char *path, _unused_ const struct stat *st, _unused_ int flag, _unused_ struct FTW *ftw) {
-        return remove(path);
-}
 
 static struct lease agent(void) {
         return (struct lease) { .holder = LEASE_AGENT, .epoch = 4 };
@@ -164,17 +161,16 @@ static void test_throttle(void) {
 }
 
 int main(void) {
-        if (!mkdtemp(tmpdir))
-                abort();
+        scratch_dir_make(tmpdir, sizeof tmpdir, "botdesk-test-rfb-relay");
         dirfd_ = open(tmpdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (dirfd_ < 0)
-                abort();
+                die("open");
 
         test_gate();
         test_bytes();
         test_throttle();
 
         close(dirfd_);
-        (void) nftw(tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+        scratch_dir_remove(tmpdir);
         return tap_done();
 }

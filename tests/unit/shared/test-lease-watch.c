@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "tap.h"
+#include "fixture.h"
 
 #include <fcntl.h>
-#include <ftw.h>
+#include <limits.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -11,12 +12,8 @@
 #include "lease-watch.h"
 #include "util.h"
 
-static char tmpdir[] = "/tmp/botdesk-test-lease-watch.XXXXXX";
+static char tmpdir[PATH_MAX];
 static int dirfd_ = -1;
-
-static int rm_entry(const char *path, _unused_ const struct stat *st, _unused_ int flag, _unused_ struct FTW *ftw) {
-        return remove(path);
-}
 
 struct seen {
         unsigned events, lease_changes;
@@ -130,17 +127,16 @@ static void test_wait(void) {
 }
 
 int main(void) {
-        if (!mkdtemp(tmpdir))
-                abort();
+        scratch_dir_make(tmpdir, sizeof tmpdir, "botdesk-test-lease-watch");
         dirfd_ = open(tmpdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (dirfd_ < 0)
-                abort();
+                die("open");
 
         test_events();
         test_event_kinds();
         test_wait();
 
         close(dirfd_);
-        (void) nftw(tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+        scratch_dir_remove(tmpdir);
         return tap_done();
 }
