@@ -40,7 +40,6 @@
 #include "http.h"
 #include "lease.h"
 #include "profile.h"
-#include "rfb-filter.h"
 #include "ticket.h"
 #include "websocket.h"
 
