@@ -7,8 +7,8 @@
  * stdin -> filter -> rfb.sock, rfb.sock -> stdout unchanged. The server's
  * bytes are spliced, never copied through us, when stdout is a pipe
  * (directly) or a socket (through a pipe of our own: socat's EXEC and
- * websockify hand us a socketpair). The filter
- * drops input messages unless this viewer holds the control lease; inotify
+ * websockify hand us a socketpair). The relay (rfb-relay.h, as `botdesk
+ * web`'s) drops input messages unless this viewer holds the control lease; inotify
  * on the runtime directory re-reads the lease as soon as it is replaced, so
  * a change applies from the next client message, without polling.
  *
@@ -32,9 +32,10 @@
 #include "config.h"
 #include "record.h"
 #include "lease.h"
+#include "lease-watch.h"
 #include "log.h"
 #include "profile.h"
-#include "rfb-filter.h"
+#include "rfb-relay.h"
 #include "running.h"
 #include "socket-util.h"
 #include "util.h"
@@ -43,9 +44,6 @@
  * system calls per update small. */
 #define BRIDGE_BUF_SIZE (1024 * 1024)
 #define BRIDGE_READ_MAX (256 * 1024)
-/* RFB traffic is a use of the desktop, but one stamp a minute is enough for
- * an idle timer counted in minutes. */
-#define ACTIVITY_INTERVAL_USEC (60ULL * 1000000ULL)
 
 struct bridge_buf {
         size_t start, end;
@@ -54,7 +52,6 @@ struct bridge_buf {
 
 struct bridge {
         const char *profile;
-        const char *viewer;
         int dirfd;
         int sock;
         int inotify;
@@ -67,8 +64,7 @@ struct bridge {
         int relay[2];                   /* stdout is a socket: the pipe spliced through, else -EBADF */
         size_t relay_len;               /* bytes in that pipe, not yet out */
         bool relay_full;                /* it took no more: read the server again once some went out */
-        unsigned long long last_activity;
-        struct rfb_filter filter;
+        struct rfb_relay rfb;           /* the filter, the lease gate, the activity stamp */
         struct bridge_buf up;           /* filtered client bytes for the server */
         struct bridge_buf down;         /* server bytes for the client */
         uint8_t raw[BRIDGE_READ_MAX];
@@ -109,60 +105,34 @@ static void bridge_free(struct bridge **bp) {
         free(b);
 }
 
-static void bridge_stamp_activity(struct bridge *b) {
-        unsigned long long now = now_usec();
-
-        if (b->last_activity && now - b->last_activity < ACTIVITY_INTERVAL_USEC)
-                return;
-        b->last_activity = now;
-        activity_stamp(b->dirfd);
-}
-
 static void update_input(struct bridge *b) {
         struct lease l;
-        bool allow;
 
         /* A damaged file reads as the fail-closed lease, which allows nobody. */
         (void) lease_read_at(b->dirfd, &l);
-        allow = b->viewer && lease_allows_input(&l, b->viewer);
-        if (allow != b->filter.allow_input)
-                log_debug("Input from this viewer is now %s (lease epoch %llu).", allow ? "allowed" : "dropped", l.epoch);
-        b->filter.allow_input = allow;
         /* A take is a file a human's take wrote: a damaged file takes input
          * from everyone, but is no takeover to hide the screen for. */
-        if (l.holder == LEASE_HUMAN && !l.failed && !allow) {
+        if (rfb_relay_lease(&b->rfb, &l) == RFB_RELAY_TAKEN) {
                 b->evicted = true;
                 b->evicted_epoch = l.epoch;
         }
 }
 
+static int note_lease_event(const struct inotify_event *ev, void *userdata) {
+        bool *changed = userdata;
+
+        *changed = *changed || lease_event_changes(ev);
+        return 0;
+}
+
 static int handle_inotify(struct bridge *b) {
-        union {
-                struct inotify_event ev;
-                uint8_t raw[4096];
-        } buf;
-        bool relevant = false;
+        bool changed = false;
+        int r;
 
-        for (;;) {
-                ssize_t n = read(b->inotify, &buf, sizeof buf);
-
-                if (n < 0) {
-                        if (errno == EINTR)
-                                continue;
-                        if (errno == EAGAIN)
-                                break;
-                        return log_error_errno(errno, "Cannot read lease changes: %m");
-                }
-                for (uint8_t *p = buf.raw; p < buf.raw + n;) {
-                        const struct inotify_event *ev = (const struct inotify_event *) p;
-
-                        if ((ev->mask & (IN_Q_OVERFLOW | IN_IGNORED | IN_DELETE_SELF)) ||
-                            (ev->len > 0 && streq(ev->name, LEASE_FILE)))
-                                relevant = true;
-                        p += sizeof *ev + ev->len;
-                }
-        }
-        if (relevant)
+        r = inotify_drain(b->inotify, note_lease_event, &changed);
+        if (r < 0)
+                return log_error_errno(r, "Cannot read lease changes: %m");
+        if (changed)
                 update_input(b);
         return 0;
 }
@@ -240,7 +210,7 @@ static int read_sock(struct bridge *b) {
                  * POLLOUT waits for the viewer. */
                 n = splice(b->sock, NULL, STDOUT_FILENO, NULL, BRIDGE_BUF_SIZE, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
                 if (n > 0) {
-                        bridge_stamp_activity(b);
+                        rfb_relay_stamp(&b->rfb);
                         return 0;
                 }
                 if (n == 0) {
@@ -269,7 +239,7 @@ static int read_sock(struct bridge *b) {
                            SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
                 if (n > 0) {
                         b->relay_len += (size_t) n;
-                        bridge_stamp_activity(b);
+                        rfb_relay_stamp(&b->rfb);
                         return 0;
                 }
                 if (n == 0) {
@@ -307,7 +277,7 @@ static int read_sock(struct bridge *b) {
                 return 0;
         }
         b->down.end += (size_t) n;
-        bridge_stamp_activity(b);
+        rfb_relay_stamp(&b->rfb);
         return 0;
 }
 
@@ -344,16 +314,14 @@ static int read_in(struct bridge *b) {
                 return r;
         if (b->evicted)
                 return 0;       /* the caller ends the stream; nothing of these bytes goes on */
-        r = rfb_filter_feed(&b->filter, b->raw, (size_t) n, b->up.data + b->up.end, room, &got);
+        r = rfb_relay_from_viewer(&b->rfb, b->raw, (size_t) n, b->up.data + b->up.end, room, &got);
         b->up.end += got;
         if (r == -EBADMSG) {
-                log_error("Closing the RFB stream of %s: the viewer sent %s.", b->profile,
-                          rfb_filter_error(&b->filter));
+                log_error("Closing the RFB stream of %s: the viewer sent %s.", b->profile, rfb_relay_error(&b->rfb));
                 return r;
         }
         if (r < 0)
                 return log_error_errno(r, "Cannot filter the RFB stream of %s: %m", b->profile);
-        bridge_stamp_activity(b);
         return 0;
 }
 
@@ -509,7 +477,6 @@ int verb_rfb(const struct cli_args *a) {
         _cleanup_(paths_done) struct bd_paths p = {};
         _cleanup_(helper_record_done) struct helper_record rec = {};
         _cleanup_(bridge_free) struct bridge *b = NULL;
-        char watch[64];
         unsigned max_cut_text;
         sigset_t mask;
         int r;
@@ -534,7 +501,6 @@ int verb_rfb(const struct cli_args *a) {
         }
         *b = (struct bridge) {
                 .profile = profile,
-                .viewer = viewer,
                 .dirfd = -EBADF,
                 .sock = -EBADF,
                 .inotify = -EBADF,
@@ -559,14 +525,12 @@ int verb_rfb(const struct cli_args *a) {
                 log_error_errno(errno, "Cannot watch the control lease (inotify): %m");
                 return EXIT_FAILED;
         }
-        snprintf(watch, sizeof watch, "/proc/self/fd/%d", b->dirfd);
-        if (inotify_add_watch(b->inotify, watch,
-                              IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_MODIFY |
-                              IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR) < 0) {
-                log_error_errno(errno, "Cannot watch %s for lease changes: %m", p.runtime);
+        r = lease_watch_add(b->inotify, b->dirfd);
+        if (r < 0) {
+                log_error_errno(r, "Cannot watch %s for lease changes: %m", p.runtime);
                 return EXIT_FAILED;
         }
-        rfb_filter_init(&b->filter, max_cut_text);
+        rfb_relay_init(&b->rfb, profile, viewer, b->dirfd, max_cut_text);
         update_input(b);
         if (b->evicted) {
                 /* Before the server's socket is even opened: no byte of the screen for this viewer. */
@@ -617,6 +581,6 @@ int verb_rfb(const struct cli_args *a) {
                 return EXIT_FAILED;
         }
 
-        bridge_stamp_activity(b);
+        rfb_relay_stamp(&b->rfb);
         return bridge_loop(b);
 }

@@ -18,6 +18,7 @@
 #include "cli.h"
 #include "verbs.h"
 #include "json.h"
+#include "lease-watch.h"
 #include "log.h"
 #include "profile.h"
 #include "util.h"
@@ -178,40 +179,33 @@ static int add_from_base(struct watcher *wt, const char *name) {
         return refresh(wt, p);
 }
 
+struct drain {
+        struct watcher *wt;
+        bool dirty[WATCH_MAX_PROFILES];
+};
+
+/* A new profile's dir is watched at once; the others' changes are read once the queue is empty. */
+static int on_event(const struct inotify_event *ev, void *userdata) {
+        struct drain *d = userdata;
+        struct watcher *wt = d->wt;
+
+        if (ev->wd == wt->base_wd && wt->base_wd >= 0)
+                return ev->len > 0 && (ev->mask & IN_ISDIR) ? add_from_base(wt, ev->name) : 0;
+        for (size_t i = 0; i < wt->n; i++)
+                if ((ev->mask & IN_Q_OVERFLOW) || (wt->w[i].wd == ev->wd && ev->len > 0 && interesting(ev->name)))
+                        d->dirty[i] = true;
+        return 0;
+}
+
 static int handle_inotify(struct watcher *wt) {
-        char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
-        bool dirty[WATCH_MAX_PROFILES] = {};
+        struct drain d = { .wt = wt };
         int r;
 
-        for (;;) {
-                ssize_t n = read(wt->ino, buf, sizeof buf);
-
-                if (n < 0 && errno == EINTR)
-                        continue;
-                if (n <= 0)
-                        break;
-                for (char *q = buf; q < buf + n;) {
-                        const struct inotify_event *ev = (const struct inotify_event *) q;
-
-                        q += sizeof *ev + ev->len;
-                        if (ev->wd == wt->base_wd && wt->base_wd >= 0) {
-                                if (ev->len > 0 && (ev->mask & IN_ISDIR)) {
-                                        r = add_from_base(wt, ev->name);
-                                        if (r != 0)
-                                                return r;
-                                }
-                                continue;
-                        }
-                        for (size_t i = 0; i < wt->n; i++)
-                                if (wt->w[i].wd == ev->wd && (ev->mask & IN_Q_OVERFLOW || (ev->len > 0 && interesting(ev->name))))
-                                        dirty[i] = true;
-                        if (ev->mask & IN_Q_OVERFLOW)
-                                for (size_t i = 0; i < wt->n; i++)
-                                        dirty[i] = true;
-                }
-        }
+        r = inotify_drain(wt->ino, on_event, &d);
+        if (r != 0)
+                return r;
         for (size_t i = 0; i < wt->n; i++)
-                if (dirty[i] && (r = refresh(wt, &wt->w[i])) != 0)
+                if (d.dirty[i] && (r = refresh(wt, &wt->w[i])) != 0)
                         return r;
         return 0;
 }

@@ -399,11 +399,103 @@ static void serve_upgrade(struct web_conn *c, const char *profile, struct web_se
         web_conn_free(c, true);
 }
 
+/*
+ * The routes beneath /PROFILE/ (or /PROFILE/SCOPE/ over TCP), first match
+ * wins; the last matches every path. A request of another method is
+ * answered 405; then, in this order, the origin rule, the session rule, and
+ * the handler.
+ */
+struct route_request {
+        const char *profile;
+        struct web_session *session;    /* NULL: neither ticket nor session */
+        const char *cookie;             /* a new session's cookie, else "" */
+        bool by_cookie;                 /* only a cookie vouches for the request */
+        const char *rel;                /* what follows a prefix route's path */
+        const void *early;              /* what the client sent after its request head */
+        size_t n_early;
+};
+
+struct web_route {
+        const char *method;
+        const char *path;
+        bool prefix;                    /* path starts the request's, else is all of it */
+        enum {
+                ROUTE_ANY_ORIGIN,
+                ROUTE_OWN_ORIGIN,       /* changes state or opens the stream: from our own page only */
+        } origin;
+        enum {
+                ROUTE_SESSION_OVER_TCP, /* a ticket or a session over TCP; free over the Unix socket */
+                ROUTE_SESSION,          /* a ticket or a session, whatever the listener */
+        } auth;
+        void (*serve)(struct web_conn *c, const struct route_request *rq);
+};
+
+static void route_take(struct web_conn *c, const struct route_request *rq) {
+        serve_lease(c, rq->profile, rq->session, "take");
+}
+
+static void route_release(struct web_conn *c, const struct route_request *rq) {
+        serve_lease(c, rq->profile, rq->session, "release");
+}
+
+static void route_stream(struct web_conn *c, const struct route_request *rq) {
+        serve_upgrade(c, rq->profile, rq->session, rq->early, rq->n_early);
+}
+
+static void route_page(struct web_conn *c, const struct route_request *rq) {
+        if (c->spent_ticket)
+                /* As after a redemption: on to the page without the ticket. */
+                web_respond(c, 303, "text/plain; charset=utf-8", "Location: ./\r\nCache-Control: no-store\r\n", "", 0, -1);
+        else
+                web_serve_page(c, rq->profile, rq->session, rq->cookie);
+}
+
+static void route_script(struct web_conn *c, const struct route_request *rq) {
+        web_respond(c, 200, "text/javascript; charset=utf-8", "Cache-Control: no-store\r\n", web_page_script,
+                    strlen(web_page_script), -1);
+}
+
+static void route_lease(struct web_conn *c, const struct route_request *rq) {
+        serve_lease(c, rq->profile, rq->session, NULL);
+}
+
+static void route_journal(struct web_conn *c, const struct route_request *rq) {
+        web_serve_journal(c, rq->profile, rq->session, rq->rel);
+}
+
+static void route_novnc(struct web_conn *c, const struct route_request *rq) {
+        web_serve_static(c, rq->rel);
+}
+
+static void route_none(struct web_conn *c, const struct route_request *rq) {
+        web_respond_text(c, 404, NULL, "botdesk web: no such page.\n");
+}
+
+static const struct web_route routes[] = {
+        { "POST", "/take",       false, ROUTE_OWN_ORIGIN, ROUTE_SESSION,          route_take },
+        { "POST", "/release",    false, ROUTE_OWN_ORIGIN, ROUTE_SESSION,          route_release },
+        { "GET",  "/websockify", false, ROUTE_OWN_ORIGIN, ROUTE_SESSION,          route_stream },
+        { "GET",  "/",           false, ROUTE_ANY_ORIGIN, ROUTE_SESSION_OVER_TCP, route_page },
+        { "GET",  "/botdesk.js", false, ROUTE_ANY_ORIGIN, ROUTE_SESSION_OVER_TCP, route_script },
+        { "GET",  "/lease",      false, ROUTE_ANY_ORIGIN, ROUTE_SESSION_OVER_TCP, route_lease },
+        { "GET",  "/journal",    true,  ROUTE_ANY_ORIGIN, ROUTE_SESSION_OVER_TCP, route_journal },
+        { "GET",  "/novnc/",     true,  ROUTE_ANY_ORIGIN, ROUTE_SESSION_OVER_TCP, route_novnc },
+        { "GET",  "",            true,  ROUTE_ANY_ORIGIN, ROUTE_SESSION_OVER_TCP, route_none },
+};
+
+static bool route_match(const struct web_route *route, const char *rest, const char **ret_rel) {
+        const char *rel = route->prefix ? startswith(rest, route->path) : streq(rest, route->path) ? "" : NULL;
+
+        *ret_rel = rel;
+        return rel != NULL;
+}
+
 static void route(struct web_conn *c, const void *early, size_t n_early) {
-        const char *path = c->req.path, *rest, *method = c->req.method;
+        const char *path = c->req.path, *rest, *method = c->req.method, *rel;
         char profile[PROFILE_NAME_MAX + 1], cookie[65], scope_buf[WEB_SCOPE_LEN + 1], *scope = NULL;
         struct web_session *session;
-        bool by_cookie;
+        const struct web_route *route;
+        struct route_request rq;
         size_t l;
 
         l = strcspn(path + 1, "/");
@@ -444,7 +536,9 @@ static void route(struct web_conn *c, const void *early, size_t n_early) {
                 rest += 1 + WEB_SCOPE_LEN;
         }
 
-        c->ws = streq(rest, "/websockify") && streq(method, "GET") &&
+        for (route = routes; !route_match(route, rest, &rel); route++)
+                ;
+        c->ws = route->serve == route_stream && streq(method, route->method) &&
                 http_header_has_token(&c->req, "Upgrade", "websocket") &&
                 http_header_has_token(&c->req, "Connection", "upgrade") &&
                 streq_ptr(http_header(&c->req, "Sec-WebSocket-Version"), "13");
@@ -454,47 +548,28 @@ static void route(struct web_conn *c, const void *early, size_t n_early) {
         }
         if (authorize(c, profile, scope, &session, cookie) != 0)
                 return;
-        by_cookie = session && !cookie[0];
+        rq = (struct route_request) {
+                .profile = profile,
+                .session = session,
+                .cookie = cookie,
+                .by_cookie = session && !cookie[0],
+                .rel = rel,
+                .early = early,
+                .n_early = n_early,
+        };
 
-        if (streq(rest, "/take") || streq(rest, "/release")) {
-                if (!streq(method, "POST")) {
-                        web_respond_text(c, 405, "Allow: POST\r\n", "botdesk web: POST only.\n");
-                        return;
-                }
-                if (!origin_ok_for(c, profile, by_cookie) || web_need_auth(c, session, profile))
-                        return;
-                serve_lease(c, profile, session, rest + 1);
+        if (!streq(method, route->method)) {
+                char allow[32];
+
+                snprintf(allow, sizeof allow, "Allow: %s\r\n", route->method);
+                web_respond_text(c, 405, allow, "botdesk web: %s only.\n", route->method);
                 return;
         }
-        if (!streq(method, "GET")) {
-                web_respond_text(c, 405, "Allow: GET\r\n", "botdesk web: GET only.\n");
+        if (route->origin == ROUTE_OWN_ORIGIN && !origin_ok_for(c, profile, rq.by_cookie))
                 return;
-        }
-        if (streq(rest, "/websockify")) {
-                if (!origin_ok_for(c, profile, by_cookie) || web_need_auth(c, session, profile))
-                        return;
-                serve_upgrade(c, profile, session, early, n_early);
+        if ((route->auth == ROUTE_SESSION || c->server->tcp) && web_need_auth(c, session, profile))
                 return;
-        }
-        /* Over TCP, nothing without a ticket or a session. */
-        if (c->server->tcp && web_need_auth(c, session, profile))
-                return;
-        if (streq(rest, "/") && c->spent_ticket)
-                /* As after a redemption: on to the page without the ticket. */
-                web_respond(c, 303, "text/plain; charset=utf-8", "Location: ./\r\nCache-Control: no-store\r\n", "", 0, -1);
-        else if (streq(rest, "/"))
-                web_serve_page(c, profile, session, cookie);
-        else if (streq(rest, "/botdesk.js"))
-                web_respond(c, 200, "text/javascript; charset=utf-8", "Cache-Control: no-store\r\n", web_page_script,
-                        strlen(web_page_script), -1);
-        else if (streq(rest, "/lease"))
-                serve_lease(c, profile, session, NULL);
-        else if (startswith(rest, "/journal"))
-                web_serve_journal(c, profile, session, rest + strlen("/journal"));
-        else if ((rest = startswith(rest, "/novnc/")))
-                web_serve_static(c, rest);
-        else
-                web_respond_text(c, 404, NULL, "botdesk web: no such page.\n");
+        route->serve(c, &rq);
 }
 
 /* ---- the connection ------------------------------------------------------------------------- */

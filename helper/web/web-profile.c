@@ -5,10 +5,9 @@
  * read, its [web] settings, and, while the viewer in control has no stream
  * left, the timer of the deadline at which control returns to the agent.
  */
-#include <sys/inotify.h>
-
 #include "config.h"
 #include "lease-deadline.h"
+#include "lease-watch.h"
 #include "log.h"
 #include "util.h"
 #include "web.h"
@@ -46,7 +45,6 @@ static int profile_load_config(struct web_profile *p) {
 struct web_profile *web_profile_get(struct web_server *s, const char *name, int *ret_error) {
         _cleanup_(paths_done) struct bd_paths paths = {};
         struct web_profile *p;
-        char watch[64];
         int r;
 
         for (p = s->profiles; p; p = p->next)
@@ -84,12 +82,9 @@ struct web_profile *web_profile_get(struct web_server *s, const char *name, int 
                 goto fail;
         }
         /* Watch before the first read, so that no change falls in between. */
-        snprintf(watch, sizeof watch, "/proc/self/fd/%d", p->dirfd);
-        p->wd = inotify_add_watch(s->inotify_fd, watch,
-                                  IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_MODIFY |
-                                  IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR);
+        p->wd = lease_watch_add(s->inotify_fd, p->dirfd);
         if (p->wd < 0) {
-                r = negative_errno();
+                r = p->wd;
                 safe_close(p->dirfd);
                 free(p);
                 goto fail;
@@ -203,32 +198,19 @@ void web_profile_viewer_back(struct web_profile *p, const char *viewer) {
                 deadline_disarm(p);
 }
 
-void web_server_lease_changes(struct web_server *s) {
-        union {
-                struct inotify_event ev;
-                uint8_t raw[4096];
-        } buf;
+static int on_lease_event(const struct inotify_event *ev, void *userdata) {
+        struct web_server *s = userdata;
+        bool overflow = ev->mask & IN_Q_OVERFLOW;
 
-        for (;;) {
-                ssize_t n = read(s->inotify_fd, &buf, sizeof buf);
-
-                if (n < 0) {
-                        if (errno == EINTR)
-                                continue;
-                        if (errno != EAGAIN)
-                                log_warning_errno(errno, "Cannot read lease changes, ignoring: %m");
-                        return;
-                }
-                for (uint8_t *q = buf.raw; q < buf.raw + n;) {
-                        const struct inotify_event *ev = (const struct inotify_event *) q;
-                        bool overflow = ev->mask & IN_Q_OVERFLOW;
-
-                        for (struct web_profile *p = s->profiles; p; p = p->next)
-                                if (overflow || (ev->wd == p->wd && ((ev->mask & (IN_IGNORED | IN_DELETE_SELF)) ||
-                                                                     (ev->len > 0 && streq(ev->name, LEASE_FILE)))))
-                                        profile_reload_lease(p);
-                        q += sizeof *ev + ev->len;
-                }
-        }
+        for (struct web_profile *p = s->profiles; p; p = p->next)
+                if (overflow || (ev->wd == p->wd && lease_event_changes(ev)))
+                        profile_reload_lease(p);
+        return 0;
 }
 
+void web_server_lease_changes(struct web_server *s) {
+        int r = inotify_drain(s->inotify_fd, on_lease_event, s);
+
+        if (r < 0)
+                log_warning_errno(r, "Cannot read lease changes, ignoring: %m");
+}

@@ -3,8 +3,8 @@
  * botdesk web: one viewer's stream, RFB carried in WebSocket binary frames.
  *
  * Viewer to desktop: frames are parsed (websocket.h) and their payload goes
- * through the RFB filter of `botdesk rfb` (rfb-filter.h, the same code), so
- * that input reaches the screen only while this viewer's ticket holds the
+ * through the relay of `botdesk rfb` (rfb-relay.h, the same code), so that
+ * input reaches the screen only while this viewer's ticket holds the
  * control lease. Desktop to viewer: the server's bytes pass unchanged, each
  * read becoming one binary frame.
  *
@@ -17,6 +17,7 @@
 
 #include "profile.h"
 #include "log.h"
+#include "rfb-relay.h"
 #include "util.h"
 #include "web.h"
 
@@ -26,7 +27,6 @@
 /* Room always kept for a close and a ping frame after the data. */
 #define CONTROL_RESERVE (2 * (2 + WS_CONTROL_MAX))
 #define DOWN_READ_MIN (16 * 1024)
-#define ACTIVITY_INTERVAL_USEC (60ULL * 1000000ULL)
 
 struct web_stream {
         struct web_server *server;
@@ -36,7 +36,7 @@ struct web_stream {
         int fd, rfb;
         sd_event_source *io, *rfb_io, *timer;
         struct ws_parser ws;
-        struct rfb_filter filter;
+        struct rfb_relay relay;         /* the filter, the lease gate, the activity stamp */
 
         bool client_eof, close_sent, close_received, clean;
         bool pong_pending, ping_pending;
@@ -45,7 +45,7 @@ struct web_stream {
         size_t pong_size;
         uint8_t close_frame[2 + WS_CONTROL_MAX];
         size_t close_size;              /* queued, not yet in down */
-        unsigned long long last_rx, last_activity;
+        unsigned long long last_rx;
 
         size_t in_start, in_end, up_start, up_end, down_start, down_end;
         uint8_t in[IN_SIZE];
@@ -103,29 +103,17 @@ static void stream_free(struct web_stream *st) {
         web_server_connection_gone(s);
 }
 
-static void stamp_activity(struct web_stream *st) {
-        unsigned long long now = now_usec();
-
-        if (st->last_activity && now - st->last_activity < ACTIVITY_INTERVAL_USEC)
-                return;
-        st->last_activity = now;
-        activity_stamp(st->profile->dirfd);
-}
-
 static void set_events(sd_event_source *src, uint32_t events);
 static void stream_close(struct web_stream *st, uint16_t code, const char *reason);
 
 void web_stream_lease_changed(struct web_stream *st) {
-        const struct lease *l = &st->profile->lease;
-        bool allow = lease_allows_input(l, st->viewer);
+        enum rfb_relay_control c = rfb_relay_lease(&st->relay, &st->profile->lease);
 
-        if (allow != st->filter.allow_input)
-                log_debug("Input from a viewer of %s is now %s (lease epoch %llu).", st->profile->name,
-                          allow ? "allowed" : "dropped", l->epoch);
-        st->filter.allow_input = allow;
-        /* A takeover is private: only the holder goes on seeing the screen.
-         * Queued, not sent here: the caller may be walking the stream list. */
-        if (l->holder == LEASE_HUMAN && !allow && !st->close_sent) {
+        /* A takeover is private: only the holder goes on seeing the screen;
+         * a lease that fails closed is taken as one (the upgrade refuses it
+         * alike, web-http.c). Queued, not sent here: the caller may be
+         * walking the stream list. */
+        if ((c == RFB_RELAY_TAKEN || c == RFB_RELAY_FAIL_CLOSED) && !st->close_sent) {
                 stream_close(st, WS_CLOSE_EVICTED, "control-taken");
                 set_events(st->io, EPOLLIN | EPOLLOUT);
         }
@@ -259,10 +247,10 @@ static void process_in(struct web_stream *st) {
                                 break; /* closing: what the viewer still sends goes nowhere */
                         /* Lease changes that finished before these bytes were read apply to them. */
                         web_server_lease_changes(st->server);
-                        r = rfb_filter_feed(&st->filter, ev.data, ev.size, st->up + st->up_end, room, &got);
+                        r = rfb_relay_from_viewer(&st->relay, ev.data, ev.size, st->up + st->up_end, room, &got);
                         st->up_end += got;
                         if (r < 0) {
-                                const char *why = rfb_filter_error(&st->filter);
+                                const char *why = rfb_relay_error(&st->relay);
 
                                 log_info("The viewer of %s sent %s.", st->profile->name, why ?: "something unreadable");
                                 st->in_start = st->in_end;
@@ -271,7 +259,6 @@ static void process_in(struct web_stream *st) {
                                 stream_close(st, WS_CLOSE_UNSUPPORTED, why ?: "the RFB stream broke the protocol");
                                 return;
                         }
-                        stamp_activity(st);
                         break;
                 case WS_EVENT_PING:
                         if (!st->close_sent) {
@@ -353,7 +340,7 @@ static void read_rfb(struct web_stream *st) {
         hl = ws_frame_header(WS_OP_BINARY, (uint64_t) n, h);
         down_append(st, h, hl);
         down_append(st, st->server->scratch, (size_t) n);
-        stamp_activity(st);
+        rfb_relay_stamp(&st->relay);
 }
 
 /* ---- events --------------------------------------------------------------------------------- */
@@ -475,7 +462,7 @@ int web_stream_new(struct web_server *s, struct web_profile *p, struct web_sessi
         st->rfb = rfb_fd;
         st->last_rx = now_usec();
         ws_parser_init(&st->ws, WEB_FRAME_MAX);
-        rfb_filter_init(&st->filter, p->max_cut_text);
+        rfb_relay_init(&st->relay, p->name, st->viewer, p->dirfd, p->max_cut_text);
         web_stream_lease_changed(st);
         down_append(st, head, n_head);
         memcpy(st->in, early, n_early);

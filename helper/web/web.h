@@ -25,7 +25,7 @@
  *
  * Files: web-server.c (loop, listener, limits, shutdown), web-profile.c
  * (a profile's lease, its watch, its deadline when no viewer is left),
- * web-http.c (one HTTP request per connection, routing, responses,
+ * web-http.c (one HTTP request per connection, the table of routes, responses,
  * refusals: an HTTP status, or a close code on a WebSocket upgrade),
  * web-auth.c (Host and Origin), web-static.c (noVNC's files, the lease
  * as JSON, the RFB socket),
@@ -40,7 +40,6 @@
 #include "http.h"
 #include "lease.h"
 #include "profile.h"
-#include "rfb-filter.h"
 #include "ticket.h"
 #include "websocket.h"
 

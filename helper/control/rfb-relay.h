@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lease.h"
+#include "rfb-filter.h"
+
+/*
+ * One viewer's lease-gated RFB relay to a desktop, whatever carries the
+ * bytes: `botdesk rfb` on stdin/stdout, `botdesk web` in WebSocket frames.
+ * The relay holds what both fronts decide alike: which client messages are
+ * input (rfb-filter.h), the gate that lets this viewer's input through only
+ * while it holds the control lease, and the desktop's activity stamp, at
+ * most once a minute. The front does the I/O: it feeds the viewer's bytes
+ * in, says when the server sent some, and hands over every lease it reads
+ * (after draining the lease changes queued before those bytes were read).
+ */
+
+/* RFB traffic is a use of the desktop, but one stamp a minute is enough for
+ * an idle timer counted in minutes. */
+#define RFB_RELAY_ACTIVITY_INTERVAL_USEC (60ULL * 1000000ULL)
+
+/* What a lease means for this viewer. */
+enum rfb_relay_control {
+        RFB_RELAY_WATCH,        /* the agent holds control: the screen is shown, input dropped */
+        RFB_RELAY_CONTROL,      /* this viewer holds control: its input passes */
+        RFB_RELAY_TAKEN,        /* a human other than this viewer took control (a readable lease) */
+        RFB_RELAY_FAIL_CLOSED,  /* the lease cannot be trusted (lease.h): nobody's input passes */
+};
+
+struct rfb_relay {
+        struct rfb_filter filter;
+        const char *profile;            /* for logs; outlives the relay */
+        const char *viewer;             /* NULL: a viewer without an id, never in control */
+        int dirfd;                      /* the desktop's runtime dir, for its activity stamp */
+        unsigned long long last_activity;       /* CLOCK_MONOTONIC usec of the last stamp, 0: none */
+};
+
+/* Input dropped until the first rfb_relay_lease() says otherwise. */
+void rfb_relay_init(struct rfb_relay *r, const char *profile, const char *viewer, int dirfd, uint32_t max_cut_text);
+
+/* The lease in force now: input passes from the next byte fed on exactly when this viewer holds it. */
+enum rfb_relay_control rfb_relay_lease(struct rfb_relay *r, const struct lease *l);
+
+/*
+ * The viewer's bytes, as rfb_filter_feed(): what goes on to the server is
+ * written to out (RFB_FILTER_OUT_SIZE(n) bytes of room), its count to
+ * *ret_out. A chunk taken stamps the desktop's activity. -EBADMSG when the
+ * viewer broke the protocol (rfb_relay_error() says how): the stream ends.
+ */
+int rfb_relay_from_viewer(struct rfb_relay *r, const void *in, size_t n, void *out, size_t out_size,
+                          size_t *ret_out);
+
+/* Why the viewer's stream was refused, or NULL while it is fine. */
+const char *rfb_relay_error(const struct rfb_relay *r);
+
+/* The desktop was used (the server sent bytes, the stream opened): stamp its activity if a minute has passed. */
+void rfb_relay_stamp(struct rfb_relay *r);
+/* As rfb_relay_stamp() at monotonic time now; whether it stamped (exposed for tests). */
+bool rfb_relay_stamp_at(struct rfb_relay *r, unsigned long long now);
