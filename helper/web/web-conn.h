@@ -51,4 +51,4 @@ bool web_need_auth(struct web_conn *c, struct web_session *session, const char *
 /* ---- web-pages.c ---- */
 void web_serve_page(struct web_conn *c, const char *profile, struct web_session *session, const char *cookie);
 void web_serve_static(struct web_conn *c, const char *rel);
-void web_serve_journal(struct web_conn *c, const char *profile, struct web_session *session, const char *rel);
+void web_serve_journal(struct web_conn *c, const char *profile, const char *rel);

@@ -460,7 +460,7 @@ static void route_lease(struct web_conn *c, const struct route_request *rq) {
 }
 
 static void route_journal(struct web_conn *c, const struct route_request *rq) {
-        web_serve_journal(c, rq->profile, rq->session, rq->rel);
+        web_serve_journal(c, rq->profile, rq->rel);
 }
 
 static void route_novnc(struct web_conn *c, const struct route_request *rq) {
@@ -478,7 +478,7 @@ static const struct web_route routes[] = {
         { "GET",  "/",           false, ROUTE_ANY_ORIGIN, ROUTE_SESSION_OVER_TCP, route_page },
         { "GET",  "/botdesk.js", false, ROUTE_ANY_ORIGIN, ROUTE_SESSION_OVER_TCP, route_script },
         { "GET",  "/lease",      false, ROUTE_ANY_ORIGIN, ROUTE_SESSION_OVER_TCP, route_lease },
-        { "GET",  "/journal",    true,  ROUTE_ANY_ORIGIN, ROUTE_SESSION_OVER_TCP, route_journal },
+        { "GET",  "/journal",    true,  ROUTE_ANY_ORIGIN, ROUTE_SESSION,          route_journal },
         { "GET",  "/novnc/",     true,  ROUTE_ANY_ORIGIN, ROUTE_SESSION_OVER_TCP, route_novnc },
         { "GET",  "",            true,  ROUTE_ANY_ORIGIN, ROUTE_SESSION_OVER_TCP, route_none },
 };
