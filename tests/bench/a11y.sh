@@ -34,17 +34,7 @@ cleanup() {
 }
 trap cleanup EXIT
 PY=/usr/bin/python3
-ms() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }
-median() { sort -n | awk '{a[NR]=$1} END {if (NR==0) print "n/a"; else print a[int((NR+1)/2)]}'; }
 row() { printf '| %-48s | %10s | %-16s |\n' "$1" "$2" "$3"; }
-pss_of() {
-        local total=0 p v
-        for p in "$@"; do
-                v=$(awk '/^Pss:/{print $2}' "/proc/$p/smaps_rollup" 2>/dev/null || echo 0)
-                total=$((total + ${v:-0}))
-        done
-        echo "$total"
-}
 desktop_pss() {
         local cg
         cg=$(sed -n 's/^CGROUP=//p' "$W/run/botdesk/$1/helper")

@@ -43,8 +43,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-ms() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }
-median() { sort -n | awk '{a[NR]=$1} END {if (NR==0) print "n/a"; else print a[int((NR+1)/2)]}'; }
 STAMP=$(date -u +%Y%m%dT%H%M%SZ)
 TABLE=$OUT/bench-$STAMP.txt JSON=$OUT/bench-$STAMP.json
 : >"$TABLE"
@@ -62,22 +60,6 @@ with open(sys.argv[1], "w") as f:
     json.dump({"date": sys.argv[2], "rows": rows}, f, indent=1)' "$JSON" "$STAMP" "${ROWS[@]}"
 }
 
-# PSS of a set of pids, in KiB.
-pss_of() {
-        local total=0 p v
-        for p in "$@"; do
-                v=$(awk '/^Pss:/{print $2}' "/proc/$p/smaps_rollup" 2>/dev/null || echo 0)
-                total=$((total + ${v:-0}))
-        done
-        echo "$total"
-}
-desktop_pids() {
-        local cg
-        cg=$(sed -n 's/^CGROUP=//p' "$W/run/botdesk/$1/helper")
-        if [ -n "$cg" ] && [ -d "$cg" ]; then
-                find "$cg" -name cgroup.procs -exec cat {} + 2>/dev/null
-        fi
-}
 
 # ---- raw floor: Xvnc + the same session from a bare script ------------------------------------
 # The floor starts exactly the work the product starts: the same Xvnc flags

@@ -50,7 +50,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-median() { sort -n | awk '{a[NR]=$1} END {if (NR==0) print "n/a"; else print a[int((NR+1)/2)]}'; }
 STAMP=$(date -u +%Y%m%dT%H%M%SZ)
 TABLE=$OUT/bench-journal-$STAMP.txt
 : >"$TABLE"

@@ -24,3 +24,27 @@ bench_parse_options() {
                 printf -v "${var[$o]}" %s "$OPTARG"
         done
 }
+
+# ms T0: milliseconds since T0 (date +%s%N).
+ms() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }
+# median: of the numbers on stdin, one a line ("n/a" for none).
+median() { sort -n | awk '{a[NR]=$1} END {if (NR==0) print "n/a"; else print a[int((NR+1)/2)]}'; }
+# pss_of PID...: their PSS together, in KiB (a pid gone counts 0).
+pss_of() {
+        local total=0 p v
+        for p in "$@"; do
+                v=$(awk '/^Pss:/{print $2}' "/proc/$p/smaps_rollup" 2>/dev/null || echo 0)
+                total=$((total + ${v:-0}))
+        done
+        echo "$total"
+}
+# desktop_state PROFILE KEY: KEY= of the profile's helper state file under $W/run.
+desktop_state() { sed -n "s/^$2=//p" "$W/run/botdesk/$1/helper" 2>/dev/null; }
+# desktop_pids PROFILE: every process of the desktop's cgroup (not its helper).
+desktop_pids() {
+        local cg
+        cg=$(desktop_state "$1" CGROUP)
+        if [ -n "$cg" ] && [ -d "$cg" ]; then
+                find "$cg" -name cgroup.procs -exec cat {} + 2>/dev/null
+        fi
+}
