@@ -180,9 +180,9 @@ proc_has_env() { grep -qzxF -- "$2" "/proc/$1/environ" 2>/dev/null; }
 # once the cleanup has stopped and killed what it knows of (the test's shell,
 # its guard and their children aside) outlived the test: a pid the test
 # recorded was not the one that ran (a wrapper's, a subshell's). Each is
-# named, then killed by its pid.
+# named, then killed by its pid; it fails when there was any.
 bd_leak_sweep() {
-        local p ppid want="XDG_RUNTIME_DIR=$BD_T/run" key val _
+        local p ppid want="XDG_RUNTIME_DIR=$BD_T/run" key val _ found=0
         for p in /proc/[0-9]*; do
                 p=${p#/proc/}
                 case $p in "$$" | "$BASHPID" | "${BD_GUARD_PID:-none}") continue ;; esac
@@ -197,7 +197,9 @@ bd_leak_sweep() {
                 printf '# cleanup: process %s (%s) outlived the test; killed\n' "$p" \
                         "$({ tr '\0' ' ' <"/proc/$p/cmdline"; } 2>/dev/null)"
                 kill -KILL "$p" 2>/dev/null
+                found=$((found + 1))
         done
+        [ "$found" -eq 0 ]
 }
 
 # Where the helper puts a standalone desktop's cgroup (when it can): BD_CG_PARENT.
@@ -775,7 +777,11 @@ bd_cleanup() {
         while read -r pid st; do
                 [ -n "$pid" ] && proc_alive "$pid" "$st" && kill -KILL "$pid" 2>/dev/null
         done <"$BD_T/ownpids"
-        bd_leak_sweep
+        # After the plan: TAP then also counts it as one test too many.
+        if ! bd_leak_sweep; then
+                t_fail "no process of this test outlived it (the lines above name those that did)"
+                rc=1
+        fi
         while IFS="$(printf '\t')" read -r f content; do
                 [ -n "$f" ] && [ -f "$f" ] && [ "$(tr -d '\n' <"$f")" = "$content" ] && rm -f "$f"
         done <"$BD_T/ownfiles"
