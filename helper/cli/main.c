@@ -19,10 +19,25 @@
 
 /* The option of verb that word names: its id, with "--env=NAME"'s value in *ret_inline; -1 for none. */
 static int option_find(const struct verb *v, const char *word, const char **ret_inline) {
+        const char *eq = strchr(word, '=');
+        _cleanup_free_ char *name = NULL;
+        int id;
+
         *ret_inline = NULL;
         if ((v->options & OPT(OPT_ENV)) && startswith(word, "--env=")) {
                 *ret_inline = word + strlen("--env=");
                 return OPT_ENV;
+        }
+        /* A verb of its own options only takes --NAME=VALUE too, as getopt did for it. */
+        if (v->own_options && eq && startswith(word, "--")) {
+                name = strndup(word, (size_t) (eq - word));
+                if (!name)
+                        return -ENOMEM;
+                id = verb_option_find(v, name);
+                if (id < 0 || !cli_option_takes_value(id))
+                        return -1;
+                *ret_inline = eq + 1;
+                return id;
         }
         return verb_option_find(v, word);
 }
@@ -83,6 +98,18 @@ static int option_apply(struct cli_args *a, int id, const char *value) {
         case OPT_UNTIL:
                 a->until = value;
                 break;
+        case OPT_LISTEN:
+                a->listen = value;
+                break;
+        case OPT_NOVNC:
+                a->novnc = value;
+                break;
+        case OPT_PING:
+                a->ping = value;
+                break;
+        case OPT_TTL:
+                a->ttl = value;
+                break;
         case OPT_EPOCH:
                 if (cli_epoch_parse(value, &v) < 0)
                         return EXIT_USAGE;
@@ -99,29 +126,57 @@ static int option_apply(struct cli_args *a, int id, const char *value) {
         return EXIT_OK;
 }
 
+/* A word the verb does not take: its own usage on stderr when it has one
+ * (as getopt's callers printed it), else the message with the verb's line of
+ * use when it has one. EXIT_USAGE. */
+static int usage_error(const struct verb *v, const char *what, const char *verb, const char *w) {
+        if (v->usage)
+                return v->usage(stderr, EXIT_USAGE);
+        if (streq(what, "option") && v->use)
+                log_error("Unknown option %s for %s; use: %s", w, verb, v->use);
+        else if (streq(what, "option"))
+                log_error("Unknown option %s for %s.", w, verb);
+        else if (v->use)
+                log_error("Unexpected argument \"%s\"; use: %s", w, v->use);
+        else
+                log_error("Unexpected argument \"%s\".", w);
+        return EXIT_USAGE;
+}
+
 /*
  * The words after the verb, options anywhere among them: the operand (and
- * lease's action), exec's command after PROFILE or after "--". A verb
+ * lease's action), exec's command after PROFILE or after "--" (for a verb
+ * of its own options "--" only ends the options, as for getopt). A verb
  * outside the table is parsed as one without options of its own, so that
  * its words are judged before its name. Returns an exit code, said.
  */
 static int parse_args(const struct verb *v, const char *verb, char **words, struct cli_args *a) {
+        bool options_done = false;
+
+        a->verb = verb;
         for (size_t i = 0; words[i]; i++) {
                 const char *w = words[i], *value;
                 int id, r;
 
-                if (streq(w, "--")) {
+                if (streq(w, "--") && !options_done && v->own_options) {
+                        /* As getopt: the words after it are operands, whatever they look like. */
+                        options_done = true;
+                        continue;
+                }
+                if (streq(w, "--") && !options_done) {
                         a->command = words + i + 1;
                         break;
                 }
-                if (w[0] == '-' && w[1]) {
+                if (w[0] == '-' && w[1] && !options_done) {
                         id = option_find(v, w, &value);
-                        if (id < 0) {
-                                log_error("Unknown option %s for %s.", w, verb);
-                                return EXIT_USAGE;
-                        }
+                        if (id == -ENOMEM)
+                                return log_error("Out of memory."), EXIT_FAILED;
+                        if (id < 0)
+                                return usage_error(v, "option", verb, w);
                         if (cli_option_takes_value(id) && !value && words[i + 1])
                                 value = words[++i];
+                        if (cli_option_takes_value(id) && !value && v->usage)
+                                return v->usage(stderr, EXIT_USAGE);
                         r = option_apply(a, id, value);
                         if (r != EXIT_OK)
                                 return r;
@@ -132,10 +187,8 @@ static int parse_args(const struct verb *v, const char *verb, char **words, stru
                 else if (v->command) {
                         a->command = words + i;
                         break;
-                } else {
-                        log_error("Unexpected argument \"%s\".", w);
-                        return EXIT_USAGE;
-                }
+                } else
+                        return usage_error(v, "argument", verb, w);
         }
         return EXIT_OK;
 }

@@ -121,7 +121,8 @@ static const struct verb verbs[] = {
         { "web",
           "  web [--listen SPEC]           noVNC and RFB over WebSocket for a browser (web ticket PROFILE --viewer ID)\n",
           .options = OPT(OPT_HELP) | OPT(OPT_LISTEN) | OPT(OPT_NOVNC) | OPT(OPT_PING) | OPT(OPT_VIEWER) | OPT(OPT_TTL),
-          .words = "ticket PROFILE", .run_argv = verb_web },
+          .words = "ticket PROFILE", .action = true, .command = true, .own_options = true, .usage = verb_web_usage,
+          .run = verb_web },
         { "thumbnail",
           "  thumbnail PROFILE [-o FILE] [--size WxH] [--format png|jpeg] [--data-url] [--quality N] [--start]\n",
           .options = OPTS_ACTION | OPT(OPT_OUTPUT) | OPT(OPT_OUTPUT_SHORT) | OPT(OPT_SIZE) | OPT(OPT_FORMAT) |
@@ -220,7 +221,7 @@ const struct verb *verb_find(const char *name) {
 }
 
 uint64_t verb_options_accepted(const struct verb *v) {
-        return v->run ? v->options | OPTS_COMMON : v->options;
+        return v->run && !v->own_options ? v->options | OPTS_COMMON : v->options;
 }
 
 int verb_option_find(const struct verb *v, const char *word) {
@@ -268,6 +269,12 @@ int cli_usage(FILE *f, int status) {
 int cli_verb_usage(const char *verb) {
         const struct verb *v = verb_find(verb);
 
+        if (v && v->usage)
+                return v->usage(stdout, EXIT_OK);
+        if (v && v->use) {
+                printf("Usage: %s\n", v->use);
+                return EXIT_OK;
+        }
         /* help, the one verb without lines of its own, is the whole usage. */
         if (!v || !v->synopsis)
                 return cli_usage(stdout, EXIT_OK);

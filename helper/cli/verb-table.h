@@ -143,6 +143,17 @@ struct verb {
         bool unlisted;
         /* For botdesk's own scripts (__verbs): neither listed nor completed. */
         bool internal;
+        /* Takes its options alone, not OPTS_COMMON, and --NAME=VALUE too
+         * (as getopt did for it); "--" ends its options, and the words
+         * after it are its operands. */
+        bool own_options;
+        /* Its usage of its own: --help prints it on stdout, a word it does
+         * not take on stderr (exit 2). */
+        int (*usage)(FILE *f, int code);
+        /* Its one line of use ("botdesk windows PROFILE [--json]"): --help
+         * prints "Usage: " and it, and the messages of a word it does not
+         * take end with "; use: " and it. */
+        const char *use;
         /* Runs through the profile's exec prefix when placed elsewhere; the
          * others are about this host. */
         bool placed;

@@ -20,6 +20,7 @@ struct helper_record;
 
 /* What main.c's parser found after the verb. Pointers are into argv. */
 struct cli_args {
+        const char *verb;       /* the verb itself */
         const char *operand;    /* the first word: PROFILE (config: check or show), or NULL */
         const char *action;     /* lease: the second word (show, take, ...), or NULL */
         char **command;         /* exec: CMD [ARG...], NULL-terminated, or NULL */
@@ -35,6 +36,7 @@ struct cli_args {
         const char *viewer;
         const char *reason;
         const char *until;
+        const char *listen, *novnc, *ping, *ttl;        /* web */
         char *pass_env[65];     /* exec --env NAME, NULL-terminated */
         size_t n_pass_env;
 };
@@ -152,15 +154,20 @@ int verb_install(const struct cli_args *a);
 int verb_config(const struct cli_args *a);
 
 /*
- * The verbs that parse their own options (argv[0] is the verb itself and
- * argv[1..argc) everything after it), so main.c hands them their words
- * before its parser, which refuses options it does not know:
- *
  * botdesk web [--listen unix:PATH|HOST:PORT] [--novnc DIR] [--ping S]
  * botdesk web ticket PROFILE --viewer ID [--ttl S]
  *         0 ok, 1 failed, 2 usage.
  */
-int verb_web(int argc, char **argv);
+int verb_web(const struct cli_args *a);
+/* Its usage, to f (stdout for --help, stderr for a word it does not take); returns code. */
+int verb_web_usage(FILE *f, int code);
+
+/*
+ * The verbs that parse their own options (argv[0] is the verb itself and
+ * argv[1..argc) everything after it), so main.c hands them their words
+ * after the relay (cli-remote.c) had them; the table still declares their
+ * options.
+ */
 
 /*
  * The verbs that speak X, in botdesk-x11.so (x11-verbs.h); their options
