@@ -17,12 +17,19 @@ int verb_input(int argc, char **argv) {
         return unsupported(argc, argv);
 }
 
-int verb_windows(int argc, char **argv) {
-        return unsupported(argc, argv);
+/* main.c's parser has answered --help. */
+static int unsupported_args(const struct cli_args *a) {
+        log_error("This botdesk was built without agent input: botdesk %s needs meson -Dinput "
+                  "(xcb-xtest and xkbcommon, and thumbnail support).", a->verb);
+        return EXIT_FAILED;
 }
 
-int verb_cursor(int argc, char **argv) {
-        return unsupported(argc, argv);
+int verb_windows(const struct cli_args *a) {
+        return unsupported_args(a);
+}
+
+int verb_cursor(const struct cli_args *a) {
+        return unsupported_args(a);
 }
 
 int verb_mcp(int argc, char **argv) {

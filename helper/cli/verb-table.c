@@ -84,6 +84,17 @@ static int verb_x11(int argc, char **argv) {
         return r;
 }
 
+/* The same for the module's verbs of main.c's parser. */
+static int verb_x11_args(const struct cli_args *a) {
+        int r = x11_verb_run_args(a);
+
+        if (r == -ENOENT) {
+                log_error("Unknown command \"%s\"; see botdesk --help.", a->verb);
+                return EXIT_USAGE;
+        }
+        return r;
+}
+
 static const struct verb verbs[] = {
         { "start", "  start PROFILE [--timeout S]   start or adopt, wait until ready, print status\n",
           .options = OPT(OPT_TIMEOUT) | OPT(OPT_JSON) | OPT(OPT_QUIET) | OPT(OPT_HELP), .words = "PROFILE", .placed = true, .remote_timeout = REMOTE_TIMEOUT_START,
@@ -140,11 +151,11 @@ static const struct verb verbs[] = {
         { "windows",
           "  windows PROFILE [--json] [--start]\n"
           "                                the window manager's windows: id, title, class, geometry, active\n",
-          .options = OPTS_ACTION | OPT(OPT_JSON) | OPT(OPT_START), .words = "PROFILE", .epoch = true,
-          .placed = true, .run_argv = verb_x11 },
+          .options = OPTS_ACTION | OPT(OPT_JSON) | OPT(OPT_START), .words = "PROFILE", .placed = true,
+          .own_options = true, .use = "botdesk windows PROFILE [--json] [--start]", .run = verb_x11_args },
         { "cursor", "  cursor PROFILE [--json] [--start] the pointer position\n",
-          .options = OPTS_ACTION | OPT(OPT_JSON) | OPT(OPT_START), .words = "PROFILE", .epoch = true,
-          .placed = true, .run_argv = verb_x11 },
+          .options = OPTS_ACTION | OPT(OPT_JSON) | OPT(OPT_START), .words = "PROFILE", .placed = true,
+          .own_options = true, .use = "botdesk cursor PROFILE [--json] [--start]", .run = verb_x11_args },
         { "settle",
           "  settle PROFILE [--quiet MS] [--timeout MS] [--json]\n"
           "                                wait until the screen was quiet MS ms: settled, still_changing, no_change\n",

@@ -210,5 +210,7 @@ int verb_journal(int argc, char **argv);
 /* a11y PROFILE [--json] [--window ID] [--find EXPR] [--max-nodes N] | a11y PROFILE do ID ACTION [TEXT]:
  * the accessibility tree and actions on its elements (a11y-agent.h). */
 int verb_a11y(int argc, char **argv);
-int verb_windows(int argc, char **argv);
-int verb_cursor(int argc, char **argv);
+/* botdesk windows PROFILE [--json] [--start], botdesk cursor PROFILE [--json]
+ * [--start]: their words from main.c's parser (verb-table.c). */
+int verb_windows(const struct cli_args *a);
+int verb_cursor(const struct cli_args *a);

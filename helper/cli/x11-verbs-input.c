@@ -8,10 +8,6 @@
 x11_verb_fn x11_input_verb(const char *name) {
         if (streq(name, "input"))
                 return verb_input;
-        if (streq(name, "windows"))
-                return verb_windows;
-        if (streq(name, "cursor"))
-                return verb_cursor;
         if (streq(name, "mcp"))
                 return verb_mcp;
         if (streq(name, "settle"))
@@ -24,5 +20,13 @@ x11_verb_fn x11_input_verb(const char *name) {
                 return verb_journal;
         if (streq(name, "a11y"))
                 return verb_a11y;
+        return NULL;
+}
+
+x11_args_fn x11_input_args_verb(const char *name) {
+        if (streq(name, "windows"))
+                return verb_windows;
+        if (streq(name, "cursor"))
+                return verb_cursor;
         return NULL;
 }

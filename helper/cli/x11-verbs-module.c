@@ -46,4 +46,5 @@ const struct x11_verbs botdesk_x11_verbs = {
         .version = BOTDESK_VERSION,
         .setup = setup,
         .lookup = lookup,
+        .lookup_args = x11_input_args_verb,
 };
