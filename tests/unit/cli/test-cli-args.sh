@@ -115,6 +115,25 @@ expect 2 'Unknown option --bogus for install.' install --password-stdin --bogus
 # The verbs that parse their own words keep their own messages.
 expect 2 'Unknown option --no-such-option for thumbnail; see botdesk thumbnail --help.' thumbnail p --no-such-option
 expect 2 'Unknown option --no-such-option for windows; use: botdesk windows PROFILE [--json] [--start]' windows p --no-such-option
+expect 2 'Unexpected argument "q"; use: botdesk cursor PROFILE [--json] [--start]' cursor p q
+expect 2 'Unknown option --json=1 for windows; use: botdesk windows PROFILE [--json] [--start]' windows p --json=1
+# web's words go through the table too: its usage on stderr for a word it
+# does not take, --NAME=VALUE as getopt took it, its messages as they were.
+for args in "--no-such-option" "--listen" "ticket p --bogus"; do
+        run web $args
+        [ "$rc" = 2 ] && [ -z "$out" ] && [[ $err == "Usage: botdesk web "* ]] &&
+                ok "botdesk web $args prints web's usage on stderr, exit 2" ||
+                not_ok "botdesk web $args prints web's usage on stderr, exit 2" "exit $rc" "stderr: $err" "stdout: $out"
+done
+expect 2 'Invalid --ping 0: use 1-3600 seconds.' web --ping=0
+expect 2 'Invalid --ping 0: use 1-3600 seconds.' web --ping 0
+expect 2 '--novnc needs an absolute path.' web --novnc=rel
+expect 2 '--viewer and --ttl belong to botdesk web ticket.' web --viewer x
+expect 2 'Unknown argument "foo" for botdesk web.' web foo
+expect 2 'Usage: botdesk web ticket PROFILE --viewer ID [--ttl S]' web ticket p extra
+expect 2 'Usage: botdesk web ticket PROFILE --viewer ID [--ttl S]' web ticket p --listen unix:/x
+expect 2 'Missing PROFILE argument.' web -- ticket
+expect 2 'A ticket needs --viewer ID: 1-128 bytes without control characters.' web ticket p
 run input p --no-such-option
 [ "$rc" = 2 ] && [ "${err%%$'\n'*}" = "botdesk: Unknown option --no-such-option for input." ] &&
         ok "botdesk input p --no-such-option exits 2 and says so first" || not_ok "botdesk input p --no-such-option exits 2 and says so first" "exit $rc" "$err"
