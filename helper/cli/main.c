@@ -110,6 +110,9 @@ static int option_apply(struct cli_args *a, int id, const char *value) {
         case OPT_TTL:
                 a->ttl = value;
                 break;
+        case OPT_SCREENSHOTS:
+                a->screenshots = value;
+                break;
         case OPT_EPOCH:
                 if (cli_epoch_parse(value, &v) < 0)
                         return EXIT_USAGE;
@@ -130,8 +133,12 @@ static int option_apply(struct cli_args *a, int id, const char *value) {
  * (as getopt's callers printed it), else the message with the verb's line of
  * use when it has one. EXIT_USAGE. */
 static int usage_error(const struct verb *v, const char *what, const char *verb, const char *w) {
-        if (v->usage)
-                return v->usage(stderr, EXIT_USAGE);
+        if (v->usage) {
+                if (v->says_unexpected)
+                        log_error("Unexpected argument \"%s\" for %s.", w, verb);
+                fputs(v->usage, stderr);
+                return EXIT_USAGE;
+        }
         if (streq(what, "option") && v->use)
                 log_error("Unknown option %s for %s; use: %s", w, verb, v->use);
         else if (streq(what, "option"))
@@ -146,7 +153,8 @@ static int usage_error(const struct verb *v, const char *what, const char *verb,
 /*
  * The words after the verb, options anywhere among them: the operand (and
  * lease's action), exec's command after PROFILE or after "--" (for a verb
- * of its own options "--" only ends the options, as for getopt). A verb
+ * of its own options with a command, web, "--" only ends the options, as
+ * getopt did; for the others it is a word they do not take). A verb
  * outside the table is parsed as one without options of its own, so that
  * its words are judged before its name. Returns an exit code, said.
  */
@@ -158,16 +166,18 @@ static int parse_args(const struct verb *v, const char *verb, char **words, stru
                 const char *w = words[i], *value;
                 int id, r;
 
-                if (streq(w, "--") && !options_done && v->own_options) {
+                if (streq(w, "--") && !options_done && v->own_options && v->command) {
                         /* As getopt: the words after it are operands, whatever they look like. */
                         options_done = true;
                         continue;
                 }
-                if (streq(w, "--") && !options_done) {
+                if (streq(w, "--") && !options_done && !v->own_options) {
                         a->command = words + i + 1;
                         break;
                 }
-                if (w[0] == '-' && w[1] && !options_done) {
+                /* A verb of its own options and operands only takes no word
+                 * that starts with a dash, "-" and "--" included. */
+                if (w[0] == '-' && (w[1] || (v->own_options && !v->command)) && !options_done) {
                         id = option_find(v, w, &value);
                         if (id == -ENOMEM)
                                 return log_error("Out of memory."), EXIT_FAILED;
@@ -175,8 +185,9 @@ static int parse_args(const struct verb *v, const char *verb, char **words, stru
                                 return usage_error(v, "option", verb, w);
                         if (cli_option_takes_value(id) && !value && words[i + 1])
                                 value = words[++i];
-                        if (cli_option_takes_value(id) && !value && v->usage)
-                                return v->usage(stderr, EXIT_USAGE);
+                        /* Its value missing: a word the verb does not take, for those with a usage or line of their own. */
+                        if (cli_option_takes_value(id) && !value && (v->usage || v->use))
+                                return usage_error(v, v->usage ? "argument" : "option", verb, w);
                         r = option_apply(a, id, value);
                         if (r != EXIT_OK)
                                 return r;

@@ -32,16 +32,16 @@ int verb_cursor(const struct cli_args *a) {
         return unsupported_args(a);
 }
 
-int verb_mcp(int argc, char **argv) {
-        return unsupported(argc, argv);
+int verb_mcp(const struct cli_args *a) {
+        return unsupported_args(a);
 }
 
 int verb_settle(int argc, char **argv) {
         return unsupported(argc, argv);
 }
 
-int verb_act(int argc, char **argv) {
-        return unsupported(argc, argv);
+int verb_act(const struct cli_args *a) {
+        return unsupported_args(a);
 }
 
 int verb_clipboard(int argc, char **argv) {

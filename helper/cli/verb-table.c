@@ -131,8 +131,17 @@ static const struct verb verbs[] = {
           .run = verb_rfb },
         { "web",
           "  web [--listen SPEC]           noVNC and RFB over WebSocket for a browser (web ticket PROFILE --viewer ID)\n",
+          .usage = "Usage: botdesk web [--listen unix:PATH|127.0.0.1:PORT] [--novnc DIR] [--ping S]\n"
+                   "       botdesk web ticket PROFILE --viewer ID [--ttl S]\n"
+                   "\n"
+                   "Serve noVNC and each desktop's RFB stream over WebSocket, on a 0600 Unix socket\n"
+                   "($XDG_RUNTIME_DIR/botdesk/web.sock) unless told otherwise; a TCP listener must be\n"
+                   "on a loopback address and demands a ticket for every request.\n"
+                   "A stream silent for S seconds (30) is pinged, and closed after as many more:\n"
+                   "set S below the idle timeout of a proxy in front.\n"
+                   "`ticket` prints the URL of a single-use ticket for one viewer (valid 30 s by default).\n",
           .options = OPT(OPT_HELP) | OPT(OPT_LISTEN) | OPT(OPT_NOVNC) | OPT(OPT_PING) | OPT(OPT_VIEWER) | OPT(OPT_TTL),
-          .words = "ticket PROFILE", .action = true, .command = true, .own_options = true, .usage = verb_web_usage,
+          .words = "ticket PROFILE", .action = true, .command = true, .own_options = true,
           .run = verb_web },
         { "thumbnail",
           "  thumbnail PROFILE [-o FILE] [--size WxH] [--format png|jpeg] [--data-url] [--quality N] [--start]\n",
@@ -169,14 +178,31 @@ static const struct verb verbs[] = {
         { "act",
           "  act PROFILE [--screenshots base64|DIR] [--start]\n"
           "                                one agent action a line in (either schema), one JSON result a line out\n",
-          .options = OPTS_ACTION | OPT(OPT_SCREENSHOTS) | OPT(OPT_START), .words = "PROFILE", .epoch = true,
-          .placed = true, .remote_timeout = REMOTE_TIMEOUT_NONE, .run_argv = verb_x11 },
+          .usage = "Usage: botdesk act PROFILE [--screenshots base64|DIR] [--start]\n"
+                   "\n"
+                   "One action a line on standard input, as the computer tool takes them:\n"
+                   "  {\"action\": \"left_click\", \"coordinate\": [x, y]}   (Anthropic's computer tool)\n"
+                   "  {\"type\": \"click\", \"x\": x, \"y\": y, \"button\": \"left\"}   (OpenAI's computer actions)\n"
+                   "one JSON result a line on standard output. Coordinates are pixels of the screenshots\n"
+                   "({\"action\": \"screenshot\"} gives one, base64 in \"image\").\n"
+                   "  --screenshots base64   a screenshot after every action, base64 in \"image\"\n"
+                   "  --screenshots DIR      a screenshot after every action, written to DIR/N.jpg (\"image_file\")\n"
+                   "  --start                start the desktop first when it is not running\n",
+          .options = OPTS_ACTION | OPT(OPT_SCREENSHOTS) | OPT(OPT_START), .words = "PROFILE", .placed = true,
+          .remote_timeout = REMOTE_TIMEOUT_NONE, .own_options = true, .says_unexpected = true, .run = verb_x11_args },
         { "mcp",
           "  mcp PROFILE [--start]         an MCP server on stdin/stdout for an agent's client: the computer\n"
           "                                tool (Anthropic's and OpenAI's actions), batch, windows, status,\n"
           "                                ask_human\n",
-          .options = OPTS_ACTION | OPT(OPT_START), .words = "PROFILE", .epoch = true, .placed = true,
-          .remote_timeout = REMOTE_TIMEOUT_NONE, .run_argv = verb_x11 },
+          .usage = "Usage: botdesk mcp PROFILE [--start]\n"
+                   "\n"
+                   "An MCP server (JSON-RPC 2.0, one message per line) on standard input and output, for an agent's\n"
+                   "client: tools computer, batch, windows, status, ask_human, clipboard_read,\n"
+                   "clipboard_write, a11y_tree, a11y_find and a11y_do. In the client's configuration:\n"
+                   "  {\"command\": \"botdesk\", \"args\": [\"mcp\", \"PROFILE\"]}\n"
+                   "  --start   start the desktop first when it is not running\n",
+          .options = OPTS_ACTION | OPT(OPT_START), .words = "PROFILE", .placed = true,
+          .remote_timeout = REMOTE_TIMEOUT_NONE, .own_options = true, .says_unexpected = true, .run = verb_x11_args },
         { "journal",
           "  journal PROFILE [--json] [--since SEQ|TIME] [--follow]\n"
           "                                the agent's actions, each with the screen after it\n"
@@ -280,8 +306,10 @@ int cli_usage(FILE *f, int status) {
 int cli_verb_usage(const char *verb) {
         const struct verb *v = verb_find(verb);
 
-        if (v && v->usage)
-                return v->usage(stdout, EXIT_OK);
+        if (v && v->usage) {
+                fputs(v->usage, stdout);
+                return EXIT_OK;
+        }
         if (v && v->use) {
                 printf("Usage: %s\n", v->use);
                 return EXIT_OK;

@@ -143,13 +143,16 @@ struct verb {
         bool unlisted;
         /* For botdesk's own scripts (__verbs): neither listed nor completed. */
         bool internal;
-        /* Takes its options alone, not OPTS_COMMON, and --NAME=VALUE too
-         * (as getopt did for it); "--" ends its options, and the words
-         * after it are its operands. */
+        /* Takes its options alone, not OPTS_COMMON, and --NAME=VALUE too.
+         * With command (web, once getopt's), "--" ends its options and the
+         * words after it are operands; without, no word that starts with
+         * a dash ("-", "--") is an operand. */
         bool own_options;
         /* Its usage of its own: --help prints it on stdout, a word it does
-         * not take on stderr (exit 2). */
-        int (*usage)(FILE *f, int code);
+         * not take on stderr (exit 2), after 'Unexpected argument "W" for
+         * VERB.' when says_unexpected. */
+        const char *usage;
+        bool says_unexpected;
         /* Its one line of use ("botdesk windows PROFILE [--json]"): --help
          * prints "Usage: " and it, and the messages of a word it does not
          * take end with "; use: " and it. */

@@ -19,19 +19,6 @@
 #include "web-server.h"
 #include "web.h"
 
-int verb_web_usage(FILE *f, int code) {
-        fputs("Usage: botdesk web [--listen unix:PATH|127.0.0.1:PORT] [--novnc DIR] [--ping S]\n"
-              "       botdesk web ticket PROFILE --viewer ID [--ttl S]\n"
-              "\n"
-              "Serve noVNC and each desktop's RFB stream over WebSocket, on a 0600 Unix socket\n"
-              "($XDG_RUNTIME_DIR/botdesk/web.sock) unless told otherwise; a TCP listener must be\n"
-              "on a loopback address and demands a ticket for every request.\n"
-              "A stream silent for S seconds (30) is pinged, and closed after as many more:\n"
-              "set S below the idle timeout of a proxy in front.\n"
-              "`ticket` prints the URL of a single-use ticket for one viewer (valid 30 s by default).\n", f);
-        return code;
-}
-
 static int verb_web_ticket(const char *profile, const char *viewer, const char *ttl_s) {
         _cleanup_free_ char *base = NULL, *url = NULL, *url_file = NULL;
         _cleanup_close_ int dirfd = -EBADF;

@@ -37,6 +37,7 @@ struct cli_args {
         const char *reason;
         const char *until;
         const char *listen, *novnc, *ping, *ttl;        /* web */
+        const char *screenshots;                        /* act */
         char *pass_env[65];     /* exec --env NAME, NULL-terminated */
         size_t n_pass_env;
 };
@@ -159,8 +160,6 @@ int verb_config(const struct cli_args *a);
  *         0 ok, 1 failed, 2 usage.
  */
 int verb_web(const struct cli_args *a);
-/* Its usage, to f (stdout for --help, stderr for a word it does not take); returns code. */
-int verb_web_usage(FILE *f, int code);
 
 /*
  * The verbs that parse their own options (argv[0] is the verb itself and
@@ -193,13 +192,13 @@ int verb_input(int argc, char **argv);
  * message per line) until stdin ends (0); 1 when the desktop's X connection
  * breaks; 2, 4 as above before it serves.
  */
-int verb_mcp(int argc, char **argv);
+int verb_mcp(const struct cli_args *a);
 /* botdesk settle PROFILE [--quiet MS] [--timeout MS] [--json]: 0 with settled,
  * still_changing or no_change said; 1 without DAMAGE; 3, 4 as above. */
 int verb_settle(int argc, char **argv);
 /* botdesk act PROFILE [--screenshots base64|DIR] [--start]: one action a line
  * in, one JSON result a line out, until stdin ends (0). */
-int verb_act(int argc, char **argv);
+int verb_act(const struct cli_args *a);
 /* botdesk clipboard PROFILE get|set [--type text/plain|image/png]: 0; 1 nothing there, too large, no
  * answer; 2 usage; 3 a human holds control; 4 not running. */
 int verb_clipboard(int argc, char **argv);

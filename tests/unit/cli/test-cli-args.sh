@@ -117,6 +117,22 @@ expect 2 'Unknown option --no-such-option for thumbnail; see botdesk thumbnail -
 expect 2 'Unknown option --no-such-option for windows; use: botdesk windows PROFILE [--json] [--start]' windows p --no-such-option
 expect 2 'Unexpected argument "q"; use: botdesk cursor PROFILE [--json] [--start]' cursor p q
 expect 2 'Unknown option --json=1 for windows; use: botdesk windows PROFILE [--json] [--start]' windows p --json=1
+# mcp and act: the message, then their usage, on stderr (exit 2).
+for args in "mcp p --bogus" "mcp p q" "act p --screenshots" "act p extra"; do
+        run $args
+        w=${args#* p }
+        [ "$rc" = 2 ] && [ -z "$out" ] && [ "${err%%$'\n'*}" = "botdesk: Unexpected argument \"$w\" for ${args%% *}." ] &&
+                [[ ${err#*$'\n'} == "Usage: botdesk ${args%% *} PROFILE"* ]] &&
+                ok "botdesk $args says so, then the usage, exit 2" ||
+                not_ok "botdesk $args says so, then the usage, exit 2" "exit $rc" "stderr: $err" "stdout: $out"
+done
+for v in mcp act; do
+        run $v --help
+        [ "$rc" = 0 ] && [ -z "$err" ] && [[ $out == "Usage: botdesk $v PROFILE"* ]] &&
+                ok "botdesk $v --help prints its own usage on stdout, exit 0" ||
+                not_ok "botdesk $v --help prints its own usage on stdout, exit 0" "exit $rc" "stderr: $err" "stdout: $out"
+done
+expect 2 'Cannot open --screenshots directory /nonexistent: No such file or directory' act p --screenshots=/nonexistent
 # web's words go through the table too: its usage on stderr for a word it
 # does not take, --NAME=VALUE as getopt took it, its messages as they were.
 for args in "--no-such-option" "--listen" "ticket p --bogus"; do
