@@ -2,8 +2,8 @@
 /*
  * botdesk: the command line. The one parser of the words after the verb,
  * reading the table of verbs (verb-table.h: one row and one verb-NAME.c
- * each); each verb says
- * what went wrong in one line on stderr and returns the exit code:
+ * each); each verb says what went wrong in one line on stderr and returns
+ * the exit code:
  *   0 success, 1 failed, 2 usage or configuration, 3 refused by policy,
  *   4 not running.
  */

@@ -287,6 +287,8 @@ const char *remote_timeout_name(enum remote_timeout t) {
 }
 
 int cli_usage(FILE *f, int status) {
+        const char *sep = "";
+
         fputs("Usage: botdesk COMMAND [ARGS]\n"
               "\n"
               "A private headless desktop (TigerVNC + Xfce) per agent profile.\n"
@@ -295,8 +297,14 @@ int cli_usage(FILE *f, int status) {
         for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
                 if (verbs[i].synopsis)
                         fputs(verbs[i].synopsis, f);
-        fputs("\n"
-              "Agent actions (input, act, windows, cursor, thumbnail, settle, clipboard, exec, mcp) take\n"
+        /* The verbs that take --epoch N, from their rows. */
+        fputs("\nAgent actions (", f);
+        for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
+                if (verbs[i].options & OPT(OPT_EPOCH)) {
+                        fprintf(f, "%s%s", sep, verbs[i].name);
+                        sep = ", ";
+                }
+        fputs(") take\n"
               "--epoch N: refused (3, \"epoch_moved\") unless the lease is still at epoch N.\n"
               "Exit codes: 0 ok, 1 failed, 2 usage/configuration, 3 refused, 4 not running.\n",
               f);

@@ -6,9 +6,9 @@
 #include <stdio.h>
 
 /*
- * Every verb of `botdesk`, one verb-NAME.c each. main.c holds the table
- * that names them, with their options and their lines of `botdesk --help`,
- * and the one parser of the words after the verb.
+ * Every verb of `botdesk`, one verb-NAME.c each. verb-table.c holds the
+ * table that names them, with their options and their lines of `botdesk
+ * --help`; main.c the one parser of the words after the verb.
  *
  * Each verb returns the CLI exit code (cli.h: 0 ok, 1 failed, 2 usage or
  * configuration, 3 refused, 4 not running) and has already said why on
