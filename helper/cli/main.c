@@ -113,6 +113,9 @@ static int option_apply(struct cli_args *a, int id, const char *value) {
         case OPT_SCREENSHOTS:
                 a->screenshots = value;
                 break;
+        case OPT_TYPE:
+                a->type = value;
+                break;
         case OPT_EPOCH:
                 if (cli_epoch_parse(value, &v) < 0)
                         return EXIT_USAGE;

@@ -44,8 +44,8 @@ int verb_act(const struct cli_args *a) {
         return unsupported_args(a);
 }
 
-int verb_clipboard(int argc, char **argv) {
-        return unsupported(argc, argv);
+int verb_clipboard(const struct cli_args *a) {
+        return unsupported_args(a);
 }
 
 int verb_journal(int argc, char **argv) {

@@ -173,8 +173,12 @@ static const struct verb verbs[] = {
         { "clipboard",
           "  clipboard PROFILE get|set [--type text/plain|image/png]\n"
           "                                the agent's clipboard: print it, or make stdin it\n",
-          .options = OPTS_ACTION | OPT(OPT_TYPE), .words = "PROFILE get|set", .epoch = true, .placed = true,
-          .remote_stdin = true, .run_argv = verb_x11 },
+          .usage = "Usage: botdesk clipboard PROFILE get|set [--type text/plain|image/png]\n"
+                   "\n"
+                   "  get   print the desktop's clipboard (CLIPBOARD) on standard output\n"
+                   "  set   make standard input the desktop's clipboard (the helper serves it)\n",
+          .options = OPTS_ACTION | OPT(OPT_TYPE), .words = "PROFILE get|set", .action = true, .placed = true,
+          .remote_stdin = true, .own_options = true, .says_unexpected = true, .run = verb_x11_args },
         { "act",
           "  act PROFILE [--screenshots base64|DIR] [--start]\n"
           "                                one agent action a line in (either schema), one JSON result a line out\n",
@@ -311,21 +315,22 @@ int cli_usage(FILE *f, int status) {
         return status;
 }
 
-int cli_verb_usage(const char *verb) {
+void cli_verb_usage_to(FILE *f, const char *verb) {
         const struct verb *v = verb_find(verb);
 
-        if (v && v->usage) {
-                fputs(v->usage, stdout);
-                return EXIT_OK;
-        }
-        if (v && v->use) {
-                printf("Usage: %s\n", v->use);
-                return EXIT_OK;
-        }
-        /* help, the one verb without lines of its own, is the whole usage. */
-        if (!v || !v->synopsis)
-                return cli_usage(stdout, EXIT_OK);
-        fputs(v->synopsis, stdout);
+        if (v && v->usage)
+                fputs(v->usage, f);
+        else if (v && v->use)
+                fprintf(f, "Usage: %s\n", v->use);
+        else if (!v || !v->synopsis)
+                /* help, the one verb without lines of its own, is the whole usage. */
+                (void) cli_usage(f, EXIT_OK);
+        else
+                fputs(v->synopsis, f);
+}
+
+int cli_verb_usage(const char *verb) {
+        cli_verb_usage_to(stdout, verb);
         return EXIT_OK;
 }
 

@@ -38,6 +38,7 @@ struct cli_args {
         const char *until;
         const char *listen, *novnc, *ping, *ttl;        /* web */
         const char *screenshots;                        /* act */
+        const char *type;                               /* clipboard */
         char *pass_env[65];     /* exec --env NAME, NULL-terminated */
         size_t n_pass_env;
 };
@@ -48,6 +49,8 @@ int cli_usage(FILE *f, int status);
 /* botdesk VERB --help: the verb's lines of that usage on stdout (the whole
  * usage for a verb without lines of its own); EXIT_OK. */
 int cli_verb_usage(const char *verb);
+/* The same to f (stderr after a message of a usage error). */
+void cli_verb_usage_to(FILE *f, const char *verb);
 
 /*
  * botdesk start PROFILE [--timeout S]: start or adopt, wait until ready,
@@ -201,7 +204,7 @@ int verb_settle(int argc, char **argv);
 int verb_act(const struct cli_args *a);
 /* botdesk clipboard PROFILE get|set [--type text/plain|image/png]: 0; 1 nothing there, too large, no
  * answer; 2 usage; 3 a human holds control; 4 not running. */
-int verb_clipboard(int argc, char **argv);
+int verb_clipboard(const struct cli_args *a);
 /* botdesk journal PROFILE [--json] [--since SEQ|TIME] [--follow], export DIR, export --video FILE:
  * the journal of agent actions (control/journal.h). 0; 1 none, unreadable, no ffmpeg; 2 usage. */
 int verb_journal(int argc, char **argv);

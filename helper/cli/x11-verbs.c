@@ -62,7 +62,7 @@ static void module_setup(const struct x11_verbs *m) {
         m->setup(&(const struct x11_host) {
                 .program = "botdesk",
                 .start_on_demand = cli_start_on_demand,
-                .verb_usage = cli_verb_usage,
+                .verb_usage_to = cli_verb_usage_to,
                 .epoch_pin = cli_epoch_pin(),
         });
 }

@@ -17,6 +17,7 @@
 #define X11_VERBS_ABI 5u
 
 #include <stdbool.h>
+#include <stdio.h>
 
 struct cli_args;
 
@@ -29,7 +30,7 @@ typedef int (*x11_args_fn)(const struct cli_args *a);
 struct x11_host {
         const char *program;            /* for the module's own copy of the logging state */
         int (*start_on_demand)(const char *profile, bool flag);    /* verbs.h */
-        int (*verb_usage)(const char *verb);                       /* verbs.h: cli_verb_usage */
+        void (*verb_usage_to)(FILE *f, const char *verb);          /* verbs.h: cli_verb_usage_to */
         unsigned long long epoch_pin;   /* the action's --epoch, taken by main.c (cli.h: cli_epoch_pin) */
 };
 

@@ -118,20 +118,25 @@ expect 2 'Unknown option --no-such-option for windows; use: botdesk windows PROF
 expect 2 'Unexpected argument "q"; use: botdesk cursor PROFILE [--json] [--start]' cursor p q
 expect 2 'Unknown option --json=1 for windows; use: botdesk windows PROFILE [--json] [--start]' windows p --json=1
 # mcp and act: the message, then their usage, on stderr (exit 2).
-for args in "mcp p --bogus" "mcp p q" "act p --screenshots" "act p extra"; do
+for args in "mcp p --bogus" "mcp p q" "act p --screenshots" "act p extra" "clipboard p get --type" "clipboard p get -"; do
         run $args
-        w=${args#* p }
+        w=${args##* }
         [ "$rc" = 2 ] && [ -z "$out" ] && [ "${err%%$'\n'*}" = "botdesk: Unexpected argument \"$w\" for ${args%% *}." ] &&
                 [[ ${err#*$'\n'} == "Usage: botdesk ${args%% *} PROFILE"* ]] &&
                 ok "botdesk $args says so, then the usage, exit 2" ||
                 not_ok "botdesk $args says so, then the usage, exit 2" "exit $rc" "stderr: $err" "stdout: $out"
 done
-for v in mcp act; do
+for v in mcp act clipboard; do
         run $v --help
         [ "$rc" = 0 ] && [ -z "$err" ] && [[ $out == "Usage: botdesk $v PROFILE"* ]] &&
                 ok "botdesk $v --help prints its own usage on stdout, exit 0" ||
                 not_ok "botdesk $v --help prints its own usage on stdout, exit 0" "exit $rc" "stderr: $err" "stdout: $out"
 done
+run clipboard p bogus
+[ "$rc" = 2 ] && [ "${err%%$'\n'*}" = "botdesk: clipboard needs get or set." ] && [[ ${err#*$'\n'} == "Usage: botdesk clipboard PROFILE get|set"* ]] &&
+        ok "botdesk clipboard p bogus says it needs get or set, then the usage, exit 2" ||
+        not_ok "botdesk clipboard p bogus says it needs get or set, then the usage, exit 2" "exit $rc" "stderr: $err"
+expect 2 'Invalid --type "x": give text/plain or image/png.' clipboard p get --type=x
 expect 2 'Cannot open --screenshots directory /nonexistent: No such file or directory' act p --screenshots=/nonexistent
 # web's words go through the table too: its usage on stderr for a word it
 # does not take, --NAME=VALUE as getopt took it, its messages as they were.
