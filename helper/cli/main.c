@@ -42,8 +42,8 @@ static int option_find(const struct verb *v, const char *word, const char **ret_
         return verb_option_find(v, word);
 }
 
-/* Sets option id of a to value (NULL: none followed). Returns an exit code, said. */
-static int option_apply(struct cli_args *a, int id, const char *value) {
+/* Sets option id of a to value (NULL: none followed), word as typed. Returns an exit code, said. */
+static int option_apply(struct cli_args *a, int id, const char *word, const char *value) {
         unsigned long long v;
 
         switch (id) {
@@ -67,6 +67,14 @@ static int option_apply(struct cli_args *a, int id, const char *value) {
                 return EXIT_OK;
         case OPT_HELP:
                 a->help = true;
+                return EXIT_OK;
+        case OPT_QUIET_MS:
+        case OPT_TIMEOUT_MS:
+                if (!value || parse_uint(value, SETTLE_MS_MAX, &v) < 0 || v == 0) {
+                        log_error("Invalid %s \"%s\": give milliseconds, 1-%u.", word, strnull(value), SETTLE_MS_MAX);
+                        return EXIT_USAGE;
+                }
+                *(id == OPT_QUIET_MS ? &a->quiet_ms : &a->timeout_ms) = (unsigned) v;
                 return EXIT_OK;
         case OPT_ENV:
                 if (!value || !env_key_valid(value)) {
@@ -189,11 +197,14 @@ static int parse_args(const struct verb *v, const char *verb, char **words, stru
                         if (cli_option_takes_value(id) && !value && words[i + 1])
                                 value = words[++i];
                         /* Its value missing: a word the verb does not take, for those with a usage or line of their own. */
-                        if (cli_option_takes_value(id) && !value && (v->usage || v->use))
+                        if (cli_option_takes_value(id) && !value && (v->usage || v->use) && !cli_options[id].judges_missing)
                                 return usage_error(v, v->usage ? "argument" : "option", verb, w);
-                        r = option_apply(a, id, value);
+                        r = option_apply(a, id, w, value);
                         if (r != EXIT_OK)
                                 return r;
+                        /* Its own loop (or getopt) answered --help where it stood. */
+                        if (a->help && v->own_options)
+                                return EXIT_OK;
                 } else if (!a->operand)
                         a->operand = w;
                 else if (!a->action && v->action)

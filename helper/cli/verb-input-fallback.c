@@ -36,8 +36,8 @@ int verb_mcp(const struct cli_args *a) {
         return unsupported_args(a);
 }
 
-int verb_settle(int argc, char **argv) {
-        return unsupported(argc, argv);
+int verb_settle(const struct cli_args *a) {
+        return unsupported_args(a);
 }
 
 int verb_act(const struct cli_args *a) {

@@ -49,7 +49,8 @@ const struct cli_option cli_options[_OPT_MAX] = {
         [OPT_STDIN] = { "--stdin" },
         /* Also --settle=MS: never the next word. */
         [OPT_SETTLE] = { "--settle" },
-        [OPT_QUIET_MS] = { "--quiet", NULL, VALUE_ANY },
+        [OPT_QUIET_MS] = { "--quiet", NULL, VALUE_ANY, .judges_missing = true },
+        [OPT_TIMEOUT_MS] = { "--timeout", NULL, VALUE_ANY, .judges_missing = true },
         [OPT_SCREENSHOTS] = { "--screenshots", NULL, VALUE_ANY },
         [OPT_TYPE] = { "--type", NULL, VALUE_WORDS, "text/plain image/png" },
         [OPT_SINCE] = { "--since", NULL, VALUE_ANY },
@@ -168,8 +169,13 @@ static const struct verb verbs[] = {
         { "settle",
           "  settle PROFILE [--quiet MS] [--timeout MS] [--json]\n"
           "                                wait until the screen was quiet MS ms: settled, still_changing, no_change\n",
-          .options = OPTS_ACTION | OPT(OPT_JSON) | OPT(OPT_QUIET_MS) | OPT(OPT_TIMEOUT), .words = "PROFILE",
-          .epoch = true, .placed = true, .run_argv = verb_x11 },
+          .usage = "Usage: botdesk settle PROFILE [--quiet MS] [--timeout MS] [--json]\n"
+                   "\n"
+                   "Wait until the screen has been quiet MS ms (default 150), at most the timeout (default 2000 ms);\n"
+                   "prints settled, still_changing or no_change and the ms it took. A caret's blink or the clock\n"
+                   "(changes under 40x40 pixels) do not count.\n",
+          .options = OPTS_ACTION | OPT(OPT_JSON) | OPT(OPT_QUIET_MS) | OPT(OPT_TIMEOUT_MS), .words = "PROFILE",
+          .placed = true, .own_options = true, .says_unexpected = true, .run = verb_x11_args },
         { "clipboard",
           "  clipboard PROFILE get|set [--type text/plain|image/png]\n"
           "                                the agent's clipboard: print it, or make stdin it\n",

@@ -53,8 +53,9 @@ enum cli_option_id {
         OPT_WINDOW,
         OPT_STDIN,
         OPT_SETTLE,
-        /* settle: --quiet MS, unlike everyone else's --quiet */
+        /* settle: --quiet MS and --timeout MS, unlike everyone else's --quiet and --timeout S */
         OPT_QUIET_MS,
+        OPT_TIMEOUT_MS,
         /* act, clipboard */
         OPT_SCREENSHOTS,
         OPT_TYPE,
@@ -99,7 +100,13 @@ struct cli_option {
         enum cli_value value;
         const char *words;      /* VALUE_WORDS: "png jpeg" */
         bool hidden;            /* for tests and benchmarks: never completed */
+        /* Its value missing is judged as an invalid one (option_apply()
+         * says so), not as a word the verb does not take. */
+        bool judges_missing;
 };
+
+/* settle's --quiet MS and --timeout MS: at most this many ms. */
+#define SETTLE_MS_MAX 600000u
 
 extern const struct cli_option cli_options[_OPT_MAX];
 

@@ -39,6 +39,7 @@ struct cli_args {
         const char *listen, *novnc, *ping, *ttl;        /* web */
         const char *screenshots;                        /* act */
         const char *type;                               /* clipboard */
+        unsigned quiet_ms, timeout_ms;                  /* settle; 0 = not given */
         char *pass_env[65];     /* exec --env NAME, NULL-terminated */
         size_t n_pass_env;
 };
@@ -198,7 +199,7 @@ int verb_input(int argc, char **argv);
 int verb_mcp(const struct cli_args *a);
 /* botdesk settle PROFILE [--quiet MS] [--timeout MS] [--json]: 0 with settled,
  * still_changing or no_change said; 1 without DAMAGE; 3, 4 as above. */
-int verb_settle(int argc, char **argv);
+int verb_settle(const struct cli_args *a);
 /* botdesk act PROFILE [--screenshots base64|DIR] [--start]: one action a line
  * in, one JSON result a line out, until stdin ends (0). */
 int verb_act(const struct cli_args *a);

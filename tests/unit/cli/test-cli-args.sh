@@ -118,7 +118,8 @@ expect 2 'Unknown option --no-such-option for windows; use: botdesk windows PROF
 expect 2 'Unexpected argument "q"; use: botdesk cursor PROFILE [--json] [--start]' cursor p q
 expect 2 'Unknown option --json=1 for windows; use: botdesk windows PROFILE [--json] [--start]' windows p --json=1
 # mcp and act: the message, then their usage, on stderr (exit 2).
-for args in "mcp p --bogus" "mcp p q" "act p --screenshots" "act p extra" "clipboard p get --type" "clipboard p get -"; do
+for args in "mcp p --bogus" "mcp p q" "act p --screenshots" "act p extra" "clipboard p get --type" "clipboard p get -" \
+            "settle p --bogus" "settle p q"; do
         run $args
         w=${args##* }
         [ "$rc" = 2 ] && [ -z "$out" ] && [ "${err%%$'\n'*}" = "botdesk: Unexpected argument \"$w\" for ${args%% *}." ] &&
@@ -126,7 +127,7 @@ for args in "mcp p --bogus" "mcp p q" "act p --screenshots" "act p extra" "clipb
                 ok "botdesk $args says so, then the usage, exit 2" ||
                 not_ok "botdesk $args says so, then the usage, exit 2" "exit $rc" "stderr: $err" "stdout: $out"
 done
-for v in mcp act clipboard; do
+for v in mcp act clipboard settle; do
         run $v --help
         [ "$rc" = 0 ] && [ -z "$err" ] && [[ $out == "Usage: botdesk $v PROFILE"* ]] &&
                 ok "botdesk $v --help prints its own usage on stdout, exit 0" ||
@@ -137,6 +138,17 @@ run clipboard p bogus
         ok "botdesk clipboard p bogus says it needs get or set, then the usage, exit 2" ||
         not_ok "botdesk clipboard p bogus says it needs get or set, then the usage, exit 2" "exit $rc" "stderr: $err"
 expect 2 'Invalid --type "x": give text/plain or image/png.' clipboard p get --type=x
+# settle's milliseconds: a missing value is an invalid one, as it always said.
+expect 2 'Invalid --quiet "(null)": give milliseconds, 1-600000.' settle p --quiet
+expect 2 'Invalid --quiet=x "x": give milliseconds, 1-600000.' settle p --quiet=x
+expect 2 'Invalid --timeout "600001": give milliseconds, 1-600000.' settle p --timeout 600001
+expect 4 'Desktop p is not running; start it with: botdesk start p' settle p --quiet 600000 --timeout=1
+# A verb of its own words answers --help where it stands, as its own loop did.
+for args in "web --help --bogus" "settle p -h --bogus" "mcp --help q r"; do
+        run $args
+        [ "$rc" = 0 ] && [ -z "$err" ] && [[ $out == "Usage: botdesk ${args%% *} "* ]] &&
+                ok "botdesk $args prints the usage, exit 0" || not_ok "botdesk $args prints the usage, exit 0" "exit $rc" "$err"
+done
 expect 2 'Cannot open --screenshots directory /nonexistent: No such file or directory' act p --screenshots=/nonexistent
 # web's words go through the table too: its usage on stderr for a word it
 # does not take, --NAME=VALUE as getopt took it, its messages as they were.
