@@ -166,15 +166,11 @@ int verb_config(const struct cli_args *a);
 int verb_web(const struct cli_args *a);
 
 /*
- * The verbs that parse their own options (argv[0] is the verb itself and
- * argv[1..argc) everything after it), so main.c hands them their words
- * after the relay (cli-remote.c) had them; the table still declares their
- * options.
- */
-
-/*
- * The verbs that speak X, in botdesk-x11.so (x11-verbs.h); their options
- * include -o, negative scroll steps and text after --.
+ * The verbs that speak X, in botdesk-x11.so (x11-verbs.h). Those of
+ * (argc, argv) parse their own words (argv[0] is the verb itself, argv[1..argc)
+ * everything after it: -o, negative scroll steps, text after --); main.c
+ * hands them their words after the relay (cli-remote.c) had them, and the
+ * table still declares their options. The others read struct cli_args.
  *
  * botdesk thumbnail PROFILE [-o FILE] [--size WxH] [--format png|jpeg] [--data-url] [--quality N]
  *         0 written; 1 failed (X refused, grab or encode failed, FILE not
