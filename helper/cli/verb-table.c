@@ -255,11 +255,6 @@ static const struct verb verbs[] = {
         { "__verbs", .options = OPT(OPT_HELP), .internal = true, .run = verb_list_verbs },
 };
 
-const struct verb *verb_table(size_t *ret_n) {
-        *ret_n = ELEMENTSOF(verbs);
-        return verbs;
-}
-
 const struct verb *verb_find(const char *name) {
         for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
                 if (streq(verbs[i].name, name))

@@ -133,16 +133,16 @@ struct verb {
         /* Its lines of botdesk --help, in the table's order. */
         const char *synopsis;
         /* The options it takes: those it uses (and the completion offers);
-         * main.c's parser (run) also accepts OPTS_COMMON. */
+         * main.c's parser (run) also accepts OPTS_COMMON, unless own_options. */
         uint64_t options;
         /* Its positional words, space-separated: PROFILE, COMMAND (the rest
          * is a command line), a word in capitals for any, or the choices
          * a|b|c. For the completion; main.c's parser reads action and
          * command. */
         const char *words;
-        /* lease: a second word (its action) */
+        /* lease, clipboard, web: a second word (its action; web's PROFILE) */
         bool action;
-        /* exec: the words after PROFILE are the command */
+        /* exec: the words after PROFILE are the command (web: the words too many) */
         bool command;
         /* An agent action of run_argv: main takes its --epoch N (parse_epoch()). */
         bool epoch;
@@ -183,6 +183,3 @@ uint64_t verb_options_accepted(const struct verb *v);
 
 /* The option of verb v that word names exactly (name or short name), or -1. */
 int verb_option_find(const struct verb *v, const char *word);
-
-/* All of them, in the order of --help. */
-const struct verb *verb_table(size_t *ret_n);
