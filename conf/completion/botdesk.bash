@@ -43,14 +43,27 @@ _botdesk_files() {
         mapfile -t COMPREPLY < <(compgen -f -- "$1")
 }
 
+# The table of verbs, from the botdesk being completed: botdesk __verbs
+# prints it (helper/cli/verb-table.c), so that no list of verbs or options
+# is kept here. Read once per program and shell.
+_botdesk_table() {
+        local out
+        [[ ${_botdesk_table_of-} == "$1" && -n ${_botdesk_table_lines-} ]] && return 0
+        out=$("$1" __verbs 2>/dev/null) || return 1
+        _botdesk_table_lines=$out
+        _botdesk_table_of=$1
+}
+
 _botdesk() {
-        local cur=${COMP_WORDS[COMP_CWORD]} prev=''
-        local verbs="start stop restart status list env exec thumbnail input windows cursor settle act clipboard journal a11y mcp lease watch rfb web lookup pool doctor install config help"
-        local verb='' i w vi=0 npos=0 exec_at=0 opts value_opts pfx=''
-        local -a pos=()
+        local cur=${COMP_WORDS[COMP_CWORD]} prev='' prog=${1:-botdesk}
+        local verb='' i w vi=0 npos=0 exec_at=0 cmd_pos=-1 pfx='' verbs=''
+        local kind name f1 f2 f3 f4
+        local -a pos=() words=() opts=()
+        local -A value_kind=() value_words=()
 
         ((COMP_CWORD > 0)) && prev=${COMP_WORDS[COMP_CWORD - 1]}
         COMPREPLY=()
+        _botdesk_table "$prog" || return 0
 
         # "--opt=value" split at '=' by COMP_WORDBREAKS: the option is two words back.
         if [[ $cur == = ]]; then
@@ -74,6 +87,22 @@ _botdesk() {
                         break
                 fi
         done
+        while IFS=$'\t' read -r kind name f1 f2 f3 f4; do
+                if [[ $kind == verb ]]; then
+                        [[ $f1 == internal ]] || verbs+=" $name"
+                elif [[ $name != "$verb" ]]; then
+                        continue
+                elif [[ $kind == word ]]; then
+                        words[f1]=$f2
+                        [[ $f2 == COMMAND ]] && cmd_pos=$f1
+                elif [[ $kind == option ]]; then
+                        [[ $f4 == hidden ]] || opts+=("$f1")
+                        [[ $f2 == flag ]] && continue
+                        value_kind[$f1]=$f2
+                        value_words[$f1]=${f3/#-/}
+                fi
+        done <<<"$_botdesk_table_lines"
+        ((cmd_pos >= 0)) && opts+=(--)
         if [[ -z $verb ]]; then
                 # --help and --version end the command line.
                 for ((i = 1; i < COMP_CWORD; i++)); do
@@ -87,67 +116,26 @@ _botdesk() {
                 return 0
         fi
 
-        case $verb in
-        start)     opts="--timeout --json --quiet --help" ;;
-        stop)      opts="--force --quiet --help" ;;
-        restart)   opts="--force --timeout --json --quiet --help" ;;
-        status | list | lookup | doctor) opts="--json --help" ;;
-        windows | cursor) opts="--json --start --epoch --help" ;;
-        env)       opts="--json --start --help" ;;
-        mcp)       opts="--start --epoch --help" ;;
-        act)       opts="--screenshots --start --epoch --help" ;;
-        clipboard) opts="--type --epoch --help" ;;
-        settle)    opts="--quiet --timeout --json --epoch --help" ;;
-        input)     opts="--json --button --double --window --stdin --settle --start --epoch --help" ;;
-        journal)   opts="--json --since --follow --video --from --to --dry-run --scale --tolerance --help" ;;
-        a11y)      opts="--json --window --find --max-nodes --epoch --help" ;;
-        watch)     opts="--json --until --help" ;;
-        exec)      opts="-- --env --start --epoch --help" ;;
-        thumbnail) opts="--output --size --format --quality --data-url --start --epoch --help" ;;
-        lease)     opts="--viewer --reason --timeout --json --help" ;;
-        rfb)       opts="--viewer --help" ;;
-        web)       opts="--listen --novnc --ping --viewer --ttl --help" ;;
-        config)    opts="--profile --help" ;;
-        pool)      opts="--json --quiet --help" ;;
-        install)   opts="--yes --timeout --password-stdin --quiet --help" ;;
-        help)      opts="--help" ;;
-        *)         opts= ;;
-        esac
-        if [[ $verb == thumbnail ]]; then
-                value_opts="-o --output --size --format --quality"
-        else
-                value_opts="--timeout --viewer --profile --reason --button --window --until --env --listen --novnc --ttl --ping"
-        fi
-
         # The value of an option.
-        case $prev in
-        --format)
-                [[ $verb == thumbnail ]] && _botdesk_reply -P "$pfx" -W "png jpeg" -- "$cur"
-                return 0
-                ;;
-        -o | --output)
-                if [[ $verb == thumbnail ]]; then
+        if [[ -n $prev && -n ${value_kind[$prev]-} ]]; then
+                case ${value_kind[$prev]} in
+                words)
+                        _botdesk_reply -P "$pfx" -W "${value_words[$prev]}" -- "$cur"
+                        ;;
+                file)
                         _botdesk_files "$cur"
                         [[ -n $pfx ]] && COMPREPLY=("${COMPREPLY[@]/#/$pfx}")
-                fi
+                        ;;
+                dir)
+                        compopt -o dirnames 2>/dev/null
+                        mapfile -t COMPREPLY < <(compgen -d -- "$cur")
+                        ;;
+                profile)
+                        _botdesk_reply -P "$pfx" -W "$(_botdesk_profiles)" -- "$cur"
+                        ;;
+                esac
                 return 0
-                ;;
-        --profile)
-                [[ $verb == config ]] && _botdesk_reply -P "$pfx" -W "$(_botdesk_profiles)" -- "$cur"
-                return 0
-                ;;
-        --until)
-                [[ $verb == watch ]] && _botdesk_reply -P "$pfx" -W "ready stopped agent" -- "$cur"
-                return 0
-                ;;
-        --novnc)
-                [[ $verb == web ]] && compopt -o dirnames 2>/dev/null && mapfile -t COMPREPLY < <(compgen -d -- "$cur")
-                return 0
-                ;;
-        --timeout | --viewer | --size | --quality | --reason | --button | --window | --listen | --ttl | --ping)
-                return 0
-                ;;
-        esac
+        fi
         # Not the value of an option after all: back to the word as typed.
         [[ -n $pfx ]] && cur=$pfx$cur
 
@@ -155,7 +143,7 @@ _botdesk() {
         for ((i = vi + 1; i < COMP_CWORD; i++)); do
                 w=${COMP_WORDS[i]}
                 if [[ $w == -- ]]; then
-                        if [[ $verb == exec ]]; then
+                        if ((cmd_pos >= 0)); then
                                 exec_at=$((i + 1))
                                 break
                         fi
@@ -166,11 +154,11 @@ _botdesk() {
                         continue
                 fi
                 if [[ $w == -* ]]; then
-                        [[ " $value_opts " == *" $w "* && ${COMP_WORDS[i + 1]-} != = ]] && ((i++))
+                        [[ -n ${value_kind[$w]-} && ${COMP_WORDS[i + 1]-} != = ]] && ((i++))
                         continue
                 fi
                 pos+=("$w")
-                if [[ $verb == exec ]] && ((${#pos[@]} == 2)); then
+                if ((cmd_pos >= 0 && ${#pos[@]} == cmd_pos + 1)); then
                         exec_at=$i
                         break
                 fi
@@ -190,37 +178,17 @@ _botdesk() {
         fi
 
         if [[ $cur == -* ]]; then
-                _botdesk_reply -W "$opts" -- "$cur"
+                _botdesk_reply -W "${opts[*]}" -- "$cur"
                 return 0
         fi
 
-        case $verb in
-        start | stop | restart | env | exec | thumbnail | rfb | lookup | status | windows | cursor | settle | act | clipboard | a11y | mcp | watch)
-                ((npos == 0)) && _botdesk_reply -W "$(_botdesk_profiles)" -- "$cur"
-                ((npos == 1)) && [[ $verb == exec ]] && _botdesk_reply -c -- "$cur"
-                ;;
-        lease)
-                ((npos == 0)) && _botdesk_reply -W "$(_botdesk_profiles)" -- "$cur"
-                ((npos == 1)) && _botdesk_reply -W "show take release request wait" -- "$cur"
-                ;;
-        journal)
-                ((npos == 0)) && _botdesk_reply -W "$(_botdesk_profiles)" -- "$cur"
-                ((npos == 1)) && _botdesk_reply -W "export replay" -- "$cur"
-                ;;
-        input)
-                ((npos == 0)) && _botdesk_reply -W "$(_botdesk_profiles)" -- "$cur"
-                ((npos == 1)) && _botdesk_reply -W "move click drag scroll key type down up" -- "$cur"
-                ;;
-        config)
-                ((npos == 0)) && _botdesk_reply -W "check show" -- "$cur"
-                ;;
-        pool)
-                ((npos == 0)) && _botdesk_reply -W "list fill drain" -- "$cur"
-                ;;
-        web)
-                ((npos == 0)) && _botdesk_reply -W "ticket" -- "$cur"
-                ((npos == 1)) && _botdesk_reply -W "$(_botdesk_profiles)" -- "$cur"
-                ;;
+        # The positional word: a profile, a command, one of a|b|c, or
+        # (CAPITALS) anything.
+        w=${words[npos]-}
+        case $w in
+        PROFILE) _botdesk_reply -W "$(_botdesk_profiles)" -- "$cur" ;;
+        COMMAND) _botdesk_reply -c -- "$cur" ;;
+        *[a-z]*) _botdesk_reply -W "${w//|/ }" -- "$cur" ;;
         esac
         return 0
 }

@@ -18,6 +18,7 @@
 #include "profile.h"
 #include "launch.h"
 #include "util.h"
+#include "verb-table.h"
 
 /* container_inspect() through the engine the prefix names, found on PATH; NULL when it cannot be asked. */
 static char *inspect(char *const *prefix, const char *name, int *ret_status) {
@@ -30,21 +31,15 @@ static char *inspect(char *const *prefix, const char *name, int *ret_status) {
 
 /* ---- the verbs ----------------------------------------------------------------------------- */
 
-/* Options whose value is the next word, of every verb: skipped when looking for the profile. */
-static bool option_takes_value(const char *a) {
-        static const char *const opts[] = { "--timeout", "--profile", "--viewer", "--reason", "--until", "--env",
-                                            "-o", "--output", "--size", "--format", "--quality", "--button", "--epoch" };
-        for (size_t i = 0; i < ELEMENTSOF(opts); i++)
-                if (streq(a, opts[i]))
-                        return true;
-        return false;
-}
-
-static const char *find_profile(char **args) {
+/* The first word that is neither an option of v nor its value: the profile. */
+static const char *find_profile(const struct verb *v, char **args) {
         for (size_t i = 0; args[i]; i++) {
+                int id;
+
                 if (streq(args[i], "--"))
                         return NULL;
-                if (option_takes_value(args[i])) {
+                id = verb_option_find(v, args[i]);
+                if (id >= 0 && cli_option_takes_value(id)) {
                         if (!args[i + 1])
                                 return NULL;
                         i++;
@@ -109,35 +104,30 @@ static unsigned arg_timeout(char **args) {
         return 0;
 }
 
-/* Verbs that may run on the other side. The rest (list, doctor, install,
- * config, lookup, web) are about this host. */
-static bool verb_placed(const char *verb) {
-        static const char *const verbs[] = { "start", "stop", "restart", "status", "env", "exec", "thumbnail",
-                                             "rfb", "lease", "input", "windows", "cursor", "watch",
-                                             "settle", "mcp", "act", "clipboard", "a11y" };
-        for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
-                if (streq(verb, verbs[i]))
-                        return true;
-        return false;
-}
-
-/* How long the verb may take there: 0 for the verbs that last as long as
- * their caller (rfb, exec, watch, mcp, act, lease wait), which also get our
- * stdin: MCP's stdio crosses podman exec -i, ssh -T and kubectl exec -i as
- * it is. A prefix that hangs is killed then. */
-static unsigned verb_timeout(const char *verb, char **args, const struct bd_config *c) {
+/* How long the verb may take there (verb-table.h: its rule): 0 for the
+ * verbs that last as long as their caller (rfb, exec, watch, mcp, act, lease
+ * wait), which also get our stdin: MCP's stdio crosses podman exec -i, ssh
+ * -T and kubectl exec -i as it is. A prefix that hangs is killed then. */
+static unsigned verb_timeout(const struct verb *v, char **args, const struct bd_config *c) {
         unsigned t = arg_timeout(args);
 
-        if (streq(verb, "rfb") || streq(verb, "exec") || streq(verb, "watch") || streq(verb, "mcp") || streq(verb, "act"))
+        switch (v->remote_timeout) {
+        case REMOTE_TIMEOUT_NONE:
                 return 0;
-        if (streq(verb, "lease") && has_arg(args, "wait"))
-                return t ? t + 10 : 0;
-        if (streq(verb, "start"))
+        case REMOTE_TIMEOUT_LEASE:
+                if (has_arg(args, "wait"))
+                        return t ? t + 10 : 0;
+                break;
+        case REMOTE_TIMEOUT_START:
                 return (t ?: c->start_timeout) + 10;
-        if (streq(verb, "restart"))
+        case REMOTE_TIMEOUT_RESTART:
                 return (t ?: c->start_timeout) + 70;
-        if (streq(verb, "stop"))
+        case REMOTE_TIMEOUT_STOP:
                 return t ?: 60;
+        case REMOTE_TIMEOUT_DEFAULT:
+        case _REMOTE_TIMEOUT_MAX:
+                break;
+        }
         return t ?: 30;
 }
 
@@ -278,14 +268,18 @@ int remote_dispatch(const char *verb, char **args) {
         _cleanup_close_ int dirfd = -EBADF, lock = -EBADF, out_fd = -EBADF;
         const char *out_path = NULL;
         struct run_result res;
+        const struct verb *v;
         const char *profile;
         bool starting, stopping, force, json, have_rec;
         unsigned timeout_s;
         int r, source;
 
-        if (!verb_placed(verb))
+        /* The verbs that are not placed (list, doctor, install, config,
+         * lookup, web) are about this host. */
+        v = verb_find(verb);
+        if (!v || !v->placed)
                 return -1;
-        profile = find_profile(args);
+        profile = find_profile(v, args);
         if (!profile || !profile_name_valid(profile))
                 return -1;   /* the verb here says what is wrong */
         if (cli_load_config(profile, &c) < 0)
@@ -338,7 +332,7 @@ int remote_dispatch(const char *verb, char **args) {
         if (source == OWNER_HOST)
                 return -1;
 
-        timeout_s = verb_timeout(verb, args, &c);
+        timeout_s = verb_timeout(v, args, &c);
         r = find_executable(prefix[0], NULL, &prog);
         if (r < 0) {
                 _cleanup_free_ char *joined = argv_join_quoted(prefix);
@@ -411,7 +405,7 @@ int remote_dispatch(const char *verb, char **args) {
                 }
         }
         /* clipboard set reads its content from stdin, within the verb's deadline. */
-        r = remote_run(full, !timeout_s || streq(verb, "clipboard"), false, out_fd, timeout_s, &res);
+        r = remote_run(full, !timeout_s || v->remote_stdin, false, out_fd, timeout_s, &res);
         if (out_path) {
                 /* The image is the caller's only once it is whole. */
                 bool whole = r >= 0 && res.status == EXIT_OK && !prefix_failed(&res);
@@ -497,7 +491,7 @@ int remote_status_text(const char *profile, const struct bd_config *c, bool json
         if (r >= 0)
                 r = remote_argv(prog, prefix, c->exec_shell, "status", args, &full);
         if (r >= 0)
-                r = remote_run(full, false, true, -1, verb_timeout("status", args, c), &res);
+                r = remote_run(full, false, true, -1, verb_timeout(verb_find("status"), args, c), &res);
         if (r >= 0 && !prefix_failed(&res) && res.status == EXIT_OK && res.out) {
                 /* One object (or one line of text) per profile, nothing else, into our list. */
                 size_t n = strlen(res.out);
@@ -510,7 +504,7 @@ int remote_status_text(const char *profile, const struct bd_config *c, bool json
         } else {
                 why = r == -ENOENT ? strdup_printf("its exec prefix's program %s is not installed here", prefix[0])
                       : r < 0      ? strdup_printf("its exec prefix cannot run: %s", strerror(-r))
-                                   : prefix_reason(prefix, &res, verb_timeout("status", args, c));
+                                   : prefix_reason(prefix, &res, verb_timeout(verb_find("status"), args, c));
                 print_unreachable_status(f, profile, prefix, strnull(why), json);
         }
 done:

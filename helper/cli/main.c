@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * botdesk: the command line. The table of verbs (verbs.h: one verb-NAME.c
- * each), and the one parser of the words after the verb; each verb says
- * what went wrong in one line on stderr and returns the exit code:
+ * botdesk: the command line. The one parser of the words after the verb,
+ * reading the table of verbs (verb-table.h: one row and one verb-NAME.c
+ * each); each verb says what went wrong in one line on stderr and returns
+ * the exit code:
  *   0 success, 1 failed, 2 usage or configuration, 3 refused by policy,
  *   4 not running.
  */
@@ -14,243 +15,35 @@
 #include "envfile.h"
 #include "log.h"
 #include "util.h"
-#include "verbs.h"
-#include "x11-verbs.h"
-
-/* The options after the verb. */
-enum {
-        OPT_JSON,
-        OPT_QUIET,
-        OPT_FORCE,
-        OPT_YES,
-        OPT_TIMEOUT,
-        OPT_PROFILE,
-        OPT_VIEWER,
-        OPT_REASON,
-        OPT_UNTIL,
-        OPT_START,
-        OPT_PASSWORD_STDIN,
-        OPT_ENV,
-        OPT_EPOCH,
-        OPT_HELP,
-        _OPT_MAX,
-};
-
-#define OPT(id) (1u << (id))
-
-/* Every verb takes these, as it always has: scripts pass --json, --quiet or
- * --timeout to verbs that ignore them, and must keep working. --help: the
- * verb's own lines of the usage. */
-#define OPTS_COMMON                                                                                            \
-        (OPT(OPT_JSON) | OPT(OPT_QUIET) | OPT(OPT_FORCE) | OPT(OPT_YES) | OPT(OPT_TIMEOUT) | OPT(OPT_PROFILE) | \
-         OPT(OPT_VIEWER) | OPT(OPT_REASON) | OPT(OPT_UNTIL) | OPT(OPT_HELP))
-
-static const struct cli_option {
-        const char *name;
-        const char *short_name;
-        bool takes_value;
-} cli_options[_OPT_MAX] = {
-        [OPT_JSON] = { "--json" },
-        [OPT_QUIET] = { "--quiet", "-q" },
-        [OPT_FORCE] = { "--force", "-f" },
-        [OPT_YES] = { "--yes", "-y" },
-        [OPT_TIMEOUT] = { "--timeout", NULL, true },
-        [OPT_PROFILE] = { "--profile", NULL, true },
-        [OPT_VIEWER] = { "--viewer", NULL, true },
-        [OPT_REASON] = { "--reason", NULL, true },
-        [OPT_UNTIL] = { "--until", NULL, true },
-        [OPT_START] = { "--start" },
-        [OPT_PASSWORD_STDIN] = { "--password-stdin" },
-        /* Also --env=NAME. */
-        [OPT_ENV] = { "--env", NULL, true },
-        [OPT_EPOCH] = { "--epoch", NULL, true },
-        [OPT_HELP] = { "--help", "-h" },
-};
-
-struct verb {
-        const char *name;
-        /* Its lines of botdesk --help, in the table's order; NULL: not listed. */
-        const char *synopsis;
-        /* The options it takes beyond OPTS_COMMON. */
-        unsigned options;
-        /* lease: a second word (its action) */
-        bool action;
-        /* exec: the words after PROFILE are the command */
-        bool command;
-        /* An agent action of run_argv: main takes its --epoch N (parse_epoch()). */
-        bool epoch;
-        int (*run)(const struct cli_args *a);
-        /* Instead of run: a verb that parses its own words (verbs.h). */
-        int (*run_argv)(int argc, char **argv);
-};
-
-static int verb_help(const struct cli_args *a) {
-        return cli_usage(stdout, EXIT_OK);
-}
-
-/* The verbs of botdesk-x11.so, loaded for them alone. */
-static int verb_x11(int argc, char **argv) {
-        int r = x11_verb_run(argv[0], argc, argv);
-
-        if (r == -ENOENT) {
-                /* Only a module of another build lacks one: the version check refuses those first. */
-                log_error("Unknown command \"%s\"; see botdesk --help.", argv[0]);
-                return EXIT_USAGE;
-        }
-        return r;
-}
-
-static const struct verb verbs[] = {
-        { "start", "  start PROFILE [--timeout S]   start or adopt, wait until ready, print status\n",
-          .run = verb_start },
-        { "stop",
-          "  stop PROFILE [--force]        stop; returns when nothing of it runs (--force: even\n"
-          "                                while a human holds the lease)\n",
-          .run = verb_stop },
-        { "restart", "  restart PROFILE\n", .run = verb_restart },
-        { "status", "  status [PROFILE] [--json]     one profile, or all known profiles\n", .run = verb_status },
-        { "list", "  list [--json]\n", .run = verb_list },
-        { "env",
-          "  env PROFILE [--start] [--json] export lines for eval \"$(botdesk env P)\"\n"
-          "                                (--start: start the desktop first when it is not running)\n",
-          .options = OPT(OPT_START), .run = verb_env },
-        { "exec",
-          "  exec PROFILE [--start] [--env NAME]... -- CMD [ARG...]\n"
-          "                                run CMD on that screen, inside the desktop, with the\n"
-          "                                desktop's environment (--env NAME: also the caller's NAME)\n",
-          .options = OPT(OPT_START) | OPT(OPT_ENV) | OPT(OPT_EPOCH), .command = true, .run = verb_exec },
-        { "lease",
-          "  lease PROFILE [show|take|release|request] [--viewer ID] [--reason TEXT] [--json]\n"
-          "                                who controls the screen: the agent or a human viewer\n"
-          "  lease PROFILE wait [--timeout S]  until the agent holds control (3 on timeout; default 600 s,\n"
-          "                                at most 1800 s)\n",
-          .action = true, .run = verb_lease },
-        { "rfb", "  rfb PROFILE [--viewer ID]     RFB on stdin/stdout, input only while ID holds the lease\n",
-          .run = verb_rfb },
-        { "web",
-          "  web [--listen SPEC]           noVNC and RFB over WebSocket for a browser (web ticket PROFILE --viewer ID)\n",
-          .run_argv = verb_web },
-        { "thumbnail",
-          "  thumbnail PROFILE [-o FILE] [--size WxH] [--format png|jpeg] [--data-url] [--quality N] [--start]\n",
-          .epoch = true, .run_argv = verb_x11 },
-        { "input",
-          "  input PROFILE ACTION ... [--start] [--json]\n"
-          "                                move X Y | click [X Y] [--button N] [--double] | drag X1 Y1 X2 Y2\n"
-          "                                | scroll DX DY | key COMBO... | type TEXT | down/up KEY|buttonN\n"
-          "                                (--settle[=MS]: then wait until the screen is quiet)\n",
-          .epoch = true, .run_argv = verb_x11 },
-        { "windows",
-          "  windows PROFILE [--json] [--start]\n"
-          "                                the window manager's windows: id, title, class, geometry, active\n",
-          .epoch = true, .run_argv = verb_x11 },
-        { "cursor", "  cursor PROFILE [--json] [--start] the pointer position\n", .epoch = true, .run_argv = verb_x11 },
-        { "settle",
-          "  settle PROFILE [--quiet MS] [--timeout MS] [--json]\n"
-          "                                wait until the screen was quiet MS ms: settled, still_changing, no_change\n",
-          .epoch = true, .run_argv = verb_x11 },
-        { "clipboard",
-          "  clipboard PROFILE get|set [--type text/plain|image/png]\n"
-          "                                the agent's clipboard: print it, or make stdin it\n",
-          .epoch = true, .run_argv = verb_x11 },
-        { "act",
-          "  act PROFILE [--screenshots base64|DIR] [--start]\n"
-          "                                one agent action a line in (either schema), one JSON result a line out\n",
-          .epoch = true, .run_argv = verb_x11 },
-        { "mcp",
-          "  mcp PROFILE [--start]         an MCP server on stdin/stdout for an agent's client: the computer\n"
-          "                                tool (Anthropic's and OpenAI's actions), batch, windows, status,\n"
-          "                                ask_human\n",
-          .epoch = true, .run_argv = verb_x11 },
-        { "journal",
-          "  journal PROFILE [--json] [--since SEQ|TIME] [--follow]\n"
-          "                                the agent's actions, each with the screen after it\n"
-          "  journal PROFILE export DIR | export --video FILE.mp4\n"
-          "                                the journal as an HTML page with its frames, or a video\n"
-          "  journal PROFILE replay [--from N] [--to M] [--dry-run] [--scale]\n"
-          "                                run the recorded actions again, each screen against its frame\n",
-          .run_argv = verb_x11 },
-        { "a11y",
-          "  a11y PROFILE [--json] [--window ID] [--find EXPR] [--max-nodes N]\n"
-          "                                the accessibility tree: role, name, states, actions, text, bounds\n"
-          "                                (screen and screenshot pixels); --find role=push button,name=Save\n"
-          "  a11y PROFILE do ID ACTION [TEXT]  act on an element: click, press, activate, set-text TEXT\n",
-          .epoch = true, .run_argv = verb_x11 },
-        { "watch",
-          "  watch [PROFILE] [--json] [--until ready|stopped|agent]\n"
-          "                                a line per change of status or lease, the first the current state\n",
-          .run = verb_watch },
-        { "lookup", "  lookup PROFILE [--json]       the profile's logind session (logind tier)\n",
-          .run = verb_lookup },
-        { "pool",
-          "  pool [list|fill|drain] [--json] the warm spares of [pool] spares: list them, start the\n"
-          "                                missing ones and wait until ready, or stop them all\n",
-          .run = verb_pool },
-        { "doctor", "  doctor [--json]               what this host has and lacks\n", .run = verb_doctor },
-        { "install",
-          "  install [-y] [--timeout S] [--password-stdin]\n"
-          "                                install the missing programs with the distribution's tool\n"
-          "                                (one at a time; sudo -S gets the password from stdin)\n",
-          .options = OPT(OPT_PASSWORD_STDIN), .run = verb_install },
-        { "config", "  config check|show [--profile P]\n", .run = verb_config },
-        { "help", .run = verb_help },
-};
-
-int cli_usage(FILE *f, int status) {
-        fputs("Usage: botdesk COMMAND [ARGS]\n"
-              "\n"
-              "A private headless desktop (TigerVNC + Xfce) per agent profile.\n"
-              "\n",
-              f);
-        for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
-                if (verbs[i].synopsis)
-                        fputs(verbs[i].synopsis, f);
-        fputs("\n"
-              "Agent actions (input, act, windows, cursor, thumbnail, settle, clipboard, exec, mcp) take\n"
-              "--epoch N: refused (3, \"epoch_moved\") unless the lease is still at epoch N.\n"
-              "Exit codes: 0 ok, 1 failed, 2 usage/configuration, 3 refused, 4 not running.\n",
-              f);
-        return status;
-}
-
-static const struct verb *verb_find(const char *name) {
-        for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
-                if (streq(verbs[i].name, name))
-                        return &verbs[i];
-        return NULL;
-}
-
-int cli_verb_usage(const char *verb) {
-        const struct verb *v = verb_find(verb);
-
-        /* help, the one verb without lines of its own, is the whole usage. */
-        if (!v || !v->synopsis)
-                return cli_usage(stdout, EXIT_OK);
-        fputs(v->synopsis, stdout);
-        return EXIT_OK;
-}
+#include "verb-table.h"
 
 /* The option of verb that word names: its id, with "--env=NAME"'s value in *ret_inline; -1 for none. */
 static int option_find(const struct verb *v, const char *word, const char **ret_inline) {
-        unsigned accepted = OPTS_COMMON | v->options;
+        const char *eq = strchr(word, '=');
+        _cleanup_free_ char *name = NULL;
+        int id;
 
         *ret_inline = NULL;
-        for (int id = 0; id < _OPT_MAX; id++) {
-                const struct cli_option *o = &cli_options[id];
-
-                if (!(accepted & OPT(id)))
-                        continue;
-                if (streq(word, o->name) || (o->short_name && streq(word, o->short_name)))
-                        return id;
-                if (id == OPT_ENV && startswith(word, "--env=")) {
-                        *ret_inline = word + strlen("--env=");
-                        return id;
-                }
+        if ((v->options & OPT(OPT_ENV)) && startswith(word, "--env=")) {
+                *ret_inline = word + strlen("--env=");
+                return OPT_ENV;
         }
-        return -1;
+        /* A verb of its own options only takes --NAME=VALUE too, as getopt did for it. */
+        if (v->own_options && eq && startswith(word, "--")) {
+                name = strndup(word, (size_t) (eq - word));
+                if (!name)
+                        return -ENOMEM;
+                id = verb_option_find(v, name);
+                if (id < 0 || !cli_option_takes_value(id))
+                        return -1;
+                *ret_inline = eq + 1;
+                return id;
+        }
+        return verb_option_find(v, word);
 }
 
-/* Sets option id of a to value (NULL: none followed). Returns an exit code, said. */
-static int option_apply(struct cli_args *a, int id, const char *value) {
+/* Sets option id of a to value (NULL: none followed), word as typed. Returns an exit code, said. */
+static int option_apply(struct cli_args *a, int id, const char *word, const char *value) {
         unsigned long long v;
 
         switch (id) {
@@ -274,6 +67,14 @@ static int option_apply(struct cli_args *a, int id, const char *value) {
                 return EXIT_OK;
         case OPT_HELP:
                 a->help = true;
+                return EXIT_OK;
+        case OPT_QUIET_MS:
+        case OPT_TIMEOUT_MS:
+                if (!value || parse_uint(value, SETTLE_MS_MAX, &v) < 0 || v == 0) {
+                        log_error("Invalid %s \"%s\": give milliseconds, 1-%u.", word, strnull(value), SETTLE_MS_MAX);
+                        return EXIT_USAGE;
+                }
+                *(id == OPT_QUIET_MS ? &a->quiet_ms : &a->timeout_ms) = (unsigned) v;
                 return EXIT_OK;
         case OPT_ENV:
                 if (!value || !env_key_valid(value)) {
@@ -305,6 +106,24 @@ static int option_apply(struct cli_args *a, int id, const char *value) {
         case OPT_UNTIL:
                 a->until = value;
                 break;
+        case OPT_LISTEN:
+                a->listen = value;
+                break;
+        case OPT_NOVNC:
+                a->novnc = value;
+                break;
+        case OPT_PING:
+                a->ping = value;
+                break;
+        case OPT_TTL:
+                a->ttl = value;
+                break;
+        case OPT_SCREENSHOTS:
+                a->screenshots = value;
+                break;
+        case OPT_TYPE:
+                a->type = value;
+                break;
         case OPT_EPOCH:
                 if (cli_epoch_parse(value, &v) < 0)
                         return EXIT_USAGE;
@@ -321,32 +140,71 @@ static int option_apply(struct cli_args *a, int id, const char *value) {
         return EXIT_OK;
 }
 
+/* A word the verb does not take: its own usage on stderr when it has one
+ * (as getopt's callers printed it), else the message with the verb's line of
+ * use when it has one. EXIT_USAGE. */
+static int usage_error(const struct verb *v, const char *what, const char *verb, const char *w) {
+        if (v->usage) {
+                if (v->says_unexpected)
+                        log_error("Unexpected argument \"%s\" for %s.", w, verb);
+                fputs(v->usage, stderr);
+                return EXIT_USAGE;
+        }
+        if (streq(what, "option") && v->use)
+                log_error("Unknown option %s for %s; use: %s", w, verb, v->use);
+        else if (streq(what, "option"))
+                log_error("Unknown option %s for %s.", w, verb);
+        else if (v->use)
+                log_error("Unexpected argument \"%s\"; use: %s", w, v->use);
+        else
+                log_error("Unexpected argument \"%s\".", w);
+        return EXIT_USAGE;
+}
+
 /*
  * The words after the verb, options anywhere among them: the operand (and
- * lease's action), exec's command after PROFILE or after "--". A verb
+ * lease's action), exec's command after PROFILE or after "--" (for a verb
+ * of its own options with a command, web, "--" only ends the options, as
+ * getopt did; for the others it is a word they do not take). A verb
  * outside the table is parsed as one without options of its own, so that
  * its words are judged before its name. Returns an exit code, said.
  */
 static int parse_args(const struct verb *v, const char *verb, char **words, struct cli_args *a) {
+        bool options_done = false;
+
+        a->verb = verb;
         for (size_t i = 0; words[i]; i++) {
                 const char *w = words[i], *value;
                 int id, r;
 
-                if (streq(w, "--")) {
+                if (streq(w, "--") && !options_done && v->own_options && v->command) {
+                        /* As getopt: the words after it are operands, whatever they look like. */
+                        options_done = true;
+                        continue;
+                }
+                if (streq(w, "--") && !options_done && !v->own_options) {
                         a->command = words + i + 1;
                         break;
                 }
-                if (w[0] == '-' && w[1]) {
+                /* A verb of its own options and operands only takes no word
+                 * that starts with a dash, "-" and "--" included. */
+                if (w[0] == '-' && (w[1] || (v->own_options && !v->command)) && !options_done) {
                         id = option_find(v, w, &value);
-                        if (id < 0) {
-                                log_error("Unknown option %s for %s.", w, verb);
-                                return EXIT_USAGE;
-                        }
-                        if (cli_options[id].takes_value && !value && words[i + 1])
+                        if (id == -ENOMEM)
+                                return log_error("Out of memory."), EXIT_FAILED;
+                        if (id < 0)
+                                return usage_error(v, "option", verb, w);
+                        if (cli_option_takes_value(id) && !value && words[i + 1])
                                 value = words[++i];
-                        r = option_apply(a, id, value);
+                        /* Its value missing: a word the verb does not take, for those with a usage or line of their own. */
+                        if (cli_option_takes_value(id) && !value && (v->usage || v->use) && !cli_options[id].judges_missing)
+                                return usage_error(v, v->usage ? "argument" : "option", verb, w);
+                        r = option_apply(a, id, w, value);
                         if (r != EXIT_OK)
                                 return r;
+                        /* Its own loop (or getopt) answered --help where it stood. */
+                        if (a->help && v->own_options)
+                                return EXIT_OK;
                 } else if (!a->operand)
                         a->operand = w;
                 else if (!a->action && v->action)
@@ -354,10 +212,8 @@ static int parse_args(const struct verb *v, const char *verb, char **words, stru
                 else if (v->command) {
                         a->command = words + i;
                         break;
-                } else {
-                        log_error("Unexpected argument \"%s\".", w);
-                        return EXIT_USAGE;
-                }
+                } else
+                        return usage_error(v, "argument", verb, w);
         }
         return EXIT_OK;
 }
@@ -403,7 +259,8 @@ int main(int argc, char **argv) {
                 { "version", no_argument, NULL, OPT_VERSION },
                 {}
         };
-        static const struct verb unknown = {};
+        /* A verb outside the table: judged as one with the common options. */
+        static const struct verb unknown = { .options = OPTS_COMMON };
         struct cli_args a = {};
         const struct verb *v;
         const char *verb;

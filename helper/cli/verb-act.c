@@ -17,52 +17,23 @@
 #include "util.h"
 #include "verbs.h"
 
-static void act_usage(FILE *f) {
-        fputs("Usage: botdesk act PROFILE [--screenshots base64|DIR] [--start]\n"
-              "\n"
-              "One action a line on standard input, as the computer tool takes them:\n"
-              "  {\"action\": \"left_click\", \"coordinate\": [x, y]}   (Anthropic's computer tool)\n"
-              "  {\"type\": \"click\", \"x\": x, \"y\": y, \"button\": \"left\"}   (OpenAI's computer actions)\n"
-              "one JSON result a line on standard output. Coordinates are pixels of the screenshots\n"
-              "({\"action\": \"screenshot\"} gives one, base64 in \"image\").\n"
-              "  --screenshots base64   a screenshot after every action, base64 in \"image\"\n"
-              "  --screenshots DIR      a screenshot after every action, written to DIR/N.jpg (\"image_file\")\n"
-              "  --start                start the desktop first when it is not running\n",
-              f);
-}
-
 /* The picture into dir as N.jpg, mode 0600 (it shows whatever the screen shows). */
 static int write_image(int dirfd, unsigned n, const uint8_t *data, size_t size, char *ret_name, size_t name_size) {
         snprintf(ret_name, name_size, "%06u.jpg", n);
         return write_file_atomic_at(dirfd, ret_name, data, size, 0600);
 }
 
-int verb_act(int argc, char **argv) {
+/* PROFILE [--screenshots base64|DIR] [--start], read by main.c's parser
+ * (verb-table.c: its row and usage). */
+int verb_act(const struct cli_args *args) {
         _cleanup_close_ int out_dirfd = -EBADF;
         struct jsonrpc_reader rd = {};
         struct agent a = {};
-        const char *profile = NULL, *shots = NULL;
-        bool start = false, every = false, files = false;
+        const char *profile = args->operand, *shots = args->screenshots;
+        bool start = args->start, every = false, files = false;
         unsigned n = 0;
         int r, ret = EXIT_OK;
 
-        for (int i = 1; i < argc; i++) {
-                if (streq(argv[i], "-h") || streq(argv[i], "--help")) {
-                        act_usage(stdout);
-                        return EXIT_OK;
-                } else if (streq(argv[i], "--start"))
-                        start = true;
-                else if (streq(argv[i], "--screenshots") && i + 1 < argc)
-                        shots = argv[++i];
-                else if (startswith(argv[i], "--screenshots="))
-                        shots = argv[i] + strlen("--screenshots=");
-                else if (argv[i][0] == '-' || profile) {
-                        log_error("Unexpected argument \"%s\" for act.", argv[i]);
-                        act_usage(stderr);
-                        return EXIT_USAGE;
-                } else
-                        profile = argv[i];
-        }
         if (cli_check_profile(profile) < 0)
                 return EXIT_USAGE;
         if (shots) {

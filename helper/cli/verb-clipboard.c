@@ -54,19 +54,12 @@ static void journal_clipboard_args(struct json *j, bool redact, const void *user
         json_kv_int(j, "length", (long long) ci->size);
 }
 
-static void clipboard_usage(FILE *f) {
-        fputs("Usage: botdesk clipboard PROFILE get|set [--type text/plain|image/png]\n"
-              "\n"
-              "  get   print the desktop's clipboard (CLIPBOARD) on standard output\n"
-              "  set   make standard input the desktop's clipboard (the helper serves it)\n",
-              f);
-}
-
-int verb_clipboard(int argc, char **argv) {
+/* PROFILE get|set [--type T], read by main.c's parser (verb-table.c: its row and usage). */
+int verb_clipboard(const struct cli_args *args) {
         _cleanup_free_ char *display = NULL, *xauthority = NULL, *in = NULL;
         _cleanup_free_ uint8_t *data = NULL;
         _cleanup_close_ int dirfd = -EBADF;
-        const char *profile = NULL, *action = NULL, *type = "text/plain";
+        const char *profile = args->operand, *action = args->action, *type = args->type ?: "text/plain";
         struct bd_config cfg = {};
         struct lease admitted;
         xcb_connection_t *c;
@@ -74,30 +67,11 @@ int verb_clipboard(int argc, char **argv) {
         bool png;
         int n, r;
 
-        for (int i = 1; i < argc; i++) {
-                const char *a = argv[i];
-
-                if (streq(a, "-h") || streq(a, "--help")) {
-                        clipboard_usage(stdout);
-                        return EXIT_OK;
-                } else if (streq(a, "--type") && i + 1 < argc)
-                        type = argv[++i];
-                else if (startswith(a, "--type="))
-                        type = a + strlen("--type=");
-                else if (a[0] == '-' || (profile && action)) {
-                        log_error("Unexpected argument \"%s\" for clipboard.", a);
-                        clipboard_usage(stderr);
-                        return EXIT_USAGE;
-                } else if (!profile)
-                        profile = a;
-                else
-                        action = a;
-        }
         if (cli_check_profile(profile) < 0)
                 return EXIT_USAGE;
         if (!action || (!streq(action, "get") && !streq(action, "set"))) {
                 log_error("clipboard needs get or set.");
-                clipboard_usage(stderr);
+                cli_verb_usage_to(stderr, "clipboard");
                 return EXIT_USAGE;
         }
         if (!streq(type, "text/plain") && !streq(type, "image/png")) {

@@ -17,28 +17,35 @@ int verb_input(int argc, char **argv) {
         return unsupported(argc, argv);
 }
 
-int verb_windows(int argc, char **argv) {
-        return unsupported(argc, argv);
+/* main.c's parser has answered --help. */
+static int unsupported_args(const struct cli_args *a) {
+        log_error("This botdesk was built without agent input: botdesk %s needs meson -Dinput "
+                  "(xcb-xtest and xkbcommon, and thumbnail support).", a->verb);
+        return EXIT_FAILED;
 }
 
-int verb_cursor(int argc, char **argv) {
-        return unsupported(argc, argv);
+int verb_windows(const struct cli_args *a) {
+        return unsupported_args(a);
 }
 
-int verb_mcp(int argc, char **argv) {
-        return unsupported(argc, argv);
+int verb_cursor(const struct cli_args *a) {
+        return unsupported_args(a);
 }
 
-int verb_settle(int argc, char **argv) {
-        return unsupported(argc, argv);
+int verb_mcp(const struct cli_args *a) {
+        return unsupported_args(a);
 }
 
-int verb_act(int argc, char **argv) {
-        return unsupported(argc, argv);
+int verb_settle(const struct cli_args *a) {
+        return unsupported_args(a);
 }
 
-int verb_clipboard(int argc, char **argv) {
-        return unsupported(argc, argv);
+int verb_act(const struct cli_args *a) {
+        return unsupported_args(a);
+}
+
+int verb_clipboard(const struct cli_args *a) {
+        return unsupported_args(a);
 }
 
 int verb_journal(int argc, char **argv) {

@@ -20,17 +20,6 @@
 
 #define BATCH_MAX 64
 
-static void mcp_usage(FILE *f) {
-        fputs("Usage: botdesk mcp PROFILE [--start]\n"
-              "\n"
-              "An MCP server (JSON-RPC 2.0, one message per line) on standard input and output, for an agent's\n"
-              "client: tools computer, batch, windows, status, ask_human, clipboard_read,\n"
-              "clipboard_write, a11y_tree, a11y_find and a11y_do. In the client's configuration:\n"
-              "  {\"command\": \"botdesk\", \"args\": [\"mcp\", \"PROFILE\"]}\n"
-              "  --start   start the desktop first when it is not running\n",
-              f);
-}
-
 static void space(void *userdata, struct mcp_space *ret) {
         struct agent *a = userdata;
         *ret = a->space;
@@ -311,30 +300,17 @@ static const struct mcp_backend backend = {
         .call = call,
 };
 
-int verb_mcp(int argc, char **argv) {
+/* PROFILE [--start], read by main.c's parser (verb-table.c: its row and usage). */
+int verb_mcp(const struct cli_args *args) {
         struct jsonrpc_reader rd = {};
         struct mcp_server server;
         struct agent a = {};
-        const char *profile = NULL;
-        bool start = false;
+        const char *profile = args->operand;
         int r, ret = EXIT_OK;
 
-        for (int i = 1; i < argc; i++) {
-                if (streq(argv[i], "-h") || streq(argv[i], "--help")) {
-                        mcp_usage(stdout);
-                        return EXIT_OK;
-                } else if (streq(argv[i], "--start"))
-                        start = true;
-                else if (argv[i][0] == '-' || profile) {
-                        log_error("Unexpected argument \"%s\" for mcp.", argv[i]);
-                        mcp_usage(stderr);
-                        return EXIT_USAGE;
-                } else
-                        profile = argv[i];
-        }
         if (cli_check_profile(profile) < 0)
                 return EXIT_USAGE;
-        r = agent_serve_stdin(&a, &rd, profile, start);
+        r = agent_serve_stdin(&a, &rd, profile, args->start);
         if (r != EXIT_OK)
                 return r;
         mcp_server_init(&server, &backend, &a);

@@ -17,64 +17,21 @@
 #include "util.h"
 #include "verbs.h"
 
-#define SETTLE_MS_MAX 600000ull
-
-static void settle_usage(FILE *f) {
-        fputs("Usage: botdesk settle PROFILE [--quiet MS] [--timeout MS] [--json]\n"
-              "\n"
-              "Wait until the screen has been quiet MS ms (default 150), at most the timeout (default 2000 ms);\n"
-              "prints settled, still_changing or no_change and the ms it took. A caret's blink or the clock\n"
-              "(changes under 40x40 pixels) do not count.\n",
-              f);
-}
-
-static int ms_option(const char *name, const char *value, unsigned *ret) {
-        unsigned long long v;
-
-        if (!value || parse_uint(value, SETTLE_MS_MAX, &v) < 0 || v == 0) {
-                log_error("Invalid %s \"%s\": give milliseconds, 1-600000.", name, strnull(value));
-                return EXIT_USAGE;
-        }
-        *ret = (unsigned) v;
-        return EXIT_OK;
-}
-
-int verb_settle(int argc, char **argv) {
+/* PROFILE [--quiet MS] [--timeout MS] [--json], read by main.c's parser
+ * (verb-table.c: its row, its usage, and the milliseconds judged). */
+int verb_settle(const struct cli_args *args) {
         _cleanup_free_ char *display = NULL, *xauthority = NULL;
         _cleanup_close_ int dirfd = -EBADF;
-        const char *profile = NULL;
-        unsigned quiet = SETTLE_QUIET_MS_DEFAULT, cap = SETTLE_CAP_MS_DEFAULT, ms = 0;
+        const char *profile = args->operand;
+        unsigned quiet = args->quiet_ms ?: SETTLE_QUIET_MS_DEFAULT, cap = args->timeout_ms ?: SETTLE_CAP_MS_DEFAULT, ms = 0;
         enum settle_state state;
         struct settle st;
         struct lease admitted;
         xcb_connection_t *c;
         xcb_screen_t *screen = NULL;
-        bool json = false;
+        bool json = args->json;
         int n, r;
 
-        for (int i = 1; i < argc; i++) {
-                const char *a = argv[i];
-
-                if (streq(a, "-h") || streq(a, "--help")) {
-                        settle_usage(stdout);
-                        return EXIT_OK;
-                } else if (streq(a, "--json"))
-                        json = true;
-                else if (streq(a, "--quiet") || streq(a, "--timeout")) {
-                        r = ms_option(a, i + 1 < argc ? argv[++i] : NULL, streq(a, "--quiet") ? &quiet : &cap);
-                        if (r != EXIT_OK)
-                                return r;
-                } else if (startswith(a, "--quiet=") || startswith(a, "--timeout=")) {
-                        r = ms_option(a, strchr(a, '=') + 1, startswith(a, "--quiet=") ? &quiet : &cap);
-                        if (r != EXIT_OK)
-                                return r;
-                } else if (a[0] == '-' || profile) {
-                        log_error("Unexpected argument \"%s\" for settle.", a);
-                        settle_usage(stderr);
-                        return EXIT_USAGE;
-                } else
-                        profile = a;
-        }
         if (cli_check_profile(profile) < 0)
                 return EXIT_USAGE;
         r = cli_running_display(profile, &dirfd, &display, &xauthority);

@@ -7,7 +7,6 @@
  * the same thin main over the same library as `botdesk rfb`, and one
  * program on the PATH is what an operator and a unit file name.
  */
-#include <getopt.h>
 #include <sys/stat.h>
 
 #include "cli.h"
@@ -19,19 +18,6 @@
 #include "util.h"
 #include "web-server.h"
 #include "web.h"
-
-static int usage(FILE *f, int code) {
-        fputs("Usage: botdesk web [--listen unix:PATH|127.0.0.1:PORT] [--novnc DIR] [--ping S]\n"
-              "       botdesk web ticket PROFILE --viewer ID [--ttl S]\n"
-              "\n"
-              "Serve noVNC and each desktop's RFB stream over WebSocket, on a 0600 Unix socket\n"
-              "($XDG_RUNTIME_DIR/botdesk/web.sock) unless told otherwise; a TCP listener must be\n"
-              "on a loopback address and demands a ticket for every request.\n"
-              "A stream silent for S seconds (30) is pinged, and closed after as many more:\n"
-              "set S below the idle timeout of a proxy in front.\n"
-              "`ticket` prints the URL of a single-use ticket for one viewer (valid 30 s by default).\n", f);
-        return code;
-}
 
 static int verb_web_ticket(const char *profile, const char *viewer, const char *ttl_s) {
         _cleanup_free_ char *base = NULL, *url = NULL, *url_file = NULL;
@@ -80,54 +66,21 @@ static int verb_web_ticket(const char *profile, const char *viewer, const char *
         return EXIT_OK;
 }
 
-int verb_web(int argc, char **argv) {
-        enum { OPT_LISTEN = 0x100, OPT_NOVNC, OPT_VIEWER, OPT_TTL, OPT_PING };
-        static const struct option options[] = {
-                { "help", no_argument, NULL, 'h' },
-                { "listen", required_argument, NULL, OPT_LISTEN },
-                { "novnc", required_argument, NULL, OPT_NOVNC },
-                { "viewer", required_argument, NULL, OPT_VIEWER },
-                { "ttl", required_argument, NULL, OPT_TTL },
-                { "ping", required_argument, NULL, OPT_PING },
-                {}
-        };
-        const char *listen = NULL, *novnc = NULL, *viewer = NULL, *ttl = NULL, *ping_s = NULL;
+/* Its words come from main.c's parser (verb-table.c: its row), which has
+ * printed the usage for --help and for a word it does not take. */
+int verb_web(const struct cli_args *a) {
+        const char *listen = a->listen, *novnc = a->novnc, *viewer = a->viewer, *ttl = a->ttl, *ping_s = a->ping;
         unsigned long long ping = WEB_PING_DEFAULT;
-        int c;
 
-        optind = 0;
-        while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0) {
-                switch (c) {
-                case 'h':
-                        return usage(stdout, EXIT_OK);
-                case OPT_LISTEN:
-                        listen = optarg;
-                        break;
-                case OPT_NOVNC:
-                        novnc = optarg;
-                        break;
-                case OPT_VIEWER:
-                        viewer = optarg;
-                        break;
-                case OPT_TTL:
-                        ttl = optarg;
-                        break;
-                case OPT_PING:
-                        ping_s = optarg;
-                        break;
-                default:
-                        return usage(stderr, EXIT_USAGE);
-                }
-        }
-        if (optind < argc && streq(argv[optind], "ticket")) {
-                if (listen || novnc || ping_s || argc - optind > 2) {
+        if (streq_ptr(a->operand, "ticket")) {
+                if (listen || novnc || ping_s || a->command) {
                         log_error("Usage: botdesk web ticket PROFILE --viewer ID [--ttl S]");
                         return EXIT_USAGE;
                 }
-                return verb_web_ticket(optind + 1 < argc ? argv[optind + 1] : NULL, viewer, ttl);
+                return verb_web_ticket(a->action, viewer, ttl);
         }
-        if (optind < argc) {
-                log_error("Unknown argument \"%s\" for botdesk web.", argv[optind]);
+        if (a->operand) {
+                log_error("Unknown argument \"%s\" for botdesk web.", a->operand);
                 return EXIT_USAGE;
         }
         if (viewer || ttl) {

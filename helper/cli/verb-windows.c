@@ -34,32 +34,12 @@ struct win {
         bool ok;
 };
 
-/* PROFILE [--json] [--start]: EXIT_OK (the desktop started when asked), EXIT_USAGE (said) or -1 after --help. */
-static int parse_simple(int argc, char **argv, const char *verb, const char **ret_profile, bool *ret_json) {
-        bool start = false;
-
-        *ret_profile = NULL;
-        *ret_json = false;
-        for (int i = 1; i < argc; i++) {
-                if (streq(argv[i], "--json"))
-                        *ret_json = true;
-                else if (streq(argv[i], "--start"))
-                        start = true;
-                else if (streq(argv[i], "-h") || streq(argv[i], "--help")) {
-                        printf("Usage: botdesk %s PROFILE [--json] [--start]\n", verb);
-                        return -1;
-                } else if (argv[i][0] == '-') {
-                        log_error("Unknown option %s for %s; use: botdesk %s PROFILE [--json] [--start]", argv[i], verb, verb);
-                        return EXIT_USAGE;
-                } else if (*ret_profile) {
-                        log_error("Unexpected argument \"%s\"; use: botdesk %s PROFILE [--json] [--start]", argv[i], verb);
-                        return EXIT_USAGE;
-                } else
-                        *ret_profile = argv[i];
-        }
-        if (cli_check_profile(*ret_profile) < 0)
+/* PROFILE [--json] [--start], read by main.c's parser: EXIT_OK once the
+ * desktop runs or was not asked to start, else an exit code, said. */
+static int open_args(const struct cli_args *a) {
+        if (cli_check_profile(a->operand) < 0)
                 return EXIT_USAGE;
-        return cli_start_on_demand(*ret_profile, start);
+        return cli_start_on_demand(a->operand, a->start);
 }
 
 /* Gate, display, connection: the common opening of both verbs. */
@@ -310,21 +290,21 @@ int cli_windows_json(xcb_connection_t *c, xcb_window_t root, const char *profile
         return 0;
 }
 
-int verb_windows(int argc, char **argv) {
+int verb_windows(const struct cli_args *a) {
         _cleanup_close_ int dirfd = -EBADF;
-        const char *profile;
+        const char *profile = a->operand;
         xcb_connection_t *c;
         xcb_screen_t *s;
         xcb_window_t active = XCB_NONE;
         struct lease admitted;
         struct win *w = NULL;
         size_t n = 0;
-        bool json, wm;
+        bool json = a->json, wm;
         int r;
 
-        r = parse_simple(argc, argv, "windows", &profile, &json);
+        r = open_args(a);
         if (r != EXIT_OK)
-                return r < 0 ? EXIT_OK : r;
+                return r;
         r = open_screen(profile, "windows", json, &dirfd, &admitted, &c, &s);
         if (r != EXIT_OK)
                 return r;
@@ -349,20 +329,20 @@ int verb_windows(int argc, char **argv) {
         return r;
 }
 
-int verb_cursor(int argc, char **argv) {
+int verb_cursor(const struct cli_args *a) {
         _cleanup_close_ int dirfd = -EBADF;
         xcb_query_pointer_reply_t *p;
         struct lease admitted;
-        const char *profile;
+        const char *profile = a->operand;
         xcb_connection_t *c;
         xcb_screen_t *s;
         unsigned w, h;
-        bool json;
+        bool json = a->json;
         int r;
 
-        r = parse_simple(argc, argv, "cursor", &profile, &json);
+        r = open_args(a);
         if (r != EXIT_OK)
-                return r < 0 ? EXIT_OK : r;
+                return r;
         r = open_screen(profile, "cursor", json, &dirfd, &admitted, &c, &s);
         if (r != EXIT_OK)
                 return r;

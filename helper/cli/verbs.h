@@ -6,9 +6,9 @@
 #include <stdio.h>
 
 /*
- * Every verb of `botdesk`, one verb-NAME.c each. main.c holds the table
- * that names them, with their options and their lines of `botdesk --help`,
- * and the one parser of the words after the verb.
+ * Every verb of `botdesk`, one verb-NAME.c each. verb-table.c holds the
+ * table that names them, with their options and their lines of `botdesk
+ * --help`; main.c the one parser of the words after the verb.
  *
  * Each verb returns the CLI exit code (cli.h: 0 ok, 1 failed, 2 usage or
  * configuration, 3 refused, 4 not running) and has already said why on
@@ -20,6 +20,7 @@ struct helper_record;
 
 /* What main.c's parser found after the verb. Pointers are into argv. */
 struct cli_args {
+        const char *verb;       /* the verb itself */
         const char *operand;    /* the first word: PROFILE (config: check or show), or NULL */
         const char *action;     /* lease: the second word (show, take, ...), or NULL */
         char **command;         /* exec: CMD [ARG...], NULL-terminated, or NULL */
@@ -35,6 +36,10 @@ struct cli_args {
         const char *viewer;
         const char *reason;
         const char *until;
+        const char *listen, *novnc, *ping, *ttl;        /* web */
+        const char *screenshots;                        /* act */
+        const char *type;                               /* clipboard */
+        unsigned quiet_ms, timeout_ms;                  /* settle; 0 = not given */
         char *pass_env[65];     /* exec --env NAME, NULL-terminated */
         size_t n_pass_env;
 };
@@ -45,6 +50,8 @@ int cli_usage(FILE *f, int status);
 /* botdesk VERB --help: the verb's lines of that usage on stdout (the whole
  * usage for a verb without lines of its own); EXIT_OK. */
 int cli_verb_usage(const char *verb);
+/* The same to f (stderr after a message of a usage error). */
+void cli_verb_usage_to(FILE *f, const char *verb);
 
 /*
  * botdesk start PROFILE [--timeout S]: start or adopt, wait until ready,
@@ -152,19 +159,18 @@ int verb_install(const struct cli_args *a);
 int verb_config(const struct cli_args *a);
 
 /*
- * The verbs that parse their own options (argv[0] is the verb itself and
- * argv[1..argc) everything after it), so main.c hands them their words
- * before its parser, which refuses options it does not know:
- *
  * botdesk web [--listen unix:PATH|HOST:PORT] [--novnc DIR] [--ping S]
  * botdesk web ticket PROFILE --viewer ID [--ttl S]
  *         0 ok, 1 failed, 2 usage.
  */
-int verb_web(int argc, char **argv);
+int verb_web(const struct cli_args *a);
 
 /*
- * The verbs that speak X, in botdesk-x11.so (x11-verbs.h); their options
- * include -o, negative scroll steps and text after --.
+ * The verbs that speak X, in botdesk-x11.so (x11-verbs.h). Those of
+ * (argc, argv) parse their own words (argv[0] is the verb itself, argv[1..argc)
+ * everything after it: -o, negative scroll steps, text after --); main.c
+ * hands them their words after the relay (cli-remote.c) had them, and the
+ * table still declares their options. The others read struct cli_args.
  *
  * botdesk thumbnail PROFILE [-o FILE] [--size WxH] [--format png|jpeg] [--data-url] [--quality N]
  *         0 written; 1 failed (X refused, grab or encode failed, FILE not
@@ -186,16 +192,16 @@ int verb_input(int argc, char **argv);
  * message per line) until stdin ends (0); 1 when the desktop's X connection
  * breaks; 2, 4 as above before it serves.
  */
-int verb_mcp(int argc, char **argv);
+int verb_mcp(const struct cli_args *a);
 /* botdesk settle PROFILE [--quiet MS] [--timeout MS] [--json]: 0 with settled,
  * still_changing or no_change said; 1 without DAMAGE; 3, 4 as above. */
-int verb_settle(int argc, char **argv);
+int verb_settle(const struct cli_args *a);
 /* botdesk act PROFILE [--screenshots base64|DIR] [--start]: one action a line
  * in, one JSON result a line out, until stdin ends (0). */
-int verb_act(int argc, char **argv);
+int verb_act(const struct cli_args *a);
 /* botdesk clipboard PROFILE get|set [--type text/plain|image/png]: 0; 1 nothing there, too large, no
  * answer; 2 usage; 3 a human holds control; 4 not running. */
-int verb_clipboard(int argc, char **argv);
+int verb_clipboard(const struct cli_args *a);
 /* botdesk journal PROFILE [--json] [--since SEQ|TIME] [--follow], export DIR, export --video FILE:
  * the journal of agent actions (control/journal.h). 0; 1 none, unreadable, no ffmpeg; 2 usage. */
 int verb_journal(int argc, char **argv);
@@ -203,5 +209,7 @@ int verb_journal(int argc, char **argv);
 /* a11y PROFILE [--json] [--window ID] [--find EXPR] [--max-nodes N] | a11y PROFILE do ID ACTION [TEXT]:
  * the accessibility tree and actions on its elements (a11y-agent.h). */
 int verb_a11y(int argc, char **argv);
-int verb_windows(int argc, char **argv);
-int verb_cursor(int argc, char **argv);
+/* botdesk windows PROFILE [--json] [--start], botdesk cursor PROFILE [--json]
+ * [--start]: their words from main.c's parser (verb-table.c). */
+int verb_windows(const struct cli_args *a);
+int verb_cursor(const struct cli_args *a);

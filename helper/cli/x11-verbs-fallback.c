@@ -17,3 +17,11 @@ int x11_verb_run(const char *verb, int argc, char **argv) {
                 return -ENOENT;
         return run(argc, argv);
 }
+
+int x11_verb_run_args(const struct cli_args *a) {
+        x11_args_fn run = x11_input_args_verb(a->verb);
+
+        if (!run)
+                return -ENOENT;
+        return run(a);
+}

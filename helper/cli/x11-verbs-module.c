@@ -11,7 +11,7 @@
 #include "x11-verbs.h"
 
 static int (*host_start_on_demand)(const char *profile, bool flag);
-static int (*host_verb_usage)(const char *verb);
+static void (*host_verb_usage_to)(FILE *f, const char *verb);
 
 /* input --start starts the desktop the way the CLI's own verbs do: through it. */
 int cli_start_on_demand(const char *profile, bool flag) {
@@ -22,16 +22,22 @@ int cli_start_on_demand(const char *profile, bool flag) {
 
 /* The CLI's table holds every verb's lines of the usage: a verb without
  * its own (a fallback) prints those. */
+void cli_verb_usage_to(FILE *f, const char *verb) {
+        if (host_verb_usage_to)
+                host_verb_usage_to(f, verb);
+}
+
 int cli_verb_usage(const char *verb) {
-        if (!host_verb_usage)
+        if (!host_verb_usage_to)
                 return EXIT_FAILED;
-        return host_verb_usage(verb);
+        host_verb_usage_to(stdout, verb);
+        return EXIT_OK;
 }
 
 static void setup(const struct x11_host *host) {
         log_setup(host->program);
         host_start_on_demand = host->start_on_demand;
-        host_verb_usage = host->verb_usage;
+        host_verb_usage_to = host->verb_usage_to;
         cli_epoch_pin_set(host->epoch_pin);
 }
 
@@ -46,4 +52,5 @@ const struct x11_verbs botdesk_x11_verbs = {
         .version = BOTDESK_VERSION,
         .setup = setup,
         .lookup = lookup,
+        .lookup_args = x11_input_args_verb,
 };

@@ -16,16 +16,6 @@
 #include "util.h"
 #include "x11-verbs.h"
 
-static bool is_x11_verb(const char *verb) {
-        static const char *const names[] = { "thumbnail", "input", "windows", "cursor", "mcp", "settle", "act", "clipboard",
-                                             "journal", "a11y" };
-
-        for (size_t i = 0; i < ELEMENTSOF(names); i++)
-                if (streq(verb, names[i]))
-                        return true;
-        return false;
-}
-
 /* The module next to /proc/self/exe when there is one, else the installed one. */
 static void *open_module(void) {
         char exe[PATH_MAX], *slash;
@@ -49,33 +39,56 @@ static void *open_module(void) {
         return dlopen(BOTDESK_X11_MODULE_PATH, RTLD_LAZY | RTLD_LOCAL);
 }
 
-int x11_verb_run(const char *verb, int argc, char **argv) {
+/* The module, loaded and checked for verb (only the table's rows of the module's verbs call here), or NULL (said). */
+static const struct x11_verbs *module_load(const char *verb) {
         const struct x11_verbs *m;
-        x11_verb_fn run;
-        void *h;
-
-        if (!is_x11_verb(verb))
-                return -ENOENT;
         /* Never closed: the process ends with the verb. */
-        h = open_module();
+        void *h = open_module();
+
         if (!h) {
                 log_error("Cannot load %s for \"%s\": %s; reinstall botdesk.", BOTDESK_X11_MODULE_PATH, verb,
                           dlerror());
-                return EXIT_FAILED;
+                return NULL;
         }
         m = dlsym(h, X11_VERBS_SYMBOL);
         if (!m || m->abi != X11_VERBS_ABI || !streq_ptr(m->version, BOTDESK_VERSION)) {
                 log_error("%s is not the one of botdesk " BOTDESK_VERSION "; reinstall botdesk.", X11_VERBS_MODULE);
-                return EXIT_FAILED;
+                return NULL;
         }
-        run = m->lookup(verb);
-        if (!run)
-                return -ENOENT;
+        return m;
+}
+
+static void module_setup(const struct x11_verbs *m) {
         m->setup(&(const struct x11_host) {
                 .program = "botdesk",
                 .start_on_demand = cli_start_on_demand,
-                .verb_usage = cli_verb_usage,
+                .verb_usage_to = cli_verb_usage_to,
                 .epoch_pin = cli_epoch_pin(),
         });
+}
+
+int x11_verb_run(const char *verb, int argc, char **argv) {
+        const struct x11_verbs *m = module_load(verb);
+        x11_verb_fn run;
+
+        if (!m)
+                return EXIT_FAILED;
+        run = m->lookup(verb);
+        if (!run)
+                return -ENOENT;
+        module_setup(m);
         return run(argc, argv);
+}
+
+int x11_verb_run_args(const struct cli_args *a) {
+        const struct x11_verbs *m = module_load(a->verb);
+        x11_args_fn run;
+
+        if (!m)
+                return EXIT_FAILED;
+        run = m->lookup_args(a->verb);
+        if (!run)
+                return -ENOENT;
+        module_setup(m);
+        return run(a);
 }

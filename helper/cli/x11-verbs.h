@@ -14,17 +14,23 @@
 #define X11_VERBS_MODULE "botdesk-x11.so"
 #define X11_VERBS_SYMBOL "botdesk_x11_verbs"
 /* Bumped whenever the struct below changes. */
-#define X11_VERBS_ABI 4u
+#define X11_VERBS_ABI 5u
 
 #include <stdbool.h>
+#include <stdio.h>
 
+struct cli_args;
+
+/* A verb that parses its own words, or (args) one whose words main.c's
+ * parser read (verb-table.c: its row). */
 typedef int (*x11_verb_fn)(int argc, char **argv);
+typedef int (*x11_args_fn)(const struct cli_args *a);
 
 /* What the module's verbs take from the CLI that loaded them. */
 struct x11_host {
         const char *program;            /* for the module's own copy of the logging state */
         int (*start_on_demand)(const char *profile, bool flag);    /* verbs.h */
-        int (*verb_usage)(const char *verb);                       /* verbs.h: cli_verb_usage */
+        void (*verb_usage_to)(FILE *f, const char *verb);          /* verbs.h: cli_verb_usage_to */
         unsigned long long epoch_pin;   /* the action's --epoch, taken by main.c (cli.h: cli_epoch_pin) */
 };
 
@@ -34,11 +40,14 @@ struct x11_verbs {
         void (*setup)(const struct x11_host *host);
         /* The verb called name, or NULL. */
         x11_verb_fn (*lookup)(const char *name);
+        /* The same for the verbs of main.c's parser. */
+        x11_args_fn (*lookup_args)(const char *name);
 };
 
 /* The input verbs by name (x11-verbs-input.c): the real ones, or the
  * fallbacks that say what a build without XTEST lacks. */
 x11_verb_fn x11_input_verb(const char *name);
+x11_args_fn x11_input_args_verb(const char *name);
 
 /*
  * Run VERB when it is one of the module's: argv[0] is the verb, as the
@@ -48,3 +57,6 @@ x11_verb_fn x11_input_verb(const char *name);
  * module: its fallback verbs say so (x11-verbs-fallback.c).
  */
 int x11_verb_run(const char *verb, int argc, char **argv);
+
+/* The same for a verb of main.c's parser, a->verb. */
+int x11_verb_run_args(const struct cli_args *a);

@@ -1,13 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# TAP: the bash completion conf/completion/botdesk.bash, without bash-completion.
-# Usage: completion.sh [PATH/TO/botdesk.bash [PATH/TO/botdesk]]
+# TAP: the bash completion conf/completion/botdesk.bash, without bash-completion,
+# reading the table of verbs from the botdesk given (botdesk __verbs), found on PATH.
+# Usage: completion.sh PATH/TO/botdesk.bash PATH/TO/botdesk
 
 export LC_ALL=C
 src=${1:-${BOTDESK_SOURCE_DIR:-$(dirname "$0")/../..}/conf/completion/botdesk.bash}
-cli=${2:-}
+cli=${2:?usage: completion.sh PATH/TO/botdesk.bash PATH/TO/botdesk}
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf -- "${tmp:?}"' EXIT
+mkdir -p "$tmp/bin"
+ln -s "$(realpath "$cli")" "$tmp/bin/botdesk"
+export PATH=$tmp/bin:$PATH
 
 mkdir -p "$tmp/run/botdesk/work" "$tmp/run/botdesk/web" "$tmp/run/botdesk/not valid" \
          "$tmp/run/botdesk/.hidden" "$tmp/state/botdesk/research" "$tmp/state/botdesk/work" \
@@ -50,10 +54,8 @@ complete -p botdesk 2>/dev/null | grep -q -- '-F _botdesk'
 ok $? "complete -F _botdesk botdesk is registered"
 
 # Every verb `botdesk --help` lists is offered, and no other (help too).
-if [[ -n $cli ]]; then
-        verbs="$("$cli" --help | sed -n 's/^  \([a-z0-9]*\) .*/\1/p; s/^  \([a-z0-9]*\)$/\1/p' | sort -u | tr '\n' ' ') help"
-        check "$verbs" botdesk ""
-fi
+verbs="$("$cli" --help | sed -n 's/^  \([a-z0-9]*\) .*/\1/p; s/^  \([a-z0-9]*\)$/\1/p' | sort -u | tr '\n' ' ') help"
+check "$verbs" botdesk ""
 check "start stop status"                       botdesk st
 check "lease list lookup"                       botdesk l
 check "--help --version"                        botdesk -
@@ -101,6 +103,21 @@ check "--password-stdin --quiet --timeout --yes --help" botdesk install -
 check "basename"                                botdesk exec work -- basenam
 check "--viewer --help"                         botdesk rfb work -
 check "--json --help"                           botdesk doctor -
+# What the table declares reaches the completion with no list kept here.
+check "get set"                                 botdesk clipboard work ""
+check "text/plain image/png"                    botdesk clipboard work get --type ""
+check ""                                        botdesk settle work --quiet ""
+check "web work research"                       botdesk settle --quiet 500 ""
+check ""                                        botdesk _
+check ""                                        botdesk status work --timeout ""
+# Without a botdesk to ask, nothing is offered, and nothing is said.
+COMP_WORDS=(botdesk st)
+COMP_CWORD=1
+COMPREPLY=()
+_botdesk_table_of=
+_botdesk "$tmp/no-such-botdesk" 2>"$tmp/err"
+[[ ${#COMPREPLY[@]} == 0 && ! -s $tmp/err ]]
+ok $? "a botdesk that cannot be run completes nothing, silently"
 # Every verb takes --help (its lines of the usage).
 for v in start stop restart status list env exec lease rfb web thumbnail input windows cursor watch lookup doctor install config help; do
         check "--help"                          botdesk $v --h

@@ -11,7 +11,10 @@
 #   generator   shared, systemd
 #   pam/        shared and alloc only
 # no source lies loose in helper/, and no C file under helper/, pam/ or
-# tests/ is over 700 lines (a file does one thing). Prints TAP.
+# tests/ is over 700 lines (a file does one thing); the CLI's verbs read
+# their words through the one table (helper/cli/verb-table.c): no verb-*.c
+# parses its own options outside the allow-list below, and cli-remote.c
+# keeps no list of verbs. Prints TAP.
 #   test-layout.sh SOURCE_DIR
 set -u
 src=${1:?usage: test-layout.sh SOURCE_DIR}
@@ -92,6 +95,87 @@ if [ ${#long[@]} -eq 0 ]; then
 else
         not_ok "no C file under helper/, pam/ or tests/ is over $max_lines lines" "${long[@]}" "split it by concern"
 fi
+
+# The CLI's verbs: one table (helper/cli/verb-table.c) and main.c's parser
+# read every verb's words. A verb-*.c that runs getopt, or compares its
+# words with option names by hand, keeps a second list of options. The
+# rule: getopt, a comparison of a word with a string that starts with a
+# dash (streq(w, "--json"), startswith(a, "--type=")), or a test of a
+# word's first character against '-'.
+cli=$src/helper/cli
+# The verbs that still parse their own words; their rows declare their
+# options all the same (for cli-remote.c and the completion).
+declare -A own_words=(
+        # Its ACTION's words: negative numbers (scroll 0 -3), "-" and text
+        # after --, and options (--button, --window) that belong to actions.
+        [verb-input.c]=1
+        # A11y's "do ID ACTION TEXT", where TEXT may start with a dash after --.
+        [verb-a11y.c]=1
+        # Subcommands (export, replay) with options of their own, and the
+        # hidden --before of the frame taker.
+        [verb-journal.c]=1
+        # -o FILE where "-" is stdout, and options of its own judged in
+        # order (--size, --format, --quality): not yet moved to the
+        # module's lookup_args.
+        [verb-thumbnail.c]=1
+)
+parse_rule='getopt|streq\([^,()]+, *"-|startswith\([^,()]+, *"-|(\[0\]|^[^/]*\*[a-z_]+) *== *'"'"'-'"'"''
+own=()
+for f in "$cli"/verb-*.c; do
+        [ -e "$f" ] || continue
+        hits=$(grep -nE "$parse_rule" "$f" | head -3)
+        if [ -n "${own_words[${f##*/}]:-}" ]; then
+                [ -n "$hits" ] || own+=("${f#"$src"/} no longer parses its own options: take it off the allow-list")
+                continue
+        fi
+        [ -n "$hits" ] && own+=("${f#"$src"/} parses its own options: ${hits//$'\n'/; }")
+done
+if [ ${#own[@]} -eq 0 ]; then
+        ok "no verb-*.c parses its own options outside the table (but ${#own_words[@]} allowed)"
+else
+        not_ok "no verb-*.c parses its own options outside the table (but ${#own_words[@]} allowed)" "${own[@]}" \
+                "declare them in helper/cli/verb-table.c and read struct cli_args"
+fi
+# The rule still sees a hand loop (a check of the check).
+probe='if (streq(argv[i], "--json"))'
+grep -qE "$parse_rule" <<<"$probe" && ok "the rule finds a hand loop over options" ||
+        not_ok "the rule finds a hand loop over options" "$probe"
+
+# cli-remote.c decides by the table (placed, remote_timeout, the options of
+# a verb that take a value): no array of verb names, and no chain of three
+# or more comparisons of the verb with names.
+verbs=$(sed -n 's/^        { "\([a-z0-9_]*\)",.*/\1/p' "$cli/verb-table.c" | tr '\n' ' ')
+[ "$(wc -w <<<"$verbs")" -gt 20 ] && ok "the table's verbs were found ($(wc -w <<<"$verbs"))" ||
+        not_ok "the table's verbs were found" "only: $verbs"
+# awk: arrays holding two or more verb names, lines with three or more streq(verb, "NAME").
+list_awk='
+        BEGIN { n = split(verbs, v, " "); for (i = 1; i <= n; i++) is_verb["\"" v[i] "\""] = 1 }
+        function verb_names(line,   c) {
+                c = 0
+                while (match(line, /"[a-z0-9_]+"/)) {
+                        if (substr(line, RSTART, RLENGTH) in is_verb) c++
+                        line = substr(line, RSTART + RLENGTH)
+                }
+                return c
+        }
+        /\[\] *= *\{/ { in_list = 1; start = FNR; found = 0 }
+        in_list {
+                found += verb_names($0)
+                if ($0 ~ /\};/) { if (found >= 2) print FILENAME ":" start ": an array of " found " verb names"; in_list = 0 }
+                next
+        }
+        {
+                c = 0; t = $0
+                while (match(t, /streq\(verb, *"[a-z0-9_]+"\)/)) { c++; t = substr(t, RSTART + RLENGTH) }
+                if (c >= 3) print FILENAME ":" FNR ": " c " comparisons of the verb with names"
+        }'
+mapfile -t lists < <(cd "$src" && awk -v verbs="$verbs" "$list_awk" helper/cli/cli-remote.c)
+[ ${#lists[@]} -eq 0 ] && ok "cli-remote.c keeps no list of verbs" ||
+        not_ok "cli-remote.c keeps no list of verbs" "${lists[@]}" "add a column to helper/cli/verb-table.c instead"
+# The rule still sees the lists cli-remote.c once kept (a check of the check).
+probe=$(printf '%s\n' 'static const char *const verbs[] = { "start", "stop",' '                               "rfb" };')
+lists=$(awk -v verbs="$verbs" "$list_awk" <<<"$probe")
+[ -n "$lists" ] && ok "the rule finds an array of verb names" || not_ok "the rule finds an array of verb names" "$probe"
 
 echo "1..$n"
 [ "$failed" = 0 ]

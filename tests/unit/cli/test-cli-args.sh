@@ -115,6 +115,58 @@ expect 2 'Unknown option --bogus for install.' install --password-stdin --bogus
 # The verbs that parse their own words keep their own messages.
 expect 2 'Unknown option --no-such-option for thumbnail; see botdesk thumbnail --help.' thumbnail p --no-such-option
 expect 2 'Unknown option --no-such-option for windows; use: botdesk windows PROFILE [--json] [--start]' windows p --no-such-option
+expect 2 'Unexpected argument "q"; use: botdesk cursor PROFILE [--json] [--start]' cursor p q
+expect 2 'Unknown option --json=1 for windows; use: botdesk windows PROFILE [--json] [--start]' windows p --json=1
+# mcp and act: the message, then their usage, on stderr (exit 2).
+for args in "mcp p --bogus" "mcp p q" "act p --screenshots" "act p extra" "clipboard p get --type" "clipboard p get -" \
+            "settle p --bogus" "settle p q"; do
+        run $args
+        w=${args##* }
+        [ "$rc" = 2 ] && [ -z "$out" ] && [ "${err%%$'\n'*}" = "botdesk: Unexpected argument \"$w\" for ${args%% *}." ] &&
+                [[ ${err#*$'\n'} == "Usage: botdesk ${args%% *} PROFILE"* ]] &&
+                ok "botdesk $args says so, then the usage, exit 2" ||
+                not_ok "botdesk $args says so, then the usage, exit 2" "exit $rc" "stderr: $err" "stdout: $out"
+done
+for v in mcp act clipboard settle; do
+        run $v --help
+        [ "$rc" = 0 ] && [ -z "$err" ] && [[ $out == "Usage: botdesk $v PROFILE"* ]] &&
+                ok "botdesk $v --help prints its own usage on stdout, exit 0" ||
+                not_ok "botdesk $v --help prints its own usage on stdout, exit 0" "exit $rc" "stderr: $err" "stdout: $out"
+done
+run clipboard p bogus
+[ "$rc" = 2 ] && [ "${err%%$'\n'*}" = "botdesk: clipboard needs get or set." ] && [[ ${err#*$'\n'} == "Usage: botdesk clipboard PROFILE get|set"* ]] &&
+        ok "botdesk clipboard p bogus says it needs get or set, then the usage, exit 2" ||
+        not_ok "botdesk clipboard p bogus says it needs get or set, then the usage, exit 2" "exit $rc" "stderr: $err"
+expect 2 'Invalid --type "x": give text/plain or image/png.' clipboard p get --type=x
+# settle's milliseconds: a missing value is an invalid one, as it always said.
+expect 2 'Invalid --quiet "(null)": give milliseconds, 1-600000.' settle p --quiet
+expect 2 'Invalid --quiet=x "x": give milliseconds, 1-600000.' settle p --quiet=x
+expect 2 'Invalid --timeout "600001": give milliseconds, 1-600000.' settle p --timeout 600001
+expect 4 'Desktop p is not running; start it with: botdesk start p' settle p --quiet 600000 --timeout=1
+# A verb of its own words answers --help where it stands, as its own loop did.
+for args in "web --help --bogus" "settle p -h --bogus" "mcp --help q r"; do
+        run $args
+        [ "$rc" = 0 ] && [ -z "$err" ] && [[ $out == "Usage: botdesk ${args%% *} "* ]] &&
+                ok "botdesk $args prints the usage, exit 0" || not_ok "botdesk $args prints the usage, exit 0" "exit $rc" "$err"
+done
+expect 2 'Cannot open --screenshots directory /nonexistent: No such file or directory' act p --screenshots=/nonexistent
+# web's words go through the table too: its usage on stderr for a word it
+# does not take, --NAME=VALUE as getopt took it, its messages as they were.
+for args in "--no-such-option" "--listen" "ticket p --bogus"; do
+        run web $args
+        [ "$rc" = 2 ] && [ -z "$out" ] && [[ $err == "Usage: botdesk web "* ]] &&
+                ok "botdesk web $args prints web's usage on stderr, exit 2" ||
+                not_ok "botdesk web $args prints web's usage on stderr, exit 2" "exit $rc" "stderr: $err" "stdout: $out"
+done
+expect 2 'Invalid --ping 0: use 1-3600 seconds.' web --ping=0
+expect 2 'Invalid --ping 0: use 1-3600 seconds.' web --ping 0
+expect 2 '--novnc needs an absolute path.' web --novnc=rel
+expect 2 '--viewer and --ttl belong to botdesk web ticket.' web --viewer x
+expect 2 'Unknown argument "foo" for botdesk web.' web foo
+expect 2 'Usage: botdesk web ticket PROFILE --viewer ID [--ttl S]' web ticket p extra
+expect 2 'Usage: botdesk web ticket PROFILE --viewer ID [--ttl S]' web ticket p --listen unix:/x
+expect 2 'Missing PROFILE argument.' web -- ticket
+expect 2 'A ticket needs --viewer ID: 1-128 bytes without control characters.' web ticket p
 run input p --no-such-option
 [ "$rc" = 2 ] && [ "${err%%$'\n'*}" = "botdesk: Unknown option --no-such-option for input." ] &&
         ok "botdesk input p --no-such-option exits 2 and says so first" || not_ok "botdesk input p --no-such-option exits 2 and says so first" "exit $rc" "$err"

@@ -1,0 +1,385 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * botdesk's verbs, one row each (verb-table.h), and what is generated from
+ * them: botdesk --help, botdesk VERB --help, and botdesk __verbs, the
+ * table as lines for the bash completion and the tests.
+ */
+#include <errno.h>
+
+#include "cli.h"
+#include "log.h"
+#include "util.h"
+#include "verb-table.h"
+#include "x11-verbs.h"
+
+/* The agent actions that parse their own words: main.c takes their --epoch N. */
+#define OPTS_ACTION (OPT(OPT_HELP) | OPT(OPT_EPOCH))
+
+const struct cli_option cli_options[_OPT_MAX] = {
+        [OPT_JSON] = { "--json" },
+        [OPT_QUIET] = { "--quiet", "-q" },
+        [OPT_FORCE] = { "--force", "-f" },
+        [OPT_YES] = { "--yes", "-y" },
+        [OPT_TIMEOUT] = { "--timeout", NULL, VALUE_ANY },
+        [OPT_PROFILE] = { "--profile", NULL, VALUE_PROFILE },
+        [OPT_VIEWER] = { "--viewer", NULL, VALUE_ANY },
+        [OPT_REASON] = { "--reason", NULL, VALUE_ANY },
+        [OPT_UNTIL] = { "--until", NULL, VALUE_WORDS, "ready stopped agent" },
+        [OPT_START] = { "--start" },
+        [OPT_PASSWORD_STDIN] = { "--password-stdin" },
+        /* Also --env=NAME. */
+        [OPT_ENV] = { "--env", NULL, VALUE_ANY },
+        [OPT_EPOCH] = { "--epoch", NULL, VALUE_ANY },
+        [OPT_HELP] = { "--help", "-h" },
+        [OPT_LISTEN] = { "--listen", NULL, VALUE_ANY },
+        [OPT_NOVNC] = { "--novnc", NULL, VALUE_DIR },
+        [OPT_PING] = { "--ping", NULL, VALUE_ANY },
+        [OPT_TTL] = { "--ttl", NULL, VALUE_ANY },
+        [OPT_OUTPUT] = { "--output", NULL, VALUE_FILE },
+        /* A name of its own: the completion offers --output, and takes -o. */
+        [OPT_OUTPUT_SHORT] = { "-o", NULL, VALUE_FILE, .hidden = true },
+        [OPT_SIZE] = { "--size", NULL, VALUE_ANY },
+        [OPT_FORMAT] = { "--format", NULL, VALUE_WORDS, "png jpeg" },
+        [OPT_QUALITY] = { "--quality", NULL, VALUE_ANY },
+        [OPT_DATA_URL] = { "--data-url" },
+        [OPT_TIMINGS] = { "--timings", .hidden = true },
+        [OPT_BUTTON] = { "--button", NULL, VALUE_ANY },
+        [OPT_DOUBLE] = { "--double" },
+        [OPT_WINDOW] = { "--window", NULL, VALUE_ANY },
+        [OPT_STDIN] = { "--stdin" },
+        /* Also --settle=MS: never the next word. */
+        [OPT_SETTLE] = { "--settle" },
+        [OPT_QUIET_MS] = { "--quiet", NULL, VALUE_ANY, .judges_missing = true },
+        [OPT_TIMEOUT_MS] = { "--timeout", NULL, VALUE_ANY, .judges_missing = true },
+        [OPT_SCREENSHOTS] = { "--screenshots", NULL, VALUE_ANY },
+        [OPT_TYPE] = { "--type", NULL, VALUE_WORDS, "text/plain image/png" },
+        [OPT_SINCE] = { "--since", NULL, VALUE_ANY },
+        [OPT_FOLLOW] = { "--follow" },
+        [OPT_VIDEO] = { "--video", NULL, VALUE_FILE },
+        [OPT_FROM] = { "--from", NULL, VALUE_ANY },
+        [OPT_TO] = { "--to", NULL, VALUE_ANY },
+        [OPT_DRY_RUN] = { "--dry-run" },
+        [OPT_SCALE] = { "--scale" },
+        [OPT_TOLERANCE] = { "--tolerance", NULL, VALUE_ANY },
+        /* The frame taker journal-hook.c starts: botdesk's own. */
+        [OPT_BEFORE] = { "--before", .hidden = true },
+        [OPT_FIND] = { "--find", NULL, VALUE_ANY },
+        [OPT_MAX_NODES] = { "--max-nodes", NULL, VALUE_ANY },
+};
+
+static int verb_help(const struct cli_args *a) {
+        return cli_usage(stdout, EXIT_OK);
+}
+
+static int verb_list_verbs(const struct cli_args *a);
+
+/* The verbs of botdesk-x11.so, loaded for them alone. */
+static int verb_x11(int argc, char **argv) {
+        int r = x11_verb_run(argv[0], argc, argv);
+
+        if (r == -ENOENT) {
+                /* Only a module of another build lacks one: the version check refuses those first. */
+                log_error("Unknown command \"%s\"; see botdesk --help.", argv[0]);
+                return EXIT_USAGE;
+        }
+        return r;
+}
+
+/* The same for the module's verbs of main.c's parser. */
+static int verb_x11_args(const struct cli_args *a) {
+        int r = x11_verb_run_args(a);
+
+        if (r == -ENOENT) {
+                log_error("Unknown command \"%s\"; see botdesk --help.", a->verb);
+                return EXIT_USAGE;
+        }
+        return r;
+}
+
+static const struct verb verbs[] = {
+        { "start", "  start PROFILE [--timeout S]   start or adopt, wait until ready, print status\n",
+          .options = OPT(OPT_TIMEOUT) | OPT(OPT_JSON) | OPT(OPT_QUIET) | OPT(OPT_HELP), .words = "PROFILE", .placed = true, .remote_timeout = REMOTE_TIMEOUT_START,
+          .run = verb_start },
+        { "stop",
+          "  stop PROFILE [--force]        stop; returns when nothing of it runs (--force: even\n"
+          "                                while a human holds the lease)\n",
+          .options = OPT(OPT_FORCE) | OPT(OPT_QUIET) | OPT(OPT_HELP), .words = "PROFILE", .placed = true, .remote_timeout = REMOTE_TIMEOUT_STOP,
+          .run = verb_stop },
+        { "restart", "  restart PROFILE\n", .options = OPT(OPT_FORCE) | OPT(OPT_TIMEOUT) | OPT(OPT_JSON) | OPT(OPT_QUIET) | OPT(OPT_HELP), .words = "PROFILE", .placed = true,
+          .remote_timeout = REMOTE_TIMEOUT_RESTART, .run = verb_restart },
+        { "status", "  status [PROFILE] [--json]     one profile, or all known profiles\n", .options = OPT(OPT_JSON) | OPT(OPT_HELP),
+          .words = "PROFILE", .placed = true, .run = verb_status },
+        { "list", "  list [--json]\n", .options = OPT(OPT_JSON) | OPT(OPT_HELP), .run = verb_list },
+        { "env",
+          "  env PROFILE [--start] [--json] export lines for eval \"$(botdesk env P)\"\n"
+          "                                (--start: start the desktop first when it is not running)\n",
+          .options = OPT(OPT_JSON) | OPT(OPT_START) | OPT(OPT_HELP), .words = "PROFILE", .placed = true, .run = verb_env },
+        { "exec",
+          "  exec PROFILE [--start] [--env NAME]... -- CMD [ARG...]\n"
+          "                                run CMD on that screen, inside the desktop, with the\n"
+          "                                desktop's environment (--env NAME: also the caller's NAME)\n",
+          .options = OPT(OPT_ENV) | OPT(OPT_START) | OPT(OPT_EPOCH) | OPT(OPT_HELP), .words = "PROFILE COMMAND",
+          .command = true, .placed = true, .remote_timeout = REMOTE_TIMEOUT_NONE, .run = verb_exec },
+        { "lease",
+          "  lease PROFILE [show|take|release|request] [--viewer ID] [--reason TEXT] [--json]\n"
+          "                                who controls the screen: the agent or a human viewer\n"
+          "  lease PROFILE wait [--timeout S]  until the agent holds control (3 on timeout; default 600 s,\n"
+          "                                at most 1800 s)\n",
+          .options = OPT(OPT_VIEWER) | OPT(OPT_REASON) | OPT(OPT_TIMEOUT) | OPT(OPT_JSON) | OPT(OPT_HELP), .words = "PROFILE show|take|release|request|wait", .action = true, .placed = true,
+          .remote_timeout = REMOTE_TIMEOUT_LEASE, .run = verb_lease },
+        { "rfb", "  rfb PROFILE [--viewer ID]     RFB on stdin/stdout, input only while ID holds the lease\n",
+          .options = OPT(OPT_VIEWER) | OPT(OPT_HELP), .words = "PROFILE", .placed = true, .remote_timeout = REMOTE_TIMEOUT_NONE,
+          .run = verb_rfb },
+        { "web",
+          "  web [--listen SPEC]           noVNC and RFB over WebSocket for a browser (web ticket PROFILE --viewer ID)\n",
+          .usage = "Usage: botdesk web [--listen unix:PATH|127.0.0.1:PORT] [--novnc DIR] [--ping S]\n"
+                   "       botdesk web ticket PROFILE --viewer ID [--ttl S]\n"
+                   "\n"
+                   "Serve noVNC and each desktop's RFB stream over WebSocket, on a 0600 Unix socket\n"
+                   "($XDG_RUNTIME_DIR/botdesk/web.sock) unless told otherwise; a TCP listener must be\n"
+                   "on a loopback address and demands a ticket for every request.\n"
+                   "A stream silent for S seconds (30) is pinged, and closed after as many more:\n"
+                   "set S below the idle timeout of a proxy in front.\n"
+                   "`ticket` prints the URL of a single-use ticket for one viewer (valid 30 s by default).\n",
+          .options = OPT(OPT_HELP) | OPT(OPT_LISTEN) | OPT(OPT_NOVNC) | OPT(OPT_PING) | OPT(OPT_VIEWER) | OPT(OPT_TTL),
+          .words = "ticket PROFILE", .action = true, .command = true, .own_options = true,
+          .run = verb_web },
+        { "thumbnail",
+          "  thumbnail PROFILE [-o FILE] [--size WxH] [--format png|jpeg] [--data-url] [--quality N] [--start]\n",
+          .options = OPTS_ACTION | OPT(OPT_OUTPUT) | OPT(OPT_OUTPUT_SHORT) | OPT(OPT_SIZE) | OPT(OPT_FORMAT) |
+                     OPT(OPT_QUALITY) | OPT(OPT_DATA_URL) | OPT(OPT_START) | OPT(OPT_TIMINGS),
+          .words = "PROFILE", .epoch = true, .placed = true, .run_argv = verb_x11 },
+        { "input",
+          "  input PROFILE ACTION ... [--start] [--json]\n"
+          "                                move X Y | click [X Y] [--button N] [--double] | drag X1 Y1 X2 Y2\n"
+          "                                | scroll DX DY | key COMBO... | type TEXT | down/up KEY|buttonN\n"
+          "                                (--settle[=MS]: then wait until the screen is quiet)\n",
+          .options = OPTS_ACTION | OPT(OPT_JSON) | OPT(OPT_BUTTON) | OPT(OPT_DOUBLE) | OPT(OPT_WINDOW) |
+                     OPT(OPT_STDIN) | OPT(OPT_SETTLE) | OPT(OPT_START),
+          .words = "PROFILE move|click|drag|scroll|key|type|down|up", .epoch = true, .placed = true,
+          .run_argv = verb_x11 },
+        { "windows",
+          "  windows PROFILE [--json] [--start]\n"
+          "                                the window manager's windows: id, title, class, geometry, active\n",
+          .options = OPTS_ACTION | OPT(OPT_JSON) | OPT(OPT_START), .words = "PROFILE", .placed = true,
+          .own_options = true, .use = "botdesk windows PROFILE [--json] [--start]", .run = verb_x11_args },
+        { "cursor", "  cursor PROFILE [--json] [--start] the pointer position\n",
+          .options = OPTS_ACTION | OPT(OPT_JSON) | OPT(OPT_START), .words = "PROFILE", .placed = true,
+          .own_options = true, .use = "botdesk cursor PROFILE [--json] [--start]", .run = verb_x11_args },
+        { "settle",
+          "  settle PROFILE [--quiet MS] [--timeout MS] [--json]\n"
+          "                                wait until the screen was quiet MS ms: settled, still_changing, no_change\n",
+          .usage = "Usage: botdesk settle PROFILE [--quiet MS] [--timeout MS] [--json]\n"
+                   "\n"
+                   "Wait until the screen has been quiet MS ms (default 150), at most the timeout (default 2000 ms);\n"
+                   "prints settled, still_changing or no_change and the ms it took. A caret's blink or the clock\n"
+                   "(changes under 40x40 pixels) do not count.\n",
+          .options = OPTS_ACTION | OPT(OPT_JSON) | OPT(OPT_QUIET_MS) | OPT(OPT_TIMEOUT_MS), .words = "PROFILE",
+          .placed = true, .own_options = true, .says_unexpected = true, .run = verb_x11_args },
+        { "clipboard",
+          "  clipboard PROFILE get|set [--type text/plain|image/png]\n"
+          "                                the agent's clipboard: print it, or make stdin it\n",
+          .usage = "Usage: botdesk clipboard PROFILE get|set [--type text/plain|image/png]\n"
+                   "\n"
+                   "  get   print the desktop's clipboard (CLIPBOARD) on standard output\n"
+                   "  set   make standard input the desktop's clipboard (the helper serves it)\n",
+          .options = OPTS_ACTION | OPT(OPT_TYPE), .words = "PROFILE get|set", .action = true, .placed = true,
+          .remote_stdin = true, .own_options = true, .says_unexpected = true, .run = verb_x11_args },
+        { "act",
+          "  act PROFILE [--screenshots base64|DIR] [--start]\n"
+          "                                one agent action a line in (either schema), one JSON result a line out\n",
+          .usage = "Usage: botdesk act PROFILE [--screenshots base64|DIR] [--start]\n"
+                   "\n"
+                   "One action a line on standard input, as the computer tool takes them:\n"
+                   "  {\"action\": \"left_click\", \"coordinate\": [x, y]}   (Anthropic's computer tool)\n"
+                   "  {\"type\": \"click\", \"x\": x, \"y\": y, \"button\": \"left\"}   (OpenAI's computer actions)\n"
+                   "one JSON result a line on standard output. Coordinates are pixels of the screenshots\n"
+                   "({\"action\": \"screenshot\"} gives one, base64 in \"image\").\n"
+                   "  --screenshots base64   a screenshot after every action, base64 in \"image\"\n"
+                   "  --screenshots DIR      a screenshot after every action, written to DIR/N.jpg (\"image_file\")\n"
+                   "  --start                start the desktop first when it is not running\n",
+          .options = OPTS_ACTION | OPT(OPT_SCREENSHOTS) | OPT(OPT_START), .words = "PROFILE", .placed = true,
+          .remote_timeout = REMOTE_TIMEOUT_NONE, .own_options = true, .says_unexpected = true, .run = verb_x11_args },
+        { "mcp",
+          "  mcp PROFILE [--start]         an MCP server on stdin/stdout for an agent's client: the computer\n"
+          "                                tool (Anthropic's and OpenAI's actions), batch, windows, status,\n"
+          "                                ask_human\n",
+          .usage = "Usage: botdesk mcp PROFILE [--start]\n"
+                   "\n"
+                   "An MCP server (JSON-RPC 2.0, one message per line) on standard input and output, for an agent's\n"
+                   "client: tools computer, batch, windows, status, ask_human, clipboard_read,\n"
+                   "clipboard_write, a11y_tree, a11y_find and a11y_do. In the client's configuration:\n"
+                   "  {\"command\": \"botdesk\", \"args\": [\"mcp\", \"PROFILE\"]}\n"
+                   "  --start   start the desktop first when it is not running\n",
+          .options = OPTS_ACTION | OPT(OPT_START), .words = "PROFILE", .placed = true,
+          .remote_timeout = REMOTE_TIMEOUT_NONE, .own_options = true, .says_unexpected = true, .run = verb_x11_args },
+        { "journal",
+          "  journal PROFILE [--json] [--since SEQ|TIME] [--follow]\n"
+          "                                the agent's actions, each with the screen after it\n"
+          "  journal PROFILE export DIR | export --video FILE.mp4\n"
+          "                                the journal as an HTML page with its frames, or a video\n"
+          "  journal PROFILE replay [--from N] [--to M] [--dry-run] [--scale]\n"
+          "                                run the recorded actions again, each screen against its frame\n",
+          .options = OPT(OPT_HELP) | OPT(OPT_JSON) | OPT(OPT_SINCE) | OPT(OPT_FOLLOW) | OPT(OPT_VIDEO) |
+                     OPT(OPT_FROM) | OPT(OPT_TO) | OPT(OPT_DRY_RUN) | OPT(OPT_SCALE) | OPT(OPT_TOLERANCE) |
+                     OPT(OPT_BEFORE),
+          .words = "PROFILE export|replay", .run_argv = verb_x11 },
+        { "a11y",
+          "  a11y PROFILE [--json] [--window ID] [--find EXPR] [--max-nodes N]\n"
+          "                                the accessibility tree: role, name, states, actions, text, bounds\n"
+          "                                (screen and screenshot pixels); --find role=push button,name=Save\n"
+          "  a11y PROFILE do ID ACTION [TEXT]  act on an element: click, press, activate, set-text TEXT\n",
+          .options = OPTS_ACTION | OPT(OPT_JSON) | OPT(OPT_WINDOW) | OPT(OPT_FIND) | OPT(OPT_MAX_NODES),
+          .words = "PROFILE do ID ACTION", .epoch = true, .placed = true, .run_argv = verb_x11 },
+        { "watch",
+          "  watch [PROFILE] [--json] [--until ready|stopped|agent]\n"
+          "                                a line per change of status or lease, the first the current state\n",
+          .options = OPT(OPT_JSON) | OPT(OPT_UNTIL) | OPT(OPT_HELP), .words = "PROFILE", .placed = true, .remote_timeout = REMOTE_TIMEOUT_NONE,
+          .run = verb_watch },
+        { "lookup", "  lookup PROFILE [--json]       the profile's logind session (logind tier)\n",
+          .options = OPT(OPT_JSON) | OPT(OPT_HELP), .words = "PROFILE", .run = verb_lookup },
+        { "pool",
+          "  pool [list|fill|drain] [--json] the warm spares of [pool] spares: list them, start the\n"
+          "                                missing ones and wait until ready, or stop them all\n",
+          .options = OPT(OPT_JSON) | OPT(OPT_QUIET) | OPT(OPT_HELP), .words = "list|fill|drain", .run = verb_pool },
+        { "doctor", "  doctor [--json]               what this host has and lacks\n", .options = OPT(OPT_JSON) | OPT(OPT_HELP),
+          .run = verb_doctor },
+        { "install",
+          "  install [-y] [--timeout S] [--password-stdin]\n"
+          "                                install the missing programs with the distribution's tool\n"
+          "                                (one at a time; sudo -S gets the password from stdin)\n",
+          .options = OPT(OPT_YES) | OPT(OPT_TIMEOUT) | OPT(OPT_PASSWORD_STDIN) | OPT(OPT_QUIET) | OPT(OPT_HELP), .run = verb_install },
+        { "config", "  config check|show [--profile P]\n", .options = OPT(OPT_PROFILE) | OPT(OPT_HELP), .words = "check|show",
+          .run = verb_config },
+        { "help", .options = OPT(OPT_HELP), .unlisted = true, .run = verb_help },
+        { "__verbs", .options = OPT(OPT_HELP), .internal = true, .run = verb_list_verbs },
+};
+
+const struct verb *verb_find(const char *name) {
+        for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
+                if (streq(verbs[i].name, name))
+                        return &verbs[i];
+        return NULL;
+}
+
+uint64_t verb_options_accepted(const struct verb *v) {
+        return v->run && !v->own_options ? v->options | OPTS_COMMON : v->options;
+}
+
+int verb_option_find(const struct verb *v, const char *word) {
+        uint64_t accepted = verb_options_accepted(v);
+
+        for (int id = 0; id < _OPT_MAX; id++) {
+                const struct cli_option *o = &cli_options[id];
+
+                if ((accepted & OPT(id)) && (streq(word, o->name) || streq_ptr(word, o->short_name)))
+                        return id;
+        }
+        return -1;
+}
+
+const char *remote_timeout_name(enum remote_timeout t) {
+        static const char *const names[_REMOTE_TIMEOUT_MAX] = {
+                [REMOTE_TIMEOUT_DEFAULT] = "default",
+                [REMOTE_TIMEOUT_NONE] = "none",
+                [REMOTE_TIMEOUT_START] = "start",
+                [REMOTE_TIMEOUT_RESTART] = "restart",
+                [REMOTE_TIMEOUT_STOP] = "stop",
+                [REMOTE_TIMEOUT_LEASE] = "lease",
+        };
+
+        return t < _REMOTE_TIMEOUT_MAX ? names[t] : NULL;
+}
+
+int cli_usage(FILE *f, int status) {
+        const char *sep = "";
+
+        fputs("Usage: botdesk COMMAND [ARGS]\n"
+              "\n"
+              "A private headless desktop (TigerVNC + Xfce) per agent profile.\n"
+              "\n",
+              f);
+        for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
+                if (verbs[i].synopsis)
+                        fputs(verbs[i].synopsis, f);
+        /* The verbs that take --epoch N, from their rows. */
+        fputs("\nAgent actions (", f);
+        for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
+                if (verbs[i].options & OPT(OPT_EPOCH)) {
+                        fprintf(f, "%s%s", sep, verbs[i].name);
+                        sep = ", ";
+                }
+        fputs(") take\n"
+              "--epoch N: refused (3, \"epoch_moved\") unless the lease is still at epoch N.\n"
+              "Exit codes: 0 ok, 1 failed, 2 usage/configuration, 3 refused, 4 not running.\n",
+              f);
+        return status;
+}
+
+void cli_verb_usage_to(FILE *f, const char *verb) {
+        const struct verb *v = verb_find(verb);
+
+        if (v && v->usage)
+                fputs(v->usage, f);
+        else if (v && v->use)
+                fprintf(f, "Usage: %s\n", v->use);
+        else if (!v || !v->synopsis)
+                /* help, the one verb without lines of its own, is the whole usage. */
+                (void) cli_usage(f, EXIT_OK);
+        else
+                fputs(v->synopsis, f);
+}
+
+int cli_verb_usage(const char *verb) {
+        cli_verb_usage_to(stdout, verb);
+        return EXIT_OK;
+}
+
+/*
+ * botdesk __verbs: the table as tab-separated lines, for the bash
+ * completion (conf/completion/botdesk.bash) and the tests; not listed.
+ *   verb NAME listed|unlisted|internal placed|here TIMEOUT-RULE stdin|-
+ *   word NAME POSITION WORD          (PROFILE, COMMAND, CAPITALS: anything; a|b|c: one of them)
+ *   option NAME OPTION flag|any|words|file|dir|profile WORDS|- hidden|-
+ * (WORDS: the values of a words option, space-separated; hidden: accepted and
+ * never offered: a short name, or a common option that the verb ignores)
+ */
+static int verb_list_verbs(const struct cli_args *a) {
+        static const char *const kinds[] = {
+                [VALUE_NONE] = "flag", [VALUE_ANY] = "any",   [VALUE_WORDS] = "words",
+                [VALUE_FILE] = "file", [VALUE_DIR] = "dir",   [VALUE_PROFILE] = "profile",
+        };
+
+        if (a->operand) {
+                log_error("Unexpected argument \"%s\".", a->operand);
+                return EXIT_USAGE;
+        }
+        for (size_t i = 0; i < ELEMENTSOF(verbs); i++) {
+                const struct verb *v = &verbs[i];
+                uint64_t accepted = verb_options_accepted(v);
+                const char *w = v->words ?: "";
+
+                printf("verb\t%s\t%s\t%s\t%s\t%s\n", v->name,
+                       v->internal ? "internal" : v->unlisted ? "unlisted" : "listed",
+                       v->placed ? "placed" : "here", remote_timeout_name(v->remote_timeout),
+                       v->remote_stdin ? "stdin" : "-");
+                for (unsigned pos = 0; *w; pos++) {
+                        size_t n = strcspn(w, " ");
+
+                        printf("word\t%s\t%u\t%.*s\n", v->name, pos, (int) n, w);
+                        w += n + strspn(w + n, " ");
+                }
+                for (int id = 0; id < _OPT_MAX; id++) {
+                        const struct cli_option *o = &cli_options[id];
+
+                        if (!(accepted & OPT(id)))
+                                continue;
+                        /* "-" for an empty field: read splits at a run of tabs as at one. */
+                        printf("option\t%s\t%s\t%s\t%s\t%s\n", v->name, o->name, kinds[o->value], o->words ?: "-",
+                               o->hidden || !(v->options & OPT(id)) ? "hidden" : "-");
+                        if (o->short_name)
+                                printf("option\t%s\t%s\t%s\t-\thidden\n", v->name, o->short_name, kinds[o->value]);
+                }
+        }
+        return EXIT_OK;
+}

@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+/*
+ * The one table of botdesk's verbs: per verb its name, its lines of
+ * `botdesk --help`, the options it takes, its positional words, whether it
+ * runs through a profile's exec prefix when the desktop is placed on
+ * another host, and how long it may take there. main.c's parser,
+ * cli-remote.c, `--help` and the bash completion (through `botdesk
+ * __verbs`) all read it: a new verb is one row here and one verb-NAME.c.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "verbs.h"
+
+/* Every option of every verb. The first ones are main.c's parser's
+ * (option_apply()); the rest are declared for the verbs that still parse
+ * their own words, so that the relay and the completion know them. */
+enum cli_option_id {
+        OPT_JSON,
+        OPT_QUIET,
+        OPT_FORCE,
+        OPT_YES,
+        OPT_TIMEOUT,
+        OPT_PROFILE,
+        OPT_VIEWER,
+        OPT_REASON,
+        OPT_UNTIL,
+        OPT_START,
+        OPT_PASSWORD_STDIN,
+        OPT_ENV,
+        OPT_EPOCH,
+        OPT_HELP,
+        /* web */
+        OPT_LISTEN,
+        OPT_NOVNC,
+        OPT_PING,
+        OPT_TTL,
+        /* thumbnail */
+        OPT_OUTPUT,
+        OPT_OUTPUT_SHORT,
+        OPT_SIZE,
+        OPT_FORMAT,
+        OPT_QUALITY,
+        OPT_DATA_URL,
+        OPT_TIMINGS,
+        /* input */
+        OPT_BUTTON,
+        OPT_DOUBLE,
+        OPT_WINDOW,
+        OPT_STDIN,
+        OPT_SETTLE,
+        /* settle: --quiet MS and --timeout MS, unlike everyone else's --quiet and --timeout S */
+        OPT_QUIET_MS,
+        OPT_TIMEOUT_MS,
+        /* act, clipboard */
+        OPT_SCREENSHOTS,
+        OPT_TYPE,
+        /* journal */
+        OPT_SINCE,
+        OPT_FOLLOW,
+        OPT_VIDEO,
+        OPT_FROM,
+        OPT_TO,
+        OPT_DRY_RUN,
+        OPT_SCALE,
+        OPT_TOLERANCE,
+        OPT_BEFORE,
+        /* a11y */
+        OPT_FIND,
+        OPT_MAX_NODES,
+        _OPT_MAX,
+};
+
+#define OPT(id) (UINT64_C(1) << (id))
+
+/* Every verb of main.c's parser takes these, as it always has: scripts
+ * pass --json, --quiet or --timeout to verbs that ignore them, and must
+ * keep working. --help: the verb's own lines of the usage. */
+#define OPTS_COMMON                                                                                            \
+        (OPT(OPT_JSON) | OPT(OPT_QUIET) | OPT(OPT_FORCE) | OPT(OPT_YES) | OPT(OPT_TIMEOUT) | OPT(OPT_PROFILE) | \
+         OPT(OPT_VIEWER) | OPT(OPT_REASON) | OPT(OPT_UNTIL) | OPT(OPT_HELP))
+
+/* What the completion offers as an option's value. */
+enum cli_value {
+        VALUE_NONE,     /* a flag: no value */
+        VALUE_ANY,      /* the next word, anything */
+        VALUE_WORDS,    /* the next word, one of .words */
+        VALUE_FILE,
+        VALUE_DIR,
+        VALUE_PROFILE,
+};
+
+struct cli_option {
+        const char *name;       /* "--json", or a short name on its own ("-o") */
+        const char *short_name; /* "-q", also accepted by main.c's parser */
+        enum cli_value value;
+        const char *words;      /* VALUE_WORDS: "png jpeg" */
+        bool hidden;            /* for tests and benchmarks: never completed */
+        /* Its value missing is judged as an invalid one (option_apply()
+         * says so), not as a word the verb does not take. */
+        bool judges_missing;
+};
+
+/* settle's --quiet MS and --timeout MS: at most this many ms. */
+#define SETTLE_MS_MAX 600000u
+
+extern const struct cli_option cli_options[_OPT_MAX];
+
+static inline bool cli_option_takes_value(int id) {
+        return cli_options[id].value != VALUE_NONE;
+}
+
+/* How long a verb placed on another host may take there (cli-remote.c), T
+ * being its --timeout. */
+enum remote_timeout {
+        REMOTE_TIMEOUT_DEFAULT, /* T, else 30 s */
+        REMOTE_TIMEOUT_NONE,    /* as long as the caller: no deadline, and our stdin */
+        REMOTE_TIMEOUT_START,   /* T, else the start timeout, + 10 s */
+        REMOTE_TIMEOUT_RESTART, /* T, else the start timeout, + 70 s (a stop, then a start) */
+        REMOTE_TIMEOUT_STOP,    /* T, else 60 s */
+        REMOTE_TIMEOUT_LEASE,   /* wait: T + 10 s, else none; the other actions as DEFAULT */
+        _REMOTE_TIMEOUT_MAX,
+};
+
+const char *remote_timeout_name(enum remote_timeout t);
+
+struct verb {
+        const char *name;
+        /* Its lines of botdesk --help, in the table's order. */
+        const char *synopsis;
+        /* The options it takes: those it uses (and the completion offers);
+         * main.c's parser (run) also accepts OPTS_COMMON, unless own_options. */
+        uint64_t options;
+        /* Its positional words, space-separated: PROFILE, COMMAND (the rest
+         * is a command line), a word in capitals for any, or the choices
+         * a|b|c. For the completion; main.c's parser reads action and
+         * command. */
+        const char *words;
+        /* lease, clipboard, web: a second word (its action; web's PROFILE) */
+        bool action;
+        /* exec: the words after PROFILE are the command (web: the words too many) */
+        bool command;
+        /* An agent action of run_argv: main takes its --epoch N (parse_epoch()). */
+        bool epoch;
+        /* No lines in --help: help is the usage itself. */
+        bool unlisted;
+        /* For botdesk's own scripts (__verbs): neither listed nor completed. */
+        bool internal;
+        /* Takes its options alone, not OPTS_COMMON, and --NAME=VALUE too.
+         * With command (web, once getopt's), "--" ends its options and the
+         * words after it are operands; without, no word that starts with
+         * a dash ("-", "--") is an operand. */
+        bool own_options;
+        /* Its usage of its own: --help prints it on stdout, a word it does
+         * not take on stderr (exit 2), after 'Unexpected argument "W" for
+         * VERB.' when says_unexpected. */
+        const char *usage;
+        bool says_unexpected;
+        /* Its one line of use ("botdesk windows PROFILE [--json]"): --help
+         * prints "Usage: " and it, and the messages of a word it does not
+         * take end with "; use: " and it. */
+        const char *use;
+        /* Runs through the profile's exec prefix when placed elsewhere; the
+         * others are about this host. */
+        bool placed;
+        enum remote_timeout remote_timeout;
+        /* Placed elsewhere, it reads our stdin within its deadline (clipboard set). */
+        bool remote_stdin;
+        int (*run)(const struct cli_args *a);
+        /* Instead of run: a verb that parses its own words (verbs.h). */
+        int (*run_argv)(int argc, char **argv);
+};
+
+/* The verb called name, or NULL. */
+const struct verb *verb_find(const char *name);
+
+/* The options v accepts: its own, and OPTS_COMMON for main.c's parser's. */
+uint64_t verb_options_accepted(const struct verb *v);
+
+/* The option of verb v that word names exactly (name or short name), or -1. */
+int verb_option_find(const struct verb *v, const char *word);

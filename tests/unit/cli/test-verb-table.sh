@@ -1,0 +1,114 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# The table of verbs (helper/cli/verb-table.c), walked through botdesk
+# __verbs: every verb has lines in botdesk --help unless it is help or
+# internal; every helper/cli/verb-NAME.c is a verb of the table; the verbs
+# placed through an exec prefix, their remote timeouts and the options
+# whose value is the next word are those cli-remote.c had in its own lists.
+# Prints TAP.
+#   test-verb-table.sh BOTDESK SOURCE_DIR
+set -u
+bd=${1:?usage: test-verb-table.sh BOTDESK SOURCE_DIR}
+src=${2:?usage: test-verb-table.sh BOTDESK SOURCE_DIR}
+n=0 failed=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)) failed=$((failed + 1)); echo "not ok $n - $1"; shift; for d in "$@"; do echo "# $d"; done; }
+check() { # NAME PROBLEM...: ok when no problem was given
+        local name=$1
+        shift
+        if [ $# -eq 0 ]; then ok "$name"; else not_ok "$name" "$@"; fi
+}
+
+table=$(timeout 20 "$bd" __verbs </dev/null)
+rc=$?
+check "botdesk __verbs prints the table" $([ "$rc" = 0 ] && [ -n "$table" ] || echo "exit $rc")
+usage=$(timeout 20 "$bd" --help </dev/null)
+
+declare -A kind placed timeout stdin value
+verbs=()
+while IFS=$'\t' read -r what name f1 f2 f3 f4 f5; do
+        case $what in
+        verb) verbs+=("$name"); kind[$name]=$f1 placed[$name]=$f2 timeout[$name]=$f3 stdin[$name]=$f4 ;;
+        option) value[$name $f1]=$f2 ;;
+        esac
+done <<<"$table"
+check "the table has the verbs ($(echo ${#verbs[@]}))" $([ ${#verbs[@]} -gt 20 ] || echo "only ${verbs[*]}")
+
+# Every verb has its lines of the usage, or is deliberately without.
+problems=()
+for v in "${verbs[@]}"; do
+        case ${kind[$v]} in
+        listed) grep -qE "^  $v( |\$)" <<<"$usage" || problems+=("$v has no line in botdesk --help") ;;
+        unlisted) [ "$v" = help ] || problems+=("$v is unlisted; only help (the usage itself) is") ;;
+        internal) [[ $v == __* ]] || problems+=("$v is internal but not named __NAME") ;;
+        *) problems+=("$v: unknown kind ${kind[$v]}") ;;
+        esac
+done
+check "every verb has lines in botdesk --help, but help and the internal ones" "${problems[@]}"
+problems=()
+while read -r v; do
+        [ -n "${kind[$v]:-}" ] || problems+=("botdesk --help lists $v, which the table lacks")
+done < <(sed -n 's/^  \([a-z0-9][a-z0-9]*\)\( .*\)\{0,1\}$/\1/p' <<<"$usage" | sort -u)
+check "every verb of botdesk --help is a verb of the table" "${problems[@]}"
+
+# Every verb-NAME.c is one row (verb-NAME-fallback.c stands in for it).
+problems=()
+for f in "$src"/helper/cli/verb-*.c; do
+        name=${f##*/verb-}
+        name=${name%.c}
+        name=${name%-fallback}
+        [ "$name" = table ] && continue
+        [ -n "${kind[$name]:-}" ] || problems+=("${f#"$src"/} has no row in helper/cli/verb-table.c")
+done
+check "every helper/cli/verb-NAME.c is a verb of the table" "${problems[@]}"
+
+# What cli-remote.c decided by its own lists before the table: the verbs
+# placed through an exec prefix, and how long each may take there.
+want_placed="start stop restart status env exec thumbnail rfb lease input windows cursor watch settle mcp act clipboard a11y"
+problems=()
+for v in "${verbs[@]}"; do
+        case " $want_placed " in
+        *" $v "*) [ "${placed[$v]}" = placed ] || problems+=("$v runs here, not through the exec prefix") ;;
+        *) [ "${placed[$v]}" = here ] || problems+=("$v is placed; it is about this host") ;;
+        esac
+done
+check "the placed verbs are cli-remote.c's: $want_placed" "${problems[@]}"
+
+declare -A want_timeout=([rfb]=none [exec]=none [watch]=none [mcp]=none [act]=none [lease]=lease [start]=start
+                         [restart]=restart [stop]=stop)
+problems=()
+for v in "${verbs[@]}"; do
+        [ "${placed[$v]}" = placed ] || continue
+        w=${want_timeout[$v]:-default}
+        [ "${timeout[$v]}" = "$w" ] || problems+=("$v: remote timeout ${timeout[$v]}, was $w")
+        w=-
+        [ "$v" = clipboard ] && w=stdin
+        [ "${stdin[$v]}" = "$w" ] || problems+=("$v: stdin ${stdin[$v]}, was $w")
+done
+check "the remote timeouts and stdin are cli-remote.c's" "${problems[@]}"
+
+# cli-remote.c skipped the value of these options, of every verb, when it
+# looked for the profile: each placed verb that takes one still does.
+problems=()
+for v in "${verbs[@]}"; do
+        [ "${placed[$v]}" = placed ] || continue
+        for o in --timeout --profile --viewer --reason --until --env -o --output --size --format --quality --button --epoch; do
+                k=${value[$v $o]:-}
+                [ -z "$k" ] || [ "$k" != flag ] || problems+=("$v $o takes no value now")
+        done
+done
+check "the options whose value cli-remote.c skipped still take one" "${problems[@]}"
+
+# The agent actions take --epoch N (botdesk --help says which).
+problems=()
+for v in input act windows cursor thumbnail settle clipboard exec mcp; do
+        [ "${value[$v --epoch]:-}" = any ] || problems+=("$v does not take --epoch N")
+done
+check "the agent actions take --epoch N" "${problems[@]}"
+
+run() { timeout 20 "$bd" "$@" </dev/null >/dev/null 2>&1; }
+run __verbs extra
+check "botdesk __verbs takes no argument (2)" $([ $? = 2 ] || echo "exit $?")
+
+echo "1..$n"
+[ "$failed" = 0 ]
