@@ -146,7 +146,7 @@ DEMO_SECONDS=$(hx_elapsed "$t")
 is_rc=1
 [ "$rc" = 0 ] && is_rc=0
 tap $is_rc "sudo scripts/demo.sh exits 0 in the clean container (status $rc, $DEMO_SECONDS s)"
-echo "# what demo.sh installed: $(sed -n 's/^install-deps: installing //p' "$OUT" | wc -w) packages"
+echo "# demo.sh took $DEMO_SECONDS s; install-deps.sh named $(sed -n 's/^install-deps: installing //p' "$OUT" | wc -w) missing packages; apt: $(grep -m1 'newly installed' "$OUT")"
 if [ $is_rc != 0 ]; then
         echo "# its output (last 80 lines):"
         grep -v '^@@demo-rc' "$OUT" | tail -80 | diag
@@ -212,4 +212,9 @@ while IFS= read -r line; do
 done <"$BROUT/results.txt"
 [ "$brc" = 0 ] || { tap 1 "the browser driver finishes (exit $brc)"; tail -n 15 "$BROUT/driver.err" | diag; }
 echo "# the browser part took $(hx_elapsed "$t") s"
+# What the first browser showed, kept beside meson's logs (the scratch dir goes).
+if [ -s "$BROUT/page.png" ] && [ -d "$BOTDESK_BUILD_DIR/meson-logs" ]; then
+        cp "$BROUT/page.png" "$BOTDESK_BUILD_DIR/meson-logs/demo-clean-page.png" &&
+                echo "# the page, as the first browser showed it: $BOTDESK_BUILD_DIR/meson-logs/demo-clean-page.png"
+fi
 finish
