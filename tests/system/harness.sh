@@ -247,12 +247,15 @@ hx_root() {
 
 # hx_user NAME TIMEOUT CMD...: run CMD as the test user in a real logind
 # session (PAM "login") with its user manager; stdout and stderr are merged.
+# TimeoutStartSec too: with PAMName=, systemd 252 never sees a Type=exec
+# unit's exec (its PAM process keeps the exec fd open), so the unit stays
+# "activating" and the default 90 s start timeout would kill CMD.
 hx_user() {
         local name=$1 tmo=$2
         shift 2
         hx_root systemd-run --quiet --wait --pipe --collect --service-type=exec \
                 --unit="botdesk-test-$name" -p PAMName=login -p User="$HX_USER" \
-                -p WorkingDirectory='~' -p Environment=LANG=C.UTF-8 -p RuntimeMaxSec="$tmo" \
+                -p WorkingDirectory='~' -p Environment=LANG=C.UTF-8 -p RuntimeMaxSec="$tmo" -p TimeoutStartSec="$tmo" \
                 "$@" 2>&1
 }
 
