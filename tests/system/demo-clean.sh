@@ -150,6 +150,12 @@ echo "# demo.sh took $DEMO_SECONDS s; install-deps.sh named $(sed -n 's/^install
 if [ $is_rc != 0 ]; then
         echo "# its output (last 80 lines):"
         grep -v '^@@demo-rc' "$OUT" | tail -80 | diag
+        if ! hx_alive "$RUNPID"; then
+                wait "$RUNPID"
+                echo "# its session's systemd-run ended with status $?"
+        fi
+        echo "# the container's journal (last 150 lines):"
+        hx_root journalctl -b --no-pager -n 150 2>&1 | diag
 fi
 grep -q 'install-deps: installing .*meson' "$OUT"
 tap $? "demo.sh installed the build dependencies itself (install-deps.sh: meson among them)"
