@@ -43,7 +43,7 @@ tap() { # tap STATUS DESC
 diag() { sed 's/^/# /'; }
 skip_all() {
         if [ "${CI:-}" = true ]; then
-                echo "not ok 1 - $1 (CI=true: scripts/install-deps.sh --tests provides it)"
+                echo "not ok 1 - $1 (CI=true: a missing prerequisite fails; scripts/install-deps.sh --tests installs the packages)"
                 echo "1..1"
                 exit 1
         fi
