@@ -8,7 +8,16 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 profile=${1:-demo}
 
 "$src/scripts/install-deps.sh" --demo
-[ -d "$src/build" ] || meson setup "$src/build" --prefix=/usr/local --sysconfdir=/etc >/dev/null
+# Quiet when it works; meson says why it failed on stdout, shown then. A
+# build dir whose setup failed has no build.ninja: meson sets it up again.
+if [ ! -f "$src/build/build.ninja" ]; then
+        setup=(meson setup "$src/build" --prefix=/usr/local --sysconfdir=/etc)
+        setup_log=$("${setup[@]}" 2>&1) || {
+                printf '%s\n' "$setup_log" | tail -n 30 >&2
+                echo "demo.sh: ${setup[*]} failed (above)" >&2
+                exit 1
+        }
+fi
 ninja -C "$src/build"
 meson install -C "$src/build" --quiet
 

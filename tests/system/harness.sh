@@ -14,6 +14,13 @@
 #   BOTDESK_TEST_CACHE     rootfs cache (default /var/cache/botdesk-test)
 #   BOTDESK_TEST_REBUILD=1 rebuild the cached rootfs
 #   BOTDESK_TEST_SOURCES   apt sources (default /etc/apt/sources.list.d/debian.sources)
+# A caller may set, before hx_rootfs and hx_boot (the defaults are the tier's):
+#   HX_ROOT_EXTRA          more packages for the root (a root of its own: the cache key has them)
+#   HX_ROOT_HOOKS=(...)    more mmdebstrap --customize-hook commands (also in the key)
+#   HX_PRIVATE_NETWORK=0   the container shares the host's network (for apt inside it)
+#   HX_OVERLAY=DIR         the container's writes go to DIR/upper on disk (an overlay
+#                          over the cached root, mounted in nspawn's private mount
+#                          namespace), not to --volatile=overlay's tmpfs in RAM
 #
 # Hazards obeyed here (each seen on the build machines): systemd is never
 # started from the root cgroup (the launching shell first moves into a fresh
@@ -36,6 +43,8 @@ HX_MASK="console-getty.service getty@tty1.service systemd-networkd.service syste
  man-db.timer dpkg-db-backup.timer"
 
 HX_T0=${EPOCHREALTIME}
+HX_ROOT_EXTRA=${HX_ROOT_EXTRA:-} HX_PRIVATE_NETWORK=${HX_PRIVATE_NETWORK:-1} HX_OVERLAY=${HX_OVERLAY:-}
+[ -n "${HX_ROOT_HOOKS+x}" ] || HX_ROOT_HOOKS=()
 HX_ROOT="" HX_STAGE="" HX_TMP="" HX_NSPID="" HX_LEADER="" HX_CG="" HX_BOOTLOG=""
 HX_CGROOTS=() HX_CGMADE=()
 
@@ -104,14 +113,14 @@ hx_check_host_1() {
 
 # ---- cached root file system ---------------------------------------------------------------
 hx_rootfs() {
-        local key root pkgs t b=${BOTDESK_BUILD_DIR:-}
+        local key root pkgs t h b=${BOTDESK_BUILD_DIR:-} hooks=()
         # Plus the packages of every library the built binaries load: a new
         # dependency of botdesk reaches the container without a list to keep.
-        pkgs=$(echo $HX_PACKAGES $("$(dirname "${BASH_SOURCE[0]}")/../runtime-packages.sh" \
+        pkgs=$(echo $HX_PACKAGES $HX_ROOT_EXTRA $("$(dirname "${BASH_SOURCE[0]}")/../runtime-packages.sh" \
                 "$b/helper/botdesk" "$b/helper/botdesk-helper" "$b/helper/botdesk-browser" "$b/helper/botdesk-x11.so" \
                 "$b/pam/pam_botdesk.so") |
                 tr ' ' '\n' | sort -u | tr '\n' ' ')
-        key=$(printf '%s\n' "v$HX_VERSION" "$HX_USER" "$pkgs" "$HX_MASK" | sha256sum | cut -c1-12)
+        key=$(printf '%s\n' "v$HX_VERSION" "$HX_USER" "$pkgs" "$HX_MASK" "${HX_ROOT_HOOKS[@]}" | sha256sum | cut -c1-12)
         root=$HX_CACHE/rootfs-$key
         mkdir -p "$HX_CACHE"
         (
@@ -122,6 +131,7 @@ hx_rootfs() {
                 t=$(hx_now)
                 hx_log "building rootfs $root"
                 rm -rf -- "${root:?}" "${root:?}.tmp"
+                for h in "${HX_ROOT_HOOKS[@]}"; do hooks+=(--customize-hook="$h"); done
                 mmdebstrap --quiet --variant=minbase --mode=root --format=directory \
                         --include="$(echo $pkgs | tr ' ' ',')" \
                         --customize-hook='echo botdesk-test > "$1/etc/hostname"' \
@@ -130,6 +140,7 @@ hx_rootfs() {
                         --customize-hook='chroot "$1" passwd -d root >/dev/null' \
                         --customize-hook="chroot \"\$1\" systemctl mask -q $(echo $HX_MASK) 2>/dev/null || true" \
                         --customize-hook='echo "LANG=C.UTF-8" > "$1/etc/default/locale"' \
+                        "${hooks[@]}" \
                         bookworm "$root.tmp" "$HX_SOURCES" >&2 || exit 1
                 touch "$root.tmp/.botdesk-test-ok"
                 mv "$root.tmp" "$root"
@@ -182,13 +193,27 @@ hx_boot() {
                 HX_CGMADE+=("${made[@]}")
         done
         HX_BOOTLOG=$HX_TMP/boot.log
-        args=(--quiet --register=no --keep-unit --boot --directory="$HX_ROOT"
-              --machine="botdesk-test-$$" --console=passive --private-network --volatile=overlay "$@")
+        args=(--quiet --register=no --keep-unit --boot
+              --machine="botdesk-test-$$" --console=passive)
+        [ "$HX_PRIVATE_NETWORK" = 0 ] || args+=(--private-network)
+        if [ -n "$HX_OVERLAY" ]; then
+                mkdir -p "$HX_OVERLAY/upper" "$HX_OVERLAY/work" "$HX_OVERLAY/root" || return 1
+                args+=(--directory="$HX_OVERLAY/root")
+        else
+                args+=(--directory="$HX_ROOT" --volatile=overlay)
+        fi
+        args+=("$@")
         # bash -> exec unshare -> exec bash -> exec systemd-nspawn: one pid.
-        setsid bash -c '
+        # The overlay is mounted in nspawn's private mount namespace: it goes with it.
+        HX_OV=$HX_OVERLAY HX_OV_LOWER=$HX_ROOT setsid bash -c '
                 cg=$1; shift
                 for h in '"${HX_CGROOTS[*]}"'; do echo $$ > "$h$cg/cgroup.procs" || exit 1; done
-                exec unshare --mount --propagation private bash -c "mount -t tmpfs -o mode=755 tmpfs /run/systemd && exec systemd-nspawn \"\$@\"" nspawn "$@"
+                exec unshare --mount --propagation private bash -c "
+                        mount -t tmpfs -o mode=755 tmpfs /run/systemd || exit 1
+                        if [ -n \"\$HX_OV\" ]; then
+                                mount -t overlay overlay -o \"lowerdir=\$HX_OV_LOWER,upperdir=\$HX_OV/upper,workdir=\$HX_OV/work\" \"\$HX_OV/root\" || exit 1
+                        fi
+                        exec systemd-nspawn \"\$@\"" nspawn "$@"
         ' hx-nspawn "$HX_CG" "${args[@]}" >"$HX_BOOTLOG" 2>&1 </dev/null &
         HX_NSPID=$!
         for _ in $(seq $((HX_BOOT_TIMEOUT * 20))); do
@@ -222,12 +247,15 @@ hx_root() {
 
 # hx_user NAME TIMEOUT CMD...: run CMD as the test user in a real logind
 # session (PAM "login") with its user manager; stdout and stderr are merged.
+# TimeoutStartSec too: with PAMName=, systemd 252 never sees a Type=exec
+# unit's exec (its PAM process keeps the exec fd open), so the unit stays
+# "activating" and the default 90 s start timeout would kill CMD.
 hx_user() {
         local name=$1 tmo=$2
         shift 2
         hx_root systemd-run --quiet --wait --pipe --collect --service-type=exec \
                 --unit="botdesk-test-$name" -p PAMName=login -p User="$HX_USER" \
-                -p WorkingDirectory='~' -p Environment=LANG=C.UTF-8 -p RuntimeMaxSec="$tmo" \
+                -p WorkingDirectory='~' -p Environment=LANG=C.UTF-8 -p RuntimeMaxSec="$tmo" -p TimeoutStartSec="$tmo" \
                 "$@" 2>&1
 }
 

@@ -31,7 +31,7 @@ CI = os.environ.get("CI") == "true"
 HOST_SCRIPTS = (
     [os.path.join("tests/integration", f) for f in sorted(os.listdir(os.path.join(SRC, "tests/integration")))
      if f.endswith(".sh")]
-    + ["tests/system/run.sh", "tests/system/harness.sh", "tests/selinux/link-test.sh",
+    + ["tests/system/run.sh", "tests/system/harness.sh", "tests/system/demo-clean.sh", "tests/selinux/link-test.sh",
        "tests/selinux/vm-test.sh", "tests/run.sh", ".ci/run"]
     + [os.path.join("tests/bench", f) for f in sorted(os.listdir(os.path.join(SRC, "tests/bench")))
        if f.endswith(".sh")]
