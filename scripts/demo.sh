@@ -11,7 +11,8 @@ profile=${1:-demo}
 # Quiet when it works; meson says why it failed on stdout, shown then. A
 # build dir whose setup failed has no build.ninja: meson sets it up again.
 if [ ! -f "$src/build/build.ninja" ]; then
-        setup=(meson setup "$src/build" --prefix=/usr/local --sysconfdir=/etc)
+        # Without the tests: tests/run.sh builds those in build-tests*.
+        setup=(meson setup "$src/build" --prefix=/usr/local --sysconfdir=/etc -Dtests=false)
         setup_log=$("${setup[@]}" 2>&1) || {
                 printf '%s\n' "$setup_log" | tail -n 30 >&2
                 echo "demo.sh: ${setup[*]} failed (above)" >&2
