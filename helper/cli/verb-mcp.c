@@ -28,15 +28,12 @@ static void space(void *userdata, struct mcp_space *ret) {
 /* The outcome as the agent reads it: a JSON text, and the picture when there is one. */
 static int outcome_result(const struct mcp_action *act, const struct agent_outcome *o, struct mcp_result *res) {
         _cleanup_free_ char *text = NULL;
-        size_t size = 0;
-        FILE *f = open_memstream(&text, &size);
-        struct json j;
+        struct json_mem m;
 
-        if (!f)
+        if (json_mem_open(&m) < 0)
                 return -ENOMEM;
-        json_init(&j, f);
-        agent_outcome_write(&j, act, o);
-        if (fclose(f) != 0)
+        agent_outcome_write(&m.j, act, o);
+        if (json_mem_close(&m, &text) < 0)
                 return -ENOMEM;
         if (!o->ok)
                 mcp_result_error(res, text);

@@ -43,6 +43,20 @@ void json_kv_opt_double(struct json *j, const char *key, double v, bool present)
 void json_raw(struct json *j, const char *text);
 
 /*
+ * A JSON text built in memory: json_mem_open, then write through m->j;
+ * json_mem_close hands the text out (the caller frees it). Both return 0
+ * or -ENOMEM; after a failed close nothing is left to free.
+ */
+struct json_mem {
+        struct json j;
+        FILE *f;
+        char *text;
+        size_t size;
+};
+int json_mem_open(struct json_mem *m);
+int json_mem_close(struct json_mem *m, char **ret);
+
+/*
  * The reader (json-parse.c): one JSON text (RFC 8259) into a tree, for
  * messages that arrive as JSON (botdesk mcp, botdesk act). Strict: no
  * trailing commas, comments or bare words; strings must be valid UTF-8,
