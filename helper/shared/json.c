@@ -194,6 +194,14 @@ void json_kv_int(struct json *j, const char *key, long long v) {
         json_int(j, v);
 }
 
+void json_kv_size(struct json *j, const char *key, long long w, long long h) {
+        json_key(j, key);
+        json_array_begin(j);
+        json_int(j, w);
+        json_int(j, h);
+        json_array_end(j);
+}
+
 void json_kv_bool(struct json *j, const char *key, bool v) {
         json_key(j, key);
         json_bool(j, v);

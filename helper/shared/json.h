@@ -39,6 +39,8 @@ void json_kv_null(struct json *j, const char *key);
 /* The value, or null when it is not present: every key always appears. */
 void json_kv_opt_int(struct json *j, const char *key, long long v, bool present);
 void json_kv_opt_double(struct json *j, const char *key, double v, bool present);
+/* A size as the CLI writes every one: "key": [w, h]. */
+void json_kv_size(struct json *j, const char *key, long long w, long long h);
 /* A value that is already JSON (another botdesk's object), written as it is. */
 void json_raw(struct json *j, const char *text);
 

@@ -64,6 +64,7 @@ static void test_document(void) {
         json_kv_string(&j, "none", NULL);
         json_kv_opt_int(&j, "n", 3, true);
         json_kv_opt_int(&j, "absent", 0, false);
+        json_kv_size(&j, "size", 1280, 800);
         json_key(&j, "list");
         json_array_begin(&j);
         json_bool(&j, true);
@@ -71,9 +72,9 @@ static void test_document(void) {
         json_array_end(&j);
         json_object_end(&j);
         fclose(f);
-        TAP_EQ_STR(out, "{\"k\\\"ey\": \"v\", \"none\": null, \"n\": 3, \"absent\": null, "
+        TAP_EQ_STR(out, "{\"k\\\"ey\": \"v\", \"none\": null, \"n\": 3, \"absent\": null, \"size\": [1280, 800], "
                         "\"list\": [true, {\"x\": 1}]}",
-                   "keys are escaped like values, NULL and absent values are null, in the order written");
+                   "keys are escaped like values, NULL and absent values are null, a size is [w, h], in the order written");
 }
 
 /* json_mem: what was written through it is the text it hands out, whole and NUL-terminated. */
