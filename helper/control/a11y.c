@@ -302,15 +302,8 @@ static long node_add(struct reader *rd, const char *bus, const char *path, long 
                 t->cut = true;
                 return -ENOSPC;
         }
-        if (t->n == t->allocated) {
-                size_t a = t->allocated ? t->allocated * 2 : 64;
-                struct a11y_node *nodes = reallocarray(t->nodes, a, sizeof *nodes);
-
-                if (!nodes)
-                        return -ENOMEM;
-                t->nodes = nodes;
-                t->allocated = a;
-        }
+        if (ARRAY_GROW(t->nodes, t->n, t->allocated, 64) < 0)
+                return -ENOMEM;
         i = (long) t->n;
         n = &t->nodes[t->n++];
         *n = (struct a11y_node) {
