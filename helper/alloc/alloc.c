@@ -160,15 +160,8 @@ static int unlink_if_same(int dfd, const char *name, const struct stat *st) {
 }
 
 static int bound_add(unsigned **list, size_t *n, size_t *allocated, unsigned display) {
-        if (*n >= *allocated) {
-                size_t a = *allocated ? *allocated * 2 : 16;
-                unsigned *l = reallocarray(*list, a, sizeof(unsigned));
-
-                if (!l)
-                        return -ENOMEM;
-                *list = l;
-                *allocated = a;
-        }
+        if (ARRAY_GROW(*list, *n, *allocated, 16) < 0)
+                return -ENOMEM;
         (*list)[(*n)++] = display;
         return 0;
 }

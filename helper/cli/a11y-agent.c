@@ -253,16 +253,8 @@ static void node_json(struct json *j, const struct a11y_desktop *d, const struct
 void a11y_result_json(struct json *j, const struct a11y_desktop *d, const struct a11y_result *r) {
         json_object_begin(j);
         json_kv_string(j, "profile", d->profile);
-        json_key(j, "screen");
-        json_array_begin(j);
-        json_int(j, d->space.screen_w);
-        json_int(j, d->space.screen_h);
-        json_array_end(j);
-        json_key(j, "screenshot");
-        json_array_begin(j);
-        json_int(j, d->space.image_w);
-        json_int(j, d->space.image_h);
-        json_array_end(j);
+        json_kv_size(j, "screen", d->space.screen_w, d->space.screen_h);
+        json_kv_size(j, "screenshot", d->space.image_w, d->space.image_h);
         json_kv_int(j, "nodes_read", (long long) r->tree.n);
         json_kv_int(j, "count", (long long) r->n_shown);
         json_kv_bool(j, "cut", r->tree.cut);

@@ -34,11 +34,7 @@ static void journal_args(struct json *j, bool redact, const void *userdata) {
                 json_kv_string(j, "keys", act->text);
         if (act->duration_ms)
                 json_kv_int(j, "duration_ms", act->duration_ms);
-        json_key(j, "screen");
-        json_array_begin(j);
-        json_int(j, a->space.screen_w);
-        json_int(j, a->space.screen_h);
-        json_array_end(j);
+        json_kv_size(j, "screen", a->space.screen_w, a->space.screen_h);
 }
 
 void agent_journal_action(struct agent *a, const struct mcp_action *act, const struct agent_outcome *o) {

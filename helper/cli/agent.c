@@ -515,6 +515,32 @@ int agent_serve_stdin(struct agent *a, struct jsonrpc_reader *rd, const char *pr
         return EXIT_OK;
 }
 
+int agent_serve_lines(struct agent *a, struct jsonrpc_reader *rd, const char *profile, agent_line_fn fn, void *userdata) {
+        for (;;) {
+                char *line;
+                size_t len;
+                int r;
+
+                r = jsonrpc_read_line(rd, &line, &len);
+                if (r == 0)
+                        return EXIT_OK;
+                if (r == -EMSGSIZE) {
+                        line = NULL;
+                        len = 0;
+                } else if (r < 0) {
+                        log_error_errno(r, "Cannot read standard input: %m");
+                        return EXIT_FAILED;
+                } else if (len == 0)
+                        continue;
+                if (fn(a, line, len, userdata) < 0)
+                        return EXIT_FAILED;
+                if (xcb_connection_has_error(a->conn)) {
+                        log_error("The X connection to desktop %s broke (stopped or restarted?); ending.", profile);
+                        return EXIT_FAILED;
+                }
+        }
+}
+
 int agent_run(struct agent *a, const struct mcp_action *act, bool want_screenshot, struct agent_outcome *o) {
         int r = agent_run_gated(a, act, want_screenshot, o);
 

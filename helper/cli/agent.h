@@ -74,6 +74,19 @@ struct jsonrpc_reader;
 int agent_serve_stdin(struct agent *a, struct jsonrpc_reader *rd, const char *profile, bool start);
 
 /*
+ * What `mcp` and `act` do with each line of stdin, in order: answer it on
+ * stdout. line is NULL for one longer than the reader's cap (it was
+ * dropped). Returns 0, or a negative errno after saying why the stream
+ * cannot go on.
+ */
+typedef int (*agent_line_fn)(struct agent *a, const char *line, size_t len, void *userdata);
+
+/* Hand each line of rd to fn until the end of stdin; blank lines are
+ * framing, not messages. Ends early, said, when the read fails, fn fails
+ * or the X connection broke. A CLI exit code. */
+int agent_serve_lines(struct agent *a, struct jsonrpc_reader *rd, const char *profile, agent_line_fn fn, void *userdata);
+
+/*
  * Run action (parsed in a->space) and, when screenshot is set (or the
  * action is one), take the picture after it settled. Everything a refused
  * or failed action needs to say is in *out. Returns 0, or -ENOMEM.

@@ -23,6 +23,81 @@ static int write_image(int dirfd, unsigned n, const uint8_t *data, size_t size, 
         return write_file_atomic_at(dirfd, ret_name, data, size, 0600);
 }
 
+/* Where the pictures go: base64 in the result, files in a directory, or none unless asked for. */
+struct act_output {
+        const char *shots;
+        int dirfd;
+        bool every, files;
+        unsigned n;
+};
+
+/* A line that is no action, said on its own line of stdout. */
+static void say_not_an_action(const char *error) {
+        struct json j;
+
+        json_init(&j, stdout);
+        json_object_begin(&j);
+        json_kv_bool(&j, "ok", false);
+        json_kv_string(&j, "error", error);
+        json_object_end(&j);
+        fputc('\n', stdout);
+        fflush(stdout);
+}
+
+/* One action: its result on a line of stdout. */
+static int act_line(struct agent *a, const char *line, size_t len, void *userdata) {
+        _cleanup_(agent_outcome_done) struct agent_outcome o = {};
+        _cleanup_free_ char *error = NULL;
+        struct act_output *out = userdata;
+        struct json_value *v = NULL;
+        struct mcp_action act;
+        struct json j;
+        int r;
+
+        if (!line) {
+                say_not_an_action("The line is longer than 1 MiB; it was dropped.");
+                return 0;
+        }
+        if (json_parse(line, len, &v) < 0) {
+                say_not_an_action("The line is not one JSON value.");
+                return 0;
+        }
+        json_init(&j, stdout);
+        r = mcp_action_parse(v, &a->space, &act, &error);
+        if (r == -EINVAL) {
+                json_object_begin(&j);
+                json_kv_bool(&j, "ok", false);
+                json_kv_string(&j, "error", error);
+                json_object_end(&j);
+        } else if (r >= 0)
+                r = agent_run(a, &act, out->every, &o);
+        if (r == -ENOMEM) {
+                json_value_free(v);
+                log_error("Out of memory.");
+                return r;
+        }
+        if (r >= 0) {
+                json_object_begin(&j);
+                agent_outcome_fields(&j, &act, &o);
+                if (o.ok && o.image && out->files) {
+                        char name[32];
+
+                        if (write_image(out->dirfd, ++out->n, o.image, o.image_size, name, sizeof name) < 0)
+                                json_kv_string(&j, "image_error", "Cannot write the screenshot.");
+                        else {
+                                _cleanup_free_ char *path = strdup_printf("%s/%s", out->shots, name);
+                                json_kv_string(&j, "image_file", path);
+                        }
+                } else if (o.ok && o.image_base64)
+                        json_kv_string(&j, "image", o.image_base64);
+                json_object_end(&j);
+        }
+        json_value_free(v);
+        fputc('\n', stdout);
+        fflush(stdout);
+        return 0;
+}
+
 /* PROFILE [--screenshots base64|DIR] [--start], read by main.c's parser
  * (verb-table.c: its row and usage). */
 int verb_act(const struct cli_args *args) {
@@ -30,96 +105,28 @@ int verb_act(const struct cli_args *args) {
         struct jsonrpc_reader rd = {};
         struct agent a = {};
         const char *profile = args->operand, *shots = args->screenshots;
-        bool start = args->start, every = false, files = false;
-        unsigned n = 0;
-        int r, ret = EXIT_OK;
+        struct act_output out = { .shots = shots, .dirfd = -EBADF };
+        int r;
 
         if (cli_check_profile(profile) < 0)
                 return EXIT_USAGE;
         if (shots) {
-                every = true;
-                files = !streq(shots, "base64");
-                if (files) {
+                out.every = true;
+                out.files = !streq(shots, "base64");
+                if (out.files) {
                         out_dirfd = open(shots, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
                         if (out_dirfd < 0) {
                                 log_error_errno(negative_errno(), "Cannot open --screenshots directory %s: %m", shots);
                                 return EXIT_USAGE;
                         }
+                        out.dirfd = out_dirfd;
                 }
         }
-        r = agent_serve_stdin(&a, &rd, profile, start);
+        r = agent_serve_stdin(&a, &rd, profile, args->start);
         if (r != EXIT_OK)
                 return r;
-        for (;;) {
-                _cleanup_(agent_outcome_done) struct agent_outcome o = {};
-                _cleanup_free_ char *error = NULL;
-                struct json_value *v = NULL;
-                struct mcp_action act;
-                struct json j;
-                char *line;
-                size_t len;
-
-                r = jsonrpc_read_line(&rd, &line, &len);
-                if (r == 0)
-                        break;
-                json_init(&j, stdout);
-                if (r == -EMSGSIZE || (r > 0 && len > 0 && json_parse(line, len, &v) < 0)) {
-                        json_object_begin(&j);
-                        json_kv_bool(&j, "ok", false);
-                        json_kv_string(&j, "error", r == -EMSGSIZE ? "The line is longer than 1 MiB; it was dropped."
-                                                                  : "The line is not one JSON value.");
-                        json_object_end(&j);
-                        fputc('\n', stdout);
-                        fflush(stdout);
-                        continue;
-                }
-                if (r < 0) {
-                        log_error_errno(r, "Cannot read standard input: %m");
-                        ret = EXIT_FAILED;
-                        break;
-                }
-                if (len == 0)
-                        continue;
-                r = mcp_action_parse(v, &a.space, &act, &error);
-                if (r == -EINVAL) {
-                        json_object_begin(&j);
-                        json_kv_bool(&j, "ok", false);
-                        json_kv_string(&j, "error", error);
-                        json_object_end(&j);
-                } else if (r >= 0)
-                        r = agent_run(&a, &act, every, &o);
-                if (r == -ENOMEM) {
-                        json_value_free(v);
-                        log_error("Out of memory.");
-                        ret = EXIT_FAILED;
-                        break;
-                }
-                if (r >= 0) {
-                        json_object_begin(&j);
-                        agent_outcome_fields(&j, &act, &o);
-                        if (o.ok && o.image && files) {
-                                char name[32];
-
-                                if (write_image(out_dirfd, ++n, o.image, o.image_size, name, sizeof name) < 0)
-                                        json_kv_string(&j, "image_error", "Cannot write the screenshot.");
-                                else {
-                                        _cleanup_free_ char *path = strdup_printf("%s/%s", shots, name);
-                                        json_kv_string(&j, "image_file", path);
-                                }
-                        } else if (o.ok && o.image_base64)
-                                json_kv_string(&j, "image", o.image_base64);
-                        json_object_end(&j);
-                }
-                json_value_free(v);
-                fputc('\n', stdout);
-                fflush(stdout);
-                if (xcb_connection_has_error(a.conn)) {
-                        log_error("The X connection to desktop %s broke (stopped or restarted?); ending.", profile);
-                        ret = EXIT_FAILED;
-                        break;
-                }
-        }
+        r = agent_serve_lines(&a, &rd, profile, act_line, &out);
         jsonrpc_reader_done(&rd);
         agent_close(&a);
-        return ret;
+        return r;
 }

@@ -28,15 +28,12 @@ static void space(void *userdata, struct mcp_space *ret) {
 /* The outcome as the agent reads it: a JSON text, and the picture when there is one. */
 static int outcome_result(const struct mcp_action *act, const struct agent_outcome *o, struct mcp_result *res) {
         _cleanup_free_ char *text = NULL;
-        size_t size = 0;
-        FILE *f = open_memstream(&text, &size);
-        struct json j;
+        struct json_mem m;
 
-        if (!f)
+        if (json_mem_open(&m) < 0)
                 return -ENOMEM;
-        json_init(&j, f);
-        agent_outcome_write(&j, act, o);
-        if (fclose(f) != 0)
+        agent_outcome_write(&m.j, act, o);
+        if (json_mem_close(&m, &text) < 0)
                 return -ENOMEM;
         if (!o->ok)
                 mcp_result_error(res, text);
@@ -300,13 +297,28 @@ static const struct mcp_backend backend = {
         .call = call,
 };
 
+/* One message: its response, if it gets one, on stdout. */
+static int answer(struct agent *a, const char *line, size_t len, void *userdata) {
+        struct mcp_server *server = userdata;
+        int r;
+
+        if (!line) {
+                mcp_server_oversized(stdout);
+                return 0;
+        }
+        r = mcp_server_handle(server, line, len, stdout);
+        if (r < 0)
+                return log_error_errno(r, "Cannot answer: %m");
+        return 0;
+}
+
 /* PROFILE [--start], read by main.c's parser (verb-table.c: its row and usage). */
 int verb_mcp(const struct cli_args *args) {
         struct jsonrpc_reader rd = {};
         struct mcp_server server;
         struct agent a = {};
         const char *profile = args->operand;
-        int r, ret = EXIT_OK;
+        int r;
 
         if (cli_check_profile(profile) < 0)
                 return EXIT_USAGE;
@@ -314,38 +326,8 @@ int verb_mcp(const struct cli_args *args) {
         if (r != EXIT_OK)
                 return r;
         mcp_server_init(&server, &backend, &a);
-        for (;;) {
-                char *line;
-                size_t len;
-
-                r = jsonrpc_read_line(&rd, &line, &len);
-                if (r == 0)
-                        break;
-                if (r == -EMSGSIZE) {
-                        mcp_server_oversized(stdout);
-                        continue;
-                }
-                if (r < 0) {
-                        log_error_errno(r, "Cannot read standard input: %m");
-                        ret = EXIT_FAILED;
-                        break;
-                }
-                /* Blank lines between messages are framing, not messages. */
-                if (len == 0)
-                        continue;
-                r = mcp_server_handle(&server, line, len, stdout);
-                if (r < 0) {
-                        log_error_errno(r, "Cannot answer: %m");
-                        ret = EXIT_FAILED;
-                        break;
-                }
-                if (xcb_connection_has_error(a.conn)) {
-                        log_error("The X connection to desktop %s broke (stopped or restarted?); ending.", profile);
-                        ret = EXIT_FAILED;
-                        break;
-                }
-        }
+        r = agent_serve_lines(&a, &rd, profile, answer, &server);
         jsonrpc_reader_done(&rd);
         agent_close(&a);
-        return ret;
+        return r;
 }

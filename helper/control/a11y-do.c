@@ -17,16 +17,11 @@ static int call_sync(sd_bus *bus, const char *b, const char *p, const char *ifac
         va_list ap;
         int r;
 
-        r = sd_bus_message_new_method_call(bus, &m, b, p, iface, member);
+        va_start(ap, types);
+        r = a11y_method_call_newv(bus, &m, b, p, iface, member, types, ap);
+        va_end(ap);
         if (r < 0)
                 return r;
-        if (types) {
-                va_start(ap, types);
-                r = sd_bus_message_appendv(m, types, ap);
-                va_end(ap);
-                if (r < 0)
-                        return r;
-        }
         r = sd_bus_call(bus, m, timeout, &e, ret);
         return r < 0 ? a11y_error_errno(&e, r) : 0;
 }

@@ -100,6 +100,23 @@ int a11y_error_errno(const sd_bus_error *e, int r) {
         return r < 0 ? r : -EIO;
 }
 
+int a11y_method_call_newv(sd_bus *bus, sd_bus_message **ret, const char *dest, const char *path, const char *iface,
+                          const char *member, const char *types, va_list ap) {
+        _cleanup_(bus_message_unrefp) sd_bus_message *m = NULL;
+        int r;
+
+        r = sd_bus_message_new_method_call(bus, &m, dest, path, iface, member);
+        if (r < 0)
+                return r;
+        if (types) {
+                r = sd_bus_message_appendv(m, types, ap);
+                if (r < 0)
+                        return r;
+        }
+        *ret = TAKE_PTR(m);
+        return 0;
+}
+
 int a11y_bus_open(const char *session_address, uint64_t timeout_usec, sd_bus **ret) {
         _cleanup_(bus_flush_close_unrefp) sd_bus *session = NULL, *a11y = NULL;
         _cleanup_(sd_bus_error_free) sd_bus_error e = SD_BUS_ERROR_NULL;
@@ -216,17 +233,12 @@ static int send_call(struct reader *rd, long node, enum call_kind kind, const ch
 
         /* A connection to the application alone has no destinations: its messages name none. An
          * application's address is asked of its root, whatever node the reading starts from. */
-        r = sd_bus_message_new_method_call(conn ?: rd->bus, &m, conn ? NULL : dest,
-                                           kind == CALL_APP_ADDRESS ? ATSPI_PATH_PREFIX "root" : path, iface, member);
+        va_start(ap, types);
+        r = a11y_method_call_newv(conn ?: rd->bus, &m, conn ? NULL : dest,
+                                  kind == CALL_APP_ADDRESS ? ATSPI_PATH_PREFIX "root" : path, iface, member, types, ap);
+        va_end(ap);
         if (r < 0)
                 return r;
-        if (types) {
-                va_start(ap, types);
-                r = sd_bus_message_appendv(m, types, ap);
-                va_end(ap);
-                if (r < 0)
-                        return r;
-        }
         if (kind == CALL_APP_ADDRESS) {
                 size_t ln = strlen(dest) + 1, lp = strlen(path) + 1;
 
@@ -290,15 +302,8 @@ static long node_add(struct reader *rd, const char *bus, const char *path, long 
                 t->cut = true;
                 return -ENOSPC;
         }
-        if (t->n == t->allocated) {
-                size_t a = t->allocated ? t->allocated * 2 : 64;
-                struct a11y_node *nodes = reallocarray(t->nodes, a, sizeof *nodes);
-
-                if (!nodes)
-                        return -ENOMEM;
-                t->nodes = nodes;
-                t->allocated = a;
-        }
+        if (ARRAY_GROW(t->nodes, t->n, t->allocated, 64) < 0)
+                return -ENOMEM;
         i = (long) t->n;
         n = &t->nodes[t->n++];
         *n = (struct a11y_node) {

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #pragma once
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -92,6 +93,10 @@ int a11y_tree_read(sd_bus *bus, const char *root, unsigned max_nodes, unsigned m
 
 /* The errno of a failed call (e, or r): -ETIMEDOUT when it had no answer in time, -ENOENT when the object or its application is gone. */
 int a11y_error_errno(const sd_bus_error *e, int r);
+
+/* A new method call to dest (NULL: none) with its arguments appended by types and ap (types NULL: none). */
+int a11y_method_call_newv(sd_bus *bus, sd_bus_message **ret, const char *dest, const char *path, const char *iface,
+                          const char *member, const char *types, va_list ap);
 
 /* Split an id into its bus name and object path (new strings). -EINVAL for one that is not an id. */
 int a11y_id_parse(const char *id, char **ret_bus, char **ret_path);

@@ -20,14 +20,9 @@ static int collect(unsigned long long seq, const char *line, size_t len, void *u
 
         if ((it->to && seq > it->to) || json_parse(line, len, &v) < 0)
                 return 0;
-        if (it->n == it->cap) {
-                struct journal_item *nv = reallocarray(it->v, it->cap ? it->cap * 2 : 64, sizeof *nv);
-                if (!nv) {
-                        json_value_free(v);
-                        return -ENOMEM;
-                }
-                it->v = nv;
-                it->cap = it->cap ? it->cap * 2 : 64;
+        if (ARRAY_GROW(it->v, it->n, it->cap, 64) < 0) {
+                json_value_free(v);
+                return -ENOMEM;
         }
         it->v[it->n++] = (struct journal_item) { seq, v };
         return 0;

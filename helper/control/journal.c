@@ -110,13 +110,8 @@ static int list_segments(int fd, unsigned long long **ret, size_t *ret_n) {
 
                 if (!parse_seq_name(de->d_name, "seg-", ".jsonl", &s))
                         continue;
-                if (n == cap) {
-                        unsigned long long *nv = reallocarray(v, cap ? cap * 2 : 16, sizeof *v);
-                        if (!nv)
-                                return -ENOMEM;
-                        v = nv;
-                        cap = cap ? cap * 2 : 16;
-                }
+                if (ARRAY_GROW(v, n, cap, 16) < 0)
+                        return -ENOMEM;
                 v[n++] = s;
         }
         if (n)

@@ -300,14 +300,8 @@ static int client_message(struct cdp_relay *r, const char *msg, size_t size) {
                 int k = cdp_buf_append(&r->to_browser, msg, size);
                 return k < 0 ? k : cdp_buf_append(&r->to_browser, "", 1);
         }
-        if (r->n_pending == r->cap_pending) {
-                size_t cap = r->cap_pending ? r->cap_pending * 2 : 64;
-                struct cdp_pending *np = reallocarray(r->pending, cap, sizeof *np);
-                if (!np)
-                        return -ENOMEM;
-                r->pending = np;
-                r->cap_pending = cap;
-        }
+        if (ARRAY_GROW(r->pending, r->n_pending, r->cap_pending, 64) < 0)
+                return -ENOMEM;
         p = &r->pending[r->n_pending++];
         p->relay_id = r->next_id;
         memcpy(p->client_id, msg + start, end - start);

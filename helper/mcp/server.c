@@ -56,15 +56,12 @@ typedef void (*result_fn)(struct mcp_server *s, const struct json_value *params,
 static int respond(struct mcp_server *s, const struct json_value *id, const struct json_value *params, result_fn fn,
                    FILE *out) {
         _cleanup_free_ char *buf = NULL;
-        size_t size = 0;
-        FILE *f = open_memstream(&buf, &size);
-        struct json j;
+        struct json_mem m;
 
-        if (!f)
+        if (json_mem_open(&m) < 0)
                 return -ENOMEM;
-        json_init(&j, f);
-        fn(s, params, &j);
-        if (fclose(f) != 0)
+        fn(s, params, &m.j);
+        if (json_mem_close(&m, &buf) < 0)
                 return -ENOMEM;
         jsonrpc_write_result(out, id, buf);
         return 0;

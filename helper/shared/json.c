@@ -1,10 +1,35 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <errno.h>
+#include <stdlib.h>
+
 #include "json.h"
 #include "util.h"
 
 void json_init(struct json *j, FILE *f) {
         *j = (struct json) { .f = f };
         j->first[0] = true;
+}
+
+int json_mem_open(struct json_mem *m) {
+        *m = (struct json_mem) {};
+        m->f = open_memstream(&m->text, &m->size);
+        if (!m->f)
+                return -ENOMEM;
+        json_init(&m->j, m->f);
+        return 0;
+}
+
+int json_mem_close(struct json_mem *m, char **ret) {
+        int r = fclose(m->f);
+
+        m->f = NULL;
+        if (r != 0) {
+                free(m->text);
+                m->text = NULL;
+                return -ENOMEM;
+        }
+        *ret = TAKE_PTR(m->text);
+        return 0;
 }
 
 static void json_separate(struct json *j) {
@@ -167,6 +192,14 @@ void json_kv_string(struct json *j, const char *key, const char *s) {
 void json_kv_int(struct json *j, const char *key, long long v) {
         json_key(j, key);
         json_int(j, v);
+}
+
+void json_kv_size(struct json *j, const char *key, long long w, long long h) {
+        json_key(j, key);
+        json_array_begin(j);
+        json_int(j, w);
+        json_int(j, h);
+        json_array_end(j);
 }
 
 void json_kv_bool(struct json *j, const char *key, bool v) {

@@ -39,8 +39,24 @@ void json_kv_null(struct json *j, const char *key);
 /* The value, or null when it is not present: every key always appears. */
 void json_kv_opt_int(struct json *j, const char *key, long long v, bool present);
 void json_kv_opt_double(struct json *j, const char *key, double v, bool present);
+/* A size as the CLI writes every one: "key": [w, h]. */
+void json_kv_size(struct json *j, const char *key, long long w, long long h);
 /* A value that is already JSON (another botdesk's object), written as it is. */
 void json_raw(struct json *j, const char *text);
+
+/*
+ * A JSON text built in memory: json_mem_open, then write through m->j;
+ * json_mem_close hands the text out (the caller frees it). Both return 0
+ * or -ENOMEM; after a failed close nothing is left to free.
+ */
+struct json_mem {
+        struct json j;
+        FILE *f;
+        char *text;
+        size_t size;
+};
+int json_mem_open(struct json_mem *m);
+int json_mem_close(struct json_mem *m, char **ret);
 
 /*
  * The reader (json-parse.c): one JSON text (RFC 8259) into a tree, for

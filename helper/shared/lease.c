@@ -257,16 +257,31 @@ static int lease_change(int dirfd, const struct lease *cur, struct lease *next, 
         return 1;
 }
 
-int lease_take_at(int dirfd, const char *viewer, const char *reason, struct lease *ret) {
-        _cleanup_close_ int lock = -EBADF;
-        struct lease cur, next = { .holder = LEASE_HUMAN };
+/* What every change does first: refuse a reason that could not be written, take the lock (held
+ * across read-decide-write), and read the lease as it stands into *cur. Returns the lock's fd. */
+static int lease_change_begin(int dirfd, const char *reason, struct lease *cur, int *ret_read) {
+        int lock, r;
 
-        if (!lease_viewer_valid(viewer) || (reason && !text_valid(reason, LEASE_REASON_MAX)))
+        if (reason && !text_valid(reason, LEASE_REASON_MAX))
                 return -EINVAL;
         lock = lease_lock(dirfd);
         if (lock < 0)
                 return lock;
-        (void) lease_read_at(dirfd, &cur);
+        r = lease_read_at(dirfd, cur);
+        if (ret_read)
+                *ret_read = r;
+        return lock;
+}
+
+int lease_take_at(int dirfd, const char *viewer, const char *reason, struct lease *ret) {
+        _cleanup_close_ int lock = -EBADF;
+        struct lease cur, next = { .holder = LEASE_HUMAN };
+
+        if (!lease_viewer_valid(viewer))
+                return -EINVAL;
+        lock = lease_change_begin(dirfd, reason, &cur, NULL);
+        if (lock < 0)
+                return lock;
         if (!cur.failed && cur.holder == LEASE_HUMAN && streq(cur.viewer, viewer)) {
                 if (ret)
                         *ret = cur;
@@ -285,10 +300,9 @@ int lease_release_at(int dirfd, const char *viewer, struct lease *ret) {
 
         if (!lease_viewer_valid(viewer))
                 return -EINVAL;
-        lock = lease_lock(dirfd);
+        lock = lease_change_begin(dirfd, NULL, &cur, NULL);
         if (lock < 0)
                 return lock;
-        (void) lease_read_at(dirfd, &cur);
         if (!lease_allows_input(&cur, viewer)) {
                 if (ret)
                         *ret = cur;
@@ -302,12 +316,11 @@ int lease_release_epoch_at(int dirfd, const char *viewer, unsigned long long epo
         _cleanup_close_ int lock = -EBADF;
         struct lease cur, next = { .holder = LEASE_AGENT };
 
-        if (!lease_viewer_valid(viewer) || (reason && !text_valid(reason, LEASE_REASON_MAX)))
+        if (!lease_viewer_valid(viewer))
                 return -EINVAL;
-        lock = lease_lock(dirfd);
+        lock = lease_change_begin(dirfd, reason, &cur, NULL);
         if (lock < 0)
                 return lock;
-        (void) lease_read_at(dirfd, &cur);
         if (!lease_allows_input(&cur, viewer) || cur.epoch != epoch) {
                 if (ret)
                         *ret = cur;
@@ -323,12 +336,11 @@ int lease_request_at(int dirfd, const char *viewer, const char *reason, struct l
         struct lease cur;
         int r;
 
-        if (!lease_viewer_valid(viewer) || (reason && !text_valid(reason, LEASE_REASON_MAX)))
+        if (!lease_viewer_valid(viewer))
                 return -EINVAL;
-        lock = lease_lock(dirfd);
+        lock = lease_change_begin(dirfd, reason, &cur, &r);
         if (lock < 0)
                 return lock;
-        r = lease_read_at(dirfd, &cur);
         if (ret)
                 *ret = cur;
         if (r < 0)
@@ -351,12 +363,9 @@ int lease_end_at(int dirfd, const char *reason, struct lease *ret) {
         _cleanup_close_ int lock = -EBADF;
         struct lease cur, next = { .holder = LEASE_AGENT };
 
-        if (reason && !text_valid(reason, LEASE_REASON_MAX))
-                return -EINVAL;
-        lock = lease_lock(dirfd);
+        lock = lease_change_begin(dirfd, reason, &cur, NULL);
         if (lock < 0)
                 return lock;
-        (void) lease_read_at(dirfd, &cur);
         if (!cur.failed && cur.holder == LEASE_AGENT) {
                 if (ret)
                         *ret = cur;

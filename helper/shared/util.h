@@ -59,6 +59,28 @@ static inline const char *strnull(const char *s) {
                 _taken_fd_;                        \
         })
 
+/*
+ * Room for one more element in array, of which n are in use and cap
+ * allocated: the allocation doubles when full (first elements to begin
+ * with), so that appending stays linear. 0, or -ENOMEM with array, n and
+ * cap as they were.
+ */
+#define ARRAY_GROW(array, n, cap, first)                                                     \
+        ({                                                                                   \
+                int _grow_r_ = 0;                                                            \
+                if ((n) >= (cap)) {                                                          \
+                        size_t _grow_cap_ = (cap) ? (cap) * 2 : (first);                     \
+                        __typeof__(array) _grow_a_ = reallocarray((array), _grow_cap_,       \
+                                                                  sizeof *(array));          \
+                        if (_grow_a_) {                                                      \
+                                (array) = _grow_a_;                                          \
+                                (cap) = _grow_cap_;                                          \
+                        } else                                                               \
+                                _grow_r_ = -ENOMEM;                                          \
+                }                                                                            \
+                _grow_r_;                                                                    \
+        })
+
 /* Destructors accept "nothing" and return "nothing", so `x = freep(x)` reads well. */
 static inline int safe_close(int fd) {
         if (fd >= 0) {

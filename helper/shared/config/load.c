@@ -119,15 +119,8 @@ static int entry_append(struct parser *p, enum config_key key, struct config_val
                 if (!profile)
                         return -ENOMEM;
         }
-        if (f->n_entries == f->n_allocated) {
-                size_t cap = f->n_allocated ? f->n_allocated * 2 : 16;
-                struct config_entry *e = reallocarray(f->entries, cap, sizeof(*e));
-
-                if (!e)
-                        return -ENOMEM;
-                f->entries = e;
-                f->n_allocated = cap;
-        }
+        if (ARRAY_GROW(f->entries, f->n_entries, f->n_allocated, 16) < 0)
+                return -ENOMEM;
         f->entries[f->n_entries++] = (struct config_entry) {
                 .key = key,
                 .line = p->line,

@@ -64,6 +64,7 @@ static void test_document(void) {
         json_kv_string(&j, "none", NULL);
         json_kv_opt_int(&j, "n", 3, true);
         json_kv_opt_int(&j, "absent", 0, false);
+        json_kv_size(&j, "size", 1280, 800);
         json_key(&j, "list");
         json_array_begin(&j);
         json_bool(&j, true);
@@ -71,9 +72,29 @@ static void test_document(void) {
         json_array_end(&j);
         json_object_end(&j);
         fclose(f);
-        TAP_EQ_STR(out, "{\"k\\\"ey\": \"v\", \"none\": null, \"n\": 3, \"absent\": null, "
+        TAP_EQ_STR(out, "{\"k\\\"ey\": \"v\", \"none\": null, \"n\": 3, \"absent\": null, \"size\": [1280, 800], "
                         "\"list\": [true, {\"x\": 1}]}",
-                   "keys are escaped like values, NULL and absent values are null, in the order written");
+                   "keys are escaped like values, NULL and absent values are null, a size is [w, h], in the order written");
+}
+
+/* json_mem: what was written through it is the text it hands out, whole and NUL-terminated. */
+static void test_mem(void) {
+        _cleanup_free_ char *out = NULL, *empty = NULL;
+        struct json_mem m;
+
+        if (!tap_ok(json_mem_open(&m) == 0, "a JSON text in memory can be begun"))
+                return;
+        json_object_begin(&m.j);
+        json_kv_int(&m.j, "n", 7);
+        json_object_end(&m.j);
+        tap_ok(json_mem_close(&m, &out) == 0, "closing it hands the text out");
+        TAP_EQ_STR(out, "{\"n\": 7}", "the text handed out is what was written through m.j");
+        tap_ok(m.f == NULL && m.text == NULL, "after the close m owns nothing");
+
+        if (!tap_ok(json_mem_open(&m) == 0, "a second JSON text in memory can be begun"))
+                return;
+        tap_ok(json_mem_close(&m, &empty) == 0 && empty && streq(empty, ""),
+               "nothing written is an empty string, not NULL");
 }
 
 /* The reader: what it accepts, what it refuses, and a round trip through the writer. */
@@ -124,6 +145,7 @@ static void test_parse(void) {
 int main(void) {
         test_strings();
         test_document();
+        test_mem();
         test_parse();
         return tap_done();
 }
