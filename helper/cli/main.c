@@ -34,7 +34,7 @@ static int option_find(const struct verb *v, const char *word, const char **ret_
                 if (!name)
                         return -ENOMEM;
                 id = verb_option_find(v, name);
-                if (id < 0 || !cli_option_takes_value(id))
+                if (id < 0 || !cli_option_takes_value(id) || v->usage_in_message)
                         return -1;
                 *ret_inline = eq + 1;
                 return id;
@@ -75,6 +75,14 @@ static int option_apply(struct cli_args *a, int id, const char *word, const char
                         return EXIT_USAGE;
                 }
                 *(id == OPT_QUIET_MS ? &a->quiet_ms : &a->timeout_ms) = (unsigned) v;
+                return EXIT_OK;
+        case OPT_MAX_NODES:
+                if (!value || parse_uint(value, A11Y_MAX_NODES_MAX, &v) < 0 || v == 0) {
+                        log_error("--max-nodes must be a number from 1 to %u, got \"%s\".", A11Y_MAX_NODES_MAX,
+                                  strnull(value));
+                        return EXIT_USAGE;
+                }
+                a->max_nodes = (unsigned) v;
                 return EXIT_OK;
         case OPT_ENV:
                 if (!value || !env_key_valid(value)) {
@@ -124,6 +132,12 @@ static int option_apply(struct cli_args *a, int id, const char *word, const char
         case OPT_TYPE:
                 a->type = value;
                 break;
+        case OPT_WINDOW:
+                a->window = value;
+                break;
+        case OPT_FIND:
+                a->find = value;
+                break;
         case OPT_EPOCH:
                 if (cli_epoch_parse(value, &v) < 0)
                         return EXIT_USAGE;
@@ -144,6 +158,15 @@ static int option_apply(struct cli_args *a, int id, const char *word, const char
  * (as getopt's callers printed it), else the message with the verb's line of
  * use when it has one. EXIT_USAGE. */
 static int usage_error(const struct verb *v, const char *what, const char *verb, const char *w) {
+        if (v->usage_in_message) {
+                if (streq(what, "option"))
+                        log_error("Unknown option %s.\n%s", w, v->usage);
+                else if (streq(what, "value"))
+                        log_error("%s needs a value.\n%s", w, v->usage);
+                else
+                        log_error("Unexpected argument \"%s\".\n%s", w, v->usage);
+                return EXIT_USAGE;
+        }
         if (v->usage) {
                 if (v->says_unexpected)
                         log_error("Unexpected argument \"%s\" for %s.", w, verb);
@@ -177,7 +200,7 @@ static int parse_args(const struct verb *v, const char *verb, char **words, stru
                 const char *w = words[i], *value;
                 int id, r;
 
-                if (streq(w, "--") && !options_done && v->own_options && v->command) {
+                if (streq(w, "--") && !options_done && v->own_options && (v->command || v->operands)) {
                         /* As getopt: the words after it are operands, whatever they look like. */
                         options_done = true;
                         continue;
@@ -188,7 +211,7 @@ static int parse_args(const struct verb *v, const char *verb, char **words, stru
                 }
                 /* A verb of its own options and operands only takes no word
                  * that starts with a dash, "-" and "--" included. */
-                if (w[0] == '-' && (w[1] || (v->own_options && !v->command)) && !options_done) {
+                if (w[0] == '-' && (w[1] || (v->own_options && !v->command && !v->operands)) && !options_done) {
                         id = option_find(v, w, &value);
                         if (id == -ENOMEM)
                                 return log_error("Out of memory."), EXIT_FAILED;
@@ -198,13 +221,19 @@ static int parse_args(const struct verb *v, const char *verb, char **words, stru
                                 value = words[++i];
                         /* Its value missing: a word the verb does not take, for those with a usage or line of their own. */
                         if (cli_option_takes_value(id) && !value && (v->usage || v->use) && !cli_options[id].judges_missing)
-                                return usage_error(v, v->usage ? "argument" : "option", verb, w);
+                                return usage_error(v, !v->usage_in_message ? (v->usage ? "argument" : "option")
+                                                   : id == OPT_EPOCH ? "option" : "value", verb, w);
                         r = option_apply(a, id, w, value);
                         if (r != EXIT_OK)
                                 return r;
                         /* Its own loop (or getopt) answered --help where it stood. */
                         if (a->help && v->own_options)
                                 return EXIT_OK;
+                } else if (v->operands) {
+                        if (a->n_operands >= v->operands || a->n_operands >= ELEMENTSOF(a->operands))
+                                return usage_error(v, "argument", verb, w);
+                        a->operands[a->n_operands++] = w;
+                        a->operand = a->operands[0];
                 } else if (!a->operand)
                         a->operand = w;
                 else if (!a->action && v->action)
@@ -219,7 +248,7 @@ static int parse_args(const struct verb *v, const char *verb, char **words, stru
 }
 
 /*
- * The --epoch N of an agent action that parses its own words (run_argv):
+ * The --epoch N of an agent action (a row with epoch):
  * taken out of words (up to "--", after which the words are the action's
  * own: text to type, say) and pinned for the gate (cli.h), so that every
  * verb reads it through this one parser. Returns the number of words
@@ -262,7 +291,9 @@ int main(int argc, char **argv) {
         /* A verb outside the table: judged as one with the common options. */
         static const struct verb unknown = { .options = OPTS_COMMON };
         struct cli_args a = {};
+        _cleanup_free_ char **words = NULL;
         const struct verb *v;
+        size_t n;
         const char *verb;
         int c, r;
 
@@ -290,7 +321,18 @@ int main(int argc, char **argv) {
          * placed elsewhere gets them: --help is answered on this host, and
          * never takes the profile's lock or writes its owner record. */
         if (v && v->run) {
-                r = parse_args(v, verb, argv + optind, &a);
+                /* An agent action's --epoch N first, as for run_argv: from a
+                 * copy, for a profile placed elsewhere gets every word. */
+                if (v->epoch) {
+                        n = (size_t) (argc - optind) + 1;
+                        words = malloc(n * sizeof *words);
+                        if (!words)
+                                return log_error("Out of memory."), EXIT_FAILED;
+                        memcpy(words, argv + optind, n * sizeof *words);
+                        if (parse_epoch(words) < 0)
+                                return EXIT_USAGE;
+                }
+                r = parse_args(v, verb, words ?: argv + optind, &a);
                 if (r != EXIT_OK)
                         return r;
                 if (a.help)

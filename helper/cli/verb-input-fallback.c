@@ -52,6 +52,6 @@ int verb_journal(int argc, char **argv) {
         return unsupported(argc, argv);
 }
 
-int verb_a11y(int argc, char **argv) {
-        return unsupported(argc, argv);
+int verb_a11y(const struct cli_args *a) {
+        return unsupported_args(a);
 }

@@ -229,8 +229,10 @@ static const struct verb verbs[] = {
           "                                the accessibility tree: role, name, states, actions, text, bounds\n"
           "                                (screen and screenshot pixels); --find role=push button,name=Save\n"
           "  a11y PROFILE do ID ACTION [TEXT]  act on an element: click, press, activate, set-text TEXT\n",
+          .usage = A11Y_USAGE,
           .options = OPTS_ACTION | OPT(OPT_JSON) | OPT(OPT_WINDOW) | OPT(OPT_FIND) | OPT(OPT_MAX_NODES),
-          .words = "PROFILE do ID ACTION", .epoch = true, .placed = true, .run_argv = verb_x11 },
+          .words = "PROFILE do ID ACTION", .epoch = true, .placed = true, .own_options = true, .operands = 5,
+          .usage_in_message = true, .run = verb_x11_args },
         { "watch",
           "  watch [PROFILE] [--json] [--until ready|stopped|agent]\n"
           "                                a line per change of status or lease, the first the current state\n",

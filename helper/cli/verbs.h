@@ -40,6 +40,11 @@ struct cli_args {
         const char *screenshots;                        /* act */
         const char *type;                               /* clipboard */
         unsigned quiet_ms, timeout_ms;                  /* settle; 0 = not given */
+        const char *window, *find;                      /* a11y */
+        unsigned max_nodes;                             /* a11y; 0 = not given */
+        /* a11y: its words (PROFILE do ID ACTION TEXT), operand the first */
+        const char *operands[5];
+        size_t n_operands;
         char *pass_env[65];     /* exec --env NAME, NULL-terminated */
         size_t n_pass_env;
 };
@@ -208,7 +213,7 @@ int verb_journal(int argc, char **argv);
 
 /* a11y PROFILE [--json] [--window ID] [--find EXPR] [--max-nodes N] | a11y PROFILE do ID ACTION [TEXT]:
  * the accessibility tree and actions on its elements (a11y-agent.h). */
-int verb_a11y(int argc, char **argv);
+int verb_a11y(const struct cli_args *a);
 /* botdesk windows PROFILE [--json] [--start], botdesk cursor PROFILE [--json]
  * [--start]: their words from main.c's parser (verb-table.c). */
 int verb_windows(const struct cli_args *a);

@@ -150,6 +150,33 @@ for args in "web --help --bogus" "settle p -h --bogus" "mcp --help q r"; do
                 ok "botdesk $args prints the usage, exit 0" || not_ok "botdesk $args prints the usage, exit 0" "exit $rc" "$err"
 done
 expect 2 'Cannot open --screenshots directory /nonexistent: No such file or directory' act p --screenshots=/nonexistent
+# a11y's words through the table, its messages as its own loop said them:
+# the message, then its usage, on stderr (exit 2).
+a11y_usage=$("$bd" a11y --help)
+for c in "Unknown option --bogus.|a11y p --bogus" "Unknown option --window=1.|a11y p --window=1" \
+         "Unknown option --epoch.|a11y p --epoch" "--find needs a value.|a11y p --find" \
+         "Unexpected argument \"u\".|a11y p q r s t u" "Unexpected argument \"-x\".|a11y p -- do 1 set-text t -x" \
+         "Use botdesk a11y PROFILE do ID ACTION [TEXT].|a11y p q" "Only set-text takes a TEXT.|a11y p do 1 click t" \
+         "--find needs a value.|a11y p --find --epoch 3"; do
+        run ${c#*|}
+        [ "$rc" = 2 ] && [ -z "$out" ] && [ "$err" = "botdesk: ${c%%|*}"$'\n'"$a11y_usage" ] &&
+                ok "botdesk ${c#*|} says ${c%%|*} and the usage, exit 2" ||
+                not_ok "botdesk ${c#*|} says ${c%%|*} and the usage, exit 2" "exit $rc" "stderr: $err" "stdout: $out"
+done
+[[ $a11y_usage == "Usage: botdesk a11y PROFILE "* ]] && ok "botdesk a11y --help prints its own usage" ||
+        not_ok "botdesk a11y --help prints its own usage" "$a11y_usage"
+expect 2 '--max-nodes must be a number from 1 to 100000, got "0".' a11y p --max-nodes 0
+expect 2 'do takes an element id; --window and --find are for reading the tree.' a11y p do 1 click --window 2
+# --epoch N is taken out before a11y's words are judged, as it always was
+# (a11y p --find --epoch 3 above: --find without its value).
+run a11y p --help --epoch x
+[ "$rc" = 2 ] && [[ $err == 'botdesk: Invalid --epoch "x"'* ]] && ok "botdesk a11y p --help --epoch x judges the epoch first" ||
+        not_ok "botdesk a11y p --help --epoch x judges the epoch first" "exit $rc" "$err"
+# A word after -- is a word, "-" is one anywhere: here a profile name it refuses.
+run a11y -- --help
+[ "$rc" = 2 ] && [ -z "$out" ] && [[ $err == 'botdesk: '*'--help'* ]] && ok "botdesk a11y -- --help takes --help as the profile" ||
+        not_ok "botdesk a11y -- --help takes --help as the profile" "exit $rc" "$err"
+expect 4 'Desktop p is not running; start it with: botdesk start p' a11y p --max-nodes 7 --json --epoch=3 -- do 1 set-text -t
 # web's words go through the table too: its usage on stderr for a word it
 # does not take, --NAME=VALUE as getopt took it, its messages as they were.
 for args in "--no-such-option" "--listen" "ticket p --bogus"; do
