@@ -17,6 +17,23 @@
 #include "util.h"
 #include "verb-table.h"
 
+/* The option of verb that word names exactly, or for an abbrev verb the
+ * one whose name it begins, as getopt_long (--js: --json; -1 for two). */
+static int option_find_name(const struct verb *v, const char *word) {
+        uint64_t accepted = verb_options_accepted(v);
+        int id = verb_option_find(v, word), found = -1;
+
+        if (id >= 0 || !v->abbrev || !startswith(word, "--") || !word[2])
+                return id;
+        for (id = 0; id < _OPT_MAX; id++)
+                if ((accepted & OPT(id)) && startswith(cli_options[id].name, word)) {
+                        if (found >= 0)
+                                return -1;
+                        found = id;
+                }
+        return found;
+}
+
 /* The option of verb that word names: its id, with "--env=NAME"'s value in *ret_inline; -1 for none. */
 static int option_find(const struct verb *v, const char *word, const char **ret_inline) {
         const char *eq = strchr(word, '=');
@@ -33,13 +50,16 @@ static int option_find(const struct verb *v, const char *word, const char **ret_
                 name = strndup(word, (size_t) (eq - word));
                 if (!name)
                         return -ENOMEM;
-                id = verb_option_find(v, name);
+                id = option_find_name(v, name);
                 if (id < 0 || !cli_option_takes_value(id) || v->usage_in_message)
                         return -1;
                 *ret_inline = eq + 1;
                 return id;
         }
-        return verb_option_find(v, word);
+        /* getopt's -hX: the h answered before the X was read. */
+        if (v->abbrev && word[1] == 'h' && (v->options & OPT(OPT_HELP)))
+                return OPT_HELP;
+        return option_find_name(v, word);
 }
 
 /* Sets option id of a to value (NULL: none followed), word as typed. Returns an exit code, said. */
@@ -67,6 +87,18 @@ static int option_apply(struct cli_args *a, int id, const char *word, const char
                 return EXIT_OK;
         case OPT_HELP:
                 a->help = true;
+                return EXIT_OK;
+        case OPT_FOLLOW:
+                a->follow = true;
+                return EXIT_OK;
+        case OPT_DRY_RUN:
+                a->dry_run = true;
+                return EXIT_OK;
+        case OPT_SCALE:
+                a->scale = true;
+                return EXIT_OK;
+        case OPT_BEFORE:
+                a->before = true;
                 return EXIT_OK;
         case OPT_QUIET_MS:
         case OPT_TIMEOUT_MS:
@@ -134,6 +166,28 @@ static int option_apply(struct cli_args *a, int id, const char *word, const char
                 break;
         case OPT_WINDOW:
                 a->window = value;
+                break;
+        case OPT_SINCE:
+                a->since = value;
+                break;
+        case OPT_VIDEO:
+                a->video = value;
+                break;
+        case OPT_FROM:
+        case OPT_TO:
+                if (parse_uint(value, JOURNAL_SEQ_MAX, &v) < 0 || v == 0) {
+                        log_error("Invalid %s \"%s\": an entry's number, from 1.", cli_options[id].name, value);
+                        return EXIT_USAGE;
+                }
+                *(id == OPT_FROM ? &a->from : &a->to) = v;
+                break;
+        case OPT_TOLERANCE:
+                if (parse_uint(value, JOURNAL_TOLERANCE_MAX, &v) < 0) {
+                        log_error("Invalid --tolerance \"%s\": a whole per cent, 0-%u.", value, JOURNAL_TOLERANCE_MAX);
+                        return EXIT_USAGE;
+                }
+                a->tolerance = (unsigned) v;
+                a->tolerance_given = true;
                 break;
         case OPT_FIND:
                 a->find = value;
@@ -230,9 +284,11 @@ static int parse_args(const struct verb *v, const char *verb, char **words, stru
                         if (a->help && v->own_options)
                                 return EXIT_OK;
                 } else if (v->operands) {
-                        if (a->n_operands >= v->operands || a->n_operands >= ELEMENTSOF(a->operands))
+                        if (a->n_operands >= v->operands && !v->counts_operands)
                                 return usage_error(v, "argument", verb, w);
-                        a->operands[a->n_operands++] = w;
+                        if (a->n_operands < v->operands && a->n_operands < ELEMENTSOF(a->operands))
+                                a->operands[a->n_operands] = w;
+                        a->n_operands++;
                         a->operand = a->operands[0];
                 } else if (!a->operand)
                         a->operand = w;

@@ -48,8 +48,8 @@ int verb_clipboard(const struct cli_args *a) {
         return unsupported_args(a);
 }
 
-int verb_journal(int argc, char **argv) {
-        return unsupported(argc, argv);
+int verb_journal(const struct cli_args *a) {
+        return unsupported_args(a);
 }
 
 int verb_a11y(const struct cli_args *a) {

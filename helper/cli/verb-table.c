@@ -223,7 +223,24 @@ static const struct verb verbs[] = {
           .options = OPT(OPT_HELP) | OPT(OPT_JSON) | OPT(OPT_SINCE) | OPT(OPT_FOLLOW) | OPT(OPT_VIDEO) |
                      OPT(OPT_FROM) | OPT(OPT_TO) | OPT(OPT_DRY_RUN) | OPT(OPT_SCALE) | OPT(OPT_TOLERANCE) |
                      OPT(OPT_BEFORE),
-          .words = "PROFILE export|replay", .run_argv = verb_x11 },
+          .usage = "Usage: botdesk journal PROFILE [--json] [--since SEQ|TIME] [--follow]\n"
+                   "       botdesk journal PROFILE export DIR\n"
+                   "       botdesk journal PROFILE export --video FILE.mp4\n"
+                   "       botdesk journal PROFILE replay [--from N] [--to M] [--dry-run] [--scale] [--tolerance PCT]\n"
+                   "\n"
+                   "The agent's actions on the profile's desktop, oldest first: time, action, arguments,\n"
+                   "the lease, the result, the settle outcome and the frame of the screen after it.\n"
+                   "  --json            one JSON object a line, as stored\n"
+                   "  --since SEQ|TIME  from entry SEQ, or from TIME (2026-12-02T01:00:00Z, or a prefix of it)\n"
+                   "  --follow          then print entries as they are recorded, until interrupted\n"
+                   "  export DIR        a self-contained HTML page of the journal with its frames, in DIR\n"
+                   "  export --video F  the frames as an MP4 with their real timing, through ffmpeg\n"
+                   "  replay            run the recorded actions again, gated by the lease like any agent\n"
+                   "                    action; stops at the first refusal; says for each step whether the\n"
+                   "                    screen matches its frame (at most PCT %, default 1, of pixels differ)\n"
+                   "                    --scale: a journal of another screen size, coordinates mapped\n",
+          .words = "PROFILE export|replay", .own_options = true, .operands = 3, .abbrev = true,
+          .counts_operands = true, .run = verb_x11_args },
         { "a11y",
           "  a11y PROFILE [--json] [--window ID] [--find EXPR] [--max-nodes N]\n"
           "                                the accessibility tree: role, name, states, actions, text, bounds\n"

@@ -109,6 +109,10 @@ struct cli_option {
 #define SETTLE_MS_MAX 600000u
 /* a11y's --max-nodes N: at most this many. */
 #define A11Y_MAX_NODES_MAX 100000u
+/* journal replay's --tolerance PCT: at most this. */
+#define JOURNAL_TOLERANCE_MAX 100u
+/* journal's --from and --to N: at most this. */
+#define JOURNAL_SEQ_MAX 999999999999ull
 /* a11y's usage: its row's, and the end of its messages (verb-a11y.c). */
 #define A11Y_USAGE                                                                                                     \
         "Usage: botdesk a11y PROFILE [--json] [--window ID] [--find EXPR] [--max-nodes N]\n"                         \
@@ -171,6 +175,14 @@ struct verb {
          * W.', 'Unexpected argument "W".', 'W needs a value.' (--epoch
          * without its N: an unknown option, as main left it to the loop). */
         bool usage_in_message;
+        /* journal, as getopt_long took them: an option is also named by a
+         * unique prefix of its name (--js, --sin=5), and -h followed by
+         * anything is --help (getopt answered it before the rest). */
+        bool abbrev;
+        /* journal: the words beyond operands are not refused where they
+         * stand but counted in n_operands, for the verb to refuse once its
+         * profile is judged, as after getopt. */
+        bool counts_operands;
         /* Its usage of its own: --help prints it on stdout, a word it does
          * not take on stderr (exit 2), after 'Unexpected argument "W" for
          * VERB.' when says_unexpected. */

@@ -42,7 +42,12 @@ struct cli_args {
         unsigned quiet_ms, timeout_ms;                  /* settle; 0 = not given */
         const char *window, *find;                      /* a11y */
         unsigned max_nodes;                             /* a11y; 0 = not given */
-        /* a11y: its words (PROFILE do ID ACTION TEXT), operand the first */
+        const char *since, *video;                      /* journal */
+        unsigned long long from, to;                    /* journal replay; 0 = not given */
+        unsigned tolerance;                             /* journal replay, with tolerance_given */
+        bool tolerance_given, follow, dry_run, scale, before;
+        /* a11y, journal: their words (PROFILE do ID ACTION TEXT, PROFILE
+         * export DIR), operand the first; journal's beyond them counted too */
         const char *operands[5];
         size_t n_operands;
         char *pass_env[65];     /* exec --env NAME, NULL-terminated */
@@ -209,7 +214,7 @@ int verb_act(const struct cli_args *a);
 int verb_clipboard(const struct cli_args *a);
 /* botdesk journal PROFILE [--json] [--since SEQ|TIME] [--follow], export DIR, export --video FILE:
  * the journal of agent actions (control/journal.h). 0; 1 none, unreadable, no ffmpeg; 2 usage. */
-int verb_journal(int argc, char **argv);
+int verb_journal(const struct cli_args *a);
 
 /* a11y PROFILE [--json] [--window ID] [--find EXPR] [--max-nodes N] | a11y PROFILE do ID ACTION [TEXT]:
  * the accessibility tree and actions on its elements (a11y-agent.h). */

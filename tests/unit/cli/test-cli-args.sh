@@ -150,6 +150,31 @@ for args in "web --help --bogus" "settle p -h --bogus" "mcp --help q r"; do
                 ok "botdesk $args prints the usage, exit 0" || not_ok "botdesk $args prints the usage, exit 0" "exit $rc" "$err"
 done
 expect 2 'Cannot open --screenshots directory /nonexistent: No such file or directory' act p --screenshots=/nonexistent
+# journal's words through the table, as getopt_long took them: its usage
+# alone on stderr for a word it does not take (exit 2), a unique prefix
+# names an option, -h answers before the rest of its cluster.
+journal_usage=$("$bd" journal --help)
+[[ $journal_usage == "Usage: botdesk journal PROFILE "* ]] && ok "botdesk journal --help prints its own usage" ||
+        not_ok "botdesk journal --help prints its own usage" "$journal_usage"
+for args in "journal p --bogus" "journal p --json=1" "journal p --f" "journal p --since" "journal p --epoch 3" \
+            "journal p --quiet" "journal p -xh" "journal p a b c d --bogus"; do
+        run $args
+        [ "$rc" = 2 ] && [ -z "$out" ] && [ "$err" = "$journal_usage" ] && ok "botdesk $args prints the usage on stderr, exit 2" ||
+                not_ok "botdesk $args prints the usage on stderr, exit 2" "exit $rc" "stderr: $err" "stdout: $out"
+done
+for args in "journal p -hx" "journal p --he --bogus" "journal p --since --help --help"; do
+        run $args
+        [ "$rc" = 0 ] && [ -z "$err" ] && [ "$out" = "$journal_usage" ] && ok "botdesk $args prints the usage, exit 0" ||
+                not_ok "botdesk $args prints the usage, exit 0" "exit $rc" "stderr: $err"
+done
+expect 2 'Invalid --from "0": an entry'"'"'s number, from 1.' journal p --fro=0 replay
+expect 2 'Invalid --to "x": an entry'"'"'s number, from 1.' journal p replay --to x
+expect 2 'Invalid --tolerance "101": a whole per cent, 0-100.' journal p --tol 101
+expect 2 'Too many arguments; see botdesk journal --help.' journal p a b c d e f
+expect 2 'Unknown journal command "-h"; see botdesk journal --help.' journal p -- -h
+expect 2 'export takes a DIR, or --video FILE.mp4; see botdesk journal --help.' journal p export d --vid=f.mp4
+expect 1 "Profile p has no journal ($XDG_STATE_HOME/botdesk/p/journal): no agent action was recorded." \
+        journal p --js --fol --sin=3
 # a11y's words through the table, its messages as its own loop said them:
 # the message, then its usage, on stderr (exit 2).
 a11y_usage=$("$bd" a11y --help)
