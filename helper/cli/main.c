@@ -41,12 +41,16 @@ static int option_find(const struct verb *v, const char *word, const char **ret_
         int id;
 
         *ret_inline = NULL;
+        /* getopt's -hX: the h answered before the X was read. */
+        if (v->abbrev && word[1] == 'h' && (v->options & OPT(OPT_HELP)))
+                return OPT_HELP;
         if ((v->options & OPT(OPT_ENV)) && startswith(word, "--env=")) {
                 *ret_inline = word + strlen("--env=");
                 return OPT_ENV;
         }
-        /* A verb of its own options only takes --NAME=VALUE too, as getopt did for it. */
-        if (v->own_options && eq && startswith(word, "--")) {
+        /* A verb of its own options only takes --NAME=VALUE too, as getopt
+         * did for it (and thumbnail's loop -o=FILE). */
+        if (v->own_options && eq && (startswith(word, "--") || v->says_see_help)) {
                 name = strndup(word, (size_t) (eq - word));
                 if (!name)
                         return -ENOMEM;
@@ -56,9 +60,6 @@ static int option_find(const struct verb *v, const char *word, const char **ret_
                 *ret_inline = eq + 1;
                 return id;
         }
-        /* getopt's -hX: the h answered before the X was read. */
-        if (v->abbrev && word[1] == 'h' && (v->options & OPT(OPT_HELP)))
-                return OPT_HELP;
         return option_find_name(v, word);
 }
 
@@ -87,6 +88,12 @@ static int option_apply(struct cli_args *a, int id, const char *word, const char
                 return EXIT_OK;
         case OPT_HELP:
                 a->help = true;
+                return EXIT_OK;
+        case OPT_DATA_URL:
+                a->data_url = true;
+                return EXIT_OK;
+        case OPT_TIMINGS:
+                a->timings = true;
                 return EXIT_OK;
         case OPT_FOLLOW:
                 a->follow = true;
@@ -167,6 +174,20 @@ static int option_apply(struct cli_args *a, int id, const char *word, const char
         case OPT_WINDOW:
                 a->window = value;
                 break;
+        case OPT_OUTPUT:
+        case OPT_OUTPUT_SHORT:
+                /* "-": standard output, as not given (a later -o FILE still counts). */
+                a->output = streq(value, "-") ? NULL : value;
+                break;
+        case OPT_SIZE:
+                a->size = value;
+                break;
+        case OPT_FORMAT:
+                a->format = value;
+                break;
+        case OPT_QUALITY:
+                a->quality = value;
+                break;
         case OPT_SINCE:
                 a->since = value;
                 break;
@@ -212,6 +233,15 @@ static int option_apply(struct cli_args *a, int id, const char *word, const char
  * (as getopt's callers printed it), else the message with the verb's line of
  * use when it has one. EXIT_USAGE. */
 static int usage_error(const struct verb *v, const char *what, const char *verb, const char *w) {
+        if (v->says_see_help) {
+                if (streq(what, "option"))
+                        log_error("Unknown option %s for %s; see botdesk %s --help.", w, verb, verb);
+                else if (streq(what, "value"))
+                        log_error("%s needs a value.", w);
+                else
+                        log_error("Unexpected argument \"%s\".", w);
+                return EXIT_USAGE;
+        }
         if (v->usage_in_message) {
                 if (streq(what, "option"))
                         log_error("Unknown option %s.\n%s", w, v->usage);
@@ -241,8 +271,9 @@ static int usage_error(const struct verb *v, const char *what, const char *verb,
 /*
  * The words after the verb, options anywhere among them: the operand (and
  * lease's action), exec's command after PROFILE or after "--" (for a verb
- * of its own options with a command, web, "--" only ends the options, as
- * getopt did; for the others it is a word they do not take). A verb
+ * of its own options with a command, web, or with operands, "--" only ends
+ * the options, as getopt or its loop did; for the others it is a word they
+ * do not take). A verb
  * outside the table is parsed as one without options of its own, so that
  * its words are judged before its name. Returns an exit code, said.
  */
@@ -264,7 +295,8 @@ static int parse_args(const struct verb *v, const char *verb, char **words, stru
                         break;
                 }
                 /* A verb of its own options and operands only takes no word
-                 * that starts with a dash, "-" and "--" included. */
+                 * that starts with a dash, "-" and "--" included; one of
+                 * operands (a11y, journal, thumbnail) takes "-" as a word. */
                 if (w[0] == '-' && (w[1] || (v->own_options && !v->command && !v->operands)) && !options_done) {
                         id = option_find(v, w, &value);
                         if (id == -ENOMEM)
@@ -275,8 +307,9 @@ static int parse_args(const struct verb *v, const char *verb, char **words, stru
                                 value = words[++i];
                         /* Its value missing: a word the verb does not take, for those with a usage or line of their own. */
                         if (cli_option_takes_value(id) && !value && (v->usage || v->use) && !cli_options[id].judges_missing)
-                                return usage_error(v, !v->usage_in_message ? (v->usage ? "argument" : "option")
-                                                   : id == OPT_EPOCH ? "option" : "value", verb, w);
+                                return usage_error(v, !v->usage_in_message && !v->says_see_help
+                                                              ? (v->usage ? "argument" : "option")
+                                                              : id == OPT_EPOCH ? "option" : "value", verb, w);
                         r = option_apply(a, id, w, value);
                         if (r != EXIT_OK)
                                 return r;

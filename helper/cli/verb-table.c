@@ -35,8 +35,9 @@ const struct cli_option cli_options[_OPT_MAX] = {
         [OPT_NOVNC] = { "--novnc", NULL, VALUE_DIR },
         [OPT_PING] = { "--ping", NULL, VALUE_ANY },
         [OPT_TTL] = { "--ttl", NULL, VALUE_ANY },
+        /* "-": standard output. */
         [OPT_OUTPUT] = { "--output", NULL, VALUE_FILE },
-        /* A name of its own: the completion offers --output, and takes -o. */
+        /* A name of its own: the completion offers --output, and takes -o (and -o=FILE). */
         [OPT_OUTPUT_SHORT] = { "-o", NULL, VALUE_FILE, .hidden = true },
         [OPT_SIZE] = { "--size", NULL, VALUE_ANY },
         [OPT_FORMAT] = { "--format", NULL, VALUE_WORDS, "png jpeg" },
@@ -148,7 +149,18 @@ static const struct verb verbs[] = {
           "  thumbnail PROFILE [-o FILE] [--size WxH] [--format png|jpeg] [--data-url] [--quality N] [--start]\n",
           .options = OPTS_ACTION | OPT(OPT_OUTPUT) | OPT(OPT_OUTPUT_SHORT) | OPT(OPT_SIZE) | OPT(OPT_FORMAT) |
                      OPT(OPT_QUALITY) | OPT(OPT_DATA_URL) | OPT(OPT_START) | OPT(OPT_TIMINGS),
-          .words = "PROFILE", .epoch = true, .placed = true, .run_argv = verb_x11 },
+          .usage = "Usage: botdesk thumbnail PROFILE [-o FILE] [--size WxH] [--format png|jpeg] [--data-url] [--quality N]\n"
+                   "                         [--start]\n"
+                   "\n"
+                   "The desktop's screen, scaled to fit WxH (default 960x600, never enlarged).\n"
+                   "  -o, --output FILE   write FILE (replaced atomically, mode 0600) instead of stdout\n"
+                   "  --size WxH          the box to fit, 1-8192 each way\n"
+                   "  --format png|jpeg   default png\n"
+                   "  --quality N         JPEG quality 1-100 (default 72)\n"
+                   "  --data-url          print data:image/...;base64,... instead of the raw image\n"
+                   "  --start             start the desktop first when it is not running\n",
+          .words = "PROFILE", .epoch = true, .placed = true, .own_options = true, .operands = 1,
+          .says_see_help = true, .run = verb_x11_args },
         { "input",
           "  input PROFILE ACTION ... [--start] [--json]\n"
           "                                move X Y | click [X Y] [--button N] [--double] | drag X1 Y1 X2 Y2\n"

@@ -183,6 +183,10 @@ struct verb {
          * stand but counted in n_operands, for the verb to refuse once its
          * profile is judged, as after getopt. */
         bool counts_operands;
+        /* thumbnail: its usage for --help only; a word it does not take is
+         * said in one line: 'Unknown option W for VERB; see botdesk VERB
+         * --help.', 'Unexpected argument "W".', 'W needs a value.'. */
+        bool says_see_help;
         /* Its usage of its own: --help prints it on stdout, a word it does
          * not take on stderr (exit 2), after 'Unexpected argument "W" for
          * VERB.' when says_unexpected. */

@@ -42,6 +42,8 @@ struct cli_args {
         unsigned quiet_ms, timeout_ms;                  /* settle; 0 = not given */
         const char *window, *find;                      /* a11y */
         unsigned max_nodes;                             /* a11y; 0 = not given */
+        const char *output, *size, *format, *quality;   /* thumbnail; output NULL for "-" */
+        bool data_url, timings;                         /* thumbnail */
         const char *since, *video;                      /* journal */
         unsigned long long from, to;                    /* journal replay; 0 = not given */
         unsigned tolerance;                             /* journal replay, with tolerance_given */
@@ -195,7 +197,7 @@ int verb_web(const struct cli_args *a);
  *         ...}), or pinned by --epoch N (main.c takes it) to an epoch the
  *         lease has left ({"suppressed": "epoch_moved", ...}); 4 not running.
  */
-int verb_thumbnail(int argc, char **argv);
+int verb_thumbnail(const struct cli_args *a);
 int verb_input(int argc, char **argv);
 /*
  * botdesk mcp PROFILE [--start]: an MCP server on stdin/stdout (JSON-RPC, one

@@ -109,10 +109,6 @@ declare -A own_words=(
         # Its ACTION's words: negative numbers (scroll 0 -3), "-" and text
         # after --, and options (--button, --window) that belong to actions.
         [verb-input.c]=1
-        # -o FILE where "-" is stdout, and options of its own judged in
-        # order (--size, --format, --quality): not yet moved to the
-        # module's lookup_args.
-        [verb-thumbnail.c]=1
 )
 parse_rule='getopt|streq\([^,()]+, *"-|startswith\([^,()]+, *"-|(\[0\]|^[^/]*\*[a-z_]+) *== *'"'"'-'"'"''
 own=()

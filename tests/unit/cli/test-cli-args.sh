@@ -150,6 +150,29 @@ for args in "web --help --bogus" "settle p -h --bogus" "mcp --help q r"; do
                 ok "botdesk $args prints the usage, exit 0" || not_ok "botdesk $args prints the usage, exit 0" "exit $rc" "$err"
 done
 expect 2 'Cannot open --screenshots directory /nonexistent: No such file or directory' act p --screenshots=/nonexistent
+# thumbnail's words through the table, its messages as its own loop said
+# them: one line each, its usage for --help alone.
+run thumbnail p -h --bogus
+[ "$rc" = 0 ] && [ -z "$err" ] && [[ $out == "Usage: botdesk thumbnail PROFILE "*"--start             start"* ]] &&
+        ok "botdesk thumbnail p -h --bogus prints its own usage, exit 0" ||
+        not_ok "botdesk thumbnail p -h --bogus prints its own usage, exit 0" "exit $rc" "$err"
+expect 2 'Unexpected argument "q".' thumbnail p q
+expect 2 'Unexpected argument "-".' thumbnail p -
+expect 2 'Unexpected argument "--help".' thumbnail p -- --help
+expect 2 'Unknown option --epoch for thumbnail; see botdesk thumbnail --help.' thumbnail p --epoch
+expect 2 'Unknown option -of for thumbnail; see botdesk thumbnail --help.' thumbnail p -of
+expect 2 'Unknown option --data-url=1 for thumbnail; see botdesk thumbnail --help.' thumbnail p --data-url=1
+expect 2 '-o needs a value.' thumbnail p -o
+expect 2 '--quality needs a value.' thumbnail p --quality
+expect 2 '-o needs a file name.' thumbnail p -o=
+expect 2 '-o needs a file name.' thumbnail p -o - -o ''
+# --size before --format before --quality, whatever their order; then the profile.
+expect 2 'Invalid --size "x": give WIDTHxHEIGHT, each 1-8192, like 960x600.' thumbnail p --quality x --format gif --size x
+expect 2 'Invalid --format "gif": give png or jpeg.' thumbnail p --quality x --format gif
+expect 2 '--quality applies to JPEG only; add --format jpeg.' thumbnail p --quality 5
+expect 2 'Missing PROFILE argument.' thumbnail --size=5x5
+expect 2 'Invalid --size "5": give WIDTHxHEIGHT, each 1-8192, like 960x600.' thumbnail p --size --epoch 3 5
+expect 4 'Desktop p is not running; start it with: botdesk start p' thumbnail -o x -o - --size 5x5 --format=jpeg --quality 9 -- p
 # journal's words through the table, as getopt_long took them: its usage
 # alone on stderr for a word it does not take (exit 2), a unique prefix
 # names an option, -h answers before the rest of its cluster.
