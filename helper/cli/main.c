@@ -17,6 +17,23 @@
 #include "util.h"
 #include "verb-table.h"
 
+/* The option of verb that word names exactly, or for an abbrev verb the
+ * one whose name it begins, as getopt_long (--js: --json; -1 for two). */
+static int option_find_name(const struct verb *v, const char *word) {
+        uint64_t accepted = verb_options_accepted(v);
+        int id = verb_option_find(v, word), found = -1;
+
+        if (id >= 0 || !v->abbrev || !startswith(word, "--") || !word[2])
+                return id;
+        for (id = 0; id < _OPT_MAX; id++)
+                if ((accepted & OPT(id)) && startswith(cli_options[id].name, word)) {
+                        if (found >= 0)
+                                return -1;
+                        found = id;
+                }
+        return found;
+}
+
 /* The option of verb that word names: its id, with "--env=NAME"'s value in *ret_inline; -1 for none. */
 static int option_find(const struct verb *v, const char *word, const char **ret_inline) {
         const char *eq = strchr(word, '=');
@@ -24,22 +41,26 @@ static int option_find(const struct verb *v, const char *word, const char **ret_
         int id;
 
         *ret_inline = NULL;
+        /* getopt's -hX: the h answered before the X was read. */
+        if (v->abbrev && word[1] == 'h' && (v->options & OPT(OPT_HELP)))
+                return OPT_HELP;
         if ((v->options & OPT(OPT_ENV)) && startswith(word, "--env=")) {
                 *ret_inline = word + strlen("--env=");
                 return OPT_ENV;
         }
-        /* A verb of its own options only takes --NAME=VALUE too, as getopt did for it. */
-        if (v->own_options && eq && startswith(word, "--")) {
+        /* A verb of its own options only takes --NAME=VALUE too, as getopt
+         * did for it (and thumbnail's loop -o=FILE). */
+        if (v->own_options && eq && (startswith(word, "--") || v->says_see_help)) {
                 name = strndup(word, (size_t) (eq - word));
                 if (!name)
                         return -ENOMEM;
-                id = verb_option_find(v, name);
-                if (id < 0 || !cli_option_takes_value(id))
+                id = option_find_name(v, name);
+                if (id < 0 || !cli_option_takes_value(id) || v->usage_in_message)
                         return -1;
                 *ret_inline = eq + 1;
                 return id;
         }
-        return verb_option_find(v, word);
+        return option_find_name(v, word);
 }
 
 /* Sets option id of a to value (NULL: none followed), word as typed. Returns an exit code, said. */
@@ -68,6 +89,24 @@ static int option_apply(struct cli_args *a, int id, const char *word, const char
         case OPT_HELP:
                 a->help = true;
                 return EXIT_OK;
+        case OPT_DATA_URL:
+                a->data_url = true;
+                return EXIT_OK;
+        case OPT_TIMINGS:
+                a->timings = true;
+                return EXIT_OK;
+        case OPT_FOLLOW:
+                a->follow = true;
+                return EXIT_OK;
+        case OPT_DRY_RUN:
+                a->dry_run = true;
+                return EXIT_OK;
+        case OPT_SCALE:
+                a->scale = true;
+                return EXIT_OK;
+        case OPT_BEFORE:
+                a->before = true;
+                return EXIT_OK;
         case OPT_QUIET_MS:
         case OPT_TIMEOUT_MS:
                 if (!value || parse_uint(value, SETTLE_MS_MAX, &v) < 0 || v == 0) {
@@ -75,6 +114,14 @@ static int option_apply(struct cli_args *a, int id, const char *word, const char
                         return EXIT_USAGE;
                 }
                 *(id == OPT_QUIET_MS ? &a->quiet_ms : &a->timeout_ms) = (unsigned) v;
+                return EXIT_OK;
+        case OPT_MAX_NODES:
+                if (!value || parse_uint(value, A11Y_MAX_NODES_MAX, &v) < 0 || v == 0) {
+                        log_error("--max-nodes must be a number from 1 to %u, got \"%s\".", A11Y_MAX_NODES_MAX,
+                                  strnull(value));
+                        return EXIT_USAGE;
+                }
+                a->max_nodes = (unsigned) v;
                 return EXIT_OK;
         case OPT_ENV:
                 if (!value || !env_key_valid(value)) {
@@ -124,6 +171,48 @@ static int option_apply(struct cli_args *a, int id, const char *word, const char
         case OPT_TYPE:
                 a->type = value;
                 break;
+        case OPT_WINDOW:
+                a->window = value;
+                break;
+        case OPT_OUTPUT:
+        case OPT_OUTPUT_SHORT:
+                /* "-": standard output, as not given (a later -o FILE still counts). */
+                a->output = streq(value, "-") ? NULL : value;
+                break;
+        case OPT_SIZE:
+                a->size = value;
+                break;
+        case OPT_FORMAT:
+                a->format = value;
+                break;
+        case OPT_QUALITY:
+                a->quality = value;
+                break;
+        case OPT_SINCE:
+                a->since = value;
+                break;
+        case OPT_VIDEO:
+                a->video = value;
+                break;
+        case OPT_FROM:
+        case OPT_TO:
+                if (parse_uint(value, JOURNAL_SEQ_MAX, &v) < 0 || v == 0) {
+                        log_error("Invalid %s \"%s\": an entry's number, from 1.", cli_options[id].name, value);
+                        return EXIT_USAGE;
+                }
+                *(id == OPT_FROM ? &a->from : &a->to) = v;
+                break;
+        case OPT_TOLERANCE:
+                if (parse_uint(value, JOURNAL_TOLERANCE_MAX, &v) < 0) {
+                        log_error("Invalid --tolerance \"%s\": a whole per cent, 0-%u.", value, JOURNAL_TOLERANCE_MAX);
+                        return EXIT_USAGE;
+                }
+                a->tolerance = (unsigned) v;
+                a->tolerance_given = true;
+                break;
+        case OPT_FIND:
+                a->find = value;
+                break;
         case OPT_EPOCH:
                 if (cli_epoch_parse(value, &v) < 0)
                         return EXIT_USAGE;
@@ -144,6 +233,24 @@ static int option_apply(struct cli_args *a, int id, const char *word, const char
  * (as getopt's callers printed it), else the message with the verb's line of
  * use when it has one. EXIT_USAGE. */
 static int usage_error(const struct verb *v, const char *what, const char *verb, const char *w) {
+        if (v->says_see_help) {
+                if (streq(what, "option"))
+                        log_error("Unknown option %s for %s; see botdesk %s --help.", w, verb, verb);
+                else if (streq(what, "value"))
+                        log_error("%s needs a value.", w);
+                else
+                        log_error("Unexpected argument \"%s\".", w);
+                return EXIT_USAGE;
+        }
+        if (v->usage_in_message) {
+                if (streq(what, "option"))
+                        log_error("Unknown option %s.\n%s", w, v->usage);
+                else if (streq(what, "value"))
+                        log_error("%s needs a value.\n%s", w, v->usage);
+                else
+                        log_error("Unexpected argument \"%s\".\n%s", w, v->usage);
+                return EXIT_USAGE;
+        }
         if (v->usage) {
                 if (v->says_unexpected)
                         log_error("Unexpected argument \"%s\" for %s.", w, verb);
@@ -164,8 +271,9 @@ static int usage_error(const struct verb *v, const char *what, const char *verb,
 /*
  * The words after the verb, options anywhere among them: the operand (and
  * lease's action), exec's command after PROFILE or after "--" (for a verb
- * of its own options with a command, web, "--" only ends the options, as
- * getopt did; for the others it is a word they do not take). A verb
+ * of its own options with a command, web, or with operands, "--" only ends
+ * the options, as getopt or its loop did; for the others it is a word they
+ * do not take). A verb
  * outside the table is parsed as one without options of its own, so that
  * its words are judged before its name. Returns an exit code, said.
  */
@@ -177,7 +285,7 @@ static int parse_args(const struct verb *v, const char *verb, char **words, stru
                 const char *w = words[i], *value;
                 int id, r;
 
-                if (streq(w, "--") && !options_done && v->own_options && v->command) {
+                if (streq(w, "--") && !options_done && v->own_options && (v->command || v->operands)) {
                         /* As getopt: the words after it are operands, whatever they look like. */
                         options_done = true;
                         continue;
@@ -187,8 +295,9 @@ static int parse_args(const struct verb *v, const char *verb, char **words, stru
                         break;
                 }
                 /* A verb of its own options and operands only takes no word
-                 * that starts with a dash, "-" and "--" included. */
-                if (w[0] == '-' && (w[1] || (v->own_options && !v->command)) && !options_done) {
+                 * that starts with a dash, "-" and "--" included; one of
+                 * operands (a11y, journal, thumbnail) takes "-" as a word. */
+                if (w[0] == '-' && (w[1] || (v->own_options && !v->command && !v->operands)) && !options_done) {
                         id = option_find(v, w, &value);
                         if (id == -ENOMEM)
                                 return log_error("Out of memory."), EXIT_FAILED;
@@ -198,13 +307,22 @@ static int parse_args(const struct verb *v, const char *verb, char **words, stru
                                 value = words[++i];
                         /* Its value missing: a word the verb does not take, for those with a usage or line of their own. */
                         if (cli_option_takes_value(id) && !value && (v->usage || v->use) && !cli_options[id].judges_missing)
-                                return usage_error(v, v->usage ? "argument" : "option", verb, w);
+                                return usage_error(v, !v->usage_in_message && !v->says_see_help
+                                                              ? (v->usage ? "argument" : "option")
+                                                              : id == OPT_EPOCH ? "option" : "value", verb, w);
                         r = option_apply(a, id, w, value);
                         if (r != EXIT_OK)
                                 return r;
                         /* Its own loop (or getopt) answered --help where it stood. */
                         if (a->help && v->own_options)
                                 return EXIT_OK;
+                } else if (v->operands) {
+                        if (a->n_operands >= v->operands && !v->counts_operands)
+                                return usage_error(v, "argument", verb, w);
+                        if (a->n_operands < v->operands && a->n_operands < ELEMENTSOF(a->operands))
+                                a->operands[a->n_operands] = w;
+                        a->n_operands++;
+                        a->operand = a->operands[0];
                 } else if (!a->operand)
                         a->operand = w;
                 else if (!a->action && v->action)
@@ -219,7 +337,7 @@ static int parse_args(const struct verb *v, const char *verb, char **words, stru
 }
 
 /*
- * The --epoch N of an agent action that parses its own words (run_argv):
+ * The --epoch N of an agent action (a row with epoch):
  * taken out of words (up to "--", after which the words are the action's
  * own: text to type, say) and pinned for the gate (cli.h), so that every
  * verb reads it through this one parser. Returns the number of words
@@ -262,7 +380,9 @@ int main(int argc, char **argv) {
         /* A verb outside the table: judged as one with the common options. */
         static const struct verb unknown = { .options = OPTS_COMMON };
         struct cli_args a = {};
+        _cleanup_free_ char **words = NULL;
         const struct verb *v;
+        size_t n;
         const char *verb;
         int c, r;
 
@@ -290,7 +410,18 @@ int main(int argc, char **argv) {
          * placed elsewhere gets them: --help is answered on this host, and
          * never takes the profile's lock or writes its owner record. */
         if (v && v->run) {
-                r = parse_args(v, verb, argv + optind, &a);
+                /* An agent action's --epoch N first, as for run_argv: from a
+                 * copy, for a profile placed elsewhere gets every word. */
+                if (v->epoch) {
+                        n = (size_t) (argc - optind) + 1;
+                        words = malloc(n * sizeof *words);
+                        if (!words)
+                                return log_error("Out of memory."), EXIT_FAILED;
+                        memcpy(words, argv + optind, n * sizeof *words);
+                        if (parse_epoch(words) < 0)
+                                return EXIT_USAGE;
+                }
+                r = parse_args(v, verb, words ?: argv + optind, &a);
                 if (r != EXIT_OK)
                         return r;
                 if (a.help)

@@ -17,13 +17,7 @@
 #include "profile.h"
 #include "running.h"
 #include "util.h"
-#include "verbs.h"
-
-#define A11Y_USAGE                                                                                                     \
-        "Usage: botdesk a11y PROFILE [--json] [--window ID] [--find EXPR] [--max-nodes N]\n"                         \
-        "       botdesk a11y PROFILE do ID ACTION [TEXT] [--json]\n"                                                   \
-        "EXPR: role=ROLE,name=TEXT (name==TEXT: exact),state=STATE (state=!STATE: without it)\n"                      \
-        "ACTION: an action of the element (click, press, activate, ...) or set-text TEXT\n"
+#include "verb-table.h"
 
 struct a11y_args {
         const char *profile;
@@ -34,59 +28,19 @@ struct a11y_args {
         const char *id, *action, *text;
 };
 
-static int parse(int argc, char **argv, struct a11y_args *a) {
-        const char *words[5] = {};
-        size_t n_words = 0;
+/* Its words as main.c's parser left them (verb-table.c: its row and usage):
+ * PROFILE alone, or PROFILE do ID ACTION [TEXT]. */
+static int parse(const struct cli_args *args, struct a11y_args *a) {
+        const char *const *words = args->operands;
+        size_t n_words = args->n_operands;
 
-        *a = (struct a11y_args) { .max_nodes = A11Y_MAX_NODES_DEFAULT };
-        for (int i = 1; i < argc; i++) {
-                const char *w = argv[i];
-
-                if (streq(w, "-h") || streq(w, "--help")) {
-                        fputs(A11Y_USAGE, stdout);
-                        return -1;
-                }
-                if (streq(w, "--json"))
-                        a->json = true;
-                else if (streq(w, "--window") || streq(w, "--find") || streq(w, "--max-nodes")) {
-                        if (i + 1 >= argc) {
-                                log_error("%s needs a value.\n%s", w, A11Y_USAGE);
-                                return EXIT_USAGE;
-                        }
-                        if (streq(w, "--window"))
-                                a->window = argv[++i];
-                        else if (streq(w, "--find"))
-                                a->find = argv[++i];
-                        else {
-                                unsigned long long v;
-
-                                if (parse_uint(argv[++i], 100000, &v) < 0 || v < 1 || v > 100000) {
-                                        log_error("--max-nodes must be a number from 1 to 100000, got \"%s\".",
-                                                  argv[i]);
-                                        return EXIT_USAGE;
-                                }
-                                a->max_nodes = (unsigned) v;
-                        }
-                } else if (streq(w, "--")) {
-                        /* A TEXT that starts with a dash follows --. */
-                        for (i++; i < argc; i++)
-                                if (n_words < ELEMENTSOF(words))
-                                        words[n_words++] = argv[i];
-                                else {
-                                        log_error("Unexpected argument \"%s\".\n%s", argv[i], A11Y_USAGE);
-                                        return EXIT_USAGE;
-                                }
-                } else if (w[0] == '-' && w[1]) {
-                        log_error("Unknown option %s.\n%s", w, A11Y_USAGE);
-                        return EXIT_USAGE;
-                } else if (n_words < ELEMENTSOF(words))
-                        words[n_words++] = w;
-                else {
-                        log_error("Unexpected argument \"%s\".\n%s", w, A11Y_USAGE);
-                        return EXIT_USAGE;
-                }
-        }
-        a->profile = n_words > 0 ? words[0] : NULL;
+        *a = (struct a11y_args) {
+                .profile = args->operand,
+                .json = args->json,
+                .window = args->window,
+                .find = args->find,
+                .max_nodes = args->max_nodes ?: A11Y_MAX_NODES_DEFAULT,
+        };
         if (cli_check_profile(a->profile) < 0)
                 return EXIT_USAGE;
         if (n_words == 1)
@@ -155,7 +109,7 @@ static int run(const struct a11y_args *a, struct a11y_desktop *d, int dirfd) {
         return fflush(stdout) == 0 ? EXIT_OK : EXIT_FAILED;
 }
 
-int verb_a11y(int argc, char **argv) {
+int verb_a11y(const struct cli_args *args) {
         _cleanup_(config_done) struct bd_config c = {};
         _cleanup_(paths_done) struct bd_paths p = {};
         _cleanup_free_ char *display = NULL, *xauthority = NULL;
@@ -165,9 +119,7 @@ int verb_a11y(int argc, char **argv) {
         xcb_connection_t *conn = NULL;
         int screen, r;
 
-        r = parse(argc, argv, &a);
-        if (r < 0)
-                return EXIT_OK;
+        r = parse(args, &a);
         if (r != EXIT_OK)
                 return r;
         if (cli_load_config(a.profile, &c) < 0)

@@ -48,10 +48,10 @@ int verb_clipboard(const struct cli_args *a) {
         return unsupported_args(a);
 }
 
-int verb_journal(int argc, char **argv) {
-        return unsupported(argc, argv);
+int verb_journal(const struct cli_args *a) {
+        return unsupported_args(a);
 }
 
-int verb_a11y(int argc, char **argv) {
-        return unsupported(argc, argv);
+int verb_a11y(const struct cli_args *a) {
+        return unsupported_args(a);
 }

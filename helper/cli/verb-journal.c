@@ -6,7 +6,6 @@
  * botdesk journal PROFILE frame SEQ    (internal: the frame after entry SEQ)
  */
 #include <fcntl.h>
-#include <getopt.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -27,27 +26,7 @@
 #include "profile.h"
 #include "thumbnail.h"
 #include "util.h"
-#include "verbs.h"
-
-static void journal_usage(FILE *f) {
-        fputs("Usage: botdesk journal PROFILE [--json] [--since SEQ|TIME] [--follow]\n"
-              "       botdesk journal PROFILE export DIR\n"
-              "       botdesk journal PROFILE export --video FILE.mp4\n"
-              "       botdesk journal PROFILE replay [--from N] [--to M] [--dry-run] [--scale] [--tolerance PCT]\n"
-              "\n"
-              "The agent's actions on the profile's desktop, oldest first: time, action, arguments,\n"
-              "the lease, the result, the settle outcome and the frame of the screen after it.\n"
-              "  --json            one JSON object a line, as stored\n"
-              "  --since SEQ|TIME  from entry SEQ, or from TIME (2026-12-02T01:00:00Z, or a prefix of it)\n"
-              "  --follow          then print entries as they are recorded, until interrupted\n"
-              "  export DIR        a self-contained HTML page of the journal with its frames, in DIR\n"
-              "  export --video F  the frames as an MP4 with their real timing, through ffmpeg\n"
-              "  replay            run the recorded actions again, gated by the lease like any agent\n"
-              "                    action; stops at the first refusal; says for each step whether the\n"
-              "                    screen matches its frame (at most PCT %, default 1, of pixels differ)\n"
-              "                    --scale: a journal of another screen size, coordinates mapped\n",
-              f);
-}
+#include "verb-table.h"
 
 struct print_ctx {
         bool json;
@@ -178,88 +157,30 @@ static int take_frame(const char *profile, const char *seqs, bool before) {
         return r < 0 ? EXIT_FAILED : EXIT_OK;
 }
 
-int verb_journal(int argc, char **argv) {
-        static const struct option options[] = {
-                { "json", no_argument, NULL, 'j' },
-                { "since", required_argument, NULL, 's' },
-                { "follow", no_argument, NULL, 'f' },
-                { "video", required_argument, NULL, 'v' },
-                { "from", required_argument, NULL, 'F' },
-                { "to", required_argument, NULL, 'T' },
-                { "dry-run", no_argument, NULL, 'n' },
-                { "scale", no_argument, NULL, 'S' },
-                { "tolerance", required_argument, NULL, 't' },
-                { "before", no_argument, NULL, 'B' },
-                { "help", no_argument, NULL, 'h' },
-                {},
-        };
+/* Its words as main.c's parser left them (verb-table.c: its row, its usage,
+ * and --from, --to and --tolerance judged). */
+int verb_journal(const struct cli_args *args) {
         _cleanup_(paths_done) struct bd_paths p = {};
         struct journal j = { .fd = -EBADF, .frames_fd = -EBADF };
-        struct print_ctx ctx = {};
-        struct replay_options ro = { .tolerance = FRAME_DIFF_TOLERANCE_DEFAULT };
-        unsigned long long v;
-        const char *since = NULL, *video = NULL, *profile, *sub = NULL, *dir = NULL;
+        struct print_ctx ctx = { .json = args->json };
+        struct replay_options ro = {
+                .from = args->from,
+                .to = args->to,
+                .dry_run = args->dry_run,
+                .scale = args->scale,
+                .tolerance = args->tolerance_given ? (double) args->tolerance : FRAME_DIFF_TOLERANCE_DEFAULT,
+        };
+        const char *since = args->since, *video = args->video, *profile = args->operand;
+        const char *sub = args->n_operands > 1 ? args->operands[1] : NULL;
+        const char *dir = args->n_operands > 2 ? args->operands[2] : NULL;
         unsigned long long since_seq = 0, next = 0;
-        bool do_follow = false, before = false;
+        bool do_follow = args->follow, before = args->before;
         _cleanup_close_ int ifd = -EBADF;
-        int c, r, ret;
+        int r, ret;
 
-        /* Options anywhere (getopt permutes): journal P export --video F, journal --json P. */
-        optind = 0;
-        while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0) {
-                switch (c) {
-                case 'j':
-                        ctx.json = true;
-                        break;
-                case 's':
-                        since = optarg;
-                        break;
-                case 'f':
-                        do_follow = true;
-                        break;
-                case 'v':
-                        video = optarg;
-                        break;
-                case 'F':
-                case 'T':
-                        if (parse_uint(optarg, 999999999999ull, &v) < 0 || v == 0) {
-                                log_error("Invalid --%s \"%s\": an entry's number, from 1.", c == 'F' ? "from" : "to", optarg);
-                                return EXIT_USAGE;
-                        }
-                        *(c == 'F' ? &ro.from : &ro.to) = v;
-                        break;
-                case 'n':
-                        ro.dry_run = true;
-                        break;
-                case 'B':
-                        before = true;
-                        break;
-                case 'S':
-                        ro.scale = true;
-                        break;
-                case 't':
-                        if (parse_uint(optarg, 100, &v) < 0) {
-                                log_error("Invalid --tolerance \"%s\": a whole per cent, 0-100.", optarg);
-                                return EXIT_USAGE;
-                        }
-                        ro.tolerance = (double) v;
-                        break;
-                case 'h':
-                        journal_usage(stdout);
-                        return EXIT_OK;
-                default:
-                        journal_usage(stderr);
-                        return EXIT_USAGE;
-                }
-        }
-        profile = optind < argc ? argv[optind++] : NULL;
         if (cli_check_profile(profile) < 0)
                 return EXIT_USAGE;
-        if (optind < argc)
-                sub = argv[optind++];
-        if (optind < argc)
-                dir = argv[optind++];
-        if (optind < argc) {
+        if (args->n_operands > 3) {
                 log_error("Too many arguments; see botdesk journal --help.");
                 return EXIT_USAGE;
         }

@@ -35,8 +35,9 @@ const struct cli_option cli_options[_OPT_MAX] = {
         [OPT_NOVNC] = { "--novnc", NULL, VALUE_DIR },
         [OPT_PING] = { "--ping", NULL, VALUE_ANY },
         [OPT_TTL] = { "--ttl", NULL, VALUE_ANY },
+        /* "-": standard output. */
         [OPT_OUTPUT] = { "--output", NULL, VALUE_FILE },
-        /* A name of its own: the completion offers --output, and takes -o. */
+        /* A name of its own: the completion offers --output, and takes -o (and -o=FILE). */
         [OPT_OUTPUT_SHORT] = { "-o", NULL, VALUE_FILE, .hidden = true },
         [OPT_SIZE] = { "--size", NULL, VALUE_ANY },
         [OPT_FORMAT] = { "--format", NULL, VALUE_WORDS, "png jpeg" },
@@ -148,7 +149,18 @@ static const struct verb verbs[] = {
           "  thumbnail PROFILE [-o FILE] [--size WxH] [--format png|jpeg] [--data-url] [--quality N] [--start]\n",
           .options = OPTS_ACTION | OPT(OPT_OUTPUT) | OPT(OPT_OUTPUT_SHORT) | OPT(OPT_SIZE) | OPT(OPT_FORMAT) |
                      OPT(OPT_QUALITY) | OPT(OPT_DATA_URL) | OPT(OPT_START) | OPT(OPT_TIMINGS),
-          .words = "PROFILE", .epoch = true, .placed = true, .run_argv = verb_x11 },
+          .usage = "Usage: botdesk thumbnail PROFILE [-o FILE] [--size WxH] [--format png|jpeg] [--data-url] [--quality N]\n"
+                   "                         [--start]\n"
+                   "\n"
+                   "The desktop's screen, scaled to fit WxH (default 960x600, never enlarged).\n"
+                   "  -o, --output FILE   write FILE (replaced atomically, mode 0600) instead of stdout\n"
+                   "  --size WxH          the box to fit, 1-8192 each way\n"
+                   "  --format png|jpeg   default png\n"
+                   "  --quality N         JPEG quality 1-100 (default 72)\n"
+                   "  --data-url          print data:image/...;base64,... instead of the raw image\n"
+                   "  --start             start the desktop first when it is not running\n",
+          .words = "PROFILE", .epoch = true, .placed = true, .own_options = true, .operands = 1,
+          .says_see_help = true, .run = verb_x11_args },
         { "input",
           "  input PROFILE ACTION ... [--start] [--json]\n"
           "                                move X Y | click [X Y] [--button N] [--double] | drag X1 Y1 X2 Y2\n"
@@ -223,14 +235,33 @@ static const struct verb verbs[] = {
           .options = OPT(OPT_HELP) | OPT(OPT_JSON) | OPT(OPT_SINCE) | OPT(OPT_FOLLOW) | OPT(OPT_VIDEO) |
                      OPT(OPT_FROM) | OPT(OPT_TO) | OPT(OPT_DRY_RUN) | OPT(OPT_SCALE) | OPT(OPT_TOLERANCE) |
                      OPT(OPT_BEFORE),
-          .words = "PROFILE export|replay", .run_argv = verb_x11 },
+          .usage = "Usage: botdesk journal PROFILE [--json] [--since SEQ|TIME] [--follow]\n"
+                   "       botdesk journal PROFILE export DIR\n"
+                   "       botdesk journal PROFILE export --video FILE.mp4\n"
+                   "       botdesk journal PROFILE replay [--from N] [--to M] [--dry-run] [--scale] [--tolerance PCT]\n"
+                   "\n"
+                   "The agent's actions on the profile's desktop, oldest first: time, action, arguments,\n"
+                   "the lease, the result, the settle outcome and the frame of the screen after it.\n"
+                   "  --json            one JSON object a line, as stored\n"
+                   "  --since SEQ|TIME  from entry SEQ, or from TIME (2026-12-02T01:00:00Z, or a prefix of it)\n"
+                   "  --follow          then print entries as they are recorded, until interrupted\n"
+                   "  export DIR        a self-contained HTML page of the journal with its frames, in DIR\n"
+                   "  export --video F  the frames as an MP4 with their real timing, through ffmpeg\n"
+                   "  replay            run the recorded actions again, gated by the lease like any agent\n"
+                   "                    action; stops at the first refusal; says for each step whether the\n"
+                   "                    screen matches its frame (at most PCT %, default 1, of pixels differ)\n"
+                   "                    --scale: a journal of another screen size, coordinates mapped\n",
+          .words = "PROFILE export|replay", .own_options = true, .operands = 3, .abbrev = true,
+          .counts_operands = true, .run = verb_x11_args },
         { "a11y",
           "  a11y PROFILE [--json] [--window ID] [--find EXPR] [--max-nodes N]\n"
           "                                the accessibility tree: role, name, states, actions, text, bounds\n"
           "                                (screen and screenshot pixels); --find role=push button,name=Save\n"
           "  a11y PROFILE do ID ACTION [TEXT]  act on an element: click, press, activate, set-text TEXT\n",
+          .usage = A11Y_USAGE,
           .options = OPTS_ACTION | OPT(OPT_JSON) | OPT(OPT_WINDOW) | OPT(OPT_FIND) | OPT(OPT_MAX_NODES),
-          .words = "PROFILE do ID ACTION", .epoch = true, .placed = true, .run_argv = verb_x11 },
+          .words = "PROFILE do ID ACTION", .epoch = true, .placed = true, .own_options = true, .operands = 5,
+          .usage_in_message = true, .run = verb_x11_args },
         { "watch",
           "  watch [PROFILE] [--json] [--until ready|stopped|agent]\n"
           "                                a line per change of status or lease, the first the current state\n",

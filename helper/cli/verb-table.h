@@ -107,6 +107,18 @@ struct cli_option {
 
 /* settle's --quiet MS and --timeout MS: at most this many ms. */
 #define SETTLE_MS_MAX 600000u
+/* a11y's --max-nodes N: at most this many. */
+#define A11Y_MAX_NODES_MAX 100000u
+/* journal replay's --tolerance PCT: at most this. */
+#define JOURNAL_TOLERANCE_MAX 100u
+/* journal's --from and --to N: at most this. */
+#define JOURNAL_SEQ_MAX 999999999999ull
+/* a11y's usage: its row's, and the end of its messages (verb-a11y.c). */
+#define A11Y_USAGE                                                                                                     \
+        "Usage: botdesk a11y PROFILE [--json] [--window ID] [--find EXPR] [--max-nodes N]\n"                         \
+        "       botdesk a11y PROFILE do ID ACTION [TEXT] [--json]\n"                                                   \
+        "EXPR: role=ROLE,name=TEXT (name==TEXT: exact),state=STATE (state=!STATE: without it)\n"                      \
+        "ACTION: an action of the element (click, press, activate, ...) or set-text TEXT\n"
 
 extern const struct cli_option cli_options[_OPT_MAX];
 
@@ -144,7 +156,7 @@ struct verb {
         bool action;
         /* exec: the words after PROFILE are the command (web: the words too many) */
         bool command;
-        /* An agent action of run_argv: main takes its --epoch N (parse_epoch()). */
+        /* An agent action: main takes its --epoch N out first (parse_epoch()). */
         bool epoch;
         /* No lines in --help: help is the usage itself. */
         bool unlisted;
@@ -155,6 +167,26 @@ struct verb {
          * words after it are operands; without, no word that starts with
          * a dash ("-", "--") is an operand. */
         bool own_options;
+        /* a11y: up to this many positional words, in operands (operand the
+         * first), "-" one of them, and after "--" every word is one. */
+        unsigned operands;
+        /* a11y, as its loop took them: no --NAME=VALUE, and its messages
+         * end with its usage in the same line of the log: 'Unknown option
+         * W.', 'Unexpected argument "W".', 'W needs a value.' (--epoch
+         * without its N: an unknown option, as main left it to the loop). */
+        bool usage_in_message;
+        /* journal, as getopt_long took them: an option is also named by a
+         * unique prefix of its name (--js, --sin=5), and -h followed by
+         * anything is --help (getopt answered it before the rest). */
+        bool abbrev;
+        /* journal: the words beyond operands are not refused where they
+         * stand but counted in n_operands, for the verb to refuse once its
+         * profile is judged, as after getopt. */
+        bool counts_operands;
+        /* thumbnail: its usage for --help only; a word it does not take is
+         * said in one line: 'Unknown option W for VERB; see botdesk VERB
+         * --help.', 'Unexpected argument "W".', 'W needs a value.'. */
+        bool says_see_help;
         /* Its usage of its own: --help prints it on stdout, a word it does
          * not take on stderr (exit 2), after 'Unexpected argument "W" for
          * VERB.' when says_unexpected. */

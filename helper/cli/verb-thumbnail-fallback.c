@@ -4,9 +4,7 @@
 #include "verbs.h"
 #include "log.h"
 
-int verb_thumbnail(int argc, char **argv) {
-        if (cli_words_ask_help(argc, argv))
-                return cli_verb_usage("thumbnail");
+int verb_thumbnail(const struct cli_args *a) {
         log_error("This botdesk was built without thumbnails (meson -Dthumbnail needs libpng, libjpeg and xcb-shm).");
         return EXIT_FAILED;
 }

@@ -32,92 +32,26 @@ struct thumbnail_options {
         bool timings;                   /* hidden: phase times on stderr, for tests/bench */
 };
 
-static void thumbnail_usage(FILE *f) {
-        fputs("Usage: botdesk thumbnail PROFILE [-o FILE] [--size WxH] [--format png|jpeg] [--data-url] [--quality N]\n"
-              "                         [--start]\n"
-              "\n"
-              "The desktop's screen, scaled to fit WxH (default 960x600, never enlarged).\n"
-              "  -o, --output FILE   write FILE (replaced atomically, mode 0600) instead of stdout\n"
-              "  --size WxH          the box to fit, 1-8192 each way\n"
-              "  --format png|jpeg   default png\n"
-              "  --quality N         JPEG quality 1-100 (default 72)\n"
-              "  --data-url          print data:image/...;base64,... instead of the raw image\n"
-              "  --start             start the desktop first when it is not running\n",
-              f);
-}
-
-/*
- * "NAME VALUE" or "NAME=VALUE" at argv[*i]: 1 with *ret set and *i past the
- * value, 0 when argv[*i] is another option, -EINVAL (said) when the value is
- * missing.
- */
-static int option_value(int argc, char **argv, int *i, const char *name, const char **ret) {
-        const char *v = startswith(argv[*i], name);
-
-        if (!v || (*v != '=' && *v != 0))
-                return 0;
-        if (*v == '=') {
-                *ret = v + 1;
-                return 1;
-        }
-        if (*i + 1 >= argc) {
-                log_error("%s needs a value.", name);
-                return -EINVAL;
-        }
-        *ret = argv[++*i];
-        return 1;
-}
-
-/* EXIT_OK, EXIT_USAGE, or -1 after --help. */
-static int parse_options(int argc, char **argv, struct thumbnail_options *o) {
-        const char *size = NULL, *format = NULL, *quality = NULL;
-        bool options_done = false;
+/* Its words as main.c's parser left them (verb-table.c: its row and usage),
+ * judged in the order its loop judged them once every word was read. */
+static int parse_options(const struct cli_args *args, struct thumbnail_options *o) {
+        const char *size = args->size, *format = args->format, *quality = args->quality;
         int r;
 
         *o = (struct thumbnail_options) {
+                .profile = args->operand,
+                .output = args->output,
                 .box_w = THUMB_DEFAULT_WIDTH,
                 .box_h = THUMB_DEFAULT_HEIGHT,
                 .encoding = THUMB_PNG,
+                .data_url = args->data_url,
+                .start = args->start,
+                .timings = args->timings,
         };
-        for (int i = 1; i < argc; i++) {
-                const char *a = argv[i];
-
-                if (options_done || a[0] != '-' || streq(a, "-")) {
-                        if (o->profile) {
-                                log_error("Unexpected argument \"%s\".", a);
-                                return EXIT_USAGE;
-                        }
-                        o->profile = a;
-                } else if (streq(a, "--"))
-                        options_done = true;
-                else if (streq(a, "-h") || streq(a, "--help")) {
-                        thumbnail_usage(stdout);
-                        return -1;
-                } else if (streq(a, "--data-url"))
-                        o->data_url = true;
-                else if (streq(a, "--start"))
-                        o->start = true;
-                else if (streq(a, "--timings"))
-                        o->timings = true;
-                else if ((r = option_value(argc, argv, &i, "-o", &o->output)) ||
-                         (r = option_value(argc, argv, &i, "--output", &o->output)) ||
-                         (r = option_value(argc, argv, &i, "--size", &size)) ||
-                         (r = option_value(argc, argv, &i, "--format", &format)) ||
-                         (r = option_value(argc, argv, &i, "--quality", &quality))) {
-                        if (r < 0)
-                                return EXIT_USAGE;
-                } else {
-                        log_error("Unknown option %s for thumbnail; see botdesk thumbnail --help.", a);
-                        return EXIT_USAGE;
-                }
-        }
-
         if (o->output && !*o->output) {
                 log_error("-o needs a file name.");
                 return EXIT_USAGE;
         }
-        if (o->output && streq(o->output, "-"))
-                o->output = NULL;
         if (size) {
                 r = thumb_parse_size(size, &o->box_w, &o->box_h);
                 if (r < 0) {
@@ -226,7 +160,7 @@ static void journal_args(struct json *j, bool redact, const void *userdata) {
         json_kv_int(j, "height", img->height);
 }
 
-int verb_thumbnail(int argc, char **argv) {
+int verb_thumbnail(const struct cli_args *args) {
         struct thumbnail_options o;
         _cleanup_free_ char *display = NULL, *xauthority = NULL, *out_name = NULL, *url = NULL;
         _cleanup_free_ uint8_t *image = NULL;
@@ -240,9 +174,7 @@ int verb_thumbnail(int argc, char **argv) {
         size_t image_size, data_size;
         int screen, r;
 
-        r = parse_options(argc, argv, &o);
-        if (r < 0)
-                return EXIT_OK;
+        r = parse_options(args, &o);
         if (r != EXIT_OK)
                 return r;
         if (!o.output && !o.data_url && isatty(STDOUT_FILENO)) {

@@ -40,6 +40,18 @@ struct cli_args {
         const char *screenshots;                        /* act */
         const char *type;                               /* clipboard */
         unsigned quiet_ms, timeout_ms;                  /* settle; 0 = not given */
+        const char *window, *find;                      /* a11y */
+        unsigned max_nodes;                             /* a11y; 0 = not given */
+        const char *output, *size, *format, *quality;   /* thumbnail; output NULL for "-" */
+        bool data_url, timings;                         /* thumbnail */
+        const char *since, *video;                      /* journal */
+        unsigned long long from, to;                    /* journal replay; 0 = not given */
+        unsigned tolerance;                             /* journal replay, with tolerance_given */
+        bool tolerance_given, follow, dry_run, scale, before;
+        /* a11y, journal: their words (PROFILE do ID ACTION TEXT, PROFILE
+         * export DIR), operand the first; journal's beyond them counted too */
+        const char *operands[5];
+        size_t n_operands;
         char *pass_env[65];     /* exec --env NAME, NULL-terminated */
         size_t n_pass_env;
 };
@@ -185,7 +197,7 @@ int verb_web(const struct cli_args *a);
  *         ...}), or pinned by --epoch N (main.c takes it) to an epoch the
  *         lease has left ({"suppressed": "epoch_moved", ...}); 4 not running.
  */
-int verb_thumbnail(int argc, char **argv);
+int verb_thumbnail(const struct cli_args *a);
 int verb_input(int argc, char **argv);
 /*
  * botdesk mcp PROFILE [--start]: an MCP server on stdin/stdout (JSON-RPC, one
@@ -204,11 +216,11 @@ int verb_act(const struct cli_args *a);
 int verb_clipboard(const struct cli_args *a);
 /* botdesk journal PROFILE [--json] [--since SEQ|TIME] [--follow], export DIR, export --video FILE:
  * the journal of agent actions (control/journal.h). 0; 1 none, unreadable, no ffmpeg; 2 usage. */
-int verb_journal(int argc, char **argv);
+int verb_journal(const struct cli_args *a);
 
 /* a11y PROFILE [--json] [--window ID] [--find EXPR] [--max-nodes N] | a11y PROFILE do ID ACTION [TEXT]:
  * the accessibility tree and actions on its elements (a11y-agent.h). */
-int verb_a11y(int argc, char **argv);
+int verb_a11y(const struct cli_args *a);
 /* botdesk windows PROFILE [--json] [--start], botdesk cursor PROFILE [--json]
  * [--start]: their words from main.c's parser (verb-table.c). */
 int verb_windows(const struct cli_args *a);

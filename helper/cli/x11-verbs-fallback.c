@@ -11,7 +11,7 @@
 #include "x11-verbs.h"
 
 int x11_verb_run(const char *verb, int argc, char **argv) {
-        x11_verb_fn run = streq(verb, "thumbnail") ? verb_thumbnail : x11_input_verb(verb);
+        x11_verb_fn run = x11_input_verb(verb);
 
         if (!run)
                 return -ENOENT;
@@ -19,7 +19,7 @@ int x11_verb_run(const char *verb, int argc, char **argv) {
 }
 
 int x11_verb_run_args(const struct cli_args *a) {
-        x11_args_fn run = x11_input_args_verb(a->verb);
+        x11_args_fn run = streq(a->verb, "thumbnail") ? verb_thumbnail : x11_input_args_verb(a->verb);
 
         if (!run)
                 return -ENOENT;

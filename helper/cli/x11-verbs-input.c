@@ -8,10 +8,6 @@
 x11_verb_fn x11_input_verb(const char *name) {
         if (streq(name, "input"))
                 return verb_input;
-        if (streq(name, "journal"))
-                return verb_journal;
-        if (streq(name, "a11y"))
-                return verb_a11y;
         return NULL;
 }
 
@@ -28,5 +24,9 @@ x11_args_fn x11_input_args_verb(const char *name) {
                 return verb_clipboard;
         if (streq(name, "settle"))
                 return verb_settle;
+        if (streq(name, "a11y"))
+                return verb_a11y;
+        if (streq(name, "journal"))
+                return verb_journal;
         return NULL;
 }

@@ -41,16 +41,16 @@ static void setup(const struct x11_host *host) {
         cli_epoch_pin_set(host->epoch_pin);
 }
 
-static x11_verb_fn lookup(const char *name) {
+static x11_args_fn lookup_args(const char *name) {
         if (streq(name, "thumbnail"))
                 return verb_thumbnail;
-        return x11_input_verb(name);
+        return x11_input_args_verb(name);
 }
 
 const struct x11_verbs botdesk_x11_verbs = {
         .abi = X11_VERBS_ABI,
         .version = BOTDESK_VERSION,
         .setup = setup,
-        .lookup = lookup,
-        .lookup_args = x11_input_args_verb,
+        .lookup = x11_input_verb,
+        .lookup_args = lookup_args,
 };

@@ -109,15 +109,6 @@ declare -A own_words=(
         # Its ACTION's words: negative numbers (scroll 0 -3), "-" and text
         # after --, and options (--button, --window) that belong to actions.
         [verb-input.c]=1
-        # A11y's "do ID ACTION TEXT", where TEXT may start with a dash after --.
-        [verb-a11y.c]=1
-        # Subcommands (export, replay) with options of their own, and the
-        # hidden --before of the frame taker.
-        [verb-journal.c]=1
-        # -o FILE where "-" is stdout, and options of its own judged in
-        # order (--size, --format, --quality): not yet moved to the
-        # module's lookup_args.
-        [verb-thumbnail.c]=1
 )
 parse_rule='getopt|streq\([^,()]+, *"-|startswith\([^,()]+, *"-|(\[0\]|^[^/]*\*[a-z_]+) *== *'"'"'-'"'"''
 own=()

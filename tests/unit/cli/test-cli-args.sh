@@ -150,6 +150,81 @@ for args in "web --help --bogus" "settle p -h --bogus" "mcp --help q r"; do
                 ok "botdesk $args prints the usage, exit 0" || not_ok "botdesk $args prints the usage, exit 0" "exit $rc" "$err"
 done
 expect 2 'Cannot open --screenshots directory /nonexistent: No such file or directory' act p --screenshots=/nonexistent
+# thumbnail's words through the table, its messages as its own loop said
+# them: one line each, its usage for --help alone.
+run thumbnail p -h --bogus
+[ "$rc" = 0 ] && [ -z "$err" ] && [[ $out == "Usage: botdesk thumbnail PROFILE "*"--start             start"* ]] &&
+        ok "botdesk thumbnail p -h --bogus prints its own usage, exit 0" ||
+        not_ok "botdesk thumbnail p -h --bogus prints its own usage, exit 0" "exit $rc" "$err"
+expect 2 'Unexpected argument "q".' thumbnail p q
+expect 2 'Unexpected argument "-".' thumbnail p -
+expect 2 'Unexpected argument "--help".' thumbnail p -- --help
+expect 2 'Unknown option --epoch for thumbnail; see botdesk thumbnail --help.' thumbnail p --epoch
+expect 2 'Unknown option -of for thumbnail; see botdesk thumbnail --help.' thumbnail p -of
+expect 2 'Unknown option --data-url=1 for thumbnail; see botdesk thumbnail --help.' thumbnail p --data-url=1
+expect 2 '-o needs a value.' thumbnail p -o
+expect 2 '--quality needs a value.' thumbnail p --quality
+expect 2 '-o needs a file name.' thumbnail p -o=
+expect 2 '-o needs a file name.' thumbnail p -o - -o ''
+# --size before --format before --quality, whatever their order; then the profile.
+expect 2 'Invalid --size "x": give WIDTHxHEIGHT, each 1-8192, like 960x600.' thumbnail p --quality x --format gif --size x
+expect 2 'Invalid --format "gif": give png or jpeg.' thumbnail p --quality x --format gif
+expect 2 '--quality applies to JPEG only; add --format jpeg.' thumbnail p --quality 5
+expect 2 'Missing PROFILE argument.' thumbnail --size=5x5
+expect 2 'Invalid --size "5": give WIDTHxHEIGHT, each 1-8192, like 960x600.' thumbnail p --size --epoch 3 5
+expect 4 'Desktop p is not running; start it with: botdesk start p' thumbnail -o x -o - --size 5x5 --format=jpeg --quality 9 -- p
+# journal's words through the table, as getopt_long took them: its usage
+# alone on stderr for a word it does not take (exit 2), a unique prefix
+# names an option, -h answers before the rest of its cluster.
+journal_usage=$("$bd" journal --help)
+[[ $journal_usage == "Usage: botdesk journal PROFILE "* ]] && ok "botdesk journal --help prints its own usage" ||
+        not_ok "botdesk journal --help prints its own usage" "$journal_usage"
+for args in "journal p --bogus" "journal p --json=1" "journal p --f" "journal p --since" "journal p --epoch 3" \
+            "journal p --quiet" "journal p -xh" "journal p a b c d --bogus"; do
+        run $args
+        [ "$rc" = 2 ] && [ -z "$out" ] && [ "$err" = "$journal_usage" ] && ok "botdesk $args prints the usage on stderr, exit 2" ||
+                not_ok "botdesk $args prints the usage on stderr, exit 2" "exit $rc" "stderr: $err" "stdout: $out"
+done
+for args in "journal p -hx" "journal p --he --bogus" "journal p --since --help --help"; do
+        run $args
+        [ "$rc" = 0 ] && [ -z "$err" ] && [ "$out" = "$journal_usage" ] && ok "botdesk $args prints the usage, exit 0" ||
+                not_ok "botdesk $args prints the usage, exit 0" "exit $rc" "stderr: $err"
+done
+expect 2 'Invalid --from "0": an entry'"'"'s number, from 1.' journal p --fro=0 replay
+expect 2 'Invalid --to "x": an entry'"'"'s number, from 1.' journal p replay --to x
+expect 2 'Invalid --tolerance "101": a whole per cent, 0-100.' journal p --tol 101
+expect 2 'Too many arguments; see botdesk journal --help.' journal p a b c d e f
+expect 2 'Unknown journal command "-h"; see botdesk journal --help.' journal p -- -h
+expect 2 'export takes a DIR, or --video FILE.mp4; see botdesk journal --help.' journal p export d --vid=f.mp4
+expect 1 "Profile p has no journal ($XDG_STATE_HOME/botdesk/p/journal): no agent action was recorded." \
+        journal p --js --fol --sin=3
+# a11y's words through the table, its messages as its own loop said them:
+# the message, then its usage, on stderr (exit 2).
+a11y_usage=$("$bd" a11y --help)
+for c in "Unknown option --bogus.|a11y p --bogus" "Unknown option --window=1.|a11y p --window=1" \
+         "Unknown option --epoch.|a11y p --epoch" "--find needs a value.|a11y p --find" \
+         "Unexpected argument \"u\".|a11y p q r s t u" "Unexpected argument \"-x\".|a11y p -- do 1 set-text t -x" \
+         "Use botdesk a11y PROFILE do ID ACTION [TEXT].|a11y p q" "Only set-text takes a TEXT.|a11y p do 1 click t" \
+         "--find needs a value.|a11y p --find --epoch 3"; do
+        run ${c#*|}
+        [ "$rc" = 2 ] && [ -z "$out" ] && [ "$err" = "botdesk: ${c%%|*}"$'\n'"$a11y_usage" ] &&
+                ok "botdesk ${c#*|} says ${c%%|*} and the usage, exit 2" ||
+                not_ok "botdesk ${c#*|} says ${c%%|*} and the usage, exit 2" "exit $rc" "stderr: $err" "stdout: $out"
+done
+[[ $a11y_usage == "Usage: botdesk a11y PROFILE "* ]] && ok "botdesk a11y --help prints its own usage" ||
+        not_ok "botdesk a11y --help prints its own usage" "$a11y_usage"
+expect 2 '--max-nodes must be a number from 1 to 100000, got "0".' a11y p --max-nodes 0
+expect 2 'do takes an element id; --window and --find are for reading the tree.' a11y p do 1 click --window 2
+# --epoch N is taken out before a11y's words are judged, as it always was
+# (a11y p --find --epoch 3 above: --find without its value).
+run a11y p --help --epoch x
+[ "$rc" = 2 ] && [[ $err == 'botdesk: Invalid --epoch "x"'* ]] && ok "botdesk a11y p --help --epoch x judges the epoch first" ||
+        not_ok "botdesk a11y p --help --epoch x judges the epoch first" "exit $rc" "$err"
+# A word after -- is a word, "-" is one anywhere: here a profile name it refuses.
+run a11y -- --help
+[ "$rc" = 2 ] && [ -z "$out" ] && [[ $err == 'botdesk: '*'--help'* ]] && ok "botdesk a11y -- --help takes --help as the profile" ||
+        not_ok "botdesk a11y -- --help takes --help as the profile" "exit $rc" "$err"
+expect 4 'Desktop p is not running; start it with: botdesk start p' a11y p --max-nodes 7 --json --epoch=3 -- do 1 set-text -t
 # web's words go through the table too: its usage on stderr for a word it
 # does not take, --NAME=VALUE as getopt took it, its messages as they were.
 for args in "--no-such-option" "--listen" "ticket p --bogus"; do

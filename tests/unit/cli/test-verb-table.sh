@@ -101,7 +101,7 @@ check "the options whose value cli-remote.c skipped still take one" "${problems[
 
 # The agent actions take --epoch N (botdesk --help says which).
 problems=()
-for v in input act windows cursor thumbnail settle clipboard exec mcp; do
+for v in input act windows cursor thumbnail settle clipboard exec mcp a11y; do
         [ "${value[$v --epoch]:-}" = any ] || problems+=("$v does not take --epoch N")
 done
 check "the agent actions take --epoch N" "${problems[@]}"
