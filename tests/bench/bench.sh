@@ -313,19 +313,10 @@ row "  failed starts / distinct displays" "$fails / $displays" "0 / $CONCURRENT"
 row "  PSS per desktop (MiB)" "$(( $(pss_of "${all[@]}") / 1024 / CONCURRENT ))" "<= 116 (of 10 at once)"
 # Stopping them all at once must end every one with an empty cgroup, also
 # when the user's inotify instances are used up (the stop then waits on pidfds).
-cgs=(); for i in $(seq "$CONCURRENT"); do cgs+=("$(sed -n 's/^CGROUP=//p' "$W/run/botdesk/many$i/helper" 2>/dev/null)"); done
-t0=$(date +%s%N)
-for i in $(seq "$CONCURRENT"); do "$BOTDESK" stop -q "many$i" >/dev/null 2>>"$W/stop.err" & done
-stop_fails=0; for j in $(jobs -p); do wait "$j" || stop_fails=$((stop_fails + 1)); done
-stop_total=$(ms "$t0")
-not_empty=0
-for cg in "${cgs[@]}"; do
-        if [ -n "$cg" ] && [ -d "$cg" ] && [ -n "$(find "$cg" -name cgroup.procs -exec cat {} + 2>/dev/null)" ]; then
-                not_empty=$((not_empty + 1))
-        fi
-done
-row "$CONCURRENT concurrent stops (ms)" "$stop_total" ""
-row "  failed stops / cgroups not empty after" "$stop_fails / $not_empty" "0 / 0"
+many=(); for i in $(seq "$CONCURRENT"); do many+=("many$i"); done
+stop_all "${many[@]}"
+row "$CONCURRENT concurrent stops (ms)" "$STOP_MS" ""
+row "  failed stops / cgroups not empty after" "$STOP_FAILS / $STOP_NOT_EMPTY" "0 / 0"
 row "  fs.inotify.max_user_instances" "$(cat /proc/sys/fs/inotify/max_user_instances)" ">= $(( CONCURRENT * 8 + 128 ))"
 if [ -s "$W/stop.err" ]; then sort "$W/stop.err" | uniq -c | sed 's/^/  stop: /'; fi
 

@@ -110,17 +110,7 @@ for p in "${profiles[@]}"; do
         echo $(( $(pss_of $(desktop_pids "$p") "$(desktop_state "$p" PID)") / 1024 ))
 done >"$W/pss"
 
-cgs=(); for p in "${profiles[@]}"; do cgs+=("$(desktop_state "$p" CGROUP)"); done
-t0=$(date +%s%N)
-for p in "${profiles[@]}"; do "$BOTDESK" stop -q "$p" >/dev/null 2>>"$W/stop.err" & done
-stop_fails=0; for j in $(jobs -p); do wait "$j" || stop_fails=$((stop_fails + 1)); done
-stop_total=$(ms "$t0")
-not_empty=0
-for cg in "${cgs[@]}"; do
-        if [ -n "$cg" ] && [ -d "$cg" ] && [ -n "$(find "$cg" -name cgroup.procs -exec cat {} + 2>/dev/null)" ]; then
-                not_empty=$((not_empty + 1))
-        fi
-done
+stop_all "${profiles[@]}"
 
 pss_median=$(median <"$W/pss")
 idle_median=$(median <"$W/idle")
@@ -133,8 +123,8 @@ row "  PSS per desktop once idle, median / max (MiB)" "$pss_median / $(max <"$W/
 row "  MemAvailable taken by all once idle (MiB)" "$(( (mem0 - mem1) / 1024 ))" ""
 row "  idle CPU per desktop, median / max (% of a core)" "$(pct "$idle_median") / $(pct "$(max <"$W/idle")")" "<= 0.2"
 row "  idle CPU of all $COUNT (% of a core)" "$(pct "$(awk '{ s += $1 } END { print s + 0 }' "$W/idle")")" ""
-row "$COUNT concurrent stops (ms)" "$stop_total" ""
-row "  failed stops / cgroups not empty after" "$stop_fails / $not_empty" "0 / 0"
+row "$COUNT concurrent stops (ms)" "$STOP_MS" ""
+row "  failed stops / cgroups not empty after" "$STOP_FAILS / $STOP_NOT_EMPTY" "0 / 0"
 row "  $SYSCTL" "$(sysctl -n "$SYSCTL")" ">= $need"
 row "sizing: desktops per GiB of memory (1024 / PSS)" "$(( 1024 / (pss_median > 0 ? pss_median : 1) ))" ""
 row "sizing: desktop starts per core-minute" \

@@ -48,3 +48,25 @@ desktop_pids() {
                 find "$cg" -name cgroup.procs -exec cat {} + 2>/dev/null
         fi
 }
+
+# stop_all PROFILE...: stop them all at once; sets STOP_MS (until the last
+# returned), STOP_FAILS (stops that failed) and STOP_NOT_EMPTY (cgroups
+# with a process left after). Their errors go to $W/stop.err.
+stop_all() {
+        local p cg cgs=() pids=() j t0
+        for p in "$@"; do cgs+=("$(desktop_state "$p" CGROUP)"); done
+        t0=$(date +%s%N)
+        for p in "$@"; do
+                "$BOTDESK" stop -q "$p" >/dev/null 2>>"$W/stop.err" &
+                pids+=("$!")
+        done
+        STOP_FAILS=0
+        for j in "${pids[@]}"; do wait "$j" || STOP_FAILS=$((STOP_FAILS + 1)); done
+        STOP_MS=$(ms "$t0")
+        STOP_NOT_EMPTY=0
+        for cg in "${cgs[@]}"; do
+                if [ -n "$cg" ] && [ -d "$cg" ] && [ -n "$(find "$cg" -name cgroup.procs -exec cat {} + 2>/dev/null)" ]; then
+                        STOP_NOT_EMPTY=$((STOP_NOT_EMPTY + 1))
+                fi
+        done
+}
