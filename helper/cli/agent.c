@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "agent.h"
+#include "agent-frame.h"
 #include "agent-strokes.h"
 #include "clipboard.h"
 #include "cli.h"
@@ -28,6 +29,7 @@ void agent_outcome_done(struct agent_outcome *o) {
         free(o->message);
         free(o->image);
         free(o->image_base64);
+        free(o->frame);
         *o = (struct agent_outcome) {};
 }
 
@@ -79,6 +81,7 @@ int agent_open(struct agent *a, const char *profile) {
         a->max_edge = c.screenshot_max_edge;
         a->max_pixels = c.screenshot_max_pixels;
         a->clipboard_max = c.clipboard_max_bytes;
+        a->frame_width = c.journal_enabled ? c.journal_frame_width : 0;
         config_done(&c);
 
         r = cli_running_display(profile, &a->dirfd, &display, &xauthority);
@@ -130,16 +133,24 @@ static bool acts(const struct mcp_action *act) {
 
 struct jpeg_rows {
         struct thumb_jpeg *jpeg;
+        unsigned frame_width;           /* 0: no journal frame from these rows */
+        struct agent_frame *frame;
 };
 
 static int jpeg_rows(const uint8_t *rows, unsigned width, unsigned height, unsigned y0, unsigned y1, void *userdata) {
         struct jpeg_rows *jr = userdata;
         int r = 0;
 
-        if (!jr->jpeg)
+        if (!jr->jpeg) {
                 r = thumb_jpeg_new(width, height, AGENT_JPEG_QUALITY, &jr->jpeg);
+                /* Without it (a picture narrower than a frame) the frame process takes the frame. */
+                if (r >= 0 && jr->frame_width > 0)
+                        (void) agent_frame_new(jr->frame_width, width, height, &jr->frame);
+        }
         if (r >= 0 && y1 > y0)
                 r = thumb_jpeg_push(jr->jpeg, rows, y1 - y0);
+        if (r >= 0 && y1 > y0 && jr->frame && agent_frame_push(jr->frame, rows, y1 - y0) < 0)
+                jr->frame = agent_frame_free(jr->frame);
         return r;
 }
 
@@ -153,7 +164,7 @@ static int finish_image(uint8_t *image, size_t size, struct agent_outcome *o) {
 /* The screen in the agent's space; the space follows the screen's size. */
 static int screenshot(struct agent *a, struct agent_outcome *o) {
         _cleanup_(thumb_image_done) struct thumb_image img = {};
-        struct jpeg_rows jr = {};
+        struct jpeg_rows jr = { .frame_width = a->frame_width };
         struct mcp_space sp;
         uint8_t *image = NULL;
         size_t size = 0;
@@ -162,7 +173,11 @@ static int screenshot(struct agent *a, struct agent_outcome *o) {
         r = thumb_grab_scaled_stream(a->conn, a->screen, a->space.image_w, a->space.image_h, jpeg_rows, &jr, &img);
         if (r >= 0)
                 r = jr.jpeg ? thumb_jpeg_finish(jr.jpeg, &image, &size) : -EIO;
+        /* The journal's frame of this picture; without it the frame process reads the screen. */
+        if (r >= 0 && jr.frame)
+                (void) agent_frame_finish(jr.frame, &o->frame, &o->frame_size);
         jr.jpeg = thumb_jpeg_free(jr.jpeg);
+        jr.frame = agent_frame_free(jr.frame);
         if (r < 0)
                 return agent_say(o, "Cannot take the screenshot.") ?: -EIO;
         /* The screen may have been resized (a viewer's RandR): the next coordinates mean this picture's pixels. */
@@ -233,8 +248,10 @@ static void void_outcome(struct agent *a, const struct mcp_action *act, struct a
         o->epoch = now.epoch;
         free(o->image_base64);
         free(o->image);
+        free(o->frame);
         o->image_base64 = NULL;
         o->image = NULL;
+        o->frame = NULL;
         (void) agent_say(o, "A human took control of this screen while %s ran; its result is void. Tell the user what you "
                       "need, and wait until they hand control back.", act->name);
 }
