@@ -3,6 +3,7 @@
 
 #include "agent-frame.h"
 #include "thumbnail.h"
+#include "thumbnail-kernels.h"
 #include "util.h"
 
 /* Rows converted to the scaler's 4-byte pixels at a time: a few KB that stay in the cache. */
@@ -65,12 +66,7 @@ int agent_frame_push(struct agent_frame *f, const uint8_t *rgb, unsigned n) {
                 size_t px = (size_t) f->w * k;
                 int r;
 
-                for (size_t i = 0; i < px; i++) {
-                        f->rgbx[4 * i] = rgb[3 * i];
-                        f->rgbx[4 * i + 1] = rgb[3 * i + 1];
-                        f->rgbx[4 * i + 2] = rgb[3 * i + 2];
-                        f->rgbx[4 * i + 3] = 0;
-                }
+                thumb_kernel_rgb_to_rgbx(f->rgbx, rgb, px);
                 r = thumb_scaler_push(f->scaler, f->rgbx, (size_t) f->w * 4, k);
                 if (r < 0)
                         return r;
