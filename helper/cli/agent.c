@@ -8,7 +8,6 @@
 #include <stdlib.h>
 
 #include "agent.h"
-#include "agent-frame.h"
 #include "agent-strokes.h"
 #include "clipboard.h"
 #include "cli.h"
@@ -133,24 +132,16 @@ static bool acts(const struct mcp_action *act) {
 
 struct jpeg_rows {
         struct thumb_jpeg *jpeg;
-        unsigned frame_width;           /* 0: no journal frame from these rows */
-        struct agent_frame *frame;
 };
 
 static int jpeg_rows(const uint8_t *rows, unsigned width, unsigned height, unsigned y0, unsigned y1, void *userdata) {
         struct jpeg_rows *jr = userdata;
         int r = 0;
 
-        if (!jr->jpeg) {
+        if (!jr->jpeg)
                 r = thumb_jpeg_new(width, height, AGENT_JPEG_QUALITY, &jr->jpeg);
-                /* Without it (a picture narrower than a frame) the frame process takes the frame. */
-                if (r >= 0 && jr->frame_width > 0)
-                        (void) agent_frame_new(jr->frame_width, width, height, &jr->frame);
-        }
         if (r >= 0 && y1 > y0)
                 r = thumb_jpeg_push(jr->jpeg, rows, y1 - y0);
-        if (r >= 0 && y1 > y0 && jr->frame && agent_frame_push(jr->frame, rows, y1 - y0) < 0)
-                jr->frame = agent_frame_free(jr->frame);
         return r;
 }
 
@@ -164,20 +155,27 @@ static int finish_image(uint8_t *image, size_t size, struct agent_outcome *o) {
 /* The screen in the agent's space; the space follows the screen's size. */
 static int screenshot(struct agent *a, struct agent_outcome *o) {
         _cleanup_(thumb_image_done) struct thumb_image img = {};
-        struct jpeg_rows jr = { .frame_width = a->frame_width };
+        /* The journal's frame after this action is this grab too: scaled
+         * as the frame process would, with no second read of the screen
+         * and no process for the next action to wait for (journal-hook.h). */
+        struct thumb_picture frame = { .box_w = a->frame_width, .box_h = THUMB_SIZE_MAX };
+        _cleanup_free_ uint8_t *frame_rgb = NULL;
+        struct jpeg_rows jr = {};
         struct mcp_space sp;
         uint8_t *image = NULL;
         size_t size = 0;
         int r;
 
-        r = thumb_grab_scaled_stream(a->conn, a->screen, a->space.image_w, a->space.image_h, jpeg_rows, &jr, &img);
+        r = thumb_grab_scaled_also(a->conn, a->screen, a->space.image_w, a->space.image_h, jpeg_rows, &jr,
+                                   a->frame_width > 0 ? &frame : NULL, &img);
+        frame_rgb = frame.rgb;
         if (r >= 0)
                 r = jr.jpeg ? thumb_jpeg_finish(jr.jpeg, &image, &size) : -EIO;
-        /* The journal's frame of this picture; without it the frame process reads the screen. */
-        if (r >= 0 && jr.frame)
-                (void) agent_frame_finish(jr.frame, &o->frame, &o->frame_size);
+        /* Without it the frame process reads the screen. */
+        if (r >= 0 && frame_rgb)
+                (void) thumb_encode_jpeg(frame_rgb, frame.width, frame.height, THUMB_JPEG_QUALITY_DEFAULT, &o->frame,
+                                         &o->frame_size);
         jr.jpeg = thumb_jpeg_free(jr.jpeg);
-        jr.frame = agent_frame_free(jr.frame);
         if (r < 0)
                 return agent_say(o, "Cannot take the screenshot.") ?: -EIO;
         /* The screen may have been resized (a viewer's RandR): the next coordinates mean this picture's pixels. */

@@ -67,27 +67,3 @@ KERNEL void thumb_kernel_pick_rgb(uint8_t *restrict out, const uint8_t *restrict
                 out[3 * x + 2] = pix[4 * x + bo];
         }
 }
-
-KERNEL void thumb_kernel_rgb_to_rgbx(uint8_t *restrict out, const uint8_t *restrict rgb, size_t n) {
-        /* A 4-byte load per pixel with the byte after it masked off (byte
-         * loops here defeat the vectoriser: 1 ms a megapixel, this a third);
-         * the last pixel has no byte after it. */
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        const uint32_t mask = 0x00ffffffu;
-#else
-        const uint32_t mask = 0xffffff00u;
-#endif
-        for (size_t x = 0; x + 1 < n; x++) {
-                uint32_t v;
-
-                memcpy(&v, rgb + 3 * x, 4);
-                v &= mask;
-                memcpy(out + 4 * x, &v, 4);
-        }
-        if (n > 0) {
-                out[4 * n - 4] = rgb[3 * n - 3];
-                out[4 * n - 3] = rgb[3 * n - 2];
-                out[4 * n - 2] = rgb[3 * n - 1];
-                out[4 * n - 1] = 0;
-        }
-}

@@ -31,6 +31,3 @@ void thumb_kernel_gather(uint32_t *restrict out, const uint8_t *restrict mid, co
 /* Packed R G B from n 4-byte pixels, whose R, G and B sit at byte ro, go, bo. */
 void thumb_kernel_pick_rgb(uint8_t *restrict out, const uint8_t *restrict pix, size_t n, unsigned ro, unsigned go,
                            unsigned bo);
-
-/* n packed R G B pixels as R G B X (X = 0): the scaler's input from a picture already scaled. */
-void thumb_kernel_rgb_to_rgbx(uint8_t *restrict out, const uint8_t *restrict rgb, size_t n);

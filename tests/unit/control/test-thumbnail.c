@@ -12,7 +12,6 @@
 #include <png.h>
 
 #include "thumbnail.h"
-#include "thumbnail-kernels.h"
 #include "util.h"
 
 /* ---- synthetic screens ------------------------------------------------------------------------ */
@@ -539,28 +538,6 @@ static void test_parse(void) {
         TAP_EQ_INT(thumb_parse_encoding("PNG"), -EINVAL, "--format is case-sensitive");
 }
 
-/* Packed RGB to the scaler's R G B X: every length around the vector widths, nothing written past 4 * n. */
-static void test_rgb_to_rgbx(void) {
-        uint8_t rgb[3 * 70], out[4 * 70 + 8];
-        bool same = true, fenced = true;
-
-        for (size_t i = 0; i < sizeof rgb; i++)
-                rgb[i] = (uint8_t) (i * 37 + 11);
-        for (size_t n = 0; n <= 70; n++) {
-                memset(out, 0xa5, sizeof out);
-                thumb_kernel_rgb_to_rgbx(out, rgb, n);
-                for (size_t x = 0; x < n; x++)
-                        if (out[4 * x] != rgb[3 * x] || out[4 * x + 1] != rgb[3 * x + 1] ||
-                            out[4 * x + 2] != rgb[3 * x + 2] || out[4 * x + 3] != 0)
-                                same = false;
-                for (size_t i = 4 * n; i < sizeof out; i++)
-                        if (out[i] != 0xa5)
-                                fenced = false;
-        }
-        tap_ok(same, "RGB to RGBX keeps R, G and B in order and zeroes X, for 0 to 70 pixels");
-        tap_ok(fenced, "RGB to RGBX writes nothing past its n pixels");
-}
-
 int main(void) {
         test_gradient_1440x900();
         test_no_upscale();
@@ -572,7 +549,6 @@ int main(void) {
         test_png();
         test_jpeg();
         test_jpeg_streaming();
-        test_rgb_to_rgbx();
         test_base64();
         test_parse();
         return tap_done();
