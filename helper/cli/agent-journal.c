@@ -50,6 +50,7 @@ void agent_journal_action(struct agent *a, const struct mcp_action *act, const s
                 .settle = o->settled_known && o->settle != SETTLE_UNSUPPORTED ? settle_state_name(o->settle) : NULL,
                 .settle_ms = o->settle_ms,
                 .args = journal_args, .userdata = ud,
+                .frame = o->frame, .frame_size = o->frame_size,
         });
 }
 

@@ -28,6 +28,7 @@ void agent_outcome_done(struct agent_outcome *o) {
         free(o->message);
         free(o->image);
         free(o->image_base64);
+        free(o->frame);
         *o = (struct agent_outcome) {};
 }
 
@@ -79,6 +80,7 @@ int agent_open(struct agent *a, const char *profile) {
         a->max_edge = c.screenshot_max_edge;
         a->max_pixels = c.screenshot_max_pixels;
         a->clipboard_max = c.clipboard_max_bytes;
+        a->frame_width = c.journal_enabled ? c.journal_frame_width : 0;
         config_done(&c);
 
         r = cli_running_display(profile, &a->dirfd, &display, &xauthority);
@@ -153,15 +155,26 @@ static int finish_image(uint8_t *image, size_t size, struct agent_outcome *o) {
 /* The screen in the agent's space; the space follows the screen's size. */
 static int screenshot(struct agent *a, struct agent_outcome *o) {
         _cleanup_(thumb_image_done) struct thumb_image img = {};
+        /* The journal's frame after this action is this grab too: scaled
+         * as the frame process would, with no second read of the screen
+         * and no process for the next action to wait for (journal-hook.h). */
+        struct thumb_picture frame = { .box_w = a->frame_width, .box_h = THUMB_SIZE_MAX };
+        _cleanup_free_ uint8_t *frame_rgb = NULL;
         struct jpeg_rows jr = {};
         struct mcp_space sp;
         uint8_t *image = NULL;
         size_t size = 0;
         int r;
 
-        r = thumb_grab_scaled_stream(a->conn, a->screen, a->space.image_w, a->space.image_h, jpeg_rows, &jr, &img);
+        r = thumb_grab_scaled_also(a->conn, a->screen, a->space.image_w, a->space.image_h, jpeg_rows, &jr,
+                                   a->frame_width > 0 ? &frame : NULL, &img);
+        frame_rgb = frame.rgb;
         if (r >= 0)
                 r = jr.jpeg ? thumb_jpeg_finish(jr.jpeg, &image, &size) : -EIO;
+        /* Without it the frame process reads the screen. */
+        if (r >= 0 && frame_rgb)
+                (void) thumb_encode_jpeg(frame_rgb, frame.width, frame.height, THUMB_JPEG_QUALITY_DEFAULT, &o->frame,
+                                         &o->frame_size);
         jr.jpeg = thumb_jpeg_free(jr.jpeg);
         if (r < 0)
                 return agent_say(o, "Cannot take the screenshot.") ?: -EIO;
@@ -233,8 +246,10 @@ static void void_outcome(struct agent *a, const struct mcp_action *act, struct a
         o->epoch = now.epoch;
         free(o->image_base64);
         free(o->image);
+        free(o->frame);
         o->image_base64 = NULL;
         o->image = NULL;
+        o->frame = NULL;
         (void) agent_say(o, "A human took control of this screen while %s ran; its result is void. Tell the user what you "
                       "need, and wait until they hand control back.", act->name);
 }

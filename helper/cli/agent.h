@@ -32,6 +32,7 @@ struct agent {
         unsigned max_edge, max_pixels;
         unsigned quiet_ms, settle_cap_ms;
         size_t clipboard_max;
+        unsigned frame_width;           /* the journal's frames ([journal] frame_width), 0: no journal */
         unsigned long long epoch_pin;   /* the epoch the next action is pinned to (cli.h), or CLI_EPOCH_ANY */
 };
 
@@ -51,6 +52,8 @@ struct agent_outcome {
         uint8_t *image;                 /* JPEG */
         size_t image_size;
         char *image_base64;             /* the same, base64 */
+        uint8_t *frame;                 /* the journal's frame of the same picture (JPEG), or NULL */
+        size_t frame_size;
         unsigned image_w, image_h;      /* its size */
         double image_scale;             /* image / screen pixels */
         unsigned region[4];             /* zoom: the screen rectangle shown */

@@ -223,6 +223,20 @@ static void append(const char *profile, struct journal *j, const struct journal_
                 *seq = 0;
 }
 
+/* A frame taken already, as entry seq's; stamped on the lock as the frame process does (a gap, JOURNAL_GAP_S). */
+static void write_frame(int runtime_fd, struct journal *j, unsigned long long seq, const void *data, size_t size) {
+        _cleanup_close_ int fd = -EBADF;
+        int r = journal_write_frame(j, seq, false, data, size);
+
+        if (r < 0) {
+                log_debug_errno(r, "Cannot write frame %llu of the journal: %m", seq);
+                return;
+        }
+        fd = frame_lock_open(runtime_fd);
+        if (fd >= 0)
+                (void) futimens(fd, NULL);
+}
+
 void cli_journal_record(const char *profile, const struct cli_journal_action *a) {
         _cleanup_(config_done) struct bd_config c = {};
         _cleanup_(paths_done) struct bd_paths p = {};
@@ -302,7 +316,9 @@ void cli_journal_record(const char *profile, const struct cli_journal_action *a)
                        .extra_json = before,
                },
                &seq);
-        if (seq > 0 && !a->no_frame)
+        if (seq > 0 && !a->no_frame && a->frame)
+                write_frame(runtime_fd, &j, seq, a->frame, a->frame_size);
+        else if (seq > 0 && !a->no_frame)
                 spawn_frame(profile, runtime_fd, seq, false);
 out:
         journal_close(&j);

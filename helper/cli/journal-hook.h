@@ -29,6 +29,11 @@ struct cli_journal_action {
         const char *settle;                     /* or NULL */
         unsigned settle_ms;
         bool no_frame;                          /* the screen cannot have changed and no X is at hand */
+        /* The frame after it, taken already (JPEG, frame_width wide: the
+         * agent's own screenshot after the action), written as it is
+         * instead of by a frame process reading the screen again; or NULL. */
+        const void *frame;
+        size_t frame_size;
         /* The "args" object's members; redact: [journal] redact_text. */
         void (*args)(struct json *j, bool redact, const void *userdata);
         const void *userdata;

@@ -329,6 +329,7 @@ struct grab {
         size_t map_size, slot_size;
         xcb_shm_query_version_cookie_t version;
         bool version_pending;           /* its reply not read yet */
+        struct thumb_scaler *also;      /* a second picture of the same strips, or NULL */
         /* Output rows handed on as they complete */
         thumb_rows_fn on_rows;
         void *userdata;
@@ -396,6 +397,18 @@ static void discard_in_flight(struct grab *g) {
         g->issued = g->received = 0;
 }
 
+/* A strip to the scaler, and to the second picture's when there is one. */
+static int push_strip(struct grab *g, struct thumb_scaler *s, const uint8_t *rows, unsigned h,
+                      unsigned long long *scale_usec) {
+        unsigned long long t = now_usec();
+        int r = thumb_scaler_push(s, rows, g->stride, h);
+
+        if (r >= 0 && g->also)
+                r = thumb_scaler_push(g->also, rows, g->stride, h);
+        *scale_usec += now_usec() - t;
+        return r;
+}
+
 /* -EOPNOTSUPP when the first strip fails (nothing was pushed: the caller may
  * try the other way), -EIO when a later one does, on_rows' error. The first
  * strips are in flight already (issue_first). */
@@ -410,12 +423,9 @@ static int grab_strips(struct grab *g, struct thumb_scaler *s, unsigned long lon
                 if (g->shm) {
                         _cleanup_free_ xcb_shm_get_image_reply_t *reply =
                                 xcb_shm_get_image_reply(g->c, (xcb_shm_get_image_cookie_t) { g->seq[slot] }, &err);
-                        if (reply) {
-                                unsigned long long t = now_usec();
-
-                                r = thumb_scaler_push(s, g->map + slot * g->slot_size, g->stride, h);
-                                *scale_usec += now_usec() - t;
-                        } else
+                        if (reply)
+                                r = push_strip(g, s, g->map + slot * g->slot_size, h, scale_usec);
+                        else
                                 r = i == 0 ? -EOPNOTSUPP : -EIO;
                 } else {
                         _cleanup_free_ xcb_get_image_reply_t *reply =
@@ -424,12 +434,8 @@ static int grab_strips(struct grab *g, struct thumb_scaler *s, unsigned long lon
                                 r = i == 0 ? -EOPNOTSUPP : -EIO;
                         else if ((size_t) xcb_get_image_data_length(reply) < g->stride * h)
                                 r = -EIO;
-                        else {
-                                unsigned long long t = now_usec();
-
-                                r = thumb_scaler_push(s, xcb_get_image_data(reply), g->stride, h);
-                                *scale_usec += now_usec() - t;
-                        }
+                        else
+                                r = push_strip(g, s, xcb_get_image_data(reply), h, scale_usec);
                 }
                 if (r >= 0)
                         r = emit_rows(g, s);
@@ -514,8 +520,13 @@ static void grab_done(struct grab *g) {
 
 int thumb_grab_scaled_stream(xcb_connection_t *c, int screen, unsigned box_w, unsigned box_h, thumb_rows_fn on_rows,
                              void *userdata, struct thumb_image *ret) {
-        _cleanup_(thumb_scaler_freep) struct thumb_scaler *s = NULL;
-        _cleanup_free_ uint8_t *rgb = NULL;
+        return thumb_grab_scaled_also(c, screen, box_w, box_h, on_rows, userdata, NULL, ret);
+}
+
+int thumb_grab_scaled_also(xcb_connection_t *c, int screen, unsigned box_w, unsigned box_h, thumb_rows_fn on_rows,
+                           void *userdata, struct thumb_picture *also, struct thumb_image *ret) {
+        _cleanup_(thumb_scaler_freep) struct thumb_scaler *s = NULL, *s_also = NULL;
+        _cleanup_free_ uint8_t *rgb = NULL, *rgb_also = NULL;
         _cleanup_(grab_done) struct grab g = { .c = c, .on_rows = on_rows, .userdata = userdata };
         const xcb_setup_t *setup = xcb_get_setup(c);
         const xcb_screen_t *scr;
@@ -525,8 +536,10 @@ int thumb_grab_scaled_stream(xcb_connection_t *c, int screen, unsigned box_w, un
         unsigned w, h;
         int fmt, r;
 
-        if (box_w == 0 || box_h == 0)
+        if (box_w == 0 || box_h == 0 || (also && (also->box_w == 0 || also->box_h == 0)))
                 return -EINVAL;
+        if (also)
+                also->rgb = NULL;
         scr = screen_of(setup, screen);
         if (!scr)
                 return -ENXIO;
@@ -565,6 +578,20 @@ int thumb_grab_scaled_stream(xcb_connection_t *c, int screen, unsigned box_w, un
         r = thumb_scaler_new_ring((enum thumb_pixfmt) fmt, g.width, g.height, rgb, g.ring_rows, w, h, &s);
         if (r < 0)
                 return r;
+        if (also) {
+                unsigned aw, ah;
+
+                thumb_fit(g.width, g.height, also->box_w, also->box_h, &aw, &ah);
+                rgb_also = buffer_alloc((size_t) aw * ah * 3);
+                if (!rgb_also)
+                        return -ENOMEM;
+                r = thumb_scaler_new((enum thumb_pixfmt) fmt, g.width, g.height, rgb_also, aw, ah, &s_also);
+                if (r < 0)
+                        return r;
+                also->width = aw;
+                also->height = ah;
+                g.also = s_also;
+        }
         g.rgb = rgb;
         g.out_w = w;
         g.out_h = h;
@@ -590,6 +617,8 @@ int thumb_grab_scaled_stream(xcb_connection_t *c, int screen, unsigned box_w, un
         if (r < 0)
                 return r;
 
+        if (also)
+                also->rgb = TAKE_PTR(rgb_also);
         *ret = (struct thumb_image) {
                 .rgb = on_rows ? NULL : TAKE_PTR(rgb),
                 .width = w,

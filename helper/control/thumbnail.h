@@ -165,3 +165,18 @@ typedef int (*thumb_rows_fn)(const uint8_t *rows, unsigned width, unsigned heigh
                              void *userdata);
 int thumb_grab_scaled_stream(xcb_connection_t *c, int screen, unsigned box_w, unsigned box_h, thumb_rows_fn on_rows,
                              void *userdata, struct thumb_image *ret);
+
+/*
+ * A second picture of the same grab: the same strips scaled by a second
+ * scaler to fit box_w x box_h, whole in rgb. It costs a scaler's time, not
+ * a second read of the screen.
+ */
+struct thumb_picture {
+        unsigned box_w, box_h;          /* the box it fits (never enlarged) */
+        uint8_t *rgb;                   /* set, owned by the caller (free()): packed RGB888, width * 3 bytes a row */
+        unsigned width, height;         /* set */
+};
+
+/* thumb_grab_scaled_stream, and *also filled (also->rgb NULL on failure). */
+int thumb_grab_scaled_also(xcb_connection_t *c, int screen, unsigned box_w, unsigned box_h, thumb_rows_fn on_rows,
+                           void *userdata, struct thumb_picture *also, struct thumb_image *ret);

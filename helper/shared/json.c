@@ -106,8 +106,17 @@ static void json_write_string(FILE *f, const char *s) {
 
         fputc('"', f);
         while (*p) {
-                size_t n;
+                size_t n = 0;
 
+                /* Plain ASCII goes out a run at a time (a screenshot's base64
+                 * is a few hundred KB of it): one fwrite, not one a byte. */
+                while (p[n] >= 0x20 && p[n] < 0x80 && p[n] != '"' && p[n] != '\\')
+                        n++;
+                if (n > 0) {
+                        fwrite(p, 1, n, f);
+                        p += n;
+                        continue;
+                }
                 switch (*p) {
                 case '"':
                         fputs("\\\"", f);

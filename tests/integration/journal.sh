@@ -260,6 +260,21 @@ t_is "$(jq_py "$BD_T/jseen" '[(e["action"], e.get("event"), e.get("note")) for e
         "[('lease', 'returned', 'control changed outside botdesk lease'), ('input move', None, None)]" \
         "a change of control made elsewhere is recorded before the agent's next action"
 
+# ---- a screenshot's frame: the agent's own grab ----------------------------------------------
+# The frame after an action that ends with a screenshot comes from the same
+# grab, written before the answer; it is the frame process's frame of the
+# same screen, byte for byte (the pointer rests at 4,4: xeyes stays still).
+printf '%s\n' '{"action": "screenshot"}' | timeout 20 "$BOTDESK" act "$P" >"$BD_T/shot.act" 2>&1
+shot=$(ls "$J/frames" | grep -v before | tail -n 1)
+"$BOTDESK" journal "$P" --json 2>/dev/null | tail -n 1 >"$BD_T/jshot"
+t_is "$(jq_py "$BD_T/jshot" '(d[0]["action"], d[0]["frame"])')" "('agent screenshot', 'frames/$shot')" \
+        "an act screenshot is in the journal with its frame written by the time act answered"
+"$BOTDESK" input "$P" move 4 4 >/dev/null
+"$BOTDESK" journal "$P" --json 2>/dev/null | tail -n 1 >"$BD_T/jmove"
+moved=$J/$(jq_py "$BD_T/jmove" 'd[0]["frame"]')
+t_ok "the next action's frame is taken by the frame process (within 10 s)" wait_for 10 test -s "$moved"
+t_ok "... and the screenshot's frame is the same picture, byte for byte" cmp -s "$J/frames/$shot" "$moved"
+
 # ---- the cap ------------------------------------------------------------------------------
 printf 'max_mb = 1\n' >>"$BOTDESK_CONFIG"
 big=$(head -c 100000 /dev/zero | tr '\0' x)

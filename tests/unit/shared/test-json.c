@@ -40,6 +40,8 @@ static const struct {
         { "\xc0\xaf", "\"\\ufffd\\ufffd\"", "an overlong form is invalid, byte by byte" },
         { "\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\"", "a UTF-16 surrogate is invalid" },
         { "\xf4\x90\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\"", "a code point beyond U+10FFFF is invalid" },
+        { "ab\"cd\\ef\x01gh\xc3\xa9ij\xffkl", "\"ab\\\"cd\\\\ef\\u0001gh\xc3\xa9ij\\ufffdkl\"",
+          "runs of plain ASCII between every kind of escape keep their bytes and order" },
 };
 
 static void test_strings(void) {
@@ -48,6 +50,26 @@ static void test_strings(void) {
 
                 TAP_EQ_STR(got, cases[i].want, "%s", cases[i].what);
         }
+}
+
+/* A base64 image's worth of plain ASCII, with an escape at the end of it: written whole. */
+static void test_long_run(void) {
+        const size_t n = 300000;
+        _cleanup_free_ char *in = malloc(n + 2), *got = NULL;
+        bool same;
+
+        if (!in) {
+                tap_ok(0, "memory for a long string");
+                return;
+        }
+        for (size_t i = 0; i < n; i++)
+                in[i] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/="[i % 65];
+        in[n] = '\n';
+        in[n + 1] = 0;
+        got = escaped(in);
+        same = got && strlen(got) == n + 4 && got[0] == '"' && memcmp(got + 1, in, n) == 0 &&
+               streq(got + 1 + n, "\\n\"");
+        tap_ok(same, "a 300 KB run of base64 characters is written as it is, the newline after it escaped");
 }
 
 static void test_document(void) {
@@ -144,6 +166,7 @@ static void test_parse(void) {
 
 int main(void) {
         test_strings();
+        test_long_run();
         test_document();
         test_mem();
         test_parse();
