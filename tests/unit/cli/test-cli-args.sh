@@ -252,6 +252,10 @@ expect_input_usage() { # MESSAGE ARGS...: input ARGS says MESSAGE, then its usag
         local want=$1
         shift
         run input "$@"
+        if [ -n "${verb_judges:-}" ] && [ "$rc" = 1 ] && [[ $err == "botdesk: This botdesk was built without agent input"* ]]; then
+                ok "botdesk input $* says: $want, then the usage, exit 2 # skip a build without input"
+                return
+        fi
         [ "$rc" = 2 ] && [ -z "$out" ] && [ "$err" = "botdesk: $want"$'\n'"$input_usage" ] &&
                 ok "botdesk input $* says: $want, then the usage, exit 2" ||
                 not_ok "botdesk input $* says: $want, then the usage, exit 2" "exit $rc" "stderr: $err" "stdout: $out"
@@ -266,6 +270,8 @@ expect_input_usage '--button needs a value.' p click --button
 expect_input_usage '--window needs a value.' p move 1 2 --window
 expect_input_usage 'Invalid --settle=0: give the quiet time in ms, 1-1000.' p move 1 2 --settle=0 --help
 expect_input_usage 'Invalid --settle=: give the quiet time in ms, 1-1000.' p move 1 2 --settle=
+# The words the verb judges (a build without input has its stand-in say so instead).
+verb_judges=1
 expect_input_usage 'move takes X Y.' p move 1 2 --settle 5
 expect_input_usage 'Missing PROFILE argument.' --json
 expect_input_usage 'Missing ACTION for input.' p --settle=5
@@ -278,6 +284,7 @@ expect_input_usage 'scroll 0 0 scrolls nothing.' p scroll -0 0
 expect_input_usage 'Invalid --button "--help": give 1-32 (1 left, 2 middle, 3 right).' p click --button --help
 expect_input_usage '--button applies to click and drag, not move.' --button 2 p move 1 2
 expect_input_usage 'type --stdin takes no TEXT argument.' p type --stdin -
+verb_judges=
 for args in "p move 1 2 --help --settle=0" "-h p --bogus" "p type x --help -- y"; do
         run input $args
         [ "$rc" = 0 ] && [ -z "$err" ] && [ "$out" = "$input_usage" ] && ok "botdesk input $args prints the usage, exit 0" ||
