@@ -77,8 +77,8 @@ for v in start stop restart status list env exec lease rfb watch lookup doctor i
         expect 2 "Unknown option --no-such-option for $v." "$v" p --no-such-option
 done
 # botdesk VERB --help (or -h): the verb's usage on stdout, exit 0. The
-# table's verbs print their lines of botdesk --help; those that parse their
-# own words print their own usage.
+# table's verbs print their lines of botdesk --help; those with a usage of
+# their own in their row (once their own loop's) print it.
 lines_of() { # VERB: its lines in $usage, with their continuation lines
         awk -v v="$1" '/^  [a-z]/ { in_verb = ($1 == v) } /^  [a-z]/ || /^    / { if (in_verb) print; next } { in_verb = 0 }' <<<"$usage"
 }
@@ -112,7 +112,7 @@ expect 2 'Unknown option --env for env.' env p --env X
 expect 2 'Unknown option --password-stdin for status.' status --password-stdin
 expect 2 'Unknown option --timeout=5 for start.' start p --timeout=5
 expect 2 'Unknown option --bogus for install.' install --password-stdin --bogus
-# The verbs that parse their own words keep their own messages.
+# The verbs that once parsed their own words keep their loops' messages.
 expect 2 'Unknown option --no-such-option for thumbnail; see botdesk thumbnail --help.' thumbnail p --no-such-option
 expect 2 'Unknown option --no-such-option for windows; use: botdesk windows PROFILE [--json] [--start]' windows p --no-such-option
 expect 2 'Unexpected argument "q"; use: botdesk cursor PROFILE [--json] [--start]' cursor p q
