@@ -120,13 +120,6 @@ int cli_action_done(int runtime_fd, const char *profile, const char *what, const
         return EXIT_REFUSED;
 }
 
-bool cli_words_ask_help(int argc, char **argv) {
-        for (int i = 1; i < argc && !streq(argv[i], "--"); i++)
-                if (streq(argv[i], "-h") || streq(argv[i], "--help"))
-                        return true;
-        return false;
-}
-
 int cli_check_profile(const char *profile) {
         if (!profile) {
                 log_error("Missing PROFILE argument.");

@@ -91,10 +91,6 @@ bool cli_still_admitted(void *userdata);
 /* A valid profile name, else says why (NULL: missing) and returns -EINVAL. */
 int cli_check_profile(const char *profile);
 
-/* For the verbs built without what they need: whether the words after the
- * verb (argv[1..argc), up to "--") ask for its usage (-h, --help). */
-bool cli_words_ask_help(int argc, char **argv);
-
 /* Load the configuration (of profile, or the global one for NULL) from the
  * usual files; on errors print each with its file:line and a line saying
  * what to do, and return the negative errno. */

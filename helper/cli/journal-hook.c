@@ -324,6 +324,15 @@ out:
         journal_close(&j);
 }
 
+void cli_journal_words(struct json *j, char *const *words) {
+        json_key(j, "words");
+        json_array_begin(j);
+        for (size_t i = 0; words && words[i]; i++)
+                if (!streq(words[i], "--json") && !streq(words[i], "--start"))
+                        json_string(j, words[i]);
+        json_array_end(j);
+}
+
 void cli_journal_lease(const char *profile, const struct lease *l) {
         _cleanup_(config_done) struct bd_config c = {};
         _cleanup_(paths_done) struct bd_paths p = {};

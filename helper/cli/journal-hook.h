@@ -41,6 +41,11 @@ struct cli_journal_action {
 
 void cli_journal_record(const char *profile, const struct cli_journal_action *a);
 
+/* The "words" member of an "args" object: the words given after PROFILE,
+ * which `botdesk journal replay` runs again, but for --json and --start:
+ * how the verb answered, not what it did. */
+void cli_journal_words(struct json *j, char *const *words);
+
 /* A lease change by `botdesk lease`: "human_took" (with the viewer's hash) or "returned". */
 void cli_journal_lease(const char *profile, const struct lease *l);
 

@@ -55,7 +55,7 @@ static int option_find(const struct verb *v, const char *word, const char **ret_
                 if (!name)
                         return -ENOMEM;
                 id = option_find_name(v, name);
-                if (id < 0 || !cli_option_takes_value(id) || v->usage_in_message)
+                if (id < 0 || !(cli_option_takes_value(id) || cli_options[id].inline_value) || v->usage_in_message)
                         return -1;
                 *ret_inline = eq + 1;
                 return id;
@@ -106,6 +106,21 @@ static int option_apply(struct cli_args *a, int id, const char *word, const char
                 return EXIT_OK;
         case OPT_BEFORE:
                 a->before = true;
+                return EXIT_OK;
+        case OPT_DOUBLE:
+                a->double_click = true;
+                return EXIT_OK;
+        case OPT_STDIN:
+                a->from_stdin = true;
+                return EXIT_OK;
+        case OPT_SETTLE:
+                /* --settle=MS, else (0) the verb's own quiet time; the last one counts. */
+                if (value && (parse_uint(value, INPUT_SETTLE_MS_MAX, &v) < 0 || v == 0)) {
+                        log_error("Invalid %s: give the quiet time in ms, 1-%u.", word, INPUT_SETTLE_MS_MAX);
+                        return EXIT_USAGE;
+                }
+                a->settle = true;
+                a->settle_ms = value ? (unsigned) v : 0;
                 return EXIT_OK;
         case OPT_QUIET_MS:
         case OPT_TIMEOUT_MS:
@@ -173,6 +188,9 @@ static int option_apply(struct cli_args *a, int id, const char *word, const char
                 break;
         case OPT_WINDOW:
                 a->window = value;
+                break;
+        case OPT_BUTTON:
+                a->button = value;
                 break;
         case OPT_OUTPUT:
         case OPT_OUTPUT_SHORT:
@@ -242,6 +260,16 @@ static int usage_error(const struct verb *v, const char *what, const char *verb,
                         log_error("Unexpected argument \"%s\".", w);
                 return EXIT_USAGE;
         }
+        if (v->usage_after_message) {
+                if (streq(what, "option"))
+                        log_error("Unknown option %s for %s.", w, verb);
+                else if (streq(what, "value"))
+                        log_error("%s needs a value.", w);
+                else
+                        log_error("Unexpected argument \"%s\".", w);
+                fputs(v->usage, stderr);
+                return EXIT_USAGE;
+        }
         if (v->usage_in_message) {
                 if (streq(what, "option"))
                         log_error("Unknown option %s.\n%s", w, v->usage);
@@ -273,7 +301,7 @@ static int usage_error(const struct verb *v, const char *what, const char *verb,
  * lease's action), exec's command after PROFILE or after "--" (for a verb
  * of its own options with a command, web, or with operands, "--" only ends
  * the options, as getopt or its loop did; for the others it is a word they
- * do not take). A verb
+ * do not take). a->operands has room for every word. A verb
  * outside the table is parsed as one without options of its own, so that
  * its words are judged before its name. Returns an exit code, said.
  */
@@ -281,6 +309,7 @@ static int parse_args(const struct verb *v, const char *verb, char **words, stru
         bool options_done = false;
 
         a->verb = verb;
+        a->words = words;
         for (size_t i = 0; words[i]; i++) {
                 const char *w = words[i], *value;
                 int id, r;
@@ -296,8 +325,10 @@ static int parse_args(const struct verb *v, const char *verb, char **words, stru
                 }
                 /* A verb of its own options and operands only takes no word
                  * that starts with a dash, "-" and "--" included; one of
-                 * operands (a11y, journal, thumbnail) takes "-" as a word. */
-                if (w[0] == '-' && (w[1] || (v->own_options && !v->command && !v->operands)) && !options_done) {
+                 * operands (a11y, journal, thumbnail, input) takes "-" as a
+                 * word, and input a negative number. */
+                if (w[0] == '-' && (w[1] || (v->own_options && !v->command && !v->operands)) && !options_done &&
+                    !(v->negative_operands && w[1] >= '0' && w[1] <= '9')) {
                         id = option_find(v, w, &value);
                         if (id == -ENOMEM)
                                 return log_error("Out of memory."), EXIT_FAILED;
@@ -307,10 +338,12 @@ static int parse_args(const struct verb *v, const char *verb, char **words, stru
                                 value = words[++i];
                         /* Its value missing: a word the verb does not take, for those with a usage or line of their own. */
                         if (cli_option_takes_value(id) && !value && (v->usage || v->use) && !cli_options[id].judges_missing)
-                                return usage_error(v, !v->usage_in_message && !v->says_see_help
+                                return usage_error(v, !v->usage_in_message && !v->says_see_help && !v->usage_after_message
                                                               ? (v->usage ? "argument" : "option")
                                                               : id == OPT_EPOCH ? "option" : "value", verb, w);
                         r = option_apply(a, id, w, value);
+                        if (r == EXIT_USAGE && v->usage_after_message)
+                                fputs(v->usage, stderr);
                         if (r != EXIT_OK)
                                 return r;
                         /* Its own loop (or getopt) answered --help where it stood. */
@@ -319,7 +352,7 @@ static int parse_args(const struct verb *v, const char *verb, char **words, stru
                 } else if (v->operands) {
                         if (a->n_operands >= v->operands && !v->counts_operands)
                                 return usage_error(v, "argument", verb, w);
-                        if (a->n_operands < v->operands && a->n_operands < ELEMENTSOF(a->operands))
+                        if (a->n_operands < v->operands)
                                 a->operands[a->n_operands] = w;
                         a->n_operands++;
                         a->operand = a->operands[0];
@@ -381,6 +414,7 @@ int main(int argc, char **argv) {
         static const struct verb unknown = { .options = OPTS_COMMON };
         struct cli_args a = {};
         _cleanup_free_ char **words = NULL;
+        _cleanup_free_ const char **operands = NULL;
         const struct verb *v;
         size_t n;
         const char *verb;
@@ -406,14 +440,17 @@ int main(int argc, char **argv) {
                 return cli_usage(stderr, EXIT_USAGE);
         verb = argv[optind++];
         v = verb_find(verb);
+        n = (size_t) (argc - optind) + 1;
+        a.operands = operands = calloc(n, sizeof *operands);
+        if (!operands)
+                return log_error("Out of memory."), EXIT_FAILED;
         /* The words of the table's verbs are judged here, before a profile
          * placed elsewhere gets them: --help is answered on this host, and
          * never takes the profile's lock or writes its owner record. */
-        if (v && v->run) {
-                /* An agent action's --epoch N first, as for run_argv: from a
-                 * copy, for a profile placed elsewhere gets every word. */
+        if (v) {
+                /* An agent action's --epoch N first: from a copy, for a
+                 * profile placed elsewhere gets every word. */
                 if (v->epoch) {
-                        n = (size_t) (argc - optind) + 1;
                         words = malloc(n * sizeof *words);
                         if (!words)
                                 return log_error("Out of memory."), EXIT_FAILED;
@@ -431,15 +468,6 @@ int main(int argc, char **argv) {
         c = remote_dispatch(verb, argv + optind);
         if (c >= 0)
                 return c;
-        if (v && v->run_argv) {
-                if (v->epoch) {
-                        r = parse_epoch(argv + optind);
-                        if (r < 0)
-                                return EXIT_USAGE;
-                        argc -= r;
-                }
-                return v->run_argv(argc - optind + 1, argv + optind - 1);
-        }
         if (!v) {
                 r = parse_args(&unknown, verb, argv + optind, &a);
                 if (r != EXIT_OK)

@@ -57,7 +57,6 @@ struct request {
         uint32_t keysym;                /* down/up of a key (0: a button) */
         char *text;                     /* type: the text, for the journal */
         char **words;                   /* the words after PROFILE, for the journal (borrowed) */
-        int n_words;
         unsigned screen_w, screen_h;
 };
 
@@ -67,43 +66,8 @@ static void request_done(struct request *r) {
         free(r->text);
 }
 
-static void input_usage(FILE *f) {
-        fputs("Usage: botdesk input PROFILE ACTION [ARGS] [--start] [--json]\n"
-              "\n"
-              "  move X Y                     move the pointer (0 <= X < width, 0 <= Y < height)\n"
-              "  click [X Y] [--button N] [--double]\n"
-              "                               click (at X Y), button 1-32 (default 1: left, 2 middle, 3 right)\n"
-              "  drag X1 Y1 X2 Y2 [--button N]\n"
-              "  scroll DX DY                 wheel steps: DY > 0 down, DY < 0 up, DX > 0 right, DX < 0 left\n"
-              "  key COMBO...                 e.g. ctrl+l, Return, super, ctrl+shift+t, alt+F4 (keysym names\n"
-              "                               or ctrl shift alt super meta altgr enter esc tab space ...)\n"
-              "  type TEXT | type --stdin      any Unicode text; newline is Return, tab is Tab\n"
-              "  down KEY|buttonN, up KEY|buttonN\n"
-              "                               press or release and leave it so\n"
-              "  --window ID                  move, click, drag: X Y inside that window (an id of botdesk windows)\n"
-              "  --settle[=MS]                then wait until the screen was quiet MS ms (default 150; at most\n"
-              "                               2000 ms), and say settled, still_changing or no_change\n"
-              "  --start                      start the desktop first when it is not running\n",
-              f);
-}
-
-/* Says what is wrong, then the accepted forms; the exit code of a usage error. */
-#define usage_error(...) (log_error(__VA_ARGS__), input_usage(stderr), EXIT_USAGE)
-
-/* -?[0-9]+ in [-max, max]. */
-static int parse_signed(const char *s, long long max, long long *ret) {
-        unsigned long long v;
-        bool neg = s[0] == '-';
-
-        if (parse_uint(s + neg, (unsigned long long) max, &v) < 0)
-                return -EINVAL;
-        *ret = neg ? -(long long) v : (long long) v;
-        return 0;
-}
-
-static bool looks_positional(const char *a) {
-        return a[0] != '-' || (a[1] >= '0' && a[1] <= '9') || streq(a, "-");
-}
+/* Says what is wrong, then the accepted forms (its row's usage); the exit code of a usage error. */
+#define usage_error(...) (log_error(__VA_ARGS__), cli_verb_usage_to(stderr, "input"), EXIT_USAGE)
 
 static int parse_xy(const char *x, const char *y, unsigned long long *rx, unsigned long long *ry) {
         if (parse_uint(x, 65535, rx) < 0)
@@ -146,60 +110,27 @@ static int parse_text(const char *text, struct request *req) {
         return EXIT_OK;
 }
 
-static int parse_args(struct request *req, const char *name, const char **pos, size_t n);
+static int parse_args(struct request *req, const char *name, const char *const *pos, size_t n);
 
-/* EXIT_OK, EXIT_USAGE (said), or -1 after --help. */
-static int parse_request(int argc, char **argv, struct request *req) {
-        _cleanup_free_ const char **pos = calloc((size_t) argc + 1, sizeof *pos);
-        const char *button = NULL, *window = NULL, *name;
-        size_t n = 0;
-        bool done = false;
+/*
+ * Its words as main.c's parser left them (verb-table.c: its row and usage):
+ * PROFILE ACTION [ARGS...] in operands, a negative number, "-" and every
+ * word after "--" among them; --settle=MS judged there, --button and
+ * --window here, once the action is known.
+ */
+static int parse_request(const struct cli_args *a, struct request *req) {
+        const char *const *pos = a->operands;
+        const char *button = a->button, *window = a->window, *name;
+        size_t n = a->n_operands;
 
-        *req = (struct request) { .button = 1 };
-        if (!pos)
-                return log_error("Out of memory."), EXIT_FAILED;
-        for (int i = 1; i < argc; i++) {
-                const char *a = argv[i];
-
-                if (done || looks_positional(a))
-                        pos[n++] = a;
-                else if (streq(a, "--"))
-                        done = true;
-                else if (streq(a, "-h") || streq(a, "--help")) {
-                        input_usage(stdout);
-                        return -1;
-                } else if (streq(a, "--json"))
-                        req->json = true;
-                else if (streq(a, "--settle"))
-                        req->settle_ms = SETTLE_QUIET_MS_DEFAULT;
-                else if (startswith(a, "--settle=")) {
-                        unsigned long long v;
-
-                        if (parse_uint(a + strlen("--settle="), 1000, &v) < 0 || v == 0)
-                                return usage_error("Invalid %s: give the quiet time in ms, 1-1000.", a);
-                        req->settle_ms = (unsigned) v;
-                }
-                else if (streq(a, "--double"))
-                        req->dbl = true;
-                else if (streq(a, "--stdin"))
-                        req->from_stdin = true;
-                else if (streq(a, "--start"))
-                        req->start = true;
-                else if (streq(a, "--button")) {
-                        if (i + 1 >= argc)
-                                return usage_error("%s needs a value.", a);
-                        button = argv[++i];
-                } else if (startswith(a, "--button="))
-                        button = a + strlen("--button=");
-                else if (streq(a, "--window")) {
-                        if (i + 1 >= argc)
-                                return usage_error("%s needs a value.", a);
-                        window = argv[++i];
-                } else if (startswith(a, "--window="))
-                        window = a + strlen("--window=");
-                else
-                        return usage_error("Unknown option %s for input.", a);
-        }
+        *req = (struct request) {
+                .button = 1,
+                .json = a->json,
+                .dbl = a->double_click,
+                .from_stdin = a->from_stdin,
+                .start = a->start,
+                .settle_ms = !a->settle ? 0 : a->settle_ms > 0 ? a->settle_ms : SETTLE_QUIET_MS_DEFAULT,
+        };
         if (n < 1)
                 return usage_error("Missing PROFILE argument.");
         req->profile = pos[0];
@@ -208,9 +139,9 @@ static int parse_request(int argc, char **argv, struct request *req) {
         if (n < 2)
                 return usage_error("Missing ACTION for input.");
         name = pos[1];
-        for (size_t a = 0; a < ELEMENTSOF(action_names); a++)
-                if (streq(name, action_names[a])) {
-                        req->action = (enum action) a;
+        for (size_t i = 0; i < ELEMENTSOF(action_names); i++)
+                if (streq(name, action_names[i])) {
+                        req->action = (enum action) i;
                         goto found;
                 }
         return usage_error("Unknown input action \"%s\".", name);
@@ -247,7 +178,7 @@ found:
         return parse_args(req, name, pos + 2, n - 2);
 }
 
-static int parse_args(struct request *req, const char *name, const char **pos, size_t n) {
+static int parse_args(struct request *req, const char *name, const char *const *pos, size_t n) {
         int r;
 
         switch (req->action) {
@@ -270,7 +201,7 @@ static int parse_args(struct request *req, const char *name, const char **pos, s
         case ACT_SCROLL:
                 if (n != 2)
                         return usage_error("scroll takes DX DY.");
-                if (parse_signed(pos[0], SCROLL_MAX, &req->dx) < 0 || parse_signed(pos[1], SCROLL_MAX, &req->dy) < 0)
+                if (parse_int(pos[0], SCROLL_MAX, &req->dx) < 0 || parse_int(pos[1], SCROLL_MAX, &req->dy) < 0)
                         return usage_error("Invalid scroll steps: give whole numbers from -1000 to 1000.");
                 if (req->dx == 0 && req->dy == 0)
                         return usage_error("scroll 0 0 scrolls nothing.");
@@ -323,7 +254,7 @@ static int check_xy(const struct input *in, unsigned long long x, unsigned long 
                 return EXIT_OK;
         log_error("Position %llu,%llu is outside the screen (%ux%u): X 0-%u, Y 0-%u.", x, y, in->width, in->height,
                   in->width - 1, in->height - 1);
-        input_usage(stderr);
+        cli_verb_usage_to(stderr, "input");
         return EXIT_USAGE;
 }
 
@@ -503,19 +434,14 @@ static void journal_args(struct json *j, bool redact, const void *userdata) {
         }
         if (req->text && (redact || req->from_stdin))
                 return;
-        json_key(j, "words");
-        json_array_begin(j);
-        for (int i = 0; i < req->n_words; i++)
-                if (!streq(req->words[i], "--json") && !streq(req->words[i], "--start"))
-                        json_string(j, req->words[i]);
-        json_array_end(j);
+        cli_journal_words(j, req->words);
 }
 
 static void on_event(void *userdata, const xcb_generic_event_t *ev) {
         settle_event(userdata, ev);
 }
 
-int verb_input(int argc, char **argv) {
+int verb_input(const struct cli_args *a) {
         _cleanup_(request_done) struct request req = {};
         _cleanup_free_ char *display = NULL, *xauthority = NULL;
         _cleanup_close_ int dirfd = -EBADF;
@@ -529,15 +455,13 @@ int verb_input(int argc, char **argv) {
         char what[16];
         int screen, r, ret;
 
-        r = parse_request(argc, argv, &req);
-        if (r < 0)
-                return EXIT_OK;
+        r = parse_request(a, &req);
         if (r != EXIT_OK)
                 return r;
-        for (int i = 1; i < argc; i++)
-                if (argv[i] == req.profile) {
-                        req.words = argv + i + 1;
-                        req.n_words = argc - i - 1;
+        /* The profile is one of the words: those after it replay the action. */
+        for (size_t i = 0; a->words[i]; i++)
+                if (a->words[i] == req.profile) {
+                        req.words = a->words + i + 1;
                         break;
                 }
         /* Only once the request parsed: a bad command starts nothing either. */

@@ -230,6 +230,6 @@ int verb_start_published(const struct cli_args *a, const char *profile, struct b
 }
 
 int cli_start_on_demand(const char *profile, bool flag) {
-        /* The module's verbs parse their own options: start's are all unset. */
+        /* The module's verbs take no option of start's: all unset. */
         return verb_start_on_demand(&(const struct cli_args) {}, profile, flag);
 }

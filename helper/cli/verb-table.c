@@ -12,7 +12,7 @@
 #include "verb-table.h"
 #include "x11-verbs.h"
 
-/* The agent actions that parse their own words: main.c takes their --epoch N. */
+/* The agent actions and the verbs of botdesk-x11.so: --help, and the --epoch N main.c takes first. */
 #define OPTS_ACTION (OPT(OPT_HELP) | OPT(OPT_EPOCH))
 
 const struct cli_option cli_options[_OPT_MAX] = {
@@ -49,7 +49,7 @@ const struct cli_option cli_options[_OPT_MAX] = {
         [OPT_WINDOW] = { "--window", NULL, VALUE_ANY },
         [OPT_STDIN] = { "--stdin" },
         /* Also --settle=MS: never the next word. */
-        [OPT_SETTLE] = { "--settle" },
+        [OPT_SETTLE] = { "--settle", .inline_value = true },
         [OPT_QUIET_MS] = { "--quiet", NULL, VALUE_ANY, .judges_missing = true },
         [OPT_TIMEOUT_MS] = { "--timeout", NULL, VALUE_ANY, .judges_missing = true },
         [OPT_SCREENSHOTS] = { "--screenshots", NULL, VALUE_ANY },
@@ -75,22 +75,11 @@ static int verb_help(const struct cli_args *a) {
 static int verb_list_verbs(const struct cli_args *a);
 
 /* The verbs of botdesk-x11.so, loaded for them alone. */
-static int verb_x11(int argc, char **argv) {
-        int r = x11_verb_run(argv[0], argc, argv);
-
-        if (r == -ENOENT) {
-                /* Only a module of another build lacks one: the version check refuses those first. */
-                log_error("Unknown command \"%s\"; see botdesk --help.", argv[0]);
-                return EXIT_USAGE;
-        }
-        return r;
-}
-
-/* The same for the module's verbs of main.c's parser. */
 static int verb_x11_args(const struct cli_args *a) {
         int r = x11_verb_run_args(a);
 
         if (r == -ENOENT) {
+                /* Only a module of another build lacks one: the version check refuses those first. */
                 log_error("Unknown command \"%s\"; see botdesk --help.", a->verb);
                 return EXIT_USAGE;
         }
@@ -166,10 +155,27 @@ static const struct verb verbs[] = {
           "                                move X Y | click [X Y] [--button N] [--double] | drag X1 Y1 X2 Y2\n"
           "                                | scroll DX DY | key COMBO... | type TEXT | down/up KEY|buttonN\n"
           "                                (--settle[=MS]: then wait until the screen is quiet)\n",
+          .usage = "Usage: botdesk input PROFILE ACTION [ARGS] [--start] [--json]\n"
+                   "\n"
+                   "  move X Y                     move the pointer (0 <= X < width, 0 <= Y < height)\n"
+                   "  click [X Y] [--button N] [--double]\n"
+                   "                               click (at X Y), button 1-32 (default 1: left, 2 middle, 3 right)\n"
+                   "  drag X1 Y1 X2 Y2 [--button N]\n"
+                   "  scroll DX DY                 wheel steps: DY > 0 down, DY < 0 up, DX > 0 right, DX < 0 left\n"
+                   "  key COMBO...                 e.g. ctrl+l, Return, super, ctrl+shift+t, alt+F4 (keysym names\n"
+                   "                               or ctrl shift alt super meta altgr enter esc tab space ...)\n"
+                   "  type TEXT | type --stdin      any Unicode text; newline is Return, tab is Tab\n"
+                   "  down KEY|buttonN, up KEY|buttonN\n"
+                   "                               press or release and leave it so\n"
+                   "  --window ID                  move, click, drag: X Y inside that window (an id of botdesk windows)\n"
+                   "  --settle[=MS]                then wait until the screen was quiet MS ms (default 150; at most\n"
+                   "                               2000 ms), and say settled, still_changing or no_change\n"
+                   "  --start                      start the desktop first when it is not running\n",
           .options = OPTS_ACTION | OPT(OPT_JSON) | OPT(OPT_BUTTON) | OPT(OPT_DOUBLE) | OPT(OPT_WINDOW) |
                      OPT(OPT_STDIN) | OPT(OPT_SETTLE) | OPT(OPT_START),
           .words = "PROFILE move|click|drag|scroll|key|type|down|up", .epoch = true, .placed = true,
-          .run_argv = verb_x11 },
+          .own_options = true, .operands = OPERANDS_ANY, .negative_operands = true, .usage_after_message = true,
+          .run = verb_x11_args },
         { "windows",
           "  windows PROFILE [--json] [--start]\n"
           "                                the window manager's windows: id, title, class, geometry, active\n",

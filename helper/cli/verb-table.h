@@ -10,15 +10,14 @@
  * __verbs`) all read it: a new verb is one row here and one verb-NAME.c.
  */
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "verbs.h"
 
-/* Every option of every verb. The first ones are main.c's parser's
- * (option_apply()); the rest are declared for the verbs that still parse
- * their own words, so that the relay and the completion know them. */
+/* Every option of every verb, each set by main.c's parser (option_apply()). */
 enum cli_option_id {
         OPT_JSON,
         OPT_QUIET,
@@ -103,10 +102,15 @@ struct cli_option {
         /* Its value missing is judged as an invalid one (option_apply()
          * says so), not as a word the verb does not take. */
         bool judges_missing;
+        /* A flag that also takes a value as --NAME=VALUE, never as the next
+         * word (input's --settle and --settle=MS). */
+        bool inline_value;
 };
 
 /* settle's --quiet MS and --timeout MS: at most this many ms. */
 #define SETTLE_MS_MAX 600000u
+/* input's --settle=MS: at most this many ms. */
+#define INPUT_SETTLE_MS_MAX 1000u
 /* a11y's --max-nodes N: at most this many. */
 #define A11Y_MAX_NODES_MAX 100000u
 /* journal replay's --tolerance PCT: at most this. */
@@ -168,8 +172,12 @@ struct verb {
          * a dash ("-", "--") is an operand. */
         bool own_options;
         /* a11y: up to this many positional words, in operands (operand the
-         * first), "-" one of them, and after "--" every word is one. */
+         * first), "-" one of them, and after "--" every word is one
+         * (OPERANDS_ANY: input's PROFILE ACTION and the action's words). */
         unsigned operands;
+        /* input: a word of a dash and a digit (scroll's -3) is an operand,
+         * not an option. */
+        bool negative_operands;
         /* a11y, as its loop took them: no --NAME=VALUE, and its messages
          * end with its usage in the same line of the log: 'Unknown option
          * W.', 'Unexpected argument "W".', 'W needs a value.' (--epoch
@@ -183,6 +191,10 @@ struct verb {
          * stand but counted in n_operands, for the verb to refuse once its
          * profile is judged, as after getopt. */
         bool counts_operands;
+        /* input, as its loop said them: 'Unknown option W for VERB.', 'W
+         * needs a value.' (--epoch without its N: an unknown option), and
+         * an option's invalid value, each followed by its usage on stderr. */
+        bool usage_after_message;
         /* thumbnail: its usage for --help only; a word it does not take is
          * said in one line: 'Unknown option W for VERB; see botdesk VERB
          * --help.', 'Unexpected argument "W".', 'W needs a value.'. */
@@ -203,9 +215,10 @@ struct verb {
         /* Placed elsewhere, it reads our stdin within its deadline (clipboard set). */
         bool remote_stdin;
         int (*run)(const struct cli_args *a);
-        /* Instead of run: a verb that parses its own words (verbs.h). */
-        int (*run_argv)(int argc, char **argv);
 };
+
+/* A verb's operands: as many as it is given. */
+#define OPERANDS_ANY UINT_MAX
 
 /* The verb called name, or NULL. */
 const struct verb *verb_find(const char *name);

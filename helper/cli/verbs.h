@@ -21,6 +21,7 @@ struct helper_record;
 /* What main.c's parser found after the verb. Pointers are into argv. */
 struct cli_args {
         const char *verb;       /* the verb itself */
+        char **words;           /* every word after it, NULL-terminated, an agent action's --epoch N taken out */
         const char *operand;    /* the first word: PROFILE (config: check or show), or NULL */
         const char *action;     /* lease: the second word (show, take, ...), or NULL */
         char **command;         /* exec: CMD [ARG...], NULL-terminated, or NULL */
@@ -40,17 +41,22 @@ struct cli_args {
         const char *screenshots;                        /* act */
         const char *type;                               /* clipboard */
         unsigned quiet_ms, timeout_ms;                  /* settle; 0 = not given */
-        const char *window, *find;                      /* a11y */
+        const char *window, *find;                      /* a11y, input (window) */
         unsigned max_nodes;                             /* a11y; 0 = not given */
+        const char *button;                             /* input, judged by the verb */
+        bool double_click, from_stdin, settle;          /* input: --double, --stdin, --settle[=MS] */
+        unsigned settle_ms;                             /* input: --settle=MS; 0 = the default */
         const char *output, *size, *format, *quality;   /* thumbnail; output NULL for "-" */
         bool data_url, timings;                         /* thumbnail */
         const char *since, *video;                      /* journal */
         unsigned long long from, to;                    /* journal replay; 0 = not given */
         unsigned tolerance;                             /* journal replay, with tolerance_given */
         bool tolerance_given, follow, dry_run, scale, before;
-        /* a11y, journal: their words (PROFILE do ID ACTION TEXT, PROFILE
-         * export DIR), operand the first; journal's beyond them counted too */
-        const char *operands[5];
+        /* a11y, journal, thumbnail, input: their words (PROFILE do ID ACTION
+         * TEXT, PROFILE export DIR, PROFILE ACTION ARGS...), operand the
+         * first, NULL after the last; journal's beyond its row's count
+         * counted too, not kept. Room for every word after the verb. */
+        const char **operands;
         size_t n_operands;
         char *pass_env[65];     /* exec --env NAME, NULL-terminated */
         size_t n_pass_env;
@@ -84,8 +90,8 @@ int verb_restart(const struct cli_args *a);
  */
 int verb_start_on_demand(const struct cli_args *a, const char *profile, bool flag);
 
-/* The same for the verbs of botdesk-x11.so, which parse their own options
- * (x11-verbs.h hands it to them). */
+/* The same for the verbs of botdesk-x11.so, which have no struct cli_args
+ * of start's to hand on (x11-verbs.h hands it to them). */
 int cli_start_on_demand(const char *profile, bool flag);
 
 /* What env and exec act on: the desktop, started on demand as above (flag
@@ -178,11 +184,8 @@ int verb_config(const struct cli_args *a);
 int verb_web(const struct cli_args *a);
 
 /*
- * The verbs that speak X, in botdesk-x11.so (x11-verbs.h). Those of
- * (argc, argv) parse their own words (argv[0] is the verb itself, argv[1..argc)
- * everything after it: -o, negative scroll steps, text after --); main.c
- * hands them their words after the relay (cli-remote.c) had them, and the
- * table still declares their options. The others read struct cli_args.
+ * The verbs that speak X, in botdesk-x11.so (x11-verbs.h), their words
+ * read by main.c's parser like every verb's.
  *
  * botdesk thumbnail PROFILE [-o FILE] [--size WxH] [--format png|jpeg] [--data-url] [--quality N]
  *         0 written; 1 failed (X refused, grab or encode failed, FILE not
@@ -198,7 +201,7 @@ int verb_web(const struct cli_args *a);
  *         lease has left ({"suppressed": "epoch_moved", ...}); 4 not running.
  */
 int verb_thumbnail(const struct cli_args *a);
-int verb_input(int argc, char **argv);
+int verb_input(const struct cli_args *a);
 /*
  * botdesk mcp PROFILE [--start]: an MCP server on stdin/stdout (JSON-RPC, one
  * message per line) until stdin ends (0); 1 when the desktop's X connection

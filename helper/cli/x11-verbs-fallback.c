@@ -10,14 +10,6 @@
 #include "util.h"
 #include "x11-verbs.h"
 
-int x11_verb_run(const char *verb, int argc, char **argv) {
-        x11_verb_fn run = x11_input_verb(verb);
-
-        if (!run)
-                return -ENOENT;
-        return run(argc, argv);
-}
-
 int x11_verb_run_args(const struct cli_args *a) {
         x11_args_fn run = streq(a->verb, "thumbnail") ? verb_thumbnail : x11_input_args_verb(a->verb);
 

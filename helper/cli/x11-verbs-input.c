@@ -5,13 +5,9 @@
 #include "util.h"
 #include "x11-verbs.h"
 
-x11_verb_fn x11_input_verb(const char *name) {
+x11_args_fn x11_input_args_verb(const char *name) {
         if (streq(name, "input"))
                 return verb_input;
-        return NULL;
-}
-
-x11_args_fn x11_input_args_verb(const char *name) {
         if (streq(name, "windows"))
                 return verb_windows;
         if (streq(name, "cursor"))

@@ -51,6 +51,5 @@ const struct x11_verbs botdesk_x11_verbs = {
         .abi = X11_VERBS_ABI,
         .version = BOTDESK_VERSION,
         .setup = setup,
-        .lookup = x11_input_verb,
         .lookup_args = lookup_args,
 };

@@ -67,19 +67,6 @@ static void module_setup(const struct x11_verbs *m) {
         });
 }
 
-int x11_verb_run(const char *verb, int argc, char **argv) {
-        const struct x11_verbs *m = module_load(verb);
-        x11_verb_fn run;
-
-        if (!m)
-                return EXIT_FAILED;
-        run = m->lookup(verb);
-        if (!run)
-                return -ENOENT;
-        module_setup(m);
-        return run(argc, argv);
-}
-
 int x11_verb_run_args(const struct cli_args *a) {
         const struct x11_verbs *m = module_load(a->verb);
         x11_args_fn run;

@@ -14,16 +14,14 @@
 #define X11_VERBS_MODULE "botdesk-x11.so"
 #define X11_VERBS_SYMBOL "botdesk_x11_verbs"
 /* Bumped whenever the struct below changes. */
-#define X11_VERBS_ABI 5u
+#define X11_VERBS_ABI 6u
 
 #include <stdbool.h>
 #include <stdio.h>
 
 struct cli_args;
 
-/* A verb that parses its own words, or (args) one whose words main.c's
- * parser read (verb-table.c: its row). */
-typedef int (*x11_verb_fn)(int argc, char **argv);
+/* A verb of the module: its words as main.c's parser read them (verb-table.c: its row). */
 typedef int (*x11_args_fn)(const struct cli_args *a);
 
 /* What the module's verbs take from the CLI that loaded them. */
@@ -39,24 +37,18 @@ struct x11_verbs {
         const char *version;            /* BOTDESK_VERSION of the module's build */
         void (*setup)(const struct x11_host *host);
         /* The verb called name, or NULL. */
-        x11_verb_fn (*lookup)(const char *name);
-        /* The same for the verbs of main.c's parser. */
         x11_args_fn (*lookup_args)(const char *name);
 };
 
 /* The input verbs by name (x11-verbs-input.c): the real ones, or the
  * fallbacks that say what a build without XTEST lacks. */
-x11_verb_fn x11_input_verb(const char *name);
 x11_args_fn x11_input_args_verb(const char *name);
 
 /*
- * Run VERB when it is one of the module's: argv[0] is the verb, as the
- * verbs themselves expect. Returns the verb's CLI exit code, EXIT_FAILED
- * (said) when the module cannot be loaded, or -ENOENT when VERB is none of
- * them, so that the caller goes on. A build without thumbnails has no
- * module: its fallback verbs say so (x11-verbs-fallback.c).
+ * Run a->verb when it is one of the module's. Returns the verb's CLI exit
+ * code, EXIT_FAILED (said) when the module cannot be loaded, or -ENOENT
+ * when a->verb is none of them, so that the caller goes on. A build
+ * without thumbnails has no module: its fallback verbs say so
+ * (x11-verbs-fallback.c).
  */
-int x11_verb_run(const char *verb, int argc, char **argv);
-
-/* The same for a verb of main.c's parser, a->verb. */
 int x11_verb_run_args(const struct cli_args *a);

@@ -171,6 +171,20 @@ int parse_uint(const char *s, unsigned long long max, unsigned long long *ret) {
         return 0;
 }
 
+int parse_int(const char *s, long long max, long long *ret) {
+        bool negative = s && s[0] == '-';
+        unsigned long long v;
+        int r;
+
+        if (max < 0)
+                return -EINVAL;
+        r = parse_uint(s ? s + negative : NULL, (unsigned long long) max, &v);
+        if (r < 0)
+                return r;
+        *ret = negative ? -(long long) v : (long long) v;
+        return 0;
+}
+
 unsigned long long timespec_usec(const struct timespec *ts) {
         return (unsigned long long) ts->tv_sec * 1000000ULL + (unsigned long long) ts->tv_nsec / 1000ULL;
 }

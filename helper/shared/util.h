@@ -172,6 +172,8 @@ int write_file_atomic_at(int dirfd, const char *name, const void *data, size_t s
 
 /* Parse an unsigned decimal number with no sign, no spaces, no junk. */
 int parse_uint(const char *s, unsigned long long max, unsigned long long *ret);
+/* The same with an optional leading '-' (no '+'): a number in [-max, max]. */
+int parse_int(const char *s, long long max, long long *ret);
 
 /* Monotonic and wall clock in microseconds. */
 unsigned long long now_usec(void);

@@ -77,8 +77,8 @@ for v in start stop restart status list env exec lease rfb watch lookup doctor i
         expect 2 "Unknown option --no-such-option for $v." "$v" p --no-such-option
 done
 # botdesk VERB --help (or -h): the verb's usage on stdout, exit 0. The
-# table's verbs print their lines of botdesk --help; those that parse their
-# own words print their own usage.
+# table's verbs print their lines of botdesk --help; those with a usage of
+# their own in their row (once their own loop's) print it.
 lines_of() { # VERB: its lines in $usage, with their continuation lines
         awk -v v="$1" '/^  [a-z]/ { in_verb = ($1 == v) } /^  [a-z]/ || /^    / { if (in_verb) print; next } { in_verb = 0 }' <<<"$usage"
 }
@@ -112,7 +112,7 @@ expect 2 'Unknown option --env for env.' env p --env X
 expect 2 'Unknown option --password-stdin for status.' status --password-stdin
 expect 2 'Unknown option --timeout=5 for start.' start p --timeout=5
 expect 2 'Unknown option --bogus for install.' install --password-stdin --bogus
-# The verbs that parse their own words keep their own messages.
+# The verbs that once parsed their own words keep their loops' messages.
 expect 2 'Unknown option --no-such-option for thumbnail; see botdesk thumbnail --help.' thumbnail p --no-such-option
 expect 2 'Unknown option --no-such-option for windows; use: botdesk windows PROFILE [--json] [--start]' windows p --no-such-option
 expect 2 'Unexpected argument "q"; use: botdesk cursor PROFILE [--json] [--start]' cursor p q
@@ -242,9 +242,65 @@ expect 2 'Usage: botdesk web ticket PROFILE --viewer ID [--ttl S]' web ticket p 
 expect 2 'Usage: botdesk web ticket PROFILE --viewer ID [--ttl S]' web ticket p --listen unix:/x
 expect 2 'Missing PROFILE argument.' web -- ticket
 expect 2 'A ticket needs --viewer ID: 1-128 bytes without control characters.' web ticket p
-run input p --no-such-option
-[ "$rc" = 2 ] && [ "${err%%$'\n'*}" = "botdesk: Unknown option --no-such-option for input." ] &&
-        ok "botdesk input p --no-such-option exits 2 and says so first" || not_ok "botdesk input p --no-such-option exits 2 and says so first" "exit $rc" "$err"
+# input's words through the table, as its own loop said them: the message,
+# then its usage on stderr (exit 2). A negative number and "-" are words,
+# "--" makes every later word one, --settle never takes the next word.
+input_usage=$(timeout 20 "$bd" input --help)
+[[ $input_usage == "Usage: botdesk input PROFILE ACTION [ARGS] [--start] [--json]"*"--start                      start"* ]] &&
+        ok "botdesk input --help prints its own usage" || not_ok "botdesk input --help prints its own usage" "$input_usage"
+expect_input_usage() { # MESSAGE ARGS...: input ARGS says MESSAGE, then its usage, exit 2
+        local want=$1
+        shift
+        run input "$@"
+        if [ -n "${verb_judges:-}" ] && [ "$rc" = 1 ] && [[ $err == "botdesk: This botdesk was built without agent input"* ]]; then
+                ok "botdesk input $* says: $want, then the usage, exit 2 # skip a build without input"
+                return
+        fi
+        [ "$rc" = 2 ] && [ -z "$out" ] && [ "$err" = "botdesk: $want"$'\n'"$input_usage" ] &&
+                ok "botdesk input $* says: $want, then the usage, exit 2" ||
+                not_ok "botdesk input $* says: $want, then the usage, exit 2" "exit $rc" "stderr: $err" "stdout: $out"
+}
+expect_input_usage 'Unknown option --no-such-option for input.' p --no-such-option
+expect_input_usage 'Unknown option -x for input.' p type -x
+expect_input_usage 'Unknown option --3 for input.' p scroll 0 --3
+expect_input_usage 'Unknown option --json=1 for input.' p move 1 2 --json=1
+expect_input_usage 'Unknown option --quiet for input.' p move 1 2 --quiet
+expect_input_usage 'Unknown option --epoch for input.' p move 1 2 --epoch
+expect_input_usage '--button needs a value.' p click --button
+expect_input_usage '--window needs a value.' p move 1 2 --window
+expect_input_usage 'Invalid --settle=0: give the quiet time in ms, 1-1000.' p move 1 2 --settle=0 --help
+expect_input_usage 'Invalid --settle=: give the quiet time in ms, 1-1000.' p move 1 2 --settle=
+# The words the verb judges (a build without input has its stand-in say so instead).
+verb_judges=1
+expect_input_usage 'move takes X Y.' p move 1 2 --settle 5
+expect_input_usage 'Missing PROFILE argument.' --json
+expect_input_usage 'Missing ACTION for input.' p --settle=5
+expect_input_usage 'Unknown input action "--help".' p -- --help
+expect_input_usage 'Invalid coordinate "--button": give whole pixels from 0.' p click -- --button 2
+expect_input_usage 'Invalid coordinate "-1": give whole pixels from 0.' p move -1 2
+expect_input_usage 'Invalid scroll steps: give whole numbers from -1000 to 1000.' p scroll -1001 0
+expect_input_usage 'Invalid scroll steps: give whole numbers from -1000 to 1000.' p scroll 0 -
+expect_input_usage 'scroll 0 0 scrolls nothing.' p scroll -0 0
+expect_input_usage 'Invalid --button "--help": give 1-32 (1 left, 2 middle, 3 right).' p click --button --help
+expect_input_usage '--button applies to click and drag, not move.' --button 2 p move 1 2
+expect_input_usage 'type --stdin takes no TEXT argument.' p type --stdin -
+verb_judges=
+for args in "p move 1 2 --help --settle=0" "-h p --bogus" "p type x --help -- y"; do
+        run input $args
+        [ "$rc" = 0 ] && [ -z "$err" ] && [ "$out" = "$input_usage" ] && ok "botdesk input $args prints the usage, exit 0" ||
+                not_ok "botdesk input $args prints the usage, exit 0" "exit $rc" "$err"
+done
+expect_input_usage 'Unknown option --bogus for input.' p --bogus --help
+# Words it takes: the desktop is looked for (a build without input says so instead).
+for args in "p scroll 0 -3" "p scroll -- -3 -4" "p type -" "p key -" "p type -- --json" \
+            "--button 2 p click --double --settle=1000 --settle --epoch 3 --json" "p move 1 2 --window=0x1 --epoch=4" \
+            "-- p move 1 2"; do
+        run input $args
+        { [ "$rc" = 4 ] && [ "$err" = "botdesk: Desktop p is not running; start it with: botdesk start p" ]; } ||
+                { [ "$rc" = 1 ] && [[ $err == "botdesk: This botdesk was built without agent input"* ]]; } &&
+                ok "botdesk input $args is taken, and looks for the desktop" ||
+                not_ok "botdesk input $args is taken, and looks for the desktop" "exit $rc" "$err"
+done
 
 # ---- profiles --------------------------------------------------------------------------------
 long=$(printf 'a%.0s' $(seq 33))

@@ -106,6 +106,18 @@ for v in input act windows cursor thumbnail settle clipboard exec mcp a11y; do
 done
 check "the agent actions take --epoch N" "${problems[@]}"
 
+# input's options, as its own loop took them before main.c's parser read
+# them: --settle a flag (its MS only as --settle=MS, never the next word,
+# which may be an action's), --button and --window with the next word.
+problems=()
+got=$(awk -F'\t' '$1 == "option" && $2 == "input" { printf "%s:%s ", $3, $4 }' <<<"$table")
+want="--json:flag --epoch:any --help:flag --button:any --double:flag --window:any --stdin:flag --settle:flag --start:flag -h:flag "
+for o in $want; do
+        [[ " $got" == *" $o "* ]] || problems+=("input lacks $o (has: $got)")
+done
+[ "$(wc -w <<<"$got")" = "$(wc -w <<<"$want")" ] || problems+=("input has other options: $got")
+check "input takes the options its own loop took, --settle a flag" "${problems[@]}"
+
 run() { timeout 20 "$bd" "$@" </dev/null >/dev/null 2>&1; }
 run __verbs extra
 check "botdesk __verbs takes no argument (2)" $([ $? = 2 ] || echo "exit $?")
