@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # What the journal of agent actions costs (issue 28's targets): the latency
 # of `botdesk input click` from a fresh process, p50, with [journal] enabled
-# = no and = yes, paced as an agent acts (250 ms between actions, so the
-# frame of one is taken before the next) and back to back (the next action
-# then waits for the previous frame's grab); and the journal's bytes per
+# = no and = yes, alternating on one desktop, paced as an agent acts (250 ms
+# between actions, so the frame of one is taken before the next) and back
+# to back in blocks of 10 (the next action then waits for the previous
+# frame's grab); and the journal's bytes per
 # 1,000 actions at the default frame_width (640). Prints figures; asserts
 # nothing.
 #
@@ -55,32 +56,38 @@ TABLE=$OUT/bench-journal-$STAMP.txt
 : >"$TABLE"
 row() { printf '| %-52s | %12s | %-14s |\n' "$1" "$2" "$3" | tee -a "$TABLE"; }
 
-# p50 of RUNS clicks (us), pause seconds between them.
+# clicks PAUSE BLOCK: RUNS clicks with the journal off and RUNS with it on,
+# PAUSE seconds after each, alternating every BLOCK clicks on one desktop
+# (the configuration is read again by every action), so that a change in
+# the machine's load weighs on both alike. Sets OFF and ON, p50s in us.
 clicks() {
-        local pause=$1 lat=() t0 i
-        for i in $(seq "$RUNS"); do
-                t0=$(date +%s%N)
-                "$BOTDESK" input "$P" click $((100 + i % 700)) $((100 + i % 500)) >/dev/null
-                lat+=("$(( ($(date +%s%N) - t0) / 1000 ))")
-                [ "$pause" = 0 ] || sleep "$pause"
+        local pause=$1 block=$2 off=() on=() t0 i k=0 mode
+        while [ "${#on[@]}" -lt "$RUNS" ]; do
+                for mode in no yes; do
+                        config "$mode"
+                        for _ in $(seq "$block"); do
+                                k=$((k + 1))
+                                t0=$(date +%s%N)
+                                "$BOTDESK" input "$P" click $((100 + k % 700)) $((100 + k % 500)) >/dev/null
+                                i=$(( ($(date +%s%N) - t0) / 1000 ))
+                                if [ "$mode" = no ]; then off+=("$i"); else on+=("$i"); fi
+                                [ "$pause" = 0 ] || sleep "$pause"
+                        done
+                done
         done
-        printf '%s\n' "${lat[@]}" | median
+        OFF=$(printf '%s\n' "${off[@]}" | median) ON=$(printf '%s\n' "${on[@]}" | median)
 }
-
-config no
-"$BOTDESK" start -q "$P" >/dev/null
-"$BOTDESK" input "$P" move 1 1 >/dev/null
-off_paced=$(clicks 0.25)
-off_b2b=$(clicks 0)
-"$BOTDESK" stop -q "$P" >/dev/null
 
 config yes
 "$BOTDESK" start -q "$P" >/dev/null
 "$BOTDESK" input "$P" move 1 1 >/dev/null
 J=$XDG_STATE_HOME/botdesk/$P/journal
 rm -rf -- "${J:?}"
-on_paced=$(clicks 0.25)
-on_b2b=$(clicks 0)
+clicks 0.25 1
+off_paced=$OFF on_paced=$ON
+# Back to back: in blocks, so that an action with the journal on follows one that took a frame.
+clicks 0 10
+off_b2b=$OFF on_b2b=$ON
 # Every frame written before the journal is weighed.
 for _ in $(seq 50); do
         [ "$(ls "$J/frames" | grep -c '\.jpg$')" -ge $((2 * RUNS)) ] && break
