@@ -330,6 +330,7 @@ static void server_free(struct web_server *s) {
         if (!s)
                 return;
         web_profiles_done(s);
+        web_jobs_done(s);
         sd_event_source_disable_unref(s->listen_source);
         sd_event_source_disable_unref(s->inotify_source);
         if (s->socket_path && !s->activated)
@@ -401,6 +402,8 @@ int web_server_run(const char *listen_spec, const char *novnc_dir, unsigned ping
         sigemptyset(&mask);
         sigaddset(&mask, SIGTERM);
         sigaddset(&mask, SIGINT);
+        /* The children of placed profiles are child sources (web-placed.c). */
+        sigaddset(&mask, SIGCHLD);
         (void) sigprocmask(SIG_BLOCK, &mask, NULL);
         (void) signal(SIGPIPE, SIG_IGN);
         if ((r = sd_event_add_signal(s->event, NULL, SIGTERM, on_signal, s)) < 0 ||

@@ -58,9 +58,11 @@
 #define WEB_SCOPE_LEN 32                        /* hex digits: 128 random bits per session */
 #define WEB_SOCKET_NAME "web.sock"
 #define WEB_URL_FILE "web.url"
+#define WEB_JOBS_MAX 64                         /* children of the CLI for placed profiles, per server */
 
 struct web_server;
 struct web_stream;
+struct web_job;
 
 struct web_session {
         char hash[65];                  /* SHA-256 of the cookie; the cookie itself is not kept */
@@ -76,9 +78,10 @@ struct web_session {
 struct web_profile {
         struct web_server *server;
         char name[PROFILE_NAME_MAX + 1];
-        int dirfd;
+        int dirfd;                      /* -1 when placed */
         int wd;                         /* inotify watch, -1 without */
-        struct lease lease;
+        struct lease lease;             /* placed: as the far side last said (web-placed.c) */
+        bool placed;                    /* placement = exec: served through the CLI's children */
         bool release_on_close;
         unsigned orphan_release_s;      /* [web] orphan_release_s */
         unsigned reconnect_grace_ms;    /* [web] reconnect_grace_ms */
@@ -108,6 +111,8 @@ struct web_server {
         struct web_conn *conns;
         struct web_profile *profiles;
         struct web_session sessions[WEB_SESSIONS_MAX];
+        struct web_job *jobs;           /* list */
+        unsigned n_jobs;
         bool exiting;
         unsigned long long ping_usec;
         uint8_t scratch[256 * 1024];    /* one read of RFB bytes, before framing */
@@ -133,6 +138,31 @@ void web_profile_viewer_back(struct web_profile *p, const char *viewer);
 /* Read pending inotify events now, so lease changes apply to the bytes read next. */
 void web_server_lease_changes(struct web_server *s);
 void web_server_connection_gone(struct web_server *s);
+
+/* A placed profile's lease, as the far side said it: streams re-decided, others evicted. */
+void web_profile_placed_lease(struct web_profile *p, const struct lease *l);
+
+/* ---- web-placed.c ---------------------------------------------------------------------------- */
+
+/* A job's end: its exit status (128+N for signal N), its stdout (bounded), the tail of its stderr. */
+typedef void (*web_job_done_t)(int status, const char *out, const char *err, void *userdata);
+/*
+ * `botdesk ARGS...` (this very binary) as a child: stdin and stdout
+ * stdio_fd, or /dev/null and a pipe read for done when < 0. -EAGAIN when
+ * WEB_JOBS_MAX run already; the job in *ret (unless NULL) until done runs.
+ */
+int web_job_start(struct web_server *s, char *const *args, int stdio_fd, web_job_done_t done, void *userdata,
+                  struct web_job **ret);
+/* done never runs; the child is sent SIGTERM, SIGKILL after a grace, and reaped. */
+void web_job_cancel(struct web_job *job);
+/* At exit: every child killed and reaped, now. */
+void web_jobs_done(struct web_server *s);
+/*
+ * `botdesk lease --json`'s line into *ret; its holder's hash mapped back to
+ * viewer or to a viewer of p's streams, else to a name nobody here has.
+ * -EBADMSG when it is no such line.
+ */
+int web_placed_lease_parse(const char *out, const struct web_profile *p, const char *viewer, struct lease *ret);
 
 /* ---- web-http.c ------------------------------------------------------------------------------ */
 
