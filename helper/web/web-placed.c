@@ -19,11 +19,8 @@
 
 #include "json.h"
 #include "log.h"
-#include "spawn.h"
 #include "util.h"
 #include "web.h"
-
-extern char **environ;
 
 #define JOB_OUT_MAX (64U * 1024U)
 #define JOB_ERR_MAX 1024U
@@ -165,7 +162,6 @@ int web_job_start(struct web_server *s, char *const *args, int stdio_fd, web_job
                   struct web_job **ret) {
         _cleanup_close_ int out_r = -EBADF, out_w = -EBADF, err_r = -EBADF, err_w = -EBADF;
         _cleanup_strv_free_ char **argv = NULL;
-        struct spawn_opts o = SPAWN_OPTS_INIT;
         struct web_job *job;
         char exe[4096];
         int fds[2], r;
@@ -197,14 +193,7 @@ int web_job_start(struct web_server *s, char *const *args, int stdio_fd, web_job
         job->done = done;
         job->userdata = userdata;
 
-        o.argv = argv;
-        /* The prefix is the user's own tool (ssh keys, the container engine's settings): ours. */
-        o.envp = environ;
-        o.stdin_fd = stdio_fd;
-        o.stdout_fd = stdio_fd >= 0 ? stdio_fd : out_w;
-        o.stderr_fd = err_w;
-        o.pdeathsig = true;
-        r = spawn(&o, &job->pid);
+        r = s->spawn ? s->spawn(argv, stdio_fd, out_w, err_w, &job->pid) : -EOPNOTSUPP;
         if (r < 0) {
                 free(job);
                 return r;

@@ -350,7 +350,7 @@ static void server_free(struct web_server *s) {
         free(s);
 }
 
-int web_server_run(const char *listen_spec, const char *novnc_dir, unsigned ping) {
+int web_server_run(const char *listen_spec, const char *novnc_dir, unsigned ping, web_spawn_fn spawn) {
         struct web_server *s;
         _cleanup_free_ char *url = NULL;
         sigset_t mask;
@@ -361,6 +361,7 @@ int web_server_run(const char *listen_spec, const char *novnc_dir, unsigned ping
                 return log_error_errno(ENOMEM, "Out of memory.");
         s->listen_fd = s->inotify_fd = s->ticket_dirfd = s->novnc_fd = -EBADF;
         s->ping_usec = (unsigned long long) ping * 1000000ULL;
+        s->spawn = spawn;
 
         r = paths_runtime_base(&s->runtime_base);
         if (r < 0) {

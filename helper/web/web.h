@@ -29,7 +29,9 @@
  * refusals: an HTTP status, or a close code on a WebSocket upgrade),
  * web-auth.c (Host and Origin), web-static.c (noVNC's files, the lease
  * as JSON, the RFB socket),
- * web-stream.c (the WebSocket-RFB bridge), web-session.c, web-page.c.
+ * web-stream.c (the WebSocket-RFB bridge), web-session.c, web-page.c;
+ * for a profile placed through an exec prefix, web-placed.c (children of
+ * the CLI that run the verbs there) and web-placed-lease.c (its lease routes).
  */
 
 #include <stdbool.h>
@@ -41,6 +43,7 @@
 #include "lease.h"
 #include "profile.h"
 #include "ticket.h"
+#include "web-server.h"
 #include "websocket.h"
 
 #define WEB_CONNECTIONS_MAX 256                 /* HTTP connections and streams, per server */
@@ -111,6 +114,7 @@ struct web_server {
         struct web_conn *conns;
         struct web_profile *profiles;
         struct web_session sessions[WEB_SESSIONS_MAX];
+        web_spawn_fn spawn;             /* the CLI's, for the children of placed profiles */
         struct web_job *jobs;           /* list */
         unsigned n_jobs;
         bool exiting;
