@@ -9,6 +9,7 @@
 #include "lease-deadline.h"
 #include "lease-watch.h"
 #include "log.h"
+#include "owner.h"
 #include "util.h"
 #include "web.h"
 
@@ -47,6 +48,14 @@ static int profile_load_config(struct web_profile *p) {
         p->origin = TAKE_PTR(c.web_origin);
         p->placed = c.placement == PLACEMENT_EXEC;
         return r;
+}
+
+static bool placed_by_record(int dirfd) {
+        _cleanup_(owner_done) struct owner rec = {};
+        int r = owner_read_at(dirfd, &rec);
+
+        /* An unreadable record too: the CLI then says why, and starts nothing. */
+        return r >= 0 || r == -EBADMSG;
 }
 
 struct web_profile *web_profile_get(struct web_server *s, const char *name, int *ret_error) {
@@ -92,6 +101,13 @@ struct web_profile *web_profile_get(struct web_server *s, const char *name, int 
                         free(p);
                         goto fail;
                 }
+                /* A desktop started elsewhere left its owner record here: the
+                 * record wins over the setting, as for every verb (owner.h). */
+                p->placed = placed_by_record(p->dirfd);
+                if (p->placed)
+                        p->dirfd = safe_close(p->dirfd);
+        }
+        if (!p->placed) {
                 /* Watch before the first read, so that no change falls in between. */
                 p->wd = lease_watch_add(s->inotify_fd, p->dirfd);
                 if (p->wd < 0) {

@@ -167,6 +167,45 @@ t_match "$(cat "$O/web.err")" "through its exec prefix ended \\(exit 1\\).*no co
         "... and botdesk web's log has the prefix's error"
 t_is "$(helpers_of "$G" | wc -w)$(xservers_of "$G" | wc -w)" 00 "nothing was started on this host"
 
+# ---- a real browser --------------------------------------------------------------------------------
+
+# The page in headless Chromium, as web.sh drives it for a host profile:
+# the desktop drawn, input only while the page holds control, Take over,
+# another viewer's take, Hand back, release on leaving; here every lease
+# the driver reads comes through the prefix.
+if [ -x /usr/lib/chromium/chromium ] || command -v chromium >/dev/null 2>&1 &&
+        [ -f /usr/share/novnc/core/rfb.js ] && command -v xdotool >/dev/null 2>&1; then
+        web_start tcp "$BOTDESK" web --listen 127.0.0.1:0
+        t_is "$?" 0 "botdesk web --listen 127.0.0.1:0 starts"
+        TCP=$WEB_PID
+        URL=$(ticket frank)
+        (
+                eval "$("$BOTDESK" env "$P")"
+                export BOTDESK DISPLAY XAUTHORITY
+                exec timeout 150 "$PY" "$BD_LIB_DIR/web_browser.py" "$URL" "$O" "$P" frank
+        ) >"$O/browser.txt" 2>"$O/browser.err" &
+        BPID=$!
+        bd_own_pid "$BPID"
+        wait_for 20 grep -qs '^PID ' "$O/browser.txt" && bd_own_pid "$(sed -n 's/^PID //p' "$O/browser.txt")"
+        wait "$BPID"
+        brc=$?
+        SCREEN=
+        while IFS= read -r line; do
+                case $line in
+                PASS\ *) t_pass "browser: ${line#PASS }" ;;
+                FAIL\ *) t_fail "browser: ${line#FAIL }" ;;
+                SCREEN\ *) SCREEN=${line#SCREEN } ;;
+                esac
+        done <"$O/browser.txt"
+        [ "$brc" = 0 ] || t_fail "the browser driver finishes (exit $brc)" "$(tail -n 15 "$O/browser.err")"
+        t_is "$SCREEN" "51 102 204" "the page's screenshot shows the far desktop's root colour at the screen's centre"
+        t_is "$(far_lease)" "agent -" "after the page, the agent holds control on the far side"
+        kill -TERM "$TCP"
+        wait "$TCP"
+else
+        t_skip "a real browser shows the placed desktop" "chromium, novnc or xdotool not installed"
+fi
+
 # ---- no child outlives the server --------------------------------------------------------------------
 
 client upgrade "unix:$SOCK" "/$P/websockify?$(query erin)" --then wait-close >"$O/watch-erin.txt" &
