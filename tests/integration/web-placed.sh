@@ -14,6 +14,7 @@
 . "$(dirname "$0")/lib.sh"
 bd_init wpl 460 once
 bd_need_xserver
+bd_need xsetroot
 [ -n "$PY" ] || t_skip_all "python3 not installed"
 
 CLIENT=$BD_LIB_DIR/web_client.py
@@ -85,6 +86,9 @@ t_is "$rc" 0 "desktop $P starts through its prefix"
 FTOK=$(sed -n 's/^TOKEN=//p' "$(far_rt "$P")/helper" 2>/dev/null)
 t_is "$(helpers_of "$P" | wc -w)" 0 "its helper runs on the far side, none here"
 
+timeout 60 "$BOTDESK" exec "$P" -- xsetroot -solid rgb:33/66/cc
+t_is "$?" 0 "the far root window is painted #3366cc"
+
 SOCK=$BD_T/web.sock
 web_start web "$BOTDESK" web --listen "unix:$SOCK"
 t_is "$?" 0 "botdesk web listens on a Unix socket"
@@ -103,6 +107,26 @@ t_is "$(body_of <<<"$out")" "agent False" "... the agent holds control there"
 out=$(client upgrade "unix:$SOCK" "/$P/websockify?$(query bob)" --then close)
 t_match "$out" "^greet 2 b'RFB 003\\.008" "the stream greets with the far X server's RFB version, through the prefix"
 t_match "$out" "^close 1000" "... and closes cleanly when the viewer leaves"
+
+# A framebuffer update of the screen's centre, raw, through the stream: "update RECTS BYTES".
+fb_update() {
+        timeout 60 "$PY" - "unix:$SOCK" "/$P/websockify?$(query "$1")" "$BD_LIB_DIR" <<'PYEOF' 2>&1
+import struct, sys
+sys.path.insert(0, sys.argv[3])
+import web_client as w
+s, status = w.upgrade(sys.argv[1], sys.argv[2])
+op, p = w.recv_frame(s)
+r = w.Payload(s, p)
+width, height = w.rfb_handshake(r, s)
+w.send_frame(s, 2, struct.pack(">BBHi", 2, 0, 1, 0))
+w.send_frame(s, 2, struct.pack(">BBHHHH", 3, 0, width // 2, height // 2, 1, 1))
+t, _, n = struct.unpack(">BBH", r.read(4))
+x, y, rw, rh, enc = struct.unpack(">HHHHi", r.read(12))
+print("update %d %s" % (n, r.read(rw * rh * 4)[:3].hex()))
+w.send_frame(s, 8, struct.pack(">H", 1000))
+PYEOF
+}
+t_is "$(fb_update gina)" "update 1 cc6633" "a framebuffer update of the far screen's centre comes through the stream (#3366cc)"
 
 # ---- take over, hand back, eviction -------------------------------------------------------------
 
