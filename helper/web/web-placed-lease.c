@@ -42,7 +42,7 @@ static void on_placed_lease(int status, const char *out, const char *err, void *
 }
 
 void web_serve_placed_lease(struct web_conn *c, struct web_profile *p, struct web_session *session,
-                               const char *action) {
+                            const char *action) {
         char *args[] = { (char *) "lease", p->name, (char *) (action ?: "show"), (char *) "--json",
                          action ? (char *) "--viewer" : NULL, session ? session->viewer : NULL, NULL };
         int r;
@@ -57,4 +57,3 @@ void web_serve_placed_lease(struct web_conn *c, struct web_profile *p, struct we
         if (r < 0)
                 web_respond_text(c, 503, NULL, "botdesk web: cannot ask the far side of %s: %s\n", p->name, strerror(-r));
 }
-

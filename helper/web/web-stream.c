@@ -486,11 +486,13 @@ static int placed_rfb_start(struct web_stream *st) {
                 return negative_errno();
         r = web_job_start(st->server, args, sv[1], on_rfb_job_done, st, &st->job);
         safe_close(sv[1]);
-        if (r < 0 || fcntl(sv[0], F_SETFL, O_NONBLOCK) < 0) {
+        if (r >= 0 && fcntl(sv[0], F_SETFL, O_NONBLOCK) < 0)
+                r = negative_errno();
+        if (r < 0) {
                 web_job_cancel(st->job);
                 st->job = NULL;
                 safe_close(sv[0]);
-                return r < 0 ? r : -errno;
+                return r;
         }
         st->rfb = sv[0];
         if (st->profile->n_streams == 0) {
