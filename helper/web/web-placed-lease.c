@@ -2,7 +2,8 @@
 /*
  * botdesk web: the lease routes of a placed profile (GET lease, POST take
  * and release), answered once the far side's `botdesk lease P ... --json`
- * has (web-placed.c runs it). The connection waits meanwhile; a connection
+ * has (web-placed.c runs it); GET lease from the lease followed there while
+ * the profile has streams. The connection waits meanwhile; a connection
  * that goes first cancels the child. Each answer also updates the profile's
  * lease as this server knows it, which decides its streams' input and
  * evicts the other viewers of a human's take.
@@ -18,6 +19,7 @@
 /* The far side's answer to `botdesk lease P ACTION --json`. */
 static void on_placed_lease(int status, const char *out, const char *err, void *userdata) {
         struct web_conn *c = userdata;
+        char hash[LEASE_HASH_LEN + 1];
         struct web_profile *p;
         struct lease l;
 
@@ -30,13 +32,13 @@ static void on_placed_lease(int status, const char *out, const char *err, void *
                 return;
         }
         p = web_profile_get(c->server, c->profile, NULL);
-        if (web_placed_lease_parse(out, p, c->viewer[0] ? c->viewer : NULL, &l) < 0) {
+        if (web_placed_lease_parse(out, p, c->viewer[0] ? c->viewer : NULL, &l, hash) < 0) {
                 web_profile_put(p);
                 web_respond_text(c, 502, NULL, "botdesk web: %s: the far side's lease does not read as one.\n", c->profile);
                 return;
         }
         if (p)
-                web_profile_placed_lease(p, &l);
+                web_profile_placed_lease(p, &l, hash);
         web_profile_put(p);
         web_respond_lease(c, &l, c->viewer[0] ? c->viewer : NULL, c->session);
 }
@@ -45,8 +47,15 @@ void web_serve_placed_lease(struct web_conn *c, struct web_profile *p, struct we
                             const char *action) {
         char *args[] = { (char *) "lease", p->name, (char *) (action ?: "show"), (char *) "--json",
                          action ? (char *) "--viewer" : NULL, session ? session->viewer : NULL, NULL };
+        struct lease l;
         int r;
 
+        /* The lease followed there answers what the page polls for, without a child each time. */
+        if (!action && p->watch_live) {
+                web_placed_lease_for(&p->lease, p->lease_hash, session ? session->viewer : NULL, &l);
+                web_respond_lease(c, &l, session ? session->viewer : NULL, session != NULL);
+                return;
+        }
         /* Both fit: they are a profile's name and a session's viewer. */
         (void) strscpy(c->profile, sizeof c->profile, p->name);
         (void) strscpy(c->viewer, sizeof c->viewer, session ? session->viewer : "");

@@ -3,10 +3,12 @@
  * botdesk web: a profile placed through an exec prefix (placement = exec).
  * Its desktop runs elsewhere, so each piece of its service is a child of
  * botdesk's own CLI, which runs the verb through the prefix: the stream is
- * `botdesk rfb P --viewer ID` on a socketpair, the lease `botdesk lease P
- * show|take|release --json`. A job is one such child: its stdout (bounded)
+ * `botdesk rfb P --viewer ID` on a socketpair, the lease followed from the
+ * first stream on by `botdesk watch P --json`, the buttons `botdesk lease P
+ * take|release --json`. A job is one such child: its stdout (bounded)
  * and the tail of its stderr are read on the loop, its exit is a child
- * source, and its callback runs once with all three. Nothing here blocks: a
+ * source, and its callback runs once with all three (a watch's stdout goes
+ * to a callback line by line instead, as it comes). Nothing here blocks: a
  * cancelled job is sent SIGTERM (the CLI passes it on to the prefix),
  * SIGKILL a grace later, and is reaped all the same.
  */
@@ -24,6 +26,7 @@
 
 #define JOB_OUT_MAX (64U * 1024U)
 #define JOB_ERR_MAX 1024U
+#define JOB_LINE_MAX 4096U
 #define JOB_KILL_GRACE_USEC (2ULL * 1000000ULL)
 
 struct web_job {
@@ -32,7 +35,11 @@ struct web_job {
         int out_fd, err_fd;
         sd_event_source *child, *out_io, *err_io, *kill_timer;
         web_job_done_t done;            /* NULL once cancelled */
+        web_job_line_t on_line;         /* NULL: stdout kept for done */
         void *userdata;
+        char line[JOB_LINE_MAX + 1];
+        size_t line_len;
+        bool line_long;                 /* the line so far is past JOB_LINE_MAX: dropped at its end */
         char *out;
         size_t out_len;
         char err[JOB_ERR_MAX + 1];
@@ -57,6 +64,23 @@ static void job_free(struct web_job *job) {
         safe_close(job->err_fd);
         free(job->out);
         free(job);
+}
+
+static void out_lines(struct web_job *job, const char *buf, size_t n) {
+        for (size_t i = 0; i < n && job->on_line && job->done; i++) {
+                if (buf[i] != '\n') {
+                        if (job->line_len < JOB_LINE_MAX)
+                                job->line[job->line_len++] = buf[i];
+                        else
+                                job->line_long = true;
+                        continue;
+                }
+                job->line[job->line_len] = '\0';
+                if (!job->line_long)
+                        job->on_line(job->line, job->userdata);
+                job->line_len = 0;
+                job->line_long = false;
+        }
 }
 
 static void out_append(struct web_job *job, const char *buf, size_t n) {
@@ -102,7 +126,9 @@ static bool job_read(struct web_job *job, int fd) {
                         return true;
                 if (n <= 0)
                         return false;
-                if (fd == job->out_fd)
+                if (fd == job->out_fd && job->on_line)
+                        out_lines(job, buf, (size_t) n);
+                else if (fd == job->out_fd)
                         out_append(job, buf, (size_t) n);
                 else
                         err_append(job, buf, (size_t) n);
@@ -220,6 +246,10 @@ int web_job_start(struct web_server *s, char *const *args, int stdio_fd, web_job
         return 0;
 }
 
+void web_job_on_line(struct web_job *job, web_job_line_t on_line) {
+        job->on_line = on_line;
+}
+
 void web_job_cancel(struct web_job *job) {
         if (!job || !job->done)
                 return;
@@ -256,8 +286,10 @@ static bool viewer_has_hash(const char *viewer, const char *hash) {
         return streq(h, hash);
 }
 
-int web_placed_lease_parse(const char *out, const struct web_profile *p, const char *viewer, struct lease *ret) {
+int web_placed_lease_parse(const char *out, const struct web_profile *p, const char *viewer, struct lease *ret,
+                           char ret_hash[]) {
         struct json_value *v = NULL;
+        const struct json_value *o;
         const char *holder, *vh, *reason;
         long long epoch;
         size_t n = strlen(out);
@@ -267,11 +299,15 @@ int web_placed_lease_parse(const char *out, const struct web_profile *p, const c
                 n--;
         if (json_parse(out, n, &v) < 0)
                 return -EBADMSG;
-        holder = json_member_string(v, "holder");
-        reason = json_member_string(v, "reason");
-        vh = json_member_string(v, "viewer_hash") ?: "";
-        if (!holder || !json_member_int(v, "epoch", 0, LLONG_MAX, &epoch) ||
-            (!streq(holder, "agent") && !streq(holder, "human"))) {
+        /* A line of `botdesk watch --json` holds the lease as "lease". */
+        o = json_get(v, "lease");
+        if (!o || o->type != JSON_OBJECT)
+                o = v;
+        holder = json_member_string(o, "holder");
+        reason = json_member_string(o, "reason");
+        vh = json_member_string(o, "viewer_hash") ?: "";
+        if (!holder || !json_member_int(o, "epoch", 0, LLONG_MAX, &epoch) ||
+            (!streq(holder, "agent") && !streq(holder, "human")) || strlen(vh) > LEASE_HASH_LEN) {
                 r = -EBADMSG;
                 goto out;
         }
@@ -280,23 +316,68 @@ int web_placed_lease_parse(const char *out, const struct web_profile *p, const c
                 .epoch = (unsigned long long) epoch,
         };
         (void) strscpy(ret->reason, sizeof ret->reason, reason ?: "");
+        if (ret_hash)
+                (void) strscpy(ret_hash, LEASE_HASH_LEN + 1, ret->holder == LEASE_HUMAN ? vh : "");
         if (ret->holder == LEASE_AGENT)
                 goto out;
-        /* The far side names its holder by a hash only: the viewer of ours
-         * that has it, or else a name no viewer can have (a control
-         * character), for a human who is nobody here. */
-        if (viewer && viewer_has_hash(viewer, vh)) {
-                (void) strscpy(ret->viewer, sizeof ret->viewer, viewer);
-                goto out;
-        }
-        for (struct web_stream *st = p ? p->streams : NULL; st; st = web_stream_next(st))
-                if (viewer_has_hash(web_stream_viewer(st), vh)) {
-                        (void) strscpy(ret->viewer, sizeof ret->viewer, web_stream_viewer(st));
-                        goto out;
-                }
-        ret->viewer[0] = '\x01';
-        ret->viewer[1] = '\0';
+        if (!viewer || !viewer_has_hash(viewer, vh))
+                for (struct web_stream *st = p ? p->streams : NULL; st; st = web_stream_next(st))
+                        if (viewer_has_hash(web_stream_viewer(st), vh)) {
+                                viewer = web_stream_viewer(st);
+                                break;
+                        }
+        web_placed_lease_for(ret, vh, viewer, ret);
 out:
         json_value_free(v);
         return r;
+}
+
+void web_placed_lease_for(const struct lease *l, const char *hash, const char *viewer, struct lease *ret) {
+        *ret = *l;
+        if (ret->holder != LEASE_HUMAN)
+                return;
+        /* The far side names its holder by a hash only: the viewer of ours
+         * that has it, or else a name no viewer can have (a control
+         * character), for a human who is nobody here. */
+        if (viewer && viewer_has_hash(viewer, hash) && strscpy(ret->viewer, sizeof ret->viewer, viewer) >= 0)
+                return;
+        ret->viewer[0] = '\x01';
+        ret->viewer[1] = '\0';
+}
+
+/* ---- following the lease there ------------------------------------------------------------- */
+
+static void on_watch_line(const char *line, void *userdata) {
+        struct web_profile *p = userdata;
+        char hash[LEASE_HASH_LEN + 1];
+        struct lease l;
+
+        if (web_placed_lease_parse(line, p, NULL, &l, hash) < 0)
+                return;
+        p->watch_live = true;
+        web_profile_placed_lease(p, &l, hash);
+}
+
+static void on_watch_done(int status, const char *out, const char *err, void *userdata) {
+        struct web_profile *p = userdata;
+
+        /* Each request asks the far side again from now on. */
+        p->watch = NULL;
+        p->watch_live = false;
+        log_info("Following the lease of %s through its exec prefix ended (exit %d)%s%s", p->name, status,
+                 err[0] ? ": " : ".", err);
+}
+
+void web_profile_placed_watch(struct web_profile *p) {
+        char *args[] = { (char *) "watch", p->name, (char *) "--json", NULL };
+        int r;
+
+        if (!p->placed || p->watch)
+                return;
+        r = web_job_start(p->server, args, -1, on_watch_done, p, &p->watch);
+        if (r < 0) {
+                log_warning_errno(r, "Cannot follow the lease of %s there, ignoring: %m", p->name);
+                return;
+        }
+        web_job_on_line(p->watch, on_watch_line);
 }

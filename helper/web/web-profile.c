@@ -23,8 +23,9 @@ static void profile_reload_lease(struct web_profile *p) {
                 web_stream_lease_changed(st);
 }
 
-void web_profile_placed_lease(struct web_profile *p, const struct lease *l) {
+void web_profile_placed_lease(struct web_profile *p, const struct lease *l, const char *hash) {
         p->lease = *l;
+        (void) strscpy(p->lease_hash, sizeof p->lease_hash, hash);
         for (struct web_stream *st = p->streams; st; st = web_stream_next(st))
                 web_stream_lease_changed(st);
 }
@@ -142,6 +143,7 @@ void web_profile_put(struct web_profile *p) {
                 }
         if (p->wd >= 0)
                 (void) inotify_rm_watch(s->inotify_fd, p->wd);
+        web_job_cancel(p->watch);
         sd_event_source_disable_unref(p->deadline);
         safe_close(p->dirfd);
         free(p->origin);

@@ -39,7 +39,6 @@ struct web_stream {
         struct ws_parser ws;
         struct rfb_relay relay;         /* the filter, the lease gate, the activity stamp */
         struct web_job *job;            /* placed: `botdesk rfb P` on the other end of rfb */
-        struct web_job *lease_job;      /* placed: the far side's lease, as the stream opens */
 
         bool client_eof, close_sent, close_received, clean;
         bool pong_pending, ping_pending;
@@ -96,7 +95,6 @@ static void stream_free(struct web_stream *st) {
                 web_profile_viewer_gone(p, st->viewer, st->clean && p->release_on_close);
 
         web_job_cancel(st->job);
-        web_job_cancel(st->lease_job);
         sd_event_source_disable_unref(st->io);
         sd_event_source_disable_unref(st->rfb_io);
         sd_event_source_disable_unref(st->timer);
@@ -464,19 +462,6 @@ static void on_rfb_job_done(int status, const char *out, const char *err, void *
         set_events(st->io, EPOLLIN | EPOLLOUT);
 }
 
-/* The far side's lease, for a profile this server had not followed yet (its
- * streams' input, whose hold a departure ends). Until it answers, input is
- * dropped here; the far side gates it anyway. */
-static void on_lease_job_done(int status, const char *out, const char *err, void *userdata) {
-        struct web_stream *st = userdata;
-        struct lease l;
-
-        st->lease_job = NULL;
-        if (status != 0 || web_placed_lease_parse(out, st->profile, st->viewer, &l) < 0)
-                return; /* the stream's own end says why */
-        web_profile_placed_lease(st->profile, &l);
-}
-
 /* The far side's `botdesk rfb P --viewer ID`, its stdio one end of a socketpair, rfb the other. */
 static int placed_rfb_start(struct web_stream *st) {
         char *args[] = { (char *) "rfb", st->profile->name, (char *) "--viewer", st->viewer, NULL };
@@ -495,13 +480,9 @@ static int placed_rfb_start(struct web_stream *st) {
                 return r;
         }
         st->rfb = sv[0];
-        if (st->profile->n_streams == 0) {
-                char *show[] = { (char *) "lease", st->profile->name, (char *) "show", (char *) "--json", NULL };
-
-                r = web_job_start(st->server, show, -1, on_lease_job_done, st, &st->lease_job);
-                if (r < 0)
-                        log_warning_errno(r, "Cannot ask the far side of %s for its lease, ignoring: %m", st->profile->name);
-        }
+        /* Its input, and the hold a departure ends, follow the lease there.
+         * Until its first line, input is dropped here; the far side gates it anyway. */
+        web_profile_placed_watch(st->profile);
         return 0;
 }
 
@@ -553,8 +534,7 @@ int web_stream_new(struct web_server *s, struct web_profile *p, struct web_sessi
                 r = sd_event_add_time_relative(s->event, &st->timer, CLOCK_MONOTONIC, s->ping_usec, 0, on_timer, st);
         if (r < 0) {
                 web_job_cancel(st->job);
-                web_job_cancel(st->lease_job);
-                sd_event_source_disable_unref(st->io);
+                        sd_event_source_disable_unref(st->io);
                 sd_event_source_disable_unref(st->rfb_io);
                 safe_close(rfb_fd);
                 free(st);

@@ -85,6 +85,9 @@ struct web_profile {
         int wd;                         /* inotify watch, -1 without */
         struct lease lease;             /* placed: as the far side last said (web-placed.c) */
         bool placed;                    /* placement = exec: served through the CLI's children */
+        struct web_job *watch;          /* placed, with streams: `botdesk watch P --json` there */
+        bool watch_live;                /* its lines have told the lease: GET lease answers from it */
+        char lease_hash[LEASE_HASH_LEN + 1]; /* placed: the holder's hash, as the far side says it */
         bool release_on_close;
         unsigned orphan_release_s;      /* [web] orphan_release_s */
         unsigned reconnect_grace_ms;    /* [web] reconnect_grace_ms */
@@ -143,8 +146,11 @@ void web_profile_viewer_back(struct web_profile *p, const char *viewer);
 void web_server_lease_changes(struct web_server *s);
 void web_server_connection_gone(struct web_server *s);
 
-/* A placed profile's lease, as the far side said it: streams re-decided, others evicted. */
-void web_profile_placed_lease(struct web_profile *p, const struct lease *l);
+/* A placed profile's lease, as the far side said it (its holder's hash too):
+ * streams re-decided, others evicted. */
+void web_profile_placed_lease(struct web_profile *p, const struct lease *l, const char *hash);
+/* Follow a placed profile's lease as it changes there, from its first stream on (web-placed.c). */
+void web_profile_placed_watch(struct web_profile *p);
 
 /* ---- web-placed.c ---------------------------------------------------------------------------- */
 
@@ -157,16 +163,23 @@ typedef void (*web_job_done_t)(int status, const char *out, const char *err, voi
  */
 int web_job_start(struct web_server *s, char *const *args, int stdio_fd, web_job_done_t done, void *userdata,
                   struct web_job **ret);
+/* Each line of the job's stdout (bounded; a longer one is dropped) goes to on_line as it comes. */
+typedef void (*web_job_line_t)(const char *line, void *userdata);
+void web_job_on_line(struct web_job *job, web_job_line_t on_line);
 /* done never runs; the child is sent SIGTERM, SIGKILL after a grace, and reaped. */
 void web_job_cancel(struct web_job *job);
 /* At exit: every child killed and reaped, now. */
 void web_jobs_done(struct web_server *s);
 /*
- * `botdesk lease --json`'s line into *ret; its holder's hash mapped back to
- * viewer or to a viewer of p's streams, else to a name nobody here has.
- * -EBADMSG when it is no such line.
+ * `botdesk lease --json`'s line (or `botdesk watch --json`'s, its "lease")
+ * into *ret; its holder's hash mapped back to viewer or to a viewer of p's
+ * streams, else to a name nobody here has, and copied to ret_hash (unless
+ * NULL; "" for the agent). -EBADMSG when it is no such line.
  */
-int web_placed_lease_parse(const char *out, const struct web_profile *p, const char *viewer, struct lease *ret);
+int web_placed_lease_parse(const char *out, const struct web_profile *p, const char *viewer, struct lease *ret,
+                           char ret_hash[]);
+/* The lease as viewer sees it: holder's name viewer when hash is viewer's, else nobody here. */
+void web_placed_lease_for(const struct lease *l, const char *hash, const char *viewer, struct lease *ret);
 
 /* ---- web-http.c ------------------------------------------------------------------------------ */
 

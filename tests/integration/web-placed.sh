@@ -70,6 +70,7 @@ d = json.load(sys.stdin)
 print(d["holder"], d.get("viewer_hash") or "-")'
 }
 far_agent() { [ "$(far_lease)" = "agent -" ]; }
+no_watch() { [ -z "$(cmdline_pids "watch $P --json")" ]; }
 no_rfb_of() { [ -z "$(cmdline_pids "rfb $P --viewer $1")" ]; }
 hash_of() { printf '%s' "$1" | sha256sum | cut -c1-12; }
 # The JSON body of a response, one field: "holder you".
@@ -236,8 +237,11 @@ client upgrade "unix:$SOCK" "/$P/websockify?$(query erin)" --then wait-close >"$
 bd_own_pid $!
 WE=$!
 wait_for 20 grep -qs '^greet' "$O/watch-erin.txt"
-kids=$(pgrep -P "$WEB" | wc -l)
-t_ok "a stream has its botdesk rfb child ($kids)" test "$kids" -ge 1
+t_ok "the stream has its botdesk rfb child" test -n "$(cmdline_pids "rfb $P --viewer erin")"
+t_ok "while it has a stream, the placed profile's lease is followed by botdesk watch through the prefix" \
+        test -n "$(cmdline_pids "watch $P --json")"
+t_match "$(client http "unix:$SOCK" GET "/$P/lease" "$(session erin)" | body_of)" "agent False" \
+        "GET lease answers meanwhile"
 kill -TERM "$WEB"
 wait "$WEB"
 t_is "$?" 0 "botdesk web exits 0 on SIGTERM"
@@ -245,4 +249,5 @@ wait "$WE"
 t_match "$(cat "$O/watch-erin.txt")" "close 1001" "the stream closes with 1001"
 t_ok "no botdesk rfb of the stream is left (here or on the far side)" \
         wait_for 10 no_rfb_of erin
+t_ok "nor the botdesk watch that followed the lease" wait_for 10 no_watch
 t_done

@@ -27,6 +27,15 @@ const char *web_stream_viewer(const struct web_stream *st) {
         return "";
 }
 
+/* web-profile.c's; the lease a watch line told. */
+static struct lease told;
+static unsigned n_told;
+
+void web_profile_placed_lease(struct web_profile *p, const struct lease *l, const char *hash) {
+        told = *l;
+        n_told++;
+}
+
 /* As the CLI's spawn, but /bin/sh instead of botdesk itself (argv[0]). */
 static int test_spawn(char *const *argv, int stdio_fd, int out_fd, int err_fd, pid_t *ret_pid) {
         char *args[8] = { (char *) "/bin/sh" };
@@ -55,6 +64,15 @@ static void on_done(int status, const char *out, const char *err, void *userdata
         r->status = status;
         (void) strscpy(r->out, sizeof r->out, out);
         (void) strscpy(r->err, sizeof r->err, err);
+}
+
+static char got_lines[4][16];
+static unsigned n_lines;
+
+static void on_line(const char *line, void *userdata) {
+        if (n_lines < 4)
+                (void) strscpy(got_lines[n_lines], sizeof got_lines[n_lines], line);
+        n_lines++;
 }
 
 static int on_timeout(sd_event_source *src, uint64_t usec, void *userdata) {
@@ -101,6 +119,22 @@ static void test_jobs(void) {
         TAP_EQ_STR(r.err, "the error", "and its stderr's tail, without the last newline");
         TAP_EQ_INT(s->n_jobs, 0u, "an ended job is gone");
 
+        {
+                char *lines[] = { (char *) "-c", (char *) "printf 'one\\ntwo\\n'; head -c 5000 /dev/zero | tr '\\0' x; "
+                                  "printf '\\nthree\\nunfinished'", NULL };
+                struct result lr = {};
+
+                e = web_job_start(s, lines, -1, on_done, &lr, &job);
+                TAP_EQ_INT(e, 0, "a job read line by line starts");
+                web_job_on_line(job, on_line);
+                n_lines = 0;
+                run_until_done(s);
+                TAP_EQ_INT(n_lines, 3u, "each whole line of its stdout comes as it is written, one too long dropped");
+                TAP_EQ_STR(got_lines[0], "one", "the first");
+                TAP_EQ_STR(got_lines[2], "three", "and the line after the long one");
+                TAP_EQ_INT(lr.calls, 1, "then its end");
+        }
+
         e = web_job_start(s, hang, -1, on_done, &never, &job);
         TAP_EQ_INT(e, 0, "a job that hangs starts");
         web_job_cancel(job);
@@ -130,23 +164,36 @@ static void test_lease_parse(void) {
         char hash[LEASE_HASH_LEN + 1], line[256];
 
         TAP_EQ_INT(web_placed_lease_parse("{\"holder\": \"agent\", \"viewer_hash\": null, \"since\": null, \"epoch\": 4, "
-                                          "\"reason\": \"released\", \"pending\": null}\n", NULL, "alice", &l), 0,
+                                          "\"reason\": \"released\", \"pending\": null}\n", NULL, "alice", &l, NULL), 0,
                    "the agent's lease reads");
         TAP_EQ_INT(l.holder == LEASE_AGENT && l.epoch == 4 && !l.viewer[0], 1, "... as the agent's, at its epoch");
         TAP_EQ_STR(l.reason, "released", "... with its reason");
 
         lease_viewer_hash("alice", hash);
         snprintf(line, sizeof line, "{\"holder\": \"human\", \"viewer_hash\": \"%s\", \"epoch\": 5}", hash);
-        TAP_EQ_INT(web_placed_lease_parse(line, NULL, "alice", &l), 0, "a human's lease reads");
+        TAP_EQ_INT(web_placed_lease_parse(line, NULL, "alice", &l, NULL), 0, "a human's lease reads");
         TAP_EQ_INT(lease_allows_input(&l, "alice"), 1, "its hash is the asking viewer's: her input passes");
-        TAP_EQ_INT(web_placed_lease_parse(line, NULL, "bob", &l), 0, "the same lease, asked by another viewer");
+        TAP_EQ_INT(web_placed_lease_parse(line, NULL, "bob", &l, NULL), 0, "the same lease, asked by another viewer");
         TAP_EQ_INT(l.holder == LEASE_HUMAN && !lease_allows_input(&l, "bob") && !lease_allows_input(&l, "alice"), 1,
                    "a human who is nobody here holds it: nobody's input passes");
-        TAP_EQ_INT(web_placed_lease_parse("{\"holder\": \"root\", \"epoch\": 1}", NULL, NULL, &l), -EBADMSG,
+        snprintf(line, sizeof line, "{\"profile\": \"p\", \"event\": \"lease\", \"status\": \"ready\", "
+                 "\"lease\": {\"holder\": \"human\", \"viewer_hash\": \"%s\", \"epoch\": 6}}", hash);
+        {
+                char h[LEASE_HASH_LEN + 1];
+
+                TAP_EQ_INT(web_placed_lease_parse(line, NULL, "alice", &l, h), 0, "a line of botdesk watch --json reads");
+                TAP_EQ_INT(l.epoch == 6 && lease_allows_input(&l, "alice"), 1, "... its lease");
+                TAP_EQ_STR(h, hash, "... and its holder's hash");
+                web_placed_lease_for(&l, h, "carol", &l);
+                TAP_EQ_INT(lease_allows_input(&l, "carol"), 0, "the same lease for another viewer: not hers");
+                web_placed_lease_for(&l, h, "alice", &l);
+                TAP_EQ_INT(lease_allows_input(&l, "alice"), 1, "and for its holder: hers");
+        }
+        TAP_EQ_INT(web_placed_lease_parse("{\"holder\": \"root\", \"epoch\": 1}", NULL, NULL, &l, NULL), -EBADMSG,
                    "an unknown holder is refused");
-        TAP_EQ_INT(web_placed_lease_parse("{\"holder\": \"agent\"}", NULL, NULL, &l), -EBADMSG, "a lease without epoch");
-        TAP_EQ_INT(web_placed_lease_parse("Cannot lease p: gone", NULL, NULL, &l), -EBADMSG, "words, not JSON");
-        TAP_EQ_INT(web_placed_lease_parse("", NULL, NULL, &l), -EBADMSG, "nothing at all");
+        TAP_EQ_INT(web_placed_lease_parse("{\"holder\": \"agent\"}", NULL, NULL, &l, NULL), -EBADMSG, "a lease without epoch");
+        TAP_EQ_INT(web_placed_lease_parse("Cannot lease p: gone", NULL, NULL, &l, NULL), -EBADMSG, "words, not JSON");
+        TAP_EQ_INT(web_placed_lease_parse("", NULL, NULL, &l, NULL), -EBADMSG, "nothing at all");
 }
 
 int main(void) {
