@@ -14,6 +14,7 @@
 #include "lease.h"
 #include "log.h"
 #include "profile.h"
+#include "spawn.h"
 #include "ticket.h"
 #include "util.h"
 #include "web-server.h"
@@ -68,6 +69,22 @@ static int verb_web_ticket(const char *profile, const char *viewer, const char *
 
 /* Its words come from main.c's parser (verb-table.c: its row), which has
  * printed the usage for --help and for a word it does not take. */
+extern char **environ;
+
+/* A child of this very CLI for a placed profile: the prefix it runs is the
+ * user's own tool (ssh keys, the container engine's settings), so ours. */
+static int web_spawn_child(char *const *argv, int stdio_fd, int out_fd, int err_fd, pid_t *ret_pid) {
+        struct spawn_opts o = SPAWN_OPTS_INIT;
+
+        o.argv = argv;
+        o.envp = environ;
+        o.stdin_fd = stdio_fd;
+        o.stdout_fd = stdio_fd >= 0 ? stdio_fd : out_fd;
+        o.stderr_fd = err_fd;
+        o.pdeathsig = true;
+        return spawn(&o, ret_pid);
+}
+
 int verb_web(const struct cli_args *a) {
         const char *listen = a->listen, *novnc = a->novnc, *viewer = a->viewer, *ttl = a->ttl, *ping_s = a->ping;
         unsigned long long ping = WEB_PING_DEFAULT;
@@ -100,5 +117,5 @@ int verb_web(const struct cli_args *a) {
                 return EXIT_USAGE;
         }
         /* The server said why it could not start. */
-        return web_server_run(listen, novnc, (unsigned) ping) < 0 ? EXIT_FAILED : EXIT_OK;
+        return web_server_run(listen, novnc, (unsigned) ping, web_spawn_child) < 0 ? EXIT_FAILED : EXIT_OK;
 }

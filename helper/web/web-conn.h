@@ -25,6 +25,10 @@ struct web_conn {
         bool ws;                        /* a well-formed WebSocket upgrade of the stream: refused with a close code */
         bool linger;                    /* after the response, wait for the peer to close (a close frame was sent) */
         bool spent_ticket;              /* a spent ticket, answered for by the same browser's session */
+        struct web_job *job;            /* a placed profile's lease, asked of the far side */
+        char viewer[LEASE_VIEWER_MAX + 1]; /* for that job's answer: whose "you" it is */
+        char profile[PROFILE_NAME_MAX + 1];
+        bool session;                   /* the request had a session (the answer's "ticket") */
         char peer[WEB_PEER_MAX];        /* who connected: its address (TCP) or uid (Unix) */
         struct web_conn *prev, *next;   /* newest first */
 };
@@ -48,7 +52,13 @@ void web_refuse(struct web_conn *c, unsigned status, uint16_t code, const char *
 /* True when the request has no session, having answered 401 (or 4401). */
 bool web_need_auth(struct web_conn *c, struct web_session *session, const char *profile);
 
+/* ---- web-placed-lease.c ---- */
+/* GET lease (action NULL), POST take or release, of placed profile p, answered when the far side has. */
+void web_serve_placed_lease(struct web_conn *c, struct web_profile *p, struct web_session *session, const char *action);
+
 /* ---- web-pages.c ---- */
+/* The lease as JSON (web_lease_json()): whose "you" is viewer, "ticket" is session. */
+void web_respond_lease(struct web_conn *c, const struct lease *l, const char *viewer, bool session);
 void web_serve_page(struct web_conn *c, const char *profile, struct web_session *session, const char *cookie);
 void web_serve_static(struct web_conn *c, const char *rel);
 void web_serve_journal(struct web_conn *c, const char *profile, const char *rel);

@@ -35,6 +35,7 @@ void web_conn_free(struct web_conn *c, bool handed_over) {
                 s->conns = c->next;
         if (c->next)
                 c->next->prev = c->prev;
+        web_job_cancel(c->job);
         sd_event_source_disable_unref(c->io);
         sd_event_source_disable_unref(c->timer);
         safe_close(c->file_fd);
@@ -287,15 +288,18 @@ static bool origin_ok_for(struct web_conn *c, const char *profile, bool by_cooki
 /* ---- routes --------------------------------------------------------------------------------- */
 
 static void serve_lease(struct web_conn *c, const char *profile, struct web_session *session, const char *action) {
-        _cleanup_free_ char *body = NULL;
         struct web_profile *p;
         struct lease l;
-        size_t size = 0;
         int r = 0;
 
         p = web_profile_get(c->server, profile, &r);
         if (!p) {
                 web_respond_text(c, r == -ENOENT ? 503 : 500, NULL, "botdesk web: desktop %s is not running.\n", profile);
+                return;
+        }
+        if (p->placed) {
+                web_serve_placed_lease(c, p, session, action);
+                web_profile_put(p);
                 return;
         }
         if (action && streq(action, "take"))
@@ -310,13 +314,7 @@ static void serve_lease(struct web_conn *c, const char *profile, struct web_sess
                 return;
         }
         web_profile_put(p);
-
-        body = web_lease_json(&l, session ? session->viewer : NULL, session != NULL, &size);
-        if (!body) {
-                web_conn_free(c, false);
-                return;
-        }
-        web_respond(c, 200, "application/json", "Cache-Control: no-store\r\n", body, size, -1);
+        web_respond_lease(c, &l, session ? session->viewer : NULL, session != NULL);
 }
 
 static int on_conn_io(sd_event_source *src, int fd, uint32_t revents, void *userdata);
@@ -350,7 +348,8 @@ static void serve_upgrade(struct web_conn *c, const char *profile, struct web_se
                        "botdesk web: desktop %s is not running.\n", profile);
                 return;
         }
-        if (helper_record_read_at(p->dirfd, &rec) < 0 || helper_alive(p->dirfd, &rec) <= 0) {
+        /* Placed: whether it runs is for the far side's `botdesk rfb` to say. */
+        if (!p->placed && (helper_record_read_at(p->dirfd, &rec) < 0 || helper_alive(p->dirfd, &rec) <= 0)) {
                 web_profile_put(p);
                 web_refuse(c, 503, WS_CLOSE_DESKTOP_STOPPED, "desktop stopped",
                        "botdesk web: desktop %s is not running; start it with: botdesk start %s\n", profile, profile);
@@ -369,8 +368,8 @@ static void serve_upgrade(struct web_conn *c, const char *profile, struct web_se
                 web_respond_text(c, 503, NULL, "botdesk web: %s already has %d viewers.\n", profile, WEB_STREAMS_PER_PROFILE);
                 return;
         }
-        rfb = web_rfb_connect(p->dirfd);
-        if (rfb < 0) {
+        rfb = p->placed ? -EBADF : web_rfb_connect(p->dirfd);
+        if (rfb < 0 && !p->placed) {
                 web_profile_put(p);
                 web_respond_text(c, 503, NULL, "botdesk web: cannot connect to the RFB socket of %s: %s\n", profile,
                              strerror(-rfb));
@@ -594,6 +593,8 @@ static int on_conn_io(sd_event_source *src, int fd, uint32_t revents, void *user
         }
         if (c->linger)
                 return 0; /* the peer's close frame, or anything: read until it closes */
+        if (c->job)
+                return 0; /* one request per connection: its answer is on its way */
         r = http_request_feed(&c->req, buf, (size_t) n, &used);
         if (r == -E2BIG) {
                 web_respond_text(c, 431, NULL, "botdesk web: the request head is too long.\n");

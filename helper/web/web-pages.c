@@ -87,3 +87,14 @@ void web_serve_journal(struct web_conn *c, const char *profile, const char *rel)
                 web_respond(c, 200, type, "Cache-Control: no-store\r\n", body, size, -1);
 }
 
+void web_respond_lease(struct web_conn *c, const struct lease *l, const char *viewer, bool session) {
+        _cleanup_free_ char *body = NULL;
+        size_t size = 0;
+
+        body = web_lease_json(l, viewer, session, &size);
+        if (!body) {
+                web_conn_free(c, false);
+                return;
+        }
+        web_respond(c, 200, "application/json", "Cache-Control: no-store\r\n", body, size, -1);
+}

@@ -9,6 +9,7 @@
 #include "lease-deadline.h"
 #include "lease-watch.h"
 #include "log.h"
+#include "owner.h"
 #include "util.h"
 #include "web.h"
 
@@ -18,6 +19,13 @@ static void profile_reload_lease(struct web_profile *p) {
         /* A damaged file reads as the fail-closed lease, which allows nobody. */
         (void) lease_read_at(p->dirfd, &p->lease);
         /* Evicted streams are only queued to close here: none is freed under this loop. */
+        for (struct web_stream *st = p->streams; st; st = web_stream_next(st))
+                web_stream_lease_changed(st);
+}
+
+void web_profile_placed_lease(struct web_profile *p, const struct lease *l, const char *hash) {
+        p->lease = *l;
+        (void) strscpy(p->lease_hash, sizeof p->lease_hash, hash);
         for (struct web_stream *st = p->streams; st; st = web_stream_next(st))
                 web_stream_lease_changed(st);
 }
@@ -39,7 +47,16 @@ static int profile_load_config(struct web_profile *p) {
         p->reconnect_grace_ms = c.reconnect_grace_ms;
         p->max_cut_text = c.max_cut_text;
         p->origin = TAKE_PTR(c.web_origin);
+        p->placed = c.placement == PLACEMENT_EXEC;
         return r;
+}
+
+static bool placed_by_record(int dirfd) {
+        _cleanup_(owner_done) struct owner rec = {};
+        int r = owner_read_at(dirfd, &rec);
+
+        /* An unreadable record too: the CLI then says why, and starts nothing. */
+        return r >= 0 || r == -EBADMSG;
 }
 
 struct web_profile *web_profile_get(struct web_server *s, const char *name, int *ret_error) {
@@ -67,29 +84,42 @@ struct web_profile *web_profile_get(struct web_server *s, const char *name, int 
                 free(p);
                 goto fail;
         }
-        /* The base and the profile's dir verified ours, as every verb opens them. */
-        p->dirfd = paths_open_runtime(&paths, NULL);
-        if (p->dirfd < 0) {
-                r = p->dirfd;
-                free(p);
-                goto fail;
-        }
+        p->dirfd = -EBADF;
         r = profile_load_config(p);
         if (r < 0) {
-                safe_close(p->dirfd);
                 free(p->origin);
                 free(p);
                 goto fail;
         }
-        /* Watch before the first read, so that no change falls in between. */
-        p->wd = lease_watch_add(s->inotify_fd, p->dirfd);
-        if (p->wd < 0) {
-                r = p->wd;
-                safe_close(p->dirfd);
-                free(p);
-                goto fail;
+        /* Its desktop is elsewhere: the lease comes from there (web-placed.c),
+         * the agent's until the far side says otherwise. */
+        if (!p->placed) {
+                /* The base and the profile's dir verified ours, as every verb opens them. */
+                p->dirfd = paths_open_runtime(&paths, NULL);
+                if (p->dirfd < 0) {
+                        r = p->dirfd;
+                        free(p->origin);
+                        free(p);
+                        goto fail;
+                }
+                /* A desktop started elsewhere left its owner record here: the
+                 * record wins over the setting, as for every verb (owner.h). */
+                p->placed = placed_by_record(p->dirfd);
+                if (p->placed)
+                        p->dirfd = safe_close(p->dirfd);
         }
-        (void) lease_read_at(p->dirfd, &p->lease);
+        if (!p->placed) {
+                /* Watch before the first read, so that no change falls in between. */
+                p->wd = lease_watch_add(s->inotify_fd, p->dirfd);
+                if (p->wd < 0) {
+                        r = p->wd;
+                        safe_close(p->dirfd);
+                        free(p->origin);
+                        free(p);
+                        goto fail;
+                }
+                (void) lease_read_at(p->dirfd, &p->lease);
+        }
         p->next = s->profiles;
         s->profiles = p;
         return p;
@@ -113,6 +143,7 @@ void web_profile_put(struct web_profile *p) {
                 }
         if (p->wd >= 0)
                 (void) inotify_rm_watch(s->inotify_fd, p->wd);
+        web_job_cancel(p->watch);
         sd_event_source_disable_unref(p->deadline);
         safe_close(p->dirfd);
         free(p->origin);
@@ -152,10 +183,56 @@ static int on_deadline(sd_event_source *src, uint64_t usec, void *userdata) {
         return 0;
 }
 
+/* ---- a placed hold without a viewer: released through the prefix ---------------------------- */
+
+static void placed_release(struct web_profile *p, const char *viewer) {
+        char *args[] = { (char *) "lease", p->name, (char *) "release", (char *) "--viewer", (char *) viewer, NULL };
+        int r = web_job_start(p->server, args, -1, NULL, NULL, NULL);
+
+        if (r < 0)
+                log_warning_errno(r, "Cannot hand %s back to the agent, ignoring: %m", p->name);
+        else
+                log_info("The viewer in control of %s has no stream left: control returns to the agent.", p->name);
+}
+
+static int on_placed_deadline(sd_event_source *src, uint64_t usec, void *userdata) {
+        struct web_profile *p = userdata;
+
+        p->deadline = sd_event_source_disable_unref(p->deadline);
+        if (p->lease.holder == LEASE_HUMAN && lease_viewer_valid(p->lease.viewer))
+                placed_release(p, p->lease.viewer);
+        web_profile_put(p);
+        return 0;
+}
+
+/* The hold's deadline is this server's only: the far side's helper knows no
+ * deadline recorded here. A server that stops first leaves the hold. */
+static void placed_viewer_gone(struct web_profile *p, const char *viewer, unsigned long long delay) {
+        int r;
+
+        if (delay == 0) {
+                placed_release(p, viewer);
+                return;
+        }
+        deadline_disarm(p);
+        r = sd_event_add_time_relative(p->server->event, &p->deadline, CLOCK_MONOTONIC, delay, 10 * 1000,
+                                       on_placed_deadline, p);
+        if (r < 0)
+                log_warning_errno(r, "Cannot arm the deadline of %s, ignoring: %m", p->name);
+        else
+                log_info("The viewer in control of %s has no stream left: control returns to the agent in %llu ms "
+                         "unless it comes back.", p->name, delay / 1000);
+}
+
 void web_profile_viewer_gone(struct web_profile *p, const char *viewer, bool left) {
         struct lease_deadline d = { .epoch = p->lease.epoch };
         unsigned long long delay = left ? p->reconnect_grace_ms * 1000ULL : p->orphan_release_s * 1000000ULL;
         int r;
+
+        if (p->placed) {
+                placed_viewer_gone(p, viewer, delay);
+                return;
+        }
 
         /* A stream's viewer has the lease's size, and both reasons fit. */
         if (strscpy(d.viewer, sizeof d.viewer, viewer) < 0 ||
@@ -187,7 +264,14 @@ void web_profile_viewer_gone(struct web_profile *p, const char *viewer, bool lef
 }
 
 void web_profile_viewer_back(struct web_profile *p, const char *viewer) {
-        int r = lease_deadline_clear_at(p->dirfd, viewer);
+        int r;
+
+        if (p->placed) {
+                if (p->deadline && lease_allows_input(&p->lease, viewer))
+                        deadline_disarm(p);
+                return;
+        }
+        r = lease_deadline_clear_at(p->dirfd, viewer);
 
         if (r > 0)
                 log_info("A viewer of the human in control of %s is back: the hold goes on.", p->name);

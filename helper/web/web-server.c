@@ -330,6 +330,7 @@ static void server_free(struct web_server *s) {
         if (!s)
                 return;
         web_profiles_done(s);
+        web_jobs_done(s);
         sd_event_source_disable_unref(s->listen_source);
         sd_event_source_disable_unref(s->inotify_source);
         if (s->socket_path && !s->activated)
@@ -349,7 +350,7 @@ static void server_free(struct web_server *s) {
         free(s);
 }
 
-int web_server_run(const char *listen_spec, const char *novnc_dir, unsigned ping) {
+int web_server_run(const char *listen_spec, const char *novnc_dir, unsigned ping, web_spawn_fn spawn) {
         struct web_server *s;
         _cleanup_free_ char *url = NULL;
         sigset_t mask;
@@ -360,6 +361,7 @@ int web_server_run(const char *listen_spec, const char *novnc_dir, unsigned ping
                 return log_error_errno(ENOMEM, "Out of memory.");
         s->listen_fd = s->inotify_fd = s->ticket_dirfd = s->novnc_fd = -EBADF;
         s->ping_usec = (unsigned long long) ping * 1000000ULL;
+        s->spawn = spawn;
 
         r = paths_runtime_base(&s->runtime_base);
         if (r < 0) {
@@ -401,6 +403,8 @@ int web_server_run(const char *listen_spec, const char *novnc_dir, unsigned ping
         sigemptyset(&mask);
         sigaddset(&mask, SIGTERM);
         sigaddset(&mask, SIGINT);
+        /* The children of placed profiles are child sources (web-placed.c). */
+        sigaddset(&mask, SIGCHLD);
         (void) sigprocmask(SIG_BLOCK, &mask, NULL);
         (void) signal(SIGPIPE, SIG_IGN);
         if ((r = sd_event_add_signal(s->event, NULL, SIGTERM, on_signal, s)) < 0 ||

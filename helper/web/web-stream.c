@@ -13,6 +13,7 @@
  * (Xvnc then skips frames for that client); a viewer that sends faster than
  * the desktop takes its input is not read either. Nothing grows.
  */
+#include <fcntl.h>
 #include <sys/socket.h>
 
 #include "profile.h"
@@ -37,6 +38,7 @@ struct web_stream {
         sd_event_source *io, *rfb_io, *timer;
         struct ws_parser ws;
         struct rfb_relay relay;         /* the filter, the lease gate, the activity stamp */
+        struct web_job *job;            /* placed: `botdesk rfb P` on the other end of rfb */
 
         bool client_eof, close_sent, close_received, clean;
         bool pong_pending, ping_pending;
@@ -92,6 +94,7 @@ static void stream_free(struct web_stream *st) {
         if (!others && lease_allows_input(&p->lease, st->viewer))
                 web_profile_viewer_gone(p, st->viewer, st->clean && p->release_on_close);
 
+        web_job_cancel(st->job);
         sd_event_source_disable_unref(st->io);
         sd_event_source_disable_unref(st->rfb_io);
         sd_event_source_disable_unref(st->timer);
@@ -333,6 +336,11 @@ static void read_rfb(struct web_stream *st) {
         n = recv(st->rfb, st->server->scratch, want, 0);
         if (n < 0 && (errno == EAGAIN || errno == EINTR))
                 return;
+        if (n <= 0 && st->job) {
+                /* Placed: why it ended is the CLI's exit status (on_rfb_job_done). */
+                rfb_gone(st);
+                return;
+        }
         if (n <= 0) {
                 stream_close(st, WS_CLOSE_DESKTOP_STOPPED, "desktop stopped");
                 return;
@@ -435,6 +443,49 @@ static int on_timer(sd_event_source *src, uint64_t usec, void *userdata) {
         return 0;
 }
 
+/* A placed stream's `botdesk rfb` ended: as a local one ends, by the same codes. */
+static void on_rfb_job_done(int status, const char *out, const char *err, void *userdata) {
+        struct web_stream *st = userdata;
+
+        st->job = NULL;
+        if (st->close_sent)
+                return;
+        if (status == 3) {
+                /* EXIT_REFUSED: a human other than this viewer holds control there. */
+                stream_close(st, WS_CLOSE_EVICTED, "control-taken");
+        } else {
+                if (status != 0)
+                        log_warning("The RFB stream of %s through its exec prefix ended (exit %d): %s", st->profile->name,
+                                    status, err[0] ? err : "no message");
+                stream_close(st, WS_CLOSE_DESKTOP_STOPPED, "desktop stopped");
+        }
+        set_events(st->io, EPOLLIN | EPOLLOUT);
+}
+
+/* The far side's `botdesk rfb P --viewer ID`, its stdio one end of a socketpair, rfb the other. */
+static int placed_rfb_start(struct web_stream *st) {
+        char *args[] = { (char *) "rfb", st->profile->name, (char *) "--viewer", st->viewer, NULL };
+        int sv[2], r;
+
+        if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+                return negative_errno();
+        r = web_job_start(st->server, args, sv[1], on_rfb_job_done, st, &st->job);
+        safe_close(sv[1]);
+        if (r >= 0 && fcntl(sv[0], F_SETFL, O_NONBLOCK) < 0)
+                r = negative_errno();
+        if (r < 0) {
+                web_job_cancel(st->job);
+                st->job = NULL;
+                safe_close(sv[0]);
+                return r;
+        }
+        st->rfb = sv[0];
+        /* Its input, and the hold a departure ends, follow the lease there.
+         * Until its first line, input is dropped here; the far side gates it anyway. */
+        web_profile_placed_watch(st->profile);
+        return 0;
+}
+
 int web_stream_new(struct web_server *s, struct web_profile *p, struct web_session *session, int fd,
                    int rfb_fd, const void *head, size_t n_head, const void *early, size_t n_early) {
         struct web_stream *st;
@@ -460,6 +511,14 @@ int web_stream_new(struct web_server *s, struct web_profile *p, struct web_sessi
         st->session = session;
         st->fd = fd;
         st->rfb = rfb_fd;
+        if (rfb_fd < 0 && p->placed) {
+                r = placed_rfb_start(st);
+                if (r < 0) {
+                        free(st);
+                        return r;
+                }
+                rfb_fd = st->rfb;
+        }
         st->last_rx = now_usec();
         ws_parser_init(&st->ws, WEB_FRAME_MAX);
         rfb_relay_init(&st->relay, p->name, st->viewer, p->dirfd, p->max_cut_text);
@@ -474,7 +533,8 @@ int web_stream_new(struct web_server *s, struct web_profile *p, struct web_sessi
         if (r >= 0)
                 r = sd_event_add_time_relative(s->event, &st->timer, CLOCK_MONOTONIC, s->ping_usec, 0, on_timer, st);
         if (r < 0) {
-                sd_event_source_disable_unref(st->io);
+                web_job_cancel(st->job);
+                        sd_event_source_disable_unref(st->io);
                 sd_event_source_disable_unref(st->rfb_io);
                 safe_close(rfb_fd);
                 free(st);

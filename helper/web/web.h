@@ -29,7 +29,9 @@
  * refusals: an HTTP status, or a close code on a WebSocket upgrade),
  * web-auth.c (Host and Origin), web-static.c (noVNC's files, the lease
  * as JSON, the RFB socket),
- * web-stream.c (the WebSocket-RFB bridge), web-session.c, web-page.c.
+ * web-stream.c (the WebSocket-RFB bridge), web-session.c, web-page.c;
+ * for a profile placed through an exec prefix, web-placed.c (children of
+ * the CLI that run the verbs there) and web-placed-lease.c (its lease routes).
  */
 
 #include <stdbool.h>
@@ -41,6 +43,7 @@
 #include "lease.h"
 #include "profile.h"
 #include "ticket.h"
+#include "web-server.h"
 #include "websocket.h"
 
 #define WEB_CONNECTIONS_MAX 256                 /* HTTP connections and streams, per server */
@@ -58,9 +61,11 @@
 #define WEB_SCOPE_LEN 32                        /* hex digits: 128 random bits per session */
 #define WEB_SOCKET_NAME "web.sock"
 #define WEB_URL_FILE "web.url"
+#define WEB_JOBS_MAX 64                         /* children of the CLI for placed profiles, per server */
 
 struct web_server;
 struct web_stream;
+struct web_job;
 
 struct web_session {
         char hash[65];                  /* SHA-256 of the cookie; the cookie itself is not kept */
@@ -76,9 +81,13 @@ struct web_session {
 struct web_profile {
         struct web_server *server;
         char name[PROFILE_NAME_MAX + 1];
-        int dirfd;
+        int dirfd;                      /* -1 when placed */
         int wd;                         /* inotify watch, -1 without */
-        struct lease lease;
+        struct lease lease;             /* placed: as the far side last said (web-placed.c) */
+        bool placed;                    /* placement = exec: served through the CLI's children */
+        struct web_job *watch;          /* placed, with streams: `botdesk watch P --json` there */
+        bool watch_live;                /* its lines have told the lease: GET lease answers from it */
+        char lease_hash[LEASE_HASH_LEN + 1]; /* placed: the holder's hash, as the far side says it */
         bool release_on_close;
         unsigned orphan_release_s;      /* [web] orphan_release_s */
         unsigned reconnect_grace_ms;    /* [web] reconnect_grace_ms */
@@ -108,6 +117,9 @@ struct web_server {
         struct web_conn *conns;
         struct web_profile *profiles;
         struct web_session sessions[WEB_SESSIONS_MAX];
+        web_spawn_fn spawn;             /* the CLI's, for the children of placed profiles */
+        struct web_job *jobs;           /* list */
+        unsigned n_jobs;
         bool exiting;
         unsigned long long ping_usec;
         uint8_t scratch[256 * 1024];    /* one read of RFB bytes, before framing */
@@ -133,6 +145,41 @@ void web_profile_viewer_back(struct web_profile *p, const char *viewer);
 /* Read pending inotify events now, so lease changes apply to the bytes read next. */
 void web_server_lease_changes(struct web_server *s);
 void web_server_connection_gone(struct web_server *s);
+
+/* A placed profile's lease, as the far side said it (its holder's hash too):
+ * streams re-decided, others evicted. */
+void web_profile_placed_lease(struct web_profile *p, const struct lease *l, const char *hash);
+/* Follow a placed profile's lease as it changes there, from its first stream on (web-placed.c). */
+void web_profile_placed_watch(struct web_profile *p);
+
+/* ---- web-placed.c ---------------------------------------------------------------------------- */
+
+/* A job's end: its exit status (128+N for signal N), its stdout (bounded), the tail of its stderr. */
+typedef void (*web_job_done_t)(int status, const char *out, const char *err, void *userdata);
+/*
+ * `botdesk ARGS...` (this very binary) as a child: stdin and stdout
+ * stdio_fd, or /dev/null and a pipe read for done when < 0. -EAGAIN when
+ * WEB_JOBS_MAX run already; the job in *ret (unless NULL) until done runs.
+ */
+int web_job_start(struct web_server *s, char *const *args, int stdio_fd, web_job_done_t done, void *userdata,
+                  struct web_job **ret);
+/* Each line of the job's stdout (bounded; a longer one is dropped) goes to on_line as it comes. */
+typedef void (*web_job_line_t)(const char *line, void *userdata);
+void web_job_on_line(struct web_job *job, web_job_line_t on_line);
+/* done never runs; the child is sent SIGTERM, SIGKILL after a grace, and reaped. */
+void web_job_cancel(struct web_job *job);
+/* At exit: every child killed and reaped, now. */
+void web_jobs_done(struct web_server *s);
+/*
+ * `botdesk lease --json`'s line (or `botdesk watch --json`'s, its "lease")
+ * into *ret; its holder's hash mapped back to viewer or to a viewer of p's
+ * streams, else to a name nobody here has, and copied to ret_hash (unless
+ * NULL; "" for the agent). -EBADMSG when it is no such line.
+ */
+int web_placed_lease_parse(const char *out, const struct web_profile *p, const char *viewer, struct lease *ret,
+                           char ret_hash[]);
+/* The lease as viewer sees it: holder's name viewer when hash is viewer's, else nobody here. */
+void web_placed_lease_for(const struct lease *l, const char *hash, const char *viewer, struct lease *ret);
 
 /* ---- web-http.c ------------------------------------------------------------------------------ */
 

@@ -12,6 +12,10 @@
 # running in the container; a removed container makes status say why it is
 # not running; a container that is not running, and one without botdesk on
 # its PATH, are refusals (exit 1) that start nothing on this host.
+# botdesk web serves the desktop inside (lease, stream, Take over, Hand
+# back through podman exec); once the container is removed, or for one
+# that does not run, its lease is answered with the prefix's error and its
+# stream closes with 4001, starting nothing on this host.
 # Bands: 505-509 (inside the container).
 . "$(dirname "$0")/lib.sh"
 [ "$(id -u)" = 0 ] || t_skip_all "needs root (podman, mmdebstrap --mode=root)"
@@ -107,6 +111,24 @@ else
         t_fail "a loopback socat front for botdesk rfb" "$(cat "$BD_T/out/front.err")"
 fi
 
+# ---- botdesk web through podman exec -----------------------------------------------------------
+web_start web "$BOTDESK" web --listen "unix:$BD_T/web.sock"
+t_is "$?" 0 "botdesk web listens on a Unix socket"
+WEB=$WEB_PID
+wclient() { timeout 60 "$PY" "$BD_LIB_DIR/web_client.py" "$@" 2>&1; }
+wquery() { local t; t=$("$BOTDESK" web ticket "$1" --viewer "$2") && printf '%s' "${t#*\?}"; }
+wsession() { wclient http "unix:$BD_T/web.sock" GET "/$1/?$(wquery "$1" "$2")" |
+        sed -n 's/^Set-Cookie: \(botdesk_session=[0-9a-f]*\);.*/\1/p'; }
+A=$(wsession "$P" alice)
+t_match "$(wclient http "unix:$BD_T/web.sock" GET "/$P/lease" "$A")" '"holder": *"agent"' \
+        "botdesk web: the lease of the desktop inside comes through podman exec"
+t_match "$(wclient upgrade "unix:$BD_T/web.sock" "/$P/websockify?$(wquery "$P" bob)" --then close)" \
+        "^greet 2 b'RFB 003\\.008" "botdesk web: its stream greets with the RFB version of the X server inside"
+t_is "$(wclient http "unix:$BD_T/web.sock" POST "/$P/take" "$A" | head -n1)" 200 "botdesk web: Take over"
+t_match "$(timeout 60 "$BOTDESK" lease "$P" --json 2>&1)" '"holder": "human"' "...and the lease inside says a human holds control"
+t_is "$(wclient http "unix:$BD_T/web.sock" POST "/$P/release" "$A" | head -n1)" 200 "botdesk web: Hand back"
+t_match "$(timeout 60 "$BOTDESK" lease "$P" --json 2>&1)" '"holder": "agent"' "...and the lease inside is the agent's again"
+
 # ---- stop leaves nothing in the container ------------------------------------------------------
 bd_stop "$P"
 rc=$?
@@ -127,6 +149,12 @@ st=$(cat "$BD_T/out/status2.json")
 t_match "$st" '"running": false' "a removed container reads as not running"
 t_match "$st" "\"reason\": \"container $C does not exist" "...with the reason: the container is gone"
 t_is "$(helpers_of "$P" | wc -w)" 0 "...and is never read as a desktop of this host"
+out=$(wclient http "unix:$BD_T/web.sock" GET "/$P/lease" "$(wsession "$P" alice)")
+t_is "$(head -n1 <<<"$out")" 502 "botdesk web: the lease of a removed container's desktop is refused (502)"
+t_match "$out" "container $C does not exist" "...with the prefix's error"
+t_is "$(wclient upgrade "unix:$BD_T/web.sock" "/$P/websockify?$(wquery "$P" bob)" --then code)" 4001 \
+        "...and its stream closes with 4001"
+t_is "$(helpers_of "$P" | wc -w)$(xservers_of "$P" | wc -w)" 00 "...starting nothing on this host"
 timeout 60 "$BOTDESK" stop "$P" >"$BD_T/out/stop2.out" 2>"$BD_T/out/stop2.err"
 t_is "$?" 1 "stop of a removed container's desktop fails and says so"
 timeout 60 "$BOTDESK" stop --force "$P" >"$BD_T/out/stop3.out" 2>"$BD_T/out/stop3.err"
@@ -144,6 +172,10 @@ t_is "$?" 1 "start in a container that is not running is a refusal (exit 1)"
 t_match "$(bd_err "$P2")" "container $C2.*not running.*Nothing was started on this host" "...that says what failed"
 t_is "$(helpers_of "$P2" | wc -w)$(xservers_of "$P2" | wc -w)" 00 "...and nothing was started on this host"
 t_ok "...and no owner record is left" test ! -e "$(bd_rt "$P2")/owner"
+out=$(wclient http "unix:$BD_T/web.sock" GET "/$P2/lease" "$(wsession "$P2" alice)")
+t_is "$(head -n1 <<<"$out")" 502 "botdesk web: the lease in a container that is not running is refused (502)"
+t_match "$out" "container $C2 is not running" "...with the prefix's error"
+t_is "$(helpers_of "$P2" | wc -w)$(xservers_of "$P2" | wc -w)" 00 "...starting nothing on this host"
 
 # A running container without botdesk on the prefix's PATH.
 "${RUN[@]}" --name "$C" "$IMG" >/dev/null 2>"$BD_T/out/run2.err"
@@ -154,4 +186,7 @@ bd_start "$P3"
 t_is "$?" 1 "start where botdesk is missing inside is a refusal (exit 1)"
 t_match "$(bd_err "$P3")" "botdesk.*not found on the other side.*install botdesk there" "...that says what to install"
 t_is "$(helpers_of "$P3" | wc -w)$(xservers_of "$P3" | wc -w)" 00 "...and nothing was started on this host"
+kill -TERM "$WEB"
+wait "$WEB"
+t_is "$?" 0 "botdesk web exits 0, its children with it"
 t_done

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * botdesk web: the lease routes of a placed profile (GET lease, POST take
+ * and release), answered once the far side's `botdesk lease P ... --json`
+ * has (web-placed.c runs it); GET lease from the lease followed there while
+ * the profile has streams. The connection waits meanwhile; a connection
+ * that goes first cancels the child. Each answer also updates the profile's
+ * lease as this server knows it, which decides its streams' input and
+ * evicts the other viewers of a human's take.
+ */
+#include <string.h>
+
+#include "log.h"
+#include "util.h"
+#include "web-conn.h"
+
+#define PLACED_LEASE_TIMEOUT_USEC (60ULL * 1000000ULL)
+
+/* The far side's answer to `botdesk lease P ACTION --json`. */
+static void on_placed_lease(int status, const char *out, const char *err, void *userdata) {
+        struct web_conn *c = userdata;
+        char hash[LEASE_HASH_LEN + 1];
+        struct web_profile *p;
+        struct lease l;
+
+        c->job = NULL;
+        if (status != 0) {
+                /* The prefix's own words: a pod gone, a container stopped, a host unreachable. */
+                log_info("The lease of %s through its exec prefix failed (exit %d): %s", c->profile, status, err);
+                web_respond_text(c, status == 4 ? 503 : status == 3 ? 409 : 502, NULL, "botdesk web: %s: %s\n", c->profile,
+                                 err[0] ? err : "the exec prefix failed");
+                return;
+        }
+        p = web_profile_get(c->server, c->profile, NULL);
+        if (web_placed_lease_parse(out, p, c->viewer[0] ? c->viewer : NULL, &l, hash) < 0) {
+                web_profile_put(p);
+                web_respond_text(c, 502, NULL, "botdesk web: %s: the far side's lease does not read as one.\n", c->profile);
+                return;
+        }
+        if (p)
+                web_profile_placed_lease(p, &l, hash);
+        web_profile_put(p);
+        web_respond_lease(c, &l, c->viewer[0] ? c->viewer : NULL, c->session);
+}
+
+void web_serve_placed_lease(struct web_conn *c, struct web_profile *p, struct web_session *session,
+                            const char *action) {
+        char *args[] = { (char *) "lease", p->name, (char *) (action ?: "show"), (char *) "--json",
+                         action ? (char *) "--viewer" : NULL, session ? session->viewer : NULL, NULL };
+        struct lease l;
+        int r;
+
+        /* The lease followed there answers what the page polls for, without a child each time. */
+        if (!action && p->watch_live) {
+                web_placed_lease_for(&p->lease, p->lease_hash, session ? session->viewer : NULL, &l);
+                web_respond_lease(c, &l, session ? session->viewer : NULL, session != NULL);
+                return;
+        }
+        /* Both fit: they are a profile's name and a session's viewer. */
+        (void) strscpy(c->profile, sizeof c->profile, p->name);
+        (void) strscpy(c->viewer, sizeof c->viewer, session ? session->viewer : "");
+        c->session = session != NULL;
+        /* The far side may take a while: the answer's deadline, not the head's. */
+        (void) sd_event_source_set_time_relative(c->timer, PLACED_LEASE_TIMEOUT_USEC);
+        r = web_job_start(c->server, args, -1, on_placed_lease, c, &c->job);
+        if (r < 0)
+                web_respond_text(c, 503, NULL, "botdesk web: cannot ask the far side of %s: %s\n", p->name, strerror(-r));
+}

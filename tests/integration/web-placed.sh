@@ -1,0 +1,253 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# botdesk web serves a profile placed through an exec prefix (a wrapper of
+# the test's own plays the sandbox, as in placement-prefix.sh): a ticket
+# minted here opens its page; its stream is the far side's screen (the
+# RFB greeting comes through `botdesk rfb` run through the prefix); Take
+# over and Hand back change the far side's lease and the page's answer says
+# so; a take by another viewer evicts the holder-to-be's stream with 4000
+# control-taken, as a take on the far side itself does; leaving the page
+# under release_on_close hands control back there; a prefix whose target is
+# gone answers with the prefix's own error, and starts nothing on this host;
+# and no child of botdesk web outlives it.
+# Band 460-464, main variant only (the far side's desktop).
+. "$(dirname "$0")/lib.sh"
+bd_init wpl 460 once
+bd_need_xserver
+bd_need xsetroot
+[ -n "$PY" ] || t_skip_all "python3 not installed"
+
+CLIENT=$BD_LIB_DIR/web_client.py
+O=$BD_T/out
+# The far side: its own runtime, state and configuration.
+F=$BD_T/far
+mkdir -m 700 "$F" "$F/run" "$F/state" "$F/config"
+BOTDESK_CONFIG=$F/botdesk.ini bd_config
+cat >"$BD_T/wrap" <<EOF
+#!/bin/sh
+export XDG_RUNTIME_DIR=$F/run XDG_STATE_HOME=$F/state XDG_CONFIG_HOME=$F/config BOTDESK_CONFIG=$F/botdesk.ini
+export BOTDESK_PLACEMENT=standalone PATH=$(dirname "$BOTDESK"):\$PATH
+exec "\$@"
+EOF
+# A prefix whose container is gone: what podman exec says then, and its status.
+printf '#!/bin/sh\necho "Error: no container with name or ID \\"bd-gone\\" found: no such container" >&2\nexit 125\n' \
+        >"$BD_T/gone"
+chmod 755 "$BD_T/wrap" "$BD_T/gone"
+
+P=$(bd_profile a) G=$(bd_profile g)
+bd_config
+{
+        printf '[web]\nreconnect_grace_ms = 0\n'
+        printf '[profile.%s]\nplacement = exec\nexec = %s\n' "$P" "$BD_T/wrap"
+        printf '[profile.%s]\nplacement = exec\nexec = %s\n' "$G" "$BD_T/gone"
+} >>"$BOTDESK_CONFIG"
+far_rt() { printf '%s/botdesk/%s' "$F/run" "$1"; }
+bd_register "$P"
+FTOK=
+wpl_cleanup() {
+        local rc=$? pid
+        trap - EXIT
+        timeout 60 "$BOTDESK" stop --force "$P" >/dev/null 2>&1
+        for pid in $( { [ -n "$FTOK" ] && token_pids "$FTOK"; cmdline_pids "$F/run/"; } | sort -un); do
+                kill -KILL "$pid" 2>/dev/null
+        done
+        (exit $rc)
+        bd_cleanup
+}
+trap wpl_cleanup EXIT
+
+ticket() { "$BOTDESK" web ticket "${2:-$P}" --viewer "$1" 2>>"$O/ticket.err"; }
+query() { local t; t=$(ticket "$@") && printf '%s' "${t#*\?}"; }
+client() { timeout 60 "$PY" "$CLIENT" "$@" 2>&1; }
+code() { client upgrade "unix:$SOCK" "$@" --then code; }
+session() { client http "unix:$SOCK" GET "/${2:-$P}/?$(query "$1" "${2:-$P}")" |
+        sed -n 's/^Set-Cookie: \(botdesk_session=[0-9a-f]*\);.*/\1/p'; }
+# The far side's lease, through the prefix, as "holder viewer_hash".
+far_lease() {
+        "$BOTDESK" lease "$P" --json | "$PY" -c '
+import json, sys
+d = json.load(sys.stdin)
+print(d["holder"], d.get("viewer_hash") or "-")'
+}
+far_agent() { [ "$(far_lease)" = "agent -" ]; }
+no_watch() { [ -z "$(cmdline_pids "watch $P --json")" ]; }
+no_rfb_of() { [ -z "$(cmdline_pids "rfb $P --viewer $1")" ]; }
+hash_of() { printf '%s' "$1" | sha256sum | cut -c1-12; }
+# The JSON body of a response, one field: "holder you".
+body_of() { "$PY" -c '
+import json, sys
+t = sys.stdin.read()
+d = json.loads(t[t.index("\n\n") + 2:])
+print(d["holder"], d["you"])'; }
+
+bd_start "$P"
+rc=$?
+t_is "$rc" 0 "desktop $P starts through its prefix"
+[ "$rc" = 0 ] || { t_diag "$(bd_err "$P")"; t_done; }
+FTOK=$(sed -n 's/^TOKEN=//p' "$(far_rt "$P")/helper" 2>/dev/null)
+t_is "$(helpers_of "$P" | wc -w)" 0 "its helper runs on the far side, none here"
+
+timeout 60 "$BOTDESK" exec "$P" -- xsetroot -solid rgb:33/66/cc
+t_is "$?" 0 "the far root window is painted #3366cc"
+
+SOCK=$BD_T/web.sock
+web_start web "$BOTDESK" web --listen "unix:$SOCK"
+t_is "$?" 0 "botdesk web listens on a Unix socket"
+WEB=$WEB_PID
+
+# ---- the page, the lease, the stream -------------------------------------------------------------
+
+out=$(client http "unix:$SOCK" GET "/$P/?$(query alice)")
+t_is "$(head -n1 <<<"$out")" 303 "a ticket for the placed profile is redeemed (303 to its page)"
+A=$(sed -n 's/^Set-Cookie: \(botdesk_session=[0-9a-f]*\);.*/\1/p' <<<"$out")
+t_is "$(client http "unix:$SOCK" GET "/$P/" "$A" | head -n1)" 200 "its page is served"
+out=$(client http "unix:$SOCK" GET "/$P/lease" "$A")
+t_is "$(head -n1 <<<"$out")" 200 "GET lease answers from the far side"
+t_is "$(body_of <<<"$out")" "agent False" "... the agent holds control there"
+
+out=$(client upgrade "unix:$SOCK" "/$P/websockify?$(query bob)" --then close)
+t_match "$out" "^greet 2 b'RFB 003\\.008" "the stream greets with the far X server's RFB version, through the prefix"
+t_match "$out" "^close 1000" "... and closes cleanly when the viewer leaves"
+
+# A framebuffer update of the screen's centre, raw, through the stream: "update RECTS BYTES".
+fb_update() {
+        timeout 60 "$PY" - "unix:$SOCK" "/$P/websockify?$(query "$1")" "$BD_LIB_DIR" <<'PYEOF' 2>&1
+import struct, sys
+sys.path.insert(0, sys.argv[3])
+import web_client as w
+s, status = w.upgrade(sys.argv[1], sys.argv[2])
+op, p = w.recv_frame(s)
+r = w.Payload(s, p)
+width, height = w.rfb_handshake(r, s)
+w.send_frame(s, 2, struct.pack(">BBHi", 2, 0, 1, 0))
+w.send_frame(s, 2, struct.pack(">BBHHHH", 3, 0, width // 2, height // 2, 1, 1))
+t, _, n = struct.unpack(">BBH", r.read(4))
+x, y, rw, rh, enc = struct.unpack(">HHHHi", r.read(12))
+print("update %d %s" % (n, r.read(rw * rh * 4)[:3].hex()))
+w.send_frame(s, 8, struct.pack(">H", 1000))
+PYEOF
+}
+t_is "$(fb_update gina)" "update 1 cc6633" "a framebuffer update of the far screen's centre comes through the stream (#3366cc)"
+
+# ---- take over, hand back, eviction -------------------------------------------------------------
+
+client upgrade "unix:$SOCK" "/$P/websockify?$(query bob)" --then wait-close-at >"$O/watch-bob.txt" &
+bd_own_pid $!
+WB=$!
+wait_for 20 grep -qs '^greet' "$O/watch-bob.txt"
+t_ok "bob watches the placed desktop" grep -q '^greet' "$O/watch-bob.txt"
+t0=$(date +%s%N)
+out=$(client http "unix:$SOCK" POST "/$P/take" "$A")
+t_is "$(head -n1 <<<"$out")" 200 "alice takes over through the page's button"
+t_is "$(body_of <<<"$out")" "human True" "... and the answer says she holds control"
+t_is "$(far_lease)" "human $(hash_of alice)" "the far side's lease names alice"
+wait "$WB"
+t_is "$(grep '^close' "$O/watch-bob.txt")" "close 4000 control-taken" "her take closes bob's stream with 4000 control-taken"
+at=$(sed -n 's/^at //p' "$O/watch-bob.txt")
+dt=$(( (${at:-0} - t0) / 1000000 ))
+if [ -n "$at" ] && [ "$dt" -lt 5000 ]; then t_pass "within 5 s ($dt ms)"; else t_fail "within 5 s" "$dt ms"; fi
+t_is "$(code "/$P/websockify?$(query bob)")" 4000 "bob's reconnect is refused with 4000 while alice holds control"
+t_is "$(code "/$P/websockify?$(query alice)")" open "alice's own stream opens"
+out=$(client http "unix:$SOCK" POST "/$P/release" "$A")
+t_is "$(head -n1 <<<"$out")" 200 "alice hands back through the page's button"
+t_is "$(body_of <<<"$out")" "agent False" "... and the answer says the agent holds control"
+t_is "$(far_lease)" "agent -" "the far side's lease is the agent's again"
+
+# A take on the far side itself (the CLI through the prefix) ends a web stream alike.
+client upgrade "unix:$SOCK" "/$P/websockify?$(query bob)" --then wait-close-at >"$O/watch-bob2.txt" &
+bd_own_pid $!
+WB=$!
+wait_for 20 grep -qs '^greet' "$O/watch-bob2.txt"
+"$BOTDESK" lease "$P" take --viewer carol >/dev/null
+wait "$WB"
+t_is "$(grep '^close' "$O/watch-bob2.txt")" "close 4000 control-taken" \
+        "a take on the far side closes a web stream with 4000 control-taken (its botdesk rfb exits 3)"
+"$BOTDESK" lease "$P" release --viewer carol >/dev/null
+
+# Leaving the page while holding control (1000, reconnect_grace_ms = 0) hands back there.
+D=$(session dave)
+client http "unix:$SOCK" POST "/$P/take" "$D" >/dev/null
+mkfifo "$O/dave.fifo"
+client upgrade "unix:$SOCK" "/$P/websockify" --header "Cookie: $D" --then hold-then:1000 <"$O/dave.fifo" >"$O/dave.txt" &
+bd_own_pid $!
+WD=$!
+exec 7>"$O/dave.fifo"
+wait_for 20 grep -qs '^held' "$O/dave.txt"
+t_is "$(client http "unix:$SOCK" GET "/$P/lease" "$D" | body_of)" "human True" "dave, in control, watches his page"
+exec 7>&-
+wait "$WD"
+t_match "$(cat "$O/dave.txt")" "echo 1000" "dave leaves his page (1000)"
+wait_for 20 far_agent
+t_is "$(far_lease)" "agent -" "... and control returns to the agent on the far side"
+
+# ---- a prefix whose target is gone ------------------------------------------------------------------
+
+out=$(client http "unix:$SOCK" GET "/$G/?$(query alice "$G")")
+C=$(sed -n 's/^Set-Cookie: \(botdesk_session=[0-9a-f]*\);.*/\1/p' <<<"$out")
+out=$(client http "unix:$SOCK" GET "/$G/lease" "$C")
+t_is "$(head -n1 <<<"$out")" 502 "the lease of a profile whose container is gone: 502"
+t_match "$out" 'no container with name or ID "bd-gone" found' "... with the prefix's own error"
+t_is "$(code "/$G/websockify?$(query alice "$G")")" 4001 "its stream closes with 4001 (desktop stopped)"
+t_match "$(cat "$O/web.err")" "through its exec prefix ended \\(exit 1\\).*no container with name" \
+        "... and botdesk web's log has the prefix's error"
+t_is "$(helpers_of "$G" | wc -w)$(xservers_of "$G" | wc -w)" 00 "nothing was started on this host"
+
+# ---- a real browser --------------------------------------------------------------------------------
+
+# The page in headless Chromium, as web.sh drives it for a host profile:
+# the desktop drawn, input only while the page holds control, Take over,
+# another viewer's take, Hand back, release on leaving; here every lease
+# the driver reads comes through the prefix.
+if [ -x /usr/lib/chromium/chromium ] || command -v chromium >/dev/null 2>&1 &&
+        [ -f /usr/share/novnc/core/rfb.js ] && command -v xdotool >/dev/null 2>&1; then
+        web_start tcp "$BOTDESK" web --listen 127.0.0.1:0
+        t_is "$?" 0 "botdesk web --listen 127.0.0.1:0 starts"
+        TCP=$WEB_PID
+        URL=$(ticket frank)
+        (
+                eval "$("$BOTDESK" env "$P")"
+                export BOTDESK DISPLAY XAUTHORITY
+                exec timeout 150 "$PY" "$BD_LIB_DIR/web_browser.py" "$URL" "$O" "$P" frank
+        ) >"$O/browser.txt" 2>"$O/browser.err" &
+        BPID=$!
+        bd_own_pid "$BPID"
+        wait_for 20 grep -qs '^PID ' "$O/browser.txt" && bd_own_pid "$(sed -n 's/^PID //p' "$O/browser.txt")"
+        wait "$BPID"
+        brc=$?
+        SCREEN=
+        while IFS= read -r line; do
+                case $line in
+                PASS\ *) t_pass "browser: ${line#PASS }" ;;
+                FAIL\ *) t_fail "browser: ${line#FAIL }" ;;
+                SCREEN\ *) SCREEN=${line#SCREEN } ;;
+                esac
+        done <"$O/browser.txt"
+        [ "$brc" = 0 ] || t_fail "the browser driver finishes (exit $brc)" "$(tail -n 15 "$O/browser.err")"
+        t_is "$SCREEN" "51 102 204" "the page's screenshot shows the far desktop's root colour at the screen's centre"
+        t_is "$(far_lease)" "agent -" "after the page, the agent holds control on the far side"
+        kill -TERM "$TCP"
+        wait "$TCP"
+else
+        t_skip "a real browser shows the placed desktop" "chromium, novnc or xdotool not installed"
+fi
+
+# ---- no child outlives the server --------------------------------------------------------------------
+
+client upgrade "unix:$SOCK" "/$P/websockify?$(query erin)" --then wait-close >"$O/watch-erin.txt" &
+bd_own_pid $!
+WE=$!
+wait_for 20 grep -qs '^greet' "$O/watch-erin.txt"
+t_ok "the stream has its botdesk rfb child" test -n "$(cmdline_pids "rfb $P --viewer erin")"
+t_ok "while it has a stream, the placed profile's lease is followed by botdesk watch through the prefix" \
+        test -n "$(cmdline_pids "watch $P --json")"
+t_match "$(client http "unix:$SOCK" GET "/$P/lease" "$(session erin)" | body_of)" "agent False" \
+        "GET lease answers meanwhile"
+kill -TERM "$WEB"
+wait "$WEB"
+t_is "$?" 0 "botdesk web exits 0 on SIGTERM"
+wait "$WE"
+t_match "$(cat "$O/watch-erin.txt")" "close 1001" "the stream closes with 1001"
+t_ok "no botdesk rfb of the stream is left (here or on the far side)" \
+        wait_for 10 no_rfb_of erin
+t_ok "nor the botdesk watch that followed the lease" wait_for 10 no_watch
+t_done
