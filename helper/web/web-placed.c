@@ -27,7 +27,8 @@
 #define JOB_OUT_MAX (64U * 1024U)
 #define JOB_ERR_MAX 1024U
 #define JOB_LINE_MAX 4096U
-#define JOB_KILL_GRACE_USEC (2ULL * 1000000ULL)
+/* Long enough for a CLI to end its prefix and exit, a sanitizer build included. */
+#define JOB_KILL_GRACE_USEC (5ULL * 1000000ULL)
 
 struct web_job {
         struct web_server *server;
@@ -262,13 +263,49 @@ void web_job_cancel(struct web_job *job) {
                 (void) kill(job->pid, SIGKILL);
 }
 
+/* Reap every job that has exited; whether any is left running. */
+static bool jobs_reap(struct web_server *s) {
+        bool left = false;
+
+        for (struct web_job *job = s->jobs; job; job = job->next) {
+                pid_t r;
+
+                if (job->pid <= 0)
+                        continue;
+                r = waitpid(job->pid, NULL, WNOHANG);
+                if (r == job->pid || (r < 0 && errno == ECHILD))
+                        job->pid = 0;
+                else
+                        left = true;
+        }
+        return left;
+}
+
 void web_jobs_done(struct web_server *s) {
-        /* At exit: nothing of ours outlives the server. SIGKILL ends the
-         * CLI at once; its prefix has its parent-death signal. */
+        /* At exit: nothing of ours outlives the server. SIGTERM first, as a
+         * cancel does, so that each CLI ends its prefix and exits as it
+         * would (a SIGKILL in the middle of its exit, a sanitizer's leak
+         * check say, leaves that half done); SIGKILL what is left a grace
+         * later. SIGCHLD is blocked (web-server.c): each exit wakes the wait. */
+        unsigned long long deadline = now_usec() + JOB_KILL_GRACE_USEC, now;
+        sigset_t chld;
+
+        sigemptyset(&chld);
+        sigaddset(&chld, SIGCHLD);
+        for (struct web_job *job = s->jobs; job; job = job->next) {
+                job->done = NULL;
+                if (job->pid > 0)
+                        (void) kill(job->pid, SIGTERM);
+        }
+        while (jobs_reap(s) && (now = now_usec()) < deadline) {
+                struct timespec left = { .tv_sec = (time_t) ((deadline - now) / 1000000ULL),
+                                         .tv_nsec = (long) ((deadline - now) % 1000000ULL) * 1000L };
+
+                (void) sigtimedwait(&chld, NULL, &left);
+        }
         while (s->jobs) {
                 struct web_job *job = s->jobs;
 
-                job->done = NULL;
                 if (job->pid > 0) {
                         (void) kill(job->pid, SIGKILL);
                         (void) waitpid(job->pid, NULL, 0);

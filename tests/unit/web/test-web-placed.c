@@ -7,6 +7,7 @@
  * its holder's hash mapped back to a viewer of ours, or to nobody here.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -154,6 +155,50 @@ static void test_jobs(void) {
         pid = waitpid(-1, NULL, WNOHANG);
         TAP_EQ_INT(pid < 0 && errno == ECHILD, 1, "killed and reaped at once");
         TAP_EQ_INT(never.calls, 0, "without their callbacks");
+
+        {
+                /* At exit SIGTERM comes first and a job may end as it would; one
+                 * that ignores it is killed a grace later. */
+                char dir[] = "/tmp/botdesk-web-placed.XXXXXX", path[64], ready1[80], ready2[80];
+                char *polite[] = { (char *) "-c",
+                                   (char *) "trap 'echo term >\"$0\"; kill $!; exit 0' TERM; : >\"$1\"; sleep 600 & wait",
+                                   path, ready1, NULL };
+                char *stubborn[] = { (char *) "-c", (char *) "trap '' TERM; : >\"$0\"; exec sleep 600", ready2, NULL };
+                char got[8] = "";
+                unsigned long long t0;
+                ssize_t n;
+                int fd;
+
+                if (!mkdtemp(dir)) {
+                        tap_ok(0, "a scratch dir");
+                } else {
+                        snprintf(path, sizeof path, "%s/ended", dir);
+                        snprintf(ready1, sizeof ready1, "%s/ready1", dir);
+                        snprintf(ready2, sizeof ready2, "%s/ready2", dir);
+                        TAP_EQ_INT(web_job_start(s, polite, -1, on_done, &never, NULL), 0, "a job that ends on SIGTERM starts");
+                        TAP_EQ_INT(web_job_start(s, stubborn, -1, on_done, &never, NULL), 0, "a job that ignores SIGTERM starts");
+                        /* Until both shells have set their traps (each says so by a file): at most 10 s. */
+                        for (unsigned i = 0; i < 1000 && (access(ready1, F_OK) < 0 || access(ready2, F_OK) < 0); i++)
+                                usleep(10 * 1000);
+                        TAP_EQ_INT(access(ready1, F_OK) == 0 && access(ready2, F_OK) == 0, 1,
+                                   "both have set their traps (waited up to 10 s)");
+                        t0 = now_usec();
+                        web_jobs_done(s);
+                        fd = open(path, O_RDONLY | O_CLOEXEC);
+                        n = fd >= 0 ? read(fd, got, sizeof got - 1) : -1;
+                        got[n > 0 ? n : 0] = 0;
+                        safe_close(fd);
+                        TAP_EQ_STR(got, "term\n", "at exit the job got SIGTERM and ended as it would");
+                        TAP_EQ_INT(now_usec() - t0 >= 4 * 1000000ULL, 1, "the one that ignored it was killed only a grace later");
+                        TAP_EQ_INT(s->n_jobs, 0u, "and both are gone");
+                        pid = waitpid(-1, NULL, WNOHANG);
+                        TAP_EQ_INT(pid < 0 && errno == ECHILD, 1, "reaped");
+                        (void) unlink(path);
+                        (void) unlink(ready1);
+                        (void) unlink(ready2);
+                        (void) rmdir(dir);
+                }
+        }
 
         sd_event_unref(s->event);
         free(s);
