@@ -8,7 +8,8 @@
 # placement = exec with exec = podman exec -i POD-desktop, the argv shape
 # of the example's `kubectl exec -i pod/NAME -c desktop --`: start, status,
 # input, thumbnail, a real viewer (gvnccapture) through `botdesk rfb`,
-# `botdesk mcp`, stop. Then nothing of the desktop runs in the pod, the
+# `botdesk mcp`, `botdesk web` (its page, lease, stream, Take over and Hand
+# back, through the prefix), stop. Then nothing of the desktop runs in the pod, the
 # pod's liveness command answers, and `podman kube down` leaves no pod and
 # no container (podman 4.3 keeps the ConfigMap's volume: removed here).
 # Root only (podman as root: recipes/podman.md). Band 450 is
@@ -139,6 +140,10 @@ for line in sys.stdin:
         print("error" if r.get("isError") or "error" in m else "".join(c.get("text", "") for c in r.get("content", [])))' <<<"$mcp_out" 2>&1)
 t_match "$answer" '"screen": \[1440, 900\]' "botdesk mcp through the prefix answers its status tool with the pod desktop's screen"
 [ -n "$mcp_out" ] || t_diag "$(cat "$BD_T/out/mcp.err")"
+
+# ---- botdesk web for the desktop in the pod ----------------------------------------------------
+bd_web_placed "$P" "in the kube-played pod"
+bd_web_placed_end
 
 # ---- stop; the pod's liveness command; kube down -----------------------------------------------
 bd_stop "$P"

@@ -176,6 +176,79 @@ bd_init() {
 # proc_has_env PID NAME=VALUE: the process's environment holds exactly that entry.
 proc_has_env() { grep -qzxF -- "$2" "/proc/$1/environ" 2>/dev/null; }
 
+# botdesk web's raw client (web_client.py) against the Unix socket
+# bd_web_placed started; wquery PROFILE VIEWER: a fresh ticket's query;
+# wsession PROFILE VIEWER: the session cookie a fresh ticket opens.
+wclient() { timeout 60 "$PY" "$BD_LIB_DIR/web_client.py" "$@" 2>&1; }
+wquery() { local t; t=$("$BOTDESK" web ticket "$1" --viewer "$2") && printf '%s' "${t#*\?}"; }
+wsession() { wclient http "unix:$BD_T/web.sock" GET "/$1/?$(wquery "$1" "$2")" |
+        sed -n 's/^Set-Cookie: \(botdesk_session=[0-9a-f]*\);.*/\1/p'; }
+
+# bd_web_placed PROFILE HOW: botdesk web on $BD_T/web.sock (WEB_PID) serves
+# PROFILE, placed through a prefix (HOW says which, for the checks' names):
+# a ticket opens its page, its lease and stream come through the prefix,
+# and Take over and Hand back change the far side's lease. The server goes
+# on running for the caller's own checks; bd_web_placed_end stops it.
+bd_web_placed() {
+        local p=$1 how=$2 out a
+        web_start web "$BOTDESK" web --listen "unix:$BD_T/web.sock"
+        t_is "$?" 0 "botdesk web listens on a Unix socket"
+        out=$(wclient http "unix:$BD_T/web.sock" GET "/$p/?$(wquery "$p" alice)")
+        t_is "$(head -n1 <<<"$out")" 303 "botdesk web: a ticket of the desktop $how opens its page"
+        a=$(sed -n 's/^Set-Cookie: \(botdesk_session=[0-9a-f]*\);.*/\1/p' <<<"$out")
+        t_match "$(wclient http "unix:$BD_T/web.sock" GET "/$p/lease" "$a")" '"holder": *"agent"' \
+                "botdesk web: the lease of the desktop $how comes through the prefix: the agent holds control"
+        t_match "$(wclient upgrade "unix:$BD_T/web.sock" "/$p/websockify?$(wquery "$p" bob)" --then close)" \
+                "^greet 2 b'RFB 003\\.008" "botdesk web: its stream greets with the far X server's RFB version"
+        t_is "$(wclient http "unix:$BD_T/web.sock" POST "/$p/take" "$a" | head -n1)" 200 "botdesk web: Take over"
+        t_match "$(timeout 60 "$BOTDESK" lease "$p" --json 2>&1)" '"holder": "human"' \
+                "...and the far side's lease says a human holds control"
+        t_is "$(wclient http "unix:$BD_T/web.sock" POST "/$p/release" "$a" | head -n1)" 200 "botdesk web: Hand back"
+        t_match "$(timeout 60 "$BOTDESK" lease "$p" --json 2>&1)" '"holder": "agent"' \
+                "...and the far side's lease is the agent's again"
+}
+# bd_web_placed_end: SIGTERM to bd_web_placed's server; it exits 0, its children with it.
+bd_web_placed_end() {
+        kill -TERM "$WEB_PID"
+        wait "$WEB_PID"
+        t_is "$?" 0 "botdesk web exits 0, its children with it"
+}
+
+# bd_browser_report FILE: a browser driver's lines (web_browser.py and its
+# kind) as checks: "PASS what" and "FAIL what" each one, "SCREEN text" into
+# SCREEN (empty when it sent none).
+bd_browser_report() {
+        local line
+        SCREEN=
+        while IFS= read -r line; do
+                case $line in
+                PASS\ *) t_pass "browser: ${line#PASS }" ;;
+                FAIL\ *) t_fail "browser: ${line#FAIL }" ;;
+                SCREEN\ *) SCREEN=${line#SCREEN } ;;
+                esac
+        done <"$1"
+}
+
+# bd_far_cleanup PROFILE FAR_RUNTIME: at exit, before bd_cleanup, stop a
+# profile placed through a test's own prefix (a far side under the test's
+# dir) through that prefix, then kill by pid what is left of it: the
+# processes of the far helper's token (FAR_TOKEN, once the test knows it)
+# and those whose command line names a path under FAR_RUNTIME.
+bd_far_cleanup() {
+        BD_FAR_PROFILE=$1 BD_FAR_RUN=$2 FAR_TOKEN=
+        trap bd_far_cleanup_run EXIT
+}
+bd_far_cleanup_run() {
+        local rc=$? pid
+        trap - EXIT
+        timeout 60 "$BOTDESK" stop --force "$BD_FAR_PROFILE" >/dev/null 2>&1
+        for pid in $( { [ -n "$FAR_TOKEN" ] && token_pids "$FAR_TOKEN"; cmdline_pids "$BD_FAR_RUN/"; } | sort -un); do
+                kill -KILL "$pid" 2>/dev/null
+        done
+        (exit $rc)
+        bd_cleanup
+}
+
 # bd_leak_sweep: every process still carrying this test's XDG_RUNTIME_DIR
 # once the cleanup has stopped and killed what it knows of (the test's shell,
 # its guard and their children aside) outlived the test: a pid the test

@@ -112,22 +112,7 @@ else
 fi
 
 # ---- botdesk web through podman exec -----------------------------------------------------------
-web_start web "$BOTDESK" web --listen "unix:$BD_T/web.sock"
-t_is "$?" 0 "botdesk web listens on a Unix socket"
-WEB=$WEB_PID
-wclient() { timeout 60 "$PY" "$BD_LIB_DIR/web_client.py" "$@" 2>&1; }
-wquery() { local t; t=$("$BOTDESK" web ticket "$1" --viewer "$2") && printf '%s' "${t#*\?}"; }
-wsession() { wclient http "unix:$BD_T/web.sock" GET "/$1/?$(wquery "$1" "$2")" |
-        sed -n 's/^Set-Cookie: \(botdesk_session=[0-9a-f]*\);.*/\1/p'; }
-A=$(wsession "$P" alice)
-t_match "$(wclient http "unix:$BD_T/web.sock" GET "/$P/lease" "$A")" '"holder": *"agent"' \
-        "botdesk web: the lease of the desktop inside comes through podman exec"
-t_match "$(wclient upgrade "unix:$BD_T/web.sock" "/$P/websockify?$(wquery "$P" bob)" --then close)" \
-        "^greet 2 b'RFB 003\\.008" "botdesk web: its stream greets with the RFB version of the X server inside"
-t_is "$(wclient http "unix:$BD_T/web.sock" POST "/$P/take" "$A" | head -n1)" 200 "botdesk web: Take over"
-t_match "$(timeout 60 "$BOTDESK" lease "$P" --json 2>&1)" '"holder": "human"' "...and the lease inside says a human holds control"
-t_is "$(wclient http "unix:$BD_T/web.sock" POST "/$P/release" "$A" | head -n1)" 200 "botdesk web: Hand back"
-t_match "$(timeout 60 "$BOTDESK" lease "$P" --json 2>&1)" '"holder": "agent"' "...and the lease inside is the agent's again"
+bd_web_placed "$P" "in a container, through podman exec"
 
 # ---- stop leaves nothing in the container ------------------------------------------------------
 bd_stop "$P"
@@ -186,7 +171,5 @@ bd_start "$P3"
 t_is "$?" 1 "start where botdesk is missing inside is a refusal (exit 1)"
 t_match "$(bd_err "$P3")" "botdesk.*not found on the other side.*install botdesk there" "...that says what to install"
 t_is "$(helpers_of "$P3" | wc -w)$(xservers_of "$P3" | wc -w)" 00 "...and nothing was started on this host"
-kill -TERM "$WEB"
-wait "$WEB"
-t_is "$?" 0 "botdesk web exits 0, its children with it"
+bd_web_placed_end
 t_done

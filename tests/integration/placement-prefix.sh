@@ -45,18 +45,7 @@ far_helper() { sed -n 's/^PID=//p' "$(far_rt "$1")/helper" 2>/dev/null | head -n
 # Registered for the cleanup: the far desktop is stopped through the prefix;
 # what is left of it is killed by pid (its token, its X server's paths under $F).
 bd_register "$P"
-FTOK=
-plx_cleanup() {
-        local rc=$? pid
-        trap - EXIT
-        timeout 60 "$BOTDESK" stop --force "$P" >/dev/null 2>&1
-        for pid in $( { [ -n "$FTOK" ] && token_pids "$FTOK"; cmdline_pids "$F/run/"; } | sort -un); do
-                kill -KILL "$pid" 2>/dev/null
-        done
-        (exit $rc)
-        bd_cleanup
-}
-trap plx_cleanup EXIT
+bd_far_cleanup "$P" "$F/run"
 
 # ---- the cycle ---------------------------------------------------------------------------------
 bd_start "$P"
@@ -67,7 +56,7 @@ t_is "$(tr '\n' '|' <"$BD_T/wrap.args" 2>/dev/null)" 'a b|c "d"|e f|' \
         "the prefix's quoted words arrive as single words, quotes and spaces intact"
 t_ok "the owner record exists (0600)" test "$(stat -c %a "$(bd_rt "$P")/owner" 2>/dev/null)" = 600
 FPID=$(far_helper "$P")
-FTOK=$(sed -n 's/^TOKEN=//p' "$(far_rt "$P")/helper" 2>/dev/null)
+FAR_TOKEN=$(sed -n 's/^TOKEN=//p' "$(far_rt "$P")/helper" 2>/dev/null)
 t_ok "the desktop's helper runs on the far side" proc_alive "$FPID"
 t_is "$(helpers_of "$P" | wc -w)" 0 "no helper of this profile runs on this side's runtime dir"
 t_match "$(timeout 60 "$BOTDESK" status "$P" --json 2>&1)" "\"socket\": \"$(far_rt "$P")/rfb.sock\"" \
@@ -107,7 +96,7 @@ bd_stop "$P"
 t_is "$?" 0 "stop through the prefix succeeds"
 t_ok "stop removes the owner record" test ! -e "$(bd_rt "$P")/owner"
 t_ok "the far helper is gone" test -z "$(proc_starttime "$FPID")"
-t_is "$(token_pids "$FTOK")" "" "nothing of the far desktop runs"
+t_is "$(token_pids "$FAR_TOKEN")" "" "nothing of the far desktop runs"
 
 # ---- a prefix that hangs -----------------------------------------------------------------------
 t0=$(date +%s)

@@ -211,25 +211,8 @@ t_match "$(cat "$BD_T/out/status2.json")" '"running": true' \
 # ---- botdesk web through ssh --------------------------------------------------------------------
 # The page of the far desktop, served here: its lease and stream come through
 # the prefix of the owner record (the setting now says host).
-web_start web "$BOTDESK" web --listen "unix:$BD_T/web.sock"
-t_is "$?" 0 "botdesk web listens on a Unix socket"
-WEB=$WEB_PID
-wclient() { timeout 60 "$PY" "$BD_LIB_DIR/web_client.py" "$@" 2>&1; }
-wquery() { local t; t=$("$BOTDESK" web ticket "$P" --viewer "$1") && printf '%s' "${t#*\?}"; }
-out=$(wclient http "unix:$BD_T/web.sock" GET "/$P/?$(wquery alice)")
-t_is "$(head -n1 <<<"$out")" 303 "a ticket of the desktop placed over ssh opens its page"
-A=$(sed -n 's/^Set-Cookie: \(botdesk_session=[0-9a-f]*\);.*/\1/p' <<<"$out")
-t_match "$(wclient http "unix:$BD_T/web.sock" GET "/$P/lease" "$A")" '"holder": *"agent"' \
-        "its lease comes over ssh: the agent holds control"
-t_match "$(wclient upgrade "unix:$BD_T/web.sock" "/$P/websockify?$(wquery bob)" --then close)" \
-        "^greet 2 b'RFB 003\\.008" "its stream greets with the far X server's RFB version, over ssh"
-t_is "$(wclient http "unix:$BD_T/web.sock" POST "/$P/take" "$A" | head -n1)" 200 "Take over through the page's route"
-t_match "$(timeout 60 "$BOTDESK" lease "$P" --json 2>&1)" '"holder": "human"' "... and the far side's lease says a human holds control"
-t_is "$(wclient http "unix:$BD_T/web.sock" POST "/$P/release" "$A" | head -n1)" 200 "Hand back through the page's route"
-t_match "$(timeout 60 "$BOTDESK" lease "$P" --json 2>&1)" '"holder": "agent"' "... and the far side's lease is the agent's again"
-kill -TERM "$WEB"
-wait "$WEB"
-t_is "$?" 0 "botdesk web exits 0, its children with it"
+bd_web_placed "$P" "placed over ssh"
+bd_web_placed_end
 
 # ---- an unreachable far side -------------------------------------------------------------------
 stop_sshd

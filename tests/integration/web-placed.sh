@@ -43,18 +43,7 @@ bd_config
 } >>"$BOTDESK_CONFIG"
 far_rt() { printf '%s/botdesk/%s' "$F/run" "$1"; }
 bd_register "$P"
-FTOK=
-wpl_cleanup() {
-        local rc=$? pid
-        trap - EXIT
-        timeout 60 "$BOTDESK" stop --force "$P" >/dev/null 2>&1
-        for pid in $( { [ -n "$FTOK" ] && token_pids "$FTOK"; cmdline_pids "$F/run/"; } | sort -un); do
-                kill -KILL "$pid" 2>/dev/null
-        done
-        (exit $rc)
-        bd_cleanup
-}
-trap wpl_cleanup EXIT
+bd_far_cleanup "$P" "$F/run"
 
 ticket() { "$BOTDESK" web ticket "${2:-$P}" --viewer "$1" 2>>"$O/ticket.err"; }
 query() { local t; t=$(ticket "$@") && printf '%s' "${t#*\?}"; }
@@ -84,7 +73,7 @@ bd_start "$P"
 rc=$?
 t_is "$rc" 0 "desktop $P starts through its prefix"
 [ "$rc" = 0 ] || { t_diag "$(bd_err "$P")"; t_done; }
-FTOK=$(sed -n 's/^TOKEN=//p' "$(far_rt "$P")/helper" 2>/dev/null)
+FAR_TOKEN=$(sed -n 's/^TOKEN=//p' "$(far_rt "$P")/helper" 2>/dev/null)
 t_is "$(helpers_of "$P" | wc -w)" 0 "its helper runs on the far side, none here"
 
 timeout 60 "$BOTDESK" exec "$P" -- xsetroot -solid rgb:33/66/cc
@@ -214,14 +203,7 @@ if [ -x /usr/lib/chromium/chromium ] || command -v chromium >/dev/null 2>&1 &&
         wait_for 20 grep -qs '^PID ' "$O/browser.txt" && bd_own_pid "$(sed -n 's/^PID //p' "$O/browser.txt")"
         wait "$BPID"
         brc=$?
-        SCREEN=
-        while IFS= read -r line; do
-                case $line in
-                PASS\ *) t_pass "browser: ${line#PASS }" ;;
-                FAIL\ *) t_fail "browser: ${line#FAIL }" ;;
-                SCREEN\ *) SCREEN=${line#SCREEN } ;;
-                esac
-        done <"$O/browser.txt"
+        bd_browser_report "$O/browser.txt"
         [ "$brc" = 0 ] || t_fail "the browser driver finishes (exit $brc)" "$(tail -n 15 "$O/browser.err")"
         t_is "$SCREEN" "51 102 204" "the page's screenshot shows the far desktop's root colour at the screen's centre"
         t_is "$(far_lease)" "agent -" "after the page, the agent holds control on the far side"

@@ -76,12 +76,7 @@ bd_own_pid "$BPID"
 wait_for 10 grep -q '^PID ' "$O/browser.txt" && bd_own_pid "$(sed -n 's/^PID //p' "$O/browser.txt")"
 wait "$BPID"
 brc=$?
-while IFS= read -r line; do
-        case $line in
-        PASS\ *) t_pass "browser: ${line#PASS }" ;;
-        FAIL\ *) t_fail "browser: ${line#FAIL }" ;;
-        esac
-done <"$O/browser.txt"
+bd_browser_report "$O/browser.txt"
 [ "$brc" = 0 ] || t_fail "the browser driver finishes (exit $brc)" "$(tail -n 15 "$O/browser.err")"
 
 killed=$(sed -n 's/^KILLED //p' "$O/browser.txt")

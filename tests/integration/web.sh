@@ -79,14 +79,7 @@ unset DISPLAY XAUTHORITY
 # Chromium is the driver's child; the driver closes it, and its pid is remembered for the cleanup.
 CPID=$(sed -n 's/^PID //p' "$O/browser.txt")
 [ -n "$CPID" ] && proc_alive "$CPID" && bd_own_pid "$CPID"
-SCREEN=
-while IFS= read -r line; do
-        case $line in
-        PASS\ *) t_pass "browser: ${line#PASS }" ;;
-        FAIL\ *) t_fail "browser: ${line#FAIL }" ;;
-        SCREEN\ *) SCREEN=${line#SCREEN } ;;
-        esac
-done <"$O/browser.txt"
+bd_browser_report "$O/browser.txt"
 [ "$brc" = 0 ] || t_fail "the browser driver finishes (exit $brc)" "$(tail -n 15 "$O/browser.err")" \
         "$(grep -v dbus "$O/chromium.log" 2>/dev/null | tail -n 5)"
 t_is "$SCREEN" "51 102 204" "the page's screenshot shows the desktop's root colour at the screen's centre"
