@@ -406,7 +406,10 @@ static void on_watch_done(int status, const char *out, const char *err, void *us
 }
 
 void web_profile_placed_watch(struct web_profile *p) {
-        char *args[] = { (char *) "watch", p->name, (char *) "--json", NULL };
+        /* --until stopped: a prefix may leave the far side's watch running
+         * when its own client goes (podman exec's session outlives a killed
+         * podman exec), so the watch ends with the desktop at the latest. */
+        char *args[] = { (char *) "watch", p->name, (char *) "--json", (char *) "--until", (char *) "stopped", NULL };
         int r;
 
         if (!p->placed || p->watch)
