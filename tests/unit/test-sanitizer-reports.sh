@@ -22,8 +22,12 @@ printf '%s\n' 'Tracer caught signal 11: addr=0x1d0 pc=0x7f1369ce80f0 sp=0x7f1366
         '==21491==HINT: For debugging, try setting environment variable LSAN_OPTIONS=verbosity=1:log_threads=1' \
         '==21491==HINT: LeakSanitizer does not work under ptrace (strace, gdb, etc)' >"$W/tracer/asan.botdesk.21491"
 printf '%s\n' '==22301==Unable to get registers from thread 22275.' >"$W/tracer/asan.botdesk.22275"
+# With log_exe_name=1 the program's name comes first.
+printf '%s\n' 'Tracer caught signal 11: addr=0x1c8 pc=0x7f2f88ae80f0 sp=0x7f2f857ffd10' \
+        '==botdesk==23669==LeakSanitizer has encountered a fatal error.' \
+        '==botdesk==23669==HINT: LeakSanitizer does not work under ptrace (strace, gdb, etc)' >"$W/tracer/asan.botdesk.23669"
 printf '%s\n' '=================================================================' \
-        '==4242==ERROR: LeakSanitizer: detected memory leaks' '' \
+        '==botdesk==4242==ERROR: LeakSanitizer: detected memory leaks' '' \
         'Direct leak of 16 byte(s) in 1 object(s) allocated from:' >"$W/leak/asan.botdesk.4242"
 cp "$W/tracer/"* "$W/leak/"* "$W/both/"
 
@@ -31,7 +35,7 @@ cp "$W/tracer/"* "$W/leak/"* "$W/both/"
 check "no report: no finding" [ $? -eq 0 ]
 "$verdict" "$W/tracer" >"$W/out" 2>&1
 check "only LeakSanitizer's failures to finish: no finding" [ $? -eq 0 ]
-check "... each shown as a note naming its file" [ "$(grep -c '^note: LeakSanitizer could not finish checking asan\.botdesk\.' "$W/out")" -eq 2 ]
+check "... each shown as a note naming its file" [ "$(grep -c '^note: LeakSanitizer could not finish checking asan\.botdesk\.' "$W/out")" -eq 3 ]
 "$verdict" "$W/leak" >"$W/out" 2>&1
 check "a leak fails" [ $? -eq 1 ]
 check "... and is printed" grep -q 'Direct leak of 16 byte' "$W/out"
