@@ -40,9 +40,16 @@ t_is "$(echo $displays | tr ' ' '\n' | sort -u | wc -l)" 3 "three distinct displ
 if command -v xdpyinfo >/dev/null 2>&1; then
         for P in $PROFILES; do
                 d=$(rec_get "$P" DISPLAY)
-                out=$( (eval "$("$BOTDESK" env "$P")" && timeout 20 xdpyinfo) 2>&1 | grep 'name of display')
-                t_match "$out" ":$d(\\.0)?\$" "xdpyinfo reaches $P on :$d"
+                info=$( (eval "$("$BOTDESK" env "$P")" && timeout 20 xdpyinfo) 2>&1)
+                t_match "$(grep 'name of display' <<<"$info")" ":$d(\\.0)?\$" "xdpyinfo reaches $P on :$d"
         done
+        # The software OpenGL renderer is never loaded (xserver.c): not by the server, not by a client.
+        t_match "$info" "number of extensions:" "xdpyinfo lists the server's extensions"
+        t_is "$(grep -cw GLX <<<"$info")" 0 "the X server offers no GLX"
+        for pid in $(desktop_pids "$P"); do
+                grep -q libLLVM "/proc/$pid/maps" 2>/dev/null && echo "$pid $(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null)"
+        done >"$BD_T/out/llvm"
+        t_is "$(cat "$BD_T/out/llvm")" "" "no process of the desktop has Mesa's software renderer (LLVM) mapped"
 fi
 
 ALL=
