@@ -111,6 +111,12 @@ root=$CACHE/rootfs-$rkey
 IMAGE_PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 key=$( { echo "v$VERSION $rkey PATH=$IMAGE_PATH"; cd "$WORK/stage" && find . -type f -print0 | sort -z | xargs -0 sha256sum; } |
         sha256sum | cut -c1-16)
+# One import at a time: two runs at once (tests in parallel) would hard-link
+# the same cached root, and each one's links and cleanup change the inodes'
+# ctime under the other's tar ("file changed as we read it"). The second
+# finds the first's image and reuses it.
+exec 8>"$CACHE/.image-lock"
+flock 8
 have=$("$ENGINE" image inspect --format '{{index .Config.Labels "org.botdesk.key"}}' "$TAG" 2>/dev/null || true)
 if [ "$have" = "$key" ]; then
         log "$TAG is up to date (key $key), $(since "$T0") s"
