@@ -315,6 +315,7 @@ int pool_fill(const struct bd_config *c, bool progress, bool quiet) {
         _cleanup_free_ struct pool_spare *list = NULL;
         _cleanup_close_ int base = -EBADF, lock = -EBADF;
         unsigned long long until;
+        struct timespec at;
         _cleanup_free_ char *settings = NULL;
         unsigned failures, spares = c->spares;
         size_t n, live;
@@ -350,9 +351,8 @@ int pool_fill(const struct bd_config *c, bool progress, bool quiet) {
                 if (!quiet)
                         fprintf(stderr, "A spare died; replacing it in %llu s.\n",
                                 (until - realtime_usec()) / 1000000ULL + 1);
-                (void) clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME,
-                                       &(struct timespec) { .tv_sec = (time_t) (until / 1000000ULL),
-                                                            .tv_nsec = (long) (until % 1000000ULL) * 1000 }, NULL);
+                at = usec_timespec(until);
+                (void) clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &at, NULL);
                 unsetenv(POOL_AFTER_DEATH_ENV);
                 lock = pool_lock(base);
                 if (lock < 0)

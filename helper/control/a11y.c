@@ -562,6 +562,7 @@ static int wait_replies(struct reader *rd) {
                 struct pollfd fds[APPS_MAX + 1];
                 sd_bus *buses[APPS_MAX + 1];
                 uint64_t until = UINT64_MAX, now;
+                struct timespec left;
                 size_t n = 0;
                 bool progress = false;
                 int r;
@@ -590,10 +591,8 @@ static int wait_replies(struct reader *rd) {
                                 until = t;
                 }
                 now = now_usec();
-                r = ppoll(fds, n, until == UINT64_MAX ? NULL
-                                  : &(struct timespec) { .tv_sec = (time_t) ((until > now ? until - now : 0) / 1000000),
-                                                         .tv_nsec = (long) ((until > now ? until - now : 0) % 1000000 * 1000) },
-                          NULL);
+                left = usec_timespec(until > now ? until - now : 0);
+                r = ppoll(fds, n, until == UINT64_MAX ? NULL : &left, NULL);
                 if (r < 0 && errno != EINTR)
                         return negative_errno();
         }

@@ -189,6 +189,10 @@ unsigned long long timespec_usec(const struct timespec *ts) {
         return (unsigned long long) ts->tv_sec * 1000000ULL + (unsigned long long) ts->tv_nsec / 1000ULL;
 }
 
+struct timespec usec_timespec(unsigned long long usec) {
+        return (struct timespec) { .tv_sec = (time_t) (usec / 1000000ULL), .tv_nsec = (long) (usec % 1000000ULL) * 1000L };
+}
+
 static unsigned long long clock_usec(clockid_t id) {
         struct timespec ts;
 

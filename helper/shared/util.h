@@ -182,6 +182,8 @@ unsigned long long realtime_usec(void);
  * after this moment never looks older than it. */
 unsigned long long realtime_coarse_usec(void);
 unsigned long long timespec_usec(const struct timespec *ts);
+/* The reverse: usec microseconds as a timespec (a span, or a time on a clock). */
+struct timespec usec_timespec(unsigned long long usec);
 
 /* Move fd above 2 if it is 0..2 (callers may start with stdio closed). */
 int fd_move_above_stdio(int fd);

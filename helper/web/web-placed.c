@@ -298,8 +298,7 @@ void web_jobs_done(struct web_server *s) {
                         (void) kill(job->pid, SIGTERM);
         }
         while (jobs_reap(s) && (now = now_usec()) < deadline) {
-                struct timespec left = { .tv_sec = (time_t) ((deadline - now) / 1000000ULL),
-                                         .tv_nsec = (long) ((deadline - now) % 1000000ULL) * 1000L };
+                struct timespec left = usec_timespec(deadline - now);
 
                 (void) sigtimedwait(&chld, NULL, &left);
         }
