@@ -65,10 +65,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-STAMP=$(date -u +%Y%m%dT%H%M%SZ)
-TABLE=$OUT/bench-fleet-$STAMP.txt
-: >"$TABLE"
-row() { printf '| %-52s | %14s | %-22s |\n' "$1" "$2" "$3" | tee -a "$TABLE"; }
+bench_table fleet
 max() { sort -n | tail -1; }
 
 echo "bench: starting $COUNT desktops at once ($(nproc) cores, $(awk '/^MemTotal/ {print int($2 / 1048576)}' /proc/meminfo) GiB)"

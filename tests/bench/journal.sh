@@ -51,10 +51,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-STAMP=$(date -u +%Y%m%dT%H%M%SZ)
-TABLE=$OUT/bench-journal-$STAMP.txt
-: >"$TABLE"
-row() { printf '| %-52s | %12s | %-14s |\n' "$1" "$2" "$3" | tee -a "$TABLE"; }
+bench_table journal
 
 # clicks PAUSE BLOCK: RUNS clicks with the journal off and RUNS with it on,
 # PAUSE seconds after each, alternating every BLOCK clicks on one desktop

@@ -70,3 +70,12 @@ stop_all() {
                 fi
         done
 }
+
+# bench_table NAME: the table of this run, OUT/bench-NAME-DATE.txt (STAMP,
+# TABLE); row MEASURE VALUE TARGET prints a row and adds it to the table.
+bench_table() {
+        STAMP=$(date -u +%Y%m%dT%H%M%SZ)
+        TABLE=$OUT/bench-$1-$STAMP.txt
+        : >"$TABLE"
+}
+row() { printf '| %-52s | %14s | %-22s |\n' "$1" "$2" "$3" | tee -a "$TABLE"; }
