@@ -7,13 +7,7 @@
 #   test-leak-sweep.sh SOURCE_DIR   (BOTDESK_BUILD_DIR: a built tree)
 set -u
 src=${1:?usage: test-leak-sweep.sh SOURCE_DIR}
-n=0
-check() { # DESCRIPTION CMD...
-        local d=$1
-        shift
-        n=$((n + 1))
-        if "$@"; then echo "ok $n - $d"; else echo "not ok $n - $d"; fi
-}
+. "$(dirname "$0")/check.sh"
 W=$(mktemp -d /tmp/botdesk-leak-sweep.XXXXXX)
 trap 'rm -rf -- "${W:?}"' EXIT
 

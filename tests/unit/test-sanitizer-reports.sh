@@ -6,13 +6,7 @@
 #   test-sanitizer-reports.sh SOURCE_DIR
 set -u
 verdict=${1:?usage: test-sanitizer-reports.sh SOURCE_DIR}/tests/sanitizer-reports.sh
-n=0
-check() { # DESCRIPTION CMD...
-        local d=$1
-        shift
-        n=$((n + 1))
-        if "$@"; then echo "ok $n - $d"; else echo "not ok $n - $d"; fi
-}
+. "$(dirname "$0")/check.sh"
 W=$(mktemp -d /tmp/botdesk-sanitizer-reports.XXXXXX)
 trap 'rm -rf -- "${W:?}"' EXIT
 mkdir "$W/none" "$W/tracer" "$W/leak" "$W/both"
