@@ -56,23 +56,35 @@ bench_table journal
 # clicks PAUSE BLOCK: RUNS clicks with the journal off and RUNS with it on,
 # PAUSE seconds after each, alternating every BLOCK clicks on one desktop
 # (the configuration is read again by every action), so that a change in
-# the machine's load weighs on both alike. Sets OFF and ON, p50s in us.
+# the machine's load weighs on both alike. Each click is timed from its
+# spawn until it has been reaped, as an agent's harness sees it return
+# (a shell's $(date) after it would time date's own start as well). Sets
+# OFF and ON, p50s in us.
 clicks() {
-        local pause=$1 block=$2 off=() on=() t0 i k=0 mode
-        while [ "${#on[@]}" -lt "$RUNS" ]; do
-                for mode in no yes; do
-                        config "$mode"
-                        for _ in $(seq "$block"); do
-                                k=$((k + 1))
-                                t0=$(date +%s%N)
-                                "$BOTDESK" input "$P" click $((100 + k % 700)) $((100 + k % 500)) >/dev/null
-                                i=$(( ($(date +%s%N) - t0) / 1000 ))
-                                if [ "$mode" = no ]; then off+=("$i"); else on+=("$i"); fi
-                                [ "$pause" = 0 ] || sleep "$pause"
-                        done
-                done
-        done
-        OFF=$(printf '%s\n' "${off[@]}" | median) ON=$(printf '%s\n' "${on[@]}" | median)
+        local out
+        out=$(python3 - "$1" "$2" "$RUNS" "$BOTDESK" "$P" "$W/botdesk.ini" <<'PY'
+import statistics, subprocess, sys, time
+pause, block, runs, botdesk, profile, ini = float(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), *sys.argv[4:]
+def config(enabled):
+    text = open(ini).read().replace("enabled = no" if enabled == "yes" else "enabled = yes", "enabled = " + enabled)
+    open(ini, "w").write(text)
+took = {"no": [], "yes": []}
+k = 0
+while len(took["yes"]) < runs:
+    for mode in ("no", "yes"):
+        config(mode)
+        for _ in range(block):
+            k += 1
+            t0 = time.perf_counter_ns()
+            subprocess.run([botdesk, "input", profile, "click", str(100 + k % 700), str(100 + k % 500)],
+                           stdout=subprocess.DEVNULL, check=True)
+            took[mode].append((time.perf_counter_ns() - t0) // 1000)
+            if pause:
+                time.sleep(pause)
+print(int(statistics.median(took["no"])), int(statistics.median(took["yes"])))
+PY
+)
+        read -r OFF ON <<<"$out"
 }
 
 config yes
