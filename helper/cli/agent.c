@@ -130,21 +130,6 @@ static bool acts(const struct mcp_action *act) {
                act->kind != MCP_ACT_WAIT;
 }
 
-struct jpeg_rows {
-        struct thumb_jpeg *jpeg;
-};
-
-static int jpeg_rows(const uint8_t *rows, unsigned width, unsigned height, unsigned y0, unsigned y1, void *userdata) {
-        struct jpeg_rows *jr = userdata;
-        int r = 0;
-
-        if (!jr->jpeg)
-                r = thumb_jpeg_new(width, height, AGENT_JPEG_QUALITY, &jr->jpeg);
-        if (r >= 0 && y1 > y0)
-                r = thumb_jpeg_push(jr->jpeg, rows, y1 - y0);
-        return r;
-}
-
 static int finish_image(uint8_t *image, size_t size, struct agent_outcome *o) {
         o->image = image;
         o->image_size = size;
@@ -156,22 +141,22 @@ static int finish_image(uint8_t *image, size_t size, struct agent_outcome *o) {
 static int screenshot(struct agent *a, struct agent_outcome *o) {
         _cleanup_(thumb_image_done) struct thumb_image img = {};
         /* The journal's frame after this action is this grab too: scaled
-         * as the frame process would, with no second read of the screen
-         * and no process for the next action to wait for (journal-hook.h). */
+         * as the helper would scale it, with no second read of the screen
+         * and no request for the next action to wait for (journal-hook.h). */
         struct thumb_picture frame = { .box_w = a->frame_width, .box_h = THUMB_SIZE_MAX };
         _cleanup_free_ uint8_t *frame_rgb = NULL;
-        struct jpeg_rows jr = {};
+        struct thumb_jpeg_rows jr = { .quality = AGENT_JPEG_QUALITY };
         struct mcp_space sp;
         uint8_t *image = NULL;
         size_t size = 0;
         int r;
 
-        r = thumb_grab_scaled_also(a->conn, a->screen, a->space.image_w, a->space.image_h, jpeg_rows, &jr,
+        r = thumb_grab_scaled_also(a->conn, a->screen, a->space.image_w, a->space.image_h, thumb_jpeg_rows, &jr,
                                    a->frame_width > 0 ? &frame : NULL, &img);
         frame_rgb = frame.rgb;
         if (r >= 0)
                 r = jr.jpeg ? thumb_jpeg_finish(jr.jpeg, &image, &size) : -EIO;
-        /* Without it the frame process reads the screen. */
+        /* Without it the helper reads the screen again (journal-hook.h). */
         if (r >= 0 && frame_rgb)
                 (void) thumb_encode_jpeg(frame_rgb, frame.width, frame.height, THUMB_JPEG_QUALITY_DEFAULT, &o->frame,
                                          &o->frame_size);

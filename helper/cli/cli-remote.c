@@ -258,7 +258,16 @@ static int remote_argv(const char *prog, char *const *prefix, enum exec_shell_ki
         return 0;
 }
 
-int remote_dispatch(const char *verb, char **args) {
+/* The verb runs here: the configuration read to decide goes to it (moved), read once. */
+static int run_here(struct bd_config *c, struct bd_config *ret, bool *ret_read) {
+        config_done(ret);
+        *ret = *c;
+        *c = (struct bd_config) {};
+        *ret_read = true;
+        return -1;
+}
+
+int remote_dispatch(const char *verb, char **args, struct bd_config *ret_config, bool *ret_read) {
         _cleanup_(config_done) struct bd_config c = {};
         _cleanup_(paths_done) struct bd_paths p = {};
         _cleanup_(owner_done) struct owner rec = {};
@@ -290,13 +299,13 @@ int remote_dispatch(const char *verb, char **args) {
          * fallback dir reads as not running, and a first start creates
          * the dir). Only an exec profile needs the dir for its record. */
         if (paths_for_profile(profile, &p) < 0)
-                return -1;
+                return run_here(&c, ret_config, ret_read);
         dirfd = paths_open_runtime(&p, NULL);
         if (dirfd < 0) {
                 _cleanup_strv_free_ char **setting = NULL;
 
                 if (owner_decide(NULL, &c, &setting) == OWNER_HOST)
-                        return -1;
+                        return run_here(&c, ret_config, ret_read);
                 paths_done(&p);
                 if (cli_open_profile(profile, &p, &dirfd) < 0)
                         return EXIT_FAILED;
@@ -330,7 +339,7 @@ int remote_dispatch(const char *verb, char **args) {
         if (source < 0)
                 return log_error_errno(source, "Cannot read the exec prefix of %s: %m", profile), EXIT_FAILED;
         if (source == OWNER_HOST)
-                return -1;
+                return run_here(&c, ret_config, ret_read);
 
         timeout_s = verb_timeout(v, args, &c);
         r = find_executable(prefix[0], NULL, &prog);

@@ -10,13 +10,17 @@
  * (so `rfb` is a byte stream end to end) and its exit code. A prefix that
  * cannot run (its program missing, the sandbox gone, botdesk missing there)
  * is exit 1 with what failed; nothing is ever started on this host instead.
- *
- * args: the words after the verb, NULL-terminated. Returns the exit code,
- * or -1 when the verb runs on this host.
  */
-int remote_dispatch(const char *verb, char **args);
 
 struct bd_config;
+
+/*
+ * args: the words after the verb, NULL-terminated. Returns the exit code,
+ * or -1 when the verb runs on this host; then, when the profile's
+ * configuration was read to decide, it is moved into *ret_config and
+ * *ret_read is true, for the verb to use rather than read it again.
+ */
+int remote_dispatch(const char *verb, char **args, struct bd_config *ret_config, bool *ret_read);
 
 /*
  * For `status` of every profile: when profile is placed elsewhere, 1 and

@@ -7,11 +7,11 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/time.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "config.h"
+#include "journal-frame-request.h"
 #include "journal-hook.h"
 #include "journal.h"
 #include "lease.h"
@@ -52,14 +52,42 @@ static int flock_deadline(int fd, unsigned timeout_ms) {
         return r;
 }
 
+/* Read-only: flock and the owner's futimens need no more, and closing it
+ * then wakes none of the helper's watches on the runtime dir (IN_CLOSE_WRITE). */
 static int frame_lock_open(int runtime_fd) {
         int fd = openat(runtime_fd, CLI_JOURNAL_FRAME_LOCK,
-                        O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0600);
+                        O_RDONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0600);
         return fd < 0 ? negative_errno() : fd;
 }
 
-static void spawn_frame(const char *profile, int runtime_fd, unsigned long long seq, bool before);
-static int open_journal(const char *profile, struct bd_config *c, struct bd_paths *p, struct journal *j);
+/*
+ * Ask the desktop's helper for the frame of entry seq (journal-frame-request.h),
+ * the frame lock taken first and handed over with the request: the helper
+ * lets it go once it has read the screen. Without a helper that listens
+ * the entry has no frame.
+ */
+static void request_frame(int runtime_fd, const struct journal *j, unsigned long long seq, bool before) {
+        _cleanup_close_ int lock = frame_lock_open(runtime_fd);
+        int r;
+
+        if (lock < 0 || flock_deadline(lock, CLI_JOURNAL_FRAME_WAIT_MS) < 0)
+                return;
+        r = journal_frame_request_send(runtime_fd, JOURNAL_FRAME_SOCKET,
+                                       &(const struct journal_frame_request) {
+                                               .seq = seq,
+                                               .width = j->frame_width,
+                                               .before = before,
+                                               .lock_fd = lock,
+                                               .journal_fd = j->fd,
+                                               .frames_fd = j->frames_fd,
+                                       });
+        if (r < 0)
+                log_debug_errno(r, "No frame for entry %llu of the journal: the desktop's helper did not take the request (%m).",
+                                seq);
+}
+
+static int open_journal(const char *profile, const struct bd_config *given, struct bd_config *c, struct bd_paths *p,
+                        struct journal *j);
 
 /* The entry whose frame before this process took (the first action after a gap), or 0. */
 static unsigned long long before_seq;
@@ -82,7 +110,7 @@ static int runtime_profile(int runtime_fd, char *buf, size_t size) {
         return 0;
 }
 
-/* The screen before the first action after a gap: taken now, by the frame process, before the action runs. */
+/* The screen before the first action after a gap: read now, by the helper, before the action runs. */
 static void frame_before(int runtime_fd) {
         _cleanup_(config_done) struct bd_config c = {};
         _cleanup_(paths_done) struct bd_paths p = {};
@@ -94,7 +122,7 @@ static void frame_before(int runtime_fd) {
 
         if (runtime_profile(runtime_fd, profile, sizeof profile) < 0)
                 return;
-        r = open_journal(profile, &c, &p, &j);
+        r = open_journal(profile, NULL, &c, &p, &j);
         if (r == -ENODATA) {
                 /* No journal: stamped as if a frame was taken, so the next JOURNAL_GAP_S of actions do not look. */
                 fd = frame_lock_open(runtime_fd);
@@ -104,7 +132,7 @@ static void frame_before(int runtime_fd) {
         if (r < 0)
                 return;
         if (journal_next_seq(&j, &seq) >= 0) {
-                spawn_frame(profile, runtime_fd, seq, true);
+                request_frame(runtime_fd, &j, seq, true);
                 /* Until it has read the screen: then the action may change it. */
                 fd = frame_lock_open(runtime_fd);
                 if (fd >= 0 && flock_deadline(fd, CLI_JOURNAL_FRAME_WAIT_MS) >= 0)
@@ -114,11 +142,11 @@ static void frame_before(int runtime_fd) {
 }
 
 void cli_journal_frame_barrier(int runtime_fd) {
-        _cleanup_close_ int fd = openat(runtime_fd, CLI_JOURNAL_FRAME_LOCK, O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
+        _cleanup_close_ int fd = openat(runtime_fd, CLI_JOURNAL_FRAME_LOCK, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
         struct stat st;
         bool gap;
 
-        /* No frame yet, or none for JOURNAL_GAP_S (the frame process stamps the lock's mtime). */
+        /* No frame yet, or none for JOURNAL_GAP_S (the helper stamps the lock's mtime). */
         gap = fd < 0 ? errno == ENOENT
                      : fstat(fd, &st) == 0 && realtime_usec() / 1000000 >= (unsigned long long) st.st_mtim.tv_sec + JOURNAL_GAP_S;
         /* Taken and let go at once: only the wait for the last frame's grab matters. */
@@ -129,73 +157,22 @@ void cli_journal_frame_barrier(int runtime_fd) {
                 frame_before(runtime_fd);
 }
 
-/* The frame processes spawned and not yet reaped: a long session (mcp, act) reaps them as it goes. */
-static pid_t framers[16];
-
-static void reap_framers(void) {
-        for (size_t i = 0; i < ELEMENTSOF(framers); i++)
-                if (framers[i] > 0 && waitpid(framers[i], NULL, WNOHANG) != 0)
-                        framers[i] = 0;
-}
-
-/*
- * The frame of entry seq, by `botdesk journal PROFILE frame SEQ` with the
- * lock held on fd 3, in a session of its own, its stdio on /dev/null.
- * vfork rather than fork: the action's process, with the X libraries
- * mapped, is not copied (a fork cost tens of ms on a busy 2-core machine),
- * and it waits only until the child has exec'd. The child calls nothing
- * but system calls before execve.
- */
-/* Apart, so that no local of the caller lives across vfork. */
-static __attribute__((noinline)) pid_t vfork_frame(char *const *argv, int null, int lock) {
-        extern char **environ;
-        pid_t pid = vfork();
-
-        if (pid == 0) {
-                /* dup2 clears O_CLOEXEC; a lock already at fd 3 keeps it unless cleared. */
-                if (setsid() < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0 || dup2(null, 2) < 0 ||
-                    (lock == 3 ? fcntl(3, F_SETFD, 0) : dup2(lock, 3)) < 0)
-                        _exit(1);
-                execve("/proc/self/exe", argv, environ);
-                _exit(127);
-        }
-        return pid;
-}
-
-static void spawn_frame(const char *profile, int runtime_fd, unsigned long long seq, bool before) {
-        _cleanup_close_ int lock = frame_lock_open(runtime_fd);
-        _cleanup_close_ int null = open("/dev/null", O_RDWR | O_CLOEXEC);
-        char seqs[32];
-        char *argv[] = { (char *) "botdesk", (char *) "journal", (char *) profile, (char *) "frame", seqs,
-                         before ? (char *) "--before" : NULL, NULL };
-        pid_t pid;
-
-        reap_framers();
-        if (null < 0 || lock < 0 || flock_deadline(lock, CLI_JOURNAL_FRAME_WAIT_MS) < 0)
-                return;
-        snprintf(seqs, sizeof seqs, "%llu", seq);
-        fflush(stdout);
-        fflush(stderr);
-        pid = vfork_frame(argv, null, lock);
-        if (pid < 0)
-                return;
-        for (size_t i = 0; i < ELEMENTSOF(framers); i++)
-                if (framers[i] == 0) {
-                        framers[i] = pid;
-                        break;
-                }
-}
-
-static int open_journal(const char *profile, struct bd_config *c, struct bd_paths *p, struct journal *j) {
-        struct config_errors errs = {};
-        const struct config_sources src = {};
+/* The journal of profile, with [journal] of given, or of the configuration read now into *c. */
+static int open_journal(const char *profile, const struct bd_config *given, struct bd_config *c, struct bd_paths *p,
+                        struct journal *j) {
         int r;
 
-        r = config_load(c, profile, &src, &errs);
-        config_errors_done(&errs);
-        if (r < 0)
-                return r;
-        if (!c->journal_enabled)
+        if (!given) {
+                struct config_errors errs = {};
+                const struct config_sources src = {};
+
+                r = config_load(c, profile, &src, &errs);
+                config_errors_done(&errs);
+                if (r < 0)
+                        return r;
+                given = c;
+        }
+        if (!given->journal_enabled)
                 return -ENODATA;
         r = paths_for_profile(profile, p);
         if (r < 0)
@@ -206,14 +183,15 @@ static int open_journal(const char *profile, struct bd_config *c, struct bd_path
                                   "nothing is recorded until it is fixed or removed.", p->state, (unsigned) getuid());
                 return r;
         }
-        j->max_bytes = (unsigned long long) c->journal_max_mb << 20;
-        j->redact_text = c->journal_redact_text;
-        j->frame_width = c->journal_frame_width;
+        j->max_bytes = (unsigned long long) given->journal_max_mb << 20;
+        j->redact_text = given->journal_redact_text;
+        j->frame_width = given->journal_frame_width;
         return 0;
 }
 
-static void append(const char *profile, struct journal *j, const struct journal_entry *e, unsigned long long *seq) {
-        int r = journal_append(j, e, seq);
+static void append_after(const char *profile, struct journal *j, journal_prelude_fn prelude, void *userdata,
+                         const struct journal_entry *e, unsigned long long *seq) {
+        int r = journal_append_after(j, prelude, userdata, e, seq);
 
         if (r == -ENOSPC || r == -EDQUOT)
                 log_warning("The disk of %s's journal is full: recording stopped (botdesk status says so).", profile);
@@ -223,7 +201,37 @@ static void append(const char *profile, struct journal *j, const struct journal_
                 *seq = 0;
 }
 
-/* A frame taken already, as entry seq's; stamped on the lock as the frame process does (a gap, JOURNAL_GAP_S). */
+static void append(const char *profile, struct journal *j, const struct journal_entry *e, unsigned long long *seq) {
+        append_after(profile, j, NULL, NULL, e, seq);
+}
+
+/*
+ * Control moved where the journal did not see it (botdesk web, rfb, stop
+ * --force): the agent's epoch grew past the last entry's, so a human held
+ * control meanwhile. Said once, as its return, just before the action. (A
+ * lower epoch is a new desktop's lease, not a change of control.)
+ */
+struct returned {
+        const struct lease *lease;
+        char *extra;
+};
+
+static int returned_prelude(long long last_epoch, struct journal_entry *ret, void *userdata) {
+        struct returned *rt = userdata;
+
+        if (last_epoch < 0 || rt->lease->epoch <= (unsigned long long) last_epoch)
+                return 0;
+        rt->extra = strdup_printf("\"event\": \"returned\", \"since\": \"%s\", \"from_epoch\": %lld, "
+                                  "\"note\": \"control changed outside botdesk lease\"", rt->lease->since, last_epoch);
+        if (!rt->extra)
+                return 0;
+        *ret = (struct journal_entry) {
+                .action = "lease", .agent = true, .epoch = rt->lease->epoch, .result = "ok", .extra_json = rt->extra,
+        };
+        return 1;
+}
+
+/* A frame taken already, as entry seq's; stamped on the lock as the helper does (a gap, JOURNAL_GAP_S). */
 static void write_frame(int runtime_fd, struct journal *j, unsigned long long seq, const void *data, size_t size) {
         _cleanup_close_ int fd = -EBADF;
         int r = journal_write_frame(j, seq, false, data, size);
@@ -243,11 +251,12 @@ void cli_journal_record(const char *profile, const struct cli_journal_action *a)
         _cleanup_close_ int runtime_fd = -EBADF;
         _cleanup_free_ char *args = NULL, *before = NULL;
         struct journal j = { .fd = -EBADF, .frames_fd = -EBADF };
+        struct returned rt = {};
         struct lease now;
         unsigned long long seq = 0;
         const struct lease *l;
 
-        if (open_journal(profile, &c, &p, &j) < 0)
+        if (open_journal(profile, a->config, &c, &p, &j) < 0)
                 return;
         runtime_fd = paths_open_runtime(&p, NULL);
         if (runtime_fd < 0)
@@ -260,30 +269,13 @@ void cli_journal_record(const char *profile, const struct cli_journal_action *a)
         /* Nothing of the human's time: an action refused because a human holds control is not the agent's. */
         if (l->holder == LEASE_HUMAN)
                 goto out;
-        /* Control moved where the journal did not see it (botdesk web, rfb, stop --force):
-         * the agent's epoch grew, so a human held control meanwhile. Said once, as its return.
-         * (A lower epoch is a new desktop's lease, not a change of control.) */
-        {
-                unsigned long long last;
-
-                if (journal_last_epoch(&j, &last) >= 0 && l->epoch > last) {
-                        _cleanup_free_ char *extra = strdup_printf(
-                                "\"event\": \"returned\", \"since\": \"%s\", \"from_epoch\": %llu, "
-                                "\"note\": \"control changed outside botdesk lease\"", l->since, last);
-                        if (extra)
-                                append(profile, &j,
-                                       &(const struct journal_entry) {
-                                               .action = "lease", .agent = true, .epoch = l->epoch, .result = "ok",
-                                               .extra_json = extra,
-                                       },
-                                       &seq);
-                }
-        }
-        /* The frame before, when this process took one for the entry about to be written. */
-        if (before_seq > 0 && journal_next_seq(&j, &seq) >= 0 && seq == before_seq) {
+        rt.lease = l;
+        /* The frame before, when this process took one: named after the seq
+         * the action's entry was to get (a "returned" entry may come first). */
+        if (before_seq > 0) {
                 char name[64];
 
-                journal_frame_name(seq, true, name, sizeof name);
+                journal_frame_name(before_seq, true, name, sizeof name);
                 before = strdup_printf("\"frame_before\": \"%s\"", name);
         }
         before_seq = 0;
@@ -302,7 +294,7 @@ void cli_journal_record(const char *profile, const struct cli_journal_action *a)
                 if (fclose(f) != 0)
                         goto out;
         }
-        append(profile, &j,
+        append_after(profile, &j, returned_prelude, &rt,
                &(const struct journal_entry) {
                        .action = a->action,
                        .args_json = args,
@@ -319,8 +311,9 @@ void cli_journal_record(const char *profile, const struct cli_journal_action *a)
         if (seq > 0 && !a->no_frame && a->frame)
                 write_frame(runtime_fd, &j, seq, a->frame, a->frame_size);
         else if (seq > 0 && !a->no_frame)
-                spawn_frame(profile, runtime_fd, seq, false);
+                request_frame(runtime_fd, &j, seq, false);
 out:
+        free(rt.extra);
         journal_close(&j);
 }
 
@@ -341,7 +334,7 @@ void cli_journal_lease(const char *profile, const struct lease *l) {
         char hash[LEASE_HASH_LEN + 1];
         unsigned long long seq;
 
-        if (open_journal(profile, &c, &p, &j) < 0)
+        if (open_journal(profile, NULL, &c, &p, &j) < 0)
                 return;
         if (l->holder == LEASE_HUMAN) {
                 lease_viewer_hash(l->viewer, hash);

@@ -8,11 +8,15 @@
 /*
  * How the agent's verbs put what they did in the profile's journal
  * (control/journal.h): one call after the action, whatever its result.
- * The frame of the screen after it is taken by a detached process
- * (`botdesk journal PROFILE frame SEQ`) once the verb has handed it the
- * runtime dir's journal-frame.lock: the action returns without waiting for
- * the encoder, and the next action waits (bounded) only until that process
- * has read the screen, so that a frame never shows a later action.
+ * The frame of the screen after it is taken by the desktop's own helper
+ * (supervisor/journal-frames.h), asked with the runtime dir's
+ * journal-frame.lock held and handed over (control/journal-frame-request.h):
+ * the action returns without waiting for the screen or the encoder, and
+ * the next action
+ * waits (bounded) only until the helper has read the screen, so that a
+ * frame never shows a later action. The configuration and the journal are
+ * read once: the verb's configuration is passed in, and an entry is
+ * appended after reading only the journal's last line.
  *
  * Nothing is recorded while a human holds control (the lease entries say
  * when it moved), with [journal] enabled = no, or once recording stopped;
@@ -21,8 +25,11 @@
 
 struct lease;
 
+struct bd_config;
+
 struct cli_journal_action {
         const char *action;                     /* "input click", "exec", "clipboard set", ... */
+        const struct bd_config *config;         /* the profile's, read for this action already; NULL: read now */
         const struct lease *admitted;           /* the lease it ran under (NULL: read now) */
         const char *result;                     /* ok | refused | suppressed | error */
         const char *message;                    /* or NULL */

@@ -12,6 +12,7 @@
 #include "botdesk-config.h"
 #include "cli.h"
 #include "cli-remote.h"
+#include "config.h"
 #include "envfile.h"
 #include "log.h"
 #include "util.h"
@@ -103,9 +104,6 @@ static int option_apply(struct cli_args *a, int id, const char *word, const char
                 return EXIT_OK;
         case OPT_SCALE:
                 a->scale = true;
-                return EXIT_OK;
-        case OPT_BEFORE:
-                a->before = true;
                 return EXIT_OK;
         case OPT_DOUBLE:
                 a->double_click = true;
@@ -413,6 +411,8 @@ int main(int argc, char **argv) {
         /* A verb outside the table: judged as one with the common options. */
         static const struct verb unknown = { .options = OPTS_COMMON };
         struct cli_args a = {};
+        _cleanup_(config_done) struct bd_config config = {};
+        bool config_read = false;
         _cleanup_free_ char **words = NULL;
         _cleanup_free_ const char **operands = NULL;
         const struct verb *v;
@@ -465,9 +465,11 @@ int main(int argc, char **argv) {
                         return cli_verb_usage(verb);
         }
         /* A profile placed elsewhere (placement = exec) runs the verb there. */
-        c = remote_dispatch(verb, argv + optind);
+        c = remote_dispatch(verb, argv + optind, &config, &config_read);
         if (c >= 0)
                 return c;
+        if (config_read)
+                a.config = &config;
         if (!v) {
                 r = parse_args(&unknown, verb, argv + optind, &a);
                 if (r != EXIT_OK)

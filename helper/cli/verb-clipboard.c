@@ -113,7 +113,7 @@ int verb_clipboard(const struct cli_args *args) {
                 r = cli_action_done(dirfd, profile, "clipboard set", &admitted, false);
                 /* The type and the length, never the content. */
                 cli_journal_record(profile, &(const struct cli_journal_action) {
-                        .action = "clipboard set", .admitted = &admitted,
+                        .action = "clipboard set", .admitted = &admitted, .config = args->config,
                         .result = r == EXIT_OK ? "ok" : "suppressed",
                         .args = journal_clipboard_args, .userdata = &(struct clip_info) { png, size },
                 });

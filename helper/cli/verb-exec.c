@@ -57,10 +57,10 @@ int verb_exec(const struct cli_args *a) {
         if (cli_action_admit(dirfd, profile, "exec", a->json, &admitted) != EXIT_OK)
                 return EXIT_REFUSED;
         activity_stamp(dirfd);
-        /* The argv, never the output; recorded (and its frame's process
-         * forked) before this process joins the desktop and becomes CMD. */
+        /* The argv, never the output; recorded (and its frame asked for)
+         * before this process joins the desktop and becomes CMD. */
         cli_journal_record(profile, &(const struct cli_journal_action) {
-                .action = "exec", .result = "ok", .args = journal_exec_args, .userdata = cmd,
+                .action = "exec", .result = "ok", .args = journal_exec_args, .userdata = cmd, .config = &c,
         });
 
         /* The desktop's environment, not the caller's: only what the caller

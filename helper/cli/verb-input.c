@@ -521,7 +521,7 @@ int verb_input(const struct cli_args *a) {
                 r = cli_action_done(dirfd, req.profile, what, &admitted, req.json);
         }
         cli_journal_record(req.profile, &(const struct cli_journal_action) {
-                .action = what, .admitted = &admitted,
+                .action = what, .admitted = &admitted, .config = a->config,
                 .result = r == EXIT_REFUSED ? "suppressed" : cli_journal_result(r),
                 .message = r == EXIT_FAILED ? "the action failed" : NULL,
                 .settle = req.settle_ms > 0 && settled != SETTLE_UNSUPPORTED ? settle_state_name(settled) : NULL,

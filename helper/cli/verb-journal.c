@@ -3,7 +3,6 @@
  * botdesk journal PROFILE [--json] [--since SEQ|TIME] [--follow]
  * botdesk journal PROFILE export DIR | export --video FILE.mp4
  * botdesk journal PROFILE replay [--from N] [--to M] [--dry-run] [--scale]
- * botdesk journal PROFILE frame SEQ    (internal: the frame after entry SEQ)
  */
 #include <fcntl.h>
 #include <poll.h>
@@ -14,9 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli-desktop.h"
 #include "cli.h"
-#include "config.h"
 #include "journal-export.h"
 #include "journal-replay.h"
 #include "frame-diff.h"
@@ -24,7 +21,6 @@
 #include "json.h"
 #include "log.h"
 #include "profile.h"
-#include "thumbnail.h"
 #include "util.h"
 #include "verb-table.h"
 
@@ -115,48 +111,6 @@ static int follow(struct journal *j, int ifd, unsigned long long next, struct pr
         }
 }
 
-/* The screen now, frame_width wide, as entry seq's frame. Run detached, lock on fd 3. */
-static int take_frame(const char *profile, const char *seqs, bool before) {
-        _cleanup_(config_done) struct bd_config c = {};
-        _cleanup_(paths_done) struct bd_paths p = {};
-        _cleanup_free_ char *display = NULL, *xauthority = NULL;
-        _cleanup_free_ uint8_t *jpeg = NULL;
-        _cleanup_close_ int dirfd = -EBADF;
-        struct journal j = { .fd = -EBADF, .frames_fd = -EBADF };
-        struct thumb_image img = {};
-        unsigned long long seq;
-        xcb_connection_t *conn = NULL;
-        size_t size = 0;
-        int screen, r;
-
-        if (parse_uint(seqs, 999999999999ull, &seq) < 0 || cli_load_config(profile, &c) < 0 ||
-            paths_for_profile(profile, &p) < 0)
-                return EXIT_USAGE;
-        r = cli_running_display(profile, &dirfd, &display, &xauthority);
-        if (r != EXIT_OK)
-                return r;
-        r = cli_connect_desktop(profile, display, xauthority, &conn, &screen);
-        if (r != EXIT_OK)
-                return r;
-        r = thumb_grab_scaled(conn, screen, c.journal_frame_width, THUMB_SIZE_MAX, &img);
-        xcb_disconnect(conn);
-        /* The screen is read: the next action may go on while this encodes. The
-         * lock's mtime says when the last frame was taken (a gap, JOURNAL_GAP_S). */
-        (void) futimens(3, NULL);
-        (void) close(3);
-        if (r < 0)
-                return log_error_errno(r, "Cannot read the screen: %m"), EXIT_FAILED;
-        r = thumb_encode_jpeg(img.rgb, img.width, img.height, THUMB_JPEG_QUALITY_DEFAULT, &jpeg, &size);
-        thumb_image_done(&img);
-        if (r < 0)
-                return EXIT_FAILED;
-        r = journal_open(p.state, false, &j);
-        if (r >= 0)
-                r = journal_write_frame(&j, seq, before, jpeg, size);
-        journal_close(&j);
-        return r < 0 ? EXIT_FAILED : EXIT_OK;
-}
-
 /* Its words as main.c's parser left them (verb-table.c: its row, its usage,
  * and --from, --to and --tolerance judged). */
 int verb_journal(const struct cli_args *args) {
@@ -174,7 +128,7 @@ int verb_journal(const struct cli_args *args) {
         const char *sub = args->n_operands > 1 ? args->operands[1] : NULL;
         const char *dir = args->n_operands > 2 ? args->operands[2] : NULL;
         unsigned long long since_seq = 0, next = 0;
-        bool do_follow = args->follow, before = args->before;
+        bool do_follow = args->follow;
         _cleanup_close_ int ifd = -EBADF;
         int r, ret;
 
@@ -184,8 +138,6 @@ int verb_journal(const struct cli_args *args) {
                 log_error("Too many arguments; see botdesk journal --help.");
                 return EXIT_USAGE;
         }
-        if (sub && streq(sub, "frame"))
-                return dir ? take_frame(profile, dir, before) : EXIT_USAGE;
         if (sub && !streq(sub, "export") && !streq(sub, "replay")) {
                 log_error("Unknown journal command \"%s\"; see botdesk journal --help.", sub);
                 return EXIT_USAGE;

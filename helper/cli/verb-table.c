@@ -62,8 +62,6 @@ const struct cli_option cli_options[_OPT_MAX] = {
         [OPT_DRY_RUN] = { "--dry-run" },
         [OPT_SCALE] = { "--scale" },
         [OPT_TOLERANCE] = { "--tolerance", NULL, VALUE_ANY },
-        /* The frame taker journal-hook.c starts: botdesk's own. */
-        [OPT_BEFORE] = { "--before", .hidden = true },
         [OPT_FIND] = { "--find", NULL, VALUE_ANY },
         [OPT_MAX_NODES] = { "--max-nodes", NULL, VALUE_ANY },
 };
@@ -239,8 +237,7 @@ static const struct verb verbs[] = {
           "  journal PROFILE replay [--from N] [--to M] [--dry-run] [--scale]\n"
           "                                run the recorded actions again, each screen against its frame\n",
           .options = OPT(OPT_HELP) | OPT(OPT_JSON) | OPT(OPT_SINCE) | OPT(OPT_FOLLOW) | OPT(OPT_VIDEO) |
-                     OPT(OPT_FROM) | OPT(OPT_TO) | OPT(OPT_DRY_RUN) | OPT(OPT_SCALE) | OPT(OPT_TOLERANCE) |
-                     OPT(OPT_BEFORE),
+                     OPT(OPT_FROM) | OPT(OPT_TO) | OPT(OPT_DRY_RUN) | OPT(OPT_SCALE) | OPT(OPT_TOLERANCE),
           .usage = "Usage: botdesk journal PROFILE [--json] [--since SEQ|TIME] [--follow]\n"
                    "       botdesk journal PROFILE export DIR\n"
                    "       botdesk journal PROFILE export --video FILE.mp4\n"

@@ -67,7 +67,6 @@ enum cli_option_id {
         OPT_DRY_RUN,
         OPT_SCALE,
         OPT_TOLERANCE,
-        OPT_BEFORE,
         /* a11y */
         OPT_FIND,
         OPT_MAX_NODES,

@@ -268,7 +268,8 @@ int verb_thumbnail(const struct cli_args *args) {
         /* A screen grabbed across a takeover may show what the human typed: never written. */
         r = cli_action_done(dirfd, o.profile, "thumbnail", &admitted, false);
         cli_journal_record(o.profile, &(const struct cli_journal_action) {
-                .action = "thumbnail", .admitted = &admitted, .result = r == EXIT_OK ? "ok" : "suppressed",
+                .action = "thumbnail", .admitted = &admitted, .config = args->config,
+                .result = r == EXIT_OK ? "ok" : "suppressed",
                 .args = journal_args, .userdata = &img,
         });
         if (r != EXIT_OK)

@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+struct bd_config;
+
 /*
  * Every verb of `botdesk`, one verb-NAME.c each. verb-table.c holds the
  * table that names them, with their options and their lines of `botdesk
@@ -51,7 +53,7 @@ struct cli_args {
         const char *since, *video;                      /* journal */
         unsigned long long from, to;                    /* journal replay; 0 = not given */
         unsigned tolerance;                             /* journal replay, with tolerance_given */
-        bool tolerance_given, follow, dry_run, scale, before;
+        bool tolerance_given, follow, dry_run, scale;
         /* a11y, journal, thumbnail, input: their words (PROFILE do ID ACTION
          * TEXT, PROFILE export DIR, PROFILE ACTION ARGS...), operand the
          * first, NULL after the last; journal's beyond its row's count
@@ -60,6 +62,9 @@ struct cli_args {
         size_t n_operands;
         char *pass_env[65];     /* exec --env NAME, NULL-terminated */
         size_t n_pass_env;
+        /* The profile's configuration as read to decide where the verb
+         * runs (cli-remote.h), or NULL: what the verb need not read again. */
+        const struct bd_config *config;
 };
 
 /* botdesk --help, generated from the table: to f, and returns status. */

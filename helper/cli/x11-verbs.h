@@ -14,7 +14,7 @@
 #define X11_VERBS_MODULE "botdesk-x11.so"
 #define X11_VERBS_SYMBOL "botdesk_x11_verbs"
 /* Bumped whenever the struct below changes. */
-#define X11_VERBS_ABI 6u
+#define X11_VERBS_ABI 7u
 
 #include <stdbool.h>
 #include <stdio.h>

@@ -24,13 +24,17 @@ static int dir_check_private(int fd) {
         return 0;
 }
 
+/* Opened first, made only when missing: every action opens the journal, and it is nearly always there. */
 static int subdir_open(int parent, const char *name, bool create) {
         _cleanup_close_ int fd = -EBADF;
         int r;
 
-        if (create && mkdirat(parent, name, 0700) < 0 && errno != EEXIST)
-                return negative_errno();
         fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0 && errno == ENOENT && create) {
+                if (mkdirat(parent, name, 0700) < 0 && errno != EEXIST)
+                        return negative_errno();
+                fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        }
         if (fd < 0)
                 return errno == ENOTDIR || errno == ELOOP ? -EPERM : negative_errno();
         r = dir_check_private(fd);
@@ -44,12 +48,13 @@ int journal_open(const char *state_dir, bool create, struct journal *ret) {
         int r;
 
         *ret = (struct journal) { .fd = -EBADF, .frames_fd = -EBADF, .max_bytes = 200ull << 20, .frame_width = 640 };
-        if (create) {
+        sfd = dir_open_verified_at(AT_FDCWD, state_dir, getuid());
+        if (sfd == -ENOENT && create) {
                 r = mkdir_parents(state_dir, 0700);
                 if (r < 0)
                         return r;
+                sfd = dir_open_verified_at(AT_FDCWD, state_dir, getuid());
         }
-        sfd = dir_open_verified_at(AT_FDCWD, state_dir, getuid());
         if (sfd < 0)
                 return sfd;
         fd = subdir_open(sfd, JOURNAL_DIR, create);
@@ -125,7 +130,82 @@ static int read_at(int fd, const char *name, char **ret, size_t *ret_size) {
         return read_full_file_at(fd, name, ret, ret_size, 64u << 20);
 }
 
-static int next_position(struct journal *j, unsigned long long *ret_seq, unsigned long long *ret_first);
+/*
+ * The last whole line of segment name (without its '\n', NUL-terminated, in
+ * *ret_line, NULL when it has none), read from the end backwards a few KiB
+ * at a time: appending costs a line's read, not a segment's. *ret_size is
+ * the segment's size, *ret_torn whether bytes follow the last '\n'.
+ */
+#define TAIL_CHUNK 4096u
+static int last_line_at(int dirfd, const char *name, char **ret_line, size_t *ret_size, bool *ret_torn) {
+        _cleanup_close_ int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
+        _cleanup_free_ char *buf = NULL;
+        struct stat st;
+        size_t have = 0, size, end = 0;
+        bool found_end = false;
+
+        *ret_line = NULL;
+        if (fd < 0)
+                return negative_errno();
+        if (fstat(fd, &st) < 0)
+                return negative_errno();
+        if (!S_ISREG(st.st_mode))
+                return -EBADFD;
+        size = (size_t) st.st_size;
+        *ret_size = size;
+        *ret_torn = size > 0;
+        /* buf holds the file's last `have` bytes; grows until the line's start is in it. */
+        while (have < size) {
+                size_t step = have > 0 ? have : TAIL_CHUNK, more = size - have < step ? size - have : step;
+                char *nb, *nl;
+                ssize_t n;
+
+                if (have + more > JOURNAL_LINE_MAX + TAIL_CHUNK)
+                        more = size - have;     /* a line past the cap: the whole rest, as a reader would */
+                nb = malloc(have + more + 1);
+                if (!nb)
+                        return -ENOMEM;
+                n = pread(fd, nb, more, (off_t) (size - have - more));
+                if (n != (ssize_t) more) {
+                        free(nb);
+                        return n < 0 ? negative_errno() : -EIO;
+                }
+                if (have > 0)
+                        memcpy(nb + more, buf, have);
+                free(buf);
+                buf = nb;
+                have += more;
+                buf[have] = 0;
+                if (!found_end) {
+                        nl = memrchr(buf, '\n', more);
+                        if (!nl)
+                                continue;
+                        found_end = true;
+                        end = (size_t) (nl - buf);              /* from the file's end: have - end */
+                        *ret_torn = end + 1 < have;
+                        end = size - (have - end);              /* offset of the '\n' in the file */
+                }
+                /* The '\n' before it, in the bytes read so far, or the file's start. */
+                {
+                        size_t rel = end - (size - have);       /* the end's index in buf */
+                        char *start = rel > 0 ? memrchr(buf, '\n', rel) : NULL;
+
+                        if (start || have == size) {
+                                size_t from = start ? (size_t) (start - buf) + 1 : 0;
+                                char *line = strndup(buf + from, rel - from);
+
+                                if (!line)
+                                        return -ENOMEM;
+                                *ret_line = line;
+                                return 0;
+                        }
+                }
+        }
+        return 0;
+}
+
+static int next_position(struct journal *j, unsigned long long *ret_seq, unsigned long long *ret_first,
+                         long long *ret_last_epoch);
 
 /* ---- stopping --------------------------------------------------------------------------------- */
 
@@ -297,43 +377,76 @@ static int entry_line(const struct journal_entry *e, unsigned long long seq, cha
         return 0;
 }
 
-/* Where the next entry goes: its seq, and its segment's first seq. */
-static int next_position(struct journal *j, unsigned long long *ret_seq, unsigned long long *ret_first) {
+/* The seq of a line (0 when it is not an entry) and its epoch (-1 when it has none). */
+static unsigned long long line_seq(const char *line, long long *ret_epoch) {
+        struct json_value *v = NULL;
+        long long seq = 0;
+
+        *ret_epoch = -1;
+        if (json_parse(line, strlen(line), &v) < 0 || json_get_int(json_get(v, "seq"), 1, LLONG_MAX, &seq) < 0)
+                seq = 0;
+        else if (json_get_int(json_get(v, "epoch"), 0, LLONG_MAX, ret_epoch) < 0)
+                *ret_epoch = -1;
+        json_value_free(v);
+        return (unsigned long long) seq;
+}
+
+/* Where the next entry goes: its seq, its segment's first seq, and the last entry's epoch (-1: none read). */
+static int next_position(struct journal *j, unsigned long long *ret_seq, unsigned long long *ret_first,
+                         long long *ret_last_epoch) {
         _cleanup_free_ unsigned long long *segs = NULL;
-        _cleanup_free_ char *data = NULL;
+        _cleanup_free_ char *line = NULL;
         char name[64];
-        size_t n, size = 0, lines = 0;
+        size_t n, size = 0;
+        bool torn = false, corrupt;
+        unsigned long long last;
         int r;
 
         r = list_segments(j->fd, &segs, &n);
         if (r < 0)
                 return r;
+        *ret_last_epoch = -1;
         if (n == 0) {
                 *ret_seq = *ret_first = 1;
                 return 0;
         }
         segment_name(segs[n - 1], name, sizeof name);
-        r = read_at(j->fd, name, &data, &size);
+        r = last_line_at(j->fd, name, &line, &size, &torn);
         if (r < 0)
                 return r;
-        for (size_t i = 0; i < size; i++)
-                lines += data[i] == '\n';
-        *ret_seq = segs[n - 1] + lines;
-        /* A torn last line is never appended to: the reader stops at it, so
-         * what follows goes to a segment of its own. */
-        if (size >= JOURNAL_SEGMENT_MAX || (size > 0 && data[size - 1] != '\n'))
+        last = line ? line_seq(line, ret_last_epoch) : 0;
+        corrupt = line && last < segs[n - 1];
+        if (corrupt) {
+                /* Not an entry of this segment: counted, as the reader would. */
+                _cleanup_free_ char *data = NULL;
+                size_t lines = 0;
+
+                r = read_at(j->fd, name, &data, &size);
+                if (r < 0)
+                        return r;
+                for (size_t i = 0; i < size; i++)
+                        lines += data[i] == '\n';
+                last = segs[n - 1] + lines - 1;
+        }
+        *ret_seq = line ? last + 1 : segs[n - 1];
+        /* A torn or corrupt last line is never appended to: the reader stops
+         * at it, so what follows goes to a segment of its own. */
+        if (size >= JOURNAL_SEGMENT_MAX || torn || corrupt)
                 *ret_first = *ret_seq;
         else
                 *ret_first = segs[n - 1];
         return 0;
 }
 
-int journal_append(struct journal *j, const struct journal_entry *e, unsigned long long *ret_seq) {
+int journal_append_after(struct journal *j, journal_prelude_fn prelude, void *userdata, const struct journal_entry *e,
+                         unsigned long long *ret_seq) {
         _cleanup_close_ int lock = -EBADF, fd = -EBADF;
-        _cleanup_free_ char *line = NULL;
+        _cleanup_free_ char *line = NULL, *first_line = NULL;
+        struct journal_entry before;
         unsigned long long seq, first;
+        long long last_epoch;
         char name[64];
-        size_t len;
+        size_t len, first_len = 0;
         struct stat st;
         int r;
 
@@ -342,9 +455,15 @@ int journal_append(struct journal *j, const struct journal_entry *e, unsigned lo
                 return lock;
         if (faccessat(j->fd, JOURNAL_STOPPED_FILE, F_OK, AT_SYMLINK_NOFOLLOW) >= 0)
                 return -ESHUTDOWN;
-        r = next_position(j, &seq, &first);
+        r = next_position(j, &seq, &first, &last_epoch);
         if (r < 0)
                 return r;
+        if (prelude && prelude(last_epoch, &before, userdata) > 0) {
+                r = entry_line(&before, seq, &first_line, &first_len);
+                if (r < 0)
+                        return r;
+                seq++;
+        }
         r = entry_line(e, seq, &line, &len);
         if (r < 0)
                 return r;
@@ -356,7 +475,9 @@ int journal_append(struct journal *j, const struct journal_entry *e, unsigned lo
                 return negative_errno();
         if (!S_ISREG(st.st_mode))
                 return -EBADFD;
-        r = write_all(fd, line, len);
+        r = first_line ? write_all(fd, first_line, first_len) : 0;
+        if (r >= 0)
+                r = write_all(fd, line, len);
         if (r < 0) {
                 /* No torn line left behind: what was written goes. */
                 (void) ftruncate(fd, st.st_size);
@@ -366,59 +487,24 @@ int journal_append(struct journal *j, const struct journal_entry *e, unsigned lo
         }
         if (ret_seq)
                 *ret_seq = seq;
-        /* The sum of every file is not free: a new segment, and every 16th entry. */
-        if (first == seq || seq % 16 == 0)
+        /* The sum of every file is not free: at a new segment, and every 16th entry. */
+        if (first == seq || seq % 16 == 0 || (first_line && (first == seq - 1 || (seq - 1) % 16 == 0)))
                 (void) enforce_cap(j);
         return 0;
 }
 
-int journal_last_epoch(struct journal *j, unsigned long long *ret) {
-        _cleanup_free_ unsigned long long *segs = NULL;
-        _cleanup_free_ char *data = NULL;
-        struct json_value *v = NULL;
-        char name[64], *end, *start;
-        size_t n, size = 0;
-        long long e;
-        int r;
-
-        r = list_segments(j->fd, &segs, &n);
-        if (r < 0)
-                return r;
-        /* The newest segment with a whole line (a torn one may stand alone after a crash). */
-        for (; n > 0; n--) {
-                free(data);
-                data = NULL;
-                segment_name(segs[n - 1], name, sizeof name);
-                r = read_at(j->fd, name, &data, &size);
-                if (r < 0 && r != -ENOENT)
-                        return r;
-                end = r >= 0 ? memrchr(data, '\n', size) : NULL;
-                if (end)
-                        break;
-        }
-        if (n == 0)
-                return -ENOENT;
-        *end = 0;
-        start = memrchr(data, '\n', (size_t) (end - data));
-        start = start ? start + 1 : data;
-        r = json_parse(start, (size_t) (end - start), &v);
-        if (r < 0)
-                return r;
-        r = json_get_int(json_get(v, "epoch"), 0, LLONG_MAX, &e);
-        json_value_free(v);
-        if (r < 0)
-                return r;
-        *ret = (unsigned long long) e;
-        return 0;
+int journal_append(struct journal *j, const struct journal_entry *e, unsigned long long *ret_seq) {
+        return journal_append_after(j, NULL, NULL, e, ret_seq);
 }
 
 int journal_next_seq(struct journal *j, unsigned long long *ret) {
         _cleanup_close_ int lock = lock_file_at(j->fd, "lock", true);
         unsigned long long first;
+        long long last_epoch;
 
         if (lock < 0)
                 return lock;
-        return next_position(j, ret, &first);
+        return next_position(j, ret, &first, &last_epoch);
 }
 
 int journal_write_frame(struct journal *j, unsigned long long seq, bool before, const void *data, size_t size) {

@@ -16,17 +16,15 @@
  *                            (12 digits). A new segment starts past
  *                            JOURNAL_SEGMENT_MAX bytes, or after a segment
  *                            whose last line is torn.
- *   frames/SSSSSSSSSSSS.jpg  the screen after entry SSS…, JOURNAL frame_width
- *                            wide, written (temp name, rename) by a process of
- *                            its own once the action has returned.
+ *   frames/SSSSSSSSSSSS.jpg  the screen after entry SSS…, [journal] frame_width
+ *                            wide, written (temp name, rename) by the
+ *                            desktop's helper (journal-frame-request.h) once
+ *                            the action has returned, or by the action
+ *                            itself from its own screenshot.
  *   frames/SSS…-before.jpg   the screen before entry SSS…, for the first action
  *                            after a gap (JOURNAL_GAP_S without a frame); the
  *                            frame before any other is the previous entry's.
  *   lock                     flock of writers (append, cap)
- *   frame.lock               held by the process taking a frame until it
- *                            has read the screen: the next action waits
- *                            for it (bounded), so a frame never shows a
- *                            later action
  *   stopped                  recording stopped: why ("disk full"); shown
  *                            by status until the file is removed
  *
@@ -35,7 +33,9 @@
  * "message" (or null), "settle" (settled|still_changing|no_change or
  * null), "settle_ms", "frame" ("frames/….jpg" or null)}; lease changes are
  * entries whose action is "lease" with "event" (human_took|returned) and
- * the viewer's hash. The cap drops whole segments, oldest first, with
+ * the viewer's hash. (The frame lock, held until a frame's screen is
+ * read so that no frame shows a later action, is the runtime dir's:
+ * cli/journal-hook.h.) The cap drops whole segments, oldest first, with
  * their frames. A reader takes each segment up to its last whole line
  * and reports the rest.
  */
@@ -43,7 +43,6 @@
 #define JOURNAL_DIR "journal"
 #define JOURNAL_FRAMES_DIR "frames"
 #define JOURNAL_STOPPED_FILE "stopped"
-#define JOURNAL_FRAME_LOCK "frame.lock"
 #define JOURNAL_SEGMENT_MAX (256u * 1024u)
 #define JOURNAL_LINE_MAX (1024u * 1024u)
 #define JOURNAL_SEQ_DIGITS 12
@@ -87,11 +86,19 @@ struct journal_entry {
  */
 int journal_append(struct journal *j, const struct journal_entry *e, unsigned long long *ret_seq);
 
+/*
+ * The same, with an entry that depends on the last one written first, in
+ * the same hold of the lock: prelude gets the last whole entry's epoch (-1
+ * when there is none, or it has none) and returns 1 with *ret filled to
+ * have it appended before e (its strings the caller's until this returns),
+ * 0 for none. *ret_seq is e's.
+ */
+typedef int (*journal_prelude_fn)(long long last_epoch, struct journal_entry *ret, void *userdata);
+int journal_append_after(struct journal *j, journal_prelude_fn prelude, void *userdata, const struct journal_entry *e,
+                         unsigned long long *ret_seq);
+
 /* The seq the next entry will get (a guess: another writer may take it first). */
 int journal_next_seq(struct journal *j, unsigned long long *ret);
-
-/* The epoch of the last whole entry: 0, or -ENOENT (no entry), -errno. */
-int journal_last_epoch(struct journal *j, unsigned long long *ret);
 
 /* Why recording stopped, into buf ("disk full"), or false when it did not. */
 bool journal_stopped(const char *state_dir, char *buf, size_t size);

@@ -203,6 +203,17 @@ int thumb_jpeg_finish(struct thumb_jpeg *j, uint8_t **ret, size_t *ret_size) {
         return 0;
 }
 
+int thumb_jpeg_rows(const uint8_t *rows, unsigned width, unsigned height, unsigned y0, unsigned y1, void *userdata) {
+        struct thumb_jpeg_rows *jr = userdata;
+        int r = 0;
+
+        if (!jr->jpeg)
+                r = thumb_jpeg_new(width, height, jr->quality, &jr->jpeg);
+        if (r >= 0 && y1 > y0)
+                r = thumb_jpeg_push(jr->jpeg, rows, y1 - y0);
+        return r;
+}
+
 int thumb_encode_jpeg(const uint8_t *rgb, unsigned w, unsigned h, int quality, uint8_t **ret, size_t *ret_size) {
         _cleanup_(thumb_jpeg_freep) struct thumb_jpeg *j = NULL;
         int r;

@@ -124,6 +124,18 @@ int thumb_jpeg_push(struct thumb_jpeg *j, const uint8_t *rgb, unsigned n);
 int thumb_jpeg_finish(struct thumb_jpeg *j, uint8_t **ret, size_t *ret_size);
 struct thumb_jpeg *thumb_jpeg_free(struct thumb_jpeg *j);
 
+/*
+ * A thumb_rows_fn (below) that encodes the rows as they come into
+ * *jpeg, set up at the first call with the size then known: the JPEG of a
+ * grab without the whole picture in memory. Finish with thumb_jpeg_finish,
+ * free with thumb_jpeg_free.
+ */
+struct thumb_jpeg_rows {
+        int quality;
+        struct thumb_jpeg *jpeg;
+};
+int thumb_jpeg_rows(const uint8_t *rows, unsigned width, unsigned height, unsigned y0, unsigned y1, void *userdata);
+
 /* RFC 4648 base64 with padding, NUL-terminated, malloc'ed (NULL on ENOMEM). */
 char *thumb_base64(const void *data, size_t size);
 /* "data:MIME;base64,..." for an encoded image, malloc'ed (NULL on ENOMEM). */

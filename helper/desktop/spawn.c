@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <fcntl.h>
 #include <limits.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -79,6 +80,8 @@ static _noreturn_ void child_run(const struct spawn_opts *o, int pipe_fd, pid_t 
                         (void) signal(sig, SIG_DFL);
         if (o->ignore_sigusr1)
                 (void) signal(SIGUSR1, SIG_IGN);
+        /* The helper runs as SCHED_BATCH (supervisor/main.c); the desktop does not. */
+        (void) sched_setscheduler(0, SCHED_OTHER, &(struct sched_param) {});
 
         if (o->pdeathsig) {
                 if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)

@@ -4,7 +4,7 @@
 #include "util.h"
 #include "x11.h"
 
-int x11_connect(struct x11 *x, unsigned display, const uint8_t cookie[XAUTH_COOKIE_SIZE]) {
+xcb_connection_t *x11_connect_plain(unsigned display, const uint8_t cookie[XAUTH_COOKIE_SIZE], int *ret_screen) {
         char name[32], proto[] = XAUTH_PROTOCOL;
         xcb_auth_info_t auth = {
                 .namelen = (int) strlen(proto),
@@ -12,21 +12,33 @@ int x11_connect(struct x11 *x, unsigned display, const uint8_t cookie[XAUTH_COOK
                 .datalen = XAUTH_COOKIE_SIZE,
                 .data = (char *) cookie,
         };
+        xcb_connection_t *c;
+        int screen = 0;
+
+        snprintf(name, sizeof name, ":%u", display);
+        c = xcb_connect_to_display_with_auth_info(name, &auth, &screen);
+        if (!c || xcb_connection_has_error(c)) {
+                if (c)
+                        xcb_disconnect(c);
+                return NULL;
+        }
+        if (ret_screen)
+                *ret_screen = screen;
+        return c;
+}
+
+int x11_connect(struct x11 *x, unsigned display, const uint8_t cookie[XAUTH_COOKIE_SIZE]) {
         static const char atom_name[] = "_NET_SUPPORTING_WM_CHECK";
         xcb_intern_atom_reply_t *atom;
         const xcb_setup_t *setup;
         uint32_t mask = XCB_EVENT_MASK_PROPERTY_CHANGE;
         xcb_void_cookie_t ck;
         xcb_generic_error_t *err;
-        int screen = 0;
 
         *x = (struct x11) {};
-        snprintf(name, sizeof name, ":%u", display);
-        x->conn = xcb_connect_to_display_with_auth_info(name, &auth, &screen);
-        if (!x->conn || xcb_connection_has_error(x->conn)) {
-                x11_disconnect(x);
+        x->conn = x11_connect_plain(display, cookie, NULL);
+        if (!x->conn)
                 return -ECONNREFUSED;
-        }
         setup = xcb_get_setup(x->conn);
         x->root = xcb_setup_roots_iterator(setup).data->root;
 

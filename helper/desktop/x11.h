@@ -20,6 +20,8 @@ struct x11 {
 };
 
 int x11_connect(struct x11 *x, unsigned display, const uint8_t cookie[XAUTH_COOKIE_SIZE]);
+/* A connection to :display with the cookie and nothing selected (NULL when refused); its screen in *ret_screen. */
+xcb_connection_t *x11_connect_plain(unsigned display, const uint8_t cookie[XAUTH_COOKIE_SIZE], int *ret_screen);
 void x11_disconnect(struct x11 *x);
 int x11_fd(const struct x11 *x);
 

@@ -26,7 +26,7 @@ int sockaddr_un_set_path(struct sockaddr_un *ret, const char *path) {
         return (int) (offsetof(struct sockaddr_un, sun_path) + l + 1);
 }
 
-int socket_listen_private(const char *path, int type, int backlog) {
+int socket_bind_private(const char *path, int type) {
         _cleanup_close_ int fd = -EBADF;
         struct sockaddr_un sa;
         mode_t old;
@@ -47,6 +47,14 @@ int socket_listen_private(const char *path, int type, int backlog) {
         umask(old);
         if (r < 0)
                 return r;
+        return TAKE_FD(fd);
+}
+
+int socket_listen_private(const char *path, int type, int backlog) {
+        _cleanup_close_ int fd = socket_bind_private(path, type);
+
+        if (fd < 0)
+                return fd;
         if (listen(fd, backlog) < 0)
                 return negative_errno();
         return TAKE_FD(fd);

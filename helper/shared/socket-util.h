@@ -22,6 +22,13 @@
 int sockaddr_un_set_path(struct sockaddr_un *ret, const char *path);
 
 /*
+ * socket_bind_private() - an AF_UNIX socket of type (SOCK_CLOEXEC is always
+ * added) bound at path with mode 0600 from the bind on, not listening: a
+ * datagram socket's receiving end. Returns the fd, or -errno.
+ */
+int socket_bind_private(const char *path, int type);
+
+/*
  * socket_listen_private() - a listening AF_UNIX socket of type (SOCK_STREAM,
  * SOCK_SEQPACKET, optionally | SOCK_NONBLOCK; SOCK_CLOEXEC is always added)
  * bound at path with mode 0600 from the bind on: no moment in which another

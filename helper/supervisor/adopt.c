@@ -17,6 +17,7 @@
 #include "placement.h"
 #include "record.h"
 #include "setup.h"
+#include "journal-frame-request.h"
 #include "socket-util.h"
 #include "session-settle.h"
 #include "spawn.h"
@@ -32,6 +33,7 @@ static const char *const runtime_moved[] = {
 /* What a spare's runtime dir holds besides: removed with it. */
 static const char *const runtime_dropped[] = {
         HELPER_RECORD_FILE, "env", "Xauthority", "last-error", START_LOCK_FILE, ADOPT_SOCKET, SPARE_SETTINGS_FILE,
+        JOURNAL_FRAME_SOCKET,   /* bound again in the profile's dir (start_watch_ready) */
 };
 
 

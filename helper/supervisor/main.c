@@ -22,6 +22,7 @@
  *   3  refused by policy: too little free memory (the memory gate). Also
  *      in RestartPreventExitStatus=.
  */
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -144,6 +145,14 @@ int main(int argc, char **argv) {
                           s.profile);
                 return HELPER_EXIT_CONFIG;
         }
+
+        /* The helper's work (reaping, the lease's watches, the journal's
+         * frames) waits for milliseconds without harm; the agent's actions
+         * do not. SCHED_BATCH: its wake-ups never preempt the action whose
+         * files or requests woke it. Its children (desktop/spawn.c) go back
+         * to the normal policy: the X server and the session are the agent's. */
+        if (sched_setscheduler(0, SCHED_BATCH, &(struct sched_param) {}) < 0)
+                log_debug_errno(errno, "Cannot run the helper as SCHED_BATCH (%m); it runs as it is.");
 
         /* Blocked from the start (sd-event takes them over in loop_setup):
          * a stop that comes while we set up is handled as a stop, with the

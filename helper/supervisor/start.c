@@ -333,6 +333,13 @@ void start_watch_ready(struct supervisor *s) {
                 log_warning_errno(r, "Cannot serve the agent's clipboard (%m); botdesk clipboard set will fail.");
                 clipboard_owner_done(&s->clipboard);
         }
+        journal_frames_done(&s->frames);
+        r = journal_frames_start(&s->frames, s->event, s->runtime_fd, s->paths.runtime, (unsigned) s->display,
+                                 s->cookie);
+        if (r < 0) {
+                log_warning_errno(r, "Cannot take the journal's frames (%m); its entries will have none.");
+                journal_frames_done(&s->frames);
+        }
         if (s->spare) {
                 /* Kept for a profile: never idle, and waiting to be adopted. */
                 r = adopt_listen(s);

@@ -55,6 +55,7 @@ void supervisor_done(struct supervisor *s) {
         handback_done(&s->handback);
         viewer_gone_done(&s->viewer_gone);
         clipboard_owner_done(&s->clipboard);
+        journal_frames_done(&s->frames);
         x11_disconnect(&s->x);
         sd_event_unref(s->event);
         strv_free(s->env);

@@ -11,6 +11,7 @@
 #include "desktop.h"
 #include "clipboard-owner.h"
 #include "handback.h"
+#include "journal-frames.h"
 #include "viewer-gone.h"
 #include "profile.h"
 #include "session.h"
@@ -91,6 +92,7 @@ struct supervisor {
         struct handback handback;  /* restores the geometry when control returns to the agent */
         struct viewer_gone viewer_gone; /* ends a human's hold left without a viewer (lease-deadline.h) */
         struct clipboard_owner clipboard; /* owns CLIPBOARD for the agent */
+        struct journal_frames frames;   /* takes the journal's frames for the agent's actions */
 
         /* the shared browser, published with the env when there is one */
         char *browser;

@@ -84,6 +84,7 @@ void teardown(struct supervisor *s, bool forget, const char *reason) {
         handback_done(&s->handback);
         viewer_gone_done(&s->viewer_gone);
         clipboard_owner_done(&s->clipboard);
+        journal_frames_done(&s->frames);
         x11_disconnect(&s->x);
 
         if (s->cg_base) {

@@ -82,6 +82,12 @@ banner=$("$PY" -c 'import socket, sys
 s = socket.socket(socket.AF_UNIX); s.settimeout(10); s.connect(sys.argv[1]); print(s.recv(12).decode().strip())' \
         "$BASE/$P/rfb.sock" 2>&1)
 t_match "$banner" '^RFB 003\.00[0-9]$' "the RFB socket, moved into the profile's dir, answers ($banner)"
+# The journal's frames follow the helper into the profile's dir.
+t_is "$(stat -c %a "$BASE/$P/journal-frame.sock" 2>&1)" 600 "the adopted helper takes journal frames at the profile's own socket (0600)"
+"$BOTDESK" input "$P" move 5 5 >/dev/null 2>&1
+frames=$XDG_STATE_HOME/botdesk/$P/journal/frames
+t_ok "... and writes an agent action's frame into the profile's journal (within 10 s)" \
+        wait_for 10 bash -c "ls '$frames' 2>/dev/null | grep -q '^[0-9]*\.jpg\$'"
 wm=$( (eval "$("$BOTDESK" env "$P")" && timeout 20 "$BOTDESK" windows "$P") 2>&1)
 t_match "$wm" 'Xfce4-panel' "the adopted Xfce session runs on (windows lists its panel)"
 t_ok "the session state is the profile's own dir" test -d "$XDG_STATE_HOME/botdesk/$P/xdg/config" -a ! -L "$XDG_STATE_HOME/botdesk/$P/xdg"

@@ -26,6 +26,32 @@ static int append(struct journal *j, const char *action, unsigned long long epoc
                               seq);
 }
 
+/* A prelude that only looks: the last epoch journal_append_after() saw. */
+static int peek_epoch(long long last_epoch, struct journal_entry *ret, void *userdata) {
+        *(long long *) userdata = last_epoch;
+        return 0;
+}
+
+static long long last_epoch(struct journal *j) {
+        long long epoch = -2;
+        unsigned long long seq;
+
+        (void) journal_append_after(j, peek_epoch, &epoch,
+                                    &(const struct journal_entry) { .action = "peek", .agent = true, .epoch = 99,
+                                                                    .result = "ok" },
+                                    &seq);
+        return epoch;
+}
+
+/* A prelude that writes a "returned" entry when the epoch grew, as the CLI's does. */
+static int returned(long long last_epoch, struct journal_entry *ret, void *userdata) {
+        if (last_epoch < 0 || *(unsigned long long *) userdata <= (unsigned long long) last_epoch)
+                return 0;
+        *ret = (struct journal_entry) { .action = "lease", .agent = true, .epoch = *(unsigned long long *) userdata,
+                                        .result = "ok", .extra_json = "\"event\": \"returned\"" };
+        return 1;
+}
+
 struct seen {
         unsigned long long first, last;
         size_t n;
@@ -43,7 +69,7 @@ static int count(unsigned long long seq, const char *line, size_t len, void *use
 static void test_append_read(void) {
         struct journal j;
         struct seen s = {};
-        unsigned long long seq = 0, next = 0, bad = 1, epoch = 0;
+        unsigned long long seq = 0, next = 0, bad = 1;
         struct stat st;
         char path[512];
 
@@ -61,8 +87,34 @@ static void test_append_read(void) {
         s = (struct seen) {};
         (void) journal_read(&j, 4, count, &s, NULL, NULL);
         tap_ok(s.n == 2 && s.first == 4, "from a seq on");
-        TAP_EQ_INT(journal_last_epoch(&j, &epoch), 0, "the last epoch reads");
-        TAP_EQ_INT(epoch, 3, "... as written");
+        journal_close(&j);
+}
+
+/* In a journal of its own: the peeks add entries. */
+static void test_prelude(void) {
+        struct journal j;
+        struct seen s = {};
+        unsigned long long seq = 0, epoch = 4;
+        char other[300];
+
+        snprintf(other, sizeof other, "%s/prelude", tmpdir);
+        TAP_EQ_INT(journal_open(other, true, &j), 0, "a second journal is created");
+        TAP_EQ_INT(last_epoch(&j), -1, "a prelude of an empty journal sees no epoch");
+        (void) append(&j, "input click", 3, &seq);
+        TAP_EQ_INT(last_epoch(&j), 3, "a prelude sees the last entry's epoch");
+        (void) append(&j, "input click", 3, &seq);
+        TAP_EQ_INT(journal_append_after(&j, returned, &epoch,
+                                        &(const struct journal_entry) { .action = "input key", .agent = true,
+                                                                        .epoch = 4, .result = "ok" },
+                                        &seq), 0, "an entry with a prelude is written");
+        TAP_EQ_INT(seq, 6, "... after the prelude's entry (peeks 1 and 3, clicks 2 and 4, the prelude 5)");
+        (void) journal_read(&j, 5, count, &s, NULL, NULL);
+        tap_ok(s.n == 2 && s.first == 5 && s.last == 6, "... both read back, the prelude's first");
+        TAP_EQ_INT(journal_append_after(&j, returned, &epoch,
+                                        &(const struct journal_entry) { .action = "input key", .agent = true,
+                                                                        .epoch = 4, .result = "ok" },
+                                        &seq), 0, "the same epoch again ...");
+        TAP_EQ_INT(seq, 7, "... gets no prelude");
         journal_close(&j);
 }
 
@@ -94,6 +146,42 @@ static void test_torn(void) {
         bad = 0;
         TAP_EQ_INT(journal_read(&j, 0, count, &s, NULL, &bad), 0, "a corrupt journal still reads");
         tap_ok(s.n == 6 && bad == 15 + 18, "... up to the corrupt line, counted with what follows (and the torn one)");
+        /* Its last line is no entry: the next seq counts the segment's lines, as it always did. */
+        TAP_EQ_INT(append(&j, "input move", 3, &seq), 0, "an entry after a corrupt tail is written");
+        TAP_EQ_INT(seq, 9, "... numbered by the segment's lines (6, then two not entries)");
+        s = (struct seen) {};
+        (void) journal_read(&j, 9, count, &s, NULL, NULL);
+        tap_ok(s.n == 1 && s.first == 9, "... in a segment of its own, so that it reads");
+        journal_close(&j);
+}
+
+/* Appending reads the segment from its end: lines longer than one read of it. */
+static void test_long_lines(void) {
+        struct journal j;
+        struct seen s = {};
+        unsigned long long seq = 0, first = 0;
+        size_t sizes[] = { 4000, 4096, 9000, 70000 };
+
+        (void) journal_open(state, true, &j);
+        (void) journal_next_seq(&j, &first);
+        for (size_t i = 0; i < ELEMENTSOF(sizes); i++) {
+                _cleanup_free_ char *text = malloc(sizes[i] + 1), *args = NULL;
+
+                memset(text, 'a' + (int) i, sizes[i]);
+                text[sizes[i]] = 0;
+                args = strdup_printf("{\"text\": \"%s\"}", text);
+                (void) journal_append(&j,
+                                      &(const struct journal_entry) { .action = "input type", .args_json = args,
+                                                                      .agent = true, .epoch = 10 + i, .result = "ok" },
+                                      &seq);
+                TAP_EQ_INT(seq, first + i, "an entry after a line of %zu bytes gets the next seq", i ? sizes[i - 1] : 0);
+                TAP_EQ_INT(last_epoch(&j), (long long) (10 + i), "the last epoch reads after a line of %zu bytes",
+                           sizes[i]);
+                first++;        /* the peek's entry */
+        }
+        (void) journal_read(&j, first, count, &s, NULL, NULL);
+        tap_ok(s.n == ELEMENTSOF(sizes) && s.first == first && s.last == first + ELEMENTSOF(sizes) - 1,
+               "the long entries read back in order");
         journal_close(&j);
 }
 
@@ -159,7 +247,9 @@ int main(void) {
         umask(022);
 
         test_append_read();
+        test_prelude();
         test_torn();
+        test_long_lines();
         test_cap();
         test_refused();
         test_redact();
