@@ -138,19 +138,16 @@ static int read_at(int fd, const char *name, char **ret, size_t *ret_size) {
  */
 #define TAIL_CHUNK 4096u
 static int last_line_at(int dirfd, const char *name, char **ret_line, size_t *ret_size, bool *ret_torn) {
-        _cleanup_close_ int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
+        _cleanup_close_ int fd = -EBADF;
         _cleanup_free_ char *buf = NULL;
         struct stat st;
         size_t have = 0, size, end = 0;
         bool found_end = false;
 
         *ret_line = NULL;
+        fd = open_regular_at(dirfd, name, O_RDONLY, 0, &st);
         if (fd < 0)
-                return negative_errno();
-        if (fstat(fd, &st) < 0)
-                return negative_errno();
-        if (!S_ISREG(st.st_mode))
-                return -EBADFD;
+                return fd;
         size = (size_t) st.st_size;
         *ret_size = size;
         *ret_torn = size > 0;
@@ -468,13 +465,9 @@ int journal_append_after(struct journal *j, journal_prelude_fn prelude, void *us
         if (r < 0)
                 return r;
         segment_name(first, name, sizeof name);
-        fd = openat(j->fd, name, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0600);
+        fd = open_regular_at(j->fd, name, O_WRONLY | O_APPEND | O_CREAT, 0600, &st);
         if (fd < 0)
-                return negative_errno();
-        if (fstat(fd, &st) < 0)
-                return negative_errno();
-        if (!S_ISREG(st.st_mode))
-                return -EBADFD;
+                return fd;
         r = first_line ? write_all(fd, first_line, first_len) : 0;
         if (r >= 0)
                 r = write_all(fd, line, len);

@@ -94,19 +94,29 @@ int read_full_file(const char *path, char **ret, size_t *ret_size, size_t max) {
         return read_full_fd(fd, ret, ret_size, max);
 }
 
-int read_full_file_at(int dirfd, const char *name, char **ret, size_t *ret_size, size_t max) {
+int open_regular_at(int dirfd, const char *name, int flags, mode_t mode, struct stat *ret_st) {
         _cleanup_close_ int fd = -EBADF;
         struct stat st;
 
         /* A state file: never through a symlink, and a FIFO (or device) put
          * in its place must neither block the open nor be read. */
-        fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK);
+        fd = openat(dirfd, name, flags | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK, mode);
         if (fd < 0)
                 return negative_errno();
         if (fstat(fd, &st) < 0)
                 return negative_errno();
         if (!S_ISREG(st.st_mode))
                 return S_ISDIR(st.st_mode) ? -EISDIR : -EBADFD;
+        if (ret_st)
+                *ret_st = st;
+        return TAKE_FD(fd);
+}
+
+int read_full_file_at(int dirfd, const char *name, char **ret, size_t *ret_size, size_t max) {
+        _cleanup_close_ int fd = open_regular_at(dirfd, name, O_RDONLY, 0, NULL);
+
+        if (fd < 0)
+                return fd;
         return read_full_fd(fd, ret, ret_size, max);
 }
 

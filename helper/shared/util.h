@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <dirent.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <time.h>
 
@@ -162,8 +163,12 @@ int remove_tree_at(int parent_fd, const char *name);
 /* Read what fits of a small file from fd into buf; the length, or -EFBIG if it does not fit. */
 ssize_t read_small(int fd, char *buf, size_t size);
 int read_full_file(const char *path, char **ret, size_t *ret_size, size_t max);
-/* The same for a state file in a verified directory: opened O_NOFOLLOW|O_NONBLOCK,
- * and anything but a regular file refused (-ELOOP, -EISDIR, -EBADFD). */
+/* A state file in a verified directory: opened with flags (O_RDONLY, or
+ * O_WRONLY|O_APPEND|O_CREAT with mode...) and O_NOFOLLOW|O_NONBLOCK, and
+ * anything but a regular file refused (-ELOOP, -EISDIR, -EBADFD). The fd,
+ * with its stat in *ret_st (may be NULL). */
+int open_regular_at(int dirfd, const char *name, int flags, mode_t mode, struct stat *ret_st);
+/* The same, read whole. */
 int read_full_file_at(int dirfd, const char *name, char **ret, size_t *ret_size, size_t max);
 
 /* Write data to dir/name atomically: a temporary name in the same directory,
