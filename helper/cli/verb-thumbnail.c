@@ -120,29 +120,23 @@ static int write_stdout(const void *data, size_t size) {
         return 0;
 }
 
-/* A JPEG encoded strip by strip while the grab goes on (thumb_grab_scaled_stream). */
+/* A JPEG encoded strip by strip while the grab goes on (thumb_jpeg_rows), timed for --timings. */
 struct jpeg_stream {
-        int quality;
-        struct thumb_jpeg *jpeg;
+        struct thumb_jpeg_rows rows;
         unsigned long long usec;        /* spent encoding */
         int error;                      /* the encoder's, which stopped the grab */
 };
 
 static void jpeg_stream_done(struct jpeg_stream *js) {
-        js->jpeg = thumb_jpeg_free(js->jpeg);
+        js->rows.jpeg = thumb_jpeg_free(js->rows.jpeg);
 }
 
 static int jpeg_stream_rows(const uint8_t *rows, unsigned width, unsigned height, unsigned y0, unsigned y1,
                             void *userdata) {
         struct jpeg_stream *js = userdata;
         unsigned long long t = now_usec();
-        int r = 0;
+        int r = thumb_jpeg_rows(rows, width, height, y0, y1, &js->rows);
 
-        /* Set up at the first call, which comes with no rows while the server copies the first strip. */
-        if (!js->jpeg)
-                r = thumb_jpeg_new(width, height, js->quality, &js->jpeg);
-        if (r >= 0 && y1 > y0)
-                r = thumb_jpeg_push(js->jpeg, rows, y1 - y0);
         js->usec += now_usec() - t;
         if (r < 0)
                 js->error = r;
@@ -212,7 +206,7 @@ int verb_thumbnail(const struct cli_args *args) {
                 return r;
         t_connect = now_usec();
         if (o.encoding == THUMB_JPEG) {
-                js.quality = o.quality ?: THUMB_JPEG_QUALITY_DEFAULT;
+                js.rows.quality = o.quality ?: THUMB_JPEG_QUALITY_DEFAULT;
                 r = thumb_grab_scaled_stream(c, screen, o.box_w, o.box_h, jpeg_stream_rows, &js, &img);
         } else
                 r = thumb_grab_scaled(c, screen, o.box_w, o.box_h, &img);
@@ -233,7 +227,7 @@ int verb_thumbnail(const struct cli_args *args) {
 
         if (o.encoding == THUMB_JPEG) {
                 /* Every row went to the encoder as it was scaled: only the end is left. */
-                r = js.jpeg ? thumb_jpeg_finish(js.jpeg, &image, &image_size) : -EIO;
+                r = js.rows.jpeg ? thumb_jpeg_finish(js.rows.jpeg, &image, &image_size) : -EIO;
         } else
                 r = thumb_encode_png(img.rgb, img.width, img.height, THUMB_PNG_LEVEL_DEFAULT, &image, &image_size);
         if (r < 0) {
