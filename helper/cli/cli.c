@@ -162,6 +162,12 @@ int cli_open_profile(const char *profile, struct bd_paths *p, int *ret_fd) {
         return 0;
 }
 
+const struct bd_config *cli_config(const struct bd_config *given, const char *profile, struct bd_config *storage) {
+        if (given)
+                return given;
+        return cli_load_config(profile, storage) < 0 ? NULL : storage;
+}
+
 int cli_load_config(const char *profile, struct bd_config *c) {
         struct config_errors errs = {};
         const struct config_sources src = {};

@@ -95,6 +95,10 @@ int cli_check_profile(const char *profile);
  * usual files; on errors print each with its file:line and a line saying
  * what to do, and return the negative errno. */
 int cli_load_config(const char *profile, struct bd_config *c);
+/* The profile's configuration: given when set (main's, read to decide where
+ * the verb runs: struct cli_args.config), else read now into *storage as
+ * cli_load_config() does. NULL when it has errors. */
+const struct bd_config *cli_config(const struct bd_config *given, const char *profile, struct bd_config *storage);
 
 /* The profile's paths, its runtime dir created and verified private, opened
  * (O_DIRECTORY, O_CLOEXEC) into *ret_fd. Says what is wrong on failure. */

@@ -162,16 +162,9 @@ static int open_journal(const char *profile, const struct bd_config *given, stru
                         struct journal *j) {
         int r;
 
-        if (!given) {
-                struct config_errors errs = {};
-                const struct config_sources src = {};
-
-                r = config_load(c, profile, &src, &errs);
-                config_errors_done(&errs);
-                if (r < 0)
-                        return r;
-                given = c;
-        }
+        given = cli_config(given, profile, c);
+        if (!given)
+                return -EINVAL;
         if (!given->journal_enabled)
                 return -ENODATA;
         r = paths_for_profile(profile, p);

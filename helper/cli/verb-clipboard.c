@@ -60,7 +60,8 @@ int verb_clipboard(const struct cli_args *args) {
         _cleanup_free_ uint8_t *data = NULL;
         _cleanup_close_ int dirfd = -EBADF;
         const char *profile = args->operand, *action = args->action, *type = args->type ?: "text/plain";
-        struct bd_config cfg = {};
+        _cleanup_(config_done) struct bd_config storage = {};
+        const struct bd_config *cfg;
         struct lease admitted;
         xcb_connection_t *c;
         size_t size = 0, max;
@@ -79,12 +80,10 @@ int verb_clipboard(const struct cli_args *args) {
                 return EXIT_USAGE;
         }
         png = streq(type, "image/png");
-        if (cli_load_config(profile, &cfg) < 0) {
-                config_done(&cfg);
+        cfg = cli_config(args->config, profile, &storage);
+        if (!cfg)
                 return EXIT_USAGE;
-        }
-        max = cfg.clipboard_max_bytes;
-        config_done(&cfg);
+        max = cfg->clipboard_max_bytes;
 
         if (streq(action, "set")) {
                 /* Read (bounded) before the gate: a refused set then has consumed its input like any other. */
@@ -113,7 +112,7 @@ int verb_clipboard(const struct cli_args *args) {
                 r = cli_action_done(dirfd, profile, "clipboard set", &admitted, false);
                 /* The type and the length, never the content. */
                 cli_journal_record(profile, &(const struct cli_journal_action) {
-                        .action = "clipboard set", .admitted = &admitted, .config = args->config,
+                        .action = "clipboard set", .admitted = &admitted, .config = cfg,
                         .result = r == EXIT_OK ? "ok" : "suppressed",
                         .args = journal_clipboard_args, .userdata = &(struct clip_info) { png, size },
                 });

@@ -36,16 +36,20 @@ static void journal_exec_args(struct json *j, bool redact, const void *userdata)
 int verb_exec(const struct cli_args *a) {
         const char *profile = a->operand;
         char **cmd = a->command;
-        _cleanup_(config_done) struct bd_config c = {};
+        _cleanup_(config_done) struct bd_config storage = {};
         _cleanup_(paths_done) struct bd_paths p = {};
         _cleanup_strv_free_ char **env = NULL, **full = NULL, **pass = NULL;
         _cleanup_close_ int dirfd = -EBADF;
         _cleanup_(helper_record_done) struct helper_record rec = {};
         extern char **environ;
+        const struct bd_config *c;
         struct lease admitted;
         int r;
 
-        if (cli_check_profile(profile) < 0 || cli_load_config(profile, &c) < 0)
+        if (cli_check_profile(profile) < 0)
+                return EXIT_USAGE;
+        c = cli_config(a->config, profile, &storage);
+        if (!c)
                 return EXIT_USAGE;
         if (!cmd || !cmd[0]) {
                 log_error("Missing command: botdesk exec %s -- CMD [ARG...]", profile);
@@ -60,7 +64,7 @@ int verb_exec(const struct cli_args *a) {
         /* The argv, never the output; recorded (and its frame asked for)
          * before this process joins the desktop and becomes CMD. */
         cli_journal_record(profile, &(const struct cli_journal_action) {
-                .action = "exec", .result = "ok", .args = journal_exec_args, .userdata = cmd, .config = &c,
+                .action = "exec", .result = "ok", .args = journal_exec_args, .userdata = cmd, .config = c,
         });
 
         /* The desktop's environment, not the caller's: only what the caller
@@ -69,7 +73,7 @@ int verb_exec(const struct cli_args *a) {
         for (size_t i = 0; i < a->n_pass_env; i++)
                 if (strv_push(&pass, strdup(a->pass_env[i])) < 0)
                         return EXIT_FAILED;
-        if (exec_env_names_split(c.exec_pass_env, &pass) < 0 || exec_env_build(environ, env, pass, &full) < 0 ||
+        if (exec_env_names_split(c->exec_pass_env, &pass) < 0 || exec_env_build(environ, env, pass, &full) < 0 ||
             env_set(&full, "BOTDESK_PROFILE", profile) < 0 ||
             (rec.token && env_set(&full, "BOTDESK_TOKEN", rec.token) < 0))
                 return EXIT_FAILED;
