@@ -77,14 +77,19 @@ static void escaped(FILE *f, const char *s) {
                         fprintf(f, "%%%02x", (unsigned char) *s);
 }
 
-int bus_address_sanitize(const char *address, char **ret) {
-        char values[_KEY_MAX][SUN_PATH_SIZE] = {};
-        bool seen[_KEY_MAX] = {};
-        _cleanup_free_ char *out = NULL;
+struct parsed {
+        char values[_KEY_MAX][SUN_PATH_SIZE];
+        bool seen[_KEY_MAX];
+};
+
+/* address into its keys' unescaped values, or bus_address_sanitize()'s refusals. */
+static int parse(const char *address, struct parsed *ret) {
+        char (*values)[SUN_PATH_SIZE] = ret->values;
+        bool *seen = ret->seen;
         const char *p, *colon;
-        size_t size;
-        FILE *f;
         int r;
+
+        *ret = (struct parsed) {};
 
         if (!address)
                 return -EINVAL;
@@ -110,8 +115,8 @@ int bus_address_sanitize(const char *address, char **ret) {
                         return -EINVAL;
                 seen[k] = true;
                 p = eq + 1;
-                /* An abstract name goes after sun_path's leading NUL: one byte less. */
-                r = value_read(&p, values[k], k == KEY_ABSTRACT ? SUN_PATH_SIZE - 1 : SUN_PATH_SIZE);
+                /* A path with its NUL fills sun_path; so does an abstract name after its leading NUL. */
+                r = value_read(&p, values[k], SUN_PATH_SIZE);
                 if (r < 0)
                         return r;
                 if (*p == '\0')
@@ -129,20 +134,41 @@ int bus_address_sanitize(const char *address, char **ret) {
                         if (unhex(*g) < 0)
                                 return -EINVAL;
         }
-        if (!ret)
-                return 0;
+        return 0;
+}
 
+int bus_address_sanitize(const char *address, char **ret) {
+        _cleanup_free_ char *out = NULL;
+        struct parsed a;
+        size_t size;
+        FILE *f;
+        int r;
+
+        r = parse(address, &a);
+        if (r < 0 || !ret)
+                return r;
         f = open_memstream(&out, &size);
         if (!f)
                 return -ENOMEM;
-        fputs(seen[KEY_PATH] ? "unix:path=" : "unix:abstract=", f);
-        escaped(f, values[seen[KEY_PATH] ? KEY_PATH : KEY_ABSTRACT]);
-        if (seen[KEY_GUID]) {
+        fputs(a.seen[KEY_PATH] ? "unix:path=" : "unix:abstract=", f);
+        escaped(f, a.values[a.seen[KEY_PATH] ? KEY_PATH : KEY_ABSTRACT]);
+        if (a.seen[KEY_GUID]) {
                 fputs(",guid=", f);
-                escaped(f, values[KEY_GUID]);
+                escaped(f, a.values[KEY_GUID]);
         }
         if (fclose(f) != 0)
                 return -ENOMEM;
         *ret = TAKE_PTR(out);
         return 0;
+}
+
+int bus_address_socket(const char *address, char **ret) {
+        struct parsed a;
+        int r;
+
+        r = parse(address, &a);
+        if (r < 0)
+                return r;
+        *ret = a.seen[KEY_PATH] ? strdup(a.values[KEY_PATH]) : strdup_printf("@%s", a.values[KEY_ABSTRACT]);
+        return *ret ? 0 : -ENOMEM;
 }

@@ -9,14 +9,15 @@
  * whatever an address names, and some of its transports run code or leave
  * the machine: "unixexec:path=/bin/sh,argv1=-c,argv2=..." forks and execs
  * in the caller, "tcp:" connects anywhere, and a list ("a;b") tries each in
- * turn. So an address from there reaches sd-bus only through
- * bus_address_sanitize(), which accepts exactly one Unix socket and hands
- * back an address of its own making.
+ * turn. So an address from there is read only here: one Unix socket, or
+ * refused. bus_address_socket() gives the socket to connect to (the peer is
+ * then checked on the fd, before sd-bus gets it and writes a byte);
+ * bus_address_sanitize() an address of its own making, for sd-bus.
  */
 
 /*
  * Accept address when it is exactly one entry "unix:path=/ABSOLUTE" or
- * "unix:abstract=NAME", with at most one more key, "guid=" and 32 hex
+ * "unix:abstract=NAME" (both at most 107 bytes: what sun_path holds), with at most one more key, "guid=" and 32 hex
  * digits, each key once; values in D-Bus's escaping (%XX; a raw byte must
  * be printable ASCII other than , ; = and %), never a NUL, a path or name
  * that fits a sockaddr_un. On success *ret (when not NULL) is the same
@@ -30,3 +31,10 @@
  * abstract, a relative path, a bad escape or guid; -ENOMEM.
  */
 int bus_address_sanitize(const char *address, char **ret);
+
+/*
+ * The socket that address names, as socket_connect_at() (socket-util.h)
+ * takes it: the path, or "@NAME" for an abstract one; a new string in
+ * *ret. The same refusals as bus_address_sanitize().
+ */
+int bus_address_socket(const char *address, char **ret);

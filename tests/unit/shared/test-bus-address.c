@@ -88,8 +88,25 @@ int main(void) {
                 TAP_EQ_INT(bus_address_sanitize(abstract, NULL), -EINVAL, "one of 108 does not");
                 longest[107] = '\0';
                 snprintf(abstract, sizeof abstract, "unix:abstract=%s", longest);
-                TAP_EQ_INT(bus_address_sanitize(abstract, NULL), -EINVAL,
-                           "an abstract name of 107 does not (its leading NUL takes a byte)");
+                TAP_EQ_INT(bus_address_sanitize(abstract, NULL), 0,
+                           "an abstract name of 107 fits too (after its leading NUL)");
+                longest[107] = 'a', longest[108] = '\0';
+                snprintf(abstract, sizeof abstract, "unix:abstract=%s", longest);
+                TAP_EQ_INT(bus_address_sanitize(abstract, NULL), -EINVAL, "an abstract one of 108 does not");
+        }
+        {
+                _cleanup_free_ char *path = NULL, *name = NULL;
+                char *none = NULL;
+
+                TAP_EQ_INT(bus_address_socket("unix:path=/run/a%20b,guid=" GUID, &path), 0,
+                           "the socket of a path address");
+                TAP_EQ_STR(path ?: "(null)", "/run/a b", "... is the path, unescaped");
+                TAP_EQ_INT(bus_address_socket("unix:abstract=/tmp/dbus-1", &name), 0, "the socket of an abstract address");
+                TAP_EQ_STR(name ?: "(null)", "@/tmp/dbus-1", "... is @NAME, as socket_connect_at() takes it");
+                TAP_EQ_INT(bus_address_socket("unixexec:path=/bin/sh", &none), -EPROTONOSUPPORT,
+                           "unixexec: names no socket");
+                TAP_EQ_INT(bus_address_socket("unix:path=/a;tcp:host=b,port=1", &none), -EINVAL, "nor does a list");
+                tap_ok(none == NULL, "... and nothing is handed back");
         }
         TAP_EQ_INT(bus_address_sanitize(NULL, NULL), -EINVAL, "no address at all");
         TAP_EQ_INT(bus_address_sanitize("unix:path=/a", NULL), 0, "a check alone, nothing handed back");
