@@ -120,8 +120,8 @@ int a11y_method_call_newv(sd_bus *bus, sd_bus_message **ret, const char *dest, c
 
 /* ---- reading the tree: every request of what is known sent before any reply is read ---- */
 
-enum call_kind { CALL_REGISTRY, CALL_APP_ADDRESS, CALL_APP_PID, CALL_ROLE, CALL_STATE, CALL_IFACES, CALL_PROPS, CALL_CHILDREN, CALL_EXTENTS,
-                 CALL_ACTIONS, CALL_TEXT };
+enum call_kind { CALL_REGISTRY, CALL_APP_ADDRESS, CALL_APP_PID, CALL_ROLE, CALL_STATE, CALL_IFACES, CALL_PROPS,
+                 CALL_CHILDREN, CALL_EXTENTS, CALL_ACTIONS, CALL_TEXT };
 
 /*
  * An application's own connection: AT-SPI applications answer on a socket
@@ -248,7 +248,10 @@ static int children_call(struct reader *rd, long i) {
         return send_call(rd, i, CALL_CHILDREN, n->bus, n->path, ATSPI_ACCESSIBLE, "GetChildren", NULL);
 }
 
-/* A new node (bus, path) under parent, read unless unresponsive or refused; its index, or -errno. -ENOSPC when max_nodes is reached. */
+/*
+ * A new node (bus, path) under parent, read unless unresponsive or refused;
+ * its index, or -errno. -ENOSPC when max_nodes is reached.
+ */
 static long node_add(struct reader *rd, const char *bus, const char *path, long parent, bool unresponsive,
                      bool refused) {
         struct a11y_tree *t = rd->t;
@@ -317,17 +320,16 @@ static int app_begin(struct reader *rd, const char *name, const char *path) {
 
 /*
  * Both replies are in: the application's own socket, when it named one, is
- * connected to only when bus_address_sanitize() takes the address (one
- * Unix socket: an application may say unixexec: or tcp:, which sd-bus
- * would run or reach) and the process there is ours and the application
- * (a11y-bus.c). An application refused is one node, marked refused, and
- * nothing more is read of it, not even through the bus: reading it there
- * could not make us run or connect anything (no address is ever asked of
- * what it reports), but an application that names someone else's socket
- * or a command is lying, and what it says of itself is not worth showing.
- * A socket that merely does not answer is no lie (an application in
- * another mount namespace): it is read through the bus, as one that named
- * no socket.
+ * connected to only when the address is one Unix socket (bus-address.h: an
+ * application may say unixexec: or tcp:, which sd-bus would run or reach)
+ * and the process there is ours and the application (a11y-bus.c). An
+ * application refused is one node, marked refused, and nothing more is
+ * read of it, not even through the bus: reading it there could not make us
+ * run or connect anything (no address is ever asked of what it reports),
+ * but an application that names someone else's socket or a command is
+ * lying, and what it says of itself is not worth showing. A socket that
+ * merely does not answer is no lie (an application in another mount
+ * namespace): it is read through the bus, as one that named no socket.
  */
 static int app_done(struct reader *rd, long k) {
         struct app_conn *a = &rd->apps[k];

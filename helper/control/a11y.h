@@ -89,7 +89,10 @@ int a11y_bus_open(const char *session_address, uint64_t timeout_usec, sd_bus **r
  * Read the tree: every application the registry knows, or only the nodes
  * under the node with id root (NULL: all), breadth first, at most max_nodes
  * nodes, none deeper than max_depth (0: any depth; 1: the applications and
- * their windows). Each call waits at most timeout_usec. 0, -ENOENT for a
+ * their windows). Each call waits at most timeout_usec. An application
+ * whose own socket's address is refused, or whose peer there is not the
+ * application (a11y-bus.h), is one node, refused, with nothing of it read
+ * and no children. 0, -ENOENT for a
  * root that does not exist (any more), -ENXIO when no registry answers, or
  * another error.
  */

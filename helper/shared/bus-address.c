@@ -15,7 +15,11 @@
 
 enum key { KEY_PATH, KEY_ABSTRACT, KEY_GUID, _KEY_MAX };
 
-static const char *const key_names[_KEY_MAX] = { [KEY_PATH] = "path", [KEY_ABSTRACT] = "abstract", [KEY_GUID] = "guid" };
+static const char *const key_names[_KEY_MAX] = {
+        [KEY_PATH] = "path",
+        [KEY_ABSTRACT] = "abstract",
+        [KEY_GUID] = "guid",
+};
 
 static int unhex(char c) {
         if (c >= '0' && c <= '9')
@@ -105,11 +109,13 @@ static int parse(const char *address, struct parsed *ret) {
         for (;;) {
                 const char *eq = strchr(p, '=');
                 enum key k = _KEY_MAX;
+                size_t n;
 
                 if (!eq)
                         return -EINVAL;
+                n = (size_t) (eq - p);
                 for (enum key i = 0; i < _KEY_MAX; i++)
-                        if ((size_t) (eq - p) == strlen(key_names[i]) && strncmp(p, key_names[i], (size_t) (eq - p)) == 0)
+                        if (n == strlen(key_names[i]) && strncmp(p, key_names[i], n) == 0)
                                 k = i;
                 if (k == _KEY_MAX || seen[k])
                         return -EINVAL;

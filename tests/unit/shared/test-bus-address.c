@@ -101,7 +101,8 @@ int main(void) {
                 TAP_EQ_INT(bus_address_socket("unix:path=/run/a%20b,guid=" GUID, &path), 0,
                            "the socket of a path address");
                 TAP_EQ_STR(path ?: "(null)", "/run/a b", "... is the path, unescaped");
-                TAP_EQ_INT(bus_address_socket("unix:abstract=/tmp/dbus-1", &name), 0, "the socket of an abstract address");
+                TAP_EQ_INT(bus_address_socket("unix:abstract=/tmp/dbus-1", &name), 0,
+                           "the socket of an abstract address");
                 TAP_EQ_STR(name ?: "(null)", "@/tmp/dbus-1", "... is @NAME, as socket_connect_at() takes it");
                 TAP_EQ_INT(bus_address_socket("unixexec:path=/bin/sh", &none), -EPROTONOSUPPORT,
                            "unixexec: names no socket");
