@@ -33,6 +33,16 @@ static int bus_open(const struct a11y_desktop *d, sd_bus **ret, char **ret_error
         r = a11y_bus_open(d->bus_address, d->timeout_usec, ret);
         if (r == -ENXIO)
                 return fail(ret_error, EXIT_FAILED, NO_BUS_MESSAGE(d->profile));
+        if (r == -EINVAL || r == -EPROTONOSUPPORT)
+                return fail(ret_error, EXIT_FAILED,
+                            strdup_printf("Refused the bus address of desktop %s (its session bus's, in its runtime "
+                                          "dir's env file, or the accessibility bus's, as org.a11y.Bus gives it): "
+                                          "botdesk connects only to one unix:path= or unix:abstract= socket.",
+                                          d->profile));
+        if (r == -EPERM)
+                return fail(ret_error, EXIT_FAILED,
+                            strdup_printf("Refused the bus of desktop %s: the process at its socket is another "
+                                          "user's.", d->profile));
         if (r < 0)
                 return fail(ret_error, EXIT_FAILED,
                             strdup_printf("Cannot reach the accessibility bus of desktop %s: %s", d->profile,
@@ -247,6 +257,8 @@ static void node_json(struct json *j, const struct a11y_desktop *d, const struct
         }
         if (n->unresponsive)
                 json_kv_bool(j, "unresponsive", true);
+        if (n->refused)
+                json_kv_bool(j, "refused", true);
         json_object_end(j);
 }
 
@@ -299,6 +311,9 @@ static void node_text(FILE *f, const struct a11y_desktop *d, const struct a11y_n
                 fprintf(f, " (%s)", n->description);
         if (n->unresponsive)
                 fputs(" UNRESPONSIVE", f);
+        /* Its bus address (a command, a host, someone else's socket) is no one's business here. */
+        if (n->refused)
+                fputs(" REFUSED (its bus address is not its own socket: not read)", f);
         fputc('\n', f);
 }
 

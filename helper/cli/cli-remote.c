@@ -258,6 +258,12 @@ static int remote_argv(const char *prog, char *const *prefix, enum exec_shell_ki
         return 0;
 }
 
+/* What the configuration says of profile's place, for a message: "exec = ..." or "placement = host". */
+static char *setting_words(const struct bd_config *c) {
+        return c->placement == PLACEMENT_EXEC && c->exec ? strdup_printf("exec = %s", c->exec)
+                                                          : strdup("placement = host");
+}
+
 /* The verb runs here: the configuration read to decide goes to it (moved), read once. */
 static int run_here(struct bd_config *c, struct bd_config *ret, bool *ret_read) {
         config_done(ret);
@@ -336,6 +342,25 @@ int remote_dispatch(const char *verb, char **args, struct bd_config *ret_config,
         }
         have_rec = r >= 0;
         source = owner_decide(have_rec ? &rec : NULL, &c, &prefix);
+        if (source == -OWNER_MISMATCH) {
+                /* Never run: the record's words are whoever wrote the runtime dir's, and that may be the desktop. */
+                _cleanup_free_ char *setting = setting_words(&c);
+
+                if (!(stopping && force)) {
+                        log_error("The owner record %s/%s is not the configured prefix of %s ([profile.%s] %s), so it "
+                                  "is not run and where %s runs is not reached. Put back the setting it was started "
+                                  "with, or forget the record: botdesk stop --force %s.",
+                                  p.runtime, OWNER_FILE, profile, profile, strnull(setting), profile, profile);
+                        return EXIT_FAILED;
+                }
+                log_warning("The owner record %s/%s is not the configured prefix of %s ([profile.%s] %s); forgetting "
+                            "it without running it (stop --force).", p.runtime, OWNER_FILE, profile, profile,
+                            strnull(setting));
+                (void) owner_remove_at(dirfd);
+                owner_done(&rec);
+                have_rec = false;
+                source = owner_decide(NULL, &c, &prefix);
+        }
         if (source < 0)
                 return log_error_errno(source, "Cannot read the exec prefix of %s: %m", profile), EXIT_FAILED;
         if (source == OWNER_HOST)
@@ -492,6 +517,12 @@ int remote_status_text(const char *profile, const struct bd_config *c, bool json
                 goto done;
         }
         source = owner_decide(r >= 0 ? &rec : NULL, c, &prefix);
+        if (source == -OWNER_MISMATCH) {
+                why = strdup_printf("its owner record is not the configured exec prefix, so it is not run; put back "
+                                    "the setting it was started with, or botdesk stop --force %s forgets it", profile);
+                print_unreachable_status(f, profile, NULL, strnull(why), json);
+                goto done;
+        }
         if (source <= OWNER_HOST) {
                 fclose(f);
                 return source;

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "a11y-bus.h"
 #include "a11y.h"
 #include "bus-cleanup.h"
 #include "util.h"
@@ -117,40 +118,10 @@ int a11y_method_call_newv(sd_bus *bus, sd_bus_message **ret, const char *dest, c
         return 0;
 }
 
-int a11y_bus_open(const char *session_address, uint64_t timeout_usec, sd_bus **ret) {
-        _cleanup_(bus_flush_close_unrefp) sd_bus *session = NULL, *a11y = NULL;
-        _cleanup_(sd_bus_error_free) sd_bus_error e = SD_BUS_ERROR_NULL;
-        _cleanup_(bus_message_unrefp) sd_bus_message *reply = NULL;
-        const char *address;
-        int r;
-
-        if ((r = sd_bus_new(&session)) < 0 || (r = sd_bus_set_address(session, session_address)) < 0 ||
-            (r = sd_bus_set_bus_client(session, true)) < 0 ||
-            (r = sd_bus_set_method_call_timeout(session, timeout_usec)) < 0 || (r = sd_bus_start(session)) < 0)
-                return r;
-        /* Starts the launcher when it is only activatable: the session's bus is the desktop's, so it runs there. */
-        r = sd_bus_call_method(session, "org.a11y.Bus", "/org/a11y/bus", "org.a11y.Bus", "GetAddress", &e, &reply, "");
-        if (r < 0)
-                return sd_bus_error_has_names(&e, SD_BUS_ERROR_SERVICE_UNKNOWN, SD_BUS_ERROR_NAME_HAS_NO_OWNER)
-                               ? -ENXIO
-                               : a11y_error_errno(&e, r);
-        r = sd_bus_message_read(reply, "s", &address);
-        if (r < 0)
-                return r;
-        if (!*address)
-                return -ENXIO;
-        if ((r = sd_bus_new(&a11y)) < 0 || (r = sd_bus_set_address(a11y, address)) < 0 ||
-            (r = sd_bus_set_bus_client(a11y, true)) < 0 ||
-            (r = sd_bus_set_method_call_timeout(a11y, timeout_usec)) < 0 || (r = sd_bus_start(a11y)) < 0)
-                return r;
-        *ret = TAKE_PTR(a11y);
-        return 0;
-}
-
 /* ---- reading the tree: every request of what is known sent before any reply is read ---- */
 
-enum call_kind { CALL_REGISTRY, CALL_APP_ADDRESS, CALL_ROLE, CALL_STATE, CALL_IFACES, CALL_PROPS, CALL_CHILDREN, CALL_EXTENTS,
-                 CALL_ACTIONS, CALL_TEXT };
+enum call_kind { CALL_REGISTRY, CALL_APP_ADDRESS, CALL_APP_PID, CALL_ROLE, CALL_STATE, CALL_IFACES, CALL_PROPS,
+                 CALL_CHILDREN, CALL_EXTENTS, CALL_ACTIONS, CALL_TEXT };
 
 /*
  * An application's own connection: AT-SPI applications answer on a socket
@@ -161,7 +132,13 @@ enum call_kind { CALL_REGISTRY, CALL_APP_ADDRESS, CALL_ROLE, CALL_STATE, CALL_IF
  */
 struct app_conn {
         char *name;             /* its unique name on the accessibility bus */
+        char *path;             /* its root, as the registry (or the caller) names it */
         sd_bus *conn;           /* NULL: through the bus */
+        char *address;          /* what it said its own socket is, until both replies are in */
+        uint32_t pid;           /* its pid as the bus knows it; 0: unknown */
+        unsigned waiting;       /* replies to come: its address, its pid */
+        bool timed_out;         /* it did not say its address in time */
+        bool refused;           /* its address or the peer there is not its own: nothing read */
 };
 
 #define APPS_MAX 256
@@ -180,52 +157,43 @@ struct reader {
 
 struct call {
         struct reader *r;
-        long node;
+        long node;              /* CALL_APP_*: the index in apps[] */
         enum call_kind kind;
-        const char *app_path;   /* CALL_APP_ADDRESS: the application's name and root, in app[] */
-        char app[];
 };
 
 static int on_reply(sd_bus_message *m, void *userdata, sd_bus_error *ret_error);
 
-/* The direct connection to the application called name, or NULL. */
-static sd_bus *app_conn(const struct reader *rd, const char *name) {
+/* The application called name in apps[], or -1. */
+static long app_find(const struct reader *rd, const char *name) {
         for (size_t i = 0; i < rd->n_apps; i++)
                 if (streq(rd->apps[i].name, name))
-                        return rd->apps[i].conn;
-        return NULL;
+                        return (long) i;
+        return -1;
+}
+
+/* The direct connection to the application called name, or NULL. */
+static sd_bus *app_conn(const struct reader *rd, const char *name) {
+        long i = app_find(rd, name);
+
+        return i >= 0 ? rd->apps[i].conn : NULL;
 }
 
 static void apps_done(struct reader *rd) {
         for (size_t i = 0; i < rd->n_apps; i++) {
                 free(rd->apps[i].name);
+                free(rd->apps[i].path);
+                free(rd->apps[i].address);
                 if (rd->apps[i].conn)
                         sd_bus_close_unref(rd->apps[i].conn);
         }
         rd->n_apps = 0;
 }
 
-/* Remember a direct connection to the application name at address (NULL: none). Failing to make one is no error. */
-static int app_add(struct reader *rd, const char *name, const char *address) {
-        sd_bus *conn = NULL;
-        char *n;
-
-        if (rd->n_apps >= APPS_MAX)
-                return 0;
-        n = strdup(name);
-        if (!n)
-                return -ENOMEM;
-        if (address && *address && (sd_bus_new(&conn) < 0 || sd_bus_set_address(conn, address) < 0 ||
-                                    sd_bus_set_method_call_timeout(conn, rd->timeout) < 0 || sd_bus_start(conn) < 0))
-                conn = sd_bus_close_unref(conn);
-        rd->apps[rd->n_apps++] = (struct app_conn) { n, conn };
-        return 0;
-}
-
 static int send_call(struct reader *rd, long node, enum call_kind kind, const char *dest, const char *path,
                      const char *iface, const char *member, const char *types, ...) {
         _cleanup_(bus_message_unrefp) sd_bus_message *m = NULL;
-        sd_bus *conn = node >= 0 ? app_conn(rd, dest) : NULL;
+        /* An application's own questions go through the bus: its socket is not known (or trusted) yet. */
+        sd_bus *conn = node >= 0 && kind != CALL_APP_ADDRESS && kind != CALL_APP_PID ? app_conn(rd, dest) : NULL;
         sd_bus_slot *slot = NULL;
         struct call *c;
         va_list ap;
@@ -239,21 +207,10 @@ static int send_call(struct reader *rd, long node, enum call_kind kind, const ch
         va_end(ap);
         if (r < 0)
                 return r;
-        if (kind == CALL_APP_ADDRESS) {
-                size_t ln = strlen(dest) + 1, lp = strlen(path) + 1;
-
-                c = malloc(sizeof *c + ln + lp);
-                if (!c)
-                        return -ENOMEM;
-                *c = (struct call) { rd, node, kind, c->app + ln };
-                memcpy(c->app, dest, ln);
-                memcpy(c->app + ln, path, lp);
-        } else {
-                c = malloc(sizeof *c);
-                if (!c)
-                        return -ENOMEM;
-                *c = (struct call) { rd, node, kind, NULL };
-        }
+        c = malloc(sizeof *c);
+        if (!c)
+                return -ENOMEM;
+        *c = (struct call) { rd, node, kind };
         r = sd_bus_call_async(conn ?: rd->bus, &slot, m, on_reply, c, rd->timeout);
         if (r < 0) {
                 free(c);
@@ -291,8 +248,12 @@ static int children_call(struct reader *rd, long i) {
         return send_call(rd, i, CALL_CHILDREN, n->bus, n->path, ATSPI_ACCESSIBLE, "GetChildren", NULL);
 }
 
-/* A new node (bus, path) under parent, read unless unresponsive; its index, or -errno. -ENOSPC when max_nodes is reached. */
-static long node_add(struct reader *rd, const char *bus, const char *path, long parent, bool unresponsive) {
+/*
+ * A new node (bus, path) under parent, read unless unresponsive or refused;
+ * its index, or -errno. -ENOSPC when max_nodes is reached.
+ */
+static long node_add(struct reader *rd, const char *bus, const char *path, long parent, bool unresponsive,
+                     bool refused) {
         struct a11y_tree *t = rd->t;
         struct a11y_node *n;
         long i;
@@ -321,12 +282,91 @@ static long node_add(struct reader *rd, const char *bus, const char *path, long 
                 c[pn->n_children++] = i;
                 pn->children = c;
         }
-        if (unresponsive) {
-                n->unresponsive = true;
+        if (unresponsive || refused) {
+                n->unresponsive = unresponsive;
+                n->refused = refused;
                 return i;
         }
         r = node_calls(rd, i);
         return r < 0 ? r : i;
+}
+
+/*
+ * An application at (name, path): its own socket's address asked of it, and
+ * its pid of the bus, both before either reply is read; app_done() judges
+ * when both are in. Past APPS_MAX, read through the bus.
+ */
+static int app_begin(struct reader *rd, const char *name, const char *path) {
+        struct app_conn *a;
+        long k = (long) rd->n_apps;
+        int r;
+
+        if (rd->n_apps >= APPS_MAX) {
+                long i = node_add(rd, name, path, -1, false, false);
+
+                return i == -ENOSPC ? 0 : i < 0 ? (int) i : 0;
+        }
+        a = &rd->apps[rd->n_apps++];
+        *a = (struct app_conn) { .name = strdup(name), .path = strdup(path), .waiting = 2 };
+        if (!a->name || !a->path)
+                return -ENOMEM;
+        r = send_call(rd, k, CALL_APP_ADDRESS, name, path, "org.a11y.atspi.Application", "GetApplicationBusAddress",
+                      NULL);
+        if (r < 0)
+                return r;
+        return send_call(rd, k, CALL_APP_PID, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                         "GetConnectionUnixProcessID", "s", name);
+}
+
+/*
+ * Both replies are in: the application's own socket, when it named one, is
+ * connected to only when the address is one Unix socket (bus-address.h: an
+ * application may say unixexec: or tcp:, which sd-bus would run or reach)
+ * and the process there is ours and the application (a11y-bus.c). An
+ * application refused is one node, marked refused, and nothing more is
+ * read of it, not even through the bus: reading it there could not make us
+ * run or connect anything (no address is ever asked of what it reports),
+ * but an application that names someone else's socket or a command is
+ * lying, and what it says of itself is not worth showing. A socket that
+ * merely does not answer is no lie (an application in another mount
+ * namespace): it is read through the bus, as one that named no socket.
+ */
+static int app_done(struct reader *rd, long k) {
+        struct app_conn *a = &rd->apps[k];
+        long i;
+        int r;
+
+        if (a->address) {
+                r = a11y_app_connect(a->address, a->pid > INT32_MAX ? 0 : (pid_t) a->pid, rd->timeout, &a->conn);
+                if (r == -ENOMEM)
+                        return r;
+                a->refused = r < 0 && r != -ENOTCONN;
+                free(a->address);
+                a->address = NULL;
+        }
+        /* One that did not answer in time is not asked again, once for each thing. */
+        i = node_add(rd, a->name, a->path, -1, a->timed_out, a->refused);
+        return i == -ENOSPC ? 0 : i < 0 ? (int) i : 0;
+}
+
+static int app_reply(struct reader *rd, const struct call *c, sd_bus_message *m, const sd_bus_error *e) {
+        struct app_conn *a = &rd->apps[c->node];
+
+        if (c->kind == CALL_APP_ADDRESS) {
+                const char *address;
+
+                /* An application that does not say is read through the bus. */
+                if (e)
+                        a->timed_out = a11y_error_errno(e, -EIO) == -ETIMEDOUT;
+                else if (sd_bus_message_read(m, "s", &address) > 0 && *address && !(a->address = strdup(address)))
+                        return -ENOMEM;
+        } else if (!e) {
+                uint32_t pid;
+
+                if (sd_bus_message_read(m, "u", &pid) > 0)
+                        a->pid = pid;
+        }
+        return --a->waiting > 0 ? 0 : app_done(rd, c->node);
 }
 
 /* a(so): each a node under parent (-1: applications). */
@@ -345,15 +385,23 @@ static int read_children(struct reader *rd, sd_bus_message *m, long parent) {
                         bus = rd->t->nodes[parent].bus;
                 if (!*bus || streq(path, "/org/a11y/atspi/null"))
                         continue;
-                if (parent < 0 && !app_conn(rd, bus) && rd->n_apps < APPS_MAX) {
+                if (parent < 0) {
                         /* An application: its own connection first, then its nodes through it. */
-                        r = send_call(rd, -1, CALL_APP_ADDRESS, bus, path, "org.a11y.atspi.Application",
-                                      "GetApplicationBusAddress", NULL);
+                        long k = app_find(rd, bus);
+
+                        if (k < 0)
+                                r = app_begin(rd, bus, path);
+                        else if (rd->apps[k].waiting == 0)
+                                r = (int) node_add(rd, bus, path, -1, false, rd->apps[k].refused);
+                        else
+                                continue;       /* listed twice: judged once */
+                        if (r == -ENOSPC)
+                                return 0;
                         if (r < 0)
                                 return r;
                         continue;
                 }
-                i = node_add(rd, bus, path, parent, false);
+                i = node_add(rd, bus, path, parent, false, false);
                 if (i == -ENOSPC)
                         return 0;
                 if (i < 0)
@@ -462,20 +510,8 @@ static int handle_reply(struct call *c, sd_bus_message *m) {
         const char *s;
         int r;
 
-        if (c->kind == CALL_APP_ADDRESS) {
-                const char *address = NULL;
-                long i;
-
-                if (!e && sd_bus_message_read(m, "s", &address) < 0)
-                        address = NULL;
-                /* An application that does not say, or says it in vain, is read through the bus. */
-                r = app_add(rd, c->app, address);
-                if (r < 0)
-                        return r;
-                /* One that did not answer in time is not asked again, once for each thing. */
-                i = node_add(rd, c->app, c->app_path, -1, e && a11y_error_errno(e, -EIO) == -ETIMEDOUT);
-                return i == -ENOSPC ? 0 : i < 0 ? (int) i : 0;
-        }
+        if (c->kind == CALL_APP_ADDRESS || c->kind == CALL_APP_PID)
+                return app_reply(rd, c, m, e);
         if (e) {
                 r = a11y_error_errno(e, -EIO);
                 if (c->kind == CALL_REGISTRY)
@@ -490,6 +526,7 @@ static int handle_reply(struct call *c, sd_bus_message *m) {
         }
         switch (c->kind) {
         case CALL_APP_ADDRESS:
+        case CALL_APP_PID:
                 return 0;
         case CALL_REGISTRY:
                 return read_children(rd, m, -1);
@@ -613,8 +650,7 @@ int a11y_tree_read(sd_bus *bus, const char *root, unsigned max_nodes, unsigned m
                 r = a11y_id_parse(root, &b, &p);
                 if (r < 0)
                         return -ENOENT;
-                r = send_call(&rd, -1, CALL_APP_ADDRESS, b, p, "org.a11y.atspi.Application",
-                              "GetApplicationBusAddress", NULL);
+                r = app_begin(&rd, b, p);
         } else
                 r = send_call(&rd, -1, CALL_REGISTRY, REGISTRY_NAME, REGISTRY_ROOT, ATSPI_ACCESSIBLE, "GetChildren",
                               NULL);

@@ -53,6 +53,8 @@ struct a11y_node {
         bool have_bounds;
         int x, y, width, height; /* screen coordinates */
         bool unresponsive;      /* a call timed out: what is known of it may be partial */
+        bool refused;           /* an application whose own socket's address, or the peer there, was not
+                                 * its own (a11y-bus.h): nothing of it is read, it has no children */
         long *children;         /* indices, in the application's order */
         size_t n_children;
 };
@@ -76,7 +78,10 @@ bool a11y_role_is_password(const char *role);
 /*
  * Connect to the accessibility bus of the session whose bus is at
  * session_address: asks org.a11y.Bus for the address (which starts it when
- * it is activatable). -ENXIO when the session has no accessibility bus.
+ * it is activatable). -ENXIO when the session has no accessibility bus;
+ * -EINVAL or -EPROTONOSUPPORT when either address is refused
+ * (bus_address_sanitize(): anything but one Unix socket), -EPERM when the
+ * process at either socket is not our uid's (a11y-bus.c).
  */
 int a11y_bus_open(const char *session_address, uint64_t timeout_usec, sd_bus **ret);
 
@@ -84,7 +89,10 @@ int a11y_bus_open(const char *session_address, uint64_t timeout_usec, sd_bus **r
  * Read the tree: every application the registry knows, or only the nodes
  * under the node with id root (NULL: all), breadth first, at most max_nodes
  * nodes, none deeper than max_depth (0: any depth; 1: the applications and
- * their windows). Each call waits at most timeout_usec. 0, -ENOENT for a
+ * their windows). Each call waits at most timeout_usec. An application
+ * whose own socket's address is refused, or whose peer there is not the
+ * application (a11y-bus.h), is one node, refused, with nothing of it read
+ * and no children. 0, -ENOENT for a
  * root that does not exist (any more), -ENXIO when no registry answers, or
  * another error.
  */

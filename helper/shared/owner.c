@@ -21,19 +21,6 @@ void owner_done(struct owner *o) {
         *o = (struct owner) {};
 }
 
-static int strv_copy(char *const *l, char ***ret) {
-        _cleanup_strv_free_ char **copy = NULL;
-        int r;
-
-        for (char *const *i = l; i && *i; i++) {
-                r = strv_push(&copy, strdup(*i));
-                if (r < 0)
-                        return r;
-        }
-        *ret = TAKE_PTR(copy);
-        return 0;
-}
-
 int owner_encode(const struct owner *o, char **ret, size_t *ret_size) {
         _cleanup_free_ char *buf = NULL;
         size_t size;
@@ -130,14 +117,29 @@ int owner_remove_at(int dirfd) {
 }
 
 int owner_decide(const struct owner *record, const struct bd_config *c, char ***ret_argv) {
+        _cleanup_strv_free_ char **setting = NULL;
+        size_t i;
         int r;
 
-        if (record && record->argv) {
-                r = strv_copy(record->argv, ret_argv);
-                return r < 0 ? r : OWNER_RECORD;
+        if (c->placement == PLACEMENT_EXEC && c->exec) {
+                r = argv_split(c->exec, &setting);
+                if (r < 0)
+                        return r;
         }
-        if (c->placement != PLACEMENT_EXEC || !c->exec)
+        if (record && record->argv) {
+                /* Code inside the desktop can write the record: what it says runs only when the user configured it. */
+                if (!setting)
+                        return -OWNER_MISMATCH;
+                for (i = 0; record->argv[i] && setting[i]; i++)
+                        if (!streq(record->argv[i], setting[i]))
+                                return -OWNER_MISMATCH;
+                if (record->argv[i] || setting[i])
+                        return -OWNER_MISMATCH;
+                *ret_argv = TAKE_PTR(setting);
+                return OWNER_RECORD;
+        }
+        if (!setting)
                 return OWNER_HOST;
-        r = argv_split(c->exec, ret_argv);
-        return r < 0 ? r : OWNER_SETTING;
+        *ret_argv = TAKE_PTR(setting);
+        return OWNER_SETTING;
 }

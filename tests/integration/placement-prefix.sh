@@ -119,4 +119,37 @@ t_match "$(bd_err "$M")" "not found on the other side.*install botdesk there.*No
         "...that says what to install"
 t_is "$(helpers_of "$M" | wc -w)$(xservers_of "$M" | wc -w)" 00 "...and nothing was started on this host"
 t_ok "...and no owner record is left" test ! -e "$(bd_rt "$M")/owner"
+
+# ---- an owner record that is not the setting's prefix ------------------------------------------
+# The runtime dir is writable from inside a desktop: a record there that names
+# a command of its own (here: touch a marker) is refused, never run, by every
+# placed verb, whatever the setting (another prefix, or placement = host).
+K=$(bd_profile k) Q=$(bd_profile q)
+# Without the hanging prefix, whose status of all profiles would wait its 30 s.
+sed -i "/^\\[profile.$H\\]\$/,+2d" "$BOTDESK_CONFIG"
+printf '[profile.%s]\nplacement = exec\nexec = %s --\n' "$K" "$BD_T/wrap" >>"$BOTDESK_CONFIG"
+MARKER=$BD_T/owner-marker
+forge() {
+        mkdir -p -m 700 "$(bd_rt "$1")"
+        printf 'botdesk-owner 1\0003\000/bin/sh\000-c\000touch %s\000\000' "$MARKER" >"$(bd_rt "$1")/owner"
+        chmod 600 "$(bd_rt "$1")/owner"
+}
+forge "$K"
+forge "$Q"
+timeout 60 "$BOTDESK" status "$K" >"$BD_T/out/forged" 2>&1
+t_is "$?" 1 "status of a profile whose owner record is another prefix than its exec fails (exit 1)"
+t_match "$(cat "$BD_T/out/forged")" "owner record $(bd_rt "$K")/owner is not the configured prefix of $K \\(\\[profile.$K\\] exec = $BD_T/wrap --\\)" \
+        "...naming the record's file and the configured value"
+timeout 60 "$BOTDESK" status "$Q" >"$BD_T/out/forged-host" 2>&1
+t_is "$?" 1 "so does status of a host profile with an owner record"
+t_match "$(cat "$BD_T/out/forged-host")" "\\[profile.$Q\\] placement = host" "...naming placement = host"
+timeout 60 "$BOTDESK" status --json >"$BD_T/out/forged-all" 2>&1
+t_match "$(cat "$BD_T/out/forged-all")" "\"reason\": \"its owner record is not the configured exec prefix" \
+        "status of all profiles reports the record refused"
+t_ok "none of them ran the record's command" test ! -e "$MARKER"
+timeout 60 "$BOTDESK" stop "$K" --force >"$BD_T/out/forged-stop" 2>&1
+t_is "$?" 0 "stop --force forgets such a record" || t_diag "$(cat "$BD_T/out/forged-stop")"
+t_ok "...removing it" test ! -e "$(bd_rt "$K")/owner"
+timeout 60 "$BOTDESK" stop "$Q" --force >/dev/null 2>&1
+t_ok "...without running it" test ! -e "$MARKER"
 t_done

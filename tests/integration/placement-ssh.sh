@@ -7,8 +7,10 @@
 # its desktop as botdesk-test on the far side of ssh: the wrapper receives
 # its quoted arguments as single words (no word splitting, no shell on our
 # side); status, env and thumbnail come from there; gvnccapture reads a
-# framebuffer through `botdesk rfb` over the prefix; the owner record keeps
-# status and stop on the far side after the setting changed to host; an
+# framebuffer through `botdesk rfb` over the prefix; once the setting
+# changed to host, the owner record is not run (it is no command: code in
+# a desktop can write the runtime dir) and status says so, naming both,
+# until the setting is put back; an
 # unreachable far side reads as not running with the reason, and its start
 # is a refusal that starts nothing here; stop leaves nothing running there.
 # botdesk web serves the far desktop: its lease, its stream, Take over and
@@ -202,15 +204,21 @@ else
         t_fail "a loopback socat front for botdesk rfb" "$(cat "$BD_T/out/front.err")"
 fi
 
-# ---- the record wins over the setting ----------------------------------------------------------
+# ---- a record that is not the setting is not run -----------------------------------------------
 host_config host
 timeout 60 "$BOTDESK" status "$P" --json >"$BD_T/out/status2.json" 2>&1
+t_is "$?" 1 "after the setting changed to host, status refuses to run the owner record (exit 1)"
+t_match "$(cat "$BD_T/out/status2.json")" \
+        "owner record $(bd_rt "$P")/owner is not the configured prefix of $P \\(\\[profile.$P\\] placement = host\\)" \
+        "...naming the record's file and the setting"
+host_config exec
+timeout 60 "$BOTDESK" status "$P" --json >"$BD_T/out/status2.json" 2>&1
 t_match "$(cat "$BD_T/out/status2.json")" '"running": true' \
-        "after the setting changed to host, status still follows the owner record to the far side"
+        "with the setting put back, status follows the owner record to the far side again"
 
 # ---- botdesk web through ssh --------------------------------------------------------------------
 # The page of the far desktop, served here: its lease and stream come through
-# the prefix of the owner record (the setting now says host).
+# the prefix of the owner record, which is the setting's.
 bd_web_placed "$P" "placed over ssh"
 bd_web_placed_end
 

@@ -214,10 +214,15 @@ static void test_owner_file(void) {
 
 static void test_decide(void) {
         char *rec_argv[] = { (char *) "podman", (char *) "exec", (char *) "-i", (char *) "old", NULL };
-        struct owner rec = { .argv = rec_argv };
+        char *same_argv[] = { (char *) "ssh", (char *) "-T", (char *) "new host", NULL };
+        char *shorter_argv[] = { (char *) "ssh", (char *) "-T", NULL };
+        char *longer_argv[] = { (char *) "ssh", (char *) "-T", (char *) "new host", (char *) "-c", NULL };
+        char *joined_argv[] = { (char *) "ssh", (char *) "-T new host", NULL };
+        struct owner rec = { .argv = rec_argv }, same = { .argv = same_argv }, shorter = { .argv = shorter_argv },
+                     longer = { .argv = longer_argv }, glued = { .argv = joined_argv };
         struct bd_config host = {}, exec = {};
-        _cleanup_strv_free_ char **a = NULL, **b = NULL, **c = NULL, **d = NULL;
-        _cleanup_free_ char *ja = NULL, *jb = NULL, *jc = NULL;
+        _cleanup_strv_free_ char **a = NULL, **b = NULL, **c = NULL, **d = NULL, **e = NULL, **f = NULL;
+        _cleanup_free_ char *ja = NULL, *je = NULL;
 
         config_defaults(&host);
         config_defaults(&exec);
@@ -229,13 +234,21 @@ static void test_decide(void) {
         TAP_EQ_INT(owner_decide(NULL, &exec, &a), OWNER_SETTING, "no record, placement = exec: the setting's prefix");
         ja = joined(a);
         TAP_EQ_STR(ja, "ssh|-T|new host", "...split into its words");
-        TAP_EQ_INT(owner_decide(&rec, &exec, &b), OWNER_RECORD, "a record wins over a different exec setting");
-        jb = joined(b);
-        TAP_EQ_STR(jb, "podman|exec|-i|old", "...its prefix is the recorded one");
-        TAP_EQ_INT(owner_decide(&rec, &host, &c), OWNER_RECORD,
-                   "a record wins over placement = host: a desktop placed elsewhere is never read as the host's");
-        jc = joined(c);
-        TAP_EQ_STR(jc, "podman|exec|-i|old", "...its prefix is the recorded one");
+        TAP_EQ_INT(owner_decide(&same, &exec, &e), OWNER_RECORD, "a record that is the setting's prefix is followed");
+        je = joined(e);
+        TAP_EQ_STR(je, "ssh|-T|new host", "...through the setting's words");
+        /* The runtime dir is writable from inside the desktop: a record is never a command of its own. */
+        TAP_EQ_INT(owner_decide(&rec, &exec, &b), -OWNER_MISMATCH,
+                   "a record of another prefix than the setting's is refused, never run");
+        tap_ok(b == NULL, "...and no prefix is returned");
+        TAP_EQ_INT(owner_decide(&rec, &host, &c), -OWNER_MISMATCH,
+                   "a record while placement = host is refused: neither run nor read as the host's desktop");
+        tap_ok(c == NULL, "...and no prefix is returned");
+        TAP_EQ_INT(owner_decide(&shorter, &exec, &f), -OWNER_MISMATCH, "a record of the setting's first words only is refused");
+        TAP_EQ_INT(owner_decide(&longer, &exec, &f), -OWNER_MISMATCH, "a record of the setting's words and more is refused");
+        TAP_EQ_INT(owner_decide(&glued, &exec, &f), -OWNER_MISMATCH,
+                   "a record of the same text in other words is refused: words, not text, are compared");
+        tap_ok(f == NULL, "...and none returns a prefix");
         config_done(&host);
         config_done(&exec);
 }
