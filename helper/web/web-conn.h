@@ -49,6 +49,18 @@ void web_respond_text(struct web_conn *c, unsigned status, const char *headers, 
 void web_refuse(struct web_conn *c, unsigned status, uint16_t code, const char *reason, const char *fmt, ...)
         _printf_(5, 6);
 
+/* ---- web-authorize.c: who is asking, in the order web-http.c's route() asks ---- */
+/*
+ * 0 with the cookie's session in *ret_session (or NULL) and whether a good
+ * ticket waits in the query (*ret_ticket); else an HTTP status, answered.
+ * Spends nothing.
+ */
+int web_authorize(struct web_conn *c, const char *profile, const char *scope, struct web_session **ret_session,
+                  bool *ret_ticket);
+/* Whether the request's Origin passes for profile; else false, having answered 403 (or 4403). */
+bool web_origin_ok_for(struct web_conn *c, const char *profile, bool by_cookie);
+/* Spend the ticket web_authorize() found: 0 with the new session and its cookie; else a status, answered. */
+int web_redeem(struct web_conn *c, const char *profile, struct web_session **ret_session, char *ret_cookie);
 /* True when the request has no session, having answered 401 (or 4401). */
 bool web_need_auth(struct web_conn *c, struct web_session *session, const char *profile);
 

@@ -175,8 +175,18 @@ t_is "$(head -n1 <<<"$out")" 403 "with [web] origin set, the forwarded host no l
 out=$(client http "$U" POST "/$P/release" "$UCOOKIE" --header "Origin: https://desk.example")
 t_is "$(head -n1 <<<"$out")" 200 "[web] origin is (200)"
 t_is "$(holder)" agent "and the release went through"
-t_is "$(client upgrade "$U" "/$P/websockify?$(ticket)" --header "Origin: https://desk.example" | head -n1)" 101 \
-        "an upgrade from [web] origin opens a stream (101)"
+# A ticket is spent only by a request that passed every other rule: one
+# shown with another origin, another method or at another profile's door
+# is refused and still opens the stream afterwards.
+T=$(ticket)
+t_is "$(client upgrade "$U" "/$P/websockify?$T" --header "Origin: https://evil.example" --then code)" 4403 \
+        "a good ticket on an upgrade from another origin is refused (close 4403)"
+t_is "$(client http "$U" POST "/$P/websockify?$T" | head -n1)" 405 "a good ticket with another method is refused (405)"
+t_is "$(client http "$U" GET "/$(bd_profile b)/?$T" | head -n1)" 403 "a good ticket at another profile's page is refused (403)"
+t_is "$(client upgrade "$U" "/$P/websockify?$T" --header "Origin: https://desk.example" | head -n1)" 101 \
+        "and the same ticket still opens a stream from [web] origin (101): the refusals spent nothing"
+t_is "$(client upgrade "$U" "/$P/websockify?$T" --header "Origin: https://desk.example" --then code)" 4401 \
+        "after which it is spent (close 4401)"
 kill -TERM "$UNIX_PID"
 wait "$UNIX_PID"
 
