@@ -221,14 +221,23 @@ static void print_unreachable_status(FILE *f, const char *profile, char *const *
  * side: exec_shell = auto quotes for that shell when one of these runs. */
 static const char *const shell_prefixes[] = { "ssh", "autossh", "dbclient", "rsh", "remsh", "slogin" };
 
+/* mosh quotes each word of its command for the shell of the ssh it runs
+ * (--ssh=/usr/bin/ssh names that one), and mosh-server execs the words as
+ * they arrive: a second quoting of ours would reach botdesk as quotes. */
+static const char *const quoting_prefixes[] = { "mosh" };
+
 static bool prefix_hands_to_shell(char *const *prefix, enum exec_shell_kind kind) {
         if (kind != EXEC_SHELL_AUTO)
                 return kind == EXEC_SHELL_YES;
-        /* First, or behind a wrapper such as sshpass. */
-        for (char *const *w = prefix; *w; w++)
+        /* First, or behind a wrapper such as sshpass: the first that names one decides. */
+        for (char *const *w = prefix; *w; w++) {
+                for (size_t i = 0; i < ELEMENTSOF(quoting_prefixes); i++)
+                        if (streq(remote_program_name(*w), quoting_prefixes[i]))
+                                return false;
                 for (size_t i = 0; i < ELEMENTSOF(shell_prefixes); i++)
                         if (streq(remote_program_name(*w), shell_prefixes[i]))
                                 return true;
+        }
         return false;
 }
 
