@@ -26,6 +26,7 @@ struct web_conn {
         bool linger;                    /* after the response, wait for the peer to close (a close frame was sent) */
         bool spent_ticket;              /* a spent ticket, answered for by the same browser's session */
         struct web_job *job;            /* a placed profile's lease, asked of the far side */
+        struct web_lease_ask *ask;      /* or the GET of it, shared with others (web-placed-lease.c) */
         char viewer[LEASE_VIEWER_MAX + 1]; /* for that job's answer: whose "you" it is */
         char profile[PROFILE_NAME_MAX + 1];
         bool session;                   /* the request had a session (the answer's "ticket") */
@@ -67,6 +68,8 @@ bool web_need_auth(struct web_conn *c, struct web_session *session, const char *
 /* ---- web-placed-lease.c ---- */
 /* GET lease (action NULL), POST take or release, of placed profile p, answered when the far side has. */
 void web_serve_placed_lease(struct web_conn *c, struct web_profile *p, struct web_session *session, const char *action);
+/* c goes: it no longer waits for a shared GET of a lease (the last one to go ends it). */
+void web_placed_lease_conn_gone(struct web_conn *c);
 
 /* ---- web-pages.c ---- */
 /* The lease as JSON (web_lease_json()): whose "you" is viewer, "ticket" is session. */

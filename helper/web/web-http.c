@@ -36,6 +36,7 @@ void web_conn_free(struct web_conn *c, bool handed_over) {
         if (c->next)
                 c->next->prev = c->prev;
         web_job_cancel(c->job);
+        web_placed_lease_conn_gone(c);
         sd_event_source_disable_unref(c->io);
         sd_event_source_disable_unref(c->timer);
         safe_close(c->file_fd);
@@ -498,7 +499,7 @@ static int on_conn_io(sd_event_source *src, int fd, uint32_t revents, void *user
         }
         if (c->linger)
                 return 0; /* the peer's close frame, or anything: read until it closes */
-        if (c->job)
+        if (c->job || c->ask)
                 return 0; /* one request per connection: its answer is on its way */
         r = http_request_feed(&c->req, buf, (size_t) n, &used);
         if (r == -E2BIG) {
