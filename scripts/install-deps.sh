@@ -21,6 +21,9 @@ tests=(x11-utils x11-apps x11-xserver-utils xdotool xclip python3 socat gvncview
        openssh-server openssh-client podman runc catatonit python3-yaml ffmpeg)
 # The accessibility test's GTK application (tests/integration/a11y-app.py).
 tests+=(python3-gi gir1.2-gtk-3.0)
+# A desktop's bus starts no document portal (tests/integration/portal-mount.sh):
+# the portal itself, and a GTK file dialog that asks for it.
+tests+=(xdg-desktop-portal zenity)
 # The clean-container demo test (tests/system/demo-clean.sh) copies the checkout's tracked files.
 tests+=(git)
 # The polkit rule's unit test runs it under node (Debian: nodejs provides /usr/bin/node).

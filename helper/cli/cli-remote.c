@@ -221,14 +221,23 @@ static void print_unreachable_status(FILE *f, const char *profile, char *const *
  * side: exec_shell = auto quotes for that shell when one of these runs. */
 static const char *const shell_prefixes[] = { "ssh", "autossh", "dbclient", "rsh", "remsh", "slogin" };
 
+/* mosh quotes each word of its command for the shell of the ssh it runs
+ * (--ssh=/usr/bin/ssh names that one), and mosh-server execs the words as
+ * they arrive: a second quoting of ours would reach botdesk as quotes. */
+static const char *const quoting_prefixes[] = { "mosh" };
+
 static bool prefix_hands_to_shell(char *const *prefix, enum exec_shell_kind kind) {
         if (kind != EXEC_SHELL_AUTO)
                 return kind == EXEC_SHELL_YES;
-        /* First, or behind a wrapper such as sshpass. */
-        for (char *const *w = prefix; *w; w++)
+        /* First, or behind a wrapper such as sshpass: the first that names one decides. */
+        for (char *const *w = prefix; *w; w++) {
+                for (size_t i = 0; i < ELEMENTSOF(quoting_prefixes); i++)
+                        if (streq(remote_program_name(*w), quoting_prefixes[i]))
+                                return false;
                 for (size_t i = 0; i < ELEMENTSOF(shell_prefixes); i++)
                         if (streq(remote_program_name(*w), shell_prefixes[i]))
                                 return true;
+        }
         return false;
 }
 
@@ -487,6 +496,36 @@ int remote_dispatch(const char *verb, char **args, struct bd_config *ret_config,
         return EXIT_FAILED;
 }
 
+/*
+ * The far side's status, text[0..n), into our list: exactly one JSON
+ * object, whose one "profile" member names profile, written back out from
+ * its parsed form, so that nothing else it sent (a second object, trailing
+ * bytes, another profile's status) becomes part of ours. -EBADMSG else.
+ */
+static int far_status_write(FILE *f, const char *profile, const char *text, size_t n) {
+        struct json_value *v = NULL;
+        struct json j;
+        size_t named = 0;
+        int r;
+
+        r = json_parse(text, n, &v);
+        if (r < 0)
+                return r == -ENOMEM ? r : -EBADMSG;
+        if (v->type == JSON_OBJECT)
+                for (size_t i = 0; i < v->n; i++)
+                        if (streq(v->items[i].key, "profile"))
+                                named++;
+        if (named != 1 || !streq_ptr(json_member_string(v, "profile"), profile))
+                r = -EBADMSG;
+        else {
+                json_init(&j, f);
+                json_value_write(&j, v);
+                fputc('\n', f);
+        }
+        json_value_free(v);
+        return r;
+}
+
 int remote_status_text(const char *profile, const struct bd_config *c, bool json, char **ret) {
         _cleanup_(paths_done) struct bd_paths p = {};
         _cleanup_(owner_done) struct owner rec = {};
@@ -533,14 +572,14 @@ int remote_status_text(const char *profile, const struct bd_config *c, bool json
         if (r >= 0)
                 r = remote_run(full, false, true, -1, verb_timeout(verb_find("status"), args, c), &res);
         if (r >= 0 && !prefix_failed(&res) && res.status == EXIT_OK && res.out) {
-                /* One object (or one line of text) per profile, nothing else, into our list. */
                 size_t n = strlen(res.out);
                 while (n > 0 && res.out[n - 1] == '\n')
                         n--;
-                if (!json || (n > 1 && res.out[0] == '{' && res.out[n - 1] == '}' && !memchr(res.out, '\n', n)))
+                if (!json)
                         fprintf(f, "%.*s\n", (int) n, res.out);
-                else
-                        print_unreachable_status(f, profile, prefix, "the far side's status is not one JSON object", json);
+                else if (far_status_write(f, profile, res.out, n) < 0)
+                        print_unreachable_status(f, profile, prefix, "the far side's status is not one JSON object "
+                                                 "of this profile", json);
         } else {
                 why = r == -ENOENT ? strdup_printf("its exec prefix's program %s is not installed here", prefix[0])
                       : r < 0      ? strdup_printf("its exec prefix cannot run: %s", strerror(-r))

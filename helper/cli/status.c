@@ -13,6 +13,7 @@
 #include "packages.h"
 #include "profile.h"
 #include "status.h"
+#include "term-escape.h"
 #include "util.h"
 
 void status_done(struct bd_status *s) {
@@ -223,6 +224,9 @@ void status_json(struct json *j, const struct bd_status *s) {
 }
 
 void status_print(FILE *f, const struct bd_status *s) {
+        /* Read from files a desktop can write: no control reaches a terminal. */
+        _cleanup_free_ char *last_error = NULL, *journal = NULL;
+
         if (s->running) {
                 fprintf(f, "%s: running on :%d (%s), pid %d, %s%s%s\n", s->profile, s->display, s->geometry,
                         (int) s->pid, s->placement ?: "?", s->unit ? " " : "", s->unit ?: "");
@@ -235,7 +239,7 @@ void status_print(FILE *f, const struct bd_status *s) {
                         fprintf(f, "  %s is not a private directory of uid %u: nothing in it was read\n",
                                 s->unverified, (unsigned) getuid());
                 if (s->last_error)
-                        fprintf(f, "  last start failed: %s\n", s->last_error);
+                        fprintf(f, "  last start failed: %s\n", term_field(f, s->last_error, &last_error));
         }
         if (s->lease.holder == LEASE_HUMAN)
                 fprintf(f, "  a human has control%s%s\n", s->lease.since[0] ? " since " : "", s->lease.since);
@@ -246,7 +250,8 @@ void status_print(FILE *f, const struct bd_status *s) {
         if (s->warning)
                 fprintf(f, "  warning: %s\n", s->warning);
         if (s->journal)
-                fprintf(f, "  journal: %s (remove %s/botdesk/%s/journal/stopped to record again)\n", s->journal,
+                fprintf(f, "  journal: %s (remove %s/botdesk/%s/journal/stopped to record again)\n",
+                        term_field(f, s->journal, &journal),
                         "$XDG_STATE_HOME", s->profile);
 }
 

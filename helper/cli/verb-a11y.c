@@ -16,6 +16,7 @@
 #include "log.h"
 #include "profile.h"
 #include "running.h"
+#include "term-escape.h"
 #include "util.h"
 #include "verb-table.h"
 
@@ -104,8 +105,18 @@ static int run(const struct a11y_args *a, struct a11y_desktop *d, int dirfd) {
                 json_init(&j, stdout);
                 a11y_result_json(&j, d, &res);
                 fputc('\n', stdout);
-        } else
-                a11y_result_text(stdout, d, &res);
+        } else {
+                /* Names and text are the applications' words: no control reaches a terminal. */
+                _cleanup_free_ char *text = NULL;
+                size_t size = 0;
+                FILE *m = open_memstream(&text, &size);
+
+                if (!m)
+                        return EXIT_FAILED;
+                a11y_result_text(m, d, &res);
+                if (fclose(m) != 0 || term_write(stdout, text, size) < 0)
+                        return EXIT_FAILED;
+        }
         return fflush(stdout) == 0 ? EXIT_OK : EXIT_FAILED;
 }
 

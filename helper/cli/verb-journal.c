@@ -21,6 +21,7 @@
 #include "json.h"
 #include "log.h"
 #include "profile.h"
+#include "term-escape.h"
 #include "util.h"
 #include "verb-table.h"
 
@@ -54,6 +55,7 @@ static int print_entry(unsigned long long seq, const char *line, size_t len, voi
                 const struct json_value *args = json_get(v, "args");
                 const char *settle = member_string(v, "settle"), *msg = member_string(v, "message"),
                            *event = member_string(v, "event");
+                _cleanup_free_ char *safe = NULL;
                 struct json j;
 
                 printf("%llu %s %s %s", seq, t ?: "?", member_string(v, "action") ?: "?",
@@ -66,7 +68,7 @@ static int print_entry(unsigned long long seq, const char *line, size_t len, voi
                         json_value_write(&j, args);
                 }
                 if (msg)
-                        printf(" (%s)", msg);
+                        printf(" (%s)", term_field(stdout, msg, &safe));
                 putchar('\n');
         }
         json_value_free(v);

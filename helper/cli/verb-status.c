@@ -11,6 +11,7 @@
 #include "log.h"
 #include "profile.h"
 #include "status.h"
+#include "term-escape.h"
 #include "util.h"
 #include "verbs.h"
 
@@ -92,8 +93,8 @@ static int status_all(const struct cli_args *a) {
                 if (r > 0) {
                         if (a->json)
                                 json_raw(&j, far);
-                        else
-                                puts(far);
+                        else if (term_write(stdout, far, strlen(far)) < 0 || putchar('\n') == EOF)
+                                return EXIT_FAILED;
                         continue;
                 }
                 if (r < 0)

@@ -16,6 +16,7 @@
 #include "json.h"
 #include "lease.h"
 #include "log.h"
+#include "term-escape.h"
 #include "util.h"
 
 /* More than any desktop shows; a longer list is cut, not refused. */
@@ -232,9 +233,14 @@ static void print_windows(const char *profile, const struct win *w, size_t n, xc
         if (!wm)
                 printf("%s: no window manager publishes a client list (_NET_CLIENT_LIST).\n", profile);
         for (size_t i = 0; i < n; i++)
-                if (w[i].ok)
+                if (w[i].ok) {
+                        /* Titles and classes are the applications' words: no control reaches a terminal. */
+                        _cleanup_free_ char *class = NULL, *title = NULL;
+
                         printf("0x%08x %c %dx%d%+d%+d %s \"%s\"\n", (unsigned) w[i].id, w[i].id == active ? '*' : ' ',
-                               w[i].width, w[i].height, w[i].x, w[i].y, w[i].class ?: "-", w[i].title ?: "");
+                               w[i].width, w[i].height, w[i].x, w[i].y, term_field(stdout, w[i].class, &class) ?: "-",
+                               term_field(stdout, w[i].title, &title) ?: "");
+                }
 }
 
 /* The client list and its windows described: *ret_w (n of them, some maybe

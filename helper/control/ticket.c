@@ -141,28 +141,25 @@ int ticket_mint_at(int dirfd, const char *profile, const char *viewer, unsigned 
         return 0;
 }
 
-int ticket_redeem_at(int dirfd, const char *token, const char *profile, unsigned long long now,
-                     struct ticket *ret) {
+/* The ticket's file name in ret_name, and what it says in *ret, judged at now; nothing is spent. */
+static int ticket_read_at(int dirfd, const char *token, const char *profile, unsigned long long now,
+                          struct ticket *ret, char ret_name[static 65]) {
         _cleanup_free_ char *text = NULL;
-        char name[65];
         struct stat st;
         int r;
 
         if (!ticket_token_valid(token))
                 return -EINVAL;
-        ticket_sha256_hex(token, name);
+        ticket_sha256_hex(token, ret_name);
 
         /* Only a regular file of ours, not a link planted by someone else. */
-        if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+        if (fstatat(dirfd, ret_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
                 return errno == ENOENT ? -ENOENT : negative_errno();
         if (!S_ISREG(st.st_mode) || st.st_uid != getuid())
                 return -EBADMSG;
-        r = read_full_file_at(dirfd, name, &text, NULL, TICKET_FILE_MAX);
+        r = read_full_file_at(dirfd, ret_name, &text, NULL, TICKET_FILE_MAX);
         if (r == -ENOENT)
                 return -ENOENT;
-        /* Whoever unlinks it is the one who used it. */
-        if (unlinkat(dirfd, name, 0) < 0)
-                return errno == ENOENT ? -ENOENT : negative_errno();
         if (r < 0)
                 return -EBADMSG;
         r = parse_ticket(text, ret);
@@ -173,4 +170,25 @@ int ticket_redeem_at(int dirfd, const char *token, const char *profile, unsigned
         if (!streq(ret->profile, profile))
                 return -EXDEV;
         return 0;
+}
+
+int ticket_check_at(int dirfd, const char *token, const char *profile, unsigned long long now, struct ticket *ret) {
+        char name[65];
+
+        return ticket_read_at(dirfd, token, profile, now, ret, name);
+}
+
+int ticket_redeem_at(int dirfd, const char *token, const char *profile, unsigned long long now,
+                     struct ticket *ret) {
+        char name[65];
+        int r;
+
+        r = ticket_read_at(dirfd, token, profile, now, ret, name);
+        /* A ticket shown at another profile's door stays its holder's; nothing else can ever be used. */
+        if (r == -EINVAL || r == -ENOENT || r == -EXDEV)
+                return r;
+        /* Whoever unlinks it is the one who used it. */
+        if (unlinkat(dirfd, name, 0) < 0)
+                return errno == ENOENT ? -ENOENT : negative_errno();
+        return r;
 }

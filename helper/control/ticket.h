@@ -53,11 +53,19 @@ int ticket_mint_at(int dirfd, const char *profile, const char *viewer, unsigned 
 /*
  * Redeem token for profile at time now (CLOCK_REALTIME usec): 0 and *ret
  * filled when it was valid and unused; -ENOENT unknown or already used,
- * -ETIME expired, -EXDEV for another profile, -EINVAL not a token,
- * -EBADMSG a damaged file (all four consumed: never accepted later).
+ * -ETIME expired, -EXDEV for another profile (kept: it is still good at its
+ * own profile), -EINVAL not a token, -EBADMSG a damaged file (expired and
+ * damaged ones are removed: never accepted later).
  */
 int ticket_redeem_at(int dirfd, const char *token, const char *profile, unsigned long long now,
                      struct ticket *ret);
+
+/*
+ * What ticket_redeem_at() would answer, without spending the ticket: a
+ * request is judged whole (method, origin, profile) before its ticket is
+ * redeemed, so that a refused request leaves the ticket to a good one.
+ */
+int ticket_check_at(int dirfd, const char *token, const char *profile, unsigned long long now, struct ticket *ret);
 
 /* Remove tickets expired at now; returns how many. */
 int ticket_sweep_at(int dirfd, unsigned long long now);

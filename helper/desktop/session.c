@@ -93,6 +93,38 @@ static int copy_tree_no_replace(int src_dir, int dst_dir) {
         return 0;
 }
 
+/*
+ * The desktop's bus reads $XDG_DATA_HOME/dbus-1/services before the
+ * system's: a service file there named as a system service masks it. The
+ * document portal mounts a FUSE file system at the caller's
+ * $XDG_RUNTIME_DIR/doc (in a login, where the user's own portal mounts):
+ * one started by a desktop's bus dies with the desktop and leaves a dead
+ * mount there. Its stand-in fails at once, so a GTK application goes on
+ * without it. Written at every start: a removed one comes back.
+ */
+static const char portal_mask_name[] = "org.freedesktop.portal.Documents.service";
+static const char portal_mask[] =
+        "# botdesk: a desktop's bus never starts the document portal (it mounts in $XDG_RUNTIME_DIR/doc).\n"
+        "[D-BUS Service]\n"
+        "Name=org.freedesktop.portal.Documents\n"
+        "Exec=/bin/false\n";
+
+static int mask_services(const struct session_dirs *d) {
+        _cleanup_free_ char *dir = strdup_printf("%s/dbus-1/services", d->data_home);
+        _cleanup_close_ int fd = -EBADF;
+        int r;
+
+        if (!dir)
+                return -ENOMEM;
+        r = mkdir_parents(dir, 0700);
+        if (r < 0)
+                return r;
+        fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+        if (fd < 0)
+                return negative_errno();
+        return write_file_atomic_at(fd, portal_mask_name, portal_mask, strlen(portal_mask), 0600);
+}
+
 int session_prepare_dirs(const struct session_dirs *d, const char *skel_dir, char *const *browser_argv) {
         _cleanup_close_ int src = -EBADF, dst = -EBADF;
         _cleanup_free_ char *panel = NULL, *applications = NULL;
@@ -104,6 +136,8 @@ int session_prepare_dirs(const struct session_dirs *d, const char *skel_dir, cha
                 r = mkdir_parents(d->cache_home, 0700);
         if (r >= 0)
                 r = mkdir_parents(d->data_home, 0700);
+        if (r >= 0)
+                r = mask_services(d);
         if (r < 0)
                 return r;
         if (!skel_dir)

@@ -110,7 +110,7 @@ static void json_write_string(FILE *f, const char *s) {
 
                 /* Plain ASCII goes out a run at a time (a screenshot's base64
                  * is a few hundred KB of it): one fwrite, not one a byte. */
-                while (p[n] >= 0x20 && p[n] < 0x80 && p[n] != '"' && p[n] != '\\')
+                while (p[n] >= 0x20 && p[n] < 0x7f && p[n] != '"' && p[n] != '\\')
                         n++;
                 if (n > 0) {
                         fwrite(p, 1, n, f);
@@ -141,7 +141,8 @@ static void json_write_string(FILE *f, const char *s) {
                 default:
                         break;
                 }
-                if (*p < 0x20) {
+                /* DEL and C1 are legal raw in JSON, but a terminal that shows the text obeys them. */
+                if (*p < 0x20 || *p == 0x7f) {
                         fprintf(f, "\\u%04x", *p);
                         p++;
                         continue;
@@ -150,6 +151,11 @@ static void json_write_string(FILE *f, const char *s) {
                 if (n == 0) {
                         fputs("\\ufffd", f);
                         p++;
+                        continue;
+                }
+                if (n == 2 && p[0] == 0xc2 && p[1] <= 0x9f) {
+                        fprintf(f, "\\u%04x", p[1]);
+                        p += 2;
                         continue;
                 }
                 fwrite(p, 1, n, f);

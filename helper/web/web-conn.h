@@ -26,6 +26,7 @@ struct web_conn {
         bool linger;                    /* after the response, wait for the peer to close (a close frame was sent) */
         bool spent_ticket;              /* a spent ticket, answered for by the same browser's session */
         struct web_job *job;            /* a placed profile's lease, asked of the far side */
+        struct web_lease_ask *ask;      /* or the GET of it, shared with others (web-placed-lease.c) */
         char viewer[LEASE_VIEWER_MAX + 1]; /* for that job's answer: whose "you" it is */
         char profile[PROFILE_NAME_MAX + 1];
         bool session;                   /* the request had a session (the answer's "ticket") */
@@ -49,12 +50,26 @@ void web_respond_text(struct web_conn *c, unsigned status, const char *headers, 
 void web_refuse(struct web_conn *c, unsigned status, uint16_t code, const char *reason, const char *fmt, ...)
         _printf_(5, 6);
 
+/* ---- web-authorize.c: who is asking, in the order web-http.c's route() asks ---- */
+/*
+ * 0 with the cookie's session in *ret_session (or NULL) and whether a good
+ * ticket waits in the query (*ret_ticket); else an HTTP status, answered.
+ * Spends nothing.
+ */
+int web_authorize(struct web_conn *c, const char *profile, const char *scope, struct web_session **ret_session,
+                  bool *ret_ticket);
+/* Whether the request's Origin passes for profile; else false, having answered 403 (or 4403). */
+bool web_origin_ok_for(struct web_conn *c, const char *profile, bool by_cookie);
+/* Spend the ticket web_authorize() found: 0 with the new session and its cookie; else a status, answered. */
+int web_redeem(struct web_conn *c, const char *profile, struct web_session **ret_session, char *ret_cookie);
 /* True when the request has no session, having answered 401 (or 4401). */
 bool web_need_auth(struct web_conn *c, struct web_session *session, const char *profile);
 
 /* ---- web-placed-lease.c ---- */
 /* GET lease (action NULL), POST take or release, of placed profile p, answered when the far side has. */
 void web_serve_placed_lease(struct web_conn *c, struct web_profile *p, struct web_session *session, const char *action);
+/* c goes: it no longer waits for a shared GET of a lease (the last one to go ends it). */
+void web_placed_lease_conn_gone(struct web_conn *c);
 
 /* ---- web-pages.c ---- */
 /* The lease as JSON (web_lease_json()): whose "you" is viewer, "ticket" is session. */

@@ -36,6 +36,7 @@ void web_conn_free(struct web_conn *c, bool handed_over) {
         if (c->next)
                 c->next->prev = c->prev;
         web_job_cancel(c->job);
+        web_placed_lease_conn_gone(c);
         sd_event_source_disable_unref(c->io);
         sd_event_source_disable_unref(c->timer);
         safe_close(c->file_fd);
@@ -186,105 +187,6 @@ void web_refuse(struct web_conn *c, unsigned status, uint16_t code, const char *
         conn_send(c);
 }
 
-/* ---- who is asking -------------------------------------------------------------------------- */
-
-/*
- * 0 with *ret_session (NULL when the request carries neither a ticket nor a
- * session), or an HTTP status to answer with, having answered. A ticket is
- * redeemed here, once; *ret_cookie then holds the new session's cookie.
- */
-static int authorize(struct web_conn *c, const char *profile, const char *scope, struct web_session **ret_session,
-                     char *ret_cookie) {
-        struct web_server *s = c->server;
-        char token[TICKET_TOKEN_LEN + 2], cookie[80];
-        struct web_session *x = NULL;
-        bool has_cookie;
-        struct ticket t;
-        int r;
-
-        *ret_session = NULL;
-        ret_cookie[0] = 0;
-        /* Over TCP a cookie counts only beneath its session's own scope. */
-        has_cookie = (!s->tcp || scope) && http_cookie_get(&c->req, WEB_COOKIE, cookie, sizeof cookie) > 0;
-        if (has_cookie)
-                x = web_session_find(s, cookie, NULL, s->tcp ? scope : NULL);
-        explicit_bzero(cookie, sizeof cookie);
-
-        r = http_query_get(c->req.query, "ticket", token, sizeof token);
-        if (r != 0) {
-                r = r < 0 ? -EINVAL : ticket_redeem_at(s->ticket_dirfd, token, profile, realtime_usec(), &t);
-                explicit_bzero(token, sizeof token);
-                /* The same browser back at its spent ticket link: its session answers for it. */
-                if (r == -ENOENT && x && streq(x->profile, profile)) {
-                        *ret_session = x;
-                        c->spent_ticket = true;
-                        return 0;
-                }
-                if (r == -ENOENT && x)
-                        goto other_profile;
-                if (r == -ENOENT && has_cookie) {
-                        web_refuse(c, 401, WS_CLOSE_BAD_TICKET, "ticket used, session unknown",
-                               "botdesk web: this ticket was used, and this browser's session is unknown here. "
-                               "Ask for a new one (botdesk web ticket %s --viewer ID).\n", profile);
-                        return 401;
-                }
-                if (r < 0) {
-                        const char *why = r == -ENOENT ? "unknown or already used" :
-                                          r == -ETIME ? "expired" :
-                                          r == -EXDEV ? "for another profile" :
-                                          r == -EINVAL ? "malformed" : "unreadable";
-                        log_info("Refused a ticket for %s: %s.", profile, why);
-                        web_refuse(c, 403, WS_CLOSE_BAD_TICKET, why, "botdesk web: this ticket is %s. Ask for a new one "
-                               "(botdesk web ticket %s --viewer ID).\n", why, profile);
-                        return 403;
-                }
-                *ret_session = web_session_new(s, &t, ret_cookie);
-                if (!*ret_session) {
-                        web_respond_text(c, 503, NULL, "botdesk web: too many sessions.\n");
-                        return 503;
-                }
-                log_info("Ticket redeemed for %s.", profile);
-                return 0;
-        }
-        if (x && !streq(x->profile, profile))
-                goto other_profile;
-        *ret_session = x;
-        return 0;
-
-other_profile:
-        log_info("Refused a session of another profile at %s.", profile);
-        web_refuse(c, 403, WS_CLOSE_BAD_TICKET, "session of another profile",
-               "botdesk web: this session is for another profile.\n");
-        return 403;
-}
-
-bool web_need_auth(struct web_conn *c, struct web_session *session, const char *profile) {
-        if (session)
-                return false;
-        web_refuse(c, 401, WS_CLOSE_BAD_TICKET, "no ticket", "botdesk web: open this page through a ticket "
-               "(botdesk web ticket %s --viewer ID prints its URL).\n", profile);
-        return true;
-}
-
-/* web_origin_check() with the profile's [web] origin, when its desktop runs (else nothing is served anyway). */
-static bool origin_ok_for(struct web_conn *c, const char *profile, bool by_cookie) {
-        struct web_profile *p = web_profile_get(c->server, profile, NULL);
-        enum web_origin_verdict v = web_origin_check(c->server, &c->req, p ? p->origin : NULL, by_cookie);
-        const char *origin = http_header(&c->req, "Origin");
-
-        web_profile_put(p);
-        if (v == WEB_ORIGIN_OK)
-                return true;
-        if (v == WEB_ORIGIN_MISSING) {
-                web_refuse(c, 403, WS_CLOSE_FORBIDDEN, "no origin", "botdesk web: a request without an Origin is refused.\n");
-                return false;
-        }
-        log_info("Refused a request from the origin %s.", origin);
-        web_refuse(c, 403, WS_CLOSE_FORBIDDEN, "another origin",
-               "botdesk web: a request from another origin (%s) is refused.\n", origin);
-        return false;
-}
-
 /* ---- routes --------------------------------------------------------------------------------- */
 
 static void serve_lease(struct web_conn *c, const char *profile, struct web_session *session, const char *action) {
@@ -401,8 +303,9 @@ static void serve_upgrade(struct web_conn *c, const char *profile, struct web_se
 /*
  * The routes beneath /PROFILE/ (or /PROFILE/SCOPE/ over TCP), first match
  * wins; the last matches every path. A request of another method is
- * answered 405; then, in this order, the origin rule, the session rule, and
- * the handler.
+ * answered 405; then, in this order, who is asking, the origin rule, the
+ * ticket's redemption, the session rule, and the handler: a ticket is spent
+ * only by a request that passed everything else.
  */
 struct route_request {
         const char *profile;
@@ -495,6 +398,7 @@ static void route(struct web_conn *c, const void *early, size_t n_early) {
         struct web_session *session;
         const struct web_route *route;
         struct route_request rq;
+        bool ticket;
         size_t l;
 
         l = strcspn(path + 1, "/");
@@ -545,7 +449,19 @@ static void route(struct web_conn *c, const void *early, size_t n_early) {
                 web_refuse(c, 403, WS_CLOSE_FORBIDDEN, "host refused", "botdesk web: only a loopback Host is served here.\n");
                 return;
         }
-        if (authorize(c, profile, scope, &session, cookie) != 0)
+        if (!streq(method, route->method)) {
+                char allow[32];
+
+                snprintf(allow, sizeof allow, "Allow: %s\r\n", route->method);
+                web_respond_text(c, 405, allow, "botdesk web: %s only.\n", route->method);
+                return;
+        }
+        if (web_authorize(c, profile, scope, &session, &ticket) != 0)
+                return;
+        cookie[0] = 0;
+        if (route->origin == ROUTE_OWN_ORIGIN && !web_origin_ok_for(c, profile, session && !ticket))
+                return;
+        if (ticket && web_redeem(c, profile, &session, cookie) != 0)
                 return;
         rq = (struct route_request) {
                 .profile = profile,
@@ -556,16 +472,6 @@ static void route(struct web_conn *c, const void *early, size_t n_early) {
                 .early = early,
                 .n_early = n_early,
         };
-
-        if (!streq(method, route->method)) {
-                char allow[32];
-
-                snprintf(allow, sizeof allow, "Allow: %s\r\n", route->method);
-                web_respond_text(c, 405, allow, "botdesk web: %s only.\n", route->method);
-                return;
-        }
-        if (route->origin == ROUTE_OWN_ORIGIN && !origin_ok_for(c, profile, rq.by_cookie))
-                return;
         if ((route->auth == ROUTE_SESSION || c->server->tcp) && web_need_auth(c, session, profile))
                 return;
         route->serve(c, &rq);
@@ -593,7 +499,7 @@ static int on_conn_io(sd_event_source *src, int fd, uint32_t revents, void *user
         }
         if (c->linger)
                 return 0; /* the peer's close frame, or anything: read until it closes */
-        if (c->job)
+        if (c->job || c->ask)
                 return 0; /* one request per connection: its answer is on its way */
         r = http_request_feed(&c->req, buf, (size_t) n, &used);
         if (r == -E2BIG) {

@@ -66,6 +66,7 @@
 struct web_server;
 struct web_stream;
 struct web_job;
+struct web_lease_ask;
 
 struct web_session {
         char hash[65];                  /* SHA-256 of the cookie; the cookie itself is not kept */
@@ -119,6 +120,7 @@ struct web_server {
         struct web_session sessions[WEB_SESSIONS_MAX];
         web_spawn_fn spawn;             /* the CLI's, for the children of placed profiles */
         struct web_job *jobs;           /* list */
+        struct web_lease_ask *lease_asks; /* list: a placed profile's GET lease, one child for all who ask */
         unsigned n_jobs;
         bool exiting;
         unsigned long long ping_usec;

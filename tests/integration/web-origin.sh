@@ -175,8 +175,23 @@ t_is "$(head -n1 <<<"$out")" 403 "with [web] origin set, the forwarded host no l
 out=$(client http "$U" POST "/$P/release" "$UCOOKIE" --header "Origin: https://desk.example")
 t_is "$(head -n1 <<<"$out")" 200 "[web] origin is (200)"
 t_is "$(holder)" agent "and the release went through"
-t_is "$(client upgrade "$U" "/$P/websockify?$(ticket)" --header "Origin: https://desk.example" | head -n1)" 101 \
-        "an upgrade from [web] origin opens a stream (101)"
+# A ticket is spent only by a request that passed every other rule: one
+# shown with another origin, another method or at another profile's door
+# is refused, and the same ticket still opens the stream afterwards.
+for how in origin method profile; do
+        T=$(ticket)
+        case $how in
+        origin) got=$(client upgrade "$U" "/$P/websockify?$T" --header "Origin: https://evil.example" --then code)
+                want=4403 ;;
+        method) got=$(client http "$U" POST "/$P/websockify?$T" | head -n1) want=405 ;;
+        profile) got=$(client http "$U" GET "/$(bd_profile b)/?$T" | head -n1) want=403 ;;
+        esac
+        t_is "$got" "$want" "a good ticket with another $how is refused ($want)"
+        t_is "$(client upgrade "$U" "/$P/websockify?$T" --header "Origin: https://desk.example" --then code)" open \
+                "... and the same ticket still opens a stream from [web] origin: the refusal spent nothing"
+done
+t_is "$(client upgrade "$U" "/$P/websockify?$T" --header "Origin: https://desk.example" --then code)" 4401 \
+        "a ticket that opened a stream is spent (close 4401)"
 kill -TERM "$UNIX_PID"
 wait "$UNIX_PID"
 

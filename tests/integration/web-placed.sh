@@ -27,6 +27,8 @@ cat >"$BD_T/wrap" <<EOF
 #!/bin/sh
 export XDG_RUNTIME_DIR=$F/run XDG_STATE_HOME=$F/state XDG_CONFIG_HOME=$F/config BOTDESK_CONFIG=$F/botdesk.ini
 export BOTDESK_PLACEMENT=standalone PATH=$(dirname "$BOTDESK"):\$PATH
+# While $BD_T/count exists, each \`lease P show\` through here is counted, and slow (the burst below overlaps).
+case "\$*" in *" lease "*" show --json") [ -e "$BD_T/count" ] && { echo lease >>"$BD_T/count"; sleep 2; } ;; esac
 exec "\$@"
 EOF
 # A prefix whose container is gone: what podman exec says then, and its status.
@@ -93,6 +95,37 @@ t_is "$(client http "unix:$SOCK" GET "/$P/" "$A" | head -n1)" 200 "its page is s
 out=$(client http "unix:$SOCK" GET "/$P/lease" "$A")
 t_is "$(head -n1 <<<"$out")" 200 "GET lease answers from the far side"
 t_is "$(body_of <<<"$out")" "agent False" "... the agent holds control there"
+
+# A burst of GET lease without a session (free over the Unix socket, as a
+# local profile's) waits on one child: not one child (and ssh) per request.
+: >"$BD_T/count"
+out=$(timeout 60 "$PY" - "$SOCK" "$P" <<'PYEOF'
+import socket, sys
+path, profile = sys.argv[1:]
+conns = []
+for _ in range(16):
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.settimeout(30)
+    s.connect(path)
+    s.sendall(("GET /%s/lease HTTP/1.1\r\nHost: localhost\r\n\r\n" % profile).encode())
+    conns.append(s)
+codes = []
+for s in conns:
+    head = b""
+    while b"\r\n" not in head:
+        c = s.recv(256)
+        if not c:
+            break
+        head += c
+    codes.append(head.split(b" ")[1].decode() if b" " in head else "none")
+    s.close()
+print(" ".join(sorted(set(codes))), len(codes))
+PYEOF
+)
+n=$(wc -l <"$BD_T/count")
+rm -f "$BD_T/count"
+t_is "$out" "200 16" "16 concurrent GET lease without a session are each answered (200)"
+t_is "$n" 1 "... by one child through the prefix, not one each ($n)"
 
 out=$(client upgrade "unix:$SOCK" "/$P/websockify?$(query bob)" --then close)
 t_match "$out" "^greet 2 b'RFB 003\\.008" "the stream greets with the far X server's RFB version, through the prefix"

@@ -4,7 +4,8 @@
 # shell on the far side of the exec prefix, not the prefix's name: a renamed
 # ssh (a fake that, like ssh, joins its command's words for `sh -c`) with
 # exec_shell = yes gets text that arrives as one word and runs nothing;
-# auto quotes for ssh's kin (autossh), and no passes the words as they are
+# auto quotes for ssh's kin (autossh) but not for mosh, which quotes for its
+# ssh itself, and no passes the words as they are
 # even to a program named ssh. The far side's botdesk is a stub that
 # records its arguments. Prints TAP.
 #   test-exec-shell.sh BOTDESK
@@ -55,6 +56,25 @@ ok $? "exec_shell = auto (the default) quotes for autossh, ssh's kin" || sed 's/
 typed "$T/named/ssh" no
 [ "$(cat "$T/far-args" 2>/dev/null)" = "$want" ]
 ok $? "exec_shell = no passes the words as they are, even to a program named ssh" || sed 's/^/# /' "$T/far-args" "$T/out"
+
+# Like mosh: its options, the host (and --), then each word of the command
+# quoted for the shell of the ssh it runs; mosh-server execs the words.
+mkdir "$T/mosh"
+cat >"$T/mosh/mosh" <<'EOF'
+#!/bin/sh
+while [ $# -gt 0 ]; do case $1 in -*) shift ;; *) break ;; esac; done
+shift
+[ "${1:-}" = -- ] && shift
+cmd=
+for w; do cmd="$cmd '$(printf '%s' "$w" | sed "s/'/'\\\\''/g")'"; done
+PATH=$FAR:/usr/bin:/bin exec sh -c "$cmd"
+EOF
+chmod 755 "$T/mosh/mosh"
+export FAR=$T/far
+typed "$T/mosh/mosh --ssh=/usr/bin/ssh"
+[ "$(cat "$T/far-args" 2>/dev/null)" = "$want" ] && [ ! -e "$T/pwned" ]
+ok $? "exec_shell = auto knows mosh quotes for its ssh itself: the words arrive as they were" ||
+        sed 's/^/# /' "$T/far-args" "$T/out"
 
 typed "$T/bin/corp-remote" maybe
 [ $? = 2 ] && grep -q "exec_shell = maybe: not auto, yes or no" "$T/out"

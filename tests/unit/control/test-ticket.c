@@ -52,7 +52,12 @@ int main(void) {
         TAP_EQ_STR(t.profile, "work", "on its profile");
         TAP_EQ_INT(ticket_redeem_at(dirfd, t1, "work", now, &t), -ENOENT, "a second use of the same ticket is refused");
         TAP_EQ_INT(ticket_redeem_at(dirfd, t2, "other", now, &t), -EXDEV, "a ticket for another profile is refused");
-        TAP_EQ_INT(ticket_redeem_at(dirfd, t2, "work", now, &t), -ENOENT, "and was consumed by that attempt");
+        TAP_EQ_INT(ticket_check_at(dirfd, t2, "work", now, &t), 0, "checking it spends nothing");
+        TAP_EQ_INT(ticket_check_at(dirfd, t2, "work", now, &t), 0, "not even twice");
+        TAP_EQ_STR(t.viewer, "alice", "a check says whose it is");
+        TAP_EQ_INT(ticket_redeem_at(dirfd, t2, "work", now, &t), 0,
+                   "a ticket refused at another profile still opens its own");
+        TAP_EQ_INT(ticket_check_at(dirfd, t2, "work", now, &t), -ENOENT, "and a check after that finds it spent");
 
         TAP_EQ_INT(ticket_mint_at(dirfd, "work", "bob", 1, t1), 0, "a ticket of 1 s is minted");
         TAP_EQ_INT(ticket_redeem_at(dirfd, t1, "work", realtime_usec() + 2000000ULL, &t), -ETIME,

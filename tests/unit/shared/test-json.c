@@ -30,7 +30,7 @@ static const struct {
         { "a\\b", "\"a\\\\b\"", "a backslash is escaped" },
         { "a\nb\tc\rd", "\"a\\nb\\tc\\rd\"", "newline, tab and carriage return get their short escapes" },
         { "\x01\x1f", "\"\\u0001\\u001f\"", "other control characters are written as \\u00XX" },
-        { "\x7f", "\"\x7f\"", "DEL is not a control character to JSON and passes" },
+        { "\x7f\xc2\x9b\xc2\xa0", "\"\\u007f\\u009b\xc2\xa0\"", "DEL and C1 (U+009B) are written as \\u00XX, NBSP as it is" },
         { "/", "\"/\"", "a slash is not escaped" },
         { "h\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", "\"h\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"",
           "valid UTF-8 of two, three and four bytes passes unescaped" },
