@@ -4,7 +4,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "envfile.h"
+#include "published-env.h"
 #include "record.h"
 #include "log.h"
 #include "profile.h"
@@ -56,12 +56,20 @@ int running_desktop_helper(const char *profile, int dirfd, struct helper_record 
 }
 
 int running_desktop_env(const char *profile, int dirfd, const struct bd_paths *p, char ***ret_env) {
+        _cleanup_free_ char *bad = NULL;
         int r;
 
-        r = envfile_read_at(dirfd, "env", ret_env);
+        r = published_env_read_at(dirfd, ret_env, &bad);
         if (r == -ENOENT) {
                 log_error("Desktop %s is still starting; wait for `botdesk start %s` to return.", profile, profile);
                 return EXIT_NOT_RUNNING;
+        }
+        /* Written by the helper, but writable by the desktop's programs too: what it did not write is not used. */
+        if (r == -EBADMSG) {
+                log_error("%s holds %s%s, which the desktop's helper does not publish in that form: refusing to use it. "
+                          "Restart the desktop: botdesk restart %s",
+                          p->env_file, bad ? "the variable " : "a line that does not parse", bad ?: "", profile);
+                return EXIT_FAILED;
         }
         if (r < 0) {
                 log_error_errno(r, "Cannot read %s: %m", p->env_file);

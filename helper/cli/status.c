@@ -4,7 +4,7 @@
 #include <time.h>
 
 #include "browser.h"
-#include "envfile.h"
+#include "published-env.h"
 #include "find-executable.h"
 #include "journal.h"
 #include "record.h"
@@ -113,7 +113,7 @@ int status_collect(const char *profile, const struct bd_config *c, struct bd_sta
                 s->started_at = rec.started_at;
                 _cleanup_strv_free_ char **env = NULL;
 
-                if (envfile_read_at(dirfd, "env", &env) >= 0) {
+                if (published_env_read_at(dirfd, &env, NULL) >= 0) {
                         const char *b = strv_env_get(env, "AGENT_BROWSER_EXECUTABLE_PATH");
 
                         /* A running desktop's browser is the one it published. */

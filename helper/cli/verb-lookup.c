@@ -19,7 +19,7 @@
 #include "cli.h"
 #include "login.h"
 #include "verbs.h"
-#include "envfile.h"
+#include "published-env.h"
 #include "record.h"
 #include "json.h"
 #include "log.h"
@@ -260,7 +260,7 @@ int verb_lookup(const struct cli_args *a) {
         }
 
         if (dirfd >= 0) {
-                r = envfile_read_at(dirfd, "env", &env);
+                r = published_env_read_at(dirfd, &env, NULL);
                 if (r < 0 && r != -ENOENT)
                         log_warning_errno(r, "Cannot read %s: %m", p.env_file);
         }
