@@ -5,7 +5,8 @@
 # GITHUB_TOKEN, FOO_PASSWORD, any variable not named) never reach the
 # command; a variable named with --env NAME or in [session] exec_pass_env
 # does; DISPLAY and XAUTHORITY are the desktop's even when the caller has
-# its own and names them. Bands: 110-114 (user run 210-214).
+# its own and names them; a published env forged by the desktop's programs
+# (LD_PRELOAD, a bus address that runs a program) is refused. Bands: 110-114 (user run 210-214).
 . "$(dirname "$0")/lib.sh"
 bd_init xen 110
 bd_need_xserver
@@ -44,6 +45,24 @@ t_isnt "$(sed -n 's/^PATH=//p' "$DUMP")" "" "PATH comes from the allow-list"
 timeout 20 "$BOTDESK" exec "$P" --env BAD-NAME -- true 2>"$BD_T/out/bad.err"
 t_is "$?" 2 "--env with something that is not a variable name is a usage error (exit 2)"
 t_match "$(cat "$BD_T/out/bad.err")" "variable name" "... saying what it wants"
+
+# The published env is the helper's, but the desktop's programs can write the runtime dir: a
+# forged one (a library to preload, a bus address that runs a program) is refused, never used.
+cp "$RT/env" "$BD_T/out/env.good"
+MARK=$BD_T/out/forged-bus-ran
+for forged in "LD_PRELOAD=$BD_T/out/nothing.so" \
+              "DBUS_SESSION_BUS_ADDRESS=unixexec:path=/bin/sh,argv1=-c,argv2=touch%20$MARK"; do
+        { grep -v "^${forged%%=*}=" "$BD_T/out/env.good"; echo "$forged"; } >"$RT/env.new" && mv "$RT/env.new" "$RT/env"
+        timeout 20 "$BOTDESK" exec "$P" -- sh -c 'env >"$1"' sh "$BD_T/out/forged.env" 2>"$BD_T/out/forged.err"
+        t_is "$?" 1 "exec refuses a published env with ${forged%%=*} forged in it"
+        t_match "$(cat "$BD_T/out/forged.err")" "${forged%%=*}.*does not publish" "... naming the variable"
+        timeout 20 "$BOTDESK" env "$P" >"$BD_T/out/forged.sh" 2>/dev/null
+        t_isnt "$?" 0 "env refuses to print it for a shell (${forged%%=*})"
+done
+t_ok "no forged bus address was run" test ! -e "$MARK"
+cp "$BD_T/out/env.good" "$RT/env.new" && mv "$RT/env.new" "$RT/env"
+timeout 20 "$BOTDESK" exec "$P" -- true
+t_is "$?" 0 "the helper's own env is used again once it is back"
 
 bd_stop "$P"
 t_is "$?" 0 "the desktop stops"
