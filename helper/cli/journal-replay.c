@@ -181,7 +181,7 @@ static double compare(struct journal *j, xcb_connection_t *c, int screen, const 
         size_t size = 0;
         double d = -1;
 
-        if (!frame || read_full_file_at(j->fd, frame, &data, &size, 64u << 20) < 0 ||
+        if (!frame || !journal_frame_name_valid(frame) || read_full_file_at(j->fd, frame, &data, &size, 64u << 20) < 0 ||
             frame_jpeg_decode(data, size, &rec, &w, &h) < 0)
                 return -1;
         if (thumb_grab_scaled(c, screen, w, THUMB_SIZE_MAX, &img) >= 0 && img.width == w && img.height == h)

@@ -43,8 +43,8 @@ static void html_escaped(FILE *f, const char *s) {
 const char *journal_item_frame(struct journal *j, const struct json_value *v, const char *key) {
         const char *name = json_member_string(v, key);
 
-        if (!name || strncmp(name, JOURNAL_FRAMES_DIR "/", strlen(JOURNAL_FRAMES_DIR "/")) != 0 ||
-            faccessat(j->fd, name, R_OK, AT_SYMLINK_NOFOLLOW) < 0)
+        /* Exactly a name the journal gives: never "..", a quote or a newline (the video's list). */
+        if (!name || !journal_frame_name_valid(name) || faccessat(j->fd, name, R_OK, AT_SYMLINK_NOFOLLOW) < 0)
                 return NULL;
         return name;
 }

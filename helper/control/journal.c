@@ -94,6 +94,16 @@ void journal_frame_name(unsigned long long seq, bool before, char *buf, size_t s
         snprintf(buf, size, JOURNAL_FRAMES_DIR "/%012llu%s.jpg", seq, before ? "-before" : "");
 }
 
+bool journal_frame_name_valid(const char *name) {
+        const char *rest = startswith(name, JOURNAL_FRAMES_DIR "/");
+        size_t digits;
+
+        if (!rest)
+                return false;
+        digits = strspn(rest, "0123456789");
+        return digits == JOURNAL_SEQ_DIGITS && (streq(rest + digits, ".jpg") || streq(rest + digits, "-before.jpg"));
+}
+
 static int cmp_ull(const void *a, const void *b) {
         unsigned long long x = *(const unsigned long long *) a, y = *(const unsigned long long *) b;
         return x < y ? -1 : x > y;

@@ -109,6 +109,12 @@ void journal_stop(struct journal *j, int r);
 /* The path of entry seq's frame (before: the one before it) relative to journal/, into buf (at least 40 bytes). */
 void journal_frame_name(unsigned long long seq, bool before, char *buf, size_t size);
 
+/* Whether name is a frame's as journal_frame_name() gives it ("frames/" + 12
+ * digits + ".jpg" or "-before.jpg"): every reader of an entry's "frame" or
+ * "frame_before" checks it, since an entry is text anyone who can write the
+ * journal's files can make name any path. */
+bool journal_frame_name_valid(const char *name);
+
 /* Write frame seq, or the frame before it (temp name, rename, 0600). */
 int journal_write_frame(struct journal *j, unsigned long long seq, bool before, const void *data, size_t size);
 
