@@ -5,7 +5,7 @@
 #include "util.h"
 
 /* The journal's "args" of an agent action: in screen pixels, as replay sends it again. */
-static void journal_args(struct json *j, bool redact, const void *userdata) {
+static void journal_args(struct json *j, const struct journal_redact *redact, const void *userdata) {
         const struct agent *a = ((const void *const *) userdata)[0];
         const struct mcp_action *act = ((const void *const *) userdata)[1];
 
@@ -54,7 +54,7 @@ void agent_journal_action(struct agent *a, const struct mcp_action *act, const s
         });
 }
 
-static void journal_clipboard_args(struct json *j, bool redact, const void *userdata) {
+static void journal_clipboard_args(struct json *j, const struct journal_redact *redact, const void *userdata) {
         json_kv_string(j, "type", "text/plain");
         json_kv_int(j, "length", (long long) *(const size_t *) userdata);
 }

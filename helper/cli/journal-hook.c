@@ -282,7 +282,7 @@ void cli_journal_record(const char *profile, const struct cli_journal_action *a)
                         goto out;
                 json_init(&js, f);
                 json_object_begin(&js);
-                a->args(&js, j.redact_text, a->userdata);
+                a->args(&js, j.redact_text ? &j.redact : NULL, a->userdata);
                 json_object_end(&js);
                 if (fclose(f) != 0)
                         goto out;

@@ -23,6 +23,7 @@
  * a journal that cannot be written never fails the action.
  */
 
+struct journal_redact;
 struct lease;
 
 struct bd_config;
@@ -41,8 +42,9 @@ struct cli_journal_action {
          * instead of by a frame process reading the screen again; or NULL. */
         const void *frame;
         size_t frame_size;
-        /* The "args" object's members; redact: [journal] redact_text. */
-        void (*args)(struct json *j, bool redact, const void *userdata);
+        /* The "args" object's members; redact: with [journal] redact_text, the
+         * journal's key for journal_text_fields() and journal_argv_fields(), else NULL. */
+        void (*args)(struct json *j, const struct journal_redact *redact, const void *userdata);
         const void *userdata;
 };
 

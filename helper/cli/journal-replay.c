@@ -248,7 +248,9 @@ int journal_replay(struct journal *j, const char *profile, const struct replay_o
                                 skip = "its text was not recorded";
                 } else if (startswith(action, "agent ")) {
                         r = agent_words(action + strlen("agent "), args, &sc, &w);
-                        if (r == -ENODATA)
+                        if (r == -ENODATA && json_get(args, "text_length"))
+                                skip = "its text was not recorded";
+                        else if (r == -ENODATA)
                                 verb = NULL;    /* screenshot, wait, zoom: nothing to send, the screen to compare */
                 } else if (streq(action, "exec")) {
                         const struct json_value *argv = json_get(args, "argv");

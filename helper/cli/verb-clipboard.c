@@ -47,7 +47,7 @@ struct clip_info {
         size_t size;
 };
 
-static void journal_clipboard_args(struct json *j, bool redact, const void *userdata) {
+static void journal_clipboard_args(struct json *j, const struct journal_redact *redact, const void *userdata) {
         const struct clip_info *ci = userdata;
 
         json_kv_string(j, "type", ci->png ? "image/png" : "text/plain");

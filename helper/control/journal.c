@@ -9,7 +9,6 @@
 #include <unistd.h>
 
 #include "journal.h"
-#include "lease.h"
 #include "profile.h"
 #include "util.h"
 
@@ -65,12 +64,16 @@ int journal_open(const char *state_dir, bool create, struct journal *ret) {
                 return r;
         ret->frames_fd = r;
         ret->fd = TAKE_FD(fd);
+        /* Only writers hash; a key that cannot be had leaves lengths alone. */
+        if (create)
+                (void) journal_redact_load(sfd, &ret->redact);
         return 0;
 }
 
 void journal_close(struct journal *j) {
         j->fd = safe_close(j->fd);
         j->frames_fd = safe_close(j->frames_fd);
+        journal_redact_done(&j->redact);
 }
 
 /* ---- names ------------------------------------------------------------------------------------ */
@@ -591,25 +594,4 @@ int journal_read(struct journal *j, unsigned long long since_seq, journal_entry_
         if (ret_bad_bytes)
                 *ret_bad_bytes = bad;
         return 0;
-}
-
-void journal_text_fields(struct json *j, const char *key, const char *text, bool redact) {
-        static const char hex[] = "0123456789abcdef";
-        unsigned char d[32];
-        char h[17], k[64];
-
-        if (!redact) {
-                json_kv_string(j, key, text);
-                return;
-        }
-        lease_sha256(text, strlen(text), d);
-        for (unsigned i = 0; i < 8; i++) {
-                h[2 * i] = hex[d[i] >> 4];
-                h[2 * i + 1] = hex[d[i] & 15];
-        }
-        h[16] = 0;
-        snprintf(k, sizeof k, "%s_length", key);
-        json_kv_int(j, k, (long long) strlen(text));
-        snprintf(k, sizeof k, "%s_sha256", key);
-        json_kv_string(j, k, h);
 }

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "journal-redact.h"
 #include "json.h"
 
 /*
@@ -53,6 +54,7 @@ struct journal {
         int frames_fd;                  /* journal/frames/ */
         unsigned long long max_bytes;
         bool redact_text;
+        struct journal_redact redact;   /* its key: loaded by a writer (create) */
         unsigned frame_width;
 };
 
@@ -131,7 +133,3 @@ int journal_size(struct journal *j, unsigned long long *ret);
 typedef int (*journal_entry_fn)(unsigned long long seq, const char *line, size_t len, void *userdata);
 int journal_read(struct journal *j, unsigned long long since_seq, journal_entry_fn fn, void *userdata,
                  unsigned long long *ret_next, unsigned long long *ret_bad_bytes);
-
-/* Typed text as the journal keeps it: the text, or with redact its
- * length and the first 16 hex digits of its SHA-256, as members of j. */
-void journal_text_fields(struct json *j, const char *key, const char *text, bool redact);
