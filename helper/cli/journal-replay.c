@@ -242,6 +242,8 @@ int journal_replay(struct journal *j, const char *profile, const struct replay_o
                         skip = "a change of control";
                 else if (!result || !streq(result, "ok"))
                         skip = "it did not succeed then";
+                else if (json_get(v, "truncated"))
+                        skip = "it was cut when recorded";
                 else if (startswith(action, "input ")) {
                         r = input_words(args, &sc, &w);
                         if (r == -ENODATA)

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "journal.h"
+#include "journal-trim.h"
 #include "profile.h"
 #include "util.h"
 
@@ -341,11 +342,24 @@ static void format_time(char *buf, size_t size) {
 
 static int entry_line(const struct journal_entry *e, unsigned long long seq, char **ret, size_t *ret_size) {
         _cleanup_fclose_ FILE *f = NULL;
+        _cleanup_free_ char *args = NULL, *message = NULL;
         char *buf = NULL, t[40];
         size_t size = 0;
+        bool truncated = false;
         struct json j;
         int r = 0;
 
+        if (e->args_json) {
+                r = journal_trim_args(e->args_json, &args, &truncated);
+                if (r < 0)
+                        return r;
+        }
+        if (e->message && strlen(e->message) > JOURNAL_FIELD_MAX) {
+                message = strndup(e->message, journal_trim_utf8(e->message, JOURNAL_FIELD_MAX));
+                if (!message)
+                        return -ENOMEM;
+                truncated = true;
+        }
         f = open_memstream(&buf, &size);
         if (!f)
                 return -ENOMEM;
@@ -356,11 +370,11 @@ static int entry_line(const struct journal_entry *e, unsigned long long seq, cha
         json_kv_string(&j, "time", t);
         json_kv_string(&j, "action", e->action);
         json_key(&j, "args");
-        json_raw(&j, e->args_json ?: "{}");
+        json_raw(&j, args ?: e->args_json ?: "{}");
         json_kv_string(&j, "holder", e->agent ? "agent" : "human");
         json_kv_int(&j, "epoch", (long long) e->epoch);
         json_kv_string(&j, "result", e->result);
-        json_kv_string(&j, "message", e->message);
+        json_kv_string(&j, "message", message ?: e->message);
         json_kv_string(&j, "settle", e->settle);
         json_kv_opt_int(&j, "settle_ms", e->settle_ms, e->settle);
         if (e->frame) {
@@ -370,6 +384,8 @@ static int entry_line(const struct journal_entry *e, unsigned long long seq, cha
                 json_kv_string(&j, "frame", name);
         } else
                 json_kv_null(&j, "frame");
+        if (truncated)
+                json_kv_bool(&j, "truncated", true);
         if (e->extra_json)
                 json_raw(&j, e->extra_json);    /* separated by the writer, as a member */
         json_object_end(&j);

@@ -31,7 +31,8 @@
  *
  * An entry: {"seq", "time" (RFC 3339 UTC, ms), "action", "args" (object),
  * "holder" (agent|human), "epoch", "result" (ok|refused|suppressed|error),
- * "message" (or null), "settle" (settled|still_changing|no_change or
+ * "message" (or null; with args, cut as control/journal-trim.h says, then
+ * "truncated": true), "settle" (settled|still_changing|no_change or
  * null), "settle_ms", "frame" ("frames/….jpg" or null)}; lease changes are
  * entries whose action is "lease" with "event" (human_took|returned) and
  * the viewer's hash. (The frame lock, held until a frame's screen is
