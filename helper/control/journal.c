@@ -529,6 +529,20 @@ int journal_next_seq(struct journal *j, unsigned long long *ret) {
         return next_position(j, ret, &first, &last_epoch);
 }
 
+int journal_bounds(struct journal *j, unsigned long long *ret_first, unsigned long long *ret_next) {
+        _cleanup_free_ unsigned long long *segs = NULL;
+        unsigned long long first;
+        long long last_epoch;
+        size_t n;
+        int r;
+
+        r = list_segments(j->fd, &segs, &n);
+        if (r < 0)
+                return r;
+        *ret_first = n > 0 ? segs[0] : 1;
+        return next_position(j, ret_next, &first, &last_epoch);
+}
+
 int journal_write_frame(struct journal *j, unsigned long long seq, bool before, const void *data, size_t size) {
         char name[64];
         int r;
@@ -572,7 +586,7 @@ static int read_segment(int fd, unsigned long long first, unsigned long long sin
                 json_value_free(v);
                 if (seq >= since) {
                         r = fn(seq, data + pos, len, userdata);
-                        if (r < 0)
+                        if (r != 0)
                                 return r;
                 }
                 pos += len + 1;
@@ -604,6 +618,8 @@ int journal_read(struct journal *j, unsigned long long since_seq, journal_entry_
                 r = read_segment(j->fd, segs[i], since_seq, fn, userdata, &next, &bad);
                 if (r < 0)
                         return r;
+                if (r > 0)
+                        break;          /* the reader has what it wanted: the rest stays unread */
         }
         if (ret_next)
                 *ret_next = next;

@@ -103,6 +103,11 @@ int journal_append_after(struct journal *j, journal_prelude_fn prelude, void *us
 /* The seq the next entry will get (a guess: another writer may take it first). */
 int journal_next_seq(struct journal *j, unsigned long long *ret);
 
+/* The first seq still kept and the next to come, without the writers'
+ * lock (a reader's guess, for a page's links): reads the directory and
+ * the last segment's last line, nothing more. */
+int journal_bounds(struct journal *j, unsigned long long *ret_first, unsigned long long *ret_next);
+
 /* Why recording stopped, into buf ("disk full"), or false when it did not. */
 bool journal_stopped(const char *state_dir, char *buf, size_t size);
 
@@ -129,7 +134,9 @@ int journal_size(struct journal *j, unsigned long long *ret);
  * (NUL-terminated, without '\n'), to fn; a negative return stops. What
  * could not be read (a torn or unparsable line and what follows it in its
  * segment) is counted in *ret_bad_bytes and said on stderr once per
- * segment. *ret_last gets the last seq read + 1 (the next to come).
+ * segment. *ret_last gets the last seq read + 1 (the next to come). A
+ * positive return of fn stops the reading there (returned then): segments
+ * before since_seq's and after the stop are never read.
  */
 typedef int (*journal_entry_fn)(unsigned long long seq, const char *line, size_t len, void *userdata);
 int journal_read(struct journal *j, unsigned long long since_seq, journal_entry_fn fn, void *userdata,

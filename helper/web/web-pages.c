@@ -79,10 +79,12 @@ void web_serve_journal(struct web_conn *c, const char *profile, const char *rel)
                 web_respond(c, 303, "text/plain; charset=utf-8", "Location: journal/\r\n", "", 0, -1);
                 return;
         }
-        r = web_journal_get(profile, rel, &body, &size, &type);
+        r = web_journal_get(profile, rel, c->req.query, &body, &size, &type);
         if (r < 0)
-                web_respond_text(c, r == -ENOENT ? 404 : 500, NULL, "botdesk web: %s.\n",
-                                 r == -ENOENT ? "no such journal or frame" : "the journal cannot be read");
+                web_respond_text(c, r == -ENOENT ? 404 : r == -EINVAL ? 400 : 500, NULL, "botdesk web: %s.\n",
+                                 r == -ENOENT   ? "no such journal or frame"
+                                 : r == -EINVAL ? "from= and before= take an entry's seq"
+                                                : "the journal cannot be read");
         else
                 web_respond(c, 200, type, "Cache-Control: no-store\r\n", body, size, -1);
 }
