@@ -67,3 +67,27 @@ void agent_journal_clipboard_write(struct agent *a, const struct lease *admitted
                 .args = journal_clipboard_args, .userdata = &size,
         });
 }
+
+struct clip_read {
+        bool png;
+        size_t size;
+};
+
+static void journal_clipboard_read_args(struct json *j, const struct journal_redact *redact, const void *userdata) {
+        const struct clip_read *c = userdata;
+
+        json_kv_string(j, "type", c->png ? "image/png" : "text/plain");
+        json_kv_int(j, "length", (long long) c->size);
+}
+
+void agent_journal_clipboard_read(struct agent *a, bool png, size_t size, const struct agent_outcome *o) {
+        if (o->refused)
+                return;
+        /* Reading changes no screen: no frame. */
+        cli_journal_record(a->profile, &(const struct cli_journal_action) {
+                .action = "agent clipboard_read",
+                .result = o->voided ? "suppressed" : o->ok ? "ok" : "error", .message = o->ok ? NULL : o->message,
+                .no_frame = true,
+                .args = journal_clipboard_read_args, .userdata = &(const struct clip_read) { png, o->ok ? size : 0 },
+        });
+}

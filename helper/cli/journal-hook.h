@@ -55,6 +55,11 @@ void cli_journal_record(const char *profile, const struct cli_journal_action *a)
  * how the verb answered, not what it did. */
 void cli_journal_words(struct json *j, char *const *words);
 
+/* An action on an accessible element (botdesk a11y P do, the MCP tool
+ * a11y_do), whatever its result: exit_code a CLI exit code, message why not. */
+void cli_journal_a11y_do(const char *profile, const struct lease *admitted, const char *id, const char *action,
+                         const char *text, int exit_code, const char *message);
+
 /* A lease change by `botdesk lease`: "human_took" (with the viewer's hash) or "returned". */
 void cli_journal_lease(const char *profile, const struct lease *l);
 
