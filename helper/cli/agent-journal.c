@@ -5,7 +5,7 @@
 #include "util.h"
 
 /* The journal's "args" of an agent action: in screen pixels, as replay sends it again. */
-static void journal_args(struct json *j, bool redact, const void *userdata) {
+static void journal_args(struct json *j, const struct journal_redact *redact, const void *userdata) {
         const struct agent *a = ((const void *const *) userdata)[0];
         const struct mcp_action *act = ((const void *const *) userdata)[1];
 
@@ -54,7 +54,7 @@ void agent_journal_action(struct agent *a, const struct mcp_action *act, const s
         });
 }
 
-static void journal_clipboard_args(struct json *j, bool redact, const void *userdata) {
+static void journal_clipboard_args(struct json *j, const struct journal_redact *redact, const void *userdata) {
         json_kv_string(j, "type", "text/plain");
         json_kv_int(j, "length", (long long) *(const size_t *) userdata);
 }
@@ -65,5 +65,29 @@ void agent_journal_clipboard_write(struct agent *a, const struct lease *admitted
                 .action = "agent clipboard_write", .admitted = admitted,
                 .result = o->voided ? "suppressed" : o->ok ? "ok" : "error", .message = o->ok ? NULL : o->message,
                 .args = journal_clipboard_args, .userdata = &size,
+        });
+}
+
+struct clip_read {
+        bool png;
+        size_t size;
+};
+
+static void journal_clipboard_read_args(struct json *j, const struct journal_redact *redact, const void *userdata) {
+        const struct clip_read *c = userdata;
+
+        json_kv_string(j, "type", c->png ? "image/png" : "text/plain");
+        json_kv_int(j, "length", (long long) c->size);
+}
+
+void agent_journal_clipboard_read(struct agent *a, bool png, size_t size, const struct agent_outcome *o) {
+        if (o->refused)
+                return;
+        /* Reading changes no screen: no frame. */
+        cli_journal_record(a->profile, &(const struct cli_journal_action) {
+                .action = "agent clipboard_read",
+                .result = o->voided ? "suppressed" : o->ok ? "ok" : "error", .message = o->ok ? NULL : o->message,
+                .no_frame = true,
+                .args = journal_clipboard_read_args, .userdata = &(const struct clip_read) { png, o->ok ? size : 0 },
         });
 }

@@ -2,6 +2,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -23,10 +24,53 @@ static int read_all(struct journal *j, struct journal_items *it) {
         return EXIT_OK;
 }
 
+/* A directory to write the page into: ours, and nobody else may write in it (a swapped file, a link). */
+static int dir_private_enough(int fd) {
+        struct stat st;
+
+        if (fstat(fd, &st) < 0)
+                return negative_errno();
+        if (!S_ISDIR(st.st_mode) || st.st_uid != getuid() || (st.st_mode & 022) != 0)
+                return -EPERM;
+        return 0;
+}
+
+/* index.html under a temporary name, renamed over the old one once whole: a
+ * file or link found there is replaced, never written through. */
+static int write_index(int dfd, struct journal *j, const char *profile, const struct journal_items *it, int ffd) {
+        _cleanup_fclose_ FILE *f = NULL;
+        char tmp[64];
+        uint64_t rnd;
+        int fd, r = 0;
+
+        if (getrandom(&rnd, sizeof rnd, 0) != sizeof rnd)
+                return -EIO;
+        snprintf(tmp, sizeof tmp, ".#index.html.%016llx", (unsigned long long) rnd);
+        fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+        if (fd < 0)
+                return negative_errno();
+        f = fdopen(fd, "w");
+        if (!f) {
+                r = negative_errno();
+                (void) close(fd);
+                (void) unlinkat(dfd, tmp, 0);
+                return r;
+        }
+        journal_page_write(f, j, profile, it, ffd);
+        if (fflush(f) != 0 || ferror(f))
+                r = errno > 0 ? negative_errno() : -EIO;
+        if (fclose(TAKE_PTR(f)) != 0 && r >= 0)
+                r = negative_errno();
+        if (r >= 0 && renameat(dfd, tmp, dfd, "index.html") < 0)
+                r = negative_errno();
+        if (r < 0)
+                (void) unlinkat(dfd, tmp, 0);
+        return r;
+}
+
 int journal_export_html(struct journal *j, const char *profile, const char *dir) {
         _cleanup_(journal_items_done) struct journal_items it = {};
-        _cleanup_close_ int dfd = -EBADF, ffd = -EBADF, out = -EBADF;
-        _cleanup_fclose_ FILE *f = NULL;
+        _cleanup_close_ int dfd = -EBADF, ffd = -EBADF;
         int r;
 
         r = read_all(j, &it);
@@ -37,20 +81,28 @@ int journal_export_html(struct journal *j, const char *profile, const char *dir)
         dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (dfd < 0)
                 return log_error_errno(errno, "Cannot open %s: %m", dir), EXIT_FAILED;
+        /* The page holds what the agent typed and saw: into a directory of ours that nobody else can change. */
+        r = dir_private_enough(dfd);
+        if (r == -EPERM) {
+                log_error("%s is not a directory of uid %u that only it can write to; export into one of your own.",
+                          dir, (unsigned) getuid());
+                return EXIT_FAILED;
+        }
+        if (r < 0)
+                return log_error_errno(r, "Cannot check %s: %m", dir), EXIT_FAILED;
         if (mkdirat(dfd, JOURNAL_FRAMES_DIR, 0700) < 0 && errno != EEXIST)
                 return log_error_errno(errno, "Cannot create %s/" JOURNAL_FRAMES_DIR ": %m", dir), EXIT_FAILED;
         ffd = openat(dfd, JOURNAL_FRAMES_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
         if (ffd < 0)
                 return log_error_errno(errno, "Cannot open %s/" JOURNAL_FRAMES_DIR ": %m", dir), EXIT_FAILED;
-        out = openat(dfd, "index.html", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
-        if (out < 0)
-                return log_error_errno(errno, "Cannot write %s/index.html: %m", dir), EXIT_FAILED;
-        f = fdopen(TAKE_FD(out), "w");
-        if (!f)
-                return log_error_errno(errno, "Cannot write %s/index.html: %m", dir), EXIT_FAILED;
-        journal_page_write(f, j, profile, &it, ffd);
-        if (fflush(f) != 0 || ferror(f))
-                return log_error_errno(errno, "Cannot write %s/index.html: %m", dir), EXIT_FAILED;
+        if (dir_private_enough(ffd) < 0) {
+                log_error("%s/" JOURNAL_FRAMES_DIR " is not a directory of uid %u that only it can write to.", dir,
+                          (unsigned) getuid());
+                return EXIT_FAILED;
+        }
+        r = write_index(dfd, j, profile, &it, ffd);
+        if (r < 0)
+                return log_error_errno(r, "Cannot write %s/index.html: %m", dir), EXIT_FAILED;
         printf("%s/index.html\n", dir);
         return EXIT_OK;
 }

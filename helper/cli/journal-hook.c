@@ -282,7 +282,7 @@ void cli_journal_record(const char *profile, const struct cli_journal_action *a)
                         goto out;
                 json_init(&js, f);
                 json_object_begin(&js);
-                a->args(&js, j.redact_text, a->userdata);
+                a->args(&js, j.redact_text ? &j.redact : NULL, a->userdata);
                 json_object_end(&js);
                 if (fclose(f) != 0)
                         goto out;
@@ -346,4 +346,28 @@ void cli_journal_lease(const char *profile, const struct lease *l) {
                        },
                        &seq);
         journal_close(&j);
+}
+
+/* What an a11y action was: the element, the action, and set-text's text as typed text is kept. */
+static void a11y_do_args(struct json *j, const struct journal_redact *redact, const void *userdata) {
+        const char *const *w = userdata;
+
+        json_kv_string(j, "id", w[0]);
+        json_kv_string(j, "action", w[1]);
+        if (w[2])
+                journal_text_fields(j, "text", w[2], redact);
+}
+
+void cli_journal_a11y_do(const char *profile, const struct lease *admitted, const char *id, const char *action,
+                         const char *text, int exit_code, const char *message) {
+        const char *w[3] = { id, action, text };
+
+        cli_journal_record(profile, &(const struct cli_journal_action) {
+                .action = "a11y do",
+                .admitted = admitted,
+                .result = cli_journal_result(exit_code),
+                .message = exit_code == EXIT_OK ? NULL : message,
+                .args = a11y_do_args,
+                .userdata = w,
+        });
 }

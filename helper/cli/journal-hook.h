@@ -23,6 +23,7 @@
  * a journal that cannot be written never fails the action.
  */
 
+struct journal_redact;
 struct lease;
 
 struct bd_config;
@@ -41,8 +42,9 @@ struct cli_journal_action {
          * instead of by a frame process reading the screen again; or NULL. */
         const void *frame;
         size_t frame_size;
-        /* The "args" object's members; redact: [journal] redact_text. */
-        void (*args)(struct json *j, bool redact, const void *userdata);
+        /* The "args" object's members; redact: with [journal] redact_text, the
+         * journal's key for journal_text_fields() and journal_argv_fields(), else NULL. */
+        void (*args)(struct json *j, const struct journal_redact *redact, const void *userdata);
         const void *userdata;
 };
 
@@ -52,6 +54,11 @@ void cli_journal_record(const char *profile, const struct cli_journal_action *a)
  * which `botdesk journal replay` runs again, but for --json and --start:
  * how the verb answered, not what it did. */
 void cli_journal_words(struct json *j, char *const *words);
+
+/* An action on an accessible element (botdesk a11y P do, the MCP tool
+ * a11y_do), whatever its result: exit_code a CLI exit code, message why not. */
+void cli_journal_a11y_do(const char *profile, const struct lease *admitted, const char *id, const char *action,
+                         const char *text, int exit_code, const char *message);
 
 /* A lease change by `botdesk lease`: "human_took" (with the viewer's hash) or "returned". */
 void cli_journal_lease(const char *profile, const struct lease *l);

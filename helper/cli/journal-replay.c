@@ -181,7 +181,7 @@ static double compare(struct journal *j, xcb_connection_t *c, int screen, const 
         size_t size = 0;
         double d = -1;
 
-        if (!frame || read_full_file_at(j->fd, frame, &data, &size, 64u << 20) < 0 ||
+        if (!frame || !journal_frame_name_valid(frame) || read_full_file_at(j->fd, frame, &data, &size, 64u << 20) < 0 ||
             frame_jpeg_decode(data, size, &rec, &w, &h) < 0)
                 return -1;
         if (thumb_grab_scaled(c, screen, w, THUMB_SIZE_MAX, &img) >= 0 && img.width == w && img.height == h)
@@ -242,13 +242,17 @@ int journal_replay(struct journal *j, const char *profile, const struct replay_o
                         skip = "a change of control";
                 else if (!result || !streq(result, "ok"))
                         skip = "it did not succeed then";
+                else if (json_get(v, "truncated"))
+                        skip = "it was cut when recorded";
                 else if (startswith(action, "input ")) {
                         r = input_words(args, &sc, &w);
                         if (r == -ENODATA)
                                 skip = "its text was not recorded";
                 } else if (startswith(action, "agent ")) {
                         r = agent_words(action + strlen("agent "), args, &sc, &w);
-                        if (r == -ENODATA)
+                        if (r == -ENODATA && json_get(args, "text_length"))
+                                skip = "its text was not recorded";
+                        else if (r == -ENODATA)
                                 verb = NULL;    /* screenshot, wait, zoom: nothing to send, the screen to compare */
                 } else if (streq(action, "exec")) {
                         const struct json_value *argv = json_get(args, "argv");

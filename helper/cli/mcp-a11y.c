@@ -5,6 +5,7 @@
 
 #include "a11y-agent.h"
 #include "cli.h"
+#include "journal-hook.h"
 #include "lease.h"
 #include "mcp-a11y.h"
 #include "profile.h"
@@ -114,6 +115,8 @@ int mcp_a11y_call(struct agent *a, const char *tool, const struct json_value *ar
 
                 code = act ? a11y_agent_do(&d, id, action, value, &error)
                            : a11y_agent_read(&d, window, find, (unsigned) max_nodes, &r, &error);
+                if (act)
+                        cli_journal_a11y_do(a->profile, &admitted, id, action, value, code, error);
                 if (code != EXIT_OK)
                         return error_result(res, error ? TAKE_PTR(error) : strdup("Out of memory."));
                 if (!cli_action_still_valid(a->dirfd, &admitted))

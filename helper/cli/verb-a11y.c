@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "cli-desktop.h"
 #include "config.h"
+#include "journal-hook.h"
 #include "lease.h"
 #include "log.h"
 #include "profile.h"
@@ -76,6 +77,8 @@ static int run(const struct a11y_args *a, struct a11y_desktop *d, int dirfd) {
                 return r;
         r = a->act ? a11y_agent_do(d, a->id, a->action, a->text, &error)
                    : a11y_agent_read(d, a->window, a->find, a->max_nodes, &res, &error);
+        if (a->act)
+                cli_journal_a11y_do(a->profile, &admitted, a->id, a->action, a->text, r, error);
         if (r != EXIT_OK) {
                 log_error("%s", error ?: "Out of memory.");
                 return r;

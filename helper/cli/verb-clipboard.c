@@ -47,11 +47,20 @@ struct clip_info {
         size_t size;
 };
 
-static void journal_clipboard_args(struct json *j, bool redact, const void *userdata) {
+static void journal_clipboard_args(struct json *j, const struct journal_redact *redact, const void *userdata) {
         const struct clip_info *ci = userdata;
 
         json_kv_string(j, "type", ci->png ? "image/png" : "text/plain");
         json_kv_int(j, "length", (long long) ci->size);
+}
+
+static void record_get(const char *profile, const struct bd_config *cfg, const struct lease *admitted,
+                       const char *result, bool png, size_t size) {
+        cli_journal_record(profile, &(const struct cli_journal_action) {
+                .action = "clipboard get", .admitted = admitted, .config = cfg, .result = result,
+                .no_frame = true,
+                .args = journal_clipboard_args, .userdata = &(struct clip_info) { png, size },
+        });
 }
 
 /* PROFILE get|set [--type T], read by main.c's parser (verb-table.c: its row and usage). */
@@ -126,6 +135,9 @@ int verb_clipboard(const struct cli_args *args) {
                 return r;
         r = clipboard_get(c, xcb_setup_roots_iterator(xcb_get_setup(c)).data->root, png, max, NULL, NULL, &data, &size);
         xcb_disconnect(c);
+        /* Read or not, the agent asked: the type and the length, never the content. */
+        if (r < 0)
+                record_get(profile, cfg, &admitted, "error", png, 0);
         if (r == -ENODATA) {
                 log_error("The clipboard of desktop %s holds no %s.", profile, png ? "PNG image" : "text");
                 return EXIT_FAILED;
@@ -142,6 +154,7 @@ int verb_clipboard(const struct cli_args *args) {
                 return log_error_errno(r, "Cannot read the clipboard of desktop %s: %m", profile), EXIT_FAILED;
         /* What a human did meanwhile is not the agent's to read. */
         r = cli_action_done(dirfd, profile, "clipboard get", &admitted, false);
+        record_get(profile, cfg, &admitted, r == EXIT_OK ? "ok" : "suppressed", png, size);
         if (r != EXIT_OK)
                 return r;
         if (write_all(STDOUT_FILENO, data, size) < 0)

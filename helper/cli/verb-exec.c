@@ -20,17 +20,13 @@
 #include "spawn.h"
 #include "unit.h"
 #include "journal-hook.h"
+#include "journal-redact.h"
 #include "util.h"
 #include "verbs.h"
 
-static void journal_exec_args(struct json *j, bool redact, const void *userdata) {
-        char *const *cmd = userdata;
-
-        json_key(j, "argv");
-        json_array_begin(j);
-        for (size_t i = 0; cmd[i]; i++)
-                json_string(j, cmd[i]);
-        json_array_end(j);
+static void journal_exec_args(struct json *j, const struct journal_redact *redact, const void *userdata) {
+        /* Arguments carry secrets as typed text does (a token, a password): redacted alike. */
+        journal_argv_fields(j, userdata, redact);
 }
 
 int verb_exec(const struct cli_args *a) {

@@ -405,7 +405,7 @@ static void print_result(const struct request *req, const struct lease *admitted
 }
 
 /* The journal's "args": what the action was, in screen pixels, and the words that replay it. */
-static void journal_args(struct json *j, bool redact, const void *userdata) {
+static void journal_args(struct json *j, const struct journal_redact *redact, const void *userdata) {
         const struct request *req = userdata;
 
         json_kv_string(j, "verb", action_names[req->action]);

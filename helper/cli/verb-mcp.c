@@ -7,6 +7,7 @@
  */
 #include <unistd.h>
 
+#include "agent-journal.h"
 #include "agent.h"
 #include "cli.h"
 #include "jsonrpc.h"
@@ -252,6 +253,7 @@ static int tool_clipboard(struct agent *a, bool write, const struct json_value *
         r = agent_clipboard_read(a, png, &data, &size, &o);
         if (r < 0)
                 return r;
+        agent_journal_clipboard_read(a, png, size, &o);
         if (!o.ok)
                 return outcome_result(NULL, &o, res);
         if (png) {

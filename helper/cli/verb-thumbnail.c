@@ -147,7 +147,7 @@ static double ms_since(unsigned long long t) {
         return (double) (now_usec() - t) / 1000.0;
 }
 
-static void journal_args(struct json *j, bool redact, const void *userdata) {
+static void journal_args(struct json *j, const struct journal_redact *redact, const void *userdata) {
         const struct thumb_image *img = userdata;
 
         json_kv_int(j, "width", img->width);

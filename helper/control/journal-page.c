@@ -18,13 +18,26 @@ static int collect(unsigned long long seq, const char *line, size_t len, void *u
         struct journal_items *it = userdata;
         struct json_value *v = NULL;
 
-        if ((it->to && seq > it->to) || json_parse(line, len, &v) < 0)
+        if (it->to && seq > it->to)
+                return 1;       /* past the range: nothing after it is read */
+        /* Those before a seq: the newest of them kept, the oldest let go to stay in bounds. */
+        while (it->keep_newest && it->n > 0 && it->bytes + len > it->max_bytes) {
+                it->bytes -= it->v[0].len;
+                json_value_free(it->v[0].v);
+                memmove(it->v, it->v + 1, --it->n * sizeof *it->v);
+        }
+        if ((it->max_n && it->n >= it->max_n) || (it->max_bytes && it->n > 0 && it->bytes + len > it->max_bytes)) {
+                it->more = true;
+                return 1;
+        }
+        if (json_parse(line, len, &v) < 0)
                 return 0;
+        it->bytes += len;
         if (ARRAY_GROW(it->v, it->n, it->cap, 64) < 0) {
                 json_value_free(v);
                 return -ENOMEM;
         }
-        it->v[it->n++] = (struct journal_item) { seq, v };
+        it->v[it->n++] = (struct journal_item) { seq, v, len };
         return 0;
 }
 
@@ -43,8 +56,8 @@ static void html_escaped(FILE *f, const char *s) {
 const char *journal_item_frame(struct journal *j, const struct json_value *v, const char *key) {
         const char *name = json_member_string(v, key);
 
-        if (!name || strncmp(name, JOURNAL_FRAMES_DIR "/", strlen(JOURNAL_FRAMES_DIR "/")) != 0 ||
-            faccessat(j->fd, name, R_OK, AT_SYMLINK_NOFOLLOW) < 0)
+        /* Exactly a name the journal gives: never "..", a quote or a newline (the video's list). */
+        if (!name || !journal_frame_name_valid(name) || faccessat(j->fd, name, R_OK, AT_SYMLINK_NOFOLLOW) < 0)
                 return NULL;
         return name;
 }
@@ -190,13 +203,66 @@ int journal_items_read(struct journal *j, unsigned long long from, unsigned long
         return journal_read(j, from, collect, ret, NULL, &bad);
 }
 
+int journal_items_read_page(struct journal *j, unsigned long long from, unsigned long long before,
+                            struct journal_items *ret) {
+        unsigned long long first, next, bad = 0;
+        int r;
+
+        r = journal_bounds(j, &first, &next);
+        if (r < 0)
+                return r;
+        if (from == 0) {
+                if (before == 0 || before > next)
+                        before = next;
+                if (before <= first)
+                        from = next;    /* nothing kept before it: an empty page */
+                else {
+                        from = before > JOURNAL_PAGE_ENTRIES ? before - JOURNAL_PAGE_ENTRIES : 1;
+                        ret->to = before - 1;
+                        ret->keep_newest = true;
+                }
+        }
+        if (from < first)
+                from = first;
+        ret->paged = true;
+        ret->max_n = JOURNAL_PAGE_ENTRIES;
+        ret->max_bytes = JOURNAL_PAGE_BYTES;
+        r = journal_read(j, from, collect, ret, NULL, &bad);
+        if (r < 0)
+                return r;
+        if (ret->n > 0) {
+                ret->older = ret->v[0].seq > first ? ret->v[0].seq : 0;
+                ret->newer = ret->v[ret->n - 1].seq + 1 < next ? ret->v[ret->n - 1].seq + 1 : 0;
+        } else {
+                ret->older = from > first ? from : 0;
+                ret->newer = 0;
+        }
+        return 0;
+}
+
+static void page_links(FILE *f, const struct journal_items *it) {
+        fputs("<p class=\"nav\">", f);
+        if (it->older)
+                fprintf(f, "<a class=\"older\" href=\"?before=%llu\">older</a> ", it->older);
+        if (it->newer)
+                fprintf(f, "<a class=\"newer\" href=\"?from=%llu\">newer</a> ", it->newer);
+        fputs("<a class=\"newest\" href=\"./\">newest</a></p>\n", f);
+}
+
 void journal_page_write(FILE *f, struct journal *j, const char *profile, const struct journal_items *it,
                         int copy_frames_fd) {
         fputs(page_head, f);
         fputs("<h1>Journal of ", f);
         html_escaped(f, profile);
-        fprintf(f, "</h1>\n<p>%zu entries, oldest first.</p>\n", it->n);
+        if (it->paged && it->n > 0)
+                fprintf(f, "</h1>\n<p>Entries %llu to %llu, oldest first.</p>\n", it->v[0].seq, it->v[it->n - 1].seq);
+        else
+                fprintf(f, "</h1>\n<p>%zu entries, oldest first.</p>\n", it->n);
+        if (it->paged)
+                page_links(f, it);
         for (size_t i = 0; i < it->n; i++)
                 write_entry(f, j, copy_frames_fd, &it->v[i]);
+        if (it->paged)
+                page_links(f, it);
         fputs("</body></html>\n", f);
 }

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "journal.h"
-#include "lease.h"
+#include "journal-trim.h"
 #include "profile.h"
 #include "util.h"
 
@@ -65,12 +65,16 @@ int journal_open(const char *state_dir, bool create, struct journal *ret) {
                 return r;
         ret->frames_fd = r;
         ret->fd = TAKE_FD(fd);
+        /* Only writers hash; a key that cannot be had leaves lengths alone. */
+        if (create)
+                (void) journal_redact_load(sfd, &ret->redact);
         return 0;
 }
 
 void journal_close(struct journal *j) {
         j->fd = safe_close(j->fd);
         j->frames_fd = safe_close(j->frames_fd);
+        journal_redact_done(&j->redact);
 }
 
 /* ---- names ------------------------------------------------------------------------------------ */
@@ -92,6 +96,16 @@ static void segment_name(unsigned long long first, char *buf, size_t size) {
 
 void journal_frame_name(unsigned long long seq, bool before, char *buf, size_t size) {
         snprintf(buf, size, JOURNAL_FRAMES_DIR "/%012llu%s.jpg", seq, before ? "-before" : "");
+}
+
+bool journal_frame_name_valid(const char *name) {
+        const char *rest = startswith(name, JOURNAL_FRAMES_DIR "/");
+        size_t digits;
+
+        if (!rest)
+                return false;
+        digits = strspn(rest, "0123456789");
+        return digits == JOURNAL_SEQ_DIGITS && (streq(rest + digits, ".jpg") || streq(rest + digits, "-before.jpg"));
 }
 
 static int cmp_ull(const void *a, const void *b) {
@@ -328,11 +342,24 @@ static void format_time(char *buf, size_t size) {
 
 static int entry_line(const struct journal_entry *e, unsigned long long seq, char **ret, size_t *ret_size) {
         _cleanup_fclose_ FILE *f = NULL;
+        _cleanup_free_ char *args = NULL, *message = NULL;
         char *buf = NULL, t[40];
         size_t size = 0;
+        bool truncated = false;
         struct json j;
         int r = 0;
 
+        if (e->args_json) {
+                r = journal_trim_args(e->args_json, &args, &truncated);
+                if (r < 0)
+                        return r;
+        }
+        if (e->message && strlen(e->message) > JOURNAL_FIELD_MAX) {
+                message = strndup(e->message, journal_trim_utf8(e->message, JOURNAL_FIELD_MAX));
+                if (!message)
+                        return -ENOMEM;
+                truncated = true;
+        }
         f = open_memstream(&buf, &size);
         if (!f)
                 return -ENOMEM;
@@ -343,11 +370,11 @@ static int entry_line(const struct journal_entry *e, unsigned long long seq, cha
         json_kv_string(&j, "time", t);
         json_kv_string(&j, "action", e->action);
         json_key(&j, "args");
-        json_raw(&j, e->args_json ?: "{}");
+        json_raw(&j, args ?: e->args_json ?: "{}");
         json_kv_string(&j, "holder", e->agent ? "agent" : "human");
         json_kv_int(&j, "epoch", (long long) e->epoch);
         json_kv_string(&j, "result", e->result);
-        json_kv_string(&j, "message", e->message);
+        json_kv_string(&j, "message", message ?: e->message);
         json_kv_string(&j, "settle", e->settle);
         json_kv_opt_int(&j, "settle_ms", e->settle_ms, e->settle);
         if (e->frame) {
@@ -357,6 +384,8 @@ static int entry_line(const struct journal_entry *e, unsigned long long seq, cha
                 json_kv_string(&j, "frame", name);
         } else
                 json_kv_null(&j, "frame");
+        if (truncated)
+                json_kv_bool(&j, "truncated", true);
         if (e->extra_json)
                 json_raw(&j, e->extra_json);    /* separated by the writer, as a member */
         json_object_end(&j);
@@ -500,6 +529,20 @@ int journal_next_seq(struct journal *j, unsigned long long *ret) {
         return next_position(j, ret, &first, &last_epoch);
 }
 
+int journal_bounds(struct journal *j, unsigned long long *ret_first, unsigned long long *ret_next) {
+        _cleanup_free_ unsigned long long *segs = NULL;
+        unsigned long long first;
+        long long last_epoch;
+        size_t n;
+        int r;
+
+        r = list_segments(j->fd, &segs, &n);
+        if (r < 0)
+                return r;
+        *ret_first = n > 0 ? segs[0] : 1;
+        return next_position(j, ret_next, &first, &last_epoch);
+}
+
 int journal_write_frame(struct journal *j, unsigned long long seq, bool before, const void *data, size_t size) {
         char name[64];
         int r;
@@ -543,7 +586,7 @@ static int read_segment(int fd, unsigned long long first, unsigned long long sin
                 json_value_free(v);
                 if (seq >= since) {
                         r = fn(seq, data + pos, len, userdata);
-                        if (r < 0)
+                        if (r != 0)
                                 return r;
                 }
                 pos += len + 1;
@@ -575,31 +618,12 @@ int journal_read(struct journal *j, unsigned long long since_seq, journal_entry_
                 r = read_segment(j->fd, segs[i], since_seq, fn, userdata, &next, &bad);
                 if (r < 0)
                         return r;
+                if (r > 0)
+                        break;          /* the reader has what it wanted: the rest stays unread */
         }
         if (ret_next)
                 *ret_next = next;
         if (ret_bad_bytes)
                 *ret_bad_bytes = bad;
         return 0;
-}
-
-void journal_text_fields(struct json *j, const char *key, const char *text, bool redact) {
-        static const char hex[] = "0123456789abcdef";
-        unsigned char d[32];
-        char h[17], k[64];
-
-        if (!redact) {
-                json_kv_string(j, key, text);
-                return;
-        }
-        lease_sha256(text, strlen(text), d);
-        for (unsigned i = 0; i < 8; i++) {
-                h[2 * i] = hex[d[i] >> 4];
-                h[2 * i + 1] = hex[d[i] & 15];
-        }
-        h[16] = 0;
-        snprintf(k, sizeof k, "%s_length", key);
-        json_kv_int(j, k, (long long) strlen(text));
-        snprintf(k, sizeof k, "%s_sha256", key);
-        json_kv_string(j, k, h);
 }

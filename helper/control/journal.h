@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "journal-redact.h"
 #include "json.h"
 
 /*
@@ -30,7 +31,8 @@
  *
  * An entry: {"seq", "time" (RFC 3339 UTC, ms), "action", "args" (object),
  * "holder" (agent|human), "epoch", "result" (ok|refused|suppressed|error),
- * "message" (or null), "settle" (settled|still_changing|no_change or
+ * "message" (or null; with args, cut as control/journal-trim.h says, then
+ * "truncated": true), "settle" (settled|still_changing|no_change or
  * null), "settle_ms", "frame" ("frames/….jpg" or null)}; lease changes are
  * entries whose action is "lease" with "event" (human_took|returned) and
  * the viewer's hash. (The frame lock, held until a frame's screen is
@@ -53,6 +55,7 @@ struct journal {
         int frames_fd;                  /* journal/frames/ */
         unsigned long long max_bytes;
         bool redact_text;
+        struct journal_redact redact;   /* its key: loaded by a writer (create) */
         unsigned frame_width;
 };
 
@@ -100,6 +103,11 @@ int journal_append_after(struct journal *j, journal_prelude_fn prelude, void *us
 /* The seq the next entry will get (a guess: another writer may take it first). */
 int journal_next_seq(struct journal *j, unsigned long long *ret);
 
+/* The first seq still kept and the next to come, without the writers'
+ * lock (a reader's guess, for a page's links): reads the directory and
+ * the last segment's last line, nothing more. */
+int journal_bounds(struct journal *j, unsigned long long *ret_first, unsigned long long *ret_next);
+
 /* Why recording stopped, into buf ("disk full"), or false when it did not. */
 bool journal_stopped(const char *state_dir, char *buf, size_t size);
 
@@ -108,6 +116,12 @@ void journal_stop(struct journal *j, int r);
 
 /* The path of entry seq's frame (before: the one before it) relative to journal/, into buf (at least 40 bytes). */
 void journal_frame_name(unsigned long long seq, bool before, char *buf, size_t size);
+
+/* Whether name is a frame's as journal_frame_name() gives it ("frames/" + 12
+ * digits + ".jpg" or "-before.jpg"): every reader of an entry's "frame" or
+ * "frame_before" checks it, since an entry is text anyone who can write the
+ * journal's files can make name any path. */
+bool journal_frame_name_valid(const char *name);
 
 /* Write frame seq, or the frame before it (temp name, rename, 0600). */
 int journal_write_frame(struct journal *j, unsigned long long seq, bool before, const void *data, size_t size);
@@ -120,12 +134,10 @@ int journal_size(struct journal *j, unsigned long long *ret);
  * (NUL-terminated, without '\n'), to fn; a negative return stops. What
  * could not be read (a torn or unparsable line and what follows it in its
  * segment) is counted in *ret_bad_bytes and said on stderr once per
- * segment. *ret_last gets the last seq read + 1 (the next to come).
+ * segment. *ret_last gets the last seq read + 1 (the next to come). A
+ * positive return of fn stops the reading there (returned then): segments
+ * before since_seq's and after the stop are never read.
  */
 typedef int (*journal_entry_fn)(unsigned long long seq, const char *line, size_t len, void *userdata);
 int journal_read(struct journal *j, unsigned long long since_seq, journal_entry_fn fn, void *userdata,
                  unsigned long long *ret_next, unsigned long long *ret_bad_bytes);
-
-/* Typed text as the journal keeps it: the text, or with redact its
- * length and the first 16 hex digits of its SHA-256, as members of j. */
-void journal_text_fields(struct json *j, const char *key, const char *text, bool redact);

@@ -68,6 +68,11 @@ void web_serve_static(struct web_conn *c, const char *rel) {
 
 /* What the agent did, typed text included: for a viewer with a session alone, on any socket. */
 void web_serve_journal(struct web_conn *c, const char *profile, const char *rel) {
+        /* As the viewer's page: nothing but its own frames and styles, and no other page may frame it. */
+        static const char headers[] = "Cache-Control: no-store\r\n"
+                                      "Content-Security-Policy: default-src 'none'; style-src 'unsafe-inline'; "
+                                      "img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'\r\n"
+                                      "X-Frame-Options: DENY\r\nX-Content-Type-Options: nosniff\r\n";
         _cleanup_free_ char *body = NULL;
         const char *type = NULL;
         size_t size = 0;
@@ -79,12 +84,14 @@ void web_serve_journal(struct web_conn *c, const char *profile, const char *rel)
                 web_respond(c, 303, "text/plain; charset=utf-8", "Location: journal/\r\n", "", 0, -1);
                 return;
         }
-        r = web_journal_get(profile, rel, &body, &size, &type);
+        r = web_journal_get(profile, rel, c->req.query, &body, &size, &type);
         if (r < 0)
-                web_respond_text(c, r == -ENOENT ? 404 : 500, NULL, "botdesk web: %s.\n",
-                                 r == -ENOENT ? "no such journal or frame" : "the journal cannot be read");
+                web_respond_text(c, r == -ENOENT ? 404 : r == -EINVAL ? 400 : 500, NULL, "botdesk web: %s.\n",
+                                 r == -ENOENT   ? "no such journal or frame"
+                                 : r == -EINVAL ? "from= and before= take an entry's seq"
+                                                : "the journal cannot be read");
         else
-                web_respond(c, 200, type, "Cache-Control: no-store\r\n", body, size, -1);
+                web_respond(c, 200, type, headers, body, size, -1);
 }
 
 void web_respond_lease(struct web_conn *c, const struct lease *l, const char *viewer, bool session) {

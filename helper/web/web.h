@@ -261,9 +261,11 @@ extern const char web_page_script[];
 /* ---- web-journal.c --------------------------------------------------------------------------- */
 
 /*
- * What /PROFILE/journal{rel} shows: rel "/" the journal's page, rel
- * "/frames/NAME.jpg" one of its frames. 0 with the body (malloc'd), its size
- * and type; -ENOENT for no such journal, frame or page; -EPERM for a journal
- * that is not the user's private directory; -errno.
+ * What /PROFILE/journal{rel} shows: rel "/" a page of the journal (query
+ * from=SEQ or before=SEQ, else the newest), rel "/frames/NAME.jpg" one of
+ * its frames. 0 with the body (malloc'd), its size and type; -ENOENT for no
+ * such journal, frame or page; -EINVAL for a query that names no seq;
+ * -EPERM for a journal that is not the user's private directory; -errno.
  */
-int web_journal_get(const char *profile, const char *rel, char **ret_body, size_t *ret_size, const char **ret_type);
+int web_journal_get(const char *profile, const char *rel, const char *query, char **ret_body, size_t *ret_size,
+                    const char **ret_type);

@@ -9,7 +9,15 @@
 # text's caption, and botdesk web serves it at /P/journal/ to a ticket's
 # session alone; a torn entry is read up to the last whole one and
 # reported; a journal dir with a wrong mode is refused and the agent's
-# actions go on; the cap drops the oldest entries.
+# actions go on; the cap drops the oldest entries. (All that with
+# redact_text = no: by default typed text and exec's arguments are kept as
+# a length and an HMAC under a key that is neither served nor exported,
+# checked at the end.) Every agent action leaves an entry (clipboard get,
+# clipboard_read, a11y_do too); one entry stays a few KiB whatever the
+# agent sent, botdesk web serves the journal a bounded page at a time
+# whose links reach every entry, under the viewer page's CSP; export
+# writes into a private directory of ours alone, replacing index.html;
+# a frame name that is not the journal's own is never read.
 . "$(dirname "$0")/lib.sh"
 bd_init jrn 290 once
 bd_need_xserver
@@ -20,7 +28,7 @@ jq_py() { "$PY" -c 'import json,sys; d=[json.loads(l) for l in open(sys.argv[1])
 
 # xeyes follows the pointer: every move shows on the screen.
 bd_config desktop=command "command=xeyes -geometry 1024x768+0+0"
-printf '[journal]\nframe_width = 320\n' >>"$BOTDESK_CONFIG"
+printf '[journal]\nframe_width = 320\nredact_text = no\n' >>"$BOTDESK_CONFIG"
 t_ok "the desktop starts" bd_start "$P"
 
 fails=0
@@ -51,7 +59,9 @@ act_round 2
 rc1=$?
 "$BOTDESK" exec "$P" -- true during-takeover >/dev/null 2>&1
 rc2=$?
-t_is "$rc1 $rc2" "3 3" "agent actions are refused while a human holds control"
+"$BOTDESK" input "$P" type "typed-while-held" >/dev/null 2>&1
+rc3=$?
+t_is "$rc1 $rc2 $rc3" "3 3 3" "agent actions are refused while a human holds control"
 "$BOTDESK" lease "$P" release --viewer human-1 >/dev/null
 act_round 3
 # 42 so far: eight more to make the issue's 50.
@@ -73,6 +83,7 @@ t_is "$(jq_py "$BD_T/j" "d[$took + 1].get('event')")" returned "control returned
 t_is "$(jq_py "$BD_T/j" '[e["args"] for e in d if e["action"] == "clipboard set"][0]')" \
         "{'type': 'text/plain', 'length': 8}" "clipboard set keeps the type and the length, never the content"
 t_ok "... and no content of the clipboard is anywhere in the journal" bash -c "! grep -rq secret- '$J'"
+t_ok "text typed while a human held control is nowhere in the journal" bash -c "! grep -rq typed-while-held '$J'"
 t_is "$(jq_py "$BD_T/j" '[e["args"]["argv"] for e in d if e["action"] == "exec"][0]')" "['true', 'argument 1']" \
         "exec keeps its argv"
 t_is "$(jq_py "$BD_T/j" '[e["args"]["text"] for e in d if e["action"] == "input type"][0]')" "hello journal 1" \
@@ -161,6 +172,72 @@ t_match "$frame" "Content-Length: $(stat -c %s "$J/frames/$first")" "... whole"
 t_is "$(get "/$P/journal/frames/$first" | head -n1)" 401 "... and refused without a session (401)"
 t_is "$(get "/$P/journal/frames/..%2f..%2fjournal" "$COOKIE" | head -n1)" 404 "a name that is no frame's is 404"
 
+# ---- the page as the viewer's: its CSP, no framing --------------------------------------------
+t_match "$page" "Content-Security-Policy: default-src 'none';.*frame-ancestors 'none'" \
+        "the journal's page has a CSP that lets no other page frame it"
+t_match "$page" "X-Frame-Options: DENY" "... and X-Frame-Options: DENY"
+
+# ---- every agent action leaves an entry: clipboard get, clipboard_read, a11y_do ----------------
+"$BOTDESK" clipboard "$P" get >/dev/null 2>&1
+{
+        echo '{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2024-11-05", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}}'
+        echo '{"jsonrpc": "2.0", "method": "notifications/initialized"}'
+        echo '{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "clipboard_read", "arguments": {}}}'
+        echo '{"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "a11y_do", "arguments": {"id": "not-an-id", "action": "press"}}}'
+} | timeout 30 "$BOTDESK" mcp "$P" >"$BD_T/mcp.out" 2>"$BD_T/out/mcp.err"
+"$BOTDESK" a11y "$P" do 1.2:3 press >/dev/null 2>&1
+"$BOTDESK" journal "$P" --json 2>/dev/null | tail -n 4 >"$BD_T/jread"
+t_is "$(jq_py "$BD_T/jread" '[(e["action"], e["args"].get("type"), e["args"].get("id")) for e in d][:4]')" \
+        "[('clipboard get', 'text/plain', None), ('agent clipboard_read', 'text/plain', None), ('a11y do', None, 'not-an-id'), ('a11y do', None, '1.2:3')]" \
+        "clipboard get, the MCP clipboard_read and a11y_do (MCP and botdesk a11y) are each in the journal"
+t_ok "... clipboard reads with their length, never the content" bash -c "! grep -rq secret- '$J'"
+n=$((n + 4))
+
+# ---- a journal of big, failing actions: bounded entries, a page at a time -------------------------
+# 0.5 MiB of keys per action, refused and echoed in the error: each entry
+# stays a few KiB, and the page (served on the loop of every viewer's
+# stream) a bounded read of the segments it needs.
+"$PY" -c 'import json
+big = "x" * (512 * 1024)
+for i in range(240):
+    print(json.dumps({"action": "key", "text": "nosuchkey%d" % i}))
+for i in range(24):
+    print(json.dumps({"action": "key", "text": big + str(i)}))' | timeout 120 "$BOTDESK" act "$P" >"$BD_T/bigkeys" 2>"$BD_T/out/bigkeys.err"
+t_is "$(grep -c '"ok": false' "$BD_T/bigkeys")" 264 "264 failing key actions (24 of 0.5 MiB) are refused"
+"$BOTDESK" journal "$P" --json >"$BD_T/jall" 2>/dev/null
+t_is "$(awk '{ if (length($0) > m) m = length($0) } END { print m }' "$J"/seg-*.jsonl | sort -n | tail -n 1 | awk '{ print $1 < 16384 }')" 1 \
+        "no entry is over 16 KiB"
+t_is "$(jq_py "$BD_T/jall" '[(e.get("truncated"), len(e["args"]["keys"])) for e in d if e["action"] == "agent key" and len(e["args"].get("keys", "")) > 1000][:2]')" \
+        "[(True, 4096), (True, 4096)]" "... a key action's 0.5 MiB of keys is kept cut to 4 KiB, marked truncated"
+total=$(wc -l <"$BD_T/jall")
+t0=$(date +%s%N)
+get "/$P/journal/" "$COOKIE" >"$BD_T/newest"
+t1=$(date +%s%N)
+t_is "$(head -n1 "$BD_T/newest")" 200 "the journal's newest page is served"
+t_ok "... in a bounded size (under 4 MiB: $(stat -c %s "$BD_T/newest") bytes)" [ "$(stat -c %s "$BD_T/newest")" -lt $((4 << 20)) ]
+t_ok "... and time (under 5 s: $(((t1 - t0) / 1000000)) ms)" [ $(((t1 - t0) / 1000000)) -lt 5000 ]
+t_ok "... holding at most 200 entries" [ "$(grep -o 'id="e[0-9]*"' "$BD_T/newest" | wc -l)" -le 200 ]
+t_match "$(grep -o 'id="e[0-9]*"' "$BD_T/newest" | tail -n 1)" "id=\"e$(jq_py "$BD_T/jall" 'd[-1]["seq"]')\"" "... ending at the newest entry"
+: >"$BD_T/seen"
+q= pages=0
+while [ "$pages" -lt 100 ]; do
+        get "/$P/journal/$q" "$COOKIE" >"$BD_T/pg"
+        [ "$(head -n1 "$BD_T/pg")" = 200 ] || break
+        grep -o 'id="e[0-9]*"' "$BD_T/pg" | tr -dc '0-9\n' >>"$BD_T/seen"
+        pages=$((pages + 1))
+        older=$(grep -o 'class="older" href="?before=[0-9]*"' "$BD_T/pg" | head -n 1 | tr -dc 0-9)
+        [ -n "$older" ] || break
+        q="?before=$older"
+done
+t_is "$(sort -n "$BD_T/seen" | uniq | wc -l) $(sort -n "$BD_T/seen" | uniq -d | wc -l)" "$total 0" \
+        "the older links reach every entry once ($total entries, $pages pages)"
+first=$(sort -n "$BD_T/seen" | head -n 1)
+get "/$P/journal/?from=$first" "$COOKIE" >"$BD_T/pg"
+t_match "$(grep -o 'id="e[0-9]*"' "$BD_T/pg" | head -n 1)" "id=\"e$first\"" "?from=SEQ starts a page there"
+t_match "$(grep -o 'class="newer" href="?from=[0-9]*"' "$BD_T/pg")" "newer" "... with a link to the newer ones"
+t_is "$(get "/$P/journal/?from=x" "$COOKIE" | head -n 1)" 400 "a from= that is no seq is 400"
+n=$((n + 264))
+
 # ---- the video ----------------------------------------------------------------------------
 PATH=/nonexistent "$BOTDESK" journal "$P" export --video "$BD_T/none.mp4" >/dev/null 2>"$BD_T/video.err"
 t_is "$?" 1 "export --video without ffmpeg fails (exit 1)"
@@ -234,8 +311,10 @@ chmod 700 "$J"
 # (gone with its last process: nothing to unmount on failure).
 if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null 2>&1; then
         big=$(head -c 100000 /dev/zero | tr '\0' y)
+        # Full already: an entry is a few KiB at most (the rest is cut), too little to fill it.
         BOTDESK=$BOTDESK unshare -m bash -c '
                 mount --make-rprivate / && mount -t tmpfs -o size=256k,mode=0700 botdesk-journal-test "$1" || exit 9
+                head -c $((255 * 1024)) /dev/zero >"$1/filler" 2>/dev/null
                 for i in 1 2 3 4; do "$BOTDESK" exec "$2" -- true "$3" >/dev/null 2>>"$4/full.err" || exit 8; done
                 "$BOTDESK" status --json "$2" >"$4/full.status"
                 "$BOTDESK" input "$2" move 3 3 2>>"$4/full.err" || exit 7' \
@@ -274,6 +353,60 @@ t_is "$(jq_py "$BD_T/jshot" '(d[0]["action"], d[0]["frame"])')" "('agent screens
 moved=$J/$(jq_py "$BD_T/jmove" 'd[0]["frame"]')
 t_ok "the next action's frame is taken by the frame process (within 10 s)" wait_for 10 test -s "$moved"
 t_ok "... and the screenshot's frame is the same picture, byte for byte" cmp -s "$J/frames/$shot" "$moved"
+
+# ---- export writes into a private directory of ours alone ------------------------------------------
+mkdir -m 0777 "$BD_T/open"
+"$BOTDESK" journal "$P" export "$BD_T/open" >/dev/null 2>"$BD_T/open.err"
+t_is "$?" 1 "export into a directory others may write to is refused"
+t_ok "... saying so" grep -q "only it can write to" "$BD_T/open.err"
+t_ok "... writing nothing there" [ ! -e "$BD_T/open/index.html" ]
+if [ "$(id -u)" = 0 ]; then
+        mkdir -m 0755 "$BD_T/theirs" && chown 65534:65534 "$BD_T/theirs"
+        "$BOTDESK" journal "$P" export "$BD_T/theirs" >/dev/null 2>&1
+        t_is "$?" 1 "export into another user's directory is refused"
+else
+        t_skip "export into another user's directory is refused" "needs root (a directory of another uid)"
+fi
+mkdir -m 0700 "$BD_T/page2"
+printf 'keep me\n' >"$BD_T/victim"
+ln "$BD_T/victim" "$BD_T/page2/index.html"
+"$BOTDESK" journal "$P" export "$BD_T/page2" >/dev/null 2>"$BD_T/page2.err"
+t_is "$?" 0 "export over an index.html that is a hard link to another file succeeds"
+t_is "$(cat "$BD_T/victim")" "keep me" "... and leaves that file as it was (a new index.html, renamed into place)"
+t_match "$(head -c 200 "$BD_T/page2/index.html")" "<!DOCTYPE html>" "... the page in its place"
+
+# ---- a frame name that is not the journal's own ----------------------------------------------------
+last=$(ls "$J"/seg-*.jsonl | tail -n 1)
+lastseq=$("$BOTDESK" journal "$P" --json 2>/dev/null | tail -n 1 | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["seq"])')
+printf '{"seq": %s, "time": "2026-01-01T00:00:00.000Z", "action": "input move", "args": {}, "holder": "agent", "epoch": 1, "result": "ok", "message": null, "settle": null, "settle_ms": null, "frame": "frames/../%s", "frame_before": "frames/../../journal.key"}\n' \
+        "$((lastseq + 1))" "$(basename "$last")" >>"$last"
+mkdir -m 0700 "$BD_T/page3"
+"$BOTDESK" journal "$P" export "$BD_T/page3" >/dev/null 2>&1
+t_is "$?" 0 "export of a journal naming a frame outside frames/ runs"
+t_is "$(ls -A "$BD_T/page3" | tr '\n' ' ')" "frames index.html " "... and copies nothing but frames (no segment, no key beside the page)"
+t_ok "... nor links it" bash -c "! grep -q 'frames/\.\.' '$BD_T/page3/index.html'"
+get "/$P/journal/" "$COOKIE" >"$BD_T/forged"
+t_ok "botdesk web's page does not link it either" bash -c "grep -q '^200' '$BD_T/forged' && ! grep -q 'frames/\.\.' '$BD_T/forged'"
+t_is "$(get "/$P/journal/frames/000000000001.jpg/.." "$COOKIE" | head -n1)" 404 "botdesk web serves frame names exactly as written"
+
+# ---- by default typed text and exec's arguments are redacted ------------------------------------
+sed -i '/^redact_text = no$/d' "$BOTDESK_CONFIG"
+"$BOTDESK" input "$P" type "otp-493817" >/dev/null 2>&1
+"$BOTDESK" exec "$P" -- true "pw-hunter2" >/dev/null 2>&1
+printf '%s\n' '{"action": "type", "text": "act-secret-77"}' | timeout 20 "$BOTDESK" act "$P" >/dev/null 2>&1
+"$BOTDESK" journal "$P" --json 2>/dev/null | tail -n 3 >"$BD_T/jred"
+t_ok "by default no typed text nor argument is in the journal" bash -c "! grep -rqE 'otp-493817|pw-hunter2|act-secret-77' '$J'"
+t_is "$(jq_py "$BD_T/jred" '[sorted(e["args"].keys()) for e in d]')" \
+        "[['screen', 'text_hmac', 'text_length', 'verb'], ['argc', 'argv0', 'argv_hmac'], ['screen', 'text_hmac', 'text_length', 'verb']]" \
+        "... typed text as its length and an HMAC, exec as its program, count and an HMAC"
+t_is "$(jq_py "$BD_T/jred" '(d[0]["args"]["text_length"], len(d[0]["args"]["text_hmac"]), d[1]["args"]["argv0"], d[1]["args"]["argc"])')" \
+        "(10, 32, 'true', 2)" "... the length, 128 bits of HMAC, the program and the count"
+sha=$(printf '%s' otp-493817 | sha256sum | cut -c1-16)
+t_ok "... never a bare SHA-256 of the text" bash -c "! grep -rq '$sha' '$J'"
+KEY=$XDG_STATE_HOME/botdesk/$P/journal.key
+t_is "$(stat -c '%a %s' "$KEY" 2>&1)" "600 32" "the HMAC's key is 32 bytes, 0600, in the state dir beside the journal"
+t_ok "... never in what botdesk web serves or export copies" bash -c "! find '$J' '$BD_T/page3' -name journal.key | grep -q ."
+printf 'redact_text = no\n' >>"$BOTDESK_CONFIG"
 
 # ---- the cap ------------------------------------------------------------------------------
 printf 'max_mb = 1\n' >>"$BOTDESK_CONFIG"

@@ -44,7 +44,7 @@ const struct config_key_def config_keys[_KEY_MAX] = {
         /* The journal of agent actions (control/journal.h): names unique across sections, hence "journal" in each. */
         [KEY_JOURNAL_ENABLED]     = { "journal",   "enabled",            VALUE_BOOL,        0, 0,        FIELD(journal_enabled), .default_a = true },
         [KEY_JOURNAL_FRAME_WIDTH] = { "journal",   "frame_width",        VALUE_UINT,        64, 4096,    FIELD(journal_frame_width), .default_a = 640 },
-        [KEY_JOURNAL_REDACT_TEXT] = { "journal",   "redact_text",        VALUE_BOOL,        0, 0,        FIELD(journal_redact_text) },
+        [KEY_JOURNAL_REDACT_TEXT] = { "journal",   "redact_text",        VALUE_BOOL,        0, 0,        FIELD(journal_redact_text), .default_a = true },
         [KEY_JOURNAL_MAX_MB]      = { "journal",   "max_mb",             VALUE_UINT,        1, 1048576,  FIELD(journal_max_mb), .default_a = 200 },
         /* Where install finds sudo and the package manager: host-wide, so a
          * user's file cannot point them elsewhere (tests point it at fakes). */

@@ -7,7 +7,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "journal-page.h"
 #include "journal.h"
+#include "journal-trim.h"
+#include "json.h"
 #include "util.h"
 
 static char tmpdir[] = "/tmp/botdesk-test-journal.XXXXXX";
@@ -223,21 +226,216 @@ static void test_refused(void) {
         journal_close(&j);
 }
 
-static void test_redact(void) {
-        char *buf = NULL;
-        size_t size = 0;
-        FILE *f = open_memstream(&buf, &size);
-        struct json j;
+/* The text of what fill() writes into a fresh JSON object. */
+static char *object_text(void (*fill)(struct json *j, const void *userdata), const void *userdata) {
+        struct json_mem m;
+        char *text = NULL;
 
-        json_init(&j, f);
-        json_object_begin(&j);
-        journal_text_fields(&j, "text", "hunter2", true);
-        json_object_end(&j);
-        fclose(f);
-        /* sha256("hunter2") = f52fbd32b2b3b86f... */
-        TAP_EQ_STR(buf, "{\"text_length\": 7, \"text_sha256\": \"f52fbd32b2b3b86f\"}",
-                   "redact_text keeps the length and a hash of typed text, never the text");
-        free(buf);
+        if (json_mem_open(&m) < 0)
+                abort();
+        json_object_begin(&m.j);
+        fill(&m.j, userdata);
+        json_object_end(&m.j);
+        if (json_mem_close(&m, &text) < 0)
+                abort();
+        return text;
+}
+
+static const struct journal_redact *redact_now;
+
+static void fill_text(struct json *j, const void *userdata) {
+        journal_text_fields(j, "text", userdata, redact_now);
+}
+
+static void fill_argv(struct json *j, const void *userdata) {
+        journal_argv_fields(j, (char *const *) userdata, redact_now);
+}
+
+static void test_redact(void) {
+        char *argv[] = { (char *) "curl", (char *) "-H", (char *) "Authorization: Bearer s3cr3t-token", NULL };
+        struct journal_redact k1, k2, none = {};
+        _cleanup_free_ char *a = NULL, *b = NULL, *c = NULL, *d = NULL, *e = NULL, *keypath = NULL;
+        _cleanup_close_ int sfd = -EBADF;
+        struct stat st;
+
+        sfd = open(state, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        TAP_EQ_INT(journal_redact_load(sfd, &k1), 0, "the journal's key is made on first use");
+        keypath = strdup_printf("%s/" JOURNAL_KEY_FILE, state);
+        tap_ok(stat(keypath, &st) == 0 && (st.st_mode & 07777) == 0600 && st.st_size == JOURNAL_KEY_SIZE,
+               "... 32 bytes, 0600, in the state dir beside journal/ (never served or exported)");
+        TAP_EQ_INT(journal_redact_load(sfd, &k2), 0, "... and read again after");
+        tap_ok(k1.have_key && k2.have_key && memcmp(k1.key, k2.key, JOURNAL_KEY_SIZE) == 0, "... the same key");
+        redact_now = &k1;
+        a = object_text(fill_text, "123456");
+        tap_ok(strstr(a, "\"text_length\": 6") && strstr(a, "\"text_hmac\": \"") && !strstr(a, "123456"),
+               "a redacted text keeps its length and an HMAC, never the text (%s)", a);
+        /* sha256("123456") = 8d969eef6ecad3c2...: a bare hash of a 6-digit code is one table look-up away. */
+        tap_ok(!strstr(a, "8d969eef6ecad3c2"), "... and not its unsalted SHA-256");
+        b = object_text(fill_text, "123456");
+        TAP_EQ_STR(a, b, "... the same text under the same key compares equal");
+        (void) chmod(keypath, 0644);
+        TAP_EQ_INT(journal_redact_load(sfd, &k2), -EPERM, "a key file readable by others is refused");
+        (void) chmod(keypath, 0600);
+        (void) unlink(keypath);
+        TAP_EQ_INT(journal_redact_load(sfd, &k2), 0, "another journal's key ...");
+        redact_now = &k2;
+        c = object_text(fill_text, "123456");
+        tap_ok(!streq(a, c), "... gives another HMAC: nothing to precompute across journals");
+        redact_now = &none;
+        d = object_text(fill_text, "123456");
+        TAP_EQ_STR(d, "{\"text_length\": 6}", "without a key: the length alone");
+        redact_now = &k1;
+        e = object_text(fill_argv, argv);
+        tap_ok(strstr(e, "\"argv0\": \"curl\"") && strstr(e, "\"argc\": 3") && strstr(e, "\"argv_hmac\"") &&
+               !strstr(e, "s3cr3t") && !strstr(e, "Authorization"),
+               "a redacted argv keeps the program and the count, never the arguments (%s)", e);
+        journal_redact_done(&k1);
+        journal_redact_done(&k2);
+}
+
+/* A frame name is exactly what the journal writes: no "..", no quote, no newline, nothing elsewhere. */
+static void test_frame_names(void) {
+        static const struct { const char *name; bool ok; } cases[] = {
+                { "frames/000000000001.jpg", true },
+                { "frames/000000000001-before.jpg", true },
+                { "frames/../seg-000000000001.jsonl", false },
+                { "frames/../../../../etc/passwd", false },
+                { "frames/1.jpg", false },
+                { "frames/000000000001.jpg/..", false },
+                { "frames/0000000000001.jpg", false },
+                { "frames/000000000001.jpg'\nfile '/etc/shadow", false },
+                { "/frames/000000000001.jpg", false },
+                { "frames/00000000000a.jpg", false },
+        };
+        struct journal j;
+        struct json_value *v = NULL;
+
+        for (size_t i = 0; i < ELEMENTSOF(cases); i++)
+                tap_ok(journal_frame_name_valid(cases[i].name) == cases[i].ok, "frame name %zu (%.*s) %s", i,
+                       (int) strcspn(cases[i].name, "\n"), cases[i].name, cases[i].ok ? "is one" : "is refused");
+        (void) journal_open(state, true, &j);
+        (void) append(&j, "input move", 1, NULL);
+        (void) journal_write_frame(&j, 1, false, "\xff\xd8\xff", 3);
+        /* The segment exists: a reader that followed ".." would find it. */
+        tap_ok(json_parse("{\"frame\": \"frames/../seg-000000000001.jsonl\", \"frame_before\": \"frames/000000000001.jpg\"}",
+                          strlen("{\"frame\": \"frames/../seg-000000000001.jsonl\", \"frame_before\": \"frames/000000000001.jpg\"}"),
+                          &v) >= 0, "an entry naming a frame outside frames/ ...");
+        tap_ok(journal_item_frame(&j, v, "frame") == NULL, "... has no frame for the page, the export or the video");
+        TAP_EQ_STR(journal_item_frame(&j, v, "frame_before"), "frames/000000000001.jpg", "... a real frame name does");
+        json_value_free(v);
+        journal_close(&j);
+}
+
+static int longest(unsigned long long seq, const char *line, size_t len, void *userdata) {
+        size_t *max = userdata;
+
+        if (len > *max)
+                *max = len;
+        return 0;
+}
+
+/* One entry stays small: 0.5 MiB of keys and a message echoing them are cut when recorded. */
+static void test_trim(void) {
+        size_t big = 512u * 1024, max = 0;
+        _cleanup_free_ char *text = malloc(big + 1), *args = NULL;
+        struct journal j;
+        char other[300];
+        struct seen s = {};
+
+        snprintf(other, sizeof other, "%s/trim", tmpdir);
+        (void) journal_open(other, true, &j);
+        memset(text, 'k', big);
+        text[big] = 0;
+        args = strdup_printf("{\"verb\": \"key\", \"keys\": \"%s\"}", text);
+        TAP_EQ_INT(journal_append(&j,
+                                  &(const struct journal_entry) { .action = "input key", .args_json = args, .agent = true,
+                                                                  .result = "error", .message = text },
+                                  NULL),
+                   0, "a key action with 0.5 MiB of keys and a message echoing them is recorded");
+        (void) journal_read(&j, 0, longest, &max, NULL, NULL);
+        (void) journal_read(&j, 0, count, &s, NULL, NULL);
+        tap_ok(s.n == 1 && max < 3 * JOURNAL_FIELD_MAX, "... as one entry of a few KiB (%zu bytes)", max);
+        journal_close(&j);
+        {
+                _cleanup_(journal_items_done) struct journal_items it = {};
+
+                (void) journal_open(other, false, &j);
+                (void) journal_items_read(&j, 0, 0, &it);
+                tap_ok(it.n == 1 && json_get(it.v[0].v, "truncated") &&
+                       strlen(json_member_string(json_get(it.v[0].v, "args"), "keys") ?: "") == JOURNAL_FIELD_MAX &&
+                       strlen(json_member_string(it.v[0].v, "message") ?: "") == JOURNAL_FIELD_MAX,
+                       "... its long fields cut to JOURNAL_FIELD_MAX, marked \"truncated\"");
+                journal_close(&j);
+        }
+}
+
+/* The pages of a journal: each bounded, their links reaching every entry once. */
+static void test_pages(void) {
+        unsigned n_entries = 1500, pages = 0, seen_n = 0;
+        unsigned long long from, before;
+        struct journal j;
+        char other[300], pad[3001];
+        bool *seen = calloc(n_entries + 1, sizeof *seen), bounded = true, once = true;
+
+        snprintf(other, sizeof other, "%s/pages", tmpdir);
+        (void) journal_open(other, true, &j);
+        memset(pad, 'p', sizeof pad - 1);
+        pad[sizeof pad - 1] = 0;
+        for (unsigned i = 0; i < n_entries; i++) {
+                /* Three strings of 3000 bytes: big entries, none of them cut. */
+                _cleanup_free_ char *args = strdup_printf("{\"a\": \"%s\", \"b\": \"%s\", \"c\": \"%s\"}", pad, pad, pad);
+
+                (void) journal_append(&j, &(const struct journal_entry) { .action = "input type", .args_json = args,
+                                                                          .agent = true, .result = "ok" }, NULL);
+        }
+        journal_close(&j);
+        (void) journal_open(other, false, &j);
+        {
+                _cleanup_(journal_items_done) struct journal_items it = {};
+
+                TAP_EQ_INT(journal_items_read_page(&j, 0, 0, &it), 0, "the newest page reads");
+                tap_ok(it.n > 0 && it.n <= JOURNAL_PAGE_ENTRIES && it.bytes <= JOURNAL_PAGE_BYTES &&
+                       it.v[it.n - 1].seq == n_entries && it.older > 0 && it.newer == 0,
+                       "... bounded (%zu entries, %zu bytes), ending at the newest, with a link to older ones",
+                       it.n, it.bytes);
+        }
+        /* Forwards from the first, by the "newer" links. */
+        for (from = 1; from && pages < 1000; pages++) {
+                _cleanup_(journal_items_done) struct journal_items it = {};
+
+                if (journal_items_read_page(&j, from, 0, &it) < 0 || it.n == 0)
+                        break;
+                bounded &= it.n <= JOURNAL_PAGE_ENTRIES && it.bytes <= JOURNAL_PAGE_BYTES;
+                for (size_t i = 0; i < it.n; i++) {
+                        once &= !seen[it.v[i].seq];
+                        seen[it.v[i].seq] = true;
+                        seen_n++;
+                }
+                from = it.newer;
+        }
+        tap_ok(bounded && once && seen_n == n_entries,
+               "the newer links reach every entry once (%u of %u, %u pages), each page bounded", seen_n, n_entries, pages);
+        memset(seen, 0, (n_entries + 1) * sizeof *seen);
+        seen_n = 0;
+        once = true;
+        for (before = 0, pages = 0; pages < 1000; pages++) {
+                _cleanup_(journal_items_done) struct journal_items it = {};
+
+                if (journal_items_read_page(&j, 0, before, &it) < 0 || it.n == 0)
+                        break;
+                for (size_t i = 0; i < it.n; i++) {
+                        once &= !seen[it.v[i].seq];
+                        seen[it.v[i].seq] = true;
+                        seen_n++;
+                }
+                if (!it.older)
+                        break;
+                before = it.older;
+        }
+        tap_ok(once && seen_n >= n_entries * 9 / 10, "the older links go back to the first (%u entries seen)", seen_n);
+        tap_ok(seen[1], "... entry 1 included");
+        journal_close(&j);
+        free(seen);
 }
 
 int main(void) {
@@ -253,6 +451,9 @@ int main(void) {
         test_cap();
         test_refused();
         test_redact();
+        test_frame_names();
+        test_trim();
+        test_pages();
 
         (void) nftw(tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
         return tap_done();
