@@ -102,8 +102,9 @@ struct web_profile *web_profile_get(struct web_server *s, const char *name, int 
                         free(p);
                         goto fail;
                 }
-                /* A desktop started elsewhere left its owner record here: the
-                 * record wins over the setting, as for every verb (owner.h). */
+                /* A desktop started elsewhere left its owner record here: it is
+                 * served through the CLI's verbs, which run the record only while
+                 * it is the configured prefix (owner.h). */
                 p->placed = placed_by_record(p->dirfd);
                 if (p->placed)
                         p->dirfd = safe_close(p->dirfd);
