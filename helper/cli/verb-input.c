@@ -209,6 +209,8 @@ static int parse_args(struct request *req, const char *name, const char *const *
         case ACT_KEY:
                 if (n == 0)
                         return usage_error("key takes one or more COMBOs.");
+                if (n > INPUT_COMBOS_MAX)
+                        return usage_error("key takes at most %d COMBOs; type text with type.", INPUT_COMBOS_MAX);
                 req->combos = calloc(n, sizeof *req->combos);
                 if (!req->combos)
                         return log_error("Out of memory."), EXIT_FAILED;
