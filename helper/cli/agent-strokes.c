@@ -262,5 +262,13 @@ int agent_execute(struct agent *a, const struct mcp_action *act, const struct ag
         r = input_sync(&a->in);
         if (r < 0)
                 return agent_say(o, "The X server refused the input.") ?: -EIO;
+        /* A press that reached the server after a take may have come after
+         * the helper let go of what was down (lease-settled.h): let go of
+         * it here, now that the server has it; the action is void. */
+        if (act->kind == MCP_ACT_DOWN && !cli_action_still_valid(a->dirfd, admitted)) {
+                input_button(&a->in, act->button, false);
+                (void) input_sync(&a->in);
+                return -ESTALE;
+        }
         return 0;
 }

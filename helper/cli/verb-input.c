@@ -371,6 +371,16 @@ static int act(struct input *in, struct request *req, int dirfd, const struct le
         r = input_sync(in);
         if (r < 0)
                 return log_error_errno(r, "The X server refused the input: %m"), EXIT_FAILED;
+        /* A press that reached the server after a take may have come after
+         * the helper let go of what was down (lease-settled.h): let go of
+         * it here, now that the server has it (cli_action_done() says why). */
+        if (req->action == ACT_DOWN && !cli_action_still_valid(dirfd, admitted)) {
+                if (req->keysym)
+                        input_stroke(in, &st, false);
+                else
+                        input_button(in, req->button, false);
+                (void) input_sync(in);
+        }
         return EXIT_OK;
 }
 
