@@ -9,8 +9,8 @@
 # human's first event, the human's first key arrives with no button and no
 # modifier in its state (not a drag, not ctrl+a), and the server holds
 # nothing down (QueryPointer's mask and QueryKeymap, by held-input-state)
-# while the human has control. hold_key ends within 5 s of the take,
-# void and suppressed, instead of holding for 30 s. A key action takes at
+# while the human has control. hold_key (and wait) end within 5 s of the
+# take, void and suppressed, instead of passing their 30 s. A key action takes at
 # most 64 combos (INPUT_COMBOS_MAX): one more is refused before anything is
 # sent, by act and by `botdesk input key` alike. Band 385.
 . "$(dirname "$0")/lib.sh"
@@ -86,6 +86,18 @@ t_is "$(json_get '(d["ok"], d.get("suppressed"), d.get("void"))' <"$BD_T/hold.ou
 kill "$HOLD" 2>/dev/null
 wait "$HOLD" 2>/dev/null
 lease release --viewer v3 >/dev/null
+
+# ---- wait cut short by a take ----------------------------------------------------------------
+echo '{"action": "wait", "duration": 30}' | "$BOTDESK" act "$P" >"$BD_T/wait.out" 2>&1 &
+WAITING=$!
+bd_own_pid "$WAITING"
+lease take --viewer v4 >/dev/null
+t_ok "act wait of 30 s ends within 5 s of a take" wait_for 5 eval '! kill -0 $WAITING 2>/dev/null'
+t_is "$(json_get '(d["ok"], d.get("suppressed"), d.get("void"))' <"$BD_T/wait.out" 2>&1)" "(False, 'human_has_control', True)" \
+        "... reported void and suppressed"
+kill "$WAITING" 2>/dev/null
+wait "$WAITING" 2>/dev/null
+lease release --viewer v4 >/dev/null
 
 # ---- key combos are capped ------------------------------------------------------------------
 many=$(printf 'b %.0s' $(seq 65))
