@@ -91,6 +91,13 @@ lease release --viewer v3 >/dev/null
 echo '{"action": "wait", "duration": 30}' | "$BOTDESK" act "$P" >"$BD_T/wait.out" 2>&1 &
 WAITING=$!
 bd_own_pid "$WAITING"
+# Waiting, not still starting: blocked in poll() (number 7 on x86-64) with
+# most of the 30 s as its timeout (the third argument, in ms).
+waiting() {
+        local nr ms
+        read -r nr _ _ ms _ <"/proc/$WAITING/syscall" 2>/dev/null && [ "$nr" = 7 ] && [ $((ms)) -gt 20000 ]
+}
+t_ok "act wait of 30 s is waiting (waited up to 10 s)" wait_for 10 waiting
 lease take --viewer v4 >/dev/null
 t_ok "act wait of 30 s ends within 5 s of a take" wait_for 5 eval '! kill -0 $WAITING 2>/dev/null'
 t_is "$(json_get '(d["ok"], d.get("suppressed"), d.get("void"))' <"$BD_T/wait.out" 2>&1)" "(False, 'human_has_control', True)" \
