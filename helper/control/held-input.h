@@ -10,7 +10,9 @@
  * human's moves into drags and their keys into shortcuts.
  *
  * The core protocol tells which of buttons 1-5 (QueryPointer's mask) and
- * which keys (QueryKeymap) are down; each is released through XTEST, the
+ * which keys (QueryKeymap) are down; each is released through XTEST (and
+ * every button beyond 5 blindly: the server drops a release of a button
+ * that is not down), the
  * device every agent input comes from, and a round trip makes sure the
  * server has queued the releases before this returns: input that the
  * server reads afterwards (a viewer's, through Xvnc) comes after them.

@@ -2,17 +2,18 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Held input does not survive a takeover, on a real desktop whose window is
 # the input recorder. The agent presses and never lets go (act's
-# left_mouse_down, `input down Control_L`) or holds a key (act's hold_key
-# for 30 s, in the background); a human takes control through `botdesk
-# rfb` (the take run by the RFB client itself, then its first pointer
-# event and key at once): the application sees button 1 go up before the
-# human's first event, the human's first key arrives with no button and no
-# modifier in its state (not a drag, not ctrl+a), and the server holds
-# nothing down (QueryPointer's mask and QueryKeymap, by held-input-state)
-# while the human has control. hold_key (and wait) end within 5 s of the
-# take, void and suppressed, instead of passing their 30 s. A key action takes at
-# most 64 combos (INPUT_COMBOS_MAX): one more is refused before anything is
-# sent, by act and by `botdesk input key` alike. Band 385.
+# left_mouse_down, `input down button8`, `input down Control_L`) or holds a
+# key (act's hold_key for 30 s, in the background); a human takes control
+# through `botdesk rfb` (the take run by the RFB client itself, then its
+# first pointer event and key at once): the application sees the button go
+# up before the human's first event, the human's first key arrives with no
+# button and no modifier in its state (not a drag, not ctrl+a), and the
+# server holds nothing down (QueryPointer's mask and QueryKeymap, by
+# held-input-state) while the human has control. hold_key (and wait) end
+# within 5 s of the take, void and suppressed, instead of passing their
+# 30 s. A key action takes at most 64 combos (INPUT_COMBOS_MAX): one more
+# is refused before anything is sent, by act and by `botdesk input key`
+# alike. Band 385.
 . "$(dirname "$0")/lib.sh"
 bd_init hbi 385
 bd_need_xserver
@@ -57,6 +58,17 @@ t_ok "... the human's first move was no drag" eval '! since $n | grep -q "^drag-
 t_match "$(since "$n" | grep '^key-press a ')" "^key-press a 0\$" "... and their key came with no button held (state 0)"
 t_is "$(down)" "down:" "nothing is held down while the human has control"
 lease release --viewer v1 >/dev/null
+
+# ---- a button beyond 5, which QueryPointer does not show ---------------------------------------
+t_ok "input down button8 presses button 8 (back)" bd input "$P" down button8
+n=$(lines)
+out=$(human v5 key:0x61)
+t_match "$out" "exit 0\$" "a human takes control and types at once"
+t_ok "... the key reached the application (waited up to 5 s)" wait_for 5 eval 'since $n | grep -q "^key-press a "'
+t_match "$(since "$n" | head -n1)" "^button-release 8 " "button 8 went up before the human's first key"
+t_match "$(since "$n" | grep '^key-press a ')" "^key-press a 0\$" "... which came with no button held (state 0)"
+t_is "$(since "$n" | grep -c '^button-release')" 1 "... and no other button saw a release without its press"
+lease release --viewer v5 >/dev/null
 
 # ---- a key pressed and never released -------------------------------------------------------
 t_ok "input down Control_L presses Control" bd input "$P" down Control_L
