@@ -5,6 +5,7 @@
  * event, so a refused or malformed action leaves the screen as it was.
  */
 #include <poll.h>
+#include <sys/inotify.h>
 #include <stdlib.h>
 #include <strings.h>
 
@@ -13,26 +14,42 @@
 #include "cli.h"
 #include "keymap.h"
 #include "lease.h"
+#include "lease-watch.h"
 #include "util.h"
 
-/* Let ms pass, reading (and counting) the connection's events meanwhile. */
-static void pass_time(struct agent *a, unsigned ms) {
+/*
+ * Let ms pass, reading (and counting) the connection's events meanwhile, and
+ * watching the lease (inotify on the runtime dir): -ESTALE as soon as the
+ * action admitted under admitted lost its control, 0 once the time passed.
+ */
+static int pass_time(struct agent *a, unsigned ms, const struct lease *admitted) {
         unsigned long long end = now_usec() + (unsigned long long) ms * 1000ull;
+        _cleanup_close_ int ino = -EBADF;
 
         xcb_flush(a->conn);
+        /* The watch before the first read: a take in between is not missed. */
+        ino = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+        if (ino < 0 || lease_watch_add(ino, a->dirfd) < 0)
+                return -EIO;
         for (;;) {
                 unsigned long long now = now_usec();
-                struct pollfd p = { .fd = xcb_get_file_descriptor(a->conn), .events = POLLIN };
+                struct pollfd p[2] = {
+                        { .fd = xcb_get_file_descriptor(a->conn), .events = POLLIN },
+                        { .fd = ino, .events = POLLIN },
+                };
                 xcb_generic_event_t *ev;
 
                 while ((ev = xcb_poll_for_event(a->conn))) {
                         settle_event(&a->settle, ev);
                         free(ev);
                 }
+                (void) inotify_drain(ino, NULL, NULL);
+                if (!cli_action_still_valid(a->dirfd, admitted))
+                        return -ESTALE;
                 if (now >= end || xcb_connection_has_error(a->conn))
-                        return;
-                if (poll(&p, 1, (int) ((end - now + 999) / 1000)) < 0 && errno != EINTR)
-                        return;
+                        return 0;
+                if (poll(p, ELEMENTSOF(p), (int) ((end - now + 999) / 1000)) < 0 && errno != EINTR)
+                        return 0;
         }
 }
 
@@ -73,10 +90,13 @@ static int parse_combos(const char *text, struct agent_prepared *p, struct agent
 
         if (!copy)
                 return -ENOMEM;
-        p->combos = calloc(strlen(text) / 2 + 1, sizeof *p->combos);
+        p->combos = calloc(INPUT_COMBOS_MAX, sizeof *p->combos);
         if (!p->combos)
                 return -ENOMEM;
         for (char *w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+                if (n == INPUT_COMBOS_MAX)
+                        return agent_say(o, "key: at most %d combos in one action; send more in another, or type text with "
+                                      "type.", INPUT_COMBOS_MAX) ?: -EINVAL;
                 if (combo_parse(w, &p->combos[n]) < 0)
                         return agent_say(o, "Unknown key or combo \"%s\": give key names joined by + (ctrl+s, Return, alt+Tab, "
                                       "super), combos separated by spaces.", w) ?: -EINVAL;
@@ -163,6 +183,8 @@ int agent_execute(struct agent *a, const struct mcp_action *act, const struct ag
         switch (act->kind) {
         case MCP_ACT_KEY:
                 r = input_combos(&a->in, p->combos, p->n_combos);
+                if (r == -ENOMEM)
+                        return r;
                 if (r < 0)
                         return agent_say(o, "The keys cannot all be pressed: the keyboard map lacks some and has too few spare "
                                       "keycodes.") ?: -EIO;
@@ -208,11 +230,19 @@ int agent_execute(struct agent *a, const struct mcp_action *act, const struct ag
         case MCP_ACT_HOLD_KEY:
                 hold(a, p, true);
                 xcb_flush(a->conn);
-                pass_time(a, act->duration_ms);
+                r = pass_time(a, act->duration_ms, admitted);
+                /* Up at once on a takeover too, not at the hold's end (the
+                 * helper lets go of them as well: whichever comes first). */
                 hold(a, p, false);
+                if (r == -ESTALE) {
+                        (void) input_sync(&a->in);
+                        return r;
+                }
                 break;
         case MCP_ACT_WAIT:
-                pass_time(a, act->duration_ms);
+                r = pass_time(a, act->duration_ms, admitted);
+                if (r == -ESTALE)
+                        return r;
                 break;
         case MCP_ACT_CURSOR_POSITION: {
                 xcb_query_pointer_reply_t *q = xcb_query_pointer_reply(a->conn, xcb_query_pointer(a->conn, a->root), NULL);
@@ -232,5 +262,13 @@ int agent_execute(struct agent *a, const struct mcp_action *act, const struct ag
         r = input_sync(&a->in);
         if (r < 0)
                 return agent_say(o, "The X server refused the input.") ?: -EIO;
+        /* A press that reached the server after a take may have come after
+         * the helper let go of what was down (lease-settled.h): let go of
+         * it here, now that the server has it; the action is void. */
+        if (act->kind == MCP_ACT_DOWN && !cli_action_still_valid(a->dirfd, admitted)) {
+                input_button(&a->in, act->button, false);
+                (void) input_sync(&a->in);
+                return -ESTALE;
+        }
         return 0;
 }

@@ -450,6 +450,9 @@ int agent_clipboard_read(struct agent *a, bool png, uint8_t **ret, size_t *ret_s
         *ret = NULL;
         if (!admit(a, "clipboard_read", &admitted, o))
                 return 0;
+        if (clipboard_wait_handback(a->dirfd, admitted.epoch) < 0)
+                return agent_say(o, "The desktop's helper has not emptied the clipboard since the hand-back; it is not "
+                              "read. Restart the desktop if this lasts.");
         r = clipboard_get(a->conn, a->root, png, a->clipboard_max, on_event, &a->settle, ret, ret_size);
         if (r == -ENOMEM)
                 return r;
@@ -474,6 +477,10 @@ static int clipboard_write_admitted(struct agent *a, const char *text, size_t si
 
         if (size > a->clipboard_max)
                 return agent_say(o, "The text is larger than [agent] clipboard_max_bytes (%zu bytes).", a->clipboard_max);
+        /* After the hand-back's emptying, or that would empty this. */
+        if (clipboard_wait_handback(a->dirfd, admitted->epoch) < 0)
+                return agent_say(o, "The desktop's helper has not emptied the clipboard since the hand-back; it is not "
+                              "written. Restart the desktop if this lasts.");
         r = clipboard_set(a->dirfd, false, text, size);
         if (r < 0)
                 return agent_say(o, r == -ETIME ? "The desktop's helper did not take the clipboard; restart the desktop."

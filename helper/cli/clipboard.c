@@ -10,6 +10,7 @@
 
 #include "clipboard.h"
 #include "clipboard-files.h"
+#include "lease-settled.h"
 #include "util.h"
 
 static xcb_atom_t intern(xcb_connection_t *c, const char *name) {
@@ -213,4 +214,8 @@ int clipboard_set(int runtime_fd, bool png, const void *data, size_t size) {
                 while ((n = read(ino, buf, sizeof buf)) > 0)
                         ;
         }
+}
+
+int clipboard_wait_handback(int runtime_fd, unsigned long long epoch) {
+        return lease_settled_wait_at(runtime_fd, epoch, LEASE_SETTLED_WAIT_MS);
 }

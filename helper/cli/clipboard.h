@@ -29,6 +29,15 @@ int clipboard_get(xcb_connection_t *c, xcb_window_t root, bool png, size_t max,
                   size_t *ret_size);
 
 /*
+ * Before the agent's clipboard is touched under the lease admitted at
+ * epoch: wait (inotify, LEASE_SETTLED_WAIT_MS at most) until the helper has
+ * emptied CLIPBOARD and PRIMARY after a human's hold (lease-settled.h), so
+ * that what the human copied is never read, nor empties the agent's own
+ * content afterwards. 0, -ETIME when the helper did not (refuse then).
+ */
+int clipboard_wait_handback(int runtime_fd, unsigned long long epoch);
+
+/*
  * Hand data to the helper of the desktop whose runtime dir is runtime_fd,
  * and wait until it took it (inotify). -ETIME when it did not (no helper
  * serving the clipboard): nothing is left behind.

@@ -12,6 +12,7 @@
 #include "clipboard.h"
 #include "journal-hook.h"
 #include "lease.h"
+#include "lease-settled.h"
 #include "log.h"
 #include "util.h"
 #include "verbs.h"
@@ -107,6 +108,12 @@ int verb_clipboard(const struct cli_args *args) {
         r = cli_action_admit(dirfd, profile, streq(action, "get") ? "clipboard get" : "clipboard set", false, &admitted);
         if (r != EXIT_OK)
                 return r;
+        /* What a human copied during a hold is emptied at the hand-back: not read before, nor emptying a set after. */
+        if (clipboard_wait_handback(dirfd, admitted.epoch) < 0) {
+                log_error("The helper of desktop %s has not emptied the clipboard since the hand-back within %u ms; "
+                          "restart the desktop.", profile, LEASE_SETTLED_WAIT_MS);
+                return EXIT_FAILED;
+        }
         if (streq(action, "set")) {
                 r = clipboard_set(dirfd, png, in, size);
                 if (in)

@@ -209,6 +209,8 @@ static int parse_args(struct request *req, const char *name, const char *const *
         case ACT_KEY:
                 if (n == 0)
                         return usage_error("key takes one or more COMBOs.");
+                if (n > INPUT_COMBOS_MAX)
+                        return usage_error("key takes at most %d COMBOs; type text with type.", INPUT_COMBOS_MAX);
                 req->combos = calloc(n, sizeof *req->combos);
                 if (!req->combos)
                         return log_error("Out of memory."), EXIT_FAILED;
@@ -369,6 +371,16 @@ static int act(struct input *in, struct request *req, int dirfd, const struct le
         r = input_sync(in);
         if (r < 0)
                 return log_error_errno(r, "The X server refused the input: %m"), EXIT_FAILED;
+        /* A press that reached the server after a take may have come after
+         * the helper let go of what was down (lease-settled.h): let go of
+         * it here, now that the server has it (cli_action_done() says why). */
+        if (req->action == ACT_DOWN && !cli_action_still_valid(dirfd, admitted)) {
+                if (req->keysym)
+                        input_stroke(in, &st, false);
+                else
+                        input_button(in, req->button, false);
+                (void) input_sync(in);
+        }
         return EXIT_OK;
 }
 

@@ -59,6 +59,7 @@ struct bridge {
         int in_flags, out_flags;        /* stdin/stdout flags to restore, -1 if untouched */
         bool in_eof, sock_eof, shut_wr;
         bool evicted;                   /* a human other than this viewer took control */
+        bool settling;                  /* this viewer took control; its input waits for the helper's release */
         unsigned long long evicted_epoch;
         bool out_pipe;                  /* stdout is a pipe: splice() the server's bytes into it */
         int relay[2];                   /* stdout is a socket: the pipe spliced through, else -EBADF */
@@ -67,6 +68,7 @@ struct bridge {
         struct rfb_relay rfb;           /* the filter, the lease gate, the activity stamp */
         struct bridge_buf up;           /* filtered client bytes for the server */
         struct bridge_buf down;         /* server bytes for the client */
+        size_t raw_len;                 /* bytes of raw read, kept until this viewer's take settles */
         uint8_t raw[BRIDGE_READ_MAX];
 };
 
@@ -112,10 +114,13 @@ static void update_input(struct bridge *b) {
         (void) lease_read_at(b->dirfd, &l);
         /* A take is a file a human's take wrote: a damaged file takes input
          * from everyone, but is no takeover to hide the screen for. */
-        if (rfb_relay_lease(&b->rfb, &l) == RFB_RELAY_TAKEN) {
+        enum rfb_relay_control c = rfb_relay_lease(&b->rfb, &l);
+
+        if (c == RFB_RELAY_TAKEN) {
                 b->evicted = true;
                 b->evicted_epoch = l.epoch;
         }
+        b->settling = c == RFB_RELAY_SETTLING;
 }
 
 static int note_lease_event(const struct inotify_event *ev, void *userdata) {
@@ -281,12 +286,33 @@ static int read_sock(struct bridge *b) {
         return 0;
 }
 
+/* The bytes in raw, through the relay into up. -EBADMSG when the client broke the protocol (already said why). */
+static int feed_in(struct bridge *b) {
+        size_t room = buf_room(&b->up), got;
+        size_t n = b->raw_len;
+        int r;
+
+        b->raw_len = 0;
+        r = rfb_relay_from_viewer(&b->rfb, b->raw, n, b->up.data + b->up.end, room, &got);
+        b->up.end += got;
+        if (r == -EBADMSG) {
+                log_error("Closing the RFB stream of %s: the viewer sent %s.", b->profile, rfb_relay_error(&b->rfb));
+                return r;
+        }
+        if (r < 0)
+                return log_error_errno(r, "Cannot filter the RFB stream of %s: %m", b->profile);
+        return 0;
+}
+
 /* -EBADMSG when the client broke the protocol (already said why). */
 static int read_in(struct bridge *b) {
-        size_t room = buf_room(&b->up), want, got;
+        size_t room = buf_room(&b->up), want;
         ssize_t n;
         int r;
 
+        /* Bytes kept while a take settled go first; none are read meanwhile. */
+        if (b->raw_len > 0 || b->settling)
+                return 0;
         if (room <= RFB_FILTER_HOLD_MAX)
                 return 0;
         want = room - RFB_FILTER_HOLD_MAX;
@@ -306,6 +332,7 @@ static int read_in(struct bridge *b) {
                 b->in_eof = true;
                 return 0;
         }
+        b->raw_len = (size_t) n;
         /* Whatever lease change finished before these bytes were read
          * applies to them, even when poll() reported both at once or the
          * change came after poll() returned. */
@@ -314,15 +341,10 @@ static int read_in(struct bridge *b) {
                 return r;
         if (b->evicted)
                 return 0;       /* the caller ends the stream; nothing of these bytes goes on */
-        r = rfb_relay_from_viewer(&b->rfb, b->raw, (size_t) n, b->up.data + b->up.end, room, &got);
-        b->up.end += got;
-        if (r == -EBADMSG) {
-                log_error("Closing the RFB stream of %s: the viewer sent %s.", b->profile, rfb_relay_error(&b->rfb));
-                return r;
-        }
-        if (r < 0)
-                return log_error_errno(r, "Cannot filter the RFB stream of %s: %m", b->profile);
-        return 0;
+        /* This viewer's own take, not settled yet: they pass once it is (bridge_loop). */
+        if (b->settling)
+                return 0;
+        return feed_in(b);
 }
 
 static int set_nonblock(int fd, int *ret_flags) {
@@ -379,7 +401,12 @@ static int bridge_loop(struct bridge *b) {
                         b->shut_wr = true;
                 }
 
-                if (!b->in_eof && !b->sock_eof && buf_room(&b->up) > RFB_FILTER_HOLD_MAX)
+                /* While this viewer's take settles, its bytes stay unread
+                 * rather than dropped: its first event, sent as soon as the
+                 * take returned, passes once the agent's held input is up
+                 * (the helper's stamp is a lease event on the inotify fd). */
+                if (!b->in_eof && !b->sock_eof && !b->settling && b->raw_len == 0 &&
+                    buf_room(&b->up) > RFB_FILTER_HOLD_MAX)
                         pfd[P_IN].fd = STDIN_FILENO;
                 if (!b->sock_eof) {
                         if (buf_room(&b->down) > 0 && !b->relay_full)
@@ -403,6 +430,8 @@ static int bridge_loop(struct bridge *b) {
                         return EXIT_FAILED;
                 if (b->evicted)
                         return evict(b);
+                if (b->raw_len > 0 && !b->settling && feed_in(b) < 0)
+                        return EXIT_FAILED;
                 if (pfd[P_SIGNAL].revents) {
                         struct signalfd_siginfo si;
                         if (read(b->sigfd, &si, sizeof si) == sizeof si)

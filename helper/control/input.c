@@ -255,6 +255,8 @@ int input_combos(struct input *in, const struct combo *combos, size_t n_combos) 
         struct typer t;
         size_t n = 0, end;
 
+        if (n_combos > INPUT_COMBOS_MAX)
+                return -E2BIG;
         for (size_t i = 0; i < n_combos; i++)
                 n += combos[i].n;
         all = malloc((n ?: 1) * sizeof *all);

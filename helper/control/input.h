@@ -88,10 +88,19 @@ void input_drag(struct input *in, unsigned button, const unsigned (*path)[2], si
  * protocol's buttons 4/5 and 6/7). */
 void input_scroll(struct input *in, long long dx, long long dy);
 
+/* Combos in one key action: a shortcut or a short walk through a dialog
+ * ("ctrl+a ctrl+c", "Down Down Return"). Each combo is at most COMBO_MAX
+ * keys, so one action is at most INPUT_COMBOS_MAX * COMBO_MAX strokes sent
+ * without a look at the lease, as many combos as type sends characters
+ * between two looks (INPUT_TYPE_BATCH); text goes through type, which
+ * looks again after every batch. */
+#define INPUT_COMBOS_MAX INPUT_TYPE_BATCH
+
 /*
  * Press each combo in order (its keys down in order, then up in reverse),
- * binding spare keycodes for keys the map lacks. -ENOENT when a key can
- * neither be found nor bound (checked before anything is sent), -ENOMEM.
+ * binding spare keycodes for keys the map lacks. -E2BIG for more than
+ * INPUT_COMBOS_MAX combos, -ENOENT when a key can neither be found nor
+ * bound (both checked before anything is sent), -ENOMEM.
  */
 int input_combos(struct input *in, const struct combo *combos, size_t n);
 

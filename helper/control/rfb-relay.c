@@ -3,6 +3,7 @@
  * The lease-gated RFB relay (rfb-relay.h): the state `botdesk rfb` and
  * `botdesk web` share, one viewer's filter, gate and activity stamp.
  */
+#include "lease-settled.h"
 #include "log.h"
 #include "profile.h"
 #include "rfb-relay.h"
@@ -18,7 +19,13 @@ void rfb_relay_init(struct rfb_relay *r, const char *profile, const char *viewer
 }
 
 enum rfb_relay_control rfb_relay_lease(struct rfb_relay *r, const struct lease *l) {
-        bool allow = lease_allows_input(l, r->viewer);
+        bool holds = lease_allows_input(l, r->viewer);
+        /* The holder's input waits until the desktop's helper released what
+         * the agent held down (lease-settled.h): the helper's releases reach
+         * the server's queue before it writes the stamp, so they come before
+         * this viewer's first event, whoever saw the take first. A placed
+         * desktop's relay has no dir: the far side's `botdesk rfb` waits. */
+        bool allow = holds && (r->dirfd < 0 || lease_settled_for(r->dirfd, l->epoch));
 
         if (allow != r->filter.allow_input)
                 log_debug("Input from a viewer of %s is now %s (lease epoch %llu).", r->profile,
@@ -26,6 +33,8 @@ enum rfb_relay_control rfb_relay_lease(struct rfb_relay *r, const struct lease *
         r->filter.allow_input = allow;
         if (allow)
                 return RFB_RELAY_CONTROL;
+        if (holds)
+                return RFB_RELAY_SETTLING;
         if (l->holder != LEASE_HUMAN)
                 return RFB_RELAY_WATCH;
         /* A damaged file fails closed as a human without a viewer: no take by anyone. */

@@ -27,6 +27,9 @@
 enum rfb_relay_control {
         RFB_RELAY_WATCH,        /* the agent holds control: the screen is shown, input dropped */
         RFB_RELAY_CONTROL,      /* this viewer holds control: its input passes */
+        RFB_RELAY_SETTLING,     /* this viewer holds control, but the helper has not released the agent's
+                                 * held input yet (lease-settled.h): input waits (`botdesk rfb` reads none
+                                 * meanwhile) or is dropped; the stamp's write is a lease change */
         RFB_RELAY_TAKEN,        /* a human other than this viewer took control (a readable lease) */
         RFB_RELAY_FAIL_CLOSED,  /* the lease cannot be trusted (lease.h): nobody's input passes */
 };

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "lease.h"
+#include "lease-settled.h"
 #include "lease-watch.h"
 #include "util.h"
 
@@ -22,7 +23,7 @@ int lease_watch_add(int ino, int dirfd) {
 
 bool lease_event_changes(const struct inotify_event *ev) {
         return (ev->mask & (IN_Q_OVERFLOW | IN_IGNORED | IN_DELETE_SELF)) ||
-               (ev->len > 0 && streq(ev->name, LEASE_FILE));
+               (ev->len > 0 && (streq(ev->name, LEASE_FILE) || streq(ev->name, LEASE_SETTLED_FILE)));
 }
 
 int inotify_drain(int ino, int (*on_event)(const struct inotify_event *ev, void *userdata), void *userdata) {

@@ -27,7 +27,8 @@ int lease_watch_add(int ino, int dirfd);
 
 /*
  * Whether ev (on a runtime dir's watch) may have changed the lease: the
- * lease file itself, the dir gone (its watch with it), or a queue that
+ * lease file itself or what the helper settled of it (lease-settled.h: a
+ * human's input waits for it), the dir gone (its watch with it), or a queue that
  * overflowed and so may have lost one.
  */
 bool lease_event_changes(const struct inotify_event *ev);

@@ -18,6 +18,7 @@
 #include "record.h"
 #include "setup.h"
 #include "journal-frame-request.h"
+#include "lease-settled.h"
 #include "socket-util.h"
 #include "session-settle.h"
 #include "spawn.h"
@@ -34,6 +35,7 @@ static const char *const runtime_moved[] = {
 static const char *const runtime_dropped[] = {
         HELPER_RECORD_FILE, "env", "Xauthority", "last-error", START_LOCK_FILE, ADOPT_SOCKET, SPARE_SETTINGS_FILE,
         JOURNAL_FRAME_SOCKET,   /* bound again in the profile's dir (start_watch_ready) */
+        LEASE_SETTLED_FILE,     /* the spare's lease settled; the profile's is written again (start_watch_ready) */
 };
 
 

@@ -44,7 +44,21 @@ static void answer(struct clipboard_owner *c, const xcb_selection_request_event_
                 .property = XCB_ATOM_NONE,
         };
 
-        if (req->selection == c->clipboard && c->data) {
+        if ((req->selection == c->clipboard && c->empty_clipboard) ||
+            (req->selection == XCB_ATOM_PRIMARY && c->empty_primary)) {
+                /* Emptied at a hand-back: text, of no length. */
+                if (req->target == c->targets) {
+                        xcb_atom_t list[] = { c->targets, c->utf8, c->text_plain_utf8, c->text_plain, XCB_ATOM_STRING, c->text };
+
+                        xcb_change_property(conn, XCB_PROP_MODE_REPLACE, req->requestor, prop, XCB_ATOM_ATOM, 32,
+                                            ELEMENTSOF(list), list);
+                        ev.property = prop;
+                } else if (is_text_target(c, req->target)) {
+                        xcb_change_property(conn, XCB_PROP_MODE_REPLACE, req->requestor, prop,
+                                            req->target == c->text ? c->utf8 : req->target, 8, 0, "");
+                        ev.property = prop;
+                }
+        } else if (req->selection == c->clipboard && c->data) {
                 if (req->target == c->targets) {
                         xcb_atom_t list[7];
                         uint32_t n = 0;
@@ -73,18 +87,25 @@ static void answer(struct clipboard_owner *c, const xcb_selection_request_event_
         xcb_flush(conn);
 }
 
-static int on_x(sd_event_source *s, int fd, uint32_t revents, void *userdata) {
-        struct clipboard_owner *c = userdata;
+/* Every event the connection holds, read or queued: also after a reply was waited for, which queues them unseen. */
+static void drain(struct clipboard_owner *c) {
         xcb_generic_event_t *ev;
 
         while ((ev = xcb_poll_for_event(c->x.conn))) {
+                const xcb_selection_clear_event_t *clear = (const xcb_selection_clear_event_t *) ev;
+
                 switch (ev->response_type & 0x7f) {
                 case XCB_SELECTION_REQUEST:
                         answer(c, (const xcb_selection_request_event_t *) ev);
                         break;
                 case XCB_SELECTION_CLEAR:
-                        /* Someone else copied: their content is the clipboard now. */
-                        forget(c);
+                        /* Someone else copied: their content is the selection now. */
+                        if (clear->selection == XCB_ATOM_PRIMARY)
+                                c->empty_primary = false;
+                        else {
+                                forget(c);
+                                c->empty_clipboard = false;
+                        }
                         break;
                 }
                 free(ev);
@@ -93,6 +114,45 @@ static int on_x(sd_event_source *s, int fd, uint32_t revents, void *userdata) {
                 log_warning("The clipboard's X connection broke; the agent's clipboard is gone until the next start.");
                 c->io = sd_event_source_disable_unref(c->io);
         }
+}
+
+static int on_x(sd_event_source *s, int fd, uint32_t revents, void *userdata) {
+        drain(userdata);
+        return 0;
+}
+
+static bool owns(struct clipboard_owner *c, xcb_atom_t selection) {
+        xcb_get_selection_owner_reply_t *r =
+                xcb_get_selection_owner_reply(c->x.conn, xcb_get_selection_owner(c->x.conn, selection), NULL);
+        bool ours = r && r->owner == c->window;
+
+        free(r);
+        return ours;
+}
+
+int clipboard_owner_take_back(struct clipboard_owner *c) {
+        bool ours;
+
+        if (!c->io)
+                return -ENOTCONN;
+        /* The server's word, not the events read so far: a SelectionClear
+         * may still be on its way. Still ours, it holds what the agent put
+         * there (or the last hand-back's nothing): kept. */
+        if (!owns(c, c->clipboard)) {
+                forget(c);
+                c->empty_clipboard = true;
+                xcb_set_selection_owner(c->x.conn, c->window, c->clipboard, XCB_CURRENT_TIME);
+        }
+        if (!owns(c, XCB_ATOM_PRIMARY)) {
+                c->empty_primary = true;
+                xcb_set_selection_owner(c->x.conn, c->window, XCB_ATOM_PRIMARY, XCB_CURRENT_TIME);
+        }
+        /* The replies say the server made both ours, so every ConvertSelection from now on reaches us. */
+        ours = owns(c, c->clipboard) && owns(c, XCB_ATOM_PRIMARY);
+        drain(c);
+        if (!ours)
+                return c->io ? -EBUSY : -EIO;
+        log_debug("Control is back with the agent: CLIPBOARD and PRIMARY are the helper's.");
         return 0;
 }
 
@@ -109,6 +169,7 @@ static void take(struct clipboard_owner *c, const char *name, bool png) {
                 return;
         }
         forget(c);
+        c->empty_clipboard = false;
         c->data = (uint8_t *) data;
         c->size = size;
         c->png_data = png;

@@ -319,7 +319,7 @@ void start_watch_ready(struct supervisor *s) {
                 log_warning_errno(r, "Cannot watch the session write its settings (%m); the next start will not adopt a spare.");
         handback_done(&s->handback);
         r = handback_watch(&s->handback, s->event, s->runtime_fd, (unsigned) s->display, s->cookie, s->cfg.width,
-                           s->cfg.height, s->cfg.dpi);
+                           s->cfg.height, s->cfg.dpi, &s->clipboard);
         if (r < 0)
                 log_warning_errno(r, "Cannot watch the lease (%m); a viewer's resize will outlast the hand-back.");
         viewer_gone_done(&s->viewer_gone);

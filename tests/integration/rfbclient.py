@@ -7,6 +7,7 @@
 VIEWER "-" runs `botdesk rfb` without --viewer. Actions, in order:
   move:X,Y    PointerEvent, then a framebuffer update request whose reply
               proves the server processed the event
+  key:SYM     KeyEvent down and up of keysym SYM (0x61 for a), then the same proof
   run:CMD     a shell command
   where:LABEL print "LABEL X,Y", the X pointer position
   resize:WxH  SetDesktopSize of one screen, then read until the server
@@ -105,6 +106,10 @@ class Client:
         self.w.write(struct.pack(">BBHH", 5, 0, x, y))
         self.sync()
 
+    def key(self, sym):
+        self.w.write(struct.pack(">BBxxI", 4, 1, sym) + struct.pack(">BBxxI", 4, 0, sym))
+        self.sync()
+
     def wait_close(self, seconds, stop):
         """Read updates until EOF; stop() ends the wait by closing the bridge."""
         gave_up = threading.Event()
@@ -147,6 +152,8 @@ def main():
         for op, arg in actions:
             if op == "move":
                 client.move(*map(int, arg.split(",")))
+            elif op == "key":
+                client.key(int(arg, 0))
             elif op == "run":
                 subprocess.run(arg, shell=True, check=True, stdout=subprocess.DEVNULL)
             elif op == "where":

@@ -16,4 +16,5 @@ for f in "$build"/helper/botdesk*; do
 done
 [ -f "$build/botdesk-config.h" ] && cp "$build/botdesk-config.h" "$dest/"
 [ -x "$build/tests/integration/input-recorder" ] && cp "$build/tests/integration/input-recorder" "$dest/tests/integration/"
+[ -x "$build/tests/integration/held-input-state" ] && cp "$build/tests/integration/held-input-state" "$dest/tests/integration/"
 chmod -R a+rX "$dest"

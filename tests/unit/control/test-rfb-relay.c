@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "lease.h"
+#include "lease-settled.h"
 #include "rfb-relay.h"
 #include "util.h"
 
@@ -160,6 +161,31 @@ static void test_throttle(void) {
         tap_ok(k >= 0 && r.last_activity != 0 && activity_mtime() > 1000, "a chunk from the viewer stamps the activity");
 }
 
+/* The holder's input waits until the helper settled its take (lease-settled.h). */
+static void test_settling(void) {
+        struct rfb_relay r;
+        struct lease l = human("alice");
+
+        rfb_relay_init(&r, "work", "alice", dirfd_, MAX_CUT);
+        if (lease_settled_write_at(dirfd_, 4) < 0)
+                abort();
+        TAP_EQ_INT(rfb_relay_lease(&r, &l), RFB_RELAY_SETTLING, "alice's take of epoch 5, settled up to 4: it settles");
+        tap_ok(!r.filter.allow_input, "meanwhile her input does not pass");
+        if (lease_settled_write_at(dirfd_, 5) < 0)
+                abort();
+        TAP_EQ_INT(rfb_relay_lease(&r, &l), RFB_RELAY_CONTROL, "settled up to 5: alice controls");
+        tap_ok(r.filter.allow_input, "and her input passes");
+        l = human("bob");
+        TAP_EQ_INT(rfb_relay_lease(&r, &l), RFB_RELAY_TAKEN, "bob's lease is bob's, settled or not");
+        if (write_file_atomic_at(dirfd_, LEASE_SETTLED_FILE, "x\n", 2, 0600) < 0)
+                abort();
+        l = human("alice");
+        TAP_EQ_INT(rfb_relay_lease(&r, &l), RFB_RELAY_SETTLING, "a damaged record settles nothing");
+        rfb_relay_init(&r, "work", "alice", -EBADF, MAX_CUT);
+        TAP_EQ_INT(rfb_relay_lease(&r, &l), RFB_RELAY_CONTROL, "a placed desktop's relay (no dir) leaves the wait to the far side");
+        (void) unlinkat(dirfd_, LEASE_SETTLED_FILE, 0);
+}
+
 int main(void) {
         scratch_dir_make(tmpdir, sizeof tmpdir, "botdesk-test-rfb-relay");
         dirfd_ = open(tmpdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -167,6 +193,7 @@ int main(void) {
                 die("open");
 
         test_gate();
+        test_settling();
         test_bytes();
         test_throttle();
 
