@@ -29,9 +29,12 @@ tests+=(git)
 # The polkit rule's unit test runs it under node (Debian: nodejs provides /usr/bin/node).
 tests+=(nodejs)
 
-# The MCP test's client (tests/integration/mcp.sh): the official SDK, pinned,
-# into a directory of its own outside any source tree.
-MCP_SDK=@modelcontextprotocol/sdk@1.32.2
+# npm packages the tests drive, each pinned to an exact version (an unpinned
+# install may serve an old major here), into one directory of their own
+# outside any source tree. One package a line, with the test that uses it.
+npm_tests=(
+        @modelcontextprotocol/sdk@1.32.2        # the MCP v1 client (tests/integration/mcp.sh)
+)
 MCP_SDK_DIR=/usr/local/lib/botdesk-tests
 
 list=0
@@ -51,15 +54,21 @@ missing=()
 for p in "${want[@]}"; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-sdk_missing=0
-if [ "${1:-}" = --tests ] &&
-   ! grep -qs "\"version\": \"${MCP_SDK##*@}\"" "$MCP_SDK_DIR/node_modules/@modelcontextprotocol/sdk/package.json"; then
-        sdk_missing=1
+# npm_installed NAME@VERSION: that exact version is in MCP_SDK_DIR.
+npm_installed() {
+        local name=${1%@*} version=${1##*@}
+        grep -qs "\"version\": \"$version\"" "$MCP_SDK_DIR/node_modules/$name/package.json"
+}
+npm_missing=()
+if [ "${1:-}" = --tests ]; then
+        for p in "${npm_tests[@]}"; do
+                npm_installed "$p" || npm_missing+=("$p")
+        done
 fi
-[ ${#missing[@]} -eq 0 ] && [ "$sdk_missing" = 0 ] && exit 0
+[ ${#missing[@]} -eq 0 ] && [ ${#npm_missing[@]} -eq 0 ] && exit 0
 
 if [ "$(id -u)" -ne 0 ]; then
-        [ "$sdk_missing" = 1 ] && missing+=("$MCP_SDK (npm)")
+        for p in "${npm_missing[@]}"; do missing+=("$p (npm)"); done
         echo "install-deps: run as root (sudo) to install: ${missing[*]}" >&2
         exit 1
 fi
@@ -69,9 +78,13 @@ if [ ${#missing[@]} -gt 0 ]; then
         apt-get update -q
         apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
-if [ "$sdk_missing" = 1 ]; then
-        echo "install-deps: installing $MCP_SDK into $MCP_SDK_DIR" >&2
+if [ ${#npm_missing[@]} -gt 0 ]; then
+        echo "install-deps: installing ${npm_missing[*]} into $MCP_SDK_DIR" >&2
         mkdir -p "$MCP_SDK_DIR"
-        npm install --no-audit --no-fund --prefix "$MCP_SDK_DIR" "$MCP_SDK"
-        echo "install-deps: the MCP SDK is in $MCP_SDK_DIR/node_modules" >&2
+        # All at once, so that npm resolves them together and keeps every one.
+        npm install --no-audit --no-fund --save-exact --prefix "$MCP_SDK_DIR" "${npm_tests[@]}"
+        for p in "${npm_tests[@]}"; do
+                npm_installed "$p" || { echo "install-deps: npm did not install $p" >&2; exit 1; }
+        done
+        echo "install-deps: the tests' npm packages are in $MCP_SDK_DIR/node_modules" >&2
 fi
