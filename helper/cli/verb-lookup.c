@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * botdesk lookup: find a profile's logind session through sd-login, the way
- * DESIGN.md section 10 says: among the caller's sessions, those whose
+ * doc/design.md ("The PAM module and the logind tier") says: among the caller's sessions, those whose
  * service is "botdesk", then the one on the profile's display (from the
  * helper's record, else the last display file). A session whose leader,
  * the helper, carries BOTDESK_PROFILE=PROFILE in its environment (the

@@ -9,7 +9,7 @@
  * desktop costs what an idle Xfce desktop holds of its own, measured
  * beside others (shared pages are already paid): its private memory (USS)
  * and its tasks (threads). Measured on Debian 12, TigerVNC 1.12, Xfce 4.18,
- * 2026-12-02: 93 MB and 18 tasks in 8 processes (README, "Sizing"). The
+ * 2026-12-02: 93 MB and 18 tasks in 8 processes (doc/sizing.md). The
  * budgets leave room for an agent's small programs; a headed browser costs
  * more and is the agent's, not the desktop's.
  */

@@ -107,7 +107,7 @@ async function xfce(client, computer) {
 async function main() {
         // The SDK passes a child only HOME, PATH, USER and a few more: the
         // desktop is found through XDG_RUNTIME_DIR (and here BOTDESK_CONFIG),
-        // which an agent's configuration passes as "env" (README).
+        // which an agent's configuration passes as "env" (README.md, doc/agents-mcp.md).
         const transport = new StdioClientTransport({ command: botdesk, args: ['mcp', profile], stderr: 'inherit',
                                                      env: { ...process.env } });
         const client = new Client({ name: 'botdesk-tests', version: '1.0.0' });

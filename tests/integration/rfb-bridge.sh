@@ -7,7 +7,7 @@
 # never gets input; while a human holds the lease, only that viewer
 # connects; bad client data closes the stream (exit 1); a desktop
 # that does not run gives exit 4. With gvnccapture and socat, a stock
-# client behind the README's private front (a 0600 Unix listener) captures
+# client behind the private front of doc/web-viewer.md (a 0600 Unix listener) captures
 # a full-size image. Connections closed before their handshake lock no
 # viewer out.
 . "$(dirname "$0")/lib.sh"
@@ -76,7 +76,7 @@ printf 'RFB 003.008\n\001\000\007\000\000\000' | timeout 20 "$BOTDESK" rfb "$P" 
 t_is "$?" 1 "an unknown client message type closes the stream with exit 1"
 t_is "$(wc -l <"$BD_T/out/bad.err")" 1 "... and one line on stderr: $(cat "$BD_T/out/bad.err")"
 
-# ---- a stock client behind the README's private front -----------------------------------------
+# ---- a stock client behind doc/web-viewer.md's private front -----------------------------------------
 # The front is a 0600 Unix listener (socat UNIX-LISTEN, mode=0600); the
 # viewer's side of `ssh -L` is played by a loopback TCP-to-Unix socat, since
 # gvnccapture speaks TCP only.
@@ -89,7 +89,7 @@ if command -v gvnccapture >/dev/null 2>&1 && command -v socat >/dev/null 2>&1; t
         # Bounded: socat binds its socket and then applies mode= within 5 s
         # (between the two the socket has the umask's mode).
         for _ in $(seq 50); do [ -S "$FRONT" ] && [ "$(stat -c %a "$FRONT" 2>/dev/null)" = 600 ] && break; sleep 0.1; done
-        t_is "$(stat -c %a "$FRONT" 2>/dev/null)" 600 "the README's front (socat UNIX-LISTEN ...,mode=0600) makes a 0600 socket"
+        t_is "$(stat -c %a "$FRONT" 2>/dev/null)" 600 "doc/web-viewer.md's front (socat UNIX-LISTEN ...,mode=0600) makes a 0600 socket"
         if bd_tcp_front "$P" v1 "UNIX-CONNECT:$FRONT" 2>"$BD_T/out/front.err"; then
                 TUNNEL=$BD_FRONT_PID port=$BD_FRONT_PORT
                 timeout 60 gvnccapture "127.0.0.1:$((port - 5900))" "$BD_T/out/capture.png" >"$BD_T/out/capture.log" 2>&1

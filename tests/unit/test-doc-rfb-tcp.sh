@@ -18,6 +18,7 @@ warning='every (local )?user'
 
 n=0 failed=0
 files=("$src/README.md" "$src/SECURITY.md")
+while IFS= read -r -d '' f; do files+=("$f"); done < <(find "$src/doc" -maxdepth 1 -type f -name '*.md' -print0 | sort -z)
 while IFS= read -r -d '' f; do files+=("$f"); done < <(find "$src/conf" -type f \( -name '*.scd' -o -name '*.md' -o -name '*.ini' \
         -o -name '*.in' -o -name '*.socket' -o -name '*.yaml' -o -name '*.yml' -o -name '*.txt' \) -print0 | sort -z)
 for f in "${files[@]}"; do
