@@ -230,7 +230,11 @@ static int option_apply(struct cli_args *a, int id, const char *word, const char
                 a->find = value;
                 break;
         case OPT_FOR:
-                /* The verb judges the condition, a missing one too. */
+                /* The verb judges the condition, a missing one too; two never both count. */
+                if (a->wait_for) {
+                        log_error("Give one --for: a wait has one condition.");
+                        return EXIT_USAGE;
+                }
                 a->wait_for = value ?: "";
                 break;
         case OPT_EPOCH:
