@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # botdesk wait on a real Xfce desktop: --for window=TITLE returns once a
 # window with that title is mapped (the wait already blocked before it
-# existed), with its title and id in the JSON; --for gone=TITLE once that
+# existed), with its title and id in the JSON, and once a window's title
+# changes to match; --for gone=TITLE once that
 # window's process is killed; a wait that nothing satisfies exits 1 at its
 # timeout saying what it waited for; bad usage exits 2 naming the valid
 # form; a human's lease refuses it (3), and a take while it waits ends it
@@ -10,7 +11,7 @@
 . "$(dirname "$0")/lib.sh"
 bd_init wait 470
 bd_need_xserver
-bd_need xfwm4 xmessage
+bd_need xfwm4 xmessage xprop
 [ -n "$PY" ] || t_skip_all "python3 not installed"
 bd_config desktop=xfce timeout=60
 P=$(bd_profile a)
@@ -37,6 +38,7 @@ usage_case "an unknown condition" --for title=x
 usage_case "an empty TITLE" --for window=
 usage_case "a timeout over 600 s" --for window=x --timeout 601
 usage_case "a malformed timeout" --for window=x --timeout 5s
+usage_case "two conditions" --for window=x --for gone=y
 
 if ! bd_start "$P"; then
         t_fail "the Xfce desktop starts" "$(bd_err "$P")"
@@ -74,6 +76,20 @@ WID=$(json_get 'd["id"]' <"$BD_T/w.out")
 LISTED=$("$BOTDESK" windows "$P" --json | json_get '[w["id"] for w in d["windows"] if w["title"] == "'"$NAME"'"]')
 t_is "$LISTED" "[$WID]" "... and the id botdesk windows lists for it"
 t_ok "an already open window is matched at once" timeout 10 "$BOTDESK" wait "$P" --for "window=$PART" --timeout 5
+
+# A title that changes: the client's own _NET_WM_NAME/WM_NAME, not the list.
+RENAMED=botdesk-renamed-$$
+"$BOTDESK" wait "$P" --for "window=$RENAMED" --timeout 30 --json >"$BD_T/n.out" 2>"$BD_T/n.err" &
+NPID=$!
+bd_own_pid "$NPID"
+sleep 1
+t_ok "the wait for a title no window has yet is still waiting" kill -0 "$NPID"
+timeout 10 "$BOTDESK" exec "$P" -- xprop -id "$WID" -f _NET_WM_NAME 8u -set _NET_WM_NAME "$RENAMED" \
+        >"$BD_T/out/xprop.out" 2>&1 || t_diag "xprop: $(cat "$BD_T/out/xprop.out")"
+wait "$NPID"
+t_is "$?" 0 "wait --for window= returns 0 once a window's title changes to match"
+t_is "$(json_get '(d["title"], d["id"])' <"$BD_T/n.out")" "('$RENAMED', $WID)" "... with the renamed window's title and id"
+NAME=$RENAMED
 
 # ---- gone= ------------------------------------------------------------------------------------
 
