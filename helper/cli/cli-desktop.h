@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #pragma once
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <xcb/xcb.h>
 
@@ -24,3 +26,17 @@ int cli_connect_desktop(const char *profile, const char *display, const char *xa
 
 /* The window manager's windows as `botdesk windows --json` prints them (one object, no newline), to f. 0, -ENOMEM, -EIO. */
 int cli_windows_json(xcb_connection_t *c, xcb_window_t root, const char *profile, unsigned long long epoch, FILE *f);
+
+/* One client of the window manager's list: its id and title (NULL: none). */
+struct cli_window_title {
+        xcb_window_t id;
+        char *title;
+};
+
+/* The client list (_NET_CLIENT_LIST) as `botdesk windows` reads it, each
+ * window still there with its title, into *ret (n of them; free with
+ * cli_window_titles_free()); *ret_wm whether a window manager publishes the
+ * list. 0, -ENOMEM, -EIO. */
+int cli_windows_titles(xcb_connection_t *c, xcb_window_t root, struct cli_window_title **ret, size_t *ret_n,
+                       bool *ret_wm);
+void cli_window_titles_free(struct cli_window_title *t, size_t n);

@@ -229,6 +229,14 @@ static int option_apply(struct cli_args *a, int id, const char *word, const char
         case OPT_FIND:
                 a->find = value;
                 break;
+        case OPT_FOR:
+                /* The verb judges the condition, a missing one too; two never both count. */
+                if (a->wait_for) {
+                        log_error("Give one --for: a wait has one condition.");
+                        return EXIT_USAGE;
+                }
+                a->wait_for = value ?: "";
+                break;
         case OPT_EPOCH:
                 if (cli_epoch_parse(value, &v) < 0)
                         return EXIT_USAGE;

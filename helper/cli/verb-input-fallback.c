@@ -31,6 +31,10 @@ int verb_settle(const struct cli_args *a) {
         return unsupported_args(a);
 }
 
+int verb_wait(const struct cli_args *a) {
+        return unsupported_args(a);
+}
+
 int verb_act(const struct cli_args *a) {
         return unsupported_args(a);
 }

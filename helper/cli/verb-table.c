@@ -64,6 +64,7 @@ const struct cli_option cli_options[_OPT_MAX] = {
         [OPT_TOLERANCE] = { "--tolerance", NULL, VALUE_ANY },
         [OPT_FIND] = { "--find", NULL, VALUE_ANY },
         [OPT_MAX_NODES] = { "--max-nodes", NULL, VALUE_ANY },
+        [OPT_FOR] = { "--for", NULL, VALUE_ANY, .judges_missing = true },
 };
 
 static int verb_help(const struct cli_args *a) {
@@ -192,6 +193,17 @@ static const struct verb verbs[] = {
                    "(changes under 40x40 pixels) do not count.\n",
           .options = OPTS_ACTION | OPT(OPT_JSON) | OPT(OPT_QUIET_MS) | OPT(OPT_TIMEOUT_MS), .words = "PROFILE",
           .placed = true, .own_options = true, .says_unexpected = true, .run = verb_x11_args },
+        { "wait",
+          "  wait PROFILE --for window=TITLE|gone=TITLE [--timeout S] [--json]\n"
+          "                                until a window's title contains TITLE (gone: until none does)\n",
+          .usage = "Usage: botdesk wait PROFILE --for window=TITLE|gone=TITLE [--timeout S] [--json]\n"
+                   "\n"
+                   "Wait until a window of the window manager's list has a title that contains TITLE\n"
+                   "(window=), or until none has (gone=), at most S seconds (default 30, at most 600).\n"
+                   "0 with what matched; 1 on timeout; 3 while a human holds control, or when one takes it.\n",
+          .options = OPTS_ACTION | OPT(OPT_JSON) | OPT(OPT_FOR) | OPT(OPT_TIMEOUT), .words = "PROFILE",
+          .own_options = true, .says_unexpected = true,
+          .usage_after_message = true, .run = verb_x11_args },
         { "clipboard",
           "  clipboard PROFILE get|set [--type text/plain|image/png]\n"
           "                                the agent's clipboard: print it, or make stdin it\n",

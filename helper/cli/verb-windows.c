@@ -296,6 +296,45 @@ int cli_windows_json(xcb_connection_t *c, xcb_window_t root, const char *profile
         return 0;
 }
 
+int cli_windows_titles(xcb_connection_t *c, xcb_window_t root, struct cli_window_title **ret, size_t *ret_n,
+                       bool *ret_wm) {
+        struct cli_window_title *t;
+        struct win *w = NULL;
+        xcb_window_t active;
+        size_t n, k = 0;
+        int r;
+
+        *ret = NULL;
+        *ret_n = 0;
+        r = windows_read(c, root, &w, &n, &active, ret_wm);
+        if (r < 0)
+                return r;
+        if (xcb_connection_has_error(c)) {
+                win_free(w, n);
+                return -EIO;
+        }
+        t = calloc(n ?: 1, sizeof *t);
+        if (!t) {
+                win_free(w, n);
+                return -ENOMEM;
+        }
+        for (size_t i = 0; i < n; i++)
+                if (w[i].ok) {
+                        t[k].id = w[i].id;
+                        t[k++].title = TAKE_PTR(w[i].title);
+                }
+        win_free(w, n);
+        *ret = t;
+        *ret_n = k;
+        return 0;
+}
+
+void cli_window_titles_free(struct cli_window_title *t, size_t n) {
+        for (size_t i = 0; i < n; i++)
+                free(t[i].title);
+        free(t);
+}
+
 int verb_windows(const struct cli_args *a) {
         _cleanup_close_ int dirfd = -EBADF;
         const char *profile = a->operand;

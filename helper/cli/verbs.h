@@ -45,6 +45,7 @@ struct cli_args {
         unsigned quiet_ms, timeout_ms;                  /* settle; 0 = not given */
         const char *window, *find;                      /* a11y, input (window) */
         unsigned max_nodes;                             /* a11y; 0 = not given */
+        const char *wait_for;                           /* wait: --for COND, judged by the verb */
         const char *button;                             /* input, judged by the verb */
         bool double_click, from_stdin, settle;          /* input: --double, --stdin, --settle[=MS] */
         unsigned settle_ms;                             /* input: --settle=MS; 0 = the default */
@@ -232,4 +233,7 @@ int verb_a11y(const struct cli_args *a);
 /* botdesk windows PROFILE [--json] [--start], botdesk cursor PROFILE [--json]
  * [--start]: their words from main.c's parser (verb-table.c). */
 int verb_windows(const struct cli_args *a);
+/* botdesk wait PROFILE --for window=TITLE|gone=TITLE [--timeout S] [--json]: 0 once it holds,
+ * said; 1 on timeout; 2 usage (nothing waited); 3 refused or suppressed by the lease; 4 not running. */
+int verb_wait(const struct cli_args *a);
 int verb_cursor(const struct cli_args *a);

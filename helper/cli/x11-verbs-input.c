@@ -20,6 +20,8 @@ x11_args_fn x11_input_args_verb(const char *name) {
                 return verb_clipboard;
         if (streq(name, "settle"))
                 return verb_settle;
+        if (streq(name, "wait"))
+                return verb_wait;
         if (streq(name, "a11y"))
                 return verb_a11y;
         if (streq(name, "journal"))
