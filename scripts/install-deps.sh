@@ -14,7 +14,7 @@ build=(meson ninja-build pkg-config gcc libc6-dev scdoc bash-completion libsyste
        libxcb-randr0-dev libxcb-damage0-dev)
 runtime=(libinih1 tigervnc-standalone-server xfwm4 xfce4-panel xfdesktop4 xfce4-settings xfconf
          dbus-daemon x11-xkb-utils novnc at-spi2-core)
-tests=(x11-utils x11-apps x11-xserver-utils xdotool xclip python3 socat gvncviewer valgrind clang chromium
+tests=(dbus-bin x11-utils x11-apps x11-xserver-utils xdotool xclip python3 socat gvncviewer valgrind clang chromium
        systemd-container mmdebstrap util-linux procps passwd perl hyperfine
        selinux-policy-dev selinux-policy-default semodule-utils policycoreutils setools
        qemu-system-x86 busybox-static cpio attr e2fsprogs file

@@ -30,9 +30,12 @@ static int bus_open(const struct a11y_desktop *d, sd_bus **ret, char **ret_error
 
         if (!d->enabled || !d->bus_address)
                 return fail(ret_error, EXIT_FAILED, NO_BUS_MESSAGE(d->profile));
-        r = a11y_bus_open(d->bus_address, d->timeout_usec, ret);
+        r = a11y_bus_open(d->bus_address, d->token, d->timeout_usec, ret);
         if (r == -ENXIO)
-                return fail(ret_error, EXIT_FAILED, NO_BUS_MESSAGE(d->profile));
+                return fail(ret_error, EXIT_FAILED,
+                            strdup_printf("Desktop %s has no accessibility bus running: a GTK or Qt application "
+                                          "starts it when it starts, and botdesk never starts one itself.",
+                                          d->profile));
         if (r == -EINVAL || r == -EPROTONOSUPPORT)
                 return fail(ret_error, EXIT_FAILED,
                             strdup_printf("Refused the bus address of desktop %s (its session bus's, in its runtime "
@@ -41,8 +44,9 @@ static int bus_open(const struct a11y_desktop *d, sd_bus **ret, char **ret_error
                                           d->profile));
         if (r == -EPERM)
                 return fail(ret_error, EXIT_FAILED,
-                            strdup_printf("Refused the bus of desktop %s: the process at its socket is another "
-                                          "user's.", d->profile));
+                            strdup_printf("Refused the bus of desktop %s: the process at its socket is not one "
+                                          "of the desktop's (another user's, or a program outside it).",
+                                          d->profile));
         if (r < 0)
                 return fail(ret_error, EXIT_FAILED,
                             strdup_printf("Cannot reach the accessibility bus of desktop %s: %s", d->profile,
@@ -108,7 +112,7 @@ static int window_node(const struct a11y_desktop *d, sd_bus *bus, const char *wi
                 return fail(ret_error, EXIT_FAILED,
                             strdup_printf("Desktop %s has no window %s; botdesk windows %s lists them.", d->profile,
                                           window, d->profile));
-        r = a11y_tree_read(bus, NULL, 100000, 1, d->timeout_usec, &t);
+        r = a11y_tree_read(bus, d->token, NULL, 100000, 1, d->timeout_usec, &t);
         if (r < 0)
                 return fail(ret_error, EXIT_FAILED,
                             strdup_printf("Cannot read the accessibility tree: %s", strerror(-r)));
@@ -154,7 +158,7 @@ int a11y_agent_read(const struct a11y_desktop *d, const char *window, const char
                 if (r != EXIT_OK)
                         return r;
         }
-        r = a11y_tree_read(bus, root, max_nodes, 0, d->timeout_usec, &res.tree);
+        r = a11y_tree_read(bus, d->token, root, max_nodes, 0, d->timeout_usec, &res.tree);
         if (r == -ENOENT)
                 return fail(ret_error, EXIT_FAILED, strdup_printf("The window's element %s went away.", root));
         if (r == -ENXIO)

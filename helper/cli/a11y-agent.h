@@ -25,6 +25,7 @@
 struct a11y_desktop {
         const char *profile;
         const char *bus_address;        /* the session's D-Bus */
+        const char *token;              /* BOTDESK_TOKEN of the desktop's processes (its helper's record) */
         bool enabled;                   /* [session] accessibility */
         xcb_connection_t *conn;
         xcb_window_t root;

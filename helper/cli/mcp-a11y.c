@@ -38,6 +38,7 @@ static int error_result(struct mcp_result *res, char *message) {
 int mcp_a11y_call(struct agent *a, const char *tool, const struct json_value *args, struct mcp_result *res) {
         _cleanup_(config_done) struct bd_config c = {};
         _cleanup_(paths_done) struct bd_paths p = {};
+        _cleanup_(helper_record_done) struct helper_record rec = {};
         _cleanup_(a11y_result_done) struct a11y_result r = {};
         _cleanup_strv_free_ char **env = NULL;
         _cleanup_free_ char *error = NULL, *text = NULL, *window_buf = NULL;
@@ -84,7 +85,8 @@ int mcp_a11y_call(struct agent *a, const char *tool, const struct json_value *ar
 
         if (cli_load_config(a->profile, &c) < 0)
                 return error_result(res, strdup("The configuration has errors: botdesk config check says which."));
-        if (paths_for_profile(a->profile, &p) < 0 || running_desktop_env(a->profile, a->dirfd, &p, &env) != EXIT_OK)
+        if (paths_for_profile(a->profile, &p) < 0 || running_desktop_env(a->profile, a->dirfd, &p, &env) != EXIT_OK ||
+            running_desktop_helper(a->profile, a->dirfd, &rec) != EXIT_OK)
                 return error_result(res, strdup("The desktop is not running."));
         {
                 const char *veto = cli_action_admit_pinned(a->dirfd, tool, a->epoch_pin, &admitted);
@@ -106,6 +108,7 @@ int mcp_a11y_call(struct agent *a, const char *tool, const struct json_value *ar
                 struct a11y_desktop d = {
                         .profile = a->profile,
                         .bus_address = strv_env_get(env, "DBUS_SESSION_BUS_ADDRESS"),
+                        .token = rec.token,
                         .enabled = c.accessibility,
                         .conn = a->conn,
                         .root = a->root,

@@ -126,6 +126,7 @@ static int run(const struct a11y_args *a, struct a11y_desktop *d, int dirfd) {
 int verb_a11y(const struct cli_args *args) {
         _cleanup_(config_done) struct bd_config c = {};
         _cleanup_(paths_done) struct bd_paths p = {};
+        _cleanup_(helper_record_done) struct helper_record rec = {};
         _cleanup_free_ char *display = NULL, *xauthority = NULL;
         _cleanup_strv_free_ char **env = NULL;
         _cleanup_close_ int dirfd = -EBADF;
@@ -149,6 +150,9 @@ int verb_a11y(const struct cli_args *args) {
         r = running_desktop_env(a.profile, dirfd, &p, &env);
         if (r != EXIT_OK)
                 return r;
+        r = running_desktop_helper(a.profile, dirfd, &rec);
+        if (r != EXIT_OK)
+                return r;
         r = cli_connect_desktop(a.profile, display, xauthority, &conn, &screen);
         if (r != EXIT_OK)
                 return r;
@@ -157,6 +161,7 @@ int verb_a11y(const struct cli_args *args) {
                 struct a11y_desktop d = {
                         .profile = a.profile,
                         .bus_address = strv_env_get(env, "DBUS_SESSION_BUS_ADDRESS"),
+                        .token = rec.token,
                         .enabled = c.accessibility,
                         .conn = conn,
                         .timeout_usec = A11Y_CALL_TIMEOUT_USEC_DEFAULT,

@@ -109,6 +109,9 @@ int a11y_method_call_newv(sd_bus *bus, sd_bus_message **ret, const char *dest, c
         r = sd_bus_message_new_method_call(bus, &m, dest, path, iface, member);
         if (r < 0)
                 return r;
+        r = sd_bus_message_set_auto_start(m, false);
+        if (r < 0)
+                return r;
         if (types) {
                 r = sd_bus_message_appendv(m, types, ap);
                 if (r < 0)
@@ -116,6 +119,17 @@ int a11y_method_call_newv(sd_bus *bus, sd_bus_message **ret, const char *dest, c
         }
         *ret = TAKE_PTR(m);
         return 0;
+}
+
+int a11y_method_call(sd_bus *bus, sd_bus_message **ret, const char *dest, const char *path, const char *iface,
+                     const char *member, const char *types, ...) {
+        va_list ap;
+        int r;
+
+        va_start(ap, types);
+        r = a11y_method_call_newv(bus, ret, dest, path, iface, member, types, ap);
+        va_end(ap);
+        return r;
 }
 
 /* ---- reading the tree: every request of what is known sent before any reply is read ---- */
@@ -145,6 +159,7 @@ struct app_conn {
 
 struct reader {
         sd_bus *bus;
+        const char *token;      /* the desktop's BOTDESK_TOKEN: every application's peer carries it */
         struct app_conn apps[APPS_MAX];
         size_t n_apps;
         struct a11y_tree *t;
@@ -322,7 +337,7 @@ static int app_begin(struct reader *rd, const char *name, const char *path) {
  * Both replies are in: the application's own socket, when it named one, is
  * connected to only when the address is one Unix socket (bus-address.h: an
  * application may say unixexec: or tcp:, which sd-bus would run or reach)
- * and the process there is ours and the application (a11y-bus.c). An
+ * and the process there is the application and the desktop's (a11y-bus.c). An
  * application refused is one node, marked refused, and nothing more is
  * read of it, not even through the bus: reading it there could not make us
  * run or connect anything (no address is ever asked of what it reports),
@@ -337,7 +352,8 @@ static int app_done(struct reader *rd, long k) {
         int r;
 
         if (a->address) {
-                r = a11y_app_connect(a->address, a->pid > INT32_MAX ? 0 : (pid_t) a->pid, rd->timeout, &a->conn);
+                r = a11y_app_connect(a->address, a->pid > INT32_MAX ? 0 : (pid_t) a->pid, rd->token, rd->timeout,
+                                     &a->conn);
                 if (r == -ENOMEM)
                         return r;
                 a->refused = r < 0 && r != -ENOTCONN;
@@ -636,11 +652,11 @@ static int wait_replies(struct reader *rd) {
         return 0;
 }
 
-int a11y_tree_read(sd_bus *bus, const char *root, unsigned max_nodes, unsigned max_depth, uint64_t timeout_usec,
-                   struct a11y_tree *ret) {
+int a11y_tree_read(sd_bus *bus, const char *token, const char *root, unsigned max_nodes, unsigned max_depth,
+                   uint64_t timeout_usec, struct a11y_tree *ret) {
         struct a11y_tree t = {};
         struct reader rd = {
-                .bus = bus, .t = &t, .max_nodes = max_nodes ?: 1, .max_depth = max_depth, .timeout = timeout_usec,
+                .bus = bus, .token = token, .t = &t, .max_nodes = max_nodes ?: 1, .max_depth = max_depth, .timeout = timeout_usec,
         };
         int r;
 

@@ -76,14 +76,16 @@ int a11y_state_from_name(const char *name);
 bool a11y_role_is_password(const char *role);
 
 /*
- * Connect to the accessibility bus of the session whose bus is at
- * session_address: asks org.a11y.Bus for the address (which starts it when
- * it is activatable). -ENXIO when the session has no accessibility bus;
- * -EINVAL or -EPROTONOSUPPORT when either address is refused
- * (bus_address_sanitize(): anything but one Unix socket), -EPERM when the
- * process at either socket is not our uid's (a11y-bus.c).
+ * Connect to the accessibility bus of the desktop whose session bus is at
+ * session_address and whose processes carry BOTDESK_TOKEN=token: asks a
+ * running org.a11y.Bus for the address (never starting it: nothing the
+ * reader sends activates a service). -ENXIO when the session has no
+ * accessibility bus running; -EINVAL or -EPROTONOSUPPORT when either
+ * address is refused (bus_address_sanitize(): anything but one Unix
+ * socket), -EPERM when the process at either socket is not one of the
+ * desktop's (a11y-bus.c).
  */
-int a11y_bus_open(const char *session_address, uint64_t timeout_usec, sd_bus **ret);
+int a11y_bus_open(const char *session_address, const char *token, uint64_t timeout_usec, sd_bus **ret);
 
 /*
  * Read the tree: every application the registry knows, or only the nodes
@@ -91,20 +93,27 @@ int a11y_bus_open(const char *session_address, uint64_t timeout_usec, sd_bus **r
  * nodes, none deeper than max_depth (0: any depth; 1: the applications and
  * their windows). Each call waits at most timeout_usec. An application
  * whose own socket's address is refused, or whose peer there is not the
- * application (a11y-bus.h), is one node, refused, with nothing of it read
+ * application of the desktop whose token is token (a11y-bus.h), is one node, refused, with nothing of it read
  * and no children. 0, -ENOENT for a
  * root that does not exist (any more), -ENXIO when no registry answers, or
  * another error.
  */
-int a11y_tree_read(sd_bus *bus, const char *root, unsigned max_nodes, unsigned max_depth, uint64_t timeout_usec,
-                   struct a11y_tree *ret);
+int a11y_tree_read(sd_bus *bus, const char *token, const char *root, unsigned max_nodes, unsigned max_depth,
+                   uint64_t timeout_usec, struct a11y_tree *ret);
 
 /* The errno of a failed call (e, or r): -ETIMEDOUT when it had no answer in time, -ENOENT when the object or its application is gone. */
 int a11y_error_errno(const sd_bus_error *e, int r);
 
-/* A new method call to dest (NULL: none) with its arguments appended by types and ap (types NULL: none). */
+/*
+ * A new method call to dest (NULL: none) with its arguments appended by
+ * types and ap (types NULL: none). It never starts a service: whatever bus
+ * the reader ends up on, it runs no program for the reader (the flag
+ * NO_AUTO_START).
+ */
 int a11y_method_call_newv(sd_bus *bus, sd_bus_message **ret, const char *dest, const char *path, const char *iface,
                           const char *member, const char *types, va_list ap);
+int a11y_method_call(sd_bus *bus, sd_bus_message **ret, const char *dest, const char *path, const char *iface,
+                     const char *member, const char *types, ...);
 
 /* Split an id into its bus name and object path (new strings). -EINVAL for one that is not an id. */
 int a11y_id_parse(const char *id, char **ret_bus, char **ret_path);

@@ -103,3 +103,21 @@ bool pid_alive(const char *proc_root, pid_t pid) {
                 return true; /* cannot tell: assume alive */
         return !state_dead(st.state);
 }
+
+int pid_environ_has(pid_t pid, const char *entry) {
+        _cleanup_free_ char *text = NULL;
+        size_t size, len = strlen(entry);
+        char path[64];
+        int r;
+
+        if (pid <= 0)
+                return -EINVAL;
+        snprintf(path, sizeof path, "/proc/%d/environ", (int) pid);
+        r = read_full_file(path, &text, &size, 1 << 20);
+        if (r < 0)
+                return r;
+        for (size_t i = 0; i < size; i += strnlen(text + i, size - i) + 1)
+                if (strnlen(text + i, size - i) == len && memcmp(text + i, entry, len) == 0)
+                        return 1;
+        return 0;
+}

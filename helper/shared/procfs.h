@@ -20,3 +20,10 @@ int pid_starttime(pid_t pid, unsigned long long *ret);
 
 /* Is pid alive (exists and is not a zombie) according to proc_root (NULL: /proc)? */
 bool pid_alive(const char *proc_root, pid_t pid);
+
+/*
+ * Does pid's environment (/proc/PID/environ, as it was at exec) hold the
+ * entry "KEY=VALUE" exactly? 1 yes, 0 no, -errno when it cannot be read
+ * (-ESRCH gone, -EACCES another user's).
+ */
+int pid_environ_has(pid_t pid, const char *entry);

@@ -11,6 +11,11 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 
+/* A pidfd of a Unix socket's peer (Linux 6.5); glibc 2.36's headers predate it. */
+#ifndef SO_PEERPIDFD
+#define SO_PEERPIDFD 77
+#endif
+
 /*
  * sockaddr_un_set_path() - fill *ret (zeroed first) with AF_UNIX and path.
  * A path that starts with '@' names an abstract socket: the '@' becomes the

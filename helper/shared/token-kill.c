@@ -10,23 +10,8 @@
 #include "token-kill.h"
 #include "util.h"
 
-static bool environ_has_token(pid_t pid, const char *needle, size_t needle_len) {
-        _cleanup_free_ char *text = NULL;
-        char path[64];
-        size_t size;
-
-        snprintf(path, sizeof path, "/proc/%d/environ", (int) pid);
-        if (read_full_file(path, &text, &size, 1 << 20) < 0)
-                return false;
-        for (size_t i = 0; i < size; i += strlen(text + i) + 1)
-                if (strlen(text + i) == needle_len && memcmp(text + i, needle, needle_len) == 0)
-                        return true;
-        return false;
-}
-
 struct token_check {
         const char *needle;
-        size_t needle_len;
         uid_t uid;
 };
 
@@ -39,17 +24,15 @@ static bool token_check(pid_t pid, void *userdata) {
         snprintf(path, sizeof path, "/proc/%d", (int) pid);
         if (stat(path, &st) < 0 || st.st_uid != t->uid)
                 return false;
-        return pid_alive("/proc", pid) && environ_has_token(pid, t->needle, t->needle_len);
+        return pid_alive("/proc", pid) && pid_environ_has(pid, t->needle) > 0;
 }
 
 int kill_by_token(const char *token, uid_t uid) {
         _cleanup_free_ char *needle = strdup_printf("BOTDESK_TOKEN=%s", token);
-        size_t needle_len;
         int killed = 0;
 
         if (!needle)
                 return -ENOMEM;
-        needle_len = strlen(needle);
         /* Repeat: a process may fork while we walk. Bounded, since every
          * round kills what it saw. */
         for (int round = 0; round < 10; round++) {
@@ -60,7 +43,7 @@ int kill_by_token(const char *token, uid_t uid) {
                 if (!d)
                         return negative_errno();
                 while ((de = readdir(d))) {
-                        struct token_check t = { .needle = needle, .needle_len = needle_len, .uid = uid };
+                        struct token_check t = { .needle = needle, .uid = uid };
                         unsigned long long v;
 
                         if (parse_uint(de->d_name, INT32_MAX, &v) < 0 || (pid_t) v == getpid())

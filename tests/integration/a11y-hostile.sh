@@ -12,10 +12,20 @@
 # a11y_tree run nothing, connect to no TCP port, and report each of them as
 # one node, refused, with no children; the desktop's own applications
 # (Xfce's panel and desktop) are still read, through their own sockets.
+#
+# Then the caller's own bus: a dbus-daemon of the test's, outside the
+# desktop, with a secret in its environment and service files for
+# org.a11y.Bus and the AT-SPI registry whose program records that it ran.
+# A program of the desktop can point the reader at it two ways: by
+# rewriting the runtime dir's env (the desktop can write it), and through a
+# relay of its own (socat, in the desktop, so that the peer is the
+# desktop's). The first is refused (the peer is not the desktop's), the
+# second finds no accessibility bus (the reader asks nothing with
+# auto-start), and neither runs the caller's program.
 . "$(dirname "$0")/lib.sh"
 bd_init a11yh 365
 bd_need_xserver
-bd_need xfwm4 xfce4-panel xfdesktop xfsettingsd
+bd_need xfwm4 xfce4-panel xfdesktop xfsettingsd socat dbus-daemon dbus-send
 [ -x /usr/libexec/at-spi-bus-launcher ] || t_skip_all "at-spi2-core not installed"
 [ -n "$PY" ] && "$PY" -c 'from gi.repository import Gio' 2>/dev/null || t_skip_all "python3-gi not installed"
 bd_config desktop=xfce timeout=60
@@ -89,8 +99,58 @@ else
         t_skip "the a11y_tree tool through the MCP SDK's client" "node or the MCP SDK in $SDK_DIR"
 fi
 
+# ---- the caller's own bus ----------------------------------------------------------------------
+CALLER=$BD_T/caller
+mkdir -p "$CALLER/services"
+RAN=$CALLER/ran
+# The program either service would start: it records its environment.
+printf '#!/bin/sh\nenv >>%s\n' "$RAN" >"$CALLER/record-env"
+chmod 0755 "$CALLER/record-env"
+for name in org.a11y.Bus org.a11y.atspi.Registry; do
+        printf '[D-BUS Service]\nName=%s\nExec=%s\n' "$name" "$CALLER/record-env" >"$CALLER/services/$name.service"
+done
+printf '%s\n' '<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"' \
+        ' "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">' \
+        '<busconfig><type>session</type>' \
+        "<listen>unix:path=$CALLER/bus</listen><servicedir>$CALLER/services</servicedir><auth>EXTERNAL</auth>" \
+        '<policy context="default"><allow send_destination="*"/><allow own="*"/><allow receive_sender="*"/></policy></busconfig>' \
+        >"$CALLER/bus.conf"
+BOTDESK_CALLER_SECRET=s3cret dbus-daemon --config-file="$CALLER/bus.conf" --nofork --nopidfile --nosyslog \
+        >"$CALLER/bus.out" 2>&1 &
+bd_own_pid $!
+t_ok "the caller's bus is up (5 s)" wait_for 5 test -S "$CALLER/bus" || t_diag "$(cat "$CALLER/bus.out")"
+# The bus's own proof that it runs the program for a call that asks it to, so that "nothing ran" means something.
+dbus-send --bus="unix:path=$CALLER/bus" --print-reply --dest=org.a11y.Bus /org/a11y/bus org.a11y.Bus.GetAddress \
+        >/dev/null 2>&1
+t_ok "... and runs its org.a11y.Bus program, with its environment, when a call starts it (5 s)" \
+        wait_for 5 grep -q BOTDESK_CALLER_SECRET=s3cret "$RAN"
+rm -f -- "${RAN:?}"
+
+# env_bus ADDRESS: the runtime dir's env with the session bus at ADDRESS, as a program of the desktop can write it.
+ENV=$(bd_rt "$P")/env
+cp -- "$ENV" "$BD_T/env.saved"
+env_bus() {
+        sed "s|^DBUS_SESSION_BUS_ADDRESS=.*|DBUS_SESSION_BUS_ADDRESS=$1|" "$BD_T/env.saved" >"$ENV.new" && mv -- "$ENV.new" "$ENV"
+}
+env_bus "unix:path=$CALLER/bus"
+"$BOTDESK" a11y "$P" --json >"$BD_T/caller.json" 2>"$BD_T/caller.err"
+t_is "$?" 1 "an env naming the caller's bus: botdesk a11y fails"
+t_match "$(cat "$BD_T/caller.err")" "not one of the desktop's" "... saying the process at that socket is not the desktop's"
+
+"$BOTDESK" exec "$P" -- socat "UNIX-LISTEN:$BD_T/relay,fork" "UNIX-CONNECT:$CALLER/bus" >"$BD_T/relay.out" 2>&1 &
+t_ok "a relay of the desktop's to the caller's bus listens (5 s)" wait_for 5 test -S "$BD_T/relay" ||
+        t_diag "$(cat "$BD_T/relay.out")"
+env_bus "unix:path=$BD_T/relay"
+"$BOTDESK" a11y "$P" --json >"$BD_T/relay.json" 2>"$BD_T/relay.err"
+t_is "$?" 1 "an env naming that relay: botdesk a11y fails"
+t_match "$(cat "$BD_T/relay.err")" "no accessibility bus running" "... finding no accessibility bus, since it starts none"
+cp -- "$BD_T/env.saved" "$ENV.new" && mv -- "$ENV.new" "$ENV"
+"$BOTDESK" a11y "$P" --json >/dev/null 2>"$BD_T/after.err"
+t_is "$?" 0 "with the env put back, botdesk a11y reads the tree again" || t_diag "$(cat "$BD_T/after.err")"
+
 # A command sd-bus would have run is done within a few ms; a connection's line is logged as it is accepted.
 sleep 0.5
 t_ok "no reading ran the unixexec: address's command (no $MARKER)" test ! -e "$MARKER"
 t_is "$(grep -c '^tcp$' "$LOG")" 0 "no reading connected to the tcp: address's listener"
+t_ok "no reading started a program on the caller's bus (no $RAN)" test ! -e "$RAN" || t_diag "$(head -3 "$RAN")"
 t_done

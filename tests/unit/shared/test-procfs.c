@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "procfs.h"
@@ -26,5 +29,18 @@ int main(void) {
         TAP_EQ_INT(pid_starttime(getpid(), &own), 0, "our own start time is read from /proc");
         tap_ok(own > 0, "... and is after boot (%llu)", own);
         tap_ok(pid_alive(NULL, getpid()), "we are alive");
+
+        /* The environment we were started with: meson gives every test one, PATH in it. */
+        {
+                _cleanup_free_ char *entry = strdup_printf("PATH=%s", getenv("PATH") ?: "");
+                _cleanup_free_ char *prefix = strdup_printf("PATH=%.*s", (int) strlen(getenv("PATH") ?: "") / 2,
+                                                            getenv("PATH") ?: "");
+
+                TAP_EQ_INT(pid_environ_has(getpid(), entry), 1, "our environment holds PATH=... exactly");
+                TAP_EQ_INT(pid_environ_has(getpid(), prefix), 0, "... and not a prefix of that entry");
+                TAP_EQ_INT(pid_environ_has(getpid(), "BOTDESK_TEST_NO_SUCH_VARIABLE=1"), 0,
+                           "... nor a variable it does not have");
+                TAP_EQ_INT(pid_environ_has(0, entry), -EINVAL, "pid 0 is refused");
+        }
         return tap_done();
 }
