@@ -34,6 +34,10 @@ tests+=(nodejs)
 # outside any source tree. One package a line, with the test that uses it.
 npm_tests=(
         @modelcontextprotocol/sdk@1.32.2        # the MCP v1 client (tests/integration/mcp.sh)
+        @anthropic-ai/sdk@1.16.0                # the vendors' types botdesk act answers in
+        openai@7.60.0                           #   (tests/integration/act-vendors.sh, through tsc)
+        @google/genai@3.3.0
+        typescript@7.0.2
 )
 MCP_SDK_DIR=/usr/local/lib/botdesk-tests
 

@@ -108,10 +108,8 @@ static int parse_combos(const char *text, struct agent_prepared *p, struct agent
         return 0;
 }
 
-/* Keys to hold: each must be on the map as it is (a held key keeps its meaning). */
-static int parse_held(struct agent *a, const char *text, struct agent_prepared *p, struct agent_outcome *o) {
-        if (combo_parse(text, &p->held) < 0)
-                return agent_say(o, "Unknown keys to hold \"%s\": give key names joined by + (shift, ctrl+alt).", text) ?: -EINVAL;
+/* Each held key on the map as it is (a held key keeps its meaning). */
+static int find_held(struct agent *a, const char *text, struct agent_prepared *p, struct agent_outcome *o) {
         for (size_t i = 0; i < p->held.n; i++)
                 if (keymap_find(&a->in.map, p->held.keysyms[i], &p->held_st[i]) < 0)
                         return agent_say(o, "The key \"%s\" is not on this desktop's keyboard map; it cannot be held.", text)
@@ -119,6 +117,26 @@ static int parse_held(struct agent *a, const char *text, struct agent_prepared *
                 else
                         p->held_st[i].shift = false;
         return 0;
+}
+
+/* Keys to hold, as Anthropic's text gives them ("shift", "ctrl+alt"). */
+static int parse_held(struct agent *a, const char *text, struct agent_prepared *p, struct agent_outcome *o) {
+        if (combo_parse(text, &p->held) < 0)
+                return agent_say(o, "Unknown keys to hold \"%s\": give key names joined by + (shift, ctrl+alt).", text) ?: -EINVAL;
+        return find_held(a, text, p, o);
+}
+
+/* Keys to hold, as OpenAI's keys give them (["SHIFT"], ["CTRL", "ALT"]). */
+static int parse_held_openai(struct agent *a, const struct mcp_action *act, struct agent_prepared *p,
+                             struct agent_outcome *o) {
+        if (act->n_keys > COMBO_MAX)
+                return agent_say(o, "%s: at most %d keys held at once.", act->name, COMBO_MAX) ?: -EINVAL;
+        for (size_t i = 0; i < act->n_keys; i++)
+                if (keyname_to_keysym(openai_key(act->keys[i]), &p->held.keysyms[i]) < 0)
+                        return agent_say(o, "%s: unknown key \"%s\" to hold (give names like SHIFT, CTRL, ALT).",
+                                         act->name, act->keys[i]) ?: -EINVAL;
+        p->held.n = act->n_keys;
+        return find_held(a, act->keys[0], p, o);
 }
 
 int agent_prepare(struct agent *a, const struct mcp_action *act, struct agent_prepared *p, struct agent_outcome *o) {
@@ -157,7 +175,11 @@ int agent_prepare(struct agent *a, const struct mcp_action *act, struct agent_pr
                 return 0;
         case MCP_ACT_CLICK:
         case MCP_ACT_SCROLL:
+        case MCP_ACT_DRAG:
+        case MCP_ACT_MOVE:
         case MCP_ACT_HOLD_KEY:
+                if (act->schema == MCP_SCHEMA_OPENAI)
+                        return act->n_keys > 0 ? parse_held_openai(a, act, p, o) : 0;
                 return act->text ? parse_held(a, act->text, p, o) : 0;
         default:
                 return 0;
@@ -182,7 +204,9 @@ int agent_execute(struct agent *a, const struct mcp_action *act, const struct ag
 
         switch (act->kind) {
         case MCP_ACT_KEY:
-                r = input_combos(&a->in, p->combos, p->n_combos);
+                r = 0;
+                for (unsigned i = 0; r >= 0 && i < (act->repeat ?: 1); i++)
+                        r = input_combos(&a->in, p->combos, p->n_combos);
                 if (r == -ENOMEM)
                         return r;
                 if (r < 0)
@@ -199,7 +223,9 @@ int agent_execute(struct agent *a, const struct mcp_action *act, const struct ag
                                        ?: -EIO;
                 break;
         case MCP_ACT_MOVE:
+                hold(a, p, true);
                 input_motion(&a->in, act->x, act->y);
+                hold(a, p, false);
                 break;
         case MCP_ACT_CLICK:
                 if (act->have_point)
@@ -212,7 +238,9 @@ int agent_execute(struct agent *a, const struct mcp_action *act, const struct ag
                 hold(a, p, false);
                 break;
         case MCP_ACT_DRAG:
+                hold(a, p, true);
                 input_drag(&a->in, act->button, (const unsigned (*)[2]) act->path, act->n_path);
+                hold(a, p, false);
                 break;
         case MCP_ACT_DOWN:
         case MCP_ACT_UP:

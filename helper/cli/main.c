@@ -181,6 +181,9 @@ static int option_apply(struct cli_args *a, int id, const char *word, const char
         case OPT_SCREENSHOTS:
                 a->screenshots = value;
                 break;
+        case OPT_VENDOR:
+                a->vendor = value;
+                break;
         case OPT_TYPE:
                 a->type = value;
                 break;

@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * botdesk act PROFILE: the agent's actions for a gateway without MCP. One
- * action object a line on stdin (Anthropic's or OpenAI's schema, as the
- * computer tool takes them), one JSON result a line on stdout, in order.
- * The same parsing, gate, strokes, settle and pictures as botdesk mcp
- * (agent.h); a line that is not an action gets a result that says why,
- * and the stream goes on.
+ * botdesk act PROFILE: the agent's actions for a gateway without MCP. A
+ * model's computer-use output a line on stdin, as the model wrote it
+ * (act-vendor.h: Anthropic's tool_use blocks, OpenAI's computer_call,
+ * Gemini's functionCall parts), or one bare action object (Anthropic's or
+ * OpenAI's schema, as the computer tool takes them); the answer a line on
+ * stdout, in order, in the line's own shape. The same parsing, gate,
+ * strokes, settle and pictures as botdesk mcp (agent.h); a line that is
+ * not an action gets a result that says why, and the stream goes on.
  */
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "act-vendor.h"
 #include "agent.h"
 #include "cli.h"
 #include "jsonrpc.h"
@@ -29,6 +32,9 @@ struct act_output {
         int dirfd;
         bool every, files;
         unsigned n;
+        enum act_vendor vendor;         /* --vendor; ACT_VENDOR_AUTO: by each line's shape */
+        bool said[_ACT_VENDOR_MAX];     /* auto: which shape it read, said once each on stderr */
+        int exit;                       /* the status act ends with, once a line ended it */
 };
 
 /* A line that is no action, said on its own line of stdout. */
@@ -61,6 +67,35 @@ static int act_line(struct agent *a, const char *line, size_t len, void *userdat
         if (json_parse(line, len, &v) < 0) {
                 say_not_an_action("The line is not one JSON value.");
                 return 0;
+        }
+        {
+                enum act_vendor shape = act_vendor_detect(v);
+
+                if (out->vendor != ACT_VENDOR_AUTO && shape != out->vendor) {
+                        _cleanup_free_ char *why = strdup_printf(
+                                "With --vendor %s, a line must be %s's shape; this one reads as %s.",
+                                act_vendor_name(out->vendor), act_vendor_name(out->vendor),
+                                shape == ACT_VENDOR_ACTION ? "a bare action" : act_vendor_name(shape));
+
+                        json_value_free(v);
+                        say_not_an_action(why ?: "Out of memory.");
+                        return why ? 0 : -ENOMEM;
+                }
+                if (shape != ACT_VENDOR_ACTION) {
+                        if (out->vendor == ACT_VENDOR_AUTO && !out->said[shape]) {
+                                log_info("act: answering %s's shape.", act_vendor_name(shape));
+                                out->said[shape] = true;
+                        }
+                        r = act_vendor_answer(a, shape, v, out->every && !out->files, stdout);
+                        json_value_free(v);
+                        if (r > 0) {
+                                out->exit = r;
+                                return -ECANCELED;
+                        }
+                        if (r < 0)
+                                log_error("Out of memory.");
+                        return r;
+                }
         }
         json_init(&j, stdout);
         r = mcp_action_parse(v, &a->space, &act, &error);
@@ -110,6 +145,15 @@ int verb_act(const struct cli_args *args) {
 
         if (cli_check_profile(profile) < 0)
                 return EXIT_USAGE;
+        if (args->vendor) {
+                int v = act_vendor_from_name(args->vendor);
+
+                if (v < 0) {
+                        log_error("--vendor must be auto, anthropic, openai or gemini, not \"%s\".", args->vendor);
+                        return EXIT_USAGE;
+                }
+                out.vendor = (enum act_vendor) v;
+        }
         if (shots) {
                 out.every = true;
                 out.files = !streq(shots, "base64");
@@ -128,5 +172,5 @@ int verb_act(const struct cli_args *args) {
         r = agent_serve_lines(&a, &rd, profile, act_line, &out);
         jsonrpc_reader_done(&rd);
         agent_close(&a);
-        return r;
+        return out.exit ?: r;
 }

@@ -65,6 +65,7 @@ const struct cli_option cli_options[_OPT_MAX] = {
         [OPT_FIND] = { "--find", NULL, VALUE_ANY },
         [OPT_MAX_NODES] = { "--max-nodes", NULL, VALUE_ANY },
         [OPT_FOR] = { "--for", NULL, VALUE_ANY, .judges_missing = true },
+        [OPT_VENDOR] = { "--vendor", NULL, VALUE_WORDS, "auto anthropic openai gemini" },
 };
 
 static int verb_help(const struct cli_args *a) {
@@ -214,19 +215,27 @@ static const struct verb verbs[] = {
           .options = OPTS_ACTION | OPT(OPT_TYPE), .words = "PROFILE get|set", .action = true, .placed = true,
           .remote_stdin = true, .own_options = true, .says_unexpected = true, .run = verb_x11_args },
         { "act",
-          "  act PROFILE [--screenshots base64|DIR] [--start]\n"
-          "                                one agent action a line in (either schema), one JSON result a line out\n",
-          .usage = "Usage: botdesk act PROFILE [--screenshots base64|DIR] [--start]\n"
+          "  act PROFILE [--vendor V] [--screenshots base64|DIR] [--start]\n"
+          "                                a model's computer-use output a line in, the answer in its shape out\n",
+          .usage = "Usage: botdesk act PROFILE [--vendor auto|anthropic|openai|gemini] [--screenshots base64|DIR] [--start]\n"
                    "\n"
-                   "One action a line on standard input, as the computer tool takes them:\n"
-                   "  {\"action\": \"left_click\", \"coordinate\": [x, y]}   (Anthropic's computer tool)\n"
-                   "  {\"type\": \"click\", \"x\": x, \"y\": y, \"button\": \"left\"}   (OpenAI's computer actions)\n"
-                   "one JSON result a line on standard output. Coordinates are pixels of the screenshots\n"
-                   "({\"action\": \"screenshot\"} gives one, base64 in \"image\").\n"
-                   "  --screenshots base64   a screenshot after every action, base64 in \"image\"\n"
-                   "  --screenshots DIR      a screenshot after every action, written to DIR/N.jpg (\"image_file\")\n"
-                   "  --start                start the desktop first when it is not running\n",
-          .options = OPTS_ACTION | OPT(OPT_SCREENSHOTS) | OPT(OPT_START), .words = "PROFILE", .placed = true,
+                   "A line on standard input, as the model wrote it; the answer on a line of standard output:\n"
+                   "  Anthropic: a tool_use block of the computer toolset (or an array of one turn's),\n"
+                   "    answered by tool_result blocks\n"
+                   "  OpenAI: a computer_call item (action or actions), answered by a computer_call_output\n"
+                   "  Gemini: a part with a functionCall (or the parts, or the content), answered by\n"
+                   "    functionResponse parts\n"
+                   "  a bare action: {\"action\": \"left_click\", \"coordinate\": [x, y]} (Anthropic's 2025 tool)\n"
+                   "    or {\"type\": \"click\", \"x\": x, \"y\": y} (OpenAI's), answered by botdesk's own result\n"
+                   "Coordinates are pixels of the screenshots botdesk returns (Gemini's: its 0-999 grid).\n"
+                   "  --vendor V             only that vendor's shape (default auto: told apart by shape, the\n"
+                   "                         choice said once on standard error)\n"
+                   "  --screenshots base64   a screenshot after every action (base64 in \"image\"; an image block\n"
+                   "                         in Anthropic's results)\n"
+                   "  --screenshots DIR      a bare action's screenshot written to DIR/N.jpg (\"image_file\")\n"
+                   "  --start                start the desktop first when it is not running\n"
+                   "An OpenAI item that cannot be answered prints nothing: act says why and exits non-zero.\n",
+          .options = OPTS_ACTION | OPT(OPT_VENDOR) | OPT(OPT_SCREENSHOTS) | OPT(OPT_START), .words = "PROFILE", .placed = true,
           .remote_timeout = REMOTE_TIMEOUT_NONE, .own_options = true, .says_unexpected = true, .run = verb_x11_args },
         { "mcp",
           "  mcp PROFILE [--start]         an MCP server on stdin/stdout for an agent's client: the computer\n"

@@ -72,6 +72,7 @@ enum cli_option_id {
         OPT_MAX_NODES,
         /* wait */
         OPT_FOR,
+        OPT_VENDOR,
         _OPT_MAX,
 };
 

@@ -41,6 +41,7 @@ struct cli_args {
         const char *until;
         const char *listen, *novnc, *ping, *ttl;        /* web */
         const char *screenshots;                        /* act */
+        const char *vendor;                             /* act */
         const char *type;                               /* clipboard */
         unsigned quiet_ms, timeout_ms;                  /* settle; 0 = not given */
         const char *window, *find;                      /* a11y, input (window) */

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The two action schemas (action.h). Each action is a row: the arguments
- * it requires and those it allows; everything else in the object is an
- * error that names the action's valid form.
+ * The two action schemas (action.h), and the toolset's members on the
+ * Anthropic rows. Each action is a row: the arguments it requires and
+ * those it allows; everything else in the object is an error that names
+ * the action's valid form.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "action.h"
 #include "util.h"
@@ -25,6 +28,7 @@ enum {
         ARG_KEYS,
         ARG_SCROLL_X,
         ARG_SCROLL_Y,
+        ARG_REPEAT,
         _ARG_MAX,
 };
 
@@ -45,6 +49,7 @@ static const char *const arg_names[_ARG_MAX] = {
         [ARG_KEYS] = "keys",
         [ARG_SCROLL_X] = "scroll_x",
         [ARG_SCROLL_Y] = "scroll_y",
+        [ARG_REPEAT] = "repeat",
 };
 
 struct form {
@@ -88,15 +93,19 @@ static const struct form anthropic_forms[] = {
 };
 
 static const struct form openai_forms[] = {
-        { "click", MCP_ACT_CLICK, A(ARG_X) | A(ARG_Y), A(ARG_BUTTON), 1, 1,
-          "{\"type\": \"click\", \"x\": x, \"y\": y, \"button\": \"left|right|wheel|back|forward\" (optional)}" },
-        { "double_click", MCP_ACT_CLICK, A(ARG_X) | A(ARG_Y), 0, 1, 2, "{\"type\": \"double_click\", \"x\": x, \"y\": y}" },
-        { "drag", MCP_ACT_DRAG, A(ARG_PATH), 0, 1, 0,
-          "{\"type\": \"drag\", \"path\": [{\"x\": x, \"y\": y}, ...] (2-64 points)}" },
+        { "click", MCP_ACT_CLICK, A(ARG_X) | A(ARG_Y), A(ARG_BUTTON) | A(ARG_KEYS), 1, 1,
+          "{\"type\": \"click\", \"x\": x, \"y\": y, \"button\": \"left|right|wheel|back|forward\" (optional), "
+          "\"keys\": [\"SHIFT\"] (optional, held)}" },
+        { "double_click", MCP_ACT_CLICK, A(ARG_X) | A(ARG_Y), A(ARG_KEYS), 1, 2,
+          "{\"type\": \"double_click\", \"x\": x, \"y\": y, \"keys\": [\"SHIFT\"] (optional, held)}" },
+        { "drag", MCP_ACT_DRAG, A(ARG_PATH), A(ARG_KEYS), 1, 0,
+          "{\"type\": \"drag\", \"path\": [{\"x\": x, \"y\": y}, ...] (2-64 points), \"keys\": [\"SHIFT\"] (optional, held)}" },
         { "keypress", MCP_ACT_KEY, A(ARG_KEYS), 0, 0, 0, "{\"type\": \"keypress\", \"keys\": [\"CTRL\", \"C\"]}" },
-        { "move", MCP_ACT_MOVE, A(ARG_X) | A(ARG_Y), 0, 0, 0, "{\"type\": \"move\", \"x\": x, \"y\": y}" },
-        { "scroll", MCP_ACT_SCROLL, A(ARG_X) | A(ARG_Y) | A(ARG_SCROLL_X) | A(ARG_SCROLL_Y), 0, 0, 0,
-          "{\"type\": \"scroll\", \"x\": x, \"y\": y, \"scroll_x\": pixels, \"scroll_y\": pixels}" },
+        { "move", MCP_ACT_MOVE, A(ARG_X) | A(ARG_Y), A(ARG_KEYS), 0, 0,
+          "{\"type\": \"move\", \"x\": x, \"y\": y, \"keys\": [\"SHIFT\"] (optional, held)}" },
+        { "scroll", MCP_ACT_SCROLL, A(ARG_X) | A(ARG_Y) | A(ARG_SCROLL_X) | A(ARG_SCROLL_Y), A(ARG_KEYS), 0, 0,
+          "{\"type\": \"scroll\", \"x\": x, \"y\": y, \"scroll_x\": pixels, \"scroll_y\": pixels, "
+          "\"keys\": [\"CTRL\"] (optional, held)}" },
         { "type", MCP_ACT_TYPE, A(ARG_TEXT), 0, 0, 0, "{\"type\": \"type\", \"text\": \"Hello\"}" },
         { "wait", MCP_ACT_WAIT, 0, 0, 0, 0, "{\"type\": \"wait\"}" },
         { "screenshot", MCP_ACT_SCREENSHOT, 0, 0, 0, 0, "{\"type\": \"screenshot\"}" },
@@ -181,6 +190,11 @@ static int parse_anthropic(const struct json_value *args, const struct form *f, 
                 if (r < 0)
                         return r;
         }
+        if ((v = arg(args, ARG_REPEAT)) && json_get_int(v, 1, MCP_REPEAT_MAX, &n) < 0)
+                return fail(ret_error, "%s: repeat must be a whole number from 1 to %d. Use: %s", f->name, MCP_REPEAT_MAX,
+                            f->usage);
+        if (v)
+                a->repeat = (unsigned) n;
         switch (a->kind) {
         case MCP_ACT_DRAG:
                 r = coordinate(arg(args, ARG_START_COORDINATE), s, &a->path[0][0], &a->path[0][1], f, "start_coordinate",
@@ -289,6 +303,19 @@ static int parse_openai(const struct json_value *args, const struct form *f, con
                 if (r < 0)
                         return r;
         }
+        /* keypress's keys are pressed together; any other action's are held while it runs. */
+        if ((v = arg(args, ARG_KEYS))) {
+                if (v->type != JSON_ARRAY || v->n > MCP_KEYS_MAX)
+                        return fail(ret_error, "%s: keys must hold at most %d key names. Use: %s", f->name, MCP_KEYS_MAX,
+                                    f->usage);
+                for (size_t i = 0; i < v->n; i++) {
+                        if (v->items[i].type != JSON_STRING || !*v->items[i].string)
+                                return fail(ret_error, "%s: each key must be a non-empty string. Use: %s", f->name,
+                                            f->usage);
+                        a->keys[i] = v->items[i].string;
+                }
+                a->n_keys = v->n;
+        }
         switch (a->kind) {
         case MCP_ACT_DRAG:
                 v = arg(args, ARG_PATH);
@@ -309,14 +336,8 @@ static int parse_openai(const struct json_value *args, const struct form *f, con
                 break;
         case MCP_ACT_KEY:
                 v = arg(args, ARG_KEYS);
-                if (!v || v->type != JSON_ARRAY || v->n < 1 || v->n > MCP_KEYS_MAX)
+                if (!v || v->type != JSON_ARRAY || v->n < 1)
                         return fail(ret_error, "keypress: keys must hold 1 to %d key names. Use: %s", MCP_KEYS_MAX, f->usage);
-                for (size_t i = 0; i < v->n; i++) {
-                        if (v->items[i].type != JSON_STRING || !*v->items[i].string)
-                                return fail(ret_error, "keypress: each key must be a non-empty string. Use: %s", f->usage);
-                        a->keys[i] = v->items[i].string;
-                }
-                a->n_keys = v->n;
                 break;
         case MCP_ACT_SCROLL:
                 if (json_get_int(arg(args, ARG_SCROLL_X), -1000000, 1000000, &x) < 0 ||
@@ -349,13 +370,43 @@ static const char *forms_list(const struct form *forms, size_t n, char *buf, siz
         return buf;
 }
 
+/* args' members checked against f (skip: the member that names the action, or NULL), then parsed. */
+static int parse_form(const struct json_value *args, const struct form *f, bool openai, const char *skip,
+                      const struct mcp_space *s, struct mcp_action *ret, char **ret_error) {
+        /* Every member is one the action takes, and every one it needs is there. */
+        for (size_t i = 0; i < args->n; i++) {
+                const char *key = args->items[i].key;
+                int id;
+
+                /* epoch: the gate's pin of the call (tools.h), not the action's. */
+                if ((skip && streq(key, skip)) || streq(key, "epoch") || args->items[i].type == JSON_NULL)
+                        continue;
+                id = arg_find(key);
+                if (id < 0 || !((f->required | f->allowed) & A(id)))
+                        return fail(ret_error, "%s does not take \"%s\". Use: %s", f->name, key, f->usage);
+        }
+        for (int id = 0; id < _ARG_MAX; id++)
+                if ((f->required & A(id)) && !arg(args, id))
+                        return fail(ret_error, "%s needs \"%s\". Use: %s", f->name, arg_names[id], f->usage);
+
+        *ret = (struct mcp_action) {
+                .kind = f->kind,
+                .schema = openai ? MCP_SCHEMA_OPENAI : MCP_SCHEMA_ANTHROPIC,
+                .name = f->name,
+                .button = f->button,
+                .clicks = f->clicks,
+                .repeat = 1,
+        };
+        return openai ? parse_openai(args, f, s, ret, ret_error) : parse_anthropic(args, f, s, ret, ret_error);
+}
+
 int mcp_action_parse(const struct json_value *args, const struct mcp_space *s, struct mcp_action *ret, char **ret_error) {
         const struct json_value *action, *type, *name;
         const struct form *forms, *f = NULL;
         size_t n_forms;
         bool openai;
         char list[512];
-        int r;
+
 
         *ret_error = NULL;
         if (!args || args->type != JSON_OBJECT)
@@ -378,29 +429,57 @@ int mcp_action_parse(const struct json_value *args, const struct mcp_space *s, s
                             name->type == JSON_STRING ? name->string : "(not a string)",
                             forms_list(forms, n_forms, list, sizeof list));
 
-        /* Every member is one the action takes, and every one it needs is there. */
-        for (size_t i = 0; i < args->n; i++) {
-                const char *key = args->items[i].key;
-                int id;
-
-                /* epoch: the gate's pin of the call (tools.h), not the action's. */
-                if (streq(key, openai ? "type" : "action") || streq(key, "epoch") || args->items[i].type == JSON_NULL)
-                        continue;
-                id = arg_find(key);
-                if (id < 0 || !((f->required | f->allowed) & A(id)))
-                        return fail(ret_error, "%s does not take \"%s\". Use: %s", f->name, key, f->usage);
-        }
-        for (int id = 0; id < _ARG_MAX; id++)
-                if ((f->required & A(id)) && !arg(args, id))
-                        return fail(ret_error, "%s needs \"%s\". Use: %s", f->name, arg_names[id], f->usage);
-
-        *ret = (struct mcp_action) {
-                .kind = f->kind,
-                .schema = openai ? MCP_SCHEMA_OPENAI : MCP_SCHEMA_ANTHROPIC,
-                .name = f->name,
-                .button = f->button,
-                .clicks = f->clicks,
-        };
-        r = openai ? parse_openai(args, f, s, ret, ret_error) : parse_anthropic(args, f, s, ret, ret_error);
-        return r;
+        return parse_form(args, f, openai, openai ? "type" : "action", s, ret, ret_error);
 }
+
+/*
+ * The toolset's changes to a 2025 action's arguments (action.h), and the
+ * usage its errors name: the member with its input.
+ */
+static const struct {
+        const char *name;
+        unsigned allowed, removed;
+} member_changes[] = {
+        { "key", A(ARG_REPEAT), 0 },
+        { "left_click_drag", A(ARG_TEXT), 0 },
+        { "left_mouse_down", 0, A(ARG_COORDINATE) },
+        { "left_mouse_up", 0, A(ARG_COORDINATE) },
+};
+
+/* {"action": "NAME", REST as NAME with input {REST; {"action": "NAME"} as NAME with input {}. */
+static void member_usage(const struct form *f, char *buf, size_t size) {
+        const char *rest = strchr(f->usage, ',');
+
+        if (!rest)
+                snprintf(buf, size, "%s with input {}", f->name);
+        else
+                snprintf(buf, size, "%s with input {%s", f->name, rest + 2);
+}
+
+int mcp_action_parse_member(const char *member, const struct json_value *input, const struct mcp_space *s,
+                            struct mcp_action *ret, char **ret_error) {
+        struct form mf = {};
+        char usage[512], list[512];
+        bool found = false;
+
+        *ret_error = NULL;
+        for (size_t i = 0; member && i < ELEMENTSOF(anthropic_forms); i++)
+                if (streq(anthropic_forms[i].name, member)) {
+                        mf = anthropic_forms[i];
+                        found = true;
+                }
+        if (!found)
+                return fail(ret_error, "Unknown member \"%s\" of the computer toolset; its members are: %s.", strnull(member),
+                            forms_list(anthropic_forms, ELEMENTSOF(anthropic_forms), list, sizeof list));
+        for (size_t i = 0; i < ELEMENTSOF(member_changes); i++)
+                if (streq(member_changes[i].name, member)) {
+                        mf.allowed = (mf.allowed | member_changes[i].allowed) & ~member_changes[i].removed;
+                        mf.required &= ~member_changes[i].removed;
+                }
+        member_usage(&mf, usage, sizeof usage);
+        mf.usage = usage;
+        if (!input || input->type != JSON_OBJECT)
+                return fail(ret_error, "%s: the input must be an object. Use: %s", member, mf.usage);
+        return parse_form(input, &mf, false, NULL, s, ret, ret_error);
+}
+

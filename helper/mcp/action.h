@@ -11,7 +11,14 @@
  * One agent action, from either schema agents speak:
  *   Anthropic's computer tool (computer_20251124): {"action": "left_click", "coordinate": [x, y], ...}
  *   OpenAI's computer actions: {"type": "click", "x": .., "y": .., "button": "left"}
- * told apart by "action" against "type". Parsing checks everything (names,
+ * told apart by "action" against "type"; or a member of Anthropic's
+ * computer toolset (computer_toolset_20260801, @anthropic-ai/sdk 1.16.0
+ * resources/messages/messages.d.ts, the Computer*Input types): the member's
+ * name and its input, which is the 2025 action's arguments without
+ * "action" (mcp_action_parse_member()). OpenAI's actions take the GA
+ * computer tool's fields as well (openai 7.60.0
+ * resources/responses/responses.d.ts, ResponseComputerToolCall): "keys"
+ * held during a click, double_click, drag, move or scroll. Parsing checks everything (names,
  * arguments present and none extra, coordinates inside the picture,
  * durations) and maps every coordinate to the screen through the one
  * function of coords.h, so that an action that parses is one that can run,
@@ -21,7 +28,8 @@
 #define MCP_DURATION_MAX_MS 100000u   /* hold_key, wait: 100 s */
 #define MCP_SCROLL_MAX 1000           /* wheel steps */
 #define MCP_PATH_MAX 64               /* points of a drag */
-#define MCP_KEYS_MAX 16               /* keys of an OpenAI keypress */
+#define MCP_KEYS_MAX 16               /* keys of an OpenAI keypress, or held */
+#define MCP_REPEAT_MAX 100            /* a toolset key's repeat */
 /* OpenAI's scroll_x/scroll_y are pixels; X scrolls in wheel steps, which
  * toolkits turn into about this many pixels each. */
 #define MCP_SCROLL_PIXELS_PER_STEP 100
@@ -58,8 +66,9 @@ struct mcp_action {
         unsigned button;                /* X button: 1 left, 2 middle, 3 right, 8 back, 9 forward */
         unsigned clicks;                /* 1-3 */
         const char *text;               /* borrowed: type's text, key's combos, held modifiers */
-        const char *keys[MCP_KEYS_MAX]; /* OpenAI keypress: pressed together */
+        const char *keys[MCP_KEYS_MAX]; /* OpenAI keypress: pressed together; else held during the action */
         size_t n_keys;
+        unsigned repeat;                /* key: the combos this many times (1 unless the toolset said) */
         long long dx, dy;               /* scroll: wheel steps, right and down positive */
         unsigned duration_ms;
         unsigned region[4];             /* zoom: x0 y0 x1 y1 on the screen */
@@ -72,6 +81,16 @@ struct mcp_action {
  * -ENOMEM.
  */
 int mcp_action_parse(const struct json_value *args, const struct mcp_space *s, struct mcp_action *ret, char **ret_error);
+
+/*
+ * The same for a member call of Anthropic's computer toolset: member (a
+ * tool_use block's "name") with input (its "input", an object). A member
+ * takes its 2025 action's arguments, except that key also takes "repeat",
+ * left_click_drag a held "text", and left_mouse_down and left_mouse_up
+ * nothing. -EINVAL names the member's valid input in *ret_error.
+ */
+int mcp_action_parse_member(const char *member, const struct json_value *input, const struct mcp_space *s,
+                            struct mcp_action *ret, char **ret_error);
 
 /* The action's name in the results: as given. */
 static inline const char *mcp_action_name(const struct mcp_action *a) {

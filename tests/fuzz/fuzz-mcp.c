@@ -2,10 +2,12 @@
 /*
  * botdesk mcp reads whatever its client writes: every line of the input
  * through the message handler, tools/call's arguments through the action
- * schemas (action.c) as the real backend does. Whatever comes in, each
- * request gets exactly one response line that is itself valid JSON, a
- * notification none, and an action that parses has its points on the
- * screen.
+ * schemas (action.c) as the real backend does; a call of the tool
+ * "member" ({"name", "input"}) through the toolset's member parser, and of
+ * "gemini" ({"name", "args"}) through Gemini's functions (gemini.c), as
+ * botdesk act's shapes reach them. Whatever comes in, each request gets
+ * exactly one response line that is itself valid JSON, a notification
+ * none, and an action that parses has its points on the screen.
  */
 #undef NDEBUG
 #include <stdint.h>
@@ -13,6 +15,7 @@
 #include <string.h>
 
 #include "action.h"
+#include "gemini.h"
 #include "server.h"
 #include "util.h"
 
@@ -24,11 +27,30 @@ static void space(void *userdata, struct mcp_space *ret) {
         *ret = fuzz_space;
 }
 
+/* What parsed is on the screen. */
+static void check(const struct mcp_action *a) {
+        if (a->have_point && (a->x >= fuzz_space.screen_w || a->y >= fuzz_space.screen_h))
+                abort();
+        for (size_t i = 0; i < a->n_path; i++)
+                if (a->path[i][0] >= fuzz_space.screen_w || a->path[i][1] >= fuzz_space.screen_h)
+                        abort();
+        if (a->kind == MCP_ACT_KEY && a->repeat > MCP_REPEAT_MAX)
+                abort();
+}
+
 static int call(void *userdata, const char *tool, const struct json_value *args, struct mcp_result *res) {
         _cleanup_free_ char *err = NULL;
+        struct mcp_gemini_call g = {};
         struct mcp_action a;
-        int r = mcp_action_parse(args, &fuzz_space, &a, &err);
+        int r;
 
+        if (streq(tool, "member"))
+                r = mcp_action_parse_member(json_member_string(args, "name"), json_get(args, "input"), &fuzz_space, &a,
+                                            &err);
+        else if (streq(tool, "gemini"))
+                r = mcp_gemini_parse(json_member_string(args, "name"), json_get(args, "args"), &fuzz_space, &g, &err);
+        else
+                r = mcp_action_parse(args, &fuzz_space, &a, &err);
         if (r == -ENOMEM)
                 return r;
         if (r < 0) {
@@ -37,11 +59,13 @@ static int call(void *userdata, const char *tool, const struct json_value *args,
                 mcp_result_error(res, err);
                 return 0;
         }
-        if (a.have_point && (a.x >= fuzz_space.screen_w || a.y >= fuzz_space.screen_h))
-                abort();
-        for (size_t i = 0; i < a.n_path; i++)
-                if (a.path[i][0] >= fuzz_space.screen_w || a.path[i][1] >= fuzz_space.screen_h)
+        if (streq(tool, "gemini")) {
+                if (g.n_steps == 0 || g.n_steps > MCP_GEMINI_STEPS_MAX)
                         abort();
+                for (size_t i = 0; i < g.n_steps; i++)
+                        check(&g.steps[i]);
+        } else
+                check(&a);
         mcp_result_text(res, tool);
         return 0;
 }

@@ -15,6 +15,27 @@ static int parse(const char *text, struct mcp_action *a, char **err, struct json
         return mcp_action_parse(*v, &space, a, err);
 }
 
+/* A toolset member call: member with input text. */
+static int member(const char *name, const char *input, struct mcp_action *a, char **err, struct json_value **v) {
+        *err = NULL;
+        if (json_parse(input, strlen(input), v) < 0)
+                return -999;
+        return mcp_action_parse_member(name, *v, &space, a, err);
+}
+
+/* The member call is refused with an error holding want. */
+static void member_refused(const char *name, const char *input, const char *want, const char *what) {
+        struct json_value *v = NULL;
+        struct mcp_action a;
+        char *err;
+        int r = member(name, input, &a, &err, &v);
+
+        if (!tap_ok(r == -EINVAL && err && strstr(err, want), "%s", what))
+                printf("#   r=%d error: %s\n", r, err ? err : "(none)");
+        free(err);
+        json_value_free(v);
+}
+
 /* text is refused with an error holding want. */
 static void refused(const char *text, const char *want, const char *what) {
         struct json_value *v = NULL;
@@ -104,5 +125,40 @@ int main(void) {
         refused("{\"type\": \"click\", \"x\": 1, \"y\": 1, \"button\": \"fourth\"}", "left, right, wheel, back or forward",
                 "an unknown OpenAI button is refused");
         refused("{\"type\": \"drag\", \"path\": [{\"x\": 1, \"y\": 1}]}", "2 to 64 points", "a drag of one point is refused");
+
+        /* OpenAI's GA computer tool: keys held during a pointer action. */
+        tap_ok(parse("{\"type\": \"click\", \"x\": 10, \"y\": 10, \"button\": \"left\", \"keys\": [\"SHIFT\", \"CTRL\"]}",
+                     &a, &err, &v) == 0 && a.kind == MCP_ACT_CLICK && a.n_keys == 2 && strcmp(a.keys[1], "CTRL") == 0,
+               "an OpenAI click keeps its held keys");
+        v = json_value_free(v);
+        tap_ok(parse("{\"type\": \"double_click\", \"x\": 10, \"y\": 10, \"keys\": null}", &a, &err, &v) == 0 &&
+               a.clicks == 2 && a.n_keys == 0, "an OpenAI double_click with keys null holds none");
+        v = json_value_free(v);
+        refused("{\"type\": \"move\", \"x\": 1, \"y\": 1, \"keys\": [\"\"]}", "non-empty string",
+                "an empty held key is refused");
+        refused("{\"type\": \"keypress\", \"keys\": []}", "1 to 16", "a keypress of no key is refused");
+
+        /* Anthropic's computer toolset: a member's name and its input. */
+        tap_ok(member("left_click", "{\"coordinate\": [100, 50], \"text\": \"ctrl\"}", &a, &err, &v) == 0 &&
+               a.kind == MCP_ACT_CLICK && a.x == 201 && a.y == 101 && strcmp(a.text, "ctrl") == 0 && a.repeat == 1,
+               "a toolset left_click maps its coordinate and keeps its held key");
+        v = json_value_free(v);
+        tap_ok(member("key", "{\"text\": \"Down\", \"repeat\": 3}", &a, &err, &v) == 0 && a.kind == MCP_ACT_KEY &&
+               a.repeat == 3, "a toolset key takes repeat");
+        v = json_value_free(v);
+        tap_ok(member("left_click_drag", "{\"start_coordinate\": [0, 0], \"coordinate\": [5, 5], \"text\": \"shift\"}",
+                      &a, &err, &v) == 0 && a.kind == MCP_ACT_DRAG && a.n_path == 2 && strcmp(a.text, "shift") == 0,
+               "a toolset left_click_drag takes a held key");
+        v = json_value_free(v);
+        tap_ok(member("screenshot", "{}", &a, &err, &v) == 0 && a.kind == MCP_ACT_SCREENSHOT, "a toolset screenshot");
+        v = json_value_free(v);
+        member_refused("left_mouse_down", "{\"coordinate\": [1, 1]}", "left_mouse_down does not take \"coordinate\"",
+                       "the toolset's left_mouse_down takes no coordinate");
+        member_refused("key", "{\"text\": \"a\", \"repeat\": 0}", "from 1 to 100", "a repeat of 0 is refused");
+        member_refused("key", "{\"action\": \"key\", \"text\": \"a\"}", "key does not take \"action\". Use: key with input {",
+                       "a member's input does not name an action, and the error names the member's input");
+        member_refused("open_app", "{}", "Unknown member \"open_app\"", "an unknown member is refused, naming the members");
+        member_refused("left_click", "[1]", "must be an object", "an input that is not an object is refused");
+        member_refused("mouse_move", "{\"coordinate\": [900, 1]}", "outside the screenshot", "a member's point is checked");
         return tap_done();
 }

@@ -1,0 +1,550 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The vendors' shapes of botdesk act (act-vendor.h): parse all, run in order, answer in kind. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "act-vendor.h"
+#include "cli.h"
+#include "gemini.h"
+#include "log.h"
+#include "util.h"
+
+static const char *const vendor_names[_ACT_VENDOR_MAX] = {
+        [ACT_VENDOR_AUTO] = "auto",
+        [ACT_VENDOR_ANTHROPIC] = "anthropic",
+        [ACT_VENDOR_OPENAI] = "openai",
+        [ACT_VENDOR_GEMINI] = "gemini",
+        [ACT_VENDOR_ACTION] = "action",
+};
+
+int act_vendor_from_name(const char *name) {
+        for (int v = 0; v < ACT_VENDOR_ACTION; v++)
+                if (streq_ptr(name, vendor_names[v]))
+                        return v;
+        return -EINVAL;
+}
+
+const char *act_vendor_name(enum act_vendor v) {
+        return v < _ACT_VENDOR_MAX ? vendor_names[v] : NULL;
+}
+
+static bool is_tool_use(const struct json_value *v) {
+        return v->type == JSON_OBJECT && streq_ptr(json_member_string(v, "type"), "tool_use");
+}
+
+static bool has_function_call(const struct json_value *v) {
+        return v->type == JSON_OBJECT && json_get(v, "functionCall");
+}
+
+enum act_vendor act_vendor_detect(const struct json_value *v) {
+        if (v->type == JSON_ARRAY) {
+                /* A turn's parts may begin with the model's text: any call decides. */
+                for (size_t i = 0; i < v->n; i++) {
+                        if (is_tool_use(&v->items[i]))
+                                return ACT_VENDOR_ANTHROPIC;
+                        if (has_function_call(&v->items[i]))
+                                return ACT_VENDOR_GEMINI;
+                }
+                return ACT_VENDOR_ACTION;
+        }
+        if (is_tool_use(v))
+                return ACT_VENDOR_ANTHROPIC;
+        if (v->type == JSON_OBJECT && streq_ptr(json_member_string(v, "type"), "computer_call"))
+                return ACT_VENDOR_OPENAI;
+        if (has_function_call(v) || (v->type == JSON_OBJECT && json_get(v, "parts") && json_get(v, "role")))
+                return ACT_VENDOR_GEMINI;
+        return ACT_VENDOR_ACTION;
+}
+
+/* What a refused or failed action says: its message, or the gate's word. */
+static const char *outcome_error(const struct agent_outcome *o) {
+        return o->message ?: o->voided ? "A human took control of this screen while it ran; its result is void."
+                                       : "The action failed.";
+}
+
+/* ---- Anthropic: tool_use blocks, answered by tool_result blocks ---- */
+
+/* The SDK driver's acknowledgment of a pure action (lib/internal/toolsets/computer-members.js, ROWS). */
+static const struct {
+        const char *member, *ack;
+} acks[] = {
+        { "key", "Pressed {text}." },          { "hold_key", "Held {text} for {duration}s." },
+        { "type", "Typed." },                   { "mouse_move", "Moved the mouse." },
+        { "left_mouse_down", "Left mouse button pressed." },
+        { "left_mouse_up", "Left mouse button released." },
+        { "left_click", "Clicked." },           { "left_click_drag", "Dragged." },
+        { "right_click", "Right-clicked." },    { "middle_click", "Middle-clicked." },
+        { "double_click", "Double-clicked." }, { "triple_click", "Triple-clicked." },
+        { "scroll", "Scrolled {scroll_direction}." }, { "wait", "Waited {duration}s." },
+};
+
+/* The acknowledgment of member, its {field}s filled from input once (a value is never read as a field). */
+static char *ack_line(const char *member, const struct json_value *input) {
+        _cleanup_free_ char *out = NULL;
+        const char *t = NULL;
+        size_t size = 0;
+        FILE *f;
+
+        for (size_t i = 0; i < ELEMENTSOF(acks); i++)
+                if (streq(acks[i].member, member))
+                        t = acks[i].ack;
+        if (!t)
+                return NULL;
+        f = open_memstream(&out, &size);
+        if (!f)
+                return NULL;
+        for (const char *p = t; *p;) {
+                const char *close = *p == '{' ? strchr(p, '}') : NULL;
+
+                if (!close) {
+                        fputc(*p++, f);
+                        continue;
+                }
+                {
+                        _cleanup_free_ char *key = strndup(p + 1, (size_t) (close - p - 1));
+                        const struct json_value *v = key ? json_get(input, key) : NULL;
+
+                        if (v && v->type == JSON_STRING)
+                                /* One line, as the SDK folds it. */
+                                for (const char *s = v->string; *s; s++)
+                                        fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
+                        else if (v && v->type == JSON_NUMBER)
+                                fprintf(f, "%g", v->number);
+                }
+                p = close + 1;
+        }
+        if (fclose(f) != 0)
+                return NULL;
+        return TAKE_PTR(out);
+}
+
+static void text_block(struct json *j, const char *text) {
+        json_object_begin(j);
+        json_kv_string(j, "type", "text");
+        json_kv_string(j, "text", text);
+        json_object_end(j);
+}
+
+/* The picture, as the API's image block; oversized_image "error": the API never rescales what botdesk sized. */
+static void image_block(struct json *j, const char *base64) {
+        json_object_begin(j);
+        json_kv_string(j, "type", "image");
+        json_key(j, "source");
+        json_object_begin(j);
+        json_kv_string(j, "type", "base64");
+        json_kv_string(j, "media_type", "image/jpeg");
+        json_kv_string(j, "data", base64);
+        json_object_end(j);
+        json_key(j, "transformations");
+        json_object_begin(j);
+        json_kv_string(j, "oversized_image", "error");
+        json_object_end(j);
+        json_object_end(j);
+}
+
+struct anthropic_call {
+        const struct json_value *block;
+        const char *id;                 /* "" when the block has none */
+        bool toolset;                   /* a toolset member's, not the 2025 tool's */
+        const char *member;             /* the member, or the 2025 action's name */
+        struct mcp_action act;
+        char *error;                    /* why it cannot run, or NULL */
+};
+
+static void tool_result_error(struct json *j, const struct anthropic_call *c, const char *text) {
+        json_object_begin(j);
+        json_kv_string(j, "type", "tool_result");
+        json_kv_string(j, "tool_use_id", c->id);
+        if (c->toolset)
+                json_kv_string(j, "toolset_name", "computer");
+        json_kv_bool(j, "is_error", true);
+        json_key(j, "content");
+        json_array_begin(j);
+        text_block(j, text);
+        json_array_end(j);
+        json_object_end(j);
+}
+
+static int tool_result(struct json *j, const struct anthropic_call *c, const struct agent_outcome *o) {
+        _cleanup_free_ char *ack = NULL;
+        char line[64];
+
+        json_object_begin(j);
+        json_kv_string(j, "type", "tool_result");
+        json_kv_string(j, "tool_use_id", c->id);
+        if (c->toolset)
+                json_kv_string(j, "toolset_name", "computer");
+        json_key(j, "content");
+        json_array_begin(j);
+        if (o->have_cursor) {
+                snprintf(line, sizeof line, "X=%u,Y=%u", o->cursor_x, o->cursor_y);
+                text_block(j, line);
+        } else if (c->act.kind != MCP_ACT_SCREENSHOT && c->act.kind != MCP_ACT_ZOOM) {
+                const struct json_value *input = json_get(c->block, "input");
+
+                ack = ack_line(c->act.name, input);
+                if (!ack)
+                        return -ENOMEM;
+                text_block(j, ack);
+        }
+        if (o->image_base64)
+                image_block(j, o->image_base64);
+        json_array_end(j);
+        json_object_end(j);
+        return 0;
+}
+
+/* One block: what it asks for, or why not in c->error. */
+static int anthropic_parse(struct agent *a, const struct json_value *b, struct anthropic_call *c) {
+        const struct json_value *input;
+        const char *name, *toolset;
+        int r;
+
+        c->block = b;
+        c->id = json_member_string(b, "id") ?: "";
+        if (!is_tool_use(b))
+                return (c->error = strdup("Not a tool_use block: {\"type\": \"tool_use\", \"id\": ..., \"name\": "
+                                          "MEMBER, \"toolset_name\": \"computer\", \"input\": {...}}.")) ? 0 : -ENOMEM;
+        name = json_member_string(b, "name");
+        toolset = json_member_string(b, "toolset_name");
+        input = json_get(b, "input");
+        c->toolset = toolset != NULL;
+        if (!*c->id)
+                return (c->error = strdup("The tool_use block has no \"id\": its result could not name it.")) ? 0
+                                                                                                              : -ENOMEM;
+        if (toolset && !streq(toolset, "computer"))
+                r = (c->error = strdup_printf("botdesk serves the toolset \"computer\", not \"%s\".", toolset)) ? -EINVAL
+                                                                                                              : -ENOMEM;
+        else if (toolset)
+                r = mcp_action_parse_member(name, input, &a->space, &c->act, &c->error);
+        else if (streq_ptr(name, "computer")) {
+                r = mcp_action_parse(input, &a->space, &c->act, &c->error);
+                if (r >= 0 && c->act.schema != MCP_SCHEMA_ANTHROPIC)
+                        r = (c->error = strdup("The computer tool's input names its action with \"action\", as "
+                                               "{\"action\": \"left_click\", \"coordinate\": [x, y]}."))
+                                    ? -EINVAL
+                                    : -ENOMEM;
+        } else
+                r = (c->error = strdup_printf("botdesk serves the computer toolset (toolset_name \"computer\") and the "
+                                              "computer tool, not \"%s\".", strnull(name)))
+                            ? -EINVAL
+                            : -ENOMEM;
+        return r == -ENOMEM ? r : 0;
+}
+
+static int anthropic_answer(struct agent *a, const struct json_value *v, bool screenshots, FILE *out) {
+        _cleanup_free_ struct anthropic_call *calls = NULL;
+        const struct json_value *blocks = v->type == JSON_ARRAY ? v->items : v;
+        size_t n = v->type == JSON_ARRAY ? v->n : 1, bad = SIZE_MAX, stopped = SIZE_MAX;
+        struct json j;
+        int r = 0;
+
+        calls = calloc(n ?: 1, sizeof *calls);
+        if (!calls)
+                return -ENOMEM;
+        for (size_t i = 0; i < n && r >= 0; i++) {
+                r = anthropic_parse(a, &blocks[i], &calls[i]);
+                if (r >= 0 && calls[i].error && bad == SIZE_MAX)
+                        bad = i;
+        }
+        json_init(&j, out);
+        if (v->type == JSON_ARRAY)
+                json_array_begin(&j);
+        for (size_t i = 0; i < n && r >= 0; i++) {
+                _cleanup_(agent_outcome_done) struct agent_outcome o = {};
+                _cleanup_free_ char *why = NULL;
+
+                if (n > ACT_BATCH_MAX) {
+                        why = strdup_printf("A turn of %zu calls: botdesk runs at most %d at once; none was run.", n,
+                                            ACT_BATCH_MAX);
+                } else if (calls[i].error) {
+                        why = strdup_printf("%s Nothing of this turn was run.", calls[i].error);
+                } else if (bad != SIZE_MAX) {
+                        why = strdup_printf("Not run: call %zu of this turn is invalid, so none was run.", bad + 1);
+                } else if (stopped != SIZE_MAX) {
+                        why = strdup_printf("Not run: call %zu of this turn was refused.", stopped + 1);
+                } else {
+                        r = agent_run(a, &calls[i].act, screenshots, &o);
+                        if (r < 0)
+                                break;
+                        if (o.ok) {
+                                r = tool_result(&j, &calls[i], &o);
+                                continue;
+                        }
+                        stopped = i;
+                        why = strdup_printf("%s%s", outcome_error(&o),
+                                            o.refused || o.voided ? " (suppressed: human_has_control)" : "");
+                }
+                if (!why)
+                        r = -ENOMEM;
+                else
+                        tool_result_error(&j, &calls[i], why);
+        }
+        if (v->type == JSON_ARRAY)
+                json_array_end(&j);
+        for (size_t i = 0; i < n; i++)
+                free(calls[i].error);
+        return r < 0 ? r : 0;
+}
+
+/* ---- OpenAI: a computer_call, answered by one computer_call_output ---- */
+
+static int openai_answer(struct agent *a, const struct json_value *v, FILE *out) {
+        _cleanup_free_ struct mcp_action *acts = NULL;
+        _cleanup_(agent_outcome_done) struct agent_outcome last = {};
+        const char *call_id = json_member_string(v, "call_id");
+        const struct json_value *one = json_get(v, "action"), *batch = json_get(v, "actions"),
+                                *checks = json_get(v, "pending_safety_checks");
+        const struct json_value *items;
+        size_t n;
+        struct json j;
+        int r;
+
+        if (one && one->type == JSON_NULL)
+                one = NULL;
+        if (batch && batch->type == JSON_NULL)
+                batch = NULL;
+        if (!call_id || !*call_id) {
+                log_error("The computer_call has no \"call_id\": its output could not name it; nothing was run.");
+                return EXIT_USAGE;
+        }
+        if (!!one == !!batch || (batch && batch->type != JSON_ARRAY)) {
+                log_error("computer_call %s: give either \"action\" (one) or \"actions\" (a list), not %s; nothing was run.",
+                          call_id, one ? "both" : "neither");
+                return EXIT_USAGE;
+        }
+        n = batch ? batch->n : 1;
+        items = batch ? batch->items : one;
+        if (n == 0 || n > ACT_BATCH_MAX) {
+                log_error("computer_call %s: \"actions\" must hold 1 to %d actions, not %zu; nothing was run.", call_id,
+                          ACT_BATCH_MAX, n);
+                return EXIT_USAGE;
+        }
+        if (checks && checks->type != JSON_NULL && checks->type != JSON_ARRAY) {
+                log_error("computer_call %s: \"pending_safety_checks\" must be a list; nothing was run.", call_id);
+                return EXIT_USAGE;
+        }
+        acts = calloc(n, sizeof *acts);
+        if (!acts)
+                return -ENOMEM;
+        for (size_t i = 0; i < n; i++) {
+                _cleanup_free_ char *error = NULL;
+
+                r = mcp_action_parse(&items[i], &a->space, &acts[i], &error);
+                if (r == -ENOMEM)
+                        return r;
+                if (r >= 0 && acts[i].schema != MCP_SCHEMA_OPENAI)
+                        r = -EINVAL;
+                if (r < 0) {
+                        log_error("computer_call %s: action %zu: %s; nothing was run.", call_id, i + 1,
+                                  error ?: "OpenAI's actions name themselves with \"type\"");
+                        return EXIT_USAGE;
+                }
+        }
+        for (size_t i = 0; i < n; i++) {
+                agent_outcome_done(&last);
+                /* The picture the output carries: after the last action, settled. */
+                r = agent_run(a, &acts[i], i == n - 1, &last);
+                if (r < 0)
+                        return r;
+                if (!last.ok) {
+                        bool suppressed = last.refused || last.voided;
+
+                        log_error("computer_call %s: action %zu of %zu (%s) %s: %s Done before it: %zu; not run: %zu.",
+                                  call_id, i + 1, n, acts[i].name,
+                                  suppressed ? "was suppressed (human_has_control)" : "failed", outcome_error(&last), i,
+                                  n - i - 1);
+                        if (suppressed)
+                                log_error("computer_call %s: epoch %llu.", call_id, (unsigned long long) last.epoch);
+                        return suppressed ? EXIT_REFUSED : EXIT_FAILED;
+                }
+        }
+        if (!last.image_base64) {
+                log_error("computer_call %s: no screenshot could be taken after the last action.", call_id);
+                return EXIT_FAILED;
+        }
+        json_init(&j, out);
+        json_object_begin(&j);
+        json_kv_string(&j, "type", "computer_call_output");
+        json_kv_string(&j, "call_id", call_id);
+        json_key(&j, "output");
+        json_object_begin(&j);
+        json_kv_string(&j, "type", "computer_screenshot");
+        json_key(&j, "image_url");
+        json_raw(&j, "\"data:image/jpeg;base64,");
+        fputs(last.image_base64, out);
+        fputc('"', out);
+        json_object_end(&j);
+        /* The gateway acknowledges them by passing this on: botdesk only echoes what the model raised. */
+        json_key(&j, "acknowledged_safety_checks");
+        json_array_begin(&j);
+        for (size_t i = 0; checks && checks->type == JSON_ARRAY && i < checks->n; i++)
+                json_value_write(&j, &checks->items[i]);
+        json_array_end(&j);
+        json_object_end(&j);
+        return 0;
+}
+
+/* ---- Gemini: functionCall parts, answered by functionResponse parts ---- */
+
+static void function_response(struct json *j, const struct json_value *fc, const char *error, bool safety,
+                              const struct agent_outcome *o) {
+        const char *id = json_member_string(fc, "id");
+
+        json_object_begin(j);
+        json_key(j, "functionResponse");
+        json_object_begin(j);
+        json_kv_string(j, "name", json_member_string(fc, "name") ?: "");
+        if (id)
+                json_kv_string(j, "id", id);
+        json_key(j, "response");
+        json_object_begin(j);
+        if (error)
+                json_kv_string(j, "error", error);
+        else {
+                /* The desktop's state: it has no URL. */
+                json_kv_bool(j, "ok", true);
+                json_kv_int(j, "epoch", (long long) o->epoch);
+                if (o->settled_known)
+                        json_kv_string(j, "settle", settle_state_name(o->settle));
+        }
+        if (safety)
+                json_kv_string(j, "safety_acknowledgement", "true");
+        json_object_end(j);
+        if (!error && o->image_base64) {
+                json_key(j, "parts");
+                json_array_begin(j);
+                json_object_begin(j);
+                json_key(j, "inlineData");
+                json_object_begin(j);
+                json_kv_string(j, "mimeType", "image/jpeg");
+                json_kv_string(j, "data", o->image_base64);
+                json_object_end(j);
+                json_object_end(j);
+                json_array_end(j);
+        }
+        json_object_end(j);
+        json_object_end(j);
+}
+
+static int gemini_answer(struct agent *a, const struct json_value *v, FILE *out) {
+        const struct json_value *parts = v->type == JSON_ARRAY ? v : json_get(v, "parts");
+        bool content = v->type == JSON_OBJECT && !has_function_call(v);
+        _cleanup_free_ struct mcp_gemini_call *calls = NULL;
+        _cleanup_free_ const struct json_value **fcs = NULL;
+        char **errors = NULL;
+        size_t n = 0, n_parts, bad = SIZE_MAX, stopped = SIZE_MAX;
+        const struct json_value *items;
+        struct json j;
+        int r = 0;
+
+        if (content && (!parts || parts->type != JSON_ARRAY)) {
+                log_error("A Gemini content's \"parts\" must be a list of parts with functionCall; none is answered.");
+                parts = NULL;
+        }
+        items = !content && v->type != JSON_ARRAY ? v : parts ? parts->items : NULL;
+        n_parts = !content && v->type != JSON_ARRAY ? 1 : parts ? parts->n : 0;
+        fcs = calloc(n_parts ?: 1, sizeof *fcs);
+        calls = calloc(n_parts ?: 1, sizeof *calls);
+        errors = calloc(n_parts ?: 1, sizeof *errors);
+        if (!fcs || !calls || !errors) {
+                free(errors);
+                return -ENOMEM;
+        }
+        /* The model's text and thoughts ride in the same parts: only its calls are answered. */
+        for (size_t i = 0; i < n_parts; i++) {
+                const struct json_value *fc = has_function_call(&items[i]) ? json_get(&items[i], "functionCall") : NULL;
+
+                if (fc)
+                        fcs[n++] = fc;
+        }
+        for (size_t i = 0; i < n && r >= 0; i++) {
+                if (fcs[i]->type != JSON_OBJECT)
+                        r = (errors[i] = strdup("functionCall must be an object {\"name\", \"args\"}.")) ? -EINVAL : -ENOMEM;
+                else
+                        r = mcp_gemini_parse(json_member_string(fcs[i], "name"), json_get(fcs[i], "args"), &a->space,
+                                             &calls[i], &errors[i]);
+                if (r == -EINVAL && bad == SIZE_MAX)
+                        bad = i;
+                if (r == -EINVAL)
+                        r = 0;
+        }
+        json_init(&j, out);
+        if (content) {
+                json_object_begin(&j);
+                json_kv_string(&j, "role", "user");
+                json_key(&j, "parts");
+        }
+        if (content || v->type == JSON_ARRAY)
+                json_array_begin(&j);
+        for (size_t i = 0; i < n && r >= 0; i++) {
+                _cleanup_(agent_outcome_done) struct agent_outcome o = {};
+                _cleanup_free_ char *why = NULL;
+
+                if (n > ACT_BATCH_MAX)
+                        why = strdup_printf("A turn of %zu calls: botdesk runs at most %d at once; none was run.", n,
+                                            ACT_BATCH_MAX);
+                else if (errors[i])
+                        why = strdup_printf("%s Nothing of this turn was run.", errors[i]);
+                else if (bad != SIZE_MAX)
+                        why = strdup_printf("Not run: call %zu of this turn is invalid, so none was run.", bad + 1);
+                else if (stopped != SIZE_MAX)
+                        why = strdup_printf("Not run: call %zu of this turn was refused.", stopped + 1);
+                else {
+                        for (size_t s = 0; s < calls[i].n_steps; s++) {
+                                agent_outcome_done(&o);
+                                r = agent_run(a, &calls[i].steps[s], s == calls[i].n_steps - 1, &o);
+                                if (r < 0 || !o.ok)
+                                        break;
+                        }
+                        if (r < 0)
+                                break;
+                        if (o.ok) {
+                                function_response(&j, fcs[i], NULL, calls[i].safety_decision, &o);
+                                continue;
+                        }
+                        stopped = i;
+                        why = strdup_printf("%s%s", outcome_error(&o),
+                                            o.refused || o.voided ? " (suppressed: human_has_control)" : "");
+                }
+                if (!why)
+                        r = -ENOMEM;
+                else
+                        function_response(&j, fcs[i], why, false, &o);
+        }
+        if (content || v->type == JSON_ARRAY)
+                json_array_end(&j);
+        if (content)
+                json_object_end(&j);
+        for (size_t i = 0; i < n_parts; i++)
+                free(errors[i]);
+        free(errors);
+        return r < 0 ? r : 0;
+}
+
+int act_vendor_answer(struct agent *a, enum act_vendor vendor, const struct json_value *v, bool screenshots,
+                      FILE *out) {
+        int r;
+
+        switch (vendor) {
+        case ACT_VENDOR_ANTHROPIC:
+                r = anthropic_answer(a, v, screenshots, out);
+                break;
+        case ACT_VENDOR_OPENAI:
+                r = openai_answer(a, v, out);
+                if (r != 0)
+                        return r;       /* nothing printed: the output item has no room for why */
+                break;
+        case ACT_VENDOR_GEMINI:
+                r = gemini_answer(a, v, out);
+                break;
+        default:
+                return -EINVAL;
+        }
+        if (r < 0)
+                return r;
+        fputc('\n', out);
+        fflush(out);
+        return 0;
+}
