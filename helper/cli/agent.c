@@ -80,6 +80,7 @@ int agent_open(struct agent *a, const char *profile) {
         a->max_edge = c.screenshot_max_edge;
         a->max_pixels = c.screenshot_max_pixels;
         a->clipboard_max = c.clipboard_max_bytes;
+        a->mcp_tools = c.mcp_tools;
         a->frame_width = c.journal_enabled ? c.journal_frame_width : 0;
         config_done(&c);
 

@@ -6,6 +6,7 @@
 #include <xcb/xcb.h>
 
 #include "action.h"
+#include "config.h"
 #include "coords.h"
 #include "input.h"
 #include "json.h"
@@ -32,6 +33,7 @@ struct agent {
         unsigned max_edge, max_pixels;
         unsigned quiet_ms, settle_cap_ms;
         size_t clipboard_max;
+        enum mcp_tools_kind mcp_tools;  /* [agent] mcp_tools: botdesk mcp's screen tools */
         unsigned frame_width;           /* the journal's frames ([journal] frame_width), 0: no journal */
         unsigned long long epoch_pin;   /* the epoch the next action is pinned to (cli.h), or CLI_EPOCH_ANY */
 };

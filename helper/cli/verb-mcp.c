@@ -16,6 +16,7 @@
 #include "mcp-a11y.h"
 #include "server.h"
 #include "thumbnail.h"
+#include "tools.h"
 #include "util.h"
 #include "verbs.h"
 
@@ -74,6 +75,28 @@ static int tool_computer(struct agent *a, const struct json_value *args, struct 
         int r;
 
         r = mcp_action_parse(args, &a->space, &act, &error);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0) {
+                mcp_result_error(res, error);
+                return 0;
+        }
+        r = agent_run(a, &act, true, &o);
+        if (r < 0)
+                return r;
+        return outcome_result(&act, &o, res);
+}
+
+/* A toolset member's own tool: its name and input, as the model wrote the tool_use (action.h). */
+static int tool_member(struct agent *a, const char *member, const struct json_value *args, struct mcp_result *res) {
+        _cleanup_free_ char *error = NULL;
+        _cleanup_(agent_outcome_done) struct agent_outcome o = {};
+        struct json_value empty = { .type = JSON_OBJECT };
+        struct mcp_action act;
+        int r;
+
+        /* No arguments at all is the empty input (cursor_position, screenshot). */
+        r = mcp_action_parse_member(member, args ?: &empty, &a->space, &act, &error);
         if (r == -ENOMEM)
                 return r;
         if (r < 0) {
@@ -288,6 +311,8 @@ static int call(void *userdata, const char *tool, const struct json_value *args,
                 return tool_clipboard(a, false, args, res);
         if (streq(tool, "clipboard_write"))
                 return tool_clipboard(a, true, args, res);
+        if (mcp_tool_is_member(tool, a->mcp_tools))
+                return tool_member(a, tool, args, res);
         if (mcp_a11y_call(a, tool, args, res) != -ENOENT)
                 return 0;
         mcp_result_error(res, "Unknown tool.");
@@ -328,6 +353,7 @@ int verb_mcp(const struct cli_args *args) {
         if (r != EXIT_OK)
                 return r;
         mcp_server_init(&server, &backend, &a);
+        server.tools = a.mcp_tools;
         r = agent_serve_lines(&a, &rd, profile, answer, &server);
         jsonrpc_reader_done(&rd);
         agent_close(&a);

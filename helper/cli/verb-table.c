@@ -245,7 +245,8 @@ static const struct verb verbs[] = {
                    "\n"
                    "An MCP server (JSON-RPC 2.0, one message per line) on standard input and output, for an agent's\n"
                    "client: tools computer, batch, windows, status, ask_human, clipboard_read,\n"
-                   "clipboard_write, a11y_tree, a11y_find and a11y_do. In the client's configuration:\n"
+                   "clipboard_write, a11y_tree, a11y_find and a11y_do, and one tool per member of Anthropic's\n"
+                   "computer toolset (left_click, type, key, ...: [agent] mcp_tools). In the client's configuration:\n"
                    "  {\"command\": \"botdesk\", \"args\": [\"mcp\", \"PROFILE\"]}\n"
                    "  --start   start the desktop first when it is not running\n",
           .options = OPTS_ACTION | OPT(OPT_START), .words = "PROFILE", .placed = true,

@@ -446,6 +446,95 @@ static const struct {
         { "left_mouse_up", 0, A(ARG_COORDINATE) },
 };
 
+/* What each member does, for a tool's description (tools.c): botdesk's words, the SDK's facts. */
+static const struct {
+        const char *name, *summary;
+} member_summaries[] = {
+        { "key", "Press a key or a combination (xdotool's names: ctrl+s, Return, alt+Tab), \"repeat\" times." },
+        { "hold_key", "Hold a key or combination down for \"duration\" seconds." },
+        { "type", "Type text, as a keyboard would." },
+        { "cursor_position", "Where the mouse pointer is, in screenshot pixels." },
+        { "mouse_move", "Move the mouse pointer to coordinate." },
+        { "left_mouse_down", "Press the left mouse button where the pointer is, and keep it down." },
+        { "left_mouse_up", "Let go of the left mouse button where the pointer is." },
+        { "left_click", "Click the left button at coordinate, or where the pointer is; \"text\" holds keys (shift)." },
+        { "left_click_drag", "Press the left button at start_coordinate, move to coordinate, let go." },
+        { "right_click", "Click the right button at coordinate, or where the pointer is." },
+        { "middle_click", "Click the middle button at coordinate, or where the pointer is." },
+        { "double_click", "Double-click the left button at coordinate, or where the pointer is." },
+        { "triple_click", "Triple-click the left button at coordinate (a line of text), or where the pointer is." },
+        { "scroll", "Turn the wheel scroll_amount steps toward scroll_direction, at coordinate or the pointer." },
+        { "wait", "Do nothing for \"duration\" seconds, then look again." },
+        { "screenshot", "A picture of the whole screen." },
+        { "zoom", "A picture of region [x0, y0, x1, y1] of the screen, at full detail." },
+};
+
+/* Each argument's JSON Schema, for a member's input schema. */
+static const char *const arg_schemas[_ARG_MAX] = {
+        [ARG_COORDINATE] = "{\"type\": \"array\", \"items\": {\"type\": \"integer\"}, \"minItems\": 2, \"maxItems\": 2}",
+        [ARG_START_COORDINATE] =
+                "{\"type\": \"array\", \"items\": {\"type\": \"integer\"}, \"minItems\": 2, \"maxItems\": 2}",
+        [ARG_TEXT] = "{\"type\": \"string\"}",
+        [ARG_SCROLL_DIRECTION] = "{\"type\": \"string\", \"enum\": [\"up\", \"down\", \"left\", \"right\"]}",
+        [ARG_SCROLL_AMOUNT] = "{\"type\": \"integer\", \"minimum\": 1, \"maximum\": 1000}",
+        [ARG_DURATION] = "{\"type\": \"number\", \"minimum\": 0, \"maximum\": 100}",
+        [ARG_REGION] = "{\"type\": \"array\", \"items\": {\"type\": \"integer\"}, \"minItems\": 4, \"maxItems\": 4}",
+        [ARG_REPEAT] = "{\"type\": \"integer\", \"minimum\": 1, \"maximum\": 100}",
+};
+
+/* Member i's form, with the toolset's changes to its 2025 action's. */
+static struct form member_form(size_t i) {
+        struct form f = anthropic_forms[i];
+
+        for (size_t k = 0; k < ELEMENTSOF(member_changes); k++)
+                if (streq(member_changes[k].name, f.name)) {
+                        f.allowed = (f.allowed | member_changes[k].allowed) & ~member_changes[k].removed;
+                        f.required &= ~member_changes[k].removed;
+                }
+        return f;
+}
+
+size_t mcp_members_count(void) {
+        return ELEMENTSOF(anthropic_forms);
+}
+
+const char *mcp_member_name(size_t i) {
+        return i < ELEMENTSOF(anthropic_forms) ? anthropic_forms[i].name : NULL;
+}
+
+const char *mcp_member_summary(size_t i) {
+        for (size_t k = 0; i < ELEMENTSOF(anthropic_forms) && k < ELEMENTSOF(member_summaries); k++)
+                if (streq(member_summaries[k].name, anthropic_forms[i].name))
+                        return member_summaries[k].summary;
+        return NULL;
+}
+
+void mcp_member_schema_write(struct json *j, size_t i, const char *epoch_schema) {
+        struct form f = member_form(i);
+
+        json_object_begin(j);
+        json_kv_string(j, "type", "object");
+        json_key(j, "properties");
+        json_object_begin(j);
+        for (int id = 0; id < _ARG_MAX; id++)
+                if ((f.required | f.allowed) & A(id)) {
+                        json_key(j, arg_names[id]);
+                        json_raw(j, arg_schemas[id]);
+                }
+        if (epoch_schema) {
+                json_key(j, "epoch");
+                json_raw(j, epoch_schema);
+        }
+        json_object_end(j);
+        json_key(j, "required");
+        json_array_begin(j);
+        for (int id = 0; id < _ARG_MAX; id++)
+                if (f.required & A(id))
+                        json_string(j, arg_names[id]);
+        json_array_end(j);
+        json_object_end(j);
+}
+
 /* {"action": "NAME", REST as NAME with input {REST; {"action": "NAME"} as NAME with input {}. */
 static void member_usage(const struct form *f, char *buf, size_t size) {
         const char *rest = strchr(f->usage, ',');
@@ -458,24 +547,18 @@ static void member_usage(const struct form *f, char *buf, size_t size) {
 
 int mcp_action_parse_member(const char *member, const struct json_value *input, const struct mcp_space *s,
                             struct mcp_action *ret, char **ret_error) {
-        struct form mf = {};
+        struct form mf;
         char usage[512], list[512];
-        bool found = false;
+        size_t i;
 
         *ret_error = NULL;
-        for (size_t i = 0; member && i < ELEMENTSOF(anthropic_forms); i++)
-                if (streq(anthropic_forms[i].name, member)) {
-                        mf = anthropic_forms[i];
-                        found = true;
-                }
-        if (!found)
+        for (i = 0; i < ELEMENTSOF(anthropic_forms); i++)
+                if (streq_ptr(anthropic_forms[i].name, member))
+                        break;
+        if (i == ELEMENTSOF(anthropic_forms))
                 return fail(ret_error, "Unknown member \"%s\" of the computer toolset; its members are: %s.", strnull(member),
                             forms_list(anthropic_forms, ELEMENTSOF(anthropic_forms), list, sizeof list));
-        for (size_t i = 0; i < ELEMENTSOF(member_changes); i++)
-                if (streq(member_changes[i].name, member)) {
-                        mf.allowed = (mf.allowed | member_changes[i].allowed) & ~member_changes[i].removed;
-                        mf.required &= ~member_changes[i].removed;
-                }
+        mf = member_form(i);
         member_usage(&mf, usage, sizeof usage);
         mf.usage = usage;
         if (!input || input->type != JSON_OBJECT)

@@ -92,6 +92,13 @@ int mcp_action_parse(const struct json_value *args, const struct mcp_space *s, s
 int mcp_action_parse_member(const char *member, const struct json_value *input, const struct mcp_space *s,
                             struct mcp_action *ret, char **ret_error);
 
+/* The toolset's members, in its order: name, what it does, and its input's JSON Schema (with "epoch" when
+ * epoch_schema is not NULL: the gate's pin, as the tools that act take it). */
+size_t mcp_members_count(void);
+const char *mcp_member_name(size_t i);
+const char *mcp_member_summary(size_t i);
+void mcp_member_schema_write(struct json *j, size_t i, const char *epoch_schema);
+
 /* The action's name in the results: as given. */
 static inline const char *mcp_action_name(const struct mcp_action *a) {
         return a->name;

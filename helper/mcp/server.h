@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "config.h"
 #include "coords.h"
 #include "json.h"
 #include "util.h"
@@ -47,6 +48,7 @@ struct mcp_backend {
 struct mcp_server {
         const struct mcp_backend *backend;
         void *userdata;
+        enum mcp_tools_kind tools;      /* which screen tools it offers (tools.h); MCP_TOOLS_BOTH after init */
         char version[16];               /* negotiated; empty before initialize */
 };
 

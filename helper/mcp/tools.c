@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <stdio.h>
 
+#include "action.h"
 #include "tools.h"
 #include "util.h"
 
@@ -38,7 +39,8 @@
         "{\"type\": \"object\", \"properties\": {" ACTION_PROPERTIES "}, "                                              \
         "\"oneOf\": [{\"required\": [\"action\"]}, {\"required\": [\"type\"]}]}"
 /* Every tool that acts on the desktop takes the lease epoch a gateway approved it at. */
-#define EPOCH_PROPERTY "\"epoch\": {\"type\": \"integer\", \"minimum\": 0, \"maximum\": 9007199254740991}"
+#define EPOCH_SCHEMA "{\"type\": \"integer\", \"minimum\": 0, \"maximum\": 9007199254740991}"
+#define EPOCH_PROPERTY "\"epoch\": " EPOCH_SCHEMA
 
 static const char computer_schema[] =
         "{\"type\": \"object\", \"properties\": {" ACTION_PROPERTIES ", " EPOCH_PROPERTY "}, "
@@ -73,11 +75,45 @@ static const char ask_schema[] =
         "\"maxLength\": 256}, \"timeout\": {\"type\": \"number\", \"minimum\": 1, \"maximum\": 3600}}, "
         "\"required\": [\"reason\"]}";
 
-bool mcp_tool_known(const char *name) {
-        for (size_t i = 0; i < ELEMENTSOF(names); i++)
-                if (streq(names[i], name))
+/* computer and batch: the 2025 single tool's. */
+static bool single_tool(const char *name) {
+        return streq(name, "computer") || streq(name, "batch");
+}
+
+bool mcp_tool_is_member(const char *name, enum mcp_tools_kind set) {
+        if (set == MCP_TOOLS_COMPUTER)
+                return false;
+        for (size_t i = 0; i < mcp_members_count(); i++)
+                if (streq(mcp_member_name(i), name))
                         return true;
         return false;
+}
+
+bool mcp_tool_known(const char *name, enum mcp_tools_kind set) {
+        for (size_t i = 0; i < ELEMENTSOF(names); i++)
+                if (streq(names[i], name))
+                        return set != MCP_TOOLS_MEMBERS || !single_tool(name);
+        return mcp_tool_is_member(name, set);
+}
+
+char *mcp_tool_names(enum mcp_tools_kind set) {
+        _cleanup_free_ char *out = NULL;
+        size_t size = 0;
+        FILE *f = open_memstream(&out, &size);
+        const char *sep = "";
+
+        if (!f)
+                return NULL;
+        for (size_t i = 0; i < ELEMENTSOF(names); i++)
+                if (set != MCP_TOOLS_MEMBERS || !single_tool(names[i])) {
+                        fprintf(f, "%s%s", sep, names[i]);
+                        sep = ", ";
+                }
+        for (size_t i = 0; set != MCP_TOOLS_COMPUTER && i < mcp_members_count(); i++)
+                fprintf(f, ", %s", mcp_member_name(i));
+        if (fclose(f) != 0)
+                return NULL;
+        return TAKE_PTR(out);
 }
 
 static void tool(struct json *j, const char *name, const char *description, const char *schema) {
@@ -89,7 +125,26 @@ static void tool(struct json *j, const char *name, const char *description, cons
         json_object_end(j);
 }
 
-void mcp_tools_write(struct json *j, const struct mcp_space *space) {
+/* One tool per member of the toolset, its name and input the member's. */
+static void member_tools(struct json *j, const struct mcp_space *space) {
+        for (size_t i = 0; i < mcp_members_count(); i++) {
+                _cleanup_free_ char *description = strdup_printf(
+                        "%s Anthropic's computer toolset member %s: coordinates are pixels of the %ux%u screenshots "
+                        "botdesk returns (the %ux%u screen at scale %.6g). botdesk waits until the screen settles and "
+                        "returns a screenshot; refused while a human has control.",
+                        mcp_member_summary(i) ?: "", mcp_member_name(i), space->image_w, space->image_h,
+                        space->screen_w, space->screen_h, mcp_space_scale(space));
+
+                json_object_begin(j);
+                json_kv_string(j, "name", mcp_member_name(i));
+                json_kv_string(j, "description", description ?: mcp_member_name(i));
+                json_key(j, "inputSchema");
+                mcp_member_schema_write(j, i, EPOCH_SCHEMA);
+                json_object_end(j);
+        }
+}
+
+void mcp_tools_write(struct json *j, const struct mcp_space *space, enum mcp_tools_kind set) {
         _cleanup_free_ char *computer = NULL;
 
         computer = strdup_printf(
@@ -103,11 +158,13 @@ void mcp_tools_write(struct json *j, const struct mcp_space *space) {
                 "While a human has control, every action is refused; with \"epoch\": N (every tool that acts "
                 "takes it) an action is also refused (suppressed: epoch_moved) once the lease epoch is no longer N.",
                 space->image_w, space->image_h, space->screen_w, space->screen_h, mcp_space_scale(space));
-        tool(j, "computer", computer ?: "The desktop's screen, mouse and keyboard.", computer_schema);
-        tool(j, "batch",
-             "Run a list of computer actions in order (either schema), stopping at the first that fails or is "
-             "refused; one screenshot at the end.",
-             batch_schema);
+        if (set != MCP_TOOLS_MEMBERS) {
+                tool(j, "computer", computer ?: "The desktop's screen, mouse and keyboard.", computer_schema);
+                tool(j, "batch",
+                     "Run a list of computer actions in order (either schema), stopping at the first that fails or "
+                     "is refused; one screenshot at the end.",
+                     batch_schema);
+        }
         tool(j, "windows", "The window manager's windows: id, title, class, geometry (screen pixels), active.",
              epoch_schema);
         tool(j, "status", "The desktop: who has control (agent or human), the lease epoch, the screen and "
@@ -135,4 +192,6 @@ void mcp_tools_write(struct json *j, const struct mcp_space *space) {
              "Act on an element by its id (from a11y_tree or a11y_find): action is one it offers (click, press, "
              "activate, ...) or set-text with text.",
              a11y_do_schema);
+        if (set != MCP_TOOLS_COMPUTER)
+                member_tools(j, space);
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #pragma once
 
+#include "config.h"
 #include "coords.h"
 #include "json.h"
 
@@ -9,13 +10,23 @@
  * description (with the coordinate space: the picture's size and scale)
  * and inputSchema (JSON Schema). computer takes both action schemas
  * (action.h); batch a list of them; windows and status nothing; ask_human
- * a reason. The tools that act (computer, batch, windows, clipboard_read,
- * clipboard_write) also take "epoch": the lease epoch a gateway approved
- * the call at, which the gate holds the call to (cli.h).
+ * a reason. With set (config.h, [agent] mcp_tools) MCP_TOOLS_MEMBERS or
+ * MCP_TOOLS_BOTH, every member of Anthropic's computer toolset is a tool
+ * of its own, with the member's name and input (action.h); with
+ * MCP_TOOLS_MEMBERS, computer and batch are not offered. The tools that
+ * act (computer, batch, the members, windows, clipboard_read,
+ * clipboard_write, the a11y ones) also take "epoch": the lease epoch a
+ * gateway approved the call at, which the gate holds the call to (cli.h).
  */
 
 /* Writes the "tools" array's items through j. */
-void mcp_tools_write(struct json *j, const struct mcp_space *space);
+void mcp_tools_write(struct json *j, const struct mcp_space *space, enum mcp_tools_kind set);
 
-/* Whether name is one of the tools. */
-bool mcp_tool_known(const char *name);
+/* Whether name is one of the tools of set. */
+bool mcp_tool_known(const char *name, enum mcp_tools_kind set);
+
+/* Whether name is a toolset member's tool of set. */
+bool mcp_tool_is_member(const char *name, enum mcp_tools_kind set);
+
+/* The names of set's tools, "computer, batch, ..." (new string), or NULL. */
+char *mcp_tool_names(enum mcp_tools_kind set);

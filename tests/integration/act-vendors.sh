@@ -196,6 +196,28 @@ t_match "$(line $N 1 | py 'd["error"]')" "must be gemini's shape; this one reads
 act --vendor nobody </dev/null
 t_is "$?" 2 "an unknown --vendor is a usage error"
 
+# ---- MCP: the toolset's members as tools -------------------------------------------------------
+
+: >"$TEXT"
+timeout 40 node "$BD_SOURCE_DIR/tests/integration/mcp-members-client.cjs" "$SDK_DIR" "$BOTDESK" "$P" \
+        >"$BD_T/members.json" 2>"$BD_T/members.err"
+t_is "$?" 0 "the MCP SDK's client lists and calls the member tools" || t_diag "$(tail -3 "$BD_T/members.err")"
+t_is "$(py 'list(filter(d["names"].__contains__, ("computer", "batch", "left_click", "type", "zoom")))' <"$BD_T/members.json")" \
+        "['computer', 'batch', 'left_click', 'type', 'zoom']" "... tools/list has computer and batch and the members ([agent] mcp_tools = both)"
+t_is "$(py 'd["left_click_properties"]' <"$BD_T/members.json")" "['coordinate', 'epoch', 'text']" \
+        "... left_click's input is the member's (coordinate, text) and the gate's epoch"
+t_is "$(py '(d["click"]["isError"], d["click"]["text"]["action"], d["click"]["image"])' <"$BD_T/members.json")" \
+        "(False, 'left_click', True)" "... left_click by name is done, with a screenshot after it"
+t_ok "... and reached the window at 250,260 (5 s)" wait_for 5 log_has "button-release 1 250 260"
+t_is "$(text)" "'mcp'" "... type by name typed its text"
+t_is "$(py '(d["bad"]["isError"], ("does not take " + chr(34) + "action") in d["bad"]["text"])' <"$BD_T/members.json")" "(True, True)" \
+        "... an input with the 2025 action's name in it is refused, naming the member's input"
+printf '[agent]\nmcp_tools = computer\n' >>"$BOTDESK_CONFIG"
+timeout 40 node "$BD_SOURCE_DIR/tests/integration/mcp-members-client.cjs" "$SDK_DIR" "$BOTDESK" "$P" \
+        >"$BD_T/computer.json" 2>"$BD_T/computer.err"
+t_isnt "$?" 0 "with mcp_tools = computer, calling left_click fails the client ..."
+t_match "$(cat "$BD_T/computer.err")" "Unknown tool \"left_click\"" "... as an unknown tool"
+
 # ---- the vendors' own types --------------------------------------------------------------------
 
 ln -s "$SDK_DIR/node_modules" "$BD_T/node_modules"

@@ -38,6 +38,13 @@ enum exec_shell_kind {
         EXEC_SHELL_NO,
 };
 
+/* Which tools botdesk mcp offers for the screen (mcp/tools.h). */
+enum mcp_tools_kind {
+        MCP_TOOLS_BOTH,               /* computer and batch, and a tool per toolset member */
+        MCP_TOOLS_COMPUTER,           /* computer and batch: the 2025 single tool */
+        MCP_TOOLS_MEMBERS,            /* a tool per member of Anthropic's computer toolset */
+};
+
 enum placement_kind {
         PLACEMENT_HOST,               /* the desktop runs on this host */
         PLACEMENT_EXEC,               /* every verb runs through the exec prefix */
@@ -77,6 +84,7 @@ struct bd_config {
         unsigned screenshot_max_edge; /* the long edge of an agent's screenshot, pixels */
         unsigned screenshot_max_pixels; /* its area */
         unsigned clipboard_max_bytes; /* what the agent's clipboard holds at most */
+        enum mcp_tools_kind mcp_tools; /* members | computer | both */
         /* [journal] */
         bool journal_enabled;         /* record agent actions in the state dir's journal/ */
         unsigned journal_frame_width; /* the frames' width, pixels, 64..4096 */

@@ -41,6 +41,7 @@ const struct config_key_def config_keys[_KEY_MAX] = {
         [KEY_SCREENSHOT_MAX_EDGE] = { "agent",     "screenshot_max_edge", VALUE_UINT,       64, 8192,    FIELD(screenshot_max_edge), .default_a = 1568 },
         [KEY_SCREENSHOT_MAX_PIXELS] = { "agent",   "screenshot_max_pixels", VALUE_UINT,     4096, 67108864, FIELD(screenshot_max_pixels), .default_a = 1150000 },
         [KEY_CLIPBOARD_MAX_BYTES] = { "agent",     "clipboard_max_bytes", VALUE_UINT,       1, 4194304,  FIELD(clipboard_max_bytes), .default_a = 1048576 },
+        [KEY_MCP_TOOLS]           = { "agent",     "mcp_tools",          VALUE_MCP_TOOLS,   0, 0,        FIELD(mcp_tools), .default_a = MCP_TOOLS_BOTH },
         /* The journal of agent actions (control/journal.h): names unique across sections, hence "journal" in each. */
         [KEY_JOURNAL_ENABLED]     = { "journal",   "enabled",            VALUE_BOOL,        0, 0,        FIELD(journal_enabled), .default_a = true },
         [KEY_JOURNAL_FRAME_WIDTH] = { "journal",   "frame_width",        VALUE_UINT,        64, 4096,    FIELD(journal_frame_width), .default_a = 640 },
@@ -58,6 +59,9 @@ const struct config_key_def config_keys[_KEY_MAX] = {
 
 static const char *const desktop_words[] = { [DESKTOP_XFCE] = "xfce", [DESKTOP_COMMAND] = "command", NULL };
 static const char *const placement_words[] = { [PLACEMENT_HOST] = "host", [PLACEMENT_EXEC] = "exec", NULL };
+static const char *const mcp_tools_words[] = {
+        [MCP_TOOLS_BOTH] = "both", [MCP_TOOLS_COMPUTER] = "computer", [MCP_TOOLS_MEMBERS] = "members", NULL
+};
 static const char *const exec_shell_words[] = {
         [EXEC_SHELL_AUTO] = "auto", [EXEC_SHELL_YES] = "yes", [EXEC_SHELL_NO] = "no", NULL
 };
@@ -70,6 +74,8 @@ const char *const *config_kind_words(enum value_kind kind) {
                 return placement_words;
         case VALUE_EXEC_SHELL:
                 return exec_shell_words;
+        case VALUE_MCP_TOOLS:
+                return mcp_tools_words;
         default:
                 return NULL;
         }
@@ -162,6 +168,9 @@ static void dump_value(const struct bd_config *c, const struct config_key_def *k
                 break;
         case VALUE_EXEC_SHELL:
                 fprintf(f, "%s = %s\n", k->name, exec_shell_words[*(const enum exec_shell_kind *) (base + k->offset)]);
+                break;
+        case VALUE_MCP_TOOLS:
+                fprintf(f, "%s = %s\n", k->name, mcp_tools_words[*(const enum mcp_tools_kind *) (base + k->offset)]);
                 break;
         case VALUE_BOOL:
                 fprintf(f, "%s = %s\n", k->name, *(const bool *) (base + k->offset) ? "yes" : "no");

@@ -24,13 +24,14 @@ enum value_kind {
         VALUE_ARGV,        /* a command line split by argv_split(), never empty */
         VALUE_BOOL,        /* yes | no (also true/false, on/off, 1/0) */
         VALUE_SEARCH_PATH, /* empty = unset, else absolute directories separated by ':' */
+        VALUE_MCP_TOOLS,   /* both | computer | members */
 };
 
 /* The kinds kept as text (a char * field, NULL when unset). */
 static inline bool value_kind_is_text(enum value_kind kind) {
         return !(kind == VALUE_UINT || kind == VALUE_BAND || kind == VALUE_GEOMETRY || kind == VALUE_DEPTH ||
                  kind == VALUE_DESKTOP || kind == VALUE_PLACEMENT || kind == VALUE_BOOL ||
-                 kind == VALUE_EXEC_SHELL);
+                 kind == VALUE_EXEC_SHELL || kind == VALUE_MCP_TOOLS);
 }
 
 /* In the order `botdesk config show` prints them: by section, the keys
@@ -62,6 +63,7 @@ enum config_key {
         KEY_SCREENSHOT_MAX_EDGE,
         KEY_SCREENSHOT_MAX_PIXELS,
         KEY_CLIPBOARD_MAX_BYTES,
+        KEY_MCP_TOOLS,
         KEY_JOURNAL_ENABLED,
         KEY_JOURNAL_FRAME_WIDTH,
         KEY_JOURNAL_REDACT_TEXT,

@@ -253,6 +253,10 @@ int config_value_parse(const struct config_key_def *k, const char *value, struct
                 if (parse_word(k, value, &ret->a) < 0)
                         return problem(ret_problem, "not auto, yes or no");
                 return 0;
+        case VALUE_MCP_TOOLS:
+                if (parse_word(k, value, &ret->a) < 0)
+                        return problem(ret_problem, "not both, computer or members");
+                return 0;
         case VALUE_BOOL:
                 if (streq(value, "yes") || streq(value, "true") || streq(value, "on") || streq(value, "1"))
                         ret->a = 1;
@@ -295,6 +299,9 @@ int config_value_apply(const struct config_key_def *k, unsigned a, unsigned b, c
                 break;
         case VALUE_EXEC_SHELL:
                 *(enum exec_shell_kind *) (base + k->offset) = (enum exec_shell_kind) a;
+                break;
+        case VALUE_MCP_TOOLS:
+                *(enum mcp_tools_kind *) (base + k->offset) = (enum mcp_tools_kind) a;
                 break;
         case VALUE_BOOL:
                 *(bool *) (base + k->offset) = a;

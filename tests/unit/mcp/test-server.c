@@ -117,13 +117,15 @@ int main(void) {
         v = handle(&s, "{\"jsonrpc\": \"2.0\", \"id\": 10, \"method\": \"tools/list\"}");
         {
                 const struct json_value *tools = json_get(json_get(v, "result"), "tools");
-                bool all = tools && tools->n == 10;
+                /* Ten of botdesk's own and the toolset's seventeen members ([agent] mcp_tools = both). */
+                bool all = tools && tools->n == 27;
 
                 for (size_t i = 0; all && i < tools->n; i++)
                         all = str(json_get(&tools->items[i], "name")) &&
                               json_get(&tools->items[i], "inputSchema") &&
                               streq_ptr(str(json_get(json_get(&tools->items[i], "inputSchema"), "type")), "object");
-                tap_ok(all, "tools/list gives ten tools (computer to clipboard_write, the three a11y ones), each with a name and an object inputSchema");
+                tap_ok(all, "tools/list gives 27 tools (computer to clipboard_write, the three a11y ones, a tool per toolset "
+                            "member), each with a name and an object inputSchema");
                 tap_ok(tools && strstr(str(json_get(&tools->items[0], "description")) ?: "",
                                        "Screenshots are 800x600 pixels (the 1000x750 screen at scale 0.8)"),
                        "the computer tool's description gives the screenshot's size and scale");
@@ -170,5 +172,43 @@ int main(void) {
                 jsonrpc_reader_done(&rd);
                 fclose(f);
         }
+
+        /* The toolset's members as tools of their own, and the sets [agent] mcp_tools chooses. */
+        v = handle(&s, "{\"jsonrpc\": \"2.0\", \"id\": 20, \"method\": \"tools/list\"}");
+        {
+                const struct json_value *tools = json_get(json_get(v, "result"), "tools"), *lc = NULL;
+
+                for (size_t i = 0; tools && i < tools->n; i++)
+                        if (streq_ptr(str(json_get(&tools->items[i], "name")), "left_click"))
+                                lc = &tools->items[i];
+                tap_ok(lc && json_get(json_get(json_get(lc, "inputSchema"), "properties"), "coordinate") &&
+                       json_get(json_get(json_get(lc, "inputSchema"), "properties"), "text") &&
+                       json_get(json_get(json_get(lc, "inputSchema"), "properties"), "epoch") &&
+                       !json_get(json_get(json_get(lc, "inputSchema"), "properties"), "action"),
+                       "the member tool left_click takes the member's input (coordinate, text) and epoch, no action");
+        }
+        json_value_free(v);
+        calls = 0;
+        v = handle(&s, "{\"jsonrpc\": \"2.0\", \"id\": 21, \"method\": \"tools/call\", \"params\": {\"name\": \"left_click\", \"arguments\": {}}}");
+        tap_ok(calls == 1 && json_get(v, "result"), "a member tool reaches the backend by its name");
+        json_value_free(v);
+
+        s.tools = MCP_TOOLS_COMPUTER;
+        v = handle(&s, "{\"jsonrpc\": \"2.0\", \"id\": 22, \"method\": \"tools/list\"}");
+        TAP_EQ_INT(json_get(json_get(v, "result"), "tools")->n, 10, "mcp_tools = computer: the ten tools, no member");
+        json_value_free(v);
+        v = handle(&s, "{\"jsonrpc\": \"2.0\", \"id\": 23, \"method\": \"tools/call\", \"params\": {\"name\": \"left_click\", \"arguments\": {}}}");
+        TAP_EQ_INT(error_code(v), JSONRPC_INVALID_PARAMS, "... and a member's tool is then unknown (-32602)");
+        json_value_free(v);
+
+        s.tools = MCP_TOOLS_MEMBERS;
+        v = handle(&s, "{\"jsonrpc\": \"2.0\", \"id\": 24, \"method\": \"tools/list\"}");
+        TAP_EQ_INT(json_get(json_get(v, "result"), "tools")->n, 25, "mcp_tools = members: no computer or batch, 17 members");
+        json_value_free(v);
+        v = handle(&s, "{\"jsonrpc\": \"2.0\", \"id\": 25, \"method\": \"tools/call\", \"params\": {\"name\": \"computer\", \"arguments\": {}}}");
+        tap_ok(error_code(v) == JSONRPC_INVALID_PARAMS &&
+               strstr(str(json_get(json_get(v, "error"), "message")) ?: "", "a11y_do, key, type, mouse_move"),
+               "... computer is then unknown, and the error lists the tools there are, the a11y ones and members too");
+        json_value_free(v);
         return tap_done();
 }
