@@ -9,53 +9,7 @@
 #include "gemini.h"
 #include "log.h"
 #include "util.h"
-
-static const char *const vendor_names[_ACT_VENDOR_MAX] = {
-        [ACT_VENDOR_AUTO] = "auto",
-        [ACT_VENDOR_ANTHROPIC] = "anthropic",
-        [ACT_VENDOR_OPENAI] = "openai",
-        [ACT_VENDOR_GEMINI] = "gemini",
-        [ACT_VENDOR_ACTION] = "action",
-};
-
-int act_vendor_from_name(const char *name) {
-        for (int v = 0; v < ACT_VENDOR_ACTION; v++)
-                if (streq_ptr(name, vendor_names[v]))
-                        return v;
-        return -EINVAL;
-}
-
-const char *act_vendor_name(enum act_vendor v) {
-        return v < _ACT_VENDOR_MAX ? vendor_names[v] : NULL;
-}
-
-static bool is_tool_use(const struct json_value *v) {
-        return v->type == JSON_OBJECT && streq_ptr(json_member_string(v, "type"), "tool_use");
-}
-
-static bool has_function_call(const struct json_value *v) {
-        return v->type == JSON_OBJECT && json_get(v, "functionCall");
-}
-
-enum act_vendor act_vendor_detect(const struct json_value *v) {
-        if (v->type == JSON_ARRAY) {
-                /* A turn's parts may begin with the model's text: any call decides. */
-                for (size_t i = 0; i < v->n; i++) {
-                        if (is_tool_use(&v->items[i]))
-                                return ACT_VENDOR_ANTHROPIC;
-                        if (has_function_call(&v->items[i]))
-                                return ACT_VENDOR_GEMINI;
-                }
-                return ACT_VENDOR_ACTION;
-        }
-        if (is_tool_use(v))
-                return ACT_VENDOR_ANTHROPIC;
-        if (v->type == JSON_OBJECT && streq_ptr(json_member_string(v, "type"), "computer_call"))
-                return ACT_VENDOR_OPENAI;
-        if (has_function_call(v) || (v->type == JSON_OBJECT && json_get(v, "parts") && json_get(v, "role")))
-                return ACT_VENDOR_GEMINI;
-        return ACT_VENDOR_ACTION;
-}
+#include "vendor.h"
 
 /* What a refused or failed action says: its message, or the gate's word. */
 static const char *outcome_error(const struct agent_outcome *o) {
@@ -203,7 +157,7 @@ static int anthropic_parse(struct agent *a, const struct json_value *b, struct a
 
         c->block = b;
         c->id = json_member_string(b, "id") ?: "";
-        if (!is_tool_use(b))
+        if (!mcp_vendor_is_tool_use(b))
                 return (c->error = strdup("Not a tool_use block: {\"type\": \"tool_use\", \"id\": ..., \"name\": "
                                           "MEMBER, \"toolset_name\": \"computer\", \"input\": {...}}.")) ? 0 : -ENOMEM;
         name = json_member_string(b, "name");
@@ -430,7 +384,7 @@ static void function_response(struct json *j, const struct json_value *fc, const
 
 static int gemini_answer(struct agent *a, const struct json_value *v, FILE *out) {
         const struct json_value *parts = v->type == JSON_ARRAY ? v : json_get(v, "parts");
-        bool content = v->type == JSON_OBJECT && !has_function_call(v);
+        bool content = v->type == JSON_OBJECT && !mcp_vendor_has_function_call(v);
         _cleanup_free_ struct mcp_gemini_call *calls = NULL;
         _cleanup_free_ const struct json_value **fcs = NULL;
         char **errors = NULL;
@@ -454,7 +408,7 @@ static int gemini_answer(struct agent *a, const struct json_value *v, FILE *out)
         }
         /* The model's text and thoughts ride in the same parts: only its calls are answered. */
         for (size_t i = 0; i < n_parts; i++) {
-                const struct json_value *fc = has_function_call(&items[i]) ? json_get(&items[i], "functionCall") : NULL;
+                const struct json_value *fc = mcp_vendor_has_function_call(&items[i]) ? json_get(&items[i], "functionCall") : NULL;
 
                 if (fc)
                         fcs[n++] = fc;
@@ -523,20 +477,20 @@ static int gemini_answer(struct agent *a, const struct json_value *v, FILE *out)
         return r < 0 ? r : 0;
 }
 
-int act_vendor_answer(struct agent *a, enum act_vendor vendor, const struct json_value *v, bool screenshots,
+int act_vendor_answer(struct agent *a, enum mcp_vendor vendor, const struct json_value *v, bool screenshots,
                       FILE *out) {
         int r;
 
         switch (vendor) {
-        case ACT_VENDOR_ANTHROPIC:
+        case MCP_VENDOR_ANTHROPIC:
                 r = anthropic_answer(a, v, screenshots, out);
                 break;
-        case ACT_VENDOR_OPENAI:
+        case MCP_VENDOR_OPENAI:
                 r = openai_answer(a, v, out);
                 if (r != 0)
                         return r;       /* nothing printed: the output item has no room for why */
                 break;
-        case ACT_VENDOR_GEMINI:
+        case MCP_VENDOR_GEMINI:
                 r = gemini_answer(a, v, out);
                 break;
         default:

@@ -6,6 +6,7 @@
 
 #include "agent.h"
 #include "json.h"
+#include "vendor.h"
 
 /*
  * botdesk act's answers in each vendor's own shape, around the one action
@@ -42,22 +43,6 @@
 
 #define ACT_BATCH_MAX 64
 
-enum act_vendor {
-        ACT_VENDOR_AUTO,
-        ACT_VENDOR_ANTHROPIC,
-        ACT_VENDOR_OPENAI,
-        ACT_VENDOR_GEMINI,
-        ACT_VENDOR_ACTION,              /* a bare action object: {"action": ...} or {"type": "click", ...} */
-        _ACT_VENDOR_MAX,
-};
-
-/* The vendor named by --vendor (auto, anthropic, openai, gemini), or -EINVAL. */
-int act_vendor_from_name(const char *name);
-const char *act_vendor_name(enum act_vendor v);
-
-/* Which vendor's shape v is: one of the above but AUTO; ACT_VENDOR_ACTION for anything else. */
-enum act_vendor act_vendor_detect(const struct json_value *v);
-
 /*
  * Answer v, a line of vendor's shape, on one line of out. screenshots:
  * an image after every action (--screenshots base64) where the shape has
@@ -66,5 +51,5 @@ enum act_vendor act_vendor_detect(const struct json_value *v);
  * EXIT_USAGE for one that does not parse, EXIT_REFUSED when control moved
  * to a human, EXIT_FAILED); -ENOMEM.
  */
-int act_vendor_answer(struct agent *a, enum act_vendor vendor, const struct json_value *v, bool screenshots,
+int act_vendor_answer(struct agent *a, enum mcp_vendor vendor, const struct json_value *v, bool screenshots,
                       FILE *out);

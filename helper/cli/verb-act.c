@@ -32,8 +32,8 @@ struct act_output {
         int dirfd;
         bool every, files;
         unsigned n;
-        enum act_vendor vendor;         /* --vendor; ACT_VENDOR_AUTO: by each line's shape */
-        bool said[_ACT_VENDOR_MAX];     /* auto: which shape it read, said once each on stderr */
+        enum mcp_vendor vendor;         /* --vendor; MCP_VENDOR_AUTO: by each line's shape */
+        bool said[_MCP_VENDOR_MAX];     /* auto: which shape it read, said once each on stderr */
         int exit;                       /* the status act ends with, once a line ended it */
 };
 
@@ -69,21 +69,21 @@ static int act_line(struct agent *a, const char *line, size_t len, void *userdat
                 return 0;
         }
         {
-                enum act_vendor shape = act_vendor_detect(v);
+                enum mcp_vendor shape = mcp_vendor_detect(v);
 
-                if (out->vendor != ACT_VENDOR_AUTO && shape != out->vendor) {
+                if (out->vendor != MCP_VENDOR_AUTO && shape != out->vendor) {
                         _cleanup_free_ char *why = strdup_printf(
                                 "With --vendor %s, a line must be %s's shape; this one reads as %s.",
-                                act_vendor_name(out->vendor), act_vendor_name(out->vendor),
-                                shape == ACT_VENDOR_ACTION ? "a bare action" : act_vendor_name(shape));
+                                mcp_vendor_name(out->vendor), mcp_vendor_name(out->vendor),
+                                shape == MCP_VENDOR_ACTION ? "a bare action" : mcp_vendor_name(shape));
 
                         json_value_free(v);
                         say_not_an_action(why ?: "Out of memory.");
                         return why ? 0 : -ENOMEM;
                 }
-                if (shape != ACT_VENDOR_ACTION) {
-                        if (out->vendor == ACT_VENDOR_AUTO && !out->said[shape]) {
-                                log_info("act: answering %s's shape.", act_vendor_name(shape));
+                if (shape != MCP_VENDOR_ACTION) {
+                        if (out->vendor == MCP_VENDOR_AUTO && !out->said[shape]) {
+                                log_info("act: answering %s's shape.", mcp_vendor_name(shape));
                                 out->said[shape] = true;
                         }
                         r = act_vendor_answer(a, shape, v, out->every && !out->files, stdout);
@@ -146,13 +146,13 @@ int verb_act(const struct cli_args *args) {
         if (cli_check_profile(profile) < 0)
                 return EXIT_USAGE;
         if (args->vendor) {
-                int v = act_vendor_from_name(args->vendor);
+                int v = mcp_vendor_from_name(args->vendor);
 
                 if (v < 0) {
                         log_error("--vendor must be auto, anthropic, openai or gemini, not \"%s\".", args->vendor);
                         return EXIT_USAGE;
                 }
-                out.vendor = (enum act_vendor) v;
+                out.vendor = (enum mcp_vendor) v;
         }
         if (shots) {
                 out.every = true;

@@ -237,6 +237,14 @@ static const struct verb verbs[] = {
                    "An OpenAI item that cannot be answered prints nothing: act says why and exits non-zero.\n",
           .options = OPTS_ACTION | OPT(OPT_VENDOR) | OPT(OPT_SCREENSHOTS) | OPT(OPT_START), .words = "PROFILE", .placed = true,
           .remote_timeout = REMOTE_TIMEOUT_NONE, .own_options = true, .says_unexpected = true, .run = verb_x11_args },
+        { "toolset",
+          "  toolset PROFILE --vendor V    the tool entry to declare to a model (anthropic, openai, gemini)\n",
+          .usage = "Usage: botdesk toolset PROFILE --vendor anthropic|openai|gemini\n"
+                   "\n"
+                   "The tools[] entry a gateway sends the model for this desktop, in that vendor's shape, as\n"
+                   "botdesk act serves it: Anthropic's computer toolset, OpenAI's computer tool, Gemini's\n"
+                   "computerUse with the functions botdesk does not serve excluded. Needs no running desktop.\n",
+          .options = OPT(OPT_VENDOR) | OPT(OPT_HELP), .words = "PROFILE", .run = verb_toolset },
         { "mcp",
           "  mcp PROFILE [--start]         an MCP server on stdin/stdout for an agent's client: the computer\n"
           "                                tool (Anthropic's and OpenAI's actions), batch, windows, status,\n"

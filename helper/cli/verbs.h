@@ -221,6 +221,7 @@ int verb_settle(const struct cli_args *a);
 /* botdesk act PROFILE [--screenshots base64|DIR] [--start]: one action a line
  * in, one JSON result a line out, until stdin ends (0). */
 int verb_act(const struct cli_args *a);
+int verb_toolset(const struct cli_args *a);
 /* botdesk clipboard PROFILE get|set [--type text/plain|image/png]: 0; 1 nothing there, too large, no
  * answer; 2 usage; 3 a human holds control; 4 not running. */
 int verb_clipboard(const struct cli_args *a);

@@ -200,6 +200,13 @@ static struct mcp_action *step(struct mcp_gemini_call *c, enum mcp_act kind, con
         return a;
 }
 
+const char *mcp_gemini_excluded(size_t i) {
+        for (size_t k = 0; k < ELEMENTSOF(g_forms); k++)
+                if (g_forms[k].kind == G_BROWSER && i-- == 0)
+                        return g_forms[k].name;
+        return NULL;
+}
+
 int mcp_gemini_parse(const char *name, const struct json_value *args, const struct mcp_space *s,
                      struct mcp_gemini_call *ret, char **ret_error) {
         const struct g_form *f = NULL;

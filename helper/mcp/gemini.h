@@ -52,3 +52,7 @@ struct mcp_gemini_call {
  */
 int mcp_gemini_parse(const char *name, const struct json_value *args, const struct mcp_space *s,
                      struct mcp_gemini_call *ret, char **ret_error);
+
+/* The predefined functions botdesk does not serve (the browser's own), i from 0; NULL past the last: what a
+ * Tool.computerUse declaration excludes. */
+const char *mcp_gemini_excluded(size_t i);

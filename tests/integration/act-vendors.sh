@@ -68,8 +68,11 @@ def cut(v):
 print("export const %s: %s = %s;" % (sys.argv[1], sys.argv[2], json.dumps(cut(json.load(sys.stdin)))))' "$1" "$2" \
                 >>"$BD_T/shapes.ts"
 }
+# Wire<T>: T as JSON carries it, its TypeScript enums (Gemini's Environment) as their string values.
 printf '%s\n' "import type Anthropic from '@anthropic-ai/sdk';" "import type OpenAI from 'openai';" \
-        "import type { Content, Part } from '@google/genai';" >"$BD_T/shapes.ts"
+        "import type { Content, Part, Tool } from '@google/genai';" \
+        'type Wire<T> = T extends string ? `${T}` : T extends (infer U)[] ? Wire<U>[] : T extends object ? { [K in keyof T]: Wire<T[K]> } : T;' \
+        >"$BD_T/shapes.ts"
 
 t_ok "the desktop with the recorder starts" bd_start "$P"
 bd_recorder_files "$P"
@@ -185,9 +188,9 @@ t_is "$(line $G 2 | py '[p["functionResponse"]["response"]["ok"] for p in d]')" 
 t_match "$(line $G 3 | py 'd["functionResponse"]["response"]["error"]')" "browser's function.*Control\+L" \
         "navigate is refused with the desktop's way to do it"
 t_match "$(line $G 4 | py 'd["functionResponse"]["response"]["error"]')" "from 0 to 999" "a coordinate off the grid is refused"
-shape g1 Content $G 1
-shape g2 'Part[]' $G 2
-shape g3 Part $G 3
+shape g1 'Wire<Content>' $G 1
+shape g2 'Wire<Part>[]' $G 2
+shape g3 'Wire<Part>' $G 3
 
 echo '{"type":"computer_call","call_id":"c","action":{"type":"screenshot"},"pending_safety_checks":[]}' >"$BD_T/other"
 act --vendor gemini <"$BD_T/other"
@@ -217,6 +220,26 @@ timeout 40 node "$BD_SOURCE_DIR/tests/integration/mcp-members-client.cjs" "$SDK_
         >"$BD_T/computer.json" 2>"$BD_T/computer.err"
 t_isnt "$?" 0 "with mcp_tools = computer, calling left_click fails the client ..."
 t_match "$(cat "$BD_T/computer.err")" "Unknown tool \"left_click\"" "... as an unknown tool"
+
+# ---- botdesk toolset: the declaration, from the same tables -------------------------------------
+
+for v in anthropic openai gemini; do
+        "$BOTDESK" toolset "$P" --vendor "$v" >"$BD_T/toolset.$v" 2>"$BD_T/toolset.err"
+        t_is "$?" 0 "botdesk toolset --vendor $v prints the tool entry"
+done
+t_is "$(py 'd' <"$BD_T/toolset.anthropic")" "{'type': 'computer_toolset_20260801'}" \
+        "... Anthropic's: the computer toolset, every member served, no display size"
+t_is "$(py 'd' <"$BD_T/toolset.openai")" "{'type': 'computer'}" "... OpenAI's: the GA computer tool"
+t_is "$(py '(d["computerUse"]["environment"], d["computerUse"]["excludedPredefinedFunctions"])' <"$BD_T/toolset.gemini")" \
+        "('ENVIRONMENT_DESKTOP', ['open_web_browser', 'navigate', 'search', 'go_back', 'go_forward'])" \
+        "... Gemini's: the desktop environment, the browser's own functions excluded (the ones act refuses)"
+"$BOTDESK" toolset "$P" >/dev/null 2>&1
+t_is "$?" 2 "botdesk toolset without --vendor is a usage error"
+for v in anthropic openai gemini; do
+        sed "s/^/export const toolset_$v = /; s/\$/;/" "$BD_T/toolset.$v" >>"$BD_T/shapes.ts"
+done
+sed -i 's/^export const toolset_anthropic = /export const toolset_anthropic: Anthropic.ToolUnion = /; s/^export const toolset_openai = /export const toolset_openai: OpenAI.Responses.Tool = /; s/^export const toolset_gemini = /export const toolset_gemini: Wire<Tool> = /' \
+        "$BD_T/shapes.ts"
 
 # ---- the vendors' own types --------------------------------------------------------------------
 

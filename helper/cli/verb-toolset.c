@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * botdesk toolset PROFILE --vendor anthropic|openai|gemini: the tools[]
+ * entry a gateway declares to the model for this desktop, in that vendor's
+ * shape, made from the tables botdesk act parses with (action.h,
+ * gemini.h), so that what the model is offered and what botdesk serves
+ * cannot drift:
+ *   anthropic  {"type": "computer_toolset_20260801"}: every member served,
+ *              no display size (the toolset takes coordinates in
+ *              screenshot pixels, which botdesk maps itself);
+ *   openai     {"type": "computer"}, the GA tool, which has no parameters;
+ *   gemini     {"computerUse": {"environment": "ENVIRONMENT_DESKTOP",
+ *              "excludedPredefinedFunctions": [the browser's own]}}.
+ * Needs no running desktop.
+ */
+#include "cli.h"
+#include "gemini.h"
+#include "json.h"
+#include "log.h"
+#include "vendor.h"
+#include "verbs.h"
+
+int verb_toolset(const struct cli_args *args) {
+        const char *profile = args->operand;
+        struct json j;
+        int v;
+
+        if (cli_check_profile(profile) < 0)
+                return EXIT_USAGE;
+        v = mcp_vendor_from_name(args->vendor);
+        if (!args->vendor || v < 0 || v == MCP_VENDOR_AUTO) {
+                log_error("toolset needs --vendor anthropic, openai or gemini.");
+                return EXIT_USAGE;
+        }
+        json_init(&j, stdout);
+        json_object_begin(&j);
+        switch (v) {
+        case MCP_VENDOR_ANTHROPIC:
+                json_kv_string(&j, "type", "computer_toolset_20260801");
+                break;
+        case MCP_VENDOR_OPENAI:
+                json_kv_string(&j, "type", "computer");
+                break;
+        case MCP_VENDOR_GEMINI:
+                json_key(&j, "computerUse");
+                json_object_begin(&j);
+                json_kv_string(&j, "environment", "ENVIRONMENT_DESKTOP");
+                json_key(&j, "excludedPredefinedFunctions");
+                json_array_begin(&j);
+                for (size_t i = 0; mcp_gemini_excluded(i); i++)
+                        json_string(&j, mcp_gemini_excluded(i));
+                json_array_end(&j);
+                json_object_end(&j);
+                break;
+        }
+        json_object_end(&j);
+        fputc('\n', stdout);
+        return fflush(stdout) == 0 ? EXIT_OK : EXIT_FAILED;
+}
