@@ -17,6 +17,14 @@ static const char *outcome_error(const struct agent_outcome *o) {
                                        : "The action failed.";
 }
 
+/* Why an action did not run, for the model: with the gate's word and the epoch when control moved. */
+static char *suppressed_why(const struct agent_outcome *o) {
+        if (o->refused || o->voided)
+                return strdup_printf("%s (suppressed: %s, epoch %llu)", outcome_error(o),
+                                     o->suppressed ?: "human_has_control", (unsigned long long) o->epoch);
+        return strdup(outcome_error(o));
+}
+
 /* ---- Anthropic: tool_use blocks, answered by tool_result blocks ---- */
 
 /* The SDK driver's acknowledgment of a pure action (lib/internal/toolsets/computer-members.js, ROWS). */
@@ -227,8 +235,7 @@ static int anthropic_answer(struct agent *a, const struct json_value *v, bool sc
                                 continue;
                         }
                         stopped = i;
-                        why = strdup_printf("%s%s", outcome_error(&o),
-                                            o.refused || o.voided ? " (suppressed: human_has_control)" : "");
+                        why = suppressed_why(&o);
                 }
                 if (!why)
                         r = -ENOMEM;
@@ -459,8 +466,7 @@ static int gemini_answer(struct agent *a, const struct json_value *v, FILE *out)
                                 continue;
                         }
                         stopped = i;
-                        why = strdup_printf("%s%s", outcome_error(&o),
-                                            o.refused || o.voided ? " (suppressed: human_has_control)" : "");
+                        why = suppressed_why(&o);
                 }
                 if (!why)
                         r = -ENOMEM;

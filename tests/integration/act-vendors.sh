@@ -129,6 +129,20 @@ shape a3 Anthropic.ToolResultBlockParam $A 3
 shape a4 'Anthropic.ToolResultBlockParam[]' $A 4
 t_match "$(cat "$BD_T/err.$A")" "anthropic" "act said on stderr which shape it read"
 
+# A human takes control: the turn's first call is suppressed with the epoch, the rest not run.
+"$BOTDESK" lease "$P" take --viewer tester --reason test >/dev/null
+epoch=$("$BOTDESK" lease "$P" show --json | py 'd["epoch"]')
+printf '[%s,%s]\n' "$(tu toolu_11 left_click '{"coordinate":[330,340]}')" "$(tu toolu_12 type '{"text":"no"}')" \
+        >"$BD_T/anthropic-taken"
+act <"$BD_T/anthropic-taken"
+t_is "$?" 0 "under a human's control, a turn is still answered"
+t_is "$(line $N 1 | py '[r["is_error"] for r in d]')" "[True, True]" "... every call an error"
+t_match "$(line $N 1 | py 'd[0]["content"][0]["text"]')" "suppressed: human_has_control, epoch $epoch" \
+        "... the first suppressed, with the epoch"
+t_match "$(line $N 1 | py 'd[1]["content"][0]["text"]')" "Not run: call 1 of this turn was refused" "... the rest not run"
+"$BOTDESK" lease "$P" release --viewer tester >/dev/null
+t_ok "... and nothing of it reached the screen" eval '! grep -q "button-press 1 330 340" "$LOG"'
+
 # ---- OpenAI ------------------------------------------------------------------------------------
 
 : >"$TEXT"
