@@ -255,6 +255,39 @@ done
 sed -i 's/^export const toolset_anthropic = /export const toolset_anthropic: Anthropic.ToolUnion = /; s/^export const toolset_openai = /export const toolset_openai: OpenAI.Responses.Tool = /; s/^export const toolset_gemini = /export const toolset_gemini: Wire<Tool> = /' \
         "$BD_T/shapes.ts"
 
+# ---- the examples' loops, on recorded model output ----------------------------------------------
+
+# The tree's clients/, examples/ and the replay beside the SDKs, as a user's checkout with npm install.
+APP=$BD_T/app
+mkdir -p "$APP/tests/integration"
+cp -r "$BD_SOURCE_DIR/clients" "$BD_SOURCE_DIR/examples" "$APP/"
+cp "$BD_SOURCE_DIR/tests/integration/examples-replay.mjs" "$APP/tests/integration/"
+ln -s "$SDK_DIR/node_modules" "$APP/node_modules"
+GOLDEN=$BD_SOURCE_DIR/tests/integration/recorded
+for v in anthropic openai gemini; do
+        : >"$TEXT"
+        timeout 60 node "$APP/tests/integration/examples-replay.mjs" "$v" "$BOTDESK" "$P" "$GOLDEN/$v.json" \
+                >"$BD_T/replay.$v" 2>"$BD_T/replay.$v.err"
+        rc=$?
+        t_is "$rc" 0 "examples/$v.mjs runs its loop on the recorded output and the desktop"
+        [ "$rc" = 0 ] || t_diag "$(tail -5 "$BD_T/replay.$v.err")"
+        "$PY" -c 'import json,sys; print(json.dumps(json.load(open(sys.argv[1])), indent=1, sort_keys=True))' \
+                "$BD_T/replay.$v" >"$BD_T/requests.$v.json"
+        cmp -s "$BD_T/requests.$v.json" "$GOLDEN/$v.requests.json"
+        rc=$?
+        t_is "$rc" 0 "... and the requests its SDK sent are the golden ones ($v.requests.json)"
+        [ "$rc" = 0 ] || t_diag "$(diff "$GOLDEN/$v.requests.json" "$BD_T/requests.$v.json" | head -20)"
+        # BOTDESK_TEST_RECORD=DIR keeps what was sent, to review and make the golden files from.
+        [ -n "${BOTDESK_TEST_RECORD:-}" ] && cp "$BD_T/requests.$v.json" "$BOTDESK_TEST_RECORD/$v.requests.json"
+done
+t_ok "... the recorded clicks reached the window: Anthropic's 300,400, OpenAI's 310,410, Gemini's 512,384 (5 s)" \
+        wait_for 5 eval 'log_has "button-release 1 300 400" && log_has "button-release 1 310 410" && log_has "button-release 1 512 384"'
+timeout 120 "$SDK_DIR/node_modules/.bin/tsc" --noEmit --strict --allowJs --checkJs --skipLibCheck --module nodenext \
+        --moduleResolution nodenext --target es2022 "$APP"/examples/*.mjs "$APP/clients/node/botdesk.mjs" >"$BD_T/tsc-examples" 2>&1
+rc=$?
+t_is "$rc" 0 "the examples and the client type-check against the SDKs (tsc --checkJs)"
+[ "$rc" = 0 ] || t_diag "$(head -5 "$BD_T/tsc-examples")"
+
 # ---- the vendors' own types --------------------------------------------------------------------
 
 ln -s "$SDK_DIR/node_modules" "$BD_T/node_modules"
