@@ -178,8 +178,16 @@ static int anthropic_parse(struct agent *a, const struct json_value *b, struct a
         if (toolset && !streq(toolset, "computer"))
                 r = (c->error = strdup_printf("botdesk serves the toolset \"computer\", not \"%s\".", toolset)) ? -EINVAL
                                                                                                               : -ENOMEM;
-        else if (toolset)
+        else if (toolset) {
                 r = mcp_action_parse_member(name, input, &a->space, &c->act, &c->error);
+                for (size_t i = 0; r >= 0 && i < mcp_members_count(); i++)
+                        if ((a->tools.members_off & (UINT32_C(1) << i)) && streq(mcp_member_name(i), name))
+                                r = (c->error = strdup_printf("The member %s is not offered on this desktop "
+                                                              "([agent] toolset_disabled): the declaration botdesk "
+                                                              "toolset prints disables it.", name))
+                                            ? -EINVAL
+                                            : -ENOMEM;
+        }
         else if (streq_ptr(name, "computer")) {
                 r = mcp_action_parse(input, &a->space, &c->act, &c->error);
                 if (r >= 0 && c->act.schema != MCP_SCHEMA_ANTHROPIC)

@@ -80,9 +80,12 @@ int agent_open(struct agent *a, const char *profile) {
         a->max_edge = c.screenshot_max_edge;
         a->max_pixels = c.screenshot_max_pixels;
         a->clipboard_max = c.clipboard_max_bytes;
-        a->mcp_tools = c.mcp_tools;
+        a->tools.kind = c.mcp_tools;
         a->frame_width = c.journal_enabled ? c.journal_frame_width : 0;
+        r = cli_members_off(c.toolset_disabled, &a->tools.members_off);
         config_done(&c);
+        if (r != EXIT_OK)
+                return r;
 
         r = cli_running_display(profile, &a->dirfd, &display, &xauthority);
         if (r != EXIT_OK)

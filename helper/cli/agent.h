@@ -11,6 +11,7 @@
 #include "input.h"
 #include "json.h"
 #include "settle.h"
+#include "tools.h"
 
 /*
  * An agent's actions on a running desktop, whatever carries them (botdesk
@@ -33,7 +34,7 @@ struct agent {
         unsigned max_edge, max_pixels;
         unsigned quiet_ms, settle_cap_ms;
         size_t clipboard_max;
-        enum mcp_tools_kind mcp_tools;  /* [agent] mcp_tools: botdesk mcp's screen tools */
+        struct mcp_tool_set tools;      /* [agent] mcp_tools and toolset_disabled: the screen's tools offered */
         unsigned frame_width;           /* the journal's frames ([journal] frame_width), 0: no journal */
         unsigned long long epoch_pin;   /* the epoch the next action is pinned to (cli.h), or CLI_EPOCH_ANY */
 };

@@ -2,6 +2,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
+#include "action.h"
 #include "cli.h"
 #include "config.h"
 #include "journal-hook.h"
@@ -180,4 +181,20 @@ int cli_load_config(const char *profile, struct bd_config *c) {
         }
         config_errors_done(&errs);
         return r;
+}
+
+int cli_members_off(const char *words, uint32_t *ret) {
+        _cleanup_free_ char *bad = NULL;
+        int r = mcp_members_mask(words, ret, &bad);
+
+        if (r == -ENOMEM) {
+                log_error("Out of memory.");
+                return EXIT_FAILED;
+        }
+        if (r < 0) {
+                log_error("[agent] toolset_disabled names \"%s\", which is no member of the computer toolset (key, "
+                          "type, left_click, screenshot, ...: botdesk mcp's tools/list lists them).", bad);
+                return EXIT_USAGE;
+        }
+        return EXIT_OK;
 }

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #pragma once
 
+#include <stdint.h>
+
 #include <limits.h>
 #include <stdbool.h>
 
@@ -103,3 +105,7 @@ const struct bd_config *cli_config(const struct bd_config *given, const char *pr
 /* The profile's paths, its runtime dir created and verified private, opened
  * (O_DIRECTORY, O_CLOEXEC) into *ret_fd. Says what is wrong on failure. */
 int cli_open_profile(const char *profile, struct bd_paths *p, int *ret_fd);
+
+/* [agent] toolset_disabled's words as a mask of the computer toolset's members (action.h). A CLI exit code,
+ * said: an unknown name is EXIT_USAGE. */
+int cli_members_off(const char *words, uint32_t *ret);

@@ -311,7 +311,7 @@ static int call(void *userdata, const char *tool, const struct json_value *args,
                 return tool_clipboard(a, false, args, res);
         if (streq(tool, "clipboard_write"))
                 return tool_clipboard(a, true, args, res);
-        if (mcp_tool_is_member(tool, a->mcp_tools))
+        if (mcp_tool_is_member(tool, &a->tools))
                 return tool_member(a, tool, args, res);
         if (mcp_a11y_call(a, tool, args, res) != -ENOENT)
                 return 0;
@@ -353,7 +353,7 @@ int verb_mcp(const struct cli_args *args) {
         if (r != EXIT_OK)
                 return r;
         mcp_server_init(&server, &backend, &a);
-        server.tools = a.mcp_tools;
+        server.tools = a.tools;
         r = agent_serve_lines(&a, &rd, profile, answer, &server);
         jsonrpc_reader_done(&rd);
         agent_close(&a);

@@ -498,6 +498,31 @@ size_t mcp_members_count(void) {
         return ELEMENTSOF(anthropic_forms);
 }
 
+int mcp_members_mask(const char *words, uint32_t *ret_mask, char **ret_bad) {
+        uint32_t mask = 0;
+
+        *ret_bad = NULL;
+        for (const char *p = words ?: ""; *p;) {
+                size_t n = strcspn(p, " \t"), i;
+
+                if (n == 0) {
+                        p++;
+                        continue;
+                }
+                for (i = 0; i < ELEMENTSOF(anthropic_forms); i++)
+                        if (strlen(anthropic_forms[i].name) == n && strncmp(anthropic_forms[i].name, p, n) == 0)
+                                break;
+                if (i == ELEMENTSOF(anthropic_forms)) {
+                        *ret_bad = strndup(p, n);
+                        return *ret_bad ? -EINVAL : -ENOMEM;
+                }
+                mask |= UINT32_C(1) << i;
+                p += n;
+        }
+        *ret_mask = mask;
+        return 0;
+}
+
 const char *mcp_member_name(size_t i) {
         return i < ELEMENTSOF(anthropic_forms) ? anthropic_forms[i].name : NULL;
 }

@@ -3,6 +3,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "coords.h"
 #include "json.h"
@@ -95,6 +96,12 @@ int mcp_action_parse_member(const char *member, const struct json_value *input, 
 /* The toolset's members, in its order: name, what it does, and its input's JSON Schema (with "epoch" when
  * epoch_schema is not NULL: the gate's pin, as the tools that act take it). */
 size_t mcp_members_count(void);
+/*
+ * The members named in words (separated by spaces; NULL or empty: none) as
+ * a mask of their indices. -EINVAL with the first word that names no member
+ * in *ret_bad (new string); -ENOMEM.
+ */
+int mcp_members_mask(const char *words, uint32_t *ret_mask, char **ret_bad);
 const char *mcp_member_name(size_t i);
 const char *mcp_member_summary(size_t i);
 void mcp_member_schema_write(struct json *j, size_t i, const char *epoch_schema);

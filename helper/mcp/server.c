@@ -113,7 +113,7 @@ static void tools_list_result(struct mcp_server *s, const struct json_value *par
         json_object_begin(j);
         json_key(j, "tools");
         json_array_begin(j);
-        mcp_tools_write(j, &space, s->tools);
+        mcp_tools_write(j, &space, &s->tools);
         json_array_end(j);
         json_object_end(j);
 }
@@ -132,8 +132,8 @@ static int tools_call(struct mcp_server *s, const struct json_value *id, const s
                 jsonrpc_write_error(out, id, JSONRPC_INVALID_PARAMS, "tools/call's params.arguments must be an object.");
                 return 0;
         }
-        if (!mcp_tool_known(name->string, s->tools)) {
-                _cleanup_free_ char *list = mcp_tool_names(s->tools);
+        if (!mcp_tool_known(name->string, &s->tools)) {
+                _cleanup_free_ char *list = mcp_tool_names(&s->tools);
 
                 text = strdup_printf("Unknown tool \"%s\"; the tools are %s.", name->string, list ?: "in tools/list");
                 jsonrpc_write_error(out, id, JSONRPC_INVALID_PARAMS, text ?: "Unknown tool.");

@@ -6,6 +6,7 @@
 
 #include "config.h"
 #include "coords.h"
+#include "tools.h"
 #include "json.h"
 #include "util.h"
 
@@ -48,7 +49,7 @@ struct mcp_backend {
 struct mcp_server {
         const struct mcp_backend *backend;
         void *userdata;
-        enum mcp_tools_kind tools;      /* which screen tools it offers (tools.h); MCP_TOOLS_BOTH after init */
+        struct mcp_tool_set tools;      /* which screen tools it offers (tools.h); all after init */
         char version[16];               /* negotiated; empty before initialize */
 };
 

@@ -80,23 +80,26 @@ static bool single_tool(const char *name) {
         return streq(name, "computer") || streq(name, "batch");
 }
 
-bool mcp_tool_is_member(const char *name, enum mcp_tools_kind set) {
-        if (set == MCP_TOOLS_COMPUTER)
-                return false;
+/* Whether member i is offered in set. */
+static bool member_on(const struct mcp_tool_set *set, size_t i) {
+        return set->kind != MCP_TOOLS_COMPUTER && !(set->members_off & (UINT32_C(1) << i));
+}
+
+bool mcp_tool_is_member(const char *name, const struct mcp_tool_set *set) {
         for (size_t i = 0; i < mcp_members_count(); i++)
                 if (streq(mcp_member_name(i), name))
-                        return true;
+                        return member_on(set, i);
         return false;
 }
 
-bool mcp_tool_known(const char *name, enum mcp_tools_kind set) {
+bool mcp_tool_known(const char *name, const struct mcp_tool_set *set) {
         for (size_t i = 0; i < ELEMENTSOF(names); i++)
                 if (streq(names[i], name))
-                        return set != MCP_TOOLS_MEMBERS || !single_tool(name);
+                        return set->kind != MCP_TOOLS_MEMBERS || !single_tool(name);
         return mcp_tool_is_member(name, set);
 }
 
-char *mcp_tool_names(enum mcp_tools_kind set) {
+char *mcp_tool_names(const struct mcp_tool_set *set) {
         _cleanup_free_ char *out = NULL;
         size_t size = 0;
         FILE *f = open_memstream(&out, &size);
@@ -105,12 +108,13 @@ char *mcp_tool_names(enum mcp_tools_kind set) {
         if (!f)
                 return NULL;
         for (size_t i = 0; i < ELEMENTSOF(names); i++)
-                if (set != MCP_TOOLS_MEMBERS || !single_tool(names[i])) {
+                if (set->kind != MCP_TOOLS_MEMBERS || !single_tool(names[i])) {
                         fprintf(f, "%s%s", sep, names[i]);
                         sep = ", ";
                 }
-        for (size_t i = 0; set != MCP_TOOLS_COMPUTER && i < mcp_members_count(); i++)
-                fprintf(f, ", %s", mcp_member_name(i));
+        for (size_t i = 0; i < mcp_members_count(); i++)
+                if (member_on(set, i))
+                        fprintf(f, ", %s", mcp_member_name(i));
         if (fclose(f) != 0)
                 return NULL;
         return TAKE_PTR(out);
@@ -126,9 +130,13 @@ static void tool(struct json *j, const char *name, const char *description, cons
 }
 
 /* One tool per member of the toolset, its name and input the member's. */
-static void member_tools(struct json *j, const struct mcp_space *space) {
+static void member_tools(struct json *j, const struct mcp_space *space, const struct mcp_tool_set *set) {
         for (size_t i = 0; i < mcp_members_count(); i++) {
-                _cleanup_free_ char *description = strdup_printf(
+                if (!member_on(set, i))
+                        continue;
+                _cleanup_free_ char *description = NULL;
+
+                description = strdup_printf(
                         "%s Anthropic's computer toolset member %s: coordinates are pixels of the %ux%u screenshots "
                         "botdesk returns (the %ux%u screen at scale %.6g). botdesk waits until the screen settles and "
                         "returns a screenshot; refused while a human has control.",
@@ -144,7 +152,7 @@ static void member_tools(struct json *j, const struct mcp_space *space) {
         }
 }
 
-void mcp_tools_write(struct json *j, const struct mcp_space *space, enum mcp_tools_kind set) {
+void mcp_tools_write(struct json *j, const struct mcp_space *space, const struct mcp_tool_set *set) {
         _cleanup_free_ char *computer = NULL;
 
         computer = strdup_printf(
@@ -158,7 +166,7 @@ void mcp_tools_write(struct json *j, const struct mcp_space *space, enum mcp_too
                 "While a human has control, every action is refused; with \"epoch\": N (every tool that acts "
                 "takes it) an action is also refused (suppressed: epoch_moved) once the lease epoch is no longer N.",
                 space->image_w, space->image_h, space->screen_w, space->screen_h, mcp_space_scale(space));
-        if (set != MCP_TOOLS_MEMBERS) {
+        if (set->kind != MCP_TOOLS_MEMBERS) {
                 tool(j, "computer", computer ?: "The desktop's screen, mouse and keyboard.", computer_schema);
                 tool(j, "batch",
                      "Run a list of computer actions in order (either schema), stopping at the first that fails or "
@@ -192,6 +200,5 @@ void mcp_tools_write(struct json *j, const struct mcp_space *space, enum mcp_too
              "Act on an element by its id (from a11y_tree or a11y_find): action is one it offers (click, press, "
              "activate, ...) or set-text with text.",
              a11y_do_schema);
-        if (set != MCP_TOOLS_COMPUTER)
-                member_tools(j, space);
+        member_tools(j, space, set);
 }

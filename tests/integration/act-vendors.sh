@@ -255,6 +255,18 @@ done
 sed -i 's/^export const toolset_anthropic = /export const toolset_anthropic: Anthropic.ToolUnion = /; s/^export const toolset_openai = /export const toolset_openai: OpenAI.Responses.Tool = /; s/^export const toolset_gemini = /export const toolset_gemini: Wire<Tool> = /' \
         "$BD_T/shapes.ts"
 
+# [agent] toolset_disabled: the declaration disables the member, and act refuses it.
+printf '[agent]\ntoolset_disabled = zoom\n' >>"$BOTDESK_CONFIG"
+t_is "$("$BOTDESK" toolset "$P" --vendor anthropic | py 'd')" \
+        "{'type': 'computer_toolset_20260801', 'configs': {'zoom': {'enabled': False}}}" \
+        "with toolset_disabled = zoom, the declaration disables zoom"
+tu toolu_20 zoom '{"region":[0,0,100,100]}' >"$BD_T/zoom"
+echo >>"$BD_T/zoom"
+act <"$BD_T/zoom"
+t_match "$(line $N 1 | py '(d["is_error"], d["content"][0]["text"])')" "True, .*not offered on this desktop" \
+        "... and act answers a zoom call with an error result"
+sed -i 's/^toolset_disabled = zoom$/toolset_disabled =/' "$BOTDESK_CONFIG"
+
 # ---- the examples' loops, on recorded model output ----------------------------------------------
 
 # The tree's clients/, examples/ and the replay beside the SDKs, as a user's checkout with npm install.

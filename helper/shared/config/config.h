@@ -85,6 +85,7 @@ struct bd_config {
         unsigned screenshot_max_pixels; /* its area */
         unsigned clipboard_max_bytes; /* what the agent's clipboard holds at most */
         enum mcp_tools_kind mcp_tools; /* members | computer | both */
+        char *toolset_disabled;       /* the computer toolset's members not served, by name; NULL when none */
         /* [journal] */
         bool journal_enabled;         /* record agent actions in the state dir's journal/ */
         unsigned journal_frame_width; /* the frames' width, pixels, 64..4096 */

@@ -42,6 +42,8 @@ const struct config_key_def config_keys[_KEY_MAX] = {
         [KEY_SCREENSHOT_MAX_PIXELS] = { "agent",   "screenshot_max_pixels", VALUE_UINT,     4096, 67108864, FIELD(screenshot_max_pixels), .default_a = 1150000 },
         [KEY_CLIPBOARD_MAX_BYTES] = { "agent",     "clipboard_max_bytes", VALUE_UINT,       1, 4194304,  FIELD(clipboard_max_bytes), .default_a = 1048576 },
         [KEY_MCP_TOOLS]           = { "agent",     "mcp_tools",          VALUE_MCP_TOOLS,   0, 0,        FIELD(mcp_tools), .default_a = MCP_TOOLS_BOTH },
+        /* Member names, checked where they are known (mcp/action.c): shared/ cannot reach them. */
+        [KEY_TOOLSET_DISABLED]    = { "agent",     "toolset_disabled",   VALUE_STRING,      0, 0,        FIELD(toolset_disabled) },
         /* The journal of agent actions (control/journal.h): names unique across sections, hence "journal" in each. */
         [KEY_JOURNAL_ENABLED]     = { "journal",   "enabled",            VALUE_BOOL,        0, 0,        FIELD(journal_enabled), .default_a = true },
         [KEY_JOURNAL_FRAME_WIDTH] = { "journal",   "frame_width",        VALUE_UINT,        64, 4096,    FIELD(journal_frame_width), .default_a = 640 },

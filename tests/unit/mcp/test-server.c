@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "jsonrpc.h"
+#include "action.h"
 #include "server.h"
 #include "tap.h"
 #include "util.h"
@@ -193,7 +194,7 @@ int main(void) {
         tap_ok(calls == 1 && json_get(v, "result"), "a member tool reaches the backend by its name");
         json_value_free(v);
 
-        s.tools = MCP_TOOLS_COMPUTER;
+        s.tools.kind = MCP_TOOLS_COMPUTER;
         v = handle(&s, "{\"jsonrpc\": \"2.0\", \"id\": 22, \"method\": \"tools/list\"}");
         TAP_EQ_INT(json_get(json_get(v, "result"), "tools")->n, 10, "mcp_tools = computer: the ten tools, no member");
         json_value_free(v);
@@ -201,7 +202,7 @@ int main(void) {
         TAP_EQ_INT(error_code(v), JSONRPC_INVALID_PARAMS, "... and a member's tool is then unknown (-32602)");
         json_value_free(v);
 
-        s.tools = MCP_TOOLS_MEMBERS;
+        s.tools.kind = MCP_TOOLS_MEMBERS;
         v = handle(&s, "{\"jsonrpc\": \"2.0\", \"id\": 24, \"method\": \"tools/list\"}");
         TAP_EQ_INT(json_get(json_get(v, "result"), "tools")->n, 25, "mcp_tools = members: no computer or batch, 17 members");
         json_value_free(v);
@@ -209,6 +210,24 @@ int main(void) {
         tap_ok(error_code(v) == JSONRPC_INVALID_PARAMS &&
                strstr(str(json_get(json_get(v, "error"), "message")) ?: "", "a11y_do, key, type, mouse_move"),
                "... computer is then unknown, and the error lists the tools there are, the a11y ones and members too");
+        json_value_free(v);
+
+        /* [agent] toolset_disabled: the members named are offered nowhere. */
+        {
+                uint32_t off = 0;
+                char *bad = NULL;
+
+                TAP_EQ_INT(mcp_members_mask("zoom  hold_key", &off, &bad), 0, "toolset_disabled's words are members");
+                s.tools.members_off = off;
+                TAP_EQ_INT(mcp_members_mask("zoom nope", &off, &bad), -EINVAL, "... and a word that is none is refused");
+                TAP_EQ_STR(bad, "nope", "... naming it");
+                free(bad);
+        }
+        v = handle(&s, "{\"jsonrpc\": \"2.0\", \"id\": 26, \"method\": \"tools/list\"}");
+        TAP_EQ_INT(json_get(json_get(v, "result"), "tools")->n, 23, "with zoom and hold_key off: 23 tools");
+        json_value_free(v);
+        v = handle(&s, "{\"jsonrpc\": \"2.0\", \"id\": 27, \"method\": \"tools/call\", \"params\": {\"name\": \"zoom\", \"arguments\": {}}}");
+        TAP_EQ_INT(error_code(v), JSONRPC_INVALID_PARAMS, "... and zoom is then an unknown tool");
         json_value_free(v);
         return tap_done();
 }
