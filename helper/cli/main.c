@@ -260,6 +260,15 @@ static int option_apply(struct cli_args *a, int id, const char *word, const char
  * (as getopt's callers printed it), else the message with the verb's line of
  * use when it has one. EXIT_USAGE. */
 static int usage_error(const struct verb *v, const char *what, const char *verb, const char *w) {
+        _cleanup_free_ char *hinted = NULL, *hint = NULL;
+        const char *near = streq(what, "option") ? verb_option_nearest(v, w) : NULL, *word = w;
+
+        /* One line still, with the nearest valid name. */
+        if (near) {
+                hint = strdup_printf(" (did you mean %s?)", near);
+                hinted = strdup_printf("%s%s", w, strempty(hint));
+                w = hinted ?: w;
+        }
         if (v->says_see_help) {
                 if (streq(what, "option"))
                         log_error("Unknown option %s for %s; see botdesk %s --help.", w, verb, verb);
@@ -290,7 +299,7 @@ static int usage_error(const struct verb *v, const char *what, const char *verb,
         }
         if (v->usage) {
                 if (v->says_unexpected)
-                        log_error("Unexpected argument \"%s\" for %s.", w, verb);
+                        log_error("Unexpected argument \"%s\"%s for %s.", word, strempty(hint), verb);
                 fputs(v->usage, stderr);
                 return EXIT_USAGE;
         }
@@ -428,7 +437,7 @@ int main(int argc, char **argv) {
         _cleanup_free_ const char **operands = NULL;
         const struct verb *v;
         size_t n;
-        const char *verb;
+        const char *verb, *near;
         int c, r;
 
         log_setup("botdesk");
@@ -439,7 +448,7 @@ int main(int argc, char **argv) {
                 case 'h':
                         return cli_usage(stdout, EXIT_OK);
                 case OPT_VERSION:
-                        puts("botdesk " BOTDESK_VERSION);
+                        puts("botdesk " BOTDESK_VERSION "\n" BOTDESK_FEATURES);
                         return EXIT_OK;
                 default:
                         log_error("Unknown option %s before the verb; options follow it: botdesk VERB PROFILE [OPTIONS] "
@@ -485,7 +494,9 @@ int main(int argc, char **argv) {
                 r = parse_args(&unknown, verb, argv + optind, &a);
                 if (r != EXIT_OK)
                         return r;
-                log_error("Unknown command \"%s\"; see botdesk --help.", verb);
+                near = verb_nearest(verb);
+                log_error("Unknown command \"%s\"%s%s%s; see botdesk --help.", verb, near ? " (did you mean " : "",
+                          strempty(near), near ? "?)" : "");
                 return EXIT_USAGE;
         }
         return v->run(&a);

@@ -68,8 +68,19 @@ const struct cli_option cli_options[_OPT_MAX] = {
         [OPT_VENDOR] = { "--vendor", NULL, VALUE_WORDS, "auto anthropic openai gemini" },
 };
 
+/* botdesk help [VERB]: VERB's own usage, as botdesk VERB --help prints it; else the list of verbs. */
 static int verb_help(const struct cli_args *a) {
-        return cli_usage(stdout, EXIT_OK);
+        const struct verb *v = a->operand ? verb_find(a->operand) : NULL;
+        const char *near;
+
+        if (v && !v->internal)
+                return cli_verb_usage(v->name);
+        if (!a->operand)
+                return cli_usage(stdout, EXIT_OK);
+        near = verb_nearest(a->operand);
+        log_error("Unknown command \"%s\"%s%s%s; see botdesk --help.", a->operand, near ? " (did you mean " : "",
+                  strempty(near), near ? "?)" : "");
+        return EXIT_USAGE;
 }
 
 static int verb_list_verbs(const struct cli_args *a);
@@ -247,8 +258,8 @@ static const struct verb verbs[] = {
           .options = OPT(OPT_VENDOR) | OPT(OPT_HELP), .words = "PROFILE", .run = verb_toolset },
         { "mcp",
           "  mcp PROFILE [--start]         an MCP server on stdin/stdout for an agent's client: the computer\n"
-          "                                tool (Anthropic's and OpenAI's actions), batch, windows, status,\n"
-          "                                ask_human\n",
+          "                                tool and a tool per toolset member, batch, windows, status,\n"
+          "                                ask_human, the clipboard, the accessibility tree\n",
           .usage = "Usage: botdesk mcp PROFILE [--start]\n"
                    "\n"
                    "An MCP server (JSON-RPC 2.0, one message per line) on standard input and output, for an agent's\n"
@@ -315,7 +326,7 @@ static const struct verb verbs[] = {
           .options = OPT(OPT_YES) | OPT(OPT_TIMEOUT) | OPT(OPT_PASSWORD_STDIN) | OPT(OPT_QUIET) | OPT(OPT_HELP), .run = verb_install },
         { "config", "  config check|show [--profile P]\n", .options = OPT(OPT_PROFILE) | OPT(OPT_HELP), .words = "check|show",
           .run = verb_config },
-        { "help", .options = OPT(OPT_HELP), .unlisted = true, .run = verb_help },
+        { "help", .options = OPT(OPT_HELP), .words = "VERB", .unlisted = true, .run = verb_help },
         { "__verbs", .options = OPT(OPT_HELP), .internal = true, .run = verb_list_verbs },
 };
 
@@ -324,6 +335,78 @@ const struct verb *verb_find(const char *name) {
                 if (streq(verbs[i].name, name))
                         return &verbs[i];
         return NULL;
+}
+
+/* The edit distance of a and b (optimal string alignment), at most max + 1: enough to tell near from far. */
+static unsigned edit_distance(const char *a, const char *b, unsigned max) {
+        size_t la = strlen(a), lb = strlen(b);
+        unsigned d[3][65];
+
+        if (la > 64 || lb > 64 || (la > lb ? la - lb : lb - la) > max)
+                return max + 1;
+        for (size_t j = 0; j <= lb; j++)
+                d[0][j] = (unsigned) j;
+        for (size_t i = 1; i <= la; i++) {
+                unsigned *row = d[i % 3], *prev = d[(i - 1) % 3], *prev2 = d[(i + 1) % 3];
+
+                row[0] = (unsigned) i;
+                for (size_t j = 1; j <= lb; j++) {
+                        unsigned cost = a[i - 1] != b[j - 1], v = prev[j - 1] + cost;
+
+                        if (prev[j] + 1 < v)
+                                v = prev[j] + 1;
+                        if (row[j - 1] + 1 < v)
+                                v = row[j - 1] + 1;
+                        if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && prev2[j - 2] + 1 < v)
+                                v = prev2[j - 2] + 1;
+                        row[j] = v;
+                }
+        }
+        return d[la % 3][lb];
+}
+
+#define NEAREST_MAX 2
+
+const char *verb_nearest(const char *word) {
+        const char *best = NULL;
+        unsigned best_d = NEAREST_MAX + 1;
+
+        for (size_t i = 0; word && i < ELEMENTSOF(verbs); i++) {
+                unsigned d;
+
+                if (verbs[i].internal || verbs[i].unlisted)
+                        continue;
+                d = edit_distance(word, verbs[i].name, NEAREST_MAX);
+                if (d < best_d)
+                        best = verbs[i].name, best_d = d;
+        }
+        return best;
+}
+
+const char *verb_option_nearest(const struct verb *v, const char *word) {
+        uint64_t accepted = v ? v->options : 0;
+        const char *best = NULL, *eq = word ? strchr(word, '=') : NULL;
+        unsigned best_d = NEAREST_MAX + 1;
+
+        /* --timeout=5 where only --timeout 5 is taken: the name is right, the form is what is wrong. */
+        if (eq) {
+                _cleanup_free_ char *name = strndup(word, (size_t) (eq - word));
+
+                if (!name || verb_option_find(v, name) >= 0)
+                        return NULL;
+        }
+        for (int id = 0; word && id < _OPT_MAX; id++) {
+                unsigned d;
+
+                /* Long names only: a one-letter name is near every other. */
+                if (!(accepted & OPT(id)) || cli_options[id].hidden || strlen(cli_options[id].name) <= 2)
+                        continue;
+                /* The name itself (0) is not a guess: there the value or the place was wrong. */
+                d = edit_distance(word, cli_options[id].name, NEAREST_MAX);
+                if (d > 0 && d < best_d)
+                        best = cli_options[id].name, best_d = d;
+        }
+        return best;
 }
 
 uint64_t verb_options_accepted(const struct verb *v) {

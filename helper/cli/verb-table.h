@@ -233,3 +233,11 @@ uint64_t verb_options_accepted(const struct verb *v);
 
 /* The option of verb v that word names exactly (name or short name), or -1. */
 int verb_option_find(const struct verb *v, const char *word);
+
+/*
+ * "Did you mean": the listed verb, or the option of v (by its long name),
+ * nearest to word within two edits (a letter added, dropped, changed, or
+ * two swapped), or NULL.
+ */
+const char *verb_nearest(const char *word);
+const char *verb_option_nearest(const struct verb *v, const char *word);

@@ -46,6 +46,10 @@ static inline const char *strnull(const char *s) {
         return s ?: "(null)";
 }
 
+static inline const char *strempty(const char *s) {
+        return s ?: "";
+}
+
 /* Hand ownership out of a cleanup-owned variable. */
 #define TAKE_PTR(p)                                \
         ({                                         \

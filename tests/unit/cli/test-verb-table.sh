@@ -122,5 +122,33 @@ run() { timeout 20 "$bd" "$@" </dev/null >/dev/null 2>&1; }
 run __verbs extra
 check "botdesk __verbs takes no argument (2)" $([ $? = 2 ] || echo "exit $?")
 
+# botdesk help VERB is botdesk VERB --help, for every listed verb.
+problems=()
+for v in "${verbs[@]}"; do
+        [ "${kind[$v]}" = listed ] || continue
+        [ "$(timeout 20 "$bd" help "$v" </dev/null 2>&1)" = "$(timeout 20 "$bd" "$v" --help </dev/null 2>&1)" ] ||
+                problems+=("help $v differs from $v --help")
+done
+check "botdesk help VERB prints what botdesk VERB --help prints" "${problems[@]}"
+
+# A misspelt verb or option: one line, the nearest valid name, exit 2.
+err=$(timeout 20 "$bd" statsu </dev/null 2>&1); rc=$?
+check "a misspelt verb names the nearest one (status), exit 2" \
+        $([ "$rc" = 2 ] && [ "$err" = 'botdesk: Unknown command "statsu" (did you mean status?); see botdesk --help.' ] ||
+          echo "exit $rc: $err")
+err=$(timeout 20 "$bd" help lsit </dev/null 2>&1); rc=$?
+check "... and so does botdesk help with one (list)" $([ "$rc" = 2 ] && [[ "$err" == *"(did you mean list?)"* ]] || echo "exit $rc: $err")
+err=$(timeout 20 "$bd" status --jsno </dev/null 2>&1); rc=$?
+check "a misspelt option names the nearest option of that verb (--json), exit 2" \
+        $([ "$rc" = 2 ] && [ "$(wc -l <<<"$err")" = 1 ] && [[ "$err" == *"--jsno (did you mean --json?)"* ]] || echo "exit $rc: $err")
+err=$(timeout 20 "$bd" status --frobnicate </dev/null 2>&1); rc=$?
+check "... and a word near no option gets no guess" $([ "$rc" = 2 ] && [[ "$err" != *"did you mean"* ]] || echo "exit $rc: $err")
+
+# --version: the version, then the build's features as +NAME or -NAME.
+out=$(timeout 20 "$bd" --version </dev/null 2>&1)
+check "botdesk --version prints the version and the build's features" \
+        $([[ "$(sed -n 1p <<<"$out")" =~ ^botdesk\ [0-9] ]] &&
+          [[ "$(sed -n 2p <<<"$out")" =~ ^[+-]THUMBNAIL\ [+-]INPUT\ [+-]DAMAGE\ [+-]RANDR\ [+-]PAM$ ]] || echo "$out")
+
 echo "1..$n"
 [ "$failed" = 0 ]
