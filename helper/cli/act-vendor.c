@@ -25,6 +25,27 @@ static char *suppressed_why(const struct agent_outcome *o) {
         return strdup(outcome_error(o));
 }
 
+/*
+ * Why call i of a turn of n calls does not run: the turn is too long, the
+ * call itself does not parse (error), another does not (bad), or an
+ * earlier one was refused (stopped; SIZE_MAX: none). A new string, or NULL
+ * with *ret_run set when it runs (and on -ENOMEM, *ret_run false).
+ */
+static char *turn_refusal(size_t n, const char *error, size_t bad, size_t stopped, bool *ret_run) {
+        *ret_run = false;
+        if (n > ACT_BATCH_MAX)
+                return strdup_printf("A turn of %zu calls: botdesk runs at most %d at once; none was run.", n,
+                                     ACT_BATCH_MAX);
+        if (error)
+                return strdup_printf("%s Nothing of this turn was run.", error);
+        if (bad != SIZE_MAX)
+                return strdup_printf("Not run: call %zu of this turn is invalid, so none was run.", bad + 1);
+        if (stopped != SIZE_MAX)
+                return strdup_printf("Not run: call %zu of this turn was refused.", stopped + 1);
+        *ret_run = true;
+        return NULL;
+}
+
 /* ---- Anthropic: tool_use blocks, answered by tool_result blocks ---- */
 
 /* The SDK driver's acknowledgment of a pure action (lib/internal/toolsets/computer-members.js, ROWS). */
@@ -223,18 +244,10 @@ static int anthropic_answer(struct agent *a, const struct json_value *v, bool sc
                 json_array_begin(&j);
         for (size_t i = 0; i < n && r >= 0; i++) {
                 _cleanup_(agent_outcome_done) struct agent_outcome o = {};
-                _cleanup_free_ char *why = NULL;
+                bool run;
+                _cleanup_free_ char *why = turn_refusal(n, calls[i].error, bad, stopped, &run);
 
-                if (n > ACT_BATCH_MAX) {
-                        why = strdup_printf("A turn of %zu calls: botdesk runs at most %d at once; none was run.", n,
-                                            ACT_BATCH_MAX);
-                } else if (calls[i].error) {
-                        why = strdup_printf("%s Nothing of this turn was run.", calls[i].error);
-                } else if (bad != SIZE_MAX) {
-                        why = strdup_printf("Not run: call %zu of this turn is invalid, so none was run.", bad + 1);
-                } else if (stopped != SIZE_MAX) {
-                        why = strdup_printf("Not run: call %zu of this turn was refused.", stopped + 1);
-                } else {
+                if (run) {
                         r = agent_run(a, &calls[i].act, screenshots, &o);
                         if (r < 0)
                                 break;
@@ -449,18 +462,10 @@ static int gemini_answer(struct agent *a, const struct json_value *v, FILE *out)
                 json_array_begin(&j);
         for (size_t i = 0; i < n && r >= 0; i++) {
                 _cleanup_(agent_outcome_done) struct agent_outcome o = {};
-                _cleanup_free_ char *why = NULL;
+                bool run;
+                _cleanup_free_ char *why = turn_refusal(n, errors[i], bad, stopped, &run);
 
-                if (n > ACT_BATCH_MAX)
-                        why = strdup_printf("A turn of %zu calls: botdesk runs at most %d at once; none was run.", n,
-                                            ACT_BATCH_MAX);
-                else if (errors[i])
-                        why = strdup_printf("%s Nothing of this turn was run.", errors[i]);
-                else if (bad != SIZE_MAX)
-                        why = strdup_printf("Not run: call %zu of this turn is invalid, so none was run.", bad + 1);
-                else if (stopped != SIZE_MAX)
-                        why = strdup_printf("Not run: call %zu of this turn was refused.", stopped + 1);
-                else {
+                if (run) {
                         for (size_t s = 0; s < calls[i].n_steps; s++) {
                                 agent_outcome_done(&o);
                                 r = agent_run(a, &calls[i].steps[s], s == calls[i].n_steps - 1, &o);

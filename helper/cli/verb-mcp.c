@@ -68,45 +68,41 @@ static bool pin_epoch(struct agent *a, const struct json_value *args, unsigned l
         return true;
 }
 
-static int tool_computer(struct agent *a, const struct json_value *args, struct mcp_result *res) {
-        _cleanup_free_ char *error = NULL;
+/* What a parse of one action gave (parsed, its error): refused with the error, or run with a screenshot after. */
+static int run_parsed(struct agent *a, int parsed, const struct mcp_action *act, const char *error,
+                      struct mcp_result *res) {
         _cleanup_(agent_outcome_done) struct agent_outcome o = {};
-        struct mcp_action act;
         int r;
 
-        r = mcp_action_parse(args, &a->space, &act, &error);
-        if (r == -ENOMEM)
-                return r;
-        if (r < 0) {
+        if (parsed == -ENOMEM)
+                return parsed;
+        if (parsed < 0) {
                 mcp_result_error(res, error);
                 return 0;
         }
-        r = agent_run(a, &act, true, &o);
+        r = agent_run(a, act, true, &o);
         if (r < 0)
                 return r;
-        return outcome_result(&act, &o, res);
+        return outcome_result(act, &o, res);
+}
+
+static int tool_computer(struct agent *a, const struct json_value *args, struct mcp_result *res) {
+        _cleanup_free_ char *error = NULL;
+        struct mcp_action act;
+        int r = mcp_action_parse(args, &a->space, &act, &error);
+
+        return run_parsed(a, r, &act, error, res);
 }
 
 /* A toolset member's own tool: its name and input, as the model wrote the tool_use (action.h). */
 static int tool_member(struct agent *a, const char *member, const struct json_value *args, struct mcp_result *res) {
         _cleanup_free_ char *error = NULL;
-        _cleanup_(agent_outcome_done) struct agent_outcome o = {};
         struct json_value empty = { .type = JSON_OBJECT };
         struct mcp_action act;
-        int r;
-
         /* No arguments at all is the empty input (cursor_position, screenshot). */
-        r = mcp_action_parse_member(member, args ?: &empty, &a->space, &act, &error);
-        if (r == -ENOMEM)
-                return r;
-        if (r < 0) {
-                mcp_result_error(res, error);
-                return 0;
-        }
-        r = agent_run(a, &act, true, &o);
-        if (r < 0)
-                return r;
-        return outcome_result(&act, &o, res);
+        int r = mcp_action_parse_member(member, args ?: &empty, &a->space, &act, &error);
+
+        return run_parsed(a, r, &act, error, res);
 }
 
 static int tool_batch(struct agent *a, const struct json_value *args, struct mcp_result *res) {
