@@ -354,6 +354,7 @@ static int openai_answer(struct agent *a, const struct json_value *v, FILE *out)
         json_object_begin(&j);
         json_kv_string(&j, "type", "computer_screenshot");
         json_key(&j, "image_url");
+        /* base64 needs no escaping: the picture goes out as it is, without a copy of it with its prefix. */
         json_raw(&j, "\"data:image/jpeg;base64,");
         fputs(last.image_base64, out);
         fputc('"', out);
