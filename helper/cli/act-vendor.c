@@ -224,23 +224,44 @@ static int anthropic_parse(struct agent *a, const struct json_value *b, struct a
         return r == -ENOMEM ? r : 0;
 }
 
+/*
+ * Of a turn's content (or the Message holding it), the blocks that are
+ * botdesk's to answer: tool_use blocks of the computer toolset or the
+ * computer tool. The model's text and thinking need no answer, and another
+ * tool's calls are the gateway's own.
+ */
+static bool for_botdesk(const struct json_value *b) {
+        const char *toolset = json_member_string(b, "toolset_name");
+
+        return mcp_vendor_is_tool_use(b) &&
+               (streq_ptr(toolset, "computer") || (!json_get(b, "toolset_name") &&
+                                                   streq_ptr(json_member_string(b, "name"), "computer")));
+}
+
 static int anthropic_answer(struct agent *a, const struct json_value *v, bool screenshots, FILE *out) {
         _cleanup_free_ struct anthropic_call *calls = NULL;
-        const struct json_value *blocks = v->type == JSON_ARRAY ? v->items : v;
-        size_t n = v->type == JSON_ARRAY ? v->n : 1, bad = SIZE_MAX, stopped = SIZE_MAX;
+        const struct json_value *list = mcp_vendor_is_message(v) ? json_get(v, "content") : v;
+        bool turn = list->type == JSON_ARRAY;
+        size_t n = 0, bad = SIZE_MAX, stopped = SIZE_MAX;
         struct json j;
         int r = 0;
 
-        calls = calloc(n ?: 1, sizeof *calls);
+        calls = calloc(turn ? list->n + 1 : 1, sizeof *calls);
         if (!calls)
                 return -ENOMEM;
-        for (size_t i = 0; i < n && r >= 0; i++) {
-                r = anthropic_parse(a, &blocks[i], &calls[i]);
-                if (r >= 0 && calls[i].error && bad == SIZE_MAX)
-                        bad = i;
+        for (size_t k = 0; k < (turn ? list->n : 1) && r >= 0; k++) {
+                const struct json_value *b = turn ? &list->items[k] : list;
+
+                /* A lone block is answered whatever it is: it was sent to botdesk. */
+                if (turn && !for_botdesk(b))
+                        continue;
+                r = anthropic_parse(a, b, &calls[n]);
+                if (r >= 0 && calls[n].error && bad == SIZE_MAX)
+                        bad = n;
+                n++;
         }
         json_init(&j, out);
-        if (v->type == JSON_ARRAY)
+        if (turn)
                 json_array_begin(&j);
         for (size_t i = 0; i < n && r >= 0; i++) {
                 _cleanup_(agent_outcome_done) struct agent_outcome o = {};
@@ -263,7 +284,7 @@ static int anthropic_answer(struct agent *a, const struct json_value *v, bool sc
                 else
                         tool_result_error(&j, &calls[i], why);
         }
-        if (v->type == JSON_ARRAY)
+        if (turn)
                 json_array_end(&j);
         for (size_t i = 0; i < n; i++)
                 free(calls[i].error);

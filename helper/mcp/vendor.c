@@ -28,6 +28,13 @@ bool mcp_vendor_is_tool_use(const struct json_value *v) {
         return v->type == JSON_OBJECT && streq_ptr(json_member_string(v, "type"), "tool_use");
 }
 
+bool mcp_vendor_is_message(const struct json_value *v) {
+        const struct json_value *content = json_get(v, "content");
+
+        return v->type == JSON_OBJECT && streq_ptr(json_member_string(v, "type"), "message") && content &&
+               content->type == JSON_ARRAY;
+}
+
 bool mcp_vendor_has_function_call(const struct json_value *v) {
         return v->type == JSON_OBJECT && json_get(v, "functionCall");
 }
@@ -43,7 +50,7 @@ enum mcp_vendor mcp_vendor_detect(const struct json_value *v) {
                 }
                 return MCP_VENDOR_ACTION;
         }
-        if (mcp_vendor_is_tool_use(v))
+        if (mcp_vendor_is_tool_use(v) || mcp_vendor_is_message(v))
                 return MCP_VENDOR_ANTHROPIC;
         if (v->type == JSON_OBJECT && streq_ptr(json_member_string(v, "type"), "computer_call"))
                 return MCP_VENDOR_OPENAI;

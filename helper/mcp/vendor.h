@@ -13,7 +13,7 @@
 
 enum mcp_vendor {
         MCP_VENDOR_AUTO,
-        MCP_VENDOR_ANTHROPIC,           /* tool_use blocks: one, or a turn's array */
+        MCP_VENDOR_ANTHROPIC,           /* tool_use blocks: one, a turn's content array, or the Message */
         MCP_VENDOR_OPENAI,              /* a computer_call item */
         MCP_VENDOR_GEMINI,              /* functionCall parts: one, a list, or a content */
         MCP_VENDOR_ACTION,              /* a bare action object: {"action": ...} or {"type": "click", ...} */
@@ -27,6 +27,7 @@ const char *mcp_vendor_name(enum mcp_vendor v);
 /* Which vendor's shape v is: one of the above but AUTO; MCP_VENDOR_ACTION for anything else. */
 enum mcp_vendor mcp_vendor_detect(const struct json_value *v);
 
-/* A tool_use block (Anthropic); a part with a functionCall (Gemini). */
+/* A tool_use block, a Message with its content blocks (Anthropic); a part with a functionCall (Gemini). */
 bool mcp_vendor_is_tool_use(const struct json_value *v);
+bool mcp_vendor_is_message(const struct json_value *v);
 bool mcp_vendor_has_function_call(const struct json_value *v);

@@ -93,9 +93,10 @@ tu() { printf '{"type":"tool_use","id":"%s","name":"%s","toolset_name":"computer
         echo '{"type":"tool_use","name":"left_click","toolset_name":"computer","input":{}}'
         tu toolu_10 open_app '{}'
         echo
+        echo '{"id":"msg_x","type":"message","role":"assistant","model":"claude-opus-4-5","content":[{"type":"text","text":"Moving."},{"type":"tool_use","id":"toolu_13","name":"bash","input":{"command":"ls"}},{"type":"tool_use","id":"toolu_14","name":"mouse_move","toolset_name":"computer","input":{"coordinate":[140,150]}}],"stop_reason":"tool_use"}'
 } >"$BD_T/anthropic"
 act <"$BD_T/anthropic"
-t_is "$?" 0 "botdesk act answers six Anthropic lines and exits 0" || t_diag "$(cat "$BD_T/err.$N")"
+t_is "$?" 0 "botdesk act answers seven Anthropic lines and exits 0" || t_diag "$(cat "$BD_T/err.$N")"
 A=$N
 t_is "$(line $A 1 | py '(d["type"], d["tool_use_id"], d["toolset_name"], d["content"], "is_error" in d)')" \
         "('tool_result', 'toolu_01', 'computer', [{'type': 'text', 'text': 'Clicked.'}], False)" \
@@ -123,6 +124,8 @@ t_ok "... and nothing of that turn reached the screen" eval '! grep -q "button-p
 t_is "$(line $A 5 | py '(d["tool_use_id"], d["is_error"])')" "('', True)" "a block without an id is an error result"
 t_match "$(line $A 6 | py 'd["content"][0]["text"]')" "Unknown member \"open_app\".*left_click" \
         "an unknown member is an error naming the members"
+t_is "$(line $A 7 | py '[(r["tool_use_id"], r["content"][0]["text"]) for r in d]')" "[('toolu_14', 'Moved the mouse.')]" \
+        "a whole Message: only the computer toolset's call is answered, the text and another tool's call left alone"
 shape a1 Anthropic.ToolResultBlockParam $A 1
 shape a2 'Anthropic.ToolResultBlockParam[]' $A 2
 shape a3 Anthropic.ToolResultBlockParam $A 3
