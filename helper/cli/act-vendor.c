@@ -432,43 +432,45 @@ static void function_response(struct json *j, const struct json_value *fc, const
         json_object_end(j);
 }
 
+/* One functionCall of a Gemini turn: the call, what it parsed to, or why it does not parse. */
+struct gemini_turn_call {
+        const struct json_value *fc;
+        struct mcp_gemini_call call;
+        char *error;
+};
+
 static int gemini_answer(struct agent *a, const struct json_value *v, FILE *out) {
-        const struct json_value *parts = v->type == JSON_ARRAY ? v : json_get(v, "parts");
-        bool content = v->type == JSON_OBJECT && !mcp_vendor_has_function_call(v);
-        _cleanup_free_ struct mcp_gemini_call *calls = NULL;
-        _cleanup_free_ const struct json_value **fcs = NULL;
-        char **errors = NULL;
-        size_t n = 0, n_parts, bad = SIZE_MAX, stopped = SIZE_MAX;
-        const struct json_value *items;
+        /* A lone part, a list of parts, or a content holding them. */
+        bool content = v->type == JSON_OBJECT && !mcp_vendor_has_function_call(v), turn = content || v->type == JSON_ARRAY;
+        const struct json_value *list = content ? json_get(v, "parts") : v;
+        _cleanup_free_ struct gemini_turn_call *calls = NULL;
+        size_t n = 0, n_items, bad = SIZE_MAX, stopped = SIZE_MAX;
         struct json j;
         int r = 0;
 
-        if (content && (!parts || parts->type != JSON_ARRAY)) {
+        if (content && (!list || list->type != JSON_ARRAY)) {
                 log_error("A Gemini content's \"parts\" must be a list of parts with functionCall; none is answered.");
-                parts = NULL;
+                list = NULL;
         }
-        items = !content && v->type != JSON_ARRAY ? v : parts ? parts->items : NULL;
-        n_parts = !content && v->type != JSON_ARRAY ? 1 : parts ? parts->n : 0;
-        fcs = calloc(n_parts ?: 1, sizeof *fcs);
-        calls = calloc(n_parts ?: 1, sizeof *calls);
-        errors = calloc(n_parts ?: 1, sizeof *errors);
-        if (!fcs || !calls || !errors) {
-                free(errors);
+        n_items = !turn ? 1 : list ? list->n : 0;
+        calls = calloc(n_items ?: 1, sizeof *calls);
+        if (!calls)
                 return -ENOMEM;
-        }
         /* The model's text and thoughts ride in the same parts: only its calls are answered. */
-        for (size_t i = 0; i < n_parts; i++) {
-                const struct json_value *fc = mcp_vendor_has_function_call(&items[i]) ? json_get(&items[i], "functionCall") : NULL;
+        for (size_t k = 0; k < n_items; k++) {
+                const struct json_value *p = turn ? &list->items[k] : v;
 
-                if (fc)
-                        fcs[n++] = fc;
+                if (mcp_vendor_has_function_call(p))
+                        calls[n++].fc = json_get(p, "functionCall");
         }
         for (size_t i = 0; i < n && r >= 0; i++) {
-                if (fcs[i]->type != JSON_OBJECT)
-                        r = (errors[i] = strdup("functionCall must be an object {\"name\", \"args\"}.")) ? -EINVAL : -ENOMEM;
+                struct gemini_turn_call *c = &calls[i];
+
+                if (c->fc->type != JSON_OBJECT)
+                        r = (c->error = strdup("functionCall must be an object {\"name\", \"args\"}.")) ? -EINVAL : -ENOMEM;
                 else
-                        r = mcp_gemini_parse(json_member_string(fcs[i], "name"), json_get(fcs[i], "args"), &a->space,
-                                             &calls[i], &errors[i]);
+                        r = mcp_gemini_parse(json_member_string(c->fc, "name"), json_get(c->fc, "args"), &a->space,
+                                             &c->call, &c->error);
                 if (r == -EINVAL && bad == SIZE_MAX)
                         bad = i;
                 if (r == -EINVAL)
@@ -480,24 +482,24 @@ static int gemini_answer(struct agent *a, const struct json_value *v, FILE *out)
                 json_kv_string(&j, "role", "user");
                 json_key(&j, "parts");
         }
-        if (content || v->type == JSON_ARRAY)
+        if (turn)
                 json_array_begin(&j);
         for (size_t i = 0; i < n && r >= 0; i++) {
                 _cleanup_(agent_outcome_done) struct agent_outcome o = {};
                 bool run;
-                _cleanup_free_ char *why = turn_refusal(n, errors[i], bad, stopped, &run);
+                _cleanup_free_ char *why = turn_refusal(n, calls[i].error, bad, stopped, &run);
 
                 if (run) {
-                        for (size_t s = 0; s < calls[i].n_steps; s++) {
+                        for (size_t s = 0; s < calls[i].call.n_steps; s++) {
                                 agent_outcome_done(&o);
-                                r = agent_run(a, &calls[i].steps[s], s == calls[i].n_steps - 1, &o);
+                                r = agent_run(a, &calls[i].call.steps[s], s == calls[i].call.n_steps - 1, &o);
                                 if (r < 0 || !o.ok)
                                         break;
                         }
                         if (r < 0)
                                 break;
                         if (o.ok) {
-                                function_response(&j, fcs[i], NULL, calls[i].safety_decision, &o);
+                                function_response(&j, calls[i].fc, NULL, calls[i].call.safety_decision, &o);
                                 continue;
                         }
                         stopped = i;
@@ -506,15 +508,14 @@ static int gemini_answer(struct agent *a, const struct json_value *v, FILE *out)
                 if (!why)
                         r = -ENOMEM;
                 else
-                        function_response(&j, fcs[i], why, false, &o);
+                        function_response(&j, calls[i].fc, why, false, &o);
         }
-        if (content || v->type == JSON_ARRAY)
+        if (turn)
                 json_array_end(&j);
         if (content)
                 json_object_end(&j);
-        for (size_t i = 0; i < n_parts; i++)
-                free(errors[i]);
-        free(errors);
+        for (size_t i = 0; i < n; i++)
+                free(calls[i].error);
         return r < 0 ? r : 0;
 }
 
