@@ -17,9 +17,9 @@ export BOTDESK_BUILD_DIR=${BOTDESK_BUILD_DIR:?BOTDESK_BUILD_DIR must name the me
 . "$here/harness.sh"
 
 N=0 FAILED=0 TIER_T0=$(hx_now)
-tap() { # tap STATUS DESC
+tap() { # tap STATUS DESC (a DESC of several lines is folded into one: a TAP line is one line)
         N=$((N + 1))
-        if [ "$1" = 0 ]; then echo "ok $N - $2"; else echo "not ok $N - $2"; FAILED=1; fi
+        if [ "$1" = 0 ]; then echo "ok $N - ${2//$'\n'/ }"; else echo "not ok $N - ${2//$'\n'/ }"; FAILED=1; fi
 }
 bail() { echo "Bail out! $*"; exit 1; }
 
