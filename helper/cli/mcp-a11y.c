@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <assert.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,7 +36,8 @@ static int error_result(struct mcp_result *res, char *message) {
         return 0;
 }
 
-int mcp_a11y_call(struct agent *a, const char *tool, const struct json_value *args, struct mcp_result *res) {
+int mcp_a11y_tool(void *userdata, const char *tool, const struct json_value *args, struct mcp_result *res) {
+        struct agent *a = userdata;
         _cleanup_(config_done) struct bd_config c = {};
         _cleanup_(paths_done) struct bd_paths p = {};
         _cleanup_(helper_record_done) struct helper_record rec = {};
@@ -51,8 +53,7 @@ int mcp_a11y_call(struct agent *a, const char *tool, const struct json_value *ar
         FILE *f;
         int code;
 
-        if (!act && !streq(tool, "a11y_tree") && !streq(tool, "a11y_find"))
-                return -ENOENT;
+        assert(act || streq(tool, "a11y_tree") || streq(tool, "a11y_find"));
         if (act) {
                 if (arg_string(args, "id", &id, &error) < 0 || arg_string(args, "action", &action, &error) < 0 ||
                     arg_string(args, "text", &value, &error) < 0)

@@ -16,8 +16,13 @@
 
 const char *const mcp_protocol_versions[] = { "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", NULL };
 
-void mcp_server_init(struct mcp_server *s, const struct mcp_backend *backend, void *userdata) {
-        *s = (struct mcp_server) { .backend = backend, .userdata = userdata };
+void mcp_server_init(struct mcp_server *s, const struct mcp_backend *backend, const struct mcp_tool *tools, size_t n,
+                     void *userdata) {
+        *s = (struct mcp_server) {
+                .backend = backend,
+                .userdata = userdata,
+                .tools = { .rows = tools, .n = n, .set = { .kind = MCP_TOOLS_BOTH } },
+        };
 }
 
 void mcp_result_text(struct mcp_result *res, const char *text) {
@@ -120,6 +125,7 @@ static void tools_list_result(struct mcp_server *s, const struct json_value *par
 
 static int tools_call(struct mcp_server *s, const struct json_value *id, const struct json_value *params, FILE *out) {
         const struct json_value *name = json_get(params, "name"), *args = json_get(params, "arguments");
+        const struct mcp_tool *tool;
         _cleanup_free_ char *text = NULL;
         struct mcp_result res = {};
         int r;
@@ -132,7 +138,8 @@ static int tools_call(struct mcp_server *s, const struct json_value *id, const s
                 jsonrpc_write_error(out, id, JSONRPC_INVALID_PARAMS, "tools/call's params.arguments must be an object.");
                 return 0;
         }
-        if (!mcp_tool_known(name->string, &s->tools)) {
+        tool = mcp_tool_find(&s->tools, name->string);
+        if (!tool) {
                 _cleanup_free_ char *list = mcp_tool_names(&s->tools);
 
                 text = strdup_printf("Unknown tool \"%s\"; the tools are %s.", name->string, list ?: "in tools/list");
@@ -143,7 +150,12 @@ static int tools_call(struct mcp_server *s, const struct json_value *id, const s
         if (!res.f)
                 return -ENOMEM;
         json_init(&res.j, res.f);
-        r = s->backend->call(s->userdata, name->string, args && args->type == JSON_OBJECT ? args : NULL, &res);
+        if (args && args->type != JSON_OBJECT)
+                args = NULL;
+        if (!(tool->flags & MCP_TOOL_ACTS) || !s->backend->acts || s->backend->acts(s->userdata, args, &res))
+                r = tool->call(s->userdata, name->string, args, &res);
+        else
+                r = 0;
         if (fclose(res.f) != 0 && r >= 0)
                 r = -ENOMEM;
         if (r < 0) {

@@ -14,9 +14,9 @@
  * botdesk's MCP server, the protocol alone: initialize (the version the
  * client asks for when it is one of MCP_PROTOCOL_VERSIONS, else the
  * newest), ping, tools/list and tools/call; notifications are taken and
- * answered by nothing. What a tool does is the backend's: the server hands
- * it the tool's name and arguments and a result to fill, so the same
- * server runs on a desktop (cli/verb-mcp.c) and in the unit tests.
+ * answered by nothing. The tools are a table of rows (tools.h) whose
+ * handlers fill a result, so the same server runs on a desktop
+ * (cli/mcp-tools.c) and in the unit tests.
  */
 
 #define MCP_SERVER_NAME "botdesk"
@@ -40,20 +40,27 @@ void mcp_result_error(struct mcp_result *res, const char *text);
 struct mcp_backend {
         /* The coordinate space the agent's pictures are in (for the tool descriptions). */
         void (*space)(void *userdata, struct mcp_space *ret);
-        /* Run tool with args (an object, or NULL) into res. Negative: an
-         * internal failure, reported as a JSON-RPC error; a refused or
-         * failed action is a result with is_error set, returning 0. */
-        int (*call)(void *userdata, const char *tool, const struct json_value *args, struct mcp_result *res);
+        /* Before a tool flagged MCP_TOOL_ACTS runs (args an object, or
+         * NULL): false, with res an error result, when args' "epoch" is
+         * not one, and the tool does not run. NULL: nothing to check. */
+        bool (*acts)(void *userdata, const struct json_value *args, struct mcp_result *res);
 };
 
+/*
+ * Each row's handler (tools.h) runs the tool. Negative: an internal
+ * failure, reported as a JSON-RPC error; a refused or failed action is a
+ * result with is_error set, returning 0.
+ */
 struct mcp_server {
         const struct mcp_backend *backend;
         void *userdata;
-        struct mcp_tool_set tools;      /* which screen tools it offers (tools.h); all after init */
+        struct mcp_tool_table tools;    /* the rows, and which are offered (tools.h) */
         char version[16];               /* negotiated; empty before initialize */
 };
 
-void mcp_server_init(struct mcp_server *s, const struct mcp_backend *backend, void *userdata);
+/* With the rows of tools (n of them), all offered until s->tools.set says otherwise. */
+void mcp_server_init(struct mcp_server *s, const struct mcp_backend *backend, const struct mcp_tool *tools, size_t n,
+                     void *userdata);
 
 /*
  * One message (a line of the stream): its response, if it gets one, is

@@ -70,14 +70,22 @@ static int call(void *userdata, const char *tool, const struct json_value *args,
         return 0;
 }
 
-static const struct mcp_backend backend = { .space = space, .call = call };
+static const struct mcp_backend backend = { .space = space };
+
+/* The parsers behind tools: computer's and batch's actions, a member's input, a Gemini function call. */
+static const char schema[] = "{\"type\": \"object\"}";
+static const struct mcp_tool rows[] = {
+        { "computer", "An action.", .schema = schema, .flags = MCP_TOOL_ACTS, .call = call },
+        { "member", "{name, input}: a toolset member's call.", .schema = schema, .call = call },
+        { "gemini", "{name, args}: a Gemini function call.", .schema = schema, .call = call },
+};
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         struct mcp_server s;
         const char *p = (const char *) data, *end = p + size;
 
         mcp_space_fit(1440, 900, 1000, 1150000, &fuzz_space);
-        mcp_server_init(&s, &backend, NULL);
+        mcp_server_init(&s, &backend, rows, ELEMENTSOF(rows), NULL);
         while (p < end) {
                 const char *nl = memchr(p, '\n', (size_t) (end - p));
                 size_t len = nl ? (size_t) (nl - p) : (size_t) (end - p);

@@ -27,7 +27,37 @@ static int call(void *userdata, const char *tool, const struct json_value *args,
         return 0;
 }
 
-static const struct mcp_backend backend = { .space = space, .call = call };
+static unsigned acts_calls;
+
+/* The epoch rule's stand-in: an acting call with "refuse" in its arguments does not run. */
+static bool acts(void *userdata, const struct json_value *args, struct mcp_result *res) {
+        acts_calls++;
+        if (json_get(args, "refuse")) {
+                mcp_result_error(res, "refused before it ran");
+                return false;
+        }
+        return true;
+}
+
+static const struct mcp_backend backend = { .space = space, .acts = acts };
+
+static const char schema[] = "{\"type\": \"object\", \"properties\": {}}";
+
+/* The desktop's rows in shape (cli/mcp-tools.c): its names, flags and order. */
+static const struct mcp_tool rows[] = {
+        { "computer", .describe = mcp_computer_describe, .schema = mcp_computer_schema,
+          .flags = MCP_TOOL_ACTS | MCP_TOOL_SINGLE, .call = call },
+        { "batch", "A list of actions.", .schema = mcp_batch_schema, .flags = MCP_TOOL_ACTS | MCP_TOOL_SINGLE, .call = call },
+        { "windows", "The windows.", .schema = schema, .flags = MCP_TOOL_ACTS, .call = call },
+        { "status", "The desktop.", .schema = schema, .call = call },
+        { "ask_human", "A human.", .schema = schema, .call = call },
+        { "clipboard_read", "Read.", .schema = schema, .flags = MCP_TOOL_ACTS, .call = call },
+        { "clipboard_write", "Write.", .schema = schema, .flags = MCP_TOOL_ACTS, .call = call },
+        { "a11y_tree", "Tree.", .schema = schema, .flags = MCP_TOOL_ACTS, .call = call },
+        { "a11y_find", "Find.", .schema = schema, .flags = MCP_TOOL_ACTS, .call = call },
+        { "a11y_do", "Do.", .schema = schema, .flags = MCP_TOOL_ACTS, .call = call },
+        { "(members)", .flags = MCP_TOOL_ACTS | MCP_TOOL_MEMBERS, .call = call },
+};
 
 /* The response to one line (NULL: none), parsed. */
 static struct json_value *handle(struct mcp_server *s, const char *line) {
@@ -63,7 +93,7 @@ int main(void) {
         struct mcp_server s;
         struct json_value *v;
 
-        mcp_server_init(&s, &backend, NULL);
+        mcp_server_init(&s, &backend, rows, ELEMENTSOF(rows), NULL);
 
         v = handle(&s, "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"initialize\", \"params\": {\"protocolVersion\": \"2025-06-18\"}}");
         TAP_EQ_STR(str(json_get(json_get(v, "result"), "protocolVersion")), "2025-06-18",
@@ -148,6 +178,19 @@ int main(void) {
                !json_get(v, "error"), "a tool that fails is a result with isError true, not a protocol error");
         json_value_free(v);
 
+        /* The rows' flags: an acting tool passes the backend's check first; status does not act. */
+        calls = acts_calls = 0;
+        v = handle(&s, "{\"jsonrpc\": \"2.0\", \"id\": 13, \"method\": \"tools/call\", \"params\": {\"name\": \"windows\", \"arguments\": {\"refuse\": 1}}}");
+        tap_ok(acts_calls == 1 && calls == 0 && json_get(json_get(v, "result"), "isError")->type == JSON_TRUE,
+               "an acting tool the backend refuses does not run, and the refusal is its result");
+        json_value_free(v);
+        v = handle(&s, "{\"jsonrpc\": \"2.0\", \"id\": 14, \"method\": \"tools/call\", \"params\": {\"name\": \"status\", \"arguments\": {\"refuse\": 1}}}");
+        tap_ok(acts_calls == 1 && calls == 1, "a tool that does not act runs without the check");
+        json_value_free(v);
+        v = handle(&s, "{\"jsonrpc\": \"2.0\", \"id\": 15, \"method\": \"tools/call\", \"params\": {\"name\": \"zoom\", \"arguments\": {\"refuse\": 1}}}");
+        tap_ok(acts_calls == 2 && calls == 1, "a toolset member acts: the check holds it too");
+        json_value_free(v);
+
         /* The framing: a line over 1 MiB is dropped whole, the next one read. */
         {
                 FILE *f = tmpfile();
@@ -194,7 +237,7 @@ int main(void) {
         tap_ok(calls == 1 && json_get(v, "result"), "a member tool reaches the backend by its name");
         json_value_free(v);
 
-        s.tools.kind = MCP_TOOLS_COMPUTER;
+        s.tools.set.kind = MCP_TOOLS_COMPUTER;
         v = handle(&s, "{\"jsonrpc\": \"2.0\", \"id\": 22, \"method\": \"tools/list\"}");
         TAP_EQ_INT(json_get(json_get(v, "result"), "tools")->n, 10, "mcp_tools = computer: the ten tools, no member");
         json_value_free(v);
@@ -202,7 +245,7 @@ int main(void) {
         TAP_EQ_INT(error_code(v), JSONRPC_INVALID_PARAMS, "... and a member's tool is then unknown (-32602)");
         json_value_free(v);
 
-        s.tools.kind = MCP_TOOLS_MEMBERS;
+        s.tools.set.kind = MCP_TOOLS_MEMBERS;
         v = handle(&s, "{\"jsonrpc\": \"2.0\", \"id\": 24, \"method\": \"tools/list\"}");
         TAP_EQ_INT(json_get(json_get(v, "result"), "tools")->n, 25, "mcp_tools = members: no computer or batch, 17 members");
         json_value_free(v);
@@ -218,7 +261,7 @@ int main(void) {
                 char *bad = NULL;
 
                 TAP_EQ_INT(mcp_members_mask("zoom  hold_key", &off, &bad), 0, "toolset_disabled's words are members");
-                s.tools.members_off = off;
+                s.tools.set.members_off = off;
                 TAP_EQ_INT(mcp_members_mask("zoom nope", &off, &bad), -EINVAL, "... and a word that is none is refused");
                 TAP_EQ_STR(bad, "nope", "... naming it");
                 free(bad);

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include "agent.h"
+#include "server.h"
+#include "tools.h"
+
+/*
+ * The MCP tools of a desktop (mcp/tools.h: one row per tool): computer and
+ * batch (either action schema), windows, status, ask_human, the clipboard,
+ * the accessibility tree and the toolset's members. All but status and
+ * ask_human act: they take "epoch" and pass the lease gate.
+ */
+extern const struct mcp_tool mcp_desktop_tools[];
+extern const size_t mcp_desktop_tools_n;
+
+/* s serving a's desktop with those rows, offered as a's [agent] mcp_tools says. */
+void mcp_desktop_server_init(struct mcp_server *s, struct agent *a);
