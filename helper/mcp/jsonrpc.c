@@ -89,7 +89,7 @@ static void begin(struct json *j, FILE *f, const struct json_value *id) {
                 json_null(j);
 }
 
-void jsonrpc_write_error(FILE *f, const struct json_value *id, int code, const char *message) {
+void jsonrpc_write_error_data(FILE *f, const struct json_value *id, int code, const char *message, const char *data) {
         struct json j;
 
         begin(&j, f, id);
@@ -97,10 +97,18 @@ void jsonrpc_write_error(FILE *f, const struct json_value *id, int code, const c
         json_object_begin(&j);
         json_kv_int(&j, "code", code);
         json_kv_string(&j, "message", message);
+        if (data) {
+                json_key(&j, "data");
+                json_raw(&j, data);
+        }
         json_object_end(&j);
         json_object_end(&j);
         fputc('\n', f);
         fflush(f);
+}
+
+void jsonrpc_write_error(FILE *f, const struct json_value *id, int code, const char *message) {
+        jsonrpc_write_error_data(f, id, code, message, NULL);
 }
 
 void jsonrpc_write_result(FILE *f, const struct json_value *id, const char *result) {

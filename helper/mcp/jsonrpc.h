@@ -44,5 +44,7 @@ int jsonrpc_read_line(struct jsonrpc_reader *r, char **ret, size_t *ret_len);
 
 /* {"jsonrpc": "2.0", "id": ID, "error": {"code": CODE, "message": MESSAGE}} and a newline; id NULL writes null. */
 void jsonrpc_write_error(FILE *f, const struct json_value *id, int code, const char *message);
+/* The same with "data": DATA in the error, DATA already JSON (NULL: none). */
+void jsonrpc_write_error_data(FILE *f, const struct json_value *id, int code, const char *message, const char *data);
 /* {"jsonrpc": "2.0", "id": ID, "result": RESULT} and a newline, RESULT already JSON. */
 void jsonrpc_write_result(FILE *f, const struct json_value *id, const char *result);

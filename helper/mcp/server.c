@@ -15,6 +15,7 @@
 #include "util.h"
 
 const char *const mcp_protocol_versions[] = { "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", NULL };
+const char *const mcp_modern_versions[] = { "2026-07-28", NULL };
 
 void mcp_server_init(struct mcp_server *s, const struct mcp_backend *backend, const struct mcp_tool *tools, size_t n,
                      void *userdata) {
@@ -55,21 +56,23 @@ void mcp_result_error(struct mcp_result *res, const char *text) {
         mcp_result_text(res, text);
 }
 
-/* The result object built in memory, then written as the response's result. */
-typedef void (*result_fn)(struct mcp_server *s, const struct json_value *params, struct json *j);
+/*
+ * What a method's handler gives: the members of its result, written
+ * through j, or a JSON-RPC error (code non-zero, message, and data when
+ * it has some, already JSON).
+ */
+struct reply {
+        struct json *j;
+        int code;
+        char *message;
+        char *data;
+};
 
-static int respond(struct mcp_server *s, const struct json_value *id, const struct json_value *params, result_fn fn,
-                   FILE *out) {
-        _cleanup_free_ char *buf = NULL;
-        struct json_mem m;
-
-        if (json_mem_open(&m) < 0)
-                return -ENOMEM;
-        fn(s, params, &m.j);
-        if (json_mem_close(&m, &buf) < 0)
-                return -ENOMEM;
-        jsonrpc_write_result(out, id, buf);
-        return 0;
+static int reply_error(struct reply *r, int code, char *message, char *data) {
+        r->code = code;
+        r->message = message;
+        r->data = data;
+        return message ? 0 : -ENOMEM;
 }
 
 static const char *negotiate(const struct json_value *params) {
@@ -82,12 +85,11 @@ static const char *negotiate(const struct json_value *params) {
         return mcp_protocol_versions[0];
 }
 
-static void initialize_result(struct mcp_server *s, const struct json_value *params, struct json *j) {
-        const char *v = negotiate(params);
+static const char instructions[] =
+        "A private desktop. Use the computer tool; coordinates are pixels of its screenshots. "
+        "When a human has control, actions are refused: wait, then try again.";
 
-        snprintf(s->version, sizeof s->version, "%s", v);
-        json_object_begin(j);
-        json_kv_string(j, "protocolVersion", v);
+static void capabilities(struct json *j) {
         json_key(j, "capabilities");
         json_object_begin(j);
         json_key(j, "tools");
@@ -95,56 +97,78 @@ static void initialize_result(struct mcp_server *s, const struct json_value *par
         json_kv_bool(j, "listChanged", false);
         json_object_end(j);
         json_object_end(j);
-        json_key(j, "serverInfo");
+}
+
+static void server_info(struct json *j) {
         json_object_begin(j);
         json_kv_string(j, "name", MCP_SERVER_NAME);
         json_kv_string(j, "version", BOTDESK_VERSION);
         json_object_end(j);
-        json_kv_string(j, "instructions",
-                       "A private desktop. Use the computer tool; coordinates are pixels of its screenshots. "
-                       "When a human has control, actions are refused: wait, then try again.");
-        json_object_end(j);
 }
 
-static void empty_result(struct mcp_server *s, const struct json_value *params, struct json *j) {
-        json_object_begin(j);
-        json_object_end(j);
+static int initialize(struct mcp_server *s, const struct json_value *params, struct reply *r) {
+        const char *v = negotiate(params);
+
+        snprintf(s->version, sizeof s->version, "%s", v);
+        json_kv_string(r->j, "protocolVersion", v);
+        capabilities(r->j);
+        json_key(r->j, "serverInfo");
+        server_info(r->j);
+        json_kv_string(r->j, "instructions", instructions);
+        return 0;
 }
 
-static void tools_list_result(struct mcp_server *s, const struct json_value *params, struct json *j) {
+/* server/discover: every version botdesk serves, the 2026 ones first (mcp_protocol_versions' own are initialize's). */
+static int discover(struct mcp_server *s, const struct json_value *params, struct reply *r) {
+        json_key(r->j, "supportedVersions");
+        json_array_begin(r->j);
+        for (size_t i = 0; mcp_modern_versions[i]; i++)
+                json_string(r->j, mcp_modern_versions[i]);
+        for (size_t i = 0; mcp_protocol_versions[i]; i++)
+                json_string(r->j, mcp_protocol_versions[i]);
+        json_array_end(r->j);
+        capabilities(r->j);
+        json_kv_string(r->j, "instructions", instructions);
+        return 0;
+}
+
+static int ping(struct mcp_server *s, const struct json_value *params, struct reply *r) {
+        return 0;
+}
+
+static int tools_list(struct mcp_server *s, const struct json_value *params, struct reply *r) {
         struct mcp_space space = {};
 
         s->backend->space(s->userdata, &space);
-        json_object_begin(j);
-        json_key(j, "tools");
-        json_array_begin(j);
-        mcp_tools_write(j, &space, &s->tools);
-        json_array_end(j);
-        json_object_end(j);
+        json_key(r->j, "tools");
+        json_array_begin(r->j);
+        mcp_tools_write(r->j, &space, &s->tools);
+        json_array_end(r->j);
+        return 0;
 }
 
-static int tools_call(struct mcp_server *s, const struct json_value *id, const struct json_value *params, FILE *out) {
+static int tools_call(struct mcp_server *s, const struct json_value *params, struct reply *r) {
         const struct json_value *name = json_get(params, "name"), *args = json_get(params, "arguments");
         const struct mcp_tool *tool;
         _cleanup_free_ char *text = NULL;
         struct mcp_result res = {};
-        int r;
+        int k;
 
-        if (!name || name->type != JSON_STRING) {
-                jsonrpc_write_error(out, id, JSONRPC_INVALID_PARAMS, "tools/call needs params.name, a string.");
-                return 0;
-        }
-        if (args && args->type != JSON_OBJECT && args->type != JSON_NULL) {
-                jsonrpc_write_error(out, id, JSONRPC_INVALID_PARAMS, "tools/call's params.arguments must be an object.");
-                return 0;
-        }
+        if (!params || params->type != JSON_OBJECT)
+                return reply_error(r, JSONRPC_INVALID_PARAMS, strdup("tools/call needs params {name, arguments}."), NULL);
+        if (!name || name->type != JSON_STRING)
+                return reply_error(r, JSONRPC_INVALID_PARAMS, strdup("tools/call needs params.name, a string."), NULL);
+        if (args && args->type != JSON_OBJECT && args->type != JSON_NULL)
+                return reply_error(r, JSONRPC_INVALID_PARAMS,
+                                   strdup("tools/call's params.arguments must be an object."), NULL);
         tool = mcp_tool_find(&s->tools, name->string);
         if (!tool) {
                 _cleanup_free_ char *list = mcp_tool_names(&s->tools);
 
-                text = strdup_printf("Unknown tool \"%s\"; the tools are %s.", name->string, list ?: "in tools/list");
-                jsonrpc_write_error(out, id, JSONRPC_INVALID_PARAMS, text ?: "Unknown tool.");
-                return 0;
+                return reply_error(r, JSONRPC_INVALID_PARAMS,
+                                   strdup_printf("Unknown tool \"%s\"; the tools are %s.", name->string,
+                                                 list ?: "in tools/list"),
+                                   NULL);
         }
         res.f = open_memstream(&res.buf, &res.size);
         if (!res.f)
@@ -153,28 +177,184 @@ static int tools_call(struct mcp_server *s, const struct json_value *id, const s
         if (args && args->type != JSON_OBJECT)
                 args = NULL;
         if (!(tool->flags & MCP_TOOL_ACTS) || !s->backend->acts || s->backend->acts(s->userdata, args, &res))
-                r = tool->call(s->userdata, name->string, args, &res);
+                k = tool->call(s->userdata, name->string, args, &res);
         else
-                r = 0;
-        if (fclose(res.f) != 0 && r >= 0)
-                r = -ENOMEM;
-        if (r < 0) {
+                k = 0;
+        if (fclose(res.f) != 0 && k >= 0)
+                k = -ENOMEM;
+        if (k < 0) {
                 free(res.buf);
-                jsonrpc_write_error(out, id, JSONRPC_INTERNAL_ERROR, "The tool failed inside botdesk; see its log.");
-                return r == -ENOMEM ? r : 0;
+                if (k == -ENOMEM)
+                        return k;
+                return reply_error(r, JSONRPC_INTERNAL_ERROR, strdup("The tool failed inside botdesk; see its log."),
+                                   NULL);
         }
-        /* {"content": [ITEMS], "isError": B}: the items were written as a list of values. */
-        text = strdup_printf("{\"content\": [%s], \"isError\": %s}", res.buf ?: "", res.is_error ? "true" : "false");
+        /* The items were written as a list of values. */
+        text = strdup_printf("[%s]", res.buf ?: "");
         free(res.buf);
         if (!text)
                 return -ENOMEM;
-        jsonrpc_write_result(out, id, text);
+        json_key(r->j, "content");
+        json_raw(r->j, text);
+        json_kv_bool(r->j, "isError", res.is_error);
         return 0;
+}
+
+enum {
+        ERA_LEGACY = 1u << 0,           /* served to a client that initialized (or sent no _meta) */
+        ERA_MODERN = 1u << 1,           /* served to a 2026-07-28 request */
+        CACHEABLE = 1u << 2,            /* a 2026 result with cache hints (what the SDK's server adds) */
+};
+
+static const struct method {
+        const char *name;
+        unsigned flags;
+        int (*fn)(struct mcp_server *s, const struct json_value *params, struct reply *r);
+} methods[] = {
+        { "initialize", ERA_LEGACY, initialize },
+        { "ping", ERA_LEGACY, ping },
+        { "server/discover", ERA_MODERN | CACHEABLE, discover },
+        { "tools/list", ERA_LEGACY | ERA_MODERN | CACHEABLE, tools_list },
+        { "tools/call", ERA_LEGACY | ERA_MODERN, tools_call },
+};
+
+static const struct method *method_find(const char *name) {
+        for (size_t i = 0; i < ELEMENTSOF(methods); i++)
+                if (streq(methods[i].name, name))
+                        return &methods[i];
+        return NULL;
+}
+
+static bool modern_version(const char *v) {
+        for (size_t i = 0; mcp_modern_versions[i]; i++)
+                if (streq(mcp_modern_versions[i], v))
+                        return true;
+        return false;
+}
+
+/* data of an unsupported version: {"supported": [...], "requested": V}. */
+static char *unsupported_data(const char *requested) {
+        _cleanup_free_ char *text = NULL;
+        struct json_mem m;
+
+        if (json_mem_open(&m) < 0)
+                return NULL;
+        json_object_begin(&m.j);
+        json_key(&m.j, "supported");
+        json_array_begin(&m.j);
+        for (size_t i = 0; mcp_modern_versions[i]; i++)
+                json_string(&m.j, mcp_modern_versions[i]);
+        json_array_end(&m.j);
+        json_kv_string(&m.j, "requested", requested);
+        json_object_end(&m.j);
+        if (json_mem_close(&m, &text) < 0)
+                return NULL;
+        return TAKE_PTR(text);
+}
+
+/*
+ * Which revision a request is served under (ERA_*), or 0 with the error
+ * in *r. Told apart as the SDK's stdio server does: a request whose
+ * params._meta names a protocol version is a 2026-07-28 request (and must
+ * carry the whole envelope: the version, supported, and the client's
+ * capabilities); initialize, or a first request without one, makes the
+ * connection a 2025 one, where _meta is read no further. Once 2026, a
+ * request without the envelope, or an initialize, is refused.
+ */
+static unsigned era_of(struct mcp_server *s, const char *method, const struct json_value *params, struct reply *r) {
+        const struct json_value *meta = json_get(params, "_meta"), *v = json_get(meta, MCP_META_PROTOCOL_VERSION),
+                                *caps = json_get(meta, MCP_META_CLIENT_CAPABILITIES);
+        const char *key, *problem;
+
+        if (s->era == ERA_LEGACY)
+                return ERA_LEGACY;
+        if (!v) {
+                if (s->era == ERA_MODERN && streq(method, "initialize")) {
+                        const char *asked = json_member_string(params, "protocolVersion") ?: "unknown";
+
+                        (void) reply_error(r, MCP_ERROR_UNSUPPORTED_VERSION,
+                                           strdup_printf("Unsupported protocol version: %s (this connection speaks "
+                                                         "2026-07-28: no initialize).", asked),
+                                           unsupported_data(asked));
+                        return 0;
+                }
+                if (s->era == ERA_MODERN) {
+                        (void) reply_error(r, JSONRPC_INVALID_PARAMS,
+                                           strdup("Request is missing the required _meta envelope for protocol "
+                                                  "revision 2026-07-28 (" MCP_META_PROTOCOL_VERSION ", "
+                                                  MCP_META_CLIENT_CAPABILITIES ")."),
+                                           NULL);
+                        return 0;
+                }
+                s->era = ERA_LEGACY;
+                return ERA_LEGACY;
+        }
+        if (v->type != JSON_STRING)
+                key = MCP_META_PROTOCOL_VERSION, problem = "not a string";
+        else if (!caps)
+                key = MCP_META_CLIENT_CAPABILITIES, problem = "missing";
+        else if (caps->type != JSON_OBJECT)
+                key = MCP_META_CLIENT_CAPABILITIES, problem = "not an object";
+        else if (!modern_version(v->string)) {
+                (void) reply_error(r, MCP_ERROR_UNSUPPORTED_VERSION,
+                                   strdup_printf("Unsupported protocol version: %s.", v->string),
+                                   unsupported_data(v->string));
+                return 0;
+        } else {
+                s->era = ERA_MODERN;
+                snprintf(s->version, sizeof s->version, "%s", v->string);
+                return ERA_MODERN;
+        }
+        (void) reply_error(r, JSONRPC_INVALID_PARAMS,
+                           strdup_printf("Invalid _meta envelope for protocol revision 2026-07-28: %s: %s.", key, problem),
+                           strdup_printf("{\"envelope\": {\"key\": \"%s\", \"problem\": \"%s\"}}", key, problem));
+        return 0;
+}
+
+/* The answer to request id: its result (with the 2026 members when era is ERA_MODERN), or its error. */
+static int answer(struct mcp_server *s, const struct json_value *id, const struct method *m, unsigned era,
+                  const struct json_value *params, FILE *out) {
+        _cleanup_free_ char *buf = NULL;
+        struct json_mem mem;
+        struct reply r = {};
+        int k;
+
+        if (json_mem_open(&mem) < 0)
+                return -ENOMEM;
+        r.j = &mem.j;
+        json_object_begin(r.j);
+        k = m->fn(s, params, &r);
+        if (era == ERA_MODERN && k >= 0 && r.code == 0) {
+                json_kv_string(r.j, "resultType", "complete");
+                if (m->flags & CACHEABLE) {
+                        /* Nothing here may be kept: the screen and the lease change under it. */
+                        json_kv_int(r.j, "ttlMs", 0);
+                        json_kv_string(r.j, "cacheScope", "private");
+                }
+                json_key(r.j, "_meta");
+                json_object_begin(r.j);
+                json_key(r.j, MCP_META_SERVER_INFO);
+                server_info(r.j);
+                json_object_end(r.j);
+        }
+        json_object_end(r.j);
+        if (json_mem_close(&mem, &buf) < 0 && k >= 0)
+                k = -ENOMEM;
+        if (k >= 0 && r.code != 0)
+                jsonrpc_write_error_data(out, id, r.code, r.message, r.data);
+        else if (k >= 0)
+                jsonrpc_write_result(out, id, buf);
+        free(r.message);
+        free(r.data);
+        return k;
 }
 
 int mcp_server_handle(struct mcp_server *s, const char *line, size_t len, FILE *out) {
         struct json_value *msg = NULL;
         const struct json_value *id, *method, *params, *version;
+        const struct method *m;
+        struct reply refused = {};
+        unsigned era;
         int r;
 
         r = json_parse(line, len, &msg);
@@ -184,6 +364,7 @@ int mcp_server_handle(struct mcp_server *s, const char *line, size_t len, FILE *
                 jsonrpc_write_error(out, NULL, JSONRPC_PARSE_ERROR, "Parse error: the line is not one JSON value.");
                 return 0;
         }
+        r = 0;
         id = json_get(msg, "id");
         method = json_get(msg, "method");
         params = json_get(msg, "params");
@@ -206,20 +387,23 @@ int mcp_server_handle(struct mcp_server *s, const char *line, size_t len, FILE *
         if (!id)
                 /* A notification (notifications/initialized, cancelled, ...): never answered. */
                 goto done;
-        if (streq(method->string, "initialize"))
-                r = respond(s, id, params, initialize_result, out);
-        else if (streq(method->string, "ping"))
-                r = respond(s, id, params, empty_result, out);
-        else if (streq(method->string, "tools/list"))
-                r = respond(s, id, params, tools_list_result, out);
-        else if (streq(method->string, "tools/call")) {
-                if (!params || params->type != JSON_OBJECT)
-                        jsonrpc_write_error(out, id, JSONRPC_INVALID_PARAMS, "tools/call needs params {name, arguments}.");
+        era = era_of(s, method->string, params, &refused);
+        if (era == 0) {
+                if (!refused.message)
+                        r = -ENOMEM;
                 else
-                        r = tools_call(s, id, params, out);
-        } else {
-                _cleanup_free_ char *m = strdup_printf("Method not found: %s.", method->string);
-                jsonrpc_write_error(out, id, JSONRPC_METHOD_NOT_FOUND, m ?: "Method not found.");
+                        jsonrpc_write_error_data(out, id, refused.code, refused.message, refused.data);
+                free(refused.message);
+                free(refused.data);
+                goto done;
+        }
+        m = method_find(method->string);
+        if (m && (m->flags & era))
+                r = answer(s, id, m, era, params, out);
+        else {
+                _cleanup_free_ char *text = strdup_printf("Method not found: %s%s.", method->string,
+                                                          m ? " (not in this protocol revision)" : "");
+                jsonrpc_write_error(out, id, JSONRPC_METHOD_NOT_FOUND, text ?: "Method not found.");
         }
 done:
         json_value_free(msg);

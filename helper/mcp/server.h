@@ -11,9 +11,13 @@
 #include "util.h"
 
 /*
- * botdesk's MCP server, the protocol alone: initialize (the version the
- * client asks for when it is one of MCP_PROTOCOL_VERSIONS, else the
- * newest), ping, tools/list and tools/call; notifications are taken and
+ * botdesk's MCP server, the protocol alone, in both revisions a client may
+ * speak: 2025-11-25 and older (initialize with the version the client
+ * asks for when it is one of mcp_protocol_versions, else the newest;
+ * ping), and the stateless 2026-07-28 (no initialize: every request
+ * carries its version and the client's capabilities in params._meta;
+ * server/discover; every result says resultType and the server's
+ * identity). tools/list and tools/call in both; notifications are taken and
  * answered by nothing. The tools are a table of rows (tools.h) whose
  * handlers fill a result, so the same server runs on a desktop
  * (cli/mcp-tools.c) and in the unit tests.
@@ -55,7 +59,8 @@ struct mcp_server {
         const struct mcp_backend *backend;
         void *userdata;
         struct mcp_tool_table tools;    /* the rows, and which are offered (tools.h) */
-        char version[16];               /* negotiated; empty before initialize */
+        unsigned era;                   /* 0 until a request says; then 2025 or 2026 (server.c) */
+        char version[16];               /* negotiated, or the 2026 requests'; empty before either */
 };
 
 /* With the rows of tools (n of them), all offered until s->tools.set says otherwise. */
@@ -73,5 +78,18 @@ int mcp_server_handle(struct mcp_server *s, const char *line, size_t len, FILE *
 /* The response to a line that was too long to read (jsonrpc_read_line's -EMSGSIZE). */
 void mcp_server_oversized(FILE *out);
 
-/* The versions of the protocol the server speaks, newest first, NULL-terminated. */
+/* The versions of the protocol initialize negotiates, newest first, NULL-terminated. */
 extern const char *const mcp_protocol_versions[];
+/* The stateless revisions (2026-07-28 and later) a request's _meta may name, NULL-terminated. */
+extern const char *const mcp_modern_versions[];
+
+/* The _meta keys of a 2026 request's envelope, and of the server's identity in each result. */
+#define MCP_META_PROTOCOL_VERSION "io.modelcontextprotocol/protocolVersion"
+#define MCP_META_CLIENT_CAPABILITIES "io.modelcontextprotocol/clientCapabilities"
+#define MCP_META_CLIENT_INFO "io.modelcontextprotocol/clientInfo"
+#define MCP_META_SERVER_INFO "io.modelcontextprotocol/serverInfo"
+
+enum {
+        MCP_ERROR_HEADER_MISMATCH = -32020,     /* an HTTP header that disagrees with the body */
+        MCP_ERROR_UNSUPPORTED_VERSION = -32022, /* data: {"supported": [...], "requested": V} */
+};

@@ -272,5 +272,90 @@ int main(void) {
         v = handle(&s, "{\"jsonrpc\": \"2.0\", \"id\": 27, \"method\": \"tools/call\", \"params\": {\"name\": \"zoom\", \"arguments\": {}}}");
         TAP_EQ_INT(error_code(v), JSONRPC_INVALID_PARAMS, "... and zoom is then an unknown tool");
         json_value_free(v);
+
+        /* The stateless 2026-07-28 revision: the envelope on every request, server/discover, resultType. */
+        {
+#define ENV "\"_meta\": {\"io.modelcontextprotocol/protocolVersion\": \"2026-07-28\", " \
+            "\"io.modelcontextprotocol/clientCapabilities\": {}, \"io.modelcontextprotocol/clientInfo\": {\"name\": \"t\", \"version\": \"1\"}}"
+                struct mcp_server m;
+                const struct json_value *r, *sv, *e;
+
+                mcp_server_init(&m, &backend, rows, ELEMENTSOF(rows), NULL);
+                v = handle(&m, "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"tools/list\", \"params\": {\"_meta\": "
+                               "{\"io.modelcontextprotocol/protocolVersion\": \"2026-07-28\"}}}");
+                e = json_get(json_get(json_get(v, "error"), "data"), "envelope");
+                tap_ok(error_code(v) == JSONRPC_INVALID_PARAMS &&
+                       streq_ptr(json_member_string(e, "key"), "io.modelcontextprotocol/clientCapabilities") &&
+                       streq_ptr(json_member_string(e, "problem"), "missing"),
+                       "2026: an envelope without the client's capabilities is -32602, naming the key");
+                json_value_free(v);
+                v = handle(&m, "{\"jsonrpc\": \"2.0\", \"id\": 2, \"method\": \"tools/list\", \"params\": {\"_meta\": "
+                               "{\"io.modelcontextprotocol/protocolVersion\": \"2099-01-01\", "
+                               "\"io.modelcontextprotocol/clientCapabilities\": {}}}}");
+                e = json_get(json_get(v, "error"), "data");
+                sv = json_get(e, "supported");
+                tap_ok(error_code(v) == MCP_ERROR_UNSUPPORTED_VERSION && sv && sv->n == 1 &&
+                       streq_ptr(str(&sv->items[0]), "2026-07-28") && streq_ptr(json_member_string(e, "requested"), "2099-01-01"),
+                       "a version not served is -32022 with the supported list and the version asked for");
+                json_value_free(v);
+
+                v = handle(&m, "{\"jsonrpc\": \"2.0\", \"id\": 3, \"method\": \"server/discover\", \"params\": {" ENV "}}");
+                r = json_get(v, "result");
+                sv = json_get(r, "supportedVersions");
+                tap_ok(sv && sv->n >= 2 && streq_ptr(str(&sv->items[0]), "2026-07-28") &&
+                       streq_ptr(str(&sv->items[1]), "2025-11-25") && json_get(json_get(r, "capabilities"), "tools") &&
+                       json_member_string(r, "instructions"),
+                       "server/discover: both revisions (2026-07-28 first), the tools capability, the instructions");
+                tap_ok(streq_ptr(json_member_string(r, "resultType"), "complete") &&
+                       streq_ptr(json_member_string(json_get(json_get(r, "_meta"), MCP_META_SERVER_INFO), "name"), "botdesk"),
+                       "... with resultType complete and the server's identity in _meta");
+                json_value_free(v);
+                v = handle(&m, "{\"jsonrpc\": \"2.0\", \"id\": 4, \"method\": \"tools/list\", \"params\": {" ENV "}}");
+                r = json_get(v, "result");
+                tap_ok(json_get(r, "tools") && json_get(r, "tools")->n == 27 &&
+                       streq_ptr(json_member_string(r, "resultType"), "complete") &&
+                       json_get(r, "ttlMs") && json_get(r, "ttlMs")->number == 0,
+                       "2026 tools/list: the same tools, resultType complete, nothing to cache (ttlMs 0)");
+                json_value_free(v);
+                calls = 0;
+                v = handle(&m, "{\"jsonrpc\": \"2.0\", \"id\": 5, \"method\": \"tools/call\", \"params\": {\"name\": \"status\", "
+                               "\"arguments\": {}, " ENV "}}");
+                r = json_get(v, "result");
+                tap_ok(calls == 1 && json_get(r, "content") && json_get(r, "isError")->type == JSON_FALSE &&
+                       streq_ptr(json_member_string(r, "resultType"), "complete") && json_get(r, "_meta"),
+                       "2026 tools/call: the tool's content, resultType complete, _meta");
+                json_value_free(v);
+                v = handle(&m, "{\"jsonrpc\": \"2.0\", \"id\": 6, \"method\": \"tools/call\", \"params\": {\"name\": \"nosuch\", "
+                               "\"arguments\": {}, " ENV "}}");
+                TAP_EQ_INT(error_code(v), JSONRPC_INVALID_PARAMS, "2026: an unknown tool is -32602");
+                json_value_free(v);
+                v = handle(&m, "{\"jsonrpc\": \"2.0\", \"id\": 7, \"method\": \"tools/list\", \"params\": {}}");
+                tap_ok(error_code(v) == JSONRPC_INVALID_PARAMS &&
+                       strstr(str(json_get(json_get(v, "error"), "message")) ?: "", "_meta envelope"),
+                       "once 2026, a request without the envelope is -32602");
+                json_value_free(v);
+                v = handle(&m, "{\"jsonrpc\": \"2.0\", \"id\": 8, \"method\": \"initialize\", \"params\": "
+                               "{\"protocolVersion\": \"2025-11-25\", \"capabilities\": {}}}");
+                tap_ok(error_code(v) == MCP_ERROR_UNSUPPORTED_VERSION &&
+                       streq_ptr(json_member_string(json_get(json_get(v, "error"), "data"), "requested"), "2025-11-25"),
+                       "... and initialize is -32022 (the 2026 revision has none)");
+                json_value_free(v);
+                v = handle(&m, "{\"jsonrpc\": \"2.0\", \"id\": 9, \"method\": \"ping\", \"params\": {" ENV "}}");
+                TAP_EQ_INT(error_code(v), JSONRPC_METHOD_NOT_FOUND, "2026: ping is not a method (as the SDK's server)");
+                json_value_free(v);
+
+                /* A 2025 connection: initialize first; discover is not a method there, and _meta is not read. */
+                mcp_server_init(&m, &backend, rows, ELEMENTSOF(rows), NULL);
+                v = handle(&m, "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"initialize\", \"params\": {\"protocolVersion\": \"2025-11-25\"}}");
+                json_value_free(v);
+                v = handle(&m, "{\"jsonrpc\": \"2.0\", \"id\": 2, \"method\": \"server/discover\", \"params\": {" ENV "}}");
+                TAP_EQ_INT(error_code(v), JSONRPC_METHOD_NOT_FOUND, "2025: server/discover is -32601");
+                json_value_free(v);
+                v = handle(&m, "{\"jsonrpc\": \"2.0\", \"id\": 3, \"method\": \"tools/list\", \"params\": {" ENV "}}");
+                r = json_get(v, "result");
+                tap_ok(json_get(r, "tools") && !json_get(r, "resultType"), "2025: results as before, without resultType");
+                json_value_free(v);
+#undef ENV
+        }
         return tap_done();
 }

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// The MCP client of tests/integration/mcp-v2.sh: the official TypeScript
+// SDK v2's Client over its stdio transport, driving `botdesk mcp PROFILE`
+// with the version negotiation MODE asks for: "pin" (2026-07-28 only),
+// "auto" (server/discover first, 2025 initialize as the fallback) or
+// "legacy" (initialize, the SDK's default). One JSON line per step on
+// stdout, for the shell test to judge.
+//   node mcp-v2-client.cjs SDK_DIR BOTDESK PROFILE MODE
+'use strict';
+const path = require('path');
+const { execFileSync } = require('child_process');
+const { createRequire } = require('module');
+
+const [sdkDir, botdesk, profile, mode] = process.argv.slice(2);
+const sdk = createRequire(path.join(sdkDir, 'node_modules', 'botdesk-tests.js'));
+const { Client, ProtocolError } = sdk('@modelcontextprotocol/client');
+const { StdioClientTransport } = sdk('@modelcontextprotocol/client/stdio');
+const Ajv = sdk('ajv');
+
+const say = (step, data) => process.stdout.write(JSON.stringify({ step, ...data }) + '\n');
+
+// The width and height a baseline or progressive JPEG's SOF header gives.
+function jpegSize(buf) {
+        if (buf[0] !== 0xff || buf[1] !== 0xd8) return null;
+        let i = 2;
+        while (i + 9 < buf.length) {
+                if (buf[i] !== 0xff) return null;
+                const marker = buf[i + 1], len = buf.readUInt16BE(i + 2);
+                if (marker >= 0xc0 && marker <= 0xc3)
+                        return { height: buf.readUInt16BE(i + 5), width: buf.readUInt16BE(i + 7) };
+                i += 2 + len;
+        }
+        return null;
+}
+
+function describe(res) {
+        const text = res.content.find((c) => c.type === 'text');
+        const image = res.content.find((c) => c.type === 'image');
+        let parsed = null;
+        try { parsed = text ? JSON.parse(text.text) : null; } catch (e) { parsed = { unparsable: text.text }; }
+        return {
+                isError: !!res.isError,
+                text: parsed,
+                image: image ? { mimeType: image.mimeType, ...jpegSize(Buffer.from(image.data, 'base64')) } : null,
+        };
+}
+
+async function main() {
+        const negotiation = mode === 'pin' ? { mode: { pin: '2026-07-28' } } : mode === 'auto' ? { mode: 'auto' } : undefined;
+        const client = new Client({ name: 'botdesk-tests-v2', version: '1.0.0' },
+                                  negotiation ? { versionNegotiation: negotiation } : {});
+        const transport = new StdioClientTransport({ command: botdesk, args: ['mcp', profile], stderr: 'inherit',
+                                                     env: { ...process.env } });
+        await client.connect(transport);
+        const discover = client.getDiscoverResult();
+        say('connect', {
+                version: client.getNegotiatedProtocolVersion(),
+                server: client.getServerVersion(),
+                supported: discover ? discover.supportedVersions : null,
+                tools: !!(client.getServerCapabilities() || {}).tools,
+                instructions: !!client.getInstructions(),
+        });
+
+        const ajv = new Ajv({ strict: false });
+        const { tools } = await client.listTools();
+        say('tools', {
+                names: tools.map((t) => t.name),
+                invalid: tools.filter((t) => { try { ajv.compile(t.inputSchema); return false; } catch (e) { return true; } })
+                        .map((t) => t.name),
+        });
+
+        say('screenshot', describe(await client.callTool({ name: 'computer', arguments: { action: 'screenshot' } })));
+        say('member', describe(await client.callTool({ name: 'mouse_move', arguments: { coordinate: [10, 10] } })));
+        say('status', describe(await client.callTool({ name: 'status', arguments: {} })));
+
+        execFileSync(botdesk, ['lease', profile, 'take', '--viewer', 'human-1'], { stdio: 'ignore' });
+        say('taken', describe(await client.callTool({ name: 'computer', arguments: { action: 'left_click', coordinate: [5, 5] } })));
+        execFileSync(botdesk, ['lease', profile, 'release', '--viewer', 'human-1'], { stdio: 'ignore' });
+        say('released', describe(await client.callTool({ name: 'computer', arguments: { action: 'left_click', coordinate: [6, 6] } })));
+
+        let unknown = null;
+        try {
+                await client.callTool({ name: 'fly', arguments: {} });
+        } catch (e) {
+                unknown = { code: e.code, protocolError: e instanceof ProtocolError, message: e.message };
+        }
+        say('unknown', { error: unknown });
+        await client.close();
+        say('done', {});
+}
+
+main().catch((e) => {
+        process.stderr.write(`mcp-v2-client: ${e.stack || e}\n`);
+        process.exit(1);
+});
