@@ -4,11 +4,14 @@
 #include <strings.h>
 
 #include "http.h"
+#include "util.h"
 
 void http_request_init(struct http_request *r) {
         r->method = r->target = r->path = r->query = NULL;
         r->minor = 0;
         r->n_headers = 0;
+        r->content_length = 0;
+        r->body_max = 0;
         r->size = 0;
         r->crlf = 0;
         r->done = false;
@@ -99,6 +102,7 @@ static int count_headers(const struct http_request *r, const char *name) {
 static int parse_head(struct http_request *r) {
         char *p = r->buf, *end = r->buf + r->size, *nl;
         bool first = true;
+        unsigned long long length;
         const char *cl;
         int k;
 
@@ -137,12 +141,20 @@ static int parse_head(struct http_request *r) {
                 return -EBADMSG;
         if (r->minor >= 1 && count_headers(r, "Host") == 0)
                 return -EBADMSG;
-        /* No request of ours has a body: a chunked or non-empty one could only smuggle. */
+        /* A body only where the caller takes one, of a length said first: a chunked one could only smuggle. */
         if (count_headers(r, "Transfer-Encoding") > 0)
                 return -EBADMSG;
         cl = http_header(r, "Content-Length");
-        if (cl && strcmp(cl, "0") != 0)
+        if (!cl)
+                return 0;
+        if (r->body_max == 0)
+                return strcmp(cl, "0") == 0 ? 0 : -EBADMSG;
+        if (!*cl || strspn(cl, "0123456789") != strlen(cl))
                 return -EBADMSG;
+        /* Digits alone: past 19 of them, or past the cap, it is too long whatever it says. */
+        if (strlen(cl) > 19 || parse_uint(cl, r->body_max, &length) < 0)
+                return -EFBIG;
+        r->content_length = (size_t) length;
         return 0;
 }
 

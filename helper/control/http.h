@@ -17,8 +17,14 @@
  * not a token, a header line without ':' or folded onto the previous one,
  * control characters in values, bare CR, a NUL anywhere, more than
  * HTTP_HEADERS_MAX fields, a second Host or Content-Length, a
- * Transfer-Encoding, a non-zero Content-Length, an HTTP/1.1 request without
- * Host. Too long (-E2BIG, answer 431): a head over HTTP_HEAD_MAX.
+ * Transfer-Encoding, a non-zero Content-Length (unless body_max allows
+ * it), an HTTP/1.1 request without Host. Too long (-E2BIG, answer 431): a
+ * head over HTTP_HEAD_MAX. A body longer than body_max: -EFBIG (answer 413).
+ *
+ * A reader that takes bodies (botdesk mcp --listen's POST) sets body_max
+ * after http_request_init(); the body itself, content_length bytes after
+ * the head, is the caller's to read. A Content-Length that is not digits
+ * alone is malformed.
  */
 
 #define HTTP_HEAD_MAX 8192
@@ -38,6 +44,10 @@ struct http_request {
         unsigned minor;         /* HTTP/1.minor */
         struct http_header headers[HTTP_HEADERS_MAX];
         size_t n_headers;
+        size_t content_length;  /* 0 without a Content-Length */
+
+        /* Set by the caller: the longest body taken (0, the default: none). */
+        size_t body_max;
 
         /* Reader state: private. */
         char buf[2 * HTTP_HEAD_MAX + 2];    /* the head, its NUL, the path's copy */

@@ -156,8 +156,39 @@ static void test_segments(void) {
         TAP_EQ_INT(http_segment_decode("a%zz", 4, out, sizeof out), -EINVAL, "a non-hex escape is refused");
 }
 
+/* A reader that takes bodies (botdesk mcp --listen): the length, within the cap, else 413. */
+static void test_bodies(void) {
+        static const char post[] = "POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Length: 17\r\n\r\n{\"jsonrpc\":\"2.0\"}";
+        size_t used;
+
+        http_request_init(&req);
+        req.body_max = 1024;
+        TAP_EQ_INT(http_request_feed(&req, post, sizeof post - 1, &used), 1, "with body_max, a POST with a body is read");
+        TAP_EQ_INT(req.content_length, 17, "... its Content-Length given");
+        TAP_EQ_INT(used, sizeof post - 1 - 17, "... and the body left to the caller, not taken as head");
+
+        static const struct {
+                const char *what, *text;
+                int want;
+        } cases[] = {
+                { "a body over the cap", "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1025\r\n\r\n", -EFBIG },
+                { "a length of 30 digits", "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 123456789012345678901234567890\r\n\r\n", -EFBIG },
+                { "a signed length", "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: +5\r\n\r\n", -EBADMSG },
+                { "a length with junk", "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5x\r\n\r\n", -EBADMSG },
+                { "an empty length", "POST / HTTP/1.1\r\nHost: x\r\nContent-Length:\r\n\r\n", -EBADMSG },
+                { "a chunked body", "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n", -EBADMSG },
+        };
+        for (size_t i = 0; i < ELEMENTSOF_(cases); i++) {
+                http_request_init(&req);
+                req.body_max = 1024;
+                TAP_EQ_INT(http_request_feed(&req, cases[i].text, strlen(cases[i].text), &used), cases[i].want,
+                           "with body_max 1024: %s is %s", cases[i].what, cases[i].want == -EFBIG ? "413" : "400");
+        }
+}
+
 int main(void) {
         test_valid();
+        test_bodies();
         test_malformed();
         test_segments();
         return tap_done();
