@@ -349,7 +349,64 @@ static int answer(struct mcp_server *s, const struct json_value *id, const struc
         return k;
 }
 
-int mcp_server_handle(struct mcp_server *s, const char *line, size_t len, FILE *out) {
+/*
+ * Over HTTP, a 2026 request says its version, method and tool in headers
+ * too, and they must agree with the body (error -32020, data.mismatch):
+ * MCP-Protocol-Version and Mcp-Method always, Mcp-Name for tools/call.
+ */
+static int headers_mismatch(const struct mcp_http_headers *h, const char *method, const struct json_value *params,
+                            struct reply *r) {
+        const char *body_version = json_member_string(json_get(params, "_meta"), MCP_META_PROTOCOL_VERSION);
+        const char *name = json_member_string(params, "name");
+        _cleanup_free_ char *said = NULL;
+        const char *header = NULL;
+
+        if (!streq_ptr(h->protocol_version, body_version)) {
+                header = h->protocol_version;
+                said = h->protocol_version
+                        ? strdup_printf("the body names protocol version %s but the MCP-Protocol-Version header names %s",
+                                        body_version, h->protocol_version)
+                        : strdup_printf("the body names protocol version %s but the MCP-Protocol-Version header is absent",
+                                        body_version);
+        } else if (!streq_ptr(h->method, method)) {
+                header = h->method;
+                said = h->method ? strdup_printf("the body names method %s but the Mcp-Method header names %s", method,
+                                                 h->method)
+                                 : strdup_printf("the body names method %s but the Mcp-Method header is absent", method);
+        } else if (streq(method, "tools/call") && name && !streq_ptr(h->name, name)) {
+                header = h->name;
+                said = h->name ? strdup_printf("the body calls tool \"%s\" but the Mcp-Name header names \"%s\"", name,
+                                               h->name)
+                               : strdup_printf("the body calls tool \"%s\" but the Mcp-Name header is absent", name);
+        } else
+                return 0;
+        if (!said)
+                return -ENOMEM;
+        {
+                _cleanup_free_ char *data = NULL;
+                struct json_mem m;
+
+                if (json_mem_open(&m) < 0)
+                        return -ENOMEM;
+                json_object_begin(&m.j);
+                json_key(&m.j, "mismatch");
+                json_object_begin(&m.j);
+                json_kv_string(&m.j, "header", header ?: "(missing)");
+                json_kv_string(&m.j, "body", said);
+                json_object_end(&m.j);
+                json_object_end(&m.j);
+                if (json_mem_close(&m, &data) < 0)
+                        return -ENOMEM;
+                (void) reply_error(r, MCP_ERROR_HEADER_MISMATCH,
+                                   strdup_printf("Bad Request: the request headers and body disagree: %s.", said),
+                                   TAKE_PTR(data));
+        }
+        return r->message ? 1 : -ENOMEM;
+}
+
+/* One message, its response (if any) to out; *status the HTTP status it gets (h non-NULL: over HTTP). */
+static int handle(struct mcp_server *s, const char *line, size_t len, const struct mcp_http_headers *h, FILE *out,
+                  unsigned *status) {
         struct json_value *msg = NULL;
         const struct json_value *id, *method, *params, *version;
         const struct method *m;
@@ -357,6 +414,7 @@ int mcp_server_handle(struct mcp_server *s, const char *line, size_t len, FILE *
         unsigned era;
         int r;
 
+        *status = 400;
         r = json_parse(line, len, &msg);
         if (r == -ENOMEM)
                 return r;
@@ -365,6 +423,11 @@ int mcp_server_handle(struct mcp_server *s, const char *line, size_t len, FILE *
                 return 0;
         }
         r = 0;
+        if (msg->type == JSON_ARRAY) {
+                /* Neither revision botdesk serves has batches (2025-06-18 dropped them). */
+                jsonrpc_write_error(out, NULL, JSONRPC_INVALID_REQUEST, "Invalid request: JSON-RPC batches are not served.");
+                goto done;
+        }
         id = json_get(msg, "id");
         method = json_get(msg, "method");
         params = json_get(msg, "params");
@@ -378,16 +441,27 @@ int mcp_server_handle(struct mcp_server *s, const char *line, size_t len, FILE *
         }
         if (!method) {
                 /* A response to a request of ours: the server sends none, so there is nothing to match. */
+                *status = 202;
                 goto done;
         }
         if (method->type != JSON_STRING) {
                 jsonrpc_write_error(out, id, JSONRPC_INVALID_REQUEST, "Invalid request: method must be a string.");
                 goto done;
         }
-        if (!id)
+        if (!id) {
                 /* A notification (notifications/initialized, cancelled, ...): never answered. */
+                *status = 202;
                 goto done;
+        }
         era = era_of(s, method->string, params, &refused);
+        if (era == ERA_MODERN && h) {
+                r = headers_mismatch(h, method->string, params, &refused);
+                if (r < 0)
+                        goto done;
+                if (r > 0)
+                        era = 0;
+                r = 0;
+        }
         if (era == 0) {
                 if (!refused.message)
                         r = -ENOMEM;
@@ -398,16 +472,32 @@ int mcp_server_handle(struct mcp_server *s, const char *line, size_t len, FILE *
                 goto done;
         }
         m = method_find(method->string);
-        if (m && (m->flags & era))
+        if (m && (m->flags & era)) {
+                *status = 200;
                 r = answer(s, id, m, era, params, out);
-        else {
+        } else {
                 _cleanup_free_ char *text = strdup_printf("Method not found: %s%s.", method->string,
                                                           m ? " (not in this protocol revision)" : "");
+                *status = 404;
                 jsonrpc_write_error(out, id, JSONRPC_METHOD_NOT_FOUND, text ?: "Method not found.");
         }
 done:
         json_value_free(msg);
         return r == -ENOMEM ? r : 0;
+}
+
+int mcp_server_handle(struct mcp_server *s, const char *line, size_t len, FILE *out) {
+        unsigned status;
+
+        return handle(s, line, len, NULL, out, &status);
+}
+
+int mcp_server_handle_http(struct mcp_server *s, const char *body, size_t len, const struct mcp_http_headers *h,
+                           FILE *out, unsigned *ret_status) {
+        /* Every request on its own: nothing of the one before decides its revision. */
+        s->era = 0;
+        s->version[0] = 0;
+        return handle(s, body, len, h, out, ret_status);
 }
 
 void mcp_server_oversized(FILE *out) {

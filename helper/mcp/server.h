@@ -75,6 +75,24 @@ void mcp_server_init(struct mcp_server *s, const struct mcp_backend *backend, co
  */
 int mcp_server_handle(struct mcp_server *s, const char *line, size_t len, FILE *out);
 
+/* What an HTTP request says beside its body (Streamable HTTP): each NULL when absent. */
+struct mcp_http_headers {
+        const char *protocol_version;   /* MCP-Protocol-Version */
+        const char *method;             /* Mcp-Method */
+        const char *name;               /* Mcp-Name */
+};
+
+/*
+ * One HTTP request's body, as mcp_server_handle() a line but stateless:
+ * each request stands alone (a 2025 one needs no initialize before it),
+ * and a 2026 one's headers must agree with its body (-32020). The
+ * response, if any, to out; *ret_status its HTTP status: 200, 202 (a
+ * notification: no body), 400 (refused before any method ran: not JSON,
+ * not a request, the envelope or the headers), 404 (no such method).
+ */
+int mcp_server_handle_http(struct mcp_server *s, const char *body, size_t len, const struct mcp_http_headers *h,
+                           FILE *out, unsigned *ret_status);
+
 /* The response to a line that was too long to read (jsonrpc_read_line's -EMSGSIZE). */
 void mcp_server_oversized(FILE *out);
 

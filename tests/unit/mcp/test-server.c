@@ -355,7 +355,60 @@ int main(void) {
                 r = json_get(v, "result");
                 tap_ok(json_get(r, "tools") && !json_get(r, "resultType"), "2025: results as before, without resultType");
                 json_value_free(v);
-#undef ENV
         }
+
+        /* Over HTTP: each request alone, the headers agreeing with the body, an HTTP status for each answer. */
+        {
+                static const struct {
+                        const char *what, *body, *version, *method, *name;
+                        unsigned status;
+                        long long code;
+                } cases[] = {
+                        { "a 2026 request with its headers is 200", "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"tools/list\", \"params\": {" ENV "}}",
+                          "2026-07-28", "tools/list", NULL, 200, 0 },
+                        { "without MCP-Protocol-Version, 400 -32020", "{\"jsonrpc\": \"2.0\", \"id\": 2, \"method\": \"tools/list\", \"params\": {" ENV "}}",
+                          NULL, "tools/list", NULL, 400, MCP_ERROR_HEADER_MISMATCH },
+                        { "a version header that disagrees, 400 -32020", "{\"jsonrpc\": \"2.0\", \"id\": 3, \"method\": \"tools/list\", \"params\": {" ENV "}}",
+                          "2025-11-25", "tools/list", NULL, 400, MCP_ERROR_HEADER_MISMATCH },
+                        { "an Mcp-Method that disagrees, 400 -32020", "{\"jsonrpc\": \"2.0\", \"id\": 4, \"method\": \"tools/list\", \"params\": {" ENV "}}",
+                          "2026-07-28", "tools/call", NULL, 400, MCP_ERROR_HEADER_MISMATCH },
+                        { "an Mcp-Name that disagrees, 400 -32020", "{\"jsonrpc\": \"2.0\", \"id\": 5, \"method\": \"tools/call\", \"params\": {\"name\": \"status\", " ENV "}}",
+                          "2026-07-28", "tools/call", "batch", 400, MCP_ERROR_HEADER_MISMATCH },
+                        { "a tool call whose headers agree is 200", "{\"jsonrpc\": \"2.0\", \"id\": 6, \"method\": \"tools/call\", \"params\": {\"name\": \"status\", " ENV "}}",
+                          "2026-07-28", "tools/call", "status", 200, 0 },
+                        { "a method of no revision is 404 -32601", "{\"jsonrpc\": \"2.0\", \"id\": 7, \"method\": \"nope\", \"params\": {" ENV "}}",
+                          "2026-07-28", "nope", NULL, 404, JSONRPC_METHOD_NOT_FOUND },
+                        { "a 2025 request needs no initialize before it: 200", "{\"jsonrpc\": \"2.0\", \"id\": 8, \"method\": \"tools/list\"}",
+                          NULL, NULL, NULL, 200, 0 },
+                        { "a notification is 202", "{\"jsonrpc\": \"2.0\", \"method\": \"notifications/cancelled\", \"params\": {" ENV "}}",
+                          "2026-07-28", "notifications/cancelled", NULL, 202, 0 },
+                        { "not JSON is 400 -32700", "{nope", NULL, NULL, NULL, 400, JSONRPC_PARSE_ERROR },
+                        { "a batch is 400 -32600", "[{\"jsonrpc\": \"2.0\", \"id\": 9, \"method\": \"tools/list\"}]", NULL, NULL, NULL, 400,
+                          JSONRPC_INVALID_REQUEST },
+                };
+                struct mcp_server m;
+
+                mcp_server_init(&m, &backend, rows, ELEMENTSOF(rows), NULL);
+                for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
+                        struct mcp_http_headers h = { cases[i].version, cases[i].method, cases[i].name };
+                        _cleanup_free_ char *out = NULL;
+                        size_t size = 0;
+                        FILE *f = open_memstream(&out, &size);
+                        unsigned status = 0;
+
+                        assert(f);
+                        (void) mcp_server_handle_http(&m, cases[i].body, strlen(cases[i].body), &h, f, &status);
+                        fclose(f);
+                        v = NULL;
+                        if (size > 0)
+                                (void) json_parse(out, size, &v);
+                        tap_ok(status == cases[i].status && error_code(v) == cases[i].code && (size > 0) == (status != 202),
+                               "HTTP: %s", cases[i].what);
+                        if (status != cases[i].status || error_code(v) != cases[i].code)
+                                printf("#   status %u, %s\n", status, out ?: "");
+                        json_value_free(v);
+                }
+        }
+#undef ENV
         return tap_done();
 }
