@@ -508,17 +508,24 @@ int agent_clipboard_write(struct agent *a, const char *text, struct agent_outcom
         return r;
 }
 
-int agent_serve_stdin(struct agent *a, struct jsonrpc_reader *rd, const char *profile, bool start) {
+int agent_serve_open(struct agent *a, const char *profile, bool start) {
         int r;
 
         r = cli_start_on_demand(profile, start);
         if (r != EXIT_OK)
                 return r;
         r = agent_open(a, profile);
-        if (r != EXIT_OK) {
+        if (r != EXIT_OK)
                 agent_close(a);
+        return r;
+}
+
+int agent_serve_stdin(struct agent *a, struct jsonrpc_reader *rd, const char *profile, bool start) {
+        int r;
+
+        r = agent_serve_open(a, profile, start);
+        if (r != EXIT_OK)
                 return r;
-        }
         if (jsonrpc_reader_init(rd, STDIN_FILENO) < 0) {
                 agent_close(a);
                 return log_error("Out of memory."), EXIT_FAILED;

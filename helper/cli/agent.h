@@ -73,6 +73,9 @@ int agent_say(struct agent_outcome *o, const char *fmt, ...) __attribute__((form
 int agent_open(struct agent *a, const char *profile);
 void agent_close(struct agent *a);
 
+/* Start the desktop when asked (or configured) and open it: a CLI exit code, said; on success the caller owns a. */
+int agent_serve_open(struct agent *a, const char *profile, bool start);
+
 struct jsonrpc_reader;
 /* What `mcp` and `act` do before their first line: start the desktop when
  * asked (or configured), open it, and read stdin by lines. A CLI exit

@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "jsonrpc.h"
 #include "log.h"
+#include "mcp-http.h"
 #include "mcp-tools.h"
 #include "server.h"
 #include "util.h"
@@ -30,7 +31,29 @@ static int answer(struct agent *a, const char *line, size_t len, void *userdata)
         return 0;
 }
 
-/* PROFILE [--start], read by main.c's parser (verb-table.c: its row and usage). */
+/* PROFILE --listen unix:PATH: the same server over HTTP; the socket goes with it. */
+static int serve_http(const struct cli_args *args) {
+        _cleanup_free_ char *path = NULL;
+        _cleanup_close_ int fd = -EBADF;
+        struct mcp_server server;
+        struct agent a = {};
+        int r;
+
+        fd = mcp_http_listen(args->listen, &path);
+        if (fd < 0)
+                return fd == -EINVAL ? EXIT_USAGE : EXIT_FAILED;
+        r = agent_serve_open(&a, args->operand, args->start);
+        if (r == EXIT_OK) {
+                mcp_desktop_server_init(&server, &a);
+                log_info("MCP over HTTP for desktop %s on unix:%s (POST /mcp).", args->operand, path);
+                r = mcp_http_serve(&server, &a, fd);
+                agent_close(&a);
+        }
+        (void) unlink(path);
+        return r;
+}
+
+/* PROFILE [--start] [--listen unix:PATH], read by main.c's parser (verb-table.c: its row and usage). */
 int verb_mcp(const struct cli_args *args) {
         struct jsonrpc_reader rd = {};
         struct mcp_server server;
@@ -40,6 +63,8 @@ int verb_mcp(const struct cli_args *args) {
 
         if (cli_check_profile(profile) < 0)
                 return EXIT_USAGE;
+        if (args->listen)
+                return serve_http(args);
         r = agent_serve_stdin(&a, &rd, profile, args->start);
         if (r != EXIT_OK)
                 return r;

@@ -257,18 +257,23 @@ static const struct verb verbs[] = {
                    "computerUse with the functions botdesk does not serve excluded. Needs no running desktop.\n",
           .options = OPT(OPT_VENDOR) | OPT(OPT_HELP), .words = "PROFILE", .run = verb_toolset },
         { "mcp",
-          "  mcp PROFILE [--start]         an MCP server on stdin/stdout for an agent's client: the computer\n"
-          "                                tool and a tool per toolset member, batch, windows, status,\n"
-          "                                ask_human, the clipboard, the accessibility tree\n",
-          .usage = "Usage: botdesk mcp PROFILE [--start]\n"
+          "  mcp PROFILE [--start] [--listen unix:PATH]\n"
+          "                                an MCP server on stdin/stdout (or HTTP on a socket) for an agent's\n"
+          "                                client: the computer tool and a tool per toolset member, batch,\n"
+          "                                windows, status, ask_human, the clipboard, the accessibility tree\n",
+          .usage = "Usage: botdesk mcp PROFILE [--start] [--listen unix:PATH]\n"
                    "\n"
                    "An MCP server (JSON-RPC 2.0, one message per line) on standard input and output, for an agent's\n"
                    "client: tools computer, batch, windows, status, ask_human, clipboard_read,\n"
                    "clipboard_write, a11y_tree, a11y_find and a11y_do, and one tool per member of Anthropic's\n"
                    "computer toolset (left_click, type, key, ...: [agent] mcp_tools). In the client's configuration:\n"
                    "  {\"command\": \"botdesk\", \"args\": [\"mcp\", \"PROFILE\"]}\n"
-                   "  --start   start the desktop first when it is not running\n",
-          .options = OPTS_ACTION | OPT(OPT_START), .words = "PROFILE", .placed = true,
+                   "  --start   start the desktop first when it is not running\n"
+                   "  --listen unix:PATH\n"
+                   "            MCP's Streamable HTTP (POST /mcp, JSON answers) on a socket at PATH (mode\n"
+                   "            0600, in a directory only you can enter), instead of stdin/stdout;\n"
+                   "            both protocol revisions, each request on its own\n",
+          .options = OPTS_ACTION | OPT(OPT_START) | OPT(OPT_LISTEN), .words = "PROFILE", .placed = true,
           .remote_timeout = REMOTE_TIMEOUT_NONE, .own_options = true, .says_unexpected = true, .run = verb_x11_args },
         { "journal",
           "  journal PROFILE [--json] [--since SEQ|TIME] [--follow]\n"

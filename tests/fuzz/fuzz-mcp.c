@@ -92,15 +92,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 _cleanup_free_ char *out = NULL;
                 struct json_value *v = NULL;
                 size_t n = 0;
+                unsigned status = 0;
                 FILE *f = open_memstream(&out, &n);
 
                 if (!f)
                         return 0;
-                if (mcp_server_handle(&s, p, len, f) == -ENOMEM) {
+                /* A line that starts with 'H' is an HTTP request's body, with headers that agree or not. */
+                struct mcp_http_headers h = { "2026-07-28", "tools/call", "computer" };
+                int k = len > 0 && p[0] == 'H' ? mcp_server_handle_http(&s, p + 1, len - 1, &h, f, &status)
+                                               : mcp_server_handle(&s, p, len, f);
+                if (k == -ENOMEM) {
                         fclose(f);
                         return 0;
                 }
                 fclose(f);
+                /* Over HTTP: a status of the list, and a body exactly when it is not 202. */
+                if (len > 0 && p[0] == 'H' &&
+                    ((status != 200 && status != 202 && status != 400 && status != 404) || (n == 0) != (status == 202)))
+                        abort();
                 if (n > 0) {
                         /* One line, and JSON. */
                         if (out[n - 1] != '\n' || memchr(out, '\n', n - 1))

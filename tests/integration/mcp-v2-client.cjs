@@ -3,17 +3,21 @@
 // SDK v2's Client over its stdio transport, driving `botdesk mcp PROFILE`
 // with the version negotiation MODE asks for: "pin" (2026-07-28 only),
 // "auto" (server/discover first, 2025 initialize as the fallback) or
-// "legacy" (initialize, the SDK's default). One JSON line per step on
-// stdout, for the shell test to judge.
-//   node mcp-v2-client.cjs SDK_DIR BOTDESK PROFILE MODE
+// "legacy" (initialize, the SDK's default). With SOCKET, over Streamable
+// HTTP to `botdesk mcp PROFILE --listen unix:SOCKET` instead of stdio
+// (the SDK's HTTP transport, its fetch carried over the Unix socket). One
+// JSON line per step on stdout, for the shell test to judge.
+//   node mcp-v2-client.cjs SDK_DIR BOTDESK PROFILE MODE [SOCKET]
 'use strict';
 const path = require('path');
 const { execFileSync } = require('child_process');
 const { createRequire } = require('module');
 
-const [sdkDir, botdesk, profile, mode] = process.argv.slice(2);
+const http = require('http');
+
+const [sdkDir, botdesk, profile, mode, socket] = process.argv.slice(2);
 const sdk = createRequire(path.join(sdkDir, 'node_modules', 'botdesk-tests.js'));
-const { Client, ProtocolError } = sdk('@modelcontextprotocol/client');
+const { Client, ProtocolError, StreamableHTTPClientTransport } = sdk('@modelcontextprotocol/client');
 const { StdioClientTransport } = sdk('@modelcontextprotocol/client/stdio');
 const Ajv = sdk('ajv');
 
@@ -45,12 +49,42 @@ function describe(res) {
         };
 }
 
+// fetch() over the Unix socket: the request as the SDK built it, the answer as a Response.
+function unixFetch(url, init = {}) {
+        return new Promise((resolve, reject) => {
+                const u = new URL(url);
+                const headers = Object.fromEntries(new Headers(init.headers || {}));
+                const body = init.body ? Buffer.from(init.body) : null;
+                // Its length said first, as fetch() says it for a body it holds whole.
+                if (body) headers['content-length'] = String(body.length);
+                const req = http.request({ socketPath: socket, path: u.pathname + u.search, method: init.method || 'GET',
+                                           headers: { ...headers, host: 'localhost' } }, (res) => {
+                        const chunks = [];
+                        res.on('data', (c) => chunks.push(c));
+                        res.on('end', () => {
+                                const body = Buffer.concat(chunks);
+                                const h = new Headers();
+                                for (const [k, v] of Object.entries(res.headers)) h.set(k, Array.isArray(v) ? v.join(', ') : v);
+                                resolve(new Response([101, 204, 205, 304].includes(res.statusCode) || body.length === 0 ? null : body,
+                                                     { status: res.statusCode, headers: h }));
+                        });
+                        res.on('error', reject);
+                });
+                req.on('error', reject);
+                if (init.signal) init.signal.addEventListener('abort', () => req.destroy(new Error('aborted')));
+                if (body) req.write(body);
+                req.end();
+        });
+}
+
 async function main() {
         const negotiation = mode === 'pin' ? { mode: { pin: '2026-07-28' } } : mode === 'auto' ? { mode: 'auto' } : undefined;
         const client = new Client({ name: 'botdesk-tests-v2', version: '1.0.0' },
                                   negotiation ? { versionNegotiation: negotiation } : {});
-        const transport = new StdioClientTransport({ command: botdesk, args: ['mcp', profile], stderr: 'inherit',
-                                                     env: { ...process.env } });
+        const transport = socket
+                ? new StreamableHTTPClientTransport(new URL('http://localhost/mcp'), { fetch: unixFetch })
+                : new StdioClientTransport({ command: botdesk, args: ['mcp', profile], stderr: 'inherit',
+                                             env: { ...process.env } });
         await client.connect(transport);
         const discover = client.getDiscoverResult();
         say('connect', {

@@ -12,6 +12,11 @@
 # unknown tool as a -32602 protocol error. On the raw stream: what a
 # version not served, an envelope without the client's capabilities and an
 # initialize on a 2026 connection get, and the server serving on after.
+# Over Streamable HTTP (botdesk mcp --listen unix:PATH): the same client in
+# the same three ways, and what HTTP itself refuses (GET 405, a body that
+# is not JSON 415, over 1 MiB 413, headers that disagree with the body
+# 400/-32020), a directory others can enter and a live socket refused, and
+# SIGTERM ending the server with its socket removed.
 # Band 625 (once: the SDK is what varies, not the caller).
 . "$(dirname "$0")/lib.sh"
 bd_init mcp2 625 once
@@ -90,4 +95,98 @@ t_is "$(answer 4 'd["error"]["code"]')" -32022 "an initialize on the 2026 connec
 t_is "$(answer 5 'd["error"]["code"]')" -32602 "a request without the envelope there is -32602"
 t_is "$(answer 6 '(d["result"]["isError"], json.loads(d["result"]["content"][0]["text"])["control"])')" "(False, 'agent')" \
         "and the next 2026 request is served (status)"
+
+# Streamable HTTP on a Unix socket, in a directory only this user enters.
+SOCKDIR=$(mktemp -d "$BD_T/http.XXXXXX") && chmod 0700 "$SOCKDIR"
+SOCK=$SOCKDIR/mcp.sock
+"$BOTDESK" mcp "$P" --listen "unix:$SOCK" 2>"$BD_T/http.err" &
+http_pid=$!
+t_ok "botdesk mcp --listen makes its socket (waited at most 10 s)" wait_for 10 test -S "$SOCK"
+t_is "$(stat -c %a "$SOCK")" 600 "... mode 0600"
+for mode in pin auto legacy; do
+        case $mode in
+        pin|auto) want=2026-07-28 ;;
+        legacy) want=2025-11-25 ;;
+        esac
+        t0=$(date +%s)
+        timeout 60 node "$(dirname "$0")/mcp-v2-client.cjs" "$SDK_DIR" "$BOTDESK" "$P" $mode "$SOCK" \
+                >"$BD_T/steps.http-$mode" 2>"$BD_T/client.http-$mode.err"
+        rc=$?
+        t_is "$rc" 0 "HTTP, $mode: the SDK v2 client over Streamable HTTP ran every step (took $(($(date +%s) - t0)) s of 60)"
+        [ "$rc" = 0 ] || { t_diag "$(head -3 "$BD_T/client.http-$mode.err")"; t_diag "$(tail -3 "$BD_T/http.err")"; }
+        t_is "$(get connect '(d["version"], d["server"]["name"])' http-$mode)" "('$want', 'botdesk')" "HTTP, $mode: agreed on $want"
+        t_is "$(get tools 'len(d["names"]), d["invalid"]' http-$mode)" "(27, [])" "HTTP, $mode: the 27 tools"
+        t_is "$(get screenshot '(d["isError"], d["image"]["width"])' http-$mode)" "(False, 1024)" "HTTP, $mode: a screenshot"
+        t_is "$(get taken '(d["isError"], d["text"]["suppressed"])' http-$mode)" "(True, 'human_has_control')" \
+                "HTTP, $mode: refused while a human has control"
+        t_is "$(get released 'd["isError"]' http-$mode)" False "HTTP, $mode: runs after the hand-back"
+        t_is "$(get unknown 'd["error"]["code"]' http-$mode)" -32602 "HTTP, $mode: an unknown tool is -32602"
+done
+
+# raw METHOD BODY [HEADER...]: "STATUS ALLOW CODE" of botdesk's answer on the socket.
+raw() {
+        "$PY" - "$SOCK" "$@" <<'EOF'
+import json, socket, sys
+path, method, body, *headers = sys.argv[1:]
+if body.startswith("@big"):
+        body = '{"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"x": "' + "a" * (1 << 21) + '"}}'
+s = socket.socket(socket.AF_UNIX)
+s.settimeout(20)
+s.connect(path)
+head = f"{method} /mcp HTTP/1.1\r\nHost: localhost\r\nContent-Length: {len(body.encode())}\r\n"
+head += "".join(h + "\r\n" for h in headers) + "\r\n"
+try:
+        s.sendall(head.encode() + body.encode())
+except BrokenPipeError:
+        pass
+data = b""
+while b"\r\n\r\n" not in data:
+        chunk = s.recv(65536)
+        if not chunk:
+                break
+        data += chunk
+head, _, rest = data.partition(b"\r\n\r\n")
+lines = head.decode().split("\r\n")
+fields = {l.split(":", 1)[0].lower(): l.split(":", 1)[1].strip() for l in lines[1:] if ":" in l}
+n = int(fields.get("content-length", "0"))
+while len(rest) < n:
+        chunk = s.recv(65536)
+        if not chunk:
+                break
+        rest += chunk
+code = json.loads(rest)["error"]["code"] if n and "error" in json.loads(rest) else "-"
+print(lines[0].split()[1], fields.get("allow", "-"), code)
+EOF
+}
+J='Content-Type: application/json'
+LIST='{"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": {'"$ENV"'}}}'
+t_is "$(raw GET '')" "405 POST -32000" "HTTP: GET is 405 with Allow: POST (2026-07-28 has no stream to GET)"
+t_is "$(raw DELETE '')" "405 POST -32000" "HTTP: DELETE is 405 (no session to end)"
+t_is "$(raw POST "$LIST" 'Content-Type: text/plain' 'MCP-Protocol-Version: 2026-07-28' 'Mcp-Method: tools/list')" "415 - -32000" \
+        "HTTP: a body that is not application/json is 415"
+t_is "$(raw POST @big "$J")" "413 - -32000" "HTTP: a body over 1 MiB is 413, unread"
+t_is "$(raw POST "$LIST" "$J" 'Mcp-Method: tools/list')" "400 - -32020" "HTTP: a 2026 request without MCP-Protocol-Version is 400, -32020"
+t_is "$(raw POST "$LIST" "$J" 'MCP-Protocol-Version: 2026-07-28' 'Mcp-Method: tools/call')" "400 - -32020" \
+        "HTTP: an Mcp-Method that is not the body's is 400, -32020"
+t_is "$(raw POST "$LIST" "$J" 'MCP-Protocol-Version: 2026-07-28' 'Mcp-Method: tools/list')" "200 - -" \
+        "HTTP: the same request with its headers agreeing is 200"
+t_is "$(raw POST '{"jsonrpc": "2.0", "id": 2, "method": "tools/list"}' "$J")" "200 - -" \
+        "HTTP: a 2025 request needs no initialize before it (each request stands alone)"
+t_is "$(raw POST '{"jsonrpc": "2.0", "method": "notifications/initialized"}' "$J")" "202 - -" "HTTP: a notification is 202"
+
+"$BOTDESK" mcp "$P" --listen "unix:$SOCK" 2>"$BD_T/second.err"
+t_is "$?" 1 "a second server on the live socket is refused (exit 1)"
+t_match "$(cat "$BD_T/second.err")" "is in use" "... saying the socket is in use"
+"$BOTDESK" mcp "$P" --listen "unix:/tmp/botdesk-mcp-$$.sock" 2>"$BD_T/tmp.err"
+t_is "$?" 1 "a socket in /tmp (others may enter it) is refused (exit 1)"
+t_match "$(cat "$BD_T/tmp.err")" "only you can enter" "... saying what the directory must be"
+t_ok "... and nothing was made there" test ! -e "/tmp/botdesk-mcp-$$.sock"
+"$BOTDESK" mcp "$P" --listen "mcp.sock" 2>"$BD_T/rel.err"
+t_is "$?" 2 "--listen without unix:/ABSOLUTE is a usage error (exit 2)"
+
+kill -TERM "$http_pid"
+t_ok "SIGTERM ends the server (waited at most 10 s)" wait_for 10 eval '! kill -0 '"$http_pid"' 2>/dev/null'
+wait "$http_pid"
+t_is "$?" 0 "... with exit 0"
+t_ok "... and its socket is gone" test ! -e "$SOCK"
 t_done

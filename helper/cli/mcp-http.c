@@ -1,0 +1,386 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * botdesk mcp PROFILE --listen unix:PATH: MCP's Streamable HTTP on a Unix
+ * socket (mcp-http.h). One process, one X connection, so one request runs
+ * at a time: the others wait in their connections, each bounded in time
+ * and size. The answers are JSON (the transport lets the server choose
+ * JSON over an event stream); what each refusal gets follows the SDK v2's
+ * reference server (server.h for the protocol's, here for HTTP's).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <strings.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "agent.h"
+#include "cli.h"
+#include "http.h"
+#include "jsonrpc.h"
+#include "log.h"
+#include "mcp-http.h"
+#include "socket-util.h"
+#include "util.h"
+
+#define CONNS_MAX 8
+#define IDLE_USEC (30ULL * 1000000ULL)         /* a connection that sends nothing for this long is closed */
+#define WRITE_USEC (10ULL * 1000000ULL)        /* and one that takes no answer for this long */
+#define BODY_MAX JSONRPC_LINE_MAX
+
+struct conn {
+        int fd;
+        struct http_request req;
+        bool head_done;
+        char *in;                       /* bytes read and not yet taken */
+        size_t size, off;
+        unsigned long long deadline;    /* now_usec() past which it is closed */
+};
+
+static void conn_reset(struct conn *c) {
+        http_request_init(&c->req);
+        c->req.body_max = BODY_MAX;
+        c->head_done = false;
+}
+
+static void conn_close(struct conn *c) {
+        c->fd = safe_close(c->fd);
+        free(c->in);
+        c->in = NULL;
+        c->size = c->off = 0;
+}
+
+/* All of n bytes to the socket fd (non-blocking, so not write_all()), waiting for room at most WRITE_USEC in all. */
+static int send_all(int fd, const char *p, size_t n) {
+        unsigned long long end = now_usec() + WRITE_USEC;
+
+        while (n > 0) {
+                ssize_t k = send(fd, p, n, MSG_NOSIGNAL);
+
+                if (k > 0) {
+                        p += k;
+                        n -= (size_t) k;
+                        continue;
+                }
+                if (k < 0 && errno == EINTR)
+                        continue;
+                if (k < 0 && errno != EAGAIN)
+                        return -errno;
+                unsigned long long t = now_usec();
+                if (t >= end)
+                        return -ETIMEDOUT;
+                struct pollfd pfd = { .fd = fd, .events = POLLOUT };
+                if (poll(&pfd, 1, (int) ((end - t + 999) / 1000)) < 0 && errno != EINTR)
+                        return -errno;
+        }
+        return 0;
+}
+
+/* One response: status, JSON body (NULL: none), and whether the connection ends after it. */
+static int respond(struct conn *c, unsigned status, const char *body, bool allow_post, bool close_after) {
+        _cleanup_free_ char *head = NULL;
+        size_t n = body ? strlen(body) : 0;
+        int r;
+
+        head = strdup_printf("HTTP/1.1 %u %s\r\n"
+                             "%s"
+                             "Content-Length: %zu\r\n"
+                             "Cache-Control: no-store\r\n"
+                             "%s%s"
+                             "\r\n",
+                             status, http_status_text(status), body ? "Content-Type: application/json\r\n" : "", n,
+                             allow_post ? "Allow: POST\r\n" : "", close_after ? "Connection: close\r\n" : "");
+        if (!head)
+                return -ENOMEM;
+        r = send_all(c->fd, head, strlen(head));
+        if (r >= 0 && n > 0)
+                r = send_all(c->fd, body, n);
+        return r;
+}
+
+/* A refusal of HTTP's own, as the SDK's server words it: a JSON-RPC error without an id. */
+static int refuse(struct conn *c, unsigned status, int code, const char *message, bool allow_post, bool close_after) {
+        _cleanup_free_ char *body = NULL;
+        struct json_mem m;
+
+        if (json_mem_open(&m) < 0)
+                return -ENOMEM;
+        json_object_begin(&m.j);
+        json_kv_string(&m.j, "jsonrpc", "2.0");
+        json_key(&m.j, "error");
+        json_object_begin(&m.j);
+        json_kv_int(&m.j, "code", code);
+        json_kv_string(&m.j, "message", message);
+        json_object_end(&m.j);
+        json_kv_null(&m.j, "id");
+        json_object_end(&m.j);
+        if (json_mem_close(&m, &body) < 0)
+                return -ENOMEM;
+        return respond(c, status, body, allow_post, close_after);
+}
+
+static bool json_content_type(const char *v) {
+        size_t n = strlen("application/json");
+
+        return v && strncasecmp(v, "application/json", n) == 0 && (v[n] == 0 || v[n] == ';' || v[n] == ' ');
+}
+
+/*
+ * The request whose head is parsed and whose body is in c->in at c->off:
+ * answered. Returns 1 to keep the connection, 0 to close it, -ENOMEM.
+ */
+static int serve_request(struct mcp_server *s, struct conn *c) {
+        const struct http_request *q = &c->req;
+        bool keep = q->minor >= 1 && !http_header_has_token(q, "Connection", "close");
+        struct mcp_http_headers h = {
+                .protocol_version = http_header(q, "MCP-Protocol-Version"),
+                .method = http_header(q, "Mcp-Method"),
+                .name = http_header(q, "Mcp-Name"),
+        };
+        _cleanup_free_ char *out = NULL;
+        size_t size = 0;
+        unsigned status = 0;
+        FILE *f;
+        int r;
+
+        if (!streq(q->path, "/") && !streq(q->path, "/mcp"))
+                r = refuse(c, 404, -32000, "Not found: the MCP endpoint is /mcp.", false, !keep);
+        else if (!streq(q->method, "POST"))
+                /* 2026-07-28 has no GET stream and no session to DELETE. */
+                r = refuse(c, 405, -32000, "Method not allowed.", true, !keep);
+        else if (!json_content_type(http_header(q, "Content-Type")))
+                r = refuse(c, 415, -32000, "Unsupported Media Type: Content-Type must be application/json.", false, !keep);
+        else {
+                f = open_memstream(&out, &size);
+                if (!f)
+                        return -ENOMEM;
+                r = mcp_server_handle_http(s, c->in + c->off, q->content_length, &h, f, &status);
+                if (fclose(f) != 0 && r >= 0)
+                        r = -ENOMEM;
+                if (r < 0)
+                        return r;
+                /* The response is one line; HTTP's body is the JSON without its newline. */
+                if (size > 0 && out[size - 1] == '\n')
+                        out[--size] = 0;
+                r = respond(c, status, size > 0 ? out : NULL, false, !keep);
+        }
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0)
+                log_debug_errno(r, "An MCP client's connection took no answer: %m");
+        return r >= 0 && keep;
+}
+
+/* What c has read: every whole request in it served. 1 to keep reading, 0 to close, -ENOMEM. */
+static int conn_process(struct mcp_server *s, struct agent *a, struct conn *c) {
+        for (;;) {
+                size_t used = 0;
+                int k;
+
+                if (!c->head_done) {
+                        if (c->off == c->size)
+                                return 1;
+                        k = http_request_feed(&c->req, c->in + c->off, c->size - c->off, &used);
+                        c->off += used;
+                        if (k == 0)
+                                return 1;
+                        if (k == -EFBIG)
+                                return refuse(c, 413, -32000, "Payload Too Large: a request body is at most 1 MiB.",
+                                              false, true) == -ENOMEM ? -ENOMEM : 0;
+                        if (k == -E2BIG)
+                                return refuse(c, 431, -32000, "Request header fields too large.", false, true) == -ENOMEM
+                                               ? -ENOMEM : 0;
+                        if (k < 0)
+                                return refuse(c, 400, -32600, "Bad Request: not an HTTP/1.1 request botdesk takes.",
+                                              false, true) == -ENOMEM ? -ENOMEM : 0;
+                        c->head_done = true;
+                }
+                if (c->size - c->off < c->req.content_length)
+                        return 1;
+                k = serve_request(s, c);
+                if (k <= 0)
+                        return k;
+                c->off += c->req.content_length;
+                conn_reset(c);
+                if (xcb_connection_has_error(a->conn))
+                        return 0;
+        }
+}
+
+/* Reads what c's peer sent. 1 to keep the connection, 0 to close it, -ENOMEM. */
+static int conn_read(struct mcp_server *s, struct agent *a, struct conn *c) {
+        size_t room_max = HTTP_HEAD_MAX + BODY_MAX + 1;
+        ssize_t k;
+
+        if (c->off > 0) {
+                memmove(c->in, c->in + c->off, c->size - c->off);
+                c->size -= c->off;
+                c->off = 0;
+        }
+        if (!c->in) {
+                c->in = malloc(room_max);
+                if (!c->in)
+                        return -ENOMEM;
+        }
+        k = recv(c->fd, c->in + c->size, room_max - c->size, 0);
+        if (k < 0)
+                return errno == EAGAIN || errno == EINTR;
+        if (k == 0)
+                return 0;
+        c->size += (size_t) k;
+        c->deadline = now_usec() + IDLE_USEC;
+        return conn_process(s, a, c);
+}
+
+/* Only the desktop's own user talks to its agent socket (the 0600 mode says so too). */
+static bool peer_allowed(int fd) {
+        struct ucred cred;
+        socklen_t len = sizeof cred;
+
+        if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0)
+                return false;
+        if (cred.uid != geteuid()) {
+                log_warning("Refused an MCP connection from uid %u (pid %d): not this desktop's user.",
+                            (unsigned) cred.uid, (int) cred.pid);
+                return false;
+        }
+        return true;
+}
+
+int mcp_http_listen(const char *spec, char **ret_path) {
+        _cleanup_free_ char *path = NULL, *dir = NULL;
+        const char *p = startswith(spec, "unix:");
+        struct stat st;
+        int fd;
+
+        if (!p || p[0] != '/') {
+                log_error("--listen takes unix:PATH, an absolute path, got \"%s\".", spec);
+                return -EINVAL;
+        }
+        path = strdup(p);
+        dir = strndup(p, (size_t) (strrchr(p, '/') - p));
+        if (!path || !dir)
+                return log_error("Out of memory."), -ENOMEM;
+        if (stat(*dir ? dir : "/", &st) < 0)
+                return log_error_errno(-errno, "Cannot use %s for --listen: %m", *dir ? dir : "/");
+        if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 0077)) {
+                log_error("%s may be entered by others (mode %04o, owner %u): --listen needs a directory only "
+                          "you can enter (mode 0700, yours), such as $XDG_RUNTIME_DIR.",
+                          *dir ? dir : "/", (unsigned) (st.st_mode & 07777), (unsigned) st.st_uid);
+                return -EPERM;
+        }
+        if (lstat(path, &st) == 0) {
+                int probe;
+
+                if (!S_ISSOCK(st.st_mode)) {
+                        log_error("%s exists and is not a socket: botdesk mcp --listen replaces only a socket.", path);
+                        return -EEXIST;
+                }
+                probe = socket_connect_at(AT_FDCWD, path, SOCK_STREAM);
+                if (probe >= 0) {
+                        safe_close(probe);
+                        log_error("%s is in use: another server listens there.", path);
+                        return -EADDRINUSE;
+                }
+                /* A socket nobody listens on any more: a server before this one left it. */
+                if (unlink(path) < 0 && errno != ENOENT)
+                        return log_error_errno(-errno, "Cannot replace %s: %m", path);
+        }
+        fd = socket_listen_private(path, SOCK_STREAM | SOCK_NONBLOCK, 16);
+        if (fd < 0)
+                return log_error_errno(fd, "Cannot listen on %s: %m", path);
+        *ret_path = TAKE_PTR(path);
+        return fd;
+}
+
+int mcp_http_serve(struct mcp_server *s, struct agent *a, int listen_fd) {
+        struct conn conns[CONNS_MAX];
+        _cleanup_close_ int sigfd = -EBADF;
+        sigset_t mask;
+        int r = EXIT_OK;
+
+        for (size_t i = 0; i < CONNS_MAX; i++)
+                conns[i] = (struct conn) { .fd = -EBADF };
+        sigemptyset(&mask);
+        sigaddset(&mask, SIGINT);
+        sigaddset(&mask, SIGTERM);
+        sigaddset(&mask, SIGHUP);
+        if (sigprocmask(SIG_BLOCK, &mask, NULL) < 0 || (sigfd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC)) < 0) {
+                log_error_errno(-errno, "Cannot set up signal handling: %m");
+                return EXIT_FAILED;
+        }
+
+        for (;;) {
+                struct pollfd pfd[CONNS_MAX + 2];
+                size_t map[CONNS_MAX], n = 2, busy = 0;
+                unsigned long long t = now_usec(), next = ULLONG_MAX;
+
+                pfd[0] = (struct pollfd) { .fd = sigfd, .events = POLLIN };
+                for (size_t i = 0; i < CONNS_MAX; i++) {
+                        if (conns[i].fd < 0)
+                                continue;
+                        if (conns[i].deadline <= t) {
+                                conn_close(&conns[i]);
+                                continue;
+                        }
+                        busy++;
+                        if (conns[i].deadline < next)
+                                next = conns[i].deadline;
+                        map[n - 2] = i;
+                        pfd[n++] = (struct pollfd) { .fd = conns[i].fd, .events = POLLIN };
+                }
+                /* With every slot taken, new clients wait in the backlog. */
+                pfd[1] = (struct pollfd) { .fd = busy < CONNS_MAX ? listen_fd : -1, .events = POLLIN };
+                if (poll(pfd, n, next == ULLONG_MAX ? -1 : (int) ((next - t + 999) / 1000)) < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        log_error_errno(-errno, "Cannot wait for MCP clients: %m");
+                        r = EXIT_FAILED;
+                        break;
+                }
+                if (pfd[0].revents)
+                        break;
+                if (pfd[1].revents & POLLIN) {
+                        int fd = accept4(listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+
+                        if (fd >= 0 && !peer_allowed(fd))
+                                fd = safe_close(fd);
+                        for (size_t i = 0; fd >= 0 && i < CONNS_MAX; i++)
+                                if (conns[i].fd < 0) {
+                                        conns[i].fd = TAKE_FD(fd);
+                                        conns[i].deadline = now_usec() + IDLE_USEC;
+                                        conn_reset(&conns[i]);
+                                }
+                }
+                for (size_t k = 2; k < n; k++) {
+                        struct conn *c = &conns[map[k - 2]];
+                        int q;
+
+                        if (!pfd[k].revents)
+                                continue;
+                        q = conn_read(s, a, c);
+                        if (q == -ENOMEM) {
+                                log_error("Out of memory.");
+                                r = EXIT_FAILED;
+                                goto done;
+                        }
+                        if (q == 0)
+                                conn_close(c);
+                }
+                if (xcb_connection_has_error(a->conn)) {
+                        log_error("The X connection to desktop %s broke (stopped or restarted?); ending.", a->profile);
+                        r = EXIT_FAILED;
+                        break;
+                }
+        }
+done:
+        for (size_t i = 0; i < CONNS_MAX; i++)
+                conn_close(&conns[i]);
+        return r;
+}
