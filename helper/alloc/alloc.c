@@ -513,12 +513,10 @@ const char *alloc_lock_path(const char *runtime_base, char *buf, size_t size) {
 
 static int lock_wait(int fd, unsigned long long deadline, const sigset_t *cancel) {
         _cleanup_close_ int ino = -EBADF, sfd = -EBADF;
-        char proc[64];
 
-        snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
         ino = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
         /* Without inotify (its limits are per user) the re-try still runs. */
-        if (ino >= 0 && inotify_add_watch(ino, proc, IN_CLOSE_WRITE | IN_CLOSE_NOWRITE) < 0)
+        if (ino >= 0 && inotify_add_watch_fd(ino, fd, IN_CLOSE_WRITE | IN_CLOSE_NOWRITE) < 0)
                 ino = safe_close(ino);
         /* Readable while one is pending; never read here, so not consumed. */
         if (cancel) {

@@ -183,16 +183,15 @@ int clipboard_set(int runtime_fd, bool png, const void *data, size_t size) {
         const char *name = png ? CLIPBOARD_FILE_PNG : CLIPBOARD_FILE_TEXT;
         unsigned long long deadline = now_usec() + CLIPBOARD_ANSWER_MS * 1000ull;
         _cleanup_close_ int ino = -EBADF;
-        char self[64];
         int r;
 
         ino = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
         if (ino < 0)
                 return negative_errno();
         /* The watch before the write: the helper's removal cannot come unseen. */
-        snprintf(self, sizeof self, "/proc/self/fd/%d", runtime_fd);
-        if (inotify_add_watch(ino, self, IN_DELETE | IN_ONLYDIR) < 0)
-                return negative_errno();
+        r = inotify_add_watch_fd(ino, runtime_fd, IN_DELETE | IN_ONLYDIR);
+        if (r < 0)
+                return r;
         r = write_file_atomic_at(runtime_fd, name, data, size, 0600);
         if (r < 0)
                 return r;

@@ -94,15 +94,11 @@ static unsigned long long before_seq;
 
 /* The profile of a runtime dir, from its name (the gate knows only the dir). */
 static int runtime_profile(int runtime_fd, char *buf, size_t size) {
-        char path[64], target[PATH_MAX];
+        _cleanup_free_ char *target = NULL;
         const char *slash;
-        ssize_t n;
 
-        snprintf(path, sizeof path, "/proc/self/fd/%d", runtime_fd);
-        n = readlink(path, target, sizeof target - 1);
-        if (n <= 0)
+        if (fd_get_path(runtime_fd, &target) < 0)
                 return -EIO;
-        target[n] = 0;
         slash = strrchr(target, '/');
         if (!slash || !profile_name_valid(slash + 1) || strlen(slash + 1) >= size)
                 return -EINVAL;

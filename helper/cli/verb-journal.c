@@ -78,13 +78,13 @@ static int print_entry(unsigned long long seq, const char *line, size_t len, voi
 /* A watch on the journal dir, set before the first read so that nothing written meanwhile is missed. */
 static int watch_journal(struct journal *j) {
         _cleanup_close_ int ifd = inotify_init1(IN_CLOEXEC);
-        char path[64];
+        int r;
 
         if (ifd < 0)
                 return negative_errno();
-        snprintf(path, sizeof path, "/proc/self/fd/%d", j->fd);
-        if (inotify_add_watch(ifd, path, IN_MODIFY | IN_CREATE | IN_MOVED_TO | IN_DELETE_SELF) < 0)
-                return negative_errno();
+        r = inotify_add_watch_fd(ifd, j->fd, IN_MODIFY | IN_CREATE | IN_MOVED_TO | IN_DELETE_SELF);
+        if (r < 0)
+                return r;
         return TAKE_FD(ifd);
 }
 

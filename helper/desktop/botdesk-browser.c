@@ -236,7 +236,7 @@ static int on_lease(sd_event_source *s, int fd, uint32_t revents, void *userdata
 
 /* Watch the lease beside the socket (dir, verified private), before its first read. */
 static int lease_watch_open(struct launcher *l, const char *dir) {
-        char self[64];
+        int r;
 
         l->lease_dir = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
         if (l->lease_dir < 0)
@@ -244,10 +244,10 @@ static int lease_watch_open(struct launcher *l, const char *dir) {
         l->lease_watch = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
         if (l->lease_watch < 0)
                 return negative_errno();
-        snprintf(self, sizeof self, "/proc/self/fd/%d", l->lease_dir);
-        if (inotify_add_watch(l->lease_watch, self,
-                              IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ONLYDIR) < 0)
-                return negative_errno();
+        r = inotify_add_watch_fd(l->lease_watch, l->lease_dir,
+                                 IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ONLYDIR);
+        if (r < 0)
+                return r;
         fence_update(l);
         return 0;
 }

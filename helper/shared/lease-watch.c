@@ -13,12 +13,7 @@
 #include "util.h"
 
 int lease_watch_add(int ino, int dirfd) {
-        char self[64];
-        int wd;
-
-        snprintf(self, sizeof self, "/proc/self/fd/%d", dirfd);
-        wd = inotify_add_watch(ino, self, LEASE_WATCH_MASK);
-        return wd < 0 ? negative_errno() : wd;
+        return inotify_add_watch_fd(ino, dirfd, LEASE_WATCH_MASK);
 }
 
 bool lease_event_changes(const struct inotify_event *ev) {

@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <stdarg.h>
 #include <sys/file.h>
+#include <sys/inotify.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -430,4 +431,33 @@ int remove_tree_at(int parent_fd, const char *name) {
                                 return r;
                 }
         return unlinkat(parent_fd, name, AT_REMOVEDIR) < 0 ? negative_errno() : 0;
+}
+
+/* The one place a /proc/self/fd path of an fd is made (tests/unit/test-layout.sh). */
+static void proc_fd_path(int fd, char path[static sizeof "/proc/self/fd/" + 12]) {
+        snprintf(path, sizeof "/proc/self/fd/" + 12, "/proc/self/fd/%d", fd);
+}
+
+int inotify_add_watch_fd(int inotify_fd, int fd, uint32_t mask) {
+        char path[sizeof "/proc/self/fd/" + 12];
+        int wd;
+
+        proc_fd_path(fd, path);
+        wd = inotify_add_watch(inotify_fd, path, mask);
+        return wd < 0 ? negative_errno() : wd;
+}
+
+int fd_get_path(int fd, char **ret) {
+        char path[sizeof "/proc/self/fd/" + 12], target[PATH_MAX];
+        ssize_t n;
+
+        proc_fd_path(fd, path);
+        n = readlink(path, target, sizeof target - 1);
+        if (n < 0)
+                return negative_errno();
+        if (n == 0)
+                return -EIO;
+        target[n] = 0;
+        *ret = strdup(target);
+        return *ret ? 0 : -ENOMEM;
 }

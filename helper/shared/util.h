@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,6 +152,16 @@ char *strdup_vprintf(const char *fmt, va_list ap) _printf_(1, 0);
 /* Read a whole small file (at most max bytes) into a NUL-terminated buffer. */
 /* Write all of data, through EINTR and short writes. */
 int write_all(int fd, const void *data, size_t size);
+
+/*
+ * An inotify watch (inotify_add_watch(2) on inotify_fd) of the inode fd
+ * is open on, through /proc/self/fd: whatever its path is called now.
+ * Returns the watch descriptor, or -errno.
+ */
+int inotify_add_watch_fd(int inotify_fd, int fd, uint32_t mask);
+
+/* The path fd is open on, as the kernel names it now (new string in *ret). 0, or -errno. */
+int fd_get_path(int fd, char **ret);
 
 /* mkdir -p: the parents 0755 (subject to umask), the leaf leaf_mode; an
  * existing leaf must be a directory (or a symlink to one). */

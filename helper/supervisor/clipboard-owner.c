@@ -193,7 +193,6 @@ static int on_file(sd_event_source *s, const struct inotify_event *ev, void *use
 
 int clipboard_owner_start(struct clipboard_owner *c, sd_event *e, int runtime_fd, unsigned display,
                           const uint8_t cookie[XAUTH_COOKIE_SIZE], size_t max_bytes) {
-        char path[64];
         int r;
 
         *c = (struct clipboard_owner) { .runtime_fd = runtime_fd, .max = max_bytes };
@@ -215,9 +214,8 @@ int clipboard_owner_start(struct clipboard_owner *c, sd_event *e, int runtime_fd
         r = sd_event_add_io(e, &c->io, x11_fd(&c->x), EPOLLIN, on_x, c);
         if (r < 0)
                 return r;
-        snprintf(path, sizeof path, "/proc/self/fd/%d", runtime_fd);
         /* write_file_atomic_at() renames into place: IN_MOVED_TO is every new content. */
-        return sd_event_add_inotify(e, &c->inotify, path, IN_MOVED_TO | IN_ONLYDIR, on_file, c);
+        return sd_event_add_inotify_fd(e, &c->inotify, runtime_fd, IN_MOVED_TO | IN_ONLYDIR, on_file, c);
 }
 
 void clipboard_owner_done(struct clipboard_owner *c) {

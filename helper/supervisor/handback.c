@@ -100,7 +100,6 @@ static int on_lease_event(sd_event_source *s, const struct inotify_event *ev, vo
 int handback_watch(struct handback *h, sd_event *e, int runtime_fd, unsigned display,
                    const uint8_t cookie[XAUTH_COOKIE_SIZE], unsigned width, unsigned height, unsigned dpi,
                    struct clipboard_owner *clipboard) {
-        char path[64];
         struct lease l;
         int r;
 
@@ -116,9 +115,8 @@ int handback_watch(struct handback *h, sd_event *e, int runtime_fd, unsigned dis
         /* The verified directory itself, not whatever its path names now.
          * Writers replace the lease by rename: IN_MOVED_TO is every change,
          * and lease.lock's opens and closes around it wake nobody. */
-        snprintf(path, sizeof path, "/proc/self/fd/%d", runtime_fd);
-        return sd_event_add_inotify(e, &h->source, path, IN_MOVED_TO | IN_DELETE | IN_ONLYDIR,
-                                    on_lease_event, h);
+        return sd_event_add_inotify_fd(e, &h->source, runtime_fd, IN_MOVED_TO | IN_DELETE | IN_ONLYDIR,
+                                       on_lease_event, h);
 }
 
 void handback_done(struct handback *h) {

@@ -38,7 +38,6 @@ static int on_dir_event(sd_event_source *s, const struct inotify_event *ev, void
 }
 
 int viewer_gone_watch(struct viewer_gone *v, sd_event *e, int runtime_fd) {
-        char path[64];
         int r;
 
         *v = (struct viewer_gone) { .runtime_fd = runtime_fd };
@@ -47,9 +46,8 @@ int viewer_gone_watch(struct viewer_gone *v, sd_event *e, int runtime_fd) {
                 return r;
         (void) sd_event_source_set_enabled(v->timer, SD_EVENT_OFF);
         /* Written by rename: IN_MOVED_TO is every new deadline. */
-        snprintf(path, sizeof path, "/proc/self/fd/%d", runtime_fd);
-        r = sd_event_add_inotify(e, &v->watch, path, IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE | IN_ONLYDIR,
-                                 on_dir_event, v);
+        r = sd_event_add_inotify_fd(e, &v->watch, runtime_fd, IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE | IN_ONLYDIR,
+                                    on_dir_event, v);
         if (r < 0) {
                 v->timer = sd_event_source_disable_unref(v->timer);
                 return r;
