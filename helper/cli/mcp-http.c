@@ -299,7 +299,7 @@ int mcp_http_listen(const char *spec, char **ret_path) {
         return fd;
 }
 
-int mcp_http_serve(struct mcp_server *s, struct agent *a, int listen_fd) {
+int mcp_http_serve(struct mcp_server *s, struct agent *a, int listen_fd, int conn_fd) {
         struct conn conns[CONNS_MAX];
         _cleanup_close_ int sigfd = -EBADF;
         sigset_t mask;
@@ -307,6 +307,16 @@ int mcp_http_serve(struct mcp_server *s, struct agent *a, int listen_fd) {
 
         for (size_t i = 0; i < CONNS_MAX; i++)
                 conns[i] = (struct conn) { .fd = -EBADF };
+        if (conn_fd >= 0) {
+                int flags = fcntl(conn_fd, F_GETFL);
+
+                if (flags < 0 || fcntl(conn_fd, F_SETFL, flags | O_NONBLOCK) < 0) {
+                        log_error_errno(-errno, "Cannot make the connection non-blocking: %m");
+                        return EXIT_FAILED;
+                }
+                conns[0] = (struct conn) { .fd = conn_fd, .deadline = now_usec() + IDLE_USEC };
+                conn_reset(&conns[0]);
+        }
         sigemptyset(&mask);
         sigaddset(&mask, SIGINT);
         sigaddset(&mask, SIGTERM);
@@ -335,6 +345,9 @@ int mcp_http_serve(struct mcp_server *s, struct agent *a, int listen_fd) {
                         map[n - 2] = i;
                         pfd[n++] = (struct pollfd) { .fd = conns[i].fd, .events = POLLIN };
                 }
+                /* The one connection served, and gone. */
+                if (listen_fd < 0 && busy == 0)
+                        break;
                 /* With every slot taken, new clients wait in the backlog. */
                 pfd[1] = (struct pollfd) { .fd = busy < CONNS_MAX ? listen_fd : -1, .events = POLLIN };
                 if (poll(pfd, n, next == ULLONG_MAX ? -1 : (int) ((next - t + 999) / 1000)) < 0) {

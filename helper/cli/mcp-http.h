@@ -21,5 +21,10 @@
  */
 int mcp_http_listen(const char *spec, char **ret_path);
 
-/* Serves s on listen_fd until SIGINT, SIGTERM or SIGHUP, or the X connection breaks. Returns an exit code. */
-int mcp_http_serve(struct mcp_server *s, struct agent *a, int listen_fd);
+/*
+ * Serves s on listen_fd until SIGINT, SIGTERM or SIGHUP, or the X
+ * connection breaks; or, with listen_fd -1, on the one connection conn_fd
+ * (inetd's way: botdesk web hands its MCP clients' requests to
+ * `botdesk mcp P --listen stdio`) until it closes. Returns an exit code.
+ */
+int mcp_http_serve(struct mcp_server *s, struct agent *a, int listen_fd, int conn_fd);

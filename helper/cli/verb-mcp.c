@@ -4,6 +4,7 @@
  * protocol is mcp/'s, the tools mcp-tools.c's rows. stdout carries the
  * protocol alone: every log line goes to stderr.
  */
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "agent.h"
@@ -31,6 +32,26 @@ static int answer(struct agent *a, const char *line, size_t len, void *userdata)
         return 0;
 }
 
+/* PROFILE --listen stdio: HTTP on the one connection that is stdin (a socket), as inetd hands it. */
+static int serve_http_stdio(const struct cli_args *args) {
+        struct mcp_server server;
+        struct agent a = {};
+        struct stat st;
+        int r;
+
+        if (fstat(STDIN_FILENO, &st) < 0 || !S_ISSOCK(st.st_mode)) {
+                log_error("--listen stdio needs a connected socket as standard input.");
+                return EXIT_USAGE;
+        }
+        r = agent_serve_open(&a, args->operand, args->start);
+        if (r != EXIT_OK)
+                return r;
+        mcp_desktop_server_init(&server, &a);
+        r = mcp_http_serve(&server, &a, -EBADF, STDIN_FILENO);
+        agent_close(&a);
+        return r;
+}
+
 /* PROFILE --listen unix:PATH: the same server over HTTP; the socket goes with it. */
 static int serve_http(const struct cli_args *args) {
         _cleanup_free_ char *path = NULL;
@@ -39,6 +60,8 @@ static int serve_http(const struct cli_args *args) {
         struct agent a = {};
         int r;
 
+        if (streq(args->listen, "stdio"))
+                return serve_http_stdio(args);
         fd = mcp_http_listen(args->listen, &path);
         if (fd < 0)
                 return fd == -EINVAL ? EXIT_USAGE : EXIT_FAILED;
@@ -46,7 +69,7 @@ static int serve_http(const struct cli_args *args) {
         if (r == EXIT_OK) {
                 mcp_desktop_server_init(&server, &a);
                 log_info("MCP over HTTP for desktop %s on unix:%s (POST /mcp).", args->operand, path);
-                r = mcp_http_serve(&server, &a, fd);
+                r = mcp_http_serve(&server, &a, fd, -EBADF);
                 agent_close(&a);
         }
         (void) unlink(path);

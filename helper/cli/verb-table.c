@@ -135,15 +135,20 @@ static const struct verb verbs[] = {
           "  web [--listen SPEC]           noVNC and RFB over WebSocket for a browser (web ticket PROFILE --viewer ID)\n",
           .usage = "Usage: botdesk web [--listen unix:PATH|127.0.0.1:PORT] [--novnc DIR] [--ping S]\n"
                    "       botdesk web ticket PROFILE --viewer ID [--ttl S]\n"
+                   "       botdesk web token PROFILE [--for mcp] [--ttl S]\n"
+                   "       botdesk web revoke PROFILE < TOKEN\n"
                    "\n"
                    "Serve noVNC and each desktop's RFB stream over WebSocket, on a 0600 Unix socket\n"
                    "($XDG_RUNTIME_DIR/botdesk/web.sock) unless told otherwise; a TCP listener must be\n"
                    "on a loopback address and demands a ticket for every request.\n"
                    "A stream silent for S seconds (30) is pinged, and closed after as many more:\n"
                    "set S below the idle timeout of a proxy in front.\n"
-                   "`ticket` prints the URL of a single-use ticket for one viewer (valid 30 s by default).\n",
-          .options = OPT(OPT_HELP) | OPT(OPT_LISTEN) | OPT(OPT_NOVNC) | OPT(OPT_PING) | OPT(OPT_VIEWER) | OPT(OPT_TTL),
-          .words = "ticket PROFILE", .action = true, .command = true, .own_options = true,
+                   "`ticket` prints the URL of a single-use ticket for one viewer (valid 30 s by default).\n"
+                   "`token` prints a bearer token for an MCP client of POST /PROFILE/mcp (\"Authorization:\n"
+                   "Bearer TOKEN\"), good until --ttl S (3600) or `revoke`, which reads it on stdin.\n",
+          .options = OPT(OPT_HELP) | OPT(OPT_LISTEN) | OPT(OPT_NOVNC) | OPT(OPT_PING) | OPT(OPT_VIEWER) | OPT(OPT_TTL) |
+                     OPT(OPT_FOR),
+          .words = "ticket|token|revoke PROFILE", .action = true, .command = true, .own_options = true,
           .run = verb_web },
         { "thumbnail",
           "  thumbnail PROFILE [-o FILE] [--size WxH] [--format png|jpeg] [--data-url] [--quality N] [--start]\n",

@@ -2,6 +2,8 @@
 /*
  * botdesk web [--listen unix:PATH|HOST:PORT] [--novnc DIR]
  * botdesk web ticket PROFILE --viewer ID [--ttl S]
+ * botdesk web token PROFILE [--for mcp] [--ttl S]
+ * botdesk web revoke PROFILE < TOKEN
  *
  * The server is a verb of the CLI rather than a binary of its own: it is
  * the same thin main over the same library as `botdesk rfb`, and one
@@ -20,23 +22,11 @@
 #include "web-server.h"
 #include "web.h"
 
-static int verb_web_ticket(const char *profile, const char *viewer, const char *ttl_s) {
-        _cleanup_free_ char *base = NULL, *url = NULL, *url_file = NULL;
-        _cleanup_close_ int dirfd = -EBADF;
-        char token[TICKET_TOKEN_LEN + 1];
-        unsigned long long ttl = TICKET_TTL_DEFAULT;
+/* The runtime base (new string in *ret_base) and its ticket dir, made private when missing: an exit code, said. */
+static int open_ticket_dir(char **ret_base, int *ret_dirfd) {
+        _cleanup_free_ char *base = NULL;
         int r;
 
-        if (cli_check_profile(profile) < 0)
-                return EXIT_USAGE;
-        if (!viewer || !lease_viewer_valid(viewer)) {
-                log_error("A ticket needs --viewer ID: 1-%d bytes without control characters.", LEASE_VIEWER_MAX);
-                return EXIT_USAGE;
-        }
-        if (ttl_s && (parse_uint(ttl_s, TICKET_TTL_MAX, &ttl) < 0 || ttl == 0)) {
-                log_error("Invalid --ttl %s: use 1-%d seconds.", ttl_s, TICKET_TTL_MAX);
-                return EXIT_USAGE;
-        }
         r = paths_runtime_base(&base);
         if (r < 0) {
                 log_error_errno(r, "Cannot find the runtime directory: %m");
@@ -47,12 +37,113 @@ static int verb_web_ticket(const char *profile, const char *viewer, const char *
                           (unsigned) getuid());
                 return EXIT_FAILED;
         }
-        r = ticket_dir_open(base, true, &dirfd);
+        r = ticket_dir_open(base, true, ret_dirfd);
         if (r < 0) {
                 log_error_errno(r, "Cannot open %s/" TICKET_DIR ": %m", base);
                 return EXIT_FAILED;
         }
-        r = ticket_mint_at(dirfd, profile, viewer, (unsigned) ttl, token);
+        *ret_base = TAKE_PTR(base);
+        return EXIT_OK;
+}
+
+/* --ttl S of 1..max seconds (def when absent) in *ret: an exit code, said. */
+static int parse_ttl(const char *ttl_s, unsigned def, unsigned max, unsigned *ret) {
+        unsigned long long ttl = def;
+
+        if (ttl_s && (parse_uint(ttl_s, max, &ttl) < 0 || ttl == 0)) {
+                log_error("Invalid --ttl %s: use 1-%u seconds.", ttl_s, max);
+                return EXIT_USAGE;
+        }
+        *ret = (unsigned) ttl;
+        return EXIT_OK;
+}
+
+/* A bearer token for an MCP client of botdesk web (ticket.h), printed alone on stdout. */
+static int verb_web_token(const char *profile, const char *kind, const char *ttl_s) {
+        _cleanup_free_ char *base = NULL;
+        _cleanup_close_ int dirfd = -EBADF;
+        char token[TICKET_TOKEN_LEN + 1];
+        unsigned ttl;
+        int r;
+
+        if (cli_check_profile(profile) < 0)
+                return EXIT_USAGE;
+        if (kind && !streq(kind, "mcp")) {
+                log_error("Invalid --for %s: a token is for mcp (POST /%s/mcp).", kind, profile);
+                return EXIT_USAGE;
+        }
+        r = parse_ttl(ttl_s, TICKET_BEARER_TTL_DEFAULT, TICKET_TTL_MAX, &ttl);
+        if (r == EXIT_OK)
+                r = open_ticket_dir(&base, &dirfd);
+        if (r != EXIT_OK)
+                return r;
+        r = ticket_mint_bearer_at(dirfd, profile, ttl, token);
+        if (r < 0) {
+                log_error_errno(r, "Cannot store a token in %s/" TICKET_DIR ": %m", base);
+                return EXIT_FAILED;
+        }
+        puts(token);
+        explicit_bzero(token, sizeof token);
+        return EXIT_OK;
+}
+
+/* Revoke the token read from stdin (never in argv, where ps shows it). */
+static int verb_web_revoke(const char *profile) {
+        _cleanup_free_ char *base = NULL;
+        _cleanup_close_ int dirfd = -EBADF;
+        char token[TICKET_TOKEN_LEN + 3];
+        ssize_t n;
+        int r;
+
+        if (cli_check_profile(profile) < 0)
+                return EXIT_USAGE;
+        n = read_small(STDIN_FILENO, token, sizeof token - 1);
+        if (n <= 0 && n != -EFBIG) {
+                log_error("botdesk web revoke reads the token on standard input.");
+                return EXIT_USAGE;
+        }
+        /* Longer than a token and its newline: no token, said below. */
+        token[n > 0 ? (size_t) n : 0] = 0;
+        token[strcspn(token, "\r\n")] = 0;
+        r = open_ticket_dir(&base, &dirfd);
+        if (r != EXIT_OK)
+                return r;
+        r = ticket_revoke_at(dirfd, token);
+        explicit_bzero(token, sizeof token);
+        if (r == -EINVAL) {
+                log_error("That is not a token: 64 hex digits, as botdesk web token printed it.");
+                return EXIT_USAGE;
+        }
+        if (r == -ENOENT) {
+                log_error("No such token (revoked already, or expired).");
+                return EXIT_FAILED;
+        }
+        if (r < 0) {
+                log_error_errno(r, "Cannot revoke the token: %m");
+                return EXIT_FAILED;
+        }
+        return EXIT_OK;
+}
+
+static int verb_web_ticket(const char *profile, const char *viewer, const char *ttl_s) {
+        _cleanup_free_ char *base = NULL, *url = NULL, *url_file = NULL;
+        _cleanup_close_ int dirfd = -EBADF;
+        char token[TICKET_TOKEN_LEN + 1];
+        unsigned ttl;
+        int r;
+
+        if (cli_check_profile(profile) < 0)
+                return EXIT_USAGE;
+        if (!viewer || !lease_viewer_valid(viewer)) {
+                log_error("A ticket needs --viewer ID: 1-%d bytes without control characters.", LEASE_VIEWER_MAX);
+                return EXIT_USAGE;
+        }
+        r = parse_ttl(ttl_s, TICKET_TTL_DEFAULT, TICKET_TTL_MAX, &ttl);
+        if (r == EXIT_OK)
+                r = open_ticket_dir(&base, &dirfd);
+        if (r != EXIT_OK)
+                return r;
+        r = ticket_mint_at(dirfd, profile, viewer, ttl, token);
         if (r < 0) {
                 log_error_errno(r, "Cannot store a ticket in %s/" TICKET_DIR ": %m", base);
                 return EXIT_FAILED;
@@ -94,14 +185,32 @@ int verb_web(const struct cli_args *a) {
                         log_error("Usage: botdesk web ticket PROFILE --viewer ID [--ttl S]");
                         return EXIT_USAGE;
                 }
+                if (a->wait_for) {
+                        log_error("--for belongs to botdesk web token.");
+                        return EXIT_USAGE;
+                }
                 return verb_web_ticket(a->action, viewer, ttl);
+        }
+        if (streq_ptr(a->operand, "token") || streq_ptr(a->operand, "revoke")) {
+                if (listen || novnc || ping_s || a->command || viewer) {
+                        log_error("Usage: botdesk web token PROFILE [--for mcp] [--ttl S], botdesk web revoke PROFILE < TOKEN");
+                        return EXIT_USAGE;
+                }
+                if (streq(a->operand, "revoke")) {
+                        if (ttl || a->wait_for) {
+                                log_error("botdesk web revoke takes no option: the token comes on standard input.");
+                                return EXIT_USAGE;
+                        }
+                        return verb_web_revoke(a->action);
+                }
+                return verb_web_token(a->action, a->wait_for, ttl);
         }
         if (a->operand) {
                 log_error("Unknown argument \"%s\" for botdesk web.", a->operand);
                 return EXIT_USAGE;
         }
-        if (viewer || ttl) {
-                log_error("--viewer and --ttl belong to botdesk web ticket.");
+        if (viewer || ttl || a->wait_for) {
+                log_error("--viewer, --ttl and --for belong to botdesk web ticket and token.");
                 return EXIT_USAGE;
         }
         if (listen && startswith(listen, "unix:") && listen[5] != '/') {

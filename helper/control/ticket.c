@@ -80,6 +80,10 @@ static int parse_ticket(char *text, struct ticket *ret) {
                         if (have_e || parse_uint(v, ~0ULL, &ret->expires) < 0)
                                 return -EBADMSG;
                         have_e = true;
+                } else if ((v = startswith(line, "KIND="))) {
+                        if (ret->bearer || !streq(v, "mcp"))
+                                return -EBADMSG;
+                        ret->bearer = true;
                 } else
                         return -EBADMSG;
         }
@@ -111,8 +115,8 @@ int ticket_sweep_at(int dirfd, unsigned long long now) {
         return n;
 }
 
-int ticket_mint_at(int dirfd, const char *profile, const char *viewer, unsigned ttl,
-                   char ret_token[static TICKET_TOKEN_LEN + 1]) {
+static int mint(int dirfd, const char *profile, const char *viewer, unsigned ttl, bool bearer,
+                char ret_token[static TICKET_TOKEN_LEN + 1]) {
         _cleanup_free_ char *text = NULL;
         uint8_t rnd[TICKET_TOKEN_LEN / 2];
         char token[TICKET_TOKEN_LEN + 1], name[65];
@@ -129,8 +133,8 @@ int ticket_mint_at(int dirfd, const char *profile, const char *viewer, unsigned 
         explicit_bzero(rnd, sizeof rnd);
         ticket_sha256_hex(token, name);
 
-        text = strdup_printf("PROFILE=%s\nVIEWER=%s\nEXPIRES=%llu\n", profile, viewer,
-                             now + (unsigned long long) ttl * 1000000ULL);
+        text = strdup_printf("PROFILE=%s\nVIEWER=%s\nEXPIRES=%llu\n%s", profile, viewer,
+                             now + (unsigned long long) ttl * 1000000ULL, bearer ? "KIND=mcp\n" : "");
         if (!text)
                 return -ENOMEM;
         r = write_file_atomic_at(dirfd, name, text, strlen(text), 0600);
@@ -141,8 +145,17 @@ int ticket_mint_at(int dirfd, const char *profile, const char *viewer, unsigned 
         return 0;
 }
 
+int ticket_mint_at(int dirfd, const char *profile, const char *viewer, unsigned ttl,
+                   char ret_token[static TICKET_TOKEN_LEN + 1]) {
+        return mint(dirfd, profile, viewer, ttl, false, ret_token);
+}
+
+int ticket_mint_bearer_at(int dirfd, const char *profile, unsigned ttl, char ret_token[static TICKET_TOKEN_LEN + 1]) {
+        return mint(dirfd, profile, TICKET_BEARER_VIEWER, ttl, true, ret_token);
+}
+
 /* The ticket's file name in ret_name, and what it says in *ret, judged at now; nothing is spent. */
-static int ticket_read_at(int dirfd, const char *token, const char *profile, unsigned long long now,
+static int ticket_read_at(int dirfd, const char *token, const char *profile, unsigned long long now, bool bearer,
                           struct ticket *ret, char ret_name[static 65]) {
         _cleanup_free_ char *text = NULL;
         struct stat st;
@@ -165,6 +178,9 @@ static int ticket_read_at(int dirfd, const char *token, const char *profile, uns
         r = parse_ticket(text, ret);
         if (r < 0)
                 return r;
+        /* A token at a ticket's door, or a ticket at a token's: unknown there, and untouched. */
+        if (ret->bearer != bearer)
+                return -ENOENT;
         if (ret->expires <= now)
                 return -ETIME;
         if (!streq(ret->profile, profile))
@@ -175,7 +191,22 @@ static int ticket_read_at(int dirfd, const char *token, const char *profile, uns
 int ticket_check_at(int dirfd, const char *token, const char *profile, unsigned long long now, struct ticket *ret) {
         char name[65];
 
-        return ticket_read_at(dirfd, token, profile, now, ret, name);
+        return ticket_read_at(dirfd, token, profile, now, false, ret, name);
+}
+
+int ticket_bearer_check_at(int dirfd, const char *token, const char *profile, unsigned long long now, struct ticket *ret) {
+        char name[65];
+
+        return ticket_read_at(dirfd, token, profile, now, true, ret, name);
+}
+
+int ticket_revoke_at(int dirfd, const char *token) {
+        char name[65];
+
+        if (!ticket_token_valid(token))
+                return -EINVAL;
+        ticket_sha256_hex(token, name);
+        return unlinkat(dirfd, name, 0) < 0 ? negative_errno() : 0;
 }
 
 int ticket_redeem_at(int dirfd, const char *token, const char *profile, unsigned long long now,
@@ -183,7 +214,7 @@ int ticket_redeem_at(int dirfd, const char *token, const char *profile, unsigned
         char name[65];
         int r;
 
-        r = ticket_read_at(dirfd, token, profile, now, ret, name);
+        r = ticket_read_at(dirfd, token, profile, now, false, ret, name);
         /* A ticket shown at another profile's door stays its holder's; nothing else can ever be used. */
         if (r == -EINVAL || r == -ENOENT || r == -EXDEV)
                 return r;

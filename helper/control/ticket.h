@@ -32,6 +32,7 @@ struct ticket {
         char profile[PROFILE_NAME_MAX + 1];
         char viewer[LEASE_VIEWER_MAX + 1];
         unsigned long long expires;     /* CLOCK_REALTIME usec */
+        bool bearer;                    /* KIND=mcp: a bearer token (below), not a ticket */
 };
 
 /* Open (creating when asked) the private ticket dir below runtime_base. */
@@ -66,6 +67,22 @@ int ticket_redeem_at(int dirfd, const char *token, const char *profile, unsigned
  * redeemed, so that a refused request leaves the ticket to a good one.
  */
 int ticket_check_at(int dirfd, const char *token, const char *profile, unsigned long long now, struct ticket *ret);
+
+/*
+ * Bearer tokens for an MCP client of `botdesk web` (POST /PROFILE/mcp with
+ * "Authorization: Bearer TOKEN"): stored as tickets are, with KIND=mcp and
+ * VIEWER=TICKET_BEARER_VIEWER, but used again and again until they expire
+ * or are revoked. A token is never a ticket nor a ticket a token: each is
+ * unknown (-ENOENT) at the other's door, and left as it was.
+ */
+#define TICKET_BEARER_VIEWER "mcp-agent"
+#define TICKET_BEARER_TTL_DEFAULT 3600          /* seconds */
+
+int ticket_mint_bearer_at(int dirfd, const char *profile, unsigned ttl, char ret_token[static TICKET_TOKEN_LEN + 1]);
+/* As ticket_check_at() for a bearer token: 0, -ENOENT, -ETIME, -EXDEV (another profile's), -EINVAL, -EBADMSG. */
+int ticket_bearer_check_at(int dirfd, const char *token, const char *profile, unsigned long long now, struct ticket *ret);
+/* Revoke a bearer token (or a ticket): 0, -ENOENT when there is none, -EINVAL not a token. */
+int ticket_revoke_at(int dirfd, const char *token);
 
 /* Remove tickets expired at now; returns how many. */
 int ticket_sweep_at(int dirfd, unsigned long long now);

@@ -11,6 +11,8 @@
 
 #include "web.h"
 
+struct web_mcp;
+
 struct web_conn {
         struct web_server *server;
         int fd;
@@ -27,6 +29,7 @@ struct web_conn {
         bool spent_ticket;              /* a spent ticket, answered for by the same browser's session */
         struct web_job *job;            /* a placed profile's lease, asked of the far side */
         struct web_lease_ask *ask;      /* or the GET of it, shared with others (web-placed-lease.c) */
+        struct web_mcp *mcp;            /* POST /PROFILE/mcp: its body, then its child (web-mcp.c) */
         char viewer[LEASE_VIEWER_MAX + 1]; /* for that job's answer: whose "you" it is */
         char profile[PROFILE_NAME_MAX + 1];
         bool session;                   /* the request had a session (the answer's "ticket") */
@@ -35,6 +38,11 @@ struct web_conn {
 };
 
 void web_conn_free(struct web_conn *c, bool handed_over);
+/* Send what c->out holds (c->responding set), then end the connection. */
+void web_conn_send(struct web_conn *c);
+
+/* The longest request body taken: an MCP message (web-mcp.c); every other request has none. */
+#define WEB_BODY_MAX (1u << 20)
 
 /* Queue a whole response: status, headers (each ending in CRLF), body, or a
  * file of file_size bytes at c->file_fd that follows it (sendfile). */
@@ -70,6 +78,13 @@ bool web_need_auth(struct web_conn *c, struct web_session *session, const char *
 void web_serve_placed_lease(struct web_conn *c, struct web_profile *p, struct web_session *session, const char *action);
 /* c goes: it no longer waits for a shared GET of a lease (the last one to go ends it). */
 void web_placed_lease_conn_gone(struct web_conn *c);
+
+/* ---- web-mcp.c ---- */
+/* POST /PROFILE/mcp: the bearer token judged, the body read (early: what came with the head), then relayed. */
+void web_serve_mcp(struct web_conn *c, const char *profile, const void *early, size_t n_early);
+/* More of that request's body. */
+void web_mcp_feed(struct web_conn *c, const void *data, size_t n);
+void web_mcp_free(struct web_mcp *m);
 
 /* ---- web-pages.c ---- */
 /* The lease as JSON (web_lease_json()): whose "you" is viewer, "ticket" is session. */

@@ -36,6 +36,7 @@ void web_conn_free(struct web_conn *c, bool handed_over) {
         if (c->next)
                 c->next->prev = c->prev;
         web_job_cancel(c->job);
+        web_mcp_free(c->mcp);
         web_placed_lease_conn_gone(c);
         sd_event_source_disable_unref(c->io);
         sd_event_source_disable_unref(c->timer);
@@ -83,7 +84,7 @@ static int conn_flush(struct web_conn *c) {
         return 1;
 }
 
-static void conn_send(struct web_conn *c) {
+void web_conn_send(struct web_conn *c) {
         int r = conn_flush(c);
 
         /* A close frame went out: let the peer read it and close first, so
@@ -135,7 +136,7 @@ void web_respond(struct web_conn *c, unsigned status, const char *type, const ch
         c->out_sent = 0;
         c->responding = true;
         (void) sd_event_source_set_time_relative(c->timer, RESPONSE_TIMEOUT_USEC);
-        conn_send(c);
+        web_conn_send(c);
 }
 
 static void respond_vtext(struct web_conn *c, unsigned status, const char *headers, const char *fmt, va_list ap)
@@ -184,7 +185,7 @@ void web_refuse(struct web_conn *c, unsigned status, uint16_t code, const char *
         c->out_sent = 0;
         c->responding = c->linger = true;
         (void) sd_event_source_set_time_relative(c->timer, WEB_CLOSE_TIMEOUT_USEC);
-        conn_send(c);
+        web_conn_send(c);
 }
 
 /* ---- routes --------------------------------------------------------------------------------- */
@@ -328,6 +329,7 @@ struct web_route {
         enum {
                 ROUTE_SESSION_OVER_TCP, /* a ticket or a session over TCP; free over the Unix socket */
                 ROUTE_SESSION,          /* a ticket or a session, whatever the listener */
+                ROUTE_BEARER,           /* a bearer token (web-mcp.c), never a ticket or a cookie */
         } auth;
         void (*serve)(struct web_conn *c, const struct route_request *rq);
 };
@@ -373,7 +375,12 @@ static void route_none(struct web_conn *c, const struct route_request *rq) {
         web_respond_text(c, 404, NULL, "botdesk web: no such page.\n");
 }
 
+static void route_mcp(struct web_conn *c, const struct route_request *rq) {
+        web_serve_mcp(c, rq->profile, rq->early, rq->n_early);
+}
+
 static const struct web_route routes[] = {
+        { "POST", "/mcp",        false, ROUTE_OWN_ORIGIN, ROUTE_BEARER,           route_mcp },
         { "POST", "/take",       false, ROUTE_OWN_ORIGIN, ROUTE_SESSION,          route_take },
         { "POST", "/release",    false, ROUTE_OWN_ORIGIN, ROUTE_SESSION,          route_release },
         { "GET",  "/websockify", false, ROUTE_OWN_ORIGIN, ROUTE_SESSION,          route_stream },
@@ -456,6 +463,19 @@ static void route(struct web_conn *c, const void *early, size_t n_early) {
                 web_respond_text(c, 405, allow, "botdesk web: %s only.\n", route->method);
                 return;
         }
+        /* Only an MCP message has a body: any other could only smuggle a second request. */
+        if (c->req.content_length > 0 && route->auth != ROUTE_BEARER) {
+                web_respond_text(c, 400, NULL, "botdesk web: a malformed request.\n");
+                return;
+        }
+        if (route->auth == ROUTE_BEARER) {
+                /* No page of another site may post here (DNS rebinding); an agent's client sends no Origin. */
+                if (!web_origin_ok_for(c, profile, false))
+                        return;
+                rq = (struct route_request) { .profile = profile, .early = early, .n_early = n_early };
+                route->serve(c, &rq);
+                return;
+        }
         if (web_authorize(c, profile, scope, &session, &ticket) != 0)
                 return;
         cookie[0] = 0;
@@ -487,7 +507,7 @@ static int on_conn_io(sd_event_source *src, int fd, uint32_t revents, void *user
         int r;
 
         if (c->responding) {
-                conn_send(c);
+                web_conn_send(c);
                 return 0;
         }
         n = recv(c->fd, buf, sizeof buf, 0);
@@ -499,11 +519,19 @@ static int on_conn_io(sd_event_source *src, int fd, uint32_t revents, void *user
         }
         if (c->linger)
                 return 0; /* the peer's close frame, or anything: read until it closes */
+        if (c->mcp) {
+                web_mcp_feed(c, buf, (size_t) n);
+                return 0;
+        }
         if (c->job || c->ask)
                 return 0; /* one request per connection: its answer is on its way */
         r = http_request_feed(&c->req, buf, (size_t) n, &used);
         if (r == -E2BIG) {
                 web_respond_text(c, 431, NULL, "botdesk web: the request head is too long.\n");
+                return 0;
+        }
+        if (r == -EFBIG) {
+                web_respond_text(c, 413, NULL, "botdesk web: the request body is over 1 MiB.\n");
                 return 0;
         }
         if (r < 0) {
@@ -578,6 +606,7 @@ int web_conn_new(struct web_server *s, int fd, const char *peer) {
         *c = (struct web_conn) { .server = s, .fd = fd, .file_fd = -EBADF };
         snprintf(c->peer, sizeof c->peer, "%s", peer);
         http_request_init(&c->req);
+        c->req.body_max = WEB_BODY_MAX;
         s->n_connections++;
         c->next = s->conns;
         if (s->conns)

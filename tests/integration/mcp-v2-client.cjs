@@ -6,8 +6,10 @@
 // "legacy" (initialize, the SDK's default). With SOCKET, over Streamable
 // HTTP to `botdesk mcp PROFILE --listen unix:SOCKET` instead of stdio
 // (the SDK's HTTP transport, its fetch carried over the Unix socket). One
-// JSON line per step on stdout, for the shell test to judge.
-//   node mcp-v2-client.cjs SDK_DIR BOTDESK PROFILE MODE [SOCKET]
+// JSON line per step on stdout, for the shell test to judge. With a URL
+// instead (http://HOST:PORT/PROFILE/mcp), through `botdesk web`, with the
+// bearer token in MCP_TOKEN, over the SDK's own fetch.
+//   node mcp-v2-client.cjs SDK_DIR BOTDESK PROFILE MODE [SOCKET|URL]
 'use strict';
 const path = require('path');
 const { execFileSync } = require('child_process');
@@ -81,7 +83,10 @@ async function main() {
         const negotiation = mode === 'pin' ? { mode: { pin: '2026-07-28' } } : mode === 'auto' ? { mode: 'auto' } : undefined;
         const client = new Client({ name: 'botdesk-tests-v2', version: '1.0.0' },
                                   negotiation ? { versionNegotiation: negotiation } : {});
-        const transport = socket
+        const transport = socket && socket.startsWith('http')
+                ? new StreamableHTTPClientTransport(new URL(socket),
+                                                    { requestInit: { headers: { Authorization: `Bearer ${process.env.MCP_TOKEN}` } } })
+                : socket
                 ? new StreamableHTTPClientTransport(new URL('http://localhost/mcp'), { fetch: unixFetch })
                 : new StdioClientTransport({ command: botdesk, args: ['mcp', profile], stderr: 'inherit',
                                              env: { ...process.env } });

@@ -16,7 +16,12 @@
 # the same three ways, and what HTTP itself refuses (GET 405, a body that
 # is not JSON 415, over 1 MiB 413, headers that disagree with the body
 # 400/-32020), a directory others can enter and a live socket refused, and
-# SIGTERM ending the server with its socket removed.
+# SIGTERM ending the server with its socket removed. Through `botdesk web`
+# on a loopback port, for an agent elsewhere: POST /PROFILE/mcp with a
+# bearer token of `botdesk web token`, the same client pinned and legacy;
+# no token or a bad one 401 with WWW-Authenticate, another profile's 403,
+# a page of another origin 403, GET 405, a revoked token 401, a desktop
+# that is not running 503 saying so.
 # Band 625 (once: the SDK is what varies, not the caller).
 . "$(dirname "$0")/lib.sh"
 bd_init mcp2 625 once
@@ -183,6 +188,67 @@ t_match "$(cat "$BD_T/tmp.err")" "only you can enter" "... saying what the direc
 t_ok "... and nothing was made there" test ! -e "/tmp/botdesk-mcp-$$.sock"
 "$BOTDESK" mcp "$P" --listen "mcp.sock" 2>"$BD_T/rel.err"
 t_is "$?" 2 "--listen without unix:/ABSOLUTE is a usage error (exit 2)"
+
+# ---- through botdesk web, on a loopback port, with a bearer token ----
+mkdir -p "$BD_T/out"
+web_start w "$BOTDESK" web --listen 127.0.0.1:0
+t_is "$?" 0 "botdesk web listens on a loopback port"
+ADDR=$(sed -n 's|^Listening on http://\(127\.0\.0\.1:[0-9]*\)/.*|\1|p' "$BD_T/out/w.out")
+TOKEN=$("$BOTDESK" web token "$P" --for mcp --ttl 300)
+t_match "$TOKEN" '^[0-9a-f]{64}$' "botdesk web token prints a bearer token (64 hex digits)"
+for mode in pin legacy; do
+        case $mode in pin) want=2026-07-28 ;; legacy) want=2025-11-25 ;; esac
+        t0=$(date +%s)
+        MCP_TOKEN=$TOKEN timeout 60 node "$(dirname "$0")/mcp-v2-client.cjs" "$SDK_DIR" "$BOTDESK" "$P" $mode \
+                "http://$ADDR/$P/mcp" >"$BD_T/steps.web-$mode" 2>"$BD_T/client.web-$mode.err"
+        rc=$?
+        t_is "$rc" 0 "web, $mode: the SDK v2 client through botdesk web ran every step (took $(($(date +%s) - t0)) s of 60)"
+        [ "$rc" = 0 ] || { t_diag "$(head -3 "$BD_T/client.web-$mode.err")"; t_diag "$(tail -3 "$BD_T/out/w.err")"; }
+        t_is "$(get connect '(d["version"], d["server"]["name"])' web-$mode)" "('$want', 'botdesk')" "web, $mode: agreed on $want"
+        t_is "$(get tools 'len(d["names"]), d["invalid"]' web-$mode)" "(27, [])" "web, $mode: the 27 tools"
+        t_is "$(get screenshot '(d["isError"], d["image"]["width"])' web-$mode)" "(False, 1024)" "web, $mode: a screenshot"
+        t_is "$(get taken '(d["isError"], d["text"]["suppressed"])' web-$mode)" "(True, 'human_has_control')" \
+                "web, $mode: refused while a human has control"
+        t_is "$(get unknown 'd["error"]["code"]' web-$mode)" -32602 "web, $mode: an unknown tool is -32602"
+done
+
+# webraw METHOD PATH BODY [HEADER...]: "STATUS WWW-AUTHENTICATE" of botdesk web's answer.
+webraw() {
+        "$PY" - "$ADDR" "$@" <<'EOF'
+import http.client, sys
+addr, method, path, body, *headers = sys.argv[1:]
+host, port = addr.split(":")
+c = http.client.HTTPConnection(host, int(port), timeout=30)
+c.request(method, path, body=body.encode() if body else None,
+          headers=dict(h.split(": ", 1) for h in headers))
+r = c.getresponse()
+r.read()
+print(r.status, r.getheader("WWW-Authenticate") or "-")
+EOF
+}
+PV='MCP-Protocol-Version: 2026-07-28'
+MM='Mcp-Method: tools/list'
+t_is "$(webraw POST "/$P/mcp" "$LIST" "$J" "$PV" "$MM")" '401 Bearer realm="botdesk"' \
+        "web: without a token, 401 with WWW-Authenticate: Bearer"
+t_is "$(webraw POST "/$P/mcp" "$LIST" "$J" "$PV" "$MM" "Authorization: Bearer $(printf '0%.0s' $(seq 64))")" \
+        '401 Bearer realm="botdesk", error="invalid_token"' "web: an unknown token, 401 invalid_token"
+OTHER=$("$BOTDESK" web token "$(bd_profile b)" --for mcp --ttl 300)
+t_is "$(webraw POST "/$P/mcp" "$LIST" "$J" "$PV" "$MM" "Authorization: Bearer $OTHER")" "403 -" \
+        "web: another profile's token, 403"
+t_is "$(webraw POST "/$P/mcp" "$LIST" "$J" "$PV" "$MM" "Authorization: Bearer $TOKEN" "Origin: http://evil.example")" "403 -" \
+        "web: a page of another origin, 403 (DNS rebinding)"
+t_is "$(webraw GET "/$P/mcp" "" "Authorization: Bearer $TOKEN")" "405 -" "web: GET /PROFILE/mcp, 405"
+t_is "$(webraw POST "/$P/mcp" "$LIST" 'Content-Type: text/plain' "Authorization: Bearer $TOKEN")" "415 -" \
+        "web: a body that is not JSON, 415"
+t_is "$(webraw POST "/$P/mcp" "$LIST" "$J" "$PV" "$MM" "Authorization: Bearer $TOKEN")" "200 -" \
+        "web: with the token, the request is answered (200)"
+t_is "$(webraw POST "/$(bd_profile b)/mcp" "$LIST" "$J" "$PV" "$MM" "Authorization: Bearer $OTHER")" "503 -" \
+        "web: a desktop that is not running, 503"
+echo "$TOKEN" | "$BOTDESK" web revoke "$P"
+t_is "$?" 0 "botdesk web revoke takes the token on stdin"
+t_is "$(webraw POST "/$P/mcp" "$LIST" "$J" "$PV" "$MM" "Authorization: Bearer $TOKEN")" \
+        '401 Bearer realm="botdesk", error="invalid_token"' "web: the revoked token, 401"
+kill "$WEB_PID"; wait "$WEB_PID" 2>/dev/null
 
 kill -TERM "$http_pid"
 t_ok "SIGTERM ends the server (waited at most 10 s)" wait_for 10 eval '! kill -0 '"$http_pid"' 2>/dev/null'

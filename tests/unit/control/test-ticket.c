@@ -89,6 +89,28 @@ int main(void) {
                 (void) chmod(dir, 0700);
         }
 
+        /* Bearer tokens (KIND=mcp): used again and again, never at a ticket's door, revocable. */
+        {
+                char b[TICKET_TOKEN_LEN + 1], v[TICKET_TOKEN_LEN + 1];
+
+                TAP_EQ_INT(ticket_mint_bearer_at(dirfd, "work", 60, b), 0, "a bearer token is minted");
+                TAP_EQ_INT(ticket_bearer_check_at(dirfd, b, "work", now, &t), 0, "it passes at its profile");
+                TAP_EQ_INT(ticket_bearer_check_at(dirfd, b, "work", now, &t), 0, "... again: it is not spent");
+                tap_ok(t.bearer && streq(t.viewer, TICKET_BEARER_VIEWER), "... and says it is a bearer token");
+                TAP_EQ_INT(ticket_bearer_check_at(dirfd, b, "other", now, &t), -EXDEV, "another profile's door refuses it");
+                TAP_EQ_INT(ticket_redeem_at(dirfd, b, "work", now, &t), -ENOENT, "as a viewer's ticket it is unknown");
+                TAP_EQ_INT(ticket_bearer_check_at(dirfd, b, "work", now, &t), 0, "... and left as it was");
+                TAP_EQ_INT(ticket_bearer_check_at(dirfd, b, "work", now + 61 * 1000000ULL, &t), -ETIME,
+                           "past its time it is refused");
+                TAP_EQ_INT(ticket_mint_at(dirfd, "work", "bob", 60, v), 0, "a viewer's ticket is minted beside it");
+                TAP_EQ_INT(ticket_bearer_check_at(dirfd, v, "work", now, &t), -ENOENT, "the ticket is no bearer token");
+                TAP_EQ_INT(ticket_check_at(dirfd, v, "work", now, &t), 0, "... and still a good ticket");
+                TAP_EQ_INT(ticket_revoke_at(dirfd, b), 0, "the bearer token is revoked");
+                TAP_EQ_INT(ticket_bearer_check_at(dirfd, b, "work", now, &t), -ENOENT, "... and then unknown");
+                TAP_EQ_INT(ticket_revoke_at(dirfd, b), -ENOENT, "revoking it twice says there is none");
+                TAP_EQ_INT(ticket_revoke_at(dirfd, "nope"), -EINVAL, "a word that is no token is refused");
+        }
+
         /* Clean up the scratch dir: only files this test made. */
         (void) ticket_sweep_at(dirfd, ~0ULL);
         {
