@@ -68,7 +68,7 @@ check "--force --quiet --help"                  botdesk stop work -
 check "web work research"                       botdesk status ""
 check ""                                        botdesk list ""
 check "show take release request wait"          botdesk lease work ""
-check "ticket"                                  botdesk web ""
+check "ticket token revoke"                     botdesk web ""
 check "web work"                                botdesk web ticket w
 check "--listen"                                botdesk web --l
 check "--ttl"                                   botdesk web ticket work --viewer a --t

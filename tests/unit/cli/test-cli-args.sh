@@ -236,12 +236,16 @@ done
 expect 2 'Invalid --ping 0: use 1-3600 seconds.' web --ping=0
 expect 2 'Invalid --ping 0: use 1-3600 seconds.' web --ping 0
 expect 2 '--novnc needs an absolute path.' web --novnc=rel
-expect 2 '--viewer and --ttl belong to botdesk web ticket.' web --viewer x
+expect 2 '--viewer, --ttl and --for belong to botdesk web ticket and token.' web --viewer x
 expect 2 'Unknown argument "foo" for botdesk web.' web foo
 expect 2 'Usage: botdesk web ticket PROFILE --viewer ID [--ttl S]' web ticket p extra
 expect 2 'Usage: botdesk web ticket PROFILE --viewer ID [--ttl S]' web ticket p --listen unix:/x
 expect 2 'Missing PROFILE argument.' web -- ticket
 expect 2 'A ticket needs --viewer ID: 1-128 bytes without control characters.' web ticket p
+expect 2 'Invalid --for vnc: a token is for mcp (POST /p/mcp).' web token p --for vnc
+expect 2 'Invalid --ttl 0: use 1-86400 seconds.' web token p --ttl 0
+expect 2 '--for belongs to botdesk web token.' web ticket p --viewer a --for mcp
+expect 2 'botdesk web revoke takes no option: the token comes on standard input.' web revoke p --ttl 5
 # input's words through the table, as its own loop said them: the message,
 # then its usage on stderr (exit 2). A negative number and "-" are words,
 # "--" makes every later word one, --settle never takes the next word.
