@@ -35,6 +35,7 @@ tests+=(nodejs)
 npm_tests=(
         @modelcontextprotocol/sdk@1.32.2        # the MCP v1 client (tests/integration/mcp.sh)
         @modelcontextprotocol/client@2.4.0      # the MCP v2 client, 2026-07-28 (tests/integration/mcp-v2.sh)
+        @modelcontextprotocol/conformance@0.2.0-alpha.12  # the official server scenarios (tests/integration/mcp-conformance.sh)
         @anthropic-ai/sdk@1.16.0                # the vendors' types botdesk act answers in
         openai@7.60.0                           #   (tests/integration/act-vendors.sh, through tsc)
         @google/genai@3.3.0

@@ -125,6 +125,38 @@ static int refuse(struct conn *c, unsigned status, int code, const char *message
         return respond(c, status, body, allow_post, close_after);
 }
 
+/* Whether authority (HOST[:PORT]) names this machine's loopback: localhost, 127.0.0.1 or [::1]. */
+static bool loopback_authority(const char *authority) {
+        static const char *const names[] = { "localhost", "127.0.0.1", "[::1]" };
+
+        for (size_t i = 0; i < ELEMENTSOF(names); i++) {
+                size_t n = strlen(names[i]);
+
+                if (strncasecmp(authority, names[i], n) == 0 &&
+                    (authority[n] == 0 || (authority[n] == ':' && authority[n + 1] &&
+                                           strspn(authority + n + 1, "0123456789") == strlen(authority + n + 1))))
+                        return true;
+        }
+        return false;
+}
+
+/*
+ * DNS rebinding: a page of some site whose name was made to resolve to
+ * this host (through a TCP front) must not reach the desktop. Its Host is
+ * that name, and its Origin that site: only loopback names pass, and an
+ * Origin only of a loopback page (none is sent by an agent's client).
+ */
+static bool host_origin_ok(const struct http_request *q) {
+        const char *host = http_header(q, "Host"), *origin = http_header(q, "Origin"), *rest;
+
+        if (host && !loopback_authority(host))
+                return false;
+        if (!origin)
+                return true;
+        rest = startswith(origin, "http://") ?: startswith(origin, "https://");
+        return rest && loopback_authority(rest);
+}
+
 static bool json_content_type(const char *v) {
         size_t n = strlen("application/json");
 
@@ -149,7 +181,9 @@ static int serve_request(struct mcp_server *s, struct conn *c) {
         FILE *f;
         int r;
 
-        if (!streq(q->path, "/") && !streq(q->path, "/mcp"))
+        if (!host_origin_ok(q))
+                r = refuse(c, 403, -32000, "Forbidden: Host and Origin must name the loopback (localhost).", false, !keep);
+        else if (!streq(q->path, "/") && !streq(q->path, "/mcp"))
                 r = refuse(c, 404, -32000, "Not found: the MCP endpoint is /mcp.", false, !keep);
         else if (!streq(q->method, "POST"))
                 /* 2026-07-28 has no GET stream and no session to DELETE. */

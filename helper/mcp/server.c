@@ -261,14 +261,25 @@ static char *unsupported_data(const char *requested) {
  * connection a 2025 one, where _meta is read no further. Once 2026, a
  * request without the envelope, or an initialize, is refused.
  */
-static unsigned era_of(struct mcp_server *s, const char *method, const struct json_value *params, struct reply *r) {
+static int headers_mismatch(const struct mcp_http_headers *h, const char *method, const struct json_value *params,
+                            struct reply *r);
+
+/* Whether v names a stateless revision, known to botdesk or not (ISO dates order as strings). */
+static bool modern_era(const char *v) {
+        return v && strcmp(v, mcp_modern_versions[0]) >= 0;
+}
+
+static unsigned era_of(struct mcp_server *s, const char *method, const struct json_value *params,
+                       const struct mcp_http_headers *h, struct reply *r) {
         const struct json_value *meta = json_get(params, "_meta"), *v = json_get(meta, MCP_META_PROTOCOL_VERSION),
                                 *caps = json_get(meta, MCP_META_CLIENT_CAPABILITIES);
+        /* Over HTTP, an MCP-Protocol-Version of a stateless revision makes a 2026 request, envelope or not. */
+        bool claim = v || caps || (h && modern_era(h->protocol_version));
         const char *key, *problem;
 
         if (s->era == ERA_LEGACY)
                 return ERA_LEGACY;
-        if (!v) {
+        if (!claim) {
                 if (s->era == ERA_MODERN && streq(method, "initialize")) {
                         const char *asked = json_member_string(params, "protocolVersion") ?: "unknown";
 
@@ -289,7 +300,21 @@ static unsigned era_of(struct mcp_server *s, const char *method, const struct js
                 s->era = ERA_LEGACY;
                 return ERA_LEGACY;
         }
-        if (v->type != JSON_STRING)
+        /* A 2026 request: its headers first (-32020), then its envelope (-32602), then its version (-32022). */
+        if (h && v && v->type == JSON_STRING && !streq_ptr(h->protocol_version, v->string)) {
+                (void) headers_mismatch(h, method, params, r);
+                return 0;
+        }
+        if (!v && !caps) {
+                (void) reply_error(r, JSONRPC_INVALID_PARAMS,
+                                   strdup("Request is missing the required _meta envelope for protocol revision "
+                                          "2026-07-28 (" MCP_META_PROTOCOL_VERSION ", " MCP_META_CLIENT_CAPABILITIES ")."),
+                                   NULL);
+                return 0;
+        }
+        if (!v)
+                key = MCP_META_PROTOCOL_VERSION, problem = "missing";
+        else if (v->type != JSON_STRING)
                 key = MCP_META_PROTOCOL_VERSION, problem = "not a string";
         else if (!caps)
                 key = MCP_META_CLIENT_CAPABILITIES, problem = "missing";
@@ -453,7 +478,7 @@ static int handle(struct mcp_server *s, const char *line, size_t len, const stru
                 *status = 202;
                 goto done;
         }
-        era = era_of(s, method->string, params, &refused);
+        era = era_of(s, method->string, params, h, &refused);
         if (era == ERA_MODERN && h) {
                 r = headers_mismatch(h, method->string, params, &refused);
                 if (r < 0)

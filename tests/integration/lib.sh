@@ -703,23 +703,24 @@ bd_second_user() {
         exec 9<&-
 }
 
-# bd_tcp_front PROFILE VIEWER [TARGET]: a loopback TCP front for `botdesk rfb`
+# bd_tcp_front PROFILE VIEWER [TARGET [LISTEN_OPTS]]: a loopback TCP front for `botdesk rfb`
 # (socat, one connection) for clients that speak only TCP; TARGET, a socat
 # address, replaces the `botdesk rfb` it runs (e.g. UNIX-CONNECT:PATH for the
-# viewer's end of a tunnel to a private front). Sets BD_FRONT_PORT and
+# viewer's end of a tunnel to a private front); LISTEN_OPTS adds options to
+# the listening side (",fork": every connection, not one). Sets BD_FRONT_PORT and
 # BD_FRONT_PID (registered for cleanup); call it directly, not in $(...). The port is known
 # to be ours: the LISTEN socket on it is one that our socat holds. (Parallel
 # tests, the root and the user run of one script among them, probe the same
 # ports: a port merely seen listening may be another test's front.)
 bd_tcp_front() {
-        local p=$1 viewer=$2 target=${3:-} base port i w sp odd=0
+        local p=$1 viewer=$2 target=${3:-} listen_opts=${4:-} base port i w sp odd=0
         [ -n "$target" ] || target="EXEC:$BOTDESK rfb $p --viewer $viewer"
         # Different first candidates for the two variants of one script.
         [ "$BD_VARIANT" = user ] && odd=1
         base=$((6300 + ($$ % 200) * 2 + odd))
         for ((i = 0; i < 20; i++)); do
                 port=$((base + i * 401 % 2000))
-                socat "TCP-LISTEN:$port,bind=127.0.0.1,reuseaddr" "$target" \
+                socat "TCP-LISTEN:$port,bind=127.0.0.1,reuseaddr$listen_opts" "$target" \
                         </dev/null >/dev/null 2>>"$BD_T/out/socat.err" &
                 sp=$!
                 bd_own_pid "$sp"
