@@ -528,7 +528,7 @@ int agent_serve_stdin(struct agent *a, struct jsonrpc_reader *rd, const char *pr
                 return r;
         if (jsonrpc_reader_init(rd, STDIN_FILENO) < 0) {
                 agent_close(a);
-                return log_error("Out of memory."), EXIT_FAILED;
+                return log_oom(), EXIT_FAILED;
         }
         return EXIT_OK;
 }

@@ -37,7 +37,7 @@ int cli_running_display(const char *profile, int *ret_fd, char **ret_display, ch
         d = strdup(display);
         x = strdup(xauthority);
         if (!d || !x) {
-                log_error("Out of memory.");
+                log_oom();
                 return EXIT_FAILED;
         }
         *ret_display = TAKE_PTR(d);

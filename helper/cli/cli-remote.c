@@ -399,7 +399,7 @@ int remote_dispatch(const char *verb, char **args, struct bd_config *ret_config,
 
         r = remote_argv(prog, prefix, c.exec_shell, verb, args, &full);
         if (r < 0) {
-                log_error("Out of memory.");
+                log_oom();
                 return EXIT_FAILED;
         }
 
@@ -438,7 +438,7 @@ int remote_dispatch(const char *verb, char **args, struct bd_config *ret_config,
         if (out_path) {
                 out_tmp = strdup_printf("%s.XXXXXX", out_path);
                 if (!out_tmp)
-                        return log_error("Out of memory."), EXIT_FAILED;
+                        return log_oom(), EXIT_FAILED;
                 out_fd = mkostemp(out_tmp, O_CLOEXEC);
                 if (out_fd < 0 || fchmod(out_fd, 0600) < 0) {
                         log_error_errno(negative_errno(), "Cannot create %s: %m", out_tmp);

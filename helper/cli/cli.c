@@ -188,7 +188,7 @@ int cli_members_off(const char *words, uint32_t *ret) {
         int r = mcp_members_mask(words, ret, &bad);
 
         if (r == -ENOMEM) {
-                log_error("Out of memory.");
+                log_oom();
                 return EXIT_FAILED;
         }
         if (r < 0) {

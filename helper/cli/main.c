@@ -349,7 +349,7 @@ static int parse_args(const struct verb *v, const char *verb, char **words, stru
                     !(v->negative_operands && w[1] >= '0' && w[1] <= '9')) {
                         id = option_find(v, w, &value);
                         if (id == -ENOMEM)
-                                return log_error("Out of memory."), EXIT_FAILED;
+                                return log_oom(), EXIT_FAILED;
                         if (id < 0)
                                 return usage_error(v, "option", verb, w);
                         if (cli_option_takes_value(id) && !value && words[i + 1])
@@ -463,7 +463,7 @@ int main(int argc, char **argv) {
         n = (size_t) (argc - optind) + 1;
         a.operands = operands = calloc(n, sizeof *operands);
         if (!operands)
-                return log_error("Out of memory."), EXIT_FAILED;
+                return log_oom(), EXIT_FAILED;
         /* The words of the table's verbs are judged here, before a profile
          * placed elsewhere gets them: --help is answered on this host, and
          * never takes the profile's lock or writes its owner record. */
@@ -473,7 +473,7 @@ int main(int argc, char **argv) {
                 if (v->epoch) {
                         words = malloc(n * sizeof *words);
                         if (!words)
-                                return log_error("Out of memory."), EXIT_FAILED;
+                                return log_oom(), EXIT_FAILED;
                         memcpy(words, argv + optind, n * sizeof *words);
                         if (parse_epoch(words) < 0)
                                 return EXIT_USAGE;

@@ -300,7 +300,7 @@ int mcp_http_listen(const char *spec, char **ret_path) {
         path = strdup(p);
         dir = strndup(p, (size_t) (strrchr(p, '/') - p));
         if (!path || !dir)
-                return log_error("Out of memory."), -ENOMEM;
+                return log_oom(), -ENOMEM;
         if (stat(*dir ? dir : "/", &st) < 0)
                 return log_error_errno(-errno, "Cannot use %s for --listen: %m", *dir ? dir : "/");
         if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 0077)) {
@@ -413,7 +413,7 @@ int mcp_http_serve(struct mcp_server *s, struct agent *a, int listen_fd, int con
                                 continue;
                         q = conn_read(s, a, c);
                         if (q == -ENOMEM) {
-                                log_error("Out of memory.");
+                                log_oom();
                                 r = EXIT_FAILED;
                                 goto done;
                         }

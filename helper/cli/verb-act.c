@@ -93,7 +93,7 @@ static int act_line(struct agent *a, const char *line, size_t len, void *userdat
                                 return -ECANCELED;
                         }
                         if (r < 0)
-                                log_error("Out of memory.");
+                                log_oom();
                         return r;
                 }
         }
@@ -108,7 +108,7 @@ static int act_line(struct agent *a, const char *line, size_t len, void *userdat
                 r = agent_run(a, &act, out->every, &o);
         if (r == -ENOMEM) {
                 json_value_free(v);
-                log_error("Out of memory.");
+                log_oom();
                 return r;
         }
         if (r >= 0) {

@@ -98,10 +98,10 @@ static int parse_text(const char *text, struct request *req) {
                 return usage_error("Empty text for type: give the text to type.");
         req->text = strdup(text);
         if (!req->text)
-                return log_error("Out of memory."), EXIT_FAILED;
+                return log_oom(), EXIT_FAILED;
         r = keysyms_from_text(text, &req->keysyms, &req->n_keysyms, &bad);
         if (r == -ENOMEM)
-                return log_error("Out of memory."), EXIT_FAILED;
+                return log_oom(), EXIT_FAILED;
         if (r == -EILSEQ)
                 return usage_error("The text for type is not valid UTF-8.");
         if (r < 0)
@@ -213,7 +213,7 @@ static int parse_args(struct request *req, const char *name, const char *const *
                         return usage_error("key takes at most %d COMBOs; type text with type.", INPUT_COMBOS_MAX);
                 req->combos = calloc(n, sizeof *req->combos);
                 if (!req->combos)
-                        return log_error("Out of memory."), EXIT_FAILED;
+                        return log_oom(), EXIT_FAILED;
                 for (size_t i = 0; i < n; i++)
                         if (combo_parse(pos[i], &req->combos[i]) < 0)
                                 return usage_error("Unknown key or combo \"%s\".", pos[i]);

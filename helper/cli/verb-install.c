@@ -36,7 +36,6 @@
 #define PASSWORD_MAX 1024
 
 #define STRV_MAKE(...) ((char *const[]) { __VA_ARGS__, NULL })
-#define log_oom() log_error("Out of memory.")
 
 /* ---- running a command with a deadline ---------------------------------------------------- */
 

@@ -525,7 +525,7 @@ int verb_rfb(const struct cli_args *a) {
 
         b = calloc(1, sizeof *b);
         if (!b) {
-                log_error("Out of memory.");
+                log_oom();
                 return EXIT_FAILED;
         }
         *b = (struct bridge) {

@@ -275,7 +275,7 @@ int verb_watch(const struct cli_args *a) {
 
         wt.w = calloc(WATCH_MAX_PROFILES, sizeof *wt.w);
         if (!wt.w)
-                return log_error("Out of memory."), EXIT_FAILED;
+                return log_oom(), EXIT_FAILED;
         wt.ino = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
         if (wt.ino < 0)
                 return free(wt.w), log_error_errno(errno, "Cannot watch the runtime directories: %m"), EXIT_FAILED;

@@ -356,7 +356,7 @@ int verb_windows(const struct cli_args *a) {
         r = windows_read(c, s->root, &w, &n, &active, &wm);
         if (r == -ENOMEM) {
                 xcb_disconnect(c);
-                return log_error("Out of memory."), EXIT_FAILED;
+                return log_oom(), EXIT_FAILED;
         }
         r = xcb_connection_has_error(c);
         xcb_disconnect(c);

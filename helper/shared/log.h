@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #pragma once
 
+#include <errno.h>
+
 #include <syslog.h>
 #include "util.h"
 
@@ -30,3 +32,5 @@ int log_full_errno(int level, int error, const char *fmt, ...) _printf_(3, 4);
 #define log_debug_errno(e, ...) log_full_errno(LOG_DEBUG, e, __VA_ARGS__)
 #define log_warning_errno(e, ...) log_full_errno(LOG_WARNING, e, __VA_ARGS__)
 #define log_error_errno(e, ...) log_full_errno(LOG_ERR, e, __VA_ARGS__)
+/* "Out of memory.", said once the same way everywhere; returns -ENOMEM. */
+#define log_oom() log_full_errno(LOG_ERR, ENOMEM, "Out of memory.")

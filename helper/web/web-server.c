@@ -123,7 +123,7 @@ static int listen_unix(struct web_server *s, const char *path) {
                 return log_error_errno(fd, "Cannot listen on %s: %m", path);
         s->socket_path = strdup(path);
         if (!s->socket_path)
-                return log_error_errno(ENOMEM, "Out of memory.");
+                return log_oom();
         s->listen_fd = TAKE_FD(fd);
         return 0;
 }
@@ -172,7 +172,7 @@ static int listen_tcp(struct web_server *s, const char *spec, char **ret_url) {
                 return log_error_errno(EINVAL, "Cannot parse --listen %s: use unix:PATH or 127.0.0.1:PORT.", spec);
         host = strndup(spec, (size_t) (colon - spec));
         if (!host)
-                return log_error_errno(ENOMEM, "Out of memory.");
+                return log_oom();
         if (host[0] == '[' && host[strlen(host) - 1] == ']') {
                 memmove(host, host + 1, strlen(host) - 2);
                 host[strlen(host) - 2] = 0;
@@ -206,7 +206,7 @@ static int listen_tcp(struct web_server *s, const char *spec, char **ret_url) {
                 return log_error_errno(errno, "getsockname() failed: %m");
         *ret_url = tcp_url(&a.sa);
         if (!*ret_url)
-                return log_error_errno(ENOMEM, "Out of memory.");
+                return log_oom();
         s->tcp = true;
         s->listen_fd = TAKE_FD(fd);
         return 0;
@@ -248,7 +248,7 @@ static int listen_activated(struct web_server *s, char **ret_url) {
                 s->tcp = true;
                 *ret_url = tcp_url((struct sockaddr *) &ss);
                 if (!*ret_url)
-                        return log_error_errno(ENOMEM, "Out of memory.");
+                        return log_oom();
         } else if (ss.ss_family != AF_UNIX)
                 return log_error_errno(EINVAL, "The socket passed by systemd is neither Unix nor TCP.");
         if (fcntl(fd, F_SETFL, O_NONBLOCK) < 0 || fcntl(fd, F_SETFD, FD_CLOEXEC) < 0)
@@ -358,7 +358,7 @@ int web_server_run(const char *listen_spec, const char *novnc_dir, unsigned ping
 
         s = calloc(1, sizeof *s);
         if (!s)
-                return log_error_errno(ENOMEM, "Out of memory.");
+                return log_oom();
         s->listen_fd = s->inotify_fd = s->ticket_dirfd = s->novnc_fd = -EBADF;
         s->ping_usec = (unsigned long long) ping * 1000000ULL;
         s->spawn = spawn;
