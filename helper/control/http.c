@@ -307,15 +307,20 @@ const char *http_status_text(unsigned status) {
         switch (status) {
         case 101: return "Switching Protocols";
         case 200: return "OK";
+        case 202: return "Accepted";
         case 303: return "See Other";
         case 400: return "Bad Request";
         case 401: return "Unauthorized";
         case 403: return "Forbidden";
         case 404: return "Not Found";
         case 405: return "Method Not Allowed";
+        case 413: return "Content Too Large";
+        case 415: return "Unsupported Media Type";
         case 426: return "Upgrade Required";
+        case 429: return "Too Many Requests";
         case 431: return "Request Header Fields Too Large";
         case 500: return "Internal Server Error";
+        case 502: return "Bad Gateway";
         case 503: return "Service Unavailable";
         default: return "Unknown";
         }

@@ -19,10 +19,12 @@
 #include "web-conn.h"
 
 #define ANSWER_MAX (32u << 20)                  /* a screenshot's base64 is a few hundred KiB */
+#define CALLS_PER_TOKEN 4                       /* at once; one desktop serves one action at a time anyway */
 #define CALL_TIMEOUT_USEC (3700ULL * 1000000ULL) /* ask_human waits up to an hour */
 
 struct web_mcp {
         struct web_conn *conn;
+        char token_sha[65];             /* whose calls these are, for the per-token limit */
         char *body;                     /* the request body, then the request we send */
         size_t size, want;
         int fd;                         /* our end of the child's socketpair */
@@ -231,8 +233,18 @@ void web_mcp_feed(struct web_conn *c, const void *data, size_t n) {
                 start_child(m);
 }
 
-/* Authorization: Bearer TOKEN, judged for profile: 0, or the refusal answered. */
-static int bearer_ok(struct web_conn *c, const char *profile) {
+/* How many calls of the token whose hash is sha are under way (read, or running). */
+static unsigned calls_of(struct web_server *s, const char *sha) {
+        unsigned n = 0;
+
+        for (struct web_conn *c = s->conns; c; c = c->next)
+                if (c->mcp && streq(c->mcp->token_sha, sha))
+                        n++;
+        return n;
+}
+
+/* Authorization: Bearer TOKEN, judged for profile: 0 with its hash in ret_sha, or the refusal answered. */
+static int bearer_ok(struct web_conn *c, const char *profile, char ret_sha[static 65]) {
         const char *auth = http_header(&c->req, "Authorization"), *token;
         struct ticket t;
         int r;
@@ -253,14 +265,20 @@ static int bearer_ok(struct web_conn *c, const char *profile) {
                        "Unauthorized: the token is unknown, revoked or expired.");
                 return -EACCES;
         }
+        ticket_sha256_hex(token, ret_sha);
+        if (calls_of(c->server, ret_sha) >= CALLS_PER_TOKEN) {
+                refuse(c, 429, "Retry-After: 1\r\n", "Too Many Requests: at most 4 calls of one token at once.");
+                return -EBUSY;
+        }
         return 0;
 }
 
 void web_serve_mcp(struct web_conn *c, const char *profile, const void *early, size_t n_early) {
         struct web_mcp *m;
         const char *type = http_header(&c->req, "Content-Type");
+        char sha[65];
 
-        if (bearer_ok(c, profile) < 0)
+        if (bearer_ok(c, profile, sha) < 0)
                 return;
         if (!type || strncasecmp(type, "application/json", strlen("application/json")) != 0) {
                 refuse(c, 415, NULL, "Unsupported Media Type: Content-Type must be application/json.");
@@ -277,6 +295,7 @@ void web_serve_mcp(struct web_conn *c, const char *profile, const void *early, s
                 return;
         }
         m->conn = c;
+        memcpy(m->token_sha, sha, sizeof sha);
         m->fd = -EBADF;
         m->want = c->req.content_length;
         snprintf(c->profile, sizeof c->profile, "%s", profile);

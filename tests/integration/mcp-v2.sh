@@ -244,6 +244,24 @@ t_is "$(webraw POST "/$P/mcp" "$LIST" "$J" "$PV" "$MM" "Authorization: Bearer $T
         "web: with the token, the request is answered (200)"
 t_is "$(webraw POST "/$(bd_profile b)/mcp" "$LIST" "$J" "$PV" "$MM" "Authorization: Bearer $OTHER")" "503 -" \
         "web: a desktop that is not running, 503"
+# Four calls of one token at once (each a 4 s wait), and a fifth refused until one ends.
+WAIT='{"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "computer", "arguments": {"action": "wait", "duration": 4}, "_meta": {'"$ENV"'}}}'
+CALLH=("$J" "$PV" 'Mcp-Method: tools/call' 'Mcp-Name: computer' "Authorization: Bearer $TOKEN")
+waiters=()
+for i in 1 2 3 4; do
+        webraw POST "/$P/mcp" "$WAIT" "${CALLH[@]}" >"$BD_T/waiter.$i" &
+        waiters+=($!)
+done
+t_ok "four calls of one token run at once (their children seen within 10 s)" \
+        wait_for 10 eval '[ "$(pgrep -c -P "$WEB_PID")" -ge 4 ]'
+t_is "$(webraw POST "/$P/mcp" "$LIST" "$J" "$PV" "$MM" "Authorization: Bearer $TOKEN")" "429 -" \
+        "web: a fifth call of the same token meanwhile, 429"
+t_is "$(webraw POST "/$(bd_profile b)/mcp" "$LIST" "$J" "$PV" "$MM" "Authorization: Bearer $OTHER")" "503 -" \
+        "web: ... while another token is served as before"
+wait "${waiters[@]}"
+t_is "$(cat "$BD_T"/waiter.* | sort | uniq -c | awk '{print $1, $2}')" "4 200" "web: the four waits each answered (200)"
+t_is "$(webraw POST "/$P/mcp" "$LIST" "$J" "$PV" "$MM" "Authorization: Bearer $TOKEN")" "200 -" \
+        "web: once they ended, the token is served again"
 echo "$TOKEN" | "$BOTDESK" web revoke "$P"
 t_is "$?" 0 "botdesk web revoke takes the token on stdin"
 t_is "$(webraw POST "/$P/mcp" "$LIST" "$J" "$PV" "$MM" "Authorization: Bearer $TOKEN")" \
