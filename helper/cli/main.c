@@ -51,12 +51,12 @@ static int option_find(const struct verb *v, const char *word, const char **ret_
         }
         /* A verb of its own options only takes --NAME=VALUE too, as getopt
          * did for it (and thumbnail's loop -o=FILE). */
-        if (v->own_options && eq && (startswith(word, "--") || v->says_see_help)) {
+        if (v->own_options && eq && (startswith(word, "--") || eq == word + 2)) {
                 name = strndup(word, (size_t) (eq - word));
                 if (!name)
                         return -ENOMEM;
                 id = option_find_name(v, name);
-                if (id < 0 || !(cli_option_takes_value(id) || cli_options[id].inline_value) || v->usage_in_message)
+                if (id < 0 || !(cli_option_takes_value(id) || cli_options[id].inline_value) || v->no_inline_values)
                         return -1;
                 *ret_inline = eq + 1;
                 return id;
@@ -256,61 +256,25 @@ static int option_apply(struct cli_args *a, int id, const char *word, const char
         return EXIT_OK;
 }
 
-/* A word the verb does not take: its own usage on stderr when it has one
- * (as getopt's callers printed it), else the message with the verb's line of
- * use when it has one. EXIT_USAGE. */
+/*
+ * A word the verb does not take, in the one style of every verb: one line,
+ * the word, the nearest valid option when there is one, and where to look.
+ * what: "option", "argument" or "value" (an option without its value).
+ * EXIT_USAGE.
+ */
 static int usage_error(const struct verb *v, const char *what, const char *verb, const char *w) {
-        _cleanup_free_ char *hinted = NULL, *hint = NULL;
-        const char *near = streq(what, "option") ? verb_option_nearest(v, w) : NULL, *word = w;
+        _cleanup_free_ char *see = NULL;
+        const char *near = streq(what, "option") ? verb_option_nearest(v, w) : NULL;
 
-        /* One line still, with the nearest valid name. */
-        if (near) {
-                hint = strdup_printf(" (did you mean %s?)", near);
-                hinted = strdup_printf("%s%s", w, strempty(hint));
-                w = hinted ?: w;
-        }
-        if (v->says_see_help) {
-                if (streq(what, "option"))
-                        log_error("Unknown option %s for %s; see botdesk %s --help.", w, verb, verb);
-                else if (streq(what, "value"))
-                        log_error("%s needs a value.", w);
-                else
-                        log_error("Unexpected argument \"%s\".", w);
-                return EXIT_USAGE;
-        }
-        if (v->usage_after_message) {
-                if (streq(what, "option"))
-                        log_error("Unknown option %s for %s.", w, verb);
-                else if (streq(what, "value"))
-                        log_error("%s needs a value.", w);
-                else
-                        log_error("Unexpected argument \"%s\".", w);
-                fputs(v->usage, stderr);
-                return EXIT_USAGE;
-        }
-        if (v->usage_in_message) {
-                if (streq(what, "option"))
-                        log_error("Unknown option %s.\n%s", w, v->usage);
-                else if (streq(what, "value"))
-                        log_error("%s needs a value.\n%s", w, v->usage);
-                else
-                        log_error("Unexpected argument \"%s\".\n%s", w, v->usage);
-                return EXIT_USAGE;
-        }
-        if (v->usage) {
-                if (v->says_unexpected)
-                        log_error("Unexpected argument \"%s\"%s for %s.", word, strempty(hint), verb);
-                fputs(v->usage, stderr);
-                return EXIT_USAGE;
-        }
-        if (streq(what, "option") && v->use)
-                log_error("Unknown option %s for %s; use: %s", w, verb, v->use);
-        else if (streq(what, "option"))
-                log_error("Unknown option %s for %s.", w, verb);
-        else if (v->use)
-                log_error("Unexpected argument \"%s\"; use: %s", w, v->use);
+        /* A verb that is none: its words were judged first, and it has no page of its own. */
+        see = v->name ? strdup_printf("see botdesk %s --help", verb) : strdup("see botdesk --help");
+        if (streq(what, "option"))
+                log_error("Unknown option %s for %s%s%s%s; %s.", w, verb, near ? " (did you mean " : "", strempty(near),
+                          near ? "?)" : "", strempty(see));
+        else if (streq(what, "value"))
+                log_error("%s needs a value; %s.", w, strempty(see));
         else
-                log_error("Unexpected argument \"%s\".", w);
+                log_error("Unexpected argument \"%s\" for %s; %s.", w, verb, strempty(see));
         return EXIT_USAGE;
 }
 
@@ -354,14 +318,9 @@ static int parse_args(const struct verb *v, const char *verb, char **words, stru
                                 return usage_error(v, "option", verb, w);
                         if (cli_option_takes_value(id) && !value && words[i + 1])
                                 value = words[++i];
-                        /* Its value missing: a word the verb does not take, for those with a usage or line of their own. */
-                        if (cli_option_takes_value(id) && !value && (v->usage || v->use) && !cli_options[id].judges_missing)
-                                return usage_error(v, !v->usage_in_message && !v->says_see_help && !v->usage_after_message
-                                                              ? (v->usage ? "argument" : "option")
-                                                              : id == OPT_EPOCH ? "option" : "value", verb, w);
+                        if (cli_option_takes_value(id) && !value && !cli_options[id].judges_missing)
+                                return usage_error(v, "value", verb, w);
                         r = option_apply(a, id, w, value);
-                        if (r == EXIT_USAGE && v->usage_after_message)
-                                fputs(v->usage, stderr);
                         if (r != EXIT_OK)
                                 return r;
                         /* Its own loop (or getopt) answered --help where it stood. */

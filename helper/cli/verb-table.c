@@ -165,7 +165,7 @@ static const struct verb verbs[] = {
                    "  --data-url          print data:image/...;base64,... instead of the raw image\n"
                    "  --start             start the desktop first when it is not running\n",
           .words = "PROFILE", .epoch = true, .placed = true, .own_options = true, .operands = 1,
-          .says_see_help = true, .run = verb_x11_args },
+          .run = verb_x11_args },
         { "input",
           "  input PROFILE ACTION ... [--start] [--json]\n"
           "                                move X Y | click [X Y] [--button N] [--double] | drag X1 Y1 X2 Y2\n"
@@ -190,7 +190,7 @@ static const struct verb verbs[] = {
           .options = OPTS_ACTION | OPT(OPT_JSON) | OPT(OPT_BUTTON) | OPT(OPT_DOUBLE) | OPT(OPT_WINDOW) |
                      OPT(OPT_STDIN) | OPT(OPT_SETTLE) | OPT(OPT_START),
           .words = "PROFILE move|click|drag|scroll|key|type|down|up", .epoch = true, .placed = true,
-          .own_options = true, .operands = OPERANDS_ANY, .negative_operands = true, .usage_after_message = true,
+          .own_options = true, .operands = OPERANDS_ANY, .negative_operands = true,
           .run = verb_x11_args },
         { "windows",
           "  windows PROFILE [--json] [--start]\n"
@@ -209,7 +209,7 @@ static const struct verb verbs[] = {
                    "prints settled, still_changing or no_change and the ms it took. A caret's blink or the clock\n"
                    "(changes under 40x40 pixels) do not count.\n",
           .options = OPTS_ACTION | OPT(OPT_JSON) | OPT(OPT_QUIET_MS) | OPT(OPT_TIMEOUT_MS), .words = "PROFILE",
-          .placed = true, .own_options = true, .says_unexpected = true, .run = verb_x11_args },
+          .placed = true, .own_options = true, .run = verb_x11_args },
         { "wait",
           "  wait PROFILE --for window=TITLE|gone=TITLE [--timeout S] [--json]\n"
           "                                until a window's title contains TITLE (gone: until none does)\n",
@@ -219,8 +219,8 @@ static const struct verb verbs[] = {
                    "(window=), or until none has (gone=), at most S seconds (default 30, at most 600).\n"
                    "0 with what matched; 1 on timeout; 3 while a human holds control, or when one takes it.\n",
           .options = OPTS_ACTION | OPT(OPT_JSON) | OPT(OPT_FOR) | OPT(OPT_TIMEOUT), .words = "PROFILE",
-          .own_options = true, .says_unexpected = true,
-          .usage_after_message = true, .run = verb_x11_args },
+          .own_options = true,
+          .run = verb_x11_args },
         { "clipboard",
           "  clipboard PROFILE get|set [--type text/plain|image/png]\n"
           "                                the agent's clipboard: print it, or make stdin it\n",
@@ -229,7 +229,7 @@ static const struct verb verbs[] = {
                    "  get   print the desktop's clipboard (CLIPBOARD) on standard output\n"
                    "  set   make standard input the desktop's clipboard (the helper serves it)\n",
           .options = OPTS_ACTION | OPT(OPT_TYPE), .words = "PROFILE get|set", .action = true, .placed = true,
-          .remote_stdin = true, .own_options = true, .says_unexpected = true, .run = verb_x11_args },
+          .remote_stdin = true, .own_options = true, .run = verb_x11_args },
         { "act",
           "  act PROFILE [--vendor V] [--screenshots base64|DIR] [--start]\n"
           "                                a model's computer-use output a line in, the answer in its shape out\n",
@@ -252,7 +252,7 @@ static const struct verb verbs[] = {
                    "  --start                start the desktop first when it is not running\n"
                    "An OpenAI item that cannot be answered prints nothing: act says why and exits non-zero.\n",
           .options = OPTS_ACTION | OPT(OPT_VENDOR) | OPT(OPT_SCREENSHOTS) | OPT(OPT_START), .words = "PROFILE", .placed = true,
-          .remote_timeout = REMOTE_TIMEOUT_NONE, .own_options = true, .says_unexpected = true, .run = verb_x11_args },
+          .remote_timeout = REMOTE_TIMEOUT_NONE, .own_options = true, .run = verb_x11_args },
         { "toolset",
           "  toolset PROFILE --vendor V    the tool entry to declare to a model (anthropic, openai, gemini)\n",
           .usage = "Usage: botdesk toolset PROFILE --vendor anthropic|openai|gemini\n"
@@ -279,7 +279,7 @@ static const struct verb verbs[] = {
                    "            0600, in a directory only you can enter), instead of stdin/stdout;\n"
                    "            both protocol revisions, each request on its own\n",
           .options = OPTS_ACTION | OPT(OPT_START) | OPT(OPT_LISTEN), .words = "PROFILE", .placed = true,
-          .remote_timeout = REMOTE_TIMEOUT_NONE, .own_options = true, .says_unexpected = true, .run = verb_x11_args },
+          .remote_timeout = REMOTE_TIMEOUT_NONE, .own_options = true, .run = verb_x11_args },
         { "journal",
           "  journal PROFILE [--json] [--since SEQ|TIME] [--follow]\n"
           "                                the agent's actions, each with the screen after it\n"
@@ -315,7 +315,7 @@ static const struct verb verbs[] = {
           .usage = A11Y_USAGE,
           .options = OPTS_ACTION | OPT(OPT_JSON) | OPT(OPT_WINDOW) | OPT(OPT_FIND) | OPT(OPT_MAX_NODES),
           .words = "PROFILE do ID ACTION", .epoch = true, .placed = true, .own_options = true, .operands = 5,
-          .usage_in_message = true, .run = verb_x11_args },
+          .no_inline_values = true, .run = verb_x11_args },
         { "watch",
           "  watch [PROFILE] [--json] [--until ready|stopped|agent]\n"
           "                                a line per change of status or lease, the first the current state\n",

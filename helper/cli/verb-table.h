@@ -183,11 +183,8 @@ struct verb {
         /* input: a word of a dash and a digit (scroll's -3) is an operand,
          * not an option. */
         bool negative_operands;
-        /* a11y, as its loop took them: no --NAME=VALUE, and its messages
-         * end with its usage in the same line of the log: 'Unknown option
-         * W.', 'Unexpected argument "W".', 'W needs a value.' (--epoch
-         * without its N: an unknown option, as main left it to the loop). */
-        bool usage_in_message;
+        /* a11y, as its loop took them: no --NAME=VALUE. */
+        bool no_inline_values;
         /* journal, as getopt_long took them: an option is also named by a
          * unique prefix of its name (--js, --sin=5), and -h followed by
          * anything is --help (getopt answered it before the rest). */
@@ -196,22 +193,12 @@ struct verb {
          * stand but counted in n_operands, for the verb to refuse once its
          * profile is judged, as after getopt. */
         bool counts_operands;
-        /* input, as its loop said them: 'Unknown option W for VERB.', 'W
-         * needs a value.' (--epoch without its N: an unknown option), and
-         * an option's invalid value, each followed by its usage on stderr. */
-        bool usage_after_message;
-        /* thumbnail: its usage for --help only; a word it does not take is
-         * said in one line: 'Unknown option W for VERB; see botdesk VERB
-         * --help.', 'Unexpected argument "W".', 'W needs a value.'. */
-        bool says_see_help;
-        /* Its usage of its own: --help prints it on stdout, a word it does
-         * not take on stderr (exit 2), after 'Unexpected argument "W" for
-         * VERB.' when says_unexpected. */
+
+        /* Its usage of its own, which --help prints on stdout (a word it
+         * does not take is said in one line, as for every verb: main.c). */
         const char *usage;
-        bool says_unexpected;
         /* Its one line of use ("botdesk windows PROFILE [--json]"): --help
-         * prints "Usage: " and it, and the messages of a word it does not
-         * take end with "; use: " and it. */
+         * prints "Usage: " and it. */
         const char *use;
         /* Runs through the profile's exec prefix when placed elsewhere; the
          * others are about this host. */

@@ -70,11 +70,11 @@ run --version
 # ---- unknown verbs and options ---------------------------------------------------------------
 expect 2 'Unknown command "frobnicate"; see botdesk --help.' frobnicate
 expect 2 'Unknown command "frobnicate"; see botdesk --help.' frobnicate p --json
-expect 2 'Unknown option --bogus for frobnicate.' frobnicate p --bogus
+expect 2 'Unknown option --bogus for frobnicate; see botdesk --help.' frobnicate p --bogus
 expect 2 'Unknown option --bogus before the verb; options follow it: botdesk VERB PROFILE [OPTIONS] (botdesk --help lists them).' --bogus
 expect 2 'Unknown option -x before the verb; options follow it: botdesk VERB PROFILE [OPTIONS] (botdesk --help lists them).' -x start p
 for v in start stop restart status list env exec lease rfb watch lookup doctor install config; do
-        expect 2 "Unknown option --no-such-option for $v." "$v" p --no-such-option
+        expect 2 "Unknown option --no-such-option for $v; see botdesk $v --help." "$v" p --no-such-option
 done
 # botdesk VERB --help (or -h): the verb's usage on stdout, exit 0. The
 # table's verbs print their lines of botdesk --help; those with a usage of
@@ -105,28 +105,27 @@ run help --help
 run start p --help
 [ "$rc" = 0 ] && [ "$out" = "$(lines_of start)" ] && ok "botdesk start p --help prints the usage and starts nothing" ||
         not_ok "botdesk start p --help prints the usage and starts nothing" "exit $rc" "$err"
-expect 2 'Unknown option --bogus for start.' start --bogus --help
+expect 2 'Unknown option --bogus for start; see botdesk start --help.' start --bogus --help
 # Options of one verb are unknown to the others.
-expect 2 'Unknown option --start for stop.' stop p --start
-expect 2 'Unknown option --env for env.' env p --env X
-expect 2 'Unknown option --password-stdin for status.' status --password-stdin
-expect 2 'Unknown option --timeout=5 for start.' start p --timeout=5
-expect 2 'Unknown option --bogus for install.' install --password-stdin --bogus
+expect 2 'Unknown option --start for stop; see botdesk stop --help.' stop p --start
+expect 2 'Unknown option --env for env; see botdesk env --help.' env p --env X
+expect 2 'Unknown option --password-stdin for status; see botdesk status --help.' status --password-stdin
+expect 2 'Unknown option --timeout=5 for start; see botdesk start --help.' start p --timeout=5
+expect 2 'Unknown option --bogus for install; see botdesk install --help.' install --password-stdin --bogus
 # The verbs that once parsed their own words keep their loops' messages.
 expect 2 'Unknown option --no-such-option for thumbnail; see botdesk thumbnail --help.' thumbnail p --no-such-option
-expect 2 'Unknown option --no-such-option for windows; use: botdesk windows PROFILE [--json] [--start]' windows p --no-such-option
-expect 2 'Unexpected argument "q"; use: botdesk cursor PROFILE [--json] [--start]' cursor p q
-expect 2 'Unknown option --json=1 for windows; use: botdesk windows PROFILE [--json] [--start]' windows p --json=1
-# mcp and act: the message, then their usage, on stderr (exit 2).
-for args in "mcp p --bogus" "mcp p q" "act p --screenshots" "act p extra" "clipboard p get --type" "clipboard p get -" \
-            "settle p --bogus" "settle p q"; do
-        run $args
-        w=${args##* }
-        [ "$rc" = 2 ] && [ -z "$out" ] && [ "${err%%$'\n'*}" = "botdesk: Unexpected argument \"$w\" for ${args%% *}." ] &&
-                [[ ${err#*$'\n'} == "Usage: botdesk ${args%% *} PROFILE"* ]] &&
-                ok "botdesk $args says so, then the usage, exit 2" ||
-                not_ok "botdesk $args says so, then the usage, exit 2" "exit $rc" "stderr: $err" "stdout: $out"
-done
+expect 2 'Unknown option --no-such-option for windows; see botdesk windows --help.' windows p --no-such-option
+expect 2 'Unexpected argument "q" for cursor; see botdesk cursor --help.' cursor p q
+expect 2 'Unknown option --json=1 for windows; see botdesk windows --help.' windows p --json=1
+# mcp, act, clipboard and settle: one line, as every verb (exit 2).
+expect 2 'Unknown option --bogus for mcp; see botdesk mcp --help.' mcp p --bogus
+expect 2 'Unexpected argument "q" for mcp; see botdesk mcp --help.' mcp p q
+expect 2 '--screenshots needs a value; see botdesk act --help.' act p --screenshots
+expect 2 'Unexpected argument "extra" for act; see botdesk act --help.' act p extra
+expect 2 '--type needs a value; see botdesk clipboard --help.' clipboard p get --type
+expect 2 'Unknown option - for clipboard; see botdesk clipboard --help.' clipboard p get -
+expect 2 'Unknown option --bogus for settle; see botdesk settle --help.' settle p --bogus
+expect 2 'Unexpected argument "q" for settle; see botdesk settle --help.' settle p q
 for v in mcp act clipboard settle; do
         run $v --help
         [ "$rc" = 0 ] && [ -z "$err" ] && [[ $out == "Usage: botdesk $v PROFILE"* ]] &&
@@ -156,14 +155,14 @@ run thumbnail p -h --bogus
 [ "$rc" = 0 ] && [ -z "$err" ] && [[ $out == "Usage: botdesk thumbnail PROFILE "*"--start             start"* ]] &&
         ok "botdesk thumbnail p -h --bogus prints its own usage, exit 0" ||
         not_ok "botdesk thumbnail p -h --bogus prints its own usage, exit 0" "exit $rc" "$err"
-expect 2 'Unexpected argument "q".' thumbnail p q
-expect 2 'Unexpected argument "-".' thumbnail p -
-expect 2 'Unexpected argument "--help".' thumbnail p -- --help
-expect 2 'Unknown option --epoch for thumbnail; see botdesk thumbnail --help.' thumbnail p --epoch
+expect 2 'Unexpected argument "q" for thumbnail; see botdesk thumbnail --help.' thumbnail p q
+expect 2 'Unexpected argument "-" for thumbnail; see botdesk thumbnail --help.' thumbnail p -
+expect 2 'Unexpected argument "--help" for thumbnail; see botdesk thumbnail --help.' thumbnail p -- --help
+expect 2 '--epoch needs a value; see botdesk thumbnail --help.' thumbnail p --epoch
 expect 2 'Unknown option -of for thumbnail; see botdesk thumbnail --help.' thumbnail p -of
 expect 2 'Unknown option --data-url=1 for thumbnail; see botdesk thumbnail --help.' thumbnail p --data-url=1
-expect 2 '-o needs a value.' thumbnail p -o
-expect 2 '--quality needs a value.' thumbnail p --quality
+expect 2 '-o needs a value; see botdesk thumbnail --help.' thumbnail p -o
+expect 2 '--quality needs a value; see botdesk thumbnail --help.' thumbnail p --quality
 expect 2 '-o needs a file name.' thumbnail p -o=
 expect 2 '-o needs a file name.' thumbnail p -o - -o ''
 # --size before --format before --quality, whatever their order; then the profile.
@@ -173,18 +172,20 @@ expect 2 '--quality applies to JPEG only; add --format jpeg.' thumbnail p --qual
 expect 2 'Missing PROFILE argument.' thumbnail --size=5x5
 expect 2 'Invalid --size "5": give WIDTHxHEIGHT, each 1-8192, like 960x600.' thumbnail p --size --epoch 3 5
 expect 4 'Desktop p is not running; start it with: botdesk start p' thumbnail -o x -o - --size 5x5 --format=jpeg --quality 9 -- p
-# journal's words through the table, as getopt_long took them: its usage
-# alone on stderr for a word it does not take (exit 2), a unique prefix
-# names an option, -h answers before the rest of its cluster.
+# journal's words through the table, as getopt_long took them: a unique
+# prefix names an option, -h answers before the rest of its cluster; a word
+# it does not take is said in one line, as for every verb (exit 2).
 journal_usage=$("$bd" journal --help)
 [[ $journal_usage == "Usage: botdesk journal PROFILE "* ]] && ok "botdesk journal --help prints its own usage" ||
         not_ok "botdesk journal --help prints its own usage" "$journal_usage"
-for args in "journal p --bogus" "journal p --json=1" "journal p --f" "journal p --since" "journal p --epoch 3" \
-            "journal p --quiet" "journal p -xh" "journal p a b c d --bogus"; do
-        run $args
-        [ "$rc" = 2 ] && [ -z "$out" ] && [ "$err" = "$journal_usage" ] && ok "botdesk $args prints the usage on stderr, exit 2" ||
-                not_ok "botdesk $args prints the usage on stderr, exit 2" "exit $rc" "stderr: $err" "stdout: $out"
-done
+expect 2 'Unknown option --bogus for journal; see botdesk journal --help.' journal p --bogus
+expect 2 'Unknown option --json=1 for journal; see botdesk journal --help.' journal p --json=1
+expect 2 'Unknown option --f for journal (did you mean --to?); see botdesk journal --help.' journal p --f
+expect 2 '--since needs a value; see botdesk journal --help.' journal p --since
+expect 2 'Unknown option --epoch for journal; see botdesk journal --help.' journal p --epoch 3
+expect 2 'Unknown option --quiet for journal; see botdesk journal --help.' journal p --quiet
+expect 2 'Unknown option -xh for journal; see botdesk journal --help.' journal p -xh
+expect 2 'Unknown option --bogus for journal; see botdesk journal --help.' journal p a b c d --bogus
 for args in "journal p -hx" "journal p --he --bogus" "journal p --since --help --help"; do
         run $args
         [ "$rc" = 0 ] && [ -z "$err" ] && [ "$out" = "$journal_usage" ] && ok "botdesk $args prints the usage, exit 0" ||
@@ -198,14 +199,17 @@ expect 2 'Unknown journal command "-h"; see botdesk journal --help.' journal p -
 expect 2 'export takes a DIR, or --video FILE.mp4; see botdesk journal --help.' journal p export d --vid=f.mp4
 expect 1 "Profile p has no journal ($XDG_STATE_HOME/botdesk/p/journal): no agent action was recorded." \
         journal p --js --fol --sin=3
-# a11y's words through the table, its messages as its own loop said them:
-# the message, then its usage, on stderr (exit 2).
+# a11y's words through the table: a word it does not take in one line (exit 2).
 a11y_usage=$("$bd" a11y --help)
-for c in "Unknown option --bogus.|a11y p --bogus" "Unknown option --window=1.|a11y p --window=1" \
-         "Unknown option --epoch.|a11y p --epoch" "--find needs a value.|a11y p --find" \
-         "Unexpected argument \"u\".|a11y p q r s t u" "Unexpected argument \"-x\".|a11y p -- do 1 set-text t -x" \
-         "Use botdesk a11y PROFILE do ID ACTION [TEXT].|a11y p q" "Only set-text takes a TEXT.|a11y p do 1 click t" \
-         "--find needs a value.|a11y p --find --epoch 3"; do
+expect 2 'Unknown option --bogus for a11y; see botdesk a11y --help.' a11y p --bogus
+expect 2 'Unknown option --window=1 for a11y; see botdesk a11y --help.' a11y p --window=1
+expect 2 '--epoch needs a value; see botdesk a11y --help.' a11y p --epoch
+expect 2 '--find needs a value; see botdesk a11y --help.' a11y p --find
+expect 2 'Unexpected argument "u" for a11y; see botdesk a11y --help.' a11y p q r s t u
+expect 2 'Unexpected argument "-x" for a11y; see botdesk a11y --help.' a11y p -- do 1 set-text t -x
+expect 2 '--find needs a value; see botdesk a11y --help.' a11y p --find --epoch 3
+# What the verb itself judges: its message, then its usage (exit 2).
+for c in "Use botdesk a11y PROFILE do ID ACTION [TEXT].|a11y p q" "Only set-text takes a TEXT.|a11y p do 1 click t"; do
         run ${c#*|}
         [ "$rc" = 2 ] && [ -z "$out" ] && [ "$err" = "botdesk: ${c%%|*}"$'\n'"$a11y_usage" ] &&
                 ok "botdesk ${c#*|} says ${c%%|*} and the usage, exit 2" ||
@@ -225,14 +229,10 @@ run a11y -- --help
 [ "$rc" = 2 ] && [ -z "$out" ] && [[ $err == 'botdesk: '*'--help'* ]] && ok "botdesk a11y -- --help takes --help as the profile" ||
         not_ok "botdesk a11y -- --help takes --help as the profile" "exit $rc" "$err"
 expect 4 'Desktop p is not running; start it with: botdesk start p' a11y p --max-nodes 7 --json --epoch=3 -- do 1 set-text -t
-# web's words go through the table too: its usage on stderr for a word it
-# does not take, --NAME=VALUE as getopt took it, its messages as they were.
-for args in "--no-such-option" "--listen" "ticket p --bogus"; do
-        run web $args
-        [ "$rc" = 2 ] && [ -z "$out" ] && [[ $err == "Usage: botdesk web "* ]] &&
-                ok "botdesk web $args prints web's usage on stderr, exit 2" ||
-                not_ok "botdesk web $args prints web's usage on stderr, exit 2" "exit $rc" "stderr: $err" "stdout: $out"
-done
+# web's words go through the table too: --NAME=VALUE as getopt took it.
+expect 2 'Unknown option --no-such-option for web; see botdesk web --help.' web --no-such-option
+expect 2 '--listen needs a value; see botdesk web --help.' web --listen
+expect 2 'Unknown option --bogus for web; see botdesk web --help.' web ticket p --bogus
 expect 2 'Invalid --ping 0: use 1-3600 seconds.' web --ping=0
 expect 2 'Invalid --ping 0: use 1-3600 seconds.' web --ping 0
 expect 2 '--novnc needs an absolute path.' web --novnc=rel
@@ -246,8 +246,8 @@ expect 2 'Invalid --for vnc: a token is for mcp (POST /p/mcp).' web token p --fo
 expect 2 'Invalid --ttl 0: use 1-86400 seconds.' web token p --ttl 0
 expect 2 '--for belongs to botdesk web token.' web ticket p --viewer a --for mcp
 expect 2 'botdesk web revoke takes no option: the token comes on standard input.' web revoke p --ttl 5
-# input's words through the table, as its own loop said them: the message,
-# then its usage on stderr (exit 2). A negative number and "-" are words,
+# input's words through the table: a word it does not take in one line; what
+# the verb judges itself, its message and its usage (exit 2). A negative number and "-" are words,
 # "--" makes every later word one, --settle never takes the next word.
 input_usage=$(timeout 20 "$bd" input --help)
 [[ $input_usage == "Usage: botdesk input PROFILE ACTION [ARGS] [--start] [--json]"*"--start                      start"* ]] &&
@@ -264,16 +264,16 @@ expect_input_usage() { # MESSAGE ARGS...: input ARGS says MESSAGE, then its usag
                 ok "botdesk input $* says: $want, then the usage, exit 2" ||
                 not_ok "botdesk input $* says: $want, then the usage, exit 2" "exit $rc" "stderr: $err" "stdout: $out"
 }
-expect_input_usage 'Unknown option --no-such-option for input.' p --no-such-option
-expect_input_usage 'Unknown option -x for input.' p type -x
-expect_input_usage 'Unknown option --3 for input.' p scroll 0 --3
-expect_input_usage 'Unknown option --json=1 for input.' p move 1 2 --json=1
-expect_input_usage 'Unknown option --quiet for input.' p move 1 2 --quiet
-expect_input_usage 'Unknown option --epoch for input.' p move 1 2 --epoch
-expect_input_usage '--button needs a value.' p click --button
-expect_input_usage '--window needs a value.' p move 1 2 --window
-expect_input_usage 'Invalid --settle=0: give the quiet time in ms, 1-1000.' p move 1 2 --settle=0 --help
-expect_input_usage 'Invalid --settle=: give the quiet time in ms, 1-1000.' p move 1 2 --settle=
+expect 2 'Unknown option --no-such-option for input; see botdesk input --help.' input p --no-such-option
+expect 2 'Unknown option -x for input; see botdesk input --help.' input p type -x
+expect 2 'Unknown option --3 for input; see botdesk input --help.' input p scroll 0 --3
+expect 2 'Unknown option --json=1 for input; see botdesk input --help.' input p move 1 2 --json=1
+expect 2 'Unknown option --quiet for input; see botdesk input --help.' input p move 1 2 --quiet
+expect 2 '--epoch needs a value; see botdesk input --help.' input p move 1 2 --epoch
+expect 2 '--button needs a value; see botdesk input --help.' input p click --button
+expect 2 '--window needs a value; see botdesk input --help.' input p move 1 2 --window
+expect 2 'Invalid --settle=0: give the quiet time in ms, 1-1000.' input p move 1 2 --settle=0 --help
+expect 2 'Invalid --settle=: give the quiet time in ms, 1-1000.' input p move 1 2 --settle=
 # The words the verb judges (a build without input has its stand-in say so instead).
 verb_judges=1
 expect_input_usage 'move takes X Y.' p move 1 2 --settle 5
@@ -294,7 +294,7 @@ for args in "p move 1 2 --help --settle=0" "-h p --bogus" "p type x --help -- y"
         [ "$rc" = 0 ] && [ -z "$err" ] && [ "$out" = "$input_usage" ] && ok "botdesk input $args prints the usage, exit 0" ||
                 not_ok "botdesk input $args prints the usage, exit 0" "exit $rc" "$err"
 done
-expect_input_usage 'Unknown option --bogus for input.' p --bogus --help
+expect 2 'Unknown option --bogus for input; see botdesk input --help.' input p --bogus --help
 # Words it takes: the desktop is looked for (a build without input says so instead).
 for args in "p scroll 0 -3" "p scroll -- -3 -4" "p type -" "p key -" "p type -- --json" \
             "--button 2 p click --double --settle=1000 --settle --epoch 3 --json" "p move 1 2 --window=0x1 --epoch=4" \
@@ -324,22 +324,22 @@ left=$(find "$XDG_RUNTIME_DIR" "$XDG_STATE_HOME" -mindepth 1 2>/dev/null)
 
 # ---- extra arguments and bad values ----------------------------------------------------------
 for v in start stop restart status env rfb lookup watch; do
-        expect 2 'Unexpected argument "extra".' "$v" p extra more
+        expect 2 "Unexpected argument \"extra\" for $v; see botdesk $v --help." "$v" p extra more
 done
 expect 2 'Unknown lease action "extra": use show, take, release, request or wait.' lease p extra
-expect 2 'Unexpected argument "more".' lease p show more
+expect 2 'Unexpected argument "more" for lease; see botdesk lease --help.' lease p show more
 expect 2 'list takes no profile.' list p
 expect 2 'install takes no argument.' install x
-expect 2 'Unexpected argument "extra".' config check extra
+expect 2 'Unexpected argument "extra" for config; see botdesk config --help.' config check extra
 for o in --timeout --profile --viewer --reason --until; do
-        expect 2 "$o needs a value." status p "$o"
+        expect 2 "$o needs a value; see botdesk status --help." status p "$o"
 done
 for t in 0 x 86401 -1; do
         expect 2 "Invalid --timeout \"$t\": give whole seconds, 1-86400." start p --timeout "$t"
 done
 expect 2 'Missing command: botdesk exec p -- CMD [ARG...]' exec p
 expect 2 'Missing command: botdesk exec p -- CMD [ARG...]' exec p --
-expect 2 '--env needs a variable name ([A-Za-z_][A-Za-z0-9_]*), got "(null)".' exec p --env
+expect 2 '--env needs a value; see botdesk exec --help.' exec p --env
 expect 2 '--env needs a variable name ([A-Za-z_][A-Za-z0-9_]*), got "1A".' exec p --env 1A -- true
 expect 2 '--env needs a variable name ([A-Za-z_][A-Za-z0-9_]*), got "".' exec p --env=
 envs=()

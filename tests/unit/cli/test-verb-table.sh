@@ -140,7 +140,7 @@ err=$(timeout 20 "$bd" help lsit </dev/null 2>&1); rc=$?
 check "... and so does botdesk help with one (list)" $([ "$rc" = 2 ] && [[ "$err" == *"(did you mean list?)"* ]] || echo "exit $rc: $err")
 err=$(timeout 20 "$bd" status --jsno </dev/null 2>&1); rc=$?
 check "a misspelt option names the nearest option of that verb (--json), exit 2" \
-        $([ "$rc" = 2 ] && [ "$(wc -l <<<"$err")" = 1 ] && [[ "$err" == *"--jsno (did you mean --json?)"* ]] || echo "exit $rc: $err")
+        $([ "$rc" = 2 ] && [ "$(wc -l <<<"$err")" = 1 ] && [[ "$err" == *"--jsno for status (did you mean --json?)"* ]] || echo "exit $rc: $err")
 err=$(timeout 20 "$bd" status --frobnicate </dev/null 2>&1); rc=$?
 check "... and a word near no option gets no guess" $([ "$rc" = 2 ] && [[ "$err" != *"did you mean"* ]] || echo "exit $rc: $err")
 
@@ -149,6 +149,34 @@ out=$(timeout 20 "$bd" --version </dev/null 2>&1)
 check "botdesk --version prints the version and the build's features" \
         $([[ "$(sed -n 1p <<<"$out")" =~ ^botdesk\ [0-9] ]] &&
           [[ "$(sed -n 2p <<<"$out")" =~ ^[+-]THUMBNAIL\ [+-]INPUT\ [+-]DAMAGE\ [+-]RANDR\ [+-]PAM$ ]] || echo "$out")
+
+# A verb takes only the options its row names: for every verb, an option of
+# some other verb's (a flag that takes no value) is refused before anything
+# runs, exit 2, naming the option. A throwaway runtime and state keep the
+# probe from touching a real profile, though none gets that far.
+declare -A takes
+flags=()
+while IFS=$'\t' read -r what name f1 f2 f3 f4; do
+        [ "$what" = option ] || continue
+        takes[$name $f1]=1
+        [ "$f2" = flag ] && [ "$f4" != hidden ] && [[ " ${flags[*]} " != *" $f1 "* ]] && flags+=("$f1")
+done <<<"$table"
+probe_home=$(mktemp -d)
+problems=()
+for v in "${verbs[@]}"; do
+        [ "${kind[$v]}" = listed ] || continue
+        foreign=
+        for o in "${flags[@]}"; do
+                [ -z "${takes[$v $o]:-}" ] && { foreign=$o; break; }
+        done
+        [ -n "$foreign" ] || continue
+        err=$(XDG_RUNTIME_DIR=$probe_home XDG_STATE_HOME=$probe_home BOTDESK_CONFIG=/dev/null \
+                timeout 20 "$bd" "$v" probe-profile "$foreign" </dev/null 2>&1 >/dev/null)
+        rc=$?
+        [ "$rc" = 2 ] && [[ "$err" == *"$foreign"* ]] || problems+=("$v $foreign: exit $rc, $err")
+done
+[ -n "${probe_home:-}" ] && [[ $probe_home == /tmp/* ]] && rm -rf -- "${probe_home:?}"
+check "every verb refuses an option its row does not name (exit 2, naming it)" "${problems[@]}"
 
 echo "1..$n"
 [ "$failed" = 0 ]
