@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "lease.h"
 #include "mcp-a11y.h"
+#include "mcp-ask.h"
 #include "mcp-tools.h"
 #include "thumbnail.h"
 #include "util.h"
@@ -220,6 +221,9 @@ static int tool_ask_human(void *userdata, const char *name, const struct json_va
                 }
                 timeout_ms = (unsigned) (timeout->number * 1000.0);
         }
+        /* A 2026 client that can ask its user: rounds of input requests, no request held open. */
+        if (res->call && res->call->modern && mcp_call_client_can(res->call, "elicitation"))
+                return mcp_ask_human_rounds(a, reason->string, res->call, res);
         f = open_memstream(&text, &size);
         if (!f)
                 return -ENOMEM;
@@ -336,7 +340,9 @@ const struct mcp_tool mcp_desktop_tools[] = {
         { "ask_human",
           "Hand the desktop to a human, with the reason (a login, a captcha, a decision): the request is shown to the "
           "people watching; returns once a human took control and handed it back (outcome returned), or after "
-          "timeout seconds (default 50; outcome timeout).",
+          "timeout seconds (default 50; outcome timeout). To a 2026-07-28 client that can elicit, it answers at "
+          "once with an elicitation for its user instead (take over, hand back, accept; or decline), and the "
+          "outcome (returned, declined, not_taken) when called again with the answer.",
           .schema = ask_schema, .call = tool_ask_human },
         { "clipboard_read", "The desktop's clipboard: text (default) or a PNG image (type image/png).",
           .schema = clip_read_schema, .flags = MCP_TOOL_ACTS, .call = tool_clipboard },

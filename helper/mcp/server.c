@@ -56,6 +56,19 @@ void mcp_result_error(struct mcp_result *res, const char *text) {
         mcp_result_text(res, text);
 }
 
+void mcp_result_input_required(struct mcp_result *res, char *input_requests, char *request_state) {
+        free(res->input_requests);
+        free(res->request_state);
+        res->input_requests = input_requests;
+        res->request_state = request_state;
+}
+
+bool mcp_call_client_can(const struct mcp_call *call, const char *name) {
+        const struct json_value *v = call ? json_get(call->client_capabilities, name) : NULL;
+
+        return v && v->type == JSON_OBJECT;
+}
+
 /*
  * What a method's handler gives: the members of its result, written
  * through j, or a JSON-RPC error (code non-zero, message, and data when
@@ -66,6 +79,13 @@ struct reply {
         int code;
         char *message;
         char *data;
+        bool typed;             /* the method wrote its own resultType (input_required) */
+};
+
+enum {
+        ERA_LEGACY = 1u << 0,           /* served to a client that initialized (or sent no _meta) */
+        ERA_MODERN = 1u << 1,           /* served to a 2026-07-28 request */
+        CACHEABLE = 1u << 2,            /* a 2026 result with cache hints (what the SDK's server adds) */
 };
 
 static int reply_error(struct reply *r, int code, char *message, char *data) {
@@ -149,9 +169,16 @@ static int tools_list(struct mcp_server *s, const struct json_value *params, str
 
 static int tools_call(struct mcp_server *s, const struct json_value *params, struct reply *r) {
         const struct json_value *name = json_get(params, "name"), *args = json_get(params, "arguments");
+        const struct json_value *meta = json_get(params, "_meta"), *responses = json_get(params, "inputResponses");
+        struct mcp_call call = {
+                .modern = s->era == ERA_MODERN,
+                .client_capabilities = json_get(meta, MCP_META_CLIENT_CAPABILITIES),
+                .input_responses = responses && responses->type == JSON_OBJECT ? responses : NULL,
+                .request_state = json_member_string(params, "requestState"),
+        };
         const struct mcp_tool *tool;
         _cleanup_free_ char *text = NULL;
-        struct mcp_result res = {};
+        struct mcp_result res = { .call = &call };
         int k;
 
         if (!params || params->type != JSON_OBJECT)
@@ -182,12 +209,30 @@ static int tools_call(struct mcp_server *s, const struct json_value *params, str
                 k = 0;
         if (fclose(res.f) != 0 && k >= 0)
                 k = -ENOMEM;
-        if (k < 0) {
+        if (k >= 0 && call.modern && (res.input_requests || res.request_state)) {
+                /* Input requests instead of a result: the client answers them and calls again. */
+                json_kv_string(r->j, "resultType", "input_required");
+                if (res.input_requests) {
+                        json_key(r->j, "inputRequests");
+                        json_raw(r->j, res.input_requests);
+                }
+                if (res.request_state)
+                        json_kv_string(r->j, "requestState", res.request_state);
+                r->typed = true;
+        }
+        free(res.input_requests);
+        free(res.request_state);
+        if (k < 0 || r->typed) {
                 free(res.buf);
                 if (k == -ENOMEM)
                         return k;
-                return reply_error(r, JSONRPC_INTERNAL_ERROR, strdup("The tool failed inside botdesk; see its log."),
-                                   NULL);
+                if (k == -EBADMSG)
+                        /* As the SDK's server: state that fails verification is bad params. */
+                        return reply_error(r, JSONRPC_INVALID_PARAMS, strdup("Invalid or expired requestState."), NULL);
+                if (k < 0)
+                        return reply_error(r, JSONRPC_INTERNAL_ERROR,
+                                           strdup("The tool failed inside botdesk; see its log."), NULL);
+                return 0;
         }
         /* The items were written as a list of values. */
         text = strdup_printf("[%s]", res.buf ?: "");
@@ -200,11 +245,6 @@ static int tools_call(struct mcp_server *s, const struct json_value *params, str
         return 0;
 }
 
-enum {
-        ERA_LEGACY = 1u << 0,           /* served to a client that initialized (or sent no _meta) */
-        ERA_MODERN = 1u << 1,           /* served to a 2026-07-28 request */
-        CACHEABLE = 1u << 2,            /* a 2026 result with cache hints (what the SDK's server adds) */
-};
 
 static const struct method {
         const char *name;
@@ -350,7 +390,8 @@ static int answer(struct mcp_server *s, const struct json_value *id, const struc
         json_object_begin(r.j);
         k = m->fn(s, params, &r);
         if (era == ERA_MODERN && k >= 0 && r.code == 0) {
-                json_kv_string(r.j, "resultType", "complete");
+                if (!r.typed)
+                        json_kv_string(r.j, "resultType", "complete");
                 if (m->flags & CACHEABLE) {
                         /* Nothing here may be kept: the screen and the lease change under it. */
                         json_kv_int(r.j, "ttlMs", 0);

@@ -26,13 +26,35 @@
 #define MCP_SERVER_NAME "botdesk"
 
 /* A tool's result: content items (text, image) and whether it is an error. */
+/*
+ * The tools/call a tool runs for. Under 2026-07-28 a tool may answer with
+ * input requests instead of a result (mcp_result_input_required(): MRTR):
+ * the client fulfils them (an elicitation of its user, say) and calls
+ * again with their answers in inputResponses and the opaque requestState
+ * echoed back, which the tool must verify as attacker-controlled input.
+ */
+struct mcp_call {
+        bool modern;                                    /* a 2026-07-28 request */
+        const struct json_value *client_capabilities;   /* its envelope's, or NULL */
+        const struct json_value *input_responses;       /* params.inputResponses (an object), or NULL */
+        const char *request_state;                      /* params.requestState, or NULL */
+};
+
 struct mcp_result {
         FILE *f;                        /* the content array's items, written through j */
         char *buf;
         size_t size;
         struct json j;
         bool is_error;
+        const struct mcp_call *call;
+        char *input_requests;           /* set by mcp_result_input_required() */
+        char *request_state;
 };
+
+/* Answer with input requests (a JSON object, key -> embedded request) and the state to echo; both taken. */
+void mcp_result_input_required(struct mcp_result *res, char *input_requests, char *request_state);
+/* Whether the client declared capability name (e.g. "elicitation") in this 2026 request's envelope. */
+bool mcp_call_client_can(const struct mcp_call *call, const char *name);
 
 void mcp_result_text(struct mcp_result *res, const char *text);
 void mcp_result_textf(struct mcp_result *res, const char *fmt, ...) _printf_(2, 3);

@@ -359,6 +359,31 @@ int lease_request_at(int dirfd, const char *viewer, const char *reason, struct l
         return 1;
 }
 
+int lease_withdraw_at(int dirfd, const char *viewer, struct lease *ret) {
+        _cleanup_close_ int lock = -EBADF;
+        struct lease cur;
+        int r;
+
+        if (!lease_viewer_valid(viewer))
+                return -EINVAL;
+        lock = lease_change_begin(dirfd, NULL, &cur, &r);
+        if (lock < 0)
+                return lock;
+        if (ret)
+                *ret = cur;
+        if (r < 0)
+                return r;
+        if (!streq(cur.pending, viewer))
+                return 0;
+        cur.pending[0] = cur.pending_reason[0] = 0;
+        r = lease_write_at(dirfd, &cur);
+        if (r < 0)
+                return r;
+        if (ret)
+                *ret = cur;
+        return 1;
+}
+
 int lease_end_at(int dirfd, const char *reason, struct lease *ret) {
         _cleanup_close_ int lock = -EBADF;
         struct lease cur, next = { .holder = LEASE_AGENT };

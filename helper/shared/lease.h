@@ -118,6 +118,14 @@ int lease_release_epoch_at(int dirfd, const char *viewer, unsigned long long epo
 int lease_request_at(int dirfd, const char *viewer, const char *reason, struct lease *ret);
 
 /*
+ * Withdraw viewer's request for control, if it is the one pending (the
+ * epoch stays: nobody's control changes). 1 when the file changed, 0 when
+ * no request of viewer's was pending, -EINVAL for an invalid viewer, the
+ * read error of a damaged file.
+ */
+int lease_withdraw_at(int dirfd, const char *viewer, struct lease *ret);
+
+/*
  * Until until(lease, userdata) holds, reading the lease again at every
  * change of the runtime dir dirfd (inotify, lease-wait.c), or timeout_ms
  * (0: no limit). 0 with the lease in *ret, or -ETIME (*ret the last read).

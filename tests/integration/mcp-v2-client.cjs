@@ -9,6 +9,7 @@
 // JSON line per step on stdout, for the shell test to judge. With a URL
 // instead (http://HOST:PORT/PROFILE/mcp), through `botdesk web`, with the
 // bearer token in MCP_TOKEN, over the SDK's own fetch.
+// MODE "ask" plays the hand-off of ask_human instead (ask() below).
 //   node mcp-v2-client.cjs SDK_DIR BOTDESK PROFILE MODE [SOCKET|URL]
 'use strict';
 const path = require('path');
@@ -79,8 +80,45 @@ function unixFetch(url, init = {}) {
         });
 }
 
+// "ask": ask_human as rounds of input requests (2026-07-28, a client that
+// elicits): the elicitation's answer, and what the test's human did in the
+// meantime through the CLI, decide each outcome.
+async function ask(transport) {
+        const client = new Client({ name: 'botdesk-tests-v2', version: '1.0.0' },
+                                  { versionNegotiation: { mode: { pin: '2026-07-28' } },
+                                    capabilities: { elicitation: { form: {} } } });
+        let plan = null, seen = [];
+        client.setRequestHandler('elicitation/create', async (request) => {
+                const pending = JSON.parse(execFileSync(botdesk, ['lease', profile, '--json']).toString());
+                seen.push({ message: request.params.message, pending: (pending.lease || pending).pending || null });
+                return plan(seen.length);
+        });
+        await client.connect(transport);
+        const run = async (step, how) => {
+                plan = how;
+                seen = [];
+                const res = await client.callTool({ name: 'ask_human', arguments: { reason: 'log in to the bank' } });
+                say(step, { ...describe(res), elicitations: seen });
+        };
+        const cli = (...args) => execFileSync(botdesk, ['lease', profile, ...args], { stdio: 'ignore' });
+        await run('ask_returned', (round) => {
+                if (round === 1) { cli('take', '--viewer', 'human-1'); cli('release', '--viewer', 'human-1'); }
+                return { action: 'accept', content: {} };
+        });
+        await run('ask_held', (round) => {
+                if (round === 1) cli('take', '--viewer', 'human-1');
+                if (round === 2) cli('release', '--viewer', 'human-1');
+                return { action: 'accept', content: {} };
+        });
+        await run('ask_declined', () => ({ action: 'decline' }));
+        say('after_decline', { lease: JSON.parse(execFileSync(botdesk, ['lease', profile, '--json']).toString()) });
+        await run('ask_not_taken', () => ({ action: 'accept', content: {} }));
+        await client.close();
+        say('done', {});
+}
+
 async function main() {
-        const negotiation = mode === 'pin' ? { mode: { pin: '2026-07-28' } } : mode === 'auto' ? { mode: 'auto' } : undefined;
+        const negotiation = mode === 'pin' || mode === 'ask' ? { mode: { pin: '2026-07-28' } } : mode === 'auto' ? { mode: 'auto' } : undefined;
         const client = new Client({ name: 'botdesk-tests-v2', version: '1.0.0' },
                                   negotiation ? { versionNegotiation: negotiation } : {});
         const transport = socket && socket.startsWith('http')
@@ -90,6 +128,8 @@ async function main() {
                 ? new StreamableHTTPClientTransport(new URL('http://localhost/mcp'), { fetch: unixFetch })
                 : new StdioClientTransport({ command: botdesk, args: ['mcp', profile], stderr: 'inherit',
                                              env: { ...process.env } });
+        if (mode === 'ask')
+                return ask(transport);
         await client.connect(transport);
         const discover = client.getDiscoverResult();
         say('connect', {

@@ -78,6 +78,47 @@ for mode in pin auto legacy; do
                 "$what: an unknown tool is the protocol error -32602"
 done
 
+# ask_human as rounds of input requests: a 2026 client that elicits.
+timeout 90 node "$(dirname "$0")/mcp-v2-client.cjs" "$SDK_DIR" "$BOTDESK" "$P" ask >"$BD_T/steps.ask" 2>"$BD_T/client.ask.err"
+rc=$?
+t_is "$rc" 0 "ask_human's rounds: the SDK v2 client, eliciting, ran every step"
+[ "$rc" = 0 ] || { t_diag "$(head -3 "$BD_T/client.ask.err")"; t_diag "$(tail -3 "$BD_T/steps.ask")"; }
+t_is "$(get ask_returned '(d["isError"], d["text"]["outcome"], len(d["elicitations"]), d["elicitations"][0]["pending"]["reason"])' ask)" \
+        "(False, 'returned', 1, 'log in to the bank')" \
+        "ask_human: the request is pending while the user is asked; taken and handed back, the outcome is returned"
+t_is "$(get ask_held '(d["text"]["outcome"], len(d["elicitations"]), "still has control" in d["elicitations"][1]["message"])' ask)" \
+        "('returned', 2, True)" "ask_human: accepted while the human still holds control, the user is asked again"
+t_is "$(get ask_declined '(d["isError"], d["text"]["outcome"])' ask)" "(False, 'declined')" "ask_human: declined, the outcome says so"
+t_is "$(get after_decline 'd["lease"].get("lease", d["lease"])["pending"]' ask)" None "... and the request for control is withdrawn"
+t_is "$(get ask_not_taken '(d["text"]["outcome"], d["text"]["control"])' ask)" "('not_taken', 'agent')" \
+        "ask_human: accepted with no takeover, the outcome is not_taken and the agent goes on"
+# A requestState altered by the client, and one of no ask at all: -32602, nothing decided.
+tamper=$("$PY" - "$BOTDESK" "$P" <<'EOF'
+import json, subprocess, sys
+bd, prof = sys.argv[1:]
+env = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+       "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}}}
+p = subprocess.Popen([bd, "mcp", prof], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+def call(i, **extra):
+        msg = {"jsonrpc": "2.0", "id": i, "method": "tools/call",
+               "params": {"name": "ask_human", "arguments": {"reason": "r"}, "_meta": env, **extra}}
+        p.stdin.write(json.dumps(msg) + "\n"); p.stdin.flush()
+        return json.loads(p.stdout.readline())
+first = call(1)["result"]
+state = first["requestState"]
+bad = state[:-1] + ("0" if state[-1] != "0" else "1")
+answers = {"handoff": {"action": "accept", "content": {}}}
+print(first["resultType"], "handoff" in first["inputRequests"],
+      call(2, requestState=bad, inputResponses=answers)["error"]["code"],
+      call(3, requestState="ask_human:0:99999999999999999.00", inputResponses=answers)["error"]["code"],
+      call(4, requestState=state)["result"]["resultType"],
+      call(5, requestState=state, inputResponses={"handoff": {"action": "decline"}})["result"]["resultType"])
+p.stdin.close(); p.wait(timeout=20)
+EOF
+)
+t_is "$tamper" "input_required True -32602 -32602 input_required complete" \
+        "ask_human: a tampered or forged requestState is -32602; no answer asks again; the untouched state is honoured"
+
 # The raw stream: each refusal with its code, and the server answering on.
 ENV='"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}'
 {

@@ -487,6 +487,12 @@ static void test_request_and_end(void) {
         TAP_EQ_INT(lease_request_at(dirfd_, "v1", "need the screen", NULL), 0, "the same request again changes nothing");
         TAP_EQ_INT(lease_request_at(dirfd_, "v\n", NULL, NULL), -EINVAL, "a request from an invalid viewer id is refused");
         TAP_EQ_INT(lease_request_at(dirfd_, "v1", "a\nb", NULL), -EINVAL, "a request with a newline in its reason is refused");
+        TAP_EQ_INT(lease_withdraw_at(dirfd_, "v2", NULL), 0, "another viewer cannot withdraw v1's request");
+        r = lease_withdraw_at(dirfd_, "v1", &l);
+        LEASE_OK(r, l, r == 1 && !l.pending[0] && !l.pending_reason[0] && l.epoch == 0 && l.holder == LEASE_AGENT,
+                 "v1 withdraws its request: nothing pending, the epoch where it was");
+        TAP_EQ_INT(lease_withdraw_at(dirfd_, "v1", NULL), 0, "withdrawing it again changes nothing");
+        TAP_EQ_INT(lease_request_at(dirfd_, "v1", "need the screen", NULL), 1, "and it can ask again");
 
         r = lease_take_at(dirfd_, "v1", NULL, &l);
         LEASE_OK(r, l, r == 1 && l.holder == LEASE_HUMAN && !l.pending[0] && l.epoch == 1, "a take clears the pending request");
