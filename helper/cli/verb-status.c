@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* botdesk status [PROFILE] [--json], botdesk list [--json]. */
+/* botdesk status [PROFILE] [--json], botdesk status PROFILE --quiet, botdesk list [--json]. */
 #include <dirent.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -28,6 +28,22 @@ static int print_status(const struct cli_args *a, const char *profile, const str
         status_emit(&st, a->json);
         status_done(&st);
         return 0;
+}
+
+/* --quiet, for scripts (as systemctl is-active -q): nothing printed, 0 when ready, 4 when not (or still starting). */
+static int quiet_status(const char *profile, const struct bd_config *c) {
+        struct bd_status st;
+        bool ready;
+        int r;
+
+        r = status_collect(profile, c, &st);
+        if (r < 0) {
+                log_error_errno(r, "Cannot read the status of %s: %m", profile);
+                return EXIT_FAILED;
+        }
+        ready = st.running && !st.starting;
+        status_done(&st);
+        return ready ? EXIT_OK : EXIT_NOT_RUNNING;
 }
 
 static int known_profiles(char ***ret) {
@@ -125,10 +141,16 @@ int verb_status(const struct cli_args *a) {
         _cleanup_(config_done) struct bd_config c = {};
         const char *profile = a->operand;
 
+        if (a->quiet && (!profile || a->json)) {
+                log_error("status --quiet takes one PROFILE and no --json: it answers by its exit status alone.");
+                return EXIT_USAGE;
+        }
         if (!profile)
                 return status_all(a);
         if (cli_check_profile(profile) < 0 || cli_load_config(profile, &c) < 0)
                 return EXIT_USAGE;
+        if (a->quiet)
+                return quiet_status(profile, &c);
         return print_status(a, profile, &c) < 0 ? EXIT_FAILED : EXIT_OK;
 }
 

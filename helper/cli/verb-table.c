@@ -108,7 +108,10 @@ static const struct verb verbs[] = {
           .run = verb_stop },
         { "restart", "  restart PROFILE\n", .options = OPT(OPT_FORCE) | OPT(OPT_TIMEOUT) | OPT(OPT_JSON) | OPT(OPT_QUIET) | OPT(OPT_HELP), .words = "PROFILE", .placed = true,
           .remote_timeout = REMOTE_TIMEOUT_RESTART, .run = verb_restart },
-        { "status", "  status [PROFILE] [--json]     one profile, or all known profiles\n", .options = OPT(OPT_JSON) | OPT(OPT_HELP),
+        { "status",
+          "  status [PROFILE] [--json]     one profile, or all known profiles\n"
+          "  status PROFILE --quiet        nothing printed: exit 0 when ready, 4 when not\n",
+          .options = OPT(OPT_JSON) | OPT(OPT_QUIET) | OPT(OPT_HELP),
           .words = "PROFILE", .placed = true, .run = verb_status },
         { "list", "  list [--json]\n", .options = OPT(OPT_JSON) | OPT(OPT_HELP), .run = verb_list },
         { "env",

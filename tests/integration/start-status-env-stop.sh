@@ -22,6 +22,8 @@ t_diag "start took $((($(date +%s%N) - t0) / 1000000)) ms"
 
 STATUS=$(timeout 20 "$BOTDESK" status --json "$P")
 t_is "$?" 0 "status --json exits 0"
+out=$(timeout 20 "$BOTDESK" status "$P" --quiet 2>&1)
+t_is "$?:$out" "0:" "status --quiet of the running desktop prints nothing and exits 0"
 check=$("$PY" - "$STATUS" "$BD_BAND_MIN" "$BD_BAND_MAX" "$(rec_get "$P" PID)" "$RT/rfb.sock" <<'EOF'
 import json, sys
 s = json.loads(sys.argv[1]); lo, hi = int(sys.argv[2]), int(sys.argv[3])
@@ -138,5 +140,7 @@ t_ok "/tmp/.X11-unix/X$N is removed" test ! -e "/tmp/.X11-unix/X$N"
 t_ok "nothing listens on display $N's X socket any more" eval "! x_socket_bound '$N'"
 st=$("$BOTDESK" status --json "$P" | "$PY" -c 'import json,sys; s=json.load(sys.stdin); print(s["running"], s["display"])')
 t_is "$st" "False None" "status says not running, no display"
+out=$(timeout 20 "$BOTDESK" status "$P" -q 2>&1)
+t_is "$?:$out" "4:" "status -q of the stopped desktop prints nothing and exits 4"
 
 t_done

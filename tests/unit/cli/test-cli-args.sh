@@ -110,6 +110,11 @@ expect 2 'Unknown option --bogus for start; see botdesk start --help.' start --b
 expect 2 'Unknown option --start for stop; see botdesk stop --help.' stop p --start
 expect 2 'Unknown option --env for env; see botdesk env --help.' env p --env X
 expect 2 'Unknown option --password-stdin for status; see botdesk status --help.' status --password-stdin
+expect 2 'status --quiet takes one PROFILE and no --json: it answers by its exit status alone.' status --quiet
+expect 2 'status --quiet takes one PROFILE and no --json: it answers by its exit status alone.' status p --quiet --json
+run status p --quiet
+[ "$rc" = 4 ] && [ -z "$out$err" ] && ok "botdesk status p --quiet of a desktop that does not run: nothing said, exit 4" ||
+        not_ok "botdesk status p --quiet of a desktop that does not run: nothing said, exit 4" "exit $rc" "$err$out"
 expect 2 'Unknown option --timeout=5 for start; see botdesk start --help.' start p --timeout=5
 expect 2 'Unknown option --bogus for install; see botdesk install --help.' install --password-stdin --bogus
 # The verbs that once parsed their own words keep their loops' messages.
