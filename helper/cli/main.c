@@ -128,6 +128,14 @@ static int option_apply(struct cli_args *a, int id, const char *word, const char
                 }
                 *(id == OPT_QUIET_MS ? &a->quiet_ms : &a->timeout_ms) = (unsigned) v;
                 return EXIT_OK;
+        case OPT_FOR:
+                /* The verb judges the condition, a missing one too (naming the valid form); two never both count. */
+                if (a->wait_for) {
+                        log_error("Give one --for: a wait has one condition.");
+                        return EXIT_USAGE;
+                }
+                a->wait_for = value ?: "";
+                return EXIT_OK;
         case OPT_MAX_NODES:
                 if (!value || parse_uint(value, A11Y_MAX_NODES_MAX, &v) < 0 || v == 0) {
                         log_error("--max-nodes must be a number from 1 to %u, got \"%s\".", A11Y_MAX_NODES_MAX,
@@ -231,14 +239,6 @@ static int option_apply(struct cli_args *a, int id, const char *word, const char
                 break;
         case OPT_FIND:
                 a->find = value;
-                break;
-        case OPT_FOR:
-                /* The verb judges the condition, a missing one too; two never both count. */
-                if (a->wait_for) {
-                        log_error("Give one --for: a wait has one condition.");
-                        return EXIT_USAGE;
-                }
-                a->wait_for = value ?: "";
                 break;
         case OPT_EPOCH:
                 if (cli_epoch_parse(value, &v) < 0)

@@ -23,22 +23,24 @@ now_ms() { echo $(($(date +%s%N) / 1000000)); }
 
 # ---- usage errors: nothing waited -------------------------------------------------------------
 
+# usage_case DESC WANT ARGS...: exit 2, nothing waited, and stderr says WANT.
 usage_case() {
-        local desc=$1 rc
-        shift
+        local desc=$1 want=$2 rc
+        shift 2
         timeout 10 "$BOTDESK" wait "$P" "$@" >"$BD_T/u.out" 2>"$BD_T/u.err" </dev/null
         rc=$?
         t_is "$rc" 2 "$desc: exit 2"
-        grep -qF -- "--for window=TITLE|gone=TITLE" "$BD_T/u.err" ||
-                t_fail "$desc: the message names the valid form" "$(cat "$BD_T/u.err")"
+        grep -qF -- "$want" "$BD_T/u.err" || t_fail "$desc: the message says $want" "$(cat "$BD_T/u.err")"
 }
-usage_case "no --for"
-usage_case "--for without a condition" --for
-usage_case "an unknown condition" --for title=x
-usage_case "an empty TITLE" --for window=
-usage_case "a timeout over 600 s" --for window=x --timeout 601
-usage_case "a malformed timeout" --for window=x --timeout 5s
-usage_case "two conditions" --for window=x --for gone=y
+# What wait judges itself names the valid form; a word the parser refuses says what is wrong with it.
+FORM="--for window=TITLE|gone=TITLE"
+usage_case "no --for" "$FORM"
+usage_case "--for without a condition" "$FORM" --for
+usage_case "an unknown condition" "$FORM" --for title=x
+usage_case "an empty TITLE" "$FORM" --for window=
+usage_case "a timeout over 600 s" "$FORM" --for window=x --timeout 601
+usage_case "a malformed timeout" 'Invalid --timeout "5s": give whole seconds' --for window=x --timeout 5s
+usage_case "two conditions" "Give one --for: a wait has one condition." --for window=x --for gone=y
 
 if ! bd_start "$P"; then
         t_fail "the Xfce desktop starts" "$(bd_err "$P")"

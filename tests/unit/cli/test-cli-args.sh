@@ -358,7 +358,7 @@ expect 2 '--timeout applies to wait, not show.' lease p --timeout 5
 
 # ---- what is accepted ------------------------------------------------------------------------
 # The common options, after any verb (scripts pass them to verbs that ignore them).
-run status p --quiet --force --yes --timeout 5 --viewer v
+run status p --force --yes --timeout 5 --viewer v
 [ "$rc" = 0 ] && [ "$out" = "p: not running" ] && ok "status takes the common options, and ignores those it has no use for" ||
         not_ok "status takes the common options, and ignores those it has no use for" "exit $rc" "$out" "$err"
 run status --json p
