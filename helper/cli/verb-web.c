@@ -58,6 +58,19 @@ static int parse_ttl(const char *ttl_s, unsigned def, unsigned max, unsigned *re
         return EXIT_OK;
 }
 
+/* What minting a ticket or a token starts with: PROFILE judged, --ttl S read (def when absent), the dir opened. */
+static int mint_begin(const char *profile, const char *ttl_s, unsigned def, unsigned *ret_ttl, char **ret_base,
+                      int *ret_dirfd) {
+        int r;
+
+        if (cli_check_profile(profile) < 0)
+                return EXIT_USAGE;
+        r = parse_ttl(ttl_s, def, TICKET_TTL_MAX, ret_ttl);
+        if (r != EXIT_OK)
+                return r;
+        return open_ticket_dir(ret_base, ret_dirfd);
+}
+
 /* A bearer token for an MCP client of botdesk web (ticket.h), printed alone on stdout. */
 static int verb_web_token(const char *profile, const char *kind, const char *ttl_s) {
         _cleanup_free_ char *base = NULL;
@@ -66,15 +79,11 @@ static int verb_web_token(const char *profile, const char *kind, const char *ttl
         unsigned ttl;
         int r;
 
-        if (cli_check_profile(profile) < 0)
-                return EXIT_USAGE;
         if (kind && !streq(kind, "mcp")) {
-                log_error("Invalid --for %s: a token is for mcp (POST /%s/mcp).", kind, profile);
+                log_error("Invalid --for %s: a token is for mcp (POST /PROFILE/mcp).", kind);
                 return EXIT_USAGE;
         }
-        r = parse_ttl(ttl_s, TICKET_BEARER_TTL_DEFAULT, TICKET_TTL_MAX, &ttl);
-        if (r == EXIT_OK)
-                r = open_ticket_dir(&base, &dirfd);
+        r = mint_begin(profile, ttl_s, TICKET_BEARER_TTL_DEFAULT, &ttl, &base, &dirfd);
         if (r != EXIT_OK)
                 return r;
         r = ticket_mint_bearer_at(dirfd, profile, ttl, token);
@@ -138,9 +147,7 @@ static int verb_web_ticket(const char *profile, const char *viewer, const char *
                 log_error("A ticket needs --viewer ID: 1-%d bytes without control characters.", LEASE_VIEWER_MAX);
                 return EXIT_USAGE;
         }
-        r = parse_ttl(ttl_s, TICKET_TTL_DEFAULT, TICKET_TTL_MAX, &ttl);
-        if (r == EXIT_OK)
-                r = open_ticket_dir(&base, &dirfd);
+        r = mint_begin(profile, ttl_s, TICKET_TTL_DEFAULT, &ttl, &base, &dirfd);
         if (r != EXIT_OK)
                 return r;
         r = ticket_mint_at(dirfd, profile, viewer, ttl, token);

@@ -16,34 +16,7 @@ const { Client } = sdk('@modelcontextprotocol/sdk/client/index.js');
 const { StdioClientTransport } = sdk('@modelcontextprotocol/sdk/client/stdio.js');
 const Ajv = sdk('ajv');
 
-const say = (step, data) => process.stdout.write(JSON.stringify({ step, ...data }) + '\n');
-
-// The width and height a baseline or progressive JPEG's SOF header gives.
-function jpegSize(buf) {
-        if (buf[0] !== 0xff || buf[1] !== 0xd8) return null;
-        let i = 2;
-        while (i + 9 < buf.length) {
-                if (buf[i] !== 0xff) return null;
-                const marker = buf[i + 1], len = buf.readUInt16BE(i + 2);
-                if (marker >= 0xc0 && marker <= 0xc3)
-                        return { height: buf.readUInt16BE(i + 5), width: buf.readUInt16BE(i + 7) };
-                i += 2 + len;
-        }
-        return null;
-}
-
-// A tool result as the test reads it: its JSON text, its picture's size.
-function describe(res) {
-        const text = res.content.find((c) => c.type === 'text');
-        const image = res.content.find((c) => c.type === 'image');
-        let parsed = null;
-        try { parsed = text ? JSON.parse(text.text) : null; } catch (e) { parsed = { unparsable: text.text }; }
-        return {
-                isError: !!res.isError,
-                text: parsed,
-                image: image ? { mimeType: image.mimeType, ...jpegSize(Buffer.from(image.data, 'base64')) } : null,
-        };
-}
+const { say, describe } = require('./mcp-results.cjs');
 
 // On a real Xfce desktop (mcp-xfce.sh): every action of both schemas once,
 // aimed at a GTK entry (MCP_ENTRY "X,Y": its centre in screen pixels) and at

@@ -24,33 +24,7 @@ const { Client, ProtocolError, StreamableHTTPClientTransport } = sdk('@modelcont
 const { StdioClientTransport } = sdk('@modelcontextprotocol/client/stdio');
 const Ajv = sdk('ajv');
 
-const say = (step, data) => process.stdout.write(JSON.stringify({ step, ...data }) + '\n');
-
-// The width and height a baseline or progressive JPEG's SOF header gives.
-function jpegSize(buf) {
-        if (buf[0] !== 0xff || buf[1] !== 0xd8) return null;
-        let i = 2;
-        while (i + 9 < buf.length) {
-                if (buf[i] !== 0xff) return null;
-                const marker = buf[i + 1], len = buf.readUInt16BE(i + 2);
-                if (marker >= 0xc0 && marker <= 0xc3)
-                        return { height: buf.readUInt16BE(i + 5), width: buf.readUInt16BE(i + 7) };
-                i += 2 + len;
-        }
-        return null;
-}
-
-function describe(res) {
-        const text = res.content.find((c) => c.type === 'text');
-        const image = res.content.find((c) => c.type === 'image');
-        let parsed = null;
-        try { parsed = text ? JSON.parse(text.text) : null; } catch (e) { parsed = { unparsable: text.text }; }
-        return {
-                isError: !!res.isError,
-                text: parsed,
-                image: image ? { mimeType: image.mimeType, ...jpegSize(Buffer.from(image.data, 'base64')) } : null,
-        };
-}
+const { say, describe } = require('./mcp-results.cjs');
 
 // fetch() over the Unix socket: the request as the SDK built it, the answer as a Response.
 function unixFetch(url, init = {}) {

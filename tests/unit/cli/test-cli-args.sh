@@ -247,7 +247,7 @@ expect 2 'Usage: botdesk web ticket PROFILE --viewer ID [--ttl S]' web ticket p 
 expect 2 'Usage: botdesk web ticket PROFILE --viewer ID [--ttl S]' web ticket p --listen unix:/x
 expect 2 'Missing PROFILE argument.' web -- ticket
 expect 2 'A ticket needs --viewer ID: 1-128 bytes without control characters.' web ticket p
-expect 2 'Invalid --for vnc: a token is for mcp (POST /p/mcp).' web token p --for vnc
+expect 2 'Invalid --for vnc: a token is for mcp (POST /PROFILE/mcp).' web token p --for vnc
 expect 2 'Invalid --ttl 0: use 1-86400 seconds.' web token p --ttl 0
 expect 2 '--for belongs to botdesk web token.' web ticket p --viewer a --for mcp
 expect 2 'botdesk web revoke takes no option: the token comes on standard input.' web revoke p --ttl 5
