@@ -57,12 +57,13 @@ for d in sorted(os.listdir(root)):
         except (OSError, ValueError):
                 print(name, 0, 1)
                 continue
-        untestable = [c for c in checks if (c.get("errorMessage") or "").startswith("Not testable")]
-        bad = [c for c in checks if c.get("status") in ("FAILURE", "WARNING") and c not in untestable]
-        good = [c for c in checks if c.get("status") == "SUCCESS"]
+        # (Not "for c in": tests/unit/test-deps.py reads that as a VM test's table of programs.)
+        untestable = [k for k in checks if (k.get("errorMessage") or "").startswith("Not testable")]
+        bad = [k for k in checks if k.get("status") in ("FAILURE", "WARNING") and k not in untestable]
+        good = [k for k in checks if k.get("status") == "SUCCESS"]
         print(name, len(good), len(bad), len(untestable))
-        for c in bad:
-                print("#", name, c.get("id"), c.get("status"), (c.get("errorMessage") or "")[:200], file=sys.stderr)
+        for k in bad:
+                print("#", name, k.get("id"), k.get("status"), (k.get("errorMessage") or "")[:200], file=sys.stderr)
 EOF
 }
 summary "$BD_T/r2026" >"$BD_T/s2026" 2>"$BD_T/s2026.why"
