@@ -67,18 +67,13 @@ static int key_get(int dirfd, uint8_t key[static KEY_SIZE]) {
 }
 
 static void mac_hex(const uint8_t key[static KEY_SIZE], const char *payload, char ret[static MAC_HEX + 1]) {
-        static const char hex[] = "0123456789abcdef";
         struct hmac_sha256_ctx ctx;
         uint8_t d[SHA256_DIGEST_SIZE];
 
         hmac_sha256_set_key(&ctx, KEY_SIZE, key);
         hmac_sha256_update(&ctx, strlen(payload), (const uint8_t *) payload);
         hmac_sha256_digest(&ctx, sizeof d, d);
-        for (size_t i = 0; i < sizeof d; i++) {
-                ret[2 * i] = hex[d[i] >> 4];
-                ret[2 * i + 1] = hex[d[i] & 15];
-        }
-        ret[MAC_HEX] = 0;
+        hex_encode(d, sizeof d, ret);
 }
 
 int mcp_state_sign(int dirfd, const char *payload, char **ret) {

@@ -76,16 +76,11 @@ void journal_redact_done(struct journal_redact *r) {
 
 /* The digest of ctx, cut to its first JOURNAL_HMAC_HEX hex digits; ctx forgotten. */
 static void digest_hex(struct hmac_sha256_ctx *ctx, char *hex) {
-        static const char digits[] = "0123456789abcdef";
         uint8_t d[SHA256_DIGEST_SIZE];
 
         hmac_sha256_digest(ctx, sizeof d, d);
         explicit_bzero(ctx, sizeof *ctx);
-        for (unsigned i = 0; i < JOURNAL_HMAC_HEX / 2; i++) {
-                hex[2 * i] = digits[d[i] >> 4];
-                hex[2 * i + 1] = digits[d[i] & 15];
-        }
-        hex[JOURNAL_HMAC_HEX] = 0;
+        hex_encode(d, JOURNAL_HMAC_HEX / 2, hex);
 }
 
 void journal_redact_hmac(const struct journal_redact *r, const void *data, size_t size, char *hex) {

@@ -12,14 +12,6 @@
 
 static const char hexdigits[] = "0123456789abcdef";
 
-static void to_hex(const uint8_t *d, size_t n, char *ret) {
-        for (size_t i = 0; i < n; i++) {
-                ret[2 * i] = hexdigits[d[i] >> 4];
-                ret[2 * i + 1] = hexdigits[d[i] & 15];
-        }
-        ret[2 * n] = 0;
-}
-
 void ticket_sha256_hex(const char *s, char ret[static 65]) {
         struct sha256_ctx ctx;
         uint8_t d[SHA256_DIGEST_SIZE];
@@ -27,7 +19,7 @@ void ticket_sha256_hex(const char *s, char ret[static 65]) {
         sha256_init(&ctx);
         sha256_update(&ctx, strlen(s), (const uint8_t *) s);
         sha256_digest(&ctx, sizeof d, d);
-        to_hex(d, sizeof d, ret);
+        hex_encode(d, sizeof d, ret);
 }
 
 bool ticket_token_valid(const char *s) {
@@ -129,7 +121,7 @@ static int mint(int dirfd, const char *profile, const char *viewer, unsigned ttl
 
         if (getrandom(rnd, sizeof rnd, 0) != (ssize_t) sizeof rnd)
                 return errno > 0 ? -errno : -EIO;
-        to_hex(rnd, sizeof rnd, token);
+        hex_encode(rnd, sizeof rnd, token);
         explicit_bzero(rnd, sizeof rnd);
         ticket_sha256_hex(token, name);
 

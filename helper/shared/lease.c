@@ -43,15 +43,10 @@ void lease_sha256(const void *data, size_t size, unsigned char ret[static 32]) {
 }
 
 void lease_viewer_hash(const char *viewer, char ret[static LEASE_HASH_LEN + 1]) {
-        static const char hex[] = "0123456789abcdef";
         unsigned char d[32];
 
         lease_sha256(viewer, strlen(viewer), d);
-        for (unsigned i = 0; i < LEASE_HASH_LEN / 2; i++) {
-                ret[2 * i] = hex[d[i] >> 4];
-                ret[2 * i + 1] = hex[d[i] & 15];
-        }
-        ret[LEASE_HASH_LEN] = 0;
+        hex_encode(d, LEASE_HASH_LEN / 2, ret);
 }
 
 /* ---- the file ------------------------------------------------------------------------------ */

@@ -461,3 +461,14 @@ int fd_get_path(int fd, char **ret) {
         *ret = strdup(target);
         return *ret ? 0 : -ENOMEM;
 }
+
+void hex_encode(const void *data, size_t n, char *ret) {
+        static const char digits[] = "0123456789abcdef";
+        const uint8_t *d = data;
+
+        for (size_t i = 0; i < n; i++) {
+                ret[2 * i] = digits[d[i] >> 4];
+                ret[2 * i + 1] = digits[d[i] & 15];
+        }
+        ret[2 * n] = 0;
+}

@@ -160,6 +160,9 @@ int write_all(int fd, const void *data, size_t size);
  */
 int inotify_add_watch_fd(int inotify_fd, int fd, uint32_t mask);
 
+/* n bytes of data as 2n lower-case hex digits and a NUL in ret (2n + 1 bytes). */
+void hex_encode(const void *data, size_t n, char *ret);
+
 /* The path fd is open on, as the kernel names it now (new string in *ret). 0, or -errno. */
 int fd_get_path(int fd, char **ret);
 

@@ -19,18 +19,13 @@
 
 /* n_bytes random bytes as 2 * n_bytes hex digits and a NUL; 0 or -errno. */
 static int hex_random(char *out, size_t n_bytes) {
-        static const char hex[] = "0123456789abcdef";
         uint8_t rnd[32];
 
         if (n_bytes > sizeof rnd)
                 return -EINVAL;
         if (getrandom(rnd, n_bytes, 0) != (ssize_t) n_bytes)
                 return -EIO;
-        for (size_t i = 0; i < n_bytes; i++) {
-                out[2 * i] = hex[rnd[i] >> 4];
-                out[2 * i + 1] = hex[rnd[i] & 15];
-        }
-        out[2 * n_bytes] = 0;
+        hex_encode(rnd, n_bytes, out);
         explicit_bzero(rnd, sizeof rnd);
         return 0;
 }
