@@ -107,21 +107,17 @@ static int respond(struct conn *c, unsigned status, const char *body, bool allow
 /* A refusal of HTTP's own, as the SDK's server words it: a JSON-RPC error without an id. */
 static int refuse(struct conn *c, unsigned status, int code, const char *message, bool allow_post, bool close_after) {
         _cleanup_free_ char *body = NULL;
-        struct json_mem m;
+        size_t size = 0;
+        FILE *f = open_memstream(&body, &size);
 
-        if (json_mem_open(&m) < 0)
+        if (!f)
                 return -ENOMEM;
-        json_object_begin(&m.j);
-        json_kv_string(&m.j, "jsonrpc", "2.0");
-        json_key(&m.j, "error");
-        json_object_begin(&m.j);
-        json_kv_int(&m.j, "code", code);
-        json_kv_string(&m.j, "message", message);
-        json_object_end(&m.j);
-        json_kv_null(&m.j, "id");
-        json_object_end(&m.j);
-        if (json_mem_close(&m, &body) < 0)
+        jsonrpc_write_error(f, NULL, code, message);
+        if (fclose(f) != 0)
                 return -ENOMEM;
+        /* One line: HTTP's body is the JSON without its newline. */
+        if (size > 0 && body[size - 1] == '\n')
+                body[--size] = 0;
         return respond(c, status, body, allow_post, close_after);
 }
 
