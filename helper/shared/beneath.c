@@ -59,7 +59,6 @@ static int file_type_error(mode_t mode) {
 
 int beneath_open_read(int rootfd, const char *path, uint64_t max, uint64_t *ret_size) {
         _cleanup_close_ int pathfd = -EBADF, fd = -EBADF;
-        char proc[64];
         struct stat st;
         int r;
 
@@ -77,10 +76,9 @@ int beneath_open_read(int rootfd, const char *path, uint64_t max, uint64_t *ret_
                 return r;
         if ((uint64_t) st.st_size > max)
                 return -EFBIG;
-        snprintf(proc, sizeof proc, "/proc/self/fd/%d", pathfd);
-        fd = open(proc, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+        fd = fd_reopen(pathfd, O_RDONLY | O_NOCTTY | O_NONBLOCK);
         if (fd < 0)
-                return negative_errno();
+                return fd;
         *ret_size = (uint64_t) st.st_size;
         return TAKE_FD(fd);
 }

@@ -42,7 +42,7 @@ char *strdup_printf(const char *fmt, ...) {
         return s;
 }
 
-static int read_full_fd(int fd, char **ret, size_t *ret_size, size_t max) {
+int read_full_fd(int fd, char **ret, size_t *ret_size, size_t max) {
         _cleanup_free_ char *buf = NULL;
         size_t size = 0, allocated = 0;
 
@@ -445,6 +445,15 @@ int inotify_add_watch_fd(int inotify_fd, int fd, uint32_t mask) {
         proc_fd_path(fd, path);
         wd = inotify_add_watch(inotify_fd, path, mask);
         return wd < 0 ? negative_errno() : wd;
+}
+
+int fd_reopen(int fd, int flags) {
+        char path[sizeof "/proc/self/fd/" + 12];
+        int r;
+
+        proc_fd_path(fd, path);
+        r = open(path, flags | O_CLOEXEC);
+        return r < 0 ? negative_errno() : r;
 }
 
 int fd_get_path(int fd, char **ret) {

@@ -43,6 +43,11 @@ static inline const char *startswith(const char *s, const char *prefix) {
         return strncmp(s, prefix, l) == 0 ? s + l : NULL;
 }
 
+/* The operand "-": standard input or output, as for cat(1). */
+static inline bool word_is_stdio(const char *w) {
+        return w && streq(w, "-");
+}
+
 static inline const char *strnull(const char *s) {
         return s ?: "(null)";
 }
@@ -163,6 +168,9 @@ int inotify_add_watch_fd(int inotify_fd, int fd, uint32_t mask);
 /* n bytes of data as 2n lower-case hex digits and a NUL in ret (2n + 1 bytes). */
 void hex_encode(const void *data, size_t n, char *ret);
 
+/* The inode fd is open on (an O_PATH fd, say) opened anew with flags (O_CLOEXEC added): the new fd, or -errno. */
+int fd_reopen(int fd, int flags);
+
 /* The path fd is open on, as the kernel names it now (new string in *ret). 0, or -errno. */
 int fd_get_path(int fd, char **ret);
 
@@ -181,6 +189,8 @@ int remove_tree_at(int parent_fd, const char *name);
 /* Read what fits of a small file from fd into buf; the length, or -EFBIG if it does not fit. */
 ssize_t read_small(int fd, char *buf, size_t size);
 int read_full_file(const char *path, char **ret, size_t *ret_size, size_t max);
+/* All of fd, NUL-terminated (not counted in *ret_size), at most max bytes (-EFBIG past them). */
+int read_full_fd(int fd, char **ret, size_t *ret_size, size_t max);
 /* A state file in a verified directory: opened with flags (O_RDONLY, or
  * O_WRONLY|O_APPEND|O_CREAT with mode...) and O_NOFOLLOW|O_NONBLOCK, and
  * anything but a regular file refused (-ELOOP, -EISDIR, -EBADFD). The fd,
