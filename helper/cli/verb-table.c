@@ -233,6 +233,33 @@ static const struct verb verbs[] = {
                    "  set   make standard input the desktop's clipboard (the helper serves it)\n",
           .options = OPTS_ACTION | OPT(OPT_TYPE), .words = "PROFILE get|set", .action = true, .placed = true,
           .remote_stdin = true, .own_options = true, .run = verb_x11_args },
+        { "files",
+          "  files PROFILE put LOCAL [DEST] | get SRC [LOCAL] | ls [DIR] | rm PATH\n"
+          "                                files in and out of the desktop's home\n"
+          "  files PROFILE downloads [--since CURSOR] [--timeout S]\n"
+          "                                what the desktop's browser finished downloading\n",
+          .usage = "Usage: botdesk files PROFILE put LOCAL [DEST] [--force] [--json]\n"
+                   "       botdesk files PROFILE get SRC [LOCAL|-] [--force] [--json]\n"
+                   "       botdesk files PROFILE ls [DIR] [--json]\n"
+                   "       botdesk files PROFILE rm PATH\n"
+                   "       botdesk files PROFILE downloads [--since CURSOR] [--timeout S]\n"
+                   "\n"
+                   "Files between here and the desktop's home (its state dir, where its browser profile and\n"
+                   "Downloads live). Paths there are relative to the home, and the kernel keeps them in it:\n"
+                   "no .., absolute path or symlink leads out; FIFOs, devices and sockets are refused.\n"
+                   "Written whole or not at all, mode 0600; at most 100 MiB. Gated by the control lease\n"
+                   "like every agent action (3 while a human holds control) and journaled: path, size and\n"
+                   "SHA-256, never the content.\n"
+                   "  put LOCAL [DEST]  copy LOCAL (- : standard input, DEST then needed) to DEST, or into\n"
+                   "                    DEST when it is a directory (default: the home)\n"
+                   "  get SRC [LOCAL]   copy SRC here to LOCAL (default: its name; - : standard output)\n"
+                   "  --force           replace a file that exists (never a directory, FIFO or device)\n"
+                   "  downloads         the files that finished in Downloads after --since CURSOR (the\n"
+                   "                    \"cursor\" of the last answer; default: all), as JSON; with --timeout S,\n"
+                   "                    waits up to S seconds for one when there is none yet (1 if none came)\n",
+          .options = OPTS_ACTION | OPT(OPT_JSON) | OPT(OPT_FORCE) | OPT(OPT_SINCE) | OPT(OPT_TIMEOUT),
+          .words = "PROFILE put|get|ls|rm|downloads", .epoch = true, .own_options = true, .operands = 4,
+          .run = verb_files },
         { "act",
           "  act PROFILE [--vendor V] [--screenshots base64|DIR] [--start]\n"
           "                                a model's computer-use output a line in, the answer in its shape out\n",

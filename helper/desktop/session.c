@@ -21,6 +21,7 @@ void session_dirs_done(struct session_dirs *d) {
         free(d->config_home);
         free(d->cache_home);
         free(d->data_home);
+        free(d->downloads);
         *d = (struct session_dirs) {};
 }
 
@@ -29,9 +30,10 @@ int session_dirs_for(const struct bd_paths *p, struct session_dirs *ret) {
                 .config_home = strdup_printf("%s/xdg/config", p->state),
                 .cache_home = strdup_printf("%s/xdg/cache", p->state),
                 .data_home = strdup_printf("%s/xdg/data", p->state),
+                .downloads = strdup_printf("%s/" PROFILE_DOWNLOADS_DIR, p->state),
         };
 
-        if (!d.config_home || !d.cache_home || !d.data_home) {
+        if (!d.config_home || !d.cache_home || !d.data_home || !d.downloads) {
                 session_dirs_done(&d);
                 return -ENOMEM;
         }
@@ -125,6 +127,34 @@ static int mask_services(const struct session_dirs *d) {
         return write_file_atomic_at(fd, portal_mask_name, portal_mask, strlen(portal_mask), 0600);
 }
 
+/*
+ * The browser saves where xdg-user-dirs says (Chromium and Firefox read
+ * $XDG_CONFIG_HOME/user-dirs.dirs): in the desktop's home, where `botdesk
+ * files` and the downloads tool look, not in the caller's ~/Downloads.
+ * Written once; a file there already (the user's, or xdg-user-dirs-update's)
+ * is theirs.
+ */
+static int seed_download_dir(const struct session_dirs *d) {
+        _cleanup_free_ char *line = NULL;
+        _cleanup_close_ int fd = -EBADF;
+
+        if (mkdir(d->downloads, 0700) < 0 && errno != EEXIST)
+                return negative_errno();
+        /* The file's syntax is the shell's: a path it would read differently is left out. */
+        if (strpbrk(d->downloads, "\"\\$`\n"))
+                return 0;
+        fd = open(d->config_home, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+        if (fd < 0)
+                return negative_errno();
+        if (faccessat(fd, "user-dirs.dirs", F_OK, AT_SYMLINK_NOFOLLOW) == 0)
+                return 0;
+        line = strdup_printf("# botdesk: the browser's downloads go to the desktop's home.\nXDG_DOWNLOAD_DIR=\"%s\"\n",
+                             d->downloads);
+        if (!line)
+                return -ENOMEM;
+        return write_file_atomic_at(fd, "user-dirs.dirs", line, strlen(line), 0600);
+}
+
 int session_prepare_dirs(const struct session_dirs *d, const char *skel_dir, char *const *browser_argv) {
         _cleanup_close_ int src = -EBADF, dst = -EBADF;
         _cleanup_free_ char *panel = NULL, *applications = NULL;
@@ -138,6 +168,8 @@ int session_prepare_dirs(const struct session_dirs *d, const char *skel_dir, cha
                 r = mkdir_parents(d->data_home, 0700);
         if (r >= 0)
                 r = mask_services(d);
+        if (r >= 0)
+                r = seed_download_dir(d);
         if (r < 0)
                 return r;
         if (!skel_dir)

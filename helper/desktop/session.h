@@ -14,13 +14,15 @@ struct session_dirs {
         char *config_home;  /* STATE/xdg/config */
         char *cache_home;   /* STATE/xdg/cache */
         char *data_home;    /* STATE/xdg/data */
+        char *downloads;    /* STATE/Downloads: its XDG_DOWNLOAD_DIR, where botdesk files finds downloads */
 };
 
 int session_dirs_for(const struct bd_paths *p, struct session_dirs *ret);
 void session_dirs_done(struct session_dirs *d);
 
-/* Create the XDG dirs; on first use copy the skeleton (never overwriting)
- * and seed the dock's launchers (browser_argv may be NULL). */
+/* Create the XDG dirs and Downloads (named in user-dirs.dirs unless the
+ * user's file says otherwise); on first use copy the skeleton (never
+ * overwriting) and seed the dock's launchers (browser_argv may be NULL). */
 int session_prepare_dirs(const struct session_dirs *d, const char *skel_dir, char *const *browser_argv);
 
 /*

@@ -35,6 +35,9 @@ void paths_remove_spare(const char *spare, bool runtime_too);
  * spare's dirs. */
 void paths_remove_spare_alias(const char *spare);
 
+/* The desktop's download folder, in its state dir (its "home" for files). */
+#define PROFILE_DOWNLOADS_DIR "Downloads"
+
 struct bd_paths {
         char *runtime_base;    /* $XDG_RUNTIME_DIR/botdesk (or the private fallback) */
         char *runtime;         /* runtime_base/PROFILE, 0700 */
