@@ -10,6 +10,7 @@
 #include "agent.h"
 #include "agent-strokes.h"
 #include "clipboard.h"
+#include "files.h"
 #include "cli.h"
 #include "cli-desktop.h"
 #include "jsonrpc.h"
@@ -72,6 +73,7 @@ int agent_open(struct agent *a, const char *profile) {
                 .max_pixels = MCP_SPACE_MAX_PIXELS_DEFAULT,
                 .quiet_ms = SETTLE_QUIET_MS_DEFAULT,
                 .settle_cap_ms = SETTLE_CAP_MS_DEFAULT,
+                .files_mcp_max = FILES_MCP_MAX_BYTES_DEFAULT,
         };
         if (cli_load_config(profile, &c) < 0) {
                 config_done(&c);

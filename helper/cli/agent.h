@@ -34,6 +34,7 @@ struct agent {
         unsigned max_edge, max_pixels;
         unsigned quiet_ms, settle_cap_ms;
         size_t clipboard_max;
+        uint64_t files_mcp_max;         /* [files] mcp_max_bytes: the file tools' cap */
         struct mcp_tool_set tools;      /* [agent] mcp_tools and toolset_disabled: the screen's tools offered */
         unsigned frame_width;           /* the journal's frames ([journal] frame_width), 0: no journal */
         unsigned long long epoch_pin;   /* the epoch the next action is pinned to (cli.h), or CLI_EPOCH_ANY */

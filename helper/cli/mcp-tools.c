@@ -12,6 +12,7 @@
 #include "lease.h"
 #include "mcp-a11y.h"
 #include "mcp-ask.h"
+#include "mcp-files.h"
 #include "mcp-tools.h"
 #include "thumbnail.h"
 #include "util.h"
@@ -362,6 +363,22 @@ const struct mcp_tool mcp_desktop_tools[] = {
           "Act on an element by its id (from a11y_tree or a11y_find): action is one it offers (click, press, "
           "activate, ...) or set-text with text.",
           .schema = a11y_do_schema, .flags = MCP_TOOL_ACTS, .call = mcp_a11y_tool },
+        { "file_upload",
+          "Put a file into the desktop's home (where its browser's Downloads are): path relative to the home, "
+          "content its bytes in base64; force replaces a file that exists. Written whole or not at all.",
+          .schema = mcp_file_upload_schema, .flags = MCP_TOOL_ACTS, .call = mcp_files_tool },
+        { "file_download",
+          "A file of the desktop's home (path relative to it, e.g. Downloads/report.pdf): its size and SHA-256, and "
+          "its bytes as an embedded resource with a MIME type.",
+          .schema = mcp_file_download_schema, .flags = MCP_TOOL_ACTS, .call = mcp_files_tool },
+        { "file_list",
+          "The entries of a directory of the desktop's home (path relative to it; default the home): name, type, "
+          "size, mtime.",
+          .schema = mcp_file_list_schema, .flags = MCP_TOOL_ACTS, .call = mcp_files_tool },
+        { "downloads",
+          "The files the desktop's browser finished downloading into Downloads since a cursor (the \"cursor\" of "
+          "the last answer; default: all), oldest first. With wait_ms and none yet, waits that long for one.",
+          .schema = mcp_downloads_schema, .flags = MCP_TOOL_ACTS, .call = mcp_files_tool },
         /* Last: tools/list has always ended with them. */
         { "(toolset members)", .flags = MCP_TOOL_ACTS | MCP_TOOL_MEMBERS, .call = tool_member },
 };

@@ -51,6 +51,18 @@ void mcp_result_image(struct mcp_result *res, const char *mime, const char *base
         json_object_end(&res->j);
 }
 
+void mcp_result_blob(struct mcp_result *res, const char *uri, const char *mime, const char *base64) {
+        json_object_begin(&res->j);
+        json_kv_string(&res->j, "type", "resource");
+        json_key(&res->j, "resource");
+        json_object_begin(&res->j);
+        json_kv_string(&res->j, "uri", uri);
+        json_kv_string(&res->j, "mimeType", mime);
+        json_kv_string(&res->j, "blob", base64);
+        json_object_end(&res->j);
+        json_object_end(&res->j);
+}
+
 void mcp_result_error(struct mcp_result *res, const char *text) {
         res->is_error = true;
         mcp_result_text(res, text);

@@ -60,6 +60,8 @@ void mcp_result_text(struct mcp_result *res, const char *text);
 void mcp_result_textf(struct mcp_result *res, const char *fmt, ...) _printf_(2, 3);
 /* An image item, data already base64. */
 void mcp_result_image(struct mcp_result *res, const char *mime, const char *base64);
+/* An embedded resource item: a file's bytes (base64) under uri, with its MIME type. */
+void mcp_result_blob(struct mcp_result *res, const char *uri, const char *mime, const char *base64);
 /* An error result (isError: true) with text, which names what to do instead. */
 void mcp_result_error(struct mcp_result *res, const char *text);
 
