@@ -21,7 +21,8 @@
  * a reservation that only root may remove is left to the next open, which
  * drops reservations whose opener and session are both gone.
  *
- * Arguments: debug, config=PATH (default /etc/botdesk.ini), rundir=PATH
+ * Arguments: debug, config=PATH (default: the system files, /etc/botdesk.ini,
+ * /etc/botdesk/botdesk.ini and its drop-ins; PATH: that file and PATH.d/), rundir=PATH
  * (default /run/botdesk). No exit(), no setenv(), no static mutable state,
  * no fd or bus connection outlives a call.
  */
@@ -56,7 +57,7 @@ struct session_data {
 
 static void parse_args(pam_handle_t *pamh, int argc, const char **argv, struct args *a) {
         *a = (struct args) {
-                .config = CONFIG_SYSTEM_PATH,
+                .config = NULL, /* the system files */
                 .rundir = DEFAULT_RUNDIR,
         };
 
@@ -240,9 +241,13 @@ static int open_session(pam_handle_t *pamh, const struct args *a, const char *pr
         struct config_errors errs = {};
         const struct config_sources src = {
                 .system_path = a->config,
+                /* No config=: the system files where the build put them,
+                 * whatever BOTDESK_CONFIG the caller's environment has. */
+                .sysconf_dir = a->config ? NULL : CONFIG_SYSCONF_DIR,
                 .user_path = "", /* host-wide decisions: no user file */
                 .root_context = true,
         };
+        const char *where = a->config ?: CONFIG_SYSTEM_FILES;
         struct reservation mine = {};
         const struct passwd *pw;
         const void *item = NULL;
@@ -280,7 +285,7 @@ static int open_session(pam_handle_t *pamh, const struct args *a, const char *pr
                         pam_syslog(pamh, LOG_ERR, "%s", t ?: errs.items[i].message);
                 }
                 if (errs.n == 0)
-                        log_errno_pam(pamh, LOG_ERR, r, "Cannot load %s: %m", a->config);
+                        log_errno_pam(pamh, LOG_ERR, r, "Cannot load %s: %m", where);
                 pam_syslog(pamh, LOG_ERR, "Refusing botdesk session %s: the configuration has errors.", profile);
                 config_errors_done(&errs);
                 return r == -ENOMEM ? r : -EINVAL;
@@ -289,12 +294,12 @@ static int open_session(pam_handle_t *pamh, const struct args *a, const char *pr
 
         if (c.user && !streq(c.user, user) && !streq(c.user, pw->pw_name)) {
                 pam_syslog(pamh, LOG_ERR, "Profile %s belongs to user %s (user = in [profile.%s] of %s), refusing a session for %s.",
-                           profile, c.user, profile, a->config, pw->pw_name);
+                           profile, c.user, profile, where, pw->pw_name);
                 return -EPERM;
         }
         if (!c.user && pw->pw_uid == 0) {
                 pam_syslog(pamh, LOG_ERR, "Refusing a botdesk session as root: set user = in [profile.%s] of %s.",
-                           profile, a->config);
+                           profile, where);
                 return -EPERM;
         }
 
@@ -335,7 +340,7 @@ static int open_session(pam_handle_t *pamh, const struct args *a, const char *pr
         if (n == -EBUSY) {
                 pam_syslog(pamh, LOG_ERR,
                            "No free X display for profile %s in the band %u-%u ([display] band in %s): stop a desktop or widen the band.",
-                           profile, c.band_min, c.band_max, a->config);
+                           profile, c.band_min, c.band_max, where);
                 return -EBUSY;
         }
         if (n < 0)

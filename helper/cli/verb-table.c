@@ -66,6 +66,7 @@ const struct cli_option cli_options[_OPT_MAX] = {
         [OPT_MAX_NODES] = { "--max-nodes", NULL, VALUE_ANY },
         [OPT_FOR] = { "--for", NULL, VALUE_ANY, .judges_missing = true },
         [OPT_VENDOR] = { "--vendor", NULL, VALUE_WORDS, "auto anthropic openai gemini" },
+        [OPT_ORIGIN] = { "--origin" },
 };
 
 /* botdesk help [VERB]: VERB's own usage, as botdesk VERB --help prints it; else the list of verbs. */
@@ -365,7 +366,7 @@ static const struct verb verbs[] = {
           "                                install the missing programs with the distribution's tool\n"
           "                                (one at a time; sudo -S gets the password from stdin)\n",
           .options = OPT(OPT_YES) | OPT(OPT_TIMEOUT) | OPT(OPT_PASSWORD_STDIN) | OPT(OPT_QUIET) | OPT(OPT_HELP), .run = verb_install },
-        { "config", "  config check|show [--profile P]\n", .options = OPT(OPT_PROFILE) | OPT(OPT_HELP), .words = "check|show",
+        { "config", "  config check|show [--profile P] [--origin]\n", .options = OPT(OPT_PROFILE) | OPT(OPT_ORIGIN) | OPT(OPT_HELP), .words = "check|show",
           .run = verb_config },
         { "help", .options = OPT(OPT_HELP), .words = "VERB", .unlisted = true, .run = verb_help },
         { "__verbs", .options = OPT(OPT_HELP), .internal = true, .run = verb_list_verbs },

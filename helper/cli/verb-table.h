@@ -73,6 +73,8 @@ enum cli_option_id {
         /* wait */
         OPT_FOR,
         OPT_VENDOR,
+        /* config show */
+        OPT_ORIGIN,
         _OPT_MAX,
 };
 

@@ -36,6 +36,7 @@ struct cli_args {
         bool help;              /* --help, -h: the verb's usage instead */
         unsigned timeout;       /* seconds; 0 = not given */
         const char *profile_opt;        /* config: --profile */
+        bool origin;                    /* config show: --origin */
         const char *viewer;
         const char *reason;
         const char *until;
@@ -180,7 +181,7 @@ int verb_doctor(const struct cli_args *a);
  */
 int verb_install(const struct cli_args *a);
 
-/* botdesk config check|show [--profile P]: 2 with every error, file:line, when the configuration is invalid. */
+/* botdesk config check|show [--profile P] [--origin]: 2 with every error, file:line, when the configuration is invalid. */
 int verb_config(const struct cli_args *a);
 int verb_files(const struct cli_args *a);
 

@@ -3,8 +3,9 @@
  * botdesk-session-generator: a systemd system generator for the logind tier.
  *
  * botdesk-session@.service carries no User=: the owner of a profile is
- * host configuration, `user =` in [profile.NAME] of /etc/botdesk.ini. For
- * each profile that names one, this writes
+ * host configuration, `user =` in [profile.NAME] of the system files
+ * (/etc/botdesk.ini, /etc/botdesk/botdesk.ini and its drop-ins; config.h
+ * says the order). For each profile that names one, this writes
  *
  *     NORMAL_DIR/botdesk-session@NAME.service.d/50-user.conf
  *         [Service]
@@ -22,10 +23,12 @@
 #include <sys/stat.h>
 
 #include "config.h"
+#include "keys.h"
 #include "log.h"
 #include "util.h"
 
-static int write_dropin(int normal_fd, const char *profile, const char *user, const char *config_path) {
+/* origin: the file and line of the user = that won, as FILE:LINE. */
+static int write_dropin(int normal_fd, const char *profile, const char *user, const char *origin) {
         _cleanup_free_ char *dir = NULL, *text = NULL;
         _cleanup_close_ int dfd = -EBADF;
 
@@ -33,7 +36,7 @@ static int write_dropin(int normal_fd, const char *profile, const char *user, co
         text = strdup_printf("# Written by botdesk-session-generator from %s ([profile.%s] user =).\n"
                              "[Service]\n"
                              "User=%s\n",
-                             config_path, profile, user);
+                             origin, profile, user);
         if (!dir || !text)
                 return -ENOMEM;
         if (mkdirat(normal_fd, dir, 0755) < 0 && errno != EEXIST)
@@ -64,11 +67,15 @@ int main(int argc, char **argv) {
                 return 2;
         }
 
-        /* BOTDESK_CONFIG (tests, containers) as everywhere else; systemd sets none. */
+        /* BOTDESK_CONFIG (tests, containers) as everywhere else; systemd
+         * sets none. Else the system files where the build put them. */
         config_path = secure_getenv("BOTDESK_CONFIG");
-        if (!config_path || config_path[0] != '/')
-                config_path = CONFIG_SYSTEM_PATH;
-        src.system_path = config_path;
+        if (config_path && config_path[0] == '/')
+                src.system_path = config_path;
+        else {
+                config_path = CONFIG_SYSTEM_FILES;
+                src.sysconf_dir = CONFIG_SYSCONF_DIR;
+        }
 
         normal_fd = open(argv[1], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (normal_fd < 0) {
@@ -106,7 +113,13 @@ int main(int argc, char **argv) {
 
                 (void) config_set_build(set, *name, &c);
                 if (c.user) {
-                        r = write_dropin(normal_fd, *name, c.user, config_path);
+                        _cleanup_free_ char *origin = NULL;
+                        const char *file = NULL;
+                        unsigned line = 0;
+
+                        if (config_set_origin(set, *name, KEY_USER, &file, &line) > 0)
+                                origin = strdup_printf("%s:%u", file, line);
+                        r = origin ? write_dropin(normal_fd, *name, c.user, origin) : -ENOMEM;
                         if (r < 0)
                                 log_error_errno(r, "Cannot write the drop-in of botdesk-session@%s.service: %m", *name);
                         else

@@ -76,16 +76,16 @@ t_is "$RC" 0 "stop of a profile never started exits 0"
 run st0 "$BOTDESK" status --json "$(bd_profile never)"
 t_is "$RC" 0 "status of a profile never started exits 0"
 t_match "$OUT" '"running": false' "and says it is not running"
-# The system file is the one the build was configured for (--sysconfdir),
-# and an error about a host-wide key in the user's file names it.
+# The system files are the ones the build was configured for (--sysconfdir),
+# and an error about a host-wide key in the user's file names them.
 sysconf=$(sed -n 's/^#define BOTDESK_CONFIG_PATH "\(.*\)"$/\1/p' "$BD_BUILD_DIR/botdesk-config.h" 2>/dev/null)
 mkdir -p "$XDG_CONFIG_HOME/botdesk"
 printf '[display]\nband = 20-30\n' >"$XDG_CONFIG_HOME/botdesk/botdesk.ini"
 run hostwide "$BOTDESK" config check
 t_is "$RC" 2 "a host-wide key in the user's file is a configuration error"
 [ -n "$sysconf" ] || sysconf="(BOTDESK_CONFIG_PATH not found in botdesk-config.h)"
-t_match "$ERR" "host-wide and may only be set in $sysconf\$" \
-        "the error names the system file of the configured sysconfdir, $sysconf"
+t_match "$ERR" "host-wide and may only be set in a system file: ${sysconf%.ini}/botdesk.ini, its drop-ins or $sysconf\$" \
+        "the error names the system files of the configured sysconfdir, $sysconf among them"
 rm -f "$XDG_CONFIG_HOME/botdesk/botdesk.ini"
 
 # Before the verb, only --help and --version: anything else says where options go.

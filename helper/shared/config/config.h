@@ -7,16 +7,36 @@
 #include <stdio.h>
 
 /*
- * /etc/botdesk.ini. Order of application: built-in
- * defaults, the system file (BOTDESK_CONFIG or /etc/botdesk.ini), the user
- * file ($XDG_CONFIG_HOME/botdesk/botdesk.ini), then the [profile.NAME]
- * sections of both files for the profile asked for. Every entry of every
- * file is validated, including sections of other profiles, so that
- * `botdesk config check` reports every error with file and line.
+ * The configuration: INI files, every one optional. Order of application,
+ * later values winning:
+ *
+ *   built-in defaults;
+ *   SYSCONFDIR/botdesk.ini              the original place, kept working;
+ *   SYSCONFDIR/botdesk/botdesk.ini      a directory a ConfigMap can be;
+ *   the drop-ins: the .ini files of SYSCONFDIR/botdesk/botdesk.ini.d/,
+ *   in lexical order;
+ *   the user file ($XDG_CONFIG_HOME/botdesk/botdesk.ini, else
+ *   ~/.config/botdesk/botdesk.ini), then its drop-ins in botdesk.ini.d/;
+ *   then the [profile.NAME] sections of all of these, in the same order,
+ *   for the profile asked for.
+ *
+ * BOTDESK_CONFIG=FILE replaces the three system sources with FILE and its
+ * drop-ins FILE.d/ (for /etc/botdesk/botdesk.ini: the same directory as
+ * without it). Every entry of every file is validated, including sections
+ * of other profiles, so that `botdesk config check` reports every error
+ * with file and line.
  */
 
 /* /etc/botdesk.ini for a build with --sysconfdir=/etc (what packages use). */
 #define CONFIG_SYSTEM_PATH BOTDESK_CONFIG_PATH
+/* /etc: where the system files are (SYSCONFDIR/botdesk/botdesk.ini ...). */
+#define CONFIG_SYSCONF_DIR BOTDESK_SYSCONFDIR
+/* The system files, as messages name them. */
+#define CONFIG_SYSTEM_FILES CONFIG_SYSCONF_DIR "/botdesk/botdesk.ini, its drop-ins or " CONFIG_SYSTEM_PATH
+/* A main file's drop-ins: the directory named like it with this suffix. */
+#define CONFIG_DROPIN_DIR_SUFFIX ".d"
+/* A drop-in's name ends so; other entries of the directory are ignored. */
+#define CONFIG_DROPIN_SUFFIX ".ini"
 /* Longer lines are errors, never truncated. 198 characters of text, with
  * the line's '\n' and the NUL, fill libinih's 200-byte line buffer
  * (INI_MAX_LINE); inih would split a longer line, reader.c refuses it. */
@@ -118,14 +138,22 @@ void config_done(struct bd_config *c);
 void config_errors_done(struct config_errors *e);
 
 struct config_sources {
-        const char *system_path;      /* NULL: BOTDESK_CONFIG, else /etc/botdesk.ini */
-        const char *user_path;        /* NULL: $XDG_CONFIG_HOME/botdesk/botdesk.ini (or ~/.config/...); "" = none */
-        bool root_context;            /* PAM: system file must be root-owned, not g/o-writable */
+        /* A system file and its drop-ins (PATH.d/), in place of the standard
+         * system files; NULL: BOTDESK_CONFIG, else the standard ones. */
+        const char *system_path;
+        /* Where the standard system files are (tests: a scratch dir): NULL =
+         * CONFIG_SYSCONF_DIR. Set, BOTDESK_CONFIG is not read either. */
+        const char *sysconf_dir;
+        /* NULL: $XDG_CONFIG_HOME/botdesk/botdesk.ini (or ~/.config/...); "" = none.
+         * Its drop-ins are in PATH.d/. */
+        const char *user_path;
+        bool root_context;            /* PAM: system files must be root-owned, not g/o-writable */
 };
 
 /*
  * Load the configuration for profile (may be NULL: globals only). A missing
- * file is not an error. Returns 0 when there were no errors, -EINVAL when
+ * file or drop-in directory is not an error; a drop-in that is not a regular
+ * file, or that another uid may write, is one (and nothing of it is used). Returns 0 when there were no errors, -EINVAL when
  * errs holds at least one error (c is then still filled with what was
  * valid), other -errno for failures to read an existing file (also recorded
  * in errs with line 0).
@@ -151,6 +179,14 @@ int config_set_build(const struct config_set *s, const char *profile, struct bd_
 /* The names of the [profile.NAME] sections holding at least one valid
  * entry, in the order of application, each once. An empty set: *ret NULL. */
 int config_set_profiles(const struct config_set *s, char ***ret);
+/* The files the set was read from (those that exist and were parsed,
+ * errors or not), in the order of application: the i-th, NULL past the last. */
+const char *config_set_file(const struct config_set *s, size_t i);
+/* Where profile's (NULL: the globals') value of key (an enum config_key,
+ * keys.h) was set: 1 with the file and line of the entry that won, 0 when
+ * it is the default. *ret_file points into s. */
+int config_set_origin(const struct config_set *s, const char *profile, unsigned key, const char **ret_file,
+                      unsigned *ret_line);
 
 /* Parse one file's text (for tests and the fuzzer): same validation, the
  * given name is used in errors. is_user_file refuses host-wide keys. */
@@ -159,6 +195,9 @@ int config_load_string(struct bd_config *c, const char *profile, const char *tex
 
 /* Print the effective values as INI (config show). */
 void config_dump(const struct bd_config *c, FILE *f);
+/* The same with where each value comes from, FILE:LINE or (default), as a
+ * comment beside it (config show --origin): c built from s for profile. */
+void config_dump_origin(const struct bd_config *c, const struct config_set *s, const char *profile, FILE *f);
 /* The same text in a string (malloc'd), or NULL on ENOMEM: two
  * configurations are the same when their texts are. */
 char *config_dump_text(const struct bd_config *c);

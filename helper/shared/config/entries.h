@@ -22,12 +22,28 @@ struct config_file {
         size_t n_entries, n_allocated;
 };
 
-/* The valid entries of every file of one load, files in the order of
+/* The valid entries of every file one load read, files in the order of
  * application: what every profile's values are built from. */
 struct config_set {
-        struct config_file files[2];
-        size_t n_files;
+        struct config_file *files;
+        size_t n_files, n_allocated;
 };
+
+void config_file_done(struct config_file *f);
+
+/* load.c: judges one file's text, appending every error to errs and every
+ * valid entry to out (whose name is already set). Returns 0 or -ENOMEM;
+ * errors in the text are not failures here. */
+int config_parse_text(const char *text, size_t size, bool user_file, struct config_file *out,
+                      struct config_errors *errs);
+/* s with control characters as \xNN, for terminals and the journal: a new
+ * string, or NULL on ENOMEM. */
+char *config_escape(const char *s);
+
+/* sources.c: every file of src read into s, in the order of application,
+ * every error recorded in errs. 0, -ENOMEM, or the first failure to read a
+ * file that exists (-errno; the other files are read all the same). */
+int config_sources_read(const struct config_sources *src, struct config_set *s, struct config_errors *errs);
 
 /* Whether e takes part in the globals (globals) or in profile's sections. */
 bool config_entry_applies(const struct config_entry *e, bool globals, const char *profile);

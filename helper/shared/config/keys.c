@@ -147,66 +147,94 @@ void config_done(struct bd_config *c) {
         *c = (struct bd_config) {};
 }
 
-static void dump_value(const struct bd_config *c, const struct config_key_def *k, FILE *f) {
+/* "key = value" without the newline; the number of characters printed. */
+static int dump_value(const struct bd_config *c, const struct config_key_def *k, FILE *f) {
         const char *base = (const char *) c;
         const unsigned *a = (const unsigned *) (base + k->offset), *b = (const unsigned *) (base + k->offset2);
+        int n;
 
         switch (k->kind) {
         case VALUE_UINT:
         case VALUE_DEPTH:
-                fprintf(f, "%s = %u\n", k->name, *a);
+                n = fprintf(f, "%s = %u", k->name, *a);
                 break;
         case VALUE_BAND:
-                fprintf(f, "%s = %u-%u\n", k->name, *a, *b);
+                n = fprintf(f, "%s = %u-%u", k->name, *a, *b);
                 break;
         case VALUE_GEOMETRY:
-                fprintf(f, "%s = %ux%u\n", k->name, *a, *b);
+                n = fprintf(f, "%s = %ux%u", k->name, *a, *b);
                 break;
         case VALUE_DESKTOP:
-                fprintf(f, "%s = %s\n", k->name, desktop_words[*(const enum desktop_kind *) (base + k->offset)]);
+                n = fprintf(f, "%s = %s", k->name, desktop_words[*(const enum desktop_kind *) (base + k->offset)]);
                 break;
         case VALUE_PLACEMENT:
-                fprintf(f, "%s = %s\n", k->name, placement_words[*(const enum placement_kind *) (base + k->offset)]);
+                n = fprintf(f, "%s = %s", k->name, placement_words[*(const enum placement_kind *) (base + k->offset)]);
                 break;
         case VALUE_EXEC_SHELL:
-                fprintf(f, "%s = %s\n", k->name, exec_shell_words[*(const enum exec_shell_kind *) (base + k->offset)]);
+                n = fprintf(f, "%s = %s", k->name, exec_shell_words[*(const enum exec_shell_kind *) (base + k->offset)]);
                 break;
         case VALUE_MCP_TOOLS:
-                fprintf(f, "%s = %s\n", k->name, mcp_tools_words[*(const enum mcp_tools_kind *) (base + k->offset)]);
+                n = fprintf(f, "%s = %s", k->name, mcp_tools_words[*(const enum mcp_tools_kind *) (base + k->offset)]);
                 break;
         case VALUE_BOOL:
-                fprintf(f, "%s = %s\n", k->name, *(const bool *) (base + k->offset) ? "yes" : "no");
+                n = fprintf(f, "%s = %s", k->name, *(const bool *) (base + k->offset) ? "yes" : "no");
                 break;
         default: {
                 const char *s = *(char *const *) (base + k->offset) ?: k->default_s;
 
                 if (s && s[0])
-                        fprintf(f, "%s = %s\n", k->name, s);
+                        n = fprintf(f, "%s = %s", k->name, s);
                 else
-                        fprintf(f, "%s =\n", k->name);
+                        n = fprintf(f, "%s =", k->name);
                 break;
         }
         }
+        return n;
 }
 
-void config_dump(const struct bd_config *c, FILE *f) {
+/* The column of the origins in config show --origin. */
+#define ORIGIN_COLUMN 40
+
+static void dump(const struct bd_config *c, const struct config_set *s, const char *profile, FILE *f) {
         const char *section = NULL;
 
         for (size_t i = 0; i < ELEMENTSOF(config_keys); i++) {
                 const struct config_key_def *k = &config_keys[i];
+                const char *file = NULL;
+                unsigned line = 0;
+                int n = 0, w;
 
                 if (!k->section) {
                         /* Keys of [profile.NAME] only, and the name is not part
                          * of the effective values: comments keep the output valid INI. */
                         if (i == 0 || config_keys[i - 1].section)
                                 fputs("\n; from [profile.NAME]:\n", f);
-                        fputs("; ", f);
+                        n = fprintf(f, "; ");
                 } else if (!section || !streq(section, k->section)) {
                         fprintf(f, "%s[%s]\n", section ? "\n" : "", k->section);
                         section = k->section;
                 }
-                dump_value(c, k, f);
+                w = dump_value(c, k, f);
+                if (s) {
+                        /* fprintf()'s counts: negative only when f failed, which fclose() tells. */
+                        int col = (n > 0 ? n : 0) + (w > 0 ? w : 0), pad = col < ORIGIN_COLUMN - 2 ? ORIGIN_COLUMN - col : 2;
+
+                        /* An inline comment (a space, then ';') keeps it INI. */
+                        if (config_set_origin(s, profile, (unsigned) i, &file, &line) > 0)
+                                fprintf(f, "%*s; %s:%u", pad, "", file, line);
+                        else
+                                fprintf(f, "%*s; (default)", pad, "");
+                }
+                fputc('\n', f);
         }
+}
+
+void config_dump(const struct bd_config *c, FILE *f) {
+        dump(c, NULL, NULL, f);
+}
+
+void config_dump_origin(const struct bd_config *c, const struct config_set *s, const char *profile, FILE *f) {
+        dump(c, s, profile, f);
 }
 
 char *config_dump_text(const struct bd_config *c) {

@@ -40,6 +40,30 @@ int config_set_build(const struct config_set *s, const char *profile, struct bd_
         return 0;
 }
 
+const char *config_set_file(const struct config_set *s, size_t i) {
+        return i < s->n_files ? s->files[i].name : NULL;
+}
+
+/* The entry that config_set_build() applies last for key: the same passes. */
+int config_set_origin(const struct config_set *s, const char *profile, unsigned key, const char **ret_file,
+                      unsigned *ret_line) {
+        const struct config_entry *last = NULL;
+
+        for (int pass = 0; pass < 2; pass++)
+                for (size_t i = 0; i < s->n_files; i++)
+                        for (size_t j = 0; j < s->files[i].n_entries; j++) {
+                                const struct config_entry *e = &s->files[i].entries[j];
+
+                                if (e->key == key && config_entry_applies(e, pass == 0, profile))
+                                        last = e;
+                        }
+        if (!last)
+                return 0;
+        *ret_file = last->file;
+        *ret_line = last->line;
+        return 1;
+}
+
 int config_set_profiles(const struct config_set *s, char ***ret) {
         _cleanup_strv_free_ char **names = NULL;
 

@@ -369,11 +369,11 @@ static void test_host_wide(void) {
         int r;
 
         expect_error("band in the user file is an error on its line",
-                     "[display]\ndepth = 16\nband = 30-40\n", true, 3, "may only be set in " CONFIG_SYSTEM_PATH);
+                     "[display]\ndepth = 16\nband = 30-40\n", true, 3, "may only be set in a system file: " CONFIG_SYSTEM_FILES);
         tap_ok(cfg.band_min == 20 && cfg.band_max == 89 && cfg.depth == 16,
                "a refused host-wide key is not applied, the rest of the file is");
         expect_error("user in a profile of the user file is an error on its line",
-                     "[profile.work]\nuser = agent\n", true, 2, "may only be set in " CONFIG_SYSTEM_PATH);
+                     "[profile.work]\nuser = agent\n", true, 2, "may only be set in a system file: " CONFIG_SYSTEM_FILES);
         expect_error("band in a profile of the user file is an error too",
                      "[profile.work]\n\nband = 30-40\n", true, 3, "host-wide");
         expect_error("a bad host-wide value in the user file reports the host-wide rule",
