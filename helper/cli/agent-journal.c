@@ -54,30 +54,26 @@ void agent_journal_action(struct agent *a, const struct mcp_action *act, const s
         });
 }
 
-static void journal_clipboard_args(struct json *j, const struct journal_redact *redact, const void *userdata) {
-        json_kv_string(j, "type", "text/plain");
-        json_kv_int(j, "length", (long long) *(const size_t *) userdata);
-}
-
-void agent_journal_clipboard_write(struct agent *a, const struct lease *admitted, size_t size,
-                                   const struct agent_outcome *o) {
-        cli_journal_record(a->profile, &(const struct cli_journal_action) {
-                .action = "agent clipboard_write", .admitted = admitted,
-                .result = o->voided ? "suppressed" : o->ok ? "ok" : "error", .message = o->ok ? NULL : o->message,
-                .args = journal_clipboard_args, .userdata = &size,
-        });
-}
-
-struct clip_read {
+/* A clipboard's type and length, never its content. */
+struct clip_info {
         bool png;
         size_t size;
 };
 
-static void journal_clipboard_read_args(struct json *j, const struct journal_redact *redact, const void *userdata) {
-        const struct clip_read *c = userdata;
+static void journal_clipboard_args(struct json *j, const struct journal_redact *redact, const void *userdata) {
+        const struct clip_info *c = userdata;
 
         json_kv_string(j, "type", c->png ? "image/png" : "text/plain");
         json_kv_int(j, "length", (long long) c->size);
+}
+
+void agent_journal_clipboard_write(struct agent *a, const struct lease *admitted, bool png, size_t size,
+                                   const struct agent_outcome *o) {
+        cli_journal_record(a->profile, &(const struct cli_journal_action) {
+                .action = "agent clipboard_write", .admitted = admitted,
+                .result = o->voided ? "suppressed" : o->ok ? "ok" : "error", .message = o->ok ? NULL : o->message,
+                .args = journal_clipboard_args, .userdata = &(const struct clip_info) { png, size },
+        });
 }
 
 void agent_journal_clipboard_read(struct agent *a, bool png, size_t size, const struct agent_outcome *o) {
@@ -88,6 +84,6 @@ void agent_journal_clipboard_read(struct agent *a, bool png, size_t size, const 
                 .action = "agent clipboard_read",
                 .result = o->voided ? "suppressed" : o->ok ? "ok" : "error", .message = o->ok ? NULL : o->message,
                 .no_frame = true,
-                .args = journal_clipboard_read_args, .userdata = &(const struct clip_read) { png, o->ok ? size : 0 },
+                .args = journal_clipboard_args, .userdata = &(const struct clip_info) { png, o->ok ? size : 0 },
         });
 }

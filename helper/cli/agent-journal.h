@@ -13,6 +13,6 @@ struct lease;
  * A refused action (a human holds control) is not the agent's: none.
  */
 void agent_journal_action(struct agent *a, const struct mcp_action *act, const struct agent_outcome *o);
-void agent_journal_clipboard_write(struct agent *a, const struct lease *admitted, size_t size,
+void agent_journal_clipboard_write(struct agent *a, const struct lease *admitted, bool png, size_t size,
                                    const struct agent_outcome *o);
 void agent_journal_clipboard_read(struct agent *a, bool png, size_t size, const struct agent_outcome *o);

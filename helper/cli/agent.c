@@ -477,17 +477,18 @@ int agent_clipboard_read(struct agent *a, bool png, uint8_t **ret, size_t *ret_s
         return 0;
 }
 
-static int clipboard_write_admitted(struct agent *a, const char *text, size_t size, const struct lease *admitted,
-                                    struct agent_outcome *o) {
+static int clipboard_write_admitted(struct agent *a, bool png, const void *data, size_t size,
+                                    const struct lease *admitted, struct agent_outcome *o) {
         int r;
 
         if (size > a->clipboard_max)
-                return agent_say(o, "The text is larger than [agent] clipboard_max_bytes (%zu bytes).", a->clipboard_max);
+                return agent_say(o, "The %s is larger than [agent] clipboard_max_bytes (%zu bytes).", png ? "image" : "text",
+                                 a->clipboard_max);
         /* After the hand-back's emptying, or that would empty this. */
         if (clipboard_wait_handback(a->dirfd, admitted->epoch) < 0)
                 return agent_say(o, "The desktop's helper has not emptied the clipboard since the hand-back; it is not "
                               "written. Restart the desktop if this lasts.");
-        r = clipboard_set(a->dirfd, false, text, size);
+        r = clipboard_set(a->dirfd, png, data, size);
         if (r < 0)
                 return agent_say(o, r == -ETIME ? "The desktop's helper did not take the clipboard; restart the desktop."
                                           : "Cannot hand the clipboard to the desktop's helper.");
@@ -498,15 +499,14 @@ static int clipboard_write_admitted(struct agent *a, const char *text, size_t si
         return 0;
 }
 
-int agent_clipboard_write(struct agent *a, const char *text, struct agent_outcome *o) {
+int agent_clipboard_write(struct agent *a, bool png, const void *data, size_t size, struct agent_outcome *o) {
         struct lease admitted;
-        size_t size = strlen(text);
         int r;
 
         if (!admit(a, "clipboard_write", &admitted, o))
                 return 0;
-        r = clipboard_write_admitted(a, text, size, &admitted, o);
-        agent_journal_clipboard_write(a, &admitted, size, o);
+        r = clipboard_write_admitted(a, png, data, size, &admitted, o);
+        agent_journal_clipboard_write(a, &admitted, png, size, o);
         return r;
 }
 

@@ -127,11 +127,11 @@ int agent_ask_human(struct agent *a, const char *reason, unsigned timeout_ms, st
 
 /*
  * The clipboard under the gate: read (text, or PNG) into *ret (new), or
- * write text. 0 with o->ok; a refusal, a void result or a failure said in
- * o (o->ok false). Returns -ENOMEM only.
+ * write text or a PNG image. 0 with o->ok; a refusal, a void result or a
+ * failure said in o (o->ok false). Returns -ENOMEM only.
  */
 int agent_clipboard_read(struct agent *a, bool png, uint8_t **ret, size_t *ret_size, struct agent_outcome *o);
-int agent_clipboard_write(struct agent *a, const char *text, struct agent_outcome *o);
+int agent_clipboard_write(struct agent *a, bool png, const void *data, size_t size, struct agent_outcome *o);
 
 /* `botdesk windows --json`'s object, gated like every agent action; into *out's message when refused. */
 int agent_windows(struct agent *a, FILE *f, struct agent_outcome *out);

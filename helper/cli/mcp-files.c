@@ -5,7 +5,6 @@
  * broke, and the JSON of what was done.
  */
 #include <errno.h>
-#include <nettle/base64.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -179,27 +178,6 @@ static char *home_uri(const char *profile, const char *path) {
         return strdup_printf("botdesk:/%s/home/%s", profile, enc);
 }
 
-/* content (base64) decoded, at most max bytes: -EINVAL not base64, -EFBIG larger. */
-static int decode_content(const char *b64, uint64_t max, uint8_t **ret, size_t *ret_size) {
-        struct base64_decode_ctx ctx;
-        size_t len = strlen(b64), n = 0;
-        _cleanup_free_ uint8_t *buf = NULL;
-
-        if ((uint64_t) len / 4 * 3 > max + 3)
-                return -EFBIG;
-        buf = malloc(BASE64_DECODE_LENGTH(len) + 1);
-        if (!buf)
-                return -ENOMEM;
-        base64_decode_init(&ctx);
-        if (!base64_decode_update(&ctx, &n, buf, len, b64) || !base64_decode_final(&ctx))
-                return -EINVAL;
-        if (n > max)
-                return -EFBIG;
-        *ret = TAKE_PTR(buf);
-        *ret_size = n;
-        return 0;
-}
-
 static int tool_upload(struct agent *a, const struct json_value *args, uint64_t max, struct mcp_result *res) {
         _cleanup_(files_transfer_done) struct files_transfer t = {};
         const struct json_value *content = json_get(args, "content"), *force = json_get(args, "force");
@@ -217,7 +195,7 @@ static int tool_upload(struct agent *a, const struct json_value *args, uint64_t 
                 return error_result(res, strdup("file_upload needs \"content\": the file's bytes in base64."));
         if (force && force->type != JSON_TRUE && force->type != JSON_FALSE && force->type != JSON_NULL)
                 return error_result(res, strdup("\"force\" must be true or false."));
-        r = decode_content(content->string, max, &data, &size);
+        r = mcp_base64_decode(content->string, (size_t) max, &data, &size);
         if (r == -EINVAL)
                 return error_result(res, strdup("\"content\" is not base64 (RFC 4648, with or without padding). Nothing "
                                                 "was written."));

@@ -255,22 +255,44 @@ static int tool_clipboard(void *userdata, const char *name, const struct json_va
         bool png = false;
         int r;
 
-        if (write) {
-                if (!text || text->type != JSON_STRING) {
-                        mcp_result_error(res, "clipboard_write needs {\"text\": \"...\"}.");
-                        return 0;
-                }
-                r = agent_clipboard_write(a, text->string, &o);
-                if (r < 0)
-                        return r;
-                return outcome_result(NULL, &o, res);
-        }
         if (type && type->type != JSON_NULL) {
                 if (type->type != JSON_STRING || (!streq(type->string, "text/plain") && !streq(type->string, "image/png"))) {
-                        mcp_result_error(res, "clipboard_read: type is text/plain or image/png.");
+                        mcp_result_errorf(res, "%s: type is text/plain or image/png.", name);
                         return 0;
                 }
                 png = streq(type->string, "image/png");
+        }
+        if (write) {
+                const struct json_value *content = json_get(args, "content");
+
+                if (png) {
+                        if (!content || content->type != JSON_STRING) {
+                                mcp_result_error(res, "clipboard_write of an image needs {\"type\": \"image/png\", "
+                                                      "\"content\": \"BASE64\"}: the PNG's bytes in base64.");
+                                return 0;
+                        }
+                        r = mcp_base64_decode(content->string, a->clipboard_max, &data, &size);
+                        if (r == -EINVAL) {
+                                mcp_result_error(res, "\"content\" is not base64.");
+                                return 0;
+                        }
+                        if (r == -EFBIG) {
+                                mcp_result_errorf(res, "The image is larger than [agent] clipboard_max_bytes (%zu bytes).",
+                                                  a->clipboard_max);
+                                return 0;
+                        }
+                        if (r < 0)
+                                return r;
+                } else if (!text || text->type != JSON_STRING) {
+                        mcp_result_error(res, "clipboard_write needs {\"text\": \"...\"}, or {\"type\": \"image/png\", "
+                                              "\"content\": \"BASE64\"}.");
+                        return 0;
+                }
+                r = png ? agent_clipboard_write(a, true, data, size, &o)
+                        : agent_clipboard_write(a, false, text->string, strlen(text->string), &o);
+                if (r < 0)
+                        return r;
+                return outcome_result(NULL, &o, res);
         }
         r = agent_clipboard_read(a, png, &data, &size, &o);
         if (r < 0)
@@ -312,8 +334,9 @@ static const char clip_read_schema[] =
         "{\"type\": \"object\", \"properties\": {\"type\": {\"type\": \"string\", \"enum\": [\"text/plain\", "
         "\"image/png\"]}, " MCP_EPOCH_PROPERTY "}}";
 static const char clip_write_schema[] =
-        "{\"type\": \"object\", \"properties\": {\"text\": {\"type\": \"string\"}, " MCP_EPOCH_PROPERTY "}, "
-        "\"required\": [\"text\"]}";
+        "{\"type\": \"object\", \"properties\": {\"text\": {\"type\": \"string\"}, \"type\": {\"type\": "
+        "\"string\", \"enum\": [\"text/plain\", \"image/png\"]}, \"content\": {\"type\": \"string\"}, "
+        MCP_EPOCH_PROPERTY "}}";
 #define A11Y_READ_PROPERTIES                                                                                           \
         "\"window\": {\"type\": [\"integer\", \"string\"]}, "                                                          \
         "\"max_nodes\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 100000}"
@@ -347,7 +370,9 @@ const struct mcp_tool mcp_desktop_tools[] = {
           .schema = ask_schema, .call = tool_ask_human },
         { "clipboard_read", "The desktop's clipboard: text (default) or a PNG image (type image/png).",
           .schema = clip_read_schema, .flags = MCP_TOOL_ACTS, .call = tool_clipboard },
-        { "clipboard_write", "Make text the desktop's clipboard (to paste with ctrl+v).",
+        { "clipboard_write",
+          "Make text the desktop's clipboard (to paste with ctrl+v), or a PNG image: type image/png with content its "
+          "bytes in base64.",
           .schema = clip_write_schema, .flags = MCP_TOOL_ACTS, .call = tool_clipboard },
         { "a11y_tree",
           "The accessibility tree of the screen, or of one window (an id of the windows tool): each element's id, "

@@ -5,6 +5,7 @@
  * asks, so that the model reads why.
  */
 #include <errno.h>
+#include <nettle/base64.h>
 #include <stdarg.h>
 #include <stdlib.h>
 
@@ -43,12 +44,43 @@ void mcp_result_textf(struct mcp_result *res, const char *fmt, ...) {
         mcp_result_text(res, t ?: "(out of memory)");
 }
 
+void mcp_result_errorf(struct mcp_result *res, const char *fmt, ...) {
+        _cleanup_free_ char *t = NULL;
+        va_list ap;
+
+        va_start(ap, fmt);
+        t = strdup_vprintf(fmt, ap);
+        va_end(ap);
+        mcp_result_error(res, t ?: "(out of memory)");
+}
+
 void mcp_result_image(struct mcp_result *res, const char *mime, const char *base64) {
         json_object_begin(&res->j);
         json_kv_string(&res->j, "type", "image");
         json_kv_string(&res->j, "data", base64);
         json_kv_string(&res->j, "mimeType", mime);
         json_object_end(&res->j);
+}
+
+int mcp_base64_decode(const char *b64, size_t max, uint8_t **ret, size_t *ret_size) {
+        _cleanup_free_ uint8_t *buf = NULL;
+        struct base64_decode_ctx ctx;
+        size_t len = strlen(b64), n = 0;
+
+        /* Refused before a byte is allocated: 4 characters make 3 bytes. */
+        if (len / 4 > max / 3 + 1)
+                return -EFBIG;
+        buf = malloc(BASE64_DECODE_LENGTH(len) + 1);
+        if (!buf)
+                return -ENOMEM;
+        base64_decode_init(&ctx);
+        if (!base64_decode_update(&ctx, &n, buf, len, b64) || !base64_decode_final(&ctx))
+                return -EINVAL;
+        if (n > max)
+                return -EFBIG;
+        *ret = TAKE_PTR(buf);
+        *ret_size = n;
+        return 0;
 }
 
 void mcp_result_blob(struct mcp_result *res, const char *uri, const char *mime, const char *base64) {

@@ -60,10 +60,14 @@ void mcp_result_text(struct mcp_result *res, const char *text);
 void mcp_result_textf(struct mcp_result *res, const char *fmt, ...) _printf_(2, 3);
 /* An image item, data already base64. */
 void mcp_result_image(struct mcp_result *res, const char *mime, const char *base64);
+/* Content an agent sent in base64 (RFC 4648, padded or not), decoded into
+ * *ret (new): -EINVAL when it is not base64, -EFBIG past max bytes. */
+int mcp_base64_decode(const char *b64, size_t max, uint8_t **ret, size_t *ret_size);
 /* An embedded resource item: a file's bytes (base64) under uri, with its MIME type. */
 void mcp_result_blob(struct mcp_result *res, const char *uri, const char *mime, const char *base64);
 /* An error result (isError: true) with text, which names what to do instead. */
 void mcp_result_error(struct mcp_result *res, const char *text);
+void mcp_result_errorf(struct mcp_result *res, const char *fmt, ...) _printf_(2, 3);
 
 struct mcp_backend {
         /* The coordinate space the agent's pictures are in (for the tool descriptions). */

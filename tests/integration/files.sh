@@ -10,7 +10,8 @@
 # under a human's control nothing is read or written; the journal has each
 # transfer's path, size and SHA-256, never its content; a finished download
 # (a browser's partial name renamed) is reported, and a wait for one ends
-# when it appears. Band 390.
+# when it appears. The clipboard carries PNG images both ways, over MCP and
+# the CLI. Band 390.
 . "$(dirname "$0")/lib.sh"
 bd_init fil 390
 bd_need_xserver
@@ -190,6 +191,34 @@ files downloads --since "$(json 'd["cursor"]' <dl2.json)" --timeout 1 >/dev/null
 t_is "$?" 1 "downloads --timeout 1 with nothing new: 1"
 r=$(mcp_call downloads "{\"since\": \"$cursor\"}")
 t_is "$(mcp_text <<<"$r" | json '[f["name"] for f in d["files"]]')" "['b.zip']" "MCP downloads reports it too"
+
+# ---- the clipboard's images, both ways ----------------------------------------------------------------
+# png W H R G B FILE: a real PNG of one colour.
+png() {
+        "$PY" - "$@" <<'PYEOF'
+import struct, sys, zlib
+w, h, r, g, b, path = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), sys.argv[6]
+def chunk(t, d):
+    return struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d) & 0xffffffff)
+raw = b"".join(b"\0" + bytes((r, g, b)) * w for _ in range(h))
+open(path, "wb").write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)) +
+                      chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+PYEOF
+}
+png 40 30 200 10 10 red.png
+png 20 20 10 10 200 blue.png
+r=$(mcp_call clipboard_write "{\"type\": \"image/png\", \"content\": \"$(base64 -w0 red.png)\"}")
+t_is "$(mcp_is_error <<<"$r")" False "MCP clipboard_write puts a PNG image on the clipboard"
+t_ok "... which botdesk clipboard get --type image/png reads back, byte for byte" \
+        bash -c "timeout 20 '$BOTDESK' clipboard '$P' get --type image/png | cmp - red.png"
+t_ok "botdesk clipboard set --type image/png puts another" \
+        bash -c "timeout 20 '$BOTDESK' clipboard '$P' set --type image/png <blue.png"
+r=$(mcp_call clipboard_read '{"type": "image/png"}')
+t_is "$(json 'd["content"][0]["mimeType"]' <<<"$r")" "image/png" "MCP clipboard_read image/png returns an image"
+json 'd["content"][0]["data"]' <<<"$r" | base64 -d >clip.png
+t_ok "... the one set, byte for byte" cmp clip.png blue.png
+r=$(mcp_call clipboard_write '{"type": "image/png", "content": "%%%"}')
+t_match "$(mcp_text <<<"$r")" "not base64" "MCP clipboard_write of an image that is not base64: refused"
 
 # ---- the journal ------------------------------------------------------------------------------------
 timeout 20 "$BOTDESK" journal "$P" --json >j.json 2>"$BD_T/out/journal.err"
