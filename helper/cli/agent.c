@@ -10,7 +10,6 @@
 #include "agent.h"
 #include "agent-strokes.h"
 #include "clipboard.h"
-#include "files.h"
 #include "cli.h"
 #include "cli-desktop.h"
 #include "jsonrpc.h"
@@ -73,7 +72,6 @@ int agent_open(struct agent *a, const char *profile) {
                 .max_pixels = MCP_SPACE_MAX_PIXELS_DEFAULT,
                 .quiet_ms = SETTLE_QUIET_MS_DEFAULT,
                 .settle_cap_ms = SETTLE_CAP_MS_DEFAULT,
-                .files_mcp_max = FILES_MCP_MAX_BYTES_DEFAULT,
         };
         if (cli_load_config(profile, &c) < 0) {
                 config_done(&c);
@@ -82,6 +80,7 @@ int agent_open(struct agent *a, const char *profile) {
         a->max_edge = c.screenshot_max_edge;
         a->max_pixels = c.screenshot_max_pixels;
         a->clipboard_max = c.clipboard_max_bytes;
+        a->files_mcp_max = c.files_mcp_max_bytes;
         a->tools.kind = c.mcp_tools;
         a->frame_width = c.journal_enabled ? c.journal_frame_width : 0;
         r = cli_members_off(c.toolset_disabled, &a->tools.members_off);

@@ -21,9 +21,6 @@
 
 /* The browser's download folder in the home: the desktop's XDG_DOWNLOAD_DIR (desktop/session.c seeds it). */
 #define FILES_DOWNLOADS_DIR PROFILE_DOWNLOADS_DIR
-/* The caps when [files] sets none: the CLI's, and MCP's, whose results go into a model's context. */
-#define FILES_MAX_BYTES_DEFAULT (100ull << 20)
-#define FILES_MCP_MAX_BYTES_DEFAULT (5ull << 20)
 /* How long a wait for a download may be asked to take: under an MCP client's 60 s request timeout. */
 #define FILES_WAIT_MS_MAX 50000u
 

@@ -325,9 +325,9 @@ int verb_files(const struct cli_args *a) {
                 .profile = profile, .dirfd = dirfd, .home = home, .admitted = &admitted, .config = cfg, .json = a->json,
         };
         if (streq(action, "put"))
-                return files_put(&f, w1, w2, a->force, FILES_MAX_BYTES_DEFAULT);
+                return files_put(&f, w1, w2, a->force, cfg->files_max_bytes);
         if (streq(action, "get"))
-                return files_get(&f, w1, w2, a->force, FILES_MAX_BYTES_DEFAULT);
+                return files_get(&f, w1, w2, a->force, cfg->files_max_bytes);
         if (streq(action, "ls"))
                 return files_ls(&f, w1);
         if (streq(action, "rm"))

@@ -248,7 +248,7 @@ static const struct verb verbs[] = {
                    "Files between here and the desktop's home (its state dir, where its browser profile and\n"
                    "Downloads live). Paths there are relative to the home, and the kernel keeps them in it:\n"
                    "no .., absolute path or symlink leads out; FIFOs, devices and sockets are refused.\n"
-                   "Written whole or not at all, mode 0600; at most 100 MiB. Gated by the control lease\n"
+                   "Written whole or not at all, mode 0600; at most [files] max_bytes. Gated by the lease\n"
                    "like every agent action (3 while a human holds control) and journaled: path, size and\n"
                    "SHA-256, never the content.\n"
                    "  put LOCAL [DEST]  copy LOCAL (- : standard input, DEST then needed) to DEST, or into\n"

@@ -228,5 +228,15 @@ t_ok "... the gets, MCP's too" \
         "$PY" -c 'import json,sys; d=[json.loads(l) for l in open(sys.argv[1])]; sys.exit(0 if any(e["action"] == "files get" and e["args"].get("via") == "mcp" for e in d) else 1)' j.json
 t_ok "... never the content" bash -c "! grep -rq 'changed in the desktop' '$H/journal'"
 
+# ---- the caps are the configuration's ----------------------------------------------------------------
+printf '[files]\nmax_bytes = 1000\nmcp_max_bytes = 100\n' >>"$BOTDESK_CONFIG"
+files put blob.bin capped.bin
+t_is "$?" 3 "with [files] max_bytes = 1000, a put of 300000 bytes: refused (3)"
+t_match "$(err)" "larger than 1000 bytes" "... naming the cap"
+t_ok "... nothing written" test ! -e "$H/capped.bin"
+r=$(mcp_call file_upload "{\"path\": \"capped.bin\", \"content\": \"$(head -c 200 blob.bin | base64 -w0)\"}")
+t_match "$(mcp_text <<<"$r")" "larger than 100 bytes" "with [files] mcp_max_bytes = 100, an MCP upload of 200 bytes: refused"
+t_ok "... nothing written" test ! -e "$H/capped.bin"
+
 t_ok "the desktop stops" bd_stop "$P"
 t_done

@@ -104,6 +104,8 @@ struct bd_config {
         unsigned screenshot_max_edge; /* the long edge of an agent's screenshot, pixels */
         unsigned screenshot_max_pixels; /* its area */
         unsigned clipboard_max_bytes; /* what the agent's clipboard holds at most */
+        unsigned files_max_bytes;     /* [files] max_bytes: the largest file botdesk files moves */
+        unsigned files_mcp_max_bytes; /* [files] mcp_max_bytes: the same for the MCP file tools */
         enum mcp_tools_kind mcp_tools; /* members | computer | both */
         char *toolset_disabled;       /* the computer toolset's members not served, by name; NULL when none */
         /* [journal] */

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,6 +45,9 @@ const struct config_key_def config_keys[_KEY_MAX] = {
         [KEY_MCP_TOOLS]           = { "agent",     "mcp_tools",          VALUE_MCP_TOOLS,   0, 0,        FIELD(mcp_tools), .default_a = MCP_TOOLS_BOTH },
         /* Member names, checked where they are known (mcp/action.c): shared/ cannot reach them. */
         [KEY_TOOLSET_DISABLED]    = { "agent",     "toolset_disabled",   VALUE_STRING,      0, 0,        FIELD(toolset_disabled) },
+        /* botdesk files and the MCP file tools: the largest file moved; MCP's smaller, its results go to a model. */
+        [KEY_FILES_MAX_BYTES]     = { "files",     "max_bytes",          VALUE_UINT,        1, UINT_MAX, FIELD(files_max_bytes), .default_a = 104857600 },
+        [KEY_FILES_MCP_MAX_BYTES] = { "files",     "mcp_max_bytes",      VALUE_UINT,        1, 67108864, FIELD(files_mcp_max_bytes), .default_a = 5242880 },
         /* The journal of agent actions (control/journal.h): names unique across sections, hence "journal" in each. */
         [KEY_JOURNAL_ENABLED]     = { "journal",   "enabled",            VALUE_BOOL,        0, 0,        FIELD(journal_enabled), .default_a = true },
         [KEY_JOURNAL_FRAME_WIDTH] = { "journal",   "frame_width",        VALUE_UINT,        64, 4096,    FIELD(journal_frame_width), .default_a = 640 },
