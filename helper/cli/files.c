@@ -58,8 +58,6 @@ const char *files_error_rule(int r) {
                 return "it is not a regular file (a FIFO, a device or a socket)";
         case -ENAMETOOLONG:
                 return "a name in it is longer than 255 bytes";
-        case -ENOSYS:
-                return "this kernel has no openat2(), which botdesk needs to confine paths (Linux 5.6 or later)";
         default:
                 return NULL;
         }

@@ -69,7 +69,7 @@ static int say_refused(const struct files_run *f, int r, const char *path, uint6
                 log_error("Refused %s in the home of desktop %s: %s. Nothing was read or written.", path, f->profile, rule);
         else
                 return log_error_errno(r, "Cannot copy %s for desktop %s: %m", path, f->profile), EXIT_FAILED;
-        return r == -ENOSYS ? EXIT_FAILED : EXIT_REFUSED;
+        return EXIT_REFUSED;
 }
 
 static void print_transfer(const struct files_run *f, const char *what, const struct files_transfer *t, const char *local) {

@@ -28,6 +28,12 @@ const char *beneath_path_problem(const char *path, size_t len) {
         return NULL;
 }
 
+static bool force_walk;
+
+void beneath_force_walk(bool on) {
+        force_walk = on;
+}
+
 static int openat2_confined(int rootfd, const char *path, int flags) {
         /* openat2() refuses any flag O_PATH ignores, as open() does not. */
         struct open_how how = {
@@ -38,7 +44,11 @@ static int openat2_confined(int rootfd, const char *path, int flags) {
 
         if (beneath_path_problem(path, strlen(path)))
                 return -EINVAL;
+        if (force_walk)
+                return beneath_walk_open(rootfd, path, flags);
         fd = syscall(SYS_openat2, rootfd, path, &how, sizeof how);
+        if (fd < 0 && errno == ENOSYS)
+                return beneath_walk_open(rootfd, path, flags);
         if (fd < 0)
                 /* EAGAIN: a rename raced the lookup; the caller may try again, as for any other change of the tree. */
                 return negative_errno();

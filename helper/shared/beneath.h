@@ -22,7 +22,7 @@
  * -ENOENT, -EISDIR a directory where a file is wanted (-ENOTDIR the
  * reverse), -ENODEV not a regular file (a FIFO, a device, a socket),
  * -EFBIG more than the cap, -EEXIST the file is there and replacing was not
- * asked, -ENOSYS a kernel without openat2().
+ * asked.
  */
 
 /* Why path (len bytes, from a JSON string that may hold a NUL) is refused as written, or NULL. */
@@ -61,3 +61,12 @@ void beneath_file_done(struct beneath_file *f);
 
 /* Removes the regular file (or the symlink itself, never its target) at path. */
 int beneath_remove(int rootfd, const char *path);
+
+/*
+ * The same resolution without openat2() (beneath-walk.c): a component at
+ * a time, for kernels before 5.6 and for valgrind, which does not know the
+ * call. Every function above falls back to it on -ENOSYS; the tests run
+ * their corpus through both (beneath_force_walk()).
+ */
+int beneath_walk_open(int rootfd, const char *path, int flags);
+void beneath_force_walk(bool on);
