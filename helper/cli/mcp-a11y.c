@@ -28,14 +28,6 @@ static int arg_string(const struct json_value *args, const char *key, const char
         return 0;
 }
 
-static int error_result(struct mcp_result *res, char *message) {
-        if (!message)
-                return -ENOMEM;
-        mcp_result_error(res, message);
-        free(message);
-        return 0;
-}
-
 int mcp_a11y_tool(void *userdata, const char *tool, const struct json_value *args, struct mcp_result *res) {
         struct agent *a = userdata;
         _cleanup_(config_done) struct bd_config c = {};
@@ -57,15 +49,15 @@ int mcp_a11y_tool(void *userdata, const char *tool, const struct json_value *arg
         if (act) {
                 if (arg_string(args, "id", &id, &error) < 0 || arg_string(args, "action", &action, &error) < 0 ||
                     arg_string(args, "text", &value, &error) < 0)
-                        return error_result(res, TAKE_PTR(error));
+                        return mcp_result_error_take(res, TAKE_PTR(error));
                 if (!id || !action)
-                        return error_result(res, strdup("a11y_do needs \"id\" (from a11y_tree or a11y_find) and "
+                        return mcp_result_error_take(res, strdup("a11y_do needs \"id\" (from a11y_tree or a11y_find) and "
                                                         "\"action\" (click, press, activate, ... or set-text with "
                                                         "\"text\")."));
         } else {
                 if (streq(tool, "a11y_find") &&
                     (arg_string(args, "find", &find, &error) < 0 || !find))
-                        return error_result(res, error ? TAKE_PTR(error)
+                        return mcp_result_error_take(res, error ? TAKE_PTR(error)
                                                        : strdup("a11y_find needs \"find\", e.g. "
                                                                 "\"role=push button,name==Save\"."));
                 w = json_get(args, "window");
@@ -73,33 +65,33 @@ int mcp_a11y_tool(void *userdata, const char *tool, const struct json_value *arg
                         long long v;
 
                         if (json_get_int(w, 1, UINT32_MAX, &v) < 0)
-                                return error_result(res, strdup("\"window\" must be a window id of the windows tool."));
+                                return mcp_result_error_take(res, strdup("\"window\" must be a window id of the windows tool."));
                         window = window_buf = strdup_printf("%lld", v);
                         if (!window)
                                 return -ENOMEM;
                 } else if (arg_string(args, "window", &window, &error) < 0)
-                        return error_result(res, TAKE_PTR(error));
+                        return mcp_result_error_take(res, TAKE_PTR(error));
                 m = json_get(args, "max_nodes");
                 if (m && json_get_int(m, 1, 100000, &max_nodes) < 0)
-                        return error_result(res, strdup("\"max_nodes\" must be a whole number from 1 to 100000."));
+                        return mcp_result_error_take(res, strdup("\"max_nodes\" must be a whole number from 1 to 100000."));
         }
 
         if (cli_load_config(a->profile, &c) < 0)
-                return error_result(res, strdup("The configuration has errors: botdesk config check says which."));
+                return mcp_result_error_take(res, strdup("The configuration has errors: botdesk config check says which."));
         if (paths_for_profile(a->profile, &p) < 0 || running_desktop_env(a->profile, a->dirfd, &p, &env) != EXIT_OK ||
             running_desktop_helper(a->profile, a->dirfd, &rec) != EXIT_OK)
-                return error_result(res, strdup("The desktop is not running."));
+                return mcp_result_error_take(res, strdup("The desktop is not running."));
         {
                 const char *veto = cli_action_admit_pinned(a->dirfd, tool, a->epoch_pin, &admitted);
 
                 if (veto && streq(veto, "epoch_moved"))
-                        return error_result(res, strdup_printf("{\"ok\": false, \"suppressed\": \"epoch_moved\", "
+                        return mcp_result_error_take(res, strdup_printf("{\"ok\": false, \"suppressed\": \"epoch_moved\", "
                                                                "\"epoch\": %llu, \"error\": \"Control of this screen "
                                                                "changed since the epoch this action was approved at; %s "
                                                                "is refused.\"}",
                                                                (unsigned long long) admitted.epoch, tool));
                 if (veto)
-                        return error_result(res, strdup_printf("{\"ok\": false, \"suppressed\": \"human_has_control\", "
+                        return mcp_result_error_take(res, strdup_printf("{\"ok\": false, \"suppressed\": \"human_has_control\", "
                                                                "\"epoch\": %llu, \"error\": \"A human has control of "
                                                                "this screen; %s is refused. Tell the user what you need, "
                                                                "and wait until they hand control back.\"}",
@@ -122,9 +114,9 @@ int mcp_a11y_tool(void *userdata, const char *tool, const struct json_value *arg
                 if (act)
                         cli_journal_a11y_do(a->profile, &admitted, id, action, value, code, error);
                 if (code != EXIT_OK)
-                        return error_result(res, error ? TAKE_PTR(error) : strdup("Out of memory."));
+                        return mcp_result_error_take(res, error ? TAKE_PTR(error) : strdup("Out of memory."));
                 if (!cli_action_still_valid(a->dirfd, &admitted))
-                        return error_result(res, strdup_printf("{\"ok\": false, \"suppressed\": \"human_has_control\", "
+                        return mcp_result_error_take(res, strdup_printf("{\"ok\": false, \"suppressed\": \"human_has_control\", "
                                                                "\"error\": \"A human took control of this screen "
                                                                "while %s ran; its result is void.\"}",
                                                                tool));

@@ -33,14 +33,6 @@ const char mcp_downloads_schema[] =
         "\"wait_ms\": {\"type\": \"integer\", \"minimum\": 0, \"maximum\": 50000}, "
         MCP_EPOCH_PROPERTY "}}";
 
-static int error_result(struct mcp_result *res, char *message) {
-        if (!message)
-                return -ENOMEM;
-        mcp_result_error(res, message);
-        free(message);
-        return 0;
-}
-
 /* A path argument as the rules take it: NULL, with the error result, when it is not one. */
 static const char *path_arg(const struct json_value *args, const char *tool, bool required, struct mcp_result *res,
                             int *ret) {
@@ -50,18 +42,18 @@ static const char *path_arg(const struct json_value *args, const char *tool, boo
         *ret = 0;
         if (!v || v->type == JSON_NULL) {
                 if (required)
-                        *ret = error_result(res, strdup_printf("%s needs \"path\": a file's path relative to the "
+                        *ret = mcp_result_error_take(res, strdup_printf("%s needs \"path\": a file's path relative to the "
                                                                "desktop's home, e.g. \"Downloads/report.pdf\".", tool));
                 return NULL;
         }
         if (v->type != JSON_STRING)
-                return *ret = error_result(res, strdup("\"path\" must be a string.")), NULL;
+                return *ret = mcp_result_error_take(res, strdup("\"path\" must be a string.")), NULL;
         if (!required && !*v->string)
                 return "";
         /* The parser refuses a \u0000 inside a string: strlen is its length. */
         problem = beneath_path_problem(v->string, strlen(v->string));
         if (problem)
-                return *ret = error_result(res, strdup_printf("Refused \"path\": %s. Nothing was read or written.",
+                return *ret = mcp_result_error_take(res, strdup_printf("Refused \"path\": %s. Nothing was read or written.",
                                                               problem)), NULL;
         return v->string;
 }
@@ -74,12 +66,12 @@ static bool admit(struct agent *a, const char *tool, struct lease *admitted, str
         if (!veto)
                 return true;
         if (streq(veto, "epoch_moved"))
-                *ret = error_result(res, strdup_printf("{\"ok\": false, \"suppressed\": \"epoch_moved\", \"epoch\": %llu, "
+                *ret = mcp_result_error_take(res, strdup_printf("{\"ok\": false, \"suppressed\": \"epoch_moved\", \"epoch\": %llu, "
                                                        "\"error\": \"Control of this screen changed since the epoch this "
                                                        "action was approved at; %s is refused.\"}",
                                                        (unsigned long long) admitted->epoch, tool));
         else
-                *ret = error_result(res, strdup_printf("{\"ok\": false, \"suppressed\": \"human_has_control\", \"epoch\": "
+                *ret = mcp_result_error_take(res, strdup_printf("{\"ok\": false, \"suppressed\": \"human_has_control\", \"epoch\": "
                                                        "%llu, \"error\": \"A human has control of this screen; %s is "
                                                        "refused. Tell the user what you need, and wait until they hand "
                                                        "control back.\"}",
@@ -88,7 +80,7 @@ static bool admit(struct agent *a, const char *tool, struct lease *admitted, str
 }
 
 static int void_result(struct mcp_result *res, const char *tool) {
-        return error_result(res, strdup_printf("{\"ok\": false, \"suppressed\": \"human_has_control\", \"error\": \"A "
+        return mcp_result_error_take(res, strdup_printf("{\"ok\": false, \"suppressed\": \"human_has_control\", \"error\": \"A "
                                                "human took control of this screen while %s ran; nothing was %s.\"}",
                                                tool, streq(tool, "file_upload") ? "written" : "read"));
 }
@@ -98,17 +90,17 @@ static int refused_result(struct mcp_result *res, int r, const char *path, uint6
         const char *rule = files_error_rule(r);
 
         if (r == -EEXIST)
-                return error_result(res, strdup_printf("%s exists in the desktop's home: call again with \"force\": true "
+                return mcp_result_error_take(res, strdup_printf("%s exists in the desktop's home: call again with \"force\": true "
                                                        "to replace it. Nothing was written.", path));
         if (r == -EFBIG)
-                return error_result(res, strdup_printf("%s is larger than %llu bytes, the cap of files over MCP ([files] "
+                return mcp_result_error_take(res, strdup_printf("%s is larger than %llu bytes, the cap of files over MCP ([files] "
                                                        "mcp_max_bytes). Nothing was copied.",
                                                        path, (unsigned long long) max));
         if (rule)
-                return error_result(res, strdup_printf("Refused %s: %s. Nothing was read or written.", path, rule));
+                return mcp_result_error_take(res, strdup_printf("Refused %s: %s. Nothing was read or written.", path, rule));
         if (r == -ENOMEM)
                 return r;
-        return error_result(res, strdup_printf("Cannot copy %s: %s.", path, strerrordesc_np(-r) ?: "unknown error"));
+        return mcp_result_error_take(res, strdup_printf("Cannot copy %s: %s.", path, strerrordesc_np(-r) ?: "unknown error"));
 }
 
 static void journal_args(struct json *j, const struct journal_redact *redact, const void *userdata) {
@@ -192,12 +184,12 @@ static int tool_upload(struct agent *a, const struct json_value *args, uint64_t 
         if (!path)
                 return r;
         if (!content || content->type != JSON_STRING)
-                return error_result(res, strdup("file_upload needs \"content\": the file's bytes in base64."));
+                return mcp_result_error_take(res, strdup("file_upload needs \"content\": the file's bytes in base64."));
         if (force && force->type != JSON_TRUE && force->type != JSON_FALSE && force->type != JSON_NULL)
-                return error_result(res, strdup("\"force\" must be true or false."));
+                return mcp_result_error_take(res, strdup("\"force\" must be true or false."));
         r = mcp_base64_decode(content->string, (size_t) max, &data, &size);
         if (r == -EINVAL)
-                return error_result(res, strdup("\"content\" is not base64 (RFC 4648, with or without padding). Nothing "
+                return mcp_result_error_take(res, strdup("\"content\" is not base64 (RFC 4648, with or without padding). Nothing "
                                                 "was written."));
         if (r < 0)
                 return refused_result(res, r, path, max);
@@ -282,10 +274,10 @@ static int tool_read(struct agent *a, const char *tool, const struct json_value 
                 const struct json_value *s = json_get(args, "since"), *w = json_get(args, "wait_ms");
 
                 if (s && s->type != JSON_NULL && (s->type != JSON_STRING || files_cursor_parse(s->string, &since) < 0))
-                        return error_result(res, strdup("\"since\" must be the \"cursor\" a previous downloads answered "
+                        return mcp_result_error_take(res, strdup("\"since\" must be the \"cursor\" a previous downloads answered "
                                                         "(seconds since the epoch, up to 9 decimals, as a string)."));
                 if (w && w->type != JSON_NULL && json_get_int(w, 0, FILES_WAIT_MS_MAX, &wait_ms) < 0)
-                        return error_result(res, strdup_printf("\"wait_ms\" must be 0-%u.", FILES_WAIT_MS_MAX));
+                        return mcp_result_error_take(res, strdup_printf("\"wait_ms\" must be 0-%u.", FILES_WAIT_MS_MAX));
         }
         if (!admit(a, tool, &admitted, res, &r))
                 return r;

@@ -34,24 +34,37 @@ void mcp_result_text(struct mcp_result *res, const char *text) {
         json_object_end(&res->j);
 }
 
-void mcp_result_textf(struct mcp_result *res, const char *fmt, ...) {
-        _cleanup_free_ char *t = NULL;
-        va_list ap;
+/* A text item (an error result's, when error) from a format. */
+static void text_vprintf(struct mcp_result *res, bool error, const char *fmt, va_list ap) {
+        _cleanup_free_ char *t = strdup_vprintf(fmt, ap);
 
-        va_start(ap, fmt);
-        t = strdup_vprintf(fmt, ap);
-        va_end(ap);
+        if (error)
+                res->is_error = true;
         mcp_result_text(res, t ?: "(out of memory)");
 }
 
-void mcp_result_errorf(struct mcp_result *res, const char *fmt, ...) {
-        _cleanup_free_ char *t = NULL;
+void mcp_result_textf(struct mcp_result *res, const char *fmt, ...) {
         va_list ap;
 
         va_start(ap, fmt);
-        t = strdup_vprintf(fmt, ap);
+        text_vprintf(res, false, fmt, ap);
         va_end(ap);
-        mcp_result_error(res, t ?: "(out of memory)");
+}
+
+void mcp_result_errorf(struct mcp_result *res, const char *fmt, ...) {
+        va_list ap;
+
+        va_start(ap, fmt);
+        text_vprintf(res, true, fmt, ap);
+        va_end(ap);
+}
+
+int mcp_result_error_take(struct mcp_result *res, char *message) {
+        if (!message)
+                return -ENOMEM;
+        mcp_result_error(res, message);
+        free(message);
+        return 0;
 }
 
 void mcp_result_image(struct mcp_result *res, const char *mime, const char *base64) {

@@ -68,6 +68,8 @@ void mcp_result_blob(struct mcp_result *res, const char *uri, const char *mime, 
 /* An error result (isError: true) with text, which names what to do instead. */
 void mcp_result_error(struct mcp_result *res, const char *text);
 void mcp_result_errorf(struct mcp_result *res, const char *fmt, ...) _printf_(2, 3);
+/* The same with message (taken, freed): 0, or -ENOMEM for a NULL message (a strdup_printf() that failed). */
+int mcp_result_error_take(struct mcp_result *res, char *message);
 
 struct mcp_backend {
         /* The coordinate space the agent's pictures are in (for the tool descriptions). */
