@@ -48,6 +48,7 @@ enum {
         WS_CLOSE_POLICY = 1008,
         WS_CLOSE_TOO_BIG = 1009,
         WS_CLOSE_INTERNAL = 1011,
+        WS_CLOSE_TRY_AGAIN_LATER = 1013,        /* the desktop has as many viewers as it takes */
         /* Private codes (4000-4999) that tell a gateway's client why a stream
          * ended or was refused; the last two answer an upgrade at once (101,
          * then the close frame), before any byte of the desktop. */

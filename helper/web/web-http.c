@@ -266,9 +266,12 @@ static void serve_upgrade(struct web_conn *c, const char *profile, struct web_se
                        "botdesk web: a human holds control of %s; watching resumes when it is handed back.\n", profile);
                 return;
         }
+        /* After the upgrade, like every refusal of a stream: a WebSocket client
+         * sees a close code (1013, try again later), not a failed handshake. */
         if (p->n_streams >= WEB_STREAMS_PER_PROFILE) {
                 web_profile_put(p);
-                web_respond_text(c, 503, NULL, "botdesk web: %s already has %d viewers.\n", profile, WEB_STREAMS_PER_PROFILE);
+                web_refuse(c, 503, WS_CLOSE_TRY_AGAIN_LATER, "too many viewers",
+                           "botdesk web: %s already has %d viewers.\n", profile, WEB_STREAMS_PER_PROFILE);
                 return;
         }
         rfb = p->placed ? -EBADF : web_rfb_connect(p->dirfd);

@@ -131,7 +131,8 @@ T8=$(ticket)
 out=$(client upgrade "$ADDR" "/$P/websockify?${T8#*\?}" --header "Origin: http://evil.example" --then code)
 t_is "$out" 4403 "over TCP, an upgrade from another site's page is refused (close 4403)"
 out=$(client many "$ADDR" "$BOTDESK" "$P" 16)
-t_is "$out" "$(printf '101 %.0s' $(seq 16))503" "16 viewers of one desktop stream at once; a 17th is refused (503)"
+t_is "$out" "$(printf '101 %.0s' $(seq 16))close-1013" \
+        "16 viewers of one desktop stream at once; a 17th is refused after the upgrade with close 1013 (try again later)"
 
 kill -TERM "$TCP_PID"
 wait "$TCP_PID"

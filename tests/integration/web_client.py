@@ -135,12 +135,19 @@ def upgrade(addr, path, headers=()):
 
 
 def cmd_many(addr, botdesk, profile, n):
-    """Open n streams, each with its own ticket, then one more: print each status."""
+    """Open n streams, each with its own ticket, then one more: print each status
+    (the last's close code, as close-CODE, when it is refused after the upgrade)."""
     held, out = [], []
     for i in range(int(n) + 1):
         t = subprocess.run([botdesk, "web", "ticket", profile, "--viewer", "v%d" % i], capture_output=True,
                            text=True, check=True).stdout.strip()
         s, status = upgrade(addr, "/%s/websockify?%s" % (profile, t.split("?", 1)[1]))
+        if status == "101" and i == int(n):
+            op, p = recv_frame(s)
+            status = "close-" + close_of(p).split(" ", 1)[0] if op == 8 else "open"
+            out.append(status)
+            held.append(s)
+            continue
         out.append(status)
         if status == "101":
             # A whole RFB handshake: Xvnc counts a viewer that leaves before
