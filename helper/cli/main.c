@@ -15,6 +15,7 @@
 #include "config.h"
 #include "envfile.h"
 #include "log.h"
+#include "nearest.h"
 #include "util.h"
 #include "verb-table.h"
 
@@ -281,6 +282,30 @@ static int usage_error(const struct verb *v, const char *what, const char *verb,
         return EXIT_USAGE;
 }
 
+/* An option before the verb: --help and --version are the only ones there; a
+ * misspelling of one of them gets it named, anything else where options go. */
+static int usage_error_before_verb(const char *w) {
+        _cleanup_free_ char *name = NULL;
+        const char *eq = strchr(w, '='), *near;
+        struct nearest n;
+
+        if (eq) {
+                name = strndup(w, (size_t) (eq - w));
+                if (!name)
+                        return log_oom(), EXIT_FAILED;
+        }
+        nearest_init(&n, name ?: w);
+        nearest_add(&n, "--help");
+        nearest_add(&n, "--version");
+        near = nearest_result(&n);
+        if (near)
+                log_error("Unknown option %s (did you mean %s?); see botdesk --help.", w, near);
+        else
+                log_error("Unknown option %s before the verb; options follow it: botdesk VERB PROFILE [OPTIONS] "
+                          "(botdesk --help lists them).", w);
+        return EXIT_USAGE;
+}
+
 /*
  * The words after the verb, options anywhere among them: the operand (and
  * lease's action), exec's command after PROFILE or after "--" (for a verb
@@ -413,9 +438,7 @@ int main(int argc, char **argv) {
                         puts("botdesk " BOTDESK_VERSION "\n" BOTDESK_FEATURES);
                         return EXIT_OK;
                 default:
-                        log_error("Unknown option %s before the verb; options follow it: botdesk VERB PROFILE [OPTIONS] "
-                                  "(botdesk --help lists them).", argv[optind - 1]);
-                        return EXIT_USAGE;
+                        return usage_error_before_verb(argv[optind - 1]);
                 }
         }
         if (optind >= argc)

@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "log.h"
+#include "nearest.h"
 #include "util.h"
 #include "verb-table.h"
 #include "x11-verbs.h"
@@ -379,76 +380,38 @@ const struct verb *verb_find(const char *name) {
         return NULL;
 }
 
-/* The edit distance of a and b (optimal string alignment), at most max + 1: enough to tell near from far. */
-static unsigned edit_distance(const char *a, const char *b, unsigned max) {
-        size_t la = strlen(a), lb = strlen(b);
-        unsigned d[3][65];
-
-        if (la > 64 || lb > 64 || (la > lb ? la - lb : lb - la) > max)
-                return max + 1;
-        for (size_t j = 0; j <= lb; j++)
-                d[0][j] = (unsigned) j;
-        for (size_t i = 1; i <= la; i++) {
-                unsigned *row = d[i % 3], *prev = d[(i - 1) % 3], *prev2 = d[(i + 1) % 3];
-
-                row[0] = (unsigned) i;
-                for (size_t j = 1; j <= lb; j++) {
-                        unsigned cost = a[i - 1] != b[j - 1], v = prev[j - 1] + cost;
-
-                        if (prev[j] + 1 < v)
-                                v = prev[j] + 1;
-                        if (row[j - 1] + 1 < v)
-                                v = row[j - 1] + 1;
-                        if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && prev2[j - 2] + 1 < v)
-                                v = prev2[j - 2] + 1;
-                        row[j] = v;
-                }
-        }
-        return d[la % 3][lb];
-}
-
-#define NEAREST_MAX 2
-
 const char *verb_nearest(const char *word) {
-        const char *best = NULL;
-        unsigned best_d = NEAREST_MAX + 1;
+        struct nearest n;
 
-        for (size_t i = 0; word && i < ELEMENTSOF(verbs); i++) {
-                unsigned d;
-
-                if (verbs[i].internal || verbs[i].unlisted)
-                        continue;
-                d = edit_distance(word, verbs[i].name, NEAREST_MAX);
-                if (d < best_d)
-                        best = verbs[i].name, best_d = d;
-        }
-        return best;
+        nearest_init(&n, word);
+        /* help too: unlisted, but a verb people type. */
+        for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
+                if (!verbs[i].internal)
+                        nearest_add(&n, verbs[i].name);
+        return nearest_result(&n);
 }
 
 const char *verb_option_nearest(const struct verb *v, const char *word) {
         uint64_t accepted = v ? v->options : 0;
-        const char *best = NULL, *eq = word ? strchr(word, '=') : NULL;
-        unsigned best_d = NEAREST_MAX + 1;
+        const char *eq = word ? strchr(word, '=') : NULL;
+        _cleanup_free_ char *name = NULL;
+        struct nearest n;
 
-        /* --timeout=5 where only --timeout 5 is taken: the name is right, the form is what is wrong. */
+        /* --timout=5: the name is what is misspelt; --timeout=5 where only
+         * --timeout 5 is taken: the name is right, the form is what is wrong. */
         if (eq) {
-                _cleanup_free_ char *name = strndup(word, (size_t) (eq - word));
-
+                name = strndup(word, (size_t) (eq - word));
                 if (!name || verb_option_find(v, name) >= 0)
                         return NULL;
+                word = name;
         }
-        for (int id = 0; word && id < _OPT_MAX; id++) {
-                unsigned d;
-
+        nearest_init(&n, word);
+        for (int id = 0; word && id < _OPT_MAX; id++)
                 /* Long names only: a one-letter name is near every other. */
-                if (!(accepted & OPT(id)) || cli_options[id].hidden || strlen(cli_options[id].name) <= 2)
-                        continue;
-                /* The name itself (0) is not a guess: there the value or the place was wrong. */
-                d = edit_distance(word, cli_options[id].name, NEAREST_MAX);
-                if (d > 0 && d < best_d)
-                        best = cli_options[id].name, best_d = d;
-        }
-        return best;
+                if ((accepted & OPT(id)) && !cli_options[id].hidden && strlen(cli_options[id].name) > 2)
+                        nearest_add(&n, cli_options[id].name);
+        /* One of cli_options' names, never name (freed on return). */
+        return nearest_result(&n);
 }
 
 uint64_t verb_options_accepted(const struct verb *v) {

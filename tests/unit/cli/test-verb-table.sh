@@ -143,6 +143,13 @@ check "a misspelt option names the nearest option of that verb (--json), exit 2"
         $([ "$rc" = 2 ] && [ "$(wc -l <<<"$err")" = 1 ] && [[ "$err" == *"--jsno for status (did you mean --json?)"* ]] || echo "exit $rc: $err")
 err=$(timeout 20 "$bd" status --frobnicate </dev/null 2>&1); rc=$?
 check "... and a word near no option gets no guess" $([ "$rc" = 2 ] && [[ "$err" != *"did you mean"* ]] || echo "exit $rc: $err")
+err=$(timeout 20 "$bd" status --qu </dev/null 2>&1); rc=$?
+check "the one option a word begins is named (--quiet), exit 2" \
+        $([ "$rc" = 2 ] && [[ "$err" == *"--qu for status (did you mean --quiet?)"* ]] || echo "exit $rc: $err")
+err=$(timeout 20 "$bd" --verison </dev/null 2>&1); rc=$?
+check "a misspelt option before the verb names --version, exit 2" \
+        $([ "$rc" = 2 ] && [ "$err" = 'botdesk: Unknown option --verison (did you mean --version?); see botdesk --help.' ] ||
+          echo "exit $rc: $err")
 
 # --version: the version, then the build's features as +NAME or -NAME.
 out=$(timeout 20 "$bd" --version </dev/null 2>&1)
