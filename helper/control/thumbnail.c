@@ -8,6 +8,7 @@
 #include <xcb/shm.h>
 #include <xcb/xcb.h>
 
+#include "screen-revision.h"
 #include "thumbnail.h"
 #include "util.h"
 
@@ -341,6 +342,10 @@ struct grab {
         xcb_shm_query_version_cookie_t version;
         bool version_pending;           /* its reply not read yet */
         struct thumb_scaler *also;      /* a second picture of the same strips, or NULL */
+        /* The screen's hash (screen-revision.h), row by row as the strips
+         * arrive: the pixels of each row, never the stride's padding. */
+        uint64_t hash;
+        size_t row_bytes;
         /* Output rows handed on as they complete */
         thumb_rows_fn on_rows;
         void *userdata;
@@ -408,12 +413,18 @@ static void discard_in_flight(struct grab *g) {
         g->issued = g->received = 0;
 }
 
-/* A strip to the scaler, and to the second picture's when there is one. */
+/* A strip into the hash, then to the scaler (none: a grab for the hash alone), and to the second picture's. */
 static int push_strip(struct grab *g, struct thumb_scaler *s, const uint8_t *rows, unsigned h,
                       unsigned long long *scale_usec) {
-        unsigned long long t = now_usec();
-        int r = thumb_scaler_push(s, rows, g->stride, h);
+        unsigned long long t;
+        int r = 0;
 
+        for (unsigned y = 0; y < h; y++)
+                g->hash = screen_hash64(rows + (size_t) y * g->stride, g->row_bytes, g->hash);
+        if (!s)
+                return 0;
+        t = now_usec();
+        r = thumb_scaler_push(s, rows, g->stride, h);
         if (r >= 0 && g->also)
                 r = thumb_scaler_push(g->also, rows, g->stride, h);
         *scale_usec += now_usec() - t;
@@ -448,7 +459,7 @@ static int grab_strips(struct grab *g, struct thumb_scaler *s, unsigned long lon
                         else
                                 r = push_strip(g, s, xcb_get_image_data(reply), h, scale_usec);
                 }
-                if (r >= 0)
+                if (r >= 0 && s)
                         r = emit_rows(g, s);
                 if (r < 0) {
                         discard_in_flight(g);
@@ -529,29 +540,17 @@ static void grab_done(struct grab *g) {
         discard_in_flight(g);
 }
 
-int thumb_grab_scaled_stream(xcb_connection_t *c, int screen, unsigned box_w, unsigned box_h, thumb_rows_fn on_rows,
-                             void *userdata, struct thumb_image *ret) {
-        return thumb_grab_scaled_also(c, screen, box_w, box_h, on_rows, userdata, NULL, ret);
-}
-
-int thumb_grab_scaled_also(xcb_connection_t *c, int screen, unsigned box_w, unsigned box_h, thumb_rows_fn on_rows,
-                           void *userdata, struct thumb_picture *also, struct thumb_image *ret) {
-        _cleanup_(thumb_scaler_freep) struct thumb_scaler *s = NULL, *s_also = NULL;
-        _cleanup_free_ uint8_t *rgb = NULL, *rgb_also = NULL;
-        _cleanup_(grab_done) struct grab g = { .c = c, .on_rows = on_rows, .userdata = userdata };
-        const xcb_setup_t *setup = xcb_get_setup(c);
-        const xcb_screen_t *scr;
+/*
+ * The screen's layout into g, and the first strips asked for (MIT-SHM when
+ * it can): an enum thumb_pixfmt, -ENXIO, -EOPNOTSUPP, -EIO.
+ */
+static int grab_begin(struct grab *g, int screen) {
+        const xcb_setup_t *setup = xcb_get_setup(g->c);
+        const xcb_screen_t *scr = screen_of(setup, screen);
         const xcb_visualtype_t *v;
         const xcb_format_t *pf;
-        unsigned long long scale_usec = 0;
-        unsigned w, h;
-        int fmt, r;
+        int fmt;
 
-        if (box_w == 0 || box_h == 0 || (also && (also->box_w == 0 || also->box_h == 0)))
-                return -EINVAL;
-        if (also)
-                also->rgb = NULL;
-        scr = screen_of(setup, screen);
         if (!scr)
                 return -ENXIO;
         v = visual_of(scr, scr->root_visual);
@@ -564,19 +563,75 @@ int thumb_grab_scaled_also(xcb_connection_t *c, int screen, unsigned box_w, unsi
         if (fmt < 0)
                 return fmt;
 
-        g.root = scr->root;
-        g.width = scr->width_in_pixels;
-        g.height = scr->height_in_pixels;
-        if (g.width == 0 || g.height == 0)
+        g->root = scr->root;
+        g->width = scr->width_in_pixels;
+        g->height = scr->height_in_pixels;
+        if (g->width == 0 || g->height == 0)
                 return -EIO;
         /* ZPixmap rows are padded to the format's scanline_pad bits. */
-        g.stride = ((size_t) g.width * pf->bits_per_pixel + pf->scanline_pad - 1) / pf->scanline_pad *
-                   pf->scanline_pad / 8;
-        g.rows = (unsigned) (STRIP_BYTES / g.stride) ?: 1;
-        g.strips = (g.height + g.rows - 1) / g.rows;
+        g->stride = ((size_t) g->width * pf->bits_per_pixel + pf->scanline_pad - 1) / pf->scanline_pad *
+                    pf->scanline_pad / 8;
+        g->row_bytes = (size_t) g->width * thumb_pixfmt_bytes((enum thumb_pixfmt) fmt);
+        g->hash = screen_hash_begin(g->width, g->height, thumb_pixfmt_bytes((enum thumb_pixfmt) fmt));
+        g->rows = (unsigned) (STRIP_BYTES / g->stride) ?: 1;
+        g->strips = (g->height + g->rows - 1) / g->rows;
 
-        if (shm_begin(&g) < 0)
-                issue_first(&g);
+        if (shm_begin(g) < 0)
+                issue_first(g);
+        return fmt;
+}
+
+/* The strips read with s (NULL: hashed only), the SHM way first, GetImage when the server refuses it. */
+static int grab_all(struct grab *g, struct thumb_scaler *s, unsigned long long *scale_usec) {
+        int r = -EOPNOTSUPP;
+
+        if (g->shm && shm_check(g))
+                r = grab_strips(g, s, scale_usec);
+        if (r == -EOPNOTSUPP && g->shm) {
+                shm_end(g);
+                issue_first(g);
+        }
+        if (r == -EOPNOTSUPP)
+                r = grab_strips(g, s, scale_usec);
+        return r == -EOPNOTSUPP ? -EIO : r;
+}
+
+int thumb_grab_hash(xcb_connection_t *c, int screen, uint64_t *ret_hash) {
+        _cleanup_(grab_done) struct grab g = { .c = c };
+        unsigned long long unused = 0;
+        int r;
+
+        r = grab_begin(&g, screen);
+        if (r < 0)
+                return r;
+        r = grab_all(&g, NULL, &unused);
+        if (r < 0)
+                return r;
+        *ret_hash = g.hash;
+        return 0;
+}
+
+int thumb_grab_scaled_stream(xcb_connection_t *c, int screen, unsigned box_w, unsigned box_h, thumb_rows_fn on_rows,
+                             void *userdata, struct thumb_image *ret) {
+        return thumb_grab_scaled_also(c, screen, box_w, box_h, on_rows, userdata, NULL, ret);
+}
+
+int thumb_grab_scaled_also(xcb_connection_t *c, int screen, unsigned box_w, unsigned box_h, thumb_rows_fn on_rows,
+                           void *userdata, struct thumb_picture *also, struct thumb_image *ret) {
+        _cleanup_(thumb_scaler_freep) struct thumb_scaler *s = NULL, *s_also = NULL;
+        _cleanup_free_ uint8_t *rgb = NULL, *rgb_also = NULL;
+        _cleanup_(grab_done) struct grab g = { .c = c, .on_rows = on_rows, .userdata = userdata };
+        unsigned long long scale_usec = 0;
+        unsigned w, h;
+        int fmt, r;
+
+        if (box_w == 0 || box_h == 0 || (also && (also->box_w == 0 || also->box_h == 0)))
+                return -EINVAL;
+        if (also)
+                also->rgb = NULL;
+        fmt = grab_begin(&g, screen);
+        if (fmt < 0)
+                return fmt;
 
         thumb_fit(g.width, g.height, box_w, box_h, &w, &h);
         /* A caller that takes the rows as they come gets them through a
@@ -614,17 +669,7 @@ int thumb_grab_scaled_also(xcb_connection_t *c, int screen, unsigned box_w, unsi
                         return r;
         }
 
-        r = -EOPNOTSUPP;
-        if (g.shm && shm_check(&g))
-                r = grab_strips(&g, s, &scale_usec);
-        if (r == -EOPNOTSUPP && g.shm) {
-                shm_end(&g);
-                issue_first(&g);
-        }
-        if (r == -EOPNOTSUPP)
-                r = grab_strips(&g, s, &scale_usec);
-        if (r == -EOPNOTSUPP)
-                r = -EIO;
+        r = grab_all(&g, s, &scale_usec);
         if (r < 0)
                 return r;
 
@@ -638,6 +683,7 @@ int thumb_grab_scaled_also(xcb_connection_t *c, int screen, unsigned box_w, unsi
                 .screen_height = g.height,
                 .shm = g.shm,
                 .scale_usec = scale_usec,
+                .hash = g.hash,
         };
         return 0;
 }

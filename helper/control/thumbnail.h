@@ -150,6 +150,7 @@ struct thumb_image {
         /* Of the grab's time, how much went to scaling strips (the rest is
          * waiting for the server's copies): the bench prints both. */
         unsigned long long scale_usec;
+        uint64_t hash;                  /* of the screen's pixels as read (screen-revision.h) */
 };
 
 void thumb_image_done(struct thumb_image *i);
@@ -162,6 +163,13 @@ void thumb_image_done(struct thumb_image *i);
  * fails a request, -ENOMEM.
  */
 int thumb_grab_scaled(xcb_connection_t *c, int screen, unsigned box_w, unsigned box_h, struct thumb_image *ret);
+
+/*
+ * The same read of the screen with nothing scaled: only the hash of its
+ * pixels, the one thumb_image.hash of a grab of the same screen holds
+ * (screen-revision.h). What an "unchanged" costs: a read, no picture.
+ */
+int thumb_grab_hash(xcb_connection_t *c, int screen, uint64_t *ret_hash);
 
 /*
  * The same, handing on the output rows as they complete: after each strip,
