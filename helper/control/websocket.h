@@ -52,7 +52,7 @@ enum {
         /* Private codes (4000-4999) that tell a gateway's client why a stream
          * ended or was refused; the last two answer an upgrade at once (101,
          * then the close frame), before any byte of the desktop. */
-        WS_CLOSE_EVICTED = 4000,        /* a human took control: "control-taken" */
+        WS_CLOSE_EVICTED = 4000,        /* a human took control: "control-taken"; a newer viewer's stream: "replaced" */
         WS_CLOSE_DESKTOP_STOPPED = 4001,
         WS_CLOSE_BAD_TICKET = 4401,     /* a bad, reused or missing ticket (or session) */
         WS_CLOSE_FORBIDDEN = 4403,      /* a Host or Origin refused */

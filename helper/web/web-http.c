@@ -266,6 +266,16 @@ static void serve_upgrade(struct web_conn *c, const char *profile, struct web_se
                        "botdesk web: a human holds control of %s; watching resumes when it is handed back.\n", profile);
                 return;
         }
+        /* [web] viewers = one: the newest viewer's stream is the one, the older
+         * ones end with 4000 "replaced". A human's hold is untouched: while it
+         * lasts only the holder got this far, so a replaced stream was either
+         * the holder's own or nobody held control. */
+        if (p->one_viewer)
+                for (struct web_stream *st = p->streams, *next; st; st = next) {
+                        /* A close may end the stream at once (a client already gone). */
+                        next = web_stream_next(st);
+                        web_stream_close(st, WS_CLOSE_EVICTED, "replaced");
+                }
         /* After the upgrade, like every refusal of a stream: a WebSocket client
          * sees a close code (1013, try again later), not a failed handshake. */
         if (p->n_streams >= WEB_STREAMS_PER_PROFILE) {

@@ -45,6 +45,7 @@ static int profile_load_config(struct web_profile *p) {
         p->release_on_close = c.release_on_close;
         p->orphan_release_s = c.orphan_release_s;
         p->reconnect_grace_ms = c.reconnect_grace_ms;
+        p->one_viewer = c.web_viewers == WEB_VIEWERS_ONE;
         p->max_cut_text = c.max_cut_text;
         p->origin = TAKE_PTR(c.web_origin);
         p->placed = c.placement == PLACEMENT_EXEC;

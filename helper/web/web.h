@@ -92,6 +92,7 @@ struct web_profile {
         bool release_on_close;
         unsigned orphan_release_s;      /* [web] orphan_release_s */
         unsigned reconnect_grace_ms;    /* [web] reconnect_grace_ms */
+        bool one_viewer;                /* [web] viewers = one: a new stream replaces the older ones */
         sd_event_source *deadline;      /* armed while a hold has no stream left (lease-deadline.h) */
         uint32_t max_cut_text;
         char *origin;                   /* [web] origin, NULL: the forwarded Host decides */

@@ -245,6 +245,25 @@ if [ "$dt" -ge 1500 ] && [ "$dt" -lt 10000 ]; then t_pass "after 2-4 s of silenc
 kill -TERM "$PING_PID"
 wait "$PING_PID"
 
+# ---- [web] viewers = one: the newest viewer's stream replaces the older ------------------------------
+cp "$BOTDESK_CONFIG" "$BD_T/config.before-one"
+printf '[web]\nviewers = one\n' >>"$BOTDESK_CONFIG"
+web_start one "$BOTDESK" web --listen "unix:$BD_T/one.sock"
+ONE_PID=$WEB_PID
+T11=$(ticket pane-a)
+client upgrade "unix:$BD_T/one.sock" "/$P/websockify?${T11#*\?}" --then wait-close >"$BD_T/out/one-a" 2>&1 &
+ONE_A=$!
+bd_own_pid "$ONE_A"
+t_ok "with viewers = one, a first viewer streams (waited 10 s for its greeting)" wait_for 10 grep -q '^greet' "$BD_T/out/one-a"
+T12=$(ticket pane-b)
+t_is "$(client upgrade "unix:$BD_T/one.sock" "/$P/websockify?${T12#*\?}" --then code)" open "a second viewer streams too"
+t_ok "... and the first one's stream is closed (waited 10 s for its close)" wait_for 10 grep -q '^close' "$BD_T/out/one-a"
+t_is "$(grep '^close' "$BD_T/out/one-a")" "close 4000 replaced" "... with 4000 \"replaced\""
+wait "$ONE_A"
+kill -TERM "$ONE_PID"
+wait "$ONE_PID"
+cp "$BD_T/config.before-one" "$BOTDESK_CONFIG"
+
 # ---- socket activation -----------------------------------------------------------------------------
 
 if command -v systemd-socket-activate >/dev/null 2>&1; then

@@ -65,6 +65,12 @@ enum mcp_tools_kind {
         MCP_TOOLS_MEMBERS,            /* a tool per member of Anthropic's computer toolset */
 };
 
+/* How many viewers botdesk web streams a desktop to at once ([web] viewers). */
+enum web_viewers_kind {
+        WEB_VIEWERS_MANY,             /* up to 16 at once */
+        WEB_VIEWERS_ONE,              /* a new viewer's stream replaces the older ones */
+};
+
 enum placement_kind {
         PLACEMENT_HOST,               /* the desktop runs on this host */
         PLACEMENT_EXEC,               /* every verb runs through the exec prefix */
@@ -100,6 +106,7 @@ struct bd_config {
         char *web_origin;             /* the page's origin behind a proxy (https://host), NULL: the forwarded Host */
         unsigned orphan_release_s;    /* seconds a human's hold outlives the last stream of its viewer */
         unsigned reconnect_grace_ms;  /* a clean close keeps the hold this long for the viewer's next stream */
+        enum web_viewers_kind web_viewers; /* [web] viewers: many | one */
         /* [agent] */
         unsigned screenshot_max_edge; /* the long edge of an agent's screenshot, pixels */
         unsigned screenshot_max_pixels; /* its area */

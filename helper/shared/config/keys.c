@@ -38,6 +38,8 @@ const struct config_key_def config_keys[_KEY_MAX] = {
         [KEY_ORPHAN_RELEASE_S]    = { "web",       "orphan_release_s",   VALUE_UINT,        1, 86400,    FIELD(orphan_release_s), .default_a = 120 },
         /* A clean close (a reload) keeps the hold this long for the same viewer's next stream. */
         [KEY_RECONNECT_GRACE_MS]  = { "web",       "reconnect_grace_ms", VALUE_UINT,        0, 60000,    FIELD(reconnect_grace_ms), .default_a = 3000 },
+        /* one: a pane opened again replaces its older stream instead of watching twice. */
+        [KEY_WEB_VIEWERS]         = { "web",       "viewers",            VALUE_VIEWERS,     0, 0,        FIELD(web_viewers), .default_a = WEB_VIEWERS_MANY },
         /* The agent's pictures: the limits of the model that reads them (botdesk mcp, act). */
         [KEY_SCREENSHOT_MAX_EDGE] = { "agent",     "screenshot_max_edge", VALUE_UINT,       64, 8192,    FIELD(screenshot_max_edge), .default_a = 1568 },
         [KEY_SCREENSHOT_MAX_PIXELS] = { "agent",   "screenshot_max_pixels", VALUE_UINT,     4096, 67108864, FIELD(screenshot_max_pixels), .default_a = 1150000 },
@@ -68,6 +70,7 @@ static const char *const placement_words[] = { [PLACEMENT_HOST] = "host", [PLACE
 static const char *const mcp_tools_words[] = {
         [MCP_TOOLS_BOTH] = "both", [MCP_TOOLS_COMPUTER] = "computer", [MCP_TOOLS_MEMBERS] = "members", NULL
 };
+static const char *const viewers_words[] = { [WEB_VIEWERS_MANY] = "many", [WEB_VIEWERS_ONE] = "one", NULL };
 static const char *const exec_shell_words[] = {
         [EXEC_SHELL_AUTO] = "auto", [EXEC_SHELL_YES] = "yes", [EXEC_SHELL_NO] = "no", NULL
 };
@@ -82,6 +85,8 @@ const char *const *config_kind_words(enum value_kind kind) {
                 return exec_shell_words;
         case VALUE_MCP_TOOLS:
                 return mcp_tools_words;
+        case VALUE_VIEWERS:
+                return viewers_words;
         default:
                 return NULL;
         }
@@ -179,6 +184,9 @@ static int dump_value(const struct bd_config *c, const struct config_key_def *k,
                 break;
         case VALUE_MCP_TOOLS:
                 n = fprintf(f, "%s = %s", k->name, mcp_tools_words[*(const enum mcp_tools_kind *) (base + k->offset)]);
+                break;
+        case VALUE_VIEWERS:
+                n = fprintf(f, "%s = %s", k->name, viewers_words[*(const enum web_viewers_kind *) (base + k->offset)]);
                 break;
         case VALUE_BOOL:
                 n = fprintf(f, "%s = %s", k->name, *(const bool *) (base + k->offset) ? "yes" : "no");

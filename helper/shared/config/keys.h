@@ -25,13 +25,14 @@ enum value_kind {
         VALUE_BOOL,        /* yes | no (also true/false, on/off, 1/0) */
         VALUE_SEARCH_PATH, /* empty = unset, else absolute directories separated by ':' */
         VALUE_MCP_TOOLS,   /* both | computer | members */
+        VALUE_VIEWERS,     /* many | one */
 };
 
 /* The kinds kept as text (a char * field, NULL when unset). */
 static inline bool value_kind_is_text(enum value_kind kind) {
         return !(kind == VALUE_UINT || kind == VALUE_BAND || kind == VALUE_GEOMETRY || kind == VALUE_DEPTH ||
                  kind == VALUE_DESKTOP || kind == VALUE_PLACEMENT || kind == VALUE_BOOL ||
-                 kind == VALUE_EXEC_SHELL || kind == VALUE_MCP_TOOLS);
+                 kind == VALUE_EXEC_SHELL || kind == VALUE_MCP_TOOLS || kind == VALUE_VIEWERS);
 }
 
 /* In the order `botdesk config show` prints them: by section, the keys
@@ -60,6 +61,7 @@ enum config_key {
         KEY_WEB_ORIGIN,
         KEY_ORPHAN_RELEASE_S,
         KEY_RECONNECT_GRACE_MS,
+        KEY_WEB_VIEWERS,
         KEY_SCREENSHOT_MAX_EDGE,
         KEY_SCREENSHOT_MAX_PIXELS,
         KEY_CLIPBOARD_MAX_BYTES,

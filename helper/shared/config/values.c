@@ -257,6 +257,10 @@ int config_value_parse(const struct config_key_def *k, const char *value, struct
                 if (parse_word(k, value, &ret->a) < 0)
                         return problem(ret_problem, "not both, computer or members");
                 return 0;
+        case VALUE_VIEWERS:
+                if (parse_word(k, value, &ret->a) < 0)
+                        return problem(ret_problem, "not many or one");
+                return 0;
         case VALUE_BOOL:
                 if (streq(value, "yes") || streq(value, "true") || streq(value, "on") || streq(value, "1"))
                         ret->a = 1;
@@ -302,6 +306,9 @@ int config_value_apply(const struct config_key_def *k, unsigned a, unsigned b, c
                 break;
         case VALUE_MCP_TOOLS:
                 *(enum mcp_tools_kind *) (base + k->offset) = (enum mcp_tools_kind) a;
+                break;
+        case VALUE_VIEWERS:
+                *(enum web_viewers_kind *) (base + k->offset) = (enum web_viewers_kind) a;
                 break;
         case VALUE_BOOL:
                 *(bool *) (base + k->offset) = a;
