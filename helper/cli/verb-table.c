@@ -102,10 +102,10 @@ static int verb_x11_args(const struct cli_args *a) {
 static const struct verb verbs[] = {
         { "start", "  start PROFILE [--timeout S]   start or adopt, wait until ready, print status\n",
           .options = OPT(OPT_TIMEOUT) | OPT(OPT_JSON) | OPT(OPT_QUIET) | OPT(OPT_HELP), .words = "PROFILE", .placed = true, .remote_timeout = REMOTE_TIMEOUT_START,
-          .run = verb_start },
+          .section = "Desktop commands:", .run = verb_start },
         { "stop",
-          "  stop PROFILE [--force]        stop; returns when nothing of it runs (--force: even\n"
-          "                                while a human holds the lease)\n",
+          "  stop PROFILE [--force]        stop; returns when nothing of it runs\n"
+          "                                (--force: even while a human holds the lease)\n",
           .options = OPT(OPT_FORCE) | OPT(OPT_QUIET) | OPT(OPT_HELP), .words = "PROFILE", .placed = true, .remote_timeout = REMOTE_TIMEOUT_STOP,
           .run = verb_stop },
         { "restart", "  restart PROFILE\n", .options = OPT(OPT_FORCE) | OPT(OPT_TIMEOUT) | OPT(OPT_JSON) | OPT(OPT_QUIET) | OPT(OPT_HELP), .words = "PROFILE", .placed = true,
@@ -118,80 +118,100 @@ static const struct verb verbs[] = {
         { "list", "  list [--json]\n", .options = OPT(OPT_JSON) | OPT(OPT_HELP), .run = verb_list },
         { "env",
           "  env PROFILE [--start] [--json] export lines for eval \"$(botdesk env P)\"\n"
-          "                                (--start: start the desktop first when it is not running)\n",
+          "                                (--start: start it first when it is not running)\n",
           .options = OPT(OPT_JSON) | OPT(OPT_START) | OPT(OPT_HELP), .words = "PROFILE", .placed = true, .run = verb_env },
         { "exec",
           "  exec PROFILE [--start] [--env NAME]... -- CMD [ARG...]\n"
-          "                                run CMD on that screen, inside the desktop, with the\n"
-          "                                desktop's environment (--env NAME: also the caller's NAME)\n",
+          "                                run CMD on that screen, inside the desktop, with\n"
+          "                                the desktop's environment (--env NAME: also the\n"
+          "                                caller's NAME)\n",
           .options = OPT(OPT_ENV) | OPT(OPT_START) | OPT(OPT_EPOCH) | OPT(OPT_HELP), .words = "PROFILE COMMAND",
           .command = true, .placed = true, .remote_timeout = REMOTE_TIMEOUT_NONE, .run = verb_exec },
         { "lease",
-          "  lease PROFILE [show|take|release|request] [--viewer ID] [--reason TEXT] [--json]\n"
-          "                                who controls the screen: the agent or a human viewer\n"
-          "  lease PROFILE wait [--timeout S]  until the agent holds control (3 on timeout; default 600 s,\n"
-          "                                at most 1800 s)\n",
+          "  lease PROFILE [show|take|release|request] [--viewer ID] [--reason TEXT]\n"
+          "                                who controls the screen: the agent or a human\n"
+          "                                viewer (--json)\n"
+          "  lease PROFILE wait [--timeout S]\n"
+          "                                until the agent holds control (3 on timeout;\n"
+          "                                default 600 s, at most 1800 s)\n",
           .options = OPT(OPT_VIEWER) | OPT(OPT_REASON) | OPT(OPT_TIMEOUT) | OPT(OPT_JSON) | OPT(OPT_HELP), .words = "PROFILE show|take|release|request|wait", .action = true, .placed = true,
-          .remote_timeout = REMOTE_TIMEOUT_LEASE, .run = verb_lease },
-        { "rfb", "  rfb PROFILE [--viewer ID]     RFB on stdin/stdout, input only while ID holds the lease\n",
+          .remote_timeout = REMOTE_TIMEOUT_LEASE, .section = "Watching and control:", .run = verb_lease },
+        { "rfb", "  rfb PROFILE [--viewer ID]     RFB on stdin/stdout, input only while ID holds\n"
+          "                                the lease\n",
           .options = OPT(OPT_VIEWER) | OPT(OPT_HELP), .words = "PROFILE", .placed = true, .remote_timeout = REMOTE_TIMEOUT_NONE,
           .run = verb_rfb },
         { "web",
-          "  web [--listen SPEC]           noVNC and RFB over WebSocket for a browser (web ticket PROFILE --viewer ID)\n",
+          "  web [--listen SPEC]           noVNC and RFB over WebSocket for a browser\n"
+          "                                (web ticket PROFILE --viewer ID: a viewer's URL)\n",
           .usage = "Usage: botdesk web [--listen unix:PATH|127.0.0.1:PORT] [--novnc DIR] [--ping S]\n"
                    "       botdesk web ticket PROFILE --viewer ID [--ttl S]\n"
                    "       botdesk web token PROFILE [--for mcp] [--ttl S]\n"
                    "       botdesk web revoke PROFILE < TOKEN\n"
                    "\n"
-                   "Serve noVNC and each desktop's RFB stream over WebSocket, on a 0600 Unix socket\n"
-                   "($XDG_RUNTIME_DIR/botdesk/web.sock) unless told otherwise; a TCP listener must be\n"
-                   "on a loopback address and demands a ticket for every request.\n"
+                   "Serve noVNC and each desktop's RFB stream over WebSocket, on a 0600 Unix\n"
+                   "socket ($XDG_RUNTIME_DIR/botdesk/web.sock) unless told otherwise; a TCP\n"
+                   "listener must be on a loopback address and demands a ticket for every request.\n"
                    "A stream silent for S seconds (30) is pinged, and closed after as many more:\n"
                    "set S below the idle timeout of a proxy in front.\n"
-                   "`ticket` prints the URL of a single-use ticket for one viewer (valid 30 s by default).\n"
-                   "`token` prints a bearer token for an MCP client of POST /PROFILE/mcp (\"Authorization:\n"
-                   "Bearer TOKEN\"), good until --ttl S (3600) or `revoke`, which reads it on stdin.\n",
+                   "`ticket` prints the URL of a single-use ticket for one viewer (valid 30 s by\n"
+                   "default). `token` prints a bearer token for an MCP client of POST /PROFILE/mcp\n"
+                   "(\"Authorization: Bearer TOKEN\"), good until --ttl S (3600) or `revoke`, which\n"
+                   "reads it on stdin.\n",
           .options = OPT(OPT_HELP) | OPT(OPT_LISTEN) | OPT(OPT_NOVNC) | OPT(OPT_PING) | OPT(OPT_VIEWER) | OPT(OPT_TTL) |
                      OPT(OPT_FOR),
           .words = "ticket|token|revoke PROFILE", .action = true, .command = true, .own_options = true,
           .run = verb_web },
+        { "watch",
+          "  watch [PROFILE] [--json] [--until ready|stopped|agent]\n"
+          "                                a line per change of status or lease, the first\n"
+          "                                the current state\n",
+          .options = OPT(OPT_JSON) | OPT(OPT_UNTIL) | OPT(OPT_HELP), .words = "PROFILE", .placed = true, .remote_timeout = REMOTE_TIMEOUT_NONE,
+          .run = verb_watch },
         { "thumbnail",
-          "  thumbnail PROFILE [-o FILE] [--size WxH] [--format png|jpeg] [--data-url] [--quality N] [--start]\n",
+          "  thumbnail PROFILE [-o FILE] [--size WxH] [--format png|jpeg] [--start]\n"
+          "                                the screen, scaled to fit, as PNG or JPEG\n",
           .options = OPTS_ACTION | OPT(OPT_OUTPUT) | OPT(OPT_OUTPUT_SHORT) | OPT(OPT_SIZE) | OPT(OPT_FORMAT) |
                      OPT(OPT_QUALITY) | OPT(OPT_DATA_URL) | OPT(OPT_START) | OPT(OPT_TIMINGS),
-          .usage = "Usage: botdesk thumbnail PROFILE [-o FILE] [--size WxH] [--format png|jpeg] [--data-url] [--quality N]\n"
-                   "                         [--start]\n"
+          .usage = "Usage: botdesk thumbnail PROFILE [-o FILE] [--size WxH] [--format png|jpeg]\n"
+                   "                         [--data-url] [--quality N] [--start]\n"
                    "\n"
                    "The desktop's screen, scaled to fit WxH (default 960x600, never enlarged).\n"
-                   "  -o, --output FILE   write FILE (replaced atomically, mode 0600) instead of stdout\n"
+                   "  -o, --output FILE   write FILE (replaced atomically, mode 0600), not stdout\n"
                    "  --size WxH          the box to fit, 1-8192 each way\n"
                    "  --format png|jpeg   default png\n"
                    "  --quality N         JPEG quality 1-100 (default 72)\n"
                    "  --data-url          print data:image/...;base64,... instead of the raw image\n"
                    "  --start             start the desktop first when it is not running\n",
           .words = "PROFILE", .epoch = true, .placed = true, .own_options = true, .operands = 1,
-          .run = verb_x11_args },
+          .section = "Agent actions:", .run = verb_x11_args },
         { "input",
           "  input PROFILE ACTION ... [--start] [--json]\n"
-          "                                move X Y | click [X Y] [--button N] [--double] | drag X1 Y1 X2 Y2\n"
-          "                                | scroll DX DY | key COMBO... | type TEXT | down/up KEY|buttonN\n"
-          "                                (--settle[=MS]: then wait until the screen is quiet)\n",
+          "                                move X Y | click [X Y] [--button N] [--double]\n"
+          "                                | drag X1 Y1 X2 Y2 | scroll DX DY | key COMBO...\n"
+          "                                | type TEXT | down KEY|buttonN | up KEY|buttonN\n"
+          "                                (--settle[=MS]: then until the screen is quiet)\n",
           .usage = "Usage: botdesk input PROFILE ACTION [ARGS] [--start] [--json]\n"
                    "\n"
-                   "  move X Y                     move the pointer (0 <= X < width, 0 <= Y < height)\n"
+                   "  move X Y                 move the pointer (0 <= X < width, 0 <= Y < height)\n"
                    "  click [X Y] [--button N] [--double]\n"
-                   "                               click (at X Y), button 1-32 (default 1: left, 2 middle, 3 right)\n"
+                   "                           click (at X Y), button 1-32 (default 1: left,\n"
+                   "                           2 middle, 3 right)\n"
                    "  drag X1 Y1 X2 Y2 [--button N]\n"
-                   "  scroll DX DY                 wheel steps: DY > 0 down, DY < 0 up, DX > 0 right, DX < 0 left\n"
-                   "  key COMBO...                 e.g. ctrl+l, Return, super, ctrl+shift+t, alt+F4 (keysym names\n"
-                   "                               or ctrl shift alt super meta altgr enter esc tab space ...)\n"
-                   "  type TEXT | type --stdin      any Unicode text; newline is Return, tab is Tab\n"
+                   "  scroll DX DY             wheel steps: DY > 0 down, DY < 0 up, DX > 0 right,\n"
+                   "                           DX < 0 left\n"
+                   "  key COMBO...             e.g. ctrl+l, Return, super, ctrl+shift+t, alt+F4\n"
+                   "                           (keysym names or ctrl shift alt super meta altgr\n"
+                   "                           enter esc tab space ...)\n"
+                   "  type TEXT | type --stdin\n"
+                   "                           any Unicode text; newline is Return, tab is Tab\n"
                    "  down KEY|buttonN, up KEY|buttonN\n"
-                   "                               press or release and leave it so\n"
-                   "  --window ID                  move, click, drag: X Y inside that window (an id of botdesk windows)\n"
-                   "  --settle[=MS]                then wait until the screen was quiet MS ms (default 150; at most\n"
-                   "                               2000 ms), and say settled, still_changing or no_change\n"
-                   "  --start                      start the desktop first when it is not running\n",
+                   "                           press or release and leave it so\n"
+                   "  --window ID              move, click, drag: X Y inside that window (an id of\n"
+                   "                           botdesk windows)\n"
+                   "  --settle[=MS]            then wait until the screen was quiet MS ms (default\n"
+                   "                           150; at most 2000 ms), and say settled,\n"
+                   "                           still_changing or no_change\n"
+                   "  --start                  start the desktop first when it is not running\n",
           .options = OPTS_ACTION | OPT(OPT_JSON) | OPT(OPT_BUTTON) | OPT(OPT_DOUBLE) | OPT(OPT_WINDOW) |
                      OPT(OPT_STDIN) | OPT(OPT_SETTLE) | OPT(OPT_START),
           .words = "PROFILE move|click|drag|scroll|key|type|down|up", .epoch = true, .placed = true,
@@ -199,7 +219,8 @@ static const struct verb verbs[] = {
           .run = verb_x11_args },
         { "windows",
           "  windows PROFILE [--json] [--start]\n"
-          "                                the window manager's windows: id, title, class, geometry, active\n",
+          "                                the window manager's windows: id, title, class,\n"
+          "                                geometry, active\n",
           .options = OPTS_ACTION | OPT(OPT_JSON) | OPT(OPT_START), .words = "PROFILE", .placed = true,
           .own_options = true, .use = "botdesk windows PROFILE [--json] [--start]", .run = verb_x11_args },
         { "cursor", "  cursor PROFILE [--json] [--start] the pointer position\n",
@@ -207,28 +228,32 @@ static const struct verb verbs[] = {
           .own_options = true, .use = "botdesk cursor PROFILE [--json] [--start]", .run = verb_x11_args },
         { "settle",
           "  settle PROFILE [--quiet MS] [--timeout MS] [--json]\n"
-          "                                wait until the screen was quiet MS ms: settled, still_changing, no_change\n",
+          "                                wait until the screen was quiet MS ms: settled,\n"
+          "                                still_changing, no_change\n",
           .usage = "Usage: botdesk settle PROFILE [--quiet MS] [--timeout MS] [--json]\n"
                    "\n"
-                   "Wait until the screen has been quiet MS ms (default 150), at most the timeout (default 2000 ms);\n"
-                   "prints settled, still_changing or no_change and the ms it took. A caret's blink or the clock\n"
-                   "(changes under 40x40 pixels) do not count.\n",
+                   "Wait until the screen has been quiet MS ms (default 150), at most the timeout\n"
+                   "(default 2000 ms); prints settled, still_changing or no_change and the ms it\n"
+                   "took. A caret's blink or the clock (changes under 40x40 pixels) do not count.\n",
           .options = OPTS_ACTION | OPT(OPT_JSON) | OPT(OPT_QUIET_MS) | OPT(OPT_TIMEOUT_MS), .words = "PROFILE",
           .placed = true, .own_options = true, .run = verb_x11_args },
         { "wait",
           "  wait PROFILE --for window=TITLE|gone=TITLE [--timeout S] [--json]\n"
-          "                                until a window's title contains TITLE (gone: until none does)\n",
+          "                                until a window's title contains TITLE (gone:\n"
+          "                                until none does)\n",
           .usage = "Usage: botdesk wait PROFILE --for window=TITLE|gone=TITLE [--timeout S] [--json]\n"
                    "\n"
-                   "Wait until a window of the window manager's list has a title that contains TITLE\n"
-                   "(window=), or until none has (gone=), at most S seconds (default 30, at most 600).\n"
-                   "0 with what matched; 1 on timeout; 3 while a human holds control, or when one takes it.\n",
+                   "Wait until a window of the window manager's list has a title that contains\n"
+                   "TITLE (window=), or until none has (gone=), at most S seconds (default 30, at\n"
+                   "most 600). 0 with what matched; 1 on timeout; 3 while a human holds control,\n"
+                   "or when one takes it.\n",
           .options = OPTS_ACTION | OPT(OPT_JSON) | OPT(OPT_FOR) | OPT(OPT_TIMEOUT), .words = "PROFILE",
           .own_options = true,
           .run = verb_x11_args },
         { "clipboard",
           "  clipboard PROFILE get|set [--type text/plain|image/png]\n"
-          "                                the agent's clipboard: print it, or make stdin it\n",
+          "                                the agent's clipboard: print it, or set it from\n"
+          "                                stdin\n",
           .usage = "Usage: botdesk clipboard PROFILE get|set [--type text/plain|image/png]\n"
                    "\n"
                    "  get   print the desktop's clipboard (CLIPBOARD) on standard output\n"
@@ -246,126 +271,148 @@ static const struct verb verbs[] = {
                    "       botdesk files PROFILE rm PATH\n"
                    "       botdesk files PROFILE downloads [--since CURSOR] [--timeout S]\n"
                    "\n"
-                   "Files between here and the desktop's home (its state dir, where its browser profile and\n"
-                   "Downloads live). Paths there are relative to the home, and the kernel keeps them in it:\n"
-                   "no .., absolute path or symlink leads out; FIFOs, devices and sockets are refused.\n"
-                   "Written whole or not at all, mode 0600; at most [files] max_bytes. Gated by the lease\n"
-                   "like every agent action (3 while a human holds control) and journaled: path, size and\n"
-                   "SHA-256, never the content.\n"
-                   "  put LOCAL [DEST]  copy LOCAL (- : standard input, DEST then needed) to DEST, or into\n"
-                   "                    DEST when it is a directory (default: the home)\n"
-                   "  get SRC [LOCAL]   copy SRC here to LOCAL (default: its name; - : standard output)\n"
-                   "  --force           replace a file that exists (never a directory, FIFO or device)\n"
-                   "  downloads         the files that finished in Downloads after --since CURSOR (the\n"
-                   "                    \"cursor\" of the last answer; default: all), as JSON; with --timeout S,\n"
-                   "                    waits up to S seconds for one when there is none yet (1 if none came)\n",
+                   "Files between here and the desktop's home (its state dir, where its browser\n"
+                   "profile and Downloads live). Paths there are relative to the home, and the\n"
+                   "kernel keeps them in it: no .., absolute path or symlink leads out; FIFOs,\n"
+                   "devices and sockets are refused. Written whole or not at all, mode 0600; at\n"
+                   "most [files] max_bytes. Gated by the lease like every agent action (3 while a\n"
+                   "human holds control) and journaled: path, size and SHA-256, never the content.\n"
+                   "  put LOCAL [DEST]  copy LOCAL (- : standard input, DEST then needed) to DEST,\n"
+                   "                    or into DEST when it is a directory (default: the home)\n"
+                   "  get SRC [LOCAL]   copy SRC here to LOCAL (default: its name; - : standard\n"
+                   "                    output)\n"
+                   "  --force           replace a file that exists (never a directory, FIFO or\n"
+                   "                    device)\n"
+                   "  downloads         the files that finished in Downloads after --since CURSOR\n"
+                   "                    (the \"cursor\" of the last answer; default: all), as JSON;\n"
+                   "                    with --timeout S, waits up to S seconds for one when there\n"
+                   "                    is none yet (1 if none came)\n",
           .options = OPTS_ACTION | OPT(OPT_JSON) | OPT(OPT_FORCE) | OPT(OPT_SINCE) | OPT(OPT_TIMEOUT),
           .words = "PROFILE put|get|ls|rm|downloads", .epoch = true, .own_options = true, .operands = 4,
           .run = verb_files },
         { "act",
           "  act PROFILE [--vendor V] [--screenshots base64|DIR] [--start]\n"
-          "                                a model's computer-use output a line in, the answer in its shape out\n",
-          .usage = "Usage: botdesk act PROFILE [--vendor auto|anthropic|openai|gemini] [--screenshots base64|DIR] [--start]\n"
+          "                                a model's computer-use output a line in, the\n"
+          "                                answer in its shape out\n",
+          .usage = "Usage: botdesk act PROFILE [--vendor auto|anthropic|openai|gemini]\n"
+                   "                   [--screenshots base64|DIR] [--start]\n"
                    "\n"
-                   "A line on standard input, as the model wrote it; the answer on a line of standard output:\n"
-                   "  Anthropic: a tool_use block of the computer toolset (or an array of one turn's),\n"
-                   "    answered by tool_result blocks\n"
-                   "  OpenAI: a computer_call item (action or actions), answered by a computer_call_output\n"
-                   "  Gemini: a part with a functionCall (or the parts, or the content), answered by\n"
-                   "    functionResponse parts\n"
-                   "  a bare action: {\"action\": \"left_click\", \"coordinate\": [x, y]} (Anthropic's 2025 tool)\n"
-                   "    or {\"type\": \"click\", \"x\": x, \"y\": y} (OpenAI's), answered by botdesk's own result\n"
-                   "Coordinates are pixels of the screenshots botdesk returns (Gemini's: its 0-999 grid).\n"
-                   "  --vendor V             only that vendor's shape (default auto: told apart by shape, the\n"
-                   "                         choice said once on standard error)\n"
-                   "  --screenshots base64   a screenshot after every action (base64 in \"image\"; an image block\n"
-                   "                         in Anthropic's results)\n"
-                   "  --screenshots DIR      a bare action's screenshot written to DIR/N.jpg (\"image_file\")\n"
+                   "A line on standard input, as the model wrote it; the answer on a line of\n"
+                   "standard output:\n"
+                   "  Anthropic: a tool_use block of the computer toolset (or an array of one\n"
+                   "    turn's), answered by tool_result blocks\n"
+                   "  OpenAI: a computer_call item (action or actions), answered by a\n"
+                   "    computer_call_output\n"
+                   "  Gemini: a part with a functionCall (or the parts, or the content), answered\n"
+                   "    by functionResponse parts\n"
+                   "  a bare action: {\"action\": \"left_click\", \"coordinate\": [x, y]} (Anthropic's\n"
+                   "    2025 tool) or {\"type\": \"click\", \"x\": x, \"y\": y} (OpenAI's), answered by\n"
+                   "    botdesk's own result\n"
+                   "Coordinates are pixels of the screenshots botdesk returns (Gemini's: its 0-999\n"
+                   "grid).\n"
+                   "  --vendor V             only that vendor's shape (default auto: told apart by\n"
+                   "                         shape, the choice said once on standard error)\n"
+                   "  --screenshots base64   a screenshot after every action (base64 in \"image\";\n"
+                   "                         an image block in Anthropic's results)\n"
+                   "  --screenshots DIR      a bare action's screenshot written to DIR/N.jpg\n"
+                   "                         (\"image_file\")\n"
                    "  --start                start the desktop first when it is not running\n"
-                   "An OpenAI item that cannot be answered prints nothing: act says why and exits non-zero.\n",
+                   "An OpenAI item that cannot be answered prints nothing: act says why and exits\n"
+                   "non-zero.\n",
           .options = OPTS_ACTION | OPT(OPT_VENDOR) | OPT(OPT_SCREENSHOTS) | OPT(OPT_START), .words = "PROFILE", .placed = true,
           .remote_timeout = REMOTE_TIMEOUT_NONE, .own_options = true, .run = verb_x11_args },
         { "toolset",
-          "  toolset PROFILE --vendor V    the tool entry to declare to a model (anthropic, openai, gemini)\n",
+          "  toolset PROFILE --vendor V    the tool entry to declare to a model\n"
+          "                                (anthropic, openai, gemini)\n",
           .usage = "Usage: botdesk toolset PROFILE --vendor anthropic|openai|gemini\n"
                    "\n"
-                   "The tools[] entry a gateway sends the model for this desktop, in that vendor's shape, as\n"
-                   "botdesk act serves it: Anthropic's computer toolset, OpenAI's computer tool, Gemini's\n"
-                   "computerUse with the functions botdesk does not serve excluded. Needs no running desktop.\n",
+                   "The tools[] entry a gateway sends the model for this desktop, in that vendor's\n"
+                   "shape, as botdesk act serves it: Anthropic's computer toolset, OpenAI's\n"
+                   "computer tool, Gemini's computerUse with the functions botdesk does not serve\n"
+                   "excluded. Needs no running desktop.\n",
           .options = OPT(OPT_VENDOR) | OPT(OPT_HELP), .words = "PROFILE", .run = verb_toolset },
         { "mcp",
           "  mcp PROFILE [--start] [--listen unix:PATH]\n"
-          "                                an MCP server on stdin/stdout (or HTTP on a socket) for an agent's\n"
-          "                                client: the computer tool and a tool per toolset member, batch,\n"
-          "                                windows, status, ask_human, the clipboard, the accessibility tree\n",
+          "                                an MCP server for an agent's client, on\n"
+          "                                stdin/stdout (or HTTP on a socket)\n",
           .usage = "Usage: botdesk mcp PROFILE [--start] [--listen unix:PATH]\n"
                    "\n"
-                   "An MCP server (JSON-RPC 2.0, one message per line) on standard input and output, for an agent's\n"
-                   "client: tools computer, batch, windows, status, ask_human, clipboard_read,\n"
-                   "clipboard_write, a11y_tree, a11y_find, a11y_do, file_upload, file_download, file_list and\n"
-                   "downloads, and one tool per member of Anthropic's\n"
-                   "computer toolset (left_click, type, key, ...: [agent] mcp_tools). In the client's configuration:\n"
+                   "An MCP server (JSON-RPC 2.0, one message per line) on standard input and\n"
+                   "output, for an agent's client: tools computer, batch, windows, status,\n"
+                   "ask_human, clipboard_read, clipboard_write, a11y_tree, a11y_find, a11y_do,\n"
+                   "file_upload, file_download, file_list and downloads, and one tool per member\n"
+                   "of Anthropic's computer toolset (left_click, type, key, ...: [agent]\n"
+                   "mcp_tools). In the client's configuration:\n"
                    "  {\"command\": \"botdesk\", \"args\": [\"mcp\", \"PROFILE\"]}\n"
                    "  --start   start the desktop first when it is not running\n"
                    "  --listen unix:PATH\n"
-                   "            MCP's Streamable HTTP (POST /mcp, JSON answers) on a socket at PATH (mode\n"
-                   "            0600, in a directory only you can enter), instead of stdin/stdout;\n"
-                   "            both protocol revisions, each request on its own\n",
+                   "            MCP's Streamable HTTP (POST /mcp, JSON answers) on a socket at\n"
+                   "            PATH (mode 0600, in a directory only you can enter), instead of\n"
+                   "            stdin/stdout; both protocol revisions, each request on its own\n",
           .options = OPTS_ACTION | OPT(OPT_START) | OPT(OPT_LISTEN), .words = "PROFILE", .placed = true,
           .remote_timeout = REMOTE_TIMEOUT_NONE, .own_options = true, .run = verb_x11_args },
+        { "a11y",
+          "  a11y PROFILE [--json] [--window ID] [--find EXPR] [--max-nodes N]\n"
+          "                                the accessibility tree: role, name, states,\n"
+          "                                actions, text, bounds (screen and screenshot\n"
+          "                                pixels); --find role=push button,name=Save\n"
+          "  a11y PROFILE do ID ACTION [TEXT]\n"
+          "                                act on an element: click, press, activate,\n"
+          "                                set-text TEXT\n",
+          .usage = A11Y_USAGE,
+          .options = OPTS_ACTION | OPT(OPT_JSON) | OPT(OPT_WINDOW) | OPT(OPT_FIND) | OPT(OPT_MAX_NODES),
+          .words = "PROFILE do ID ACTION", .epoch = true, .placed = true, .own_options = true, .operands = 5,
+          .no_inline_values = true, .run = verb_x11_args },
         { "journal",
           "  journal PROFILE [--json] [--since SEQ|TIME] [--follow]\n"
-          "                                the agent's actions, each with the screen after it\n"
+          "                                every agent action, with the screen after it\n"
           "  journal PROFILE export DIR | export --video FILE.mp4\n"
-          "                                the journal as an HTML page with its frames, or a video\n"
+          "                                the journal as an HTML page with its frames, or\n"
+          "                                a video\n"
           "  journal PROFILE replay [--from N] [--to M] [--dry-run] [--scale]\n"
-          "                                run the recorded actions again, each screen against its frame\n",
+          "                                run the recorded actions again, each screen\n"
+          "                                against its frame\n",
           .options = OPT(OPT_HELP) | OPT(OPT_JSON) | OPT(OPT_SINCE) | OPT(OPT_FOLLOW) | OPT(OPT_VIDEO) |
                      OPT(OPT_FROM) | OPT(OPT_TO) | OPT(OPT_DRY_RUN) | OPT(OPT_SCALE) | OPT(OPT_TOLERANCE),
           .usage = "Usage: botdesk journal PROFILE [--json] [--since SEQ|TIME] [--follow]\n"
                    "       botdesk journal PROFILE export DIR\n"
                    "       botdesk journal PROFILE export --video FILE.mp4\n"
-                   "       botdesk journal PROFILE replay [--from N] [--to M] [--dry-run] [--scale] [--tolerance PCT]\n"
+                   "       botdesk journal PROFILE replay [--from N] [--to M] [--dry-run] [--scale]\n"
+                   "                                      [--tolerance PCT]\n"
                    "\n"
-                   "The agent's actions on the profile's desktop, oldest first: time, action, arguments,\n"
-                   "the lease, the result, the settle outcome and the frame of the screen after it.\n"
+                   "The agent's actions on the profile's desktop, oldest first: time, action,\n"
+                   "arguments, the lease, the result, the settle outcome and the frame of the\n"
+                   "screen after it.\n"
                    "  --json            one JSON object a line, as stored\n"
-                   "  --since SEQ|TIME  from entry SEQ, or from TIME (2026-12-02T01:00:00Z, or a prefix of it)\n"
+                   "  --since SEQ|TIME  from entry SEQ, or from TIME (2026-12-02T01:00:00Z, or a\n"
+                   "                    prefix of it)\n"
                    "  --follow          then print entries as they are recorded, until interrupted\n"
-                   "  export DIR        a self-contained HTML page of the journal with its frames, in DIR\n"
+                   "  export DIR        a self-contained HTML page of the journal with its frames,\n"
+                   "                    in DIR\n"
                    "  export --video F  the frames as an MP4 with their real timing, through ffmpeg\n"
-                   "  replay            run the recorded actions again, gated by the lease like any agent\n"
-                   "                    action; stops at the first refusal; says for each step whether the\n"
-                   "                    screen matches its frame (at most PCT %, default 1, of pixels differ)\n"
-                   "                    --scale: a journal of another screen size, coordinates mapped\n",
+                   "  replay            run the recorded actions again, gated by the lease like any\n"
+                   "                    agent action; stops at the first refusal; says for each\n"
+                   "                    step whether the screen matches its frame (at most PCT %,\n"
+                   "                    default 1, of pixels differ)\n"
+                   "                    --scale: a journal of another screen size, coordinates\n"
+                   "                    mapped\n",
           .words = "PROFILE export|replay", .own_options = true, .operands = 3, .abbrev = true,
-          .counts_operands = true, .run = verb_x11_args },
-        { "a11y",
-          "  a11y PROFILE [--json] [--window ID] [--find EXPR] [--max-nodes N]\n"
-          "                                the accessibility tree: role, name, states, actions, text, bounds\n"
-          "                                (screen and screenshot pixels); --find role=push button,name=Save\n"
-          "  a11y PROFILE do ID ACTION [TEXT]  act on an element: click, press, activate, set-text TEXT\n",
-          .usage = A11Y_USAGE,
-          .options = OPTS_ACTION | OPT(OPT_JSON) | OPT(OPT_WINDOW) | OPT(OPT_FIND) | OPT(OPT_MAX_NODES),
-          .words = "PROFILE do ID ACTION", .epoch = true, .placed = true, .own_options = true, .operands = 5,
-          .no_inline_values = true, .run = verb_x11_args },
-        { "watch",
-          "  watch [PROFILE] [--json] [--until ready|stopped|agent]\n"
-          "                                a line per change of status or lease, the first the current state\n",
-          .options = OPT(OPT_JSON) | OPT(OPT_UNTIL) | OPT(OPT_HELP), .words = "PROFILE", .placed = true, .remote_timeout = REMOTE_TIMEOUT_NONE,
-          .run = verb_watch },
+          .counts_operands = true, .section = "Journal:", .run = verb_x11_args },
         { "lookup", "  lookup PROFILE [--json]       the profile's logind session (logind tier)\n",
-          .options = OPT(OPT_JSON) | OPT(OPT_HELP), .words = "PROFILE", .run = verb_lookup },
+          .options = OPT(OPT_JSON) | OPT(OPT_HELP), .words = "PROFILE", .section = "Host:", .run = verb_lookup },
         { "pool",
-          "  pool [list|fill|drain] [--json] the warm spares of [pool] spares: list them, start the\n"
-          "                                missing ones and wait until ready, or stop them all\n",
+          "  pool [list|fill|drain] [--json]\n"
+          "                                the warm spares of [pool] spares: list them,\n"
+          "                                start the missing ones and wait until ready, or\n"
+          "                                stop them all\n",
           .options = OPT(OPT_JSON) | OPT(OPT_QUIET) | OPT(OPT_HELP), .words = "list|fill|drain", .run = verb_pool },
         { "doctor", "  doctor [--json]               what this host has and lacks\n", .options = OPT(OPT_JSON) | OPT(OPT_HELP),
           .run = verb_doctor },
         { "install",
           "  install [-y] [--timeout S] [--password-stdin]\n"
-          "                                install the missing programs with the distribution's tool\n"
-          "                                (one at a time; sudo -S gets the password from stdin)\n",
+          "                                install the missing programs with the\n"
+          "                                distribution's tool (one at a time; sudo -S gets\n"
+          "                                the password from stdin)\n",
           .options = OPT(OPT_YES) | OPT(OPT_TIMEOUT) | OPT(OPT_PASSWORD_STDIN) | OPT(OPT_QUIET) | OPT(OPT_HELP), .run = verb_install },
         { "config", "  config check|show [--profile P] [--origin]\n", .options = OPT(OPT_PROFILE) | OPT(OPT_ORIGIN) | OPT(OPT_HELP), .words = "check|show",
           .run = verb_config },
@@ -443,28 +490,39 @@ const char *remote_timeout_name(enum remote_timeout t) {
         return t < _REMOTE_TIMEOUT_MAX ? names[t] : NULL;
 }
 
+/* Its lines within this many columns, a terminal's default (tests/unit/cli/test-verb-table.sh checks every line). */
+#define USAGE_COLUMNS 80
+
 int cli_usage(FILE *f, int status) {
-        const char *sep = "";
+        size_t col;
 
         fputs("Usage: botdesk COMMAND [ARGS]\n"
               "\n"
-              "A private headless desktop (TigerVNC + Xfce) per agent profile.\n"
-              "\n",
+              "A private headless desktop (TigerVNC + Xfce) per agent profile.\n",
               f);
-        for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
+        for (size_t i = 0; i < ELEMENTSOF(verbs); i++) {
+                if (verbs[i].section)
+                        fprintf(f, "\n%s\n", verbs[i].section);
                 if (verbs[i].synopsis)
                         fputs(verbs[i].synopsis, f);
-        /* The verbs that take --epoch N, from their rows. */
-        fputs("\nAgent actions (", f);
-        for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
-                if (verbs[i].options & OPT(OPT_EPOCH)) {
-                        fprintf(f, "%s%s", sep, verbs[i].name);
-                        sep = ", ";
-                }
-        fputs(") take\n"
-              "--epoch N: refused (3, \"epoch_moved\") unless the lease is still at epoch N.\n"
-              "Exit codes: 0 ok, 1 failed, 2 usage/configuration, 3 refused, 4 not running.\n",
+        }
+        /* The verbs that take --epoch N, from their rows, filled to the width. */
+        fputs("\nThese take --epoch N, refused (3, \"epoch_moved\") unless the lease is still at\n"
+              "epoch N:",
               f);
+        col = strlen("epoch N:");
+        for (size_t i = 0, n = 0; i < ELEMENTSOF(verbs); i++)
+                if (verbs[i].options & OPT(OPT_EPOCH)) {
+                        if (n++ > 0)
+                                col += (size_t) fprintf(f, ",");
+                        /* " NAME" and the ',' or '.' after it. */
+                        if (col + 1 + strlen(verbs[i].name) + 1 > USAGE_COLUMNS) {
+                                fputc('\n', f);
+                                col = 0;
+                        }
+                        col += (size_t) fprintf(f, "%s%s", col ? " " : "", verbs[i].name);
+                }
+        fputs(".\nExit codes: 0 ok, 1 failed, 2 usage/configuration, 3 refused, 4 not running.\n", f);
         return status;
 }
 

@@ -128,7 +128,8 @@ struct cli_option {
 #define A11Y_USAGE                                                                                                     \
         "Usage: botdesk a11y PROFILE [--json] [--window ID] [--find EXPR] [--max-nodes N]\n"                         \
         "       botdesk a11y PROFILE do ID ACTION [TEXT] [--json]\n"                                                   \
-        "EXPR: role=ROLE,name=TEXT (name==TEXT: exact),state=STATE (state=!STATE: without it)\n"                      \
+        "EXPR: role=ROLE,name=TEXT (name==TEXT: exact),state=STATE\n"                                                \
+        "      (state=!STATE: without it)\n"                                                                           \
         "ACTION: an action of the element (click, press, activate, ...) or set-text TEXT\n"
 
 extern const struct cli_option cli_options[_OPT_MAX];
@@ -155,6 +156,9 @@ struct verb {
         const char *name;
         /* Its lines of botdesk --help, in the table's order. */
         const char *synopsis;
+        /* The heading of the group of --help it begins ("Host:"), as
+         * systemctl --help groups its verbs; the rows after it are in it. */
+        const char *section;
         /* The options it takes: those it uses (and the completion offers);
          * main.c's parser (run) also accepts OPTS_COMMON, unless own_options. */
         uint64_t options;

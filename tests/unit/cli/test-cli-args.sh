@@ -255,7 +255,7 @@ expect 2 'botdesk web revoke takes no option: the token comes on standard input.
 # the verb judges itself, its message and its usage (exit 2). A negative number and "-" are words,
 # "--" makes every later word one, --settle never takes the next word.
 input_usage=$(timeout 20 "$bd" input --help)
-[[ $input_usage == "Usage: botdesk input PROFILE ACTION [ARGS] [--start] [--json]"*"--start                      start"* ]] &&
+[[ $input_usage == "Usage: botdesk input PROFILE ACTION [ARGS] [--start] [--json]"*"--start                  start"* ]] &&
         ok "botdesk input --help prints its own usage" || not_ok "botdesk input --help prints its own usage" "$input_usage"
 expect_input_usage() { # MESSAGE ARGS...: input ARGS says MESSAGE, then its usage, exit 2
         local want=$1

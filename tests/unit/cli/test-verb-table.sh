@@ -122,14 +122,34 @@ run() { timeout 20 "$bd" "$@" </dev/null >/dev/null 2>&1; }
 run __verbs extra
 check "botdesk __verbs takes no argument (2)" $([ $? = 2 ] || echo "exit $?")
 
-# botdesk help VERB is botdesk VERB --help, for every listed verb.
+# botdesk help VERB is botdesk VERB --help, for every verb but the internal ones (help's own too).
 problems=()
 for v in "${verbs[@]}"; do
-        [ "${kind[$v]}" = listed ] || continue
+        [ "${kind[$v]}" = internal ] && continue
         [ "$(timeout 20 "$bd" help "$v" </dev/null 2>&1)" = "$(timeout 20 "$bd" "$v" --help </dev/null 2>&1)" ] ||
                 problems+=("help $v differs from $v --help")
 done
 check "botdesk help VERB prints what botdesk VERB --help prints" "${problems[@]}"
+
+# Every line of the usage and of each verb's fits a terminal of 80 columns,
+# tabs counted as the 8 columns they take there.
+problems=()
+for v in "" "${verbs[@]}"; do
+        [ -n "$v" ] && [ "${kind[$v]}" = internal ] && continue
+        while IFS= read -r line; do
+                problems+=("botdesk $v${v:+ }--help: $line")
+        done < <(timeout 20 "$bd" $v --help </dev/null 2>&1 | expand | awk 'length > 80 { print length ": " $0 }')
+done
+check "every line of botdesk --help and of botdesk VERB --help is within 80 columns" "${problems[@]}"
+
+# botdesk --help is grouped like systemctl's: a heading, then its verbs'
+# lines, and no verb's line before the first heading.
+groups=$(grep -cE '^[A-Z][a-z ]+:$' <<<"$usage")
+first_verb=$(grep -nE '^  [a-z]' <<<"$usage" | head -n1 | cut -d: -f1)
+first_group=$(grep -nE '^[A-Z][a-z ]+:$' <<<"$usage" | head -n1 | cut -d: -f1)
+check "botdesk --help groups its verbs under headings ($groups)" \
+        $([ "$groups" -ge 4 ] && [ "${first_group:-0}" -gt 0 ] && [ "$first_group" -lt "${first_verb:-0}" ] ||
+          echo "$groups headings, the first at line ${first_group:-none}, the first verb at line ${first_verb:-none}")
 
 # A misspelt verb or option: one line, the nearest valid name, exit 2.
 err=$(timeout 20 "$bd" statsu </dev/null 2>&1); rc=$?
