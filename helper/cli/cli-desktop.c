@@ -46,6 +46,16 @@ int cli_running_display(const char *profile, int *ret_fd, char **ret_display, ch
         return EXIT_OK;
 }
 
+int cli_desktop_run_id(const char *profile, int dirfd, char ret[static SCREEN_RUN_ID_LEN + 1]) {
+        _cleanup_(helper_record_done) struct helper_record rec = {};
+        int r = running_desktop_helper(profile, dirfd, &rec);
+
+        if (r != EXIT_OK)
+                return r;
+        screen_run_id(rec.token, rec.pid, rec.starttime, ret);
+        return EXIT_OK;
+}
+
 int cli_connect_desktop(const char *profile, const char *display, const char *xauthority, xcb_connection_t **ret,
                         int *ret_screen) {
         int r = x11_connect_with_cookie(display, xauthority, ret, ret_screen);

@@ -222,6 +222,9 @@ static int option_apply(struct cli_args *a, int id, const char *word, const char
         case OPT_SINCE:
                 a->since = value;
                 break;
+        case OPT_SINCE_REVISION:
+                a->since_revision = value;
+                break;
         case OPT_VIDEO:
                 a->video = value;
                 break;

@@ -45,6 +45,7 @@ const struct cli_option cli_options[_OPT_MAX] = {
         [OPT_QUALITY] = { "--quality", NULL, VALUE_ANY },
         [OPT_DATA_URL] = { "--data-url" },
         [OPT_TIMINGS] = { "--timings", .hidden = true },
+        [OPT_SINCE_REVISION] = { "--since-revision", NULL, VALUE_ANY },
         [OPT_BUTTON] = { "--button", NULL, VALUE_ANY },
         [OPT_DOUBLE] = { "--double" },
         [OPT_WINDOW] = { "--window", NULL, VALUE_ANY },
@@ -171,9 +172,11 @@ static const struct verb verbs[] = {
           "  thumbnail PROFILE [-o FILE] [--size WxH] [--format png|jpeg] [--start]\n"
           "                                the screen, scaled to fit, as PNG or JPEG\n",
           .options = OPTS_ACTION | OPT(OPT_OUTPUT) | OPT(OPT_OUTPUT_SHORT) | OPT(OPT_SIZE) | OPT(OPT_FORMAT) |
-                     OPT(OPT_QUALITY) | OPT(OPT_DATA_URL) | OPT(OPT_START) | OPT(OPT_TIMINGS),
+                     OPT(OPT_QUALITY) | OPT(OPT_DATA_URL) | OPT(OPT_START) | OPT(OPT_TIMINGS) | OPT(OPT_JSON) |
+                     OPT(OPT_SINCE_REVISION),
           .usage = "Usage: botdesk thumbnail PROFILE [-o FILE] [--size WxH] [--format png|jpeg]\n"
                    "                         [--data-url] [--quality N] [--start]\n"
+                   "                         [--json [--since-revision REVISION]]\n"
                    "\n"
                    "The desktop's screen, scaled to fit WxH (default 960x600, never enlarged).\n"
                    "  -o, --output FILE   write FILE (replaced atomically, mode 0600), not stdout\n"
@@ -181,7 +184,11 @@ static const struct verb verbs[] = {
                    "  --format png|jpeg   default png\n"
                    "  --quality N         JPEG quality 1-100 (default 72)\n"
                    "  --data-url          print data:image/...;base64,... instead of the raw image\n"
-                   "  --start             start the desktop first when it is not running\n",
+                   "  --start             start the desktop first when it is not running\n"
+                   "  --json              one line of JSON: the screen's revision, the size,\n"
+                   "                      and the image as a data URL (or the file of -o)\n"
+                   "  --since-revision R  with --json: \"unchanged\": true and no image when\n"
+                   "                      the screen is as at revision R (RUN.HASH)\n",
           .words = "PROFILE", .epoch = true, .placed = true, .own_options = true, .operands = 1,
           .section = "Agent actions:", .run = verb_x11_args },
         { "input",

@@ -46,6 +46,7 @@ enum cli_option_id {
         OPT_QUALITY,
         OPT_DATA_URL,
         OPT_TIMINGS,
+        OPT_SINCE_REVISION,
         /* input */
         OPT_BUTTON,
         OPT_DOUBLE,

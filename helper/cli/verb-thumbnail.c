@@ -3,7 +3,9 @@
  * botdesk thumbnail: the verb. The desktop must be running (a live helper
  * and a published env) before any X connection is made; the picture is the
  * root window scaled to fit a box, as PNG or JPEG, to a file (atomically),
- * to stdout, or as a data: URL.
+ * to stdout, or as a data: URL; with --json, one line that also says the
+ * screen's revision (screen-revision.h), and with --since-revision only
+ * that the screen is unchanged when it is, with no picture made.
  */
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -14,7 +16,9 @@
 #include "verbs.h"
 #include "envfile.h"
 #include "journal-hook.h"
+#include "json.h"
 #include "record.h"
+#include "screen-revision.h"
 #include "lease.h"
 #include "log.h"
 #include "profile.h"
@@ -30,6 +34,8 @@ struct thumbnail_options {
         bool data_url;
         bool start;                     /* --start: start the desktop first when it is not running */
         bool timings;                   /* hidden: phase times on stderr, for tests/bench */
+        bool json;
+        struct screen_since since;      /* --since-revision */
 };
 
 /* Its words as main.c's parser left them (verb-table.c: its row and usage),
@@ -47,6 +53,7 @@ static int parse_options(const struct cli_args *args, struct thumbnail_options *
                 .data_url = args->data_url,
                 .start = args->start,
                 .timings = args->timings,
+                .json = args->json,
         };
         if (o->output && !*o->output) {
                 log_error("-o needs a file name.");
@@ -80,6 +87,20 @@ static int parse_options(const struct cli_args *args, struct thumbnail_options *
                         return EXIT_USAGE;
                 }
                 o->quality = (int) q;
+        }
+        if (args->since_revision) {
+                if (screen_revision_parse(args->since_revision, o->since.run_id, &o->since.hash) < 0) {
+                        log_error("Invalid --since-revision \"%s\": give %s.", args->since_revision,
+                                  SCREEN_REVISION_FORM);
+                        return EXIT_USAGE;
+                }
+                /* Only JSON can say "unchanged" instead of an image. */
+                if (!o->json) {
+                        log_error("--since-revision needs --json: the answer is a line that says unchanged, or the new "
+                                  "revision with the image.");
+                        return EXIT_USAGE;
+                }
+                o->since.given = true;
         }
         if (!o->profile) {
                 log_error("Missing PROFILE argument.");
@@ -154,9 +175,44 @@ static void journal_args(struct json *j, const struct journal_redact *redact, co
         json_kv_int(j, "height", img->height);
 }
 
+/* --json's line: the revision, how since judged it, and the picture (NULL img: unchanged, none). */
+static int write_json(const struct thumbnail_options *o, const char *revision, bool reset, const struct thumb_image *img,
+                      const char *url) {
+        struct json j;
+
+        json_init(&j, stdout);
+        json_object_begin(&j);
+        json_kv_string(&j, "revision", revision);
+        if (o->since.given)
+                json_kv_bool(&j, "unchanged", !img);
+        if (reset)
+                json_kv_bool(&j, "revision_reset", true);
+        if (img) {
+                json_kv_int(&j, "width", img->width);
+                json_kv_int(&j, "height", img->height);
+                json_key(&j, "screen");
+                json_array_begin(&j);
+                json_int(&j, img->screen_width);
+                json_int(&j, img->screen_height);
+                json_array_end(&j);
+                json_kv_string(&j, "mime", thumb_encoding_mime(o->encoding));
+                if (o->output)
+                        json_kv_string(&j, "file", o->output);
+                else
+                        json_kv_string(&j, "data_url", url);
+        }
+        json_object_end(&j);
+        fputc('\n', stdout);
+        if (ferror(stdout) || fflush(stdout) != 0)
+                return negative_errno();
+        return 0;
+}
+
 int verb_thumbnail(const struct cli_args *args) {
         struct thumbnail_options o;
         _cleanup_free_ char *display = NULL, *xauthority = NULL, *out_name = NULL, *url = NULL;
+        char run_id[SCREEN_RUN_ID_LEN + 1], revision[SCREEN_REVISION_LEN + 1];
+        bool unchanged = false, reset = false;
         _cleanup_free_ uint8_t *image = NULL;
         _cleanup_close_ int dirfd = -EBADF, out_fd = -EBADF;
         _cleanup_(thumb_image_done) struct thumb_image img = {};
@@ -171,7 +227,7 @@ int verb_thumbnail(const struct cli_args *args) {
         r = parse_options(args, &o);
         if (r != EXIT_OK)
                 return r;
-        if (!o.output && !o.data_url && isatty(STDOUT_FILENO)) {
+        if (!o.output && !o.data_url && !o.json && isatty(STDOUT_FILENO)) {
                 log_error("Refusing to write a binary image to a terminal; use -o FILE or --data-url.");
                 return EXIT_USAGE;
         }
@@ -204,7 +260,27 @@ int verb_thumbnail(const struct cli_args *args) {
         r = cli_connect_desktop(o.profile, display, xauthority, &c, &screen);
         if (r != EXIT_OK)
                 return r;
+        /* Read after connecting: the run the connection reached (agent.c says the same). */
+        r = cli_desktop_run_id(o.profile, dirfd, run_id);
+        if (r != EXIT_OK) {
+                xcb_disconnect(c);
+                return r;
+        }
         t_connect = now_usec();
+        reset = o.since.given && !streq(o.since.run_id, run_id);
+        if (o.since.given && !reset) {
+                uint64_t hash;
+
+                /* A read and a hash, nothing scaled or encoded: the price of "unchanged". */
+                r = thumb_grab_hash(c, screen, &hash);
+                if (r >= 0 && hash == o.since.hash) {
+                        xcb_disconnect(c);
+                        screen_revision_format(run_id, hash, revision);
+                        unchanged = true;
+                        t_grab = t_encode = now_usec();
+                        goto done;
+                }
+        }
         if (o.encoding == THUMB_JPEG) {
                 js.rows.quality = o.quality ?: THUMB_JPEG_QUALITY_DEFAULT;
                 r = thumb_grab_scaled_stream(c, screen, o.box_w, o.box_h, jpeg_stream_rows, &js, &img);
@@ -224,6 +300,7 @@ int verb_thumbnail(const struct cli_args *args) {
                 return EXIT_FAILED;
         }
         t_grab = now_usec();
+        screen_revision_format(run_id, img.hash, revision);
 
         if (o.encoding == THUMB_JPEG) {
                 /* Every row went to the encoder as it was scaled: only the end is left. */
@@ -238,7 +315,7 @@ int verb_thumbnail(const struct cli_args *args) {
 
         data = image;
         data_size = image_size;
-        if (o.data_url) {
+        if (o.data_url || (o.json && !o.output)) {
                 char *end;
 
                 url = thumb_data_url(o.encoding, image, image_size);
@@ -248,6 +325,8 @@ int verb_thumbnail(const struct cli_args *args) {
                 }
                 /* One line of text, like every other output of the CLI. */
                 data_size = strlen(url);
+                if (o.json)
+                        goto done;
                 end = realloc(url, data_size + 2);
                 if (!end) {
                         log_error("Out of memory for the data URL.");
@@ -259,6 +338,7 @@ int verb_thumbnail(const struct cli_args *args) {
                 data = url;
         }
 
+done:
         /* A screen grabbed across a takeover may show what the human typed: never written. */
         r = cli_action_done(dirfd, o.profile, "thumbnail", &admitted, false);
         cli_journal_record(o.profile, &(const struct cli_journal_action) {
@@ -271,10 +351,16 @@ int verb_thumbnail(const struct cli_args *args) {
 
         /* 0600: a thumbnail shows whatever is on the agent's screen (pages,
          * tokens, mail); it is as private as the desktop's own files. */
-        if (o.output)
+        if (unchanged)
+                r = write_json(&o, revision, false, NULL, NULL);
+        else if (o.output)
                 r = write_file_atomic_at(out_fd, out_name, data, data_size, 0600);
+        else if (o.json)
+                r = write_json(&o, revision, reset, &img, url);
         else
                 r = write_stdout(data, data_size);
+        if (r >= 0 && o.output && o.json && !unchanged)
+                r = write_json(&o, revision, reset, &img, NULL);
         if (r < 0) {
                 log_error_errno(r, "Cannot write %s: %m", o.output ?: "the thumbnail to standard output");
                 return EXIT_FAILED;

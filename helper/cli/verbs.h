@@ -53,6 +53,7 @@ struct cli_args {
         unsigned settle_ms;                             /* input: --settle=MS; 0 = the default */
         const char *output, *size, *format, *quality;   /* thumbnail; output NULL for "-" */
         bool data_url, timings;                         /* thumbnail */
+        const char *since_revision;                     /* thumbnail, judged by the verb */
         const char *since, *video;                      /* journal */
         unsigned long long from, to;                    /* journal replay; 0 = not given */
         unsigned tolerance;                             /* journal replay, with tolerance_given */

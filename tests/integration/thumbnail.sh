@@ -4,7 +4,9 @@
 # 960x600 PNG by default, a JPEG of the size asked for, a data: URL; files
 # are replaced atomically with mode 0600 and activity is stamped; the exact
 # colours survive depth 16, 24 and 32; bad options are usage errors (2); a
-# profile that is not running is exit 4 and nothing is written.
+# profile that is not running is exit 4 and nothing is written; --json says
+# the screen's revision, and --since-revision says "unchanged" without a
+# picture, a change with one, and a reset after a restart.
 . "$(dirname "$0")/lib.sh"
 bd_init thn 90
 bd_need_xserver
@@ -90,7 +92,9 @@ t_ok "and writes no file" test ! -e "$O/never.png"
 # ---- usage errors --------------------------------------------------------------------------------
 
 for args in "--size 0x600" "--size 960" "--size 8193x600" "--size 960x600x2" "--size=-1x5" "--format gif" \
-            "--quality 0" "--quality 101" "--quality 80" "--bogus" "-o"; do
+            "--quality 0" "--quality 101" "--quality 80" "--bogus" "-o" "--json --since-revision yesterday" \
+            "--json --since-revision 3F9A1C2B4D5E.0123456789ABCDEF" "--since-revision 3f9a1c2b4d5e.0123456789abcdef" \
+            "--json --since-revision"; do
         # shellcheck disable=SC2086
         "$BOTDESK" thumbnail "$P" $args >/dev/null 2>"$O/usage.err"
         rc=$?
@@ -186,6 +190,57 @@ t_is "$?" 0 "the desktop stops"
 t_is "$?" 4 "thumbnail of a stopped desktop exits 4"
 t_ok "and writes no file" test ! -e "$O/stopped.png"
 
+# ---- revisions: "unchanged" without a picture, a change, a restart ---------------------------------
+
+# KEY of thumbnail --json's line in FILE (python's repr; None when absent).
+jkey() { "$PY" -c 'import json,sys; print(json.load(open(sys.argv[1])).get(sys.argv[2]))' "$1" "$2"; }
+
+# revisions PROFILE: on a desktop whose root is one colour (nothing else draws there).
+revisions() {
+        local Q=$1 r1 r2 r3
+        "$BOTDESK" thumbnail "$Q" --json --size 96x96 >"$O/r1.json" 2>"$O/r1.err"
+        t_is "$?" 0 "thumbnail --json exits 0"
+        r1=$(jkey "$O/r1.json" revision)
+        t_match "$r1" '^[0-9a-f]{12}\.[0-9a-f]{16}$' "thumbnail --json says the screen's revision, RUN.HASH"
+        t_is "$(image_size <(jkey "$O/r1.json" data_url))" "png 96 60" "... and carries the picture as a data URL"
+        "$BOTDESK" thumbnail "$Q" --json --size 96x96 --since-revision "$r1" -o "$O/r2.png" >"$O/r2.json" 2>"$O/r2.err"
+        t_is "$?" 0 "thumbnail --since-revision of the screen as it is exits 0"
+        t_is "$(jkey "$O/r2.json" unchanged) $(jkey "$O/r2.json" revision) $(jkey "$O/r2.json" data_url)" "True $r1 None" \
+                "... says unchanged, the same revision, and carries no picture"
+        t_ok "... and writes no file" test ! -e "$O/r2.png"
+        "$BOTDESK" exec "$Q" -- xsetroot -solid "#c08020"
+        "$BOTDESK" thumbnail "$Q" --json --size 96x96 --since-revision "$r1" -o "$O/r3.png" >"$O/r3.json" 2>"$O/r3.err"
+        r3=$(jkey "$O/r3.json" revision)
+        t_is "$(jkey "$O/r3.json" unchanged) $(jkey "$O/r3.json" file)" "False $O/r3.png" \
+                "after the root changed colour: not unchanged, and the picture written to -o"
+        t_ok "... under a new revision of the same run" eval '[ "$r3" != "$r1" ] && [ "${r3%.*}" = "${r1%.*}" ]'
+        read -r r g b _ <<<"$(png_probe "$O/r3.png")"
+        t_is "$r $g $b" "192 128 32" "... showing the new colour"
+        "$BOTDESK" thumbnail "$Q" --json --since-revision "not-a-revision" >"$O/bad.json" 2>"$O/bad.err"
+        t_is "$?" 2 "a malformed --since-revision on a running desktop is a usage error (exit 2)"
+        t_match "$(cat "$O/bad.err")" "RUN\.HASH, 12 and 16 lowercase hex digits" "... that names the valid form"
+        t_is "$(wc -c <"$O/bad.json")" 0 "... and prints nothing"
+
+        # The same pixels after a restart are another run: never "unchanged".
+        bd_stop "$Q"
+        if ! bd_start "$Q"; then
+                t_fail "the desktop starts again" "$(bd_err "$Q")"
+                return
+        fi
+        for _ in $(seq 30); do
+                "$BOTDESK" thumbnail "$Q" --json --size 96x96 >"$O/r4.json" 2>/dev/null || break
+                r2=$(jkey "$O/r4.json" revision)
+                [ "${r2#*.}" = "${r1#*.}" ] && break
+                sleep 0.1
+        done
+        t_is "${r2#*.}" "${r1#*.}" "after a restart the screen shows the first colour again: the same hash (waited up to 3 s for xsetroot)"
+        "$BOTDESK" thumbnail "$Q" --json --size 96x96 --since-revision "$r1" >"$O/r5.json" 2>"$O/r5.err"
+        t_is "$(jkey "$O/r5.json" revision_reset) $(jkey "$O/r5.json" unchanged)" "True False" \
+                "a revision from before the restart: revision_reset, not unchanged"
+        t_is "$(image_size <(jkey "$O/r5.json" data_url))" "png 96 60" "... with the full picture"
+        t_isnt "$(jkey "$O/r5.json" revision)" "$r1" "... under the new run's revision"
+}
+
 # ---- exact colours at every depth ------------------------------------------------------------------
 
 # A bare X server whose root window is one known colour. At depth 16 the
@@ -213,6 +268,7 @@ for depth in 16 24 32; do
                 t_fail "a depth $depth screen of #2080c0 is one colour in the thumbnail" "centre $r $g $b, $n colours" \
                         "$(cat "$O/d$depth.err")"
         fi
+        [ "$depth" = 24 ] && revisions "$Q"
         bd_stop "$Q"
 done
 
