@@ -149,6 +149,22 @@ static void tool_result_error(struct json *j, const struct anthropic_call *c, co
         json_object_end(j);
 }
 
+/* A screenshot asked with since_revision (botdesk's own, never the SDK's): what it found, as a text block first. */
+static int revision_block(struct json *j, const struct agent_outcome *o) {
+        _cleanup_free_ char *text = NULL;
+        struct json_mem m;
+
+        if (json_mem_open(&m) < 0)
+                return -ENOMEM;
+        json_object_begin(&m.j);
+        agent_revision_fields(&m.j, o);
+        json_object_end(&m.j);
+        if (json_mem_close(&m, &text) < 0)
+                return -ENOMEM;
+        text_block(j, text);
+        return 0;
+}
+
 static int tool_result(struct json *j, const struct anthropic_call *c, const struct agent_outcome *o) {
         _cleanup_free_ char *ack = NULL;
         char line[64];
@@ -171,6 +187,9 @@ static int tool_result(struct json *j, const struct anthropic_call *c, const str
                         return -ENOMEM;
                 text_block(j, ack);
         }
+        /* Without since_revision the blocks stay the SDK driver's: an image alone. */
+        if (o->since_given && revision_block(j, o) < 0)
+                return -ENOMEM;
         if (o->image_base64)
                 image_block(j, o->image_base64);
         json_array_end(j);
@@ -339,6 +358,13 @@ static int openai_answer(struct agent *a, const struct json_value *v, FILE *out)
                         return r;
                 if (r >= 0 && acts[i].schema != MCP_SCHEMA_OPENAI)
                         r = -EINVAL;
+                /* The output item always carries a screenshot: it has no room for "unchanged". */
+                if (r >= 0 && acts[i].since.given) {
+                        log_error("computer_call %s: action %zu: since_revision is botdesk's own (a bare action, or "
+                                  "MCP); a computer_call_output always carries a screenshot. Nothing was run.",
+                                  call_id, i + 1);
+                        return EXIT_USAGE;
+                }
                 if (r < 0) {
                         log_error("computer_call %s: action %zu: %s; nothing was run.", call_id, i + 1,
                                   error ?: "OpenAI's actions name themselves with \"type\"");
@@ -412,6 +438,8 @@ static void function_response(struct json *j, const struct json_value *fc, const
                 json_kv_int(j, "epoch", (long long) o->epoch);
                 if (o->settled_known)
                         json_kv_string(j, "settle", settle_state_name(o->settle));
+                /* The response is an object of botdesk's choosing: the picture's revision fits. */
+                agent_revision_fields(j, o);
         }
         if (safety)
                 json_kv_string(j, "safety_acknowledgement", "true");

@@ -51,6 +51,8 @@ void agent_journal_action(struct agent *a, const struct mcp_action *act, const s
                 .settle_ms = o->settle_ms,
                 .args = journal_args, .userdata = ud,
                 .frame = o->frame, .frame_size = o->frame_size,
+                /* The screen is as the agent last saw it: no frame read again for it. */
+                .no_frame = o->unchanged,
         });
 }
 

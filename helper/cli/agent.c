@@ -94,6 +94,10 @@ int agent_open(struct agent *a, const char *profile) {
         r = cli_connect_desktop(profile, display, xauthority, &a->conn, &a->screen);
         if (r != EXIT_OK)
                 return r;
+        /* After the connection: a restart since the display was read is the run it reached, or a broken connection. */
+        r = cli_desktop_run_id(profile, a->dirfd, a->run_id);
+        if (r != EXIT_OK)
+                return r;
         n = a->screen;
         for (xcb_screen_iterator_t it = xcb_setup_roots_iterator(xcb_get_setup(a->conn)); it.rem; xcb_screen_next(&it), n--)
                 if (n == 0)
@@ -142,8 +146,32 @@ static int finish_image(uint8_t *image, size_t size, struct agent_outcome *o) {
         return o->image_base64 ? 0 : -ENOMEM;
 }
 
-/* The screen in the agent's space; the space follows the screen's size. */
-static int screenshot(struct agent *a, struct agent_outcome *o) {
+/*
+ * Whether the screen is still as at since (same run, same pixels): then
+ * only its revision, found by a read and a hash with nothing scaled or
+ * encoded. A since of another run is a reset: never "unchanged".
+ */
+static int screen_unchanged(struct agent *a, const struct screen_since *since, struct agent_outcome *o) {
+        uint64_t hash;
+
+        o->since_given = since->given;
+        if (!since->given)
+                return 0;
+        if (!streq(since->run_id, a->run_id)) {
+                o->revision_reset = true;
+                return 0;
+        }
+        if (thumb_grab_hash(a->conn, a->screen, &hash) < 0)
+                return agent_say(o, "Cannot read the screen.") ?: -EIO;
+        if (hash != since->hash)
+                return 0;
+        screen_revision_format(a->run_id, hash, o->revision);
+        o->unchanged = true;
+        return 1;
+}
+
+/* The screen in the agent's space; the space follows the screen's size. since: the request's since_revision. */
+static int screenshot(struct agent *a, const struct screen_since *since, struct agent_outcome *o) {
         _cleanup_(thumb_image_done) struct thumb_image img = {};
         /* The journal's frame after this action is this grab too: scaled
          * as the helper would scale it, with no second read of the screen
@@ -156,6 +184,9 @@ static int screenshot(struct agent *a, struct agent_outcome *o) {
         size_t size = 0;
         int r;
 
+        r = screen_unchanged(a, since, o);
+        if (r != 0)
+                return r < 0 ? r : 0;
         r = thumb_grab_scaled_also(a->conn, a->screen, a->space.image_w, a->space.image_h, thumb_jpeg_rows, &jr,
                                    a->frame_width > 0 ? &frame : NULL, &img);
         frame_rgb = frame.rgb;
@@ -178,6 +209,7 @@ static int screenshot(struct agent *a, struct agent_outcome *o) {
         o->image_w = img.width;
         o->image_h = img.height;
         o->image_scale = mcp_space_scale(&a->space);
+        screen_revision_format(a->run_id, img.hash, o->revision);
         return finish_image(image, size, o);
 }
 
@@ -224,6 +256,8 @@ static int zoom(struct agent *a, const unsigned region[4], struct agent_outcome 
         o->image_scale = mcp_space_scale(&fit);
         memcpy(o->region, region, sizeof o->region);
         o->zoomed = true;
+        /* The whole screen was read for it: its revision comes free. */
+        screen_revision_format(a->run_id, img.hash, o->revision);
         return finish_image(image, size, o);
 }
 
@@ -240,6 +274,8 @@ static void void_outcome(struct agent *a, const struct mcp_action *act, struct a
         o->image_base64 = NULL;
         o->image = NULL;
         o->frame = NULL;
+        o->revision[0] = 0;
+        o->unchanged = o->revision_reset = false;
         (void) agent_say(o, "A human took control of this screen while %s ran; its result is void. Tell the user what you "
                       "need, and wait until they hand control back.", act->name);
 }
@@ -300,7 +336,7 @@ static int agent_run_gated(struct agent *a, const struct mcp_action *act, bool w
         if (act->kind == MCP_ACT_ZOOM)
                 r = zoom(a, act->region, o);
         else if (want_screenshot || act->kind == MCP_ACT_SCREENSHOT)
-                r = screenshot(a, o);
+                r = screenshot(a, &act->since, o);
         if (r == -ENOMEM)
                 return r;
         if (r < 0)
@@ -364,6 +400,17 @@ void agent_outcome_fields(struct json *j, const struct mcp_action *act, const st
                 }
                 json_object_end(j);
         }
+        agent_revision_fields(j, o);
+}
+
+void agent_revision_fields(struct json *j, const struct agent_outcome *o) {
+        if (!o->ok || !o->revision[0])
+                return;
+        json_kv_string(j, "revision", o->revision);
+        if (o->since_given)
+                json_kv_bool(j, "unchanged", o->unchanged);
+        if (o->revision_reset)
+                json_kv_bool(j, "revision_reset", true);
 }
 
 int agent_windows(struct agent *a, FILE *f, struct agent_outcome *o) {

@@ -10,6 +10,7 @@
 #include "coords.h"
 #include "input.h"
 #include "json.h"
+#include "screen-revision.h"
 #include "settle.h"
 #include "tools.h"
 
@@ -38,6 +39,7 @@ struct agent {
         struct mcp_tool_set tools;      /* [agent] mcp_tools and toolset_disabled: the screen's tools offered */
         unsigned frame_width;           /* the journal's frames ([journal] frame_width), 0: no journal */
         unsigned long long epoch_pin;   /* the epoch the next action is pinned to (cli.h), or CLI_EPOCH_ANY */
+        char run_id[SCREEN_RUN_ID_LEN + 1]; /* this run of the desktop: the first half of every revision */
 };
 
 /* What one action did, for the transport to say. */
@@ -63,6 +65,11 @@ struct agent_outcome {
         unsigned region[4];             /* zoom: the screen rectangle shown */
         bool zoomed;
         unsigned characters;            /* type */
+        /* The screen's revision when a picture was taken (or found unchanged), and how since_revision judged it. */
+        char revision[SCREEN_REVISION_LEN + 1];
+        bool since_given;
+        bool unchanged;                 /* the screen is as at since_revision: no image */
+        bool revision_reset;            /* since_revision is of another run of the desktop: a full picture */
 };
 
 void agent_outcome_done(struct agent_outcome *o);
@@ -108,6 +115,14 @@ void agent_outcome_write(struct json *j, const struct mcp_action *action, const 
 
 /* The same members, inside an object the caller opened (to add its own). */
 void agent_outcome_fields(struct json *j, const struct mcp_action *action, const struct agent_outcome *o);
+
+/*
+ * Of those, the picture's revision: "revision" (RUN.HASH), "unchanged"
+ * (true or false, when the request gave since_revision) and
+ * "revision_reset": true (since_revision was of another run of the
+ * desktop). Nothing when no picture was taken.
+ */
+void agent_revision_fields(struct json *j, const struct agent_outcome *o);
 
 /* The id under which the agent's own requests for a human appear in the lease (PENDING=). */
 #define AGENT_ASK_VIEWER "agent"

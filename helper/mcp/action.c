@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "action.h"
+#include "tools.h"
 #include "util.h"
 
 enum {
@@ -29,6 +30,7 @@ enum {
         ARG_SCROLL_X,
         ARG_SCROLL_Y,
         ARG_REPEAT,
+        ARG_SINCE_REVISION,
         _ARG_MAX,
 };
 
@@ -50,6 +52,7 @@ static const char *const arg_names[_ARG_MAX] = {
         [ARG_SCROLL_X] = "scroll_x",
         [ARG_SCROLL_Y] = "scroll_y",
         [ARG_REPEAT] = "repeat",
+        [ARG_SINCE_REVISION] = "since_revision",
 };
 
 struct form {
@@ -88,7 +91,9 @@ static const struct form anthropic_forms[] = {
           "{\"action\": \"hold_key\", \"text\": \"shift\", \"duration\": seconds (0-100)}" },
         { "wait", MCP_ACT_WAIT, A(ARG_DURATION), 0, 0, 0, "{\"action\": \"wait\", \"duration\": seconds (0-100)}" },
         { "cursor_position", MCP_ACT_CURSOR_POSITION, 0, 0, 0, 0, "{\"action\": \"cursor_position\"}" },
-        { "screenshot", MCP_ACT_SCREENSHOT, 0, 0, 0, 0, "{\"action\": \"screenshot\"}" },
+        { "screenshot", MCP_ACT_SCREENSHOT, 0, A(ARG_SINCE_REVISION), 0, 0,
+          "{\"action\": \"screenshot\", \"since_revision\": \"RUN.HASH\" (optional: \"unchanged\" without a picture "
+          "when the screen is as it was then)}" },
         { "zoom", MCP_ACT_ZOOM, A(ARG_REGION), 0, 0, 0, "{\"action\": \"zoom\", \"region\": [x0, y0, x1, y1]}" },
 };
 
@@ -108,7 +113,9 @@ static const struct form openai_forms[] = {
           "\"keys\": [\"CTRL\"] (optional, held)}" },
         { "type", MCP_ACT_TYPE, A(ARG_TEXT), 0, 0, 0, "{\"type\": \"type\", \"text\": \"Hello\"}" },
         { "wait", MCP_ACT_WAIT, 0, 0, 0, 0, "{\"type\": \"wait\"}" },
-        { "screenshot", MCP_ACT_SCREENSHOT, 0, 0, 0, 0, "{\"type\": \"screenshot\"}" },
+        { "screenshot", MCP_ACT_SCREENSHOT, 0, A(ARG_SINCE_REVISION), 0, 0,
+          "{\"type\": \"screenshot\", \"since_revision\": \"RUN.HASH\" (optional: \"unchanged\" without a picture "
+          "when the screen is as it was then)}" },
 };
 
 _printf_(2, 3) static int fail(char **ret_error, const char *fmt, ...) {
@@ -373,6 +380,9 @@ static const char *forms_list(const struct form *forms, size_t n, char *buf, siz
 /* args' members checked against f (skip: the member that names the action, or NULL), then parsed. */
 static int parse_form(const struct json_value *args, const struct form *f, bool openai, const char *skip,
                       const struct mcp_space *s, struct mcp_action *ret, char **ret_error) {
+        struct screen_since since = {};
+        const struct json_value *v;
+
         /* Every member is one the action takes, and every one it needs is there. */
         for (size_t i = 0; i < args->n; i++) {
                 const char *key = args->items[i].key;
@@ -389,7 +399,16 @@ static int parse_form(const struct json_value *args, const struct form *f, bool 
                 if ((f->required & A(id)) && !arg(args, id))
                         return fail(ret_error, "%s needs \"%s\". Use: %s", f->name, arg_names[id], f->usage);
 
+        /* Botdesk's own, on either schema's screenshot: judged before anything else of the action. */
+        v = arg(args, ARG_SINCE_REVISION);
+        if (v) {
+                if (v->type != JSON_STRING || screen_revision_parse(v->string, since.run_id, &since.hash) < 0)
+                        return fail(ret_error, "%s: since_revision must be %s. Use: %s", f->name, SCREEN_REVISION_FORM,
+                                    f->usage);
+                since.given = true;
+        }
         *ret = (struct mcp_action) {
+                .since = since,
                 .kind = f->kind,
                 .schema = openai ? MCP_SCHEMA_OPENAI : MCP_SCHEMA_ANTHROPIC,
                 .name = f->name,
@@ -480,6 +499,7 @@ static const char *const arg_schemas[_ARG_MAX] = {
         [ARG_DURATION] = "{\"type\": \"number\", \"minimum\": 0, \"maximum\": 100}",
         [ARG_REGION] = "{\"type\": \"array\", \"items\": {\"type\": \"integer\"}, \"minItems\": 4, \"maxItems\": 4}",
         [ARG_REPEAT] = "{\"type\": \"integer\", \"minimum\": 1, \"maximum\": 100}",
+        [ARG_SINCE_REVISION] = MCP_SINCE_REVISION_SCHEMA,
 };
 
 /* Member i's form, with the toolset's changes to its 2025 action's. */

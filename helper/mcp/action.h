@@ -7,6 +7,7 @@
 
 #include "coords.h"
 #include "json.h"
+#include "screen-revision.h"
 
 /*
  * One agent action, from either schema agents speak:
@@ -73,6 +74,7 @@ struct mcp_action {
         long long dx, dy;               /* scroll: wheel steps, right and down positive */
         unsigned duration_ms;
         unsigned region[4];             /* zoom: x0 y0 x1 y1 on the screen */
+        struct screen_since since;      /* screenshot: its since_revision, when given */
 };
 
 /*

@@ -80,6 +80,10 @@ char *mcp_tool_names(const struct mcp_tool_table *t);
  */
 #define MCP_EPOCH_SCHEMA "{\"type\": \"integer\", \"minimum\": 0, \"maximum\": 9007199254740991}"
 #define MCP_EPOCH_PROPERTY "\"epoch\": " MCP_EPOCH_SCHEMA
+/* A screenshot's since_revision (screen-revision.h): a string, judged by action.c with a message that names its form. */
+#define MCP_SINCE_REVISION_SCHEMA                                                                              \
+        "{\"type\": \"string\", \"description\": \"screenshot only: the revision of an earlier screenshot; "  \
+        "when the screen is the same, the result says unchanged and carries no image\"}"
 extern const char mcp_computer_schema[];
 extern const char mcp_batch_schema[];
 char *mcp_computer_describe(const struct mcp_space *space);

@@ -182,6 +182,24 @@ async function main() {
                 arguments: { reason: 'log in to the bank, please', timeout: 20 } })));
         await humanDone;
         say('ask_timeout', describe(await client.callTool({ name: 'ask_human', arguments: { reason: 'nobody comes', timeout: 1 } })));
+
+        // Revisions: the same screen twice is "unchanged" with a text item alone; the root repainted is a change.
+        const raw = async (name, args) => {
+                const res = await client.callTool({ name, arguments: args });
+                return { ...describe(res), kinds: res.content.map((c) => c.type) };
+        };
+        const first = await raw('computer', { action: 'screenshot' });
+        say('rev_first', first);
+        const rev = first.text && first.text.revision;
+        say('rev_same', await raw('computer', { action: 'screenshot', since_revision: rev }));
+        say('rev_member', await raw('screenshot', { since_revision: rev }));
+        say('rev_openai', await raw('computer', { type: 'screenshot', since_revision: rev }));
+        execFileSync(botdesk, ['exec', profile, '--', 'xsetroot', '-solid', '#c08020'], { stdio: 'ignore' });
+        say('rev_changed', await raw('computer', { action: 'screenshot', since_revision: rev }));
+        say('rev_batch', await raw('batch', { actions: [{ action: 'wait', duration: 0 },
+                { action: 'screenshot', since_revision: rev }] }));
+        say('rev_bad', await raw('computer', { action: 'screenshot', since_revision: 'yesterday' }));
+        say('rev_click', await raw('computer', { action: 'left_click', coordinate: [pic(5), pic(5)], since_revision: rev }));
         await client.close();
         say('done', {});
 }

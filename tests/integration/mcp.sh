@@ -19,12 +19,18 @@
 # changed is compared, not what was drawn), while two typed characters are
 # a change; a clock redrawn every second never lets a 1.5 s quiet time pass
 # (still_changing at the cap); a window that appears settles once drawn.
+# Revisions: every screenshot's text says the screen's revision; a
+# screenshot with since_revision of the same screen is "unchanged" with a
+# text item alone (computer, the screenshot member, batch, act, and across
+# processes: thumbnail's revision is MCP's), a repainted root is a change
+# with a picture, a malformed one is refused naming RUN.HASH, and one from
+# before a restart gets revision_reset with the full picture.
 # The same client on a real Xfce desktop, and the clipboard against xclip: mcp-xfce.sh.
 # Band 720-724.
 . "$(dirname "$0")/lib.sh"
 bd_init mcp 720
 bd_need_xserver
-bd_need node
+bd_need node xsetroot
 bd_input_recorder
 SDK_DIR=${BOTDESK_MCP_SDK_DIR:-/usr/local/lib/botdesk-tests}
 [ -d "$SDK_DIR/node_modules/@modelcontextprotocol/sdk" ] ||
@@ -141,6 +147,32 @@ t_is "$(get ask '(d["isError"], d["text"]["outcome"], d["text"]["control"])')" "
 t_is "$(get ask_timeout '(d["isError"], d["text"]["outcome"], d["text"]["waited_ms"] >= 1000)')" "(False, 'timeout', True)" \
         "ask_human with nobody coming returns timeout after its timeout"
 
+
+# ---- revisions --------------------------------------------------------------------------------------
+REV='^[0-9a-f]{12}\.[0-9a-f]{16}$'
+r1=$(get rev_first 'd["text"]["revision"]')
+t_match "$r1" "$REV" "a screenshot's text says the screen's revision, RUN.HASH"
+t_is "$(get rev_first 'd["kinds"]')" "['text', 'image']" "... in the text item before the image"
+t_is "$(get every '[r["name"] for r in d["results"] if not r["text"].get("revision")]')" "[]" \
+        "every action's automatic screenshot carries a revision"
+t_match "$(get batch 'd["text"]["results"][-1]["revision"]')" "$REV" "batch's final screenshot carries one"
+t_is "$(get rev_same '(d["isError"], d["text"]["unchanged"], d["text"]["revision"], d["kinds"])')" \
+        "(False, True, '$r1', ['text'])" "a screenshot since that revision of the same screen: unchanged, a text item alone"
+t_is "$(get rev_member '(d["isError"], d["text"]["unchanged"], d["kinds"])')" "(False, True, ['text'])" \
+        "... and so through the toolset's screenshot member"
+t_is "$(get rev_openai '(d["isError"], d["text"]["unchanged"], d["kinds"])')" "(False, True, ['text'])" \
+        "... and through OpenAI's screenshot"
+r2=$(get rev_changed 'd["text"]["revision"]')
+t_is "$(get rev_changed '(d["isError"], d["text"]["unchanged"], d["image"]["width"])')" "(False, False, 800)" \
+        "after the root was repainted: not unchanged, and the picture"
+t_ok "... under a new revision of the same run" eval '[ "$r2" != "$r1" ] && [ "${r2%.*}" = "${r1%.*}" ]'
+t_is "$(get rev_batch '(d["isError"], d["text"]["results"][-1]["unchanged"], d["image"] is not None)')" "(False, False, True)" \
+        "batch's last screenshot since the old revision: changed, with its picture"
+t_is "$(get rev_bad 'd["isError"]')" True "a malformed since_revision is an error result"
+t_match "$(get rev_bad 'd["text"]')" 'since_revision must be RUN\.HASH, 12 and 16 lowercase hex digits' "... naming the valid form"
+t_match "$(get rev_click '(d["isError"], d["text"])')" "True, .*left_click does not take \"since_revision\"" \
+        "since_revision on an action that is not a screenshot is refused, nothing done"
+
 # ---- the raw stream: errors that the SDK never sends ----------------------------------------------
 {
         echo '{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2024-11-05", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}}'
@@ -168,6 +200,16 @@ t_ok "act's click at the screenshot's 100,100 lands near 128,128" wait_for 5 nea
 t_is "$(act 'd[3]["image_file"].endswith("000002.jpg"), d[3]["screenshot"]["width"]')" "(True, 800)" \
         "act --screenshots DIR writes each action's screenshot there and names it"
 t_is "$(stat -c %a "$BD_T/shots/000002.jpg")" 600 "... readable by its owner alone"
+t_match "$(act 'd[3]["revision"]')" "$REV" "act's answer of a bare action carries the revision"
+# Content-addressed: another process, botdesk thumbnail, names the same screen with the same revision.
+r3=$("$BOTDESK" thumbnail "$P" --json --size 64x64 | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["revision"])')
+t_match "$r3" "$REV" "thumbnail --json says the revision"
+printf '%s\n' "{\"action\": \"screenshot\", \"since_revision\": \"$r3\"}" '{"type": "screenshot", "since_revision": "0.1"}' |
+        timeout 20 "$BOTDESK" act "$P" --screenshots base64 >"$BD_T/act" 2>"$BD_T/act.err"
+t_is "$(act '(d[0]["ok"], d[0]["unchanged"], d[0]["revision"], "image" in d[0])')" "(True, True, '$r3', False)" \
+        "act's screenshot since thumbnail's revision of the same screen: unchanged, no image"
+t_match "$(act '(d[1]["ok"], d[1]["error"])')" "False, .*since_revision must be RUN\.HASH" \
+        "act refuses a malformed since_revision, naming the valid form"
 
 # ---- settle ----------------------------------------------------------------------------------------
 bd_need xclock xmessage
@@ -214,4 +256,15 @@ wait "$waiter"
 t_is "$("$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["settle"])' "$BD_T/settle.out")" "settled" \
         "a window that appears is drawn, then quiet: settled"
 kill "$msg" 2>/dev/null; wait "$msg" 2>/dev/null
+
+# ---- a revision from before a restart ---------------------------------------------------------------
+bd_stop "$P"
+t_ok "the desktop starts again" bd_start "$P"
+{
+        echo '{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2024-11-05", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}}'
+        echo '{"jsonrpc": "2.0", "method": "notifications/initialized"}'
+        echo '{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "computer", "arguments": {"action": "screenshot", "since_revision": "'"$r3"'"}}}'
+} | timeout 20 "$BOTDESK" mcp "$P" >"$BD_T/raw" 2>"$BD_T/raw.err"
+t_is "$(raw '(lambda c, t: (t.get("revision_reset"), t.get("unchanged"), t.get("revision") != "'"$r3"'", [x["type"] for x in c]))(d[1]["result"]["content"], __import__("json").loads(d[1]["result"]["content"][0]["text"]))')" \
+        "(True, False, True, ['text', 'image'])" "a revision from before a restart: revision_reset, never unchanged, with the picture"
 t_done
