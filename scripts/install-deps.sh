@@ -24,6 +24,8 @@ tests+=(python3-gi gir1.2-gtk-3.0)
 # A desktop's bus starts no document portal (tests/integration/portal-mount.sh):
 # the portal itself, and a GTK file dialog that asks for it.
 tests+=(xdg-desktop-portal zenity)
+# The RFB client's test makes a TigerVNC password file (tests/integration/rfb-client-tigervnc.sh).
+tests+=(tigervnc-tools)
 # The clean-container demo test (tests/system/demo-clean.sh) copies the checkout's tracked files.
 tests+=(git)
 # The polkit rule's unit test runs it under node (Debian: nodejs provides /usr/bin/node).

@@ -1,0 +1,53 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# botdesk's RFB client (control/rfb-client.h), the start of a profile that
+# fronts a VNC server botdesk did not start, against real TigerVNC servers
+# the test starts on Unix sockets: one asking for VNC authentication with a
+# password made by vncpasswd, one with security None. The right password
+# gets the server's ServerInit (its size and name); a wrong one, or none,
+# is refused in botdesk's words, never the server's. Band 725, once.
+. "$(dirname "$0")/lib.sh"
+bd_init rfc 725 once
+bd_need_xserver
+bd_need vncpasswd
+PROBE=${BOTDESK_RFB_CLIENT_PROBE:-$BOTDESK_BUILD_DIR/tests/integration/rfb-client-probe}
+[ -x "$PROBE" ] || t_skip_all "the test's rfb-client-probe is not built ($PROBE)"
+X=$(command -v Xtigervnc || command -v Xvnc)
+
+# serve N SOCKET ARGS...: a TigerVNC server on display :N and SOCKET, its pid owned by the test.
+SERVERS=()
+serve() {
+        local n=$1 sock=$2
+        shift 2
+        "$X" ":$n" -rfbport -1 -rfbunixpath "$sock" -rfbunixmode 0600 -nolisten tcp -geometry 800x600 -depth 24 \
+                -desktop "probe-$n" "$@" >"$BD_T/out/x$n.log" 2>&1 &
+        SERVERS+=($!)
+        bd_own_pid $!
+}
+gone() { ! kill -0 "$1" 2>/dev/null; }
+probe() { timeout 20 "$PROBE" "$@" 2>&1; }
+
+printf 'botdesk\n' | vncpasswd -f >"$BD_T/passwd"
+chmod 600 "$BD_T/passwd"
+printf 'botdesk\n' >"$BD_T/right"
+printf 'wrong-pw\n' >"$BD_T/wrong"
+serve 725 "$BD_T/auth.sock" -SecurityTypes VncAuth -PasswordFile "$BD_T/passwd"
+serve 726 "$BD_T/none.sock" -SecurityTypes None
+t_ok "a TigerVNC server with VNC authentication listens (waited 10 s for its socket)" wait_for 10 test -S "$BD_T/auth.sock"
+t_ok "and one with security None (waited 10 s)" wait_for 10 test -S "$BD_T/none.sock"
+
+t_is "$(probe "$BD_T/auth.sock" "$BD_T/right")" "ready 800x600 probe-725" \
+        "with the right password the handshake ends in the server's ServerInit (800x600, its name)"
+out=$(probe "$BD_T/auth.sock" "$BD_T/wrong")
+t_match "$out" "^error EACCES: the server refused the password$" "a wrong password: EACCES, in botdesk's words"
+out=$(probe "$BD_T/auth.sock")
+t_match "$out" "^error ENOKEY: " "no password for a server that asks for one: ENOKEY"
+t_is "$(probe "$BD_T/none.sock")" "ready 800x600 probe-726" "security None: ServerInit without a password"
+t_is "$(probe "$BD_T/none.sock" "$BD_T/right")" "ready 800x600 probe-726" "... and with one it does not need"
+
+# SIGTERM, so each server removes its lock file and socket as it exits.
+for pid in "${SERVERS[@]}"; do
+        kill -TERM "$pid"
+        t_ok "the server $pid exits on SIGTERM (waited 10 s)" wait_for 10 gone "$pid"
+done
+t_done
