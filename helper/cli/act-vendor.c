@@ -438,8 +438,6 @@ static void function_response(struct json *j, const struct json_value *fc, const
                 json_kv_int(j, "epoch", (long long) o->epoch);
                 if (o->settled_known)
                         json_kv_string(j, "settle", settle_state_name(o->settle));
-                /* The response is an object of botdesk's choosing: the picture's revision fits. */
-                agent_revision_fields(j, o);
         }
         if (safety)
                 json_kv_string(j, "safety_acknowledgement", "true");

@@ -210,6 +210,14 @@ t_is "$(act '(d[0]["ok"], d[0]["unchanged"], d[0]["revision"], "image" in d[0])'
         "act's screenshot since thumbnail's revision of the same screen: unchanged, no image"
 t_match "$(act '(d[1]["ok"], d[1]["error"])')" "False, .*since_revision must be RUN\.HASH" \
         "act refuses a malformed since_revision, naming the valid form"
+# What "unchanged" saves, as a diagnostic (a benchmark's business, not a test's): the median over
+# 20 runs of thumbnail's own phases, the read + scale + encode of an 800x600 JPEG against the read + hash.
+phases() {
+        for _ in $(seq 20); do
+                "$BOTDESK" thumbnail "$P" --json --format jpeg --size 800x600 --timings "$@" 2>&1 >/dev/null
+        done | awk '{ print ($7 + $9 + $11) / 1000 }' | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'
+}
+t_diag "1024x768 screen: read+scale+encode $(phases) ms, read+hash (unchanged) $(phases --since-revision "$r3") ms (medians of 20)"
 
 # ---- settle ----------------------------------------------------------------------------------------
 bd_need xclock xmessage
