@@ -30,6 +30,8 @@ tests+=(tigervnc-tools)
 tests+=(git)
 # The polkit rule's unit test runs it under node (Debian: nodejs provides /usr/bin/node).
 tests+=(nodejs)
+# The zsh and fish completions, completed by those shells (tests/unit/completion-shells.sh).
+tests+=(zsh fish)
 
 # npm packages the tests drive, each pinned to an exact version (an unpinned
 # install may serve an old major here), into one directory of their own

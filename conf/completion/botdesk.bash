@@ -182,12 +182,13 @@ _botdesk() {
                 return 0
         fi
 
-        # The positional word: a profile, a command, one of a|b|c, or
-        # (CAPITALS) anything.
+        # The positional word: a profile, a command, a verb (help's), one of
+        # a|b|c, or (CAPITALS) anything.
         w=${words[npos]-}
         case $w in
         PROFILE) _botdesk_reply -W "$(_botdesk_profiles)" -- "$cur" ;;
         COMMAND) _botdesk_reply -c -- "$cur" ;;
+        VERB) _botdesk_reply -W "$verbs" -- "$cur" ;;
         *[a-z]*) _botdesk_reply -W "${w//|/ }" -- "$cur" ;;
         esac
         return 0

@@ -110,6 +110,7 @@ check ""                                        botdesk settle work --quiet ""
 check "web work research"                       botdesk settle --quiet 500 ""
 check ""                                        botdesk _
 check ""                                        botdesk status work --timeout ""
+check "start status stop"                       botdesk help st
 # Without a botdesk to ask, nothing is offered, and nothing is said.
 COMP_WORDS=(botdesk st)
 COMP_CWORD=1
