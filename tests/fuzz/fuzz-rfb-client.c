@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The client's RFB handshake (control/rfb-client.h) fed what a hostile
- * server sends, in pieces: the first byte sizes the pieces, the second says
- * whether the client has a password. Whatever comes, the client takes no
- * more than it was given, says at most what fits its buffer, ends ready
- * with a ServerInit within the limits or failed with an error and words of
- * its own, and leaks nothing.
+ * The client's RFB handshake (control/rfb-client.h) and the session's
+ * reader (rfb-client-update.h) fed what a hostile server sends, in pieces:
+ * the first byte sizes the pieces, the second says whether the client has
+ * a password. Whatever comes, the client takes no more than it was given,
+ * ends ready with a ServerInit within the limits or failed with an error
+ * and words of its own; what follows a handshake is painted into a
+ * framebuffer of ServerInit's size (ASan sees any write past it) or
+ * refused; nothing leaks.
  */
 #undef NDEBUG
 #include <errno.h>
@@ -14,6 +16,7 @@
 #include <string.h>
 
 #include "rfb-client.h"
+#include "rfb-client-update.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -41,14 +44,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 if ((size_t) r > n)
                         abort();
                 off += (size_t) r;
-                if ((size_t) r < n) {
+                if ((size_t) r < n && c.state != RFB_CLIENT_READY)
                         /* Only a finished handshake leaves bytes: they are the session's. */
-                        if (c.state != RFB_CLIENT_READY)
-                                abort();
-                        break;
-                }
+                        abort();
                 if (c.state == RFB_CLIENT_READY)
                         break;
+        }
+        /* The session's messages, into a framebuffer small enough for a fuzzer's pace. */
+        if (c.state == RFB_CLIENT_READY && (size_t) c.width * c.height <= 65536 && off < size) {
+                struct rfb_framebuffer fb;
+                struct rfb_update_reader rd;
+
+                if (rfb_framebuffer_init(&fb, c.width, c.height) == 0) {
+                        rfb_update_reader_init(&rd);
+                        for (ssize_t r = 0; off < size && r >= 0; off += piece) {
+                                size_t n = size - off < piece ? size - off : piece;
+
+                                r = rfb_update_feed(&rd, &fb, data + off, n);
+                                if (r >= 0 && (size_t) r != n)
+                                        abort();
+                                if (r < 0 && r != -EPROTO)
+                                        abort();
+                        }
+                        rfb_framebuffer_done(&fb);
+                }
         }
         if (c.state == RFB_CLIENT_READY &&
             (!c.name || strlen(c.name) > RFB_CLIENT_NAME_MAX || c.width == 0 || c.height == 0 ||

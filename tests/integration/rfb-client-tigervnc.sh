@@ -5,11 +5,12 @@
 # the test starts on Unix sockets: one asking for VNC authentication with a
 # password made by vncpasswd, one with security None. The right password
 # gets the server's ServerInit (its size and name); a wrong one, or none,
-# is refused in botdesk's words, never the server's. Band 725, once.
+# is refused in botdesk's words, never the server's; a full update of a
+# root window the test painted reads back as its colour. Band 725, once.
 . "$(dirname "$0")/lib.sh"
 bd_init rfc 725 once
 bd_need_xserver
-bd_need vncpasswd
+bd_need vncpasswd xsetroot
 PROBE=${BOTDESK_RFB_CLIENT_PROBE:-$BOTDESK_BUILD_DIR/tests/integration/rfb-client-probe}
 [ -x "$PROBE" ] || t_skip_all "the test's rfb-client-probe is not built ($PROBE)"
 X=$(command -v Xtigervnc || command -v Xvnc)
@@ -44,6 +45,15 @@ out=$(probe "$BD_T/auth.sock")
 t_match "$out" "^error ENOKEY: " "no password for a server that asks for one: ENOKEY"
 t_is "$(probe "$BD_T/none.sock")" "ready 800x600 probe-726" "security None: ServerInit without a password"
 t_is "$(probe "$BD_T/none.sock" "$BD_T/right")" "ready 800x600 probe-726" "... and with one it does not need"
+
+# The screen: the root window painted a colour of the test's own, read back through updates.
+DISPLAY=:726 xsetroot -solid '#1a2b3c' 2>"$BD_T/out/xsetroot.err"
+t_is "$?" 0 "the test paints the root window of :726 #1a2b3c (xsetroot)"
+t_is "$(probe "$BD_T/none.sock" --frame | tail -n1)" "frame 1a2b3c 0" \
+        "a full update read by botdesk's client is that colour at the centre, and everywhere"
+DISPLAY=:725 xsetroot -solid '#c0ffee' 2>>"$BD_T/out/xsetroot.err"
+t_is "$(probe "$BD_T/auth.sock" "$BD_T/right" --frame | tail -n1)" "frame c0ffee 0" \
+        "... and through VNC authentication"
 
 # SIGTERM, so each server removes its lock file and socket as it exits.
 for pid in "${SERVERS[@]}"; do
