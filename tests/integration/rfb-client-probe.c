@@ -25,9 +25,12 @@ int main(int argc, char **argv) {
         _cleanup_free_ char *password = NULL;
         struct sockaddr_un sa = { .sun_family = AF_UNIX };
         unsigned long long deadline = now_usec() + 10ull * 1000000ull;
-        struct rfb_client c;
+        /* Freed on every way out: the sanitizers' leak check runs on this program too. */
+        _cleanup_(rfb_client_done) struct rfb_client c = {};
+        _cleanup_(rfb_framebuffer_done) struct rfb_framebuffer fb = {};
+        _cleanup_close_ int fd = -EBADF;
         size_t size;
-        int fd, r = 0;
+        int r = 0;
 
         bool frame = argc > 2 && streq(argv[argc - 1], "--frame");
 
@@ -84,7 +87,6 @@ int main(int argc, char **argv) {
         }
         printf("ready %ux%u %s\n", c.width, c.height, c.name);
         if (frame) {
-                struct rfb_framebuffer fb;
                 struct rfb_update_reader rd;
                 uint8_t req[20];
                 size_t rest = (size_t) n - (size_t) r, differ = 0;
@@ -121,9 +123,6 @@ int main(int argc, char **argv) {
                 for (size_t i = 0; i < (size_t) c.width * c.height; i++)
                         differ += fb.pixels[i] != centre;
                 printf("frame %06x %zu\n", (unsigned) centre, differ);
-                rfb_framebuffer_done(&fb);
         }
-        close(fd);
-        rfb_client_done(&c);
         return 0;
 }
