@@ -4,76 +4,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <xxhash.h>
+
 #include "screen-revision.h"
 
-#define P1 UINT64_C(0x9E3779B185EBCA87)
-#define P2 UINT64_C(0xC2B2AE3D27D4EB4F)
-#define P3 UINT64_C(0x165667B19E3779F9)
-#define P4 UINT64_C(0x85EBCA77C2B2AE63)
-#define P5 UINT64_C(0x27D4EB2F165667C5)
-
-static inline uint64_t rotl(uint64_t x, unsigned r) {
-        return (x << r) | (x >> (64 - r));
-}
-
-/* Loads through memcpy: rows of a 16 bpp screen start at any address. */
-static inline uint64_t read64(const uint8_t *p) {
-        uint64_t v;
-
-        memcpy(&v, p, sizeof v);
-        return le64toh(v);
-}
-
-static inline uint32_t read32(const uint8_t *p) {
-        uint32_t v;
-
-        memcpy(&v, p, sizeof v);
-        return le32toh(v);
-}
-
-static inline uint64_t round64(uint64_t acc, uint64_t input) {
-        return rotl(acc + input * P2, 31) * P1;
-}
-
-static inline uint64_t merge64(uint64_t acc, uint64_t v) {
-        return (acc ^ round64(0, v)) * P1 + P4;
-}
-
 uint64_t screen_hash64(const void *data, size_t size, uint64_t seed) {
-        const uint8_t *p = data, *end = p + size;
-        uint64_t h;
-
-        if (size >= 32) {
-                uint64_t v1 = seed + P1 + P2, v2 = seed + P2, v3 = seed, v4 = seed - P1;
-
-                for (; end - p >= 32; p += 32) {
-                        v1 = round64(v1, read64(p));
-                        v2 = round64(v2, read64(p + 8));
-                        v3 = round64(v3, read64(p + 16));
-                        v4 = round64(v4, read64(p + 24));
-                }
-                h = rotl(v1, 1) + rotl(v2, 7) + rotl(v3, 12) + rotl(v4, 18);
-                h = merge64(h, v1);
-                h = merge64(h, v2);
-                h = merge64(h, v3);
-                h = merge64(h, v4);
-        } else
-                h = seed + P5;
-        h += size;
-        for (; end - p >= 8; p += 8)
-                h = rotl(h ^ round64(0, read64(p)), 27) * P1 + P4;
-        if (end - p >= 4) {
-                h = rotl(h ^ (uint64_t) read32(p) * P1, 23) * P2 + P3;
-                p += 4;
-        }
-        for (; p < end; p++)
-                h = rotl(h ^ *p * P5, 11) * P1;
-        h ^= h >> 33;
-        h *= P2;
-        h ^= h >> 29;
-        h *= P3;
-        h ^= h >> 32;
-        return h;
+        return XXH64(data, size, seed);
 }
 
 uint64_t screen_hash_begin(unsigned width, unsigned height, unsigned bytes_per_pixel) {

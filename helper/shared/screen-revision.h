@@ -31,10 +31,9 @@
         "\"3f9a1c2b4d5e.0123456789abcdef\")"
 
 /*
- * A 64-bit hash of size bytes at data, chained through seed: xxHash64's
- * construction (four lanes of multiply-rotate, one avalanche), several
- * GB/s, so that hashing a screen costs a fraction of reading it. Not for
- * secrets.
+ * A 64-bit hash of size bytes at data, chained through seed: xxHash's
+ * XXH64 (libxxhash), several GB/s, so that hashing a screen costs a
+ * fraction of reading it. Not for secrets.
  */
 uint64_t screen_hash64(const void *data, size_t size, uint64_t seed);
 
