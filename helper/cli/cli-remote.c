@@ -308,6 +308,15 @@ int remote_dispatch(const char *verb, char **args, struct bd_config *ret_config,
                 return -1;   /* the verb here says what is wrong */
         if (cli_load_config(profile, &c) < 0)
                 return EXIT_USAGE;
+        /* A VNC server botdesk did not start: status says so; nothing else reaches it yet. */
+        if (c.remote && !streq(verb, "status")) {
+                log_error("Profile %s fronts a VNC server botdesk did not start (remote = %s); this version of botdesk "
+                          "does not serve it yet, so %s is refused. botdesk status %s says what it is.",
+                          profile, c.remote, verb, profile);
+                return EXIT_REFUSED;
+        }
+        if (c.remote)
+                return run_here(&c, ret_config, ret_read);
         /* Without a runtime dir verified as ours there is no record to
          * follow, and the setting alone decides: a host profile is the
          * verb's own business here (status of someone else's forged

@@ -24,6 +24,7 @@ void status_done(struct bd_status *s) {
         free(s->install_command);
         free(s->browser);
         free(s->blocker);
+        free(s->remote);
         free(s->warning);
         free(s->journal);
         free(s->placement);
@@ -79,6 +80,14 @@ int status_collect(const char *profile, const struct bd_config *c, struct bd_sta
         s->geometry = strdup_printf("%ux%u", c->width, c->height);
         if (!s->profile || !s->geometry)
                 return -ENOMEM;
+        /* A VNC server botdesk did not start: nothing of it runs here to look at. */
+        if (c->remote) {
+                s->remote = strdup(c->remote);
+                s->placement = strdup("remote");
+                s->blocker = strdup_printf("profile %s fronts a VNC server botdesk did not start (remote = %s), "
+                                           "which this version of botdesk does not serve yet", profile, c->remote);
+                return s->remote && s->placement && s->blocker ? 0 : -ENOMEM;
+        }
         r = collect_packages(c, s);
         if (r < 0)
                 return r;
@@ -207,6 +216,8 @@ void status_json(struct json *j, const struct bd_status *s) {
         json_kv_opt_int(j, "memory_available_mb", s->memory_available_mb, s->memory_available_mb >= 0);
         json_kv_opt_int(j, "memory_limit_mb", s->memory_limit_mb, s->memory_limit_mb >= 0);
         json_kv_string(j, "placement", s->placement);
+        if (s->remote)
+                json_kv_string(j, "remote", s->remote);
         json_kv_string(j, "unit", s->unit);
         json_kv_string(j, "session", s->session);
         json_key(j, "lease");

@@ -296,6 +296,11 @@ int verb_files(const struct cli_args *a) {
         cfg = cli_config(a->config, profile, &storage);
         if (!cfg)
                 return EXIT_USAGE;
+        if (cfg->remote) {
+                log_error("Profile %s fronts a VNC server botdesk did not start (remote = %s): it has no home botdesk "
+                          "can reach.", profile, cfg->remote);
+                return EXIT_REFUSED;
+        }
         /* A placed desktop's home is on the far side of its prefix, which this verb does not cross. */
         if (owner_decide(NULL, cfg, &prefix) != OWNER_HOST) {
                 log_error("Desktop %s is placed through an exec prefix ([profile.%s] placement); botdesk files moves "

@@ -6,7 +6,9 @@
 # password made by vncpasswd, one with security None. The right password
 # gets the server's ServerInit (its size and name); a wrong one, or none,
 # is refused in botdesk's words, never the server's; a full update of a
-# root window the test painted reads back as its colour. Band 725, once.
+# root window the test painted reads back as its colour. A profile with
+# remote = is checked (no names, loopback only when allowed), reported by
+# status and refused by the other verbs. Band 725, once.
 . "$(dirname "$0")/lib.sh"
 bd_init rfc 725 once
 bd_need_xserver
@@ -54,6 +56,23 @@ t_is "$(probe "$BD_T/none.sock" --frame | tail -n1)" "frame 1a2b3c 0" \
 DISPLAY=:725 xsetroot -solid '#c0ffee' 2>>"$BD_T/out/xsetroot.err"
 t_is "$(probe "$BD_T/auth.sock" "$BD_T/right" --frame | tail -n1)" "frame c0ffee 0" \
         "... and through VNC authentication"
+
+# ---- a profile that names such a server (remote =): checked, reported, refused for the rest ----------
+V=$(bd_profile vm)
+printf '[profile.%s]\nremote = 127.0.0.1:5900\n' "$V" >"$BOTDESK_CONFIG"
+"$BOTDESK" config check >"$BD_T/out/check" 2>&1
+t_is "$?" 2 "remote = a loopback address without remote_allow_loopback: a configuration error (2)"
+t_match "$(cat "$BD_T/out/check")" "remote_allow_loopback = yes" "... naming the key that allows it"
+printf '[profile.%s]\nremote = vnc.example:5900\n' "$V" >"$BOTDESK_CONFIG"
+t_match "$("$BOTDESK" config check 2>&1)" "resolves no names" "remote = a name: refused, no DNS"
+printf '[profile.%s]\nremote = 127.0.0.1:5900\nremote_allow_loopback = yes\n' "$V" >"$BOTDESK_CONFIG"
+t_is "$("$BOTDESK" status "$V" --json | "$PY" -c 'import json,sys; d=json.load(sys.stdin); print(d["placement"], d["remote"], d["running"])')" \
+        "remote 127.0.0.1:5900 False" "status --json: placement remote, the remote as written, not running here"
+for verb in "start $V" "stop $V" "input $V click 1 1" "thumbnail $V" "files $V ls"; do
+        out=$(timeout 20 "$BOTDESK" $verb 2>&1)
+        t_is "$?" 3 "botdesk $verb on a remote profile: refused (3)"
+        t_match "$out" "VNC server botdesk did not start" "... saying why"
+done
 
 # SIGTERM, so each server removes its lock file and socket as it exits.
 for pid in "${SERVERS[@]}"; do

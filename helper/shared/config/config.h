@@ -128,6 +128,9 @@ struct bd_config {
         enum placement_kind placement;
         char *exec;                   /* the exec prefix as written (argv_split() parses it), NULL if unset */
         enum exec_shell_kind exec_shell; /* auto | yes | no: quote each word for a remote shell */
+        char *remote;                 /* a VNC server botdesk did not start (remote-target.h), NULL if unset */
+        bool remote_allow_loopback;   /* remote may name a loopback address */
+        char *remote_password_file;   /* its VNC password, when no credential has it; NULL if unset */
 };
 
 struct config_error {

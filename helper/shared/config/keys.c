@@ -63,6 +63,10 @@ const struct config_key_def config_keys[_KEY_MAX] = {
         [KEY_PLACEMENT]           = { NULL,        "placement",          VALUE_PLACEMENT,   0, 0,        FIELD(placement), .default_a = PLACEMENT_HOST },
         [KEY_EXEC]                = { NULL,        "exec",               VALUE_ARGV,        0, 0,        FIELD(exec) },
         [KEY_EXEC_SHELL]          = { NULL,        "exec_shell",         VALUE_EXEC_SHELL,  0, 0,        FIELD(exec_shell), .default_a = EXEC_SHELL_AUTO },
+        /* A VNC server botdesk did not start: the profile fronts it (remote-target.h). */
+        [KEY_REMOTE]              = { NULL,        "remote",             VALUE_REMOTE,      0, 0,        FIELD(remote) },
+        [KEY_REMOTE_ALLOW_LOOPBACK] = { NULL,      "remote_allow_loopback", VALUE_BOOL,     0, 0,        FIELD(remote_allow_loopback) },
+        [KEY_REMOTE_PASSWORD_FILE] = { NULL,       "remote_password_file", VALUE_PATH,      0, 0,        FIELD(remote_password_file) },
 };
 
 static const char *const desktop_words[] = { [DESKTOP_XFCE] = "xfce", [DESKTOP_COMMAND] = "command", NULL };

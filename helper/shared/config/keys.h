@@ -26,6 +26,7 @@ enum value_kind {
         VALUE_SEARCH_PATH, /* empty = unset, else absolute directories separated by ':' */
         VALUE_MCP_TOOLS,   /* both | computer | members */
         VALUE_VIEWERS,     /* many | one */
+        VALUE_REMOTE,      /* ADDRESS:PORT, [IPv6]:PORT or exec:COMMAND (remote-target.h) */
 };
 
 /* The kinds kept as text (a char * field, NULL when unset). */
@@ -79,6 +80,9 @@ enum config_key {
         KEY_PLACEMENT,
         KEY_EXEC,
         KEY_EXEC_SHELL,
+        KEY_REMOTE,
+        KEY_REMOTE_ALLOW_LOOPBACK,
+        KEY_REMOTE_PASSWORD_FILE,
         _KEY_MAX,
 };
 

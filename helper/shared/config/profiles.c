@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "entries.h"
+#include "remote-target.h"
 
 /*
  * What one profile's configuration is: the defaults, then the globals of
@@ -195,11 +196,67 @@ static int check_placement_exec(const struct config_set *s, struct config_errors
         return 0;
 }
 
+/* The last entry of key for profile, in the order of application (profile keys live only in its sections). */
+static const struct config_entry *profile_last(const struct config_set *s, const char *profile, enum config_key key) {
+        const struct config_entry *last = NULL;
+
+        for (size_t x = 0; x < s->n_files; x++)
+                for (size_t y = 0; y < s->files[x].n_entries; y++) {
+                        const struct config_entry *o = &s->files[x].entries[y];
+
+                        if (o->key == key && o->profile && streq(o->profile, profile))
+                                last = o;
+                }
+        return last;
+}
+
+/*
+ * A profile's effective "remote": a loopback address only with
+ * remote_allow_loopback = yes (a desktop of this host is a profile of its
+ * own), and never with placement = exec, which names another way to reach
+ * a desktop. The effective remote line is the one reported.
+ */
+static int check_remote(const struct config_set *s, struct config_errors *errs) {
+        for (size_t i = 0; i < s->n_files; i++)
+                for (size_t j = 0; j < s->files[i].n_entries; j++) {
+                        const struct config_entry *e = &s->files[i].entries[j], *allow, *placement;
+                        struct remote_target t;
+                        const char *why;
+                        int r;
+
+                        if (e->key != KEY_REMOTE || !e->profile || profile_last(s, e->profile, KEY_REMOTE) != e ||
+                            remote_target_parse(e->v.s, &t, &why) < 0)
+                                continue;
+                        allow = profile_last(s, e->profile, KEY_REMOTE_ALLOW_LOOPBACK);
+                        placement = profile_last(s, e->profile, KEY_PLACEMENT);
+                        if (t.loopback && !(allow && allow->v.a)) {
+                                r = config_errors_add(errs, e->file, e->line,
+                                                      "remote names a loopback address, which is refused unless "
+                                                      "remote_allow_loopback = yes is set for profile '%s'",
+                                                      e->profile);
+                                if (r < 0)
+                                        return r;
+                        }
+                        if (placement && placement->v.a == PLACEMENT_EXEC) {
+                                r = config_errors_add(errs, e->file, e->line,
+                                                      "remote and placement = exec both say how to reach profile "
+                                                      "'%s': keep one of them",
+                                                      e->profile);
+                                if (r < 0)
+                                        return r;
+                        }
+                }
+        return 0;
+}
+
 int config_set_check(const struct config_set *s, struct config_errors *errs) {
         int r;
 
         r = check_desktop_command(s, errs);
         if (r < 0)
                 return r;
-        return check_placement_exec(s, errs);
+        r = check_placement_exec(s, errs);
+        if (r < 0)
+                return r;
+        return check_remote(s, errs);
 }

@@ -7,6 +7,7 @@
 
 #include "argv-split.h"
 #include "envfile.h"
+#include "remote-target.h"
 #include "util.h"
 #include "values.h"
 
@@ -165,6 +166,15 @@ static int check_text(const struct config_key_def *k, const char *value, char **
                 if (r < 0)
                         return problem(ret_problem, "ends with a backslash (nothing left to escape)");
                 return 0;
+        }
+        case VALUE_REMOTE: {
+                struct remote_target t;
+                const char *why = NULL;
+                int r = remote_target_parse(value, &t, &why);
+
+                if (r == -EINVAL)
+                        return problem(ret_problem, "%s", why);
+                return r;
         }
         case VALUE_PATH:
                 if (value[0] != '\0' && value[0] != '/')
