@@ -71,8 +71,22 @@ static int check_memory(struct supervisor *s) {
         }
 }
 
+/* A profile that names a VNC server botdesk did not start gets no local desktop, however the helper was started. */
+static int check_remote(struct supervisor *s) {
+        if (!s->cfg.remote)
+                return 0;
+        supervisor_fail(s, HELPER_EXIT_REFUSED,
+                        "Profile %s fronts a VNC server botdesk did not start (remote = %s); no desktop is started for it.",
+                        s->profile, s->cfg.remote);
+        return -EPERM;
+}
+
 int checks_run(struct supervisor *s) {
-        int r = check_binaries(s);
+        int r = check_remote(s);
+
+        if (r < 0)
+                return r;
+        r = check_binaries(s);
 
         /* A check that could not be made fails the start too, and says so. */
         if (r < 0 && s->state == DESKTOP_CHECKING)

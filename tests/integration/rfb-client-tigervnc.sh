@@ -68,6 +68,9 @@ t_match "$("$BOTDESK" config check 2>&1)" "resolves no names" "remote = a name: 
 printf '[profile.%s]\nremote = 127.0.0.1:5900\nremote_allow_loopback = yes\n' "$V" >"$BOTDESK_CONFIG"
 t_is "$("$BOTDESK" status "$V" --json | "$PY" -c 'import json,sys; d=json.load(sys.stdin); print(d["placement"], d["remote"], d["running"])')" \
         "remote 127.0.0.1:5900 False" "status --json: placement remote, the remote as written, not running here"
+out=$(timeout 20 "$BOTDESK_HELPER" "$V" 2>&1)
+t_is "$?" 3 "botdesk-helper for a remote profile, however it was started, refuses (3)"
+t_match "$out" "no desktop is started for it" "... and starts nothing"
 for verb in "start $V" "stop $V" "input $V click 1 1" "thumbnail $V" "files $V ls"; do
         out=$(timeout 20 "$BOTDESK" $verb 2>&1)
         t_is "$?" 3 "botdesk $verb on a remote profile: refused (3)"
