@@ -326,7 +326,9 @@ int files_list(int home, const char *dir, struct files_entry **ret, size_t *ret_
         r = entries_read(fd, &e, &n);
         if (r < 0)
                 return r;
-        qsort(e, n, sizeof *e, entry_cmp_name);
+        /* An empty directory has no array to sort (qsort must not get NULL). */
+        if (n > 0)
+                qsort(e, n, sizeof *e, entry_cmp_name);
         out = calloc(n ?: 1, sizeof *out);
         if (!out) {
                 entries_free(e, n);
@@ -434,7 +436,8 @@ static int downloads_scan(int dirfd, const struct timespec *since, struct entry 
                 else
                         free(e[i].name);
         }
-        qsort(e, k, sizeof *e, entry_cmp_ctime);
+        if (k > 0)
+                qsort(e, k, sizeof *e, entry_cmp_ctime);
         *ret = e;
         *ret_n = k;
         return 0;
