@@ -159,43 +159,6 @@ static int check_desktop_command(const struct config_set *s, struct config_error
         return 0;
 }
 
-/*
- * "placement = exec" needs an exec prefix. Both keys live only in profile
- * sections, so a profile's effective pair is its last entries in the order
- * of application; the effective placement line is the one reported.
- */
-static int check_placement_exec(const struct config_set *s, struct config_errors *errs) {
-        for (size_t i = 0; i < s->n_files; i++)
-                for (size_t j = 0; j < s->files[i].n_entries; j++) {
-                        const struct config_entry *e = &s->files[i].entries[j], *last = NULL;
-                        bool have_exec = false;
-                        int r;
-
-                        if (e->key != KEY_PLACEMENT || e->v.a != PLACEMENT_EXEC || !e->profile)
-                                continue;
-                        for (size_t x = 0; x < s->n_files; x++)
-                                for (size_t y = 0; y < s->files[x].n_entries; y++) {
-                                        const struct config_entry *o = &s->files[x].entries[y];
-
-                                        if (!o->profile || !streq(o->profile, e->profile))
-                                                continue;
-                                        if (o->key == KEY_PLACEMENT)
-                                                last = o;
-                                        else if (o->key == KEY_EXEC)
-                                                have_exec = true;
-                                }
-                        if (last != e || have_exec)
-                                continue;
-                        r = config_errors_add(errs, e->file, e->line,
-                                              "placement = exec, but no exec prefix is set for profile '%s' (set 'exec', "
-                                              "e.g. exec = podman exec -i NAME, in the profile's section)",
-                                              e->profile);
-                        if (r < 0)
-                                return r;
-                }
-        return 0;
-}
-
 /* The last entry of key for profile, in the order of application (profile keys live only in its sections). */
 static const struct config_entry *profile_last(const struct config_set *s, const char *profile, enum config_key key) {
         const struct config_entry *last = NULL;
@@ -208,6 +171,30 @@ static const struct config_entry *profile_last(const struct config_set *s, const
                                 last = o;
                 }
         return last;
+}
+
+/*
+ * "placement = exec" needs an exec prefix. Both keys live only in profile
+ * sections, so a profile's effective pair is its last entries in the order
+ * of application; the effective placement line is the one reported.
+ */
+static int check_placement_exec(const struct config_set *s, struct config_errors *errs) {
+        for (size_t i = 0; i < s->n_files; i++)
+                for (size_t j = 0; j < s->files[i].n_entries; j++) {
+                        const struct config_entry *e = &s->files[i].entries[j];
+                        int r;
+
+                        if (e->key != KEY_PLACEMENT || e->v.a != PLACEMENT_EXEC || !e->profile ||
+                            profile_last(s, e->profile, KEY_PLACEMENT) != e || profile_last(s, e->profile, KEY_EXEC))
+                                continue;
+                        r = config_errors_add(errs, e->file, e->line,
+                                              "placement = exec, but no exec prefix is set for profile '%s' (set 'exec', "
+                                              "e.g. exec = podman exec -i NAME, in the profile's section)",
+                                              e->profile);
+                        if (r < 0)
+                                return r;
+                }
+        return 0;
 }
 
 /*

@@ -11,27 +11,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "rfb-bytes.h"
 #include "rfb-client-update.h"
-
-struct bytes {
-        uint8_t d[4096];
-        size_t n;
-};
-
-static void add(struct bytes *b, const void *p, size_t n) {
-        if (b->n + n > sizeof b->d)
-                abort();
-        memcpy(b->d + b->n, p, n);
-        b->n += n;
-}
-
-static void add16(struct bytes *b, uint16_t v) {
-        add(b, (uint8_t[]) { (uint8_t) (v >> 8), (uint8_t) v }, 2);
-}
-
-static void add32(struct bytes *b, uint32_t v) {
-        add(b, (uint8_t[]) { (uint8_t) (v >> 24), (uint8_t) (v >> 16), (uint8_t) (v >> 8), (uint8_t) v }, 4);
-}
 
 static void update(struct bytes *b, uint16_t rects) {
         add(b, "\x00\x00", 2);

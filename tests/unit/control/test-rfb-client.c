@@ -12,25 +12,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "rfb-bytes.h"
 #include "rfb-client.h"
 #include "util.h"
-
-struct bytes {
-        uint8_t d[80000];
-        size_t n;
-};
-
-static void add(struct bytes *b, const void *p, size_t n) {
-        if (b->n + n > sizeof b->d)
-                abort();
-        memcpy(b->d + b->n, p, n);
-        b->n += n;
-}
-
-static void add32(struct bytes *b, uint32_t v) {
-        uint8_t p[4] = { (uint8_t) (v >> 24), (uint8_t) (v >> 16), (uint8_t) (v >> 8), (uint8_t) v };
-        add(b, p, 4);
-}
 
 static void server_init(struct bytes *b, uint16_t w, uint16_t h, const char *name, uint32_t name_len) {
         uint8_t head[20] = { (uint8_t) (w >> 8), (uint8_t) w, (uint8_t) (h >> 8), (uint8_t) h, 32, 24, 0, 1 };
