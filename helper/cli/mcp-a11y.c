@@ -9,6 +9,7 @@
 #include "journal-hook.h"
 #include "lease.h"
 #include "mcp-a11y.h"
+#include "mcp-tools.h"
 #include "profile.h"
 #include "running.h"
 #include "util.h"
@@ -81,22 +82,8 @@ int mcp_a11y_tool(void *userdata, const char *tool, const struct json_value *arg
         if (paths_for_profile(a->profile, &p) < 0 || running_desktop_env(a->profile, a->dirfd, &p, &env) != EXIT_OK ||
             running_desktop_helper(a->profile, a->dirfd, &rec) != EXIT_OK)
                 return mcp_result_error_take(res, strdup("The desktop is not running."));
-        {
-                const char *veto = cli_action_admit_pinned(a->dirfd, tool, a->epoch_pin, &admitted);
-
-                if (veto && streq(veto, "epoch_moved"))
-                        return mcp_result_error_take(res, strdup_printf("{\"ok\": false, \"suppressed\": \"epoch_moved\", "
-                                                               "\"epoch\": %llu, \"error\": \"Control of this screen "
-                                                               "changed since the epoch this action was approved at; %s "
-                                                               "is refused.\"}",
-                                                               (unsigned long long) admitted.epoch, tool));
-                if (veto)
-                        return mcp_result_error_take(res, strdup_printf("{\"ok\": false, \"suppressed\": \"human_has_control\", "
-                                                               "\"epoch\": %llu, \"error\": \"A human has control of "
-                                                               "this screen; %s is refused. Tell the user what you need, "
-                                                               "and wait until they hand control back.\"}",
-                                                               (unsigned long long) admitted.epoch, tool));
-        }
+        if (!mcp_tool_admit(a, tool, &admitted, res, &code))
+                return code;
         {
                 struct a11y_desktop d = {
                         .profile = a->profile,

@@ -14,6 +14,7 @@
 #include "journal-hook.h"
 #include "lease.h"
 #include "mcp-files.h"
+#include "mcp-tools.h"
 #include "profile.h"
 #include "tools.h"
 #include "thumbnail.h"
@@ -56,27 +57,6 @@ static const char *path_arg(const struct json_value *args, const char *tool, boo
                 return *ret = mcp_result_error_take(res, strdup_printf("Refused \"path\": %s. Nothing was read or written.",
                                                               problem)), NULL;
         return v->string;
-}
-
-/* The gate of every agent action, pinned to the call's epoch: false with the refusal as the result. */
-static bool admit(struct agent *a, const char *tool, struct lease *admitted, struct mcp_result *res, int *ret) {
-        const char *veto = cli_action_admit_pinned(a->dirfd, tool, a->epoch_pin, admitted);
-
-        *ret = 0;
-        if (!veto)
-                return true;
-        if (streq(veto, "epoch_moved"))
-                *ret = mcp_result_error_take(res, strdup_printf("{\"ok\": false, \"suppressed\": \"epoch_moved\", \"epoch\": %llu, "
-                                                       "\"error\": \"Control of this screen changed since the epoch this "
-                                                       "action was approved at; %s is refused.\"}",
-                                                       (unsigned long long) admitted->epoch, tool));
-        else
-                *ret = mcp_result_error_take(res, strdup_printf("{\"ok\": false, \"suppressed\": \"human_has_control\", \"epoch\": "
-                                                       "%llu, \"error\": \"A human has control of this screen; %s is "
-                                                       "refused. Tell the user what you need, and wait until they hand "
-                                                       "control back.\"}",
-                                                       (unsigned long long) admitted->epoch, tool));
-        return false;
 }
 
 static int void_result(struct mcp_result *res, const char *tool) {
@@ -193,7 +173,7 @@ static int tool_upload(struct agent *a, const struct json_value *args, uint64_t 
                                                 "was written."));
         if (r < 0)
                 return refused_result(res, r, path, max);
-        if (!admit(a, "file_upload", &admitted, res, &r))
+        if (!mcp_tool_admit(a, "file_upload", &admitted, res, &r))
                 return r;
         home = files_home_open(a->profile);
         if (home < 0)
@@ -223,7 +203,7 @@ static int tool_download(struct agent *a, const struct json_value *args, uint64_
         path = path_arg(args, "file_download", true, res, &r);
         if (!path)
                 return r;
-        if (!admit(a, "file_download", &admitted, res, &r))
+        if (!mcp_tool_admit(a, "file_download", &admitted, res, &r))
                 return r;
         home = files_home_open(a->profile);
         if (home < 0)
@@ -279,7 +259,7 @@ static int tool_read(struct agent *a, const char *tool, const struct json_value 
                 if (w && w->type != JSON_NULL && json_get_int(w, 0, FILES_WAIT_MS_MAX, &wait_ms) < 0)
                         return mcp_result_error_take(res, strdup_printf("\"wait_ms\" must be 0-%u.", FILES_WAIT_MS_MAX));
         }
-        if (!admit(a, tool, &admitted, res, &r))
+        if (!mcp_tool_admit(a, tool, &admitted, res, &r))
                 return r;
         home = files_home_open(a->profile);
         if (home < 0)

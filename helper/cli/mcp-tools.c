@@ -314,6 +314,26 @@ static int tool_clipboard(void *userdata, const char *name, const struct json_va
 }
 
 
+bool mcp_tool_admit(struct agent *a, const char *tool, struct lease *admitted, struct mcp_result *res, int *ret) {
+        const char *veto = cli_action_admit_pinned(a->dirfd, tool, a->epoch_pin, admitted);
+
+        *ret = 0;
+        if (!veto)
+                return true;
+        if (streq(veto, "epoch_moved"))
+                *ret = mcp_result_error_take(res, strdup_printf("{\"ok\": false, \"suppressed\": \"epoch_moved\", \"epoch\": "
+                                                                "%llu, \"error\": \"Control of this screen changed since "
+                                                                "the epoch this action was approved at; %s is refused.\"}",
+                                                                (unsigned long long) admitted->epoch, tool));
+        else
+                *ret = mcp_result_error_take(res, strdup_printf("{\"ok\": false, \"suppressed\": \"human_has_control\", "
+                                                                "\"epoch\": %llu, \"error\": \"A human has control of this "
+                                                                "screen; %s is refused. Tell the user what you need, and "
+                                                                "wait until they hand control back.\"}",
+                                                                (unsigned long long) admitted->epoch, tool));
+        return false;
+}
+
 static void space(void *userdata, struct mcp_space *ret) {
         struct agent *a = userdata;
         *ret = a->space;
