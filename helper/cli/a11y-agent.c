@@ -8,11 +8,52 @@
 #include "a11y-find.h"
 #include "bus-cleanup.h"
 #include "cli.h"
+#include "log.h"
+#include "profile.h"
+#include "running.h"
 #include "util.h"
 
 #define NO_BUS_MESSAGE(p)                                                                                              \
         strdup_printf("Desktop %s runs without the accessibility bus ([session] accessibility = no); set "          \
                       "accessibility = yes and restart it: botdesk restart %s", (p), (p))
+
+void a11y_source_done(struct a11y_source *s) {
+        config_done(&s->cfg);
+        strv_free(s->env);
+        helper_record_done(&s->rec);
+        *s = (struct a11y_source) {};
+}
+
+int a11y_source_load(const char *profile, int dirfd, struct a11y_source *ret) {
+        _cleanup_(paths_done) struct bd_paths p = {};
+        int r;
+
+        if (cli_load_config(profile, &ret->cfg) < 0)
+                return EXIT_USAGE;
+        r = paths_for_profile(profile, &p);
+        if (r < 0) {
+                log_error_errno(r, "Cannot work out the paths of profile %s: %m", profile);
+                return EXIT_FAILED;
+        }
+        r = running_desktop_env(profile, dirfd, &p, &ret->env);
+        if (r != EXIT_OK)
+                return r;
+        return running_desktop_helper(profile, dirfd, &ret->rec);
+}
+
+void a11y_source_desktop(const struct a11y_source *s, const char *profile, xcb_connection_t *c, xcb_window_t root,
+                         const struct mcp_space *space, struct a11y_desktop *ret) {
+        *ret = (struct a11y_desktop) {
+                .profile = profile,
+                .bus_address = strv_env_get(s->env, "DBUS_SESSION_BUS_ADDRESS"),
+                .token = s->rec.token,
+                .enabled = s->cfg.accessibility,
+                .conn = c,
+                .root = root,
+                .space = *space,
+                .timeout_usec = A11Y_CALL_TIMEOUT_USEC_DEFAULT,
+        };
+}
 
 void a11y_result_done(struct a11y_result *r) {
         a11y_tree_done(&r->tree);

@@ -7,8 +7,10 @@
 #include <xcb/xcb.h>
 
 #include "a11y.h"
+#include "config.h"
 #include "coords.h"
 #include "json.h"
+#include "record.h"
 
 /*
  * The accessibility tree for the agent, whatever carries the request
@@ -32,6 +34,23 @@ struct a11y_desktop {
         struct mcp_space space;
         uint64_t timeout_usec;          /* each AT-SPI call's deadline */
 };
+
+/* What an a11y_desktop borrows of a running desktop: its configuration, its session's environment, its helper's
+ * record (whose token tells the desktop's applications from others on the bus). */
+struct a11y_source {
+        struct bd_config cfg;
+        char **env;
+        struct helper_record rec;
+};
+
+void a11y_source_done(struct a11y_source *s);
+
+/* Load them for profile, whose runtime dir is dirfd: a CLI exit code, said on stderr. */
+int a11y_source_load(const char *profile, int dirfd, struct a11y_source *ret);
+
+/* The desktop s describes, read on connection c (screen root, the agent's space). */
+void a11y_source_desktop(const struct a11y_source *s, const char *profile, xcb_connection_t *c, xcb_window_t root,
+                         const struct mcp_space *space, struct a11y_desktop *ret);
 
 struct a11y_result {
         struct a11y_tree tree;

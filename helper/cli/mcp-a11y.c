@@ -10,8 +10,6 @@
 #include "lease.h"
 #include "mcp-a11y.h"
 #include "mcp-tools.h"
-#include "profile.h"
-#include "running.h"
 #include "util.h"
 
 /* A string member, or NULL; -EINVAL (said in *ret_error) for a member of another type. */
@@ -31,11 +29,8 @@ static int arg_string(const struct json_value *args, const char *key, const char
 
 int mcp_a11y_tool(void *userdata, const char *tool, const struct json_value *args, struct mcp_result *res) {
         struct agent *a = userdata;
-        _cleanup_(config_done) struct bd_config c = {};
-        _cleanup_(paths_done) struct bd_paths p = {};
-        _cleanup_(helper_record_done) struct helper_record rec = {};
+        _cleanup_(a11y_source_done) struct a11y_source src = {};
         _cleanup_(a11y_result_done) struct a11y_result r = {};
-        _cleanup_strv_free_ char **env = NULL;
         _cleanup_free_ char *error = NULL, *text = NULL, *window_buf = NULL;
         const char *window = NULL, *find = NULL, *id = NULL, *action = NULL, *value = NULL;
         const struct json_value *w, *m;
@@ -77,25 +72,17 @@ int mcp_a11y_tool(void *userdata, const char *tool, const struct json_value *arg
                         return mcp_result_error_take(res, strdup("\"max_nodes\" must be a whole number from 1 to 100000."));
         }
 
-        if (cli_load_config(a->profile, &c) < 0)
+        code = a11y_source_load(a->profile, a->dirfd, &src);
+        if (code == EXIT_USAGE)
                 return mcp_result_error_take(res, strdup("The configuration has errors: botdesk config check says which."));
-        if (paths_for_profile(a->profile, &p) < 0 || running_desktop_env(a->profile, a->dirfd, &p, &env) != EXIT_OK ||
-            running_desktop_helper(a->profile, a->dirfd, &rec) != EXIT_OK)
+        if (code != EXIT_OK)
                 return mcp_result_error_take(res, strdup("The desktop is not running."));
         if (!mcp_tool_admit(a, tool, &admitted, res, &code))
                 return code;
         {
-                struct a11y_desktop d = {
-                        .profile = a->profile,
-                        .bus_address = strv_env_get(env, "DBUS_SESSION_BUS_ADDRESS"),
-                        .token = rec.token,
-                        .enabled = c.accessibility,
-                        .conn = a->conn,
-                        .root = a->root,
-                        .space = a->space,
-                        .timeout_usec = A11Y_CALL_TIMEOUT_USEC_DEFAULT,
-                };
+                struct a11y_desktop d;
 
+                a11y_source_desktop(&src, a->profile, a->conn, a->root, &a->space, &d);
                 code = act ? a11y_agent_do(&d, id, action, value, &error)
                            : a11y_agent_read(&d, window, find, (unsigned) max_nodes, &r, &error);
                 if (act)

@@ -124,11 +124,8 @@ static int run(const struct a11y_args *a, struct a11y_desktop *d, int dirfd) {
 }
 
 int verb_a11y(const struct cli_args *args) {
-        _cleanup_(config_done) struct bd_config c = {};
-        _cleanup_(paths_done) struct bd_paths p = {};
-        _cleanup_(helper_record_done) struct helper_record rec = {};
+        _cleanup_(a11y_source_done) struct a11y_source src = {};
         _cleanup_free_ char *display = NULL, *xauthority = NULL;
-        _cleanup_strv_free_ char **env = NULL;
         _cleanup_close_ int dirfd = -EBADF;
         struct a11y_args a;
         xcb_connection_t *conn = NULL;
@@ -137,20 +134,10 @@ int verb_a11y(const struct cli_args *args) {
         r = parse(args, &a);
         if (r != EXIT_OK)
                 return r;
-        if (cli_load_config(a.profile, &c) < 0)
-                return EXIT_USAGE;
         r = cli_running_display(a.profile, &dirfd, &display, &xauthority);
         if (r != EXIT_OK)
                 return r;
-        r = paths_for_profile(a.profile, &p);
-        if (r < 0) {
-                log_error_errno(r, "Cannot work out the paths of profile %s: %m", a.profile);
-                return EXIT_FAILED;
-        }
-        r = running_desktop_env(a.profile, dirfd, &p, &env);
-        if (r != EXIT_OK)
-                return r;
-        r = running_desktop_helper(a.profile, dirfd, &rec);
+        r = a11y_source_load(a.profile, dirfd, &src);
         if (r != EXIT_OK)
                 return r;
         r = cli_connect_desktop(a.profile, display, xauthority, &conn, &screen);
@@ -158,20 +145,14 @@ int verb_a11y(const struct cli_args *args) {
                 return r;
         {
                 xcb_screen_iterator_t it = xcb_setup_roots_iterator(xcb_get_setup(conn));
-                struct a11y_desktop d = {
-                        .profile = a.profile,
-                        .bus_address = strv_env_get(env, "DBUS_SESSION_BUS_ADDRESS"),
-                        .token = rec.token,
-                        .enabled = c.accessibility,
-                        .conn = conn,
-                        .timeout_usec = A11Y_CALL_TIMEOUT_USEC_DEFAULT,
-                };
+                struct mcp_space space;
+                struct a11y_desktop d;
 
                 for (; it.rem && screen > 0; xcb_screen_next(&it), screen--)
                         ;
-                d.root = it.data->root;
-                mcp_space_fit(it.data->width_in_pixels, it.data->height_in_pixels, c.screenshot_max_edge,
-                              c.screenshot_max_pixels, &d.space);
+                mcp_space_fit(it.data->width_in_pixels, it.data->height_in_pixels, src.cfg.screenshot_max_edge,
+                              src.cfg.screenshot_max_pixels, &space);
+                a11y_source_desktop(&src, a.profile, conn, it.data->root, &space, &d);
                 r = run(&a, &d, dirfd);
         }
         xcb_disconnect(conn);
