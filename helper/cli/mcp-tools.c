@@ -14,6 +14,7 @@
 #include "mcp-ask.h"
 #include "mcp-files.h"
 #include "mcp-tools.h"
+#include "mcp-wait.h"
 #include "thumbnail.h"
 #include "util.h"
 
@@ -408,6 +409,13 @@ const struct mcp_tool mcp_desktop_tools[] = {
           "Act on an element by its id (from a11y_tree or a11y_find): action is one it offers (click, press, "
           "activate, ...) or set-text with text.",
           .schema = a11y_do_schema, .flags = MCP_TOOL_ACTS, .call = mcp_a11y_tool },
+        { "wait_until",
+          "Wait on the desktop instead of taking screenshots until something shows: for is window=TITLE (a window "
+          "whose title contains TITLE), gone=TITLE (until none), a11y=ROLE:NAME (an element, e.g. \"push "
+          "button:OK\"), text=STRING (an element showing it), quiet[=MS] (the screen still that long) or changed. "
+          "At most timeout seconds (default 30); returns what matched and a settled screenshot (screenshot: false "
+          "for none).",
+          .schema = mcp_wait_schema, .flags = MCP_TOOL_ACTS, .call = mcp_wait_tool },
         { "file_upload",
           "Put a file into the desktop's home (where its browser's Downloads are): path relative to the home, "
           "content its bytes in base64; force replaces a file that exists. Written whole or not at all.",

@@ -245,15 +245,22 @@ static const struct verb verbs[] = {
           .options = OPTS_ACTION | OPT(OPT_JSON) | OPT(OPT_QUIET_MS) | OPT(OPT_TIMEOUT_MS), .words = "PROFILE",
           .placed = true, .own_options = true, .run = verb_x11_args },
         { "wait",
-          "  wait PROFILE --for window=TITLE|gone=TITLE [--timeout S] [--json]\n"
-          "                                until a window's title contains TITLE (gone:\n"
-          "                                until none does)\n",
-          .usage = "Usage: botdesk wait PROFILE --for window=TITLE|gone=TITLE [--timeout S] [--json]\n"
+          "  wait PROFILE --for COND [--timeout S] [--json]\n"
+          "                                until COND holds: window=TITLE, gone=TITLE,\n"
+          "                                a11y=ROLE:NAME, text=STRING, quiet[=MS], changed\n",
+          .usage = "Usage: botdesk wait PROFILE --for COND [--timeout S] [--json]\n"
+                   "COND: window=TITLE|gone=TITLE|a11y=ROLE:NAME|text=STRING|quiet[=MS]|changed\n"
                    "\n"
-                   "Wait until a window of the window manager's list has a title that contains\n"
-                   "TITLE (window=), or until none has (gone=), at most S seconds (default 30, at\n"
-                   "most 600). 0 with what matched; 1 on timeout; 3 while a human holds control,\n"
-                   "or when one takes it.\n",
+                   "Wait until the condition holds, at most S seconds (default 30, at most 600):\n"
+                   "  window=TITLE    a window of the window manager's list has a title that\n"
+                   "                  contains TITLE (gone=TITLE: until none has)\n"
+                   "  a11y=ROLE:NAME  an accessible element of that role (empty: any) whose name\n"
+                   "                  contains NAME (empty: any), e.g. a11y=push button:Save\n"
+                   "  text=STRING     an accessible element whose name or text contains STRING\n"
+                   "  quiet[=MS]      the screen has been quiet MS ms (default 150)\n"
+                   "  changed         the screen changed (a caret's blink does not count)\n"
+                   "Woken by the X server's events, never by polling. 0 with what matched; 1 on\n"
+                   "timeout; 3 while a human holds control, or when one takes it.\n",
           .options = OPTS_ACTION | OPT(OPT_JSON) | OPT(OPT_FOR) | OPT(OPT_TIMEOUT), .words = "PROFILE",
           .own_options = true,
           .run = verb_x11_args },
@@ -347,9 +354,9 @@ static const struct verb verbs[] = {
                    "An MCP server (JSON-RPC 2.0, one message per line) on standard input and\n"
                    "output, for an agent's client: tools computer, batch, windows, status,\n"
                    "ask_human, clipboard_read, clipboard_write, a11y_tree, a11y_find, a11y_do,\n"
-                   "file_upload, file_download, file_list and downloads, and one tool per member\n"
-                   "of Anthropic's computer toolset (left_click, type, key, ...: [agent]\n"
-                   "mcp_tools). In the client's configuration:\n"
+                   "wait_until, file_upload, file_download, file_list and downloads, and one tool\n"
+                   "per member of Anthropic's computer toolset (left_click, type, key, ...:\n"
+                   "[agent] mcp_tools). In the client's configuration:\n"
                    "  {\"command\": \"botdesk\", \"args\": [\"mcp\", \"PROFILE\"]}\n"
                    "  --start   start the desktop first when it is not running\n"
                    "  --listen unix:PATH\n"

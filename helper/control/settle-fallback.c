@@ -23,3 +23,7 @@ int settle_wait(struct settle *s, unsigned quiet_ms, unsigned cap_ms, enum settl
         *ret_ms = 0;
         return 0;
 }
+
+unsigned long long settle_poll(struct settle *s) {
+        return 0;
+}

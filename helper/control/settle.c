@@ -237,6 +237,14 @@ void settle_begin(struct settle *s) {
         s->last_change = 0;
 }
 
+unsigned long long settle_poll(struct settle *s) {
+        if (s->n_pending == 0)
+                return 0;
+        if (now_usec() >= s->next_read)
+                read_pending(s, true);
+        return s->n_pending > 0 ? s->next_read : 0;
+}
+
 int settle_wait(struct settle *s, unsigned quiet_ms, unsigned cap_ms, enum settle_state *ret, unsigned *ret_ms) {
         unsigned long long cap = s->since + (unsigned long long) cap_ms * 1000ull;
 

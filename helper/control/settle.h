@@ -89,6 +89,14 @@ void settle_begin(struct settle *s);
  */
 int settle_wait(struct settle *s, unsigned quiet_ms, unsigned cap_ms, enum settle_state *ret, unsigned *ret_ms);
 
+/*
+ * For a caller that runs a loop of its own on the connection (botdesk
+ * wait), handing each event to settle_event(): reads the damage back when
+ * it is due, so that s->last_change is up to date. Returns when it wants
+ * to be called again (CLOCK_MONOTONIC usec), 0 when nothing is pending.
+ */
+unsigned long long settle_poll(struct settle *s);
+
 static inline const char *settle_state_name(enum settle_state st) {
         switch (st) {
         case SETTLE_SETTLED:

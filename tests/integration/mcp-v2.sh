@@ -62,9 +62,9 @@ for mode in pin auto legacy; do
                 t_is "$(get connect 'd["supported"][:2]' $mode)" "['2026-07-28', '2025-11-25']" \
                         "$what: server/discover lists both revisions, 2026-07-28 first"
         fi
-        t_is "$(get tools 'len(d["names"]), d["invalid"]' $mode)" "(31, [])" \
-                "$what: 31 tools, every inputSchema compiling with ajv"
-        t_is "$(get tools 'sorted(n for n in d["names"] if n in ("computer", "batch", "windows", "status", "ask_human", "clipboard_read", "clipboard_write", "a11y_tree", "a11y_find", "a11y_do", "file_upload", "file_download", "file_list", "downloads"))' $mode)" \
+        t_is "$(get tools 'len(d["names"]), d["invalid"]' $mode)" "(32, [])" \
+                "$what: 32 tools, every inputSchema compiling with ajv"
+        t_is "$(get tools 'sorted(n for n in d["names"] if n in ("computer", "batch", "windows", "status", "ask_human", "clipboard_read", "clipboard_write", "a11y_tree", "a11y_find", "a11y_do", "wait_until", "file_upload", "file_download", "file_list", "downloads"))' $mode)" \
                 "$usage_tools" "$what: the tools botdesk mcp --help names, and those alone besides the members"
         t_is "$(get screenshot '(d["isError"], d["image"]["mimeType"], d["image"]["width"])' $mode)" \
                 "(False, 'image/jpeg', 1024)" "$what: a screenshot through the computer tool is a 1024 px JPEG"
@@ -161,7 +161,7 @@ for mode in pin auto legacy; do
         t_is "$rc" 0 "HTTP, $mode: the SDK v2 client over Streamable HTTP ran every step (took $(($(date +%s) - t0)) s of 60)"
         [ "$rc" = 0 ] || { t_diag "$(head -3 "$BD_T/client.http-$mode.err")"; t_diag "$(tail -3 "$BD_T/http.err")"; }
         t_is "$(get connect '(d["version"], d["server"]["name"])' http-$mode)" "('$want', 'botdesk')" "HTTP, $mode: agreed on $want"
-        t_is "$(get tools 'len(d["names"]), d["invalid"]' http-$mode)" "(31, [])" "HTTP, $mode: the 31 tools"
+        t_is "$(get tools 'len(d["names"]), d["invalid"]' http-$mode)" "(32, [])" "HTTP, $mode: the 32 tools"
         t_is "$(get screenshot '(d["isError"], d["image"]["width"])' http-$mode)" "(False, 1024)" "HTTP, $mode: a screenshot"
         t_is "$(get taken '(d["isError"], d["text"]["suppressed"])' http-$mode)" "(True, 'human_has_control')" \
                 "HTTP, $mode: refused while a human has control"
@@ -246,7 +246,7 @@ for mode in pin legacy; do
         t_is "$rc" 0 "web, $mode: the SDK v2 client through botdesk web ran every step (took $(($(date +%s) - t0)) s of 60)"
         [ "$rc" = 0 ] || { t_diag "$(head -3 "$BD_T/client.web-$mode.err")"; t_diag "$(tail -3 "$BD_T/out/w.err")"; }
         t_is "$(get connect '(d["version"], d["server"]["name"])' web-$mode)" "('$want', 'botdesk')" "web, $mode: agreed on $want"
-        t_is "$(get tools 'len(d["names"]), d["invalid"]' web-$mode)" "(31, [])" "web, $mode: the 31 tools"
+        t_is "$(get tools 'len(d["names"]), d["invalid"]' web-$mode)" "(32, [])" "web, $mode: the 32 tools"
         t_is "$(get screenshot '(d["isError"], d["image"]["width"])' web-$mode)" "(False, 1024)" "web, $mode: a screenshot"
         t_is "$(get taken '(d["isError"], d["text"]["suppressed"])' web-$mode)" "(True, 'human_has_control')" \
                 "web, $mode: refused while a human has control"

@@ -128,7 +128,7 @@ int main(void) {
         all.set.kind = MCP_TOOLS_BOTH;
         names = mcp_tool_names(&all);
         if (!tap_ok(names && startswith(names, "computer, batch, windows, status, ask_human, clipboard_read, "
-                                               "clipboard_write, a11y_tree, a11y_find, a11y_do, file_upload, file_download, "
+                                               "clipboard_write, a11y_tree, a11y_find, a11y_do, wait_until, file_upload, file_download, "
                                                "file_list, downloads, key, "),
                     "the tools in the order of botdesk mcp --help, the members last"))
                 printf("#   %s\n", names);
