@@ -73,9 +73,14 @@ static int parse_ticket(char *text, struct ticket *ret) {
                                 return -EBADMSG;
                         have_e = true;
                 } else if ((v = startswith(line, "KIND="))) {
-                        if (ret->bearer || !streq(v, "mcp"))
+                        if (ret->kind != TICKET_VIEWER)
                                 return -EBADMSG;
-                        ret->bearer = true;
+                        if (streq(v, "mcp"))
+                                ret->kind = TICKET_MCP;
+                        else if (streq(v, "devtools"))
+                                ret->kind = TICKET_DEVTOOLS;
+                        else
+                                return -EBADMSG;
                 } else
                         return -EBADMSG;
         }
@@ -107,7 +112,13 @@ int ticket_sweep_at(int dirfd, unsigned long long now) {
         return n;
 }
 
-static int mint(int dirfd, const char *profile, const char *viewer, unsigned ttl, bool bearer,
+static const char *const kind_lines[] = {
+        [TICKET_VIEWER] = "",
+        [TICKET_MCP] = "KIND=mcp\n",
+        [TICKET_DEVTOOLS] = "KIND=devtools\n",
+};
+
+static int mint(int dirfd, const char *profile, const char *viewer, unsigned ttl, enum ticket_kind kind,
                 char ret_token[static TICKET_TOKEN_LEN + 1]) {
         _cleanup_free_ char *text = NULL;
         uint8_t rnd[TICKET_TOKEN_LEN / 2];
@@ -126,7 +137,7 @@ static int mint(int dirfd, const char *profile, const char *viewer, unsigned ttl
         ticket_sha256_hex(token, name);
 
         text = strdup_printf("PROFILE=%s\nVIEWER=%s\nEXPIRES=%llu\n%s", profile, viewer,
-                             now + (unsigned long long) ttl * 1000000ULL, bearer ? "KIND=mcp\n" : "");
+                             now + (unsigned long long) ttl * 1000000ULL, kind_lines[kind]);
         if (!text)
                 return -ENOMEM;
         r = write_file_atomic_at(dirfd, name, text, strlen(text), 0600);
@@ -139,16 +150,20 @@ static int mint(int dirfd, const char *profile, const char *viewer, unsigned ttl
 
 int ticket_mint_at(int dirfd, const char *profile, const char *viewer, unsigned ttl,
                    char ret_token[static TICKET_TOKEN_LEN + 1]) {
-        return mint(dirfd, profile, viewer, ttl, false, ret_token);
+        return mint(dirfd, profile, viewer, ttl, TICKET_VIEWER, ret_token);
 }
 
 int ticket_mint_bearer_at(int dirfd, const char *profile, unsigned ttl, char ret_token[static TICKET_TOKEN_LEN + 1]) {
-        return mint(dirfd, profile, TICKET_BEARER_VIEWER, ttl, true, ret_token);
+        return mint(dirfd, profile, TICKET_BEARER_VIEWER, ttl, TICKET_MCP, ret_token);
+}
+
+int ticket_mint_devtools_at(int dirfd, const char *profile, unsigned ttl, char ret_token[static TICKET_TOKEN_LEN + 1]) {
+        return mint(dirfd, profile, TICKET_DEVTOOLS_VIEWER, ttl, TICKET_DEVTOOLS, ret_token);
 }
 
 /* The ticket's file name in ret_name, and what it says in *ret, judged at now; nothing is spent. */
-static int ticket_read_at(int dirfd, const char *token, const char *profile, unsigned long long now, bool bearer,
-                          struct ticket *ret, char ret_name[static 65]) {
+static int ticket_read_at(int dirfd, const char *token, const char *profile, unsigned long long now,
+                          enum ticket_kind kind, struct ticket *ret, char ret_name[static 65]) {
         _cleanup_free_ char *text = NULL;
         struct stat st;
         int r;
@@ -171,7 +186,7 @@ static int ticket_read_at(int dirfd, const char *token, const char *profile, uns
         if (r < 0)
                 return r;
         /* A token at a ticket's door, or a ticket at a token's: unknown there, and untouched. */
-        if (ret->bearer != bearer)
+        if (ret->kind != kind)
                 return -ENOENT;
         if (ret->expires <= now)
                 return -ETIME;
@@ -183,13 +198,20 @@ static int ticket_read_at(int dirfd, const char *token, const char *profile, uns
 int ticket_check_at(int dirfd, const char *token, const char *profile, unsigned long long now, struct ticket *ret) {
         char name[65];
 
-        return ticket_read_at(dirfd, token, profile, now, false, ret, name);
+        return ticket_read_at(dirfd, token, profile, now, TICKET_VIEWER, ret, name);
+}
+
+int ticket_check_devtools_at(int dirfd, const char *token, const char *profile, unsigned long long now,
+                             struct ticket *ret) {
+        char name[65];
+
+        return ticket_read_at(dirfd, token, profile, now, TICKET_DEVTOOLS, ret, name);
 }
 
 int ticket_bearer_check_at(int dirfd, const char *token, const char *profile, unsigned long long now, struct ticket *ret) {
         char name[65];
 
-        return ticket_read_at(dirfd, token, profile, now, true, ret, name);
+        return ticket_read_at(dirfd, token, profile, now, TICKET_MCP, ret, name);
 }
 
 int ticket_revoke_at(int dirfd, const char *token) {
@@ -201,12 +223,12 @@ int ticket_revoke_at(int dirfd, const char *token) {
         return unlinkat(dirfd, name, 0) < 0 ? negative_errno() : 0;
 }
 
-int ticket_redeem_at(int dirfd, const char *token, const char *profile, unsigned long long now,
-                     struct ticket *ret) {
+static int redeem(int dirfd, const char *token, const char *profile, unsigned long long now, enum ticket_kind kind,
+                  struct ticket *ret) {
         char name[65];
         int r;
 
-        r = ticket_read_at(dirfd, token, profile, now, false, ret, name);
+        r = ticket_read_at(dirfd, token, profile, now, kind, ret, name);
         /* A ticket shown at another profile's door stays its holder's; nothing else can ever be used. */
         if (r == -EINVAL || r == -ENOENT || r == -EXDEV)
                 return r;
@@ -214,4 +236,14 @@ int ticket_redeem_at(int dirfd, const char *token, const char *profile, unsigned
         if (unlinkat(dirfd, name, 0) < 0)
                 return errno == ENOENT ? -ENOENT : negative_errno();
         return r;
+}
+
+int ticket_redeem_at(int dirfd, const char *token, const char *profile, unsigned long long now,
+                     struct ticket *ret) {
+        return redeem(dirfd, token, profile, now, TICKET_VIEWER, ret);
+}
+
+int ticket_redeem_devtools_at(int dirfd, const char *token, const char *profile, unsigned long long now,
+                              struct ticket *ret) {
+        return redeem(dirfd, token, profile, now, TICKET_DEVTOOLS, ret);
 }

@@ -28,11 +28,18 @@
 #define TICKET_TTL_DEFAULT 30           /* seconds */
 #define TICKET_TTL_MAX (24 * 3600)
 
+/* What a ticket opens; each kind is unknown (-ENOENT) at every other kind's door. */
+enum ticket_kind {
+        TICKET_VIEWER,                  /* no KIND=: a viewer's single-use ticket */
+        TICKET_MCP,                     /* KIND=mcp: an MCP client's bearer token (below) */
+        TICKET_DEVTOOLS,                /* KIND=devtools: one DevTools connection to the desktop's browser (below) */
+};
+
 struct ticket {
         char profile[PROFILE_NAME_MAX + 1];
         char viewer[LEASE_VIEWER_MAX + 1];
         unsigned long long expires;     /* CLOCK_REALTIME usec */
-        bool bearer;                    /* KIND=mcp: a bearer token (below), not a ticket */
+        enum ticket_kind kind;
 };
 
 /* Open (creating when asked) the private ticket dir below runtime_base. */
@@ -83,6 +90,21 @@ int ticket_mint_bearer_at(int dirfd, const char *profile, unsigned ttl, char ret
 int ticket_bearer_check_at(int dirfd, const char *token, const char *profile, unsigned long long now, struct ticket *ret);
 /* Revoke a bearer token (or a ticket): 0, -ENOENT when there is none, -EINVAL not a token. */
 int ticket_revoke_at(int dirfd, const char *token);
+
+/*
+ * DevTools tickets: single-use as a viewer's, for one WebSocket connection
+ * to the desktop's browser (GET /PROFILE/devtools/browser?ticket=T of
+ * botdesk web), stored with KIND=devtools and VIEWER=TICKET_DEVTOOLS_VIEWER.
+ */
+#define TICKET_DEVTOOLS_VIEWER "devtools"
+#define TICKET_DEVTOOLS_TTL_DEFAULT 60          /* seconds */
+
+int ticket_mint_devtools_at(int dirfd, const char *profile, unsigned ttl, char ret_token[static TICKET_TOKEN_LEN + 1]);
+/* As ticket_redeem_at() and ticket_check_at(), for a DevTools ticket. */
+int ticket_redeem_devtools_at(int dirfd, const char *token, const char *profile, unsigned long long now,
+                              struct ticket *ret);
+int ticket_check_devtools_at(int dirfd, const char *token, const char *profile, unsigned long long now,
+                             struct ticket *ret);
 
 /* Remove tickets expired at now; returns how many. */
 int ticket_sweep_at(int dirfd, unsigned long long now);

@@ -18,6 +18,10 @@ void ws_parser_init(struct ws_parser *p, uint64_t max_frame) {
         *p = (struct ws_parser) { .max_frame = max_frame };
 }
 
+void ws_parser_init_text(struct ws_parser *p, uint64_t max_frame) {
+        *p = (struct ws_parser) { .max_frame = max_frame, .text = true };
+}
+
 static int fail(struct ws_parser *p, uint16_t code, const char *why) {
         if (!p->error) {
                 p->error = code;
@@ -127,10 +131,14 @@ static int head_start(struct ws_parser *p) {
         case WS_OP_TEXT:
                 if (p->in_message)
                         return fail(p, WS_CLOSE_PROTOCOL, "a new message inside a fragmented one");
-                return fail(p, WS_CLOSE_UNSUPPORTED, "a text message (RFB is binary)");
+                if (!p->text)
+                        return fail(p, WS_CLOSE_UNSUPPORTED, "a text message (RFB is binary)");
+                break;
         case WS_OP_BINARY:
                 if (p->in_message)
                         return fail(p, WS_CLOSE_PROTOCOL, "a new message inside a fragmented one");
+                if (p->text)
+                        return fail(p, WS_CLOSE_UNSUPPORTED, "a binary message (DevTools messages are text)");
                 break;
         case WS_OP_CLOSE:
         case WS_OP_PING:
@@ -223,12 +231,21 @@ int ws_parser_feed(struct ws_parser *p, uint8_t *data, size_t n, struct ws_event
                         p->phase = PHASE_PAYLOAD;
                         if (p->remaining > 0)
                                 break;
-                        /* An empty frame: only control frames mean something. */
+                        /* An empty frame: a control frame, or the end of a message (its last frame may
+                         * be empty; an empty one in between says nothing). */
                         p->phase = PHASE_HEAD;
                         if (p->opcode & 0x8) {
                                 r = control_done(p, ev);
                                 if (r < 0)
                                         goto out_error;
+                                *consumed = i;
+                                return 0;
+                        }
+                        if (p->fin) {
+                                ev->type = WS_EVENT_DATA;
+                                ev->data = data + i;
+                                ev->size = 0;
+                                ev->end = true;
                                 *consumed = i;
                                 return 0;
                         }
@@ -263,6 +280,7 @@ int ws_parser_feed(struct ws_parser *p, uint8_t *data, size_t n, struct ws_event
                         ev->type = WS_EVENT_DATA;
                         ev->data = d;
                         ev->size = k;
+                        ev->end = p->remaining == 0 && p->fin;
                         *consumed = i;
                         return 0;
                 }

@@ -22,8 +22,9 @@
  *    new message while one is open, a 64-bit length with its top bit set, a
  *    close payload of one byte or a close code no endpoint may send;
  *  - 1003 (unsupported data): text messages (RFB is binary; noVNC sends
- *    binary frames only); botdesk web closes with it too when the RFB
- *    stream inside is unparsable;
+ *    binary frames only), or binary ones on a text endpoint (DevTools,
+ *    whose messages are JSON text); botdesk web closes with it too when
+ *    the RFB stream inside is unparsable;
  *  - 1007 (invalid payload): a close reason that is not UTF-8;
  *  - 1009 (too big): a frame longer than max_frame.
  * After an error every later call returns the same error.
@@ -66,7 +67,8 @@ enum {
 
 enum ws_event_type {
         WS_EVENT_NONE,          /* everything given was consumed; feed more */
-        WS_EVENT_DATA,          /* data/size: payload of a binary message */
+        WS_EVENT_DATA,          /* data/size: payload of a data message (binary, or text on a text endpoint);
+                                 * end: the message's last bytes (size may then be 0) */
         WS_EVENT_PING,          /* data/size: its payload, to be echoed in a pong */
         WS_EVENT_PONG,
         WS_EVENT_CLOSE,         /* code (WS_CLOSE_NO_STATUS when none), reason */
@@ -76,6 +78,7 @@ struct ws_event {
         enum ws_event_type type;
         const uint8_t *data;    /* DATA: in the caller's buffer; PING: in the parser */
         size_t size;
+        bool end;               /* DATA: the message is complete with these bytes */
         uint16_t code;
         char reason[WS_CONTROL_MAX - 2 + 1];
 };
@@ -83,6 +86,8 @@ struct ws_event {
 struct ws_parser {
         /* Settings. */
         uint64_t max_frame;
+        bool text;              /* a text endpoint: text messages taken, binary ones refused. Their UTF-8 is
+                                 * the application's to judge (a JSON parser refuses what is not). */
 
         /* Parser state: private. */
         uint8_t phase;
@@ -101,6 +106,8 @@ struct ws_parser {
 };
 
 void ws_parser_init(struct ws_parser *p, uint64_t max_frame);
+/* The same for a text endpoint. */
+void ws_parser_init_text(struct ws_parser *p, uint64_t max_frame);
 
 /*
  * Consume bytes of data (at most n) until one event is complete; *consumed

@@ -8,11 +8,16 @@
  *    a close code handed out is one an endpoint may send (or 1005);
  *  - after an error the parser stays broken.
  *
- * Input: byte 0 sets max_frame (its value times 64), then chunks: one header
- * byte (size = (h & 0x7f) + 1) and that many bytes.
+ * Messages end where the parser says (the same in every chunking), and a
+ * DATA event is empty only when it ends its message.
+ *
+ * Input: byte 0 sets the endpoint (bit 0: text, as DevTools', else binary,
+ * as RFB's) and max_frame (the other bits times 128), then chunks: one
+ * header byte (size = (h & 0x7f) + 1) and that many bytes.
  */
 #undef NDEBUG
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,11 +43,15 @@ static void note(struct trace *t, char c) {
 }
 
 /* Feed buf[0..n) in pieces of the given sizes (NULL: whole). */
-static void run(uint8_t *buf, size_t n, const size_t *pieces, size_t n_pieces, uint64_t max_frame, struct trace *t) {
+static void run(uint8_t *buf, size_t n, const size_t *pieces, size_t n_pieces, uint64_t max_frame, bool text,
+                struct trace *t) {
         struct ws_parser p;
         size_t at = 0, k = 0;
 
-        ws_parser_init(&p, max_frame);
+        if (text)
+                ws_parser_init_text(&p, max_frame);
+        else
+                ws_parser_init(&p, max_frame);
         while (at < n) {
                 size_t end = pieces ? at + pieces[k++] : n;
 
@@ -70,11 +79,13 @@ static void run(uint8_t *buf, size_t n, const size_t *pieces, size_t n_pieces, u
                                         goto next;
                                 break;
                         case WS_EVENT_DATA:
-                                if (ev.size == 0 || ev.size > used)
+                                if ((ev.size == 0 && !ev.end) || ev.size > used)
                                         abort();
                                 memcpy(t->data + t->n_data, ev.data, ev.size);
                                 t->n_data += ev.size;
                                 note(t, 'D');
+                                if (ev.end)
+                                        note(t, 'E');
                                 break;
                         case WS_EVENT_PING:
                         case WS_EVENT_PONG:
@@ -101,10 +112,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         size_t *pieces, n_pieces = 0, n = 0;
         struct trace a = {}, b = {};
         uint64_t max_frame;
+        bool text;
 
         if (size < 1)
                 return 0;
-        max_frame = (uint64_t) data[0] * 64;
+        text = data[0] & 1;
+        max_frame = (uint64_t) (data[0] >> 1) * 128;
         whole = malloc(size);
         chunked = malloc(size);
         pieces = malloc(size * sizeof *pieces);
@@ -125,8 +138,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         }
         memcpy(chunked, whole, n);
 
-        run(whole, n, NULL, 0, max_frame, &a);
-        run(chunked, n, pieces, n_pieces, max_frame, &b);
+        run(whole, n, NULL, 0, max_frame, text, &a);
+        run(chunked, n, pieces, n_pieces, max_frame, text, &b);
         if (a.error != b.error || a.code != b.code || a.n_data != b.n_data || memcmp(a.data, b.data, a.n_data) != 0 ||
             a.n_events != b.n_events || memcmp(a.events, b.events, a.n_events) != 0)
                 abort();

@@ -96,7 +96,7 @@ int main(void) {
                 TAP_EQ_INT(ticket_mint_bearer_at(dirfd, "work", 60, b), 0, "a bearer token is minted");
                 TAP_EQ_INT(ticket_bearer_check_at(dirfd, b, "work", now, &t), 0, "it passes at its profile");
                 TAP_EQ_INT(ticket_bearer_check_at(dirfd, b, "work", now, &t), 0, "... again: it is not spent");
-                tap_ok(t.bearer && streq(t.viewer, TICKET_BEARER_VIEWER), "... and says it is a bearer token");
+                tap_ok(t.kind == TICKET_MCP && streq(t.viewer, TICKET_BEARER_VIEWER), "... and says it is a bearer token");
                 TAP_EQ_INT(ticket_bearer_check_at(dirfd, b, "other", now, &t), -EXDEV, "another profile's door refuses it");
                 TAP_EQ_INT(ticket_redeem_at(dirfd, b, "work", now, &t), -ENOENT, "as a viewer's ticket it is unknown");
                 TAP_EQ_INT(ticket_bearer_check_at(dirfd, b, "work", now, &t), 0, "... and left as it was");
@@ -109,6 +109,31 @@ int main(void) {
                 TAP_EQ_INT(ticket_bearer_check_at(dirfd, b, "work", now, &t), -ENOENT, "... and then unknown");
                 TAP_EQ_INT(ticket_revoke_at(dirfd, b), -ENOENT, "revoking it twice says there is none");
                 TAP_EQ_INT(ticket_revoke_at(dirfd, "nope"), -EINVAL, "a word that is no token is refused");
+        }
+
+        /* DevTools tickets (KIND=devtools): single-use, and only at their own door. */
+        {
+                char d[TICKET_TOKEN_LEN + 1], v[TICKET_TOKEN_LEN + 1], b[TICKET_TOKEN_LEN + 1];
+
+                TAP_EQ_INT(ticket_mint_devtools_at(dirfd, "work", 60, d), 0, "a DevTools ticket is minted");
+                TAP_EQ_INT(ticket_check_devtools_at(dirfd, d, "work", now, &t), 0, "checking it spends nothing");
+                tap_ok(t.kind == TICKET_DEVTOOLS && streq(t.viewer, TICKET_DEVTOOLS_VIEWER),
+                       "... and says it is a DevTools ticket");
+                TAP_EQ_INT(ticket_redeem_at(dirfd, d, "work", now, &t), -ENOENT, "as a viewer's ticket it is unknown");
+                TAP_EQ_INT(ticket_bearer_check_at(dirfd, d, "work", now, &t), -ENOENT, "as a bearer token too");
+                TAP_EQ_INT(ticket_redeem_devtools_at(dirfd, d, "other", now, &t), -EXDEV,
+                           "another profile's door refuses it, and keeps it");
+                TAP_EQ_INT(ticket_redeem_devtools_at(dirfd, d, "work", now, &t), 0, "it is redeemed at its profile");
+                TAP_EQ_INT(ticket_redeem_devtools_at(dirfd, d, "work", now, &t), -ENOENT, "... once");
+                TAP_EQ_INT(ticket_mint_at(dirfd, "work", "bob", 60, v), 0, "a viewer's ticket is minted");
+                TAP_EQ_INT(ticket_mint_bearer_at(dirfd, "work", 60, b), 0, "and a bearer token");
+                TAP_EQ_INT(ticket_redeem_devtools_at(dirfd, v, "work", now, &t), -ENOENT,
+                           "neither opens the DevTools door");
+                TAP_EQ_INT(ticket_redeem_devtools_at(dirfd, b, "work", now, &t), -ENOENT, "... the token neither");
+                TAP_EQ_INT(ticket_check_at(dirfd, v, "work", now, &t), 0, "and the viewer's ticket is still good");
+                TAP_EQ_INT(ticket_mint_devtools_at(dirfd, "work", 1, d), 0, "a DevTools ticket of 1 s is minted");
+                TAP_EQ_INT(ticket_redeem_devtools_at(dirfd, d, "work", now + 2000000ULL, &t), -ETIME,
+                           "past its time it is refused");
         }
 
         /* Clean up the scratch dir: only files this test made. */

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "tap.h"
+#include "util.h"
 #include "websocket.h"
 
 #define BIG (1 << 16)
@@ -272,8 +273,66 @@ static void test_close_forms(void) {
         tap_ok(!ws_utf8_valid((const uint8_t *) "\xe2\x82", 2), "UTF-8: a truncated sequence is not");
 }
 
+/* A text endpoint's messages, whole, each ended by the event that says so: "msg1|msg2|" with the error code. */
+static void messages(const struct buf *in, bool byte_by_byte, char *out, size_t out_size, uint16_t *ret_error) {
+        static uint8_t copy[BIG];
+        struct ws_parser p;
+        size_t at = 0, n = 0;
+
+        memcpy(copy, in->d, in->n);
+        *ret_error = 0;
+        out[0] = 0;
+        ws_parser_init_text(&p, 1 << 20);
+        while (at < in->n) {
+                struct ws_event ev;
+                size_t used, give = byte_by_byte ? 1 : in->n - at;
+
+                if (ws_parser_feed(&p, copy + at, give, &ev, &used) < 0) {
+                        *ret_error = ws_parser_error(&p, NULL);
+                        return;
+                }
+                at += used;
+                if (ev.type != WS_EVENT_DATA)
+                        continue;
+                if (n + ev.size + 2 > out_size)
+                        return;
+                memcpy(out + n, ev.data, ev.size);
+                n += ev.size;
+                if (ev.end)
+                        out[n++] = '|';
+                out[n] = 0;
+        }
+}
+
+static void test_text_endpoint(void) {
+        struct buf b = {};
+        char got[256];
+        uint16_t err;
+
+        fr(&b, 0x80 | WS_OP_TEXT, "{\"id\":1}", 8);
+        fr(&b, WS_OP_TEXT, "{\"id\"", 5);
+        fr(&b, 0x80 | WS_OP_PING, "p", 1);
+        fr(&b, WS_OP_CONTINUATION, ":2}", 3);
+        fr(&b, 0x80 | WS_OP_CONTINUATION, "", 0);
+        fr(&b, 0x80 | WS_OP_TEXT, "x", 1);
+        for (int bytes = 0; bytes <= 1; bytes++) {
+                messages(&b, bytes, got, sizeof got, &err);
+                tap_ok(err == 0 && streq(got, "{\"id\":1}|{\"id\":2}|x|"),
+                       "a text endpoint: each message whole, its end said, an empty last fragment included (%s)",
+                       bytes ? "byte by byte" : "whole");
+                if (err || !streq(got, "{\"id\":1}|{\"id\":2}|x|"))
+                        printf("#   got \"%s\", error %u\n", got, err);
+        }
+
+        b.n = 0;
+        fr(&b, 0x80 | WS_OP_BINARY, "hi", 2);
+        messages(&b, false, got, sizeof got, &err);
+        TAP_EQ_INT(err, WS_CLOSE_UNSUPPORTED, "a text endpoint refuses a binary message (1003)");
+}
+
 int main(void) {
         test_accept_key();
+        test_text_endpoint();
         test_fragmented_with_control();
         test_lengths();
         test_refusals();
