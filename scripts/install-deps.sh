@@ -44,6 +44,8 @@ npm_tests=(
         openai@7.60.0                           #   (tests/integration/act-vendors.sh, through tsc)
         @google/genai@3.3.0
         typescript@7.0.2
+        playwright-core@1.65.2                  # connectOverCDP, driving the desktop's own Chromium: no browser
+                                                #   download (tests/integration/browser-endpoint.sh)
 )
 MCP_SDK_DIR=/usr/local/lib/botdesk-tests
 

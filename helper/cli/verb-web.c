@@ -21,55 +21,7 @@
 #include "util.h"
 #include "web-server.h"
 #include "web.h"
-
-/* The runtime base (new string in *ret_base) and its ticket dir, made private when missing: an exit code, said. */
-static int open_ticket_dir(char **ret_base, int *ret_dirfd) {
-        _cleanup_free_ char *base = NULL;
-        int r;
-
-        r = paths_runtime_base(&base);
-        if (r < 0) {
-                log_error_errno(r, "Cannot find the runtime directory: %m");
-                return EXIT_FAILED;
-        }
-        if ((mkdir(base, 0700) < 0 && errno != EEXIST) || dir_is_private(base, getuid()) < 0) {
-                log_error("%s is not a private directory of uid %u; remove it or fix its owner and mode.", base,
-                          (unsigned) getuid());
-                return EXIT_FAILED;
-        }
-        r = ticket_dir_open(base, true, ret_dirfd);
-        if (r < 0) {
-                log_error_errno(r, "Cannot open %s/" TICKET_DIR ": %m", base);
-                return EXIT_FAILED;
-        }
-        *ret_base = TAKE_PTR(base);
-        return EXIT_OK;
-}
-
-/* --ttl S of 1..max seconds (def when absent) in *ret: an exit code, said. */
-static int parse_ttl(const char *ttl_s, unsigned def, unsigned max, unsigned *ret) {
-        unsigned long long ttl = def;
-
-        if (ttl_s && (parse_uint(ttl_s, max, &ttl) < 0 || ttl == 0)) {
-                log_error("Invalid --ttl %s: use 1-%u seconds.", ttl_s, max);
-                return EXIT_USAGE;
-        }
-        *ret = (unsigned) ttl;
-        return EXIT_OK;
-}
-
-/* What minting a ticket or a token starts with: PROFILE judged, --ttl S read (def when absent), the dir opened. */
-static int mint_begin(const char *profile, const char *ttl_s, unsigned def, unsigned *ret_ttl, char **ret_base,
-                      int *ret_dirfd) {
-        int r;
-
-        if (cli_check_profile(profile) < 0)
-                return EXIT_USAGE;
-        r = parse_ttl(ttl_s, def, TICKET_TTL_MAX, ret_ttl);
-        if (r != EXIT_OK)
-                return r;
-        return open_ticket_dir(ret_base, ret_dirfd);
-}
+#include "web-mint.h"
 
 /* A bearer token for an MCP client of botdesk web (ticket.h), printed alone on stdout. */
 static int verb_web_token(const char *profile, const char *kind, const char *ttl_s) {
@@ -83,7 +35,7 @@ static int verb_web_token(const char *profile, const char *kind, const char *ttl
                 log_error("Invalid --for %s: a token is for mcp (POST /PROFILE/mcp).", kind);
                 return EXIT_USAGE;
         }
-        r = mint_begin(profile, ttl_s, TICKET_BEARER_TTL_DEFAULT, &ttl, &base, &dirfd);
+        r = web_mint_begin(profile, ttl_s, TICKET_BEARER_TTL_DEFAULT, &ttl, &base, &dirfd);
         if (r != EXIT_OK)
                 return r;
         r = ticket_mint_bearer_at(dirfd, profile, ttl, token);
@@ -114,7 +66,7 @@ static int verb_web_revoke(const char *profile) {
         /* Longer than a token and its newline: no token, said below. */
         token[n > 0 ? (size_t) n : 0] = 0;
         token[strcspn(token, "\r\n")] = 0;
-        r = open_ticket_dir(&base, &dirfd);
+        r = web_open_ticket_dir(&base, &dirfd);
         if (r != EXIT_OK)
                 return r;
         r = ticket_revoke_at(dirfd, token);
@@ -135,7 +87,7 @@ static int verb_web_revoke(const char *profile) {
 }
 
 static int verb_web_ticket(const char *profile, const char *viewer, const char *ttl_s) {
-        _cleanup_free_ char *base = NULL, *url = NULL, *url_file = NULL;
+        _cleanup_free_ char *base = NULL, *url = NULL;
         _cleanup_close_ int dirfd = -EBADF;
         char token[TICKET_TOKEN_LEN + 1];
         unsigned ttl;
@@ -147,7 +99,7 @@ static int verb_web_ticket(const char *profile, const char *viewer, const char *
                 log_error("A ticket needs --viewer ID: 1-%d bytes without control characters.", LEASE_VIEWER_MAX);
                 return EXIT_USAGE;
         }
-        r = mint_begin(profile, ttl_s, TICKET_TTL_DEFAULT, &ttl, &base, &dirfd);
+        r = web_mint_begin(profile, ttl_s, TICKET_TTL_DEFAULT, &ttl, &base, &dirfd);
         if (r != EXIT_OK)
                 return r;
         r = ticket_mint_at(dirfd, profile, viewer, ttl, token);
@@ -157,9 +109,7 @@ static int verb_web_ticket(const char *profile, const char *viewer, const char *
         }
 
         /* A server on TCP says where it listens; behind a gateway the path is what it needs. */
-        url_file = strdup_printf("%s/" WEB_URL_FILE, base);
-        if (url_file && read_full_file(url_file, &url, NULL, 256) >= 0)
-                url[strcspn(url, "\n")] = 0;
+        url = web_url_read(base);
         printf("%s/%s/?ticket=%s\n", url ?: "", profile, token);
         explicit_bzero(token, sizeof token);
         return EXIT_OK;

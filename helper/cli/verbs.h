@@ -193,6 +193,9 @@ int verb_files(const struct cli_args *a);
  */
 int verb_web(const struct cli_args *a);
 
+/* botdesk browser PROFILE endpoint [--ttl S] [--json]: a DevTools URL of the desktop's browser (verb-browser.c). */
+int verb_browser(const struct cli_args *a);
+
 /*
  * The verbs that speak X, in botdesk-x11.so (x11-verbs.h), their words
  * read by main.c's parser like every verb's.

@@ -73,6 +73,11 @@ int web_redeem(struct web_conn *c, const char *profile, struct web_session **ret
 /* True when the request has no session, having answered 401 (or 4401). */
 bool web_need_auth(struct web_conn *c, struct web_session *session, const char *profile);
 
+/* ---- web-devtools.c ---- */
+/* GET /PROFILE/devtools/browser?ticket=T: the upgrade checked, the ticket spent, the relay to RUNTIME/cdp.sock
+ * started (it takes the connection); else refused with a status, or a close code on a WebSocket upgrade. */
+void web_devtools_serve(struct web_conn *c, const char *profile, const void *early, size_t n_early);
+
 /* ---- web-placed-lease.c ---- */
 /* GET lease (action NULL), POST take or release, of placed profile p, answered when the far side has. */
 void web_serve_placed_lease(struct web_conn *c, struct web_profile *p, struct web_session *session, const char *action);

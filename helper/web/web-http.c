@@ -343,6 +343,7 @@ struct web_route {
                 ROUTE_SESSION_OVER_TCP, /* a ticket or a session over TCP; free over the Unix socket */
                 ROUTE_SESSION,          /* a ticket or a session, whatever the listener */
                 ROUTE_BEARER,           /* a bearer token (web-mcp.c), never a ticket or a cookie */
+                ROUTE_DEVTOOLS,         /* a DevTools ticket (web-devtools.c), never a viewer's or a cookie */
         } auth;
         void (*serve)(struct web_conn *c, const struct route_request *rq);
 };
@@ -388,12 +389,17 @@ static void route_none(struct web_conn *c, const struct route_request *rq) {
         web_respond_text(c, 404, NULL, "botdesk web: no such page.\n");
 }
 
+static void route_devtools(struct web_conn *c, const struct route_request *rq) {
+        web_devtools_serve(c, rq->profile, rq->early, rq->n_early);
+}
+
 static void route_mcp(struct web_conn *c, const struct route_request *rq) {
         web_serve_mcp(c, rq->profile, rq->early, rq->n_early);
 }
 
 static const struct web_route routes[] = {
         { "POST", "/mcp",        false, ROUTE_OWN_ORIGIN, ROUTE_BEARER,           route_mcp },
+        { "GET",  "/devtools/browser", false, ROUTE_OWN_ORIGIN, ROUTE_DEVTOOLS,   route_devtools },
         { "POST", "/take",       false, ROUTE_OWN_ORIGIN, ROUTE_SESSION,          route_take },
         { "POST", "/release",    false, ROUTE_OWN_ORIGIN, ROUTE_SESSION,          route_release },
         { "GET",  "/websockify", false, ROUTE_OWN_ORIGIN, ROUTE_SESSION,          route_stream },
@@ -461,7 +467,7 @@ static void route(struct web_conn *c, const void *early, size_t n_early) {
 
         for (route = routes; !route_match(route, rest, &rel); route++)
                 ;
-        c->ws = route->serve == route_stream && streq(method, route->method) &&
+        c->ws = (route->serve == route_stream || route->serve == route_devtools) && streq(method, route->method) &&
                 http_header_has_token(&c->req, "Upgrade", "websocket") &&
                 http_header_has_token(&c->req, "Connection", "upgrade") &&
                 streq_ptr(http_header(&c->req, "Sec-WebSocket-Version"), "13");
@@ -474,6 +480,15 @@ static void route(struct web_conn *c, const void *early, size_t n_early) {
 
                 snprintf(allow, sizeof allow, "Allow: %s\r\n", route->method);
                 web_respond_text(c, 405, allow, "botdesk web: %s only.\n", route->method);
+                return;
+        }
+        if (route->auth == ROUTE_DEVTOOLS) {
+                /* Its own ticket in the query: a DevTools client (Playwright, Puppeteer) sends no Origin,
+                 * a page of another site is refused. */
+                if (!web_origin_ok_for(c, profile, false))
+                        return;
+                rq = (struct route_request) { .profile = profile, .early = early, .n_early = n_early };
+                route->serve(c, &rq);
                 return;
         }
         /* Only an MCP message has a body: any other could only smuggle a second request. */

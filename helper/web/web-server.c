@@ -304,6 +304,7 @@ static int on_signal(sd_event_source *src, const struct signalfd_siginfo *si, vo
         s->exiting = true;
         s->listen_source = sd_event_source_disable_unref(s->listen_source);
         web_conns_close_all(s);
+        web_devtools_close_all(s, WS_CLOSE_GOING_AWAY, "server shutting down");
         web_server_lease_changes(s);
         for (struct web_profile *p = s->profiles, *next; p; p = next) {
                 next = p->next;

@@ -12,6 +12,8 @@
  *   POST /PROFILE/take         this viewer takes control
  *   POST /PROFILE/release      this viewer hands control back
  *   GET  /PROFILE/websockify   RFB over a WebSocket (web-stream.c)
+ *   GET  /PROFILE/devtools/browser  the browser's DevTools over a WebSocket, by a DevTools ticket
+ *                              (web-devtools.c)
  *
  * Who is asking: a single-use ticket (ticket.h) in ?ticket= is redeemed by
  * the first request that carries it and becomes a session, a 256-bit random
@@ -65,6 +67,7 @@
 
 struct web_server;
 struct web_stream;
+struct web_devtools;
 struct web_job;
 struct web_lease_ask;
 
@@ -118,6 +121,7 @@ struct web_server {
         unsigned n_connections;         /* HTTP and streams */
         struct web_conn *conns;
         struct web_profile *profiles;
+        struct web_devtools *devtools;  /* list: DevTools relays (web-devtools.c) */
         struct web_session sessions[WEB_SESSIONS_MAX];
         web_spawn_fn spawn;             /* the CLI's, for the children of placed profiles */
         struct web_job *jobs;           /* list */
@@ -198,6 +202,11 @@ int web_conn_new(struct web_server *s, int fd, const char *peer);
 bool web_conns_make_room(struct web_server *s, const char *peer);
 /* Close every connection still in its HTTP phase (shutdown). */
 void web_conns_close_all(struct web_server *s);
+
+/* ---- web-devtools.c ---------------------------------------------------------------------------- */
+
+/* Close every DevTools relay with code and reason (shutdown). */
+void web_devtools_close_all(struct web_server *s, uint16_t code, const char *reason);
 
 /* ---- web-static.c ------------------------------------------------------------------------------ */
 

@@ -132,6 +132,7 @@ verbs=$(sed -n 's/^        { "\([a-z0-9_]*\)",.*/\1/p' "$cli/verb-table.c" | tr 
 [ "$(wc -w <<<"$verbs")" -gt 20 ] && ok "the table's verbs were found ($(wc -w <<<"$verbs"))" ||
         not_ok "the table's verbs were found" "only: $verbs"
 # awk: arrays holding two or more verb names, lines with three or more streq(verb, "NAME").
+# An array named *_keys[] holds JSON keys, some of which are also verbs' names (browser, lease).
 list_awk='
         BEGIN { n = split(verbs, v, " "); for (i = 1; i <= n; i++) is_verb["\"" v[i] "\""] = 1 }
         function verb_names(line,   c) {
@@ -142,6 +143,8 @@ list_awk='
                 }
                 return c
         }
+        /_keys\[\] *= *\{/ { in_keys = 1 }
+        in_keys { if ($0 ~ /\};/) in_keys = 0; next }
         /\[\] *= *\{/ { in_list = 1; start = FNR; found = 0 }
         in_list {
                 found += verb_names($0)

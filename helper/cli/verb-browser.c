@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * botdesk browser PROFILE endpoint [--ttl S] [--json]: the DevTools
+ * WebSocket URL of the desktop's browser, for Playwright's
+ * chromium.connectOverCDP(url) or Puppeteer's connect({browserWSEndpoint}):
+ * ws://127.0.0.1:PORT/PROFILE/devtools/browser?ticket=T, served by botdesk
+ * web (web-devtools.c) and relayed to the browser's 0600 socket, never a
+ * TCP port of the browser's own. The ticket is good for one connection,
+ * within S seconds (60). Behind a gateway's proxy (botdesk web on its Unix
+ * socket), the path alone: the gateway puts its own origin in front.
+ */
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "json.h"
+#include "lease.h"
+#include "log.h"
+#include "profile.h"
+#include "record.h"
+#include "running.h"
+#include "ticket.h"
+#include "util.h"
+#include "verbs.h"
+#include "web-mint.h"
+
+int verb_browser(const struct cli_args *a) {
+        _cleanup_(paths_done) struct bd_paths p = {};
+        _cleanup_(helper_record_done) struct helper_record rec = {};
+        _cleanup_free_ char *base = NULL, *url = NULL;
+        _cleanup_close_ int dirfd = -EBADF, tickets = -EBADF;
+        const char *profile = a->operand, *ws;
+        char token[TICKET_TOKEN_LEN + 1];
+        struct lease admitted;
+        struct stat st;
+        unsigned ttl;
+        int r;
+
+        if (!profile || !a->action || !streq(a->action, "endpoint")) {
+                log_error("Usage: botdesk browser PROFILE endpoint [--ttl S] [--json]");
+                return EXIT_USAGE;
+        }
+        if (cli_check_profile(profile) < 0)
+                return EXIT_USAGE;
+        r = running_desktop_open(profile, &p, &dirfd);
+        if (r == EXIT_OK)
+                r = running_desktop_helper(profile, dirfd, &rec);
+        if (r != EXIT_OK)
+                return r;
+        /* The agent's way into the human's browser: not while a human has the desktop. */
+        r = cli_action_admit(dirfd, profile, "browser endpoint", a->json, &admitted);
+        if (r != EXIT_OK)
+                return r;
+        if (fstatat(dirfd, "cdp.sock", &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISSOCK(st.st_mode)) {
+                log_error("Desktop %s has no browser with DevTools running: start the dock's browser, or "
+                          "botdesk exec %s -- botdesk-browser --cdp-socket \"$BOTDESK_CDP_SOCKET\" -- BROWSER.",
+                          profile, profile);
+                return EXIT_FAILED;
+        }
+        r = web_mint_begin(profile, a->ttl, TICKET_DEVTOOLS_TTL_DEFAULT, &ttl, &base, &tickets);
+        if (r != EXIT_OK)
+                return r;
+        r = ticket_mint_devtools_at(tickets, profile, ttl, token);
+        if (r < 0) {
+                log_error_errno(r, "Cannot store a ticket in %s/" TICKET_DIR ": %m", base);
+                return EXIT_FAILED;
+        }
+        url = web_url_read(base);
+        ws = url ? startswith(url, "http://") : NULL;
+        if (url && !ws)
+                log_warning("botdesk web says it listens at %s; printing the path alone.", url);
+        if (a->json) {
+                _cleanup_free_ char *full = strdup_printf("%s%s/%s/devtools/browser?ticket=%s", ws ? "ws://" : "",
+                                                          ws ?: "", profile, token);
+                struct json j;
+
+                if (!full) {
+                        explicit_bzero(token, sizeof token);
+                        return log_oom(), EXIT_FAILED;
+                }
+                json_init(&j, stdout);
+                json_object_begin(&j);
+                json_kv_string(&j, "profile", profile);
+                json_kv_string(&j, "url", full);
+                json_kv_int(&j, "ttl", ttl);
+                json_kv_int(&j, "epoch", (long long) admitted.epoch);
+                json_object_end(&j);
+                putchar('\n');
+                explicit_bzero(full, strlen(full));
+        } else
+                printf("%s%s/%s/devtools/browser?ticket=%s\n", ws ? "ws://" : "", ws ?: "", profile, token);
+        explicit_bzero(token, sizeof token);
+        if (!ws)
+                log_info("No botdesk web on TCP here: the URL is a path for the gateway's proxy in front of "
+                         "botdesk web's socket.");
+        return fflush(stdout) == 0 ? EXIT_OK : EXIT_FAILED;
+}

@@ -1,0 +1,522 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * botdesk web: GET /PROFILE/devtools/browser?ticket=T, the desktop's
+ * browser for a DevTools client (Playwright's connectOverCDP, Puppeteer's
+ * connect): a WebSocket whose text messages are CDP's, relayed to the
+ * browser's 0600 socket RUNTIME/cdp.sock (botdesk-browser), where each
+ * message is JSON text ended by a NUL byte. No TCP port is ever opened on
+ * the desktop's browser: this listener, with its single-use DevTools
+ * tickets (ticket.h, KIND=devtools), is the one way in from outside.
+ *
+ * The relay never collects a message: client frames go on to the socket
+ * as they arrive, a NUL after each message's last bytes (a NUL inside a
+ * message would end it early and start another the client did not write:
+ * refused, 1007); the browser's bytes go out as they come, as fragments of
+ * one text message up to each NUL. So a page's 20 MB screenshot passes
+ * through the fixed buffers below without a copy of its size, and a slow
+ * reader only stops the socket from being read. What the browser's side
+ * decides stays there: the lease's fence (a human's control answers every
+ * command with human_has_control) and the number of clients.
+ */
+#include <fcntl.h>
+#include <sys/param.h>
+#include <sys/socket.h>
+
+#include "log.h"
+#include "record.h"
+#include "socket-util.h"
+#include "util.h"
+#include "web.h"
+#include "web-conn.h"
+
+#define IN_SIZE (64 * 1024)
+#define UP_SIZE (64 * 1024 + 1)
+#define DOWN_SIZE (512 * 1024)
+/* Room always kept for a close and a pong after the data. */
+#define CONTROL_RESERVE (2 * (2 + WS_CONTROL_MAX))
+#define FROM_SIZE (64 * 1024)
+/* The longest frame a DevTools client may send; it is streamed, never held whole. */
+#define DEVTOOLS_FRAME_MAX (256ULL * 1024 * 1024)
+
+struct web_devtools {
+        struct web_server *server;
+        char profile[PROFILE_NAME_MAX + 1];
+        int fd, cdp;
+        sd_event_source *io, *cdp_io, *timer;
+        struct ws_parser ws;
+        bool client_eof, close_sent, close_received;
+        bool down_in_message;           /* a browser message is open: its next bytes continue it */
+        bool pong_pending;
+        uint8_t pong[2 + WS_CONTROL_MAX];
+        size_t pong_size;
+        uint8_t close_frame[2 + WS_CONTROL_MAX];
+        size_t close_size;              /* queued, not yet in down */
+
+        size_t in_start, in_end, up_start, up_end, down_start, down_end, from_start, from_end;
+        uint8_t in[IN_SIZE];
+        uint8_t up[UP_SIZE];
+        uint8_t from[FROM_SIZE];        /* the browser's bytes not yet framed */
+        uint8_t down[DOWN_SIZE];
+
+        struct web_devtools *prev, *next;
+};
+
+static void devtools_update(struct web_devtools *d);
+
+static void devtools_free(struct web_devtools *d) {
+        struct web_server *s = d->server;
+
+        if (d->prev)
+                d->prev->next = d->next;
+        else
+                s->devtools = d->next;
+        if (d->next)
+                d->next->prev = d->prev;
+        sd_event_source_disable_unref(d->io);
+        sd_event_source_disable_unref(d->cdp_io);
+        sd_event_source_disable_unref(d->timer);
+        safe_close(d->fd);
+        safe_close(d->cdp);
+        log_info("A DevTools client of %s is gone.", d->profile);
+        free(d);
+        web_server_connection_gone(s);
+}
+
+static void cdp_gone(struct web_devtools *d) {
+        d->cdp_io = sd_event_source_disable_unref(d->cdp_io);
+        d->cdp = safe_close(d->cdp);
+}
+
+/* Queue the close frame; nothing more goes to or comes from the browser. */
+static void devtools_close(struct web_devtools *d, uint16_t code, const char *reason) {
+        if (d->close_sent)
+                return;
+        log_info("Closing a DevTools connection of %s: %u %s.", d->profile, code, reason);
+        d->close_size = ws_close_frame(code, reason, d->close_frame);
+        d->close_sent = true;
+        d->pong_pending = false;
+        cdp_gone(d);
+        (void) sd_event_source_set_time_relative(d->timer, WEB_CLOSE_TIMEOUT_USEC);
+        (void) sd_event_source_set_enabled(d->timer, SD_EVENT_ONESHOT);
+}
+
+void web_devtools_close_all(struct web_server *s, uint16_t code, const char *reason) {
+        for (struct web_devtools *d = s->devtools, *next; d; d = next) {
+                next = d->next;
+                devtools_close(d, code, reason);
+                devtools_update(d);
+        }
+}
+
+/* ---- buffers -------------------------------------------------------------------------------- */
+
+static size_t down_room(struct web_devtools *d) {
+        if (d->down_start == d->down_end)
+                d->down_start = d->down_end = 0;
+        else if (d->down_start > 0) {
+                memmove(d->down, d->down + d->down_start, d->down_end - d->down_start);
+                d->down_end -= d->down_start;
+                d->down_start = 0;
+        }
+        return DOWN_SIZE - d->down_end;
+}
+
+static size_t up_room(struct web_devtools *d) {
+        if (d->up_start == d->up_end)
+                d->up_start = d->up_end = 0;
+        else if (d->up_start > 0) {
+                memmove(d->up, d->up + d->up_start, d->up_end - d->up_start);
+                d->up_end -= d->up_start;
+                d->up_start = 0;
+        }
+        return UP_SIZE - d->up_end;
+}
+
+static void down_append(struct web_devtools *d, const void *p, size_t n) {
+        memcpy(d->down + d->down_end, p, n);
+        d->down_end += n;
+}
+
+static int send_pending(int fd, const uint8_t *buf, size_t *start, size_t end) {
+        while (*start < end) {
+                ssize_t n = send(fd, buf + *start, end - *start, MSG_NOSIGNAL);
+
+                if (n < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        if (errno == EAGAIN)
+                                return 0;
+                        return negative_errno();
+                }
+                *start += (size_t) n;
+        }
+        return 0;
+}
+
+static int flush_client(struct web_devtools *d) {
+        if (d->pong_pending && down_room(d) >= d->pong_size) {
+                down_append(d, d->pong, d->pong_size);
+                d->pong_pending = false;
+        }
+        if (d->close_size && down_room(d) >= d->close_size) {
+                down_append(d, d->close_frame, d->close_size);
+                d->close_size = 0;
+        }
+        return send_pending(d->fd, d->down, &d->down_start, d->down_end);
+}
+
+/* ---- the client's messages ------------------------------------------------------------------ */
+
+static void process_in(struct web_devtools *d) {
+        while (d->in_start < d->in_end && !d->close_received && !d->close_sent) {
+                size_t room = up_room(d), give = d->in_end - d->in_start, used;
+                struct ws_event ev;
+                int r;
+
+                /* Each chunk of data goes on whole, with room for the NUL that may end its message. */
+                if (room < 2)
+                        return;
+                if (give > room - 1)
+                        give = room - 1;
+                r = ws_parser_feed(&d->ws, d->in + d->in_start, give, &ev, &used);
+                d->in_start += used;
+                if (r < 0) {
+                        const char *why;
+                        uint16_t code = ws_parser_error(&d->ws, &why);
+
+                        d->in_start = d->in_end;
+                        devtools_close(d, code, why);
+                        return;
+                }
+                switch (ev.type) {
+                case WS_EVENT_NONE:
+                        if (used == 0)
+                                return;
+                        break;
+                case WS_EVENT_DATA:
+                        if (memchr(ev.data, 0, ev.size)) {
+                                d->in_start = d->in_end;
+                                devtools_close(d, WS_CLOSE_INVALID_PAYLOAD, "a NUL byte in a DevTools message");
+                                return;
+                        }
+                        memcpy(d->up + d->up_end, ev.data, ev.size);
+                        d->up_end += ev.size;
+                        if (ev.end)
+                                d->up[d->up_end++] = 0;
+                        break;
+                case WS_EVENT_PING: {
+                        size_t hl = ws_frame_header(WS_OP_PONG, ev.size, d->pong);
+
+                        /* Only the latest ping needs its pong (RFC 6455 5.5.3). */
+                        memcpy(d->pong + hl, ev.data, ev.size);
+                        d->pong_size = hl + ev.size;
+                        d->pong_pending = true;
+                        break;
+                }
+                case WS_EVENT_PONG:
+                        break;
+                case WS_EVENT_CLOSE:
+                        d->close_received = true;
+                        devtools_close(d, ev.code == WS_CLOSE_NO_STATUS ? WS_CLOSE_NORMAL : ev.code,
+                                       d->close_sent ? "" : "closed by the client");
+                        return;
+                }
+        }
+}
+
+static void read_client(struct web_devtools *d) {
+        ssize_t n;
+
+        if (d->in_start == d->in_end)
+                d->in_start = d->in_end = 0;
+        else if (d->in_end == IN_SIZE && d->in_start > 0) {
+                memmove(d->in, d->in + d->in_start, d->in_end - d->in_start);
+                d->in_end -= d->in_start;
+                d->in_start = 0;
+        }
+        if (d->in_end == IN_SIZE)
+                return;
+        n = recv(d->fd, d->in + d->in_end, IN_SIZE - d->in_end, 0);
+        if (n < 0 && (errno == EAGAIN || errno == EINTR))
+                return;
+        if (n <= 0) {
+                d->client_eof = true;
+                return;
+        }
+        d->in_end += (size_t) n;
+        process_in(d);
+}
+
+/* ---- the browser's messages ----------------------------------------------------------------- */
+
+/* One fragment of the browser's current message; fin when it is its last. */
+static void down_fragment(struct web_devtools *d, const uint8_t *p, size_t n, bool fin) {
+        uint8_t h[WS_HEADER_MAX];
+        size_t hl = ws_frame_header(d->down_in_message ? WS_OP_CONTINUATION : WS_OP_TEXT, n, h);
+
+        if (!fin)
+                h[0] &= 0x7f;
+        down_append(d, h, hl);
+        down_append(d, p, n);
+        d->down_in_message = !fin;
+}
+
+/* Frame what the browser sent, as far as the outgoing buffer takes it: the rest waits in from. */
+static void frame_from(struct web_devtools *d) {
+        while (d->from_start < d->from_end) {
+                const uint8_t *at = d->from + d->from_start;
+                const uint8_t *nul = memchr(at, 0, d->from_end - d->from_start);
+                size_t len = nul ? (size_t) (nul - at) : d->from_end - d->from_start, room = down_room(d), chunk;
+
+                if (room < WS_HEADER_MAX + CONTROL_RESERVE + 1)
+                        return;
+                chunk = MIN(len, room - WS_HEADER_MAX - CONTROL_RESERVE);
+                if (chunk == len && nul) {
+                        /* The message's end: its last fragment may be empty; an empty message is none. */
+                        if (len > 0 || d->down_in_message)
+                                down_fragment(d, at, len, true);
+                        d->from_start += len + 1;
+                        continue;
+                }
+                if (chunk == 0)
+                        return;
+                down_fragment(d, at, chunk, false);
+                d->from_start += chunk;
+        }
+        d->from_start = d->from_end = 0;
+}
+
+static void read_cdp(struct web_devtools *d) {
+        ssize_t n;
+
+        if (d->from_start > 0) {
+                memmove(d->from, d->from + d->from_start, d->from_end - d->from_start);
+                d->from_end -= d->from_start;
+                d->from_start = 0;
+        }
+        if (d->from_end == FROM_SIZE)
+                return;
+        n = recv(d->cdp, d->from + d->from_end, FROM_SIZE - d->from_end, 0);
+        if (n < 0 && (errno == EAGAIN || errno == EINTR))
+                return;
+        if (n <= 0) {
+                /* The browser exited, or its launcher refused or dropped this client (after saying why
+                 * in a message, framed first). */
+                frame_from(d);
+                devtools_close(d, WS_CLOSE_NORMAL, "the browser closed the connection");
+                return;
+        }
+        d->from_end += (size_t) n;
+        frame_from(d);
+}
+
+/* ---- events --------------------------------------------------------------------------------- */
+
+static void set_events(sd_event_source *src, uint32_t events) {
+        if (!src)
+                return;
+        if (events) {
+                (void) sd_event_source_set_io_events(src, events);
+                (void) sd_event_source_set_enabled(src, SD_EVENT_ON);
+        } else
+                (void) sd_event_source_set_enabled(src, SD_EVENT_OFF);
+}
+
+static void devtools_update(struct web_devtools *d) {
+        uint32_t client = 0, cdp = 0;
+        bool out_pending;
+
+        if (flush_client(d) < 0)
+                d->client_eof = true;
+        /* What waited for room goes now that some left, and out with it. */
+        if (!d->close_sent && d->from_start < d->from_end) {
+                frame_from(d);
+                if (flush_client(d) < 0)
+                        d->client_eof = true;
+        }
+        if (d->cdp >= 0 && send_pending(d->cdp, d->up, &d->up_start, d->up_end) < 0)
+                devtools_close(d, WS_CLOSE_NORMAL, "the browser closed the connection");
+
+        out_pending = d->down_start < d->down_end || d->close_size || d->pong_pending;
+        if (d->client_eof || (d->close_sent && d->close_received && !out_pending)) {
+                devtools_free(d);
+                return;
+        }
+        if (d->in_end - d->in_start < IN_SIZE && !d->close_received)
+                client |= EPOLLIN;
+        if (out_pending)
+                client |= EPOLLOUT;
+        if (d->cdp >= 0) {
+                if (d->from_end - d->from_start < FROM_SIZE)
+                        cdp |= EPOLLIN;
+                if (d->up_start < d->up_end)
+                        cdp |= EPOLLOUT;
+        }
+        set_events(d->io, client);
+        set_events(d->cdp_io, cdp);
+}
+
+static int on_client(sd_event_source *src, int fd, uint32_t revents, void *userdata) {
+        struct web_devtools *d = userdata;
+
+        if (revents & (EPOLLIN | EPOLLHUP | EPOLLERR))
+                read_client(d);
+        process_in(d);
+        devtools_update(d);
+        return 0;
+}
+
+static int on_cdp(sd_event_source *src, int fd, uint32_t revents, void *userdata) {
+        struct web_devtools *d = userdata;
+
+        if (revents & (EPOLLIN | EPOLLHUP | EPOLLERR))
+                read_cdp(d);
+        if (d->cdp >= 0 && send_pending(d->cdp, d->up, &d->up_start, d->up_end) >= 0)
+                process_in(d);
+        devtools_update(d);
+        return 0;
+}
+
+static int on_timer(sd_event_source *src, uint64_t usec, void *userdata) {
+        /* Armed only by a close: the client never answered it. */
+        devtools_free(userdata);
+        return 0;
+}
+
+/* ---- the upgrade ---------------------------------------------------------------------------- */
+
+static int devtools_new(struct web_server *s, const char *profile, int fd, int cdp, const char *head, size_t n_head,
+                        const void *early, size_t n_early) {
+        struct web_devtools *d;
+        int r;
+
+        if (n_early > IN_SIZE || n_head > DOWN_SIZE)
+                return -E2BIG;
+        d = calloc(1, sizeof *d);
+        if (!d)
+                return -ENOMEM;
+        *d = (struct web_devtools) { .server = s, .fd = fd, .cdp = cdp };
+        (void) strscpy(d->profile, sizeof d->profile, profile);
+        ws_parser_init_text(&d->ws, DEVTOOLS_FRAME_MAX);
+        down_append(d, head, n_head);
+        memcpy(d->in, early, n_early);
+        d->in_end = n_early;
+        r = sd_event_add_io(s->event, &d->io, fd, EPOLLIN | EPOLLOUT, on_client, d);
+        if (r >= 0)
+                r = sd_event_add_io(s->event, &d->cdp_io, cdp, EPOLLIN, on_cdp, d);
+        if (r >= 0)
+                r = sd_event_add_time_relative(s->event, &d->timer, CLOCK_MONOTONIC, WEB_CLOSE_TIMEOUT_USEC, 0, on_timer,
+                                               d);
+        if (r >= 0)
+                r = sd_event_source_set_enabled(d->timer, SD_EVENT_OFF);
+        if (r < 0) {
+                sd_event_source_disable_unref(d->io);
+                sd_event_source_disable_unref(d->cdp_io);
+                sd_event_source_disable_unref(d->timer);
+                free(d);
+                return r;
+        }
+        d->next = s->devtools;
+        if (d->next)
+                d->next->prev = d;
+        s->devtools = d;
+        process_in(d);
+        devtools_update(d);
+        return 0;
+}
+
+void web_devtools_serve(struct web_conn *c, const char *profile, const void *early, size_t n_early) {
+        _cleanup_(helper_record_done) struct helper_record rec = {};
+        const char *key = http_header(&c->req, "Sec-WebSocket-Key");
+        char accept[WS_ACCEPT_LEN + 1], head[256], token[TICKET_TOKEN_LEN + 2];
+        _cleanup_close_ int cdp = -EBADF;
+        struct web_profile *p;
+        struct ticket t;
+        int r = 0, n;
+
+        if (!c->ws) {
+                web_respond_text(c, 426, "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n",
+                                 "botdesk web: this is the DevTools WebSocket of %s's browser "
+                                 "(botdesk browser %s endpoint prints its URL).\n", profile, profile);
+                return;
+        }
+        if (!key || ws_accept_key(key, accept) < 0) {
+                web_respond_text(c, 400, NULL, "botdesk web: a missing or malformed Sec-WebSocket-Key.\n");
+                return;
+        }
+        r = http_query_get(c->req.query, "ticket", token, sizeof token);
+        r = r <= 0 ? -EINVAL : ticket_check_devtools_at(c->server->ticket_dirfd, token, profile, realtime_usec(), &t);
+        if (r < 0) {
+                const char *why = r == -ENOENT ? "unknown or already used" : r == -ETIME ? "expired" :
+                                  r == -EXDEV ? "for another profile" : r == -EINVAL ? "missing or malformed" :
+                                  "unreadable";
+
+                explicit_bzero(token, sizeof token);
+                log_info("Refused a DevTools ticket for %s: %s.", profile, why);
+                web_refuse(c, 403, WS_CLOSE_BAD_TICKET, why,
+                           "botdesk web: this DevTools ticket is %s; ask for a new URL (botdesk browser %s endpoint).\n",
+                           why, profile);
+                return;
+        }
+
+        p = web_profile_get(c->server, profile, &r);
+        if (!p) {
+                explicit_bzero(token, sizeof token);
+                web_refuse(c, r == -ENOENT ? 503 : 500, WS_CLOSE_DESKTOP_STOPPED, "desktop stopped",
+                           "botdesk web: desktop %s is not running.\n", profile);
+                return;
+        }
+        if (p->placed) {
+                web_profile_put(p);
+                explicit_bzero(token, sizeof token);
+                web_refuse(c, 501, WS_CLOSE_POLICY, "placed desktop",
+                           "botdesk web: %s is placed through an exec prefix; its browser's DevTools are not served "
+                           "here yet.\n", profile);
+                return;
+        }
+        if (helper_record_read_at(p->dirfd, &rec) < 0 || helper_alive(p->dirfd, &rec) <= 0) {
+                web_profile_put(p);
+                explicit_bzero(token, sizeof token);
+                web_refuse(c, 503, WS_CLOSE_DESKTOP_STOPPED, "desktop stopped",
+                           "botdesk web: desktop %s is not running; start it with: botdesk start %s\n", profile, profile);
+                return;
+        }
+        /* A Unix socket connects at once or refuses at once. */
+        cdp = socket_connect_at(p->dirfd, "cdp.sock", SOCK_STREAM | SOCK_NONBLOCK);
+        web_profile_put(p);
+        if (cdp < 0) {
+                explicit_bzero(token, sizeof token);
+                web_refuse(c, 503, WS_CLOSE_TRY_AGAIN_LATER, "no browser",
+                           "botdesk web: %s has no browser with DevTools running (%s); it starts with the dock's "
+                           "browser, or botdesk exec %s -- botdesk-browser.\n",
+                           profile, strerror(-cdp), profile);
+                return;
+        }
+        /* Everything else passed: the ticket is spent now, by this one request. */
+        r = ticket_redeem_devtools_at(c->server->ticket_dirfd, token, profile, realtime_usec(), &t);
+        explicit_bzero(token, sizeof token);
+        if (r < 0) {
+                web_refuse(c, 403, WS_CLOSE_BAD_TICKET, "unknown or already used",
+                           "botdesk web: this DevTools ticket was used meanwhile.\n");
+                return;
+        }
+
+        n = snprintf(head, sizeof head,
+                     "HTTP/1.1 101 Switching Protocols\r\n"
+                     "Upgrade: websocket\r\n"
+                     "Connection: Upgrade\r\n"
+                     "Sec-WebSocket-Accept: %s\r\n"
+                     "\r\n",
+                     accept);
+        /* epoll holds one registration per fd: the relay makes its own. */
+        c->io = sd_event_source_disable_unref(c->io);
+        r = devtools_new(c->server, profile, c->fd, cdp, head, (size_t) n, early, n_early);
+        if (r < 0) {
+                log_warning_errno(r, "Cannot start a DevTools relay for %s: %m", profile);
+                web_conn_free(c, false);
+                return;
+        }
+        TAKE_FD(cdp);
+        log_info("A DevTools client connected to %s's browser.", profile);
+        web_conn_free(c, true);
+}

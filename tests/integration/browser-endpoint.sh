@@ -1,0 +1,164 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# The desktop's browser for a DevTools client, with no TCP port of the
+# browser's own: botdesk browser PROFILE endpoint prints a single-use
+# ws://127.0.0.1:PORT/PROFILE/devtools/browser?ticket=T of botdesk web,
+# and Playwright's own client (playwright-core's connectOverCDP, driving
+# the desktop's Chromium through the launcher's 0600 socket) opens a page
+# and reads its title through it. The ticket opens one connection (a
+# second use is closed 4401); messages are relayed whole across WebSocket
+# fragments both ways; a NUL inside a message (which would split it on the
+# socket) is closed 1007, a binary frame 1003. No browser: exit 1; a human
+# in control: exit 3, and a URL minted before the take reaches only the
+# browser's fence; a stopped desktop: exit 4. Band 440-444 (user run 540-544).
+. "$(dirname "$0")/lib.sh"
+bd_init brend 440
+bd_need_xserver
+bd_need chromium node
+[ -n "$PY" ] || t_skip_all "python3 not installed"
+SDK_DIR=${BOTDESK_MCP_SDK_DIR:-/usr/local/lib/botdesk-tests}
+[ -f "$SDK_DIR/node_modules/playwright-core/package.json" ] ||
+        t_skip_all "playwright-core not installed in $SDK_DIR (scripts/install-deps.sh --tests)"
+LAUNCHER=$BD_BUILD_DIR/helper/botdesk-browser
+[ -x "$LAUNCHER" ] || t_skip_all "botdesk-browser not built in $BD_BUILD_DIR"
+CHROMIUM=$(command -v chromium)
+export BOTDESK_BROWSER_LAUNCHER=$LAUNCHER
+bd_config
+P=$(bd_profile a)
+RT=$(bd_rt "$P")
+O=$BD_T/out
+HEADLESS=(--headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update
+          --disable-sync --no-first-run --no-default-browser-check)
+json_get() { "$PY" -c 'import json,sys; d=json.loads(sys.stdin.readline()); print(eval(sys.argv[1], {}, {"d": d}))' "$1"; }
+endpoint() { timeout 20 "$BOTDESK" browser "$P" endpoint "$@" 2>>"$O/endpoint.err"; }
+playwright() { timeout 90 node "$BD_SOURCE_DIR/tests/integration/browser-endpoint-client.cjs" "$SDK_DIR" "$@" 2>>"$O/client.err"; }
+
+# raw URL ACTION: a WebSocket client of our own on URL's path (web_client.py's framing), one line of what it saw.
+cat >"$BD_T/raw.py" <<'PYEOF'
+import json, os, struct, sys
+sys.path.insert(0, sys.argv[1])
+import web_client as w
+
+addr, path, action = sys.argv[2], sys.argv[3], sys.argv[4]
+
+def frame(op, payload, fin=True):
+    k = os.urandom(4)
+    n = len(payload)
+    h = bytes([(0x80 if fin else 0) | op])
+    h += bytes([0x80 | n]) if n < 126 else bytes([0x80 | 126]) + struct.pack(">H", n)
+    return h + k + bytes(b ^ k[i % 4] for i, b in enumerate(payload))
+
+def message(s):
+    """A whole text message, its fragments joined; or ('close', code)."""
+    data, first = b"", True
+    while True:
+        op, p = w.recv_frame(s)
+        if op == 8:
+            return ("close", w.close_of(p))
+        if op in (9, 10):
+            continue
+        if first and op != 1 or not first and op != 0:
+            return ("bad-op", op)
+        first = False
+        data += p
+        if w.last_fin:
+            return ("text", data)
+
+# recv_frame does not say FIN: read it ourselves.
+def recv_frame(s):
+    h = w.recv_exact(s, 2)
+    w.last_fin = bool(h[0] & 0x80)
+    op, n = h[0] & 15, h[1] & 127
+    if n == 126:
+        n = struct.unpack(">H", w.recv_exact(s, 2))[0]
+    elif n == 127:
+        n = struct.unpack(">Q", w.recv_exact(s, 8))[0]
+    return op, w.recv_exact(s, n)
+w.recv_frame = recv_frame
+
+s, status = w.upgrade(addr, path)
+if status != "101":
+    print("status", status)
+    sys.exit(0)
+if action == "version":
+    # One command in two fragments: it reaches the browser whole.
+    s.sendall(frame(1, b'{"id": 7, "meth', fin=False) + frame(0, b'od": "Browser.getVersion"}'))
+    while True:
+        kind, m = message(s)
+        if kind != "text":
+            print(kind, m)
+            break
+        d = json.loads(m)
+        if d.get("id") == 7:
+            print("answer", d["result"]["product"].split("/")[0] if "result" in d else d.get("error"))
+            break
+elif action == "nul":
+    s.sendall(frame(1, b'{"id": 1, "method": "Browser.getVersion"}\x00{"id": 2, "method": "Browser.close"}'))
+    print(*message(s))
+elif action == "binary":
+    s.sendall(frame(2, b'{"id": 1, "method": "Browser.getVersion"}'))
+    print(*message(s))
+elif action == "first":
+    print(*message(s))
+PYEOF
+raw() { local u=$1; shift; timeout 30 "$PY" "$BD_T/raw.py" "$BD_LIB_DIR" "$ADDR" "/${u#ws://*/}" "$@" 2>&1; }
+
+bd_start "$P"
+rc=$?
+t_is "$rc" 0 "the desktop starts"
+[ "$rc" = 0 ] || { t_diag "$(bd_err "$P")"; t_done; }
+
+endpoint >/dev/null
+t_is "$?" 1 "without a browser, browser endpoint exits 1"
+t_match "$(tail -n1 "$O/endpoint.err")" "has no browser with DevTools running" "... saying so"
+
+web_start web "$BOTDESK" web --listen 127.0.0.1:0
+t_is "$?" 0 "botdesk web listens on a loopback port"
+ADDR=$(sed -n 's|^Listening on http://\(127\.0\.0\.1:[0-9]*\)/.*|\1|p' "$O/web.out")
+
+"$BOTDESK" exec "$P" -- "$LAUNCHER" --cdp-socket="$RT/cdp.sock" -- "$CHROMIUM" "${HEADLESS[@]}" \
+        --user-data-dir="$BD_T/profile" about:blank >"$O/browser.out" 2>"$O/browser.err" &
+B=$!
+bd_own_pid "$B"
+wait_for 30 test -S "$RT/cdp.sock" || { t_fail "the launcher serves DevTools within 30 s" "$(tail -5 "$O/browser.err")"; t_done; }
+
+# ---- Playwright through the endpoint -----------------------------------------------------------
+
+URL=$(endpoint)
+t_is "$?" 0 "browser endpoint prints a URL"
+t_match "$URL" "^ws://$ADDR/$P/devtools/browser\\?ticket=[0-9a-f]{64}$" "... ws://ADDR/PROFILE/devtools/browser?ticket=T of botdesk web"
+TITLE="botdesk devtools $$"
+playwright open "$URL" "$TITLE" >"$O/open.json"
+t_is "$?" 0 "Playwright's connectOverCDP attaches through it and opens a page" ||
+        t_diag "$(cat "$O/open.json"; tail -5 "$O/client.err"; tail -5 "$O/web.err")"
+t_match "$(grep '"connected"' "$O/open.json" | json_get 'd["version"]')" '^[0-9]+\.' "... it sees the browser's version"
+t_is "$(grep '"page"' "$O/open.json" | json_get '(d["title"], d["sum"])')" "('$TITLE', 42)" \
+        "... and reads back the title of the page it opened and a value computed in it"
+t_is "$(raw "$URL" first)" "close 4401 unknown or already used" "the URL's ticket is spent: a second use is closed 4401"
+
+# ---- the relay itself ----------------------------------------------------------------------------
+
+t_match "$(raw "$(endpoint)" version)" "^answer (Headless)?Chrome$" \
+        "a command sent in two WebSocket fragments reaches the browser whole, and its answer comes back"
+t_match "$(raw "$(endpoint)" nul)" "^close 1007 " "a NUL inside a message, which would split it on the socket, is closed 1007"
+t_match "$(raw "$(endpoint)" binary)" "^close 1003 " "a binary message is closed 1003: DevTools messages are text"
+t_is "$(endpoint --json --ttl 5 | json_get '(d["ttl"], d["url"].startswith("ws://"))')" "(5, True)" \
+        "--json says the URL and its time to live"
+t_match "$(raw "ws://$ADDR/$P/devtools/browser?ticket=0000" first)" "^close 4401 missing or malformed" "a malformed ticket is closed 4401"
+
+# ---- a human in control ----------------------------------------------------------------------------
+
+BEFORE=$(endpoint)
+"$BOTDESK" lease "$P" take --viewer v >/dev/null
+endpoint >/dev/null
+t_is "$?" 3 "while a human holds control, browser endpoint is refused (exit 3)"
+t_match "$(raw "$BEFORE" first)" "human_has_control" "a URL minted before the take reaches only the browser's fence"
+"$BOTDESK" lease "$P" release --viewer v >/dev/null
+
+kill -TERM "$WEB_PID"
+wait "$WEB_PID"
+t_is "$?" 0 "botdesk web exits 0"
+t_ok "the desktop stops" bd_stop "$P"
+endpoint >/dev/null
+t_is "$?" 4 "a stopped desktop's browser endpoint exits 4"
+t_done
