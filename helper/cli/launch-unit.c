@@ -8,15 +8,27 @@
 #include "unit.h"
 #include "util.h"
 
-/* Variables a transient unit inherits from the caller: botdesk's own, and
- * the browser the caller names, as a standalone start passes it (launch.c). */
+/* The browser the caller names, and the browser identity it pins: passed to
+ * the desktop as a standalone start passes them (launch.c). */
+static const char *const browser_variables[] = { "AGENT_BROWSER_EXECUTABLE_PATH", "AGENT_BROWSER_PROFILE" };
+
+static bool is_browser_variable(const char *assignment) {
+        for (size_t i = 0; i < ELEMENTSOF(browser_variables); i++) {
+                const char *v = startswith(assignment, browser_variables[i]);
+
+                if (v && *v == '=')
+                        return true;
+        }
+        return false;
+}
+
+/* Variables a transient unit inherits from the caller: botdesk's own, and the browser's. */
 static int transient_environment(char ***ret) {
         extern char **environ;
         _cleanup_strv_free_ char **env = NULL;
 
         for (char **e = environ; *e; e++)
-                if (((startswith(*e, "BOTDESK_") && !startswith(*e, "BOTDESK_PLACEMENT=")) ||
-                     startswith(*e, "AGENT_BROWSER_EXECUTABLE_PATH=")) &&
+                if (((startswith(*e, "BOTDESK_") && !startswith(*e, "BOTDESK_PLACEMENT=")) || is_browser_variable(*e)) &&
                     strv_push(&env, strdup(*e)) < 0)
                         return -ENOMEM;
         *ret = TAKE_PTR(env);
@@ -24,36 +36,38 @@ static int transient_environment(char ***ret) {
 }
 
 /* StartUnit carries no environment, so an installed unit reads the browser
- * its caller names from EnvironmentFile=-%t/botdesk/%i/start.env
+ * variables its caller sets from EnvironmentFile=-%t/botdesk/%i/start.env
  * (conf/botdesk@.service.in). It is rewritten before each start of a unit
- * that is not running, empty when the caller names none: one caller's
+ * that is not running, empty when the caller sets none: one caller's
  * browser does not outlive its desktop into another's start. */
 static int start_env_write(int dirfd) {
-        static const char key[] = "AGENT_BROWSER_EXECUTABLE_PATH=\"";
-        const char *b = getenv("AGENT_BROWSER_EXECUTABLE_PATH");
         _cleanup_free_ char *text = NULL;
-        size_t n = 0;
+        size_t size = 0;
+        FILE *f = open_memstream(&text, &size);
 
-        if (b && strchr(b, '\n')) {
-                log_warning("AGENT_BROWSER_EXECUTABLE_PATH holds a newline: not passed to the desktop.");
-                b = NULL;
-        }
-        if (b && *b) {
-                text = malloc(sizeof key + 2 * strlen(b) + 2);
-                if (!text)
-                        return -ENOMEM;
-                memcpy(text, key, sizeof key - 1);
-                n = sizeof key - 1;
+        if (!f)
+                return -ENOMEM;
+        for (size_t i = 0; i < ELEMENTSOF(browser_variables); i++) {
+                const char *b = getenv(browser_variables[i]);
+
+                if (b && strchr(b, '\n')) {
+                        log_warning("%s holds a newline: not passed to the desktop.", browser_variables[i]);
+                        continue;
+                }
+                if (!b || !*b)
+                        continue;
+                fprintf(f, "%s=\"", browser_variables[i]);
                 /* systemd's double quotes: a backslash keeps the next " \ ` or $ as it is. */
                 for (const char *c = b; *c; c++) {
                         if (strchr("\"\\`$", *c))
-                                text[n++] = '\\';
-                        text[n++] = *c;
+                                fputc('\\', f);
+                        fputc(*c, f);
                 }
-                text[n++] = '"';
-                text[n++] = '\n';
+                fputs("\"\n", f);
         }
-        return write_file_atomic_at(dirfd, "start.env", text ?: "", n, 0600);
+        if (fclose(f) != 0)
+                return -ENOMEM;
+        return write_file_atomic_at(dirfd, "start.env", text ?: "", size, 0600);
 }
 
 int launch_unit_start(unsigned timeout, bool progress, sd_bus *bus, const char *profile, int dirfd, int *lock) {

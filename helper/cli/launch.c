@@ -186,7 +186,7 @@ static int spawn_and_wait(const char *profile, const struct bd_paths *p, int run
         {
                 _cleanup_strv_free_ char **extra = NULL;
                 static const char *const pass[] = {
-                        "XDG_CONFIG_HOME=", "XDG_STATE_HOME=", "AGENT_BROWSER_EXECUTABLE_PATH=",
+                        "XDG_CONFIG_HOME=", "XDG_STATE_HOME=", "AGENT_BROWSER_EXECUTABLE_PATH=", "AGENT_BROWSER_PROFILE=",
                 };
 
                 for (char **e = environ; *e; e++) {

@@ -91,7 +91,12 @@ int status_collect(const char *profile, const struct bd_config *c, struct bd_sta
         r = collect_packages(c, s);
         if (r < 0)
                 return r;
-        s->browser = browser_find(c);
+        {
+                _cleanup_free_ char *home = NULL;
+
+                (void) paths_home(&home);
+                s->browser = browser_find(c, home);
+        }
 
         r = paths_for_profile(profile, &p);
         if (r < 0)

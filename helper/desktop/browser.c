@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <dirent.h>
+
 #include "browser.h"
 #include "find-executable.h"
 #include "util.h"
@@ -7,7 +9,36 @@ static bool headless_only(const char *path) {
         return strstr(path, "headless") != NULL;
 }
 
-char *browser_find(const struct bd_config *c) {
+char *browser_find_playwright(const char *dir) {
+        _cleanup_closedir_ DIR *d = opendir(dir);
+        unsigned long long best_rev = 0;
+        char *best = NULL;
+        struct dirent *de;
+
+        if (!d)
+                return NULL;
+        while ((de = readdir(d))) {
+                static const char *const layouts[] = { "chrome-linux64/chrome", "chrome-linux/chrome" };
+                const char *rev = startswith(de->d_name, "chromium-");
+                unsigned long long v;
+
+                if (!rev || parse_uint(rev, ~0ULL, &v) < 0 || (best && v <= best_rev))
+                        continue;
+                for (size_t i = 0; i < ELEMENTSOF(layouts); i++) {
+                        _cleanup_free_ char *p = strdup_printf("%s/%s/%s", dir, de->d_name, layouts[i]);
+
+                        if (p && access(p, X_OK) == 0) {
+                                free(best);
+                                best = TAKE_PTR(p);
+                                best_rev = v;
+                                break;
+                        }
+                }
+        }
+        return best;
+}
+
+char *browser_find(const struct bd_config *c, const char *home) {
         static const char *const names[] = { "chromium", "chromium-browser", "google-chrome", "google-chrome-stable" };
         const char *e;
 
@@ -24,14 +55,33 @@ char *browser_find(const struct bd_config *c) {
                 if (find_executable(names[i], NULL, &p) >= 0)
                         return p;
         }
+        e = getenv("PLAYWRIGHT_BROWSERS_PATH");
+        if (e && e[0] == '/')
+                return browser_find_playwright(e);
+        if (home && home[0] == '/') {
+                _cleanup_free_ char *dir = strdup_printf("%s/.cache/ms-playwright", home);
+
+                return dir ? browser_find_playwright(dir) : NULL;
+        }
         return NULL;
 }
 
-int browser_profile_dir(const struct bd_config *c, const char *state_dir, const char *home, char **ret) {
+int browser_profile_dir(const struct bd_config *c, const char *pinned, const char *state_dir, const char *home,
+                        char **ret) {
         const char *d = c->browser_profile_dir;
         char *p;
 
-        if (!d || !*d)
+        if ((!d || !*d) && pinned && *pinned) {
+                /* The gateway's own pin: ~ and relative paths are the gateway's home's. */
+                if (pinned[0] == '/')
+                        p = strdup(pinned);
+                else if (!home || home[0] != '/')
+                        return -ENOENT;
+                else if (streq(pinned, "~"))
+                        p = strdup(home);
+                else
+                        p = strdup_printf("%s/%s", home, startswith(pinned, "~/") ?: pinned);
+        } else if (!d || !*d)
                 p = strdup_printf("%s/browser-profile", state_dir);
         else if (d[0] == '/')
                 p = strdup(d);

@@ -9,14 +9,25 @@
  */
 
 /* [browser] executable, then AGENT_BROWSER_EXECUTABLE_PATH, then chromium /
- * google-chrome in PATH. A headless-shell build is never chosen: it cannot
- * show a window. NULL when there is none. */
-char *browser_find(const struct bd_config *c);
+ * google-chrome in PATH, then Playwright's Chromium (browser_find_playwright()
+ * in $PLAYWRIGHT_BROWSERS_PATH, else in home's ~/.cache/ms-playwright): on
+ * a host whose only browser came with Playwright, the dock has that one. A
+ * headless-shell build is never chosen: it cannot show a window. NULL when
+ * there is none. */
+char *browser_find(const struct bd_config *c, const char *home);
 
-/* The user-data-dir: [browser] profile_dir, else STATE/browser-profile.
- * A profile_dir of ~ or ~/PATH is under home, a relative one under
- * state_dir. Returns -ENOENT when it needs home and home is NULL. */
-int browser_profile_dir(const struct bd_config *c, const char *state_dir, const char *home, char **ret);
+/* The newest Chromium that Playwright downloaded into dir: chromium-REVISION/chrome-linux64/chrome (or
+ * chrome-linux/chrome, its older layout), the highest REVISION that is executable; NULL when there is none. */
+char *browser_find_playwright(const char *dir);
+
+/* The user-data-dir: [browser] profile_dir, else pinned (the gateway's
+ * AGENT_BROWSER_PROFILE, so that its agent and the desktop's human share
+ * one browser identity), else STATE/browser-profile. A profile_dir of ~ or
+ * ~/PATH is under home, a relative one under state_dir; a pinned one of ~
+ * or ~/PATH, or relative, is under home (the gateway's). Returns -ENOENT
+ * when it needs home and home is NULL. */
+int browser_profile_dir(const struct bd_config *c, const char *pinned, const char *state_dir, const char *home,
+                        char **ret);
 
 /* Where the dock's browser serves DevTools: RUNTIME/cdp.sock (published
  * as BOTDESK_CDP_SOCKET). */

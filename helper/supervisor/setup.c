@@ -83,9 +83,11 @@ int setup_browser(struct supervisor *s, char ***ret_cmd) {
         s->browser_profile = NULL;
         free(s->cdp_socket);
         (void) paths_home(&home);
-        r = browser_profile_dir(&s->cfg, s->paths.state, home, &s->browser_profile);
+        r = browser_profile_dir(&s->cfg, getenv("AGENT_BROWSER_PROFILE"), s->paths.state, home, &s->browser_profile);
         if (r < 0)
-                return log_error_errno(r, "Cannot resolve [browser] profile_dir \"%s\": %m", s->cfg.browser_profile_dir);
+                return log_error_errno(r, "Cannot resolve the browser's profile dir ([browser] profile_dir \"%s\", "
+                                       "AGENT_BROWSER_PROFILE \"%s\"): %m", strempty(s->cfg.browser_profile_dir),
+                                       strempty(getenv("AGENT_BROWSER_PROFILE")));
         s->cdp_socket = browser_cdp_socket(s->paths.runtime);
         if (!s->cdp_socket)
                 return -ENOMEM;
@@ -157,7 +159,12 @@ int supervisor_setup(struct supervisor *s, enum helper_failure *ret_kind) {
         if (r < 0)
                 return r;
         skel = getenv("BOTDESK_SKEL_DIR") ?: BOTDESK_SKEL_DIR;
-        s->browser = browser_find(&s->cfg);
+        {
+                _cleanup_free_ char *home = NULL;
+
+                (void) paths_home(&home);
+                s->browser = browser_find(&s->cfg, home);
+        }
         r = setup_browser(s, &browser_cmd);
         if (r < 0)
                 return r;

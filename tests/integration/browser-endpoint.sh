@@ -10,7 +10,8 @@
 # fragments both ways; a NUL inside a message (which would split it on the
 # socket) is closed 1007, a binary frame 1003. No browser: exit 1; a human
 # in control: exit 3, and a URL minted before the take reaches only the
-# browser's fence; a stopped desktop: exit 4. Band 440-444 (user run 540-544).
+# browser's fence; a stopped desktop: exit 4. A gateway's pinned
+# AGENT_BROWSER_PROFILE is the desktop browser's profile dir. Band 440-444 (user run 540-544).
 . "$(dirname "$0")/lib.sh"
 bd_init brend 440
 bd_need_xserver
@@ -103,10 +104,14 @@ elif action == "first":
 PYEOF
 raw() { local u=$1; shift; timeout 30 "$PY" "$BD_T/raw.py" "$BD_LIB_DIR" "$ADDR" "/${u#ws://*/}" "$@" 2>&1; }
 
-bd_start "$P"
+# The gateway's pinned browser identity: the desktop's browser uses the same profile dir.
+PINNED=$BD_T/pinned-profile
+AGENT_BROWSER_PROFILE=$PINNED bd_start "$P"
 rc=$?
 t_is "$rc" 0 "the desktop starts"
 [ "$rc" = 0 ] || { t_diag "$(bd_err "$P")"; t_done; }
+t_is "$(sed -n "s/^export AGENT_BROWSER_PROFILE='\?\([^']*\)'\?$/\1/p" <<<"$("$BOTDESK" env "$P")")" "$PINNED" \
+        "a desktop started under a pinned AGENT_BROWSER_PROFILE gives its browser that profile dir"
 
 endpoint >/dev/null
 t_is "$?" 1 "without a browser, browser endpoint exits 1"

@@ -248,32 +248,114 @@ static void test_profile_dir(void) {
         struct bd_config c = {};
         char *p = NULL;
 
-        TAP_EQ_INT(browser_profile_dir(&c, "/s/botdesk/w", "/home/a", &p), 0, "the default profile dir resolves");
+        TAP_EQ_INT(browser_profile_dir(&c, NULL, "/s/botdesk/w", "/home/a", &p), 0, "the default profile dir resolves");
         TAP_EQ_STR(p, "/s/botdesk/w/browser-profile", "... to the state dir's browser-profile");
         free(p);
         c.browser_profile_dir = (char *) "/srv/b";
-        browser_profile_dir(&c, "/s/botdesk/w", "/home/a", &p);
+        browser_profile_dir(&c, NULL, "/s/botdesk/w", "/home/a", &p);
         TAP_EQ_STR(p, "/srv/b", "an absolute profile_dir is used as it is");
         free(p);
         c.browser_profile_dir = (char *) "~";
-        browser_profile_dir(&c, "/s/botdesk/w", "/home/a", &p);
+        browser_profile_dir(&c, NULL, "/s/botdesk/w", "/home/a", &p);
         TAP_EQ_STR(p, "/home/a", "~ is the home directory");
         free(p);
         c.browser_profile_dir = (char *) "~/.config/chromium";
-        browser_profile_dir(&c, "/s/botdesk/w", "/home/a", &p);
+        browser_profile_dir(&c, NULL, "/s/botdesk/w", "/home/a", &p);
         TAP_EQ_STR(p, "/home/a/.config/chromium", "~/PATH is below the home directory");
         free(p);
         c.browser_profile_dir = (char *) "shared/browser";
-        browser_profile_dir(&c, "/s/botdesk/w", "/home/a", &p);
+        browser_profile_dir(&c, NULL, "/s/botdesk/w", "/home/a", &p);
         TAP_EQ_STR(p, "/s/botdesk/w/shared/browser", "a relative profile_dir is below the profile's state dir");
         free(p);
         p = NULL;
         c.browser_profile_dir = (char *) "~/x";
-        TAP_EQ_INT(browser_profile_dir(&c, "/s/botdesk/w", NULL, &p), -ENOENT, "~ without a known home is an error");
+        TAP_EQ_INT(browser_profile_dir(&c, NULL, "/s/botdesk/w", NULL, &p), -ENOENT, "~ without a known home is an error");
         tap_ok(!p, "... and yields no path");
+
+        /* The gateway's AGENT_BROWSER_PROFILE, when the configuration names none. */
+        c.browser_profile_dir = NULL;
+        browser_profile_dir(&c, "/srv/agent-profile", "/s/botdesk/w", "/home/a", &p);
+        TAP_EQ_STR(p, "/srv/agent-profile", "a pinned absolute AGENT_BROWSER_PROFILE is used as it is");
+        free(p);
+        browser_profile_dir(&c, "~/.agent-browser/default", "/s/botdesk/w", "/home/a", &p);
+        TAP_EQ_STR(p, "/home/a/.agent-browser/default", "a pinned ~/PATH is below the home directory");
+        free(p);
+        browser_profile_dir(&c, "profiles/work", "/s/botdesk/w", "/home/a", &p);
+        TAP_EQ_STR(p, "/home/a/profiles/work", "a pinned relative path is below the home, the gateway's, not the state dir");
+        free(p);
+        p = NULL;
+        TAP_EQ_INT(browser_profile_dir(&c, "profiles/work", "/s/botdesk/w", NULL, &p), -ENOENT,
+                   "... an error without a known home");
+        c.browser_profile_dir = (char *) "/srv/b";
+        browser_profile_dir(&c, "/srv/agent-profile", "/s/botdesk/w", "/home/a", &p);
+        TAP_EQ_STR(p, "/srv/b", "[browser] profile_dir wins over the pin");
+        free(p);
+        c.browser_profile_dir = NULL;
+        browser_profile_dir(&c, "", "/s/botdesk/w", "/home/a", &p);
+        TAP_EQ_STR(p, "/s/botdesk/w/browser-profile", "an empty pin is none");
+        free(p);
+}
+
+/* A file at dir/rel, made executable or not; the directories on the way created. */
+static void plant(const char *dir, const char *rel, bool exec) {
+        _cleanup_free_ char *path = strdup_printf("%s/%s", dir, rel);
+        char *slash;
+        int fd;
+
+        for (slash = strchr(path + strlen(dir) + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+                *slash = 0;
+                (void) mkdir(path, 0700);
+                *slash = '/';
+        }
+        fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, exec ? 0700 : 0600);
+        if (fd >= 0)
+                close(fd);
+}
+
+static void test_playwright(void) {
+        static const char *const files[] = {
+                "chromium-1140/chrome-linux/chrome", "chromium-1200/chrome-linux64/chrome",
+                "chromium_headless_shell-1300/chrome-linux/headless_shell", "chromium-1300/chrome-linux/README",
+                "chromium-junk/chrome-linux/chrome",
+        };
+        char dir[] = "/tmp/botdesk-test-playwright.XXXXXX";
+        char *p;
+
+        if (!mkdtemp(dir)) {
+                tap_ok(false, "a scratch dir for Playwright's browsers");
+                return;
+        }
+        tap_ok(!browser_find_playwright(dir), "an empty Playwright dir has no browser");
+        plant(dir, files[0], true);
+        plant(dir, files[1], true);
+        plant(dir, files[2], true);
+        plant(dir, files[3], false);
+        plant(dir, files[4], true);
+        p = browser_find_playwright(dir);
+        {
+                _cleanup_free_ char *want = strdup_printf("%s/chromium-1200/chrome-linux64/chrome", dir);
+
+                TAP_EQ_STR(p, want, "Playwright's newest Chromium with an executable chrome is found (not its "
+                                    "headless shell)");
+        }
+        free(p);
+        /* Only what this test planted, by name. */
+        for (size_t i = 0; i < ELEMENTSOF(files); i++) {
+                _cleanup_free_ char *f = strdup_printf("%s/%s", dir, files[i]);
+                char *slash;
+
+                (void) unlink(f);
+                while ((slash = strrchr(f, '/')) && strlen(f) > strlen(dir)) {
+                        *slash = 0;
+                        if (strlen(f) > strlen(dir))
+                                (void) rmdir(f);
+                }
+        }
+        tap_ok(rmdir(dir) == 0, "the scratch dir is left empty and removed");
 }
 
 int main(void) {
+        test_playwright();
         char *plain[] = { (char *) "/usr/bin/chromium", (char *) "--no-first-run", NULL };
         char *spaces[] = { (char *) "/opt/My Browser/chrome", (char *) "--user-data-dir=/home/a b/profile", NULL };
         char *reserved[] = { (char *) "/opt/x", (char *) "--flag=$HOME", (char *) "a\"b", (char *) "c`d", (char *) "e\\f",
