@@ -193,9 +193,14 @@ static void format_time(unsigned long long usec, char *buf, size_t size) {
 }
 
 void status_json(struct json *j, const struct bd_status *s) {
+        json_object_begin(j);
+        status_json_fields(j, s);
+        json_object_end(j);
+}
+
+void status_json_fields(struct json *j, const struct bd_status *s) {
         char when[32];
 
-        json_object_begin(j);
         json_kv_string(j, "profile", s->profile);
         json_kv_bool(j, "supported", s->supported);
         json_kv_bool(j, "installed", s->installed);
@@ -236,7 +241,6 @@ void status_json(struct json *j, const struct bd_status *s) {
                 json_null(j);
         json_kv_string(j, "warning", s->warning);
         json_kv_string(j, "journal", s->journal);
-        json_object_end(j);
 }
 
 void status_print(FILE *f, const struct bd_status *s) {

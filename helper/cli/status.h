@@ -50,6 +50,8 @@ void status_done(struct bd_status *s);
 int status_collect(const char *profile, const struct bd_config *c, struct bd_status *ret);
 
 void status_json(struct json *j, const struct bd_status *s);
+/* Its members, into an object the caller opened (botdesk watch --full adds the event's). */
+void status_json_fields(struct json *j, const struct bd_status *s);
 void status_print(FILE *f, const struct bd_status *s);
 
 /* One status on stdout: as JSON (and a newline) with json, else as text. */

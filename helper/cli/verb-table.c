@@ -69,6 +69,7 @@ const struct cli_option cli_options[_OPT_MAX] = {
         [OPT_FOR] = { "--for", NULL, VALUE_ANY, .judges_missing = true },
         [OPT_VENDOR] = { "--vendor", NULL, VALUE_WORDS, "auto anthropic openai gemini" },
         [OPT_ORIGIN] = { "--origin" },
+        [OPT_FULL] = { "--full" },
 };
 
 /* botdesk help [VERB]: VERB's own usage, as botdesk VERB --help prints it; else the list of verbs. */
@@ -177,10 +178,10 @@ static const struct verb verbs[] = {
           .options = OPT(OPT_TTL) | OPT(OPT_JSON) | OPT(OPT_HELP), .words = "PROFILE endpoint", .action = true,
           .run = verb_browser },
         { "watch",
-          "  watch [PROFILE] [--json] [--until ready|stopped|agent]\n"
+          "  watch [PROFILE] [--json [--full]] [--until ready|stopped|agent]\n"
           "                                a line per change of status or lease, the first\n"
-          "                                the current state\n",
-          .options = OPT(OPT_JSON) | OPT(OPT_UNTIL) | OPT(OPT_HELP), .words = "PROFILE", .placed = true, .remote_timeout = REMOTE_TIMEOUT_NONE,
+          "                                the current state (--full: all of status --json)\n",
+          .options = OPT(OPT_JSON) | OPT(OPT_FULL) | OPT(OPT_UNTIL) | OPT(OPT_HELP), .words = "PROFILE", .placed = true, .remote_timeout = REMOTE_TIMEOUT_NONE,
           .run = verb_watch },
         { "thumbnail",
           "  thumbnail PROFILE [-o FILE] [--size WxH] [--format png|jpeg] [--start]\n"

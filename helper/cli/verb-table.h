@@ -76,6 +76,8 @@ enum cli_option_id {
         OPT_VENDOR,
         /* config show */
         OPT_ORIGIN,
+        /* watch */
+        OPT_FULL,
         _OPT_MAX,
 };
 

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * botdesk watch [PROFILE] [--json] [--until ready|stopped|agent]
+ * botdesk watch [PROFILE] [--json [--full]] [--until ready|stopped|agent]
  *
  * One line per change of a profile's status or lease, the first line of
  * each profile its current state. Driven by inotify on the runtime dirs
  * (the helper and the lease writers replace files there) and by a pidfd on
  * each live helper, which says when a helper dies without tidying up. No
- * polling: between changes it sleeps in poll() without a timeout.
+ * polling: between changes it sleeps in poll() without a timeout. With
+ * --full each line is the whole of `status --json` as well, read at the
+ * change, so that a gateway's pane needs no status call of its own.
  */
 #include <fcntl.h>
 #include <poll.h>
@@ -21,6 +23,7 @@
 #include "lease-watch.h"
 #include "log.h"
 #include "profile.h"
+#include "status.h"
 #include "util.h"
 #include "watch.h"
 
@@ -42,7 +45,7 @@ struct watcher {
         char *base;
         struct watched *w;      /* WATCH_MAX_PROFILES of them */
         size_t n;
-        bool json;
+        bool json, full;
         enum watch_until until;
 };
 
@@ -63,10 +66,38 @@ static void now_string(char ret[static 32]) {
                 snprintf(ret + strlen(ret), 32 - strlen(ret), ".%03ldZ", ts.tv_nsec / 1000000);
 }
 
+/* --full's line: the event's word, time, status and reason, then everything status --json says. */
+static int emit_full(const struct watched *p, const char *event, const char *time) {
+        _cleanup_(config_done) struct bd_config c = {};
+        _cleanup_(status_done) struct bd_status st = {};
+        struct json j;
+        int r;
+
+        if (cli_load_config(p->name, &c) < 0)
+                return -EINVAL;
+        r = status_collect(p->name, &c, &st);
+        if (r < 0)
+                return r;
+        json_init(&j, stdout);
+        json_object_begin(&j);
+        json_kv_string(&j, "event", event);
+        json_kv_string(&j, "time", time);
+        json_kv_string(&j, "status", watch_status_to_string(p->last.status));
+        json_kv_string(&j, "reason", p->last.reason[0] ? p->last.reason : NULL);
+        status_json_fields(&j, &st);
+        json_object_end(&j);
+        putchar('\n');
+        return 0;
+}
+
 static void emit(const struct watcher *wt, const struct watched *p, const char *event) {
         char time[32];
 
         now_string(time);
+        if (wt->json && wt->full && emit_full(p, event, time) >= 0) {
+                fflush(stdout);
+                return;
+        }
         if (wt->json) {
                 struct json j;
 
@@ -253,7 +284,7 @@ int verb_watch(const struct cli_args *a) {
         bool json = a->json;
         _cleanup_(paths_done) struct bd_paths p = {};
         _cleanup_closedir_ DIR *d = NULL;
-        struct watcher wt = { .ino = -EBADF, .base_wd = -1, .json = json };
+        struct watcher wt = { .ino = -EBADF, .base_wd = -1, .json = json, .full = a->full };
         struct watched *one;
         struct dirent *de;
         int r, fd, ret = EXIT_OK;
@@ -265,6 +296,10 @@ int verb_watch(const struct cli_args *a) {
                         return EXIT_USAGE;
                 }
                 wt.until = (enum watch_until) r;
+        }
+        if (a->full && !json) {
+                log_error("--full is for --json: botdesk watch [PROFILE] --json --full");
+                return EXIT_USAGE;
         }
         if (profile && cli_check_profile(profile) < 0)
                 return EXIT_USAGE;

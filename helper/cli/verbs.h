@@ -37,6 +37,7 @@ struct cli_args {
         unsigned timeout;       /* seconds; 0 = not given */
         const char *profile_opt;        /* config: --profile */
         bool origin;                    /* config show: --origin */
+        bool full;                      /* watch: --full */
         const char *viewer;
         const char *reason;
         const char *until;

@@ -5,7 +5,7 @@
 # follow in that order; --until ready returns once the desktop is ready; a
 # helper killed with SIGKILL is reported as failed with a reason (its
 # pidfd wakes the watch); watching every profile picks up one created
-# later.
+# later; --json --full lines carry all of status --json.
 . "$(dirname "$0")/lib.sh"
 bd_init wat 320
 bd_need_xserver
@@ -64,6 +64,23 @@ t_is "$?" 0 "watch --until ready exits 0 once the desktop is ready"
 t_match "$(tail -n 1 "$BD_T/w2")" " $P ready" "... and its last line says ready"
 timeout 10 "$BOTDESK" watch "$P" --until ready >/dev/null
 t_is "$?" 0 "watch --until ready of a ready desktop returns at once"
+
+# ---- --full: every line is all of status --json as well -----------------------------------------
+
+timeout 10 "$BOTDESK" watch "$P" --json --full --until ready >"$BD_T/wf" 2>"$BD_T/wf.err"
+t_is "$?" 0 "watch --json --full --until ready of a ready desktop returns at once" || t_diag "$(cat "$BD_T/wf.err")"
+"$BOTDESK" status "$P" --json >"$BD_T/st.json"
+t_is "$("$PY" -c '
+import json, sys
+w = json.loads(open(sys.argv[1]).readline())
+s = json.load(open(sys.argv[2]))
+extra = sorted(set(w) - set(s))
+missing = sorted(set(s) - set(w))
+print(extra, missing, w["event"], w["status"], w["running"], w["pid"] == s["pid"], w["lease"]["holder"])' "$BD_T/wf" "$BD_T/st.json")" \
+        "['event', 'reason', 'status', 'time'] [] state ready True True agent" \
+        "... its line has every key of status --json (the same pid, running, the lease) and the event's own four"
+timeout 10 "$BOTDESK" watch "$P" --full >/dev/null 2>"$BD_T/wf.err"
+t_is "$?" 2 "--full without --json is a usage error"
 
 # ---- a killed helper --------------------------------------------------------------------------
 
