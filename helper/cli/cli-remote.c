@@ -308,8 +308,8 @@ int remote_dispatch(const char *verb, char **args, struct bd_config *ret_config,
                 return -1;   /* the verb here says what is wrong */
         if (cli_load_config(profile, &c) < 0)
                 return EXIT_USAGE;
-        /* A VNC server botdesk did not start: status says so; nothing else reaches it yet. */
-        if (c.remote && !streq(verb, "status")) {
+        /* A VNC server botdesk did not start: the verbs that serve one run here, the rest refuse. */
+        if (c.remote && !v->serves_remote) {
                 log_error("Profile %s fronts a VNC server botdesk did not start (remote = %s); this version of botdesk "
                           "does not serve it yet, so %s is refused. botdesk status %s says what it is.",
                           profile, c.remote, verb, profile);

@@ -134,10 +134,16 @@ int verb_lease(const struct cli_args *a) {
 
         if (streq(action, "take")) {
                 _cleanup_(helper_record_done) struct helper_record rec = {};
+                struct bd_config storage = {};
+                const struct bd_config *c = cli_config(a->config, profile, &storage);
+                bool remote = c && c->remote;
 
+                if (c == &storage)
+                        config_done(&storage);
                 /* Control of a screen that is not there is no control: the
-                 * human would type into nothing (said: not running). */
-                r = running_desktop_helper(profile, dirfd, &rec);
+                 * human would type into nothing (said: not running). A VNC
+                 * server botdesk did not start is there as far as it knows. */
+                r = remote ? EXIT_OK : running_desktop_helper(profile, dirfd, &rec);
                 if (r != EXIT_OK)
                         return r;
                 r = lease_take_at(dirfd, viewer, reason, &l);

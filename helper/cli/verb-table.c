@@ -116,7 +116,7 @@ static const struct verb verbs[] = {
           "  status [PROFILE] [--json]     one profile, or all known profiles\n"
           "  status PROFILE --quiet        nothing printed: exit 0 when ready, 4 when not\n",
           .options = OPT(OPT_JSON) | OPT(OPT_QUIET) | OPT(OPT_HELP),
-          .words = "PROFILE", .placed = true, .run = verb_status },
+          .words = "PROFILE", .placed = true, .serves_remote = true, .run = verb_status },
         { "list", "  list [--json]\n", .options = OPT(OPT_JSON) | OPT(OPT_HELP), .run = verb_list },
         { "env",
           "  env PROFILE [--start] [--json] export lines for eval \"$(botdesk env P)\"\n"
@@ -136,7 +136,7 @@ static const struct verb verbs[] = {
           "  lease PROFILE wait [--timeout S]\n"
           "                                until the agent holds control (3 on timeout;\n"
           "                                default 600 s, at most 1800 s)\n",
-          .options = OPT(OPT_VIEWER) | OPT(OPT_REASON) | OPT(OPT_TIMEOUT) | OPT(OPT_JSON) | OPT(OPT_HELP), .words = "PROFILE show|take|release|request|wait", .action = true, .placed = true,
+          .options = OPT(OPT_VIEWER) | OPT(OPT_REASON) | OPT(OPT_TIMEOUT) | OPT(OPT_JSON) | OPT(OPT_HELP), .words = "PROFILE show|take|release|request|wait", .action = true, .placed = true, .serves_remote = true,
           .remote_timeout = REMOTE_TIMEOUT_LEASE, .section = "Watching and control:", .run = verb_lease },
         { "rfb", "  rfb PROFILE [--viewer ID]     RFB on stdin/stdout, input only while ID holds\n"
           "                                the lease\n",
@@ -203,8 +203,10 @@ static const struct verb verbs[] = {
                    "  --json              one line of JSON: the screen's revision, the size,\n"
                    "                      and the image as a data URL (or the file of -o)\n"
                    "  --since-revision R  with --json: \"unchanged\": true and no image when\n"
-                   "                      the screen is as at revision R (RUN.HASH)\n",
-          .words = "PROFILE", .epoch = true, .placed = true, .own_options = true, .operands = 1,
+                   "                      the screen is as at revision R (RUN.HASH)\n"
+                   "A profile with remote = (a VNC server botdesk did not start): its\n"
+                   "framebuffer, read over RFB within 10 s.\n",
+          .words = "PROFILE", .epoch = true, .placed = true, .serves_remote = true, .own_options = true, .operands = 1,
           .section = "Agent actions:", .run = verb_x11_args },
         { "input",
           "  input PROFILE ACTION ... [--start] [--json]\n"

@@ -212,6 +212,9 @@ struct verb {
         /* Runs through the profile's exec prefix when placed elsewhere; the
          * others are about this host. */
         bool placed;
+        /* Also serves a profile that fronts a VNC server botdesk did not
+         * start (remote =): every other placed verb refuses one (3). */
+        bool serves_remote;
         enum remote_timeout remote_timeout;
         /* Placed elsewhere, it reads our stdin within its deadline (clipboard set). */
         bool remote_stdin;

@@ -6,6 +6,12 @@
  * to stdout, or as a data: URL; with --json, one line that also says the
  * screen's revision (screen-revision.h), and with --since-revision only
  * that the screen is unchanged when it is, with no picture made.
+ *
+ * A profile that fronts a VNC server botdesk did not start (remote =) has
+ * no X server here: its picture is the server's framebuffer, read over RFB
+ * (rfb-grab.h) through what remote = names, with the password of its
+ * credential or file (remote-password.h), all within REMOTE_GRAB_SECONDS,
+ * behind the same lease gate.
  */
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -22,6 +28,9 @@
 #include "lease.h"
 #include "log.h"
 #include "profile.h"
+#include "remote-connect.h"
+#include "remote-password.h"
+#include "rfb-grab.h"
 #include "thumbnail.h"
 #include "util.h"
 
@@ -208,6 +217,120 @@ static int write_json(const struct thumbnail_options *o, const char *revision, b
         return 0;
 }
 
+#define REMOTE_GRAB_SECONDS 10u
+
+/* The remote desktop's framebuffer, as verb_thumbnail() makes a local screen's picture. */
+static int remote_thumbnail(const struct cli_args *args, const struct thumbnail_options *o, const struct bd_config *c) {
+        _cleanup_(remote_password_freep) char *password = NULL;
+        _cleanup_(paths_done) struct bd_paths p = {};
+        _cleanup_close_ int dirfd = -EBADF, fd = -EBADF, out_fd = -EBADF;
+        _cleanup_free_ char *out_name = NULL, *url = NULL, *name = NULL;
+        _cleanup_free_ uint8_t *image = NULL;
+        _cleanup_(rfb_framebuffer_done) struct rfb_framebuffer fb = {};
+        _cleanup_(thumb_image_done) struct thumb_image img = {};
+        unsigned long long deadline;
+        struct remote_target t;
+        const char *problem = NULL;
+        struct lease admitted;
+        size_t image_size = 0;
+        pid_t child = 0;
+        int r;
+
+        if (o->since.given) {
+                log_error("--since-revision is for a desktop botdesk runs; profile %s fronts a VNC server (remote = %s).",
+                          o->profile, c->remote);
+                return EXIT_USAGE;
+        }
+        if (remote_target_parse(c->remote, &t, &problem) < 0) {
+                log_error("Invalid remote = %s of profile %s: %s.", c->remote, o->profile, problem);
+                return EXIT_USAGE;
+        }
+        /* Its runtime dir holds its lease, as a local desktop's does. */
+        if (cli_open_profile(o->profile, &p, &dirfd) < 0)
+                return EXIT_FAILED;
+        r = cli_action_admit(dirfd, o->profile, "thumbnail", false, &admitted);
+        if (r != EXIT_OK)
+                return r;
+        r = remote_password_read(o->profile, c->remote_password_file, &password, &problem);
+        if (r < 0) {
+                log_error("Cannot use the VNC password of profile %s (%s): %s.", o->profile,
+                          c->remote_password_file ?: "its credential", problem);
+                return EXIT_FAILED;
+        }
+        if (o->output) {
+                r = open_output_dir(o->output, &out_fd, &out_name);
+                if (r < 0) {
+                        log_error_errno(r, "Cannot write %s: %m", o->output);
+                        return r == -EISDIR ? EXIT_USAGE : EXIT_FAILED;
+                }
+        }
+
+        deadline = now_usec() + REMOTE_GRAB_SECONDS * 1000000ull;
+        r = remote_connect(&t, deadline, &fd, &child, &problem);
+        if (r >= 0) {
+                r = rfb_grab(fd, password, deadline, &fb, &name, &problem);
+                fd = safe_close(fd);
+                remote_child_end(child);
+        }
+        if (r < 0) {
+                /* The problem in botdesk's words: never the server's own text. */
+                log_error("The VNC server of profile %s (remote = %s): %s.", o->profile, c->remote, problem);
+                return EXIT_FAILED;
+        }
+
+        thumb_fit(fb.width, fb.height, o->box_w, o->box_h, &img.width, &img.height);
+        img.screen_width = fb.width;
+        img.screen_height = fb.height;
+        img.rgb = malloc((size_t) img.width * img.height * 3);
+        if (!img.rgb)
+                return log_oom(), EXIT_FAILED;
+        /* 0x00RRGGBB words in this host's order: the bytes of a little-endian X server's 32-bit ZPixmap. */
+        r = thumb_scale((const uint8_t *) fb.pixels, THUMB_BGRX8888, fb.width, fb.height, (size_t) fb.width * 4, img.rgb,
+                        img.width, img.height);
+        if (r >= 0)
+                r = o->encoding == THUMB_JPEG
+                    ? thumb_encode_jpeg(img.rgb, img.width, img.height, o->quality ?: THUMB_JPEG_QUALITY_DEFAULT, &image,
+                                        &image_size)
+                    : thumb_encode_png(img.rgb, img.width, img.height, THUMB_PNG_LEVEL_DEFAULT, &image, &image_size);
+        if (r < 0) {
+                log_error_errno(r, "Cannot make the picture of profile %s: %m", o->profile);
+                return EXIT_FAILED;
+        }
+        if (o->data_url || (o->json && !o->output)) {
+                url = thumb_data_url(o->encoding, image, image_size);
+                if (!url)
+                        return log_oom(), EXIT_FAILED;
+        }
+
+        /* A picture read across a takeover may show what the human typed: never written. */
+        r = cli_action_done(dirfd, o->profile, "thumbnail", &admitted, false);
+        cli_journal_record(o->profile, &(const struct cli_journal_action) {
+                .action = "thumbnail", .admitted = &admitted, .config = args->config,
+                .result = r == EXIT_OK ? "ok" : "suppressed",
+                .args = journal_args, .userdata = &img,
+        });
+        if (r != EXIT_OK)
+                return r;
+        if (o->output)
+                r = write_file_atomic_at(out_fd, out_name, image, image_size, 0600);
+        else if (o->json)
+                r = write_json(o, NULL, false, &img, url);
+        else if (o->data_url) {
+                r = write_stdout(url, strlen(url));
+                if (r >= 0)
+                        r = write_stdout("\n", 1);
+        } else
+                r = write_stdout(image, image_size);
+        if (r >= 0 && o->output && o->json)
+                r = write_json(o, NULL, false, &img, NULL);
+        if (r < 0) {
+                log_error_errno(r, "Cannot write %s: %m", o->output ?: "the thumbnail to standard output");
+                return EXIT_FAILED;
+        }
+        activity_stamp(dirfd);
+        return EXIT_OK;
+}
+
 int verb_thumbnail(const struct cli_args *args) {
         struct thumbnail_options o;
         _cleanup_free_ char *display = NULL, *xauthority = NULL, *out_name = NULL, *url = NULL;
@@ -230,6 +353,18 @@ int verb_thumbnail(const struct cli_args *args) {
         if (!o.output && !o.data_url && !o.json && isatty(STDOUT_FILENO)) {
                 log_error("Refusing to write a binary image to a terminal; use -o FILE or --data-url.");
                 return EXIT_USAGE;
+        }
+        {
+                struct bd_config storage = {};
+                const struct bd_config *cfg = cli_config(args->config, o.profile, &storage);
+                bool remote = cfg && cfg->remote;
+
+                if (remote)
+                        r = remote_thumbnail(args, &o, cfg);
+                if (cfg == &storage)
+                        config_done(&storage);
+                if (remote)
+                        return r;
         }
 
         r = cli_start_on_demand(o.profile, o.start);

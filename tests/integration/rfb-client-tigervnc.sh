@@ -8,7 +8,10 @@
 # is refused in botdesk's words, never the server's; a full update of a
 # root window the test painted reads back as its colour. A profile with
 # remote = is checked (no names, loopback only when allowed), reported by
-# status and refused by the other verbs. Band 725, once.
+# status and refused by the verbs that do not serve it yet; its thumbnail
+# is the server's framebuffer (over TCP and through remote = exec:), with
+# the password file's rules, a wrong password and a missing server said in
+# botdesk's words, behind the lease. Band 725, once.
 . "$(dirname "$0")/lib.sh"
 bd_init rfc 725 once
 bd_need_xserver
@@ -71,11 +74,69 @@ t_is "$("$BOTDESK" status "$V" --json | "$PY" -c 'import json,sys; d=json.load(s
 out=$(timeout 20 "$BOTDESK_HELPER" "$V" 2>&1)
 t_is "$?" 3 "botdesk-helper for a remote profile, however it was started, refuses (3)"
 t_match "$out" "no desktop is started for it" "... and starts nothing"
-for verb in "start $V" "stop $V" "input $V click 1 1" "thumbnail $V" "files $V ls"; do
+for verb in "start $V" "stop $V" "input $V click 1 1" "files $V ls"; do
         out=$(timeout 20 "$BOTDESK" $verb 2>&1)
         t_is "$?" 3 "botdesk $verb on a remote profile: refused (3)"
         t_match "$out" "VNC server botdesk did not start" "... saying why"
 done
+
+# ---- botdesk thumbnail of a remote profile: its framebuffer, over TCP and over exec: -----------------
+PORT=$((5900 + 727))
+"$X" :727 -rfbport "$PORT" -localhost -nolisten tcp -geometry 640x480 -depth 24 -desktop probe-727 \
+        -SecurityTypes VncAuth -PasswordFile "$BD_T/passwd" >"$BD_T/out/x727.log" 2>&1 &
+SERVERS+=($!)
+bd_own_pid $!
+t_ok "a TigerVNC server with VNC authentication listens on 127.0.0.1:$PORT (waited 10 s)" \
+        wait_for 10 grep -q "Listening for VNC connections" "$BD_T/out/x727.log"
+DISPLAY=:727 xsetroot -solid '#336699' 2>>"$BD_T/out/xsetroot.err"
+install -m 600 "$BD_T/right" "$BD_T/pw"
+remote_config() {
+        printf '[profile.%s]\nremote = %s\nremote_allow_loopback = yes\nremote_password_file = %s\n' "$V" "$1" "$2" \
+                >"$BOTDESK_CONFIG"
+}
+# centre FILE: the PNG's size and the colour at its centre, as "WxH RRGGBB".
+centre() {
+        "$PY" -c '
+import sys
+sys.path.insert(0, sys.argv[1])
+import web_client as w
+wd, h, bpp, rows = w.png_pixels(open(sys.argv[2], "rb").read())
+r, g, b = rows[h // 2][bpp * (wd // 2):bpp * (wd // 2) + 3]
+print("%dx%d %02x%02x%02x" % (wd, h, r, g, b))' "$BD_LIB_DIR" "$1"
+}
+remote_config "127.0.0.1:$PORT" "$BD_T/pw"
+out=$(timeout 30 "$BOTDESK" thumbnail "$V" -o "$BD_T/remote.png" 2>&1)
+t_is "$?" 0 "botdesk thumbnail of a remote profile reads its framebuffer over RFB (remote = 127.0.0.1:$PORT)" ||
+        t_diag "$out"
+t_is "$(centre "$BD_T/remote.png" 2>&1)" "640x480 336699" "... a PNG of the server's screen: its size, and the colour the test painted"
+t_is "$(timeout 30 "$BOTDESK" thumbnail "$V" --json --size 320x240 2>&1 |
+        "$PY" -c 'import json,sys; d=json.load(sys.stdin); print(d["width"], d["height"], d["screen"], d["data_url"].split(",")[0])')" \
+        "320 240 [640, 480] data:image/png;base64" "--json --size: scaled, with the screen's size and a data URL"
+remote_config "exec:socat - TCP:127.0.0.1:$PORT" "$BD_T/pw"
+out=$(timeout 30 "$BOTDESK" thumbnail "$V" -o "$BD_T/exec.png" 2>&1)
+t_is "$?" 0 "remote = exec:COMMAND: the same picture through the command's stdio" || t_diag "$out"
+t_is "$(centre "$BD_T/exec.png" 2>&1)" "640x480 336699" "... of the same screen"
+remote_config "127.0.0.1:$PORT" "$BD_T/wrong"
+chmod 600 "$BD_T/wrong"
+out=$(timeout 30 "$BOTDESK" thumbnail "$V" -o "$BD_T/no.png" 2>&1)
+t_is "$?" 1 "a wrong password: exit 1"
+t_match "$out" "the server refused the password\.$" "... in botdesk's words"
+t_ok "... and no picture" test ! -e "$BD_T/no.png"
+chmod 644 "$BD_T/pw"
+remote_config "127.0.0.1:$PORT" "$BD_T/pw"
+out=$(timeout 30 "$BOTDESK" thumbnail "$V" -o "$BD_T/no.png" 2>&1)
+t_is "$?" 1 "a password file others may read: exit 1, nothing sent"
+t_match "$out" "group or others may read it" "... saying so"
+chmod 600 "$BD_T/pw"
+remote_config "127.0.0.1:$((PORT + 1))" "$BD_T/pw"
+out=$(timeout 30 "$BOTDESK" thumbnail "$V" -o "$BD_T/no.png" 2>&1)
+t_is "$?" 1 "a server that is not there: exit 1"
+t_match "$out" "refused the connection" "... saying it refused the connection"
+remote_config "127.0.0.1:$PORT" "$BD_T/pw"
+t_ok "a human takes the remote desktop's lease" timeout 20 "$BOTDESK" lease "$V" take --viewer h
+timeout 30 "$BOTDESK" thumbnail "$V" -o "$BD_T/no.png" >/dev/null 2>&1
+t_is "$?" 3 "while a human holds the remote desktop's lease, its thumbnail is refused (3)"
+t_ok "... and hands it back" timeout 20 "$BOTDESK" lease "$V" release --viewer h
 
 # SIGTERM, so each server removes its lock file and socket as it exits.
 for pid in "${SERVERS[@]}"; do

@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <errno.h>
+#include <poll.h>
+#include <unistd.h>
+
+#include "rfb-grab.h"
+#include "util.h"
+
+/* Until fd is readable or deadline: 0, -ETIMEDOUT, or -errno. */
+static int wait_readable(int fd, unsigned long long deadline) {
+        for (;;) {
+                unsigned long long now = now_usec();
+                int r;
+
+                if (now >= deadline)
+                        return -ETIMEDOUT;
+                r = poll(&(struct pollfd) { .fd = fd, .events = POLLIN }, 1, (int) ((deadline - now + 999) / 1000));
+                if (r > 0)
+                        return 0;
+                if (r < 0 && errno != EINTR)
+                        return negative_errno();
+        }
+}
+
+/* One read of what the server sent: its size, 0 at its end, or -errno (-ETIMEDOUT past deadline). */
+static ssize_t read_some(int fd, void *buf, size_t size, unsigned long long deadline) {
+        for (;;) {
+                ssize_t n = read(fd, buf, size);
+                int r;
+
+                if (n >= 0)
+                        return n;
+                if (errno == EINTR)
+                        continue;
+                if (errno != EAGAIN)
+                        return negative_errno();
+                r = wait_readable(fd, deadline);
+                if (r < 0)
+                        return r;
+        }
+}
+
+/* All of data, however the socket takes it, before deadline. */
+static int write_some(int fd, const void *data, size_t size, unsigned long long deadline) {
+        const uint8_t *p = data;
+
+        while (size > 0) {
+                ssize_t n = write(fd, p, size);
+
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n < 0 && errno == EAGAIN) {
+                        unsigned long long now = now_usec();
+
+                        if (now >= deadline)
+                                return -ETIMEDOUT;
+                        if (poll(&(struct pollfd) { .fd = fd, .events = POLLOUT }, 1,
+                                 (int) ((deadline - now + 999) / 1000)) < 0 && errno != EINTR)
+                                return negative_errno();
+                        continue;
+                }
+                if (n < 0)
+                        return negative_errno();
+                p += n;
+                size -= (size_t) n;
+        }
+        return 0;
+}
+
+static int fail(const char **ret_problem, const char *problem, int r) {
+        *ret_problem = problem;
+        return r;
+}
+
+int rfb_grab(int fd, const char *password, unsigned long long deadline, struct rfb_framebuffer *fb, char **ret_name,
+             const char **ret_problem) {
+        _cleanup_(rfb_client_done) struct rfb_client c = {};
+        struct rfb_update_reader rd;
+        uint8_t buf[64 * 1024], out[64];
+        ssize_t n = 0, used = 0;
+        size_t k;
+        int r;
+
+        *fb = (struct rfb_framebuffer) {};
+        r = rfb_client_init(&c, password);
+        if (r < 0)
+                return fail(ret_problem, "the password has a character that is not Latin-1, which RFB cannot send", r);
+        while (c.state != RFB_CLIENT_READY) {
+                n = read_some(fd, buf, sizeof buf, deadline);
+                if (n == -ETIMEDOUT)
+                        return fail(ret_problem, "the server did not finish the handshake in time", -ETIMEDOUT);
+                if (n <= 0)
+                        return fail(ret_problem, "the server closed the connection during the handshake",
+                                    n < 0 ? (int) n : -ECONNRESET);
+                used = rfb_client_feed(&c, buf, (size_t) n);
+                while ((k = rfb_client_take_out(&c, out, sizeof out)) > 0)
+                        if (write_some(fd, out, k, deadline) < 0)
+                                return fail(ret_problem, "cannot write to the server", -EPIPE);
+                if (used < 0)
+                        return fail(ret_problem, c.problem, (int) used);
+        }
+
+        r = rfb_framebuffer_init(fb, c.width, c.height);
+        if (r < 0)
+                return fail(ret_problem, "out of memory for the framebuffer", r);
+        rfb_update_reader_init(&rd);
+        k = rfb_request_pixel_format(out);
+        r = write_some(fd, out, k, deadline);
+        if (r >= 0)
+                r = write_some(fd, out, rfb_request_encodings(out), deadline);
+        if (r >= 0)
+                r = write_some(fd, out, rfb_request_update(false, 0, 0, c.width, c.height, out), deadline);
+        if (r < 0) {
+                rfb_framebuffer_done(fb);
+                return fail(ret_problem, "cannot write to the server", -EPIPE);
+        }
+        /* What came after ServerInit in the last read is the session's. */
+        if (n > used && rfb_update_feed(&rd, fb, buf + used, (size_t) (n - used)) < 0) {
+                rfb_framebuffer_done(fb);
+                return fail(ret_problem, "the server sent a message botdesk cannot read", -EPROTO);
+        }
+        while (rd.updates == 0) {
+                n = read_some(fd, buf, sizeof buf, deadline);
+                if (n <= 0 || rfb_update_feed(&rd, fb, buf, (size_t) n) < 0) {
+                        rfb_framebuffer_done(fb);
+                        return fail(ret_problem,
+                                    n == -ETIMEDOUT ? "the server sent no whole screen in time"
+                                    : n <= 0        ? "the server closed the connection"
+                                                    : "the server sent a message botdesk cannot read",
+                                    n == -ETIMEDOUT ? -ETIMEDOUT : n <= 0 ? -ECONNRESET : -EPROTO);
+                }
+        }
+        if (ret_name) {
+                *ret_name = strdup(c.name ?: "");
+                if (!*ret_name) {
+                        rfb_framebuffer_done(fb);
+                        return fail(ret_problem, "out of memory", -ENOMEM);
+                }
+        }
+        return 0;
+}
