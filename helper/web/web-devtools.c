@@ -137,22 +137,6 @@ static void down_append(struct web_devtools *d, const void *p, size_t n) {
         d->down_end += n;
 }
 
-static int send_pending(int fd, const uint8_t *buf, size_t *start, size_t end) {
-        while (*start < end) {
-                ssize_t n = send(fd, buf + *start, end - *start, MSG_NOSIGNAL);
-
-                if (n < 0) {
-                        if (errno == EINTR)
-                                continue;
-                        if (errno == EAGAIN)
-                                return 0;
-                        return negative_errno();
-                }
-                *start += (size_t) n;
-        }
-        return 0;
-}
-
 static int flush_client(struct web_devtools *d) {
         if (d->pong_pending && down_room(d) >= d->pong_size) {
                 down_append(d, d->pong, d->pong_size);
@@ -162,7 +146,7 @@ static int flush_client(struct web_devtools *d) {
                 down_append(d, d->close_frame, d->close_size);
                 d->close_size = 0;
         }
-        return send_pending(d->fd, d->down, &d->down_start, d->down_end);
+        return web_send_pending(d->fd, d->down, &d->down_start, d->down_end);
 }
 
 /* ---- the client's messages ------------------------------------------------------------------ */
@@ -312,16 +296,6 @@ static void read_cdp(struct web_devtools *d) {
 
 /* ---- events --------------------------------------------------------------------------------- */
 
-static void set_events(sd_event_source *src, uint32_t events) {
-        if (!src)
-                return;
-        if (events) {
-                (void) sd_event_source_set_io_events(src, events);
-                (void) sd_event_source_set_enabled(src, SD_EVENT_ON);
-        } else
-                (void) sd_event_source_set_enabled(src, SD_EVENT_OFF);
-}
-
 static void devtools_update(struct web_devtools *d) {
         uint32_t client = 0, cdp = 0;
         bool out_pending;
@@ -334,7 +308,7 @@ static void devtools_update(struct web_devtools *d) {
                 if (flush_client(d) < 0)
                         d->client_eof = true;
         }
-        if (d->cdp >= 0 && send_pending(d->cdp, d->up, &d->up_start, d->up_end) < 0)
+        if (d->cdp >= 0 && web_send_pending(d->cdp, d->up, &d->up_start, d->up_end) < 0)
                 devtools_close(d, WS_CLOSE_NORMAL, "the browser closed the connection");
 
         out_pending = d->down_start < d->down_end || d->close_size || d->pong_pending;
@@ -352,8 +326,8 @@ static void devtools_update(struct web_devtools *d) {
                 if (d->up_start < d->up_end)
                         cdp |= EPOLLOUT;
         }
-        set_events(d->io, client);
-        set_events(d->cdp_io, cdp);
+        web_set_events(d->io, client);
+        web_set_events(d->cdp_io, cdp);
 }
 
 static int on_client(sd_event_source *src, int fd, uint32_t revents, void *userdata) {
@@ -371,7 +345,7 @@ static int on_cdp(sd_event_source *src, int fd, uint32_t revents, void *userdata
 
         if (revents & (EPOLLIN | EPOLLHUP | EPOLLERR))
                 read_cdp(d);
-        if (d->cdp >= 0 && send_pending(d->cdp, d->up, &d->up_start, d->up_end) >= 0)
+        if (d->cdp >= 0 && web_send_pending(d->cdp, d->up, &d->up_start, d->up_end) >= 0)
                 process_in(d);
         devtools_update(d);
         return 0;
@@ -428,7 +402,7 @@ static int devtools_new(struct web_server *s, const char *profile, int fd, int c
 void web_devtools_serve(struct web_conn *c, const char *profile, const void *early, size_t n_early) {
         _cleanup_(helper_record_done) struct helper_record rec = {};
         const char *key = http_header(&c->req, "Sec-WebSocket-Key");
-        char accept[WS_ACCEPT_LEN + 1], head[256], token[TICKET_TOKEN_LEN + 2];
+        char accept[WS_ACCEPT_LEN + 1], head[WEB_UPGRADE_HEAD_MAX], token[TICKET_TOKEN_LEN + 2];
         _cleanup_close_ int cdp = -EBADF;
         struct web_profile *p;
         struct ticket t;
@@ -501,13 +475,7 @@ void web_devtools_serve(struct web_conn *c, const char *profile, const void *ear
                 return;
         }
 
-        n = snprintf(head, sizeof head,
-                     "HTTP/1.1 101 Switching Protocols\r\n"
-                     "Upgrade: websocket\r\n"
-                     "Connection: Upgrade\r\n"
-                     "Sec-WebSocket-Accept: %s\r\n"
-                     "\r\n",
-                     accept);
+        n = web_upgrade_head(accept, head);
         /* epoll holds one registration per fd: the relay makes its own. */
         c->io = sd_event_source_disable_unref(c->io);
         r = devtools_new(c->server, profile, c->fd, cdp, head, (size_t) n, early, n_early);

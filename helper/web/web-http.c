@@ -225,7 +225,7 @@ static int on_conn_io(sd_event_source *src, int fd, uint32_t revents, void *user
 static void serve_upgrade(struct web_conn *c, const char *profile, struct web_session *session, const void *early,
                           size_t n_early) {
         _cleanup_(helper_record_done) struct helper_record rec = {};
-        char accept[WS_ACCEPT_LEN + 1], head[256];
+        char accept[WS_ACCEPT_LEN + 1], head[WEB_UPGRADE_HEAD_MAX];
         const char *key = http_header(&c->req, "Sec-WebSocket-Key"), *version = http_header(&c->req, "Sec-WebSocket-Version");
         struct web_profile *p;
         int rfb, r = 0, n;
@@ -291,13 +291,7 @@ static void serve_upgrade(struct web_conn *c, const char *profile, struct web_se
                              strerror(-rfb));
                 return;
         }
-        n = snprintf(head, sizeof head,
-                     "HTTP/1.1 101 Switching Protocols\r\n"
-                     "Upgrade: websocket\r\n"
-                     "Connection: Upgrade\r\n"
-                     "Sec-WebSocket-Accept: %s\r\n"
-                     "\r\n",
-                     accept);
+        n = web_upgrade_head(accept, head);
         /* epoll holds one registration per fd: the stream makes its own. */
         c->io = sd_event_source_disable_unref(c->io);
         r = web_stream_new(c->server, p, session, c->fd, rfb, head, (size_t) n, early, n_early);

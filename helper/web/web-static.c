@@ -106,6 +106,16 @@ int web_rfb_connect(int dirfd) {
         return socket_connect_at(dirfd, "rfb.sock", SOCK_STREAM | SOCK_NONBLOCK);
 }
 
+int web_upgrade_head(const char *accept, char out[static WEB_UPGRADE_HEAD_MAX]) {
+        return snprintf(out, WEB_UPGRADE_HEAD_MAX,
+                        "HTTP/1.1 101 Switching Protocols\r\n"
+                        "Upgrade: websocket\r\n"
+                        "Connection: Upgrade\r\n"
+                        "Sec-WebSocket-Accept: %s\r\n"
+                        "\r\n",
+                        accept);
+}
+
 char *web_refusal_frames(const char *key, uint16_t code, const char *reason, size_t *ret_size) {
         char accept[WS_ACCEPT_LEN + 1], *out;
         uint8_t frame[2 + WS_CONTROL_MAX];
@@ -115,11 +125,10 @@ char *web_refusal_frames(const char *key, uint16_t code, const char *reason, siz
         if (!key || ws_accept_key(key, accept) < 0)
                 return NULL;
         fl = ws_close_frame(code, reason, frame);
-        out = malloc(256 + fl);
+        out = malloc(WEB_UPGRADE_HEAD_MAX + fl);
         if (!out)
                 return NULL;
-        n = snprintf(out, 256, "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                     "Sec-WebSocket-Accept: %s\r\n\r\n", accept);
+        n = web_upgrade_head(accept, out);
         hl = (size_t) n;
         memcpy(out + hl, frame, fl);
         *ret_size = hl + fl;

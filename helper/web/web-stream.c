@@ -106,7 +106,6 @@ static void stream_free(struct web_stream *st) {
         web_server_connection_gone(s);
 }
 
-static void set_events(sd_event_source *src, uint32_t events);
 static void stream_close(struct web_stream *st, uint16_t code, const char *reason);
 
 void web_stream_lease_changed(struct web_stream *st) {
@@ -118,7 +117,7 @@ void web_stream_lease_changed(struct web_stream *st) {
          * walking the stream list. */
         if ((c == RFB_RELAY_TAKEN || c == RFB_RELAY_FAIL_CLOSED) && !st->close_sent) {
                 stream_close(st, WS_CLOSE_EVICTED, "control-taken");
-                set_events(st->io, EPOLLIN | EPOLLOUT);
+                web_set_events(st->io, EPOLLIN | EPOLLOUT);
         }
 }
 
@@ -176,24 +175,6 @@ static void down_append(struct web_stream *st, const uint8_t *d, size_t n) {
 }
 
 /* 0, or -errno when the viewer is gone. Control frames join between whole frames. */
-/* Send buf[*start, end) on a non-blocking socket until done or it would
- * block; *start moves past what was sent. */
-static int send_pending(int fd, const uint8_t *buf, size_t *start, size_t end) {
-        while (*start < end) {
-                ssize_t n = send(fd, buf + *start, end - *start, MSG_NOSIGNAL);
-
-                if (n < 0) {
-                        if (errno == EINTR)
-                                continue;
-                        if (errno == EAGAIN)
-                                return 0;
-                        return negative_errno();
-                }
-                *start += (size_t) n;
-        }
-        return 0;
-}
-
 static int flush_client(struct web_stream *st) {
         if (st->pong_pending && down_room(st) >= st->pong_size) {
                 down_append(st, st->pong, st->pong_size);
@@ -207,11 +188,11 @@ static int flush_client(struct web_stream *st) {
                 down_append(st, st->close_frame, st->close_size);
                 st->close_size = 0;
         }
-        return send_pending(st->fd, st->down, &st->down_start, st->down_end);
+        return web_send_pending(st->fd, st->down, &st->down_start, st->down_end);
 }
 
 static int flush_rfb(struct web_stream *st) {
-        return st->rfb >= 0 ? send_pending(st->rfb, st->up, &st->up_start, st->up_end) : 0;
+        return st->rfb >= 0 ? web_send_pending(st->rfb, st->up, &st->up_start, st->up_end) : 0;
 }
 
 /* ---- the viewer's frames -------------------------------------------------------------------- */
@@ -353,16 +334,6 @@ static void read_rfb(struct web_stream *st) {
 
 /* ---- events --------------------------------------------------------------------------------- */
 
-static void set_events(sd_event_source *src, uint32_t events) {
-        if (!src)
-                return;
-        if (events) {
-                (void) sd_event_source_set_io_events(src, events);
-                (void) sd_event_source_set_enabled(src, SD_EVENT_ON);
-        } else
-                (void) sd_event_source_set_enabled(src, SD_EVENT_OFF);
-}
-
 /* Decide what to wait for next, or end the stream. */
 static void stream_update(struct web_stream *st) {
         uint32_t client = 0, rfb = 0;
@@ -390,8 +361,8 @@ static void stream_update(struct web_stream *st) {
                 if (st->up_start < st->up_end)
                         rfb |= EPOLLOUT;
         }
-        set_events(st->io, client);
-        set_events(st->rfb_io, rfb);
+        web_set_events(st->io, client);
+        web_set_events(st->rfb_io, rfb);
 }
 
 static int on_client(sd_event_source *src, int fd, uint32_t revents, void *userdata) {
@@ -459,7 +430,7 @@ static void on_rfb_job_done(int status, const char *out, const char *err, void *
                                     status, err[0] ? err : "no message");
                 stream_close(st, WS_CLOSE_DESKTOP_STOPPED, "desktop stopped");
         }
-        set_events(st->io, EPOLLIN | EPOLLOUT);
+        web_set_events(st->io, EPOLLIN | EPOLLOUT);
 }
 
 /* The far side's `botdesk rfb P --viewer ID`, its stdio one end of a socketpair, rfb the other. */

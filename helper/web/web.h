@@ -152,6 +152,11 @@ void web_profile_viewer_back(struct web_profile *p, const char *viewer);
 /* Read pending inotify events now, so lease changes apply to the bytes read next. */
 void web_server_lease_changes(struct web_server *s);
 void web_server_connection_gone(struct web_server *s);
+/* Send buf[*start, end) on a non-blocking socket until done or it would block; *start moves past what was
+ * sent. 0, or -errno when the peer is gone. (The streams' one way out, web-stream.c and web-devtools.c.) */
+int web_send_pending(int fd, const uint8_t *buf, size_t *start, size_t end);
+/* Wait on src for events (EPOLLIN, EPOLLOUT), or, with none, not at all. */
+void web_set_events(sd_event_source *src, uint32_t events);
 
 /* A placed profile's lease, as the far side said it (its holder's hash too):
  * streams re-decided, others evicted. */
@@ -216,6 +221,10 @@ void web_devtools_close_all(struct web_server *s, uint16_t code, const char *rea
 int web_static_open(int novnc_fd, const char *rel, off_t *ret_size, const char **ret_type);
 /* GET /PROFILE/lease's answer (malloc'd): holder, you (viewer holds it), ticket, epoch. */
 char *web_lease_json(const struct lease *l, const char *viewer, bool ticket, size_t *ret_size);
+/* The answer to a WebSocket upgrade, up to its blank line, for the Sec-WebSocket-Accept value accept:
+ * its length. */
+#define WEB_UPGRADE_HEAD_MAX 256
+int web_upgrade_head(const char *accept, char out[static WEB_UPGRADE_HEAD_MAX]);
 /* A connection to the desktop's rfb.sock, through its runtime dir's fd; or -errno. */
 int web_rfb_connect(int dirfd);
 /* The answer to an upgrade refused with a close code: 101 for key, then the
