@@ -30,18 +30,7 @@ lease() { timeout 20 "$BOTDESK" lease "$P" "$@"; }
 in_desktop() { timeout 20 "$BOTDESK" exec "$P" -- sh -c "$1" >/dev/null 2>>"$BD_T/out/exec.err"; }
 json() { "$PY" -c 'import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1], {}, {"d": d}))' "$1"; }
 outside_listing() { ls -A "$OUT"; }
-# mcp_call TOOL ARGS: the tools/call's result, as one JSON line, over MCP's raw protocol.
-mcp_call() {
-        printf '%s\n' '{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}' \
-                '{"jsonrpc": "2.0", "method": "notifications/initialized"}' \
-                "{\"jsonrpc\": \"2.0\", \"id\": 2, \"method\": \"tools/call\", \"params\": {\"name\": \"$1\", \"arguments\": $2}}" |
-                timeout 70 "$BOTDESK" mcp "$P" 2>>"$BD_T/out/mcp.err" | "$PY" -c '
-import json, sys
-for line in sys.stdin:
-    m = json.loads(line)
-    if m.get("id") == 2:
-        print(json.dumps(m["result"]))'
-}
+mcp_call() { bd_mcp_call "$P" "$@"; }
 # The text of a result (its first item), and whether it is an error.
 mcp_text() { json 'd["content"][0]["text"]'; }
 mcp_is_error() { json 'd.get("isError", False)'; }

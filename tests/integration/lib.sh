@@ -743,6 +743,20 @@ bd_tcp_front() {
 # web_start NAME ARGS...: a `botdesk web` of the test's, its pid in WEB_PID,
 # output in $BD_T/out/NAME.{out,err}; waits (bounded: 10 s) until it says
 # where it listens.
+# bd_mcp_call PROFILE TOOL ARGS: one tools/call over MCP's raw protocol (2025-06-18, on botdesk mcp's
+# stdio): its result, as one JSON line; botdesk mcp's stderr goes to $BD_T/out/mcp.err.
+bd_mcp_call() {
+        printf '%s\n' '{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}' \
+                '{"jsonrpc": "2.0", "method": "notifications/initialized"}' \
+                "{\"jsonrpc\": \"2.0\", \"id\": 2, \"method\": \"tools/call\", \"params\": {\"name\": \"$2\", \"arguments\": $3}}" |
+                timeout 70 "$BOTDESK" mcp "$1" 2>>"$BD_T/out/mcp.err" | "$PY" -c '
+import json, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("id") == 2:
+        print(json.dumps(m["result"]))'
+}
+
 web_start() {
         local name=$1 i o=$BD_T/out
         shift

@@ -174,18 +174,7 @@ t_match "$(cat "$BD_T/an.err")" "Timed out after 2 s .*waiting for an element a1
 
 # ---- the MCP tool wait_until ------------------------------------------------------------------
 
-# mcp_call TOOL ARGS: the tools/call's result, as one JSON line, over MCP's raw protocol.
-mcp_call() {
-        printf '%s\n' '{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}' \
-                '{"jsonrpc": "2.0", "method": "notifications/initialized"}' \
-                "{\"jsonrpc\": \"2.0\", \"id\": 2, \"method\": \"tools/call\", \"params\": {\"name\": \"$1\", \"arguments\": $2}}" |
-                timeout 70 "$BOTDESK" mcp "$P" 2>>"$BD_T/out/mcp.err" | "$PY" -c '
-import json, sys
-for line in sys.stdin:
-    m = json.loads(line)
-    if m.get("id") == 2:
-        print(json.dumps(m["result"]))'
-}
+mcp_call() { bd_mcp_call "$P" "$@"; }
 mcp_call wait_until "{\"for\": \"a11y=push button:Save\", \"timeout\": 20}" >"$BD_T/m.out"
 t_is "$(json_get '(d.get("isError", False), [c["type"] for c in d["content"]])' <"$BD_T/m.out")" \
         "(False, ['text', 'image'])" "wait_until answers what matched and a screenshot" ||
