@@ -8,19 +8,25 @@
  * Unix socket at PATH, in a directory that must be private to the caller.
  * The agent attaches there to the browser a human started.
  *
- * One client at a time: each CDP connection owns the browser's sessions
- * and events, which one pipe cannot tell apart between clients. A second
- * client gets one error message and is closed. Command ids are rewritten
- * (cdp-relay.h) so that late answers to a departed client never reach the
- * next one.
+ * Up to CDP_CLIENTS_MAX clients at once, each with a view of its own: the
+ * relay (cdp-relay.h) attaches a browser session for each client
+ * (Target.attachToBrowserTarget) and makes it the client's root
+ * connection, so that two Playwright connectOverCDP() or Puppeteer clients
+ * each set up auto-attach, see the targets and get the answers and events
+ * of their own sessions only, never the other's; a message naming a
+ * session of another client is refused. One more client gets one error
+ * message naming the limit and is closed. Command ids are rewritten so
+ * that late answers to a departed client never reach another one, and a
+ * departed client's browser session is detached.
  *
  * The fence: PATH lies in the profile's runtime dir, beside the control
  * lease. While a human holds it, the agent must not drive the browser the
  * human may be using: every message is answered with a CDP error
- * (human_has_control, cdp-relay.h), a connection opened meanwhile gets that
- * error and is closed, the browser's events are kept from the agent. The
- * lease is watched with inotify and read again before every client's bytes
- * are taken, so that nothing sent after a take reaches the browser.
+ * (human_has_control, cdp-relay.h) for every client, a connection opened
+ * meanwhile gets that error and is closed, the browser's events are kept
+ * from the agent. The lease is watched with inotify and read again before
+ * every client's bytes are taken, so that nothing sent after a take
+ * reaches the browser.
  *
  * While one launcher owns PATH (its lock PATH.lock), another start of the
  * launcher runs the browser plainly: Chromium hands the request to the
@@ -50,32 +56,88 @@
 
 #define READ_CHUNK (256 * 1024)
 /* A client that reads nothing cannot make the launcher hold the browser's
- * whole output: past this much unsent, it is dropped. */
+ * whole output: past this much unsent, it is dropped (a screenshot answer
+ * can be large; each of the clients has this much). */
 #define CLIENT_BACKLOG_MAX (512U * 1024 * 1024)
 /* Stop reading a client while this much waits for the browser. */
 #define BROWSER_BACKLOG_MAX (64U * 1024 * 1024)
 
-static const char busy_message[] =
-        "{\"error\":{\"code\":-32000,\"message\":\"Another client is attached to this browser's DevTools socket.\"}}";
+#define STRINGIFY_(x) #x
+#define STRINGIFY(x) STRINGIFY_(x)
+static const char limit_message[] =
+        "{\"error\":{\"code\":-32000,\"message\":\"Too many DevTools clients: this browser serves at most "
+        STRINGIFY(CDP_CLIENTS_MAX) " at once.\"}}";
 static const char fenced_message[] = "{\"error\": {\"code\": -32000, \"message\": \"" CDP_FENCE_MESSAGE "\"}}";
+
+struct launcher;
+
+/* A connection, in the slot the relay gave it. */
+struct client {
+        struct launcher *launcher;
+        unsigned slot;
+        int fd;                                 /* -EBADF: the slot is free */
+        sd_event_source *src;
+};
 
 struct launcher {
         sd_event *event;
         struct cdp_relay relay;
         pid_t browser;
         int to_browser, from_browser;           /* our ends of the pipes */
-        int listen_fd, client_fd;
+        int listen_fd;
+        struct client clients[CDP_CLIENTS_MAX];
         int lease_dir, lease_watch;             /* the socket's dir, where the lease is; inotify on it */
-        sd_event_source *listen_src, *client_src, *to_src, *from_src, *child_src, *lease_src;
+        sd_event_source *listen_src, *to_src, *from_src, *child_src, *lease_src;
         struct stat socket_st;                  /* what we bound, so we only unlink our own */
         const char *socket_path;
         char buf[READ_CHUNK];
 };
 
-static void client_close(struct launcher *l) {
-        l->client_src = sd_event_source_disable_unref(l->client_src);
-        l->client_fd = safe_close(l->client_fd);
-        cdp_relay_client_gone(&l->relay);
+static void client_close(struct client *c) {
+        if (c->fd < 0)
+                return;
+        c->src = sd_event_source_disable_unref(c->src);
+        c->fd = safe_close(c->fd);
+        cdp_relay_client_gone(&c->launcher->relay, c->slot);
+}
+
+static void clients_close(struct launcher *l) {
+        for (unsigned i = 0; i < CDP_CLIENTS_MAX; i++)
+                client_close(&l->clients[i]);
+}
+
+/* Write what fits; -EAGAIN is no error. */
+static int flush(int fd, struct cdp_buf *b) {
+        while (cdp_buf_len(b) > 0) {
+                /* Non-blocking fds; SIGPIPE is ignored, so a closed peer is EPIPE. */
+                ssize_t n = write(fd, b->data + b->start, cdp_buf_len(b));
+                if (n < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        return errno == EAGAIN ? 0 : negative_errno();
+                }
+                cdp_buf_consume(b, (size_t) n);
+        }
+        return 0;
+}
+
+/* After the relay worked: drop the clients it failed or that do not read, write to the others. */
+static void clients_flush(struct launcher *l) {
+        for (unsigned i = 0; i < CDP_CLIENTS_MAX; i++) {
+                struct client *c = &l->clients[i];
+                struct cdp_client *rc = &l->relay.clients[i];
+
+                if (c->fd < 0)
+                        continue;
+                if (rc->error < 0) {
+                        log_warning_errno(rc->error, "Dropping DevTools client %u: %m", i);
+                        client_close(c);
+                } else if (cdp_buf_len(&rc->to_client) > CLIENT_BACKLOG_MAX) {
+                        log_warning("Dropping DevTools client %u: it does not read its messages.", i);
+                        client_close(c);
+                } else if (flush(c->fd, &rc->to_client) < 0)
+                        client_close(c);
+        }
 }
 
 /* The fence up while a human holds the lease (an unreadable one counts as a human's). */
@@ -89,12 +151,10 @@ static void fence_update(struct launcher *l) {
                 return;
         log_info("%s", human ? "A human has control: DevTools answer every agent message with human_has_control."
                              : "The agent has control again: DevTools pass messages to the browser.");
-        if (cdp_relay_fence(&l->relay, human) < 0) {
-                /* Out of memory for the answers: the client would wait for them forever. */
-                log_warning("Dropping the DevTools client: out of memory.");
-                client_close(l);
-                l->relay.fenced = human;
-        }
+        /* A client the relay could not answer (out of memory) would wait
+         * forever: clients_flush() drops it. */
+        (void) cdp_relay_fence(&l->relay, human);
+        clients_flush(l);
 }
 
 /* Whatever changed in the lease's dir by now: read the lease again when it may have changed. */
@@ -129,33 +189,22 @@ static void update_events(struct launcher *l) {
         if (l->to_src)
                 (void) sd_event_source_set_enabled(l->to_src, cdp_buf_len(&l->relay.to_browser) ? SD_EVENT_ON
                                                                                                  : SD_EVENT_OFF);
-        if (l->client_src) {
+        for (unsigned i = 0; i < CDP_CLIENTS_MAX; i++) {
                 uint32_t ev = 0;
+
+                if (!l->clients[i].src)
+                        continue;
                 if (cdp_buf_len(&l->relay.to_browser) < BROWSER_BACKLOG_MAX)
                         ev |= EPOLLIN;
-                if (cdp_buf_len(&l->relay.to_client))
+                if (cdp_buf_len(&l->relay.clients[i].to_client))
                         ev |= EPOLLOUT;
-                (void) sd_event_source_set_io_events(l->client_src, ev);
+                (void) sd_event_source_set_io_events(l->clients[i].src, ev);
         }
-}
-
-/* Write what fits; -EAGAIN is no error. */
-static int flush(int fd, struct cdp_buf *b) {
-        while (cdp_buf_len(b) > 0) {
-                /* Non-blocking fds; SIGPIPE is ignored, so a closed peer is EPIPE. */
-                ssize_t n = write(fd, b->data + b->start, cdp_buf_len(b));
-                if (n < 0) {
-                        if (errno == EINTR)
-                                continue;
-                        return errno == EAGAIN ? 0 : negative_errno();
-                }
-                cdp_buf_consume(b, (size_t) n);
-        }
-        return 0;
 }
 
 static int on_client(sd_event_source *s, int fd, uint32_t revents, void *userdata) {
-        struct launcher *l = userdata;
+        struct client *c = userdata;
+        struct launcher *l = c->launcher;
         int r;
 
         (void) s;
@@ -164,31 +213,28 @@ static int on_client(sd_event_source *s, int fd, uint32_t revents, void *userdat
 
                 /* A take that finished before these bytes are read applies to them. */
                 lease_changes(l);
+                if (c->fd < 0)
+                        goto done;      /* the fence's answers could not be queued: dropped */
                 n = read(fd, l->buf, sizeof l->buf);
                 if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
-                        client_close(l);
-                        update_events(l);
-                        return 0;
+                        client_close(c);
+                        goto done;
                 }
                 if (n > 0) {
-                        r = cdp_relay_from_client(&l->relay, l->buf, (size_t) n);
+                        r = cdp_relay_from_client(&l->relay, c->slot, l->buf, (size_t) n);
                         if (r < 0) {
-                                log_warning_errno(r, "Dropping the DevTools client: %m");
-                                client_close(l);
-                                update_events(l);
-                                return 0;
+                                log_warning_errno(r, "Dropping DevTools client %u: %m", c->slot);
+                                client_close(c);
+                                goto done;
                         }
                 }
         } else if (revents & (EPOLLHUP | EPOLLERR)) {
-                client_close(l);
-                update_events(l);
-                return 0;
+                client_close(c);
+                goto done;
         }
-        if (cdp_buf_len(&l->relay.to_client) && flush(fd, &l->relay.to_client) < 0) {
-                client_close(l);
-                update_events(l);
-                return 0;
-        }
+        if (flush(fd, &l->relay.clients[c->slot].to_client) < 0)
+                client_close(c);
+done:
         update_events(l);
         return 0;
 }
@@ -196,7 +242,7 @@ static int on_client(sd_event_source *s, int fd, uint32_t revents, void *userdat
 static int on_listen(sd_event_source *s, int fd, uint32_t revents, void *userdata) {
         struct launcher *l = userdata;
         _cleanup_close_ int c = accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
-        int r;
+        int r, slot;
 
         (void) s;
         (void) revents;
@@ -207,16 +253,21 @@ static int on_listen(sd_event_source *s, int fd, uint32_t revents, void *userdat
                 (void) !send(c, fenced_message, sizeof fenced_message, MSG_NOSIGNAL | MSG_DONTWAIT);
                 return 0;
         }
-        if (l->client_fd >= 0) {
+        slot = cdp_relay_client_open(&l->relay);
+        if (slot == -EUSERS) {
                 /* Tell it why before closing; it is a fresh socket with room. */
-                (void) !send(c, busy_message, sizeof busy_message, MSG_NOSIGNAL | MSG_DONTWAIT);
+                (void) !send(c, limit_message, sizeof limit_message, MSG_NOSIGNAL | MSG_DONTWAIT);
                 return 0;
         }
-        r = sd_event_add_io(l->event, &l->client_src, c, EPOLLIN, on_client, l);
-        if (r < 0)
+        if (slot < 0)
+                return log_warning_errno(slot, "Cannot serve a DevTools client: %m"), 0;
+        r = sd_event_add_io(l->event, &l->clients[slot].src, c, EPOLLIN, on_client, &l->clients[slot]);
+        if (r < 0) {
+                cdp_relay_client_gone(&l->relay, (unsigned) slot);
+                update_events(l);
                 return log_warning_errno(r, "Cannot watch the DevTools client: %m"), 0;
-        l->client_fd = TAKE_FD(c);
-        cdp_relay_client_open(&l->relay);
+        }
+        l->clients[slot].fd = TAKE_FD(c);
         update_events(l);
         return 0;
 }
@@ -228,8 +279,7 @@ static int on_lease(sd_event_source *s, int fd, uint32_t revents, void *userdata
         (void) fd;
         (void) revents;
         lease_changes(l);
-        if (l->client_fd >= 0 && flush(l->client_fd, &l->relay.to_client) < 0)
-                client_close(l);
+        clients_flush(l);
         update_events(l);
         return 0;
 }
@@ -262,14 +312,15 @@ static void drain_browser(struct launcher *l) {
                                 l->from_src = sd_event_source_disable_unref(l->from_src);
                         return;
                 }
-                if (cdp_relay_from_browser(&l->relay, l->buf, (size_t) n) < 0 && l->client_fd >= 0) {
-                        log_warning("Dropping the DevTools client: the browser's answer is too large or memory ran out.");
-                        client_close(l);
+                if (cdp_relay_from_browser(&l->relay, l->buf, (size_t) n) < 0) {
+                        /* A message lost: whichever client waits for it would wait forever. */
+                        for (unsigned i = 0; i < CDP_CLIENTS_MAX; i++)
+                                if (l->clients[i].fd >= 0)
+                                        log_warning("Dropping DevTools client %u: the browser's message is too large "
+                                                    "or memory ran out.", i);
+                        clients_close(l);
                 }
-                if (l->client_fd >= 0 && cdp_buf_len(&l->relay.to_client) > CLIENT_BACKLOG_MAX) {
-                        log_warning("Dropping the DevTools client: it does not read its messages.");
-                        client_close(l);
-                }
+                clients_flush(l);
         }
 }
 
@@ -280,8 +331,7 @@ static int on_from_browser(sd_event_source *s, int fd, uint32_t revents, void *u
         (void) fd;
         (void) revents;
         drain_browser(l);
-        if (l->client_fd >= 0 && flush(l->client_fd, &l->relay.to_client) < 0)
-                client_close(l);
+        clients_flush(l);
         update_events(l);
         return 0;
 }
@@ -307,8 +357,7 @@ static int on_child(sd_event_source *s, const siginfo_t *si, void *userdata) {
         /* Its last answers (to Browser.close, say) are still in the pipe. */
         if (l->from_src)
                 drain_browser(l);
-        if (l->client_fd >= 0)
-                (void) flush(l->client_fd, &l->relay.to_client);
+        clients_flush(l);
         l->browser = 0;
         return sd_event_exit(l->event, si->si_code == CLD_EXITED ? si->si_status : 128 + si->si_status);
 }
@@ -353,8 +402,8 @@ static void unlink_own_socket(const struct launcher *l) {
 static int usage(FILE *f, int status) {
         fputs("Usage: botdesk-browser --cdp-socket PATH -- BROWSER [ARG...]\n"
               "Start BROWSER with --remote-debugging-pipe and serve its DevTools on the Unix socket PATH\n"
-              "(mode 0600, in a directory private to the caller): NUL-terminated JSON messages, one\n"
-              "client at a time.\n",
+              "(mode 0600, in a directory private to the caller): NUL-terminated JSON messages, up to\n"
+              STRINGIFY(CDP_CLIENTS_MAX) " clients at once, each on a browser session of its own.\n",
               f);
         return status;
 }
@@ -399,7 +448,7 @@ static int socket_dir_private(const char *path, char **ret) {
 }
 
 static void launcher_done(struct launcher *l) {
-        client_close(l);
+        clients_close(l);
         l->listen_src = sd_event_source_disable_unref(l->listen_src);
         l->to_src = sd_event_source_disable_unref(l->to_src);
         l->from_src = sd_event_source_disable_unref(l->from_src);
@@ -422,7 +471,7 @@ int main(int argc, char **argv) {
                 {}
         };
         _cleanup_(launcher_done) struct launcher l = {
-                .to_browser = -EBADF, .from_browser = -EBADF, .listen_fd = -EBADF, .client_fd = -EBADF,
+                .to_browser = -EBADF, .from_browser = -EBADF, .listen_fd = -EBADF,
                 .lease_dir = -EBADF, .lease_watch = -EBADF,
         };
         _cleanup_strv_free_ char **cmd = NULL;
@@ -435,6 +484,8 @@ int main(int argc, char **argv) {
         int c, r;
 
         log_setup("botdesk-browser");
+        for (unsigned i = 0; i < CDP_CLIENTS_MAX; i++)
+                l.clients[i] = (struct client) { .launcher = &l, .slot = i, .fd = -EBADF };
         while ((c = getopt_long(argc, argv, "+h", options, NULL)) >= 0) {
                 switch (c) {
                 case 'h':

@@ -53,278 +53,393 @@ void cdp_buf_done(struct cdp_buf *b) {
         *b = (struct cdp_buf) {};
 }
 
-/* ---- the top-level id of a JSON object --------------------------------------------------------- */
-
-#define BAD SIZE_MAX
-
-static size_t skip_ws(const char *s, size_t i, size_t n) {
-        while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r'))
-                i++;
-        return i;
-}
-
-/* s[i] is the opening quote: the index after the closing one. */
-static size_t skip_string(const char *s, size_t i, size_t n, bool *ret_escaped) {
-        bool escaped = false;
-
-        for (i++; i < n; i++) {
-                if (s[i] == '\\') {
-                        escaped = true;
-                        i++;
-                } else if (s[i] == '"') {
-                        if (ret_escaped)
-                                *ret_escaped = escaped;
-                        return i + 1;
-                }
-        }
-        return BAD;
-}
-
-/* Any value, leniently: the browser validates; the relay only needs to know
- * where a value ends, which brackets and strings decide. */
-static size_t skip_value(const char *s, size_t i, size_t n) {
-        size_t depth = 0;
-
-        if (i >= n)
-                return BAD;
-        if (s[i] == '"')
-                return skip_string(s, i, n, NULL);
-        if (s[i] == '{' || s[i] == '[') {
-                for (; i < n; i++) {
-                        if (s[i] == '"') {
-                                i = skip_string(s, i, n, NULL);
-                                if (i == BAD)
-                                        return BAD;
-                                i--;
-                        } else if (s[i] == '{' || s[i] == '[')
-                                depth++;
-                        else if (s[i] == '}' || s[i] == ']') {
-                                if (--depth == 0)
-                                        return i + 1;
-                        }
-                }
-                return BAD;
-        }
-        {
-                size_t j = i;
-
-                while (j < n && s[j] != ',' && s[j] != '}' && s[j] != ']' && s[j] != ' ' && s[j] != '\t' &&
-                       s[j] != '\n' && s[j] != '\r')
-                        j++;
-                return j == i ? BAD : j;
-        }
-}
-
-static bool integer_literal(const char *s, size_t size) {
-        size_t i = 0;
-
-        if (size > 0 && s[0] == '-')
-                i++;
-        if (i == size || size - i > 19)
-                return false;
-        for (; i < size; i++)
-                if (s[i] < '0' || s[i] > '9')
-                        return false;
-        return true;
-}
-
-int cdp_message_member(const char *s, size_t n, const char *name, size_t *ret_start, size_t *ret_end) {
-        size_t i = skip_ws(s, 0, n), found_start = 0, found_end = 0, name_len = strlen(name);
-        unsigned found = 0;
-
-        if (i >= n || s[i] != '{')
-                return 0;
-        i = skip_ws(s, i + 1, n);
-        if (i < n && s[i] == '}')
-                return 0;
-        for (;;) {
-                size_t key, key_end, v, v_end;
-                bool escaped = false;
-
-                if (i >= n || s[i] != '"')
-                        return -EBADMSG;
-                key = i + 1;
-                key_end = skip_string(s, i, n, &escaped);
-                if (key_end == BAD)
-                        return -EBADMSG;
-                i = skip_ws(s, key_end, n);
-                if (i >= n || s[i] != ':')
-                        return -EBADMSG;
-                v = skip_ws(s, i + 1, n);
-                v_end = skip_value(s, v, n);
-                if (v_end == BAD)
-                        return -EBADMSG;
-                /* An escaped spelling of the key is not recognised: for
-                 * "id", its answer then matches nothing and is dropped,
-                 * which hurts only the client that wrote it. */
-                if (!escaped && key_end - 1 - key == name_len && memcmp(s + key, name, name_len) == 0) {
-                        found++;
-                        found_start = v;
-                        found_end = v_end;
-                }
-                i = skip_ws(s, v_end, n);
-                if (i < n && s[i] == ',') {
-                        i = skip_ws(s, i + 1, n);
-                        continue;
-                }
-                if (i < n && s[i] == '}')
-                        break;
-                return -EBADMSG;
-        }
-        if (skip_ws(s, i + 1, n) != n)
-                return -EBADMSG;
-        if (found != 1)
-                return 0;
-        *ret_start = found_start;
-        *ret_end = found_end;
-        return 1;
-}
-
-int cdp_message_id(const char *s, size_t n, size_t *ret_start, size_t *ret_end) {
-        size_t start, end;
-        int k = cdp_message_member(s, n, "id", &start, &end);
-
-        if (k <= 0)
-                return k;
-        if (!integer_literal(s + start, end - start))
-                return 0;
-        *ret_start = start;
-        *ret_end = end;
-        return 1;
-}
-
 /* ---- the relay --------------------------------------------------------------------------------- */
 
+/* The relay's own commands in flight for clients that have gone (an attach
+ * whose session must be detached, a detach): past this many, one is sent
+ * without being remembered, and its answer is dropped as unknown. Only a
+ * browser that stopped answering gets there. */
+#define OWN_PENDING_MAX 64
+
+/* A span of a message to replace with text (an insertion when empty). */
+struct edit {
+        size_t start, end;
+        const char *text;
+};
+
 void cdp_relay_init(struct cdp_relay *r) {
-        *r = (struct cdp_relay) { .next_id = 1, .message_max = CDP_MESSAGE_MAX };
+        *r = (struct cdp_relay) { .next_id = 1, .message_max = CDP_MESSAGE_MAX, .queue_max = CDP_QUEUE_MAX };
+}
+
+static void client_reset(struct cdp_client *c) {
+        cdp_buf_done(&c->from_client);
+        cdp_buf_done(&c->to_client);
+        free(c->sessions);
+        *c = (struct cdp_client) {};
 }
 
 void cdp_relay_done(struct cdp_relay *r) {
-        cdp_buf_done(&r->from_client);
+        for (unsigned i = 0; i < CDP_CLIENTS_MAX; i++)
+                client_reset(&r->clients[i]);
         cdp_buf_done(&r->from_browser);
-        cdp_buf_done(&r->to_client);
         cdp_buf_done(&r->to_browser);
         free(r->pending);
         cdp_relay_init(r);
 }
 
-void cdp_relay_client_open(struct cdp_relay *r) {
-        cdp_relay_client_gone(r);
-        r->have_client = true;
+static uint64_t relay_id_next(struct cdp_relay *r) {
+        uint64_t id = r->next_id;
+
+        r->next_id = id == RELAY_ID_MAX ? 1 : id + 1;
+        return id;
 }
 
-void cdp_relay_client_gone(struct cdp_relay *r) {
-        r->from_client.start = r->from_client.end = r->from_client.scanned = 0;
-        r->to_client.start = r->to_client.end = 0;
-        r->n_pending = 0;
-        r->have_client = false;
+/*
+ * Append msg[0..size) with the edits applied (in order, not overlapping) and
+ * the NUL. On failure out is as it was: a half message would break the
+ * framing of every later one.
+ */
+static int put_edited(struct cdp_buf *out, const char *msg, size_t size, const struct edit *e, size_t n) {
+        size_t before = cdp_buf_len(out), at = 0;
+        int k = 0;
+
+        for (size_t i = 0; i < n && k >= 0; i++) {
+                k = cdp_buf_append(out, msg + at, e[i].start - at);
+                if (k >= 0)
+                        k = cdp_buf_append(out, e[i].text, strlen(e[i].text));
+                at = e[i].end;
+        }
+        if (k >= 0)
+                k = cdp_buf_append(out, msg + at, size - at);
+        if (k >= 0)
+                k = cdp_buf_append(out, "", 1);
+        if (k < 0)
+                /* Appending only ever moves the data to the front, whole. */
+                out->end = out->start + before;
+        return k;
 }
 
-/* Append msg[0..size) with [start, end) replaced by id, and the NUL. */
-static int put_with_id(struct cdp_buf *out, const char *msg, size_t size, size_t start, size_t end, const char *id) {
-        int r;
-
-        if ((r = cdp_buf_append(out, msg, start)) < 0 || (r = cdp_buf_append(out, id, strlen(id))) < 0 ||
-            (r = cdp_buf_append(out, msg + end, size - end)) < 0)
-                return r;
-        return cdp_buf_append(out, "", 1);
+static int put(struct cdp_buf *out, const char *msg, size_t size) {
+        return put_edited(out, msg, size, NULL, 0);
 }
 
-/* The fence's answer to the command with id and session (either may be ""). */
-static int put_fenced(struct cdp_buf *out, const char *id, const char *session) {
-        _cleanup_free_ char *m = strdup_printf("{%s%s%s\"error\": {\"code\": -32000, \"message\": \"" CDP_FENCE_MESSAGE
-                                               "\"}%s%s}",
-                                               *id ? "\"id\": " : "", id, *id ? ", " : "",
+/* The relay's own answer to a command with id and session (either may be ""). */
+static int put_error(struct cdp_buf *out, const char *id, const char *session, int code, const char *message) {
+        _cleanup_free_ char *m = strdup_printf("{%s%s%s\"error\": {\"code\": %d, \"message\": \"%s\"}%s%s}",
+                                               *id ? "\"id\": " : "", id, *id ? ", " : "", code, message,
                                                *session ? ", \"sessionId\": " : "", session);
-        int k;
 
         if (!m)
                 return -ENOMEM;
-        k = cdp_buf_append(out, m, strlen(m));
-        return k < 0 ? k : cdp_buf_append(out, "", 1);
+        return put(out, m, strlen(m));
 }
 
-/* The command's sessionId member, as written, when it is a plain string that fits. */
-static void session_of(const char *msg, size_t size, char ret[static CDP_SESSION_ID_MAX]) {
+/* The value of key when it is a plain string that fits a session id, as written (quoted); else "". */
+static void session_of_member(const char *msg, size_t size, const char *key, char ret[static CDP_SESSION_ID_MAX]) {
         size_t start, end;
 
         ret[0] = 0;
-        if (cdp_message_member(msg, size, "sessionId", &start, &end) <= 0 || end - start < 2 ||
-            end - start >= CDP_SESSION_ID_MAX || msg[start] != '"' ||
-            memchr(msg + start, '\\', end - start))
+        if (cdp_message_member(msg, size, key, &start, &end) <= 0 || end - start < 2 ||
+            end - start >= CDP_SESSION_ID_MAX || msg[start] != '"' || memchr(msg + start, '\\', end - start))
                 return;
         memcpy(ret, msg + start, end - start);
         ret[end - start] = 0;
 }
 
-int cdp_relay_fence(struct cdp_relay *r, bool fenced) {
-        int k;
+/* The command's sessionId member, as written. */
+static void session_of(const char *msg, size_t size, char ret[static CDP_SESSION_ID_MAX]) {
+        session_of_member(msg, size, "sessionId", ret);
+}
 
-        if (fenced && !r->fenced && r->have_client)
-                /* In flight: answered now, their results dropped when they come. */
-                for (size_t i = 0; i < r->n_pending; i++) {
-                        k = put_fenced(&r->to_client, r->pending[i].client_id, r->pending[i].session_id);
-                        if (k < 0)
-                                return k;
-                        r->fenced_messages++;
-                }
-        if (fenced)
-                r->n_pending = 0;
-        r->fenced = fenced;
+/* outer.sessionId (outer: "params" of an event, "result" of an answer), as written. */
+static void inner_session_of(const char *msg, size_t size, const char *outer, char ret[static CDP_SESSION_ID_MAX]) {
+        size_t start, end;
+
+        ret[0] = 0;
+        if (cdp_message_member(msg, size, outer, &start, &end) > 0)
+                session_of_member(msg + start, end - start, "sessionId", ret);
+}
+
+/* Whether the top-level member key is the JSON string literal (quotes included). */
+static bool member_is(const char *msg, size_t size, const char *key, const char *literal) {
+        size_t start, end;
+
+        return cdp_message_member(msg, size, key, &start, &end) > 0 && end - start == strlen(literal) &&
+               memcmp(msg + start, literal, end - start) == 0;
+}
+
+/* The index of session (as written, size bytes) among the client's, or -1. A bounded scan. */
+static ssize_t session_index(const struct cdp_client *c, const char *session, size_t size) {
+        for (size_t i = 0; i < c->n_sessions; i++)
+                if (strlen(c->sessions[i]) == size && memcmp(c->sessions[i], session, size) == 0)
+                        return (ssize_t) i;
+        return -1;
+}
+
+/* 0, or -ENOBUFS past CDP_SESSIONS_MAX (the client must go: it could not be served), -ENOMEM. */
+static int session_add(struct cdp_client *c, const char *session) {
+        if (session_index(c, session, strlen(session)) >= 0)
+                return 0;
+        if (c->n_sessions >= CDP_SESSIONS_MAX)
+                return -ENOBUFS;
+        if (ARRAY_GROW(c->sessions, c->n_sessions, c->cap_sessions, 8) < 0)
+                return -ENOMEM;
+        memcpy(c->sessions[c->n_sessions++], session, strlen(session) + 1);
         return 0;
 }
 
-static int client_fenced(struct cdp_relay *r, const char *msg, size_t size) {
-        char id[CDP_CLIENT_ID_MAX] = "", session[CDP_SESSION_ID_MAX];
-        size_t start, end;
+static void session_forget(struct cdp_client *c, const char *session) {
+        ssize_t i = session_index(c, session, strlen(session));
 
+        /* Its browser session stays: a client that detached it gets the browser's errors. */
+        if (i <= 0)
+                return;
+        memmove(c->sessions + i, c->sessions + i + 1, (c->n_sessions - (size_t) i - 1) * sizeof *c->sessions);
+        c->n_sessions--;
+}
+
+static struct cdp_pending *pending_add(struct cdp_relay *r, enum cdp_pending_kind kind, unsigned slot) {
+        struct cdp_pending *p;
+
+        if (ARRAY_GROW(r->pending, r->n_pending, r->cap_pending, 64) < 0)
+                return NULL;
+        p = &r->pending[r->n_pending++];
+        *p = (struct cdp_pending) { .relay_id = relay_id_next(r), .kind = kind, .client = slot };
+        return p;
+}
+
+static size_t own_pending(const struct cdp_relay *r) {
+        size_t n = 0;
+
+        for (size_t i = 0; i < r->n_pending; i++)
+                n += r->pending[i].kind == CDP_PENDING_ATTACH_ORPHAN || r->pending[i].kind == CDP_PENDING_DETACH;
+        return n;
+}
+
+/* Detach a browser session of a client that has gone; its answer is of no use. */
+static int send_detach(struct cdp_relay *r, const char *session) {
+        _cleanup_free_ char *m = NULL;
+        uint64_t id;
+
+        if (own_pending(r) < OWN_PENDING_MAX) {
+                struct cdp_pending *p = pending_add(r, CDP_PENDING_DETACH, 0);
+                if (!p)
+                        return -ENOMEM;
+                id = p->relay_id;
+        } else
+                id = relay_id_next(r);
+        m = strdup_printf("{\"id\":%llu,\"method\":\"Target.detachFromTarget\",\"params\":{\"sessionId\":%s}}",
+                          (unsigned long long) id, session);
+        if (!m)
+                return -ENOMEM;
+        return put(&r->to_browser, m, strlen(m));
+}
+
+int cdp_relay_client_open(struct cdp_relay *r) {
+        struct cdp_pending *p;
+        unsigned slot;
+        char m[96];
+        int k;
+
+        for (slot = 0; slot < CDP_CLIENTS_MAX && r->clients[slot].open; slot++)
+                ;
+        if (slot == CDP_CLIENTS_MAX)
+                return -EUSERS;
+        p = pending_add(r, CDP_PENDING_ATTACH, slot);
+        if (!p)
+                return -ENOMEM;
+        /* Sent on the pipe's own session: that one is nobody's. */
+        snprintf(m, sizeof m, "{\"id\":%llu,\"method\":\"Target.attachToBrowserTarget\"}",
+                 (unsigned long long) p->relay_id);
+        k = put(&r->to_browser, m, strlen(m));
+        if (k < 0) {
+                r->n_pending--;
+                return k;
+        }
+        r->clients[slot].open = true;
+        return (int) slot;
+}
+
+void cdp_relay_client_gone(struct cdp_relay *r, unsigned slot) {
+        struct cdp_client *c;
+        size_t j = 0, own = own_pending(r);
+
+        if (slot >= CDP_CLIENTS_MAX || !r->clients[slot].open)
+                return;
+        c = &r->clients[slot];
+        for (size_t i = 0; i < r->n_pending; i++) {
+                struct cdp_pending *p = &r->pending[i];
+
+                if (p->client == slot && p->kind == CDP_PENDING_COMMAND)
+                        continue;       /* forgotten: its answer will be dropped */
+                if (p->client == slot && p->kind == CDP_PENDING_ATTACH) {
+                        /* The session is on its way: detach it when it comes. */
+                        if (own >= OWN_PENDING_MAX)
+                                continue;
+                        p->kind = CDP_PENDING_ATTACH_ORPHAN;
+                        own++;
+                }
+                r->pending[j++] = *p;
+        }
+        r->n_pending = j;
+        /* Out of memory: the session stays attached, with nobody on it. */
+        if (c->attached)
+                (void) send_detach(r, c->sessions[0]);
+        client_reset(c);
+}
+
+static int split(struct cdp_relay *r, unsigned slot, struct cdp_buf *in,
+                 int (*handle)(struct cdp_relay *, unsigned, const char *, size_t));
+static int client_message(struct cdp_relay *r, unsigned slot, const char *msg, size_t size);
+
+/* Handle the client's whole messages, unless they must wait for its session. */
+static int client_split(struct cdp_relay *r, unsigned slot) {
+        struct cdp_client *c = &r->clients[slot];
+
+        if (!c->attached && !r->fenced)
+                return cdp_buf_len(&c->from_client) > r->queue_max ? -ENOBUFS : 0;
+        return split(r, slot, &c->from_client, client_message);
+}
+
+int cdp_relay_fence(struct cdp_relay *r, bool fenced) {
+        if (fenced && !r->fenced) {
+                size_t j = 0;
+
+                /* In flight: answered now, their results dropped when they come. */
+                for (size_t i = 0; i < r->n_pending; i++) {
+                        struct cdp_pending *p = &r->pending[i];
+                        struct cdp_client *c = &r->clients[p->client];
+                        int k;
+
+                        if (p->kind != CDP_PENDING_COMMAND) {
+                                r->pending[j++] = *p;
+                                continue;
+                        }
+                        c->n_pending--;
+                        k = put_error(&c->to_client, p->client_id, p->session_id, -32000, CDP_FENCE_MESSAGE);
+                        if (k < 0 && !c->error)
+                                c->error = k;   /* it would wait for the answer forever */
+                        r->fenced_messages++;
+                }
+                r->n_pending = j;
+        }
+        r->fenced = fenced;
+        if (fenced)
+                /* What waited for a session is answered now too. */
+                for (unsigned slot = 0; slot < CDP_CLIENTS_MAX; slot++) {
+                        struct cdp_client *c = &r->clients[slot];
+                        int k;
+
+                        if (!c->open || c->attached)
+                                continue;
+                        k = client_split(r, slot);
+                        if (k < 0 && !c->error)
+                                c->error = k;
+                }
+        return 0;
+}
+
+static int refuse(struct cdp_relay *r, struct cdp_client *c, const char *id, const char *session, int code,
+                  const char *message) {
+        r->refused_messages++;
+        return put_error(&c->to_client, id, session, code, message);
+}
+
+static int client_message(struct cdp_relay *r, unsigned slot, const char *msg, size_t size) {
+        struct cdp_client *c = &r->clients[slot];
+        char id[CDP_CLIENT_ID_MAX] = "", session[CDP_SESSION_ID_MAX], relay_id[24], insert[CDP_SESSION_ID_MAX + 16];
+        struct edit edits[2];
+        struct cdp_member sm;
+        struct cdp_pending *p;
+        size_t start, end, n_edits = 0;
+        bool escaped;
+        int ns;
+
+        /* What an answer of the relay's own needs: the client's id and sessionId, as written. */
         if (cdp_message_id(msg, size, &start, &end) > 0 && end - start < sizeof id) {
                 memcpy(id, msg + start, end - start);
                 id[end - start] = 0;
         }
         session_of(msg, size, session);
-        r->fenced_messages++;
-        return put_fenced(&r->to_client, id, session);
-}
 
-static int client_message(struct cdp_relay *r, const char *msg, size_t size) {
-        struct cdp_pending *p;
-        char relay_id[24];
-        size_t start, end;
-
-        if (r->fenced)
-                return client_fenced(r, msg, size);
-
-        /* No usable id: the browser answers it with an error, or not at all. */
-        if (cdp_message_id(msg, size, &start, &end) <= 0 || end - start >= sizeof p->client_id) {
-                int k = cdp_buf_append(&r->to_browser, msg, size);
-                return k < 0 ? k : cdp_buf_append(&r->to_browser, "", 1);
+        if (r->fenced) {
+                r->fenced_messages++;
+                return put_error(&c->to_client, id, session, -32000, CDP_FENCE_MESSAGE);
         }
-        if (ARRAY_GROW(r->pending, r->n_pending, r->cap_pending, 64) < 0)
+
+        /* The browser's answer to a message without an id of ours could not be told from another client's. */
+        ns = cdp_message_scan(msg, size, "sessionId", &sm, &escaped);
+        if (ns < 0)
+                return refuse(r, c, "", "", -32700, "Message must be a JSON object");
+        if (!*id)
+                return refuse(r, c, "", session, -32600, "Message must have integer 'id' property");
+        if (escaped)
+                return refuse(r, c, id, session, -32600, "Message keys must be written without escapes");
+        if (ns > 1)
+                return refuse(r, c, id, "", -32600, "Message has more than one 'sessionId' property");
+        if (ns == 1 && session_index(c, msg + sm.value, sm.value_end - sm.value) < 0)
+                return refuse(r, c, id, session, -32001, "Session with given id not found for this client");
+        if (c->n_pending >= CDP_PENDING_MAX)
+                return refuse(r, c, id, session, -32000, "Too many commands in flight for this client");
+
+        p = pending_add(r, CDP_PENDING_COMMAND, slot);
+        if (!p)
                 return -ENOMEM;
-        p = &r->pending[r->n_pending++];
-        p->relay_id = r->next_id;
-        memcpy(p->client_id, msg + start, end - start);
-        p->client_id[end - start] = 0;
-        session_of(msg, size, p->session_id);
-        r->next_id = r->next_id == RELAY_ID_MAX ? 1 : r->next_id + 1;
+        memcpy(p->client_id, id, sizeof id);
+        memcpy(p->session_id, session, sizeof session);
+        p->attach = member_is(msg, size, "method", "\"Target.attachToTarget\"") ||
+                    member_is(msg, size, "method", "\"Target.attachToBrowserTarget\"");
+        if (ns == 0) {
+                /* Right after the '{': before the id, and cut back out of the answer exactly. */
+                size_t body = cdp_message_body(msg, size);
+
+                snprintf(insert, sizeof insert, "\"sessionId\":%s,", c->sessions[0]);
+                edits[n_edits++] = (struct edit) { body, body, insert };
+                p->session_inserted = true;
+        }
         snprintf(relay_id, sizeof relay_id, "%llu", (unsigned long long) p->relay_id);
-        return put_with_id(&r->to_browser, msg, size, start, end, relay_id);
+        edits[n_edits++] = (struct edit) { start, end, relay_id };
+        if (put_edited(&r->to_browser, msg, size, edits, n_edits) < 0) {
+                r->n_pending--;
+                return -ENOMEM;
+        }
+        c->n_pending++;
+        return 0;
 }
 
-static int browser_message(struct cdp_relay *r, const char *msg, size_t size) {
-        unsigned long long id = 0;
-        size_t start, end;
+/* The answer to the relay's attach for the client in slot: its browser session, or its end. */
+static void client_attached(struct cdp_relay *r, unsigned slot, const char *msg, size_t size) {
+        struct cdp_client *c = &r->clients[slot];
+        char session[CDP_SESSION_ID_MAX];
+        int k;
 
-        if (cdp_message_id(msg, size, &start, &end) <= 0) {
-                /* Nothing of the browser for the agent while a human has it. */
-                if (!r->have_client || r->fenced) {
-                        r->dropped_events++;
-                        return 0;
-                }
-                int k = cdp_buf_append(&r->to_client, msg, size);
-                return k < 0 ? k : cdp_buf_append(&r->to_client, "", 1);
+        inner_session_of(msg, size, "result", session);
+        if (!*session) {
+                c->error = -EPROTO;
+                return;
         }
+        k = session_add(c, session);
+        if (k < 0) {
+                c->error = k;
+                return;
+        }
+        c->attached = true;
+        /* What it sent meanwhile. */
+        k = client_split(r, slot);
+        if (k < 0 && !c->error)
+                c->error = k;
+}
+
+static int browser_answer(struct cdp_relay *r, const char *msg, size_t size, size_t start, size_t end) {
+        unsigned long long id = 0;
+        struct cdp_pending p = {};
+        struct cdp_client *c;
+        struct cdp_member sm;
+        struct edit edits[2];
+        size_t n_edits = 0;
+        bool found = false;
+        int k;
+
         for (size_t i = start; i < end; i++) {
                 if (msg[i] < '0' || msg[i] > '9' || id > RELAY_ID_MAX) {
                         id = 0;
@@ -332,28 +447,130 @@ static int browser_message(struct cdp_relay *r, const char *msg, size_t size) {
                 }
                 id = id * 10 + (unsigned) (msg[i] - '0');
         }
-        for (size_t i = 0; i < r->n_pending; i++) {
-                struct cdp_pending p = r->pending[i];
-
-                if (p.relay_id != id)
-                        continue;
-                memmove(r->pending + i, r->pending + i + 1, (r->n_pending - i - 1) * sizeof *r->pending);
-                r->n_pending--;
-                return put_with_id(&r->to_client, msg, size, start, end, p.client_id);
+        for (size_t i = 0; i < r->n_pending; i++)
+                if (r->pending[i].relay_id == id) {
+                        p = r->pending[i];
+                        memmove(r->pending + i, r->pending + i + 1, (r->n_pending - i - 1) * sizeof *r->pending);
+                        r->n_pending--;
+                        found = true;
+                        break;
+                }
+        if (!found) {
+                r->dropped_answers++;
+                return 0;
         }
-        r->dropped_answers++;
+
+        switch (p.kind) {
+        case CDP_PENDING_ATTACH:
+                client_attached(r, p.client, msg, size);
+                return 0;
+        case CDP_PENDING_ATTACH_ORPHAN: {
+                char session[CDP_SESSION_ID_MAX];
+
+                inner_session_of(msg, size, "result", session);
+                return *session ? send_detach(r, session) : 0;
+        }
+        case CDP_PENDING_DETACH:
+                return 0;
+        case CDP_PENDING_COMMAND:
+                break;
+        }
+
+        c = &r->clients[p.client];
+        c->n_pending--;
+        if (p.attach) {
+                char session[CDP_SESSION_ID_MAX];
+
+                inner_session_of(msg, size, "result", session);
+                if (*session && (k = session_add(c, session)) < 0 && !c->error)
+                        c->error = k;
+        }
+        /* The client sent it on its root connection: so it is answered. */
+        if (p.session_inserted && cdp_message_scan(msg, size, "sessionId", &sm, NULL) == 1 &&
+            session_index(c, msg + sm.value, sm.value_end - sm.value) == 0) {
+                if (sm.cut < start)
+                        edits[n_edits++] = (struct edit) { sm.cut, sm.cut_end, "" };
+                edits[n_edits++] = (struct edit) { start, end, p.client_id };
+                if (sm.cut > start)
+                        edits[n_edits++] = (struct edit) { sm.cut, sm.cut_end, "" };
+        } else
+                edits[n_edits++] = (struct edit) { start, end, p.client_id };
+        k = put_edited(&c->to_client, msg, size, edits, n_edits);
+        if (k < 0 && !c->error)
+                c->error = k;
         return 0;
 }
 
+static int browser_event(struct cdp_relay *r, const char *msg, size_t size) {
+        char child[CDP_SESSION_ID_MAX];
+        struct cdp_client *c = NULL;
+        struct cdp_member sm;
+        ssize_t index = -1;
+        int k;
+
+        /* Events of the pipe's own session are nobody's: no client uses it. */
+        if (cdp_message_scan(msg, size, "sessionId", &sm, NULL) != 1) {
+                r->dropped_events++;
+                return 0;
+        }
+        for (unsigned slot = 0; slot < CDP_CLIENTS_MAX && index < 0; slot++) {
+                c = &r->clients[slot];
+                if (c->open && !c->error)
+                        index = session_index(c, msg + sm.value, sm.value_end - sm.value);
+        }
+        if (index < 0) {
+                r->dropped_events++;
+                return 0;
+        }
+
+        /* Sessions are tracked under the fence too: the client is served again after it. */
+        if (member_is(msg, size, "method", "\"Target.attachedToTarget\"")) {
+                inner_session_of(msg, size, "params", child);
+                if (*child && (k = session_add(c, child)) < 0) {
+                        c->error = k;
+                        return 0;
+                }
+        } else if (member_is(msg, size, "method", "\"Target.detachedFromTarget\"")) {
+                inner_session_of(msg, size, "params", child);
+                session_forget(c, child);
+        }
+
+        /* Nothing of the browser for the agent while a human has it. */
+        if (r->fenced) {
+                r->dropped_events++;
+                return 0;
+        }
+        /* The client's browser session is its root connection: events there come without a sessionId. */
+        if (index == 0)
+                k = put_edited(&c->to_client, msg, size, &(struct edit) { sm.cut, sm.cut_end, "" }, 1);
+        else
+                k = put(&c->to_client, msg, size);
+        if (k < 0)
+                c->error = k;
+        return 0;
+}
+
+static int browser_message(struct cdp_relay *r, unsigned slot, const char *msg, size_t size) {
+        size_t start, end;
+
+        (void) slot;
+        if (cdp_message_id(msg, size, &start, &end) > 0)
+                return browser_answer(r, msg, size, start, end);
+        return browser_event(r, msg, size);
+}
+
 /* Cut complete messages off in, hand each to handle. */
-static int split(struct cdp_relay *r, struct cdp_buf *in, int (*handle)(struct cdp_relay *, const char *, size_t)) {
+static int split(struct cdp_relay *r, unsigned slot, struct cdp_buf *in,
+                 int (*handle)(struct cdp_relay *, unsigned, const char *, size_t)) {
         for (;;) {
-                char *msg = in->data + in->start, *nul;
+                char *msg, *nul;
                 size_t len;
                 int k;
 
+                /* Before any pointer arithmetic: a buffer never filled has no data. */
                 if (cdp_buf_len(in) == 0)
                         return 0;
+                msg = in->data + in->start;
                 /* Only what came since the last look: a large message
                  * arriving in many reads is scanned once, not once a read. */
                 nul = memchr(msg + in->scanned, 0, cdp_buf_len(in) - in->scanned);
@@ -363,17 +580,20 @@ static int split(struct cdp_relay *r, struct cdp_buf *in, int (*handle)(struct c
                 }
                 len = (size_t) (nul - msg);
                 in->scanned = 0;
-                k = handle(r, msg, len);
+                k = handle(r, slot, msg, len);
                 if (k < 0)
                         return k;
                 cdp_buf_consume(in, len + 1);
         }
 }
 
-int cdp_relay_from_client(struct cdp_relay *r, const void *data, size_t size) {
-        int k = cdp_buf_append(&r->from_client, data, size);
+int cdp_relay_from_client(struct cdp_relay *r, unsigned slot, const void *data, size_t size) {
+        int k;
 
-        return k < 0 ? k : split(r, &r->from_client, client_message);
+        if (slot >= CDP_CLIENTS_MAX || !r->clients[slot].open)
+                return -EBADF;
+        k = cdp_buf_append(&r->clients[slot].from_client, data, size);
+        return k < 0 ? k : client_split(r, slot);
 }
 
 int cdp_relay_from_browser(struct cdp_relay *r, const void *data, size_t size) {
@@ -390,16 +610,13 @@ int cdp_relay_from_browser(struct cdp_relay *r, const void *data, size_t size) {
         }
         k = cdp_buf_append(&r->from_browser, d, size);
         if (k >= 0)
-                k = split(r, &r->from_browser, browser_message);
+                k = split(r, 0, &r->from_browser, browser_message);
         if (k == -EMSGSIZE) {
-                /* Whoever waits for this message never gets it: the client
-                 * must go (the caller sees dropped_answers grow). */
+                /* Whoever waits for this message never gets it, and which
+                 * client that is cannot be told without it. */
                 r->from_browser.start = r->from_browser.end = r->from_browser.scanned = 0;
                 r->skip_browser = true;
                 r->dropped_answers++;
-                if (r->have_client)
-                        return -EMSGSIZE;
-                return 0;
         }
         return k;
 }

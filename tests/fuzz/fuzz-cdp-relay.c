@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * botdesk-browser relays whatever a DevTools client sends. Feed arbitrary
- * bytes as the client's, in chunks the first byte chooses, then echo what
- * reached the browser back as the browser's answers: the client must get
- * back exactly the messages it sent, ids and all. That holds only if the id
- * rewriting finds the same span both ways and restores every id, and if
- * framing never splits, merges or alters a message.
+ * bytes as an attached client's, in chunks the first byte chooses, then
+ * echo what reached the browser back as the browser's answers. Each whole
+ * message is either answered at once by the relay with an error, or it
+ * reaches the browser with one of the relay's ids and a sessionId, and
+ * the client then gets back exactly the message it sent, ids and all, in
+ * order. That holds only if the id rewriting and the sessionId insertion
+ * find the same spans both ways and are undone exactly, and if framing
+ * never splits, merges or alters a message.
  */
 #undef NDEBUG
 #include <stdint.h>
@@ -17,21 +20,40 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static int feed(struct cdp_relay *r, bool browser, const char *d, size_t n, size_t chunk) {
+static int feed(struct cdp_relay *r, int slot, const char *d, size_t n, size_t chunk) {
         for (size_t i = 0; i < n; i += chunk) {
                 size_t len = n - i < chunk ? n - i : chunk;
-                int k = browser ? cdp_relay_from_browser(r, d + i, len) : cdp_relay_from_client(r, d + i, len);
+                int k = slot < 0 ? cdp_relay_from_browser(r, d + i, len)
+                                 : cdp_relay_from_client(r, (unsigned) slot, d + i, len);
                 if (k < 0)
                         return k;
         }
         return 0;
 }
 
+/* The buffer's contents, taken out (a NUL after the last message's). */
+static char *take(struct cdp_buf *b, size_t *ret_size) {
+        size_t n = cdp_buf_len(b);
+        char *s = malloc(n + 1);
+
+        if (!s)
+                abort();
+        if (n)
+                memcpy(s, b->data + b->start, n);
+        s[n] = 0;
+        cdp_buf_consume(b, n);
+        *ret_size = n;
+        return s;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+        static const char attached[] = "{\"id\":1,\"result\":{\"sessionId\":\"FUZZ\"}}";
         struct cdp_relay r;
         const char *text = (const char *) data + 1, *last;
-        size_t n, whole, chunk, sent;
-        char *echo;
+        size_t n, whole, chunk, sent, refused_size, back_size, at = 0;
+        char *echo, *refused, *back;
+        unsigned n_refused = 0;
+        int slot;
 
         if (size < 1)
                 return 0;
@@ -42,34 +64,71 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         whole = last ? (size_t) (last - text) + 1 : 0;
 
         cdp_relay_init(&r);
-        cdp_relay_client_open(&r);
-        if (feed(&r, false, text, n, chunk) < 0)
+        slot = cdp_relay_client_open(&r);
+        if (slot < 0)
                 abort();
-        if (cdp_buf_len(&r.from_client) != n - whole)
+        cdp_buf_consume(&r.to_browser, cdp_buf_len(&r.to_browser));
+        if (feed(&r, -1, attached, sizeof attached, sizeof attached) < 0 || !r.clients[slot].attached)
+                abort();
+        if (feed(&r, slot, text, n, chunk) < 0)
+                abort();
+        if (cdp_buf_len(&r.clients[slot].from_client) != n - whole)
                 abort(); /* a partial message waits, nothing else */
 
-        sent = cdp_buf_len(&r.to_browser);
-        echo = malloc(sent ? sent : 1);
-        if (!echo)
-                abort();
-        memcpy(echo, r.to_browser.data + r.to_browser.start, sent);
-        cdp_buf_consume(&r.to_browser, sent);
+        /* What the relay answered itself: errors only. */
+        refused = take(&r.clients[slot].to_client, &refused_size);
+        for (size_t i = 0, start = 0; i < refused_size; i++)
+                if (refused[i] == 0) {
+                        size_t s, e;
+                        if (cdp_message_member(refused + start, i - start, "error", &s, &e) != 1)
+                                abort();
+                        n_refused++;
+                        start = i + 1;
+                }
+        free(refused);
+
+        echo = take(&r.to_browser, &sent);
         for (size_t i = 0, start = 0; i < sent; i++)
                 if (echo[i] == 0) {
                         size_t s, e;
-                        /* Every id the browser sees is the relay's: 1..INT32_MAX. */
-                        if (cdp_message_id(echo + start, i - start, &s, &e) == 1) {
-                                if (echo[start + s] == '-' || e - s > 10)
-                                        abort();
-                        }
+                        /* Every id the browser sees is the relay's: 1..INT32_MAX; every message has a sessionId. */
+                        if (cdp_message_id(echo + start, i - start, &s, &e) != 1 || echo[start + s] == '-' ||
+                            e - s > 10 || cdp_message_scan(echo + start, i - start, "sessionId", NULL, NULL) != 1)
+                                abort();
                         start = i + 1;
                 }
-        if (feed(&r, true, echo, sent, chunk) < 0)
+        if (feed(&r, -1, echo, sent, chunk) < 0)
                 abort();
         free(echo);
 
-        if (cdp_buf_len(&r.to_client) != whole ||
-            memcmp(r.to_client.data + r.to_client.start, text, whole) != 0)
+        /* The answers are the client's messages that were not refused, unchanged, in order. */
+        back = take(&r.clients[slot].to_client, &back_size);
+        for (size_t i = 0, start = 0; i < back_size; i++)
+                if (back[i] == 0) {
+                        size_t len = i - start;
+                        for (;;) {
+                                const char *nul;
+                                if (at >= whole)
+                                        abort();
+                                nul = memchr(text + at, 0, whole - at);
+                                if ((size_t) (nul - (text + at)) == len && memcmp(text + at, back + start, len) == 0)
+                                        break;
+                                if (n_refused == 0)
+                                        abort();
+                                n_refused--;
+                                at = (size_t) (nul - text) + 1;
+                        }
+                        at += len + 1;
+                        start = i + 1;
+                }
+        free(back);
+        if (at < whole) {
+                /* The rest was refused, all of it. */
+                for (size_t i = at; i < whole; i++)
+                        if (text[i] == 0 && n_refused-- == 0)
+                                abort();
+        }
+        if (n_refused != 0)
                 abort();
         if (r.n_pending != 0 || r.dropped_answers != 0)
                 abort();
