@@ -4,9 +4,12 @@
 // browser tool does. One JSON line per step on stdout.
 //   node browser-endpoint-client.cjs SDK_DIR open URL TITLE   connect, open a data: page titled TITLE, read it back
 //   node browser-endpoint-client.cjs SDK_DIR refused URL      connect, expecting a refusal: its message
+//   node browser-endpoint-client.cjs SDK_DIR pair URL1 URL2 TITLE
+//                                   two clients at once, each opening a page of its own and reading it back
 'use strict';
 const path = require('path');
-const [sdkDir, mode, url, title] = process.argv.slice(2);
+const [sdkDir, mode, url, ...rest] = process.argv.slice(2);
+const title = rest[rest.length - 1];
 const { chromium } = require(path.join(sdkDir, 'node_modules', 'playwright-core'));
 
 function say(o) {
@@ -34,7 +37,18 @@ async function refused() {
         }
 }
 
-(mode === 'open' ? open() : refused()).then(() => process.exit(0), (e) => {
+async function pair() {
+        const [a, b] = await Promise.all([url, rest[0]].map((u) => chromium.connectOverCDP(u, { timeout: 30000 })));
+        const pages = await Promise.all([a, b].map((browser) => browser.contexts()[0].newPage()));
+        await Promise.all(pages.map((page, i) =>
+                page.goto('data:text/html,<title>' + encodeURIComponent(title + ' ' + i) + '</title>')));
+        const titles = await Promise.all(pages.map((page) => page.title()));
+        const sums = await Promise.all(pages.map((page, i) => page.evaluate((k) => k * 7, i + 6)));
+        say({ step: 'pair', titles: titles, sums: sums });
+        await Promise.all(pages.map((page) => page.close()));
+}
+
+(mode === 'open' ? open() : mode === 'pair' ? pair() : refused()).then(() => process.exit(0), (e) => {
         say({ step: 'error', message: String(e && e.message || e).split('\n')[0] });
         process.exit(1);
 });

@@ -5,7 +5,7 @@
 # ws://127.0.0.1:PORT/PROFILE/devtools/browser?ticket=T of botdesk web,
 # and Playwright's own client (playwright-core's connectOverCDP, driving
 # the desktop's Chromium through the launcher's 0600 socket) opens a page
-# and reads its title through it. The ticket opens one connection (a
+# and reads its title through it; two clients do so at the same time. The ticket opens one connection (a
 # second use is closed 4401); messages are relayed whole across WebSocket
 # fragments both ways; a NUL inside a message (which would split it on the
 # socket) is closed 1007, a binary frame 1003. No browser: exit 1; a human
@@ -15,21 +15,16 @@
 . "$(dirname "$0")/lib.sh"
 bd_init brend 440
 bd_need_xserver
-bd_need chromium node
+bd_need node
 [ -n "$PY" ] || t_skip_all "python3 not installed"
 SDK_DIR=${BOTDESK_MCP_SDK_DIR:-/usr/local/lib/botdesk-tests}
 [ -f "$SDK_DIR/node_modules/playwright-core/package.json" ] ||
         t_skip_all "playwright-core not installed in $SDK_DIR (scripts/install-deps.sh --tests)"
-LAUNCHER=$BD_BUILD_DIR/helper/botdesk-browser
-[ -x "$LAUNCHER" ] || t_skip_all "botdesk-browser not built in $BD_BUILD_DIR"
-CHROMIUM=$(command -v chromium)
-export BOTDESK_BROWSER_LAUNCHER=$LAUNCHER
+bd_need_browser
 bd_config
 P=$(bd_profile a)
 RT=$(bd_rt "$P")
 O=$BD_T/out
-HEADLESS=(--headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update
-          --disable-sync --no-first-run --no-default-browser-check)
 json_get() { "$PY" -c 'import json,sys; d=json.loads(sys.stdin.readline()); print(eval(sys.argv[1], {}, {"d": d}))' "$1"; }
 endpoint() { timeout 20 "$BOTDESK" browser "$P" endpoint "$@" 2>>"$O/endpoint.err"; }
 playwright() { timeout 90 node "$BD_SOURCE_DIR/tests/integration/browser-endpoint-client.cjs" "$SDK_DIR" "$@" 2>>"$O/client.err"; }
@@ -140,6 +135,11 @@ t_match "$(grep '"connected"' "$O/open.json" | json_get 'd["version"]')" '^[0-9]
 t_is "$(grep '"page"' "$O/open.json" | json_get '(d["title"], d["sum"])')" "('$TITLE', 42)" \
         "... and reads back the title of the page it opened and a value computed in it"
 t_is "$(raw "$URL" first)" "close 4401 unknown or already used" "the URL's ticket is spent: a second use is closed 4401"
+playwright pair "$(endpoint)" "$(endpoint)" "$TITLE" >"$O/pair.json"
+t_is "$?" 0 "two Playwright clients attach at the same time, each through a URL of its own" ||
+        t_diag "$(cat "$O/pair.json"; tail -5 "$O/client.err")"
+t_is "$(grep '"pair"' "$O/pair.json" | json_get '(d["titles"], d["sums"])')" "(['$TITLE 0', '$TITLE 1'], [42, 49])" \
+        "... and each opens a page of its own and reads it back, neither answered for the other"
 
 # ---- the relay itself ----------------------------------------------------------------------------
 

@@ -14,19 +14,13 @@
 . "$(dirname "$0")/lib.sh"
 bd_init cdf 275 once
 bd_need_xserver
-bd_need chromium
 [ -n "$PY" ] || t_skip_all "python3 not installed"
-LAUNCHER=$BD_BUILD_DIR/helper/botdesk-browser
-[ -x "$LAUNCHER" ] || t_skip_all "botdesk-browser not built in $BD_BUILD_DIR"
-CHROMIUM=$(command -v chromium)
-export BOTDESK_BROWSER_LAUNCHER=$LAUNCHER
+bd_need_browser
 bd_config
 
 P=$(bd_profile a)
 RT=$(bd_rt "$P")
 SOCK=$RT/cdp.sock
-HEADLESS=(--headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update
-          --disable-sync --no-first-run --no-default-browser-check)
 
 cat >"$BD_T/fence.py" <<'EOF'
 import json, socket, subprocess, sys, time

@@ -743,6 +743,19 @@ bd_tcp_front() {
 # web_start NAME ARGS...: a `botdesk web` of the test's, its pid in WEB_PID,
 # output in $BD_T/out/NAME.{out,err}; waits (bounded: 10 s) until it says
 # where it listens.
+# bd_need_browser: Chromium and the build's botdesk-browser, which the desktop's dock uses
+# (BOTDESK_BROWSER_LAUNCHER): LAUNCHER and CHROMIUM set, and HEADLESS the flags of a test browser
+# (as root Chromium needs --no-sandbox; the rest keeps it off the network).
+bd_need_browser() {
+        bd_need chromium
+        LAUNCHER=$BD_BUILD_DIR/helper/botdesk-browser
+        [ -x "$LAUNCHER" ] || t_skip_all "botdesk-browser not built in $BD_BUILD_DIR"
+        CHROMIUM=$(command -v chromium)
+        export BOTDESK_BROWSER_LAUNCHER=$LAUNCHER
+        HEADLESS=(--headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update
+                  --disable-sync --no-first-run --no-default-browser-check)
+}
+
 # bd_mcp_call PROFILE TOOL ARGS: one tools/call over MCP's raw protocol (2025-06-18, on botdesk mcp's
 # stdio): its result, as one JSON line; botdesk mcp's stderr goes to $BD_T/out/mcp.err.
 bd_mcp_call() {
