@@ -42,6 +42,20 @@ int verb_browser(const struct cli_args *a) {
         }
         if (cli_check_profile(profile) < 0)
                 return EXIT_USAGE;
+        {
+                struct bd_config storage = {};
+                const struct bd_config *c = cli_config(a->config, profile, &storage);
+                const char *elsewhere = !c ? NULL : c->remote ? "fronts a VNC server botdesk did not start"
+                                        : c->placement == PLACEMENT_EXEC ? "is placed through an exec prefix" : NULL;
+
+                if (elsewhere)
+                        log_error("Profile %s %s: its browser's DevTools are not served through botdesk web yet.",
+                                  profile, elsewhere);
+                if (c == &storage)
+                        config_done(&storage);
+                if (elsewhere)
+                        return EXIT_REFUSED;
+        }
         r = running_desktop_open(profile, &p, &dirfd);
         if (r == EXIT_OK)
                 r = running_desktop_helper(profile, dirfd, &rec);

@@ -10,8 +10,9 @@
 # fragments both ways; a NUL inside a message (which would split it on the
 # socket) is closed 1007, a binary frame 1003. No browser: exit 1; a human
 # in control: exit 3, and a URL minted before the take reaches only the
-# browser's fence; a stopped desktop: exit 4. A gateway's pinned
-# AGENT_BROWSER_PROFILE is the desktop browser's profile dir. Band 440-444 (user run 540-544).
+# browser's fence; a stopped desktop: exit 4; a placed or remote
+# profile: exit 3. A gateway's pinned AGENT_BROWSER_PROFILE is the
+# desktop browser's profile dir. Band 440-444 (user run 540-544).
 . "$(dirname "$0")/lib.sh"
 bd_init brend 440
 bd_need_xserver
@@ -166,4 +167,12 @@ t_is "$?" 0 "botdesk web exits 0"
 t_ok "the desktop stops" bd_stop "$P"
 endpoint >/dev/null
 t_is "$?" 4 "a stopped desktop's browser endpoint exits 4"
+# Desktops elsewhere: not served through botdesk web yet, and said so.
+printf '[profile.%s]\nplacement = exec\nexec = true\n[profile.%s]\nremote = 192.0.2.1:5900\n' \
+        "$(bd_profile placed)" "$(bd_profile vnc)" >>"$BOTDESK_CONFIG"
+for q in placed vnc; do
+        timeout 20 "$BOTDESK" browser "$(bd_profile $q)" endpoint >/dev/null 2>"$O/elsewhere.err"
+        t_is "$?" 3 "browser endpoint of a $q profile is refused (3)"
+        t_match "$(cat "$O/elsewhere.err")" "not served through botdesk web yet" "... saying so"
+done
 t_done
