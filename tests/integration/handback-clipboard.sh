@@ -22,16 +22,10 @@ clip_get() { timeout 20 "$BOTDESK" clipboard "$P" get 2>>"$BD_T/out/clip.err"; }
 clip_set() { printf '%s' "$1" | timeout 20 "$BOTDESK" clipboard "$P" set 2>>"$BD_T/out/clip.err"; }
 # mcp_read: clipboard_read's result text, over MCP's raw protocol.
 mcp_read() {
-        printf '%s\n' '{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}' \
-                '{"jsonrpc": "2.0", "method": "notifications/initialized"}' \
-                '{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "clipboard_read", "arguments": {}}}' |
-                timeout 30 "$BOTDESK" mcp "$P" 2>>"$BD_T/out/mcp.err" | "$PY" -c '
+        bd_mcp_call "$P" clipboard_read '{}' | "$PY" -c '
 import json, sys
-for line in sys.stdin:
-    m = json.loads(line)
-    if m.get("id") == 2:
-        r = m["result"]
-        print(repr((r.get("isError", False), r["content"][0]["text"])))'
+r = json.load(sys.stdin)
+print(repr((r.get("isError", False), r["content"][0]["text"])))'
 }
 # xclip_own SELECTION FILE: xclip owns SELECTION with FILE's text in the foreground (its pid in XCLIP_PIDS)
 # until another client takes the selection; waits (5 s) until it answers with that text.
