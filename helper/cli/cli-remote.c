@@ -311,7 +311,8 @@ int remote_dispatch(const char *verb, char **args, struct bd_config *ret_config,
         /* A VNC server botdesk did not start: the verbs that serve one run here, the rest refuse. */
         if (c.remote && !v->serves_remote) {
                 log_error("Profile %s fronts a VNC server botdesk did not start (remote = %s); this version of botdesk "
-                          "does not serve it yet, so %s is refused. botdesk status %s says what it is.",
+                          "serves its thumbnail and lease, not %s yet, so it is refused. botdesk status %s says what "
+                          "it is.",
                           profile, c.remote, verb, profile);
                 return EXIT_REFUSED;
         }

@@ -85,7 +85,8 @@ int status_collect(const char *profile, const struct bd_config *c, struct bd_sta
                 s->remote = strdup(c->remote);
                 s->placement = strdup("remote");
                 s->blocker = strdup_printf("profile %s fronts a VNC server botdesk did not start (remote = %s), "
-                                           "which this version of botdesk does not serve yet", profile, c->remote);
+                                           "of which this version of botdesk serves the thumbnail and the lease, not yet "
+                                           "the viewer or the agent's input", profile, c->remote);
                 return s->remote && s->placement && s->blocker ? 0 : -ENOMEM;
         }
         r = collect_packages(c, s);
