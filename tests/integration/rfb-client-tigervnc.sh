@@ -11,7 +11,8 @@
 # status and refused by the verbs that do not serve it yet; its thumbnail
 # is the server's framebuffer (over TCP and through remote = exec:), with
 # the password file's rules, a wrong password and a missing server said in
-# botdesk's words, behind the lease. Band 725, once.
+# botdesk's words, behind the lease; the password is in nothing botdesk
+# wrote or said. Band 725, once.
 . "$(dirname "$0")/lib.sh"
 bd_init rfc 725 once
 bd_need_xserver
@@ -82,14 +83,19 @@ done
 
 # ---- botdesk thumbnail of a remote profile: its framebuffer, over TCP and over exec: -----------------
 PORT=$((5900 + 727))
+# A password of its own, to look for where it must never be.
+SECRET=Pw$((RANDOM % 90000 + 10000))z
+printf '%s\n' "$SECRET" | vncpasswd -f >"$BD_T/passwd727"
+chmod 600 "$BD_T/passwd727"
 "$X" :727 -rfbport "$PORT" -localhost -nolisten tcp -geometry 640x480 -depth 24 -desktop probe-727 \
-        -SecurityTypes VncAuth -PasswordFile "$BD_T/passwd" >"$BD_T/out/x727.log" 2>&1 &
+        -SecurityTypes VncAuth -PasswordFile "$BD_T/passwd727" >"$BD_T/out/x727.log" 2>&1 &
 SERVERS+=($!)
 bd_own_pid $!
 t_ok "a TigerVNC server with VNC authentication listens on 127.0.0.1:$PORT (waited 10 s)" \
         wait_for 10 grep -q "Listening for VNC connections" "$BD_T/out/x727.log"
 DISPLAY=:727 xsetroot -solid '#336699' 2>>"$BD_T/out/xsetroot.err"
-install -m 600 "$BD_T/right" "$BD_T/pw"
+printf '%s\n' "$SECRET" >"$BD_T/pw"
+chmod 600 "$BD_T/pw"
 remote_config() {
         printf '[profile.%s]\nremote = %s\nremote_allow_loopback = yes\nremote_password_file = %s\n' "$V" "$1" "$2" \
                 >"$BOTDESK_CONFIG"
@@ -104,8 +110,16 @@ wd, h, bpp, rows = w.png_pixels(open(sys.argv[2], "rb").read())
 r, g, b = rows[h // 2][bpp * (wd // 2):bpp * (wd // 2) + 3]
 print("%dx%d %02x%02x%02x" % (wd, h, r, g, b))' "$BD_LIB_DIR" "$1"
 }
+# remote_thumb ARGS...: botdesk thumbnail of the remote profile, what it said in $out (and in out/remote.log).
+remote_thumb() {
+        local rc
+        out=$(timeout 30 "$BOTDESK" thumbnail "$V" "$@" 2>&1)
+        rc=$?
+        printf '%s\n' "$out" >>"$BD_T/out/remote.log"
+        return $rc
+}
 remote_config "127.0.0.1:$PORT" "$BD_T/pw"
-out=$(timeout 30 "$BOTDESK" thumbnail "$V" -o "$BD_T/remote.png" 2>&1)
+remote_thumb -o "$BD_T/remote.png"
 t_is "$?" 0 "botdesk thumbnail of a remote profile reads its framebuffer over RFB (remote = 127.0.0.1:$PORT)" ||
         t_diag "$out"
 t_is "$(centre "$BD_T/remote.png" 2>&1)" "640x480 336699" "... a PNG of the server's screen: its size, and the colour the test painted"
@@ -113,23 +127,23 @@ t_is "$(timeout 30 "$BOTDESK" thumbnail "$V" --json --size 320x240 2>&1 |
         "$PY" -c 'import json,sys; d=json.load(sys.stdin); print(d["width"], d["height"], d["screen"], d["data_url"].split(",")[0])')" \
         "320 240 [640, 480] data:image/png;base64" "--json --size: scaled, with the screen's size and a data URL"
 remote_config "exec:socat - TCP:127.0.0.1:$PORT" "$BD_T/pw"
-out=$(timeout 30 "$BOTDESK" thumbnail "$V" -o "$BD_T/exec.png" 2>&1)
+remote_thumb -o "$BD_T/exec.png"
 t_is "$?" 0 "remote = exec:COMMAND: the same picture through the command's stdio" || t_diag "$out"
 t_is "$(centre "$BD_T/exec.png" 2>&1)" "640x480 336699" "... of the same screen"
 remote_config "127.0.0.1:$PORT" "$BD_T/wrong"
 chmod 600 "$BD_T/wrong"
-out=$(timeout 30 "$BOTDESK" thumbnail "$V" -o "$BD_T/no.png" 2>&1)
+remote_thumb -o "$BD_T/no.png"
 t_is "$?" 1 "a wrong password: exit 1"
 t_match "$out" "the server refused the password\.$" "... in botdesk's words"
 t_ok "... and no picture" test ! -e "$BD_T/no.png"
 chmod 644 "$BD_T/pw"
 remote_config "127.0.0.1:$PORT" "$BD_T/pw"
-out=$(timeout 30 "$BOTDESK" thumbnail "$V" -o "$BD_T/no.png" 2>&1)
+remote_thumb -o "$BD_T/no.png"
 t_is "$?" 1 "a password file others may read: exit 1, nothing sent"
 t_match "$out" "group or others may read it" "... saying so"
 chmod 600 "$BD_T/pw"
 remote_config "127.0.0.1:$((PORT + 1))" "$BD_T/pw"
-out=$(timeout 30 "$BOTDESK" thumbnail "$V" -o "$BD_T/no.png" 2>&1)
+remote_thumb -o "$BD_T/no.png"
 t_is "$?" 1 "a server that is not there: exit 1"
 t_match "$out" "refused the connection" "... saying it refused the connection"
 remote_config "127.0.0.1:$PORT" "$BD_T/pw"
@@ -137,6 +151,9 @@ t_ok "a human takes the remote desktop's lease" timeout 20 "$BOTDESK" lease "$V"
 timeout 30 "$BOTDESK" thumbnail "$V" -o "$BD_T/no.png" >/dev/null 2>&1
 t_is "$?" 3 "while a human holds the remote desktop's lease, its thumbnail is refused (3)"
 t_ok "... and hands it back" timeout 20 "$BOTDESK" lease "$V" release --viewer h
+# Wherever botdesk writes for the profile (its journal and state, its runtime dir) and whatever it said.
+leaks=$(grep -rlF -- "$SECRET" "$XDG_STATE_HOME/botdesk" "$(bd_rt "$V")" "$BD_T/out" 2>/dev/null | grep -v "/passwd727$")
+t_is "$leaks" "" "the password is in no file botdesk wrote (state, journal, runtime dir) and in none of its output"
 
 # SIGTERM, so each server removes its lock file and socket as it exits.
 for pid in "${SERVERS[@]}"; do
