@@ -28,12 +28,10 @@
 #include "util.h"
 #include "web.h"
 #include "web-conn.h"
+#include "web-out.h"
 
 #define IN_SIZE (64 * 1024)
 #define UP_SIZE (64 * 1024 + 1)
-#define DOWN_SIZE (512 * 1024)
-/* Room always kept for a close and a pong after the data. */
-#define CONTROL_RESERVE (2 * (2 + WS_CONTROL_MAX))
 #define FROM_SIZE (64 * 1024)
 /* The longest frame a DevTools client may send; it is streamed, never held whole. */
 #define DEVTOOLS_FRAME_MAX (256ULL * 1024 * 1024)
@@ -46,17 +44,12 @@ struct web_devtools {
         struct ws_parser ws;
         bool client_eof, close_sent, close_received;
         bool down_in_message;           /* a browser message is open: its next bytes continue it */
-        bool pong_pending;
-        uint8_t pong[2 + WS_CONTROL_MAX];
-        size_t pong_size;
-        uint8_t close_frame[2 + WS_CONTROL_MAX];
-        size_t close_size;              /* queued, not yet in down */
 
-        size_t in_start, in_end, up_start, up_end, down_start, down_end, from_start, from_end;
+        size_t in_start, in_end, up_start, up_end, from_start, from_end;
         uint8_t in[IN_SIZE];
         uint8_t up[UP_SIZE];
         uint8_t from[FROM_SIZE];        /* the browser's bytes not yet framed */
-        uint8_t down[DOWN_SIZE];
+        struct web_out down;            /* to the client */
 
         struct web_devtools *prev, *next;
 };
@@ -92,9 +85,8 @@ static void devtools_close(struct web_devtools *d, uint16_t code, const char *re
         if (d->close_sent)
                 return;
         log_info("Closing a DevTools connection of %s: %u %s.", d->profile, code, reason);
-        d->close_size = ws_close_frame(code, reason, d->close_frame);
+        web_out_close(&d->down, code, reason);
         d->close_sent = true;
-        d->pong_pending = false;
         cdp_gone(d);
         (void) sd_event_source_set_time_relative(d->timer, WEB_CLOSE_TIMEOUT_USEC);
         (void) sd_event_source_set_enabled(d->timer, SD_EVENT_ONESHOT);
@@ -110,43 +102,12 @@ void web_devtools_close_all(struct web_server *s, uint16_t code, const char *rea
 
 /* ---- buffers -------------------------------------------------------------------------------- */
 
-static size_t down_room(struct web_devtools *d) {
-        if (d->down_start == d->down_end)
-                d->down_start = d->down_end = 0;
-        else if (d->down_start > 0) {
-                memmove(d->down, d->down + d->down_start, d->down_end - d->down_start);
-                d->down_end -= d->down_start;
-                d->down_start = 0;
-        }
-        return DOWN_SIZE - d->down_end;
-}
-
 static size_t up_room(struct web_devtools *d) {
-        if (d->up_start == d->up_end)
-                d->up_start = d->up_end = 0;
-        else if (d->up_start > 0) {
-                memmove(d->up, d->up + d->up_start, d->up_end - d->up_start);
-                d->up_end -= d->up_start;
-                d->up_start = 0;
-        }
-        return UP_SIZE - d->up_end;
-}
-
-static void down_append(struct web_devtools *d, const void *p, size_t n) {
-        memcpy(d->down + d->down_end, p, n);
-        d->down_end += n;
+        return web_buf_room(d->up, UP_SIZE, &d->up_start, &d->up_end);
 }
 
 static int flush_client(struct web_devtools *d) {
-        if (d->pong_pending && down_room(d) >= d->pong_size) {
-                down_append(d, d->pong, d->pong_size);
-                d->pong_pending = false;
-        }
-        if (d->close_size && down_room(d) >= d->close_size) {
-                down_append(d, d->close_frame, d->close_size);
-                d->close_size = 0;
-        }
-        return web_send_pending(d->fd, d->down, &d->down_start, d->down_end);
+        return web_out_flush(&d->down, d->fd);
 }
 
 /* ---- the client's messages ------------------------------------------------------------------ */
@@ -188,15 +149,9 @@ static void process_in(struct web_devtools *d) {
                         if (ev.end)
                                 d->up[d->up_end++] = 0;
                         break;
-                case WS_EVENT_PING: {
-                        size_t hl = ws_frame_header(WS_OP_PONG, ev.size, d->pong);
-
-                        /* Only the latest ping needs its pong (RFC 6455 5.5.3). */
-                        memcpy(d->pong + hl, ev.data, ev.size);
-                        d->pong_size = hl + ev.size;
-                        d->pong_pending = true;
+                case WS_EVENT_PING:
+                        web_out_pong(&d->down, ev.data, ev.size);
                         break;
-                }
                 case WS_EVENT_PONG:
                         break;
                 case WS_EVENT_CLOSE:
@@ -240,8 +195,8 @@ static void down_fragment(struct web_devtools *d, const uint8_t *p, size_t n, bo
 
         if (!fin)
                 h[0] &= 0x7f;
-        down_append(d, h, hl);
-        down_append(d, p, n);
+        web_out_append(&d->down, h, hl);
+        web_out_append(&d->down, p, n);
         d->down_in_message = !fin;
 }
 
@@ -250,11 +205,11 @@ static void frame_from(struct web_devtools *d) {
         while (d->from_start < d->from_end) {
                 const uint8_t *at = d->from + d->from_start;
                 const uint8_t *nul = memchr(at, 0, d->from_end - d->from_start);
-                size_t len = nul ? (size_t) (nul - at) : d->from_end - d->from_start, room = down_room(d), chunk;
+                size_t len = nul ? (size_t) (nul - at) : d->from_end - d->from_start, room = web_out_room(&d->down), chunk;
 
-                if (room < WS_HEADER_MAX + CONTROL_RESERVE + 1)
+                if (room < WS_HEADER_MAX + WEB_OUT_CONTROL_RESERVE + 1)
                         return;
-                chunk = MIN(len, room - WS_HEADER_MAX - CONTROL_RESERVE);
+                chunk = MIN(len, room - WS_HEADER_MAX - WEB_OUT_CONTROL_RESERVE);
                 if (chunk == len && nul) {
                         /* The message's end: its last fragment may be empty; an empty message is none. */
                         if (len > 0 || d->down_in_message)
@@ -311,7 +266,7 @@ static void devtools_update(struct web_devtools *d) {
         if (d->cdp >= 0 && web_send_pending(d->cdp, d->up, &d->up_start, d->up_end) < 0)
                 devtools_close(d, WS_CLOSE_NORMAL, "the browser closed the connection");
 
-        out_pending = d->down_start < d->down_end || d->close_size || d->pong_pending;
+        out_pending = web_out_pending(&d->down);
         if (d->client_eof || (d->close_sent && d->close_received && !out_pending)) {
                 devtools_free(d);
                 return;
@@ -364,15 +319,18 @@ static int devtools_new(struct web_server *s, const char *profile, int fd, int c
         struct web_devtools *d;
         int r;
 
-        if (n_early > IN_SIZE || n_head > DOWN_SIZE)
+        if (n_early > IN_SIZE || n_head + WEB_OUT_CONTROL_RESERVE > WEB_OUT_SIZE)
                 return -E2BIG;
         d = calloc(1, sizeof *d);
         if (!d)
                 return -ENOMEM;
-        *d = (struct web_devtools) { .server = s, .fd = fd, .cdp = cdp };
+        /* calloc()ed: set field by field, no struct of buffers on the stack. */
+        d->server = s;
+        d->fd = fd;
+        d->cdp = cdp;
         (void) strscpy(d->profile, sizeof d->profile, profile);
         ws_parser_init_text(&d->ws, DEVTOOLS_FRAME_MAX);
-        down_append(d, head, n_head);
+        web_out_append(&d->down, head, n_head);
         memcpy(d->in, early, n_early);
         d->in_end = n_early;
         r = sd_event_add_io(s->event, &d->io, fd, EPOLLIN | EPOLLOUT, on_client, d);

@@ -21,12 +21,11 @@
 #include "rfb-relay.h"
 #include "util.h"
 #include "web.h"
+#include "web-out.h"
 
 #define IN_SIZE (64 * 1024)
 #define UP_SIZE RFB_FILTER_OUT_SIZE(64 * 1024)
-#define DOWN_SIZE (512 * 1024)
-/* Room always kept for a close and a ping frame after the data. */
-#define CONTROL_RESERVE (2 * (2 + WS_CONTROL_MAX))
+/* The least worth a read of the desktop's bytes: less room waits for the viewer to take some. */
 #define DOWN_READ_MIN (16 * 1024)
 
 struct web_stream {
@@ -41,18 +40,13 @@ struct web_stream {
         struct web_job *job;            /* placed: `botdesk rfb P` on the other end of rfb */
 
         bool client_eof, close_sent, close_received, clean;
-        bool pong_pending, ping_pending;
         unsigned long long ping_asked;  /* when the silence earned a ping; 0: none since the last byte */
-        uint8_t pong[2 + WS_CONTROL_MAX];
-        size_t pong_size;
-        uint8_t close_frame[2 + WS_CONTROL_MAX];
-        size_t close_size;              /* queued, not yet in down */
         unsigned long long last_rx;
 
-        size_t in_start, in_end, up_start, up_end, down_start, down_end;
+        size_t in_start, in_end, up_start, up_end;
         uint8_t in[IN_SIZE];
         uint8_t up[UP_SIZE];
-        uint8_t down[DOWN_SIZE];
+        struct web_out down;            /* to the viewer */
 
         struct web_stream *next;
 };
@@ -131,9 +125,8 @@ static void stream_close(struct web_stream *st, uint16_t code, const char *reaso
         if (st->close_sent)
                 return;
         log_info("Closing a stream of %s: %u %s.", st->profile->name, code, reason);
-        st->close_size = ws_close_frame(code, reason, st->close_frame);
+        web_out_close(&st->down, code, reason);
         st->close_sent = true;
-        st->pong_pending = st->ping_pending = false;
         /* Nothing more goes to or comes from the desktop for this viewer. */
         rfb_gone(st);
         (void) sd_event_source_set_time_relative(st->timer, WEB_CLOSE_TIMEOUT_USEC);
@@ -147,48 +140,13 @@ void web_stream_close(struct web_stream *st, uint16_t code, const char *reason) 
 
 /* ---- buffers -------------------------------------------------------------------------------- */
 
-static size_t down_room(struct web_stream *st) {
-        if (st->down_start == st->down_end)
-                st->down_start = st->down_end = 0;
-        else if (st->down_start > 0 && DOWN_SIZE - st->down_end < DOWN_READ_MIN + WS_HEADER_MAX + CONTROL_RESERVE) {
-                memmove(st->down, st->down + st->down_start, st->down_end - st->down_start);
-                st->down_end -= st->down_start;
-                st->down_start = 0;
-        }
-        return DOWN_SIZE - st->down_end;
-}
-
 static size_t up_room(struct web_stream *st) {
-        if (st->up_start == st->up_end)
-                st->up_start = st->up_end = 0;
-        else if (st->up_start > 0) {
-                memmove(st->up, st->up + st->up_start, st->up_end - st->up_start);
-                st->up_end -= st->up_start;
-                st->up_start = 0;
-        }
-        return UP_SIZE - st->up_end;
-}
-
-static void down_append(struct web_stream *st, const uint8_t *d, size_t n) {
-        memcpy(st->down + st->down_end, d, n);
-        st->down_end += n;
+        return web_buf_room(st->up, UP_SIZE, &st->up_start, &st->up_end);
 }
 
 /* 0, or -errno when the viewer is gone. Control frames join between whole frames. */
 static int flush_client(struct web_stream *st) {
-        if (st->pong_pending && down_room(st) >= st->pong_size) {
-                down_append(st, st->pong, st->pong_size);
-                st->pong_pending = false;
-        }
-        if (st->ping_pending && down_room(st) >= 2) {
-                down_append(st, (const uint8_t[]) { 0x80 | WS_OP_PING, 0 }, 2);
-                st->ping_pending = false;
-        }
-        if (st->close_size && down_room(st) >= st->close_size) {
-                down_append(st, st->close_frame, st->close_size);
-                st->close_size = 0;
-        }
-        return web_send_pending(st->fd, st->down, &st->down_start, st->down_end);
+        return web_out_flush(&st->down, st->fd);
 }
 
 static int flush_rfb(struct web_stream *st) {
@@ -245,16 +203,8 @@ static void process_in(struct web_stream *st) {
                         }
                         break;
                 case WS_EVENT_PING:
-                        if (!st->close_sent) {
-                                uint8_t h[WS_HEADER_MAX];
-                                size_t hl = ws_frame_header(WS_OP_PONG, ev.size, h);
-
-                                /* Only the latest ping needs its pong (RFC 6455 5.5.3). */
-                                memcpy(st->pong, h, hl);
-                                memcpy(st->pong + hl, ev.data, ev.size);
-                                st->pong_size = hl + ev.size;
-                                st->pong_pending = true;
-                        }
+                        if (!st->close_sent)
+                                web_out_pong(&st->down, ev.data, ev.size);
                         break;
                 case WS_EVENT_PONG:
                         st->ping_asked = 0;
@@ -304,14 +254,14 @@ static void read_client(struct web_stream *st) {
 }
 
 static void read_rfb(struct web_stream *st) {
-        size_t room = down_room(st), want;
+        size_t room = web_out_room(&st->down), want;
         uint8_t h[WS_HEADER_MAX];
         size_t hl;
         ssize_t n;
 
-        if (room < DOWN_READ_MIN + WS_HEADER_MAX + CONTROL_RESERVE)
+        if (room < DOWN_READ_MIN + WS_HEADER_MAX + WEB_OUT_CONTROL_RESERVE)
                 return;
-        want = room - WS_HEADER_MAX - CONTROL_RESERVE;
+        want = room - WS_HEADER_MAX - WEB_OUT_CONTROL_RESERVE;
         if (want > sizeof st->server->scratch)
                 want = sizeof st->server->scratch;
         n = recv(st->rfb, st->server->scratch, want, 0);
@@ -327,8 +277,8 @@ static void read_rfb(struct web_stream *st) {
                 return;
         }
         hl = ws_frame_header(WS_OP_BINARY, (uint64_t) n, h);
-        down_append(st, h, hl);
-        down_append(st, st->server->scratch, (size_t) n);
+        web_out_append(&st->down, h, hl);
+        web_out_append(&st->down, st->server->scratch, (size_t) n);
         rfb_relay_stamp(&st->relay);
 }
 
@@ -344,7 +294,7 @@ static void stream_update(struct web_stream *st) {
         if (st->rfb >= 0 && flush_rfb(st) < 0)
                 stream_close(st, WS_CLOSE_DESKTOP_STOPPED, "desktop stopped");
 
-        out_pending = st->down_start < st->down_end || st->close_size || st->pong_pending || st->ping_pending;
+        out_pending = web_out_pending(&st->down);
         /* Gone without a close frame, or both close frames exchanged (sent, then the server closes first). */
         if (st->client_eof || (st->close_sent && st->close_received && !out_pending)) {
                 stream_free(st);
@@ -356,7 +306,7 @@ static void stream_update(struct web_stream *st) {
         if (out_pending)
                 client |= EPOLLOUT;
         if (st->rfb >= 0) {
-                if (down_room(st) >= DOWN_READ_MIN + WS_HEADER_MAX + CONTROL_RESERVE)
+                if (web_out_room(&st->down) >= DOWN_READ_MIN + WS_HEADER_MAX + WEB_OUT_CONTROL_RESERVE)
                         rfb |= EPOLLIN;
                 if (st->up_start < st->up_end)
                         rfb |= EPOLLOUT;
@@ -406,7 +356,7 @@ static int on_timer(sd_event_source *src, uint64_t usec, void *userdata) {
         }
         if (!st->ping_asked && now - st->last_rx >= interval) {
                 st->ping_asked = now;
-                st->ping_pending = true;
+                st->down.ping_pending = true;
         }
         (void) sd_event_source_set_time(src, (st->ping_asked ?: st->last_rx) + interval);
         (void) sd_event_source_set_enabled(src, SD_EVENT_ONESHOT);
@@ -462,7 +412,7 @@ int web_stream_new(struct web_server *s, struct web_profile *p, struct web_sessi
         struct web_stream *st;
         int r;
 
-        if (n_head + CONTROL_RESERVE > DOWN_SIZE || n_early > IN_SIZE) {
+        if (n_head + WEB_OUT_CONTROL_RESERVE > WEB_OUT_SIZE || n_early > IN_SIZE) {
                 safe_close(rfb_fd);
                 return -E2BIG;
         }
@@ -494,7 +444,7 @@ int web_stream_new(struct web_server *s, struct web_profile *p, struct web_sessi
         ws_parser_init(&st->ws, WEB_FRAME_MAX);
         rfb_relay_init(&st->relay, p->name, st->viewer, p->dirfd, p->max_cut_text);
         web_stream_lease_changed(st);
-        down_append(st, head, n_head);
+        web_out_append(&st->down, head, n_head);
         memcpy(st->in, early, n_early);
         st->in_end = n_early;
 

@@ -31,7 +31,8 @@
  * refusals: an HTTP status, or a close code on a WebSocket upgrade),
  * web-auth.c (Host and Origin), web-static.c (noVNC's files, the lease
  * as JSON, the RFB socket),
- * web-stream.c (the WebSocket-RFB bridge), web-session.c, web-page.c;
+ * web-stream.c (the WebSocket-RFB bridge), web-devtools.c (the DevTools relay), web-out.c (their way out to
+ * the client: frames and control frames in one fixed buffer), web-session.c, web-page.c;
  * for a profile placed through an exec prefix, web-placed.c (children of
  * the CLI that run the verbs there) and web-placed-lease.c (its lease routes).
  */
