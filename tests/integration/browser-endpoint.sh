@@ -161,6 +161,11 @@ t_is "$?" 3 "while a human holds control, browser endpoint is refused (exit 3)"
 t_match "$(raw "$BEFORE" first)" "human_has_control" "a URL minted before the take reaches only the browser's fence"
 "$BOTDESK" lease "$P" release --viewer v >/dev/null
 
+# The launcher's SIGTERM ends the browser with it: Chromium rewrites its environment (its process title),
+# so no sweep by the desktop's variables would find a browser left behind.
+kill -TERM "$B"
+t_ok "the browser's launcher ends on SIGTERM, the browser with it (waited 10 s)" wait_for 10 sh -c "! kill -0 $B 2>/dev/null"
+wait "$B" 2>/dev/null
 kill -TERM "$WEB_PID"
 wait "$WEB_PID"
 t_is "$?" 0 "botdesk web exits 0"
