@@ -90,10 +90,7 @@ int mcp_a11y_tool(void *userdata, const char *tool, const struct json_value *arg
                 if (code != EXIT_OK)
                         return mcp_result_error_take(res, error ? TAKE_PTR(error) : strdup("Out of memory."));
                 if (!cli_action_still_valid(a->dirfd, &admitted))
-                        return mcp_result_error_take(res, strdup_printf("{\"ok\": false, \"suppressed\": \"human_has_control\", "
-                                                               "\"error\": \"A human took control of this screen "
-                                                               "while %s ran; its result is void.\"}",
-                                                               tool));
+                        return mcp_tool_voided(res, tool, "its result is void");
                 activity_stamp(a->dirfd);
                 f = open_memstream(&text, &size);
                 if (!f)

@@ -60,9 +60,7 @@ static const char *path_arg(const struct json_value *args, const char *tool, boo
 }
 
 static int void_result(struct mcp_result *res, const char *tool) {
-        return mcp_result_error_take(res, strdup_printf("{\"ok\": false, \"suppressed\": \"human_has_control\", \"error\": \"A "
-                                               "human took control of this screen while %s ran; nothing was %s.\"}",
-                                               tool, streq(tool, "file_upload") ? "written" : "read"));
+        return mcp_tool_voided(res, tool, streq(tool, "file_upload") ? "nothing was written" : "nothing was read");
 }
 
 /* Why path cannot be used, as the model reads it. */

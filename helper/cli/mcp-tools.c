@@ -335,6 +335,12 @@ bool mcp_tool_admit(struct agent *a, const char *tool, struct lease *admitted, s
         return false;
 }
 
+int mcp_tool_voided(struct mcp_result *res, const char *tool, const char *voided) {
+        return mcp_result_error_take(res, strdup_printf("{\"ok\": false, \"suppressed\": \"human_has_control\", "
+                                                        "\"error\": \"A human took control of this screen while %s "
+                                                        "ran; %s.\"}", tool, voided));
+}
+
 static void space(void *userdata, struct mcp_space *ret) {
         struct agent *a = userdata;
         *ret = a->space;

@@ -24,5 +24,12 @@ extern const size_t mcp_desktop_tools_n;
  */
 bool mcp_tool_admit(struct agent *a, const char *tool, struct lease *admitted, struct mcp_result *res, int *ret);
 
+/*
+ * The error result of such a tool whose control moved while it ran:
+ * {"ok": false, "suppressed": "human_has_control", "error": "A human took
+ * control of this screen while TOOL ran; VOIDED."}. Returns 0, or -ENOMEM.
+ */
+int mcp_tool_voided(struct mcp_result *res, const char *tool, const char *voided);
+
 /* s serving a's desktop with those rows, offered as a's [agent] mcp_tools says. */
 void mcp_desktop_server_init(struct mcp_server *s, struct agent *a);

@@ -179,9 +179,7 @@ int mcp_wait_tool(void *userdata, const char *tool, const struct json_value *arg
         if (r < 0)
                 return mcp_result_error_take(res, strdup("The X connection to the desktop broke."));
         if (outcome == WAIT_SUPPRESSED || !cli_action_still_valid(a->dirfd, &admitted))
-                return mcp_result_error_take(res, strdup_printf("{\"ok\": false, \"suppressed\": \"human_has_control\", "
-                                                               "\"error\": \"A human took control of this screen "
-                                                               "while %s waited; its result is void.\"}", tool));
+                return mcp_tool_voided(res, tool, "its result is void");
         if (outcome == WAIT_TIMED_OUT) {
                 _cleanup_free_ char *text = NULL;
                 struct json_mem j;
