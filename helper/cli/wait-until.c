@@ -305,7 +305,7 @@ int wait_until(const struct wait_target *t, const struct wait_condition *c, unsi
         bool screen = c->kind >= WAIT_A11Y, tree = c->kind == WAIT_A11Y || c->kind == WAIT_TEXT;
         bool by_windows = c->kind <= WAIT_GONE || tree;
         /* Look at the start; then whenever what the condition reads may have changed. */
-        bool dirty = true, quiet_look = false;
+        bool dirty = true;
         unsigned long long start = now_usec(), seen_change = 0;
         struct windows w = {};
         xcb_get_window_attributes_reply_t *attrs = NULL;
@@ -336,8 +336,7 @@ int wait_until(const struct wait_target *t, const struct wait_condition *c, unsi
                 };
                 unsigned long long now, until = deadline, again;
 
-                if (dirty || quiet_look) {
-                        m->looks++;
+                if (dirty) {
                         if (c->kind <= WAIT_GONE)
                                 r = look_windows(t, &w, c, m);
                         else if (tree)
@@ -346,7 +345,7 @@ int wait_until(const struct wait_target *t, const struct wait_condition *c, unsi
                                 r = look_a11y(t, c, m, ret_error);
                         if (r < 0 || r == 1)
                                 break;
-                        dirty = quiet_look = false;
+                        dirty = false;
                 }
 
                 take_events(t, &w, xcb_poll_for_event, screen, by_windows, &dirty);
@@ -384,7 +383,7 @@ int wait_until(const struct wait_target *t, const struct wait_condition *c, unsi
                         }
                         if (tree && seen_change && now >= quiet_end && s->n_pending == 0) {
                                 /* Quiet after a change: the last look of this change. */
-                                quiet_look = true;
+                                dirty = true;
                                 seen_change = 0;
                                 s->last_change = 0;
                                 s->since = now;
@@ -412,11 +411,11 @@ int wait_until(const struct wait_target *t, const struct wait_condition *c, unsi
                         break;
                 }
         }
+        /* Out of the loop: matched (1) or failed (-errno). */
         if (r == 1) {
                 *ret = WAIT_MATCHED;
                 r = 0;
-        } else if (r == 0)
-                r = -EIO;
+        }
 out:
         m->ms = (unsigned) ((now_usec() - start) / 1000);
         if (by_windows) {

@@ -35,6 +35,8 @@
 #define WAIT_CONDITIONS "window=TITLE|gone=TITLE|a11y=ROLE:NAME|text=STRING|quiet[=MS]|changed"
 #define WAIT_QUIET_MS_MAX 60000u
 
+/* In this order: the window list's (up to WAIT_GONE), then those that read the screen (from WAIT_A11Y on),
+ * the first two of them through the accessibility tree; wait-until.c compares kinds by it. */
 enum wait_kind {
         WAIT_WINDOW,
         WAIT_GONE,
@@ -81,7 +83,6 @@ struct wait_match {
         bool have_bounds;
         int x, y, width, height;        /* its bounds, screen pixels */
         unsigned ms;                    /* from the start of the wait */
-        unsigned looks;                 /* how often the condition was evaluated */
 };
 
 void wait_match_done(struct wait_match *m);
