@@ -169,6 +169,14 @@ const struct bd_config *cli_config(const struct bd_config *given, const char *pr
         return cli_load_config(profile, storage) < 0 ? NULL : storage;
 }
 
+enum cli_desktop_place cli_desktop_place(const struct bd_config *given, const char *profile) {
+        _cleanup_(config_done) struct bd_config storage = {};
+        const struct bd_config *c = cli_config(given, profile, &storage);
+
+        return !c ? CLI_PLACE_HERE : c->remote ? CLI_PLACE_REMOTE : c->placement == PLACEMENT_EXEC ? CLI_PLACE_EXEC
+                                                                                                  : CLI_PLACE_HERE;
+}
+
 int cli_load_config(const char *profile, struct bd_config *c) {
         struct config_errors errs = {};
         const struct config_sources src = {};

@@ -102,6 +102,15 @@ int cli_load_config(const char *profile, struct bd_config *c);
  * cli_load_config() does. NULL when it has errors. */
 const struct bd_config *cli_config(const struct bd_config *given, const char *profile, struct bd_config *storage);
 
+/* Where the profile's desktop is, by its configuration (given, else read): a configuration with errors
+ * reads as here, for the verb to say them. */
+enum cli_desktop_place {
+        CLI_PLACE_HERE,
+        CLI_PLACE_EXEC,         /* placement = exec: through its prefix */
+        CLI_PLACE_REMOTE,       /* remote =: a VNC server botdesk did not start */
+};
+enum cli_desktop_place cli_desktop_place(const struct bd_config *given, const char *profile);
+
 /* The profile's paths, its runtime dir created and verified private, opened
  * (O_DIRECTORY, O_CLOEXEC) into *ret_fd. Says what is wrong on failure. */
 int cli_open_profile(const char *profile, struct bd_paths *p, int *ret_fd);

@@ -31,6 +31,7 @@ int verb_browser(const struct cli_args *a) {
         _cleanup_close_ int dirfd = -EBADF, tickets = -EBADF;
         const char *profile = a->operand, *ws;
         char token[TICKET_TOKEN_LEN + 1];
+        enum cli_desktop_place place;
         struct lease admitted;
         struct stat st;
         unsigned ttl;
@@ -42,19 +43,12 @@ int verb_browser(const struct cli_args *a) {
         }
         if (cli_check_profile(profile) < 0)
                 return EXIT_USAGE;
-        {
-                struct bd_config storage = {};
-                const struct bd_config *c = cli_config(a->config, profile, &storage);
-                const char *elsewhere = !c ? NULL : c->remote ? "fronts a VNC server botdesk did not start"
-                                        : c->placement == PLACEMENT_EXEC ? "is placed through an exec prefix" : NULL;
-
-                if (elsewhere)
-                        log_error("Profile %s %s: its browser's DevTools are not served through botdesk web yet.",
-                                  profile, elsewhere);
-                if (c == &storage)
-                        config_done(&storage);
-                if (elsewhere)
-                        return EXIT_REFUSED;
+        place = cli_desktop_place(a->config, profile);
+        if (place != CLI_PLACE_HERE) {
+                log_error("Profile %s %s: its browser's DevTools are not served through botdesk web yet.", profile,
+                          place == CLI_PLACE_REMOTE ? "fronts a VNC server botdesk did not start"
+                                                    : "is placed through an exec prefix");
+                return EXIT_REFUSED;
         }
         r = running_desktop_open(profile, &p, &dirfd);
         if (r == EXIT_OK)

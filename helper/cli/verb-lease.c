@@ -134,12 +134,8 @@ int verb_lease(const struct cli_args *a) {
 
         if (streq(action, "take")) {
                 _cleanup_(helper_record_done) struct helper_record rec = {};
-                struct bd_config storage = {};
-                const struct bd_config *c = cli_config(a->config, profile, &storage);
-                bool remote = c && c->remote;
+                bool remote = cli_desktop_place(a->config, profile) == CLI_PLACE_REMOTE;
 
-                if (c == &storage)
-                        config_done(&storage);
                 /* Control of a screen that is not there is no control: the
                  * human would type into nothing (said: not running). A VNC
                  * server botdesk did not start is there as far as it knows. */

@@ -355,16 +355,11 @@ int verb_thumbnail(const struct cli_args *args) {
                 return EXIT_USAGE;
         }
         {
-                struct bd_config storage = {};
+                _cleanup_(config_done) struct bd_config storage = {};
                 const struct bd_config *cfg = cli_config(args->config, o.profile, &storage);
-                bool remote = cfg && cfg->remote;
 
-                if (remote)
-                        r = remote_thumbnail(args, &o, cfg);
-                if (cfg == &storage)
-                        config_done(&storage);
-                if (remote)
-                        return r;
+                if (cfg && cfg->remote)
+                        return remote_thumbnail(args, &o, cfg);
         }
 
         r = cli_start_on_demand(o.profile, o.start);
