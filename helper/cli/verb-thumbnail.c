@@ -217,6 +217,58 @@ static int write_json(const struct thumbnail_options *o, const char *revision, b
         return 0;
 }
 
+/*
+ * The data URL the options ask for, new in *ret (NULL when none): with
+ * --json (and no -o) for its line; with --data-url alone as what is
+ * written, one line of text like every other output of the CLI.
+ */
+static int make_data_url(const struct thumbnail_options *o, const uint8_t *image, size_t size, char **ret) {
+        _cleanup_free_ char *url = NULL;
+        size_t n;
+        char *line;
+
+        *ret = NULL;
+        if (!o->data_url && !(o->json && !o->output))
+                return 0;
+        url = thumb_data_url(o->encoding, image, size);
+        if (!url)
+                return -ENOMEM;
+        if (o->data_url && !o->json) {
+                n = strlen(url);
+                line = realloc(url, n + 2);
+                if (!line)
+                        return -ENOMEM;
+                url = line;
+                url[n] = '\n';
+                url[n + 1] = 0;
+        }
+        *ret = TAKE_PTR(url);
+        return 0;
+}
+
+/* The picture where the options say, once the gate let it out (img NULL: unchanged, --json's line alone):
+ * -o's file (0600: it shows whatever is on the agent's screen) and --json's line, --json's line with the data
+ * URL, or the image (the data URL's line with --data-url) on stdout. */
+static int write_picture(const struct thumbnail_options *o, int out_fd, const char *out_name, const void *image,
+                         size_t image_size, const char *url, const char *revision, bool reset,
+                         const struct thumb_image *img) {
+        const void *data = o->data_url && !o->json ? (const void *) url : image;
+        size_t size = o->data_url && !o->json ? strlen(url) : image_size;
+        int r;
+
+        if (!img)
+                return write_json(o, revision, false, NULL, NULL);
+        if (o->output)
+                r = write_file_atomic_at(out_fd, out_name, data, size, 0600);
+        else if (o->json)
+                return write_json(o, revision, reset, img, url);
+        else
+                return write_stdout(data, size);
+        if (r >= 0 && o->json)
+                r = write_json(o, revision, reset, img, NULL);
+        return r;
+}
+
 #define REMOTE_GRAB_SECONDS 10u
 
 /* The remote desktop's framebuffer, as verb_thumbnail() makes a local screen's picture. */
@@ -296,11 +348,8 @@ static int remote_thumbnail(const struct cli_args *args, const struct thumbnail_
                 log_error_errno(r, "Cannot make the picture of profile %s: %m", o->profile);
                 return EXIT_FAILED;
         }
-        if (o->data_url || (o->json && !o->output)) {
-                url = thumb_data_url(o->encoding, image, image_size);
-                if (!url)
-                        return log_oom(), EXIT_FAILED;
-        }
+        if (make_data_url(o, image, image_size, &url) < 0)
+                return log_oom(), EXIT_FAILED;
 
         /* A picture read across a takeover may show what the human typed: never written. */
         r = cli_action_done(dirfd, o->profile, "thumbnail", &admitted, false);
@@ -311,18 +360,7 @@ static int remote_thumbnail(const struct cli_args *args, const struct thumbnail_
         });
         if (r != EXIT_OK)
                 return r;
-        if (o->output)
-                r = write_file_atomic_at(out_fd, out_name, image, image_size, 0600);
-        else if (o->json)
-                r = write_json(o, NULL, false, &img, url);
-        else if (o->data_url) {
-                r = write_stdout(url, strlen(url));
-                if (r >= 0)
-                        r = write_stdout("\n", 1);
-        } else
-                r = write_stdout(image, image_size);
-        if (r >= 0 && o->output && o->json)
-                r = write_json(o, NULL, false, &img, NULL);
+        r = write_picture(o, out_fd, out_name, image, image_size, url, NULL, false, &img);
         if (r < 0) {
                 log_error_errno(r, "Cannot write %s: %m", o->output ?: "the thumbnail to standard output");
                 return EXIT_FAILED;
@@ -343,8 +381,7 @@ int verb_thumbnail(const struct cli_args *args) {
         struct lease admitted;
         _cleanup_(jpeg_stream_done) struct jpeg_stream js = {};
         unsigned long long t0 = now_usec(), t_checks, t_connect, t_grab, t_encode, t_write;
-        const void *data;
-        size_t image_size, data_size;
+        size_t image_size = 0;
         int screen, r;
 
         r = parse_options(args, &o);
@@ -443,29 +480,9 @@ int verb_thumbnail(const struct cli_args *args) {
         }
         t_encode = now_usec();
 
-        data = image;
-        data_size = image_size;
-        if (o.data_url || (o.json && !o.output)) {
-                char *end;
-
-                url = thumb_data_url(o.encoding, image, image_size);
-                if (!url) {
-                        log_error("Out of memory for the data URL.");
-                        return EXIT_FAILED;
-                }
-                /* One line of text, like every other output of the CLI. */
-                data_size = strlen(url);
-                if (o.json)
-                        goto done;
-                end = realloc(url, data_size + 2);
-                if (!end) {
-                        log_error("Out of memory for the data URL.");
-                        return EXIT_FAILED;
-                }
-                url = end;
-                url[data_size++] = '\n';
-                url[data_size] = 0;
-                data = url;
+        if (make_data_url(&o, image, image_size, &url) < 0) {
+                log_error("Out of memory for the data URL.");
+                return EXIT_FAILED;
         }
 
 done:
@@ -479,18 +496,7 @@ done:
         if (r != EXIT_OK)
                 return r;
 
-        /* 0600: a thumbnail shows whatever is on the agent's screen (pages,
-         * tokens, mail); it is as private as the desktop's own files. */
-        if (unchanged)
-                r = write_json(&o, revision, false, NULL, NULL);
-        else if (o.output)
-                r = write_file_atomic_at(out_fd, out_name, data, data_size, 0600);
-        else if (o.json)
-                r = write_json(&o, revision, reset, &img, url);
-        else
-                r = write_stdout(data, data_size);
-        if (r >= 0 && o.output && o.json && !unchanged)
-                r = write_json(&o, revision, reset, &img, NULL);
+        r = write_picture(&o, out_fd, out_name, image, image_size, url, revision, reset, unchanged ? NULL : &img);
         if (r < 0) {
                 log_error_errno(r, "Cannot write %s: %m", o.output ?: "the thumbnail to standard output");
                 return EXIT_FAILED;
