@@ -87,6 +87,21 @@ static int parse_ticket(char *text, struct ticket *ret) {
         return have_p && have_v && have_e ? 0 : -EBADMSG;
 }
 
+const char *ticket_problem(int error) {
+        switch (error) {
+        case -ENOENT:
+                return "unknown or already used";
+        case -ETIME:
+                return "expired";
+        case -EXDEV:
+                return "for another profile";
+        case -EINVAL:
+                return "missing or malformed";
+        default:
+                return "unreadable";
+        }
+}
+
 int ticket_sweep_at(int dirfd, unsigned long long now) {
         _cleanup_closedir_ DIR *d = NULL;
         struct dirent *de;

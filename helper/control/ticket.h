@@ -106,5 +106,9 @@ int ticket_redeem_devtools_at(int dirfd, const char *token, const char *profile,
 int ticket_check_devtools_at(int dirfd, const char *token, const char *profile, unsigned long long now,
                              struct ticket *ret);
 
+/* What a refused ticket or token is, in a few words for its holder: the error of ticket_redeem_at() and the
+ * checks ("expired", "for another profile", ...). */
+const char *ticket_problem(int error);
+
 /* Remove tickets expired at now; returns how many. */
 int ticket_sweep_at(int dirfd, unsigned long long now);

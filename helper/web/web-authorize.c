@@ -51,10 +51,7 @@ int web_authorize(struct web_conn *c, const char *profile, const char *scope, st
                         return 401;
                 }
                 if (r < 0) {
-                        const char *why = r == -ENOENT ? "unknown or already used" :
-                                          r == -ETIME ? "expired" :
-                                          r == -EXDEV ? "for another profile" :
-                                          r == -EINVAL ? "malformed" : "unreadable";
+                        const char *why = ticket_problem(r);
                         log_info("Refused a ticket for %s: %s.", profile, why);
                         web_refuse(c, 403, WS_CLOSE_BAD_TICKET, why, "botdesk web: this ticket is %s. Ask for a new one "
                                "(botdesk web ticket %s --viewer ID).\n", why, profile);

@@ -379,9 +379,7 @@ void web_devtools_serve(struct web_conn *c, const char *profile, const void *ear
         r = http_query_get(c->req.query, "ticket", token, sizeof token);
         r = r <= 0 ? -EINVAL : ticket_check_devtools_at(c->server->ticket_dirfd, token, profile, realtime_usec(), &t);
         if (r < 0) {
-                const char *why = r == -ENOENT ? "unknown or already used" : r == -ETIME ? "expired" :
-                                  r == -EXDEV ? "for another profile" : r == -EINVAL ? "missing or malformed" :
-                                  "unreadable";
+                const char *why = ticket_problem(r);
 
                 explicit_bzero(token, sizeof token);
                 log_info("Refused a DevTools ticket for %s: %s.", profile, why);
@@ -428,7 +426,7 @@ void web_devtools_serve(struct web_conn *c, const char *profile, const void *ear
         r = ticket_redeem_devtools_at(c->server->ticket_dirfd, token, profile, realtime_usec(), &t);
         explicit_bzero(token, sizeof token);
         if (r < 0) {
-                web_refuse(c, 403, WS_CLOSE_BAD_TICKET, "unknown or already used",
+                web_refuse(c, 403, WS_CLOSE_BAD_TICKET, ticket_problem(r),
                            "botdesk web: this DevTools ticket was used meanwhile.\n");
                 return;
         }
