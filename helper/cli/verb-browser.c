@@ -27,7 +27,7 @@
 int verb_browser(const struct cli_args *a) {
         _cleanup_(paths_done) struct bd_paths p = {};
         _cleanup_(helper_record_done) struct helper_record rec = {};
-        _cleanup_free_ char *base = NULL, *url = NULL;
+        _cleanup_free_ char *base = NULL, *url = NULL, *full = NULL;
         _cleanup_close_ int dirfd = -EBADF, tickets = -EBADF;
         const char *profile = a->operand, *ws;
         char token[TICKET_TOKEN_LEN + 1];
@@ -77,15 +77,13 @@ int verb_browser(const struct cli_args *a) {
         ws = url ? startswith(url, "http://") : NULL;
         if (url && !ws)
                 log_warning("botdesk web says it listens at %s; printing the path alone.", url);
+        full = strdup_printf("%s%s/%s/devtools/browser?ticket=%s", ws ? "ws://" : "", ws ?: "", profile, token);
+        explicit_bzero(token, sizeof token);
+        if (!full)
+                return log_oom(), EXIT_FAILED;
         if (a->json) {
-                _cleanup_free_ char *full = strdup_printf("%s%s/%s/devtools/browser?ticket=%s", ws ? "ws://" : "",
-                                                          ws ?: "", profile, token);
                 struct json j;
 
-                if (!full) {
-                        explicit_bzero(token, sizeof token);
-                        return log_oom(), EXIT_FAILED;
-                }
                 json_init(&j, stdout);
                 json_object_begin(&j);
                 json_kv_string(&j, "profile", profile);
@@ -94,10 +92,9 @@ int verb_browser(const struct cli_args *a) {
                 json_kv_int(&j, "epoch", (long long) admitted.epoch);
                 json_object_end(&j);
                 putchar('\n');
-                explicit_bzero(full, strlen(full));
         } else
-                printf("%s%s/%s/devtools/browser?ticket=%s\n", ws ? "ws://" : "", ws ?: "", profile, token);
-        explicit_bzero(token, sizeof token);
+                puts(full);
+        explicit_bzero(full, strlen(full));
         if (!ws)
                 log_info("No botdesk web on TCP here: the URL is a path for the gateway's proxy in front of "
                          "botdesk web's socket.");
