@@ -385,8 +385,7 @@ int wait_until(const struct wait_target *t, const struct wait_condition *c, unsi
                                 /* Quiet after a change: the last look of this change. */
                                 dirty = true;
                                 seen_change = 0;
-                                s->last_change = 0;
-                                s->since = now;
+                                settle_rearm(s);
                                 continue;
                         }
                         if (again && again < until)

@@ -27,3 +27,6 @@ int settle_wait(struct settle *s, unsigned quiet_ms, unsigned cap_ms, enum settl
 unsigned long long settle_poll(struct settle *s) {
         return 0;
 }
+
+void settle_rearm(struct settle *s) {
+}

@@ -245,6 +245,11 @@ unsigned long long settle_poll(struct settle *s) {
         return s->n_pending > 0 ? s->next_read : 0;
 }
 
+void settle_rearm(struct settle *s) {
+        s->since = now_usec();
+        s->last_change = 0;
+}
+
 int settle_wait(struct settle *s, unsigned quiet_ms, unsigned cap_ms, enum settle_state *ret, unsigned *ret_ms) {
         unsigned long long cap = s->since + (unsigned long long) cap_ms * 1000ull;
 

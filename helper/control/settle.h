@@ -97,6 +97,10 @@ int settle_wait(struct settle *s, unsigned quiet_ms, unsigned cap_ms, enum settl
  */
 unsigned long long settle_poll(struct settle *s);
 
+/* For such a caller: count the quiet time and changes from now on, as settle_begin() does, but without taking
+ * the connection's queued events (they are the caller's). */
+void settle_rearm(struct settle *s);
+
 static inline const char *settle_state_name(enum settle_state st) {
         switch (st) {
         case SETTLE_SETTLED:
