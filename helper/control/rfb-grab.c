@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
 #include <poll.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "rfb-grab.h"
@@ -72,40 +74,66 @@ static int fail(const char **ret_problem, const char *problem, int r) {
         return r;
 }
 
-int rfb_grab(int fd, const char *password, unsigned long long deadline, struct rfb_framebuffer *fb, char **ret_name,
-             const char **ret_problem) {
-        _cleanup_(rfb_client_done) struct rfb_client c = {};
-        struct rfb_update_reader rd;
-        uint8_t buf[64 * 1024], out[64];
+int rfb_handshake(int fd, const char *password, unsigned long long deadline, struct rfb_client *c,
+                  uint8_t rest[static RFB_HANDSHAKE_READ], size_t *ret_rest, const char **ret_problem) {
+        uint8_t out[64];
         ssize_t n = 0, used = 0;
         size_t k;
         int r;
 
-        *fb = (struct rfb_framebuffer) {};
-        r = rfb_client_init(&c, password);
+        *ret_rest = 0;
+        r = rfb_client_init(c, password);
         if (r < 0)
                 return fail(ret_problem, "the password has a character that is not Latin-1, which RFB cannot send", r);
-        while (c.state != RFB_CLIENT_READY) {
-                n = read_some(fd, buf, sizeof buf, deadline);
+        while (c->state != RFB_CLIENT_READY) {
+                n = read_some(fd, rest, RFB_HANDSHAKE_READ, deadline);
                 if (n == -ETIMEDOUT)
-                        return fail(ret_problem, "the server did not finish the handshake in time", -ETIMEDOUT);
-                if (n <= 0)
-                        return fail(ret_problem, "the server closed the connection during the handshake",
-                                    n < 0 ? (int) n : -ECONNRESET);
-                used = rfb_client_feed(&c, buf, (size_t) n);
-                while ((k = rfb_client_take_out(&c, out, sizeof out)) > 0)
-                        if (write_some(fd, out, k, deadline) < 0)
-                                return fail(ret_problem, "cannot write to the server", -EPIPE);
-                if (used < 0)
-                        return fail(ret_problem, c.problem, (int) used);
+                        r = fail(ret_problem, "the server did not finish the handshake in time", -ETIMEDOUT);
+                else if (n <= 0)
+                        r = fail(ret_problem, "the server closed the connection during the handshake",
+                                 n < 0 ? (int) n : -ECONNRESET);
+                else {
+                        used = rfb_client_feed(c, rest, (size_t) n);
+                        while ((k = rfb_client_take_out(c, out, sizeof out)) > 0 && r >= 0)
+                                if (write_some(fd, out, k, deadline) < 0)
+                                        r = fail(ret_problem, "cannot write to the server", -EPIPE);
+                        if (r >= 0 && used < 0)
+                                r = fail(ret_problem, c->problem, (int) used);
+                }
+                if (r < 0) {
+                        explicit_bzero(out, sizeof out);
+                        rfb_client_done(c);
+                        return r;
+                }
         }
+        explicit_bzero(out, sizeof out);
+        /* What came after ServerInit in the last read is the session's. */
+        memmove(rest, rest + used, (size_t) (n - used));
+        *ret_rest = (size_t) (n - used);
+        return 0;
+}
 
+int rfb_grab(int fd, const char *password, unsigned long long deadline, struct rfb_framebuffer *fb, char **ret_name,
+             const char **ret_problem) {
+        _cleanup_(rfb_client_done) struct rfb_client c = {};
+        _cleanup_free_ uint8_t *buf = malloc(RFB_HANDSHAKE_READ);
+        struct rfb_update_reader rd;
+        uint8_t out[64];
+        size_t rest;
+        ssize_t n;
+        int r;
+
+        *fb = (struct rfb_framebuffer) {};
+        if (!buf)
+                return fail(ret_problem, "out of memory", -ENOMEM);
+        r = rfb_handshake(fd, password, deadline, &c, buf, &rest, ret_problem);
+        if (r < 0)
+                return r;
         r = rfb_framebuffer_init(fb, c.width, c.height);
         if (r < 0)
                 return fail(ret_problem, "out of memory for the framebuffer", r);
         rfb_update_reader_init(&rd);
-        k = rfb_request_pixel_format(out);
-        r = write_some(fd, out, k, deadline);
+        r = write_some(fd, out, rfb_request_pixel_format(out), deadline);
         if (r >= 0)
                 r = write_some(fd, out, rfb_request_encodings(out), deadline);
         if (r >= 0)
@@ -114,13 +142,12 @@ int rfb_grab(int fd, const char *password, unsigned long long deadline, struct r
                 rfb_framebuffer_done(fb);
                 return fail(ret_problem, "cannot write to the server", -EPIPE);
         }
-        /* What came after ServerInit in the last read is the session's. */
-        if (n > used && rfb_update_feed(&rd, fb, buf + used, (size_t) (n - used)) < 0) {
+        if (rest > 0 && rfb_update_feed(&rd, fb, buf, rest) < 0) {
                 rfb_framebuffer_done(fb);
                 return fail(ret_problem, "the server sent a message botdesk cannot read", -EPROTO);
         }
         while (rd.updates == 0) {
-                n = read_some(fd, buf, sizeof buf, deadline);
+                n = read_some(fd, buf, RFB_HANDSHAKE_READ, deadline);
                 if (n <= 0 || rfb_update_feed(&rd, fb, buf, (size_t) n) < 0) {
                         rfb_framebuffer_done(fb);
                         return fail(ret_problem,

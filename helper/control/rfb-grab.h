@@ -17,3 +17,14 @@
  */
 int rfb_grab(int fd, const char *password, unsigned long long deadline, struct rfb_framebuffer *fb, char **ret_name,
              const char **ret_problem);
+
+/* What one read of the handshake takes: the rest of it after ServerInit is the session's. */
+#define RFB_HANDSHAKE_READ (64u * 1024u)
+
+/*
+ * The handshake alone, as rfb_grab() does it: 0 with *c ready (the
+ * caller's to rfb_client_done()) and what the server sent after ServerInit
+ * in rest (*ret_rest bytes); else as rfb_grab(), *c done.
+ */
+int rfb_handshake(int fd, const char *password, unsigned long long deadline, struct rfb_client *c,
+                  uint8_t rest[static RFB_HANDSHAKE_READ], size_t *ret_rest, const char **ret_problem);

@@ -89,3 +89,23 @@ int remote_target_parse(const char *value, struct remote_target *ret, const char
         *ret = t;
         return 0;
 }
+
+/* An IPv4 address (host order) in the ranges a VNC server of one's own usually sits in. */
+static bool ipv4_private(uint32_t a) {
+        return (a >> 24) == 10 || (a >> 24) == 127 || (a >> 20) == (172u << 4 | 1u) || (a >> 16) == (192u << 8 | 168u) ||
+               (a >> 22) == (100u << 2 | 1u) /* 100.64.0.0/10 */ || (a >> 16) == (169u << 8 | 254u);
+}
+
+bool remote_target_public(const struct remote_target *t) {
+        if (t->kind != REMOTE_ADDRESS)
+                return false;
+        if (t->address.ss_family == AF_INET)
+                return !ipv4_private(ntohl(((const struct sockaddr_in *) &t->address)->sin_addr.s_addr));
+        const struct in6_addr *a = &((const struct sockaddr_in6 *) &t->address)->sin6_addr;
+
+        if (IN6_IS_ADDR_V4MAPPED(a))
+                return !ipv4_private((uint32_t) a->s6_addr[12] << 24 | (uint32_t) a->s6_addr[13] << 16 |
+                                     (uint32_t) a->s6_addr[14] << 8 | a->s6_addr[15]);
+        /* fc00::/7 unique local, fe80::/10 link-local, ::1 */
+        return !(IN6_IS_ADDR_LOOPBACK(a) || (a->s6_addr[0] & 0xfe) == 0xfc || IN6_IS_ADDR_LINKLOCAL(a));
+}

@@ -29,3 +29,14 @@ struct remote_target {
 
 /* Parses value: 0, or -EINVAL with *ret_problem the rule it breaks (for a FILE:LINE error). */
 int remote_target_parse(const char *value, struct remote_target *ret, const char **ret_problem);
+
+/*
+ * Whether t is an address outside the private ranges (10/8, 172.16/12,
+ * 192.168/16, 100.64/10, link-local, loopback; fc00::/7, fe80::/10, ::1):
+ * RFB crosses the network in clear, so such a peer is warned about
+ * (exec: carries it through the command's own transport: never).
+ */
+bool remote_target_public(const struct remote_target *t);
+
+#define REMOTE_PUBLIC_WARNING "the VNC server is at a public address and RFB crosses the network unencrypted; " \
+                              "prefer remote = exec:ssh HOST nc 127.0.0.1 PORT"
