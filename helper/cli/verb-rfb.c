@@ -35,6 +35,7 @@
 #include "lease-watch.h"
 #include "log.h"
 #include "profile.h"
+#include "remote-front.h"
 #include "rfb-relay.h"
 #include "running.h"
 #include "socket-util.h"
@@ -485,27 +486,15 @@ static int connect_rfb(const char *path) {
         return TAKE_FD(fd);
 }
 
-static int load_max_cut_text(const char *profile, unsigned *ret) {
-        _cleanup_(config_done) struct bd_config c = {};
-        struct config_errors errs = {};
-        const struct config_sources src = {};
-        int r;
-
-        r = config_load(&c, profile, &src, &errs);
-        if (r < 0) {
-                config_errors_print(&errs, stderr);
-                log_error("The configuration has errors; fix them (botdesk config check lists them all).");
-        }
-        config_errors_done(&errs);
-        *ret = c.max_cut_text;
-        return r;
-}
-
 int verb_rfb(const struct cli_args *a) {
         const char *profile = a->operand, *viewer = a->viewer;
         _cleanup_(paths_done) struct bd_paths p = {};
         _cleanup_(helper_record_done) struct helper_record rec = {};
+        _cleanup_(config_done) struct bd_config storage = {};
+        /* Closed after the bridge, which owns the session's fd: then the front is reaped. */
+        _cleanup_(remote_front_close) struct remote_front front = { .fd = -EBADF };
         _cleanup_(bridge_free) struct bridge *b = NULL;
+        const struct bd_config *cfg;
         unsigned max_cut_text;
         sigset_t mask;
         int r;
@@ -520,8 +509,10 @@ int verb_rfb(const struct cli_args *a) {
                 log_error("Invalid viewer id: use 1-%d bytes without control characters.", LEASE_VIEWER_MAX);
                 return EXIT_USAGE;
         }
-        if (load_max_cut_text(profile, &max_cut_text) < 0)
+        cfg = cli_config(a->config, profile, &storage);
+        if (!cfg)
                 return EXIT_USAGE;
+        max_cut_text = cfg->max_cut_text;
 
         b = calloc(1, sizeof *b);
         if (!b) {
@@ -539,12 +530,18 @@ int verb_rfb(const struct cli_args *a) {
                 .relay = { -EBADF, -EBADF },
         };
 
-        r = running_desktop_open(profile, &p, &b->dirfd);
-        if (r != EXIT_OK)
-                return r;
-        r = running_desktop_helper(profile, b->dirfd, &rec);
-        if (r != EXIT_OK)
-                return r;
+        if (cfg->remote) {
+                /* A VNC server botdesk did not start: its lease lives here, as a local desktop's. */
+                if (cli_open_profile(profile, &p, &b->dirfd) < 0)
+                        return EXIT_FAILED;
+        } else {
+                r = running_desktop_open(profile, &p, &b->dirfd);
+                if (r != EXIT_OK)
+                        return r;
+                r = running_desktop_helper(profile, b->dirfd, &rec);
+                if (r != EXIT_OK)
+                        return r;
+        }
 
         /* Watch before the first read of the lease, so that no change falls
          * in between. The path names the directory we opened, whatever
@@ -568,7 +565,17 @@ int verb_rfb(const struct cli_args *a) {
                 return EXIT_REFUSED;
         }
 
-        b->sock = connect_rfb(p.rfb_socket);
+        if (cfg->remote) {
+                r = remote_front_open(profile, cfg, &front);
+                if (r != EXIT_OK)
+                        return r;
+                b->sock = TAKE_FD(front.fd);
+                if (fcntl(b->sock, F_SETFL, O_NONBLOCK) < 0) {
+                        log_error_errno(errno, "Cannot use the remote desktop's session: %m");
+                        return EXIT_FAILED;
+                }
+        } else
+                b->sock = connect_rfb(p.rfb_socket);
         if (b->sock == -ENOENT || b->sock == -ECONNREFUSED) {
                 log_error("Desktop %s has no RFB socket at %s yet; wait for `botdesk start %s` to return.", profile,
                           p.rfb_socket, profile);

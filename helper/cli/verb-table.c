@@ -140,8 +140,8 @@ static const struct verb verbs[] = {
           .remote_timeout = REMOTE_TIMEOUT_LEASE, .section = "Watching and control:", .run = verb_lease },
         { "rfb", "  rfb PROFILE [--viewer ID]     RFB on stdin/stdout, input only while ID holds\n"
           "                                the lease\n",
-          .options = OPT(OPT_VIEWER) | OPT(OPT_HELP), .words = "PROFILE", .placed = true, .remote_timeout = REMOTE_TIMEOUT_NONE,
-          .run = verb_rfb },
+          .options = OPT(OPT_VIEWER) | OPT(OPT_HELP), .words = "PROFILE", .placed = true, .serves_remote = true,
+          .remote_timeout = REMOTE_TIMEOUT_NONE, .run = verb_rfb },
         { "web",
           "  web [--listen SPEC]           noVNC and RFB over WebSocket for a browser\n"
           "                                (web ticket PROFILE --viewer ID: a viewer's URL)\n",

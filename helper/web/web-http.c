@@ -252,7 +252,7 @@ static void serve_upgrade(struct web_conn *c, const char *profile, struct web_se
                 return;
         }
         /* Placed: whether it runs is for the far side's `botdesk rfb` to say. */
-        if (!p->placed && (helper_record_read_at(p->dirfd, &rec) < 0 || helper_alive(p->dirfd, &rec) <= 0)) {
+        if (!p->placed && !p->remote && (helper_record_read_at(p->dirfd, &rec) < 0 || helper_alive(p->dirfd, &rec) <= 0)) {
                 web_profile_put(p);
                 web_refuse(c, 503, WS_CLOSE_DESKTOP_STOPPED, "desktop stopped",
                        "botdesk web: desktop %s is not running; start it with: botdesk start %s\n", profile, profile);
@@ -284,8 +284,8 @@ static void serve_upgrade(struct web_conn *c, const char *profile, struct web_se
                            "botdesk web: %s already has %d viewers.\n", profile, WEB_STREAMS_PER_PROFILE);
                 return;
         }
-        rfb = p->placed ? -EBADF : web_rfb_connect(p->dirfd);
-        if (rfb < 0 && !p->placed) {
+        rfb = p->placed || p->remote ? -EBADF : web_rfb_connect(p->dirfd);
+        if (rfb < 0 && !p->placed && !p->remote) {
                 web_profile_put(p);
                 web_respond_text(c, 503, NULL, "botdesk web: cannot connect to the RFB socket of %s: %s\n", profile,
                              strerror(-rfb));

@@ -48,7 +48,8 @@ static int profile_load_config(struct web_profile *p) {
         p->one_viewer = c.web_viewers == WEB_VIEWERS_ONE;
         p->max_cut_text = c.max_cut_text;
         p->origin = TAKE_PTR(c.web_origin);
-        p->placed = c.placement == PLACEMENT_EXEC;
+        p->placed = c.placement == PLACEMENT_EXEC && !c.remote;
+        p->remote = c.remote != NULL;
         return r;
 }
 
@@ -94,6 +95,16 @@ struct web_profile *web_profile_get(struct web_server *s, const char *name, int 
         }
         /* Its desktop is elsewhere: the lease comes from there (web-placed.c),
          * the agent's until the far side says otherwise. */
+        /* A VNC server botdesk did not start has no desktop here to make the
+         * dir: its lease's dir is made on first use, as the CLI makes it. */
+        if (p->remote) {
+                r = paths_ensure(&paths);
+                if (r < 0) {
+                        free(p->origin);
+                        free(p);
+                        goto fail;
+                }
+        }
         if (!p->placed) {
                 /* The base and the profile's dir verified ours, as every verb opens them. */
                 p->dirfd = paths_open_runtime(&paths, NULL);
@@ -106,7 +117,7 @@ struct web_profile *web_profile_get(struct web_server *s, const char *name, int 
                 /* A desktop started elsewhere left its owner record here: it is
                  * served through the CLI's verbs, which run the record only while
                  * it is the configured prefix (owner.h). */
-                p->placed = placed_by_record(p->dirfd);
+                p->placed = !p->remote && placed_by_record(p->dirfd);
                 if (p->placed)
                         p->dirfd = safe_close(p->dirfd);
         }

@@ -37,7 +37,7 @@ struct web_stream {
         sd_event_source *io, *rfb_io, *timer;
         struct ws_parser ws;
         struct rfb_relay relay;         /* the filter, the lease gate, the activity stamp */
-        struct web_job *job;            /* placed: `botdesk rfb P` on the other end of rfb */
+        struct web_job *job;            /* placed or remote: `botdesk rfb P` on the other end of rfb */
 
         bool client_eof, close_sent, close_received, clean;
         unsigned long long ping_asked;  /* when the silence earned a ping; 0: none since the last byte */
@@ -364,7 +364,7 @@ static int on_timer(sd_event_source *src, uint64_t usec, void *userdata) {
         return 0;
 }
 
-/* A placed stream's `botdesk rfb` ended: as a local one ends, by the same codes. */
+/* A placed or remote stream's `botdesk rfb` ended: as a local one ends, by the same codes. */
 static void on_rfb_job_done(int status, const char *out, const char *err, void *userdata) {
         struct web_stream *st = userdata;
 
@@ -376,15 +376,16 @@ static void on_rfb_job_done(int status, const char *out, const char *err, void *
                 stream_close(st, WS_CLOSE_EVICTED, "control-taken");
         } else {
                 if (status != 0)
-                        log_warning("The RFB stream of %s through its exec prefix ended (exit %d): %s", st->profile->name,
+                        log_warning("The RFB stream of %s through botdesk rfb ended (exit %d): %s", st->profile->name,
                                     status, err[0] ? err : "no message");
                 stream_close(st, WS_CLOSE_DESKTOP_STOPPED, "desktop stopped");
         }
         web_set_events(st->io, EPOLLIN | EPOLLOUT);
 }
 
-/* The far side's `botdesk rfb P --viewer ID`, its stdio one end of a socketpair, rfb the other. */
-static int placed_rfb_start(struct web_stream *st) {
+/* `botdesk rfb P --viewer ID` (through the exec prefix to the far side, or to a remote profile's
+ * front), its stdio one end of a socketpair, rfb the other. */
+static int cli_rfb_start(struct web_stream *st) {
         char *args[] = { (char *) "rfb", st->profile->name, (char *) "--viewer", st->viewer, NULL };
         int sv[2], r;
 
@@ -402,8 +403,10 @@ static int placed_rfb_start(struct web_stream *st) {
         }
         st->rfb = sv[0];
         /* Its input, and the hold a departure ends, follow the lease there.
-         * Until its first line, input is dropped here; the far side gates it anyway. */
-        web_profile_placed_watch(st->profile);
+         * Until its first line, input is dropped here; the far side gates it
+         * anyway. A remote profile's lease is here, followed as a local one's. */
+        if (st->profile->placed)
+                web_profile_placed_watch(st->profile);
         return 0;
 }
 
@@ -432,8 +435,8 @@ int web_stream_new(struct web_server *s, struct web_profile *p, struct web_sessi
         st->session = session;
         st->fd = fd;
         st->rfb = rfb_fd;
-        if (rfb_fd < 0 && p->placed) {
-                r = placed_rfb_start(st);
+        if (rfb_fd < 0 && (p->placed || p->remote)) {
+                r = cli_rfb_start(st);
                 if (r < 0) {
                         free(st);
                         return r;

@@ -90,6 +90,7 @@ struct web_profile {
         int wd;                         /* inotify watch, -1 without */
         struct lease lease;             /* placed: as the far side last said (web-placed.c) */
         bool placed;                    /* placement = exec: served through the CLI's children */
+        bool remote;                    /* remote =: its lease here, its stream a child `botdesk rfb` (remote-front.h) */
         struct web_job *watch;          /* placed, with streams: `botdesk watch P --json` there */
         bool watch_live;                /* its lines have told the lease: GET lease answers from it */
         char lease_hash[LEASE_HASH_LEN + 1]; /* placed: the holder's hash, as the far side says it */

@@ -147,6 +147,73 @@ remote_thumb -o "$BD_T/no.png"
 t_is "$?" 1 "a server that is not there: exit 1"
 t_match "$out" "refused the connection" "... saying it refused the connection"
 remote_config "127.0.0.1:$PORT" "$BD_T/pw"
+
+# ---- botdesk rfb of a remote profile: the viewer greeted here, the lease applied here ---------------
+# rfbclient.py speaks plain RFB 3.8 with security None to `botdesk rfb`: the server's password stays
+# botdesk's. where:LABEL reads the pointer on the server's own display (:727).
+client() { DISPLAY=:727 timeout 60 "$PY" "$BD_LIB_DIR/rfbclient.py" "$BOTDESK" "$V" "$@" 2>>"$BD_T/out/client.err"; }
+out=$(client v1 move:11,12 where:start move:101,102 where:agent)
+printf '%s\n' "$out" >>"$BD_T/out/remote.log"
+t_match "$out" "^init 640x480" "a viewer of botdesk rfb on a remote profile gets the server's 640x480 screen (security None here)"
+start=$(sed -n 's/^start //p' <<<"$out")
+t_is "$(sed -n 's/^agent //p' <<<"$out")" "$start" "... and while the agent holds control, its pointer events do not reach the server"
+t_match "$out" "exit 0\$" "... and the bridge exits 0 when the viewer closes"
+t_ok "viewer v1 takes control of the remote desktop" timeout 20 "$BOTDESK" lease "$V" take --viewer v1
+out=$(client v1 move:201,202 where:holder)
+printf '%s\n' "$out" >>"$BD_T/out/remote.log"
+t_match "$out" "^holder 201,202$" "the holder's pointer event moves the server's pointer to 201,202"
+out=$(client v2 move:301,302)
+t_match "$out" "exit 3$" "another viewer is refused (3) while a human holds the remote desktop"
+t_ok "... v1 hands control back" timeout 20 "$BOTDESK" lease "$V" release --viewer v1
+remote_config "127.0.0.1:$PORT" "$BD_T/wrong"
+out=$(timeout 30 "$BOTDESK" rfb "$V" --viewer v1 </dev/null 2>&1 >/dev/null)
+t_is "$?" 1 "botdesk rfb with a wrong password: exit 1, before a byte reaches the viewer"
+t_match "$out" "the server refused the password\.$" "... in botdesk's words"
+remote_config "127.0.0.1:$PORT" "$BD_T/pw"
+
+# ---- botdesk web of a remote profile: the page's stream through botdesk rfb, its lease here ------------
+SOCK=$BD_T/web.sock
+web_start web "$BOTDESK" web --listen "unix:$SOCK"
+t_is "$?" 0 "botdesk web listens on a Unix socket"
+wclient() { timeout 60 "$PY" "$BD_LIB_DIR/web_client.py" "$@" 2>&1; }
+query() { local t; t=$("$BOTDESK" web ticket "$V" --viewer "$1" 2>>"$BD_T/out/ticket.err") && printf '%s' "${t#*\?}"; }
+out=$(wclient upgrade "unix:$SOCK" "/$V/websockify?$(query ann)" --then close)
+t_match "$out" "^greet 2 b'RFB 003\\.008" "a web viewer of the remote profile is greeted by botdesk's front (RFB 003.008)"
+t_match "$out" "^close 1000" "... and the stream closes cleanly when it leaves"
+# The centre of the screen, raw, through the WebSocket stream: "update RECTS RRGGBB".
+out=$(timeout 60 "$PY" - "unix:$SOCK" "/$V/websockify?$(query ann)" "$BD_LIB_DIR" <<'PYEOF' 2>&1
+import struct, sys
+sys.path.insert(0, sys.argv[3])
+import web_client as w
+s, status = w.upgrade(sys.argv[1], sys.argv[2])
+op, p = w.recv_frame(s)
+r = w.Payload(s, p)
+width, height = w.rfb_handshake(r, s)
+w.send_frame(s, 2, struct.pack(">BBHi", 2, 0, 1, 0))
+w.send_frame(s, 2, struct.pack(">BBHHHH", 3, 0, width // 2, height // 2, 1, 1))
+t, _, n = struct.unpack(">BBH", r.read(4))
+x, y, rw, rh, enc = struct.unpack(">HHHHi", r.read(12))
+px = r.read(rw * rh * 4)[:3]
+print("update %d %dx%d %02x%02x%02x" % (n, width, height, px[2], px[1], px[0]))
+w.send_frame(s, 8, struct.pack(">H", 1000))
+PYEOF
+)
+t_is "$out" "update 1 640x480 336699" "through botdesk web, the remote screen's centre is the colour the test painted"
+wclient upgrade "unix:$SOCK" "/$V/websockify?$(query bea)" --then wait-close-at >"$BD_T/out/watch-bea.txt" &
+WB=$!
+bd_own_pid $WB
+t_ok "bea watches the remote desktop through botdesk web (waited 20 s for its greeting)" \
+        wait_for 20 grep -qs '^greet' "$BD_T/out/watch-bea.txt"
+t_ok "ann takes control of the remote desktop" timeout 20 "$BOTDESK" lease "$V" take --viewer ann
+wait "$WB"
+t_is "$(grep '^close' "$BD_T/out/watch-bea.txt")" "close 4000 control-taken" \
+        "ann's take closes bea's web stream with 4000 control-taken: the takeover is private"
+t_ok "ann hands back" timeout 20 "$BOTDESK" lease "$V" release --viewer ann
+kill -TERM "$WEB_PID"
+t_ok "botdesk web exits on SIGTERM (waited 10 s)" wait_for 10 gone "$WEB_PID"
+t_is "$(cmdline_pids "rfb $V --viewer" | wc -w)" 0 \
+        "no botdesk rfb of the remote profile, nor its front (a fork of it), outlives botdesk web"
+
 t_ok "a human takes the remote desktop's lease" timeout 20 "$BOTDESK" lease "$V" take --viewer h
 timeout 30 "$BOTDESK" thumbnail "$V" -o "$BD_T/no.png" >/dev/null 2>&1
 t_is "$?" 3 "while a human holds the remote desktop's lease, its thumbnail is refused (3)"

@@ -1,0 +1,266 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * A remote profile's front (remote-front.h). The handshake with the server
+ * runs here, blocking within its deadline, so that every refusal is this
+ * verb's to say; the front is a fork that holds only the two sockets: it
+ * greets the viewer (rfb-front.h), then moves bytes until either side ends.
+ */
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "log.h"
+#include "remote-connect.h"
+#include "remote-front.h"
+#include "remote-password.h"
+#include "remote-target.h"
+#include "rfb-front.h"
+#include "rfb-grab.h"
+#include "util.h"
+
+/* Each way: a framebuffer update comes in large pieces, input in small ones. */
+#define FRONT_BUF_SIZE (256u * 1024u)
+
+struct front_buf {
+        uint8_t data[FRONT_BUF_SIZE];
+        size_t start, end;
+};
+
+static size_t buf_len(const struct front_buf *b) {
+        return b->end - b->start;
+}
+
+static size_t buf_room(struct front_buf *b) {
+        if (b->start == b->end)
+                b->start = b->end = 0;
+        else if (b->start > 0 && b->end == FRONT_BUF_SIZE) {
+                memmove(b->data, b->data + b->start, b->end - b->start);
+                b->end -= b->start;
+                b->start = 0;
+        }
+        return FRONT_BUF_SIZE - b->end;
+}
+
+/* Send what b holds; 0, or -errno (the peer is gone). */
+static int buf_send(int fd, struct front_buf *b) {
+        ssize_t n = send(fd, b->data + b->start, buf_len(b), MSG_NOSIGNAL | MSG_DONTWAIT);
+
+        if (n < 0)
+                return errno == EAGAIN || errno == EINTR ? 0 : negative_errno();
+        b->start += (size_t) n;
+        return 0;
+}
+
+/* Read into b; the count, 0 at the end, -EAGAIN, or -errno. */
+static ssize_t buf_recv(int fd, struct front_buf *b) {
+        ssize_t n = recv(fd, b->data + b->end, buf_room(b), MSG_DONTWAIT);
+
+        if (n < 0)
+                return errno == EINTR ? -EAGAIN : negative_errno();
+        b->end += (size_t) n;
+        return n;
+}
+
+/* Only the two sockets (and stderr, for the front's few words) stay open: the fork shares nothing else. */
+static void keep_only(int a, int b) {
+        int lo = a < b ? a : b, hi = a < b ? b : a;
+        int null = open("/dev/null", O_RDWR | O_CLOEXEC | O_NOCTTY);
+
+        if (null >= 0) {
+                (void) dup2(null, STDIN_FILENO);
+                (void) dup2(null, STDOUT_FILENO);
+                if (null > STDERR_FILENO && null != a && null != b)
+                        (void) close(null);
+        }
+        (void) syscall(SYS_close_range, 3U, (unsigned) lo - 1, 0U);
+        (void) syscall(SYS_close_range, (unsigned) lo + 1, (unsigned) hi - 1, 0U);
+        (void) syscall(SYS_close_range, (unsigned) hi + 1, ~0U, 0U);
+}
+
+/*
+ * The front: greet the viewer, then carry bytes. What the server sent after
+ * its ServerInit (rest) reaches the viewer after ours. Ends when either
+ * side does, after passing on what the other side still had to say.
+ */
+static _Noreturn void front_main(int viewer, int server, struct rfb_front *hs, const uint8_t *rest, size_t n_rest) {
+        static struct front_buf up, down;       /* viewer -> server, server -> viewer */
+        unsigned long long deadline = now_usec() + REMOTE_FRONT_HANDSHAKE_SECONDS * 1000000ull;
+        bool viewer_eof = false, server_eof = false;
+        sigset_t all;
+
+        sigfillset(&all);
+        (void) sigprocmask(SIG_UNBLOCK, &all, NULL);
+        (void) prctl(PR_SET_NAME, "botdesk-front");
+        keep_only(viewer, server);
+        memcpy(down.data, rest, n_rest);
+        down.end = n_rest;
+
+        for (;;) {
+                bool ready = hs->state == RFB_FRONT_READY;
+                const uint8_t *greeting;
+                size_t n_greeting = rfb_front_pending(hs, &greeting);
+                struct pollfd pfd[2] = { { .fd = viewer }, { .fd = server } };
+                int timeout = -1;
+
+                if (viewer_eof && buf_len(&up) == 0)
+                        _exit(EXIT_SUCCESS);
+                if (server_eof && buf_len(&down) == 0 && n_greeting == 0)
+                        _exit(EXIT_SUCCESS);
+                if (!viewer_eof && buf_room(&up) > 0)
+                        pfd[0].events |= POLLIN;
+                if (n_greeting > 0 || (ready && buf_len(&down) > 0))
+                        pfd[0].events |= POLLOUT;
+                if (!server_eof && buf_room(&down) > 0)
+                        pfd[1].events |= POLLIN;
+                if (ready && buf_len(&up) > 0)
+                        pfd[1].events |= POLLOUT;
+                if (!ready) {
+                        unsigned long long now = now_usec();
+
+                        if (now >= deadline) {
+                                log_error("A viewer of the remote desktop did not finish its RFB handshake in %u s.",
+                                          REMOTE_FRONT_HANDSHAKE_SECONDS);
+                                _exit(EXIT_FAILURE);
+                        }
+                        timeout = (int) ((deadline - now + 999) / 1000);
+                }
+                if (poll(pfd, 2, timeout) < 0 && errno != EINTR)
+                        _exit(EXIT_FAILURE);
+
+                if (pfd[0].revents & (POLLOUT | POLLERR | POLLHUP)) {
+                        if (n_greeting > 0) {
+                                ssize_t n = send(viewer, greeting, n_greeting, MSG_NOSIGNAL | MSG_DONTWAIT);
+
+                                if (n < 0 && errno != EAGAIN && errno != EINTR)
+                                        _exit(EXIT_SUCCESS);
+                                if (n > 0)
+                                        rfb_front_sent(hs, (size_t) n);
+                        } else if (ready && buf_len(&down) > 0 && buf_send(viewer, &down) < 0)
+                                _exit(EXIT_SUCCESS);
+                }
+                if (pfd[0].revents & (POLLIN | POLLERR | POLLHUP)) {
+                        size_t before = up.end;
+                        ssize_t n = buf_recv(viewer, &up);
+
+                        if (n == 0 || (n < 0 && n != -EAGAIN))
+                                viewer_eof = true;
+                        if (n > 0 && !ready) {
+                                /* The handshake's bytes are the front's; what follows ClientInit is the server's. */
+                                ssize_t used = rfb_front_feed(hs, up.data + before, (size_t) n);
+
+                                if (used < 0) {
+                                        log_error("Refused a viewer of the remote desktop: %s.", hs->problem);
+                                        _exit(EXIT_FAILURE);
+                                }
+                                memmove(up.data + before, up.data + before + used, (size_t) (n - used));
+                                up.end -= (size_t) used;
+                        }
+                }
+                if ((pfd[1].revents & (POLLOUT | POLLERR | POLLHUP)) && buf_len(&up) > 0 && buf_send(server, &up) < 0)
+                        _exit(EXIT_SUCCESS);
+                if (pfd[1].revents & (POLLIN | POLLERR | POLLHUP)) {
+                        ssize_t n = buf_recv(server, &down);
+
+                        if (n == 0 || (n < 0 && n != -EAGAIN))
+                                server_eof = true;
+                }
+        }
+}
+
+int remote_front_open(const char *profile, const struct bd_config *c, struct remote_front *ret) {
+        _cleanup_(remote_password_freep) char *password = NULL;
+        _cleanup_(rfb_client_done) struct rfb_client client = {};
+        _cleanup_(rfb_front_done) struct rfb_front hs = {};
+        _cleanup_free_ uint8_t *rest = NULL;
+        _cleanup_close_ int server = -EBADF;
+        unsigned long long deadline;
+        struct remote_target t;
+        const char *problem = NULL;
+        pid_t transport = 0, pid;
+        size_t n_rest = 0;
+        int sv[2], r;
+
+        *ret = (struct remote_front) { .fd = -EBADF };
+        if (remote_target_parse(c->remote, &t, &problem) < 0) {
+                log_error("Invalid remote = %s of profile %s: %s.", c->remote, profile, problem);
+                return EXIT_USAGE;
+        }
+        if (remote_target_public(&t))
+                log_warning("Profile %s (remote = %s): %s.", profile, c->remote, REMOTE_PUBLIC_WARNING);
+        r = remote_password_read(profile, c->remote_password_file, &password, &problem);
+        if (r < 0) {
+                log_error("Cannot use the VNC password of profile %s (%s): %s.", profile,
+                          c->remote_password_file ?: "its credential", problem);
+                return EXIT_FAILED;
+        }
+        rest = malloc(RFB_HANDSHAKE_READ);
+        if (!rest)
+                return log_oom(), EXIT_FAILED;
+
+        deadline = now_usec() + REMOTE_FRONT_HANDSHAKE_SECONDS * 1000000ull;
+        r = remote_connect(&t, deadline, &server, &transport, &problem);
+        if (r >= 0) {
+                r = rfb_handshake(server, password, deadline, &client, rest, &n_rest, &problem);
+                if (r < 0) {
+                        server = safe_close(server);
+                        remote_child_end(transport);
+                }
+        }
+        /* Wiped before the fork: the front's copy of this memory never held it. */
+        remote_password_free(TAKE_PTR(password));
+        if (r < 0) {
+                /* The problem in botdesk's words: never the server's own text. */
+                log_error("The VNC server of profile %s (remote = %s): %s.", profile, c->remote, problem);
+                return EXIT_FAILED;
+        }
+        r = rfb_front_init(&hs, client.width, client.height, client.pixel_format, client.name);
+        if (r >= 0 && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+                r = negative_errno();
+        if (r < 0) {
+                server = safe_close(server);
+                remote_child_end(transport);
+                return log_error_errno(r, "Cannot serve the remote desktop of %s: %m", profile), EXIT_FAILED;
+        }
+        ret->width = client.width;
+        ret->height = client.height;
+        rfb_client_done(&client);
+
+        pid = fork();
+        if (pid < 0) {
+                r = negative_errno();
+                safe_close(sv[0]);
+                safe_close(sv[1]);
+                server = safe_close(server);
+                remote_child_end(transport);
+                return log_error_errno(r, "Cannot start the front of %s: %m", profile), EXIT_FAILED;
+        }
+        if (pid == 0) {
+                (void) close(sv[0]);
+                front_main(sv[1], server, &hs, rest, n_rest);
+        }
+        safe_close(sv[1]);
+        ret->fd = sv[0];
+        ret->front = pid;
+        ret->transport = transport;
+        return EXIT_OK;
+}
+
+void remote_front_close(struct remote_front *f) {
+        f->fd = safe_close(f->fd);
+        if (f->front > 0) {
+                /* Ours and not yet reaped: the pid is still its. Its end is near anyway (its socket closed). */
+                (void) kill(f->front, SIGTERM);
+                while (waitpid(f->front, NULL, 0) < 0 && errno == EINTR)
+                        ;
+                f->front = 0;
+        }
+        remote_child_end(f->transport);
+        f->transport = 0;
+}

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "config.h"
+
+/*
+ * A profile that fronts a VNC server botdesk did not start (remote =), made
+ * to look like a local desktop's rfb.sock: botdesk connects to the server
+ * (remote-connect.h), authenticates with the profile's password
+ * (remote-password.h, rfb-grab.h), and a process of its own, the front,
+ * greets whoever reads the other end of a socketpair with security None and
+ * the server's ServerInit (rfb-front.h), then carries the bytes both ways
+ * unchanged. Every verb that serves a remote profile speaks plain RFB to
+ * that fd as it does to Xvnc's socket, and the password stays in this
+ * process: no viewer, no argv, no log ever holds it.
+ *
+ * The front ends when the fd is closed (or the server closes): closing it is
+ * all a caller that dies has to do; remote_front_close() also reaps the
+ * front and ends the command of an exec: transport.
+ */
+
+#define REMOTE_FRONT_HANDSHAKE_SECONDS 10u
+
+struct remote_front {
+        int fd;                         /* the plain RFB session, O_CLOEXEC, blocking */
+        pid_t front;                    /* the front's process */
+        pid_t transport;                /* exec: COMMAND's child, else 0 */
+        uint16_t width, height;         /* ServerInit's */
+};
+
+/*
+ * Connect to profile's server (config c, remote = set) and start its front,
+ * within REMOTE_FRONT_HANDSHAKE_SECONDS. A CLI exit code, said in the
+ * project's words (never the server's): EXIT_FAILED for an unreadable
+ * password, a server that cannot be reached or refuses, EXIT_USAGE for a
+ * remote = that does not parse.
+ */
+int remote_front_open(const char *profile, const struct bd_config *c, struct remote_front *ret);
+
+/* Close the session, reap the front, end the transport's command. */
+void remote_front_close(struct remote_front *f);
