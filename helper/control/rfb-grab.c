@@ -117,7 +117,7 @@ int rfb_grab(int fd, const char *password, unsigned long long deadline, struct r
              const char **ret_problem) {
         _cleanup_(rfb_client_done) struct rfb_client c = {};
         _cleanup_free_ uint8_t *buf = malloc(RFB_HANDSHAKE_READ);
-        struct rfb_update_reader rd;
+        _cleanup_(rfb_update_reader_done) struct rfb_update_reader rd = {};
         uint8_t out[64];
         size_t rest;
         ssize_t n;

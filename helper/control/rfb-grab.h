@@ -7,7 +7,7 @@
 /*
  * One picture of a VNC server's screen, on a connected socket or a
  * command's stdio (fd, blocking or not): the handshake (rfb-client.h) with
- * password (NULL for none), then 32-bit true colour, Raw and CopyRect, one
+ * password (NULL for none), then 32-bit true colour, ZRLE, CopyRect and Raw, one
  * full FramebufferUpdate painted into *fb (rfb-client-update.h), all
  * before deadline (CLOCK_MONOTONIC usec). 0 with *fb and, unless NULL, the
  * server's name in *ret_name (new); else a negative errno with the problem
