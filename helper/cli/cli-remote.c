@@ -310,9 +310,9 @@ int remote_dispatch(const char *verb, char **args, struct bd_config *ret_config,
                 return EXIT_USAGE;
         /* A VNC server botdesk did not start: the verbs that serve one run here, the rest refuse. */
         if (c.remote && !v->serves_remote) {
-                log_error("Profile %s fronts a VNC server botdesk did not start (remote = %s); this version of botdesk "
-                          "serves its thumbnail and lease, not %s yet, so it is refused. botdesk status %s says what "
-                          "it is.",
+                log_error("Profile %s fronts a VNC server botdesk did not start (remote = %s): botdesk serves its "
+                          "screen, input, thumbnail and lease, but %s needs what only a desktop botdesk runs has "
+                          "(its life, windows, files or processes), so it is refused. botdesk status %s says what it is.",
                           profile, c.remote, verb, profile);
                 return EXIT_REFUSED;
         }

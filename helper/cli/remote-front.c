@@ -8,7 +8,9 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -174,20 +176,44 @@ static _Noreturn void front_main(int viewer, int server, struct rfb_front *hs, c
         }
 }
 
-int remote_front_open(const char *profile, const struct bd_config *c, struct remote_front *ret) {
+int remote_geometry_read_at(int dirfd, char **ret) {
+        _cleanup_free_ char *text = NULL;
+        unsigned long long w, h;
+        char *x;
+        int r;
+
+        r = read_full_file_at(dirfd, REMOTE_GEOMETRY_FILE, &text, NULL, 32);
+        if (r < 0)
+                return r;
+        text[strcspn(text, "\n")] = '\0';
+        x = strchr(text, 'x');
+        if (!x)
+                return -EBADMSG;
+        *x = '\0';
+        if (parse_uint(text, 65535, &w) < 0 || parse_uint(x + 1, 65535, &h) < 0)
+                return -EBADMSG;
+        *ret = strdup_printf("%llux%llu", w, h);
+        return *ret ? 0 : -ENOMEM;
+}
+
+static void geometry_write_at(int dirfd, uint16_t width, uint16_t height) {
+        char text[32];
+        int n = snprintf(text, sizeof text, "%ux%u\n", width, height);
+
+        if (dirfd >= 0)
+                (void) write_file_atomic_at(dirfd, REMOTE_GEOMETRY_FILE, text, (size_t) n, 0600);
+}
+
+int remote_session_open(const char *profile, const struct bd_config *c, int dirfd, struct remote_session *ret) {
         _cleanup_(remote_password_freep) char *password = NULL;
-        _cleanup_(rfb_client_done) struct rfb_client client = {};
-        _cleanup_(rfb_front_done) struct rfb_front hs = {};
         _cleanup_free_ uint8_t *rest = NULL;
-        _cleanup_close_ int server = -EBADF;
         unsigned long long deadline;
         struct remote_target t;
         const char *problem = NULL;
-        pid_t transport = 0, pid;
-        size_t n_rest = 0;
-        int sv[2], r;
+        pid_t transport = 0;
+        int fd = -EBADF, r;
 
-        *ret = (struct remote_front) { .fd = -EBADF };
+        *ret = (struct remote_session) { .fd = -EBADF };
         if (remote_target_parse(c->remote, &t, &problem) < 0) {
                 log_error("Invalid remote = %s of profile %s: %s.", c->remote, profile, problem);
                 return EXIT_USAGE;
@@ -205,50 +231,73 @@ int remote_front_open(const char *profile, const struct bd_config *c, struct rem
                 return log_oom(), EXIT_FAILED;
 
         deadline = now_usec() + REMOTE_FRONT_HANDSHAKE_SECONDS * 1000000ull;
-        r = remote_connect(&t, deadline, &server, &transport, &problem);
+        r = remote_connect(&t, deadline, &fd, &transport, &problem);
         if (r >= 0) {
-                r = rfb_handshake(server, password, deadline, &client, rest, &n_rest, &problem);
+                r = rfb_handshake(fd, password, deadline, &ret->client, rest, &ret->n_rest, &problem);
                 if (r < 0) {
-                        server = safe_close(server);
+                        fd = safe_close(fd);
                         remote_child_end(transport);
                 }
         }
-        /* Wiped before the fork: the front's copy of this memory never held it. */
-        remote_password_free(TAKE_PTR(password));
         if (r < 0) {
                 /* The problem in botdesk's words: never the server's own text. */
                 log_error("The VNC server of profile %s (remote = %s): %s.", profile, c->remote, problem);
                 return EXIT_FAILED;
         }
-        r = rfb_front_init(&hs, client.width, client.height, client.pixel_format, client.name);
+        geometry_write_at(dirfd, ret->client.width, ret->client.height);
+        /* The key is spent: no copy of it (a fork's included) outlives the handshake. */
+        explicit_bzero(ret->client.key, sizeof ret->client.key);
+        ret->fd = fd;
+        ret->transport = transport;
+        ret->rest = TAKE_PTR(rest);
+        return EXIT_OK;
+}
+
+void remote_session_close(struct remote_session *s) {
+        s->fd = safe_close(s->fd);
+        remote_child_end(s->transport);
+        s->transport = 0;
+        rfb_client_done(&s->client);
+        free(s->rest);
+        s->rest = NULL;
+        s->n_rest = 0;
+}
+
+int remote_front_open(const char *profile, const struct bd_config *c, int dirfd, struct remote_front *ret) {
+        _cleanup_(remote_session_close) struct remote_session s = { .fd = -EBADF };
+        _cleanup_(rfb_front_done) struct rfb_front hs = {};
+        pid_t pid;
+        int sv[2], r;
+
+        *ret = (struct remote_front) { .fd = -EBADF };
+        r = remote_session_open(profile, c, dirfd, &s);
+        if (r != EXIT_OK)
+                return r;
+        r = rfb_front_init(&hs, s.client.width, s.client.height, s.client.pixel_format, s.client.name);
         if (r >= 0 && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
                 r = negative_errno();
-        if (r < 0) {
-                server = safe_close(server);
-                remote_child_end(transport);
+        if (r < 0)
                 return log_error_errno(r, "Cannot serve the remote desktop of %s: %m", profile), EXIT_FAILED;
-        }
-        ret->width = client.width;
-        ret->height = client.height;
-        rfb_client_done(&client);
+        ret->width = s.client.width;
+        ret->height = s.client.height;
 
         pid = fork();
         if (pid < 0) {
                 r = negative_errno();
                 safe_close(sv[0]);
                 safe_close(sv[1]);
-                server = safe_close(server);
-                remote_child_end(transport);
                 return log_error_errno(r, "Cannot start the front of %s: %m", profile), EXIT_FAILED;
         }
         if (pid == 0) {
                 (void) close(sv[0]);
-                front_main(sv[1], server, &hs, rest, n_rest);
+                front_main(sv[1], s.fd, &hs, s.rest, s.n_rest);
         }
         safe_close(sv[1]);
         ret->fd = sv[0];
         ret->front = pid;
-        ret->transport = transport;
+        /* The transport's command is the caller's to end, after the front. */
+        ret->transport = s.transport;
+        s.transport = 0;
         return EXIT_OK;
 }
 

@@ -12,6 +12,8 @@
 #include "memory.h"
 #include "packages.h"
 #include "profile.h"
+#include "remote-front.h"
+#include "remote-target.h"
 #include "status.h"
 #include "term-escape.h"
 #include "util.h"
@@ -25,6 +27,7 @@ void status_done(struct bd_status *s) {
         free(s->browser);
         free(s->blocker);
         free(s->remote);
+        free(s->remote_warning);
         free(s->warning);
         free(s->journal);
         free(s->placement);
@@ -66,6 +69,40 @@ static int collect_packages(const struct bd_config *c, struct bd_status *s) {
         return 0;
 }
 
+/*
+ * A VNC server botdesk did not start: running as far as botdesk knows (it
+ * is not botdesk's to start or stop; `botdesk doctor` says whether it
+ * answers), its lease in the runtime dir when one was made, its size as
+ * the last session with it found it (remote-front.h).
+ */
+static int collect_remote(const char *profile, const struct bd_config *c, struct bd_status *s) {
+        _cleanup_(paths_done) struct bd_paths p = {};
+        _cleanup_close_ int dirfd = -EBADF;
+        struct remote_target t;
+        const char *problem;
+
+        s->running = true;
+        s->remote = strdup(c->remote);
+        s->placement = strdup("remote");
+        if (!s->remote || !s->placement)
+                return -ENOMEM;
+        if (remote_target_parse(c->remote, &t, &problem) >= 0 && remote_target_public(&t)) {
+                s->remote_warning = strdup(REMOTE_PUBLIC_WARNING);
+                if (!s->remote_warning)
+                        return -ENOMEM;
+        }
+        free(s->geometry);
+        s->geometry = NULL;
+        if (paths_for_profile(profile, &p) < 0)
+                return 0;
+        dirfd = paths_open_runtime(&p, NULL);
+        if (dirfd < 0)
+                return 0;
+        (void) lease_read_at(dirfd, &s->lease);
+        (void) remote_geometry_read_at(dirfd, &s->geometry);
+        return 0;
+}
+
 int status_collect(const char *profile, const struct bd_config *c, struct bd_status *s) {
         struct bd_paths p = {};
         struct helper_record rec = {};
@@ -81,14 +118,8 @@ int status_collect(const char *profile, const struct bd_config *c, struct bd_sta
         if (!s->profile || !s->geometry)
                 return -ENOMEM;
         /* A VNC server botdesk did not start: nothing of it runs here to look at. */
-        if (c->remote) {
-                s->remote = strdup(c->remote);
-                s->placement = strdup("remote");
-                s->blocker = strdup_printf("profile %s fronts a VNC server botdesk did not start (remote = %s), "
-                                           "of which this version of botdesk serves the thumbnail and the lease, not yet "
-                                           "the viewer or the agent's input", profile, c->remote);
-                return s->remote && s->placement && s->blocker ? 0 : -ENOMEM;
-        }
+        if (c->remote)
+                return collect_remote(profile, c, s);
         r = collect_packages(c, s);
         if (r < 0)
                 return r;
@@ -227,8 +258,11 @@ void status_json_fields(struct json *j, const struct bd_status *s) {
         json_kv_opt_int(j, "memory_available_mb", s->memory_available_mb, s->memory_available_mb >= 0);
         json_kv_opt_int(j, "memory_limit_mb", s->memory_limit_mb, s->memory_limit_mb >= 0);
         json_kv_string(j, "placement", s->placement);
-        if (s->remote)
+        if (s->remote) {
                 json_kv_string(j, "remote", s->remote);
+                json_kv_string(j, "placement_kind", "remote");
+                json_kv_string(j, "remote_warning", s->remote_warning);
+        }
         json_kv_string(j, "unit", s->unit);
         json_kv_string(j, "session", s->session);
         json_key(j, "lease");
@@ -248,7 +282,12 @@ void status_print(FILE *f, const struct bd_status *s) {
         /* Read from files a desktop can write: no control reaches a terminal. */
         _cleanup_free_ char *last_error = NULL, *journal = NULL;
 
-        if (s->running) {
+        if (s->running && s->remote) {
+                fprintf(f, "%s: a VNC server botdesk did not start, remote = %s%s%s%s\n", s->profile, s->remote,
+                        s->geometry ? " (" : "", s->geometry ?: "", s->geometry ? ")" : "");
+                if (s->remote_warning)
+                        fprintf(f, "  warning: %s\n", s->remote_warning);
+        } else if (s->running) {
                 fprintf(f, "%s: running on :%d (%s), pid %d, %s%s%s\n", s->profile, s->display, s->geometry,
                         (int) s->pid, s->placement ?: "?", s->unit ? " " : "", s->unit ?: "");
                 fprintf(f, "  RFB socket: %s\n", s->socket);

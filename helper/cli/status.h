@@ -40,6 +40,7 @@ struct bd_status {
         unsigned long long started_at;  /* realtime usec, 0 = unknown */
         char *last_error;
         char *remote;               /* a profile that fronts a VNC server botdesk did not start: what remote = says */
+        char *remote_warning;       /* ... at a public address: RFB crosses the network in clear */
         char *unverified;           /* a runtime dir not ours: read as not running */
         struct lease lease;         /* agent unless a human holds it; fails closed */
 };

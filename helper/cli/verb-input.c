@@ -17,57 +17,25 @@
 #include "keymap.h"
 #include "lease.h"
 #include "log.h"
+#include "input-request.h"
 #include "settle.h"
 #include "util.h"
 
 #define BUTTON_MAX 32u
-#define SCROLL_MAX 1000
 /* type --stdin: more than argv allows (128 KiB an argument), bounded all the same. */
 #define TEXT_STDIN_MAX (4u << 20)
-
-enum action {
-        ACT_MOVE,
-        ACT_CLICK,
-        ACT_DRAG,
-        ACT_SCROLL,
-        ACT_KEY,
-        ACT_TYPE,
-        ACT_DOWN,
-        ACT_UP,
-};
 
 static const char *const action_names[] = {
         [ACT_MOVE] = "move", [ACT_CLICK] = "click", [ACT_DRAG] = "drag", [ACT_SCROLL] = "scroll",
         [ACT_KEY] = "key",   [ACT_TYPE] = "type",   [ACT_DOWN] = "down", [ACT_UP] = "up",
 };
 
-struct request {
-        const char *profile;
-        enum action action;
-        bool json, dbl, have_xy, from_stdin, start;
-        unsigned settle_ms;             /* --settle[=MS]: quiet time to wait for after the action; 0 none */
-        uint32_t window;                /* --window: X Y relative to it; 0 none */
-        unsigned button;
-        unsigned long long x[2], y[2];
-        long long dx, dy;
-        struct combo *combos;           /* key */
-        size_t n_combos;
-        uint32_t *keysyms;              /* type */
-        size_t n_keysyms;
-        uint32_t keysym;                /* down/up of a key (0: a button) */
-        char *text;                     /* type: the text, for the journal */
-        char **words;                   /* the words after PROFILE, for the journal (borrowed) */
-        unsigned screen_w, screen_h;
-};
-
-static void request_done(struct request *r) {
+static void request_done(struct input_request *r) {
         free(r->combos);
         free(r->keysyms);
         free(r->text);
 }
 
-/* Says what is wrong, then the accepted forms (its row's usage); the exit code of a usage error. */
-#define usage_error(...) (log_error(__VA_ARGS__), cli_verb_usage_to(stderr, "input"), EXIT_USAGE)
 
 static int parse_xy(const char *x, const char *y, unsigned long long *rx, unsigned long long *ry) {
         if (parse_uint(x, 65535, rx) < 0)
@@ -90,7 +58,7 @@ static int parse_button_name(const char *s, unsigned *ret) {
         return 1;
 }
 
-static int parse_text(const char *text, struct request *req) {
+static int parse_text(const char *text, struct input_request *req) {
         uint32_t bad = 0;
         int r;
 
@@ -110,7 +78,7 @@ static int parse_text(const char *text, struct request *req) {
         return EXIT_OK;
 }
 
-static int parse_args(struct request *req, const char *name, const char *const *pos, size_t n);
+static int parse_args(struct input_request *req, const char *name, const char *const *pos, size_t n);
 
 /*
  * Its words as main.c's parser left them (verb-table.c: its row and usage):
@@ -118,12 +86,12 @@ static int parse_args(struct request *req, const char *name, const char *const *
  * word after "--" among them; --settle=MS judged there, --button and
  * --window here, once the action is known.
  */
-static int parse_request(const struct cli_args *a, struct request *req) {
+static int parse_request(const struct cli_args *a, struct input_request *req) {
         const char *const *pos = a->operands;
         const char *button = a->button, *window = a->window, *name;
         size_t n = a->n_operands;
 
-        *req = (struct request) {
+        *req = (struct input_request) {
                 .button = 1,
                 .json = a->json,
                 .dbl = a->double_click,
@@ -141,7 +109,7 @@ static int parse_request(const struct cli_args *a, struct request *req) {
         name = pos[1];
         for (size_t i = 0; i < ELEMENTSOF(action_names); i++)
                 if (streq(name, action_names[i])) {
-                        req->action = (enum action) i;
+                        req->action = (enum input_action) i;
                         goto found;
                 }
         return usage_error("Unknown input action \"%s\".", name);
@@ -178,7 +146,7 @@ found:
         return parse_args(req, name, pos + 2, n - 2);
 }
 
-static int parse_args(struct request *req, const char *name, const char *const *pos, size_t n) {
+static int parse_args(struct input_request *req, const char *name, const char *const *pos, size_t n) {
         int r;
 
         switch (req->action) {
@@ -251,18 +219,29 @@ static int parse_args(struct request *req, const char *name, const char *const *
         return EXIT_USAGE;
 }
 
-static int check_xy(const struct input *in, unsigned long long x, unsigned long long y) {
-        if (x < in->width && y < in->height)
+static int check_xy(unsigned width, unsigned height, unsigned long long x, unsigned long long y) {
+        if (x < width && y < height)
                 return EXIT_OK;
-        log_error("Position %llu,%llu is outside the screen (%ux%u): X 0-%u, Y 0-%u.", x, y, in->width, in->height,
-                  in->width - 1, in->height - 1);
+        log_error("Position %llu,%llu is outside the screen (%ux%u): X 0-%u, Y 0-%u.", x, y, width, height, width - 1,
+                  height - 1);
         cli_verb_usage_to(stderr, "input");
         return EXIT_USAGE;
 }
 
+/* Every position of the request on a screen of width x height: EXIT_OK, or EXIT_USAGE said. */
+int input_check_positions(const struct input_request *req, unsigned width, unsigned height) {
+        for (unsigned i = 0; req->have_xy && i < (req->action == ACT_DRAG ? 2u : 1u); i++) {
+                int r = check_xy(width, height, req->x[i], req->y[i]);
+
+                if (r != EXIT_OK)
+                        return r;
+        }
+        return EXIT_OK;
+}
+
 
 /* Coordinates relative to req->window made root coordinates; EXIT_USAGE (said) for an unknown window or a position outside it. */
-static int window_to_root(struct input *in, struct request *req) {
+static int window_to_root(struct input *in, struct input_request *req) {
         xcb_get_geometry_reply_t *g;
         xcb_translate_coordinates_reply_t *t;
         int r = EXIT_OK;
@@ -297,7 +276,7 @@ done:
 }
 
 /* What the action did: nothing sent yet when it returns EXIT_USAGE. */
-static int act(struct input *in, struct request *req, int dirfd, const struct lease *admitted, size_t *ret_sent) {
+static int act(struct input *in, struct input_request *req, int dirfd, const struct lease *admitted, size_t *ret_sent) {
         struct cli_admitted ctx = { .runtime_fd = dirfd, .lease = admitted };
         struct stroke st;
         int r;
@@ -305,11 +284,9 @@ static int act(struct input *in, struct request *req, int dirfd, const struct le
         r = window_to_root(in, req);
         if (r != EXIT_OK)
                 return r;
-        for (unsigned i = 0; req->have_xy && i < (req->action == ACT_DRAG ? 2u : 1u); i++) {
-                r = check_xy(in, req->x[i], req->y[i]);
-                if (r != EXIT_OK)
-                        return r;
-        }
+        r = input_check_positions(req, in->width, in->height);
+        if (r != EXIT_OK)
+                return r;
         switch (req->action) {
         case ACT_MOVE:
                 input_motion(in, (unsigned) req->x[0], (unsigned) req->y[0]);
@@ -384,7 +361,7 @@ static int act(struct input *in, struct request *req, int dirfd, const struct le
         return EXIT_OK;
 }
 
-static void print_result(const struct request *req, const struct lease *admitted, size_t sent, int settled,
+static void print_result(const struct input_request *req, const struct lease *admitted, size_t sent, int settled,
                          unsigned settle_ms) {
         struct json j;
 
@@ -418,7 +395,7 @@ static void print_result(const struct request *req, const struct lease *admitted
 
 /* The journal's "args": what the action was, in screen pixels, and the words that replay it. */
 static void journal_args(struct json *j, const struct journal_redact *redact, const void *userdata) {
-        const struct request *req = userdata;
+        const struct input_request *req = userdata;
 
         json_kv_string(j, "verb", action_names[req->action]);
         if (req->have_xy && !req->window) {
@@ -453,19 +430,74 @@ static void on_event(void *userdata, const xcb_generic_event_t *ev) {
         settle_event(userdata, ev);
 }
 
-int verb_input(const struct cli_args *a) {
-        _cleanup_(request_done) struct request req = {};
-        _cleanup_free_ char *display = NULL, *xauthority = NULL;
-        _cleanup_close_ int dirfd = -EBADF;
+/*
+ * The action on the desktop's X server: connected with its cookie, XTEST,
+ * settle on the same connection. Returns EXIT_OK with the action's own
+ * result in *ret_acted, or the exit code of a setup that failed (said,
+ * nothing sent).
+ */
+static int run_x11(struct input_request *req, const char *display, const char *xauthority, int dirfd,
+                   const struct lease *admitted, size_t *sent, enum settle_state *settled, unsigned *settle_ms,
+                   int *ret_acted) {
         struct input in = {};
         struct settle st = {};
+        xcb_connection_t *c = NULL;
+        int screen, r;
+
+        r = cli_connect_desktop(req->profile, display, xauthority, &c, &screen);
+        if (r != EXIT_OK)
+                return r;
+        {
+                xcb_screen_iterator_t it = xcb_setup_roots_iterator(xcb_get_setup(c));
+
+                for (int i = 0; i < screen && it.rem > 0; i++)
+                        xcb_screen_next(&it);
+                if (it.data) {
+                        req->screen_w = it.data->width_in_pixels;
+                        req->screen_h = it.data->height_in_pixels;
+                }
+        }
+        r = input_open(&in, c, screen);
+        if (r == -EOPNOTSUPP) {
+                log_error("The X server of desktop %s has no XTEST extension; botdesk cannot send input to it.",
+                          req->profile);
+                xcb_disconnect(c);
+                return EXIT_FAILED;
+        }
+        if (r < 0) {
+                log_error_errno(r, "Cannot read the keyboard map of desktop %s: %m", req->profile);
+                xcb_disconnect(c);
+                return EXIT_FAILED;
+        }
+        /* Settle watches the same connection: the damage the action causes is never missed. */
+        if (req->settle_ms > 0 && settle_open(&st, c, in.root) >= 0) {
+                in.on_event = on_event;
+                in.event_userdata = &st;
+                settle_begin(&st);
+        }
+        *ret_acted = act(&in, req, dirfd, admitted, sent);
+        if (*ret_acted == EXIT_OK && req->settle_ms > 0 && st.damage &&
+            settle_wait(&st, req->settle_ms, SETTLE_CAP_MS_DEFAULT, settled, settle_ms) < 0)
+                *settled = SETTLE_UNSUPPORTED;
+        settle_close(&st);
+        input_done(&in);
+        xcb_disconnect(c);
+        return EXIT_OK;
+}
+
+int verb_input(const struct cli_args *a) {
+        _cleanup_(request_done) struct input_request req = {};
+        _cleanup_(paths_done) struct bd_paths p = {};
+        _cleanup_(config_done) struct bd_config storage = {};
+        _cleanup_free_ char *display = NULL, *xauthority = NULL;
+        _cleanup_close_ int dirfd = -EBADF;
         enum settle_state settled = SETTLE_UNSUPPORTED;
+        const struct bd_config *cfg;
         unsigned settle_ms = 0;
         struct lease admitted;
-        xcb_connection_t *c = NULL;
         size_t sent = 0;
         char what[16];
-        int screen, r, ret;
+        int r, ret = EXIT_FAILED;
 
         r = parse_request(a, &req);
         if (r != EXIT_OK)
@@ -476,55 +508,30 @@ int verb_input(const struct cli_args *a) {
                         req.words = a->words + i + 1;
                         break;
                 }
-        /* Only once the request parsed: a bad command starts nothing either. */
-        r = cli_start_on_demand(req.profile, req.start);
-        if (r != EXIT_OK)
-                return r;
-        r = cli_running_display(req.profile, &dirfd, &display, &xauthority);
-        if (r != EXIT_OK)
-                return r;
+        cfg = cli_config(a->config, req.profile, &storage);
+        if (!cfg)
+                return EXIT_USAGE;
+        if (cfg->remote) {
+                /* A VNC server botdesk did not start: nothing to start, its lease here. */
+                if (cli_open_profile(req.profile, &p, &dirfd) < 0)
+                        return EXIT_FAILED;
+        } else {
+                /* Only once the request parsed: a bad command starts nothing either. */
+                r = cli_start_on_demand(req.profile, req.start);
+                if (r != EXIT_OK)
+                        return r;
+                r = cli_running_display(req.profile, &dirfd, &display, &xauthority);
+                if (r != EXIT_OK)
+                        return r;
+        }
         snprintf(what, sizeof what, "input %s", action_names[req.action]);
         r = cli_action_admit(dirfd, req.profile, what, req.json, &admitted);
         if (r != EXIT_OK)
                 return r;
-        r = cli_connect_desktop(req.profile, display, xauthority, &c, &screen);
+        r = cfg->remote ? input_run_remote(&req, cfg, dirfd, &admitted, &sent, &settled, &settle_ms, &ret)
+                        : run_x11(&req, display, xauthority, dirfd, &admitted, &sent, &settled, &settle_ms, &ret);
         if (r != EXIT_OK)
                 return r;
-        {
-                xcb_screen_iterator_t it = xcb_setup_roots_iterator(xcb_get_setup(c));
-
-                for (int i = 0; i < screen && it.rem > 0; i++)
-                        xcb_screen_next(&it);
-                if (it.data) {
-                        req.screen_w = it.data->width_in_pixels;
-                        req.screen_h = it.data->height_in_pixels;
-                }
-        }
-        r = input_open(&in, c, screen);
-        if (r == -EOPNOTSUPP) {
-                log_error("The X server of desktop %s has no XTEST extension; botdesk cannot send input to it.",
-                          req.profile);
-                xcb_disconnect(c);
-                return EXIT_FAILED;
-        }
-        if (r < 0) {
-                log_error_errno(r, "Cannot read the keyboard map of desktop %s: %m", req.profile);
-                xcb_disconnect(c);
-                return EXIT_FAILED;
-        }
-        /* Settle watches the same connection: the damage the action causes is never missed. */
-        if (req.settle_ms > 0 && settle_open(&st, c, in.root) >= 0) {
-                in.on_event = on_event;
-                in.event_userdata = &st;
-                settle_begin(&st);
-        }
-        ret = act(&in, &req, dirfd, &admitted, &sent);
-        if (ret == EXIT_OK && req.settle_ms > 0 && st.damage &&
-            settle_wait(&st, req.settle_ms, SETTLE_CAP_MS_DEFAULT, &settled, &settle_ms) < 0)
-                settled = SETTLE_UNSUPPORTED;
-        settle_close(&st);
-        input_done(&in);
-        xcb_disconnect(c);
         if (ret == EXIT_USAGE)
                 return ret;
         r = ret;

@@ -566,7 +566,7 @@ int verb_rfb(const struct cli_args *a) {
         }
 
         if (cfg->remote) {
-                r = remote_front_open(profile, cfg, &front);
+                r = remote_front_open(profile, cfg, b->dirfd, &front);
                 if (r != EXIT_OK)
                         return r;
                 b->sock = TAKE_FD(front.fd);

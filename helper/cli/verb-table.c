@@ -235,11 +235,14 @@ static const struct verb verbs[] = {
                    "  --settle[=MS]            then wait until the screen was quiet MS ms (default\n"
                    "                           150; at most 2000 ms), and say settled,\n"
                    "                           still_changing or no_change\n"
-                   "  --start                  start the desktop first when it is not running\n",
+                   "  --start                  start the desktop first when it is not running\n"
+                   "A profile with remote = (a VNC server botdesk did not start): the same\n"
+                   "actions as RFB key and pointer events, buttons 1-8, no --window; --settle\n"
+                   "waits for the server's updates to stop.\n",
           .options = OPTS_ACTION | OPT(OPT_JSON) | OPT(OPT_BUTTON) | OPT(OPT_DOUBLE) | OPT(OPT_WINDOW) |
                      OPT(OPT_STDIN) | OPT(OPT_SETTLE) | OPT(OPT_START),
           .words = "PROFILE move|click|drag|scroll|key|type|down|up", .epoch = true, .placed = true,
-          .own_options = true, .operands = OPERANDS_ANY, .negative_operands = true,
+          .serves_remote = true, .own_options = true, .operands = OPERANDS_ANY, .negative_operands = true,
           .run = verb_x11_args },
         { "windows",
           "  windows PROFILE [--json] [--start]\n"

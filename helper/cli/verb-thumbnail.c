@@ -8,10 +8,9 @@
  * that the screen is unchanged when it is, with no picture made.
  *
  * A profile that fronts a VNC server botdesk did not start (remote =) has
- * no X server here: its picture is the server's framebuffer, read over RFB
- * (rfb-grab.h) through what remote = names, with the password of its
- * credential or file (remote-password.h), all within REMOTE_GRAB_SECONDS,
- * behind the same lease gate.
+ * no X server here: its picture is the server's framebuffer, read over
+ * botdesk's own RFB session with it (remote-screen.h), behind the same
+ * lease gate.
  */
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -28,9 +27,7 @@
 #include "lease.h"
 #include "log.h"
 #include "profile.h"
-#include "remote-connect.h"
-#include "remote-password.h"
-#include "rfb-grab.h"
+#include "remote-screen.h"
 #include "thumbnail.h"
 #include "util.h"
 
@@ -269,32 +266,22 @@ static int write_picture(const struct thumbnail_options *o, int out_fd, const ch
         return r;
 }
 
-#define REMOTE_GRAB_SECONDS 10u
-
 /* The remote desktop's framebuffer, as verb_thumbnail() makes a local screen's picture. */
 static int remote_thumbnail(const struct cli_args *args, const struct thumbnail_options *o, const struct bd_config *c) {
-        _cleanup_(remote_password_freep) char *password = NULL;
         _cleanup_(paths_done) struct bd_paths p = {};
-        _cleanup_close_ int dirfd = -EBADF, fd = -EBADF, out_fd = -EBADF;
-        _cleanup_free_ char *out_name = NULL, *url = NULL, *name = NULL;
+        _cleanup_close_ int dirfd = -EBADF, out_fd = -EBADF;
+        _cleanup_free_ char *out_name = NULL, *url = NULL;
         _cleanup_free_ uint8_t *image = NULL;
-        _cleanup_(rfb_framebuffer_done) struct rfb_framebuffer fb = {};
+        _cleanup_(remote_screen_close) struct remote_screen scr = { .session.fd = -EBADF };
         _cleanup_(thumb_image_done) struct thumb_image img = {};
-        unsigned long long deadline;
-        struct remote_target t;
-        const char *problem = NULL;
+        const struct rfb_framebuffer *fb = &scr.fb;
         struct lease admitted;
         size_t image_size = 0;
-        pid_t child = 0;
         int r;
 
         if (o->since.given) {
                 log_error("--since-revision is for a desktop botdesk runs; profile %s fronts a VNC server (remote = %s).",
                           o->profile, c->remote);
-                return EXIT_USAGE;
-        }
-        if (remote_target_parse(c->remote, &t, &problem) < 0) {
-                log_error("Invalid remote = %s of profile %s: %s.", c->remote, o->profile, problem);
                 return EXIT_USAGE;
         }
         /* Its runtime dir holds its lease, as a local desktop's does. */
@@ -303,12 +290,6 @@ static int remote_thumbnail(const struct cli_args *args, const struct thumbnail_
         r = cli_action_admit(dirfd, o->profile, "thumbnail", false, &admitted);
         if (r != EXIT_OK)
                 return r;
-        r = remote_password_read(o->profile, c->remote_password_file, &password, &problem);
-        if (r < 0) {
-                log_error("Cannot use the VNC password of profile %s (%s): %s.", o->profile,
-                          c->remote_password_file ?: "its credential", problem);
-                return EXIT_FAILED;
-        }
         if (o->output) {
                 r = open_output_dir(o->output, &out_fd, &out_name);
                 if (r < 0) {
@@ -316,28 +297,18 @@ static int remote_thumbnail(const struct cli_args *args, const struct thumbnail_
                         return r == -EISDIR ? EXIT_USAGE : EXIT_FAILED;
                 }
         }
+        r = remote_screen_open(o->profile, c, dirfd, &scr);
+        if (r != EXIT_OK)
+                return r;
 
-        deadline = now_usec() + REMOTE_GRAB_SECONDS * 1000000ull;
-        r = remote_connect(&t, deadline, &fd, &child, &problem);
-        if (r >= 0) {
-                r = rfb_grab(fd, password, deadline, &fb, &name, &problem);
-                fd = safe_close(fd);
-                remote_child_end(child);
-        }
-        if (r < 0) {
-                /* The problem in botdesk's words: never the server's own text. */
-                log_error("The VNC server of profile %s (remote = %s): %s.", o->profile, c->remote, problem);
-                return EXIT_FAILED;
-        }
-
-        thumb_fit(fb.width, fb.height, o->box_w, o->box_h, &img.width, &img.height);
-        img.screen_width = fb.width;
-        img.screen_height = fb.height;
+        thumb_fit(fb->width, fb->height, o->box_w, o->box_h, &img.width, &img.height);
+        img.screen_width = fb->width;
+        img.screen_height = fb->height;
         img.rgb = malloc((size_t) img.width * img.height * 3);
         if (!img.rgb)
                 return log_oom(), EXIT_FAILED;
         /* 0x00RRGGBB words in this host's order: the bytes of a little-endian X server's 32-bit ZPixmap. */
-        r = thumb_scale((const uint8_t *) fb.pixels, THUMB_BGRX8888, fb.width, fb.height, (size_t) fb.width * 4, img.rgb,
+        r = thumb_scale((const uint8_t *) fb->pixels, THUMB_BGRX8888, fb->width, fb->height, (size_t) fb->width * 4, img.rgb,
                         img.width, img.height);
         if (r >= 0)
                 r = o->encoding == THUMB_JPEG

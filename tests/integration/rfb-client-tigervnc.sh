@@ -70,12 +70,19 @@ t_match "$(cat "$BD_T/out/check")" "remote_allow_loopback = yes" "... naming the
 printf '[profile.%s]\nremote = vnc.example:5900\n' "$V" >"$BOTDESK_CONFIG"
 t_match "$("$BOTDESK" config check 2>&1)" "resolves no names" "remote = a name: refused, no DNS"
 printf '[profile.%s]\nremote = 127.0.0.1:5900\nremote_allow_loopback = yes\n' "$V" >"$BOTDESK_CONFIG"
-t_is "$("$BOTDESK" status "$V" --json | "$PY" -c 'import json,sys; d=json.load(sys.stdin); print(d["placement"], d["remote"], d["running"])')" \
-        "remote 127.0.0.1:5900 False" "status --json: placement remote, the remote as written, not running here"
+t_is "$("$BOTDESK" status "$V" --json | "$PY" -c 'import json,sys; d=json.load(sys.stdin); print(d["placement"], d["placement_kind"], d["remote"], d["running"], d["remote_warning"], d["geometry"])')" \
+        "remote remote 127.0.0.1:5900 True None None" \
+        "status --json: placement remote, the remote as written, running as far as botdesk knows, no warning for loopback, no size before a session"
+printf '[profile.%s]\nremote = 203.0.113.7:5900\n' "$V" >"$BOTDESK_CONFIG"
+t_match "$("$BOTDESK" status "$V" --json | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["remote_warning"])')" \
+        "public address.*unencrypted" "a peer at a public address: status --json says remote_warning"
+out=$(timeout 30 "$BOTDESK" thumbnail "$V" -o "$BD_T/no.png" 2>&1)
+t_is "$(grep -c "public address" <<<"$out")" 1 "... and the front's start says it once in the log"
+printf '[profile.%s]\nremote = 127.0.0.1:5900\nremote_allow_loopback = yes\n' "$V" >"$BOTDESK_CONFIG"
 out=$(timeout 20 "$BOTDESK_HELPER" "$V" 2>&1)
 t_is "$?" 3 "botdesk-helper for a remote profile, however it was started, refuses (3)"
 t_match "$out" "no desktop is started for it" "... and starts nothing"
-for verb in "start $V" "stop $V" "input $V click 1 1" "files $V ls"; do
+for verb in "start $V" "stop $V" "windows $V" "files $V ls"; do
         out=$(timeout 20 "$BOTDESK" $verb 2>&1)
         t_is "$?" 3 "botdesk $verb on a remote profile: refused (3)"
         t_match "$out" "VNC server botdesk did not start" "... saying why"
@@ -123,6 +130,9 @@ remote_thumb -o "$BD_T/remote.png"
 t_is "$?" 0 "botdesk thumbnail of a remote profile reads its framebuffer over RFB (remote = 127.0.0.1:$PORT)" ||
         t_diag "$out"
 t_is "$(centre "$BD_T/remote.png" 2>&1)" "640x480 336699" "... a PNG of the server's screen: its size, and the colour the test painted"
+t_is "$("$BOTDESK" status "$V" --json | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["geometry"])')" "640x480" \
+        "status --json: the geometry the server's ServerInit gave"
+t_match "$("$BOTDESK" status "$V")" "remote = 127.0.0.1:$PORT \(640x480\)" "... and the text status names the server and its size"
 t_is "$(timeout 30 "$BOTDESK" thumbnail "$V" --json --size 320x240 2>&1 |
         "$PY" -c 'import json,sys; d=json.load(sys.stdin); print(d["width"], d["height"], d["screen"], d["data_url"].split(",")[0])')" \
         "320 240 [640, 480] data:image/png;base64" "--json --size: scaled, with the screen's size and a data URL"
@@ -170,6 +180,49 @@ out=$(timeout 30 "$BOTDESK" rfb "$V" --viewer v1 </dev/null 2>&1 >/dev/null)
 t_is "$?" 1 "botdesk rfb with a wrong password: exit 1, before a byte reaches the viewer"
 t_match "$out" "the server refused the password\.$" "... in botdesk's words"
 remote_config "127.0.0.1:$PORT" "$BD_T/pw"
+
+# ---- botdesk input on a remote profile: RFB key and pointer events, behind the lease --------------------
+REC=${BOTDESK_INPUT_RECORDER:-$BOTDESK_BUILD_DIR/tests/integration/input-recorder}
+DISPLAY=:727 "$REC" "$BD_T/rec.txt" "$BD_T/rec.log" >"$BD_T/out/rec.out" 2>&1 &
+RP=$!
+bd_own_pid $RP
+t_ok "the tests' X client records input on the server's display :727 (waited 10 s)" \
+        wait_for 10 grep -qs '^ready' "$BD_T/rec.log"
+rinput() { timeout 30 "$BOTDESK" input "$V" "$@" 2>>"$BD_T/out/input.err"; }
+out=$(rinput click 100 120 --json)
+t_is "$?" 0 "botdesk input click on a remote profile: exit 0"
+t_match "$out" '"action": "click", "x": 100, "y": 120, "button": 1' "... its JSON names the click"
+t_ok "... and the server delivered the press at 100,120 (the recorder's window saw it there)" \
+        grep -q '^button-press 1 100 120$' "$BD_T/rec.log"
+TEXT='héllo Ж wörld'
+out=$(rinput type "$TEXT" --json)
+t_is "$?" 0 "botdesk input type on a remote profile: exit 0"
+t_match "$out" '"characters": 13' "... 13 characters sent"
+t_is "$(cat "$BD_T/rec.txt")" "$TEXT" "... and the server typed them all, Cyrillic and accents included"
+rinput scroll 0 2 >/dev/null
+t_is "$(grep -c '^button-press 5 ' "$BD_T/rec.log")" 2 "scroll 0 2: two presses of button 5 (down)" ||
+        t_diag "$(cat "$BD_T/rec.log")"
+rinput click >/dev/null
+t_is "$(grep -c '^button-press 1 100 120$' "$BD_T/rec.log")" 2 \
+        "a click without a position happens where the last action left the pointer (100,120)"
+rinput drag 200 200 300 260 >/dev/null
+t_ok "drag: the button held through the motion to 300,260 (the recorder saw drag-motion there)" \
+        grep -q '^drag-motion 300 260$' "$BD_T/rec.log"
+out=$(rinput move 50 60 --settle=200 --json)
+t_match "$out" '"settle": "(settled|no_change)", "settle_ms": [0-9]+' "--settle waits for the server's updates and says how it ended"
+out=$(rinput click 1 1 --window 0x1234 2>&1)
+t_is "$?" 2 "--window on a remote profile: a usage error (2)"
+out=$(timeout 30 "$BOTDESK" input "$V" click 700 10 2>&1)
+t_is "$?" 2 "a position outside the server's 640x480 screen: a usage error (2)"
+t_match "$out" "outside the screen \(640x480\)" "... naming the server's size"
+t_ok "a human takes control of the remote desktop" timeout 20 "$BOTDESK" lease "$V" take --viewer h2
+before=$(wc -l <"$BD_T/rec.log")
+timeout 30 "$BOTDESK" input "$V" click 100 120 >/dev/null 2>&1
+t_is "$?" 3 "while a human holds control, the agent's input is refused (3)"
+t_is "$(wc -l <"$BD_T/rec.log")" "$before" "... and nothing reached the server"
+t_ok "... the human hands back" timeout 20 "$BOTDESK" lease "$V" release --viewer h2
+kill -TERM "$RP"
+t_ok "the recorder exits (waited 10 s)" wait_for 10 gone "$RP"
 
 # ---- botdesk web of a remote profile: the page's stream through botdesk rfb, its lease here ------------
 SOCK=$BD_T/web.sock
