@@ -110,6 +110,9 @@ static int parse_combos(const char *text, struct agent_prepared *p, struct agent
 
 /* Each held key on the map as it is (a held key keeps its meaning). */
 static int find_held(struct agent *a, const char *text, struct agent_prepared *p, struct agent_outcome *o) {
+        /* A VNC server maps keysyms itself (agent-remote.h). */
+        if (a->remote)
+                return 0;
         for (size_t i = 0; i < p->held.n; i++)
                 if (keymap_find(&a->in.map, p->held.keysyms[i], &p->held_st[i]) < 0)
                         return agent_say(o, "The key \"%s\" is not on this desktop's keyboard map; it cannot be held.", text)
@@ -169,7 +172,7 @@ int agent_prepare(struct agent *a, const struct mcp_action *act, struct agent_pr
                 if (r < 0)
                         return agent_say(o, "The text holds control character U+%04X, which no key types; use key for keys.",
                                    (unsigned) bad) ?: -EINVAL;
-                if (!input_can_type(&a->in, p->keysyms, p->n_keysyms))
+                if (!a->remote && !input_can_type(&a->in, p->keysyms, p->n_keysyms))
                         return agent_say(o, "The text cannot be typed: the keyboard map has no spare keycode for characters "
                                       "it lacks.") ?: -EINVAL;
                 return 0;

@@ -9,6 +9,8 @@
 
 #include "agent.h"
 #include "agent-strokes.h"
+#include "agent-remote.h"
+#include "remote-screen.h"
 #include "clipboard.h"
 #include "cli.h"
 #include "cli-desktop.h"
@@ -84,6 +86,15 @@ int agent_open(struct agent *a, const char *profile) {
         a->tools.kind = c.mcp_tools;
         a->frame_width = c.journal_enabled ? c.journal_frame_width : 0;
         r = cli_members_off(c.toolset_disabled, &a->tools.members_off);
+        if (r == EXIT_OK && c.remote) {
+                /* A VNC server: a framebuffer and input, none of a desktop's windows, tree, clipboard or files. */
+                a->tools.flags_off = MCP_TOOL_DESKTOP;
+                r = agent_remote_open(a, &c);
+                if (r == EXIT_OK)
+                        space_for(a, a->remote->fb.width, a->remote->fb.height, &a->space);
+                config_done(&c);
+                return r;
+        }
         config_done(&c);
         if (r != EXIT_OK)
                 return r;
@@ -123,7 +134,12 @@ int agent_open(struct agent *a, const char *profile) {
         return EXIT_OK;
 }
 
+bool agent_broken(const struct agent *a) {
+        return a->remote ? a->remote->broken : xcb_connection_has_error(a->conn);
+}
+
 void agent_close(struct agent *a) {
+        agent_remote_close(a);
         if (a->conn) {
                 settle_close(&a->settle);
                 input_done(&a->in);
@@ -161,7 +177,7 @@ static int screen_unchanged(struct agent *a, const struct screen_since *since, s
                 o->revision_reset = true;
                 return 0;
         }
-        if (thumb_grab_hash(a->conn, a->screen, &hash) < 0)
+        if ((a->remote ? agent_remote_hash(a, &hash) : thumb_grab_hash(a->conn, a->screen, &hash)) < 0)
                 return agent_say(o, "Cannot read the screen.") ?: -EIO;
         if (hash != since->hash)
                 return 0;
@@ -187,10 +203,23 @@ static int screenshot(struct agent *a, const struct screen_since *since, struct 
         r = screen_unchanged(a, since, o);
         if (r != 0)
                 return r < 0 ? r : 0;
-        r = thumb_grab_scaled_also(a->conn, a->screen, a->space.image_w, a->space.image_h, thumb_jpeg_rows, &jr,
-                                   a->frame_width > 0 ? &frame : NULL, &img);
+        if (a->remote) {
+                /* The kept framebuffer, brought up to date: the picture, and the journal's frame from it. */
+                r = agent_remote_grab(a, a->space.image_w, a->space.image_h, &img);
+                if (r >= 0)
+                        r = thumb_encode_jpeg(img.rgb, img.width, img.height, AGENT_JPEG_QUALITY, &image, &size);
+                if (r >= 0 && a->frame_width > 0) {
+                        _cleanup_(thumb_image_done) struct thumb_image f = {};
+
+                        if (agent_remote_grab(a, a->frame_width, THUMB_SIZE_MAX, &f) >= 0)
+                                (void) thumb_encode_jpeg(f.rgb, f.width, f.height, THUMB_JPEG_QUALITY_DEFAULT, &o->frame,
+                                                         &o->frame_size);
+                }
+        } else
+                r = thumb_grab_scaled_also(a->conn, a->screen, a->space.image_w, a->space.image_h, thumb_jpeg_rows, &jr,
+                                           a->frame_width > 0 ? &frame : NULL, &img);
         frame_rgb = frame.rgb;
-        if (r >= 0)
+        if (r >= 0 && !a->remote)
                 r = jr.jpeg ? thumb_jpeg_finish(jr.jpeg, &image, &size) : -EIO;
         /* Without it the helper reads the screen again (journal-hook.h). */
         if (r >= 0 && frame_rgb)
@@ -224,7 +253,8 @@ static int zoom(struct agent *a, const unsigned region[4], struct agent_outcome 
         int r;
 
         /* The whole screen at its own size (box = the screen), then the region cut from it. */
-        r = thumb_grab_scaled(a->conn, a->screen, a->space.screen_w, a->space.screen_h, &img);
+        r = a->remote ? agent_remote_grab(a, a->space.screen_w, a->space.screen_h, &img)
+                      : thumb_grab_scaled(a->conn, a->screen, a->space.screen_w, a->space.screen_h, &img);
         if (r < 0 || !img.rgb)
                 return agent_say(o, "Cannot read the screen for zoom.") ?: -EIO;
         if (region[2] >= img.width || region[3] >= img.height)
@@ -317,7 +347,7 @@ static int agent_run_gated(struct agent *a, const struct mcp_action *act, bool w
 
         if (a->have_settle)
                 settle_begin(&a->settle);
-        r = agent_execute(a, act, &p, &admitted, o);
+        r = a->remote ? agent_remote_execute(a, act, &p, &admitted, o) : agent_execute(a, act, &p, &admitted, o);
         if (r == -ENOMEM)
                 return r;
         if (r == -ESTALE || !cli_action_still_valid(a->dirfd, &admitted)) {
@@ -328,7 +358,10 @@ static int agent_run_gated(struct agent *a, const struct mcp_action *act, bool w
                 return 0;
         if (acts(act)) {
                 o->settled_known = true;
-                if (!a->have_settle)
+                if (a->remote) {
+                        if (agent_remote_settle(a, o) < 0)
+                                return agent_say(o, "The session with the VNC server broke.");
+                } else if (!a->have_settle)
                         o->settle = SETTLE_UNSUPPORTED;
                 else if (settle_wait(&a->settle, a->quiet_ms, a->settle_cap_ms, &o->settle, &o->settle_ms) < 0)
                         return agent_say(o, "The X connection to the desktop broke.");
@@ -559,7 +592,8 @@ int agent_clipboard_write(struct agent *a, bool png, const void *data, size_t si
 int agent_serve_open(struct agent *a, const char *profile, bool start) {
         int r;
 
-        r = cli_start_on_demand(profile, start);
+        /* A VNC server botdesk did not start is not botdesk's to start. */
+        r = cli_desktop_place(NULL, profile) == CLI_PLACE_REMOTE ? EXIT_OK : cli_start_on_demand(profile, start);
         if (r != EXIT_OK)
                 return r;
         r = agent_open(a, profile);
@@ -600,8 +634,8 @@ int agent_serve_lines(struct agent *a, struct jsonrpc_reader *rd, const char *pr
                         continue;
                 if (fn(a, line, len, userdata) < 0)
                         return EXIT_FAILED;
-                if (xcb_connection_has_error(a->conn)) {
-                        log_error("The X connection to desktop %s broke (stopped or restarted?); ending.", profile);
+                if (agent_broken(a)) {
+                        log_error("The connection to desktop %s broke (stopped or restarted?); ending.", profile);
                         return EXIT_FAILED;
                 }
         }

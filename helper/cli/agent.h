@@ -19,13 +19,17 @@
  * mcp, botdesk act): the lease gate of every agent action (cli.h), the
  * strokes of botdesk input (control/input.h), the grab and encoder of
  * botdesk thumbnail (control/thumbnail.h), the settle wait
- * (control/settle.h), on one X connection kept for the session.
+ * (control/settle.h), on one X connection kept for the session; or, for a
+ * VNC server botdesk did not start, on its RFB session (agent-remote.h).
  */
+
+struct remote_screen;
 
 struct agent {
         const char *profile;
         int dirfd;                      /* the profile's runtime dir (the lease lives there) */
-        xcb_connection_t *conn;
+        xcb_connection_t *conn;         /* NULL for a remote profile */
+        struct remote_screen *remote;   /* remote =: botdesk's session with the VNC server (agent-remote.h) */
         int screen;
         xcb_window_t root;
         struct input in;
@@ -76,6 +80,9 @@ void agent_outcome_done(struct agent_outcome *o);
 
 /* Set o's message (the agent's words for why not); 0 or -ENOMEM. */
 int agent_say(struct agent_outcome *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Whether the connection to the desktop (X, or the VNC server's session) broke: nothing more can be done. */
+bool agent_broken(const struct agent *a);
 
 /* Open the running desktop of profile. A CLI exit code, said. */
 int agent_open(struct agent *a, const char *profile);

@@ -238,7 +238,7 @@ static int conn_process(struct mcp_server *s, struct agent *a, struct conn *c) {
                         return k;
                 c->off += c->req.content_length;
                 conn_reset(c);
-                if (xcb_connection_has_error(a->conn))
+                if (agent_broken(a))
                         return 0;
         }
 }
@@ -416,8 +416,8 @@ int mcp_http_serve(struct mcp_server *s, struct agent *a, int listen_fd, int con
                         if (q == 0)
                                 conn_close(c);
                 }
-                if (xcb_connection_has_error(a->conn)) {
-                        log_error("The X connection to desktop %s broke (stopped or restarted?); ending.", a->profile);
+                if (agent_broken(a)) {
+                        log_error("The connection to desktop %s broke (stopped or restarted?); ending.", a->profile);
                         r = EXIT_FAILED;
                         break;
                 }

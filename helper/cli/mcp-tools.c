@@ -384,7 +384,7 @@ const struct mcp_tool mcp_desktop_tools[] = {
           "one screenshot at the end.",
           .schema = mcp_batch_schema, .flags = MCP_TOOL_ACTS | MCP_TOOL_SINGLE, .call = tool_batch },
         { "windows", "The window manager's windows: id, title, class, geometry (screen pixels), active.",
-          .schema = epoch_schema, .flags = MCP_TOOL_ACTS, .call = tool_windows },
+          .schema = epoch_schema, .flags = MCP_TOOL_ACTS | MCP_TOOL_DESKTOP, .call = tool_windows },
         { "status",
           "The desktop: who has control (agent or human), the lease epoch, the screen and screenshot sizes and scale.",
           .schema = empty_schema, .call = tool_status },
@@ -396,48 +396,48 @@ const struct mcp_tool mcp_desktop_tools[] = {
           "outcome (returned, declined, not_taken) when called again with the answer.",
           .schema = ask_schema, .call = tool_ask_human },
         { "clipboard_read", "The desktop's clipboard: text (default) or a PNG image (type image/png).",
-          .schema = clip_read_schema, .flags = MCP_TOOL_ACTS, .call = tool_clipboard },
+          .schema = clip_read_schema, .flags = MCP_TOOL_ACTS | MCP_TOOL_DESKTOP, .call = tool_clipboard },
         { "clipboard_write",
           "Make text the desktop's clipboard (to paste with ctrl+v), or a PNG image: type image/png with content its "
           "bytes in base64.",
-          .schema = clip_write_schema, .flags = MCP_TOOL_ACTS, .call = tool_clipboard },
+          .schema = clip_write_schema, .flags = MCP_TOOL_ACTS | MCP_TOOL_DESKTOP, .call = tool_clipboard },
         { "a11y_tree",
           "The accessibility tree of the screen, or of one window (an id of the windows tool): each element's id, "
           "role, name, states, actions, text (never a password's) and bounds, on the screen and in screenshot pixels "
           "(screenshot_bounds: click its centre with the computer tool). At most max_nodes (default 2000); cut says "
           "when there were more.",
-          .schema = a11y_tree_schema, .flags = MCP_TOOL_ACTS, .call = mcp_a11y_tool },
+          .schema = a11y_tree_schema, .flags = MCP_TOOL_ACTS | MCP_TOOL_DESKTOP, .call = mcp_a11y_tool },
         { "a11y_find",
           "Elements of the accessibility tree that match find: comma-separated role=ROLE, name=TEXT (contains), "
           "name==TEXT (exactly), state=STATE or state=!STATE, e.g. \"role=push button,name==Save\".",
-          .schema = a11y_find_schema, .flags = MCP_TOOL_ACTS, .call = mcp_a11y_tool },
+          .schema = a11y_find_schema, .flags = MCP_TOOL_ACTS | MCP_TOOL_DESKTOP, .call = mcp_a11y_tool },
         { "a11y_do",
           "Act on an element by its id (from a11y_tree or a11y_find): action is one it offers (click, press, "
           "activate, ...) or set-text with text.",
-          .schema = a11y_do_schema, .flags = MCP_TOOL_ACTS, .call = mcp_a11y_tool },
+          .schema = a11y_do_schema, .flags = MCP_TOOL_ACTS | MCP_TOOL_DESKTOP, .call = mcp_a11y_tool },
         { "wait_until",
           "Wait on the desktop instead of taking screenshots until something shows: for is window=TITLE (a window "
           "whose title contains TITLE), gone=TITLE (until none), a11y=ROLE:NAME (an element, e.g. \"push "
           "button:OK\"), text=STRING (an element showing it), quiet[=MS] (the screen still that long) or changed. "
           "At most timeout seconds (default 30); returns what matched and a settled screenshot (screenshot: false "
           "for none).",
-          .schema = mcp_wait_schema, .flags = MCP_TOOL_ACTS, .call = mcp_wait_tool },
+          .schema = mcp_wait_schema, .flags = MCP_TOOL_ACTS | MCP_TOOL_DESKTOP, .call = mcp_wait_tool },
         { "file_upload",
           "Put a file into the desktop's home (where its browser's Downloads are): path relative to the home, "
           "content its bytes in base64; force replaces a file that exists. Written whole or not at all.",
-          .schema = mcp_file_upload_schema, .flags = MCP_TOOL_ACTS, .call = mcp_files_tool },
+          .schema = mcp_file_upload_schema, .flags = MCP_TOOL_ACTS | MCP_TOOL_DESKTOP, .call = mcp_files_tool },
         { "file_download",
           "A file of the desktop's home (path relative to it, e.g. Downloads/report.pdf): its size and SHA-256, and "
           "its bytes as an embedded resource with a MIME type.",
-          .schema = mcp_file_download_schema, .flags = MCP_TOOL_ACTS, .call = mcp_files_tool },
+          .schema = mcp_file_download_schema, .flags = MCP_TOOL_ACTS | MCP_TOOL_DESKTOP, .call = mcp_files_tool },
         { "file_list",
           "The entries of a directory of the desktop's home (path relative to it; default the home): name, type, "
           "size, mtime.",
-          .schema = mcp_file_list_schema, .flags = MCP_TOOL_ACTS, .call = mcp_files_tool },
+          .schema = mcp_file_list_schema, .flags = MCP_TOOL_ACTS | MCP_TOOL_DESKTOP, .call = mcp_files_tool },
         { "downloads",
           "The files the desktop's browser finished downloading into Downloads since a cursor (the \"cursor\" of "
           "the last answer; default: all), oldest first. With wait_ms and none yet, waits that long for one.",
-          .schema = mcp_downloads_schema, .flags = MCP_TOOL_ACTS, .call = mcp_files_tool },
+          .schema = mcp_downloads_schema, .flags = MCP_TOOL_ACTS | MCP_TOOL_DESKTOP, .call = mcp_files_tool },
         /* Last: tools/list has always ended with them. */
         { "(toolset members)", .flags = MCP_TOOL_ACTS | MCP_TOOL_MEMBERS, .call = tool_member },
 };

@@ -34,8 +34,10 @@ int remote_screen_send(struct remote_screen *s, const void *data, size_t size, u
                 ssize_t n = send(s->session.fd, p, size, MSG_NOSIGNAL | MSG_DONTWAIT);
                 int r;
 
-                if (n < 0 && errno != EAGAIN && errno != EINTR)
+                if (n < 0 && errno != EAGAIN && errno != EINTR) {
+                        s->broken = true;
                         return negative_errno();
+                }
                 if (n > 0) {
                         p += n;
                         size -= (size_t) n;
@@ -54,13 +56,15 @@ static int read_updates(struct remote_screen *s, unsigned updates, unsigned long
                 ssize_t n = recv(s->session.fd, s->buf, RFB_HANDSHAKE_READ, MSG_DONTWAIT);
                 int r;
 
-                if (n == 0)
-                        return -ECONNRESET;
-                if (n < 0 && errno != EAGAIN && errno != EINTR)
-                        return negative_errno();
+                if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
+                        s->broken = true;
+                        return n == 0 ? -ECONNRESET : negative_errno();
+                }
                 if (n > 0) {
-                        if (rfb_update_feed(&s->rd, &s->fb, s->buf, (size_t) n) < 0)
+                        if (rfb_update_feed(&s->rd, &s->fb, s->buf, (size_t) n) < 0) {
+                                s->broken = true;
                                 return -EPROTO;
+                        }
                         continue;
                 }
                 r = wait_fd(s->session.fd, POLLIN, deadline);

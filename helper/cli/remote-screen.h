@@ -30,6 +30,7 @@ struct remote_screen {
         uint8_t *out;                   /* input queued (REMOTE_OUT_MAX), sent by remote_screen_flush() */
         size_t out_len;
         int out_error;                  /* of a send made because the queue was full, for the next flush */
+        bool broken;                    /* a send or a read failed other than by its deadline: the session is over */
 };
 
 /*

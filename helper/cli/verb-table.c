@@ -354,7 +354,7 @@ static const struct verb verbs[] = {
                    "An OpenAI item that cannot be answered prints nothing: act says why and exits\n"
                    "non-zero.\n",
           .options = OPTS_ACTION | OPT(OPT_VENDOR) | OPT(OPT_SCREENSHOTS) | OPT(OPT_START), .words = "PROFILE", .placed = true,
-          .remote_timeout = REMOTE_TIMEOUT_NONE, .own_options = true, .run = verb_x11_args },
+          .serves_remote = true, .remote_timeout = REMOTE_TIMEOUT_NONE, .own_options = true, .run = verb_x11_args },
         { "toolset",
           "  toolset PROFILE --vendor V    the tool entry to declare to a model\n"
           "                                (anthropic, openai, gemini)\n",
@@ -384,7 +384,7 @@ static const struct verb verbs[] = {
                    "            PATH (mode 0600, in a directory only you can enter), instead of\n"
                    "            stdin/stdout; both protocol revisions, each request on its own\n",
           .options = OPTS_ACTION | OPT(OPT_START) | OPT(OPT_LISTEN), .words = "PROFILE", .placed = true,
-          .remote_timeout = REMOTE_TIMEOUT_NONE, .own_options = true, .run = verb_x11_args },
+          .serves_remote = true, .remote_timeout = REMOTE_TIMEOUT_NONE, .own_options = true, .run = verb_x11_args },
         { "a11y",
           "  a11y PROFILE [--json] [--window ID] [--find EXPR] [--max-nodes N]\n"
           "                                the accessibility tree: role, name, states,\n"

@@ -53,6 +53,8 @@ static bool member_on(const struct mcp_tool_set *set, size_t i) {
 
 /* Whether row is offered in set (a members row: whether any member could be). */
 static bool row_on(const struct mcp_tool *row, const struct mcp_tool_set *set) {
+        if (row->flags & set->flags_off)
+                return false;
         if (row->flags & MCP_TOOL_MEMBERS)
                 return set->kind != MCP_TOOLS_COMPUTER;
         return set->kind != MCP_TOOLS_MEMBERS || !(row->flags & MCP_TOOL_SINGLE);

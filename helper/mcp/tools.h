@@ -35,6 +35,9 @@ enum {
         MCP_TOOL_SINGLE = 1u << 1,
         /* The toolset's members, one tool each (above). */
         MCP_TOOL_MEMBERS = 1u << 2,
+        /* Needs what only a desktop botdesk runs has (its windows, accessibility tree, clipboard, files): not
+         * offered for a VNC server botdesk did not start, which gives a framebuffer and input alone. */
+        MCP_TOOL_DESKTOP = 1u << 3,
 };
 
 /* Runs the tool named name with args (an object, or NULL) into res; as mcp_backend's call (server.h). */
@@ -54,6 +57,7 @@ struct mcp_tool {
 struct mcp_tool_set {
         enum mcp_tools_kind kind;
         uint32_t members_off;           /* a bit per member index (action.h) not offered */
+        unsigned flags_off;             /* rows with any of these flags are not offered (MCP_TOOL_DESKTOP) */
 };
 
 /* A table of rows, and which of them are offered. */

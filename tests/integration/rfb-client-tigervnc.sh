@@ -221,6 +221,57 @@ timeout 30 "$BOTDESK" input "$V" click 100 120 >/dev/null 2>&1
 t_is "$?" 3 "while a human holds control, the agent's input is refused (3)"
 t_is "$(wc -l <"$BD_T/rec.log")" "$before" "... and nothing reached the server"
 t_ok "... the human hands back" timeout 20 "$BOTDESK" lease "$V" release --viewer h2
+# botdesk mcp on the remote profile: the computer tool on the same session, one MCP client's run.
+out=$(timeout 90 "$PY" - "$BOTDESK" "$V" <<'PYEOF' 2>&1
+import json, subprocess, sys
+botdesk, profile = sys.argv[1:3]
+calls = [("initialize", {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}),
+         ("tools/list", {}),
+         ("tools/call", {"name": "computer", "arguments": {"action": "screenshot"}}),
+         ("tools/call", {"name": "computer", "arguments": {"action": "left_click", "coordinate": [150, 160]}}),
+         ("tools/call", {"name": "computer", "arguments": {"action": "type", "text": "mcp-ok"}}),
+         ("tools/call", {"name": "computer", "arguments": {"action": "cursor_position"}}),
+         ("tools/call", {"name": "computer", "arguments": {"action": "screenshot"}}),
+         ("tools/call", {"name": "windows", "arguments": {}})]
+lines = [json.dumps({"jsonrpc": "2.0", "id": i, "method": m, "params": p}) for i, (m, p) in enumerate(calls)]
+lines.insert(1, json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+p = subprocess.run([botdesk, "mcp", profile], input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=80)
+res = {}
+for line in p.stdout.splitlines():
+    m = json.loads(line)
+    res[m["id"]] = m
+def text(i):
+    return json.loads(next(c["text"] for c in res[i]["result"]["content"] if c["type"] == "text"))
+names = [t["name"] for t in res[1]["result"]["tools"]]
+print("tools", "computer" in names, "windows" in names, "a11y_tree" in names, "file_upload" in names)
+shot = res[2]["result"]["content"]
+print("shot", [c["type"] for c in shot], [c.get("mimeType") for c in shot if c["type"] == "image"], text(2).get("screenshot"))
+print("click", res[3]["result"].get("isError", False), text(3).get("settle"))
+print("type", res[4]["result"].get("isError", False))
+print("cursor", text(5).get("cursor") or text(5).get("coordinate"))
+rev = text(6).get("revision", "")
+print("revision", len(rev), rev.split(".")[0] == text(2).get("revision", ".").split(".")[0])
+print("windows", res[7].get("error", {}).get("message", "no error")[:40])
+PYEOF
+)
+printf '%s\n' "$out" >>"$BD_T/out/remote.log"
+t_is "$(sed -n 's/^tools //p' <<<"$out")" "True False False False" \
+        "botdesk mcp on a remote profile offers the computer tool, not windows, a11y or files (what a VNC server cannot give)"
+t_match "$(sed -n 's/^shot //p' <<<"$out")" "^\['text', 'image'\] \['image/jpeg'\] \{'width': 640, 'height': 480, 'scale': 1\}" \
+        "its screenshot is a JPEG of the server's 640x480 framebuffer"
+t_match "$(sed -n 's/^click //p' <<<"$out")" "^False (settled|no_change)" "left_click answers, settled by the server's updates"
+t_ok "... and the server delivered it at 150,160" grep -q '^button-press 1 150 160$' "$BD_T/rec.log"
+t_is "$(sed -n 's/^type //p' <<<"$out")" False "type answers"
+t_match "$(cat "$BD_T/rec.txt")" "mcp-ok$" "... and the server typed the text"
+t_is "$(sed -n 's/^cursor //p' <<<"$out")" "[150, 160]" "cursor_position: where botdesk's events left the pointer"
+t_is "$(sed -n 's/^revision //p' <<<"$out")" "29 True" "a screenshot's revision is RUN.HASH, the run the same for the same server"
+t_match "$(sed -n 's/^windows //p' <<<"$out")" "Unknown tool \"windows\"" "a call of windows is refused as a tool not offered"
+
+# The journal, as for a local desktop: the agent's actions on the remote screen, the MCP click with its frame.
+jl=$(timeout 30 "$BOTDESK" journal "$V" --json 2>>"$BD_T/out/journal.err")
+t_match "$(grep -c '"action": "input click"' <<<"$jl")" "^[1-9]" "botdesk journal lists the remote profile's input clicks"
+t_match "$(grep '"action": "agent left_click"' <<<"$jl" | head -n1)" '"result": "ok".*"frame": "[^"]+' \
+        "... and the MCP left_click, ok, with the frame of the screen after it" || t_diag "$jl"
 kill -TERM "$RP"
 t_ok "the recorder exits (waited 10 s)" wait_for 10 gone "$RP"
 

@@ -48,14 +48,14 @@ static const struct mcp_tool rows[] = {
         { "computer", .describe = mcp_computer_describe, .schema = mcp_computer_schema,
           .flags = MCP_TOOL_ACTS | MCP_TOOL_SINGLE, .call = call },
         { "batch", "A list of actions.", .schema = mcp_batch_schema, .flags = MCP_TOOL_ACTS | MCP_TOOL_SINGLE, .call = call },
-        { "windows", "The windows.", .schema = schema, .flags = MCP_TOOL_ACTS, .call = call },
+        { "windows", "The windows.", .schema = schema, .flags = MCP_TOOL_ACTS | MCP_TOOL_DESKTOP, .call = call },
         { "status", "The desktop.", .schema = schema, .call = call },
         { "ask_human", "A human.", .schema = schema, .call = call },
-        { "clipboard_read", "Read.", .schema = schema, .flags = MCP_TOOL_ACTS, .call = call },
-        { "clipboard_write", "Write.", .schema = schema, .flags = MCP_TOOL_ACTS, .call = call },
-        { "a11y_tree", "Tree.", .schema = schema, .flags = MCP_TOOL_ACTS, .call = call },
-        { "a11y_find", "Find.", .schema = schema, .flags = MCP_TOOL_ACTS, .call = call },
-        { "a11y_do", "Do.", .schema = schema, .flags = MCP_TOOL_ACTS, .call = call },
+        { "clipboard_read", "Read.", .schema = schema, .flags = MCP_TOOL_ACTS | MCP_TOOL_DESKTOP, .call = call },
+        { "clipboard_write", "Write.", .schema = schema, .flags = MCP_TOOL_ACTS | MCP_TOOL_DESKTOP, .call = call },
+        { "a11y_tree", "Tree.", .schema = schema, .flags = MCP_TOOL_ACTS | MCP_TOOL_DESKTOP, .call = call },
+        { "a11y_find", "Find.", .schema = schema, .flags = MCP_TOOL_ACTS | MCP_TOOL_DESKTOP, .call = call },
+        { "a11y_do", "Do.", .schema = schema, .flags = MCP_TOOL_ACTS | MCP_TOOL_DESKTOP, .call = call },
         { "(members)", .flags = MCP_TOOL_ACTS | MCP_TOOL_MEMBERS, .call = call },
 };
 
@@ -272,6 +272,21 @@ int main(void) {
         v = handle(&s, "{\"jsonrpc\": \"2.0\", \"id\": 27, \"method\": \"tools/call\", \"params\": {\"name\": \"zoom\", \"arguments\": {}}}");
         TAP_EQ_INT(error_code(v), JSONRPC_INVALID_PARAMS, "... and zoom is then an unknown tool");
         json_value_free(v);
+
+        /* A VNC server botdesk did not start: the rows that need a desktop botdesk runs are not offered. */
+        s.tools.set.flags_off = MCP_TOOL_DESKTOP;
+        v = handle(&s, "{\"jsonrpc\": \"2.0\", \"id\": 28, \"method\": \"tools/list\"}");
+        TAP_EQ_INT(json_get(json_get(v, "result"), "tools")->n, 17,
+                   "flags_off = MCP_TOOL_DESKTOP: 17 tools, without windows, the clipboard and a11y");
+        json_value_free(v);
+        v = handle(&s, "{\"jsonrpc\": \"2.0\", \"id\": 29, \"method\": \"tools/call\", \"params\": {\"name\": \"a11y_tree\", \"arguments\": {}}}");
+        TAP_EQ_INT(error_code(v), JSONRPC_INVALID_PARAMS, "... and a11y_tree is then an unknown tool");
+        json_value_free(v);
+        calls = 0;
+        v = handle(&s, "{\"jsonrpc\": \"2.0\", \"id\": 30, \"method\": \"tools/call\", \"params\": {\"name\": \"status\", \"arguments\": {}}}");
+        tap_ok(calls == 1 && json_get(v, "result"), "... while status still reaches the backend");
+        json_value_free(v);
+        s.tools.set.flags_off = 0;
 
         /* The stateless 2026-07-28 revision: the envelope on every request, server/discover, resultType. */
         {
