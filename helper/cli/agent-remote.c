@@ -157,10 +157,8 @@ int agent_remote_execute(struct agent *a, const struct mcp_action *act, const st
 
                         if (!cli_still_admitted(&ctx))
                                 return -ESTALE;
-                        for (size_t k = i; k < end; k++) {
-                                remote_screen_key(s, p->keysyms[k], true);
-                                remote_screen_key(s, p->keysyms[k], false);
-                        }
+                        for (size_t k = i; k < end; k++)
+                                remote_screen_type(s, p->keysyms[k]);
                         r = remote_screen_flush(s, until);
                         if (r >= 0)
                                 r = remote_screen_sync(s, until);

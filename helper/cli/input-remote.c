@@ -68,10 +68,8 @@ static int act_remote(struct remote_screen *scr, struct input_request *req, int 
 
                         if (!cli_still_admitted(&ctx))
                                 return EXIT_REFUSED; /* cli_action_done() says why */
-                        for (size_t k = i; k < end; k++) {
-                                remote_screen_key(scr, req->keysyms[k], true);
-                                remote_screen_key(scr, req->keysyms[k], false);
-                        }
+                        for (size_t k = i; k < end; k++)
+                                remote_screen_type(scr, req->keysyms[k]);
                         deadline = now_usec() + REMOTE_INPUT_SECONDS * 1000000ull;
                         r = remote_screen_flush(scr, deadline);
                         if (r >= 0)

@@ -148,6 +148,17 @@ void remote_screen_combo(struct remote_screen *s, const uint32_t *keysyms, size_
                 remote_screen_key(s, keysyms[k - 1], false);
 }
 
+void remote_screen_type(struct remote_screen *s, uint32_t keysym) {
+        bool shift = rfb_keysym_shifted(keysym);
+
+        if (shift)
+                remote_screen_key(s, RFB_KEYSYM_SHIFT_L, true);
+        remote_screen_key(s, keysym, true);
+        remote_screen_key(s, keysym, false);
+        if (shift)
+                remote_screen_key(s, RFB_KEYSYM_SHIFT_L, false);
+}
+
 int remote_screen_flush(struct remote_screen *s, unsigned long long deadline) {
         int r = s->out_error;
 

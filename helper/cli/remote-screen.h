@@ -64,6 +64,8 @@ void remote_screen_button(struct remote_screen *s, unsigned button, bool down);
 void remote_screen_drag(struct remote_screen *s, unsigned button, const unsigned (*path)[2], size_t n, unsigned steps);
 void remote_screen_scroll(struct remote_screen *s, long long dx, long long dy);
 void remote_screen_combo(struct remote_screen *s, const uint32_t *keysyms, size_t n);
+/* A character typed: its key pressed and released, with Shift around it when a US keyboard needs it (rfb-input.h). */
+void remote_screen_type(struct remote_screen *s, uint32_t keysym);
 /* Send what is queued before deadline: 0 or -errno. */
 int remote_screen_flush(struct remote_screen *s, unsigned long long deadline);
 

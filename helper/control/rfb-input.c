@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <string.h>
+
 #include "rfb-input.h"
 
 size_t rfb_key_event(uint32_t keysym, bool down, uint8_t out[static RFB_KEY_EVENT_SIZE]) {
@@ -10,6 +12,10 @@ size_t rfb_key_event(uint32_t keysym, bool down, uint8_t out[static RFB_KEY_EVEN
         out[6] = (uint8_t) (keysym >> 8);
         out[7] = (uint8_t) keysym;
         return RFB_KEY_EVENT_SIZE;
+}
+
+bool rfb_keysym_shifted(uint32_t keysym) {
+        return (keysym >= 'A' && keysym <= 'Z') || (keysym < 0x80 && keysym > 0x20 && strchr("~!@#$%^&*()_+{}|:\"<>?", (int) keysym));
 }
 
 static size_t pointer_event(const struct rfb_pointer *p, uint8_t out[static RFB_POINTER_EVENT_SIZE]) {

@@ -27,6 +27,17 @@ struct rfb_pointer {
 
 size_t rfb_key_event(uint32_t keysym, bool down, uint8_t out[static RFB_KEY_EVENT_SIZE]);
 
+#define RFB_KEYSYM_SHIFT_L 0xffe1u
+
+/*
+ * Whether a character's keysym is typed with Shift on a US keyboard (A-Z
+ * and ~!@#$%^&*()_+{}|:"<>?). A viewer sends the Shift its user pressed;
+ * some servers (QEMU's) map a keysym to its key alone and type '_' as
+ * '-' without it, while others (TigerVNC) take it either way: so botdesk
+ * sends Shift around these, as a keyboard would.
+ */
+bool rfb_keysym_shifted(uint32_t keysym);
+
 /* The pointer moved to x, y: its message. */
 size_t rfb_pointer_move(struct rfb_pointer *p, uint16_t x, uint16_t y, uint8_t out[static RFB_POINTER_EVENT_SIZE]);
 

@@ -194,11 +194,11 @@ t_is "$?" 0 "botdesk input click on a remote profile: exit 0"
 t_match "$out" '"action": "click", "x": 100, "y": 120, "button": 1' "... its JSON names the click"
 t_ok "... and the server delivered the press at 100,120 (the recorder's window saw it there)" \
         grep -q '^button-press 1 100 120$' "$BD_T/rec.log"
-TEXT='héllo Ж wörld'
+TEXT='Héllo_Ж "wörld"!'
 out=$(rinput type "$TEXT" --json)
 t_is "$?" 0 "botdesk input type on a remote profile: exit 0"
-t_match "$out" '"characters": 13' "... 13 characters sent"
-t_is "$(cat "$BD_T/rec.txt")" "$TEXT" "... and the server typed them all, Cyrillic and accents included"
+t_match "$out" '"characters": 16' "... 16 characters sent"
+t_is "$(cat "$BD_T/rec.txt")" "$TEXT" "... and the server typed them all: capitals, shifted symbols, Cyrillic, accents"
 rinput scroll 0 2 >/dev/null
 t_is "$(grep -c '^button-press 5 ' "$BD_T/rec.log")" 2 "scroll 0 2: two presses of button 5 (down)" ||
         t_diag "$(cat "$BD_T/rec.log")"
