@@ -156,6 +156,42 @@ remote_config "127.0.0.1:$((PORT + 1))" "$BD_T/pw"
 remote_thumb -o "$BD_T/no.png"
 t_is "$?" 1 "a server that is not there: exit 1"
 t_match "$out" "refused the connection" "... saying it refused the connection"
+# fake MODE: a server of the test's own on 127.0.0.1:PORT+2 for one connection: "stall" greets and then
+# says nothing; "apple" offers only Apple's security types. Its pid in FAKE.
+fake() {
+        "$PY" - "$((PORT + 2))" "$1" <<'PYEOF' >"$BD_T/out/fake-$1.log" 2>&1 &
+import socket, sys, time
+port, mode = int(sys.argv[1]), sys.argv[2]
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", port))
+s.listen(1)
+print("listening", flush=True)
+c, _ = s.accept()
+c.sendall(b"RFB 003.008\n")
+c.recv(12)
+if mode == "apple":
+    c.sendall(bytes([2, 30, 35]))
+time.sleep(30)
+PYEOF
+        FAKE=$!
+        bd_own_pid $FAKE
+        wait_for 10 grep -qs listening "$BD_T/out/fake-$1.log"
+}
+fake stall
+remote_config "127.0.0.1:$((PORT + 2))" "$BD_T/pw"
+t0=$(date +%s%N)
+remote_thumb -o "$BD_T/no.png"
+t_is "$?" 1 "a server that stalls mid-handshake: exit 1"
+dt=$(( ($(date +%s%N) - t0) / 1000000 ))
+t_match "$out" "did not finish the handshake in time" "... saying so"
+if [ "$dt" -ge 9000 ] && [ "$dt" -lt 20000 ]; then t_pass "... at the 10 s deadline ($dt ms)"; else t_fail "at the 10 s deadline" "$dt ms"; fi
+kill -TERM "$FAKE"
+fake apple
+remote_thumb -o "$BD_T/no.png"
+t_is "$?" 1 "a server that offers only Apple's security types: exit 1"
+t_match "$out" "no security type botdesk speaks" "... saying so, in botdesk's words"
+kill -TERM "$FAKE"
 remote_config "127.0.0.1:$PORT" "$BD_T/pw"
 
 # ---- botdesk rfb of a remote profile: the viewer greeted here, the lease applied here ---------------
