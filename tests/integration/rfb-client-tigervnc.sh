@@ -354,6 +354,36 @@ t_ok "botdesk web exits on SIGTERM (waited 10 s)" wait_for 10 gone "$WEB_PID"
 t_is "$(cmdline_pids "rfb $V --viewer" | wc -w)" 0 \
         "no botdesk rfb of the remote profile, nor its front (a fork of it), outlives botdesk web"
 
+# A real viewer: noVNC in headless Chromium through botdesk web (web_browser.py, as web.sh drives it for a
+# local desktop): the remote screen drawn, input only while the page holds control, Take over, another
+# viewer's take, Hand back, release on leaving; the pointer read on the server's display (:727).
+if [ -x /usr/lib/chromium/chromium ] || command -v chromium >/dev/null 2>&1 &&
+        [ -f /usr/share/novnc/core/rfb.js ] && command -v xdotool >/dev/null 2>&1; then
+        web_start tcp "$BOTDESK" web --listen 127.0.0.1:0
+        t_is "$?" 0 "botdesk web --listen 127.0.0.1:0 starts"
+        TCP=$WEB_PID
+        URL=$("$BOTDESK" web ticket "$V" --viewer frank 2>>"$BD_T/out/ticket.err")
+        (
+                export BOTDESK DISPLAY=:727
+                unset XAUTHORITY
+                exec timeout 150 "$PY" "$BD_LIB_DIR/web_browser.py" "$URL" "$BD_T/out" "$V" frank
+        ) >"$BD_T/out/browser.txt" 2>"$BD_T/out/browser.err" &
+        BPID=$!
+        bd_own_pid "$BPID"
+        wait_for 20 grep -qs '^PID ' "$BD_T/out/browser.txt" && bd_own_pid "$(sed -n 's/^PID //p' "$BD_T/out/browser.txt")"
+        wait "$BPID"
+        brc=$?
+        bd_browser_report "$BD_T/out/browser.txt"
+        [ "$brc" = 0 ] || t_fail "the browser driver finishes (exit $brc)" "$(tail -n 15 "$BD_T/out/browser.err")"
+        t_is "$SCREEN" "51 102 153" "the page's screenshot shows the remote screen's colour (#336699) at its centre"
+        t_is "$(timeout 20 "$BOTDESK" lease "$V" show --json | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["holder"])')" \
+                agent "after the page, the agent holds control of the remote desktop"
+        kill -TERM "$TCP"
+        wait "$TCP"
+else
+        t_skip "a real browser shows the remote desktop" "chromium, novnc or xdotool not installed"
+fi
+
 t_ok "a human takes the remote desktop's lease" timeout 20 "$BOTDESK" lease "$V" take --viewer h
 timeout 30 "$BOTDESK" thumbnail "$V" -o "$BD_T/no.png" >/dev/null 2>&1
 t_is "$?" 3 "while a human holds the remote desktop's lease, its thumbnail is refused (3)"
