@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "config.h"
 #include "envfile.h"
+#include "exec-record.h"
 #include "exec-env.h"
 #include "lease.h"
 #include "record.h"
@@ -74,6 +75,7 @@ int verb_exec(const struct cli_args *a) {
             (rec.token && env_set(&full, "BOTDESK_TOKEN", rec.token) < 0))
                 return EXIT_FAILED;
 
+        r = -ENOENT;
         if (rec.unit && rec.placement && streq(rec.placement, "user-unit")) {
                 /* Our cgroup and the unit's share no ancestor we may write
                  * to; the user manager moves us. */
@@ -91,6 +93,10 @@ int verb_exec(const struct cli_args *a) {
                         log_warning_errno(r, "Cannot join the desktop's cgroup %s (%m); the command will not stop with the desktop.",
                                           apps);
         }
+        /* No cgroup holds it: the stop finds it by its pid, whatever it does to its environment. */
+        if (r < 0 && exec_record_add(dirfd, getpid()) < 0)
+                log_warning("Cannot record the command for the desktop's stop; a command that drops its environment "
+                            "will outlive the desktop.");
         execvpe(cmd[0], cmd, full);
         log_error_errno(errno, "Cannot execute %s: %m", cmd[0]);
         return errno == ENOENT ? 127 : 126;

@@ -10,6 +10,7 @@
 #include "adopt.h"
 #include "cgroup.h"
 #include "cgroup-wait.h"
+#include "exec-record.h"
 #include "record.h"
 #include "token-kill.h"
 #include "log.h"
@@ -28,6 +29,8 @@ static void kill_children_fallback(struct supervisor *s) {
         for (size_t i = 0; i < n; i++)
                 if (all[i]->pid > 0)
                         (void) kill(-all[i]->pid, SIGKILL);
+        /* What botdesk exec ran, by its pid: it may have dropped our token. */
+        (void) exec_record_kill_all(s->runtime_fd);
         /* What the bus activated, or what a launcher double-forked, left its
          * group: it still carries our token. */
         (void) kill_by_token(s->token, getuid());

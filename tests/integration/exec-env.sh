@@ -64,6 +64,18 @@ cp "$BD_T/out/env.good" "$RT/env.new" && mv "$RT/env.new" "$RT/env"
 timeout 20 "$BOTDESK" exec "$P" -- true
 t_is "$?" 0 "the helper's own env is used again once it is back"
 
+# A command that drops its environment (env -i: no token to find it by) still stops with the desktop:
+# by its cgroup, or where there is none by the pid botdesk exec recorded.
+"$BOTDESK" exec "$P" -- env -i sleep 300 >/dev/null 2>"$BD_T/out/drop.err" &
+EP=$!
+bd_own_pid $EP
+comm_is() { [ "$(cat "/proc/$1/comm" 2>/dev/null)" = "$2" ]; }
+gone_or_zombie() { ! kill -0 "$1" 2>/dev/null || grep -q '^State:[[:space:]]*Z' "/proc/$1/status" 2>/dev/null; }
+t_ok "botdesk exec runs a command that drops its environment (waited 10 s for it to become sleep)" \
+        wait_for 10 comm_is "$EP" sleep
+t_is "$(tr '\0' '\n' <"/proc/$EP/environ" 2>/dev/null | grep -c BOTDESK_TOKEN)" 0 "... which carries no token"
+
 bd_stop "$P"
 t_is "$?" 0 "the desktop stops"
+t_ok "... and its stop ended that command too (waited 10 s)" wait_for 10 gone_or_zombie "$EP"
 t_done
