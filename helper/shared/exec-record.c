@@ -68,10 +68,12 @@ int exec_record_kill_all(int runtime_fd) {
                 *dot = '\0';
                 if (parse_uint(de->d_name, INT32_MAX, &pid) < 0 || pid < 2 || parse_uint(dot + 1, UINT64_MAX, &start) < 0)
                         continue;
-                /* Its group first, while its leader still proves whose the group is. */
-                if (getpgid((pid_t) pid) == (pid_t) pid && same_start((pid_t) pid, &start))
-                        (void) kill(-(pid_t) pid, SIGKILL);
-                if (pid_signal_checked((pid_t) pid, SIGKILL, same_start, &start) > 0)
+                /* The group it leads, leader included, while the leader still proves whose the group is;
+                 * else the process alone, through a pidfd. */
+                if (getpgid((pid_t) pid) == (pid_t) pid && same_start((pid_t) pid, &start) &&
+                    kill(-(pid_t) pid, SIGKILL) == 0)
+                        n++;
+                else if (pid_signal_checked((pid_t) pid, SIGKILL, same_start, &start) > 0)
                         n++;
         }
         closedir(d);
