@@ -11,8 +11,8 @@ set -euo pipefail
 
 build=(meson ninja-build pkg-config gcc libc6-dev scdoc bash-completion libsystemd-dev libinih-dev libpam0g-dev nettle-dev
        libxcb1-dev libxcb-shm0-dev libxcb-image0-dev libpng-dev libjpeg-dev libxcb-xtest0-dev libxkbcommon-dev
-       libxcb-randr0-dev libxcb-damage0-dev libxxhash-dev zlib1g-dev)
-runtime=(libinih1 libxxhash0 zlib1g tigervnc-standalone-server xfwm4 xfce4-panel xfdesktop4 xfce4-settings xfconf
+       libxcb-randr0-dev libxcb-damage0-dev libxxhash-dev zlib1g-dev libgnutls28-dev)
+runtime=(libinih1 libxxhash0 zlib1g libgnutls30 tigervnc-standalone-server xfwm4 xfce4-panel xfdesktop4 xfce4-settings xfconf
          dbus-daemon x11-xkb-utils novnc at-spi2-core)
 tests=(dbus-bin x11-utils x11-apps x11-xserver-utils xdotool xclip python3 socat gvncviewer valgrind clang chromium
        systemd-container mmdebstrap util-linux procps passwd perl hyperfine
@@ -26,6 +26,8 @@ tests+=(python3-gi gir1.2-gtk-3.0)
 tests+=(xdg-desktop-portal zenity)
 # The RFB client's test makes a TigerVNC password file (tests/integration/rfb-client-tigervnc.sh).
 tests+=(tigervnc-tools)
+# VeNCrypt's test makes its CAs and certificates with certtool (tests/integration/rfb-client-vencrypt.sh).
+tests+=(gnutls-bin)
 # The clean-container demo test (tests/system/demo-clean.sh) copies the checkout's tracked files.
 tests+=(git)
 # The polkit rule's unit test runs it under node (Debian: nodejs provides /usr/bin/node).

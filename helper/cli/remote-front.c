@@ -4,6 +4,8 @@
  * runs here, blocking within its deadline, so that every refusal is this
  * verb's to say; the front is a fork that holds only the two sockets: it
  * greets the viewer (rfb-front.h), then moves bytes until either side ends.
+ * A session in VeNCrypt's TLS gets a fork of its own first, the pump, so
+ * that the session's fd is plain RFB for the front and everyone else.
  */
 #include <fcntl.h>
 #include <poll.h>
@@ -11,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/pidfd.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -25,7 +28,13 @@
 #include "remote-target.h"
 #include "rfb-front.h"
 #include "rfb-grab.h"
+#include "rfb-tls.h"
 #include "util.h"
+
+/* A CA bundle: the system's whole one is a few hundred KiB. */
+#define REMOTE_CA_MAX (4u * 1024u * 1024u)
+/* How long a pump whose plain end closed may take to pass on what it still holds. */
+#define PUMP_END_MSEC 2000
 
 /* Each way: a framebuffer update comes in large pieces, input in small ones. */
 #define FRONT_BUF_SIZE (256u * 1024u)
@@ -176,6 +185,61 @@ static _Noreturn void front_main(int viewer, int server, struct rfb_front *hs, c
         }
 }
 
+/* The pump: the TLS session and its transport, and the plain end; nothing else of ours. */
+static _Noreturn void pump_main(struct rfb_tls *tls, int transport, int plain) {
+        sigset_t all;
+
+        sigfillset(&all);
+        (void) sigprocmask(SIG_UNBLOCK, &all, NULL);
+        (void) prctl(PR_SET_NAME, "botdesk-tls");
+        keep_only(plain, transport);
+        rfb_tls_pump(tls, plain);
+        _exit(EXIT_SUCCESS);
+}
+
+/*
+ * The session's fd made plain: a pump forked to carry *fd's TLS. 0 with
+ * *fd the plain end (the transport closed here: the pump holds it) and
+ * *ret_pid; or -errno, *fd untouched.
+ */
+static int pump_start(struct rfb_tls *tls, int *fd, pid_t *ret_pid) {
+        int sv[2], r;
+        pid_t pid;
+
+        if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0, sv) < 0)
+                return negative_errno();
+        pid = fork();
+        if (pid < 0) {
+                r = negative_errno();
+                safe_close(sv[0]);
+                safe_close(sv[1]);
+                return r;
+        }
+        if (pid == 0) {
+                (void) close(sv[0]);
+                pump_main(tls, *fd, sv[1]);
+        }
+        safe_close(sv[1]);
+        safe_close(*fd);
+        *fd = sv[0];
+        *ret_pid = pid;
+        return 0;
+}
+
+/* Once its plain end is closed: the pump passes on what it holds and exits; one that does not is killed. */
+static void pump_end(pid_t *pid) {
+        _cleanup_close_ int pidfd = -EBADF;
+
+        if (*pid <= 0)
+                return;
+        pidfd = pidfd_open(*pid, 0);
+        if (pidfd < 0 || poll(&(struct pollfd) { .fd = pidfd, .events = POLLIN }, 1, PUMP_END_MSEC) <= 0)
+                (void) kill(*pid, SIGKILL);
+        while (waitpid(*pid, NULL, 0) < 0 && errno == EINTR)
+                ;
+        *pid = 0;
+}
+
 int remote_geometry_read_at(int dirfd, char **ret) {
         _cleanup_free_ char *text = NULL;
         unsigned long long w, h;
@@ -207,10 +271,13 @@ static void geometry_write_at(int dirfd, uint16_t width, uint16_t height) {
 int remote_session_open(const char *profile, const struct bd_config *c, int dirfd, struct remote_session *ret) {
         _cleanup_(remote_password_freep) char *password = NULL;
         _cleanup_free_ uint8_t *rest = NULL;
+        _cleanup_free_ char *ca = NULL;
+        _cleanup_free_ struct rfb_handshake_tls *tls = NULL;
         unsigned long long deadline;
         struct remote_target t;
         const char *problem = NULL;
-        pid_t transport = 0;
+        pid_t transport = 0, pump = 0;
+        size_t ca_len = 0;
         int fd = -EBADF, r;
 
         *ret = (struct remote_session) { .fd = -EBADF };
@@ -218,8 +285,17 @@ int remote_session_open(const char *profile, const struct bd_config *c, int dirf
                 log_error("Invalid remote = %s of profile %s: %s.", c->remote, profile, problem);
                 return EXIT_USAGE;
         }
-        if (remote_target_public(&t))
+        /* With a CA the session is TLS or nothing (rfb_client_use_tls()): not in clear, whatever the address. */
+        if (remote_target_public(&t) && !c->remote_ca_file)
                 log_warning("Profile %s (remote = %s): %s.", profile, c->remote, REMOTE_PUBLIC_WARNING);
+        if (c->remote_ca_file) {
+                r = read_full_file(c->remote_ca_file, &ca, &ca_len, REMOTE_CA_MAX);
+                if (r < 0) {
+                        log_error_errno(r, "Cannot read remote_ca_file = %s of profile %s: %m", c->remote_ca_file,
+                                        profile);
+                        return EXIT_FAILED;
+                }
+        }
         r = remote_password_read(profile, c->remote_password_file, &password, &problem);
         if (r < 0) {
                 log_error("Cannot use the VNC password of profile %s (%s): %s.", profile,
@@ -227,34 +303,54 @@ int remote_session_open(const char *profile, const struct bd_config *c, int dirf
                 return EXIT_FAILED;
         }
         rest = malloc(RFB_HANDSHAKE_READ);
-        if (!rest)
+        tls = calloc(1, sizeof *tls);
+        if (!rest || !tls)
                 return log_oom(), EXIT_FAILED;
+        *tls = (struct rfb_handshake_tls) {
+                .ca_pem = ca,
+                .ca_len = ca_len,
+                .address = t.kind == REMOTE_ADDRESS ? (const struct sockaddr *) &t.address : NULL,
+        };
 
         deadline = now_usec() + REMOTE_FRONT_HANDSHAKE_SECONDS * 1000000ull;
         r = remote_connect(&t, deadline, &fd, &transport, &problem);
         if (r >= 0) {
-                r = rfb_handshake(fd, password, deadline, &ret->client, rest, &ret->n_rest, &problem);
+                r = rfb_handshake(fd, password, tls, deadline, &ret->client, rest, &ret->n_rest, &problem);
                 if (r < 0) {
                         fd = safe_close(fd);
                         remote_child_end(transport);
                 }
         }
         if (r < 0) {
-                /* The problem in botdesk's words: never the server's own text. */
+                /* The problem in botdesk's words (or GnuTLS's): never the server's own text. */
                 log_error("The VNC server of profile %s (remote = %s): %s.", profile, c->remote, problem);
                 return EXIT_FAILED;
         }
         geometry_write_at(dirfd, ret->client.width, ret->client.height);
-        /* The key is spent: no copy of it (a fork's included) outlives the handshake. */
+        /* The key and the password are spent: no copy of them (a fork's included) outlives the handshake. */
         explicit_bzero(ret->client.key, sizeof ret->client.key);
+        remote_password_free(TAKE_PTR(password));
+        if (tls->tls) {
+                r = pump_start(tls->tls, &fd, &pump);
+                tls->tls = rfb_tls_free(tls->tls);
+                if (r < 0) {
+                        safe_close(fd);
+                        remote_child_end(transport);
+                        rfb_client_done(&ret->client);
+                        log_error_errno(r, "Cannot start the TLS pump of profile %s: %m", profile);
+                        return EXIT_FAILED;
+                }
+        }
         ret->fd = fd;
         ret->transport = transport;
+        ret->pump = pump;
         ret->rest = TAKE_PTR(rest);
         return EXIT_OK;
 }
 
 void remote_session_close(struct remote_session *s) {
         s->fd = safe_close(s->fd);
+        pump_end(&s->pump);
         remote_child_end(s->transport);
         s->transport = 0;
         rfb_client_done(&s->client);
@@ -295,9 +391,11 @@ int remote_front_open(const char *profile, const struct bd_config *c, int dirfd,
         safe_close(sv[1]);
         ret->fd = sv[0];
         ret->front = pid;
-        /* The transport's command is the caller's to end, after the front. */
+        /* The pump and the transport's command are the caller's to end, after the front. */
         ret->transport = s.transport;
         s.transport = 0;
+        ret->pump = s.pump;
+        s.pump = 0;
         return EXIT_OK;
 }
 
@@ -310,6 +408,7 @@ void remote_front_close(struct remote_front *f) {
                         ;
                 f->front = 0;
         }
+        pump_end(&f->pump);
         remote_child_end(f->transport);
         f->transport = 0;
 }

@@ -25,10 +25,16 @@
 
 #define REMOTE_FRONT_HANDSHAKE_SECONDS 10u
 
-/* botdesk's own session with the server, authenticated: where the front and remote-screen.h start. */
+/*
+ * botdesk's own session with the server, authenticated: where the front and
+ * remote-screen.h start. With VeNCrypt (remote_ca_file, or a server that
+ * offers only TLS) fd is still plain RFB: one end of a socketpair whose
+ * other end a pump process (rfb_tls_pump()) carries through TLS.
+ */
 struct remote_session {
         int fd;                         /* non-blocking, O_CLOEXEC */
         pid_t transport;                /* exec: COMMAND's child, else 0 */
+        pid_t pump;                     /* the TLS pump, else 0 */
         struct rfb_client client;       /* ready: ServerInit's size, pixel format and name */
         uint8_t *rest;                  /* what the server sent after ServerInit */
         size_t n_rest;
@@ -50,6 +56,7 @@ struct remote_front {
         int fd;                         /* the plain RFB session, O_CLOEXEC, blocking */
         pid_t front;                    /* the front's process */
         pid_t transport;                /* exec: COMMAND's child, else 0 */
+        pid_t pump;                     /* the TLS pump (remote_session), else 0 */
         uint16_t width, height;         /* ServerInit's */
 };
 
@@ -60,5 +67,5 @@ int remote_front_open(const char *profile, const struct bd_config *c, int dirfd,
 #define REMOTE_GEOMETRY_FILE "remote-geometry"
 int remote_geometry_read_at(int dirfd, char **ret);
 
-/* Close the session, reap the front, end the transport's command. */
+/* Close the session, reap the front and the pump, end the transport's command. */
 void remote_front_close(struct remote_front *f);

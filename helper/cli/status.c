@@ -86,7 +86,7 @@ static int collect_remote(const char *profile, const struct bd_config *c, struct
         s->placement = strdup("remote");
         if (!s->remote || !s->placement)
                 return -ENOMEM;
-        if (remote_target_parse(c->remote, &t, &problem) >= 0 && remote_target_public(&t)) {
+        if (!c->remote_ca_file && remote_target_parse(c->remote, &t, &problem) >= 0 && remote_target_public(&t)) {
                 s->remote_warning = strdup(REMOTE_PUBLIC_WARNING);
                 if (!s->remote_warning)
                         return -ENOMEM;

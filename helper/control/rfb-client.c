@@ -53,12 +53,19 @@ static void say(struct rfb_client *c, const void *data, size_t size) {
         }
 }
 
+void rfb_client_use_tls(struct rfb_client *c, bool tls_usable, bool have_ca) {
+        c->tls_usable = tls_usable;
+        c->have_ca = have_ca;
+}
+
 size_t rfb_client_take_out(struct rfb_client *c, void *ret, size_t size) {
         size_t n = c->out_len < size ? c->out_len : size;
 
         memcpy(ret, c->out, n);
         memmove(c->out, c->out + n, c->out_len - n);
         c->out_len -= n;
+        /* What moved down leaves no copy behind: a VNC response is as good as the password to a brute-forcer. */
+        explicit_bzero(c->out + c->out_len, n);
         return n;
 }
 
@@ -125,13 +132,33 @@ static int chosen(struct rfb_client *c, uint32_t type) {
         return 0;
 }
 
+/* Why a server without VeNCrypt is refused when remote_ca_file is set (rfb_client_use_tls()). */
+static int no_vencrypt(struct rfb_client *c) {
+        return fail(c, -EPROTONOSUPPORT,
+                    "remote_ca_file asks for TLS with a verified certificate and the server does not offer VeNCrypt");
+}
+
+static int vencrypt(struct rfb_client *c) {
+        if (!c->tls_usable)
+                return fail(c, -EPROTONOSUPPORT,
+                            c->have_ca ? "remote_ca_file asks for TLS (VeNCrypt) and botdesk was built without GnuTLS"
+                                       : "the server offers only VeNCrypt (TLS) and botdesk was built without GnuTLS");
+        say(c, &(uint8_t) { RFB_SECURITY_VENCRYPT }, 1);
+        expect(c, RFB_CLIENT_VENCRYPT_VERSION, 2);
+        return 0;
+}
+
 static int on_security(struct rfb_client *c) {
         uint32_t type = 0;
+        bool offers_vencrypt = false;
 
         if (c->minor == 3) {
                 type = be32(c->buf);
                 if (type == 0)
                         return expect_reason(c, -ECONNREFUSED);
+                /* 3.3 names one type and VeNCrypt is none of its: a CA's promise cannot be kept. */
+                if (c->have_ca)
+                        return no_vencrypt(c);
                 if (type != RFB_SECURITY_NONE && type != RFB_SECURITY_VNC)
                         return fail(c, -EPROTONOSUPPORT, "the server asks for a security type botdesk does not speak");
                 return chosen(c, type);
@@ -151,7 +178,17 @@ static int on_security(struct rfb_client *c) {
                         type = RFB_SECURITY_VNC;
                 else if (c->buf[i] == RFB_SECURITY_NONE && type == 0)
                         type = RFB_SECURITY_NONE;
+                else if (c->buf[i] == RFB_SECURITY_VENCRYPT)
+                        offers_vencrypt = true;
         }
+        /* A CA configured: VeNCrypt X509 or nothing, whatever else is offered (no downgrade to clear RFB). */
+        if (c->have_ca)
+                return offers_vencrypt ? vencrypt(c) : no_vencrypt(c);
+        /* Without one, TLS all the same where botdesk has it: anonymous, so no proof of the server's
+         * identity, but neither the password's exchange nor the screen crosses the network in clear (as
+         * TigerVNC's viewer, which puts VeNCrypt first). */
+        if (offers_vencrypt && (type == 0 || c->tls_usable))
+                return vencrypt(c);
         if (type == 0) {
                 for (size_t i = 1; i < c->need; i++)
                         if (c->buf[i] == RFB_SECURITY_VNC)
@@ -162,12 +199,112 @@ static int on_security(struct rfb_client *c) {
         return chosen(c, type);
 }
 
+/* VeNCrypt's version: 0.2, the one with u32 subtypes (0.1's u8 ones predate every server botdesk meets). */
+static int on_vencrypt_version(struct rfb_client *c) {
+        static const uint8_t v02[2] = { 0, 2 };
+
+        if (memcmp(c->buf, v02, 2) != 0)
+                return fail(c, -EPROTONOSUPPORT, "the server speaks a VeNCrypt version other than 0.2");
+        say(c, v02, 2);
+        expect(c, RFB_CLIENT_VENCRYPT_ACK, 1);
+        return 0;
+}
+
+static int on_vencrypt_ack(struct rfb_client *c) {
+        if (c->buf[0] != 0)
+                return fail(c, -EPROTONOSUPPORT, "the server refused VeNCrypt 0.2");
+        expect(c, RFB_CLIENT_VENCRYPT_TYPES, 1);
+        return 0;
+}
+
+static bool offers(const struct rfb_client *c, uint32_t subtype) {
+        for (size_t i = 1; i + 4 <= c->need; i += 4)
+                if (be32(c->buf + i) == subtype)
+                        return true;
+        return false;
+}
+
+/* The subtype the rule of rfb_client_use_tls() picks, or a failure. */
+static int pick_subtype(struct rfb_client *c, uint32_t *ret) {
+        uint32_t vnc = c->have_ca ? RFB_VENCRYPT_X509_VNC : RFB_VENCRYPT_TLS_VNC;
+        uint32_t none = c->have_ca ? RFB_VENCRYPT_X509_NONE : RFB_VENCRYPT_TLS_NONE;
+
+        if (!c->have_ca && (offers(c, RFB_VENCRYPT_X509_VNC) || offers(c, RFB_VENCRYPT_X509_NONE)))
+                return fail(c, -EPROTONOSUPPORT,
+                            "the server offers TLS with a certificate (VeNCrypt X509) and remote_ca_file is not set "
+                            "to verify it");
+        if (offers(c, vnc) && c->have_password)
+                *ret = vnc;
+        else if (offers(c, none))
+                *ret = none;
+        else if (offers(c, vnc))
+                return fail(c, -ENOKEY, "the server asks for a password and none is configured");
+        else if (c->have_ca)
+                return fail(c, -EPROTONOSUPPORT,
+                            "remote_ca_file asks for a verified certificate and the server offers no VeNCrypt X509 "
+                            "subtype botdesk speaks (X509None, X509Vnc)");
+        else if (offers(c, RFB_VENCRYPT_PLAIN) || offers(c, RFB_VENCRYPT_TLS_PLAIN) || offers(c, RFB_VENCRYPT_X509_PLAIN))
+                return fail(c, -EPROTONOSUPPORT,
+                            "the server offers only VeNCrypt subtypes that send a username (Plain), and botdesk has none");
+        else
+                return fail(c, -EPROTONOSUPPORT, "the server offers no VeNCrypt subtype botdesk speaks");
+        return 0;
+}
+
+static int on_vencrypt_types(struct rfb_client *c) {
+        uint32_t subtype = 0;
+        uint8_t choice[4];
+        int r;
+
+        if (c->need == 1) {
+                if (c->buf[0] == 0)
+                        return fail(c, -EPROTO, "the server offers VeNCrypt without a subtype");
+                /* The count stays in buf[0]; the u32 list is gathered after it (at most 1 + 255 * 4 bytes). */
+                expect(c, RFB_CLIENT_VENCRYPT_TYPES, 1u + 4u * c->buf[0]);
+                c->have = 1;
+                return 0;
+        }
+        r = pick_subtype(c, &subtype);
+        if (r < 0)
+                return r;
+        c->subtype = subtype;
+        choice[0] = (uint8_t) (subtype >> 24);
+        choice[1] = (uint8_t) (subtype >> 16);
+        choice[2] = (uint8_t) (subtype >> 8);
+        choice[3] = (uint8_t) subtype;
+        say(c, choice, sizeof choice);
+        expect(c, RFB_CLIENT_VENCRYPT_ACCEPT, 1);
+        return 0;
+}
+
+/* 1: the server takes the subtype and TLS starts, the client's hello first. */
+static int on_vencrypt_accept(struct rfb_client *c) {
+        if (c->buf[0] != 1)
+                return fail(c, -ECONNREFUSED, "the server refused the VeNCrypt subtype botdesk chose");
+        c->tls_x509 = c->subtype == RFB_VENCRYPT_X509_NONE || c->subtype == RFB_VENCRYPT_X509_VNC;
+        expect(c, RFB_CLIENT_START_TLS, 0);
+        return 0;
+}
+
+void rfb_client_tls_started(struct rfb_client *c) {
+        if (c->state != RFB_CLIENT_START_TLS)
+                return;
+        /* Inside TLS: the VNC challenge for the *Vnc subtypes, then a SecurityResult whatever the version (as
+         * TigerVNC and QEMU both send one after VeNCrypt, 3.7 included). */
+        if (c->subtype == RFB_VENCRYPT_X509_VNC || c->subtype == RFB_VENCRYPT_TLS_VNC)
+                expect(c, RFB_CLIENT_CHALLENGE, 16);
+        else
+                expect(c, RFB_CLIENT_RESULT, 4);
+}
+
 static int on_challenge(struct rfb_client *c) {
         uint8_t response[16];
 
         rfb_vnc_auth_response(c->key, c->buf, response);
         say(c, response, sizeof response);
         explicit_bzero(response, sizeof response);
+        /* The key is spent: one challenge a connection. */
+        explicit_bzero(c->key, sizeof c->key);
         expect(c, RFB_CLIENT_RESULT, 4);
         return 0;
 }
@@ -229,6 +366,14 @@ static int step(struct rfb_client *c) {
                 return on_version(c);
         case RFB_CLIENT_SECURITY:
                 return on_security(c);
+        case RFB_CLIENT_VENCRYPT_VERSION:
+                return on_vencrypt_version(c);
+        case RFB_CLIENT_VENCRYPT_ACK:
+                return on_vencrypt_ack(c);
+        case RFB_CLIENT_VENCRYPT_TYPES:
+                return on_vencrypt_types(c);
+        case RFB_CLIENT_VENCRYPT_ACCEPT:
+                return on_vencrypt_accept(c);
         case RFB_CLIENT_CHALLENGE:
                 return on_challenge(c);
         case RFB_CLIENT_RESULT:
@@ -249,7 +394,7 @@ ssize_t rfb_client_feed(struct rfb_client *c, const void *data, size_t size) {
         size_t used = 0;
         int r;
 
-        while (c->state != RFB_CLIENT_READY && c->state != RFB_CLIENT_FAILED) {
+        while (c->state != RFB_CLIENT_READY && c->state != RFB_CLIENT_FAILED && c->state != RFB_CLIENT_START_TLS) {
                 if (c->have < c->need) {
                         size_t n = c->need - c->have < size - used ? c->need - c->have : size - used;
 

@@ -3,7 +3,10 @@
  * The client's RFB handshake (control/rfb-client.h) and the session's
  * reader (rfb-client-update.h) fed what a hostile server sends, in pieces:
  * the first byte sizes the pieces, the second says whether the client has
- * a password. Whatever comes, the client takes no more than it was given,
+ * a password (bit 0), can run VeNCrypt's TLS (bit 1) and has a CA (bit 2).
+ * Where the client stops for TLS the fuzzer plays it: what follows is what
+ * TLS would decrypt (the corpus's vencrypt-x509vnc reaches past it).
+ * Whatever comes, the client takes no more than it was given,
  * ends ready with a ServerInit within the limits or failed with an error
  * and words of its own; what follows a handshake is painted into a
  * framebuffer of ServerInit's size (ASan sees any write past it) or
@@ -32,6 +35,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         piece = (size_t) data[0] % 32 + 1;
         if (rfb_client_init(&c, data[1] & 1 ? "botdesk" : NULL) < 0)
                 return 0;
+        if (data[1] & 2)
+                rfb_client_use_tls(&c, true, data[1] & 4);
         while (off < size) {
                 size_t n = size - off < piece ? size - off : piece;
                 ssize_t r = rfb_client_feed(&c, data + off, n);
@@ -46,6 +51,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 if ((size_t) r > n)
                         abort();
                 off += (size_t) r;
+                if (c.state == RFB_CLIENT_START_TLS) {
+                        /* Only a caller that can run TLS is asked to, and a CA means X509, nothing else. */
+                        if (!(data[1] & 2) || ((data[1] & 4) && !c.tls_x509))
+                                abort();
+                        rfb_client_tls_started(&c);
+                        continue;
+                }
                 if ((size_t) r < n && c.state != RFB_CLIENT_READY)
                         /* Only a finished handshake leaves bytes: they are the session's. */
                         abort();

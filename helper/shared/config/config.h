@@ -131,6 +131,7 @@ struct bd_config {
         char *remote;                 /* a VNC server botdesk did not start (remote-target.h), NULL if unset */
         bool remote_allow_loopback;   /* remote may name a loopback address */
         char *remote_password_file;   /* its VNC password, when no credential has it; NULL if unset */
+        char *remote_ca_file;         /* PEM CAs for its VeNCrypt X509 certificate; NULL if unset */
 };
 
 struct config_error {

@@ -67,6 +67,8 @@ const struct config_key_def config_keys[_KEY_MAX] = {
         [KEY_REMOTE]              = { NULL,        "remote",             VALUE_REMOTE,      0, 0,        FIELD(remote) },
         [KEY_REMOTE_ALLOW_LOOPBACK] = { NULL,      "remote_allow_loopback", VALUE_BOOL,     0, 0,        FIELD(remote_allow_loopback) },
         [KEY_REMOTE_PASSWORD_FILE] = { NULL,       "remote_password_file", VALUE_PATH,      0, 0,        FIELD(remote_password_file) },
+        /* The CAs a VeNCrypt server's certificate must chain to (control/rfb-tls.h). */
+        [KEY_REMOTE_CA_FILE]      = { NULL,        "remote_ca_file",     VALUE_PATH,        0, 0,        FIELD(remote_ca_file) },
 };
 
 static const char *const desktop_words[] = { [DESKTOP_XFCE] = "xfce", [DESKTOP_COMMAND] = "command", NULL };

@@ -83,6 +83,7 @@ enum config_key {
         KEY_REMOTE,
         KEY_REMOTE_ALLOW_LOOPBACK,
         KEY_REMOTE_PASSWORD_FILE,
+        KEY_REMOTE_CA_FILE,
         _KEY_MAX,
 };
 
