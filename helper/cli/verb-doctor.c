@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "config.h"
 #include "doctor-fleet.h"
+#include "doctor-remote.h"
 #include "doctor-inotify.h"
 #include "find-executable.h"
 #include "json.h"
@@ -97,6 +98,7 @@ int verb_doctor(const struct cli_args *a) {
                 json_kv_bool(&j, "selinux", access("/sys/fs/selinux/enforce", F_OK) == 0);
                 doctor_inotify(&j, &c, mem_ok ? mem.limit_mb : 0);
                 doctor_fleet(&j, &c, mem_ok ? &mem : NULL);
+                doctor_remote(&j);
                 json_object_end(&j);
                 putchar('\n');
                 return EXIT_OK;
@@ -118,5 +120,6 @@ int verb_doctor(const struct cli_args *a) {
         printf("SELinux:      %s\n", access("/sys/fs/selinux/enforce", F_OK) == 0 ? "enabled" : "disabled");
         doctor_inotify(NULL, &c, mem_ok ? mem.limit_mb : 0);
         doctor_fleet(NULL, &c, mem_ok ? &mem : NULL);
+        doctor_remote(NULL);
         return EXIT_OK;
 }

@@ -133,6 +133,12 @@ t_is "$(centre "$BD_T/remote.png" 2>&1)" "640x480 336699" "... a PNG of the serv
 t_is "$("$BOTDESK" status "$V" --json | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["geometry"])')" "640x480" \
         "status --json: the geometry the server's ServerInit gave"
 t_match "$("$BOTDESK" status "$V")" "remote = 127.0.0.1:$PORT \(640x480\)" "... and the text status names the server and its size"
+doctor_remote() { timeout 60 "$BOTDESK" doctor --json 2>/dev/null | "$PY" -c '
+import json, sys
+for r in json.load(sys.stdin).get("remote", []):
+    print(r["profile"], r["remote"], r["reachable"], r.get("geometry"))'; }
+t_is "$(doctor_remote)" "$V 127.0.0.1:$PORT True [640, 480]" \
+        "botdesk doctor --json: the remote profile's server answers, with its size"
 t_is "$(timeout 30 "$BOTDESK" thumbnail "$V" --json --size 320x240 2>&1 |
         "$PY" -c 'import json,sys; d=json.load(sys.stdin); print(d["width"], d["height"], d["screen"], d["data_url"].split(",")[0])')" \
         "320 240 [640, 480] data:image/png;base64" "--json --size: scaled, with the screen's size and a data URL"
@@ -156,6 +162,9 @@ remote_config "127.0.0.1:$((PORT + 1))" "$BD_T/pw"
 remote_thumb -o "$BD_T/no.png"
 t_is "$?" 1 "a server that is not there: exit 1"
 t_match "$out" "refused the connection" "... saying it refused the connection"
+t_is "$(doctor_remote)" "$V 127.0.0.1:$((PORT + 1)) False None" "... and botdesk doctor says it does not answer"
+t_match "$(timeout 60 "$BOTDESK" doctor 2>&1)" "remote $V: 127.0.0.1:$((PORT + 1)) does not answer as configured" \
+        "... in its text too, after the session's own words"
 # fake MODE: a server of the test's own on 127.0.0.1:PORT+2 for one connection: "stall" greets and then
 # says nothing; "apple" offers only Apple's security types. Its pid in FAKE.
 fake() {
