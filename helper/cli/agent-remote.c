@@ -148,25 +148,18 @@ int agent_remote_execute(struct agent *a, const struct mcp_action *act, const st
                         for (size_t k = 0; k < p->n_combos; k++)
                                 remote_screen_combo(s, p->combos[k].keysyms, p->combos[k].n);
                 break;
-        case MCP_ACT_TYPE:
-                /* A batch at a time, each after a check of the lease and read by the server before the next:
-                 * after a take, at most one batch still reaches the screen, as on a local desktop. */
-                for (size_t i = 0; i < p->n_keysyms; i += INPUT_TYPE_BATCH) {
-                        size_t end = i + INPUT_TYPE_BATCH < p->n_keysyms ? i + INPUT_TYPE_BATCH : p->n_keysyms;
-                        unsigned long long until = deadline();
+        case MCP_ACT_TYPE: {
+                size_t sent = 0;
 
-                        if (!cli_still_admitted(&ctx))
-                                return -ESTALE;
-                        for (size_t k = i; k < end; k++)
-                                remote_screen_type(s, p->keysyms[k]);
-                        r = remote_screen_flush(s, until);
-                        if (r >= 0)
-                                r = remote_screen_sync(s, until);
-                        if (r < 0)
-                                return agent_say(o, "The VNC server took no more text.") ?: -EIO;
-                        o->characters = (unsigned) end;
-                }
+                r = remote_screen_type_text(s, p->keysyms, p->n_keysyms, INPUT_TYPE_BATCH, cli_still_admitted, &ctx,
+                                            &sent);
+                o->characters = (unsigned) sent;
+                if (r == -ESTALE)
+                        return r;
+                if (r < 0)
+                        return agent_say(o, "The VNC server took no more text.") ?: -EIO;
                 return 0;
+        }
         case MCP_ACT_MOVE:
                 hold(s, p, true);
                 remote_screen_move(s, act->x, act->y);

@@ -61,24 +61,13 @@ static int act_remote(struct remote_screen *scr, struct input_request *req, int 
                         remote_screen_combo(scr, req->combos[i].keysyms, req->combos[i].n);
                 break;
         case ACT_TYPE:
-                /* A batch at a time, each after a check of the lease and read by the server before the next:
-                 * after a take, at most one batch still reaches the screen, as on a local desktop. */
-                for (size_t i = 0; i < req->n_keysyms; i += INPUT_TYPE_BATCH) {
-                        size_t end = i + INPUT_TYPE_BATCH < req->n_keysyms ? i + INPUT_TYPE_BATCH : req->n_keysyms;
-
-                        if (!cli_still_admitted(&ctx))
-                                return EXIT_REFUSED; /* cli_action_done() says why */
-                        for (size_t k = i; k < end; k++)
-                                remote_screen_type(scr, req->keysyms[k]);
-                        deadline = now_usec() + REMOTE_INPUT_SECONDS * 1000000ull;
-                        r = remote_screen_flush(scr, deadline);
-                        if (r >= 0)
-                                r = remote_screen_sync(scr, deadline);
-                        if (r < 0)
-                                return log_error_errno(r, "The VNC server of %s took no more text: %m", req->profile),
-                                       EXIT_FAILED;
-                        *ret_sent = end;
-                }
+                r = remote_screen_type_text(scr, req->keysyms, req->n_keysyms, INPUT_TYPE_BATCH, cli_still_admitted,
+                                            &ctx, ret_sent);
+                if (r == -ESTALE)
+                        return EXIT_REFUSED; /* cli_action_done() says why */
+                if (r < 0)
+                        return log_error_errno(r, "The VNC server of %s took no more text: %m", req->profile),
+                               EXIT_FAILED;
                 return EXIT_OK;
         case ACT_DOWN:
         case ACT_UP:

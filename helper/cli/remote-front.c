@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "byte-buf.h"
 #include "cli.h"
 #include "log.h"
 #include "remote-connect.h"
@@ -39,29 +40,9 @@
 /* Each way: a framebuffer update comes in large pieces, input in small ones. */
 #define FRONT_BUF_SIZE (256u * 1024u)
 
-struct front_buf {
-        uint8_t data[FRONT_BUF_SIZE];
-        size_t start, end;
-};
-
-static size_t buf_len(const struct front_buf *b) {
-        return b->end - b->start;
-}
-
-static size_t buf_room(struct front_buf *b) {
-        if (b->start == b->end)
-                b->start = b->end = 0;
-        else if (b->start > 0 && b->end == FRONT_BUF_SIZE) {
-                memmove(b->data, b->data + b->start, b->end - b->start);
-                b->end -= b->start;
-                b->start = 0;
-        }
-        return FRONT_BUF_SIZE - b->end;
-}
-
 /* Send what b holds; 0, or -errno (the peer is gone). */
-static int buf_send(int fd, struct front_buf *b) {
-        ssize_t n = send(fd, b->data + b->start, buf_len(b), MSG_NOSIGNAL | MSG_DONTWAIT);
+static int buf_send(int fd, struct byte_buf *b) {
+        ssize_t n = send(fd, b->data + b->start, byte_buf_len(b), MSG_NOSIGNAL | MSG_DONTWAIT);
 
         if (n < 0)
                 return errno == EAGAIN || errno == EINTR ? 0 : negative_errno();
@@ -70,8 +51,8 @@ static int buf_send(int fd, struct front_buf *b) {
 }
 
 /* Read into b; the count, 0 at the end, -EAGAIN, or -errno. */
-static ssize_t buf_recv(int fd, struct front_buf *b) {
-        ssize_t n = recv(fd, b->data + b->end, buf_room(b), MSG_DONTWAIT);
+static ssize_t buf_recv(int fd, struct byte_buf *b) {
+        ssize_t n = recv(fd, b->data + b->end, byte_buf_room(b), MSG_DONTWAIT);
 
         if (n < 0)
                 return errno == EINTR ? -EAGAIN : negative_errno();
@@ -101,7 +82,8 @@ static void keep_only(int a, int b) {
  * side does, after passing on what the other side still had to say.
  */
 static _Noreturn void front_main(int viewer, int server, struct rfb_front *hs, const uint8_t *rest, size_t n_rest) {
-        static struct front_buf up, down;       /* viewer -> server, server -> viewer */
+        static uint8_t up_data[FRONT_BUF_SIZE], down_data[FRONT_BUF_SIZE];
+        struct byte_buf up = BYTE_BUF(up_data), down = BYTE_BUF(down_data);     /* viewer -> server, server -> viewer */
         unsigned long long deadline = now_usec() + REMOTE_FRONT_HANDSHAKE_SECONDS * 1000000ull;
         bool viewer_eof = false, server_eof = false;
         sigset_t all;
@@ -120,17 +102,17 @@ static _Noreturn void front_main(int viewer, int server, struct rfb_front *hs, c
                 struct pollfd pfd[2] = { { .fd = viewer }, { .fd = server } };
                 int timeout = -1;
 
-                if (viewer_eof && buf_len(&up) == 0)
+                if (viewer_eof && byte_buf_len(&up) == 0)
                         _exit(EXIT_SUCCESS);
-                if (server_eof && buf_len(&down) == 0 && n_greeting == 0)
+                if (server_eof && byte_buf_len(&down) == 0 && n_greeting == 0)
                         _exit(EXIT_SUCCESS);
-                if (!viewer_eof && buf_room(&up) > 0)
+                if (!viewer_eof && byte_buf_room(&up) > 0)
                         pfd[0].events |= POLLIN;
-                if (n_greeting > 0 || (ready && buf_len(&down) > 0))
+                if (n_greeting > 0 || (ready && byte_buf_len(&down) > 0))
                         pfd[0].events |= POLLOUT;
-                if (!server_eof && buf_room(&down) > 0)
+                if (!server_eof && byte_buf_room(&down) > 0)
                         pfd[1].events |= POLLIN;
-                if (ready && buf_len(&up) > 0)
+                if (ready && byte_buf_len(&up) > 0)
                         pfd[1].events |= POLLOUT;
                 if (!ready) {
                         unsigned long long now = now_usec();
@@ -153,7 +135,7 @@ static _Noreturn void front_main(int viewer, int server, struct rfb_front *hs, c
                                         _exit(EXIT_SUCCESS);
                                 if (n > 0)
                                         rfb_front_sent(hs, (size_t) n);
-                        } else if (ready && buf_len(&down) > 0 && buf_send(viewer, &down) < 0)
+                        } else if (ready && byte_buf_len(&down) > 0 && buf_send(viewer, &down) < 0)
                                 _exit(EXIT_SUCCESS);
                 }
                 if (pfd[0].revents & (POLLIN | POLLERR | POLLHUP)) {
@@ -174,7 +156,7 @@ static _Noreturn void front_main(int viewer, int server, struct rfb_front *hs, c
                                 up.end -= (size_t) used;
                         }
                 }
-                if ((pfd[1].revents & (POLLOUT | POLLERR | POLLHUP)) && buf_len(&up) > 0 && buf_send(server, &up) < 0)
+                if ((pfd[1].revents & (POLLOUT | POLLERR | POLLHUP)) && byte_buf_len(&up) > 0 && buf_send(server, &up) < 0)
                         _exit(EXIT_SUCCESS);
                 if (pfd[1].revents & (POLLIN | POLLERR | POLLHUP)) {
                         ssize_t n = buf_recv(server, &down);

@@ -10,22 +10,8 @@
 #include "log.h"
 #include "remote-screen.h"
 #include "rfb-grab.h"
+#include "socket-util.h"
 #include "util.h"
-
-static int wait_fd(int fd, short events, unsigned long long deadline) {
-        for (;;) {
-                unsigned long long now = now_usec();
-                int r;
-
-                if (now >= deadline)
-                        return -ETIMEDOUT;
-                r = poll(&(struct pollfd) { .fd = fd, .events = events }, 1, (int) ((deadline - now + 999) / 1000));
-                if (r > 0)
-                        return 0;
-                if (r < 0 && errno != EINTR)
-                        return negative_errno();
-        }
-}
 
 int remote_screen_send(struct remote_screen *s, const void *data, size_t size, unsigned long long deadline) {
         const uint8_t *p = data;
@@ -43,7 +29,7 @@ int remote_screen_send(struct remote_screen *s, const void *data, size_t size, u
                         size -= (size_t) n;
                         continue;
                 }
-                r = wait_fd(s->session.fd, POLLOUT, deadline);
+                r = fd_wait_until(s->session.fd, POLLOUT, deadline);
                 if (r < 0)
                         return r;
         }
@@ -67,7 +53,7 @@ static int read_updates(struct remote_screen *s, unsigned updates, unsigned long
                         }
                         continue;
                 }
-                r = wait_fd(s->session.fd, POLLIN, deadline);
+                r = fd_wait_until(s->session.fd, POLLIN, deadline);
                 if (r < 0)
                         return r;
         }
@@ -157,6 +143,28 @@ void remote_screen_type(struct remote_screen *s, uint32_t keysym) {
         remote_screen_key(s, keysym, false);
         if (shift)
                 remote_screen_key(s, RFB_KEYSYM_SHIFT_L, false);
+}
+
+int remote_screen_type_text(struct remote_screen *s, const uint32_t *keysyms, size_t n, size_t batch,
+                            bool (*still_ours)(void *userdata), void *userdata, size_t *ret_sent) {
+        *ret_sent = 0;
+        for (size_t i = 0; i < n; i += batch) {
+                size_t end = i + batch < n ? i + batch : n;
+                unsigned long long deadline = now_usec() + REMOTE_OUT_SECONDS * 1000000ull;
+                int r;
+
+                if (!still_ours(userdata))
+                        return -ESTALE;
+                for (size_t k = i; k < end; k++)
+                        remote_screen_type(s, keysyms[k]);
+                r = remote_screen_flush(s, deadline);
+                if (r >= 0)
+                        r = remote_screen_sync(s, deadline);
+                if (r < 0)
+                        return r;
+                *ret_sent = end;
+        }
+        return 0;
 }
 
 int remote_screen_flush(struct remote_screen *s, unsigned long long deadline) {

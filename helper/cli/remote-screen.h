@@ -66,6 +66,16 @@ void remote_screen_scroll(struct remote_screen *s, long long dx, long long dy);
 void remote_screen_combo(struct remote_screen *s, const uint32_t *keysyms, size_t n);
 /* A character typed: its key pressed and released, with Shift around it when a US keyboard needs it (rfb-input.h). */
 void remote_screen_type(struct remote_screen *s, uint32_t keysym);
+/*
+ * Text, batch characters at a time: each batch after still_ours(userdata)
+ * said yes, and read by the server (remote_screen_sync()) before the next,
+ * so that after a take at most one batch still reaches the screen, as on a
+ * local desktop (input.h). 0, -ESTALE (control moved), or -errno; the
+ * characters sent in *ret_sent.
+ */
+int remote_screen_type_text(struct remote_screen *s, const uint32_t *keysyms, size_t n, size_t batch,
+                            bool (*still_ours)(void *userdata), void *userdata, size_t *ret_sent);
+
 /* Send what is queued before deadline: 0 or -errno. */
 int remote_screen_flush(struct remote_screen *s, unsigned long long deadline);
 

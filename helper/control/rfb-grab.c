@@ -6,23 +6,8 @@
 #include <unistd.h>
 
 #include "rfb-grab.h"
+#include "socket-util.h"
 #include "util.h"
-
-/* Until fd is readable or deadline: 0, -ETIMEDOUT, or -errno. */
-static int wait_readable(int fd, unsigned long long deadline) {
-        for (;;) {
-                unsigned long long now = now_usec();
-                int r;
-
-                if (now >= deadline)
-                        return -ETIMEDOUT;
-                r = poll(&(struct pollfd) { .fd = fd, .events = POLLIN }, 1, (int) ((deadline - now + 999) / 1000));
-                if (r > 0)
-                        return 0;
-                if (r < 0 && errno != EINTR)
-                        return negative_errno();
-        }
-}
 
 /* One read of what the server sent: its size, 0 at its end, or -errno (-ETIMEDOUT past deadline). */
 static ssize_t read_some(int fd, void *buf, size_t size, unsigned long long deadline) {
@@ -36,7 +21,7 @@ static ssize_t read_some(int fd, void *buf, size_t size, unsigned long long dead
                         continue;
                 if (errno != EAGAIN)
                         return negative_errno();
-                r = wait_readable(fd, deadline);
+                r = fd_wait_until(fd, POLLIN, deadline);
                 if (r < 0)
                         return r;
         }
@@ -52,13 +37,10 @@ static int write_some(int fd, const void *data, size_t size, unsigned long long 
                 if (n < 0 && errno == EINTR)
                         continue;
                 if (n < 0 && errno == EAGAIN) {
-                        unsigned long long now = now_usec();
+                        int r = fd_wait_until(fd, POLLOUT, deadline);
 
-                        if (now >= deadline)
-                                return -ETIMEDOUT;
-                        if (poll(&(struct pollfd) { .fd = fd, .events = POLLOUT }, 1,
-                                 (int) ((deadline - now + 999) / 1000)) < 0 && errno != EINTR)
-                                return negative_errno();
+                        if (r < 0)
+                                return r;
                         continue;
                 }
                 if (n < 0)

@@ -14,6 +14,8 @@
 #include <string.h>
 
 #include "rfb-tls.h"
+#include "byte-buf.h"
+#include "socket-util.h"
 #include "util.h"
 
 /* Anonymous Diffie-Hellman has no TLS 1.3 form: offered in 1.2, as TigerVNC's and QEMU's servers take it. */
@@ -51,20 +53,7 @@ struct rfb_tls *rfb_tls_free(struct rfb_tls *t) {
 
 /* Until fd is ready for what GnuTLS last waited for, or deadline: 0, -ETIMEDOUT, or -errno. */
 static int wait_fd(struct rfb_tls *t, unsigned long long deadline) {
-        short events = gnutls_record_get_direction(t->session) ? POLLOUT : POLLIN;
-
-        for (;;) {
-                unsigned long long now = now_usec();
-                int r;
-
-                if (now >= deadline)
-                        return -ETIMEDOUT;
-                r = poll(&(struct pollfd) { .fd = t->fd, .events = events }, 1, (int) ((deadline - now + 999) / 1000));
-                if (r > 0)
-                        return 0;
-                if (r < 0 && errno != EINTR)
-                        return negative_errno();
-        }
+        return fd_wait_until(t->fd, gnutls_record_get_direction(t->session) ? POLLOUT : POLLIN, deadline);
 }
 
 static int fail(char *problem, int r, const char *text) {
@@ -211,29 +200,10 @@ int rfb_tls_write(struct rfb_tls *t, const void *data, size_t size, unsigned lon
         return 0;
 }
 
-struct pump_buf {
-        uint8_t data[PUMP_BUF_SIZE];
-        size_t start, end;
-};
-
-static size_t pump_len(const struct pump_buf *b) {
-        return b->end - b->start;
-}
-
-static size_t pump_room(struct pump_buf *b) {
-        if (b->start == b->end)
-                b->start = b->end = 0;
-        else if (b->start > 0 && b->end == PUMP_BUF_SIZE) {
-                memmove(b->data, b->data + b->start, b->end - b->start);
-                b->end -= b->start;
-                b->start = 0;
-        }
-        return PUMP_BUF_SIZE - b->end;
-}
-
 void rfb_tls_pump(struct rfb_tls *t, int plain) {
         /* The pump's own process: static, not on its stack. */
-        static struct pump_buf down, up;       /* server -> plain, plain -> server */
+        static uint8_t down_data[PUMP_BUF_SIZE], up_data[PUMP_BUF_SIZE];
+        struct byte_buf down = BYTE_BUF(down_data), up = BYTE_BUF(up_data);     /* server -> plain, plain -> server */
         bool tls_eof = false, plain_eof = false;
         size_t blocked = 0;                     /* a record GnuTLS holds to send: the size it was asked */
 
@@ -242,8 +212,8 @@ void rfb_tls_pump(struct rfb_tls *t, int plain) {
                 int timeout = -1;
 
                 /* Everything TLS decrypts, what GnuTLS already holds first, until the buffer is full or the socket dry. */
-                while (!tls_eof && pump_room(&down) > 0) {
-                        ssize_t n = gnutls_record_recv(t->session, down.data + down.end, pump_room(&down));
+                while (!tls_eof && byte_buf_room(&down) > 0) {
+                        ssize_t n = gnutls_record_recv(t->session, down.data + down.end, byte_buf_room(&down));
 
                         if (n > 0)
                                 down.end += (size_t) n;
@@ -252,25 +222,25 @@ void rfb_tls_pump(struct rfb_tls *t, int plain) {
                         else if (n == 0 || gnutls_error_is_fatal((int) n))
                                 tls_eof = true;
                 }
-                if (pump_len(&down) > 0) {
-                        ssize_t n = send(plain, down.data + down.start, pump_len(&down), MSG_NOSIGNAL | MSG_DONTWAIT);
+                if (byte_buf_len(&down) > 0) {
+                        ssize_t n = send(plain, down.data + down.start, byte_buf_len(&down), MSG_NOSIGNAL | MSG_DONTWAIT);
 
                         if (n < 0 && errno != EAGAIN && errno != EINTR)
                                 return;
                         if (n > 0)
                                 down.start += (size_t) n;
                 }
-                if (!plain_eof && pump_room(&up) > 0) {
-                        ssize_t n = recv(plain, up.data + up.end, pump_room(&up), MSG_DONTWAIT);
+                if (!plain_eof && byte_buf_room(&up) > 0) {
+                        ssize_t n = recv(plain, up.data + up.end, byte_buf_room(&up), MSG_DONTWAIT);
 
                         if (n > 0)
                                 up.end += (size_t) n;
                         else if (n == 0 || (errno != EAGAIN && errno != EINTR))
                                 plain_eof = true;
                 }
-                while (pump_len(&up) > 0) {
+                while (byte_buf_len(&up) > 0) {
                         /* After GNUTLS_E_AGAIN, the same size again: GnuTLS flushes the record it made. */
-                        size_t want = blocked > 0 ? blocked : pump_len(&up);
+                        size_t want = blocked > 0 ? blocked : byte_buf_len(&up);
                         ssize_t n = gnutls_record_send(t->session, up.data + up.start, want);
 
                         if (n == GNUTLS_E_AGAIN) {
@@ -284,16 +254,16 @@ void rfb_tls_pump(struct rfb_tls *t, int plain) {
                         blocked = 0;
                         up.start += (size_t) n;
                 }
-                if (plain_eof && pump_len(&up) == 0)
+                if (plain_eof && byte_buf_len(&up) == 0)
                         return;
-                if (tls_eof && pump_len(&down) == 0)
+                if (tls_eof && byte_buf_len(&down) == 0)
                         return;
 
-                if (!plain_eof && pump_room(&up) > 0)
+                if (!plain_eof && byte_buf_room(&up) > 0)
                         pfd[0].events |= POLLIN;
-                if (pump_len(&down) > 0)
+                if (byte_buf_len(&down) > 0)
                         pfd[0].events |= POLLOUT;
-                if (!tls_eof && pump_room(&down) > 0)
+                if (!tls_eof && byte_buf_room(&down) > 0)
                         pfd[1].events |= POLLIN;
                 if (blocked > 0)
                         pfd[1].events |= POLLOUT;
@@ -301,7 +271,7 @@ void rfb_tls_pump(struct rfb_tls *t, int plain) {
                 for (size_t i = 0; i < 2; i++)
                         if (pfd[i].events == 0)
                                 pfd[i].fd = -1;
-                if (!tls_eof && pump_room(&down) > 0 && gnutls_record_check_pending(t->session) > 0)
+                if (!tls_eof && byte_buf_room(&down) > 0 && gnutls_record_check_pending(t->session) > 0)
                         timeout = 0;
                 if (poll(pfd, 2, timeout) < 0 && errno != EINTR)
                         return;

@@ -10,6 +10,7 @@
 
 #include "remote-connect.h"
 #include "spawn.h"
+#include "socket-util.h"
 #include "util.h"
 
 static int fail(const char **ret_problem, const char *problem, int r) {
@@ -28,19 +29,12 @@ static int connect_address(const struct remote_target *t, unsigned long long dea
         if (connect(fd, (const struct sockaddr *) &t->address, t->address_len) < 0) {
                 if (errno != EINPROGRESS)
                         return fail(ret_problem, "the server refused the connection", negative_errno());
-                for (;;) {
-                        unsigned long long now = now_usec();
-                        int r;
+                int r = fd_wait_until(fd, POLLOUT, deadline);
 
-                        if (now >= deadline)
-                                return fail(ret_problem, "the server did not answer in time", -ETIMEDOUT);
-                        r = poll(&(struct pollfd) { .fd = fd, .events = POLLOUT }, 1,
-                                 (int) ((deadline - now + 999) / 1000));
-                        if (r > 0)
-                                break;
-                        if (r < 0 && errno != EINTR)
-                                return fail(ret_problem, "cannot wait for the connection", negative_errno());
-                }
+                if (r == -ETIMEDOUT)
+                        return fail(ret_problem, "the server did not answer in time", r);
+                if (r < 0)
+                        return fail(ret_problem, "cannot wait for the connection", r);
                 if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) < 0)
                         return fail(ret_problem, "cannot connect", negative_errno());
                 if (err)

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stddef.h>
 #include <sys/stat.h>
 
@@ -83,4 +85,19 @@ int socket_connect_at(int dirfd, const char *name, int type) {
         if (connect(fd, (struct sockaddr *) &sa, (socklen_t) len) < 0)
                 return negative_errno();
         return TAKE_FD(fd);
+}
+
+int fd_wait_until(int fd, short events, unsigned long long deadline) {
+        for (;;) {
+                unsigned long long now = now_usec();
+                int r;
+
+                if (now >= deadline)
+                        return -ETIMEDOUT;
+                r = poll(&(struct pollfd) { .fd = fd, .events = events }, 1, (int) ((deadline - now + 999) / 1000));
+                if (r > 0)
+                        return 0;
+                if (r < 0 && errno != EINTR)
+                        return negative_errno();
+        }
 }

@@ -55,3 +55,11 @@ int socket_listen_private(const char *path, int type, int backlog);
  * not fit; a non-blocking socket whose peer's backlog is full: -EAGAIN).
  */
 int socket_connect_at(int dirfd, const char *name, int type);
+
+/*
+ * Until fd is ready for events (POLLIN, POLLOUT) or deadline, CLOCK_MONOTONIC
+ * usec, whichever comes first: 0, -ETIMEDOUT, or -errno. The one bounded
+ * wait of the non-blocking sockets that run on no event loop (a VNC
+ * server's connection, its TLS, its RFB session).
+ */
+int fd_wait_until(int fd, short events, unsigned long long deadline);
