@@ -312,6 +312,15 @@ t_is "$(sed -n 's/^cursor //p' <<<"$out")" "[150, 160]" "cursor_position: where 
 t_is "$(sed -n 's/^revision //p' <<<"$out")" "29 True" "a screenshot's revision is RUN.HASH, the run the same for the same server"
 t_match "$(sed -n 's/^windows //p' <<<"$out")" "Unknown tool \"windows\"" "a call of windows is refused as a tool not offered"
 
+# botdesk act with OpenAI's batched computer_call, verbatim, on the same remote screen.
+echo '{"type":"computer_call","call_id":"call_r","actions":[{"type":"click","button":"left","x":210,"y":220},{"type":"type","text":"oa!"}],"pending_safety_checks":[]}' |
+        timeout 60 "$BOTDESK" act "$V" >"$BD_T/out/act.json" 2>"$BD_T/out/act.err"
+t_is "$?" 0 "botdesk act takes OpenAI's computer_call for the remote profile"
+t_is "$("$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["type"], d["call_id"], d["output"]["image_url"][:23])' "$BD_T/out/act.json" 2>&1)" \
+        "computer_call_output call_r data:image/jpeg;base64," "... answering with a computer_call_output and the screen after it"
+t_ok "... its click reached the server at 210,220" grep -q '^button-press 1 210 220$' "$BD_T/rec.log"
+t_match "$(cat "$BD_T/rec.txt")" "oa!$" "... and its text was typed"
+
 # The journal, as for a local desktop: the agent's actions on the remote screen, the MCP click with its frame.
 jl=$(timeout 30 "$BOTDESK" journal "$V" --json 2>>"$BD_T/out/journal.err")
 t_match "$(grep -c '"action": "input click"' <<<"$jl")" "^[1-9]" "botdesk journal lists the remote profile's input clicks"
@@ -319,6 +328,25 @@ t_match "$(grep '"action": "agent left_click"' <<<"$jl" | head -n1)" '"result": 
         "... and the MCP left_click, ok, with the frame of the screen after it" || t_diag "$jl"
 kill -TERM "$RP"
 t_ok "the recorder exits (waited 10 s)" wait_for 10 gone "$RP"
+
+# While a viewer is connected, the password is in no process botdesk runs for it: not in the argv or the
+# environment of botdesk rfb, nor of its front (a fork of it).
+mkfifo "$BD_T/hold.fifo"
+"$BOTDESK" rfb "$V" --viewer z <"$BD_T/hold.fifo" >/dev/null 2>"$BD_T/out/hold.err" &
+HP=$!
+bd_own_pid $HP
+exec 8>"$BD_T/hold.fifo"
+front_of() { local c; c=$(cat "/proc/$1/task/$1/children" 2>/dev/null); [ -n "$c" ] && echo "$c"; }
+t_ok "botdesk rfb holds a session with its front (waited 10 s)" wait_for 10 front_of "$HP"
+hits=0
+for pid in $HP $(front_of "$HP"); do
+        for f in cmdline environ; do
+                grep -qaF -- "$SECRET" "/proc/$pid/$f" 2>/dev/null && hits=$((hits + 1))
+        done
+done
+t_is "$hits" 0 "the password is in no argv or environment of botdesk rfb or its front"
+exec 8>&-
+t_ok "... which end when the viewer does (waited 10 s)" wait_for 10 gone "$HP"
 
 # ---- botdesk web of a remote profile: the page's stream through botdesk rfb, its lease here ------------
 SOCK=$BD_T/web.sock
