@@ -376,8 +376,9 @@ static void on_rfb_job_done(int status, const char *out, const char *err, void *
                 stream_close(st, WS_CLOSE_EVICTED, "control-taken");
         } else {
                 if (status != 0)
-                        log_warning("The RFB stream of %s through botdesk rfb ended (exit %d): %s", st->profile->name,
-                                    status, err[0] ? err : "no message");
+                        log_warning("The RFB stream of %s through %s ended (exit %d): %s", st->profile->name,
+                                    st->profile->placed ? "its exec prefix" : "botdesk rfb", status,
+                                    err[0] ? err : "no message");
                 stream_close(st, WS_CLOSE_DESKTOP_STOPPED, "desktop stopped");
         }
         web_set_events(st->io, EPOLLIN | EPOLLOUT);
