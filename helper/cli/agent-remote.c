@@ -1,12 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include <poll.h>
 #include <stdlib.h>
-#include <sys/inotify.h>
 
 #include "agent-remote.h"
 #include "cli.h"
 #include "input.h"
-#include "lease-watch.h"
 #include "log.h"
 #include "remote-screen.h"
 #include "screen-revision.h"
@@ -102,28 +99,6 @@ int agent_remote_settle(struct agent *a, struct agent_outcome *o) {
         return 0;
 }
 
-/* Let ms pass watching the lease: -ESTALE as soon as the action lost its control, 0 once the time passed. */
-static int pass_time(struct agent *a, unsigned ms, const struct lease *admitted) {
-        unsigned long long end = now_usec() + (unsigned long long) ms * 1000ull;
-        _cleanup_close_ int ino = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
-
-        /* The watch before the first read: a take in between is not missed. */
-        if (ino < 0 || lease_watch_add(ino, a->dirfd) < 0)
-                return -EIO;
-        for (;;) {
-                unsigned long long now = now_usec();
-
-                (void) inotify_drain(ino, NULL, NULL);
-                if (!cli_action_still_valid(a->dirfd, admitted))
-                        return -ESTALE;
-                if (now >= end)
-                        return 0;
-                if (poll(&(struct pollfd) { .fd = ino, .events = POLLIN }, 1, (int) ((end - now + 999) / 1000)) < 0 &&
-                    errno != EINTR)
-                        return 0;
-        }
-}
-
 static void hold(struct remote_screen *s, const struct agent_prepared *p, bool press) {
         if (press)
                 for (size_t i = 0; i < p->held.n; i++)
@@ -197,7 +172,7 @@ int agent_remote_execute(struct agent *a, const struct mcp_action *act, const st
                 hold(s, p, true);
                 r = remote_screen_flush(s, deadline());
                 if (r >= 0)
-                        r = pass_time(a, act->duration_ms, admitted);
+                        r = agent_pass_time(a, act->duration_ms, admitted);
                 /* Up at once on a takeover too, not at the hold's end. */
                 hold(s, p, false);
                 if (r == -ESTALE) {
@@ -206,7 +181,7 @@ int agent_remote_execute(struct agent *a, const struct mcp_action *act, const st
                 }
                 break;
         case MCP_ACT_WAIT:
-                r = pass_time(a, act->duration_ms, admitted);
+                r = agent_pass_time(a, act->duration_ms, admitted);
                 if (r == -ESTALE)
                         return r;
                 break;

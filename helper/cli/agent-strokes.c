@@ -17,16 +17,12 @@
 #include "lease-watch.h"
 #include "util.h"
 
-/*
- * Let ms pass, reading (and counting) the connection's events meanwhile, and
- * watching the lease (inotify on the runtime dir): -ESTALE as soon as the
- * action admitted under admitted lost its control, 0 once the time passed.
- */
-static int pass_time(struct agent *a, unsigned ms, const struct lease *admitted) {
+int agent_pass_time(struct agent *a, unsigned ms, const struct lease *admitted) {
         unsigned long long end = now_usec() + (unsigned long long) ms * 1000ull;
         _cleanup_close_ int ino = -EBADF;
 
-        xcb_flush(a->conn);
+        if (a->conn)
+                xcb_flush(a->conn);
         /* The watch before the first read: a take in between is not missed. */
         ino = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
         if (ino < 0 || lease_watch_add(ino, a->dirfd) < 0)
@@ -34,19 +30,19 @@ static int pass_time(struct agent *a, unsigned ms, const struct lease *admitted)
         for (;;) {
                 unsigned long long now = now_usec();
                 struct pollfd p[2] = {
-                        { .fd = xcb_get_file_descriptor(a->conn), .events = POLLIN },
                         { .fd = ino, .events = POLLIN },
+                        { .fd = a->conn ? xcb_get_file_descriptor(a->conn) : -1, .events = POLLIN },
                 };
                 xcb_generic_event_t *ev;
 
-                while ((ev = xcb_poll_for_event(a->conn))) {
+                while (a->conn && (ev = xcb_poll_for_event(a->conn))) {
                         settle_event(&a->settle, ev);
                         free(ev);
                 }
                 (void) inotify_drain(ino, NULL, NULL);
                 if (!cli_action_still_valid(a->dirfd, admitted))
                         return -ESTALE;
-                if (now >= end || xcb_connection_has_error(a->conn))
+                if (now >= end || (a->conn && xcb_connection_has_error(a->conn)))
                         return 0;
                 if (poll(p, ELEMENTSOF(p), (int) ((end - now + 999) / 1000)) < 0 && errno != EINTR)
                         return 0;
@@ -261,7 +257,7 @@ int agent_execute(struct agent *a, const struct mcp_action *act, const struct ag
         case MCP_ACT_HOLD_KEY:
                 hold(a, p, true);
                 xcb_flush(a->conn);
-                r = pass_time(a, act->duration_ms, admitted);
+                r = agent_pass_time(a, act->duration_ms, admitted);
                 /* Up at once on a takeover too, not at the hold's end (the
                  * helper lets go of them as well: whichever comes first). */
                 hold(a, p, false);
@@ -271,7 +267,7 @@ int agent_execute(struct agent *a, const struct mcp_action *act, const struct ag
                 }
                 break;
         case MCP_ACT_WAIT:
-                r = pass_time(a, act->duration_ms, admitted);
+                r = agent_pass_time(a, act->duration_ms, admitted);
                 if (r == -ESTALE)
                         return r;
                 break;

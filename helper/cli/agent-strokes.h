@@ -25,6 +25,14 @@ void agent_prepared_done(struct agent_prepared *p);
  * keyboard map: 0, -ENOMEM, or another error said in o, nothing sent. */
 int agent_prepare(struct agent *a, const struct mcp_action *act, struct agent_prepared *p, struct agent_outcome *o);
 
+/*
+ * Let ms pass, reading (and counting) the X connection's events meanwhile
+ * when there is one, and watching the lease (inotify on the runtime dir):
+ * -ESTALE as soon as the action admitted under admitted lost its control,
+ * 0 once the time passed. For hold_key and wait, on any desktop.
+ */
+int agent_pass_time(struct agent *a, unsigned ms, const struct lease *admitted);
+
 /* The strokes, under the lease admitted. 0, -ESTALE (control moved while typing), or a failure said in o. */
 int agent_execute(struct agent *a, const struct mcp_action *act, const struct agent_prepared *p,
                   const struct lease *admitted, struct agent_outcome *o);
