@@ -107,6 +107,10 @@ struct bd_config {
         unsigned orphan_release_s;    /* seconds a human's hold outlives the last stream of its viewer */
         unsigned reconnect_grace_ms;  /* a clean close keeps the hold this long for the viewer's next stream */
         enum web_viewers_kind web_viewers; /* [web] viewers: many | one */
+        /* [network] (net-policy.h) */
+        unsigned network_mode;        /* enum net_mode */
+        char *network_allow;          /* address ranges and domain names, as written */
+        char *network_deny;           /* address ranges, as written */
         /* [agent] */
         unsigned screenshot_max_edge; /* the long edge of an agent's screenshot, pixels */
         unsigned screenshot_max_pixels; /* its area */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "keys.h"
+#include "net-policy.h"
 #include "util.h"
 #include "values.h"
 
@@ -50,6 +51,10 @@ const struct config_key_def config_keys[_KEY_MAX] = {
         /* botdesk files and the MCP file tools: the largest file moved; MCP's smaller, its results go to a model. */
         [KEY_FILES_MAX_BYTES]     = { "files",     "max_bytes",          VALUE_UINT,        1, UINT_MAX, FIELD(files_max_bytes), .default_a = 104857600 },
         [KEY_FILES_MCP_MAX_BYTES] = { "files",     "mcp_max_bytes",      VALUE_UINT,        1, 67108864, FIELD(files_mcp_max_bytes), .default_a = 5242880 },
+        /* What the desktop may reach over IP, enforced by the kernel (net-policy.h). */
+        [KEY_NETWORK_MODE]        = { "network",   "mode",               VALUE_NET_MODE,    0, 0,        FIELD(network_mode), .default_a = NET_MODE_OPEN },
+        [KEY_NETWORK_ALLOW]       = { "network",   "allow",              VALUE_NET_ALLOW,   0, 0,        FIELD(network_allow) },
+        [KEY_NETWORK_DENY]        = { "network",   "deny",               VALUE_NET_DENY,    0, 0,        FIELD(network_deny) },
         /* The journal of agent actions (control/journal.h): names unique across sections, hence "journal" in each. */
         [KEY_JOURNAL_ENABLED]     = { "journal",   "enabled",            VALUE_BOOL,        0, 0,        FIELD(journal_enabled), .default_a = true },
         [KEY_JOURNAL_FRAME_WIDTH] = { "journal",   "frame_width",        VALUE_UINT,        64, 4096,    FIELD(journal_frame_width), .default_a = 640 },
@@ -93,6 +98,8 @@ const char *const *config_kind_words(enum value_kind kind) {
                 return mcp_tools_words;
         case VALUE_VIEWERS:
                 return viewers_words;
+        case VALUE_NET_MODE:
+                return net_mode_words;
         default:
                 return NULL;
         }
@@ -193,6 +200,9 @@ static int dump_value(const struct bd_config *c, const struct config_key_def *k,
                 break;
         case VALUE_VIEWERS:
                 n = fprintf(f, "%s = %s", k->name, viewers_words[*(const enum web_viewers_kind *) (base + k->offset)]);
+                break;
+        case VALUE_NET_MODE:
+                n = fprintf(f, "%s = %s", k->name, net_mode_words[*a]);
                 break;
         case VALUE_BOOL:
                 n = fprintf(f, "%s = %s", k->name, *(const bool *) (base + k->offset) ? "yes" : "no");

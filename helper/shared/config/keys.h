@@ -27,13 +27,16 @@ enum value_kind {
         VALUE_MCP_TOOLS,   /* both | computer | members */
         VALUE_VIEWERS,     /* many | one */
         VALUE_REMOTE,      /* ADDRESS:PORT, [IPv6]:PORT or exec:COMMAND (remote-target.h) */
+        VALUE_NET_MODE,    /* open | allowlist | offline (net-policy.h) */
+        VALUE_NET_ALLOW,   /* address ranges and domain names (net-policy.h) */
+        VALUE_NET_DENY,    /* address ranges */
 };
 
 /* The kinds kept as text (a char * field, NULL when unset). */
 static inline bool value_kind_is_text(enum value_kind kind) {
         return !(kind == VALUE_UINT || kind == VALUE_BAND || kind == VALUE_GEOMETRY || kind == VALUE_DEPTH ||
                  kind == VALUE_DESKTOP || kind == VALUE_PLACEMENT || kind == VALUE_BOOL ||
-                 kind == VALUE_EXEC_SHELL || kind == VALUE_MCP_TOOLS || kind == VALUE_VIEWERS);
+                 kind == VALUE_EXEC_SHELL || kind == VALUE_MCP_TOOLS || kind == VALUE_VIEWERS || kind == VALUE_NET_MODE);
 }
 
 /* In the order `botdesk config show` prints them: by section, the keys
@@ -70,6 +73,9 @@ enum config_key {
         KEY_TOOLSET_DISABLED,
         KEY_FILES_MAX_BYTES,
         KEY_FILES_MCP_MAX_BYTES,
+        KEY_NETWORK_MODE,
+        KEY_NETWORK_ALLOW,
+        KEY_NETWORK_DENY,
         KEY_JOURNAL_ENABLED,
         KEY_JOURNAL_FRAME_WIDTH,
         KEY_JOURNAL_REDACT_TEXT,

@@ -7,6 +7,7 @@
 
 #include "argv-split.h"
 #include "envfile.h"
+#include "net-policy.h"
 #include "remote-target.h"
 #include "util.h"
 #include "values.h"
@@ -176,6 +177,12 @@ static int check_text(const struct config_key_def *k, const char *value, char **
                         return problem(ret_problem, "%s", why);
                 return r;
         }
+        case VALUE_NET_ALLOW:
+        case VALUE_NET_DENY: {
+                _cleanup_(net_list_done) struct net_list l = {};
+
+                return net_list_parse(value, k->kind == VALUE_NET_ALLOW, &l, ret_problem);
+        }
         case VALUE_PATH:
                 if (value[0] != '\0' && value[0] != '/')
                         return problem(ret_problem, "not an absolute path (allowed: empty or a path starting with /)");
@@ -271,6 +278,10 @@ int config_value_parse(const struct config_key_def *k, const char *value, struct
                 if (parse_word(k, value, &ret->a) < 0)
                         return problem(ret_problem, "not many or one");
                 return 0;
+        case VALUE_NET_MODE:
+                if (parse_word(k, value, &ret->a) < 0)
+                        return problem(ret_problem, "not open, allowlist or offline");
+                return 0;
         case VALUE_BOOL:
                 if (streq(value, "yes") || streq(value, "true") || streq(value, "on") || streq(value, "1"))
                         ret->a = 1;
@@ -319,6 +330,9 @@ int config_value_apply(const struct config_key_def *k, unsigned a, unsigned b, c
                 break;
         case VALUE_VIEWERS:
                 *(enum web_viewers_kind *) (base + k->offset) = (enum web_viewers_kind) a;
+                break;
+        case VALUE_NET_MODE:
+                *(unsigned *) (base + k->offset) = a;
                 break;
         case VALUE_BOOL:
                 *(bool *) (base + k->offset) = a;
