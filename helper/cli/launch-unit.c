@@ -3,9 +3,11 @@
 #include <unistd.h>
 
 #include "botdesk-config.h"
+#include "cli.h"
 #include "launch.h"
 #include "log.h"
 #include "unit.h"
+#include "unit-network.h"
 #include "util.h"
 
 /* The browser the caller names, and the browser identity it pins: passed to
@@ -70,12 +72,13 @@ static int start_env_write(int dirfd) {
         return write_file_atomic_at(dirfd, "start.env", text ?: "", size, 0600);
 }
 
-int launch_unit_start(unsigned timeout, bool progress, sd_bus *bus, const char *profile, int dirfd, int *lock) {
+int launch_unit_start(unsigned timeout, bool progress, sd_bus *bus, const char *profile, int dirfd, int *lock,
+                      const struct net_policy *network) {
         _cleanup_free_ char *unit = unit_name_for(profile), *result = NULL, *why = NULL, *state = NULL;
         _cleanup_strv_free_ char **env = NULL;
         struct unit_start_opts o = {};
         bool joined = false;
-        int r;
+        int r, status;
 
         if (!unit || transient_environment(&env) < 0)
                 return -ENOMEM;
@@ -94,6 +97,18 @@ int launch_unit_start(unsigned timeout, bool progress, sd_bus *bus, const char *
         if (!o.transient && (!state || streq(state, "inactive") || streq(state, "failed")) &&
             (r = start_env_write(dirfd)) < 0)
                 log_warning_errno(r, "Cannot write start.env for %s (the browser the caller names): %m", unit);
+        /* The firewall is in place before the first process of the desktop runs: a transient unit is created
+         * with it, an installed one gets it for this run of the manager (the helper checks that it holds). */
+        if (o.transient)
+                o.network = network;
+        else if (!joined) {
+                _cleanup_(sd_bus_error_free) sd_bus_error error = SD_BUS_ERROR_NULL;
+
+                r = unit_network_set(bus, unit, network, &error);
+                if (r < 0)
+                        return log_error_errno(r, "Cannot set the network policy of %s: %s", unit,
+                                               error.message ?: strerror(-r));
+        }
         o.helper_path = getenv("BOTDESK_HELPER") ?: BOTDESK_HELPER_PATH;
         o.environment = env;
         /* --timeout bounds the wait for the job; the unit's own start
@@ -124,5 +139,8 @@ int launch_unit_start(unsigned timeout, bool progress, sd_bus *bus, const char *
         why = standalone_last_error(dirfd);
         log_error("Cannot start %s: %s. See: journalctl --user -u %s", unit,
                   why ?: result ?: strerror(-r), unit);
+        /* A refusal (3: memory, network) or a configuration error (2) is the helper's word, as standalone. */
+        if (unit_exec_main_status(bus, unit, &status) >= 0 && (status == EXIT_REFUSED || status == EXIT_USAGE))
+                return status == EXIT_REFUSED ? -EPERM : -EINVAL;
         return -EIO;
 }

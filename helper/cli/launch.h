@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #pragma once
 
+struct net_policy;
+
 #include <stdbool.h>
 #include <systemd/sd-bus.h>
 
@@ -79,9 +81,12 @@ char *standalone_last_error_since(int runtime_fd, unsigned long long since_usec)
  * Start the unit of the desktop name through the user manager (bus), or
  * join the start under way, for up to timeout seconds (0: the unit's own
  * start timeout). *lock is released once the job is queued. 0 when it is
- * ready; -errno, said on stderr.
+ * ready; -errno, said on stderr: -EPERM when the helper refused (its exit
+ * status 3: memory, network policy), -EINVAL for its configuration error (2).
+ * network: the unit's IP firewall (unit-network.h), in place before it starts.
  */
-int launch_unit_start(unsigned timeout, bool progress, sd_bus *bus, const char *name, int dirfd, int *lock);
+int launch_unit_start(unsigned timeout, bool progress, sd_bus *bus, const char *name, int dirfd, int *lock,
+                      const struct net_policy *network);
 
 /*
  * Stop the desktop of p: 0 stopped, 1 was not running (leftovers reaped),

@@ -14,6 +14,7 @@
 #include "adoption.h"
 #include "config.h"
 #include "log.h"
+#include "net-policy.h"
 #include "pool.h"
 #include "record.h"
 #include "socket-util.h"
@@ -256,7 +257,8 @@ static int spare_start(const struct bd_config *c, bool progress, char **ret_erro
         if (progress)
                 fprintf(stderr, "Starting spare %s...\n", name);
         if (!launch_standalone_forced() && unit_bus_open(&bus) >= 0) {
-                r = launch_unit_start(0, progress, bus, name, dirfd, &lock);
+                /* A spare runs open: a profile with a policy of its own never adopts one. */
+                r = launch_unit_start(0, progress, bus, name, dirfd, &lock, &(const struct net_policy) {});
                 sd_bus_flush_close_unref(bus);
                 return r < 0 ? -EIO : 0;
         }

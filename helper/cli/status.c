@@ -35,6 +35,7 @@ void status_done(struct bd_status *s) {
         free(s->session);
         free(s->last_error);
         free(s->unverified);
+        network_texts_done(&s->network);
         *s = (struct bd_status) {};
 }
 
@@ -203,6 +204,9 @@ int status_collect(const char *profile, const struct bd_config *c, struct bd_sta
         }
         helper_record_done(&rec);
         paths_done(&p);
+        /* What `network set` gave a live desktop, else the configuration's. */
+        if (network_texts_read(c, s->running || s->starting ? dirfd : -EBADF, &s->network) < 0)
+                return -ENOMEM;
 
         if (memory_read(&menv, &mem) >= 0) {
                 s->memory_available_mb = (long long) mem.available_mb;
@@ -265,6 +269,8 @@ void status_json_fields(struct json *j, const struct bd_status *s) {
         }
         json_kv_string(j, "unit", s->unit);
         json_kv_string(j, "session", s->session);
+        if (!s->remote)
+                network_json(j, &s->network);
         json_key(j, "lease");
         lease_json(j, &s->lease);
         json_kv_opt_double(j, "idle_seconds", s->idle_seconds, s->idle_seconds >= 0);
@@ -291,6 +297,11 @@ void status_print(FILE *f, const struct bd_status *s) {
                 fprintf(f, "%s: running on :%d (%s), pid %d, %s%s%s\n", s->profile, s->display, s->geometry,
                         (int) s->pid, s->placement ?: "?", s->unit ? " " : "", s->unit ?: "");
                 fprintf(f, "  RFB socket: %s\n", s->socket);
+                if (s->network.mode != NET_MODE_OPEN || s->network.deny)
+                        fprintf(f, "  network: %s%s%s%s%s\n", net_mode_to_string(s->network.mode),
+                                s->network.allow && s->network.mode == NET_MODE_ALLOWLIST ? ", allow " : "",
+                                s->network.mode == NET_MODE_ALLOWLIST ? s->network.allow ?: "" : "",
+                                s->network.deny ? ", deny " : "", s->network.deny ?: "");
         } else if (s->starting)
                 fprintf(f, "%s: starting, pid %d\n", s->profile, (int) s->pid);
         else {

@@ -8,6 +8,7 @@
 #include "config.h"
 #include "json.h"
 #include "lease.h"
+#include "network.h"
 
 /*
  * Everything `botdesk status` says about one profile. "Running" is decided
@@ -43,6 +44,7 @@ struct bd_status {
         char *remote_warning;       /* ... at a public address: RFB crosses the network in clear */
         char *unverified;           /* a runtime dir not ours: read as not running */
         struct lease lease;         /* agent unless a human holds it; fails closed */
+        struct network_texts network;   /* the policy in force (network.h) */
 };
 
 void status_done(struct bd_status *s);

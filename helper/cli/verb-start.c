@@ -9,12 +9,14 @@
 #include <unistd.h>
 
 #include "botdesk-config.h"
+#include "bus-cleanup.h"
 #include "cli.h"
 #include "config.h"
 #include "find-executable.h"
 #include "record.h"
 #include "launch.h"
 #include "log.h"
+#include "network.h"
 #include "packages.h"
 #include "pool.h"
 #include "profile.h"
@@ -119,8 +121,10 @@ static int start_desktop(const struct cli_args *a, const char *profile, struct b
         _cleanup_(paths_done) struct bd_paths p = {};
         _cleanup_close_ int dirfd = -EBADF, lock = -EBADF;
         _cleanup_free_ char *error = NULL;
-        sd_bus *bus = NULL;
-        bool progress;
+        _cleanup_(bus_flush_close_unrefp) sd_bus *bus = NULL;
+        _cleanup_(network_texts_done) struct network_texts net_texts = {};
+        _cleanup_(net_policy_done) struct net_policy net = {};
+        bool progress, standalone;
         int r, status;
 
         r = launch_open_profile(profile, c, &p, &dirfd, &lock);
@@ -129,15 +133,23 @@ static int start_desktop(const struct cli_args *a, const char *profile, struct b
         r = precheck(profile, c);
         if (r != EXIT_OK)
                 return r;
+        /* The configuration's policy: what `network set` gave an earlier run ends with it. */
+        if (network_texts_read(c, -EBADF, &net_texts) < 0)
+                return log_oom(), EXIT_FAILED;
+        standalone = launch_standalone_forced() || unit_bus_open(&bus) < 0;
+        r = network_judge(profile, c, &net_texts, standalone, &net);
+        if (r != EXIT_OK)
+                return r;
+        (void) unlinkat(dirfd, NETWORK_OVERRIDE, 0);
 
         progress = !a->quiet && !a->json && isatty(STDERR_FILENO);
-        if (c->spares > 0 && adopt_spare(profile, dirfd, progress))
+        /* A spare started with no policy of this profile's: not one to hand a restricted desktop. */
+        if (c->spares > 0 && !net_policy_restricts(&net) && adopt_spare(profile, dirfd, progress))
                 goto started;
-        if (!launch_standalone_forced() && unit_bus_open(&bus) >= 0) {
-                r = launch_unit_start(a->timeout, progress, bus, profile, dirfd, &lock);
-                sd_bus_flush_close_unref(bus);
+        if (!standalone) {
+                r = launch_unit_start(a->timeout, progress, bus, profile, dirfd, &lock, &net);
                 if (r < 0)
-                        return EXIT_FAILED;
+                        return r == -EPERM ? EXIT_REFUSED : r == -EINVAL ? EXIT_USAGE : EXIT_FAILED;
         } else {
                 r = standalone_start(profile, &p, dirfd, &lock, a->timeout ?: c->start_timeout + 5, progress, &error,
                                      &status);

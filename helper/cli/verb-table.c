@@ -324,6 +324,24 @@ static const struct verb verbs[] = {
           .options = OPTS_ACTION | OPT(OPT_JSON) | OPT(OPT_FORCE) | OPT(OPT_SINCE) | OPT(OPT_TIMEOUT),
           .words = "PROFILE put|get|ls|rm|downloads", .epoch = true, .own_options = true, .operands = 4,
           .run = verb_files },
+        { "network",
+          "  network PROFILE [show] | set KEY=VALUE...\n"
+          "                                what the desktop may reach over IP (--json)\n",
+          .usage = "Usage: botdesk network PROFILE [show] [--json]\n"
+                   "       botdesk network PROFILE set [mode=open|allowlist|offline] [allow=LIST]\n"
+                   "                                   [deny=LIST] [--json]\n"
+                   "\n"
+                   "The desktop's network policy ([network] in botdesk.ini(5)), enforced by the\n"
+                   "kernel through systemd's IP firewall on the desktop's unit: open reaches all\n"
+                   "but deny, allowlist nothing but allow, offline nothing (its Unix sockets stay).\n"
+                   "LIST: address ranges (192.0.2.0/24, 2001:db8::/32) separated by spaces or\n"
+                   "commas. set changes a running desktop under the user manager until it stops;\n"
+                   "keys not given keep their value. Not gated by the lease (the policy is the\n"
+                   "operator's), journaled. A start refuses (3) a policy nothing enforces where\n"
+                   "the desktop would run: standalone, placed or remote, or a manager that cannot\n"
+                   "attach the firewall.\n",
+          .options = OPT(OPT_JSON) | OPT(OPT_HELP), .words = "PROFILE show|set", .own_options = true, .operands = 5,
+          .run = verb_network },
         { "act",
           "  act PROFILE [--vendor V] [--screenshots base64|DIR] [--start]\n"
           "                                a model's computer-use output a line in, the\n"

@@ -186,6 +186,7 @@ int verb_install(const struct cli_args *a);
 /* botdesk config check|show [--profile P] [--origin]: 2 with every error, file:line, when the configuration is invalid. */
 int verb_config(const struct cli_args *a);
 int verb_files(const struct cli_args *a);
+int verb_network(const struct cli_args *a);
 
 /*
  * botdesk web [--listen unix:PATH|HOST:PORT] [--novnc DIR] [--ping S]

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <netinet/in.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "checks.h"
@@ -7,6 +9,7 @@
 #include "find-executable.h"
 #include "log.h"
 #include "memory.h"
+#include "net-policy.h"
 #include "packages.h"
 #include "util.h"
 #include "xserver.h"
@@ -81,9 +84,69 @@ static int check_remote(struct supervisor *s) {
         return -EPERM;
 }
 
+/* The datagram's answer: EPERM where the unit's IP firewall holds. */
+static int probe_firewall(const uint8_t addr[static 4]) {
+        struct sockaddr_in to = { .sin_family = AF_INET, .sin_port = htons(9) };
+        _cleanup_close_ int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+        if (fd < 0)
+                return negative_errno();
+        memcpy(&to.sin_addr, addr, 4);
+        if (sendto(fd, "", 1, MSG_DONTWAIT, (const struct sockaddr *) &to, sizeof to) < 0)
+                return negative_errno();
+        return 0;
+}
+
+/* A network policy is in force before anything of the desktop runs, or the desktop does not start (net-policy.h). */
+static int check_network(struct supervisor *s) {
+        _cleanup_(net_policy_done) struct net_policy p = {};
+        _cleanup_free_ char *problem = NULL;
+        uint8_t probe[4];
+        int r;
+
+        r = net_policy_parse(s->cfg.network_mode, s->cfg.network_allow, s->cfg.network_deny, &p, &problem);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0) {
+                supervisor_fail(s, HELPER_EXIT_CONFIG, "[network]: %s.", problem);
+                return r;
+        }
+        if (!net_policy_restricts(&p))
+                return 0;
+        if (p.mode == NET_MODE_ALLOWLIST && p.allow.domains) {
+                supervisor_fail(s, HELPER_EXIT_REFUSED,
+                                "[network] allow names domains (%s...): reaching names needs a filtering proxy, which "
+                                "botdesk does not run yet; give address ranges.", p.allow.domains[0]);
+                return -EPERM;
+        }
+        if (net_policy_probe_address(p.mode == NET_MODE_ALLOWLIST ? &p.allow : NULL, probe) < 0) {
+                supervisor_fail(s, HELPER_EXIT_REFUSED,
+                                "[network] allow covers the whole of 127.0.0.0/8, where botdesk proves that the "
+                                "firewall holds; allow narrower loopback ranges.");
+                return -EPERM;
+        }
+        r = probe_firewall(probe);
+        if (r == -EPERM) {
+                log_info("Network policy in force (mode %s): the kernel refuses what it does not allow.",
+                         net_mode_to_string(p.mode));
+                return 0;
+        }
+        supervisor_fail(s, HELPER_EXIT_REFUSED,
+                        "[network] mode = %s is not enforced on this desktop (a datagram to %u.%u.%u.%u went out: %s): "
+                        "its unit has no IPAddressDeny= of botdesk's (start it with `botdesk start %s`), or its "
+                        "manager cannot attach systemd's IP firewall (a user manager without CAP_NET_ADMIN and "
+                        "CAP_BPF cannot; standalone nothing can).",
+                        net_mode_to_string(p.mode), probe[0], probe[1], probe[2], probe[3],
+                        r < 0 ? strerror(-r) : "sent", s->profile);
+        return -EPERM;
+}
+
 int checks_run(struct supervisor *s) {
         int r = check_remote(s);
 
+        if (r < 0)
+                return r;
+        r = check_network(s);
         if (r < 0)
                 return r;
         r = check_binaries(s);

@@ -3,12 +3,9 @@
 
 #include "bus-cleanup.h"
 #include "unit.h"
+#include "unit-network.h"
 #include "unit-properties.h"
 #include "util.h"
-
-#define SD_DEST "org.freedesktop.systemd1"
-#define SD_PATH "/org/freedesktop/systemd1"
-#define SD_MANAGER "org.freedesktop.systemd1.Manager"
 
 static void slot_unrefp(sd_bus_slot **s) {
         sd_bus_slot_unref(*s);
@@ -226,6 +223,11 @@ int unit_append_transient_properties(sd_bus_message *m, const char *unit, const 
                 if (r < 0)
                         return r;
         }
+        if (o->network) {
+                r = unit_network_append(m, o->network);
+                if (r < 0)
+                        return r;
+        }
         if (!o->environment || !o->environment[0])
                 return 0;
         /* The caller's variables, as systemd-run --user passes them (an
@@ -283,6 +285,24 @@ int unit_active_state(sd_bus *bus, const char *unit, char **ret) {
         r = sd_bus_get_property_string(bus, SD_DEST, path, "org.freedesktop.systemd1.Unit", "ActiveState", &error, ret);
         sd_bus_error_free(&error);
         return r;
+}
+
+int unit_exec_main_status(sd_bus *bus, const char *unit, int *ret) {
+        sd_bus_error error = SD_BUS_ERROR_NULL;
+        _cleanup_free_ char *path = NULL;
+        int32_t status = 0;
+        int r;
+
+        r = sd_bus_path_encode("/org/freedesktop/systemd1/unit", unit, &path);
+        if (r < 0)
+                return r;
+        r = sd_bus_get_property_trivial(bus, SD_DEST, path, "org.freedesktop.systemd1.Service", "ExecMainStatus",
+                                        &error, 'i', &status);
+        sd_bus_error_free(&error);
+        if (r < 0)
+                return r;
+        *ret = status;
+        return 0;
 }
 
 int unit_attach(sd_bus *bus, const char *unit, const char *subcgroup, pid_t pid) {

@@ -5,6 +5,8 @@
 #include <sys/types.h>
 #include <systemd/sd-bus.h>
 
+struct net_policy;
+
 /*
  * The user manager over D-Bus: start and stop botdesk@PROFILE.service (the
  * installed template, or a transient unit of the same name and properties
@@ -13,6 +15,11 @@
  */
 
 #define UNIT_TEMPLATE "botdesk@.service"
+
+/* The manager's name, object and interface on its bus. */
+#define SD_DEST "org.freedesktop.systemd1"
+#define SD_PATH "/org/freedesktop/systemd1"
+#define SD_MANAGER "org.freedesktop.systemd1.Manager"
 
 /* The user manager's bus, or -ENOMEDIUM when no systemd user manager answers
  * (a session bus without systemd, e.g. inside a desktop, does not count). */
@@ -28,6 +35,7 @@ struct unit_start_opts {
         char *const *environment;   /* KEY=VALUE passed to a transient unit */
         bool transient;
         unsigned long long timeout_usec;    /* 0: until systemd ends the job */
+        const struct net_policy *network;   /* IPAddressDeny=/IPAddressAllow= of a transient unit (unit-network.h) */
         int *queued_lock;           /* closed (set to -EBADF) once the job is queued: a start
                                      * after ours then finds the unit activating and joins
                                      * the job, bounded by its own timeout, instead of
@@ -50,6 +58,10 @@ int unit_stop(sd_bus *bus, const char *unit, char **ret_result);
 
 /* ActiveState of unit ("active", "inactive", "failed", ...). */
 int unit_active_state(sd_bus *bus, const char *unit, char **ret);
+
+/* The exit status of the unit's main process when it last ended (ExecMainStatus); an error when the unit is
+ * gone (a transient unit that failed may be collected at once). */
+int unit_exec_main_status(sd_bus *bus, const char *unit, int *ret);
 
 /* Move pid into the unit's sub-cgroup (e.g. "/apps"): AttachProcessesToUnit. */
 int unit_attach(sd_bus *bus, const char *unit, const char *subcgroup, pid_t pid);

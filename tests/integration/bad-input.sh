@@ -88,6 +88,48 @@ t_match "$ERR" "host-wide and may only be set in a system file: ${sysconf%.ini}/
         "the error names the system files of the configured sysconfdir, $sysconf among them"
 rm -f "$XDG_CONFIG_HOME/botdesk/botdesk.ini"
 
+# [network]: a bad entry names FILE:LINE and the rule (2); standalone, where nothing enforces a policy,
+# a start that needs one is refused (3) and starts nothing; `network set` needs a running desktop (4).
+net_bad() { # net_bad LINE PATTERN TEXT: the configuration TEXT is refused at LINE for PATTERN
+        printf '%b' "$3" >"$BOTDESK_CONFIG"
+        run netbad "$BOTDESK" start "$P"
+        t_is "$RC" 2 "[network] $(sed -n "$1p" "$BOTDESK_CONFIG") is a configuration error"
+        t_match "$ERR" "$BOTDESK_CONFIG:$1: .*$2" "... at $BOTDESK_CONFIG:$1, saying $2 ($ERR)"
+}
+net_bad 3 'bits set past its /8' '[network]\nmode = allowlist\nallow = 10.0.0.1/8\n'
+net_bad 2 'wildcard is one' '[network]\nallow = *.*.example.org\n'
+net_bad 2 'two labels or more' '[network]\nallow = *.org\n'
+net_bad 2 'neither an address range nor a domain name' '[network]\nallow = 10.0.0.0/8 under_score.example\n'
+net_bad 2 'domain names only in allow' '[network]\ndeny = example.org\n'
+net_bad 2 'not open, allowlist or offline' '[network]\nmode = closed\n'
+net_bad 3 'prefix length is not 0..128' '[profile.x]\n[network]\ndeny = 2001:db8::/129\n'
+net_refused() { # net_refused PATTERN TEXT: standalone, the start is refused for PATTERN
+        printf '[session]\ndesktop = command\ncommand = sleep infinity\n%b' "$2" >"$BOTDESK_CONFIG"
+        run netref "$BOTDESK" start "$P"
+        t_is "$RC" 3 "standalone, a start with $(tr '\n' ' ' <<<"$2") is refused with 3"
+        t_match "$ERR" "$1" "... saying $1 ($ERR)"
+        t_is "$(helpers_of "$P")" "" "... and no helper was started"
+}
+net_refused 'standalone .*nothing enforces \[network\] mode = offline' '[network]\nmode = offline\n'
+net_refused 'standalone .*mode = allowlist' '[network]\nmode = allowlist\nallow = 10.0.0.0/8\n'
+net_refused 'standalone .*mode = open with deny' '[network]\ndeny = 192.0.2.0/24\n'
+net_refused 'names domains .*filtering proxy' '[network]\nmode = allowlist\nallow = example.org\n'
+printf '[network]\nmode = allowlist\nallow = 10.0.0.0/8, 2001:db8::/32\ndeny = 192.0.2.0/24\n' >"$BOTDESK_CONFIG"
+run netshow "$BOTDESK" network "$P" --json
+t_is "$RC" 0 "network show exits 0 for a desktop that is not running"
+t_is "$OUT" "{\"profile\": \"$P\", \"network\": {\"mode\": \"allowlist\", \"allow\": [\"10.0.0.0/8\", \"2001:db8::/32\"], \"deny\": [\"192.0.2.0/24\"]}}" \
+        "network show --json gives the configuration's policy"
+run netstatus "$BOTDESK" status "$P" --json
+t_match "$OUT" '"network": \{"mode": "allowlist", "allow": \["10.0.0.0/8", "2001:db8::/32"\]' "status --json carries the policy"
+run netset "$BOTDESK" network "$P" set mode=offline
+t_is "$RC" 4 "network set on a desktop that is not running exits 4"
+t_match "$ERR" 'applies at its next start' "... and says the configuration applies at the next start"
+run netset2 "$BOTDESK" network "$P" set mode=closed
+t_is "$RC" 2 "network set mode=closed is a usage error"
+run netset3 "$BOTDESK" network "$P" set colour=red
+t_match "$ERR" 'unknown key "colour"' "network set names an unknown key ($ERR)"
+: >"$BOTDESK_CONFIG"
+
 # Before the verb, only --help and --version: anything else says where options go.
 run preverb "$BOTDESK" --json status x
 t_is "$RC" 2 "an option before the verb is a usage error"

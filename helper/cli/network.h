@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <stdbool.h>
+
+#include "config.h"
+#include "json.h"
+#include "net-policy.h"
+
+/*
+ * A profile's network policy as the CLI sees it: the configuration's
+ * ([network] mode, allow, deny), or what `botdesk network P set` gave its
+ * running desktop (the runtime dir's "network", KEY=VALUE lines, gone at
+ * the next start).
+ */
+
+#define NETWORK_OVERRIDE "network"
+
+/* The texts in force: the runtime dir's override (runtime_fd >= 0, when there is one), else c's. */
+struct network_texts {
+        unsigned mode;
+        char *allow, *deny;
+};
+void network_texts_done(struct network_texts *t);
+int network_texts_read(const struct bd_config *c, int runtime_fd, struct network_texts *ret);
+int network_override_write(int runtime_fd, const struct network_texts *t);
+
+/*
+ * Whether profile's desktop may start with policy t where it would run
+ * (standalone: no systemd manager to enforce it), said on stderr: EXIT_OK
+ * with *ret parsed, EXIT_REFUSED for what botdesk cannot enforce there.
+ */
+int network_judge(const char *profile, const struct bd_config *c, const struct network_texts *t, bool standalone,
+                  struct net_policy *ret);
+
+/* "network": {"mode", "allow": [...], "deny": [...]} */
+void network_json(struct json *j, const struct network_texts *t);

@@ -1,0 +1,112 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# as-user: root
+# [network], enforced by the kernel: root's user manager attaches systemd's
+# IP firewall (cgroup BPF) to the desktop's unit, so a process of the
+# desktop, started through `botdesk exec`, reaches over IP only what the
+# policy lets through: offline nothing, allowlist its ranges and nothing
+# else (not another loopback address of the same host, not IPv6), open all
+# but deny. `botdesk network P set` changes a running desktop within 1 s,
+# and status says the policy in force. The test user's own user manager
+# cannot attach the firewall: t-network-user.sh shows that it refuses.
+. /botdesk-tests/lib.sh
+
+P=net
+U=botdesk@$P.service
+S=$(mktemp -d /tmp/t-network.XXXX)
+SERVERS=()
+cleanup() {
+        timeout 60 botdesk stop $P >/dev/null 2>&1
+        local p
+        for p in "${SERVERS[@]}"; do kill "$p" 2>/dev/null; done
+        [ -n "$S" ] && [ -d "$S" ] && rm -rf -- "${S:?}"
+        rm -f -- "$HOME/.config/botdesk/botdesk.ini"
+        t_cleanup
+}
+trap cleanup EXIT
+track $U
+
+# Three TCP services outside the desktop: two loopback addresses and ::1.
+serve() { # serve ADDRESS PORT: a listener that answers "hi" to each connection
+        python3 -c '
+import socket, sys
+fam = socket.AF_INET6 if ":" in sys.argv[1] else socket.AF_INET
+s = socket.socket(fam, socket.SOCK_STREAM)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind((sys.argv[1], int(sys.argv[2])))
+s.listen(16)
+print("listening", flush=True)
+while True:
+    c, _ = s.accept()
+    c.sendall(b"hi\n")
+    c.close()' "$1" "$2" >"$S/serve-$2" 2>&1 &
+        SERVERS+=($!)
+}
+serve 127.0.0.2 8081
+serve 127.0.0.3 8082
+serve ::1 8083
+for port in 8081 8082 8083; do
+        d=$(deadline_in 10)
+        until grep -q listening "$S/serve-$port" 2>/dev/null || past "$d"; do sleep 0.05; done
+        check "the service on port $port listens (waited at most 10 s)" grep -q listening "$S/serve-$port"
+done
+
+# reach ADDRESS PORT: from inside the desktop: "hi" when the service answered, else why not.
+# A packet the firewall drops is never answered: 2 s without an answer is "unreachable".
+reach() {
+        timeout 20 botdesk exec $P -- python3 -c '
+import socket, sys
+fam = socket.AF_INET6 if ":" in sys.argv[1] else socket.AF_INET
+try:
+    s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=2)
+    print(s.recv(16).decode().strip())
+except OSError as e:
+    print("unreachable:", e)' "$1" "$2" 2>&1
+}
+
+mkdir -p "$HOME/.config/botdesk"
+printf '[profile.%s]\nmode = offline\n' $P >"$HOME/.config/botdesk/botdesk.ini"
+out=$(timeout 60 botdesk start $P 2>&1)
+pass $? "botdesk start $P with mode = offline returns 0 (the helper proved the firewall holds)" "$out" || t_done
+is "the unit has IPAddressDeny=any" "$(prop $U IPAddressDeny)" "0.0.0.0/0 ::/0"
+json=$(botdesk status --json $P)
+is "status --json: network.mode is offline" "$(python3 -c 'import json,sys; print(json.load(sys.stdin)["network"]["mode"])' <<<"$json")" offline
+is "offline: 127.0.0.2:8081 is unreachable" "$(reach 127.0.0.2 8081 | cut -d: -f1)" unreachable
+is "offline: ::1 is unreachable" "$(reach ::1 8083 | cut -d: -f1)" unreachable
+check "offline: the desktop's own Unix sockets still work (xdpyinfo from inside it)" timeout 20 botdesk exec $P -- xdpyinfo
+
+t0=$(now)
+out=$(botdesk network $P set mode=allowlist allow=127.0.0.2 2>&1)
+pass $? "botdesk network $P set mode=allowlist allow=127.0.0.2 returns 0" "$out"
+is "allowlist: 127.0.0.2 (allowed) answers at the first try after set returned" "$(reach 127.0.0.2 8081)" hi
+# One try, right after set returned: the change is in force by then (the bench, not this test, times it).
+echo "# network set to the first answer through it: $(ms_since "$t0") ms"
+is "allowlist: 127.0.0.3 (another loopback address of the host) is unreachable" "$(reach 127.0.0.3 8082 | cut -d: -f1)" unreachable
+is "allowlist: ::1 is unreachable" "$(reach ::1 8083 | cut -d: -f1)" unreachable
+is "the unit has IPAddressAllow=127.0.0.2/32" "$(prop $U IPAddressAllow)" "127.0.0.2/32"
+json=$(botdesk network $P --json)
+is "network show --json gives the live policy" "$json" \
+        "{\"profile\": \"$P\", \"network\": {\"mode\": \"allowlist\", \"allow\": [\"127.0.0.2\"], \"deny\": []}}"
+out=$(botdesk journal $P --json 2>/dev/null | grep -c '"network set"')
+pass "$([ "$out" -ge 1 ]; echo $?)" "the journal records the change" "$out"
+
+out=$(botdesk network $P set mode=open deny=127.0.0.3/32 2>&1)
+pass $? "botdesk network $P set mode=open deny=127.0.0.3/32 returns 0" "$out"
+is "open with deny: 127.0.0.2 answers" "$(reach 127.0.0.2 8081)" hi
+is "open with deny: ::1 answers" "$(reach ::1 8083)" hi
+is "open with deny: 127.0.0.3 (denied) is unreachable" "$(reach 127.0.0.3 8082 | cut -d: -f1)" unreachable
+
+out=$(botdesk network $P set mode=offline allow= deny= 2>&1)
+pass $? "back to offline" "$out"
+is "offline again: 127.0.0.2 is unreachable" "$(reach 127.0.0.2 8081 | cut -d: -f1)" unreachable
+
+out=$(timeout 60 botdesk stop $P 2>&1)
+pass $? "botdesk stop $P" "$out"
+printf '[profile.%s]\nmode = open\n' $P >"$HOME/.config/botdesk/botdesk.ini"
+out=$(timeout 60 botdesk start $P 2>&1)
+pass $? "a start with mode = open" "$out"
+is "the next start drops the live policy: the unit's IPAddressDeny is empty" "$(prop $U IPAddressDeny)" ""
+is "open: 127.0.0.3 answers" "$(reach 127.0.0.3 8082)" hi
+is "status --json: network.mode is open" \
+        "$(botdesk status --json $P | python3 -c 'import json,sys; print(json.load(sys.stdin)["network"]["mode"])')" open
+t_done
