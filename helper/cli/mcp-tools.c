@@ -394,7 +394,7 @@ const struct mcp_tool mcp_desktop_tools[] = {
           "timeout seconds (default 50; outcome timeout). To a 2026-07-28 client that can elicit, it answers at "
           "once with an elicitation for its user instead (take over, hand back, accept; or decline), and the "
           "outcome (returned, declined, not_taken) when called again with the answer.",
-          .schema = ask_schema, .call = tool_ask_human },
+          .schema = ask_schema, .flags = MCP_TOOL_LONG, .call = tool_ask_human },
         { "clipboard_read", "The desktop's clipboard: text (default) or a PNG image (type image/png).",
           .schema = clip_read_schema, .flags = MCP_TOOL_ACTS | MCP_TOOL_DESKTOP, .call = tool_clipboard },
         { "clipboard_write",
@@ -421,7 +421,7 @@ const struct mcp_tool mcp_desktop_tools[] = {
           "button:OK\"), text=STRING (an element showing it), quiet[=MS] (the screen still that long) or changed. "
           "At most timeout seconds (default 30); returns what matched and a settled screenshot (screenshot: false "
           "for none).",
-          .schema = mcp_wait_schema, .flags = MCP_TOOL_ACTS | MCP_TOOL_DESKTOP, .call = mcp_wait_tool },
+          .schema = mcp_wait_schema, .flags = MCP_TOOL_ACTS | MCP_TOOL_DESKTOP | MCP_TOOL_LONG, .call = mcp_wait_tool },
         { "file_upload",
           "Put a file into the desktop's home (where its browser's Downloads are): path relative to the home, "
           "content its bytes in base64; force replaces a file that exists. Written whole or not at all.",

@@ -12,25 +12,11 @@
 #include "jsonrpc.h"
 #include "log.h"
 #include "mcp-http.h"
+#include "mcp-tasks.h"
 #include "mcp-tools.h"
 #include "server.h"
 #include "util.h"
 #include "verbs.h"
-
-/* One message: its response, if it gets one, on stdout. */
-static int answer(struct agent *a, const char *line, size_t len, void *userdata) {
-        struct mcp_server *server = userdata;
-        int r;
-
-        if (!line) {
-                mcp_server_oversized(stdout);
-                return 0;
-        }
-        r = mcp_server_handle(server, line, len, stdout);
-        if (r < 0)
-                return log_error_errno(r, "Cannot answer: %m");
-        return 0;
-}
 
 /* PROFILE --listen stdio: HTTP on the one connection that is stdin (a socket), as inetd hands it. */
 static int serve_http_stdio(const struct cli_args *args) {
@@ -92,7 +78,7 @@ int verb_mcp(const struct cli_args *args) {
         if (r != EXIT_OK)
                 return r;
         mcp_desktop_server_init(&server, &a);
-        r = agent_serve_lines(&a, &rd, profile, answer, &server);
+        r = mcp_serve_stdio(&a, &rd, &server);
         jsonrpc_reader_done(&rd);
         agent_close(&a);
         return r;

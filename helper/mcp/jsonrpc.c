@@ -78,6 +78,10 @@ int jsonrpc_read_line(struct jsonrpc_reader *r, char **ret, size_t *ret_len) {
         }
 }
 
+bool jsonrpc_reader_buffered(const struct jsonrpc_reader *r) {
+        return r->buf && memchr(r->buf + r->line_end, '\n', r->len - r->line_end);
+}
+
 static void begin(struct json *j, FILE *f, const struct json_value *id) {
         json_init(j, f);
         json_object_begin(j);

@@ -42,6 +42,9 @@ void jsonrpc_reader_done(struct jsonrpc_reader *r);
  */
 int jsonrpc_read_line(struct jsonrpc_reader *r, char **ret, size_t *ret_len);
 
+/* Whether a whole line is buffered past the last one handed out: the next read needs no read(2). */
+bool jsonrpc_reader_buffered(const struct jsonrpc_reader *r);
+
 /* {"jsonrpc": "2.0", "id": ID, "error": {"code": CODE, "message": MESSAGE}} and a newline; id NULL writes null. */
 void jsonrpc_write_error(FILE *f, const struct json_value *id, int code, const char *message);
 /* The same with "data": DATA in the error, DATA already JSON (NULL: none). */

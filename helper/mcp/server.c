@@ -8,6 +8,7 @@
 #include <nettle/base64.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "botdesk-config.h"
 #include "jsonrpc.h"
@@ -126,6 +127,12 @@ bool mcp_call_client_can(const struct mcp_call *call, const char *name) {
         return v && v->type == JSON_OBJECT;
 }
 
+bool mcp_call_client_extends(const struct mcp_call *call, const char *name) {
+        const struct json_value *v = call ? json_get(json_get(call->client_capabilities, "extensions"), name) : NULL;
+
+        return v && v->type == JSON_OBJECT;
+}
+
 /*
  * What a method's handler gives: the members of its result, written
  * through j, or a JSON-RPC error (code non-zero, message, and data when
@@ -166,13 +173,22 @@ static const char instructions[] =
         "A private desktop. Use the computer tool; coordinates are pixels of its screenshots. "
         "When a human has control, actions are refused: wait, then try again.";
 
-static void capabilities(struct json *j) {
+/* with_tasks: server/discover's, where a server that runs tasks says so (initialize's never: 2026 alone has it). */
+static void capabilities(struct json *j, bool with_tasks) {
         json_key(j, "capabilities");
         json_object_begin(j);
         json_key(j, "tools");
         json_object_begin(j);
         json_kv_bool(j, "listChanged", false);
         json_object_end(j);
+        if (with_tasks) {
+                json_key(j, "extensions");
+                json_object_begin(j);
+                json_key(j, MCP_TASKS_EXTENSION);
+                json_object_begin(j);
+                json_object_end(j);
+                json_object_end(j);
+        }
         json_object_end(j);
 }
 
@@ -188,7 +204,7 @@ static int initialize(struct mcp_server *s, const struct json_value *params, str
 
         snprintf(s->version, sizeof s->version, "%s", v);
         json_kv_string(r->j, "protocolVersion", v);
-        capabilities(r->j);
+        capabilities(r->j, false);
         json_key(r->j, "serverInfo");
         server_info(r->j);
         json_kv_string(r->j, "instructions", instructions);
@@ -204,7 +220,7 @@ static int discover(struct mcp_server *s, const struct json_value *params, struc
         for (size_t i = 0; mcp_protocol_versions[i]; i++)
                 json_string(r->j, mcp_protocol_versions[i]);
         json_array_end(r->j);
-        capabilities(r->j);
+        capabilities(r->j, s->tasks);
         json_kv_string(r->j, "instructions", instructions);
         return 0;
 }
@@ -221,6 +237,19 @@ static int tools_list(struct mcp_server *s, const struct json_value *params, str
         json_array_begin(r->j);
         mcp_tools_write(r->j, &space, &s->tools);
         json_array_end(r->j);
+        return 0;
+}
+
+/* A long tool's call to a client that follows tasks: the handle at once (resultType "task"), the work the runner's. */
+static int task_create(struct mcp_server *s, const char *tool, const struct json_value *params, struct reply *r) {
+        int k = mcp_tasks_call(s->tasks, tool, params, now_usec(), r->j);
+
+        if (k == -ENOMEM)
+                return k;
+        if (k < 0)
+                return reply_error(r, JSONRPC_INTERNAL_ERROR,
+                                   strdup_printf("Cannot start %s as a task: %s.", tool, strerror(-k)), NULL);
+        r->typed = k > 0;
         return 0;
 }
 
@@ -254,6 +283,8 @@ static int tools_call(struct mcp_server *s, const struct json_value *params, str
                                                  list ?: "in tools/list"),
                                    NULL);
         }
+        if (call.modern && s->tasks && (tool->flags & MCP_TOOL_LONG) && mcp_call_client_extends(&call, MCP_TASKS_EXTENSION))
+                return task_create(s, name->string, params, r);
         res.f = open_memstream(&res.buf, &res.size);
         if (!res.f)
                 return -ENOMEM;
@@ -303,6 +334,31 @@ static int tools_call(struct mcp_server *s, const struct json_value *params, str
 }
 
 
+/* tasks/get, tasks/update, tasks/cancel (tasks.h); no such methods where the server runs no tasks. */
+static int tasks_method(struct mcp_server *s, const char *method, const struct json_value *params, struct reply *r) {
+        struct mcp_call call = { .client_capabilities = json_get(json_get(params, "_meta"), MCP_META_CLIENT_CAPABILITIES) };
+        int k;
+
+        if (!s->tasks)
+                return reply_error(r, JSONRPC_METHOD_NOT_FOUND,
+                                   strdup_printf("Method not found: %s (this server runs no tasks).", method), NULL);
+        k = mcp_tasks_method(s->tasks, method, params, mcp_call_client_extends(&call, MCP_TASKS_EXTENSION), r->j,
+                             &r->code, &r->message, &r->data);
+        return k < 0 ? k : 0;
+}
+
+static int tasks_get(struct mcp_server *s, const struct json_value *params, struct reply *r) {
+        return tasks_method(s, "tasks/get", params, r);
+}
+
+static int tasks_update(struct mcp_server *s, const struct json_value *params, struct reply *r) {
+        return tasks_method(s, "tasks/update", params, r);
+}
+
+static int tasks_cancel(struct mcp_server *s, const struct json_value *params, struct reply *r) {
+        return tasks_method(s, "tasks/cancel", params, r);
+}
+
 static const struct method {
         const char *name;
         unsigned flags;
@@ -313,6 +369,9 @@ static const struct method {
         { "server/discover", ERA_MODERN | CACHEABLE, discover },
         { "tools/list", ERA_LEGACY | ERA_MODERN | CACHEABLE, tools_list },
         { "tools/call", ERA_LEGACY | ERA_MODERN, tools_call },
+        { "tasks/get", ERA_MODERN, tasks_get },
+        { "tasks/update", ERA_MODERN, tasks_update },
+        { "tasks/cancel", ERA_MODERN, tasks_cancel },
 };
 
 static const struct method *method_find(const char *name) {

@@ -8,6 +8,7 @@
 #include "coords.h"
 #include "tools.h"
 #include "json.h"
+#include "tasks.h"
 #include "util.h"
 
 /*
@@ -55,6 +56,8 @@ struct mcp_result {
 void mcp_result_input_required(struct mcp_result *res, char *input_requests, char *request_state);
 /* Whether the client declared capability name (e.g. "elicitation") in this 2026 request's envelope. */
 bool mcp_call_client_can(const struct mcp_call *call, const char *name);
+/* Whether it declared the extension name (e.g. MCP_TASKS_EXTENSION) among the capabilities' extensions. */
+bool mcp_call_client_extends(const struct mcp_call *call, const char *name);
 
 void mcp_result_text(struct mcp_result *res, const char *text);
 void mcp_result_textf(struct mcp_result *res, const char *fmt, ...) _printf_(2, 3);
@@ -91,6 +94,9 @@ struct mcp_server {
         struct mcp_tool_table tools;    /* the rows, and which are offered (tools.h) */
         unsigned era;                   /* 0 until a request says; then 2025 or 2026 (server.c) */
         char version[16];               /* negotiated, or the 2026 requests'; empty before either */
+        /* Where MCP_TOOL_LONG rows run as tasks (tasks.h) for a 2026 client that declared the extension;
+         * NULL: they run inside their request, and the extension is not offered. */
+        struct mcp_tasks *tasks;
 };
 
 /* With the rows of tools (n of them), all offered until s->tools.set says otherwise. */

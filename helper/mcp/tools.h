@@ -38,6 +38,9 @@ enum {
         /* Needs what only a desktop botdesk runs has (its windows, accessibility tree, clipboard, files): not
          * offered for a VNC server botdesk did not start, which gives a framebuffer and input alone. */
         MCP_TOOL_DESKTOP = 1u << 3,
+        /* Waits, for minutes if need be (a human, a condition): run as a task (tasks.h) for a client that
+         * declared the Tasks extension, when the server can run tasks. */
+        MCP_TOOL_LONG = 1u << 4,
 };
 
 /* Runs the tool named name with args (an object, or NULL) into res; as mcp_backend's call (server.h). */

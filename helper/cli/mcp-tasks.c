@@ -1,0 +1,351 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Tasks of `botdesk mcp P` on stdio (mcp-tasks.h): a process per task, its
+ * answer read from a pipe by the server's one poll loop.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "lease.h"
+#include "log.h"
+#include "mcp-tasks.h"
+#include "mcp-tools.h"
+#include "util.h"
+
+/* A task's answer is a tool result: a screenshot and its words, far below this. */
+#define ANSWER_MAX (64u << 20)
+
+struct run {
+        pid_t pid;
+        int fd;                         /* the read end of the task's pipe */
+        char *buf;
+        size_t len, size;
+};
+
+struct host {
+        struct agent *a;
+        struct mcp_tasks tasks;
+};
+
+static struct run *run_free(struct run *run) {
+        if (!run)
+                return NULL;
+        safe_close(run->fd);
+        free(run->buf);
+        free(run);
+        return NULL;
+}
+
+/* The tools/call the task's process answers: the same call, as a 2026 request that declares nothing (no task again,
+ * no elicitation: ask_human waits for the hand-back itself, as for a 2025 client). */
+static char *task_request(const char *tool, const struct json_value *params) {
+        const struct json_value *args = json_get(params, "arguments");
+        _cleanup_free_ char *text = NULL;
+        struct json_mem m;
+
+        if (json_mem_open(&m) < 0)
+                return NULL;
+        json_object_begin(&m.j);
+        json_kv_string(&m.j, "jsonrpc", "2.0");
+        json_kv_int(&m.j, "id", 1);
+        json_kv_string(&m.j, "method", "tools/call");
+        json_key(&m.j, "params");
+        json_object_begin(&m.j);
+        json_kv_string(&m.j, "name", tool);
+        if (args) {
+                json_key(&m.j, "arguments");
+                json_value_write(&m.j, args);
+        }
+        json_key(&m.j, "_meta");
+        json_object_begin(&m.j);
+        json_kv_string(&m.j, MCP_META_PROTOCOL_VERSION, mcp_modern_versions[0]);
+        json_key(&m.j, MCP_META_CLIENT_CAPABILITIES);
+        json_object_begin(&m.j);
+        json_object_end(&m.j);
+        json_object_end(&m.j);
+        json_object_end(&m.j);
+        json_object_end(&m.j);
+        if (json_mem_close(&m, &text) < 0)
+                return NULL;
+        return TAKE_PTR(text);
+}
+
+/* The task's process: its own connection to the desktop, the one answer on fd, then gone. */
+static _noreturn_ void task_child(const char *profile, const char *request, int fd, pid_t server) {
+        struct mcp_server s;
+        struct agent a = {};
+        sigset_t none;
+        FILE *f;
+        int null, r;
+
+        sigemptyset(&none);
+        (void) sigprocmask(SIG_SETMASK, &none, NULL);
+        /* Nothing of a task outlives the server that answers for it. */
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != server)
+                _exit(EXIT_FAILED);
+        /* The protocol's stream is the server's alone. */
+        null = open("/dev/null", O_RDWR | O_CLOEXEC);
+        if (null < 0 || dup2(null, STDIN_FILENO) < 0 || dup2(null, STDOUT_FILENO) < 0)
+                _exit(EXIT_FAILED);
+        if (agent_open(&a, profile) != EXIT_OK)
+                _exit(EXIT_FAILED);
+        f = fdopen(fd, "w");
+        if (!f)
+                _exit(EXIT_FAILED);
+        mcp_desktop_server_init(&s, &a);
+        r = mcp_server_handle(&s, request, strlen(request), f);
+        if (fclose(f) != 0 && r >= 0)
+                r = -EIO;
+        agent_close(&a);
+        /* _exit: the server's memory, copied at the fork, is the server's to free. */
+        _exit(r < 0 ? EXIT_FAILED : EXIT_OK);
+}
+
+static int task_start(void *userdata, struct mcp_task *t, const struct json_value *params) {
+        struct host *h = userdata;
+        _cleanup_free_ char *request = task_request(t->tool, params);
+        struct run *run;
+        pid_t server = getpid();
+        int p[2];
+
+        if (!request)
+                return -ENOMEM;
+        run = calloc(1, sizeof *run);
+        if (!run)
+                return -ENOMEM;
+        if (pipe2(p, O_CLOEXEC) < 0) {
+                int r = negative_errno();
+
+                free(run);
+                return r;
+        }
+        /* Or what stdout holds would be written twice, once by the child. */
+        fflush(stdout);
+        fflush(stderr);
+        run->pid = fork();
+        if (run->pid < 0) {
+                int r = negative_errno();
+
+                safe_close(p[0]);
+                safe_close(p[1]);
+                free(run);
+                return r;
+        }
+        if (run->pid == 0) {
+                safe_close(p[0]);
+                task_child(h->a->profile, request, p[1], server);
+        }
+        safe_close(p[1]);
+        run->fd = p[0];
+        (void) fcntl(run->fd, F_SETFL, O_NONBLOCK);
+        t->run = run;
+        log_debug("Task %s: %s runs as process %d.", t->id, t->tool, (int) run->pid);
+        return 0;
+}
+
+static void reap(pid_t pid, int *ret_status) {
+        int status = 0;
+
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+                ;
+        if (ret_status)
+                *ret_status = status;
+}
+
+/* ask_human's request for control, withdrawn as a declined hand-off withdraws it. */
+static void withdraw_ask(struct host *h, const struct mcp_task *t) {
+        struct lease l;
+
+        if (streq(t->tool, "ask_human"))
+                (void) lease_withdraw_at(h->a->dirfd, AGENT_ASK_VIEWER, &l);
+}
+
+static void task_stop(void *userdata, struct mcp_task *t) {
+        struct host *h = userdata;
+        struct run *run = t->run;
+
+        if (!run)
+                return;
+        /* A wait has nothing to finish: the X server frees what its connection held. */
+        (void) kill(run->pid, SIGKILL);
+        reap(run->pid, NULL);
+        t->run = run_free(run);
+        withdraw_ask(h, t);
+        log_debug("Task %s (%s) stopped.", t->id, t->tool);
+}
+
+static const struct mcp_task_runner runner = {
+        .start = task_start,
+        .stop = task_stop,
+};
+
+/* The JSON-RPC error of a task whose process gave no answer. */
+static char *internal_error(const char *message) {
+        _cleanup_free_ char *text = NULL;
+        struct json_mem m;
+
+        if (json_mem_open(&m) < 0)
+                return NULL;
+        json_object_begin(&m.j);
+        json_kv_int(&m.j, "code", JSONRPC_INTERNAL_ERROR);
+        json_kv_string(&m.j, "message", message);
+        json_object_end(&m.j);
+        if (json_mem_close(&m, &text) < 0)
+                return NULL;
+        return TAKE_PTR(text);
+}
+
+static char *value_text(const struct json_value *v) {
+        _cleanup_free_ char *text = NULL;
+        struct json_mem m;
+
+        if (json_mem_open(&m) < 0)
+                return NULL;
+        json_value_write(&m.j, v);
+        if (json_mem_close(&m, &text) < 0)
+                return NULL;
+        return TAKE_PTR(text);
+}
+
+/* The process is done: its answer, a JSON-RPC response, made the task's outcome. */
+static void task_end(struct mcp_task *t, bool cut) {
+        struct run *run = t->run;
+        struct json_value *answer = NULL;
+        const struct json_value *v;
+        int status;
+
+        reap(run->pid, &status);
+        if (!cut && run->len > 0 && json_parse(run->buf, run->len, &answer) >= 0 && (v = json_get(answer, "result")) &&
+            v->type == JSON_OBJECT)
+                mcp_task_finish(t, MCP_TASK_COMPLETED, value_text(v), strdup("Done."));
+        else if (!cut && answer && (v = json_get(answer, "error")) && v->type == JSON_OBJECT)
+                mcp_task_finish(t, MCP_TASK_FAILED, value_text(v),
+                                strdup(json_member_string(v, "message") ?: "The call failed."));
+        else {
+                const char *why = cut ? "The task's answer was too long or could not be read."
+                                      : "The task's process ended without an answer (it could not reach the desktop: "
+                                        "see the server's log).";
+
+                mcp_task_finish(t, MCP_TASK_FAILED, internal_error(why), strdup(why));
+        }
+        json_value_free(answer);
+        run_free(run);
+        log_debug("Task %s (%s): %s (process status %d).", t->id, t->tool, mcp_task_status_name(t->status), status);
+}
+
+/* What the task's process wrote since the last time, and its end when it closed the pipe. */
+static void task_pump(struct mcp_task *t) {
+        struct run *run = t->run;
+
+        for (;;) {
+                ssize_t n;
+
+                if (run->len == run->size) {
+                        size_t size = run->size ? run->size * 2 : 65536;
+                        char *b;
+
+                        if (size > ANSWER_MAX || !(b = realloc(run->buf, size))) {
+                                (void) kill(run->pid, SIGKILL);
+                                return task_end(t, true);
+                        }
+                        run->buf = b;
+                        run->size = size;
+                }
+                n = read(run->fd, run->buf + run->len, run->size - run->len);
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n < 0 && errno == EAGAIN)
+                        return;
+                if (n < 0) {
+                        (void) kill(run->pid, SIGKILL);
+                        return task_end(t, true);
+                }
+                if (n == 0)
+                        return task_end(t, false);
+                run->len += (size_t) n;
+        }
+}
+
+static int poll_timeout(const struct mcp_tasks *ts) {
+        unsigned long long next = mcp_tasks_next_expiry(ts), now = now_usec(), ms;
+
+        if (next == 0)
+                return -1;
+        if (next <= now)
+                return 0;
+        ms = (next - now + 999) / 1000;
+        return ms > INT_MAX ? INT_MAX : (int) ms;
+}
+
+/* Lines of standard input answered, tasks' pipes read, until the input ends. */
+static int serve(struct agent *a, struct jsonrpc_reader *rd, struct mcp_server *s, struct host *h) {
+        for (;;) {
+                char *line;
+                size_t len;
+                int r;
+
+                if (!jsonrpc_reader_buffered(rd)) {
+                        struct pollfd p[1 + MCP_TASKS_MAX] = { { .fd = rd->fd, .events = POLLIN } };
+                        struct mcp_task *owner[1 + MCP_TASKS_MAX] = {};
+                        size_t n = 1;
+
+                        for (size_t i = 0; i < h->tasks.n; i++) {
+                                struct run *run = h->tasks.tasks[i]->run;
+
+                                if (!run)
+                                        continue;
+                                owner[n] = h->tasks.tasks[i];
+                                p[n++] = (struct pollfd) { .fd = run->fd, .events = POLLIN };
+                        }
+                        if (poll(p, n, poll_timeout(&h->tasks)) < 0) {
+                                if (errno == EINTR)
+                                        continue;
+                                log_error_errno(errno, "Cannot wait for standard input: %m");
+                                return EXIT_FAILED;
+                        }
+                        for (size_t i = 1; i < n; i++)
+                                if (p[i].revents)
+                                        task_pump(owner[i]);
+                        (void) mcp_tasks_expire(&h->tasks, now_usec());
+                        if (!p[0].revents)
+                                continue;
+                }
+                r = jsonrpc_read_line(rd, &line, &len);
+                if (r == 0)
+                        return EXIT_OK;
+                if (r == -EMSGSIZE)
+                        mcp_server_oversized(stdout);
+                else if (r < 0) {
+                        log_error_errno(r, "Cannot read standard input: %m");
+                        return EXIT_FAILED;
+                } else if (len > 0 && mcp_server_handle(s, line, len, stdout) < 0) {
+                        log_oom();
+                        return EXIT_FAILED;
+                }
+                if (agent_broken(a)) {
+                        log_error("The connection to desktop %s broke (stopped or restarted?); ending.", a->profile);
+                        return EXIT_FAILED;
+                }
+        }
+}
+
+int mcp_serve_stdio(struct agent *a, struct jsonrpc_reader *rd, struct mcp_server *s) {
+        struct host h = { .a = a };
+        int r;
+
+        mcp_tasks_init(&h.tasks, &runner, &h);
+        s->tasks = &h.tasks;
+        r = serve(a, rd, s, &h);
+        /* The input ended: no one is left to fetch what the tasks would find. */
+        mcp_tasks_done(&h.tasks);
+        s->tasks = NULL;
+        return r;
+}

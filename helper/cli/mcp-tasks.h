@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include "agent.h"
+#include "jsonrpc.h"
+#include "server.h"
+
+/*
+ * `botdesk mcp P` on stdio with tasks (mcp/tasks.h): each task's tools/call
+ * runs in a process of its own, forked from the server, with its own
+ * connection to the desktop (the server's X connection stays the server's:
+ * a wait reading its events would steal those of the next action), and
+ * answers it as a 2026 request without the extension would be answered,
+ * on a pipe. The server's one loop polls standard input and every task's
+ * pipe, so tasks/get answers while the waits go on; tasks/cancel and
+ * expiry kill the process (and, for ask_human, withdraw the request for
+ * control as a declined hand-off does).
+ */
+
+/*
+ * Serve s (a's desktop) on rd until the end of standard input: each line
+ * answered by fn as agent_serve_lines() does, tasks run alongside. A CLI
+ * exit code.
+ */
+int mcp_serve_stdio(struct agent *a, struct jsonrpc_reader *rd, struct mcp_server *s);
