@@ -7,7 +7,11 @@
  * "gemini" ({"name", "args"}) through Gemini's functions (gemini.c), as
  * botdesk act's shapes reach them. Whatever comes in, each request gets
  * exactly one response line that is itself valid JSON, a notification
- * none, and an action that parses has its points on the screen.
+ * none, and an action that parses has its points on the screen. The
+ * tool "long" runs as a task (tasks.h) for a 2026 request that declares
+ * the extension, through a runner that does no work: it finishes a task
+ * whose arguments say "done" at once, and leaves the others working, so
+ * that tasks/get, tasks/update and tasks/cancel meet every status.
  */
 #undef NDEBUG
 #include <stdint.h>
@@ -72,20 +76,35 @@ static int call(void *userdata, const char *tool, const struct json_value *args,
 
 static const struct mcp_backend backend = { .space = space };
 
+static int task_start(void *userdata, struct mcp_task *t, const struct json_value *params) {
+        if (json_get(json_get(params, "arguments"), "done"))
+                mcp_task_finish(t, MCP_TASK_COMPLETED, strdup("{\"content\": [], \"isError\": false}"), NULL);
+        return 0;
+}
+
+static void task_stop(void *userdata, struct mcp_task *t) {
+}
+
+static const struct mcp_task_runner runner = { .start = task_start, .stop = task_stop };
+
 /* The parsers behind tools: computer's and batch's actions, a member's input, a Gemini function call. */
 static const char schema[] = "{\"type\": \"object\"}";
 static const struct mcp_tool rows[] = {
         { "computer", "An action.", .schema = schema, .flags = MCP_TOOL_ACTS, .call = call },
         { "member", "{name, input}: a toolset member's call.", .schema = schema, .call = call },
         { "gemini", "{name, args}: a Gemini function call.", .schema = schema, .call = call },
+        { "long", "A wait, as a task.", .schema = schema, .flags = MCP_TOOL_LONG, .call = call },
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         struct mcp_server s;
+        struct mcp_tasks tasks;
         const char *p = (const char *) data, *end = p + size;
 
         mcp_space_fit(1440, 900, 1000, 1150000, &fuzz_space);
         mcp_server_init(&s, &backend, rows, ELEMENTSOF(rows), NULL);
+        mcp_tasks_init(&tasks, &runner, NULL);
+        s.tasks = &tasks;
         while (p < end) {
                 const char *nl = memchr(p, '\n', (size_t) (end - p));
                 size_t len = nl ? (size_t) (nl - p) : (size_t) (end - p);
@@ -103,6 +122,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                                                : mcp_server_handle(&s, p, len, f);
                 if (k == -ENOMEM) {
                         fclose(f);
+                        mcp_tasks_done(&tasks);
                         return 0;
                 }
                 fclose(f);
@@ -120,5 +140,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 }
                 p += len + (nl ? 1 : 0);
         }
+        if (tasks.n > MCP_TASKS_MAX)
+                abort();
+        mcp_tasks_done(&tasks);
         return 0;
 }
