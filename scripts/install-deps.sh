@@ -14,6 +14,8 @@ build=(meson ninja-build pkg-config gcc libc6-dev scdoc bash-completion libsyste
        libxcb-randr0-dev libxcb-damage0-dev libxxhash-dev zlib1g-dev libgnutls28-dev)
 runtime=(libinih1 libxxhash0 zlib1g libgnutls30 tigervnc-standalone-server xfwm4 xfce4-panel xfdesktop4 xfce4-settings xfconf
          dbus-daemon x11-xkb-utils novnc at-spi2-core)
+# [network] allow's domain names: the desktop's filtering proxy (helper/cli/network-proxy.c).
+runtime+=(tinyproxy-bin)
 tests=(dbus-bin x11-utils x11-apps x11-xserver-utils xdotool xclip python3 socat gvncviewer valgrind clang chromium
        systemd-container mmdebstrap util-linux procps passwd perl hyperfine
        selinux-policy-dev selinux-policy-default semodule-utils policycoreutils setools

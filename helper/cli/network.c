@@ -1,17 +1,23 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "envfile.h"
 #include "log.h"
+#include "network-proxy.h"
 #include "network.h"
+#include "procfs.h"
 #include "util.h"
 
 void network_texts_done(struct network_texts *t) {
         free(t->allow);
         free(t->deny);
+        free(t->last_refused);
         *t = (struct network_texts) {};
 }
 
@@ -28,6 +34,19 @@ static bool texts_valid(const struct network_texts *t) {
         _cleanup_free_ char *problem = NULL;
 
         return net_policy_parse(t->mode, t->allow, t->deny, &p, &problem) >= 0;
+}
+
+/* Its pid file names a live tinyproxy (the file is the desktop user's: its word, checked against /proc). */
+static bool proxy_running(int runtime_fd) {
+        _cleanup_free_ char *text = NULL, *comm = NULL;
+        unsigned long long pid;
+
+        if (read_full_file_at(runtime_fd, NETWORK_PROXY_PID, &text, NULL, 64) < 0)
+                return false;
+        text[strcspn(text, "\n")] = '\0';
+        if (parse_uint(text, INT_MAX, &pid) < 0 || pid == 0 || pid_comm((pid_t) pid, &comm) < 0)
+                return false;
+        return streq(comm, "tinyproxy");
 }
 
 /* The runtime dir's override: 1 with *t filled, 0 when there is none (or it is not a policy: the runtime dir is
@@ -49,7 +68,7 @@ static int override_read(int runtime_fd, struct network_texts *t) {
         return texts_valid(t);
 }
 
-int network_texts_read(const struct bd_config *c, int runtime_fd, struct network_texts *ret) {
+int network_texts_read(const char *profile, const struct bd_config *c, int runtime_fd, struct network_texts *ret) {
         _cleanup_(network_texts_done) struct network_texts t = {};
         int r = runtime_fd >= 0 ? override_read(runtime_fd, &t) : 0;
 
@@ -62,6 +81,14 @@ int network_texts_read(const struct bd_config *c, int runtime_fd, struct network
                 if (r >= 0)
                         r = dup_or_null(c->network_deny, &t.deny);
                 if (r < 0)
+                        return r;
+        }
+        if (runtime_fd >= 0 && faccessat(runtime_fd, NETWORK_PROXY_CONF, F_OK, AT_SYMLINK_NOFOLLOW) == 0) {
+                t.proxy = true;
+                net_proxy_address((unsigned) getuid(), profile, t.proxy_address);
+                t.proxy_running = proxy_running(runtime_fd);
+                r = network_proxy_refused(runtime_fd, &t.refused, &t.last_refused);
+                if (r == -ENOMEM)
                         return r;
         }
         *ret = t;
@@ -101,12 +128,6 @@ int network_judge(const char *profile, const struct bd_config *c, const struct n
                           "for desktops it runs here.", profile, c->remote ? "remote =" : "placement = exec");
                 return EXIT_REFUSED;
         }
-        if (p.mode == NET_MODE_ALLOWLIST && p.allow.domains) {
-                log_error("Desktop %s's [network] allow names domains (%s...): reaching names needs a filtering proxy, "
-                          "which botdesk does not run yet; give address ranges (A.B.C.D/N, IPV6/N).", profile,
-                          p.allow.domains[0]);
-                return EXIT_REFUSED;
-        }
         if (standalone) {
                 log_error("Desktop %s would start standalone (no systemd user manager answers), where nothing "
                           "enforces [network] mode = %s%s: botdesk enforces a network policy through systemd's IP "
@@ -115,6 +136,10 @@ int network_judge(const char *profile, const struct bd_config *c, const struct n
                 return EXIT_REFUSED;
         }
 fine:
+        if (net_policy_wants_proxy(&p)) {
+                p.proxy = true;
+                net_proxy_address((unsigned) getuid(), profile, p.proxy_address);
+        }
         if (ret) {
                 *ret = p;
                 p = (struct net_policy) {};
@@ -142,5 +167,18 @@ void network_json(struct json *j, const struct network_texts *t) {
         json_kv_string(j, "mode", net_mode_to_string(t->mode));
         words_json(j, "allow", t->allow);
         words_json(j, "deny", t->deny);
+        if (t->proxy) {
+                char a[32];
+
+                snprintf(a, sizeof a, "%u.%u.%u.%u:%d", t->proxy_address[0], t->proxy_address[1],
+                         t->proxy_address[2], t->proxy_address[3], NET_PROXY_PORT);
+                json_key(j, "proxy");
+                json_object_begin(j);
+                json_kv_string(j, "address", a);
+                json_kv_bool(j, "running", t->proxy_running);
+                json_kv_int(j, "refused", t->refused);
+                json_kv_string(j, "last_refused", t->last_refused);
+                json_object_end(j);
+        }
         json_object_end(j);
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "config.h"
 #include "json.h"
@@ -20,9 +21,14 @@
 struct network_texts {
         unsigned mode;
         char *allow, *deny;
+        /* A running desktop with a proxy (network-proxy.h): where, whether it runs, what it refused. */
+        bool proxy, proxy_running;
+        uint8_t proxy_address[4];
+        unsigned refused;
+        char *last_refused;
 };
 void network_texts_done(struct network_texts *t);
-int network_texts_read(const struct bd_config *c, int runtime_fd, struct network_texts *ret);
+int network_texts_read(const char *profile, const struct bd_config *c, int runtime_fd, struct network_texts *ret);
 int network_override_write(int runtime_fd, const struct network_texts *t);
 
 /*
@@ -33,5 +39,6 @@ int network_override_write(int runtime_fd, const struct network_texts *t);
 int network_judge(const char *profile, const struct bd_config *c, const struct network_texts *t, bool standalone,
                   struct net_policy *ret);
 
-/* "network": {"mode", "allow": [...], "deny": [...]} */
+/* "network": {"mode", "allow": [...], "deny": [...]}, and with a proxy
+ * "proxy": {"address", "running", "refused", "last_refused"} */
 void network_json(struct json *j, const struct network_texts *t);

@@ -205,7 +205,7 @@ int status_collect(const char *profile, const struct bd_config *c, struct bd_sta
         helper_record_done(&rec);
         paths_done(&p);
         /* What `network set` gave a live desktop, else the configuration's. */
-        if (network_texts_read(c, s->running || s->starting ? dirfd : -EBADF, &s->network) < 0)
+        if (network_texts_read(profile, c, s->running || s->starting ? dirfd : -EBADF, &s->network) < 0)
                 return -ENOMEM;
 
         if (memory_read(&menv, &mem) >= 0) {

@@ -8,11 +8,13 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bus-cleanup.h"
 #include "cli.h"
 #include "journal-hook.h"
 #include "log.h"
+#include "network-proxy.h"
 #include "network.h"
 #include "profile.h"
 #include "status.h"
@@ -108,6 +110,21 @@ static int set_policy(const struct cli_args *a, const char *profile, const struc
         r = network_judge(profile, cfg, t, false, &p);
         if (r != EXIT_OK)
                 return r;
+        r = paths_for_profile(profile, &paths);
+        if (r >= 0)
+                dirfd = r = paths_open_runtime(&paths, NULL);
+        if (r < 0)
+                return log_error_errno(r, "Cannot open the runtime dir of %s: %m", profile), EXIT_FAILED;
+        /* Its programs were told of a proxy at its start, or never: the proxy stays as long as the desktop. */
+        if (p.proxy && !st->network.proxy) {
+                log_error("Desktop %s started without a proxy, so its programs know of none: names in allow need "
+                          "it. Put them in [network] allow and restart the desktop.", profile);
+                return EXIT_REFUSED;
+        }
+        if (st->network.proxy) {
+                p.proxy = true;
+                net_proxy_address((unsigned) getuid(), profile, p.proxy_address);
+        }
         r = unit_bus_open(&bus);
         if (r < 0)
                 return log_error_errno(r, "Cannot reach the user manager: %m"), EXIT_FAILED;
@@ -115,12 +132,15 @@ static int set_policy(const struct cli_args *a, const char *profile, const struc
         if (r < 0)
                 return log_error_errno(r, "Cannot set the network policy of %s: %s", st->unit,
                                        error.message ?: strerror(-r)), EXIT_FAILED;
+        /* The proxy's filter follows: allow's names, everything (open), or no proxy (offline: fail closed). */
+        if (p.proxy) {
+                r = p.mode == NET_MODE_OFFLINE ? network_proxy_stop(bus, profile)
+                                               : network_proxy_start(bus, profile, dirfd, paths.runtime, &p);
+                if (r < 0)
+                        return EXIT_FAILED;
+        }
         /* What status says from now until the desktop stops. */
-        r = paths_for_profile(profile, &paths);
-        if (r >= 0)
-                dirfd = r = paths_open_runtime(&paths, NULL);
-        if (r >= 0)
-                r = network_override_write(dirfd, t);
+        r = network_override_write(dirfd, t);
         if (r < 0)
                 log_warning_errno(r, "The policy is in force, but cannot be recorded for status: %m");
         cli_journal_record(profile, &(const struct cli_journal_action) {

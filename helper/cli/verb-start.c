@@ -16,6 +16,7 @@
 #include "record.h"
 #include "launch.h"
 #include "log.h"
+#include "network-proxy.h"
 #include "network.h"
 #include "packages.h"
 #include "pool.h"
@@ -134,13 +135,15 @@ static int start_desktop(const struct cli_args *a, const char *profile, struct b
         if (r != EXIT_OK)
                 return r;
         /* The configuration's policy: what `network set` gave an earlier run ends with it. */
-        if (network_texts_read(c, -EBADF, &net_texts) < 0)
+        if (network_texts_read(profile, c, -EBADF, &net_texts) < 0)
                 return log_oom(), EXIT_FAILED;
         standalone = launch_standalone_forced() || unit_bus_open(&bus) < 0;
         r = network_judge(profile, c, &net_texts, standalone, &net);
         if (r != EXIT_OK)
                 return r;
+        /* An earlier run's live policy and proxy end with it. */
         (void) unlinkat(dirfd, NETWORK_OVERRIDE, 0);
+        network_proxy_forget(dirfd);
 
         progress = !a->quiet && !a->json && isatty(STDERR_FILENO);
         /* A spare started with no policy of this profile's: not one to hand a restricted desktop. */
@@ -150,6 +153,16 @@ static int start_desktop(const struct cli_args *a, const char *profile, struct b
                 r = launch_unit_start(a->timeout, progress, bus, profile, dirfd, &lock, &net);
                 if (r < 0)
                         return r == -EPERM ? EXIT_REFUSED : r == -EINVAL ? EXIT_USAGE : EXIT_FAILED;
+                /* Names through the proxy: a desktop whose proxy cannot run is not left reaching nothing by name. */
+                if (net.proxy && network_proxy_start(bus, profile, dirfd, p.runtime, &net) < 0) {
+                        _cleanup_free_ char *unit = unit_name_for(profile), *result = NULL;
+
+                        if (unit)
+                                (void) unit_stop(bus, unit, &result);
+                        log_error("Stopped desktop %s: it reaches [network] allow's names only through its proxy.",
+                                  profile);
+                        return EXIT_FAILED;
+                }
         } else {
                 r = standalone_start(profile, &p, dirfd, &lock, a->timeout ?: c->start_timeout + 5, progress, &error,
                                      &status);

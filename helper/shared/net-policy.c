@@ -241,3 +241,54 @@ void net_policy_done(struct net_policy *p) {
         net_list_done(&p->allow);
         net_list_done(&p->deny);
 }
+
+void net_proxy_address(unsigned uid, const char *profile, uint8_t ret[static 4]) {
+        /* FNV-1a of "UID:PROFILE", folded onto 127.66.1.1-127.66.254.254. */
+        uint32_t h = 2166136261u;
+        char text[64];
+        int n = snprintf(text, sizeof text, "%u:%s", uid, profile);
+
+        for (int i = 0; i < n && i < (int) sizeof text; i++) {
+                h ^= (uint8_t) text[i];
+                h *= 16777619u;
+        }
+        ret[0] = 127;
+        ret[1] = 66;
+        ret[2] = (uint8_t) (1 + (h >> 8) % 254);
+        ret[3] = (uint8_t) (1 + h % 254);
+}
+
+int net_policy_proxy_filter(const struct net_policy *p, char **ret) {
+        _cleanup_free_ char *text = NULL;
+        size_t size = 0;
+        FILE *f;
+
+        *ret = NULL;
+        if (p->mode == NET_MODE_OPEN)
+                return 0;
+        f = open_memstream(&text, &size);
+        if (!f)
+                return -ENOMEM;
+        for (char **d = p->mode == NET_MODE_ALLOWLIST ? p->allow.domains : NULL; d && *d; d++) {
+                const char *name = *d;
+
+                fputc('^', f);
+                if (startswith(name, "*.")) {
+                        fputs("[a-z0-9-]+\\.", f);
+                        name += 2;
+                }
+                /* Labels hold letters, digits and dashes: the dots are all there is to escape. */
+                for (; *name; name++) {
+                        if (*name == '.')
+                                fputc('\\', f);
+                        fputc(*name, f);
+                }
+                fputs("$\n", f);
+        }
+        if (fclose(f) != 0)
+                return -ENOMEM;
+        *ret = TAKE_PTR(text);
+        if (!*ret)
+                *ret = strdup("");
+        return *ret ? 0 : -ENOMEM;
+}

@@ -72,7 +72,27 @@ int net_policy_probe_address(const struct net_list *allow, uint8_t ret[static 4]
 struct net_policy {
         enum net_mode mode;
         struct net_list allow, deny;
+        /* The desktop's filtering proxy (network-proxy.h), the way to allow's domain names: its
+         * address is allowed to the desktop unless the mode is offline. */
+        bool proxy;
+        uint8_t proxy_address[4];
 };
+
+/* The proxy's port on its address. */
+#define NET_PROXY_PORT 3128
+
+/* The loopback address of profile's proxy: one in 127.66.0.0/16 per uid and profile, so that no
+ * desktop may reach another's proxy (nor the host's other loopback services). */
+void net_proxy_address(unsigned uid, const char *profile, uint8_t ret[static 4]);
+
+/* Whether a desktop started with policy p needs the proxy: allowlist with domain names. */
+static inline bool net_policy_wants_proxy(const struct net_policy *p) {
+        return p->mode == NET_MODE_ALLOWLIST && p->allow.domains;
+}
+
+/* The proxy's filter for p: one extended regular expression a line, anchored, matching the host
+ * names allow lets through (nothing for offline; NULL for open, which filters nothing). */
+int net_policy_proxy_filter(const struct net_policy *p, char **ret);
 
 /* The policy of a mode and the texts of allow and deny, as net_list_parse() judges them. */
 int net_policy_parse(unsigned mode, const char *allow, const char *deny, struct net_policy *ret, char **ret_problem);

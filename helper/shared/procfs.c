@@ -66,6 +66,20 @@ int pid_starttime(pid_t pid, unsigned long long *ret) {
         return 0;
 }
 
+int pid_comm(pid_t pid, char **ret) {
+        _cleanup_free_ char *text = NULL;
+        char path[64];
+        int r;
+
+        snprintf(path, sizeof path, "/proc/%d/comm", (int) pid);
+        r = read_full_file(path, &text, NULL, 64);
+        if (r < 0)
+                return r;
+        text[strcspn(text, "\n")] = '\0';
+        *ret = TAKE_PTR(text);
+        return 0;
+}
+
 bool pid_alive(const char *proc_root, pid_t pid) {
         _cleanup_free_ char *path = NULL;
         _cleanup_close_ int fd = -EBADF;

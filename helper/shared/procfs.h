@@ -18,6 +18,9 @@ int proc_stat_parse(const char *text, struct proc_stat *ret);
 /* The start time of a live (not zombie) pid; -ESRCH for a zombie. */
 int pid_starttime(pid_t pid, unsigned long long *ret);
 
+/* The name of pid's program as the kernel keeps it (/proc/PID/comm, at most 15 bytes), a new string. */
+int pid_comm(pid_t pid, char **ret);
+
 /* Is pid alive (exists and is not a zombie) according to proc_root (NULL: /proc)? */
 bool pid_alive(const char *proc_root, pid_t pid);
 

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -6,10 +7,11 @@
 
 #include "bus-address.h"
 #include "envfile.h"
+#include "net-policy.h"
 #include "published-env.h"
 #include "util.h"
 
-enum value_kind { VALUE_DISPLAY, VALUE_BUS, VALUE_PATH };
+enum value_kind { VALUE_DISPLAY, VALUE_BUS, VALUE_PATH, VALUE_PROXY };
 
 /* What start_write_published() and session_published_env() write, and nothing else. */
 static const struct {
@@ -26,7 +28,26 @@ static const struct {
         { "AGENT_BROWSER_USER_DATA_DIR", VALUE_PATH },
         { "AGENT_BROWSER_PROFILE", VALUE_PATH },
         { "BOTDESK_CDP_SOCKET", VALUE_PATH },
+        { "http_proxy", VALUE_PROXY },
+        { "https_proxy", VALUE_PROXY },
+        { "HTTP_PROXY", VALUE_PROXY },
+        { "HTTPS_PROXY", VALUE_PROXY },
 };
+
+/* A desktop's own proxy and nothing else: http://127.66.A.B:PORT (net-policy.h), or a forged one would send
+ * what botdesk exec runs through whatever it names. */
+static bool proxy_valid(const char *v) {
+        const char *host = startswith(v, "http://"), *colon = host ? strchr(host, ':') : NULL;
+        char text[INET_ADDRSTRLEN], port[8];
+        uint8_t a[4];
+
+        if (!colon || (size_t) (colon - host) >= sizeof text)
+                return false;
+        memcpy(text, host, (size_t) (colon - host));
+        text[colon - host] = '\0';
+        snprintf(port, sizeof port, "%d", NET_PROXY_PORT);
+        return inet_pton(AF_INET, text, a) == 1 && a[0] == 127 && a[1] == 66 && streq(colon + 1, port);
+}
 
 static bool display_valid(const char *v) {
         if (v[0] != ':' || !v[1] || strlen(v) > 11)
@@ -45,6 +66,8 @@ static bool value_valid(enum value_kind kind, const char *v) {
                 return bus_address_sanitize(v, NULL) == 0;
         case VALUE_PATH:
                 return v[0] == '/';
+        case VALUE_PROXY:
+                return proxy_valid(v);
         }
         return false;
 }

@@ -18,7 +18,8 @@
 /*
  * Check env (KEY=VALUE strings): every key one the helper publishes,
  * DISPLAY ":N", DBUS_SESSION_BUS_ADDRESS one Unix socket
- * (bus-address.h), every other value an absolute path. 0, or -EBADMSG with
+ * (bus-address.h), the proxy variables the desktop's own proxy
+ * (http://127.66.A.B:PORT, net-policy.h), every other value an absolute path. 0, or -EBADMSG with
  * the offending entry's key in *ret_key (borrowed from env; NULL allowed).
  */
 int published_env_check(char *const *env, const char **ret_key);

@@ -113,11 +113,15 @@ static int check_network(struct supervisor *s) {
         }
         if (!net_policy_restricts(&p))
                 return 0;
-        if (p.mode == NET_MODE_ALLOWLIST && p.allow.domains) {
-                supervisor_fail(s, HELPER_EXIT_REFUSED,
-                                "[network] allow names domains (%s...): reaching names needs a filtering proxy, which "
-                                "botdesk does not run yet; give address ranges.", p.allow.domains[0]);
-                return -EPERM;
+        /* Names are reached through the desktop's proxy, which botdesk starts beside the unit (network-proxy.h). */
+        if (net_policy_wants_proxy(&p)) {
+                uint8_t a[4];
+
+                net_proxy_address((unsigned) getuid(), s->profile, a);
+                free(s->proxy_url);
+                s->proxy_url = strdup_printf("http://%u.%u.%u.%u:%d", a[0], a[1], a[2], a[3], NET_PROXY_PORT);
+                if (!s->proxy_url)
+                        return -ENOMEM;
         }
         if (net_policy_probe_address(p.mode == NET_MODE_ALLOWLIST ? &p.allow : NULL, probe) < 0) {
                 supervisor_fail(s, HELPER_EXIT_REFUSED,

@@ -272,9 +272,23 @@ static int session_spawn(struct supervisor *s) {
         return 0;
 }
 
+/* The desktop's proxy under every name programs read it by (curl and most tools the lower-case ones,
+ * Chromium on Xfce either); none bypasses it: the firewall lets nothing else through. */
+static const char *const proxy_variables[] = { "http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY" };
+
+static int env_set_proxy(char ***env, const char *url) {
+        int r = 0;
+
+        for (size_t i = 0; url && r >= 0 && i < ELEMENTSOF(proxy_variables); i++)
+                r = env_set(env, proxy_variables[i], url);
+        return r;
+}
+
 void start_session(struct supervisor *s) {
         int r = env_set(&s->env, "DBUS_SESSION_BUS_ADDRESS", s->bus_address);
 
+        if (r >= 0)
+                r = env_set_proxy(&s->env, s->proxy_url);
         if (r >= 0)
                 r = session_spawn(s);
         if (r < 0)
@@ -303,6 +317,9 @@ int start_write_published(struct supervisor *s) {
         /* Where the dock's browser serves DevTools once it runs. */
         if (r >= 0 && s->browser)
                 r = env_set(&env, "BOTDESK_CDP_SOCKET", s->cdp_socket);
+        /* What botdesk exec runs reaches names as the desktop's own programs do. */
+        if (r >= 0)
+                r = env_set_proxy(&env, s->proxy_url);
         if (r >= 0)
                 r = envfile_write_at(s->runtime_fd, "env", env);
         if (r < 0)

@@ -65,6 +65,7 @@ void supervisor_done(struct supervisor *s) {
         free(s->browser);
         free(s->browser_profile);
         free(s->cdp_socket);
+        free(s->proxy_url);
         free(s->unit);
         free(s->cg_parent);
         free(s->cg_base);

@@ -98,6 +98,7 @@ struct supervisor {
         char *browser;
         char *browser_profile;
         char *cdp_socket;
+        char *proxy_url;                /* [network] allow's names: http://ADDRESS:PORT of the desktop's proxy */
 
         /* session */
         char **env;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
+#include <string.h>
 #include <sys/socket.h>
 
 #include "bus-cleanup.h"
@@ -61,14 +62,17 @@ static int append_ranges(sd_bus_message *m, const char *name, const struct net_c
 }
 
 int unit_network_append(sd_bus_message *m, const struct net_policy *p) {
-        struct net_cidr probe = { .family = AF_INET, .prefix = 32 };
+        struct net_cidr probe = { .family = AF_INET, .prefix = 32 }, proxy = { .family = AF_INET, .prefix = 32 };
         int r;
 
         if (p->mode != NET_MODE_OPEN) {
                 r = append_ranges(m, "IPAddressDeny", any, ELEMENTSOF(any), NULL, 0);
+                if (p->proxy && p->mode == NET_MODE_ALLOWLIST)
+                        memcpy(proxy.addr, p->proxy_address, 4);
                 if (r >= 0)
                         r = append_ranges(m, "IPAddressAllow", p->mode == NET_MODE_ALLOWLIST ? p->allow.cidrs : NULL,
-                                          p->mode == NET_MODE_ALLOWLIST ? p->allow.n_cidrs : 0, NULL, 0);
+                                          p->mode == NET_MODE_ALLOWLIST ? p->allow.n_cidrs : 0, &proxy,
+                                          p->proxy && p->mode == NET_MODE_ALLOWLIST ? 1 : 0);
                 return r;
         }
         /* Open: allow nothing specially (an allow list would punch holes in deny). */

@@ -260,6 +260,49 @@ call:
         return run_job(bus, m, o->timeout_usec, o->queued_lock, ret_result);
 }
 
+int unit_start_command(sd_bus *bus, const char *unit, char *const *argv, const char *bound_to, char **ret_result) {
+        _cleanup_(bus_message_unrefp) sd_bus_message *m = NULL;
+        int r;
+
+        r = sd_bus_message_new_method_call(bus, &m, SD_DEST, SD_PATH, SD_MANAGER, "StartTransientUnit");
+        if (r >= 0)
+                r = sd_bus_message_append(m, "ss", unit, "replace");
+        if (r >= 0)
+                r = sd_bus_message_open_container(m, 'a', "(sv)");
+        if (r >= 0)
+                r = sd_bus_message_append(m, "(sv)", "Type", "s", "exec");
+        if (r >= 0)
+                r = sd_bus_message_append(m, "(sv)", "CollectMode", "s", "inactive-or-failed");
+        /* Gone with the unit it serves, whatever ends that one; started once that one runs. */
+        if (r >= 0 && bound_to)
+                r = sd_bus_message_append(m, "(sv)", "BindsTo", "as", 1, bound_to);
+        if (r >= 0 && bound_to)
+                r = sd_bus_message_append(m, "(sv)", "After", "as", 1, bound_to);
+        if (r >= 0)
+                r = sd_bus_message_open_container(m, 'r', "sv");
+        if (r >= 0)
+                r = sd_bus_message_append(m, "s", "ExecStart");
+        if (r >= 0)
+                r = sd_bus_message_open_container(m, 'v', "a(sasb)");
+        if (r >= 0)
+                r = sd_bus_message_open_container(m, 'a', "(sasb)");
+        if (r >= 0)
+                r = sd_bus_message_open_container(m, 'r', "sasb");
+        if (r >= 0)
+                r = sd_bus_message_append(m, "s", argv[0]);
+        if (r >= 0)
+                r = sd_bus_message_append_strv(m, (char **) argv);
+        if (r >= 0)
+                r = sd_bus_message_append(m, "b", 0);
+        for (int i = 0; r >= 0 && i < 5; i++)
+                r = sd_bus_message_close_container(m);
+        if (r >= 0)
+                r = sd_bus_message_append(m, "a(sa(sv))", 0);
+        if (r < 0)
+                return r;
+        return run_job(bus, m, 0, NULL, ret_result);
+}
+
 int unit_stop(sd_bus *bus, const char *unit, char **ret_result) {
         _cleanup_(bus_message_unrefp) sd_bus_message *m = NULL;
         int r;

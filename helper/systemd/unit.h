@@ -56,6 +56,10 @@ int unit_append_transient_properties(sd_bus_message *m, const char *unit, const 
 int unit_start(sd_bus *bus, const char *unit, const struct unit_start_opts *o, char **ret_result);
 int unit_stop(sd_bus *bus, const char *unit, char **ret_result);
 
+/* A transient service of the user manager that runs argv (argv[0] a path), bound to bound_to
+ * (BindsTo= and After=: stopped with it) unless NULL; waited for as unit_start() waits. */
+int unit_start_command(sd_bus *bus, const char *unit, char *const *argv, const char *bound_to, char **ret_result);
+
 /* ActiveState of unit ("active", "inactive", "failed", ...). */
 int unit_active_state(sd_bus *bus, const char *unit, char **ret);
 

@@ -113,7 +113,7 @@ net_refused() { # net_refused PATTERN TEXT: standalone, the start is refused for
 net_refused 'standalone .*nothing enforces \[network\] mode = offline' '[network]\nmode = offline\n'
 net_refused 'standalone .*mode = allowlist' '[network]\nmode = allowlist\nallow = 10.0.0.0/8\n'
 net_refused 'standalone .*mode = open with deny' '[network]\ndeny = 192.0.2.0/24\n'
-net_refused 'names domains .*filtering proxy' '[network]\nmode = allowlist\nallow = example.org\n'
+net_refused 'standalone .*mode = allowlist' '[network]\nmode = allowlist\nallow = example.org\n'
 printf '[network]\nmode = allowlist\nallow = 10.0.0.0/8, 2001:db8::/32\ndeny = 192.0.2.0/24\n' >"$BOTDESK_CONFIG"
 run netshow "$BOTDESK" network "$P" --json
 t_is "$RC" 0 "network show exits 0 for a desktop that is not running"

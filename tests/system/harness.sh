@@ -37,7 +37,7 @@ HX_BOOT_TIMEOUT=${BOTDESK_TEST_BOOT_TIMEOUT:-60}
 HX_PACKAGES="systemd systemd-sysv dbus dbus-user-session libpam-systemd passwd login util-linux procps
  libxcb1 libxcb-shm0 libxcb-image0 libpng16-16 libjpeg62-turbo libpam0g libsystemd0
  tigervnc-standalone-server xfwm4 xfce4-panel xfdesktop4 xfce4-settings xfconf dbus-daemon x11-xkb-utils
- x11-utils xdotool python3"
+ x11-utils xdotool python3 tinyproxy-bin"
 HX_MASK="console-getty.service getty@tty1.service systemd-networkd.service systemd-resolved.service
  systemd-timesyncd.service apt-daily.timer apt-daily-upgrade.timer e2scrub_all.timer fstrim.timer
  man-db.timer dpkg-db-backup.timer"

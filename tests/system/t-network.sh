@@ -68,7 +68,7 @@ mkdir -p "$HOME/.config/botdesk"
 printf '[profile.%s]\nmode = offline\n' $P >"$HOME/.config/botdesk/botdesk.ini"
 out=$(timeout 60 botdesk start $P 2>&1)
 pass $? "botdesk start $P with mode = offline returns 0 (the helper proved the firewall holds)" "$out" || t_done
-is "the unit has IPAddressDeny=any" "$(prop $U IPAddressDeny)" "0.0.0.0/0 ::/0"
+is "the unit has IPAddressDeny=any" "$(prop $U IPAddressDeny | tr " " "\n" | sort | tr "\n" " ")" "0.0.0.0/0 ::/0 "
 json=$(botdesk status --json $P)
 is "status --json: network.mode is offline" "$(python3 -c 'import json,sys; print(json.load(sys.stdin)["network"]["mode"])' <<<"$json")" offline
 is "offline: 127.0.0.2:8081 is unreachable" "$(reach 127.0.0.2 8081 | cut -d: -f1)" unreachable
@@ -102,6 +102,55 @@ is "offline again: 127.0.0.2 is unreachable" "$(reach 127.0.0.2 8081 | cut -d: -
 
 out=$(timeout 60 botdesk stop $P 2>&1)
 pass $? "botdesk stop $P" "$out"
+
+# Names through the desktop's proxy: one name allowed, a second name of the same address and the
+# address itself refused, by the proxy's filter and (without the proxy) by the firewall.
+grep -q ' allowed.test' /etc/hosts || echo '127.0.0.5 allowed.test other.test' >>/etc/hosts
+mkdir -p "$S/www" && echo hello >"$S/www/hello.txt"
+python3 -m http.server 8085 --bind 127.0.0.5 --directory "$S/www" >"$S/http.log" 2>&1 &
+SERVERS+=($!)
+d=$(deadline_in 10)
+until python3 -c 'import socket; socket.create_connection(("127.0.0.5", 8085), timeout=1)' 2>/dev/null || past "$d"; do
+        sleep 0.1
+done
+check "the HTTP server on 127.0.0.5:8085 answers (waited at most 10 s)" \
+        python3 -c 'import socket; socket.create_connection(("127.0.0.5", 8085), timeout=1)'
+fetch() { # fetch URL: from inside the desktop, through the proxy its environment names: the body, or the error
+        timeout 20 botdesk exec $P -- python3 -c '
+import sys, urllib.request
+try:
+    print(urllib.request.urlopen(sys.argv[1], timeout=5).read().decode().strip())
+except Exception as e:
+    print("refused:", e)' "$1" 2>&1
+}
+printf '[profile.%s]\nmode = allowlist\nallow = allowed.test\n' $P >"$HOME/.config/botdesk/botdesk.ini"
+out=$(timeout 60 botdesk start $P 2>&1)
+pass $? "a start with allow = allowed.test (a name) returns 0" "$out"
+json=$(botdesk status --json $P)
+proxy() { python3 -c 'import json,sys; print(json.load(sys.stdin)["network"]["proxy"][sys.argv[1]])' "$1" <<<"$json"; }
+is "status: the proxy runs" "$(proxy running)" True
+is "allowed.test answers through the proxy" "$(fetch http://allowed.test:8085/hello.txt)" hello
+out=$(fetch http://other.test:8085/hello.txt)
+pass "$(grep -q '^refused:.*403' <<<"$out"; echo $?)" "other.test, a second name of the same address, is refused (403)" "$out"
+out=$(fetch http://127.0.0.5:8085/hello.txt)
+pass "$(grep -q '^refused:.*403' <<<"$out"; echo $?)" "127.0.0.5 by address through the proxy is refused (403)" "$out"
+is "127.0.0.5 directly, without the proxy, is unreachable" "$(reach 127.0.0.5 8085 | cut -d: -f1)" unreachable
+json=$(botdesk status --json $P)
+is "status counts the proxy's refusals" "$(proxy refused)" 2
+is "status names the last one" "$(proxy last_refused)" 127.0.0.5
+# The proxy killed (by its pid): names fail closed, and status says the proxy is gone.
+rt=$(botdesk status --json $P | python3 -c 'import json,sys; print(json.load(sys.stdin)["socket"].rsplit("/", 1)[0])')
+pid=$(cat "$rt/proxy.pid")
+kill "$pid"
+d=$(deadline_in 10)
+while [ -d "/proc/$pid" ] && ! past "$d"; do sleep 0.05; done
+out=$(fetch http://allowed.test:8085/hello.txt)
+pass "$(grep -q '^refused:' <<<"$out"; echo $?)" "with the proxy killed, allowed.test is unreachable (fails closed)" "$out"
+json=$(botdesk status --json $P)
+is "status: the proxy does not run" "$(proxy running)" False
+out=$(timeout 60 botdesk stop $P 2>&1)
+pass $? "botdesk stop $P" "$out"
+
 printf '[profile.%s]\nmode = open\n' $P >"$HOME/.config/botdesk/botdesk.ini"
 out=$(timeout 60 botdesk start $P 2>&1)
 pass $? "a start with mode = open" "$out"

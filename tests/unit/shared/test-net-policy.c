@@ -8,6 +8,8 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <regex.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 
@@ -48,6 +50,64 @@ static bool covers(const struct net_list *l, const char *address) {
         if (inet_pton(AF_INET6, address, a) == 1)
                 return net_list_covers(l, AF_INET6, a);
         return false;
+}
+
+/* Whether the proxy's filter (one ERE a line, as tinyproxy's FilterType ere reads it) lets host through. */
+static bool filter_passes(const char *filter, const char *host) {
+        _cleanup_free_ char *copy = strdup(filter);
+        bool pass = false;
+
+        for (char *line = copy, *next; line && *line; line = next) {
+                regex_t re;
+
+                next = strchr(line, '\n');
+                if (next)
+                        *next++ = '\0';
+                if (regcomp(&re, line, REG_EXTENDED | REG_NOSUB | REG_ICASE) != 0)
+                        abort();
+                pass |= regexec(&re, host, 0, NULL, 0) == 0;
+                regfree(&re);
+        }
+        return pass;
+}
+
+static void check_proxy(void) {
+        _cleanup_(net_policy_done) struct net_policy p = {};
+        _cleanup_free_ char *problem = NULL, *filter = NULL;
+        uint8_t a[4], b[4];
+
+        net_proxy_address(1000, "work", a);
+        net_proxy_address(1000, "play", b);
+        tap_ok(a[0] == 127 && a[1] == 66 && a[2] >= 1 && a[2] <= 254 && a[3] >= 1 && a[3] <= 254,
+               "the proxy's address is in 127.66.1.1-127.66.254.254 (%u.%u.%u.%u)", a[0], a[1], a[2], a[3]);
+        tap_ok(memcmp(a, b, 4) != 0, "two profiles' proxies have addresses of their own");
+        net_proxy_address(1000, "work", b);
+        tap_ok(memcmp(a, b, 4) == 0, "the same profile's proxy is where it was");
+        net_proxy_address(1001, "work", b);
+        tap_ok(memcmp(a, b, 4) != 0, "another user's profile of the same name has another address");
+
+        TAP_EQ_INT(net_policy_parse(NET_MODE_ALLOWLIST, "10.0.0.0/8 example.org *.Example.net", NULL, &p, &problem), 0,
+                   "an allow list with names parses");
+        tap_ok(net_policy_wants_proxy(&p), "allowlist with names wants the proxy");
+        TAP_EQ_INT(net_policy_proxy_filter(&p, &filter), 0, "its filter is made");
+        TAP_EQ_STR(filter, "^example\\.org$\n^[a-z0-9-]+\\.example\\.net$\n", "one anchored ERE a name");
+        tap_ok(filter_passes(filter, "example.org"), "example.org passes");
+        tap_ok(filter_passes(filter, "www.example.net"), "www.example.net passes (*.example.net)");
+        tap_ok(!filter_passes(filter, "example.net"), "example.net itself does not (the wildcard is one label below)");
+        tap_ok(!filter_passes(filter, "a.b.example.net"), "a.b.example.net does not (one label, not two)");
+        tap_ok(!filter_passes(filter, "exampleXorg"), "exampleXorg does not (the dot is a dot)");
+        tap_ok(!filter_passes(filter, "example.org.evil.test"), "example.org.evil.test does not (anchored)");
+        tap_ok(!filter_passes(filter, "10.0.0.1"), "an address does not (ranges are the firewall's)");
+        free(filter);
+        filter = NULL;
+        p.mode = NET_MODE_OFFLINE;
+        TAP_EQ_INT(net_policy_proxy_filter(&p, &filter), 0, "offline's filter is made");
+        TAP_EQ_STR(filter, "", "offline's filter lets nothing through");
+        free(filter);
+        p.mode = NET_MODE_OPEN;
+        TAP_EQ_INT(net_policy_proxy_filter(&p, &filter), 0, "open has no filter");
+        tap_ok(!filter, "... (NULL: the proxy filters nothing)");
+        tap_ok(!net_policy_wants_proxy(&p), "open does not want the proxy");
 }
 
 int main(void) {
@@ -110,5 +170,6 @@ int main(void) {
         net_policy_done(&p);
         TAP_EQ_INT(net_policy_parse(NET_MODE_OFFLINE, NULL, "example.org", &p, &problem), -EINVAL,
                    "a name in deny is refused in a policy");
+        check_proxy();
         return tap_done();
 }

@@ -15,7 +15,9 @@ static char *good[] = {
         "XDG_CONFIG_HOME=/home/u/.local/state/botdesk/w/config", "XDG_CACHE_HOME=/home/u/.cache/botdesk/w",
         "XDG_DATA_HOME=/home/u/.local/state/botdesk/w/data", "AGENT_BROWSER_EXECUTABLE_PATH=/usr/bin/chromium",
         "AGENT_BROWSER_USER_DATA_DIR=/home/u/b", "AGENT_BROWSER_PROFILE=/home/u/b",
-        "BOTDESK_CDP_SOCKET=/run/user/1000/botdesk/w/cdp.sock", NULL,
+        "BOTDESK_CDP_SOCKET=/run/user/1000/botdesk/w/cdp.sock", "http_proxy=http://127.66.12.200:3128",
+        "https_proxy=http://127.66.12.200:3128", "HTTP_PROXY=http://127.66.12.200:3128",
+        "HTTPS_PROXY=http://127.66.12.200:3128", NULL,
 };
 
 /* One forged entry added to what the helper wrote: refused, and named. */
@@ -44,6 +46,11 @@ int main(void) {
         check_refused("DISPLAY=:1x", "a DISPLAY that is not a number");
         check_refused("XAUTHORITY=relative/Xauthority", "a relative path");
         check_refused("AGENT_BROWSER_EXECUTABLE_PATH=", "an empty path");
+        check_refused("http_proxy=http://192.0.2.1:3128", "a proxy that is not the desktop's own (another host)");
+        check_refused("https_proxy=http://127.0.0.1:3128", "a proxy on another loopback range");
+        check_refused("HTTP_PROXY=http://127.66.1.1:8080", "the desktop's proxy address on another port");
+        check_refused("HTTPS_PROXY=socks5://127.66.1.1:3128", "a proxy of another scheme");
+        check_refused("all_proxy=http://127.66.1.1:3128", "a proxy variable the helper never writes");
 
         /* The file: read, checked, and the refused key named. */
         {
