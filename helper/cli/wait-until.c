@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
 #include <poll.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,39 +25,24 @@ const char *wait_kind_name(enum wait_kind k) {
         return kind_names[k];
 }
 
-static int parse_error(char **ret_error, const char *fmt, ...) _printf_(2, 3);
-static int parse_error(char **ret_error, const char *fmt, ...) {
-        va_list ap;
-        int n;
-
-        va_start(ap, fmt);
-        n = vasprintf(ret_error, fmt, ap);
-        va_end(ap);
-        if (n < 0) {
-                *ret_error = NULL;
-                return -ENOMEM;
-        }
-        return -EINVAL;
-}
-
 /* a11y=ROLE:NAME as the query a11y-find.h matches: "role=ROLE,name=NAME", either left out when empty. */
 static int parse_a11y(const char *v, struct wait_condition *c, char **ret_error) {
         _cleanup_free_ char *role = NULL, *expr = NULL, *why = NULL;
         const char *colon = strchr(v, ':'), *name;
 
         if (!colon)
-                return parse_error(ret_error, "a11y=%s has no colon: give a11y=ROLE:NAME (push button:Save, :Save, "
-                                              "dialog:).", v);
+                return problemf(ret_error, "a11y=%s has no colon: give a11y=ROLE:NAME (push button:Save, :Save, "
+                                           "dialog:).", v);
         role = strndup(v, (size_t) (colon - v));
         if (!role)
                 return -ENOMEM;
         name = colon + 1;
         if (!*role && !*name)
-                return parse_error(ret_error, "a11y=%s names nothing: give a role, a name or both (push button:Save).",
-                                   v);
+                return problemf(ret_error, "a11y=%s names nothing: give a role, a name or both (push button:Save).",
+                                v);
         if (strchr(v, ','))
-                return parse_error(ret_error, "a11y=%s holds a comma, which no role or name here can: give "
-                                              "a11y=ROLE:NAME.", v);
+                return problemf(ret_error, "a11y=%s holds a comma, which no role or name here can: give "
+                                           "a11y=ROLE:NAME.", v);
         expr = strdup_printf("%s%s%s%s%s", *role ? "role=" : "", role, *role && *name ? "," : "", *name ? "name=" : "",
                              name);
         if (!expr)
@@ -87,20 +71,20 @@ int wait_condition_parse(const char *spec, struct wait_condition *ret, char **re
                 unsigned long long ms = SETTLE_QUIET_MS_DEFAULT;
 
                 if (v && (parse_uint(v, WAIT_QUIET_MS_MAX, &ms) < 0 || ms == 0))
-                        return parse_error(ret_error, "Invalid quiet time in %s: give quiet or quiet=MS, MS 1-60000.",
-                                           spec);
+                        return problemf(ret_error, "Invalid quiet time in %s: give quiet or quiet=MS, MS 1-60000.",
+                                        spec);
                 c.kind = WAIT_QUIET;
                 c.quiet_ms = (unsigned) ms;
         } else if (streq(spec, "changed"))
                 c.kind = WAIT_CHANGED;
         else
-                return parse_error(ret_error, "Unknown condition \"%s\": give " WAIT_CONDITIONS ".", spec);
+                return problemf(ret_error, "Unknown condition \"%s\": give " WAIT_CONDITIONS ".", spec);
 
         if (c.kind <= WAIT_TEXT && !*v)
-                return parse_error(ret_error, "Empty %s in %s: give %s.",
-                                   c.kind == WAIT_TEXT ? "STRING" : c.kind == WAIT_A11Y ? "ROLE:NAME" : "title", spec,
-                                   c.kind == WAIT_TEXT ? "the text to wait for"
-                                   : c.kind == WAIT_A11Y ? "a11y=ROLE:NAME"
+                return problemf(ret_error, "Empty %s in %s: give %s.",
+                                c.kind == WAIT_TEXT ? "STRING" : c.kind == WAIT_A11Y ? "ROLE:NAME" : "title", spec,
+                                c.kind == WAIT_TEXT ? "the text to wait for"
+                                : c.kind == WAIT_A11Y ? "a11y=ROLE:NAME"
                                                          : "the text the window's title contains");
         c.value = v;
         if (c.kind == WAIT_A11Y) {

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,21 +27,6 @@ int net_mode_from_string(const char *s) {
         for (int m = 0; m < _NET_MODE_MAX; m++)
                 if (streq(s, net_mode_words[m]))
                         return m;
-        return -EINVAL;
-}
-
-_printf_(2, 3)
-static int problem(char **ret, const char *fmt, ...) {
-        va_list ap;
-        int r;
-
-        va_start(ap, fmt);
-        r = vasprintf(ret, fmt, ap);
-        va_end(ap);
-        if (r < 0) {
-                *ret = NULL;
-                return -ENOMEM;
-        }
         return -EINVAL;
 }
 
@@ -81,17 +65,17 @@ static int parse_cidr(const char *word, struct net_cidr *c, char **ret_problem) 
                 c->family = AF_INET6;
                 bytes = 16;
         } else
-                return slash ? problem(ret_problem, "\"%s\" is not an address range (allowed: A.B.C.D/N or IPV6/N)",
-                                       word) : 0;
+                return slash ? problemf(ret_problem, "\"%s\" is not an address range (allowed: A.B.C.D/N or IPV6/N)",
+                                        word) : 0;
         c->prefix = bytes * 8;
         if (slash) {
                 if (parse_uint(slash + 1, bytes * 8, &prefix) < 0)
-                        return problem(ret_problem, "\"%s\": the prefix length is not 0..%u", word, bytes * 8);
+                        return problemf(ret_problem, "\"%s\": the prefix length is not 0..%u", word, bytes * 8);
                 c->prefix = (unsigned) prefix;
         }
         if (!host_bits_zero(c->addr, bytes, c->prefix))
-                return problem(ret_problem, "\"%s\" has bits set past its /%u: name the range by its first address",
-                               word, c->prefix);
+                return problemf(ret_problem, "\"%s\" has bits set past its /%u: name the range by its first address",
+                                word, c->prefix);
         return 1;
 }
 
@@ -115,18 +99,18 @@ static int check_domain(const char *word, char **ret_problem) {
         if (startswith(word, "*."))
                 name = word + 2;
         if (strchr(name, '*'))
-                return problem(ret_problem,
-                               "\"%s\": a wildcard is one \"*.\" before a name, for the names one label below it", word);
+                return problemf(ret_problem,
+                                "\"%s\": a wildcard is one \"*.\" before a name, for the names one label below it", word);
         if (strlen(name) > DOMAIN_MAX)
-                return problem(ret_problem, "\"%s\" is longer than a domain name may be (%d characters)", word,
-                               DOMAIN_MAX);
+                return problemf(ret_problem, "\"%s\" is longer than a domain name may be (%d characters)", word,
+                                DOMAIN_MAX);
         for (const char *s = name;;) {
                 size_t l = strcspn(s, ".");
 
                 if (!label_valid(s, l))
-                        return problem(ret_problem,
-                                       "\"%s\" is neither an address range nor a domain name (labels of A-Z a-z 0-9 -, "
-                                       "at most %d each, separated by dots)", word, LABEL_MAX);
+                        return problemf(ret_problem,
+                                        "\"%s\" is neither an address range nor a domain name (labels of A-Z a-z 0-9 -, "
+                                        "at most %d each, separated by dots)", word, LABEL_MAX);
                 labels++;
                 s += l;
                 if (!*s)
@@ -135,7 +119,7 @@ static int check_domain(const char *word, char **ret_problem) {
         }
         /* "*.org" would be a whole top-level domain. */
         if (name != word && labels < 2)
-                return problem(ret_problem, "\"%s\": a wildcard needs a name of two labels or more below it", word);
+                return problemf(ret_problem, "\"%s\": a wildcard needs a name of two labels or more below it", word);
         return 0;
 }
 
@@ -166,8 +150,8 @@ int net_list_parse(const char *text, bool domains, struct net_list *ret, char **
                         continue;
                 }
                 if (!domains)
-                        return problem(ret_problem, "\"%s\" is not an address range (allowed: A.B.C.D/N or IPV6/N; "
-                                       "domain names only in allow)", word);
+                        return problemf(ret_problem, "\"%s\" is not an address range (allowed: A.B.C.D/N or IPV6/N; "
+                                                     "domain names only in allow)", word);
                 r = check_domain(word, ret_problem);
                 if (r < 0)
                         return r;
@@ -225,7 +209,7 @@ int net_policy_parse(unsigned mode, const char *allow, const char *deny, struct 
 
         *ret_problem = NULL;
         if (mode >= _NET_MODE_MAX)
-                return problem(ret_problem, "mode %u is not open, allowlist or offline", mode);
+                return problemf(ret_problem, "mode %u is not open, allowlist or offline", mode);
         p.mode = (enum net_mode) mode;
         r = net_list_parse(allow ?: "", true, &p.allow, ret_problem);
         if (r >= 0)

@@ -32,6 +32,15 @@ ssize_t strscpy(char *dst, size_t size, const char *src) {
         return (ssize_t) l;
 }
 
+int problemf(char **ret, const char *fmt, ...) {
+        va_list ap;
+
+        va_start(ap, fmt);
+        *ret = strdup_vprintf(fmt, ap);
+        va_end(ap);
+        return *ret ? -EINVAL : -ENOMEM;
+}
+
 char *strdup_printf(const char *fmt, ...) {
         va_list ap;
         char *s;

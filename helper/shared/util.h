@@ -151,6 +151,9 @@ ssize_t strscpy(char *dst, size_t size, const char *src);
 
 /* asprintf that returns NULL on failure instead of an undefined pointer. */
 char *strdup_printf(const char *fmt, ...) _printf_(1, 2);
+
+/* What a parser says of bad input: *ret the formatted problem and -EINVAL, or *ret NULL and -ENOMEM. */
+int problemf(char **ret, const char *fmt, ...) _printf_(2, 3);
 /* The same with a va_list. */
 char *strdup_vprintf(const char *fmt, va_list ap) _printf_(1, 0);
 

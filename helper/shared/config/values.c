@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,22 +20,6 @@
 void config_value_done(struct config_value *v) {
         free(v->s);
         v->s = NULL;
-}
-
-/* Sets *ret to the formatted problem: -EINVAL, or -ENOMEM. */
-_printf_(2, 3)
-static int problem(char **ret, const char *fmt, ...) {
-        va_list ap;
-        int r;
-
-        va_start(ap, fmt);
-        r = vasprintf(ret, fmt, ap);
-        va_end(ap);
-        if (r < 0) {
-                *ret = NULL;
-                return -ENOMEM;
-        }
-        return -EINVAL;
 }
 
 /* The portable subset useradd accepts by default (NAME_REGEX in adduser.conf). */
@@ -62,9 +45,9 @@ static int parse_number(const struct config_key_def *k, const char *value, unsig
 
         r = parse_uint(value, k->max, &n);
         if (r == -ERANGE || (r >= 0 && n < k->min))
-                return problem(ret_problem, "out of range (allowed: %u..%u)", k->min, k->max);
+                return problemf(ret_problem, "out of range (allowed: %u..%u)", k->min, k->max);
         if (r < 0)
-                return problem(ret_problem, "not a decimal number (allowed: %u..%u)", k->min, k->max);
+                return problemf(ret_problem, "not a decimal number (allowed: %u..%u)", k->min, k->max);
         *ret = (unsigned) n;
         return 0;
 }
@@ -110,13 +93,13 @@ static int parse_band(const struct config_key_def *k, const char *value, struct 
         if (r == -ENOMEM)
                 return r;
         if (r == -EINVAL)
-                return problem(ret_problem, "expected MIN-MAX, two display numbers %u..%u (e.g. 20-89)",
-                               k->min, k->max);
+                return problemf(ret_problem, "expected MIN-MAX, two display numbers %u..%u (e.g. 20-89)",
+                                k->min, k->max);
         if (r == -ERANGE)
-                return problem(ret_problem, "the %s display number is out of range (allowed: %u..%u)",
-                               streq(bad, "first") ? "minimum" : "maximum", k->min, k->max);
+                return problemf(ret_problem, "the %s display number is out of range (allowed: %u..%u)",
+                                streq(bad, "first") ? "minimum" : "maximum", k->min, k->max);
         if (ret->a > ret->b)
-                return problem(ret_problem, "the minimum %u is above the maximum %u", ret->a, ret->b);
+                return problemf(ret_problem, "the minimum %u is above the maximum %u", ret->a, ret->b);
         return 0;
 }
 
@@ -129,13 +112,13 @@ static int parse_geometry(const char *value, struct config_value *ret, char **re
         if (r == -ENOMEM)
                 return r;
         if (r == -EINVAL)
-                return problem(ret_problem, "expected WIDTHxHEIGHT (e.g. 1440x900)");
+                return problemf(ret_problem, "expected WIDTHxHEIGHT (e.g. 1440x900)");
         if (r == -ERANGE && streq(bad, "first"))
-                return problem(ret_problem, "the width is out of range (allowed: %u..%u)",
-                               GEOMETRY_WIDTH_MIN, GEOMETRY_MAX);
+                return problemf(ret_problem, "the width is out of range (allowed: %u..%u)",
+                                GEOMETRY_WIDTH_MIN, GEOMETRY_MAX);
         if (r == -ERANGE)
-                return problem(ret_problem, "the height is out of range (allowed: %u..%u)",
-                               GEOMETRY_HEIGHT_MIN, GEOMETRY_MAX);
+                return problemf(ret_problem, "the height is out of range (allowed: %u..%u)",
+                                GEOMETRY_HEIGHT_MIN, GEOMETRY_MAX);
         return 0;
 }
 
@@ -160,12 +143,12 @@ static int check_text(const struct config_key_def *k, const char *value, char **
                 if (r == -ENOMEM)
                         return r;
                 if (r == -ENODATA)
-                        return problem(ret_problem, "empty (give a command prefix, e.g. podman exec -i NAME)");
+                        return problemf(ret_problem, "empty (give a command prefix, e.g. podman exec -i NAME)");
                 if (r == -EBADMSG)
-                        return problem(ret_problem,
-                                       "unterminated quote (close every ' and \"; a ';' after a space starts a comment)");
+                        return problemf(ret_problem,
+                                        "unterminated quote (close every ' and \"; a ';' after a space starts a comment)");
                 if (r < 0)
-                        return problem(ret_problem, "ends with a backslash (nothing left to escape)");
+                        return problemf(ret_problem, "ends with a backslash (nothing left to escape)");
                 return 0;
         }
         case VALUE_REMOTE: {
@@ -174,7 +157,7 @@ static int check_text(const struct config_key_def *k, const char *value, char **
                 int r = remote_target_parse(value, &t, &why);
 
                 if (r == -EINVAL)
-                        return problem(ret_problem, "%s", why);
+                        return problemf(ret_problem, "%s", why);
                 return r;
         }
         case VALUE_NET_ALLOW:
@@ -185,17 +168,17 @@ static int check_text(const struct config_key_def *k, const char *value, char **
         }
         case VALUE_PATH:
                 if (value[0] != '\0' && value[0] != '/')
-                        return problem(ret_problem, "not an absolute path (allowed: empty or a path starting with /)");
+                        return problemf(ret_problem, "not an absolute path (allowed: empty or a path starting with /)");
                 return 0;
         case VALUE_DIR:
                 /* ~ is the user's own home only: another user's is no place for this user's data. */
                 if (value[0] == '~' && value[1] != '\0' && value[1] != '/')
-                        return problem(ret_problem,
-                                       "~NAME is not supported (allowed: empty, an absolute path, ~, ~/PATH or a path relative to the state dir)");
+                        return problemf(ret_problem,
+                                        "~NAME is not supported (allowed: empty, an absolute path, ~, ~/PATH or a path relative to the state dir)");
                 return 0;
         case VALUE_EXECUTABLE:
                 if (!streq(value, "auto") && !streq(value, "none") && value[0] != '/')
-                        return problem(ret_problem, "expected auto, none or an absolute path");
+                        return problemf(ret_problem, "expected auto, none or an absolute path");
                 return 0;
         case VALUE_ENV_NAMES:
                 for (const char *n = value; *n;) {
@@ -205,9 +188,9 @@ static int check_text(const struct config_key_def *k, const char *value, char **
                         if (!name)
                                 return -ENOMEM;
                         if (l > 0 && !env_key_valid(name))
-                                return problem(ret_problem,
-                                               "\"%s\" is not a variable name (allowed: names of [A-Za-z_][A-Za-z0-9_]*, separated by spaces)",
-                                               name);
+                                return problemf(ret_problem,
+                                                "\"%s\" is not a variable name (allowed: names of [A-Za-z_][A-Za-z0-9_]*, separated by spaces)",
+                                                name);
                         n += l;
                         n += strspn(n, " \t");
                 }
@@ -217,19 +200,19 @@ static int check_text(const struct config_key_def *k, const char *value, char **
                         size_t l = strcspn(d, ":");
 
                         if (d[0] != '/')
-                                return problem(ret_problem,
-                                               "\"%.*s\" is not an absolute directory (allowed: absolute directories separated by ':')",
-                                               (int) l, d);
+                                return problemf(ret_problem,
+                                                "\"%.*s\" is not an absolute directory (allowed: absolute directories separated by ':')",
+                                                (int) l, d);
                         d += l;
                         if (*d == ':' && !*++d)
-                                return problem(ret_problem, "ends in ':' (allowed: absolute directories separated by ':')");
+                                return problemf(ret_problem, "ends in ':' (allowed: absolute directories separated by ':')");
                 }
                 return 0;
         case VALUE_USER:
                 if (!user_name_valid(value))
-                        return problem(ret_problem,
-                                       "not a valid user name (allowed: [a-z_][a-z0-9_-]*, at most %u characters)",
-                                       USER_NAME_MAX);
+                        return problemf(ret_problem,
+                                        "not a valid user name (allowed: [a-z_][a-z0-9_-]*, at most %u characters)",
+                                        USER_NAME_MAX);
                 return 0;
         default:
                 return 0;
@@ -254,33 +237,33 @@ int config_value_parse(const struct config_key_def *k, const char *value, struct
                 unsigned long long n;
 
                 if (parse_uint(value, 32, &n) < 0 || (n != 16 && n != 24 && n != 32))
-                        return problem(ret_problem, "not a supported depth (allowed: 16, 24 or 32)");
+                        return problemf(ret_problem, "not a supported depth (allowed: 16, 24 or 32)");
                 ret->a = (unsigned) n;
                 return 0;
         }
         case VALUE_DESKTOP:
                 if (parse_word(k, value, &ret->a) < 0)
-                        return problem(ret_problem, "unknown desktop (allowed: xfce or command)");
+                        return problemf(ret_problem, "unknown desktop (allowed: xfce or command)");
                 return 0;
         case VALUE_PLACEMENT:
                 if (parse_word(k, value, &ret->a) < 0)
-                        return problem(ret_problem, "unknown placement (allowed: host or exec)");
+                        return problemf(ret_problem, "unknown placement (allowed: host or exec)");
                 return 0;
         case VALUE_EXEC_SHELL:
                 if (parse_word(k, value, &ret->a) < 0)
-                        return problem(ret_problem, "not auto, yes or no");
+                        return problemf(ret_problem, "not auto, yes or no");
                 return 0;
         case VALUE_MCP_TOOLS:
                 if (parse_word(k, value, &ret->a) < 0)
-                        return problem(ret_problem, "not both, computer or members");
+                        return problemf(ret_problem, "not both, computer or members");
                 return 0;
         case VALUE_VIEWERS:
                 if (parse_word(k, value, &ret->a) < 0)
-                        return problem(ret_problem, "not many or one");
+                        return problemf(ret_problem, "not many or one");
                 return 0;
         case VALUE_NET_MODE:
                 if (parse_word(k, value, &ret->a) < 0)
-                        return problem(ret_problem, "not open, allowlist or offline");
+                        return problemf(ret_problem, "not open, allowlist or offline");
                 return 0;
         case VALUE_BOOL:
                 if (streq(value, "yes") || streq(value, "true") || streq(value, "on") || streq(value, "1"))
@@ -288,7 +271,7 @@ int config_value_parse(const struct config_key_def *k, const char *value, struct
                 else if (streq(value, "no") || streq(value, "false") || streq(value, "off") || streq(value, "0"))
                         ret->a = 0;
                 else
-                        return problem(ret_problem, "not a boolean (allowed: yes or no)");
+                        return problemf(ret_problem, "not a boolean (allowed: yes or no)");
                 return 0;
         default:
                 r = check_text(k, value, ret_problem);
