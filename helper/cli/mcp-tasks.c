@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "lease.h"
 #include "log.h"
+#include "mcp-subs.h"
 #include "mcp-tasks.h"
 #include "mcp-tools.h"
 #include "util.h"
@@ -33,6 +34,7 @@ struct run {
 struct host {
         struct agent *a;
         struct mcp_tasks tasks;
+        struct mcp_subs subs;
 };
 
 static struct run *run_free(struct run *run) {
@@ -285,7 +287,7 @@ static int poll_timeout(const struct mcp_tasks *ts) {
         return ms > INT_MAX ? INT_MAX : (int) ms;
 }
 
-/* Lines of standard input answered, tasks' pipes read, until the input ends. */
+/* Lines of standard input answered, tasks' and subscriptions' pipes read, until the input ends. */
 static int serve(struct agent *a, struct jsonrpc_reader *rd, struct mcp_server *s, struct host *h) {
         for (;;) {
                 char *line;
@@ -293,9 +295,10 @@ static int serve(struct agent *a, struct jsonrpc_reader *rd, struct mcp_server *
                 int r;
 
                 if (!jsonrpc_reader_buffered(rd)) {
-                        struct pollfd p[1 + MCP_TASKS_MAX] = { { .fd = rd->fd, .events = POLLIN } };
+                        struct pollfd p[1 + MCP_TASKS_MAX + MCP_SUBS_MAX] = { { .fd = rd->fd, .events = POLLIN } };
                         struct mcp_task *owner[1 + MCP_TASKS_MAX] = {};
-                        size_t n = 1;
+                        struct mcp_sub *listener[MCP_SUBS_MAX] = {};
+                        size_t n = 1, n_tasks, n_subs = 0;
 
                         for (size_t i = 0; i < h->tasks.n; i++) {
                                 struct run *run = h->tasks.tasks[i]->run;
@@ -305,15 +308,25 @@ static int serve(struct agent *a, struct jsonrpc_reader *rd, struct mcp_server *
                                 owner[n] = h->tasks.tasks[i];
                                 p[n++] = (struct pollfd) { .fd = run->fd, .events = POLLIN };
                         }
+                        n_tasks = n;
+                        for (size_t i = 0; i < h->subs.n; i++)
+                                if (mcp_sub_fd(h->subs.subs[i]) >= 0) {
+                                        listener[n_subs++] = h->subs.subs[i];
+                                        p[n++] = (struct pollfd) { .fd = mcp_sub_fd(h->subs.subs[i]), .events = POLLIN };
+                                }
                         if (poll(p, n, poll_timeout(&h->tasks)) < 0) {
                                 if (errno == EINTR)
                                         continue;
                                 log_error_errno(errno, "Cannot wait for standard input: %m");
                                 return EXIT_FAILED;
                         }
-                        for (size_t i = 1; i < n; i++)
+                        for (size_t i = 1; i < n_tasks; i++)
                                 if (p[i].revents)
                                         task_pump(owner[i]);
+                        /* Each pump may end its own subscription, never another. */
+                        for (size_t i = 0; i < n_subs; i++)
+                                if (p[n_tasks + i].revents)
+                                        mcp_sub_pump(&h->subs, listener[i], stdout);
                         (void) mcp_tasks_expire(&h->tasks, now_usec());
                         if (!p[0].revents)
                                 continue;
@@ -342,10 +355,14 @@ int mcp_serve_stdio(struct agent *a, struct jsonrpc_reader *rd, struct mcp_serve
         int r;
 
         mcp_tasks_init(&h.tasks, &runner, &h);
+        mcp_subs_init(&h.subs, a->profile, &mcp_sub_processes, a);
         s->tasks = &h.tasks;
+        s->subs = &h.subs;
         r = serve(a, rd, s, &h);
-        /* The input ended: no one is left to fetch what the tasks would find. */
+        /* The input ended: no one is left to fetch what the tasks would find, nor to hear what changes. */
+        mcp_subs_done(&h.subs);
         mcp_tasks_done(&h.tasks);
         s->tasks = NULL;
+        s->subs = NULL;
         return r;
 }

@@ -173,15 +173,22 @@ static const char instructions[] =
         "A private desktop. Use the computer tool; coordinates are pixels of its screenshots. "
         "When a human has control, actions are refused: wait, then try again.";
 
-/* with_tasks: server/discover's, where a server that runs tasks says so (initialize's never: 2026 alone has it). */
-static void capabilities(struct json *j, bool with_tasks) {
+/* s: server/discover's, with the tasks and subscriptions the server runs (initialize's never: 2026 alone has them). */
+static void capabilities(struct json *j, const struct mcp_server *s) {
         json_key(j, "capabilities");
         json_object_begin(j);
         json_key(j, "tools");
         json_object_begin(j);
         json_kv_bool(j, "listChanged", false);
         json_object_end(j);
-        if (with_tasks) {
+        if (s && s->subs) {
+                /* The desktop's events as resources one subscribes to (subscriptions.h); nothing to list or read. */
+                json_key(j, "resources");
+                json_object_begin(j);
+                json_kv_bool(j, "subscribe", true);
+                json_object_end(j);
+        }
+        if (s && s->tasks) {
                 json_key(j, "extensions");
                 json_object_begin(j);
                 json_key(j, MCP_TASKS_EXTENSION);
@@ -204,7 +211,7 @@ static int initialize(struct mcp_server *s, const struct json_value *params, str
 
         snprintf(s->version, sizeof s->version, "%s", v);
         json_kv_string(r->j, "protocolVersion", v);
-        capabilities(r->j, false);
+        capabilities(r->j, NULL);
         json_key(r->j, "serverInfo");
         server_info(r->j);
         json_kv_string(r->j, "instructions", instructions);
@@ -220,7 +227,7 @@ static int discover(struct mcp_server *s, const struct json_value *params, struc
         for (size_t i = 0; mcp_protocol_versions[i]; i++)
                 json_string(r->j, mcp_protocol_versions[i]);
         json_array_end(r->j);
-        capabilities(r->j, s->tasks);
+        capabilities(r->j, s);
         json_kv_string(r->j, "instructions", instructions);
         return 0;
 }
@@ -332,7 +339,6 @@ static int tools_call(struct mcp_server *s, const struct json_value *params, str
         json_kv_bool(r->j, "isError", res.is_error);
         return 0;
 }
-
 
 /* tasks/get, tasks/update, tasks/cancel (tasks.h); no such methods where the server runs no tasks. */
 static int tasks_method(struct mcp_server *s, const char *method, const struct json_value *params, struct reply *r) {
@@ -632,6 +638,8 @@ static int handle(struct mcp_server *s, const char *line, size_t len, const stru
         }
         if (!id) {
                 /* A notification (notifications/initialized, cancelled, ...): never answered. */
+                if (s->subs && streq(method->string, "notifications/cancelled"))
+                        mcp_subs_cancelled(s->subs, params);
                 *status = 202;
                 goto done;
         }
@@ -654,7 +662,10 @@ static int handle(struct mcp_server *s, const char *line, size_t len, const stru
                 goto done;
         }
         m = method_find(method->string);
-        if (m && (m->flags & era)) {
+        if (era == ERA_MODERN && s->subs && streq(method->string, "subscriptions/listen"))
+                /* Answered by notifications while it is open, and by no result unless botdesk ends it. */
+                r = mcp_subs_listen(s->subs, id, params, out);
+        else if (m && (m->flags & era)) {
                 *status = 200;
                 r = answer(s, id, m, era, params, out);
         } else {

@@ -8,6 +8,7 @@
 #include "coords.h"
 #include "tools.h"
 #include "json.h"
+#include "subscriptions.h"
 #include "tasks.h"
 #include "util.h"
 
@@ -97,6 +98,8 @@ struct mcp_server {
         /* Where MCP_TOOL_LONG rows run as tasks (tasks.h) for a 2026 client that declared the extension;
          * NULL: they run inside their request, and the extension is not offered. */
         struct mcp_tasks *tasks;
+        /* Where subscriptions/listen is served (subscriptions.h): stdio's; NULL: the method is not found. */
+        struct mcp_subs *subs;
 };
 
 /* With the rows of tools (n of them), all offered until s->tools.set says otherwise. */
