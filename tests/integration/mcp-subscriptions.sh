@@ -1,0 +1,70 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# subscriptions/listen of MCP 2026-07-28 on botdesk mcp's stdio, driven in
+# raw JSON-RPC (mcp-subscriptions-client.cjs): server/discover says
+# resources can be subscribed to; a listen is acknowledged with the URIs
+# botdesk serves (botdesk://P/lease, windows, screen) and nothing else; the
+# human taking and handing back control, a window opening and closing, are
+# each a notifications/resources/updated within a bounded wait, and a screen
+# that keeps changing at most one per 500 ms; a filter that is not one is
+# -32602, an id in use -32600, a fifth listen -32603, a second and an empty
+# one allowed; cancelled, a subscription sends nothing more, its process is
+# gone and the server serves on; the input ending ends every listener; a
+# 2025 connection has no such method; the desktop stopping ends a listen
+# with a completion, then notifications/cancelled. Band 745 (once: the
+# protocol is what varies, not the caller).
+. "$(dirname "$0")/lib.sh"
+bd_init subscriptions 745 once
+bd_need_xserver
+bd_need node xfwm4 xmessage
+[ -n "$PY" ] || t_skip_all "python3 not installed"
+bd_config desktop=xfce timeout=60
+P=$(bd_profile a)
+TITLE=botdesk-subs-$$
+t_ok "the desktop starts" bd_start "$P"
+
+t0=$(date +%s)
+timeout 200 node "$(dirname "$0")/mcp-subscriptions-client.cjs" "$BOTDESK" "$P" "$TITLE" >"$BD_T/steps" 2>"$BD_T/client.err"
+rc=$?
+t_is "$rc" 0 "the raw client ran every step (exit 0; took $(($(date +%s) - t0)) s of 200)"
+[ "$rc" = 0 ] || { t_diag "$(tail -5 "$BD_T/client.err")"; t_diag "$(tail -3 "$BD_T/steps")"; }
+pid=$(grep '"step":"window"' "$BD_T/steps" | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["pid"])' 2>/dev/null)
+[ -n "$pid" ] && bd_own_pid "$pid"
+
+get() { grep "\"step\":\"$1\"" "$BD_T/steps" | head -n1 |
+        "$PY" -c 'import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1], {"json": json}, {"d": d}))' "$2" 2>&1; }
+
+t_is "$(get discover 'd["resources"]')" "{'subscribe': True}" \
+        "server/discover says resources can be subscribed to"
+t_is "$(get ack '(sorted(d["notifications"]["resourceSubscriptions"]), list(d["notifications"]), d["children"], d["first"])')" \
+        "(['botdesk://$P/lease', 'botdesk://$P/screen', 'botdesk://$P/windows'], ['resourceSubscriptions'], 1, 0)" \
+        "a listen is acknowledged first, with this desktop's three URIs alone (another profile's, a file, the tool list left out), one process"
+t_is "$(get took '(d["meta"]["holder"], d["ms"] is not None and d["ms"] < 10000)')" "('human', True)" \
+        "the human takes control: a lease notification within 10 s, saying who holds it"
+t_is "$(get released '(d["meta"]["holder"], d["ms"] is not None and d["ms"] < 10000)')" "('agent', True)" \
+        "the human hands back: a lease notification within 10 s"
+t_is "$(get opened '(d["ms"] is not None and d["ms"] < 15000, d["id"] is not None and d["id"] > 0)')" "(True, True)" \
+        "a window opens: a windows notification within 15 s naming it and its title"
+t_is "$(get closed '(d["ms"] is not None and d["ms"] < 15000, d["opened"])')" "(True, 0)" \
+        "the window closes: a windows notification within 15 s naming it among the closed"
+t_is "$(get screen '(d["count"] >= 1, d["count"] <= d["span"] // 500 + 1, d["hasMeta"])')" "(True, True, False)" \
+        "a screen changing for 3 s: screen notifications, at most one per 500 ms ($(get screen 'd["count"]') in $(get screen 'd["span"]') ms)"
+t_is "$(get screen 'd["minGap"] is None or d["minGap"] >= 400')" True \
+        "... never two within the throttle (the closest $(get screen 'd["minGap"]') ms apart, 400 allowed for the pipe's jitter)"
+t_is "$(get bad 'd["refused"]')" "{'missing': -32602, 'not_array': -32602, 'not_string': -32602, 'not_bool': -32602}" \
+        "a filter that is not one (missing, URIs not a list, not strings, a flag not a boolean) is -32602"
+t_is "$(get bad '(d["dup"], d["second"], d["empty"], d["fourth"], d["over"], d["children"])')" \
+        "(-32600, {'resourceSubscriptions': ['botdesk://$P/lease']}, {}, True, -32603, 3)" \
+        "the id of an open listen is -32600; a second listen is served, an empty one acknowledged empty (no process), a fifth -32603"
+t_is "$(get both '(d["one"], d["two"])')" "(True, True)" "two listens of the lease each hear the human take it, under their own id"
+t_is "$(get cancelled '(d["status"], d["statusError"])')" "('complete', False)" \
+        "subscriptions cancelled: the server answers the next tools/call status"
+t_is "$(get cancelled '(d["children"], d["other"], d["after"], d["responses"])')" "(1, True, 0, 0)" \
+        "... their processes gone, no response to them, nothing more of them, the one not cancelled hearing on"
+t_is "$(get end '(d["code"], d["children"], d["alive"])')" "(0, 1, 0)" \
+        "the input ends with a listener open: the server exits 0 and the listener's process is gone"
+t_is "$(get legacy 'd["error"]["code"]')" -32601 "a 2025 connection: subscriptions/listen is no method of that revision"
+t_is "$(get stopped '(d["acked"], d["result"], d["cancel"], d["order"])')" \
+        "(True, {'resultType': 'complete', '_meta': {'io.modelcontextprotocol/subscriptionId': 9}}, 9, True)" \
+        "the desktop stops under a listen: the server ends it with a completion, then notifications/cancelled for its id"
+t_done
