@@ -662,7 +662,7 @@ static int handle(struct mcp_server *s, const char *line, size_t len, const stru
                 goto done;
         }
         m = method_find(method->string);
-        if (era == ERA_MODERN && s->subs && streq(method->string, "subscriptions/listen"))
+        if (era == ERA_MODERN && s->subs && !h && streq(method->string, "subscriptions/listen"))
                 /* Answered by notifications while it is open, and by no result unless botdesk ends it. */
                 r = mcp_subs_listen(s->subs, id, params, out);
         else if (m && (m->flags & era)) {

@@ -12,6 +12,11 @@
  * the extension, through a runner that does no work: it finishes a task
  * whose arguments say "done" at once, and leaves the others working, so
  * that tasks/get, tasks/update and tasks/cancel meet every status.
+ * subscriptions/listen (subscriptions.h) runs through a runner that
+ * watches nothing and refuses the screen alone, so that its refusal is
+ * met too; a listen gets no line or one (its error, or the empty one's
+ * acknowledgment), and one whose id is "end" is ended by the server at
+ * once: a completion and a cancellation, each a line of JSON.
  */
 #undef NDEBUG
 #include <stdint.h>
@@ -87,6 +92,30 @@ static void task_stop(void *userdata, struct mcp_task *t) {
 
 static const struct mcp_task_runner runner = { .start = task_start, .stop = task_stop };
 
+static int sub_start(void *userdata, struct mcp_sub *sub) {
+        return sub->what == MCP_SUB_SCREEN ? -EIO : 0;
+}
+
+static void sub_stop(void *userdata, struct mcp_sub *sub) {
+}
+
+static const struct mcp_sub_runner sub_runner = { .start = sub_start, .stop = sub_stop };
+
+/* Every line of out[0..n) one of JSON. */
+static void check_lines(const char *out, size_t n) {
+        for (const char *q = out; q < out + n;) {
+                const char *nl = memchr(q, '\n', (size_t) (out + n - q));
+                struct json_value *v = NULL;
+
+                if (!nl)
+                        abort();
+                if (json_parse(q, (size_t) (nl - q), &v) == -EINVAL)
+                        abort();
+                json_value_free(v);
+                q = nl + 1;
+        }
+}
+
 /* The parsers behind tools: computer's and batch's actions, a member's input, a Gemini function call. */
 static const char schema[] = "{\"type\": \"object\"}";
 static const struct mcp_tool rows[] = {
@@ -99,12 +128,15 @@ static const struct mcp_tool rows[] = {
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         struct mcp_server s;
         struct mcp_tasks tasks;
+        struct mcp_subs subs;
         const char *p = (const char *) data, *end = p + size;
 
         mcp_space_fit(1440, 900, 1000, 1150000, &fuzz_space);
         mcp_server_init(&s, &backend, rows, ELEMENTSOF(rows), NULL);
         mcp_tasks_init(&tasks, &runner, NULL);
         s.tasks = &tasks;
+        mcp_subs_init(&subs, "fuzz", &sub_runner, NULL);
+        s.subs = &subs;
         while (p < end) {
                 const char *nl = memchr(p, '\n', (size_t) (end - p));
                 size_t len = nl ? (size_t) (nl - p) : (size_t) (end - p);
@@ -113,6 +145,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 size_t n = 0;
                 unsigned status = 0;
                 FILE *f = open_memstream(&out, &n);
+                /* A subscription's end is two lines: what a line that may end one writes is checked line by line. */
+                bool subs_line = memmem(p, len, "end", 3) != NULL;
 
                 if (!f)
                         return 0;
@@ -120,8 +154,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 struct mcp_http_headers h = { "2026-07-28", "tools/call", "computer" };
                 int k = len > 0 && p[0] == 'H' ? mcp_server_handle_http(&s, p + 1, len - 1, &h, f, &status)
                                                : mcp_server_handle(&s, p, len, f);
+                for (size_t i = 0; k != -ENOMEM && i < subs.n; i++)
+                        if (streq(subs.subs[i]->id, "\"end\"")) {
+                                mcp_subs_end(&subs, subs.subs[i], f, "The fuzzer ends it.");
+                                break;
+                        }
                 if (k == -ENOMEM) {
                         fclose(f);
+                        mcp_subs_done(&subs);
                         mcp_tasks_done(&tasks);
                         return 0;
                 }
@@ -130,7 +170,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 if (len > 0 && p[0] == 'H' &&
                     ((status != 200 && status != 202 && status != 400 && status != 404) || (n == 0) != (status == 202)))
                         abort();
-                if (n > 0) {
+                if (n > 0 && subs_line) {
+                        /* Lines of JSON, each whole. */
+                        check_lines(out, n);
+                } else if (n > 0) {
                         /* One line, and JSON. */
                         if (out[n - 1] != '\n' || memchr(out, '\n', n - 1))
                                 abort();
@@ -140,8 +183,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 }
                 p += len + (nl ? 1 : 0);
         }
-        if (tasks.n > MCP_TASKS_MAX)
+        if (tasks.n > MCP_TASKS_MAX || subs.n > MCP_SUBS_MAX)
                 abort();
+        mcp_subs_done(&subs);
         mcp_tasks_done(&tasks);
         return 0;
 }
