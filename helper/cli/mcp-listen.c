@@ -214,7 +214,9 @@ static int listen_loop(struct listener *l) {
         for (;;) {
                 struct pollfd p[2] = {
                         { .fd = l->ino, .events = POLLIN },
-                        { .fd = (l->what & (MCP_SUB_WINDOWS | MCP_SUB_SCREEN)) ? xfd : -1, .events = POLLIN },
+                        /* Read even for the lease alone: settle's DAMAGE comes all the same, and an X server
+                         * whose client reads nothing buffers for it without end. */
+                        { .fd = xfd, .events = POLLIN },
                 };
                 unsigned long long until = 0;
                 bool any = false, lease = false;

@@ -24,6 +24,7 @@ struct proc {
         int fd;                         /* the read end of its pipe */
         char *buf;                      /* a line not yet whole */
         size_t len, size;
+        bool acknowledged;              /* a line was copied: the first is the acknowledgment */
 };
 
 static int sub_start(void *userdata, struct mcp_sub *sub) {
@@ -104,6 +105,7 @@ static void copy_lines(struct proc *p, FILE *out) {
         if (!end)
                 return;
         n = (size_t) (end - p->buf) + 1;
+        p->acknowledged = true;
         fwrite(p->buf, 1, n, out);
         fflush(out);
         memmove(p->buf, p->buf + n, p->len - n);
@@ -140,5 +142,6 @@ void mcp_sub_pump(struct mcp_subs *ss, struct mcp_sub *sub, FILE *out) {
         }
         /* The process ended (or must): a half line of it is dropped, and the subscription ends as the server's. */
         log_debug("Subscription %s: %s", sub->id, why);
-        mcp_subs_end(ss, sub, out, why);
+        mcp_subs_end(ss, sub, out, p->acknowledged ? why : "Cannot watch the desktop (see the server's log).",
+                     p->acknowledged);
 }

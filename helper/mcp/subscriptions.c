@@ -203,10 +203,19 @@ static void message_end(struct json *j, FILE *out) {
         fflush(out);
 }
 
-void mcp_subs_end(struct mcp_subs *ss, struct mcp_sub *sub, FILE *out, const char *reason) {
+void mcp_subs_end(struct mcp_subs *ss, struct mcp_sub *sub, FILE *out, const char *reason, bool acknowledged) {
         struct json j;
         size_t i;
 
+        if (!acknowledged) {
+                struct json_value *id = NULL;
+
+                /* Never open: the listen failed, and nothing else of it is said. */
+                if (json_parse(sub->id, strlen(sub->id), &id) >= 0)
+                        jsonrpc_write_error(out, id, JSONRPC_INTERNAL_ERROR, reason);
+                json_value_free(id);
+                goto drop;
+        }
         /* The graceful end the spec asks for: the listen request's completion. */
         message_begin(&j, out);
         json_key(&j, "id");
@@ -230,6 +239,7 @@ void mcp_subs_end(struct mcp_subs *ss, struct mcp_sub *sub, FILE *out, const cha
         json_kv_string(&j, "reason", reason);
         json_object_end(&j);
         message_end(&j, out);
+drop:
         if (sub_find(ss, sub->id, &i))
                 sub_drop(ss, i);
 }

@@ -82,9 +82,13 @@ int mcp_subs_listen(struct mcp_subs *ss, const struct json_value *id, const stru
 /* notifications/cancelled's params: the subscription it names stopped and gone, without a word; others ignored. */
 void mcp_subs_cancelled(struct mcp_subs *ss, const struct json_value *params);
 
-/* The server ends sub on its own (its watch broke, the desktop went): the completion and the cancellation on out,
- * and sub stopped and freed. */
-void mcp_subs_end(struct mcp_subs *ss, struct mcp_sub *sub, FILE *out, const char *reason);
+/*
+ * The server ends sub on its own (its watch broke, the desktop went): once
+ * acknowledged, the completion and the cancellation on out; before, the
+ * listen request's error (-32603, reason), as for a watch that could not
+ * start. sub stopped and freed.
+ */
+void mcp_subs_end(struct mcp_subs *ss, struct mcp_sub *sub, FILE *out, const char *reason, bool acknowledged);
 
 /* The acknowledgment of sub, honouring what (a subset of sub->what), as one line on out. */
 void mcp_sub_write_ack(FILE *out, const struct mcp_sub *sub, const char *profile, unsigned what);

@@ -16,7 +16,9 @@
  * watches nothing and refuses the screen alone, so that its refusal is
  * met too; a listen gets no line or one (its error, or the empty one's
  * acknowledgment), and one whose id is "end" is ended by the server at
- * once: a completion and a cancellation, each a line of JSON.
+ * once: a completion and a cancellation when it watches the lease (taken
+ * as acknowledged), else the error of a watch that failed before its
+ * acknowledgment, each a line of JSON.
  */
 #undef NDEBUG
 #include <stdint.h>
@@ -156,7 +158,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                                                : mcp_server_handle(&s, p, len, f);
                 for (size_t i = 0; k != -ENOMEM && i < subs.n; i++)
                         if (streq(subs.subs[i]->id, "\"end\"")) {
-                                mcp_subs_end(&subs, subs.subs[i], f, "The fuzzer ends it.");
+                                mcp_subs_end(&subs, subs.subs[i], f, "The fuzzer ends it.", subs.subs[i]->what & MCP_SUB_LEASE);
                                 break;
                         }
                 if (k == -ENOMEM) {
