@@ -11,8 +11,9 @@
  * connection to the desktop (the server's X connection stays the server's:
  * a wait reading its events would steal those of the next action), and
  * answers it as a 2026 request without the extension would be answered,
- * on a pipe. The server's one loop polls standard input and every task's
- * pipe, so tasks/get answers while the waits go on; tasks/cancel and
+ * on a pipe. The server's one loop polls standard input, every task's
+ * pipe and every subscription's (mcp-subs.h), so tasks/get answers while
+ * the waits go on; tasks/cancel and
  * expiry kill the process (and, for ask_human, withdraw the request for
  * control as a declined hand-off does).
  */
