@@ -76,3 +76,12 @@ int cli_connect_desktop(const char *profile, const char *display, const char *xa
         }
         return EXIT_OK;
 }
+
+xcb_atom_t cli_intern_atom(xcb_connection_t *c, const char *name) {
+        xcb_intern_atom_reply_t *r = xcb_intern_atom_reply(c, xcb_intern_atom(c, false, (uint16_t) strlen(name), name),
+                                                           NULL);
+        xcb_atom_t atom = r ? r->atom : XCB_ATOM_NONE;
+
+        free(r);
+        return atom;
+}

@@ -46,6 +46,9 @@ struct cli_window_title {
  * window still there with its title, into *ret (n of them; free with
  * cli_window_titles_free()); *ret_wm whether a window manager publishes the
  * list. 0, -ENOMEM, -EIO. */
+/* name's atom on c, XCB_ATOM_NONE when the server does not answer. */
+xcb_atom_t cli_intern_atom(xcb_connection_t *c, const char *name);
+
 int cli_windows_titles(xcb_connection_t *c, xcb_window_t root, struct cli_window_title **ret, size_t *ret_n,
                        bool *ret_wm);
 void cli_window_titles_free(struct cli_window_title *t, size_t n);

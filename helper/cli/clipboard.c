@@ -11,15 +11,8 @@
 #include "clipboard.h"
 #include "clipboard-files.h"
 #include "lease-settled.h"
+#include "cli-desktop.h"
 #include "util.h"
-
-static xcb_atom_t intern(xcb_connection_t *c, const char *name) {
-        xcb_intern_atom_reply_t *r = xcb_intern_atom_reply(c, xcb_intern_atom(c, false, (uint16_t) strlen(name), name), NULL);
-        xcb_atom_t a = r ? r->atom : XCB_ATOM_NONE;
-
-        free(r);
-        return a;
-}
 
 /*
  * The next event for window w, bounded by deadline: its SelectionNotify (want
@@ -116,8 +109,8 @@ static int read_incr(xcb_connection_t *c, xcb_window_t w, xcb_atom_t prop, size_
 int clipboard_get(xcb_connection_t *c, xcb_window_t root, bool png, size_t max,
                   void (*other)(void *userdata, const xcb_generic_event_t *ev), void *userdata, uint8_t **ret,
                   size_t *ret_size) {
-        xcb_atom_t clipboard = intern(c, "CLIPBOARD"), target = intern(c, png ? "image/png" : "UTF8_STRING"),
-                   prop = intern(c, "BOTDESK_CLIPBOARD"), incr = intern(c, "INCR"), answer = XCB_ATOM_NONE;
+        xcb_atom_t clipboard = cli_intern_atom(c, "CLIPBOARD"), target = cli_intern_atom(c, png ? "image/png" : "UTF8_STRING"),
+                   prop = cli_intern_atom(c, "BOTDESK_CLIPBOARD"), incr = cli_intern_atom(c, "INCR"), answer = XCB_ATOM_NONE;
         unsigned long long deadline = now_usec() + CLIPBOARD_ANSWER_MS * 1000ull;
         const uint32_t events = XCB_EVENT_MASK_PROPERTY_CHANGE;
         xcb_window_t w = xcb_generate_id(c);

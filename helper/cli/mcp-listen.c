@@ -8,14 +8,12 @@
  * but the screen's throttle and settle's read-back.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/inotify.h>
-#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "agent.h"
@@ -25,6 +23,7 @@
 #include "lease.h"
 #include "lease-watch.h"
 #include "mcp-subs.h"
+#include "mcp-tasks.h"
 #include "subscriptions.h"
 #include "util.h"
 
@@ -125,15 +124,6 @@ static int windows_read(struct listener *l, bool say) {
         return 0;
 }
 
-static xcb_atom_t intern(xcb_connection_t *c, const char *name) {
-        xcb_intern_atom_reply_t *r = xcb_intern_atom_reply(c, xcb_intern_atom(c, false, (uint16_t) strlen(name), name),
-                                                           NULL);
-        xcb_atom_t atom = r ? r->atom : XCB_ATOM_NONE;
-
-        free(r);
-        return atom;
-}
-
 /* Everything watched before the first read, so that no change falls between the acknowledgment and the watch. */
 static int listener_setup(struct listener *l) {
         struct agent *a = l->a;
@@ -153,7 +143,7 @@ static int listener_setup(struct listener *l) {
 
                 /* The connection is this process's own: its root selection is nobody else's. */
                 xcb_change_window_attributes(a->conn, a->root, XCB_CW_EVENT_MASK, &mask);
-                l->client_list = intern(a->conn, "_NET_CLIENT_LIST");
+                l->client_list = cli_intern_atom(a->conn, "_NET_CLIENT_LIST");
                 if (windows_read(l, false) < 0)
                         return -EIO;
         }
@@ -263,18 +253,9 @@ static int listen_loop(struct listener *l) {
 _noreturn_ void mcp_listen_child(const char *profile, const struct mcp_sub *sub, int fd, pid_t server) {
         struct agent a = {};
         struct listener l = { .a = &a, .sub = sub, .what = sub->what, .ino = -EBADF };
-        sigset_t none;
-        int null, r;
+        int r;
 
-        sigemptyset(&none);
-        (void) sigprocmask(SIG_SETMASK, &none, NULL);
-        /* Nothing of a subscription outlives the server that answers for it. */
-        if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != server)
-                _exit(EXIT_FAILED);
-        /* The protocol's stream is the server's alone: the pipe is this process's only way to it. */
-        null = open("/dev/null", O_RDWR | O_CLOEXEC);
-        if (null < 0 || dup2(null, STDIN_FILENO) < 0 || dup2(null, STDOUT_FILENO) < 0)
-                _exit(EXIT_FAILED);
+        mcp_child_begin(server);
         /* A server gone mid-line: the write fails rather than the signal killing us unsaid. */
         (void) signal(SIGPIPE, SIG_IGN);
         l.out = fdopen(fd, "w");

@@ -81,22 +81,28 @@ static char *task_request(const char *tool, const struct json_value *params) {
 }
 
 /* The task's process: its own connection to the desktop, the one answer on fd, then gone. */
-static _noreturn_ void task_child(const char *profile, const char *request, int fd, pid_t server) {
-        struct mcp_server s;
-        struct agent a = {};
+void mcp_child_begin(pid_t server) {
         sigset_t none;
-        FILE *f;
-        int null, r;
+        int null;
 
         sigemptyset(&none);
         (void) sigprocmask(SIG_SETMASK, &none, NULL);
-        /* Nothing of a task outlives the server that answers for it. */
+        /* Nothing of a task or a subscription outlives the server that answers for it. */
         if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != server)
                 _exit(EXIT_FAILED);
-        /* The protocol's stream is the server's alone. */
+        /* The protocol's stream is the server's alone: the child's pipe is its only way to it. */
         null = open("/dev/null", O_RDWR | O_CLOEXEC);
         if (null < 0 || dup2(null, STDIN_FILENO) < 0 || dup2(null, STDOUT_FILENO) < 0)
                 _exit(EXIT_FAILED);
+}
+
+static _noreturn_ void task_child(const char *profile, const char *request, int fd, pid_t server) {
+        struct mcp_server s;
+        struct agent a = {};
+        FILE *f;
+        int r;
+
+        mcp_child_begin(server);
         if (agent_open(&a, profile) != EXIT_OK)
                 _exit(EXIT_FAILED);
         f = fdopen(fd, "w");
@@ -205,18 +211,6 @@ static char *internal_error(const char *message) {
         return TAKE_PTR(text);
 }
 
-static char *value_text(const struct json_value *v) {
-        _cleanup_free_ char *text = NULL;
-        struct json_mem m;
-
-        if (json_mem_open(&m) < 0)
-                return NULL;
-        json_value_write(&m.j, v);
-        if (json_mem_close(&m, &text) < 0)
-                return NULL;
-        return TAKE_PTR(text);
-}
-
 /* The process is done: its answer, a JSON-RPC response, made the task's outcome. */
 static void task_end(struct mcp_task *t, bool cut) {
         struct run *run = t->run;
@@ -227,9 +221,9 @@ static void task_end(struct mcp_task *t, bool cut) {
         reap(run->pid, &status);
         if (!cut && run->len > 0 && json_parse(run->buf, run->len, &answer) >= 0 && (v = json_get(answer, "result")) &&
             v->type == JSON_OBJECT)
-                mcp_task_finish(t, MCP_TASK_COMPLETED, value_text(v), strdup("Done."));
+                mcp_task_finish(t, MCP_TASK_COMPLETED, json_value_text(v), strdup("Done."));
         else if (!cut && answer && (v = json_get(answer, "error")) && v->type == JSON_OBJECT)
-                mcp_task_finish(t, MCP_TASK_FAILED, value_text(v),
+                mcp_task_finish(t, MCP_TASK_FAILED, json_value_text(v),
                                 strdup(json_member_string(v, "message") ?: "The call failed."));
         else {
                 const char *why = cut ? "The task's answer was too long or could not be read."

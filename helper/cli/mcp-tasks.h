@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #pragma once
 
+#include <sys/types.h>
+
 #include "agent.h"
 #include "jsonrpc.h"
 #include "server.h"
@@ -24,3 +26,7 @@
  * exit code.
  */
 int mcp_serve_stdio(struct agent *a, struct jsonrpc_reader *rd, struct mcp_server *s);
+
+/* The start of a task's or a subscription's process, forked from server: signals unblocked, killed with the
+ * server, standard input and output /dev/null. Returns only when all of that holds. */
+void mcp_child_begin(pid_t server);

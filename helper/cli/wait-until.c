@@ -118,15 +118,6 @@ struct windows {
         size_t n_watched;
 };
 
-static xcb_atom_t intern(xcb_connection_t *c, const char *name) {
-        xcb_intern_atom_reply_t *r = xcb_intern_atom_reply(c, xcb_intern_atom(c, false, (uint16_t) strlen(name), name),
-                                                           NULL);
-        xcb_atom_t a = r ? r->atom : XCB_ATOM_NONE;
-
-        free(r);
-        return a;
-}
-
 static bool watched(const struct windows *w, xcb_window_t id) {
         for (size_t i = 0; i < w->n_watched; i++)
                 if (w->watched[i] == id)
@@ -309,8 +300,8 @@ int wait_until(const struct wait_target *t, const struct wait_condition *c, unsi
                 uint32_t mask = root_mask | (attrs ? attrs->your_event_mask : 0);
 
                 xcb_change_window_attributes(t->conn, t->root, XCB_CW_EVENT_MASK, &mask);
-                w.client_list = intern(t->conn, "_NET_CLIENT_LIST");
-                w.net_wm_name = intern(t->conn, "_NET_WM_NAME");
+                w.client_list = cli_intern_atom(t->conn, "_NET_CLIENT_LIST");
+                w.net_wm_name = cli_intern_atom(t->conn, "_NET_WM_NAME");
         }
 
         for (;;) {

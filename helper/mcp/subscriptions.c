@@ -44,18 +44,6 @@ void mcp_subs_done(struct mcp_subs *ss) {
                 sub_drop(ss, ss->n - 1);
 }
 
-static char *value_text(const struct json_value *v) {
-        _cleanup_free_ char *text = NULL;
-        struct json_mem m;
-
-        if (json_mem_open(&m) < 0)
-                return NULL;
-        json_value_write(&m.j, v);
-        if (json_mem_close(&m, &text) < 0)
-                return NULL;
-        return TAKE_PTR(text);
-}
-
 /* Which MCP_SUB_* uri names (one of this profile's), or 0. */
 static unsigned resource_of(const struct mcp_subs *ss, const char *uri) {
         const char *rest = startswith(uri, "botdesk://");
@@ -132,7 +120,7 @@ int mcp_subs_listen(struct mcp_subs *ss, const struct json_value *id, const stru
         sub = calloc(1, sizeof *sub);
         if (!sub)
                 return -ENOMEM;
-        sub->id = value_text(id);
+        sub->id = json_value_text(id);
         sub->what = what;
         if (!sub->id) {
                 sub_free(sub);
@@ -179,7 +167,7 @@ void mcp_subs_cancelled(struct mcp_subs *ss, const struct json_value *params) {
 
         if (!rid || (rid->type != JSON_STRING && rid->type != JSON_NUMBER))
                 return;
-        id = value_text(rid);
+        id = json_value_text(rid);
         /* Out of memory, the subscription stays: the next cancellation, or the end of input, ends it. */
         if (id && sub_find(ss, id, &i))
                 sub_drop(ss, i);

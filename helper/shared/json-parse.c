@@ -426,6 +426,18 @@ void json_value_write(struct json *j, const struct json_value *v) {
         }
 }
 
+char *json_value_text(const struct json_value *v) {
+        _cleanup_free_ char *text = NULL;
+        struct json_mem m;
+
+        if (json_mem_open(&m) < 0)
+                return NULL;
+        json_value_write(&m.j, v);
+        if (json_mem_close(&m, &text) < 0)
+                return NULL;
+        return TAKE_PTR(text);
+}
+
 const char *json_member_string(const struct json_value *v, const char *key) {
         const struct json_value *m = v ? json_get(v, key) : NULL;
 

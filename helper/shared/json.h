@@ -102,3 +102,5 @@ const char *json_member_string(const struct json_value *v, const char *key);
 bool json_member_int(const struct json_value *v, const char *key, long long min, long long max, long long *ret);
 /* The value written back as JSON (the id of a request echoed in its response). */
 void json_value_write(struct json *j, const struct json_value *v);
+/* v written as JSON text: a new string, or NULL on ENOMEM. */
+char *json_value_text(const struct json_value *v);
