@@ -14,6 +14,7 @@
 #include "jsonrpc.h"
 #include "log.h"
 #include "mcp-subs.h"
+#include "mcp-tasks.h"
 #include "util.h"
 
 /* A notification is a URI and a window list: a line this long is a process gone wrong. */
@@ -31,44 +32,22 @@ static int sub_start(void *userdata, struct mcp_sub *sub) {
         struct agent *a = userdata;
         struct proc *p;
         pid_t server = getpid();
-        int fds[2];
 
         p = calloc(1, sizeof *p);
         if (!p)
                 return -ENOMEM;
-        if (pipe2(fds, O_CLOEXEC) < 0) {
-                int r = negative_errno();
-
-                free(p);
-                return r;
-        }
-        /* Or what stdout holds would be written twice, once by the child. */
-        fflush(stdout);
-        fflush(stderr);
-        p->pid = fork();
+        p->pid = mcp_child_fork(&p->fd);
         if (p->pid < 0) {
-                int r = negative_errno();
+                int r = p->pid;
 
-                safe_close(fds[0]);
-                safe_close(fds[1]);
                 free(p);
                 return r;
         }
-        if (p->pid == 0) {
-                safe_close(fds[0]);
-                mcp_listen_child(a->profile, sub, fds[1], server);
-        }
-        safe_close(fds[1]);
-        p->fd = fds[0];
-        (void) fcntl(p->fd, F_SETFL, O_NONBLOCK);
+        if (p->pid == 0)
+                mcp_listen_child(a->profile, sub, p->fd, server);
         sub->run = p;
         log_debug("Subscription %s runs as process %d.", sub->id, (int) p->pid);
         return 0;
-}
-
-static void reap(pid_t pid) {
-        while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-                ;
 }
 
 static void sub_stop(void *userdata, struct mcp_sub *sub) {
@@ -78,7 +57,7 @@ static void sub_stop(void *userdata, struct mcp_sub *sub) {
                 return;
         /* A watch has nothing to finish; what it wrote and we did not copy goes with the pipe. */
         (void) kill(p->pid, SIGKILL);
-        reap(p->pid);
+        mcp_child_reap(p->pid, NULL);
         safe_close(p->fd);
         free(p->buf);
         free(p);

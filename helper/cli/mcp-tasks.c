@@ -96,6 +96,34 @@ void mcp_child_begin(pid_t server) {
                 _exit(EXIT_FAILED);
 }
 
+pid_t mcp_child_fork(int *ret_fd) {
+        int p[2];
+        pid_t pid;
+
+        if (pipe2(p, O_CLOEXEC) < 0)
+                return negative_errno();
+        /* Or what stdout holds would be written twice, once by the child. */
+        fflush(stdout);
+        fflush(stderr);
+        pid = fork();
+        if (pid < 0) {
+                int r = negative_errno();
+
+                safe_close(p[0]);
+                safe_close(p[1]);
+                return r;
+        }
+        if (pid == 0) {
+                safe_close(p[0]);
+                *ret_fd = p[1];
+                return 0;
+        }
+        safe_close(p[1]);
+        *ret_fd = p[0];
+        (void) fcntl(*ret_fd, F_SETFL, O_NONBLOCK);
+        return pid;
+}
+
 static _noreturn_ void task_child(const char *profile, const char *request, int fd, pid_t server) {
         struct mcp_server s;
         struct agent a = {};
@@ -122,44 +150,27 @@ static int task_start(void *userdata, struct mcp_task *t, const struct json_valu
         _cleanup_free_ char *request = task_request(t->tool, params);
         struct run *run;
         pid_t server = getpid();
-        int p[2];
 
         if (!request)
                 return -ENOMEM;
         run = calloc(1, sizeof *run);
         if (!run)
                 return -ENOMEM;
-        if (pipe2(p, O_CLOEXEC) < 0) {
-                int r = negative_errno();
-
-                free(run);
-                return r;
-        }
-        /* Or what stdout holds would be written twice, once by the child. */
-        fflush(stdout);
-        fflush(stderr);
-        run->pid = fork();
+        run->pid = mcp_child_fork(&run->fd);
         if (run->pid < 0) {
-                int r = negative_errno();
+                int r = run->pid;
 
-                safe_close(p[0]);
-                safe_close(p[1]);
                 free(run);
                 return r;
         }
-        if (run->pid == 0) {
-                safe_close(p[0]);
-                task_child(h->a->profile, request, p[1], server);
-        }
-        safe_close(p[1]);
-        run->fd = p[0];
-        (void) fcntl(run->fd, F_SETFL, O_NONBLOCK);
+        if (run->pid == 0)
+                task_child(h->a->profile, request, run->fd, server);
         t->run = run;
         log_debug("Task %s: %s runs as process %d.", t->id, t->tool, (int) run->pid);
         return 0;
 }
 
-static void reap(pid_t pid, int *ret_status) {
+void mcp_child_reap(pid_t pid, int *ret_status) {
         int status = 0;
 
         while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
@@ -184,7 +195,7 @@ static void task_stop(void *userdata, struct mcp_task *t) {
                 return;
         /* A wait has nothing to finish: the X server frees what its connection held. */
         (void) kill(run->pid, SIGKILL);
-        reap(run->pid, NULL);
+        mcp_child_reap(run->pid, NULL);
         t->run = run_free(run);
         withdraw_ask(h, t);
         log_debug("Task %s (%s) stopped.", t->id, t->tool);
@@ -218,7 +229,7 @@ static void task_end(struct mcp_task *t, bool cut) {
         const struct json_value *v;
         int status;
 
-        reap(run->pid, &status);
+        mcp_child_reap(run->pid, &status);
         if (!cut && run->len > 0 && json_parse(run->buf, run->len, &answer) >= 0 && (v = json_get(answer, "result")) &&
             v->type == JSON_OBJECT)
                 mcp_task_finish(t, MCP_TASK_COMPLETED, json_value_text(v), strdup("Done."));

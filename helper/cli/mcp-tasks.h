@@ -30,3 +30,10 @@ int mcp_serve_stdio(struct agent *a, struct jsonrpc_reader *rd, struct mcp_serve
 /* The start of a task's or a subscription's process, forked from server: signals unblocked, killed with the
  * server, standard input and output /dev/null. Returns only when all of that holds. */
 void mcp_child_begin(pid_t server);
+
+/* A child of the server with a pipe to it: in the server, the child's pid and the pipe's read end (non-blocking);
+ * in the child, 0 and the write end; -errno when either could not be made. */
+pid_t mcp_child_fork(int *ret_fd);
+
+/* The child's end waited for (EINTR retried), its status into *ret_status unless NULL. */
+void mcp_child_reap(pid_t pid, int *ret_status);
