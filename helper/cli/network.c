@@ -107,7 +107,7 @@ int network_override_write(int runtime_fd, const struct network_texts *t) {
         return envfile_write_at(runtime_fd, NETWORK_OVERRIDE, env);
 }
 
-int network_judge(const char *profile, const struct bd_config *c, const struct network_texts *t, bool standalone,
+int network_judge(const char *profile, const struct bd_config *c, const struct network_texts *t,
                   struct net_policy *ret) {
         _cleanup_(net_policy_done) struct net_policy p = {};
         _cleanup_free_ char *problem = NULL;
@@ -128,13 +128,6 @@ int network_judge(const char *profile, const struct bd_config *c, const struct n
                           "for desktops it runs here.", profile, c->remote ? "remote =" : "placement = exec");
                 return EXIT_REFUSED;
         }
-        if (standalone) {
-                log_error("Desktop %s would start standalone (no systemd user manager answers), where nothing "
-                          "enforces [network] mode = %s%s: botdesk enforces a network policy through systemd's IP "
-                          "firewall on the desktop's unit. Standalone, only mode = open without deny runs.",
-                          profile, net_mode_to_string(p.mode), p.deny.n_cidrs ? " with deny" : "");
-                return EXIT_REFUSED;
-        }
 fine:
         if (net_policy_wants_proxy(&p)) {
                 p.proxy = true;
@@ -145,6 +138,16 @@ fine:
                 p = (struct net_policy) {};
         }
         return EXIT_OK;
+}
+
+int network_standalone_check(const char *profile, const struct net_policy *p) {
+        if (!net_policy_restricts(p))
+                return EXIT_OK;
+        log_error("Desktop %s would start standalone (no systemd user manager answers), where nothing "
+                  "enforces [network] mode = %s%s: botdesk enforces a network policy through systemd's IP "
+                  "firewall on the desktop's unit. Standalone, only mode = open without deny runs.",
+                  profile, net_mode_to_string(p->mode), p->deny.n_cidrs ? " with deny" : "");
+        return EXIT_REFUSED;
 }
 
 static void words_json(struct json *j, const char *key, const char *text) {

@@ -32,12 +32,16 @@ int network_texts_read(const char *profile, const struct bd_config *c, int runti
 int network_override_write(int runtime_fd, const struct network_texts *t);
 
 /*
- * Whether profile's desktop may start with policy t where it would run
- * (standalone: no systemd manager to enforce it), said on stderr: EXIT_OK
- * with *ret parsed, EXIT_REFUSED for what botdesk cannot enforce there.
+ * Policy t of profile parsed, said on stderr: EXIT_OK with *ret (the
+ * proxy's address set when allow names domains), EXIT_USAGE for a bad
+ * text, EXIT_REFUSED where botdesk cannot enforce it (placed, remote).
  */
-int network_judge(const char *profile, const struct bd_config *c, const struct network_texts *t, bool standalone,
+int network_judge(const char *profile, const struct bd_config *c, const struct network_texts *t,
                   struct net_policy *ret);
+
+/* A start without a systemd manager (standalone), where nothing enforces a policy that restricts: EXIT_OK, or
+ * EXIT_REFUSED said. */
+int network_standalone_check(const char *profile, const struct net_policy *p);
 
 /* "network": {"mode", "allow": [...], "deny": [...]}, and with a proxy
  * "proxy": {"address", "running", "refused", "last_refused"} */

@@ -107,7 +107,7 @@ static int set_policy(const struct cli_args *a, const char *profile, const struc
                           "while it runs (change [network] and restart it).", profile, st->placement ?: "elsewhere");
                 return EXIT_REFUSED;
         }
-        r = network_judge(profile, cfg, t, false, &p);
+        r = network_judge(profile, cfg, t, &p);
         if (r != EXIT_OK)
                 return r;
         r = paths_for_profile(profile, &paths);

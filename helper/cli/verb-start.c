@@ -137,8 +137,7 @@ static int start_desktop(const struct cli_args *a, const char *profile, struct b
         /* The configuration's policy: what `network set` gave an earlier run ends with it. */
         if (network_texts_read(profile, c, -EBADF, &net_texts) < 0)
                 return log_oom(), EXIT_FAILED;
-        standalone = launch_standalone_forced() || unit_bus_open(&bus) < 0;
-        r = network_judge(profile, c, &net_texts, standalone, &net);
+        r = network_judge(profile, c, &net_texts, &net);
         if (r != EXIT_OK)
                 return r;
         /* An earlier run's live policy and proxy end with it. */
@@ -149,6 +148,9 @@ static int start_desktop(const struct cli_args *a, const char *profile, struct b
         /* A spare started with no policy of this profile's: not one to hand a restricted desktop. */
         if (c->spares > 0 && !net_policy_restricts(&net) && adopt_spare(profile, dirfd, progress))
                 goto started;
+        standalone = launch_standalone_forced() || unit_bus_open(&bus) < 0;
+        if (standalone && (r = network_standalone_check(profile, &net)) != EXIT_OK)
+                return r;
         if (!standalone) {
                 r = launch_unit_start(a->timeout, progress, bus, profile, dirfd, &lock, &net);
                 if (r < 0)
