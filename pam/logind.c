@@ -31,12 +31,9 @@ bool logind_running(void) {
         return sd_booted() > 0 && access("/run/systemd/seats/", F_OK) >= 0;
 }
 
-/*
- * A private connection to the system bus whose socket is above fd 2 (a PAM
- * application may call us with stdio closed, and a bus on fd 1 would get the
- * application's output). The caller closes it with sd_bus_flush_close_unref.
- */
-static int bus_open_system(sd_bus **ret) {
+/* Above fd 2: a PAM application may call us with stdio closed, and a bus on fd 1 would get the
+ * application's output. */
+int bus_open_system(sd_bus **ret) {
         _cleanup_close_ int fd = -EBADF;
         sd_bus *bus = NULL;
         int r;

@@ -15,6 +15,7 @@
 
 #include <security/pam_ext.h>
 #include <security/pam_modules.h>
+#include <systemd/sd-bus.h>
 
 #define DEFAULT_RUNDIR "/run/botdesk"
 #define SYSTEM_BUS_SOCKET "/run/dbus/system_bus_socket"
@@ -26,6 +27,7 @@
 
 struct args {
         bool debug;
+        bool network;           /* the stack's second line, after pam_systemd: the scope's firewall alone */
         const char *config;
         const char *rundir;
 };
@@ -45,6 +47,19 @@ struct args {
                 pam_syslog((pamh), (level), __VA_ARGS__);               \
                 _e_ < 0 ? _e_ : -_e_;                                   \
         })
+
+struct bd_config;
+
+/* profile's configuration from the system files (or config=), its errors logged: 0, -EINVAL, -ENOMEM. */
+int pam_config_load(pam_handle_t *pamh, const struct args *a, const char *profile, struct bd_config *ret);
+
+/* A private connection to the system bus above fd 2 (logind.c); close it with sd_bus_flush_close_unref. */
+int bus_open_system(sd_bus **ret);
+
+/* The network step (network.c): [network] of profile as systemd's IP firewall of the session's scope,
+ * which pam_systemd made. Logs and returns what went wrong; the helper's own probe refuses a desktop
+ * whose policy is not in force, so a failure here never fails the session. */
+int session_network_apply(pam_handle_t *pamh, const struct args *a, const char *profile);
 
 /* A logind session id: short, alphanumeric. */
 bool session_id_valid(const char *id);

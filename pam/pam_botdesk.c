@@ -66,6 +66,8 @@ static void parse_args(pam_handle_t *pamh, int argc, const char **argv, struct a
 
                 if (streq(argv[i], "debug"))
                         a->debug = true;
+                else if (streq(argv[i], "network"))
+                        a->network = true;
                 else if ((v = startswith(argv[i], "config=")) && v[0] == '/')
                         a->config = v;
                 else if ((v = startswith(argv[i], "rundir=")) && v[0] == '/')
@@ -102,6 +104,35 @@ static int dir_ensure_private(const char *path) {
         if (st.st_uid != geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH)))
                 return -EPERM;
         return 0;
+}
+
+int pam_config_load(pam_handle_t *pamh, const struct args *a, const char *profile, struct bd_config *ret) {
+        struct config_errors errs = {};
+        const struct config_sources src = {
+                .system_path = a->config,
+                /* No config=: the system files where the build put them,
+                 * whatever BOTDESK_CONFIG the caller's environment has. */
+                .sysconf_dir = a->config ? NULL : CONFIG_SYSCONF_DIR,
+                .user_path = "", /* host-wide decisions: no user file */
+                .root_context = true,
+        };
+        int r;
+
+        r = config_load(ret, profile, &src, &errs);
+        if (r >= 0) {
+                config_errors_done(&errs);
+                return 0;
+        }
+        for (size_t i = 0; i < errs.n; i++) {
+                _cleanup_free_ char *t = config_error_text(&errs.items[i]);
+
+                pam_syslog(pamh, LOG_ERR, "%s", t ?: errs.items[i].message);
+        }
+        if (errs.n == 0)
+                log_errno_pam(pamh, LOG_ERR, r, "Cannot load %s: %m", a->config ?: CONFIG_SYSTEM_FILES);
+        pam_syslog(pamh, LOG_ERR, "Refusing botdesk session %s: the configuration has errors.", profile);
+        config_errors_done(&errs);
+        return r == -ENOMEM ? r : -EINVAL;
 }
 
 /* ---- open --------------------------------------------------------------------------------- */
@@ -238,15 +269,6 @@ static int open_session(pam_handle_t *pamh, const struct args *a, const char *pr
         _cleanup_free_ char *resdir = NULL;
         _cleanup_free_ struct session_data *data = NULL;
         _cleanup_close_ int lock_fd = -EBADF;
-        struct config_errors errs = {};
-        const struct config_sources src = {
-                .system_path = a->config,
-                /* No config=: the system files where the build put them,
-                 * whatever BOTDESK_CONFIG the caller's environment has. */
-                .sysconf_dir = a->config ? NULL : CONFIG_SYSCONF_DIR,
-                .user_path = "", /* host-wide decisions: no user file */
-                .root_context = true,
-        };
         const char *where = a->config ?: CONFIG_SYSTEM_FILES;
         struct reservation mine = {};
         const struct passwd *pw;
@@ -277,20 +299,9 @@ static int open_session(pam_handle_t *pamh, const struct args *a, const char *pr
                 return -ESRCH;
         }
 
-        r = config_load(&c, profile, &src, &errs);
-        if (r < 0) {
-                for (size_t i = 0; i < errs.n; i++) {
-                        _cleanup_free_ char *t = config_error_text(&errs.items[i]);
-
-                        pam_syslog(pamh, LOG_ERR, "%s", t ?: errs.items[i].message);
-                }
-                if (errs.n == 0)
-                        log_errno_pam(pamh, LOG_ERR, r, "Cannot load %s: %m", where);
-                pam_syslog(pamh, LOG_ERR, "Refusing botdesk session %s: the configuration has errors.", profile);
-                config_errors_done(&errs);
-                return r == -ENOMEM ? r : -EINVAL;
-        }
-        config_errors_done(&errs);
+        r = pam_config_load(pamh, a, profile, &c);
+        if (r < 0)
+                return r;
 
         if (c.user && !streq(c.user, user) && !streq(c.user, pw->pw_name)) {
                 pam_syslog(pamh, LOG_ERR, "Profile %s belongs to user %s (user = in [profile.%s] of %s), refusing a session for %s.",
@@ -468,6 +479,8 @@ PAM_EXTERN int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc, cons
                 log_debug_pam(&a, pamh, "No BOTDESK_PROFILE in the PAM environment: not a botdesk session.");
                 return PAM_IGNORE;
         }
+        if (a.network)
+                return session_network_apply(pamh, &a, profile) < 0 ? PAM_IGNORE : PAM_SUCCESS;
         return pam_code(open_session(pamh, &a, profile));
 }
 
@@ -480,6 +493,8 @@ PAM_EXTERN int pam_sm_close_session(pam_handle_t *pamh, int flags, int argc, con
         int r;
 
         parse_args(pamh, argc, argv, &a);
+        if (a.network)
+                return PAM_IGNORE; /* the scope goes with the session: nothing to undo, and the first line reaps */
         if (pam_get_data(pamh, DATA_NAME, &data) != PAM_SUCCESS || !data) {
                 _cleanup_free_ char *resdir = NULL;
                 struct reservation res = {};

@@ -17,6 +17,7 @@
 #include "lease.h"
 #include "record.h"
 #include "log.h"
+#include "network.h"
 #include "profile.h"
 #include "spawn.h"
 #include "unit.h"
@@ -28,6 +29,32 @@
 static void journal_exec_args(struct json *j, const struct journal_redact *redact, const void *userdata) {
         /* Arguments carry secrets as typed text does (a token, a password): redacted alike. */
         journal_argv_fields(j, userdata, redact);
+}
+
+/*
+ * The logind tier's desktop lives in its session's scope, which only root may join: a command started
+ * here would run beside it, outside the IP firewall of its network policy. Refused rather than let out.
+ */
+static int refuse_outside_policy(const char *profile, const struct bd_config *c, int dirfd,
+                                 const struct helper_record *rec) {
+        _cleanup_(network_texts_done) struct network_texts t = {};
+        _cleanup_(net_policy_done) struct net_policy p = {};
+        _cleanup_free_ char *problem = NULL;
+        int r;
+
+        if (!rec->placement || !streq(rec->placement, "session"))
+                return EXIT_OK;
+        r = network_texts_read(profile, c, dirfd, &t);
+        if (r >= 0)
+                r = net_policy_parse(t.mode, t.allow, t.deny, &p, &problem);
+        if (r == -ENOMEM)
+                return log_oom(), EXIT_FAILED;
+        if (r >= 0 && !net_policy_restricts(&p))
+                return EXIT_OK;
+        log_error("Desktop %s runs in a logind session's scope, which a command of botdesk exec cannot join, so its "
+                  "[network] policy would not hold for the command: refused. Start programs from the desktop "
+                  "itself, or run the profile under the user manager (botdesk start).", profile);
+        return EXIT_REFUSED;
 }
 
 int verb_exec(const struct cli_args *a) {
@@ -57,6 +84,9 @@ int verb_exec(const struct cli_args *a) {
                 return r;
         if (cli_action_admit(dirfd, profile, "exec", a->json, &admitted) != EXIT_OK)
                 return EXIT_REFUSED;
+        r = refuse_outside_policy(profile, c, dirfd, &rec);
+        if (r != EXIT_OK)
+                return r;
         activity_stamp(dirfd);
         /* The argv, never the output; recorded (and its frame asked for)
          * before this process joins the desktop and becomes CMD. */

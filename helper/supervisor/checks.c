@@ -113,7 +113,15 @@ static int check_network(struct supervisor *s) {
         }
         if (!net_policy_restricts(&p))
                 return 0;
-        /* Names are reached through the desktop's proxy, which botdesk starts beside the unit (network-proxy.h). */
+        /* Names are reached through the desktop's proxy, which `botdesk start` starts beside the unit
+         * (network-proxy.h); the logind tier's unit is started by systemctl, with no proxy. */
+        if (net_policy_wants_proxy(&p) && s->reserved_display >= 0) {
+                supervisor_fail(s, HELPER_EXIT_REFUSED,
+                                "[network] allow names domains, which need botdesk's filtering proxy, and the logind "
+                                "tier runs none: list address ranges only for profile %s, or run it with "
+                                "`botdesk start`.", s->profile);
+                return -EPERM;
+        }
         if (net_policy_wants_proxy(&p)) {
                 uint8_t a[4];
 
@@ -135,13 +143,22 @@ static int check_network(struct supervisor *s) {
                          net_mode_to_string(p.mode));
                 return 0;
         }
-        supervisor_fail(s, HELPER_EXIT_REFUSED,
-                        "[network] mode = %s is not enforced on this desktop (a datagram to %u.%u.%u.%u went out: %s): "
-                        "its unit has no IPAddressDeny= of botdesk's (start it with `botdesk start %s`), or its "
-                        "manager cannot attach systemd's IP firewall (a user manager without CAP_NET_ADMIN and "
-                        "CAP_BPF cannot; standalone nothing can).",
-                        net_mode_to_string(p.mode), probe[0], probe[1], probe[2], probe[3],
-                        r < 0 ? strerror(-r) : "sent", s->profile);
+        if (s->reserved_display >= 0)
+                supervisor_fail(s, HELPER_EXIT_REFUSED,
+                                "[network] mode = %s is not enforced on this desktop (a datagram to %u.%u.%u.%u went "
+                                "out: %s): its session's scope has no IP firewall; the PAM stack sets it with "
+                                "\"session optional pam_botdesk.so network\" after pam_systemd.so (see the journal "
+                                "for what it said).",
+                                net_mode_to_string(p.mode), probe[0], probe[1], probe[2], probe[3],
+                                r < 0 ? strerror(-r) : "sent");
+        else
+                supervisor_fail(s, HELPER_EXIT_REFUSED,
+                                "[network] mode = %s is not enforced on this desktop (a datagram to %u.%u.%u.%u went "
+                                "out: %s): its unit has no IPAddressDeny= of botdesk's (start it with `botdesk start "
+                                "%s`), or its manager cannot attach systemd's IP firewall (a user manager without "
+                                "CAP_NET_ADMIN and CAP_BPF cannot, so use the logind tier; standalone nothing can).",
+                                net_mode_to_string(p.mode), probe[0], probe[1], probe[2], probe[3],
+                                r < 0 ? strerror(-r) : "sent", s->profile);
         return -EPERM;
 }
 

@@ -186,3 +186,39 @@ browser_round() {
         fi
         rm -rf -- "${dir:?}"
 }
+
+# net_serve LOG ADDRESS PORT: a TCP service outside any desktop that answers "hi" to each
+# connection; its pid joins NET_SERVERS (the script kills them), "listening" goes to LOG.
+NET_SERVERS=()
+net_serve() {
+        python3 -c '
+import socket, sys
+fam = socket.AF_INET6 if ":" in sys.argv[1] else socket.AF_INET
+s = socket.socket(fam, socket.SOCK_STREAM)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind((sys.argv[1], int(sys.argv[2])))
+s.listen(16)
+print("listening", flush=True)
+while True:
+    c, _ = s.accept()
+    c.sendall(b"hi\n")
+    c.close()' "$2" "$3" >"$1" 2>&1 &
+        NET_SERVERS+=($!)
+}
+# net_wait_listening LOG: until net_serve's service says it listens, at most 10 s.
+net_wait_listening() {
+        local d
+        d=$(deadline_in 10)
+        until grep -q listening "$1" 2>/dev/null || past "$d"; do sleep 0.05; done
+}
+# net_reach PROFILE ADDRESS PORT: from inside the desktop, "hi" when the service answered, else
+# why not. A packet the firewall drops is never answered: 2 s without an answer is "unreachable".
+net_reach() {
+        timeout 20 botdesk exec "$1" -- python3 -c '
+import socket, sys
+try:
+    s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=2)
+    print(s.recv(16).decode().strip())
+except OSError as e:
+    print("unreachable:", e)' "$2" "$3" 2>&1
+}

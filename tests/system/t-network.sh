@@ -14,11 +14,10 @@
 P=net
 U=botdesk@$P.service
 S=$(mktemp -d /tmp/t-network.XXXX)
-SERVERS=()
 cleanup() {
         timeout 60 botdesk stop $P >/dev/null 2>&1
         local p
-        for p in "${SERVERS[@]}"; do kill "$p" 2>/dev/null; done
+        for p in "${NET_SERVERS[@]}"; do kill "$p" 2>/dev/null; done
         [ -n "$S" ] && [ -d "$S" ] && rm -rf -- "${S:?}"
         rm -f -- "$HOME/.config/botdesk/botdesk.ini"
         t_cleanup
@@ -27,42 +26,14 @@ trap cleanup EXIT
 track $U
 
 # Three TCP services outside the desktop: two loopback addresses and ::1.
-serve() { # serve ADDRESS PORT: a listener that answers "hi" to each connection
-        python3 -c '
-import socket, sys
-fam = socket.AF_INET6 if ":" in sys.argv[1] else socket.AF_INET
-s = socket.socket(fam, socket.SOCK_STREAM)
-s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind((sys.argv[1], int(sys.argv[2])))
-s.listen(16)
-print("listening", flush=True)
-while True:
-    c, _ = s.accept()
-    c.sendall(b"hi\n")
-    c.close()' "$1" "$2" >"$S/serve-$2" 2>&1 &
-        SERVERS+=($!)
-}
-serve 127.0.0.2 8081
-serve 127.0.0.3 8082
-serve ::1 8083
+net_serve "$S/serve-8081" 127.0.0.2 8081
+net_serve "$S/serve-8082" 127.0.0.3 8082
+net_serve "$S/serve-8083" ::1 8083
 for port in 8081 8082 8083; do
-        d=$(deadline_in 10)
-        until grep -q listening "$S/serve-$port" 2>/dev/null || past "$d"; do sleep 0.05; done
+        net_wait_listening "$S/serve-$port"
         check "the service on port $port listens (waited at most 10 s)" grep -q listening "$S/serve-$port"
 done
-
-# reach ADDRESS PORT: from inside the desktop: "hi" when the service answered, else why not.
-# A packet the firewall drops is never answered: 2 s without an answer is "unreachable".
-reach() {
-        timeout 20 botdesk exec $P -- python3 -c '
-import socket, sys
-fam = socket.AF_INET6 if ":" in sys.argv[1] else socket.AF_INET
-try:
-    s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=2)
-    print(s.recv(16).decode().strip())
-except OSError as e:
-    print("unreachable:", e)' "$1" "$2" 2>&1
-}
+reach() { net_reach $P "$@"; }
 
 mkdir -p "$HOME/.config/botdesk"
 printf '[profile.%s]\nmode = offline\n' $P >"$HOME/.config/botdesk/botdesk.ini"
@@ -108,7 +79,7 @@ pass $? "botdesk stop $P" "$out"
 grep -q ' allowed.test' /etc/hosts || echo '127.0.0.5 allowed.test other.test' >>/etc/hosts
 mkdir -p "$S/www" && echo hello >"$S/www/hello.txt"
 python3 -m http.server 8085 --bind 127.0.0.5 --directory "$S/www" >"$S/http.log" 2>&1 &
-SERVERS+=($!)
+NET_SERVERS+=($!)
 d=$(deadline_in 10)
 until python3 -c 'import socket; socket.create_connection(("127.0.0.5", 8085), timeout=1)' 2>/dev/null || past "$d"; do
         sleep 0.1

@@ -9,7 +9,7 @@
 #   supervisor  anything but cli, web, generator
 #   cli         anything but supervisor, generator
 #   generator   shared, systemd
-#   pam/        shared and alloc only
+#   pam/        shared, alloc and systemd (its network step sets unit properties)
 # no source lies loose in helper/, and no C file under helper/, pam/ or
 # tests/ is over 700 lines (a file does one thing); the CLI's verbs read
 # their words through the one table (helper/cli/verb-table.c): no verb-*.c
@@ -35,7 +35,7 @@ declare -A allowed=(
         [supervisor]="shared alloc systemd desktop control supervisor"
         [cli]="shared alloc systemd desktop control web mcp cli"
         [generator]="shared systemd generator"
-        [pam]="shared alloc"
+        [pam]="shared alloc systemd"
 )
 # Which part a header lives in (a folder inside a part, such as
 # shared/config/, belongs to that part).
