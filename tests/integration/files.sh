@@ -10,13 +10,14 @@
 # under a human's control nothing is read or written; the journal has each
 # transfer's path, size and SHA-256, never its content; a finished download
 # (a browser's partial name renamed) is reported, and a wait for one ends
-# when it appears. The clipboard carries PNG images both ways, over MCP and
+# when it appears, also when Chromium on the desktop downloads a local file. The clipboard carries PNG images both ways, over MCP and
 # the CLI. Band 390.
 . "$(dirname "$0")/lib.sh"
 bd_init fil 390
 bd_need_xserver
 [ -n "$PY" ] || t_skip_all "python3 not installed"
 bd_need sha256sum
+bd_need_browser
 bd_config
 P=$(bd_profile a)
 H=$XDG_STATE_HOME/botdesk/$P
@@ -180,6 +181,29 @@ files downloads --since "$(json 'd["cursor"]' <dl2.json)" --timeout 1 >/dev/null
 t_is "$?" 1 "downloads --timeout 1 with nothing new: 1"
 r=$(mcp_call downloads "{\"since\": \"$cursor\"}")
 t_is "$(mcp_text <<<"$r" | json '[f["name"] for f in d["files"]]')" "['b.zip']" "MCP downloads reports it too"
+
+# A real browser's download: Chromium on the desktop's screen opens a local server's archive, which it
+# saves into the desktop's Downloads (as NAME.crdownload, then renamed); the wait ends when it is done.
+mkdir -p "$BD_T/www" && head -c 200000 /dev/urandom >"$BD_T/www/data.zip"
+"$PY" -c 'import functools, http.server, sys
+h = functools.partial(http.server.SimpleHTTPRequestHandler, directory=sys.argv[1])
+s = http.server.ThreadingHTTPServer(("127.0.0.1", 0), h)
+print(s.server_address[1], flush=True)
+s.serve_forever()' "$BD_T/www" >"$BD_T/out/www.port" 2>"$BD_T/out/www.err" &
+bd_own_pid $!
+t_ok "a local HTTP server listens (waited up to 10 s)" wait_for 10 test -s "$BD_T/out/www.port"
+cursor=$(files downloads | json 'd["cursor"]')
+timeout 90 "$BOTDESK" exec "$P" -- "$CHROMIUM" --no-sandbox --disable-gpu --no-first-run --no-default-browser-check \
+        --disable-background-networking --disable-component-update --disable-sync --user-data-dir="$BD_T/chromium" \
+        "http://127.0.0.1:$(head -n1 "$BD_T/out/www.port")/data.zip" >"$BD_T/out/chromium.out" 2>&1 &
+browser=$!
+bd_own_pid "$browser"
+files downloads --since "$cursor" --timeout 40 >dl3.json
+t_is "$?" 0 "downloads --timeout returns when Chromium's download is done (waited up to 40 s)"
+t_is "$(json '[(f["name"], f["size"]) for f in d["files"]]' <dl3.json)" "[('data.zip', 200000)]" "... naming the file and its size"
+t_ok "... which is the server's, byte for byte" cmp "$H/Downloads/data.zip" "$BD_T/www/data.zip"
+kill "$browser" 2>/dev/null
+t_ok "Chromium ends on SIGTERM to its pid (waited up to 20 s)" wait_for 20 bash -c "! kill -0 $browser 2>/dev/null"
 
 # ---- the clipboard's images, both ways ----------------------------------------------------------------
 # png W H R G B FILE: a real PNG of one colour.
