@@ -14,10 +14,12 @@
 #include "cli-remote.h"
 #include "config.h"
 #include "envfile.h"
+#include "json.h"
 #include "log.h"
 #include "nearest.h"
 #include "util.h"
 #include "verb-table.h"
+#include "x11-verbs.h"
 
 /* The option of verb that word names exactly, or for an abbrev verb the
  * one whose name it begins, as getopt_long (--js: --json; -1 for two). */
@@ -412,7 +414,70 @@ static int parse_epoch(char **words) {
         return taken;
 }
 
+/* The words a --json error object's "code" says, by exit status (botdesk(1), JSON OUTPUT). */
+static const char *error_code(int status) {
+        switch (status) {
+        case EXIT_FAILED:
+                return "failed";
+        case EXIT_USAGE:
+                return "usage";
+        case EXIT_REFUSED:
+                return "refused";
+        case EXIT_NOT_RUNNING:
+                return "not_running";
+        case 126:
+                return "cannot_execute";
+        case 127:
+                return "not_found";
+        default:
+                return "failed";
+        }
+}
+
+/* {"error": {"code", "message", "exit"}} on stdout: a failure a program reads with the same parser as
+ * an answer. The message is the first error said on stderr. */
+static void print_error_object(int status) {
+        const char *message = log_first_error() ?: x11_verb_first_error();
+        struct json j;
+
+        json_init(&j, stdout);
+        json_object_begin(&j);
+        json_key(&j, "error");
+        json_object_begin(&j);
+        json_kv_string(&j, "code", error_code(status));
+        json_kv_string(&j, "message", message ?: "See the message on standard error.");
+        json_kv_int(&j, "exit", status);
+        json_object_end(&j);
+        json_object_end(&j);
+        putchar('\n');
+}
+
+/* --json among the words before "--" (which an unparsed command line may still hold). */
+static bool json_asked(int argc, char **argv) {
+        for (int i = 1; i < argc && !streq(argv[i], "--"); i++)
+                if (streq(argv[i], "--json"))
+                        return true;
+        return false;
+}
+
+static int run(int argc, char **argv, struct cli_args *ret_args, bool *ret_remote);
+
 int main(int argc, char **argv) {
+        struct cli_args a = {};
+        bool remote = false;
+        int r;
+
+        log_setup("botdesk");
+        log_keep_first_error();
+        r = run(argc, argv, &a, &remote);
+        /* A verb run elsewhere answered through the far side's botdesk, which had --json too. */
+        if (r != EXIT_OK && (a.json || json_asked(argc, argv)) && !remote && !json_stdout_used() &&
+            !x11_verb_json_stdout_used())
+                print_error_object(r);
+        return r;
+}
+
+static int run(int argc, char **argv, struct cli_args *ret_args, bool *ret_remote) {
         enum { OPT_VERSION = 0x100 };
         /* Before the verb only these; every other option follows the verb
          * (each verb knows its own), and is parsed below. */
@@ -423,7 +488,7 @@ int main(int argc, char **argv) {
         };
         /* A verb outside the table: judged as one with the common options. */
         static const struct verb unknown = { .options = OPTS_COMMON };
-        struct cli_args a = {};
+        struct cli_args *a = ret_args;
         _cleanup_(config_done) struct bd_config config = {};
         bool config_read = false;
         _cleanup_free_ char **words = NULL;
@@ -433,7 +498,6 @@ int main(int argc, char **argv) {
         const char *verb, *near;
         int c, r;
 
-        log_setup("botdesk");
         /* "+": stop at the first non-option so that exec's command keeps its own options. */
         opterr = 0;
         while ((c = getopt_long(argc, argv, "+h", options, NULL)) >= 0) {
@@ -452,7 +516,7 @@ int main(int argc, char **argv) {
         verb = argv[optind++];
         v = verb_find(verb);
         n = (size_t) (argc - optind) + 1;
-        a.operands = operands = calloc(n, sizeof *operands);
+        a->operands = operands = calloc(n, sizeof *operands);
         if (!operands)
                 return log_oom(), EXIT_FAILED;
         /* The words of the table's verbs are judged here, before a profile
@@ -469,20 +533,21 @@ int main(int argc, char **argv) {
                         if (parse_epoch(words) < 0)
                                 return EXIT_USAGE;
                 }
-                r = parse_args(v, verb, words ?: argv + optind, &a);
+                r = parse_args(v, verb, words ?: argv + optind, a);
                 if (r != EXIT_OK)
                         return r;
-                if (a.help)
+                if (a->help)
                         return cli_verb_usage(verb);
         }
         /* A profile placed elsewhere (placement = exec) runs the verb there. */
         c = remote_dispatch(verb, argv + optind, &config, &config_read);
+        *ret_remote = c >= 0;
         if (c >= 0)
                 return c;
         if (config_read)
-                a.config = &config;
+                a->config = &config;
         if (!v) {
-                r = parse_args(&unknown, verb, argv + optind, &a);
+                r = parse_args(&unknown, verb, argv + optind, a);
                 if (r != EXIT_OK)
                         return r;
                 near = verb_nearest(verb);
@@ -490,5 +555,5 @@ int main(int argc, char **argv) {
                           strempty(near), near ? "?)" : "");
                 return EXIT_USAGE;
         }
-        return v->run(&a);
+        return v->run(a);
 }

@@ -6,6 +6,7 @@
 #include "botdesk-config.h"
 #include "cli.h"
 #include "verbs.h"
+#include "json.h"
 #include "log.h"
 #include "util.h"
 #include "x11-verbs.h"
@@ -36,6 +37,7 @@ int cli_verb_usage(const char *verb) {
 
 static void setup(const struct x11_host *host) {
         log_setup(host->program);
+        log_keep_first_error();
         host_start_on_demand = host->start_on_demand;
         host_verb_usage_to = host->verb_usage_to;
         cli_epoch_pin_set(host->epoch_pin);
@@ -52,4 +54,6 @@ const struct x11_verbs botdesk_x11_verbs = {
         .version = BOTDESK_VERSION,
         .setup = setup,
         .lookup_args = lookup_args,
+        .first_error = log_first_error,
+        .json_stdout_used = json_stdout_used,
 };

@@ -67,6 +67,9 @@ static void module_setup(const struct x11_verbs *m) {
         });
 }
 
+/* The module whose verb ran: asked afterwards what it said. */
+static const struct x11_verbs *ran;
+
 int x11_verb_run_args(const struct cli_args *a) {
         const struct x11_verbs *m = module_load(a->verb);
         x11_args_fn run;
@@ -77,5 +80,14 @@ int x11_verb_run_args(const struct cli_args *a) {
         if (!run)
                 return -ENOENT;
         module_setup(m);
+        ran = m;
         return run(a);
+}
+
+const char *x11_verb_first_error(void) {
+        return ran ? ran->first_error() : NULL;
+}
+
+bool x11_verb_json_stdout_used(void) {
+        return ran && ran->json_stdout_used();
 }

@@ -14,7 +14,7 @@
 #define X11_VERBS_MODULE "botdesk-x11.so"
 #define X11_VERBS_SYMBOL "botdesk_x11_verbs"
 /* Bumped whenever the struct below changes. */
-#define X11_VERBS_ABI 7u
+#define X11_VERBS_ABI 8u
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -38,6 +38,10 @@ struct x11_verbs {
         void (*setup)(const struct x11_host *host);
         /* The verb called name, or NULL. */
         x11_args_fn (*lookup_args)(const char *name);
+        /* The module's own copies of the logging and JSON state, for the CLI's --json error object
+         * (cli/main.c): the first error it said, and whether it answered in JSON on stdout. */
+        const char *(*first_error)(void);
+        bool (*json_stdout_used)(void);
 };
 
 /* The input verbs by name (x11-verbs-input.c): the real ones, or the
@@ -52,3 +56,7 @@ x11_args_fn x11_input_args_verb(const char *name);
  * (x11-verbs-fallback.c).
  */
 int x11_verb_run_args(const struct cli_args *a);
+
+/* What the module that ran a verb said (NULL, false when none ran, or the verbs are linked in). */
+const char *x11_verb_first_error(void);
+bool x11_verb_json_stdout_used(void);

@@ -5,9 +5,18 @@
 #include "json.h"
 #include "util.h"
 
+/* Whether anything began a JSON text on stdout: the CLI's answer to --json was given (json.h). */
+static bool stdout_used;
+
 void json_init(struct json *j, FILE *f) {
         *j = (struct json) { .f = f };
         j->first[0] = true;
+        if (f == stdout)
+                stdout_used = true;
+}
+
+bool json_stdout_used(void) {
+        return stdout_used;
 }
 
 int json_mem_open(struct json_mem *m) {

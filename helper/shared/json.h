@@ -20,6 +20,9 @@ struct json {
 };
 
 void json_init(struct json *j, FILE *f);
+/* Whether a JSON text was begun on stdout in this process: a command that failed with --json prints its
+ * error object only when it gave no other answer there (cli/main.c). */
+bool json_stdout_used(void);
 void json_object_begin(struct json *j);
 void json_object_end(struct json *j);
 void json_array_begin(struct json *j);

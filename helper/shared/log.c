@@ -10,6 +10,9 @@
 static const char *log_program = "botdesk";
 static int log_max_level = LOG_INFO;
 static bool log_prefix_priority;
+/* The first error said, kept for a --json error object (log_keep_first_error()). */
+static bool log_keep;
+static char log_first[512];
 
 bool journal_stream_matches(const char *value, const struct stat *st) {
         _cleanup_free_ char *dev = NULL;
@@ -49,6 +52,14 @@ int log_get_max_level(void) {
         return log_max_level;
 }
 
+void log_keep_first_error(void) {
+        log_keep = true;
+}
+
+const char *log_first_error(void) {
+        return log_first[0] ? log_first : NULL;
+}
+
 int log_full_errno(int level, int error, const char *fmt, ...) {
         int saved = errno;
         va_list ap;
@@ -65,6 +76,14 @@ int log_full_errno(int level, int error, const char *fmt, ...) {
         /* %m in fmt should name the error we were given, not a stale errno. */
         errno = error;
         va_start(ap, fmt);
+        if (log_keep && level <= LOG_ERR && !log_first[0]) {
+                va_list copy;
+
+                va_copy(copy, ap);
+                (void) vsnprintf(log_first, sizeof log_first, fmt, copy);
+                va_end(copy);
+                errno = error;
+        }
         vfprintf(stderr, fmt, ap);
         va_end(ap);
         fputc('\n', stderr);

@@ -21,6 +21,11 @@ bool journal_stream_matches(const char *value, const struct stat *st);
 void log_set_max_level(int level);
 int log_get_max_level(void);
 
+/* From now on keep the first message of level LOG_ERR or worse (its first 511 bytes), which
+ * log_first_error() returns (NULL before one): the CLI's --json error object says it. */
+void log_keep_first_error(void);
+const char *log_first_error(void);
+
 /* Returns -abs(error) so that callers can write `return log_error_errno(r, ...)`. */
 int log_full_errno(int level, int error, const char *fmt, ...) _printf_(3, 4);
 

@@ -219,7 +219,8 @@ revisions() {
         "$BOTDESK" thumbnail "$Q" --json --since-revision "not-a-revision" >"$O/bad.json" 2>"$O/bad.err"
         t_is "$?" 2 "a malformed --since-revision on a running desktop is a usage error (exit 2)"
         t_match "$(cat "$O/bad.err")" "RUN\.HASH, 12 and 16 lowercase hex digits" "... that names the valid form"
-        t_is "$(wc -c <"$O/bad.json")" 0 "... and prints nothing"
+        t_is "$("$PY" -c 'import json,sys; e = json.load(sys.stdin)["error"]; print(e["code"], e["exit"])' <"$O/bad.json")" \
+                "usage 2" "... and, with --json, no picture: only the error object, code usage"
 
         # The same pixels after a restart are another run: never "unchanged".
         bd_stop "$Q"

@@ -29,12 +29,33 @@ run() {
         err=$(cat "$scratch/err")
 }
 
-# expect RC MESSAGE ARGS...: botdesk ARGS exits RC and says exactly MESSAGE, one line, nothing on stdout.
+# json_in ARGS...: --json (or a prefix of it getopt would take, --js) among ARGS before "--".
+json_in() {
+        local w
+        for w in "$@"; do
+                [ "$w" = -- ] && return 1
+                [[ ${#w} -ge 4 && --json == "$w"* ]] && return 0
+        done
+        return 1
+}
+# stdout_for RC MESSAGE ARGS...: what a failure prints on stdout: nothing, or with --json the error object
+# {"error": {"code", "message", "exit"}} whose code the exit status names (botdesk(1), JSON OUTPUT).
+stdout_for() {
+        local rc=$1 msg=$2
+        shift 2
+        json_in "$@" || return 0
+        python3 -c 'import json, sys
+codes = {"1": "failed", "2": "usage", "3": "refused", "4": "not_running"}
+print(json.dumps({"error": {"code": codes[sys.argv[1]], "message": sys.argv[2], "exit": int(sys.argv[1])}}, ensure_ascii=False))' "$rc" "$msg"
+}
+
+# expect RC MESSAGE ARGS...: botdesk ARGS exits RC and says exactly MESSAGE, one line; on stdout nothing, or
+# with --json the error object saying the same.
 expect() {
         local want_rc=$1 want=$2
         shift 2
         run "$@"
-        if [ "$rc" = "$want_rc" ] && [ "$err" = "botdesk: $want" ] && [ -z "$out" ]; then
+        if [ "$rc" = "$want_rc" ] && [ "$err" = "botdesk: $want" ] && [ "$out" = "$(stdout_for "$want_rc" "$want" "$@")" ]; then
                 ok "botdesk $* exits $want_rc: $want"
         else
                 not_ok "botdesk $* exits $want_rc: $want" "exit $rc" "stderr: $err" "stdout: $out"
@@ -71,6 +92,14 @@ run --version
 expect 2 'Unknown command "frobnicate"; see botdesk --help.' frobnicate
 expect 2 'Unknown command "frobnicate"; see botdesk --help.' frobnicate p --json
 expect 2 'Unknown option --bogus for frobnicate; see botdesk --help.' frobnicate p --bogus
+run stauts p --json
+[ "$rc" = 2 ] && [ "$(python3 -c 'import json,sys; e = json.loads(sys.stdin.read())["error"]; print(e["code"], e["exit"], "did you mean status" in e["message"])' <<<"$out")" = "usage 2 True" ] &&
+        ok "with --json a misspelt verb also prints {\"error\": {\"code\": \"usage\", \"exit\": 2, ...}} naming the nearest" ||
+        not_ok "with --json a misspelt verb also prints the error object" "exit $rc" "stdout: $out"
+run thumbnail p --json
+[ "$rc" = 4 ] && [ "$out" = "$(stdout_for 4 "Desktop p is not running; start it with: botdesk start p" --json)" ] &&
+        ok "a verb of the X module (thumbnail) that fails with --json prints the error object with the module's message" ||
+        not_ok "a verb of the X module (thumbnail) that fails with --json prints the error object" "exit $rc" "stdout: $out" "stderr: $err"
 expect 2 'Unknown option --bogus before the verb; options follow it: botdesk VERB PROFILE [OPTIONS] (botdesk --help lists them).' --bogus
 expect 2 'Unknown option -x before the verb; options follow it: botdesk VERB PROFILE [OPTIONS] (botdesk --help lists them).' -x start p
 for v in start stop restart status list env exec lease rfb watch lookup doctor install config; do
@@ -265,7 +294,7 @@ expect_input_usage() { # MESSAGE ARGS...: input ARGS says MESSAGE, then its usag
                 ok "botdesk input $* says: $want, then the usage, exit 2 # skip a build without input"
                 return
         fi
-        [ "$rc" = 2 ] && [ -z "$out" ] && [ "$err" = "botdesk: $want"$'\n'"$input_usage" ] &&
+        [ "$rc" = 2 ] && [ "$out" = "$(stdout_for 2 "$want" "$@")" ] && [ "$err" = "botdesk: $want"$'\n'"$input_usage" ] &&
                 ok "botdesk input $* says: $want, then the usage, exit 2" ||
                 not_ok "botdesk input $* says: $want, then the usage, exit 2" "exit $rc" "stderr: $err" "stdout: $out"
 }
