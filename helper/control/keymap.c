@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <errno.h>
+#include <string.h>
 #include <strings.h>
 #include <xkbcommon/xkbcommon.h>
 
 #include "keymap.h"
+#include "utf8.h"
 #include "util.h"
 
 /* Names people and agent tool schemas use for keys whose keysym name differs. */
@@ -24,33 +27,12 @@ static const struct {
 };
 
 int utf8_next(const char *s, uint32_t *ret_cp) {
-        const unsigned char *p = (const unsigned char *) s;
-        uint32_t cp, min;
-        int len;
+        size_t n;
 
-        if (p[0] == 0)
+        if (s[0] == 0)
                 return 0;
-        if (p[0] < 0x80) {
-                *ret_cp = p[0];
-                return 1;
-        }
-        if (p[0] >= 0xc2 && p[0] <= 0xdf)
-                len = 2, cp = p[0] & 0x1f, min = 0x80;
-        else if (p[0] >= 0xe0 && p[0] <= 0xef)
-                len = 3, cp = p[0] & 0x0f, min = 0x800;
-        else if (p[0] >= 0xf0 && p[0] <= 0xf4)
-                len = 4, cp = p[0] & 0x07, min = 0x10000;
-        else
-                return -EILSEQ;
-        for (int i = 1; i < len; i++) {
-                if ((p[i] & 0xc0) != 0x80)
-                        return -EILSEQ;
-                cp = cp << 6 | (p[i] & 0x3f);
-        }
-        if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-                return -EILSEQ;
-        *ret_cp = cp;
-        return len;
+        n = utf8_decode((const uint8_t *) s, (const uint8_t *) s + strnlen(s, 4), ret_cp);
+        return n > 0 ? (int) n : -EILSEQ;
 }
 
 uint32_t keysym_for_char(uint32_t cp) {

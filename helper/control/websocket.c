@@ -5,6 +5,7 @@
 #include <nettle/base64.h>
 #include <nettle/sha1.h>
 
+#include "utf8.h"
 #include "websocket.h"
 
 enum {
@@ -43,38 +44,6 @@ bool ws_close_code_valid(uint16_t code) {
         if (code >= 1007 && code <= 1014)
                 return true;
         return code >= 3000 && code <= 4999;
-}
-
-bool ws_utf8_valid(const uint8_t *s, size_t n) {
-        for (size_t i = 0; i < n;) {
-                uint8_t c = s[i];
-                size_t k;
-                uint32_t cp, min;
-
-                if (c < 0x80) {
-                        i++;
-                        continue;
-                }
-                if ((c & 0xe0) == 0xc0)
-                        k = 1, cp = c & 0x1f, min = 0x80;
-                else if ((c & 0xf0) == 0xe0)
-                        k = 2, cp = c & 0x0f, min = 0x800;
-                else if ((c & 0xf8) == 0xf0)
-                        k = 3, cp = c & 0x07, min = 0x10000;
-                else
-                        return false;
-                if (n - i <= k)
-                        return false;
-                for (size_t j = 1; j <= k; j++) {
-                        if ((s[i + j] & 0xc0) != 0x80)
-                                return false;
-                        cp = cp << 6 | (s[i + j] & 0x3f);
-                }
-                if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-                        return false;
-                i += k + 1;
-        }
-        return true;
 }
 
 /* The frame header is complete: check it against the rules and the state. */
@@ -177,7 +146,7 @@ static int control_done(struct ws_parser *p, struct ws_event *ev) {
                         ev->code = (uint16_t) (p->control[0] << 8 | p->control[1]);
                         if (!ws_close_code_valid(ev->code))
                                 return fail(p, WS_CLOSE_PROTOCOL, "a close code no endpoint may send");
-                        if (!ws_utf8_valid(p->control + 2, n - 2))
+                        if (!utf8_valid(p->control + 2, n - 2))
                                 return fail(p, WS_CLOSE_INVALID_PAYLOAD, "a close reason that is not UTF-8");
                         /* UTF-8 without NUL bytes is what a C string can carry; cut at one otherwise. */
                         memcpy(ev->reason, p->control + 2, n - 2);

@@ -123,9 +123,6 @@ uint16_t ws_parser_error(const struct ws_parser *p, const char **ret_text);
 /* Whether code may appear in a close frame on the wire (RFC 6455 7.4). */
 bool ws_close_code_valid(uint16_t code);
 
-/* Whether s[0..n) is well-formed UTF-8 (no surrogates, no overlongs). */
-bool ws_utf8_valid(const uint8_t *s, size_t n);
-
 /*
  * Write the header of an unmasked server frame (FIN set) of the given opcode
  * and payload size into out (WS_HEADER_MAX bytes); returns its length.

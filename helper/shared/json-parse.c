@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "utf8.h"
 #include "util.h"
 
 struct parser {
@@ -94,34 +95,6 @@ static size_t utf8_put(char *out, unsigned cp) {
         return 4;
 }
 
-/* Length of the valid UTF-8 sequence at p (before end), 0 when invalid. */
-static size_t utf8_len(const unsigned char *p, const unsigned char *end) {
-        unsigned cp;
-        size_t n;
-
-        if (p[0] < 0x80)
-                return 1;
-        if ((p[0] & 0xe0) == 0xc0)
-                n = 2, cp = p[0] & 0x1f;
-        else if ((p[0] & 0xf0) == 0xe0)
-                n = 3, cp = p[0] & 0x0f;
-        else if ((p[0] & 0xf8) == 0xf0)
-                n = 4, cp = p[0] & 0x07;
-        else
-                return 0;
-        if ((size_t) (end - p) < n)
-                return 0;
-        for (size_t i = 1; i < n; i++) {
-                if ((p[i] & 0xc0) != 0x80)
-                        return 0;
-                cp = (cp << 6) | (p[i] & 0x3f);
-        }
-        if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-            (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-                return 0;
-        return n;
-}
-
 /* At the opening quote: the decoded string, new, in *ret. */
 static int parse_string(struct parser *ps, char **ret) {
         const char *start = ++ps->p;
@@ -148,7 +121,7 @@ static int parse_string(struct parser *ps, char **ret) {
                 if (c < 0x20)
                         goto bad;
                 if (c != '\\') {
-                        n = utf8_len((const unsigned char *) ps->p, (const unsigned char *) ps->end);
+                        n = utf8_decode((const uint8_t *) ps->p, (const uint8_t *) ps->end, NULL);
                         if (n == 0)
                                 goto bad;
                         memcpy(o, ps->p, n);

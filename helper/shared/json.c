@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "json.h"
+#include "utf8.h"
 #include "util.h"
 
 /* Whether anything began a JSON text on stdout: the CLI's answer to --json was given (json.h). */
@@ -83,33 +84,6 @@ void json_array_end(struct json *j) {
         json_close(j, ']');
 }
 
-/* Length of a valid UTF-8 sequence at s, or 0 if invalid. */
-static size_t utf8_valid_length(const unsigned char *s) {
-        size_t n;
-        unsigned cp;
-
-        if (s[0] < 0x80)
-                return 1;
-        if ((s[0] & 0xe0) == 0xc0)
-                n = 2, cp = s[0] & 0x1f;
-        else if ((s[0] & 0xf0) == 0xe0)
-                n = 3, cp = s[0] & 0x0f;
-        else if ((s[0] & 0xf8) == 0xf0)
-                n = 4, cp = s[0] & 0x07;
-        else
-                return 0;
-        for (size_t i = 1; i < n; i++) {
-                if ((s[i] & 0xc0) != 0x80)
-                        return 0;
-                cp = (cp << 6) | (s[i] & 0x3f);
-        }
-        /* Reject overlong forms, surrogates and values beyond Unicode. */
-        if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-            (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-                return 0;
-        return n;
-}
-
 static void json_write_string(FILE *f, const char *s) {
         const unsigned char *p = (const unsigned char *) s;
 
@@ -156,7 +130,7 @@ static void json_write_string(FILE *f, const char *s) {
                         p++;
                         continue;
                 }
-                n = utf8_valid_length(p);
+                n = utf8_decode(p, p + strnlen((const char *) p, 4), NULL);
                 if (n == 0) {
                         fputs("\\ufffd", f);
                         p++;

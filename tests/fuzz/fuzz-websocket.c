@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "utf8.h"
 #include "websocket.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -96,7 +97,7 @@ static void run(uint8_t *buf, size_t n, const size_t *pieces, size_t n_pieces, u
                         case WS_EVENT_CLOSE:
                                 if (ev.code != WS_CLOSE_NO_STATUS && !ws_close_code_valid(ev.code))
                                         abort();
-                                if (!ws_utf8_valid((const uint8_t *) ev.reason, strlen(ev.reason)))
+                                if (!utf8_valid((const uint8_t *) ev.reason, strlen(ev.reason)))
                                         abort();
                                 t->code = ev.code;
                                 note(t, 'C');

@@ -11,6 +11,7 @@
 
 #include "tap.h"
 #include "util.h"
+#include "utf8.h"
 #include "websocket.h"
 
 #define BIG (1 << 16)
@@ -265,12 +266,12 @@ static void test_close_forms(void) {
         longr[123] = (char) 0xa9;
         longr[199] = 0;
         n = ws_close_frame(1000, longr, out);
-        tap_ok(n == 4 + 122 && ws_utf8_valid(out + 4, n - 4), "a long reason is cut to fit, never inside a character");
+        tap_ok(n == 4 + 122 && utf8_valid(out + 4, n - 4), "a long reason is cut to fit, never inside a character");
 
-        tap_ok(ws_utf8_valid((const uint8_t *) "\xf0\x9f\x96\xa5", 4), "UTF-8: a four-byte character is valid");
-        tap_ok(!ws_utf8_valid((const uint8_t *) "\xc0\x80", 2), "UTF-8: an overlong NUL is not");
-        tap_ok(!ws_utf8_valid((const uint8_t *) "\xf4\x90\x80\x80", 4), "UTF-8: above U+10FFFF is not");
-        tap_ok(!ws_utf8_valid((const uint8_t *) "\xe2\x82", 2), "UTF-8: a truncated sequence is not");
+        tap_ok(utf8_valid((const uint8_t *) "\xf0\x9f\x96\xa5", 4), "UTF-8: a four-byte character is valid");
+        tap_ok(!utf8_valid((const uint8_t *) "\xc0\x80", 2), "UTF-8: an overlong NUL is not");
+        tap_ok(!utf8_valid((const uint8_t *) "\xf4\x90\x80\x80", 4), "UTF-8: above U+10FFFF is not");
+        tap_ok(!utf8_valid((const uint8_t *) "\xe2\x82", 2), "UTF-8: a truncated sequence is not");
 }
 
 /* A text endpoint's messages, whole, each ended by the event that says so: "msg1|msg2|" with the error code. */
