@@ -5,7 +5,9 @@
  * root window scaled to fit a box, as PNG or JPEG, to a file (atomically),
  * to stdout, or as a data: URL; with --json, one line that also says the
  * screen's revision (screen-revision.h), and with --since-revision only
- * that the screen is unchanged when it is, with no picture made.
+ * that the screen is unchanged when it is, with no picture made. Refused
+ * or voided by the lease, --json's line is the gate's own ("suppressed",
+ * cli.h), so an agent reads one shape from every verb that looks or acts.
  *
  * A profile that fronts a VNC server botdesk did not start (remote =) has
  * no X server here: its picture is the server's framebuffer, read over
@@ -287,7 +289,7 @@ static int remote_thumbnail(const struct cli_args *args, const struct thumbnail_
         /* Its runtime dir holds its lease, as a local desktop's does. */
         if (cli_open_profile(o->profile, &p, &dirfd) < 0)
                 return EXIT_FAILED;
-        r = cli_action_admit(dirfd, o->profile, "thumbnail", false, &admitted);
+        r = cli_action_admit(dirfd, o->profile, "thumbnail", o->json, &admitted);
         if (r != EXIT_OK)
                 return r;
         if (o->output) {
@@ -323,7 +325,7 @@ static int remote_thumbnail(const struct cli_args *args, const struct thumbnail_
                 return log_oom(), EXIT_FAILED;
 
         /* A picture read across a takeover may show what the human typed: never written. */
-        r = cli_action_done(dirfd, o->profile, "thumbnail", &admitted, false);
+        r = cli_action_done(dirfd, o->profile, "thumbnail", &admitted, o->json);
         cli_journal_record(o->profile, &(const struct cli_journal_action) {
                 .action = "thumbnail", .admitted = &admitted, .config = args->config,
                 .result = r == EXIT_OK ? "ok" : "suppressed",
@@ -377,7 +379,7 @@ int verb_thumbnail(const struct cli_args *args) {
         if (r != EXIT_OK)
                 return r;
 
-        r = cli_action_admit(dirfd, o.profile, "thumbnail", false, &admitted);
+        r = cli_action_admit(dirfd, o.profile, "thumbnail", o.json, &admitted);
         if (r != EXIT_OK)
                 return r;
 
@@ -458,7 +460,7 @@ int verb_thumbnail(const struct cli_args *args) {
 
 done:
         /* A screen grabbed across a takeover may show what the human typed: never written. */
-        r = cli_action_done(dirfd, o.profile, "thumbnail", &admitted, false);
+        r = cli_action_done(dirfd, o.profile, "thumbnail", &admitted, o.json);
         cli_journal_record(o.profile, &(const struct cli_journal_action) {
                 .action = "thumbnail", .admitted = &admitted, .config = args->config,
                 .result = r == EXIT_OK ? "ok" : "suppressed",

@@ -204,8 +204,9 @@ int verb_browser(const struct cli_args *a);
  *
  * botdesk thumbnail PROFILE [-o FILE] [--size WxH] [--format png|jpeg] [--data-url] [--quality N]
  *         0 written; 1 failed (X refused, grab or encode failed, FILE not
- *         writable); 2 usage; 3 refused by the control lease; 4 the desktop
- *         is not running.
+ *         writable); 2 usage; 3 refused by the control lease, or void
+ *         because a human took it while the screen was read (--json:
+ *         {"suppressed": ...} as below); 4 the desktop is not running.
  * botdesk input PROFILE ACTION ... [--json]
  * botdesk windows PROFILE [--json]
  * botdesk cursor PROFILE [--json]

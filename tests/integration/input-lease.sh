@@ -3,8 +3,9 @@
 # The control lease gates every agent action on a real desktop: while a
 # human holds it (or the lease file is unreadable) input, windows, cursor,
 # thumbnail and exec are refused with exit 3 and nothing reaches the
-# screen; a takeover in the middle of a long type voids it (exit 3,
-# "suppressed") and at most one batch of characters (64, INPUT_TYPE_BATCH)
+# screen (thumbnail --json says "suppressed" in its one line, and so does
+# one a takeover voids while it reads the screen); a takeover in the
+# middle of a long type voids it (exit 3, "suppressed") and at most one batch of characters (64, INPUT_TYPE_BATCH)
 # reaches the screen after it, counted in the server's order of events with
 # a slow reader, not by waiting for the text to stop growing; lease wait
 # sleeps on an event (no wake-ups while it waits), returns once the agent
@@ -53,6 +54,10 @@ t_ok "... and exec did not run its command" [ ! -e "$BD_T/exec-ran" ]
 if "$BOTDESK" thumbnail --help >/dev/null 2>&1; then
         refused "thumbnail" "$BOTDESK" thumbnail "$P" -o "$BD_T/shot.png"
         t_ok "... and no thumbnail was written" [ ! -e "$BD_T/shot.png" ]
+        refused "thumbnail --json" "$BOTDESK" thumbnail "$P" --json
+        t_is "$(json_get '(sorted(d), d["suppressed"], d["action"], d["profile"])' <"$BD_T/r.out")" \
+                "(['action', 'epoch', 'profile', 'suppressed'], 'human_has_control', 'thumbnail', '$P')" \
+                "... and says so in one line of JSON, {\"suppressed\": \"human_has_control\"}, with no picture"
 fi
 sleep 0.2
 t_is "$(log_lines)" "$n0" "no refused action reached the screen"
@@ -70,6 +75,31 @@ refused "input with an unreadable lease file (fail closed)" "$BOTDESK" input "$P
 refused "windows with an unreadable lease file" "$BOTDESK" windows "$P"
 "$BOTDESK" lease "$P" take --viewer repair >/dev/null && "$BOTDESK" lease "$P" release --viewer repair >/dev/null
 t_ok "after repairing the lease the agent acts again" "$BOTDESK" input "$P" move 5 5
+
+# ---- a takeover voids a running thumbnail ------------------------------------------------------
+
+if "$BOTDESK" thumbnail --help >/dev/null 2>&1; then
+        # The server stopped, the thumbnail is admitted and then waits on its
+        # X connection (made after the gate), while the take happens.
+        X=$(xservers_of "$P" | head -n1)
+        kill -STOP "$X"
+        "$BOTDESK" thumbnail "$P" --json >"$BD_T/thumb.out" 2>"$BD_T/thumb.err" </dev/null &
+        thpid=$!
+        bd_own_pid "$thpid"
+        x_connected() { ls -l "/proc/$thpid/fd" 2>/dev/null | grep -q 'socket:'; }
+        wait_for 10 x_connected || t_fail "the thumbnail connected to the stopped server (waited 10 s)"
+        "$BOTDESK" lease "$P" take --viewer human-t >/dev/null
+        kill -CONT "$X"
+        wait "$thpid"
+        t_is "$?" 3 "a takeover while the thumbnail reads the screen makes it exit 3"
+        t_is "$(json_get '(sorted(d), d["suppressed"], d["action"])' <"$BD_T/thumb.out")" \
+                "(['action', 'epoch', 'profile', 'suppressed'], 'human_has_control', 'thumbnail')" \
+                "... with --json, {\"suppressed\": \"human_has_control\"} alone on stdout, no picture"
+        t_is "$(wc -l <"$BD_T/thumb.out" | tr -d ' ')" 1 "... in one line"
+        t_match "$(cat "$BD_T/thumb.err")" "took control of this screen while thumbnail ran; its result is void" \
+                "... and says its result is void"
+        "$BOTDESK" lease "$P" release --viewer human-t >/dev/null
+fi
 
 # ---- a takeover voids a running type ----------------------------------------------------------
 
