@@ -65,7 +65,8 @@ int verb_browser(const struct cli_args *a) {
                           profile, profile);
                 return EXIT_FAILED;
         }
-        r = web_mint_begin(profile, a->ttl, TICKET_DEVTOOLS_TTL_DEFAULT, &ttl, &base, &tickets);
+        /* Found running above, where the lease was read. */
+        r = web_mint_begin(NULL, profile, false, a->ttl, TICKET_DEVTOOLS_TTL_DEFAULT, &ttl, &base, &tickets);
         if (r != EXIT_OK)
                 return r;
         r = ticket_mint_devtools_at(tickets, profile, ttl, token);

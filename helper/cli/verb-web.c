@@ -35,7 +35,7 @@ static int verb_web_token(const char *profile, const char *kind, const char *ttl
                 log_error("Invalid --for %s: a token is for mcp (POST /PROFILE/mcp).", kind);
                 return EXIT_USAGE;
         }
-        r = web_mint_begin(profile, ttl_s, TICKET_BEARER_TTL_DEFAULT, &ttl, &base, &dirfd);
+        r = web_mint_begin(NULL, profile, false, ttl_s, TICKET_BEARER_TTL_DEFAULT, &ttl, &base, &dirfd);
         if (r != EXIT_OK)
                 return r;
         r = ticket_mint_bearer_at(dirfd, profile, ttl, token);
@@ -86,7 +86,7 @@ static int verb_web_revoke(const char *profile) {
         return EXIT_OK;
 }
 
-static int verb_web_ticket(const char *profile, const char *viewer, const char *ttl_s) {
+static int verb_web_ticket(const struct bd_config *config, const char *profile, const char *viewer, const char *ttl_s) {
         _cleanup_free_ char *base = NULL, *url = NULL;
         _cleanup_close_ int dirfd = -EBADF;
         char token[TICKET_TOKEN_LEN + 1];
@@ -99,7 +99,9 @@ static int verb_web_ticket(const char *profile, const char *viewer, const char *
                 log_error("A ticket needs --viewer ID: 1-%d bytes without control characters.", LEASE_VIEWER_MAX);
                 return EXIT_USAGE;
         }
-        r = web_mint_begin(profile, ttl_s, TICKET_TTL_DEFAULT, &ttl, &base, &dirfd);
+        /* A ticket lives seconds, to open the desktop now: for one that is not running, all it could open is a
+         * stream closed at once (4001), and the caller learns why only from the viewer's page. */
+        r = web_mint_begin(config, profile, true, ttl_s, TICKET_TTL_DEFAULT, &ttl, &base, &dirfd);
         if (r != EXIT_OK)
                 return r;
         r = ticket_mint_at(dirfd, profile, viewer, ttl, token);
@@ -146,7 +148,7 @@ int verb_web(const struct cli_args *a) {
                         log_error("--for belongs to botdesk web token.");
                         return EXIT_USAGE;
                 }
-                return verb_web_ticket(a->action, viewer, ttl);
+                return verb_web_ticket(a->config, a->action, viewer, ttl);
         }
         if (streq_ptr(a->operand, "token") || streq_ptr(a->operand, "revoke")) {
                 if (listen || novnc || ping_s || a->command || viewer) {

@@ -4,6 +4,8 @@
 #include "cli.h"
 #include "log.h"
 #include "profile.h"
+#include "record.h"
+#include "running.h"
 #include "ticket.h"
 #include "util.h"
 #include "web.h"
@@ -45,9 +47,27 @@ static int parse_ttl(const char *ttl_s, unsigned def, unsigned max, unsigned *re
         return EXIT_OK;
 }
 
-/* What minting a ticket or a token starts with: PROFILE judged, --ttl S read (def when absent), the dir opened. */
-int web_mint_begin(const char *profile, const char *ttl_s, unsigned def, unsigned *ret_ttl, char **ret_base,
-                      int *ret_dirfd) {
+/* Whether the desktop a ticket would open now runs: an exit code, said. */
+static int check_running(const struct bd_config *given, const char *profile) {
+        _cleanup_(paths_done) struct bd_paths p = {};
+        _cleanup_(helper_record_done) struct helper_record rec = {};
+        _cleanup_close_ int dirfd = -EBADF;
+        int r;
+
+        /* Asking the far side would cost a round trip through the prefix that botdesk web makes anyway when the
+         * ticket is used, and answers there (a stream closed 4001, the prefix's own error). */
+        if (cli_desktop_place(given, profile) != CLI_PLACE_HERE)
+                return EXIT_OK;
+        r = running_desktop_open(profile, &p, &dirfd);
+        if (r == EXIT_OK)
+                r = running_desktop_helper(profile, dirfd, &rec);
+        return r;
+}
+
+/* What minting a ticket or a token starts with: PROFILE judged, --ttl S read (def when absent), the desktop
+ * found running when asked, the dir opened. */
+int web_mint_begin(const struct bd_config *given, const char *profile, bool running, const char *ttl_s, unsigned def,
+                   unsigned *ret_ttl, char **ret_base, int *ret_dirfd) {
         int r;
 
         if (cli_check_profile(profile) < 0)
@@ -55,6 +75,12 @@ int web_mint_begin(const char *profile, const char *ttl_s, unsigned def, unsigne
         r = parse_ttl(ttl_s, def, TICKET_TTL_MAX, ret_ttl);
         if (r != EXIT_OK)
                 return r;
+        /* Before the dir: a refused mint leaves nothing behind. */
+        if (running) {
+                r = check_running(given, profile);
+                if (r != EXIT_OK)
+                        return r;
+        }
         return web_open_ticket_dir(ret_base, ret_dirfd);
 }
 

@@ -4,9 +4,11 @@
 # (web_client.py; the browser's half is web-takeover.sh):
 #  - close codes a client can switch on: a refused upgrade is answered with
 #    101 and a close frame at once (4401 a bad, reused or missing ticket,
-#    4403 another Origin, 4001 a desktop that is not running), 1003 for a
-#    text frame or an unparsable RFB stream, while a request that is no
-#    upgrade keeps its HTTP status; tickets live 30 s by default;
+#    4403 another Origin, 4001 a desktop that is not running: web.sh),
+#    1003 for a text frame or an unparsable RFB stream, while a request
+#    that is no upgrade keeps its HTTP status; tickets live 30 s by
+#    default; none is minted for a desktop that is not running (web
+#    ticket and browser endpoint exit 4);
 #  - a takeover is private: when a human takes control (through the lease
 #    file, or a web viewer's Take over), every other web stream is closed
 #    with 4000 "control-taken" within 0.5 s, and their reconnects are
@@ -85,8 +87,16 @@ t_is "$(code "/$P/websockify?$Q1")" open "a fresh ticket opens a stream"
 t_is "$(code "/$P/websockify?$Q1")" 4401 "the same ticket again: 4401"
 t_is "$(code "/$P/websockify?$(query bob)" --header "Origin: http://evil.example")" 4403 \
         "an upgrade from another origin: 4403"
-t_is "$(code "/$(bd_profile stopped)/websockify?$(query bob "$(bd_profile stopped)")")" 4001 \
-        "an upgrade to a desktop that is not running: 4001"
+S=$(bd_profile stopped)
+TICKETS=$(dirname "$(bd_rt "$P")")/web-tickets
+n0=$(ls -A "$TICKETS" | wc -l)
+"$BOTDESK" web ticket "$S" --viewer bob >"$O/stopped.out" 2>"$O/stopped.err"
+t_is "$?" 4 "no ticket for a desktop that is not running: web ticket exits 4"
+t_match "$(cat "$O/stopped.err")" "Desktop $S is not running; start it with: botdesk start $S" "... saying it is not running"
+t_is "$(wc -c <"$O/stopped.out" | tr -d ' ')$(ls -A "$TICKETS" | wc -l)" "0$n0" "... and mints nothing: no URL, no ticket stored"
+"$BOTDESK" browser "$S" endpoint --json >"$O/stopped.out" 2>"$O/stopped.err"
+t_is "$?" 4 "browser endpoint of a desktop that is not running exits 4"
+t_is "$(wc -c <"$O/stopped.out" | tr -d ' ')$(ls -A "$TICKETS" | wc -l)" "0$n0" "... and mints nothing either"
 t_is "$(client http "unix:$SOCK" GET "/$P/?$Q1" | head -n1)" 403 "a request that is no upgrade keeps its HTTP status (403)"
 t_is "$(client http "unix:$SOCK" POST "/$P/take" | head -n1)" 401 "and a take without a session gets 401"
 out=$(client upgrade "unix:$SOCK" "/$P/websockify?$(query bob)" --then text)

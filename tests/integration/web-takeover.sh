@@ -33,6 +33,10 @@ GRACE_MS=6000
 printf '[web]\norphan_release_s = %s\nreconnect_grace_ms = %s\n' "$ORPHAN_S" "$GRACE_MS" >>"$BOTDESK_CONFIG"
 P=$(bd_profile a)
 Q=$(bd_profile b)
+# Another profile's session, without a second desktop: a ticket is minted
+# for a desktop that runs, and one botdesk did not start (remote =) runs as
+# far as botdesk knows. Nothing here connects to it.
+printf '[profile.%s]\nremote = 127.0.0.1:1\nremote_allow_loopback = yes\n' "$Q" >>"$BOTDESK_CONFIG"
 VIEWER=alice
 
 bd_start "$P"
@@ -63,6 +67,7 @@ t_is "$(client http "unix:$SOCK" GET "$T" "botdesk_session=$(printf '%064d' 7)" 
         "a spent ticket with a forged session cookie: 401"
 TQ=$("$BOTDESK" web ticket "$Q" --viewer "$VIEWER")
 QCOOKIE=$(client http "unix:$SOCK" GET "$TQ" | sed -n 's/^Set-Cookie: \(botdesk_session=[0-9a-f]*\);.*/\1/p')
+t_match "$QCOOKIE" '^botdesk_session=' "a ticket of another profile opens a session of that profile"
 t_is "$(client http "unix:$SOCK" GET "$T" "$QCOOKIE" | head -n1)" 403 "a spent ticket with another profile's session: 403"
 t_is "$(client http "unix:$SOCK" GET "/$P/" "$QCOOKIE" | head -n1)" 403 "a reload with another profile's session: 403"
 

@@ -11,7 +11,8 @@
 # listener is 0600, out of reach of a second uid, and serves a socket-
 # activated server too. Close codes say why a stream ended: 1002 for a
 # broken frame (and the other stream carries on), 1001 when the server shuts
-# down, 4001 when the desktop stops. Bands: 240-244 (root), 340-344 (user).
+# down, 4001 when the desktop stops (and for a ticket minted before the
+# stop, used after it). Bands: 240-244 (root), 340-344 (user).
 . "$(dirname "$0")/lib.sh"
 bd_init web 240
 bd_need_xserver
@@ -292,10 +293,14 @@ fi
 
 # ---- the desktop stops under an open stream --------------------------------------------------------
 
+T13=$(ticket)
 bd_stop "$P"
 t_is "$?" 0 "the desktop stops"
 wait "$HELD"
 t_is "$(tail -n1 "$O/stopped.txt")" "close 4001 desktop stopped" "the stream ends with 4001 \"desktop stopped\""
+t_is "$(client upgrade "unix:$SOCK" "/$P/websockify?${T13#*\?}" --then code)" 4001 \
+        "a ticket minted before the stop opens no stream after it (close 4001)"
+t_is "$(ticket)" "" "... and no new ticket is minted for the stopped desktop"
 kill -TERM "$ACT" 2>/dev/null
 wait "$ACT"
 

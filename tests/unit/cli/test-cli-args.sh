@@ -279,6 +279,9 @@ expect 2 'A ticket needs --viewer ID: 1-128 bytes without control characters.' w
 expect 2 'Invalid --for vnc: a token is for mcp (POST /PROFILE/mcp).' web token p --for vnc
 expect 2 'Invalid --ttl 0: use 1-86400 seconds.' web token p --ttl 0
 expect 2 '--for belongs to botdesk web token.' web ticket p --viewer a --for mcp
+# No ticket for a desktop that is not running; a bad --ttl is still a usage error first.
+expect 4 'Desktop p is not running; start it with: botdesk start p' web ticket p --viewer a
+expect 2 'Invalid --ttl 0: use 1-86400 seconds.' web ticket p --viewer a --ttl 0
 expect 2 'botdesk web revoke takes no option: the token comes on standard input.' web revoke p --ttl 5
 # input's words through the table: a word it does not take in one line; what
 # the verb judges itself, its message and its usage (exit 2). A negative number and "-" are words,
