@@ -208,11 +208,21 @@ int session_env(const char *profile, unsigned display, const struct bd_paths *p,
         _cleanup_free_ char *dv = strdup_printf("DISPLAY=%s", disp ?: "");
         _cleanup_free_ char *pv = strdup_printf("BOTDESK_PROFILE=%s", profile);
         _cleanup_free_ char *tv = strdup_printf("BOTDESK_TOKEN=%s", token);
+        /* Without LANG (a service manager's environment has none) programs
+         * run in the C locale's ASCII, where text that is not ASCII turns to
+         * '?'; a LANG of the caller's is kept as it is. */
+        const char *lang = getenv("LANG");
+        _cleanup_free_ char *lv = strdup_printf("LANG=%s", lang && *lang ? lang : "C.UTF-8");
         char *extra[] = {
-                dv, xauth, ch, cah, dh, tv,
+                dv, xauth, ch, cah, dh, tv, lv,
                 (char *) "XDG_SESSION_TYPE=x11",
                 (char *) "XDG_CURRENT_DESKTOP=XFCE",
                 (char *) "GDK_BACKEND=x11",
+                /* A Qt built to try Wayland first connects to wayland-0 in
+                 * XDG_RUNTIME_DIR, the caller's, where the compositor of a
+                 * Wayland login listens: its windows would open on the
+                 * user's own screen, not on this one. */
+                (char *) "QT_QPA_PLATFORM=xcb",
                 /* GTK's bridge asks the session bus for org.a11y.Bus, which
                  * D-Bus activates (at-spi2-core's launcher, its bus and the
                  * registry), children of the session bus and so inside the
@@ -226,7 +236,7 @@ int session_env(const char *profile, unsigned display, const struct bd_paths *p,
         };
         extern char **environ;
 
-        if (!disp || !xauth || !ch || !cah || !dh || !dv || !pv || !tv)
+        if (!disp || !xauth || !ch || !cah || !dh || !dv || !pv || !tv || !lv)
                 return -ENOMEM;
         return env_build_clean(environ, extra, ret);
 }

@@ -28,7 +28,9 @@ int session_prepare_dirs(const struct session_dirs *d, const char *skel_dir, cha
 /*
  * The environment of every desktop process: the caller's harmless variables
  * only (see env_build_clean), plus DISPLAY, XAUTHORITY, the XDG dirs and
- * session type, BOTDESK_TOKEN, and BOTDESK_PROFILE (not for a spare, whose profile is not known yet).
+ * session type, X11 as GTK's and Qt's backend, LANG=C.UTF-8 when the caller
+ * has none, BOTDESK_TOKEN, and BOTDESK_PROFILE (not for a spare, whose
+ * profile is not known yet).
  */
 int session_env(const char *profile, unsigned display, const struct bd_paths *p,
                 const struct session_dirs *d, const char *token, bool accessibility, char ***ret);

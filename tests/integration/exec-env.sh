@@ -6,7 +6,9 @@
 # command; a variable named with --env NAME or in [session] exec_pass_env
 # does; DISPLAY and XAUTHORITY are the desktop's even when the caller has
 # its own and names them; a published env forged by the desktop's programs
-# (LD_PRELOAD, a bus address that runs a program) is refused. Bands: 110-114 (user run 210-214).
+# (LD_PRELOAD, a bus address that runs a program) is refused. The
+# session of a caller without LANG gets LANG=C.UTF-8, and Qt's X11
+# backend. Bands: 110-114 (user run 210-214).
 . "$(dirname "$0")/lib.sh"
 bd_init xen 110
 bd_need_xserver
@@ -16,11 +18,19 @@ printf '[session]\nexec_pass_env = FROM_CONFIG\n' >>"$BOTDESK_CONFIG"
 P=$(bd_profile a)
 RT=$(bd_rt "$P")
 
+# Started by a caller without LANG, as by a service manager (start-status-env-stop.sh keeps one's LANG).
+unset LANG
 bd_start "$P"
 rc=$?
 t_is "$rc" 0 "the desktop starts" || true
 [ "$rc" = 0 ] || { t_diag "$(bd_err "$P")"; t_done; }
 D=":$(rec_get "$P" DISPLAY)"
+
+# The session's command (sleep infinity, bd_config's): its environment is the session's.
+SP=$(for p in $(desktop_pids "$P"); do [ "$(cat "/proc/$p/comm" 2>/dev/null)" = sleep ] && echo "$p"; done | head -n1)
+t_match "$SP" '^[0-9]+$' "the session's command is found (pid $SP)"
+t_ok "a caller without LANG gives the session LANG=C.UTF-8" proc_has_env "$SP" LANG=C.UTF-8
+t_ok "the session's Qt programs use X11 (QT_QPA_PLATFORM=xcb)" proc_has_env "$SP" QT_QPA_PLATFORM=xcb
 
 # The command dumps its whole environment to a file.
 DUMP=$BD_T/out/exec.env

@@ -1,14 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # A real Xfce desktop: start, status --json with every key, a usable env for
-# real X clients, a window manager, exec, private sockets, no TCP listener,
-# and a stop that leaves nothing behind.
+# real X clients, a window manager, exec, the session's environment (the
+# caller's LANG kept, Qt on X11), private sockets, no TCP listener, and a
+# stop that leaves nothing behind.
 . "$(dirname "$0")/lib.sh"
 bd_init sse 40
 bd_need_xserver
 bd_need xfwm4 xfsettingsd xfdesktop xfce4-panel xdpyinfo xprop
 [ -n "$PY" ] || t_skip_all "python3 not installed"
 bd_config desktop=xfce timeout=60
+# A LANG of the caller's that is not botdesk's default (exec-env.sh starts without one).
+export LANG=C
 
 P=$(bd_profile work)
 RT=$(bd_rt "$P")
@@ -75,6 +78,9 @@ if [ "$npids" -ge 6 ]; then t_pass "the desktop's processes are found ($npids)";
         t_fail "the desktop's processes are found" "only: $(echo $PIDS)" "$(describe_pids $PIDS)"; fi
 XS=$(xservers_of "$P")
 t_is "$(echo $XS | wc -w)" 1 "exactly one X server serves the profile"
+WM=$(for p in $PIDS; do [ "$(cat "/proc/$p/comm" 2>/dev/null)" = xfwm4 ] && echo "$p"; done | head -n1)
+t_ok "the session keeps the caller's LANG (C, not the default C.UTF-8)" proc_has_env "$WM" LANG=C
+t_ok "the session's Qt programs use X11 (QT_QPA_PLATFORM=xcb)" proc_has_env "$WM" QT_QPA_PLATFORM=xcb
 inodes=$(socket_inodes_of $PIDS)
 listen=$(tcp_listen_inodes)
 common=$(comm -12 <(echo "$inodes" | sort -u) <(echo "$listen" | sort -u) | grep -v '^$')
