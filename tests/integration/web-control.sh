@@ -96,7 +96,8 @@ t_match "$(cat "$O/stopped.err")" "Desktop $S is not running; start it with: bot
 t_is "$(wc -c <"$O/stopped.out" | tr -d ' ')$(ls -A "$TICKETS" | wc -l)" "0$n0" "... and mints nothing: no URL, no ticket stored"
 "$BOTDESK" browser "$S" endpoint --json >"$O/stopped.out" 2>"$O/stopped.err"
 t_is "$?" 4 "browser endpoint of a desktop that is not running exits 4"
-t_is "$(wc -c <"$O/stopped.out" | tr -d ' ')$(ls -A "$TICKETS" | wc -l)" "0$n0" "... and mints nothing either"
+t_is "$("$PY" -c 'import json,sys; print(json.load(sys.stdin)["error"]["code"])' <"$O/stopped.out") $(ls -A "$TICKETS" | wc -l)" \
+        "not_running $n0" "... and mints nothing either: --json's answer is the error object, no ticket stored"
 t_is "$(client http "unix:$SOCK" GET "/$P/?$Q1" | head -n1)" 403 "a request that is no upgrade keeps its HTTP status (403)"
 t_is "$(client http "unix:$SOCK" POST "/$P/take" | head -n1)" 401 "and a take without a session gets 401"
 out=$(client upgrade "unix:$SOCK" "/$P/websockify?$(query bob)" --then text)
