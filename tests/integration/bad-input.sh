@@ -94,7 +94,7 @@ net_bad() { # net_bad LINE PATTERN TEXT: the configuration TEXT is refused at LI
         printf '%b' "$3" >"$BOTDESK_CONFIG"
         run netbad "$BOTDESK" start "$P"
         t_is "$RC" 2 "[network] $(sed -n "$1p" "$BOTDESK_CONFIG") is a configuration error"
-        t_match "$ERR" "$BOTDESK_CONFIG:$1: .*$2" "... at $BOTDESK_CONFIG:$1, saying $2 ($ERR)"
+        t_match "$ERR" "$BOTDESK_CONFIG:$1: .*$2" "... at $BOTDESK_CONFIG:$1, saying $2 ($(head -n1 <<<"$ERR"))"
 }
 net_bad 3 'bits set past its /8' '[network]\nmode = allowlist\nallow = 10.0.0.1/8\n'
 net_bad 2 'wildcard is one' '[network]\nallow = *.*.example.org\n'
