@@ -11,7 +11,7 @@
 #   generator   shared, systemd
 #   pam/        shared, alloc and systemd (its network step sets unit properties)
 # no source lies loose in helper/, and no C file under helper/, pam/ or
-# tests/ is over 700 lines (a file does one thing); the CLI's verbs read
+# tests/, and no shell or Python file under tests/, is over 700 lines (a file does one thing); the CLI's verbs read
 # their words through the one table (helper/cli/verb-table.c): no verb-*.c
 # parses its own options outside the allow-list below, and cli-remote.c
 # keeps no list of verbs; an inotify watch on an open directory goes
@@ -82,20 +82,22 @@ reach=$(grep -n "\.\./helper" "$src/pam/meson.build" || true)
 loose=$(find "$src/helper" -maxdepth 1 -name '*.[ch]' -printf '%f ')
 [ -z "$loose" ] && ok "no source lies loose in helper/" || not_ok "no source lies loose in helper/" "loose: $loose"
 
-# Lines of every C file, in one awk per batch of files (a fork per file
-# costs seconds on a loaded machine).
+# Lines of every C file, and of the tests' shell and Python, in one awk per
+# batch of files (a fork per file costs seconds on a loaded machine).
 max_lines=700
 long=()
 while IFS= read -r line; do
         long+=("$line")
-done < <(find "$src/helper" "$src/pam" "$src/tests" -name '*.c' -type f -print0 | sort -z |
+done < <({ find "$src/helper" "$src/pam" "$src/tests" -name '*.c' -type f -print0
+           find "$src/tests" \( -name '*.sh' -o -name '*.py' \) -type f -print0; } | sort -z |
          xargs -0 -r awk -v max="$max_lines" -v src="$src/" '
                 { n[FILENAME]++ }
                 END { for (f in n) if (n[f] > max) { g = index(f, src) == 1 ? substr(f, length(src) + 1) : f; print g " has " n[f] " lines" } }')
 if [ ${#long[@]} -eq 0 ]; then
-        ok "no C file under helper/, pam/ or tests/ is over $max_lines lines"
+        ok "no C file under helper/, pam/ or tests/, and no script under tests/, is over $max_lines lines"
 else
-        not_ok "no C file under helper/, pam/ or tests/ is over $max_lines lines" "${long[@]}" "split it by concern"
+        not_ok "no C file under helper/, pam/ or tests/, and no script under tests/, is over $max_lines lines" "${long[@]}" \
+                "split it by concern"
 fi
 
 # The CLI's verbs: one table (helper/cli/verb-table.c) and main.c's parser
