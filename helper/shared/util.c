@@ -146,21 +146,27 @@ int write_all(int fd, const void *data, size_t size) {
         return 0;
 }
 
-int write_file_atomic_at(int dirfd, const char *name, const void *data, size_t size, mode_t mode) {
-        char tmp[NAME_MAX + 1];
+int open_temporary_at(int dirfd, const char *name, int flags, mode_t mode, char ret_tmp[static NAME_MAX + 1]) {
         uint64_t rnd;
-        int fd, r;
+        int fd;
 
         /* A random temporary name beside the target: a reader sees either the
          * old file or the complete new one, never a torn one. */
         if (getrandom(&rnd, sizeof rnd, 0) != sizeof rnd)
                 return -EIO;
-        if (snprintf(tmp, sizeof tmp, ".#%.200s.%016llx", name, (unsigned long long) rnd) >= (int) sizeof tmp)
+        if (snprintf(ret_tmp, NAME_MAX + 1, ".#%.200s.%016llx", name, (unsigned long long) rnd) >= NAME_MAX + 1)
                 return -ENAMETOOLONG;
+        fd = openat(dirfd, ret_tmp, flags | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode);
+        return fd < 0 ? negative_errno() : fd;
+}
 
-        fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode);
+int write_file_atomic_at(int dirfd, const char *name, const void *data, size_t size, mode_t mode) {
+        char tmp[NAME_MAX + 1];
+        int fd, r;
+
+        fd = open_temporary_at(dirfd, name, O_WRONLY, mode, tmp);
         if (fd < 0)
-                return negative_errno();
+                return fd;
         r = write_all(fd, data, size);
         if (r >= 0 && fchmod(fd, mode) < 0)
                 r = negative_errno();

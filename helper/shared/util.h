@@ -10,6 +10,7 @@
  */
 
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -201,6 +202,11 @@ int read_full_fd(int fd, char **ret, size_t *ret_size, size_t max);
 int open_regular_at(int dirfd, const char *name, int flags, mode_t mode, struct stat *ret_st);
 /* The same, read whole. */
 int read_full_file_at(int dirfd, const char *name, char **ret, size_t *ret_size, size_t max);
+
+/* A new file beside dir/name, to be renamed over it once written: opened
+ * with flags, O_CREAT|O_EXCL and mode, its random name (".#NAME.HEX") in
+ * ret_tmp. The fd, or -errno. */
+int open_temporary_at(int dirfd, const char *name, int flags, mode_t mode, char ret_tmp[static NAME_MAX + 1]);
 
 /* Write data to dir/name atomically: a temporary name in the same directory,
  * fsync-free (volatile files), then rename. Mode applies to the new file. */
