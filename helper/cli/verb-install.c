@@ -9,7 +9,9 @@
  *    host-wide key, moves it (the tests point it at fakes);
  *  - a deadline, after which the package manager's process group is killed;
  *  - a password, when sudo needs one, read from stdin and fed to sudo -S once;
- *  - the command shown first, then its output line by line as it comes.
+ *  - the command shown first, then its output line by line as it comes,
+ *    published as well for `botdesk watch` (install-progress.h), --quiet
+ *    or not, with the exit status at the end.
  */
 #include <fcntl.h>
 #include <signal.h>
@@ -20,6 +22,7 @@
 #include "cli.h"
 #include "find-executable.h"
 #include "install-lock.h"
+#include "install-progress.h"
 #include "verbs.h"
 #include "config.h"
 #include "log.h"
@@ -41,13 +44,24 @@
 
 struct run {
         bool stream;            /* copy the output to stdout, line by line */
-        char buf[4096];
+        int progress_fd;        /* publish the lines there too (install-progress.h); -EBADF: not */
+        bool cutting;           /* the rest of a line already published cut is not */
+        char buf[INSTALL_PROGRESS_LINE_MAX];
         size_t len;
         bool timed_out;
         int status;             /* exit code, 128 + signal; -1 when it outlived the deadline's kills */
         char *const *argv, *const *envp;
         int stdin_fd;
 };
+
+/* A line, or a piece of one that does not fit the buffer (piece), for watch:
+ * the first piece stands for the whole line, cut. A file that cannot be
+ * written does not stop the install. */
+static void publish(struct run *r, const char *s, size_t n, bool piece) {
+        if (r->progress_fd >= 0 && !r->cutting)
+                (void) install_progress_line(r->progress_fd, s, n);
+        r->cutting = piece;
+}
 
 /* Whole lines to stdout as they complete; all: the rest too (end of output). */
 static void emit(struct run *r, bool all) {
@@ -57,6 +71,7 @@ static void emit(struct run *r, bool all) {
         while ((nl = memchr(start, '\n', (size_t) (end - start)))) {
                 if (r->stream)
                         fwrite(start, 1, (size_t) (nl - start + 1), stdout);
+                publish(r, start, (size_t) (nl - start), false);
                 start = nl + 1;
         }
         rest = (size_t) (end - start);
@@ -67,6 +82,7 @@ static void emit(struct run *r, bool all) {
                         if (all)
                                 fputc('\n', stdout);
                 }
+                publish(r, start, rest, !all);
                 rest = 0;
         }
         memmove(r->buf, end - rest, rest);
@@ -105,14 +121,14 @@ static int spawn_command(int stdout_fd, int stderr_fd, pid_t *ret_pid, void *use
 /*
  * Run argv (its own process group) with stdin from stdin_fd (< 0:
  * /dev/null), its stdout and stderr merged into one pipe (streamed when
- * stream is set), until it exits or the deadline passes: then SIGTERM to
+ * stream is set, published to progress_fd when it is one), until it exits or the deadline passes: then SIGTERM to
  * the group (sudo relays it to the package manager it runs as root), SIGKILL
  * a grace later, and a grace after that we stop waiting for what is left,
  * which runs as root out of our reach. Returns 0 with r->status /
  * r->timed_out filled, -errno.
  */
-static int run_command(char *const *argv, char *const *envp, int stdin_fd, bool stream, unsigned long long timeout_usec,
-                       struct run *r) {
+static int run_command(char *const *argv, char *const *envp, int stdin_fd, bool stream, int progress_fd,
+                       unsigned long long timeout_usec, struct run *r) {
         const struct child_deadline d = {
                 .timeout_usec = timeout_usec,
                 .grace_usec = KILL_GRACE_USEC,
@@ -126,7 +142,7 @@ static int run_command(char *const *argv, char *const *envp, int stdin_fd, bool 
         struct child_deadline_result cr;
         int ret;
 
-        *r = (struct run) { .stream = stream, .argv = argv, .envp = envp, .stdin_fd = stdin_fd };
+        *r = (struct run) { .stream = stream, .progress_fd = progress_fd, .argv = argv, .envp = envp, .stdin_fd = stdin_fd };
         ret = child_deadline_run(&d, spawn_command, r, &cr);
         if (ret < 0 && ret != -ETIME)
                 return ret;
@@ -235,7 +251,7 @@ int verb_install(const struct cli_args *a) {
         _cleanup_(config_done) struct bd_config c = {};
         _cleanup_strv_free_ char **missing = NULL, **pkgs = NULL, **cmd = NULL, **env = NULL;
         _cleanup_free_ char *manager = NULL, *sudo = NULL, *shown = NULL, *bare = NULL, *lock_path = NULL;
-        _cleanup_close_ int lock = -EBADF, stdin_fd = -EBADF;
+        _cleanup_close_ int lock = -EBADF, stdin_fd = -EBADF, progress = -EBADF;
         const char *system_path;
         bool root = geteuid() == 0, tty = isatty(STDIN_FILENO);
         /* Wiped on every way out, whichever return is taken. */
@@ -338,7 +354,7 @@ int verb_install(const struct cli_args *a) {
                  * sudo reads it all; else the password is dropped here and the
                  * package manager's stdin is /dev/null.
                  */
-                r = run_command(check, environ, -1, false, PRECHECK_TIMEOUT_USEC, &run);
+                r = run_command(check, environ, -1, false, -EBADF, PRECHECK_TIMEOUT_USEC, &run);
                 if (r < 0)
                         return log_error_errno(r, "Cannot run %s: %m", sudo), EXIT_FAILED;
                 if (!run.timed_out && run.status == 0)
@@ -357,7 +373,7 @@ int verb_install(const struct cli_args *a) {
                 char *check[] = { sudo, (char *) "-n", (char *) "true", NULL };
 
                 /* Asked first, so that "no password" is not mistaken for the package manager failing. */
-                r = run_command(check, environ, -1, false, PRECHECK_TIMEOUT_USEC, &run);
+                r = run_command(check, environ, -1, false, -EBADF, PRECHECK_TIMEOUT_USEC, &run);
                 if (r < 0)
                         return log_error_errno(r, "Cannot run %s: %m", sudo), EXIT_FAILED;
                 if (run.timed_out || run.status != 0) {
@@ -378,8 +394,14 @@ int verb_install(const struct cli_args *a) {
         }
         if (timeout == 0)
                 timeout = INSTALL_TIMEOUT_DEFAULT;
-        r = run_command(cmd, env, stdin_fd >= 0 ? stdin_fd : tty ? STDIN_FILENO : -1, !quiet,
+        /* Under the install lock: one writer of the file at a time. */
+        progress = install_progress_begin();
+        if (progress < 0)
+                log_warning_errno(progress, "Cannot publish the install's progress for botdesk watch: %m, ignoring.");
+        r = run_command(cmd, env, stdin_fd >= 0 ? stdin_fd : tty ? STDIN_FILENO : -1, !quiet, progress,
                         (unsigned long long) timeout * 1000000ULL, &run);
+        if (progress >= 0)
+                (void) install_progress_done(progress, r < 0 ? -1 : run.status);
         if (r < 0)
                 return log_error_errno(r, "Cannot run %s: %m", cmd[0]), EXIT_FAILED;
         if (run.timed_out) {
