@@ -9,6 +9,11 @@
  * polling: between changes it sleeps in poll() without a timeout. With
  * --full each line is the whole of `status --json` as well, read at the
  * change, so that a gateway's pane needs no status call of its own.
+ *
+ * Every watch also follows `botdesk install` (install-progress.h): the
+ * progress file in the runtime base, watched by inotify on the base, one
+ * line per line of the package manager's output and one at the end. It
+ * is no profile's, so it is shown whichever profiles are watched.
  */
 #include <fcntl.h>
 #include <poll.h>
@@ -19,17 +24,21 @@
 
 #include "cli.h"
 #include "verbs.h"
+#include "install-progress.h"
 #include "json.h"
 #include "lease-watch.h"
 #include "log.h"
 #include "profile.h"
 #include "status.h"
+#include "term-escape.h"
 #include "util.h"
 #include "watch.h"
 
 #define WATCH_MAX_PROFILES 256
 #define DIR_MASK (IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ONLYDIR)
-#define BASE_MASK (IN_CREATE | IN_MOVED_TO | IN_ONLYDIR)
+/* The install's file is appended to in place and replaced by rename for each install. */
+#define INSTALL_MASK (IN_MODIFY | IN_MOVED_TO | IN_CREATE | IN_ONLYDIR)
+#define BASE_MASK (IN_CREATE | IN_MOVED_TO | INSTALL_MASK)
 
 struct watched {
         char name[64];
@@ -43,6 +52,9 @@ struct watcher {
         int ino;
         int base_wd;            /* -1 when one profile is watched */
         char *base;
+        int base_fd;            /* the runtime base, where installs publish; -EBADF: not followed */
+        int install_wd;         /* the base's watch (base_wd's when every profile is watched) */
+        struct install_follow install;
         struct watched *w;      /* WATCH_MAX_PROFILES of them */
         size_t n;
         bool json, full;
@@ -111,6 +123,36 @@ static void emit(const struct watcher *wt, const struct watched *p, const char *
                        watch_status_to_string(p->last.status), p->last.reason[0] ? " (" : "", p->last.reason,
                        p->last.reason[0] ? ")" : "", l->failed ? "nobody (unreadable lease)" : lease_holder_to_string(l->holder),
                        l->epoch, l->pending[0] ? ", a request is pending" : "");
+        }
+        fflush(stdout);
+}
+
+/* An install's line or its end. Text: "TIME install: LINE", "TIME install done, exit N". */
+static void on_install(const char *line, bool done, int exit, void *userdata) {
+        const struct watcher *wt = userdata;
+
+        if (wt->json) {
+                struct json j;
+
+                json_init(&j, stdout);
+                json_object_begin(&j);
+                json_kv_string(&j, "event", done ? "install_done" : "install");
+                if (done)
+                        json_kv_int(&j, "exit", exit);
+                else
+                        json_kv_string(&j, "line", line);
+                json_object_end(&j);
+                putchar('\n');
+        } else {
+                _cleanup_free_ char *buf = NULL;
+                char time[32];
+
+                now_string(time);
+                if (done)
+                        printf("%s install done, exit %d\n", time, exit);
+                else
+                        /* The package manager's words: escaped on a terminal, which would obey them. */
+                        printf("%s install: %s\n", time, strnull(term_field(stdout, line, &buf)));
         }
         fflush(stdout);
 }
@@ -213,6 +255,8 @@ static int add_from_base(struct watcher *wt, const char *name) {
 struct drain {
         struct watcher *wt;
         bool dirty[WATCH_MAX_PROFILES];
+        bool install;           /* the install's file was appended to */
+        bool install_new;       /* ... or maybe replaced by another install's */
 };
 
 /* A new profile's dir is watched at once; the others' changes are read once the queue is empty. */
@@ -220,6 +264,13 @@ static int on_event(const struct inotify_event *ev, void *userdata) {
         struct drain *d = userdata;
         struct watcher *wt = d->wt;
 
+        if ((ev->mask & IN_Q_OVERFLOW) ||
+            (ev->wd == wt->install_wd && wt->install_wd >= 0 && ev->len > 0 && streq(ev->name, INSTALL_PROGRESS_FILE))) {
+                d->install = true;
+                d->install_new |= (ev->mask & (IN_Q_OVERFLOW | IN_MOVED_TO | IN_CREATE)) != 0;
+                if (!(ev->mask & IN_Q_OVERFLOW))
+                        return 0;
+        }
         if (ev->wd == wt->base_wd && wt->base_wd >= 0)
                 return ev->len > 0 && (ev->mask & IN_ISDIR) ? add_from_base(wt, ev->name) : 0;
         for (size_t i = 0; i < wt->n; i++)
@@ -238,7 +289,33 @@ static int handle_inotify(struct watcher *wt) {
         for (size_t i = 0; i < wt->n; i++)
                 if (d.dirty[i] && (r = refresh(wt, &wt->w[i])) != 0)
                         return r;
+        if (d.install && wt->base_fd >= 0)
+                return install_follow_update(&wt->install, wt->base_fd, d.install_new);
         return 0;
+}
+
+/*
+ * Follow installs in the runtime base: its watch first (every watch of
+ * the base shares one, so when every profile is watched it is the base's
+ * own), then the file, so that an install that starts between the two is
+ * not missed. One that cannot be followed leaves the profiles watched.
+ */
+static int follow_installs(struct watcher *wt, const char *base) {
+        int r;
+
+        wt->base_fd = dir_open_verified_at(AT_FDCWD, base, getuid());
+        if (wt->base_fd < 0) {
+                log_warning_errno(wt->base_fd, "Cannot follow installs in %s: %m, ignoring.", base);
+                return 0;
+        }
+        wt->install_wd = wt->base_wd >= 0 ? wt->base_wd : inotify_add_watch_fd(wt->ino, wt->base_fd, INSTALL_MASK);
+        if (wt->install_wd < 0) {
+                log_warning_errno(wt->install_wd, "Cannot follow installs in %s: %m, ignoring.", base);
+                wt->base_fd = safe_close(wt->base_fd);
+                return 0;
+        }
+        r = install_follow_start(&wt->install, wt->base_fd);
+        return r < 0 ? r : 0;
 }
 
 static int watch_loop(struct watcher *wt) {
@@ -284,7 +361,7 @@ int verb_watch(const struct cli_args *a) {
         bool json = a->json;
         _cleanup_(paths_done) struct bd_paths p = {};
         _cleanup_closedir_ DIR *d = NULL;
-        struct watcher wt = { .ino = -EBADF, .base_wd = -1, .json = json, .full = a->full };
+        struct watcher wt = { .ino = -EBADF, .base_wd = -1, .base_fd = -EBADF, .install_wd = -1, .json = json, .full = a->full };
         struct watched *one;
         struct dirent *de;
         int r, fd, ret = EXIT_OK;
@@ -308,6 +385,7 @@ int verb_watch(const struct cli_args *a) {
                 return EXIT_USAGE;
         }
 
+        install_follow_init(&wt.install, on_install, &wt);
         wt.w = calloc(WATCH_MAX_PROFILES, sizeof *wt.w);
         if (!wt.w)
                 return log_oom(), EXIT_FAILED;
@@ -325,6 +403,8 @@ int verb_watch(const struct cli_args *a) {
                         goto fail;
                 }
                 r = refresh(&wt, one);
+                if (r == 0)
+                        r = follow_installs(&wt, p.runtime_base);
         } else {
                 r = paths_runtime_base(&wt.base);
                 if (r < 0) {
@@ -351,6 +431,8 @@ int verb_watch(const struct cli_args *a) {
                 while (r == 0 && d && (de = readdir(d)))
                         if (de->d_type == DT_DIR)
                                 r = add_from_base(&wt, de->d_name);
+                if (r == 0)
+                        r = follow_installs(&wt, wt.base);
         }
         if (r == 0)
                 r = watch_loop(&wt);
@@ -366,6 +448,8 @@ done:
                 safe_close(wt.w[i].dirfd);
                 safe_close(wt.w[i].pidfd);
         }
+        install_follow_done(&wt.install);
+        safe_close(wt.base_fd);
         safe_close(wt.ino);
         free(wt.base);
         free(wt.w);
