@@ -8,15 +8,18 @@
 # and the sudo paths: none on the host, no password, a password on stdin fed
 # once, a wrong one. Fake apt-get and sudo record what they were asked;
 # nothing is really installed. (Root never uses sudo: the sudo paths run in
-# the unprivileged variant.)
+# the unprivileged variant.) A botdesk watch started before the installs
+# gets each one's lines as install events, in order, then install_done
+# with the package manager's exit status; one started midway gets the
+# running install from its first line.
 set -u
 SRC=${BOTDESK_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 BOTDESK=${BOTDESK_BUILD_DIR:-$SRC/build}/helper/botdesk
 T=$(mktemp -d)
-BG=
+BG= WATCH= WATCH_TEXT= WATCH_LATE=
 cleanup() {
-        # Our own background install, by pid (the fakes end by themselves).
-        [ -n "$BG" ] && kill "$BG" 2>/dev/null
+        # Our own background install and watches, by pid (the fakes end by themselves).
+        for pid in $BG $WATCH $WATCH_TEXT $WATCH_LATE; do kill "$pid" 2>/dev/null; done
         rm -rf -- "${T:?}"
 }
 trap cleanup EXIT
@@ -98,6 +101,39 @@ config() { printf '[install]\nsystem_path = %s\n' "$1" >"$BOTDESK_CONFIG"; }
 # install ARGS...: with the caller's PATH holding only the evil twins (so
 # every required program is missing), bounded, output in $T/out.
 install() { timeout 60 env PATH=$T/evil "$BOTDESK" install "$@" >"$T/out" 2>&1; }
+# install_events FILE: a botdesk watch --json output's install events as
+# "install:LINE" and "install_done:N", one a line (other events left out).
+install_events() {
+        python3 -c '
+import json, sys
+for l in open(sys.argv[1]):
+    d = json.loads(l)
+    if d["event"] == "install":
+        print("install:" + d["line"])
+    elif d["event"] == "install_done":
+        print("install_done:%d" % d["exit"])' "$1"
+}
+# wait_event FILE EVENT: bounded (10 s), until the watch in FILE has shown EVENT (a line of install_events).
+wait_event() {
+        for ((i = 0; i < 100; i++)); do
+                install_events "$1" 2>/dev/null | grep -qxF -- "$2" && return 0
+                sleep 0.1
+        done
+        echo "# waited 10 s for $2 in $1"
+        return 1
+}
+# last_install FILE: the events of the last install that ended, joined by " | ".
+last_install() {
+        install_events "$1" | python3 -c '
+import sys
+runs, cur = [], []
+for l in sys.stdin.read().splitlines():
+    cur.append(l)
+    if l.startswith("install_done:"):
+        runs.append(cur)
+        cur = []
+print(" | ".join(runs[-1]) if runs else "")'
+}
 reset() { rm -f "$T/apt-stdin" "$T/apt-args" "$T/apt-pid" "$T/apt-child" "$T/sudo-args" "$T/sudo-pw" "$T/mode" "$T/go" "$T/nopasswd"; }
 
 if [ "$(id -u)" = 0 ]; then
@@ -153,6 +189,13 @@ ok $? "... and names --yes"
 ok $([ ! -e "$T/apt-args" ] && [ ! -e "$T/sudo-args" ]; echo $?) "... and ran nothing"
 
 # ---- a run that works, streamed -----------------------------------------------------------------
+# Watches of every profile (there are none here), started before the
+# install: they follow it through the runtime base. Bounded by timeout;
+# killed by pid once the failing install below has been seen.
+timeout 300 "$BOTDESK" watch --json >"$T/watch" 2>"$T/watch.err" &
+WATCH=$!
+timeout 300 "$BOTDESK" watch >"$T/watch-text" 2>&1 &
+WATCH_TEXT=$!
 reset
 [ "$(id -u)" = 0 ] || touch "$T/nopasswd"
 echo wait >"$T/mode"
@@ -162,6 +205,14 @@ BG=$!
 for ((i = 0; i < 200; i++)); do grep -q "first line" "$T/out" 2>/dev/null && break; sleep 0.05; done
 grep -q "fake apt-get: first line" "$T/out" && ! grep -q "last line" "$T/out"
 ok $? "the package manager's output is streamed: its first line shows while it still runs" || diag "$T/out"
+wait_event "$T/watch" "install:fake apt-get: first line" && ! grep -q "last line" "$T/watch"
+ok $? "watch --json shows the install's first line as an install event while the package manager still runs" ||
+        diag "$T/watch" "$T/watch.err"
+# Started now, after that line: it shows the running install from its first line.
+timeout 300 "$BOTDESK" watch --json >"$T/watch-late" 2>&1 &
+WATCH_LATE=$!
+wait_event "$T/watch-late" "install:fake apt-get: first line"
+ok $? "a watch started midway shows the running install from its first line" || diag "$T/watch-late"
 
 # One at a time: a second install meanwhile is refused.
 timeout 60 env PATH=$T/evil "$BOTDESK" install --yes </dev/null >"$T/out2" 2>&1
@@ -181,6 +232,23 @@ ok $? "apt-get got exactly: $want"
 grep -q "fake apt-get: last line" "$T/out" && grep -q "^Installed: $pkgs$" "$T/out"
 ok $? "... its output came through to the end, and install says what it installed"
 ok $([ ! -e "$T/evil-ran" ]; echo $?) "nothing from the caller's PATH ran"
+wait_event "$T/watch" "install_done:0"
+got=$(last_install "$T/watch")
+[ "$got" = "install:fake apt-get: first line | install:fake apt-get: last line | install_done:0" ]
+ok $? "watch --json: the install's lines in order, then install_done with exit 0 (got: $got)" || diag "$T/watch"
+wait_event "$T/watch-late" "install_done:0" && [ "$(last_install "$T/watch-late")" = "$got" ]
+ok $? "... and the watch started midway shows the same" || diag "$T/watch-late"
+kill "$WATCH_LATE" 2>/dev/null
+wait "$WATCH_LATE" 2>/dev/null
+WATCH_LATE=
+# Text mode: one line each, "TIME install: LINE" and "TIME install done, exit N" (bounded: 10 s).
+for ((i = 0; i < 100; i++)); do grep -q " install done, exit 0$" "$T/watch-text" && break; sleep 0.1; done
+grep -q "Z install: fake apt-get: first line$" "$T/watch-text" && grep -q "Z install: fake apt-get: last line$" "$T/watch-text" &&
+        grep -q "Z install done, exit 0$" "$T/watch-text"
+ok $? "watch without --json prints the install's lines and its end, one line each" || diag "$T/watch-text"
+kill "$WATCH_TEXT" 2>/dev/null
+wait "$WATCH_TEXT" 2>/dev/null
+WATCH_TEXT=
 if [ "$(id -u)" = 0 ]; then
         PATH=$SYS "$BOTDESK" doctor --json >"$T/doctor" 2>&1
         python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(d["install_command"] != "apt-get " + sys.argv[2])' \
@@ -268,6 +336,17 @@ install --yes </dev/null
 ok $(($? == 1 ? 0 : 1)) "a failing package manager makes install exit 1"
 grep -q "E: fake failure" "$T/out" && grep -q "apt-get failed (exit 100)" "$T/out"
 ok $? "... its error shown, and its exit status named" || diag "$T/out"
+# The watch started before the first install is still following: this one replaced the file.
+wait_event "$T/watch" "install_done:100"
+got=$(last_install "$T/watch")
+[ "$got" = "install:fake apt-get: first line | install:E: fake failure | install_done:100" ]
+ok $? "watch --json: a failing install's lines, its stderr among them, then install_done with exit 100 (got: $got)" ||
+        diag "$T/watch" "$T/watch.err"
+python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$T/watch" && [ ! -s "$T/watch.err" ]
+ok $? "... every line the watch wrote is one JSON object, and it said nothing on stderr" || diag "$T/watch" "$T/watch.err"
+kill "$WATCH" 2>/dev/null
+wait "$WATCH" 2>/dev/null
+WATCH=
 
 # ---- sudo and the password (unprivileged only) ----------------------------------------------------
 if [ "$(id -u)" != 0 ]; then
