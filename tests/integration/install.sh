@@ -11,15 +11,15 @@
 # the unprivileged variant.) A botdesk watch started before the installs
 # gets each one's lines as install events, in order, then install_done
 # with the package manager's exit status; one started midway gets the
-# running install from its first line.
+# running install from its first line; a watch of one profile follows them too.
 set -u
 SRC=${BOTDESK_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 BOTDESK=${BOTDESK_BUILD_DIR:-$SRC/build}/helper/botdesk
 T=$(mktemp -d)
-BG= WATCH= WATCH_TEXT= WATCH_LATE=
+BG= WATCH= WATCH_TEXT= WATCH_LATE= WATCH_ONE=
 cleanup() {
         # Our own background install and watches, by pid (the fakes end by themselves).
-        for pid in $BG $WATCH $WATCH_TEXT $WATCH_LATE; do kill "$pid" 2>/dev/null; done
+        for pid in $BG $WATCH $WATCH_TEXT $WATCH_LATE $WATCH_ONE; do kill "$pid" 2>/dev/null; done
         rm -rf -- "${T:?}"
 }
 trap cleanup EXIT
@@ -337,6 +337,10 @@ ok $([ -n "$pid" ] && [ -n "$child" ] && ! alive "$pid" && ! alive "$child"; ech
 reset
 [ "$(id -u)" = 0 ] || touch "$T/nopasswd"
 echo fail >"$T/mode"
+# A watch of one profile follows installs too; its first line (the profile's state) says it is up.
+timeout 300 "$BOTDESK" watch demo --json >"$T/watch-one" 2>&1 &
+WATCH_ONE=$!
+wait_text "$T/watch-one" '"event": "state"'
 install --yes </dev/null
 ok $(($? == 1 ? 0 : 1)) "a failing package manager makes install exit 1"
 grep -q "E: fake failure" "$T/out" && grep -q "apt-get failed (exit 100)" "$T/out"
@@ -347,6 +351,11 @@ got=$(last_install "$T/watch")
 [ "$got" = "install:fake apt-get: first line | install:E: fake failure | install_done:100" ]
 ok $? "watch --json: a failing install's lines, its stderr among them, then install_done with exit 100 (got: $got)" ||
         diag "$T/watch" "$T/watch.err"
+wait_text "$T/watch-one" '"exit": 100' && [ "$(last_install "$T/watch-one")" = "$got" ]
+ok $? "... and so does a watch of one profile, started just before it" || diag "$T/watch-one"
+kill "$WATCH_ONE" 2>/dev/null
+wait "$WATCH_ONE" 2>/dev/null
+WATCH_ONE=
 python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$T/watch" && [ ! -s "$T/watch.err" ]
 ok $? "... every line the watch wrote is one JSON object, and it said nothing on stderr" || diag "$T/watch" "$T/watch.err"
 kill "$WATCH" 2>/dev/null
