@@ -279,6 +279,13 @@ static int on_event(const struct inotify_event *ev, void *userdata) {
         return 0;
 }
 
+/* The install's file cannot be read (something else took its name): the profiles are still watched. */
+static void stop_installs(struct watcher *wt, int error) {
+        log_warning_errno(error, "Cannot follow installs through %s: %m, ignoring.", INSTALL_PROGRESS_FILE);
+        install_follow_done(&wt->install);
+        wt->base_fd = safe_close(wt->base_fd);
+}
+
 static int handle_inotify(struct watcher *wt) {
         struct drain d = { .wt = wt };
         int r;
@@ -289,8 +296,8 @@ static int handle_inotify(struct watcher *wt) {
         for (size_t i = 0; i < wt->n; i++)
                 if (d.dirty[i] && (r = refresh(wt, &wt->w[i])) != 0)
                         return r;
-        if (d.install && wt->base_fd >= 0)
-                return install_follow_update(&wt->install, wt->base_fd, d.install_new);
+        if (d.install && wt->base_fd >= 0 && (r = install_follow_update(&wt->install, wt->base_fd, d.install_new)) < 0)
+                stop_installs(wt, r);
         return 0;
 }
 
@@ -300,22 +307,23 @@ static int handle_inotify(struct watcher *wt) {
  * own), then the file, so that an install that starts between the two is
  * not missed. One that cannot be followed leaves the profiles watched.
  */
-static int follow_installs(struct watcher *wt, const char *base) {
+static void follow_installs(struct watcher *wt, const char *base) {
         int r;
 
         wt->base_fd = dir_open_verified_at(AT_FDCWD, base, getuid());
         if (wt->base_fd < 0) {
                 log_warning_errno(wt->base_fd, "Cannot follow installs in %s: %m, ignoring.", base);
-                return 0;
+                return;
         }
         wt->install_wd = wt->base_wd >= 0 ? wt->base_wd : inotify_add_watch_fd(wt->ino, wt->base_fd, INSTALL_MASK);
         if (wt->install_wd < 0) {
                 log_warning_errno(wt->install_wd, "Cannot follow installs in %s: %m, ignoring.", base);
                 wt->base_fd = safe_close(wt->base_fd);
-                return 0;
+                return;
         }
         r = install_follow_start(&wt->install, wt->base_fd);
-        return r < 0 ? r : 0;
+        if (r < 0)
+                stop_installs(wt, r);
 }
 
 static int watch_loop(struct watcher *wt) {
@@ -404,7 +412,7 @@ int verb_watch(const struct cli_args *a) {
                 }
                 r = refresh(&wt, one);
                 if (r == 0)
-                        r = follow_installs(&wt, p.runtime_base);
+                        follow_installs(&wt, p.runtime_base);
         } else {
                 r = paths_runtime_base(&wt.base);
                 if (r < 0) {
@@ -432,7 +440,7 @@ int verb_watch(const struct cli_args *a) {
                         if (de->d_type == DT_DIR)
                                 r = add_from_base(&wt, de->d_name);
                 if (r == 0)
-                        r = follow_installs(&wt, wt.base);
+                        follow_installs(&wt, wt.base);
         }
         if (r == 0)
                 r = watch_loop(&wt);
