@@ -187,22 +187,11 @@ browser_round() {
         rm -rf -- "${dir:?}"
 }
 
-# net_serve LOG ADDRESS PORT: a TCP service outside any desktop that answers "hi" to each
-# connection; its pid joins NET_SERVERS (the script kills them), "listening" goes to LOG.
+# net_serve LOG ADDRESS PORT: net-serve.py, a TCP service outside any desktop that answers "hi";
+# its pid joins NET_SERVERS (the script kills them), "listening" goes to LOG.
 NET_SERVERS=()
 net_serve() {
-        python3 -c '
-import socket, sys
-fam = socket.AF_INET6 if ":" in sys.argv[1] else socket.AF_INET
-s = socket.socket(fam, socket.SOCK_STREAM)
-s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind((sys.argv[1], int(sys.argv[2])))
-s.listen(16)
-print("listening", flush=True)
-while True:
-    c, _ = s.accept()
-    c.sendall(b"hi\n")
-    c.close()' "$2" "$3" >"$1" 2>&1 &
+        python3 /botdesk-tests/net-serve.py "$2" "$3" >"$1" 2>&1 &
         NET_SERVERS+=($!)
 }
 # net_wait_listening LOG: until net_serve's service says it listens, at most 10 s.
@@ -221,4 +210,16 @@ try:
     print(s.recv(16).decode().strip())
 except OSError as e:
     print("unreachable:", e)' "$2" "$3" 2>&1
+}
+
+# root_tap_relay FILE GATE: the TAP lines the script's root part wrote (root-tap.sh), as this run's own;
+# ends the script (t_done) when there are none, or when none is "ok - GATE..." (what the rest needs).
+root_tap_relay() {
+        if [ ! -s "$1" ]; then
+                not_ok "the root part of this script ran (no $1)"
+                t_done
+        fi
+        cat "$1"
+        grep -q '^not ok' "$1" && T_FAILED=1
+        grep -q "^ok - $2" "$1" || t_done
 }

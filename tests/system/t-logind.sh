@@ -30,19 +30,8 @@ SECOND_USER=botdesk-other
 root_before() {
         local out st n user
         mkdir -p "$STATE" && chmod 0755 "$STATE"
-        : > "$ROOT_TAP" && chmod 0644 "$ROOT_TAP"
-        exec 3>>"$ROOT_TAP"
-        r_ok() { echo "ok - $*" >&3; }
-        r_not_ok() { echo "not ok - $*" >&3; }
-        r_diag() { sed 's/^/# /' >&3; }
-        r_check() { # r_check DESC CMD...
-                local d=$1 o s
-                shift
-                o=$("$@" 2>&1)
-                s=$?
-                if [ $s = 0 ]; then r_ok "$d"; else r_not_ok "$d"; printf '%s\n(exit status %s)\n' "$o" "$s" | r_diag; fi
-                return $s
-        }
+        . /botdesk-tests/root-tap.sh
+        root_tap_open "$ROOT_TAP"
 
         [ -e /etc/botdesk.ini ] && cp -a /etc/botdesk.ini "$STATE/botdesk.ini.orig"
         # The test user owns profile work for this script (restored afterwards).
@@ -143,13 +132,7 @@ unit_session() {
 # scope_pids ID: every process of session ID's scope.
 scope_pids() { cg_pids "$CG2/user.slice/user-$(id -u).slice/session-$1.scope"; }
 
-if [ ! -s "$ROOT_TAP" ]; then
-        not_ok "the root part of this script ran (no $ROOT_TAP)"
-        t_done
-fi
-cat "$ROOT_TAP"
-grep -q '^not ok' "$ROOT_TAP" && T_FAILED=1
-grep -q "^ok - systemctl start $U" "$ROOT_TAP" || t_done
+root_tap_relay "$ROOT_TAP" "systemctl start $U"
 
 # ---- the session logind registered -----------------------------------------------------------
 sid=$(unit_session "$U")

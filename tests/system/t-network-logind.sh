@@ -9,7 +9,7 @@
 # Without that PAM line, and with domain names (which need a proxy this tier
 # does not run), the helper refuses to start (3, no restart) and says why.
 #
-# Three parts, as t-logind.sh: root starts three TCP services and the units
+# Three parts, as t-logind.sh: root starts three TCP services (net-serve.py) and the units
 # (--root-before) and writes TAP lines to $ROOT_TAP; the test user reads what
 # the desktop's own program found and checks the CLI; root stops, kills the
 # services by their pids and restores (--root-after).
@@ -25,19 +25,6 @@ ROOT_TAP=$STATE/root.tap
 OUT=$STATE/out/reach.txt
 unit() { echo "botdesk-session@$1.service"; }
 
-# A TCP service outside any desktop that answers "hi" (root's here: killed by its pid afterwards).
-SERVE='
-import socket, sys
-fam = socket.AF_INET6 if ":" in sys.argv[1] else socket.AF_INET
-s = socket.socket(fam, socket.SOCK_STREAM)
-s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind((sys.argv[1], int(sys.argv[2])))
-s.listen(16)
-print("listening", flush=True)
-while True:
-    c, _ = s.accept()
-    c.sendall(b"hi\n")
-    c.close()'
 # What the desktop's own program does: one line per service, "ADDR:PORT hi" or "ADDR:PORT unreachable ...", then "done".
 REACH='
 import socket, sys
@@ -55,12 +42,8 @@ with open(sys.argv[1], "w") as out:
 root_before() {
         local out st main scope addr port d
         mkdir -p "$STATE" && chmod 0755 "$STATE"
-        : >"$ROOT_TAP" && chmod 0644 "$ROOT_TAP"
-        exec 3>>"$ROOT_TAP"
-        r_ok() { echo "ok - $*" >&3; }
-        r_not_ok() { echo "not ok - $*" >&3; }
-        r_diag() { sed 's/^/# /' >&3; }
-        r_is() { if [ "$2" = "$3" ]; then r_ok "$1"; else r_not_ok "$1"; printf 'got:  %s\nwant: %s\n' "$2" "$3" | r_diag; fi; }
+        . /botdesk-tests/root-tap.sh
+        root_tap_open "$ROOT_TAP"
         sprop() { systemctl show -p "$2" --value "$1"; }
         # refused UNIT WHY: its start fails, the helper exited 3 (no restart), and it said WHY.
         refused() {
@@ -75,7 +58,7 @@ root_before() {
 
         for addr in 127.0.0.2:8091 127.0.0.3:8092 ::1:8093; do
                 port=${addr##*:}
-                setsid python3 -c "$SERVE" "${addr%:*}" "$port" >"$STATE/serve-$port" 2>&1 </dev/null &
+                setsid python3 /botdesk-tests/net-serve.py "${addr%:*}" "$port" >"$STATE/serve-$port" 2>&1 </dev/null &
                 echo $! >>"$STATE/servers"
                 d=$((SECONDS + 10))
                 until grep -q listening "$STATE/serve-$port" 2>/dev/null || [ $SECONDS -ge $d ]; do sleep 0.05; done
@@ -139,13 +122,7 @@ esac
 
 . /botdesk-tests/lib.sh
 
-if [ ! -s "$ROOT_TAP" ]; then
-        not_ok "the root part of this script ran (no $ROOT_TAP)"
-        t_done
-fi
-cat "$ROOT_TAP"
-grep -q '^not ok' "$ROOT_TAP" && T_FAILED=1
-grep -q "^ok - systemctl start $(unit $P)" "$ROOT_TAP" || t_done
+root_tap_relay "$ROOT_TAP" "systemctl start $(unit $P)"
 
 d=$(deadline_in 30)
 until grep -q '^done' "$OUT" 2>/dev/null || past "$d"; do sleep 0.1; done
