@@ -21,7 +21,7 @@ void mcp_result_text(struct mcp_result *res, const char *text) {
 }
 
 /* A text item (an error result's, when error) from a format. */
-static void text_vprintf(struct mcp_result *res, bool error, const char *fmt, va_list ap) {
+_printf_(3, 0) static void text_vprintf(struct mcp_result *res, bool error, const char *fmt, va_list ap) {
         _cleanup_free_ char *t = strdup_vprintf(fmt, ap);
 
         if (error)
