@@ -425,13 +425,20 @@ static bool after(const struct timespec *a, const struct timespec *b) {
 static int downloads_scan(int dirfd, const struct timespec *since, struct entry **ret, size_t *ret_n) {
         struct entry *e = NULL;
         size_t n = 0, k = 0;
+        bool writing = false;
         int r;
 
         r = entries_read(dirfd, &e, &n);
         if (r < 0)
                 return r;
+        for (size_t i = 0; i < n; i++)
+                writing = writing || download_partial(e[i].name);
+        /* Chromium and Firefox hold a download's final name with an empty file from the start and rename the
+         * partial one over it at the end (Chromium's partial file may still be "Unconfirmed N.crdownload"
+         * then): while a browser writes, an empty file is no finished download. */
         for (size_t i = 0; i < n; i++) {
-                if (S_ISREG(e[i].st.st_mode) && !download_partial(e[i].name) && after(&e[i].st.st_ctim, since))
+                if (S_ISREG(e[i].st.st_mode) && !download_partial(e[i].name) && after(&e[i].st.st_ctim, since) &&
+                    !(writing && e[i].st.st_size == 0))
                         e[k++] = e[i];
                 else
                         free(e[i].name);

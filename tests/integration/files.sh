@@ -167,6 +167,17 @@ t_is "$(json '[(f["name"], f["path"], f["size"]) for f in d["files"]]' <dl1.json
         "downloads --since CURSOR reports the finished file"
 cursor=$(json 'd["cursor"]' <dl1.json)
 t_is "$(files downloads --since "$cursor" | json 'len(d["files"])')" 0 "... and not again since its cursor"
+# Chromium and Firefox hold the final name with an empty file from the start and rename the partial one
+# over it at the end (Chromium's may still be "Unconfirmed N.crdownload"): the placeholder is no finished
+# download while a browser writes.
+t_ok "a browser's placeholder and its partial file appear" \
+        in_desktop 'cd "$XDG_CONFIG_HOME/../../Downloads" && : >held.zip && printf 12345 >"Unconfirmed 4711.crdownload"'
+t_is "$(files downloads --since "$cursor" | json 'len(d["files"])')" 0 "... the empty placeholder is not reported"
+t_ok "... then the partial file is renamed over it" \
+        in_desktop 'cd "$XDG_CONFIG_HOME/../../Downloads" && mv "Unconfirmed 4711.crdownload" held.zip'
+files downloads --since "$cursor" >dlh.json
+t_is "$(json '[(f["name"], f["size"]) for f in d["files"]]' <dlh.json)" "[('held.zip', 5)]" "... and now it is, with its size"
+cursor=$(json 'd["cursor"]' <dlh.json)
 t_match "$(cat "$H/xdg/config/user-dirs.dirs")" "XDG_DOWNLOAD_DIR=\"$H/Downloads\"" "the desktop's XDG_DOWNLOAD_DIR is its home's Downloads"
 # A wait that a download ends: the answer comes when the file appears, not at the timeout.
 timeout 40 "$BOTDESK" files "$P" downloads --since "$cursor" --timeout 30 >dl2.json 2>"$BD_T/out/wait.err" &
