@@ -414,7 +414,7 @@ static int parse_epoch(char **words) {
         return taken;
 }
 
-/* The words a --json error object's "code" says, by exit status (botdesk(1), JSON OUTPUT). */
+/* The words a --json error object's "code" says, by exit status (botdesk(1), EXIT STATUS). */
 static const char *error_code(int status) {
         switch (status) {
         case EXIT_FAILED:
