@@ -16,7 +16,6 @@ int install_lock_take(const char *run_dir, char **ret_path) {
         _cleanup_free_ char *base = NULL, *path = NULL;
         _cleanup_close_ int fd = -EBADF, dfd = -EBADF;
         struct stat st;
-        int r;
 
         if (geteuid() == 0 && lstat(run_dir, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == 0 && !(st.st_mode & 022)) {
                 path = strdup_printf("%s/install.lock", run_dir);
@@ -33,12 +32,7 @@ int install_lock_take(const char *run_dir, char **ret_path) {
                 }
         }
         if (fd < 0) {
-                r = paths_runtime_base(&base);
-                if (r < 0)
-                        return r;
-                if (mkdir(base, 0700) < 0 && errno != EEXIST)
-                        return negative_errno();
-                dfd = dir_open_verified_at(AT_FDCWD, base, getuid());
+                dfd = paths_runtime_base_open(true, &base);
                 if (dfd < 0)
                         return dfd;
                 fd = openat(dfd, "install.lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0600);

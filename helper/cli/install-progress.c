@@ -12,17 +12,11 @@
 #include "util.h"
 
 int install_progress_begin(void) {
-        _cleanup_free_ char *base = NULL;
         _cleanup_close_ int dfd = -EBADF, fd = -EBADF;
         char tmp[NAME_MAX + 1];
         int r;
 
-        r = paths_runtime_base(&base);
-        if (r < 0)
-                return r;
-        if (mkdir(base, 0700) < 0 && errno != EEXIST)
-                return negative_errno();
-        dfd = dir_open_verified_at(AT_FDCWD, base, getuid());
+        dfd = paths_runtime_base_open(true, NULL);
         if (dfd < 0)
                 return dfd;
         fd = open_temporary_at(dfd, INSTALL_PROGRESS_FILE, O_WRONLY | O_APPEND | O_NOCTTY, 0600, tmp);

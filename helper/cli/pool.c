@@ -26,15 +26,6 @@
  * long is stuck, and the start goes on cold. */
 #define ADOPT_REPLY_TIMEOUT_MS 10000
 
-static int base_open(void) {
-        _cleanup_free_ char *base = NULL;
-        int r = paths_runtime_base(&base);
-
-        if (r < 0)
-                return r;
-        return dir_open_verified_at(AT_FDCWD, base, getuid());
-}
-
 static bool spare_stale(int dirfd, const char *settings) {
         _cleanup_free_ char *text = NULL;
 
@@ -44,7 +35,7 @@ static bool spare_stale(int dirfd, const char *settings) {
 }
 
 int pool_list(const char *settings, struct pool_spare **ret, size_t *ret_n) {
-        _cleanup_close_ int base = base_open();
+        _cleanup_close_ int base = paths_runtime_base_open(false, NULL);
         _cleanup_closedir_ DIR *d = NULL;
         _cleanup_free_ struct pool_spare *list = NULL;
         struct dirent *de;
@@ -150,7 +141,7 @@ int pool_adopt(const char *profile, char **ret_why) {
         r = pool_list(NULL, &list, &n);
         if (r < 0)
                 return r;
-        base = base_open();
+        base = paths_runtime_base_open(false, NULL);
         if (base < 0)
                 return base == -ENOENT ? -ENOENT : base;
         for (size_t i = 0; i < n; i++) {
@@ -335,7 +326,7 @@ int pool_fill(const struct bd_config *c, bool progress, bool quiet) {
                 if (r < 0)
                         return r;
         }
-        base = base_open();
+        base = paths_runtime_base_open(false, NULL);
         if (base < 0)
                 return base;
         lock = pool_lock(base);
@@ -406,7 +397,7 @@ int pool_fill(const struct bd_config *c, bool progress, bool quiet) {
 }
 
 void pool_fill_background(void) {
-        _cleanup_close_ int base = base_open(), log_fd = -EBADF;
+        _cleanup_close_ int base = paths_runtime_base_open(false, NULL), log_fd = -EBADF;
         _cleanup_strv_free_ char **env = NULL;
         char *argv[] = { (char *) "/proc/self/exe", (char *) "pool", (char *) "fill", (char *) "--quiet", NULL };
         extern char **environ;
@@ -428,7 +419,7 @@ void pool_fill_background(void) {
 
 int pool_drain(bool quiet) {
         _cleanup_free_ struct pool_spare *list = NULL;
-        _cleanup_close_ int base = base_open(), lock = -EBADF;
+        _cleanup_close_ int base = paths_runtime_base_open(false, NULL), lock = -EBADF;
         sd_bus *bus = NULL;
         size_t n;
         int r, ret = 0;

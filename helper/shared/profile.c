@@ -292,6 +292,21 @@ fail:
         return r;
 }
 
+int paths_runtime_base_open(bool create, char **ret_base) {
+        _cleanup_free_ char *base = NULL;
+        int fd, r;
+
+        r = paths_runtime_base(&base);
+        if (r < 0)
+                return r;
+        if (create && mkdir(base, 0700) < 0 && errno != EEXIST)
+                return negative_errno();
+        fd = dir_open_verified_at(AT_FDCWD, base, getuid());
+        if (fd >= 0 && ret_base)
+                *ret_base = TAKE_PTR(base);
+        return fd;
+}
+
 int dir_open_verified_at(int dirfd, const char *name, uid_t uid) {
         _cleanup_close_ int fd = -EBADF;
         struct stat st;

@@ -59,6 +59,9 @@ int paths_for_profile(const char *profile, struct bd_paths *ret);
 
 /* The runtime base dir alone (for list/status of all profiles). */
 int paths_runtime_base(char **ret);
+/* The runtime base dir opened, verified a private dir of ours (made 0700 first with create); the fd, or
+ * -errno. Its path in *ret_base when that is not NULL. */
+int paths_runtime_base_open(bool create, char **ret_base);
 /* The state base dir alone: $XDG_STATE_HOME/botdesk (or ~/.local/state/botdesk). */
 int paths_state_base(char **ret);
 
