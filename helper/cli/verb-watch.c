@@ -36,9 +36,9 @@
 
 #define WATCH_MAX_PROFILES 256
 #define DIR_MASK (IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ONLYDIR)
-/* The install's file is appended to in place and replaced by rename for each install. */
-#define INSTALL_MASK (IN_MODIFY | IN_MOVED_TO | IN_CREATE | IN_ONLYDIR)
-#define BASE_MASK (IN_CREATE | IN_MOVED_TO | INSTALL_MASK)
+/* The base: a profile's dir appearing, and the install's file, appended to in place and replaced by rename
+ * for each install. One mask serves both, whether every profile is watched or one. */
+#define BASE_MASK (IN_CREATE | IN_MOVED_TO | IN_MODIFY | IN_ONLYDIR)
 
 struct watched {
         char name[64];
@@ -315,7 +315,7 @@ static void follow_installs(struct watcher *wt, const char *base) {
                 log_warning_errno(wt->base_fd, "Cannot follow installs in %s: %m, ignoring.", base);
                 return;
         }
-        wt->install_wd = wt->base_wd >= 0 ? wt->base_wd : inotify_add_watch_fd(wt->ino, wt->base_fd, INSTALL_MASK);
+        wt->install_wd = wt->base_wd >= 0 ? wt->base_wd : inotify_add_watch_fd(wt->ino, wt->base_fd, BASE_MASK);
         if (wt->install_wd < 0) {
                 log_warning_errno(wt->install_wd, "Cannot follow installs in %s: %m, ignoring.", base);
                 wt->base_fd = safe_close(wt->base_fd);
