@@ -6,6 +6,7 @@
 #
 #   root_tap_open FILE   the file, new and readable by the test user; fd 3 writes to it
 #   r_ok DESC, r_not_ok DESC, r_diag < TEXT, r_is DESC GOT WANT, r_check DESC CMD...
+#   root_config_save STATE, root_config_restore STATE   /etc/botdesk.ini kept in STATE and put back
 
 root_tap_open() {
         : >"$1" && chmod 0644 "$1"
@@ -22,4 +23,12 @@ r_check() {
         s=$?
         if [ $s = 0 ]; then r_ok "$d"; else r_not_ok "$d"; printf '%s\n(exit status %s)\n' "$o" "$s" | r_diag; fi
         return $s
+}
+
+# root_config_save STATE: /etc/botdesk.ini (if any) kept in STATE; root_config_restore STATE puts it back
+# (or removes the test's) and reloads the generator's units.
+root_config_save() { [ -e /etc/botdesk.ini ] && cp -a /etc/botdesk.ini "$1/botdesk.ini.orig"; return 0; }
+root_config_restore() {
+        if [ -e "$1/botdesk.ini.orig" ]; then cp -a "$1/botdesk.ini.orig" /etc/botdesk.ini; else rm -f /etc/botdesk.ini; fi
+        systemctl daemon-reload
 }

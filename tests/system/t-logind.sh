@@ -33,7 +33,7 @@ root_before() {
         . /botdesk-tests/root-tap.sh
         root_tap_open "$ROOT_TAP"
 
-        [ -e /etc/botdesk.ini ] && cp -a /etc/botdesk.ini "$STATE/botdesk.ini.orig"
+        root_config_save "$STATE"
         # The test user owns profile work for this script (restored afterwards).
         # Profile left's command leaves a process behind in the scope (setsid).
         { cat "$STATE/botdesk.ini.orig" 2>/dev/null
@@ -95,8 +95,8 @@ print("connected"); sys.exit(1)' "/run/user/1000/botdesk/$P/rfb.sock" 2>&1)
 root_after() {
         timeout 60 systemctl stop "$U" "$LU" >/dev/null 2>&1
         systemctl reset-failed "$U" "$LU" >/dev/null 2>&1
-        if [ -e "$STATE/botdesk.ini.orig" ]; then cp -a "$STATE/botdesk.ini.orig" /etc/botdesk.ini; else rm -f /etc/botdesk.ini; fi
-        systemctl daemon-reload
+        . /botdesk-tests/root-tap.sh
+        root_config_restore "$STATE"
         rm -rf -- "${STATE:?}"
         # Nothing of the tier may be left: no session of service botdesk.
         for s in $(loginctl list-sessions --no-legend 2>/dev/null | awk '{ print $1 }'); do

@@ -68,7 +68,7 @@ root_before() {
         mkdir -p "$STATE/out" && chown 1000 "$STATE/out"
         printf '%s\n' "$REACH" >"$STATE/reach.py" && chmod 0644 "$STATE/reach.py"
 
-        [ -e /etc/botdesk.ini ] && cp -a /etc/botdesk.ini "$STATE/botdesk.ini.orig"
+        root_config_save "$STATE"
         cp -a /etc/pam.d/botdesk "$STATE/pam.orig"
         { cat "$STATE/botdesk.ini.orig" 2>/dev/null
           printf '\n[profile.%s]\nuser = %s\nmode = allowlist\nallow = 127.0.0.2\n' "$P" "$(id -un 1000)"
@@ -109,8 +109,8 @@ root_after() {
         done
         for pid in $(cat "$STATE/servers" 2>/dev/null); do kill "$pid" 2>/dev/null; done
         [ -e "$STATE/pam.orig" ] && cp -a "$STATE/pam.orig" /etc/pam.d/botdesk
-        if [ -e "$STATE/botdesk.ini.orig" ]; then cp -a "$STATE/botdesk.ini.orig" /etc/botdesk.ini; else rm -f /etc/botdesk.ini; fi
-        systemctl daemon-reload
+        . /botdesk-tests/root-tap.sh
+        root_config_restore "$STATE"
         rm -rf -- "${STATE:?}"
         exit 0
 }
