@@ -22,6 +22,7 @@
 #include "json.h"
 #include "lease.h"
 #include "lease-watch.h"
+#include "mcp-resources.h"
 #include "mcp-subs.h"
 #include "mcp-tasks.h"
 #include "subscriptions.h"
@@ -52,13 +53,10 @@ static int lease_said(struct listener *l) {
         l->lease = cur;
         if (json_mem_open(&m) < 0)
                 return -ENOMEM;
-        json_object_begin(&m.j);
-        json_kv_string(&m.j, "holder", cur.failed ? "nobody" : lease_holder_to_string(cur.holder));
-        json_kv_int(&m.j, "epoch", (long long) cur.epoch);
-        json_object_end(&m.j);
+        mcp_lease_write(&m.j, &cur);
         if (json_mem_close(&m, &meta) < 0)
                 return -ENOMEM;
-        mcp_sub_write_updated(l->out, l->sub, l->a->profile, MCP_SUB_LEASE, meta);
+        mcp_sub_write_updated(l->out, l->sub, l->a->profile, MCP_RESOURCE_LEASE, meta);
         return 0;
 }
 
@@ -120,7 +118,7 @@ static int windows_read(struct listener *l, bool say) {
                 return -ENOMEM;
         /* A restack or a title rewrites the list without a window coming or going: nothing to say. */
         if (say && changed)
-                mcp_sub_write_updated(l->out, l->sub, l->a->profile, MCP_SUB_WINDOWS, meta);
+                mcp_sub_write_updated(l->out, l->sub, l->a->profile, MCP_RESOURCE_WINDOWS, meta);
         return 0;
 }
 
@@ -130,15 +128,15 @@ static int listener_setup(struct listener *l) {
 
         if (!a->conn)
                 /* A VNC server botdesk did not start: a lease, but no windows of ours and no DAMAGE. */
-                l->what &= MCP_SUB_LEASE;
+                l->what &= MCP_RESOURCE_LEASE;
         if (!a->have_settle)
-                l->what &= ~MCP_SUB_SCREEN;
-        if (l->what & MCP_SUB_LEASE) {
+                l->what &= ~MCP_RESOURCE_SCREEN;
+        if (l->what & MCP_RESOURCE_LEASE) {
                 if (lease_watch_add(l->ino, a->dirfd) < 0)
                         return negative_errno();
                 (void) lease_read_at(a->dirfd, &l->lease);
         }
-        if (l->what & MCP_SUB_WINDOWS) {
+        if (l->what & MCP_RESOURCE_WINDOWS) {
                 static const uint32_t mask = XCB_EVENT_MASK_PROPERTY_CHANGE;
 
                 /* The connection is this process's own: its root selection is nobody else's. */
@@ -147,7 +145,7 @@ static int listener_setup(struct listener *l) {
                 if (windows_read(l, false) < 0)
                         return -EIO;
         }
-        if (l->what & MCP_SUB_SCREEN)
+        if (l->what & MCP_RESOURCE_SCREEN)
                 settle_begin(&a->settle);
         if (a->conn)
                 xcb_flush(a->conn);
@@ -163,14 +161,14 @@ static int take_events(struct listener *l, xcb_generic_event_t *(*next)(xcb_conn
                 const xcb_property_notify_event_t *p = (const xcb_property_notify_event_t *) ev;
 
                 *ret_any = true;
-                if (l->what & MCP_SUB_SCREEN)
+                if (l->what & MCP_RESOURCE_SCREEN)
                         settle_event(&l->a->settle, ev);
                 if ((ev->response_type & 0x7f) == XCB_PROPERTY_NOTIFY && p->window == l->a->root &&
                     p->atom == l->client_list)
                         windows = true;
                 free(ev);
         }
-        return windows && (l->what & MCP_SUB_WINDOWS) ? windows_read(l, true) : 0;
+        return windows && (l->what & MCP_RESOURCE_WINDOWS) ? windows_read(l, true) : 0;
 }
 
 static int on_lease_event(const struct inotify_event *ev, void *userdata) {
@@ -192,7 +190,7 @@ static unsigned long long screen_step(struct listener *l) {
         allowed = l->screen_said ? l->screen_said + MCP_SUBS_SCREEN_MS * 1000ull : 0;
         if (now < allowed)
                 return again && again < allowed ? again : allowed;
-        mcp_sub_write_updated(l->out, l->sub, l->a->profile, MCP_SUB_SCREEN, NULL);
+        mcp_sub_write_updated(l->out, l->sub, l->a->profile, MCP_RESOURCE_SCREEN, NULL);
         l->screen_said = now;
         settle_rearm(s);
         return again;
@@ -218,7 +216,7 @@ static int listen_loop(struct listener *l) {
                                 return r;
                         if (xcb_connection_has_error(l->a->conn))
                                 return -EIO;
-                        if (l->what & MCP_SUB_SCREEN)
+                        if (l->what & MCP_RESOURCE_SCREEN)
                                 until = screen_step(l);
                         /* settle's read-back may have queued events the socket no longer announces. */
                         r = take_events(l, xcb_poll_for_queued_event, &any);
@@ -244,7 +242,7 @@ static int listen_loop(struct listener *l) {
                         r = inotify_drain(l->ino, on_lease_event, &lease);
                         if (r < 0)
                                 return r;
-                        if (lease && (l->what & MCP_SUB_LEASE) && (r = lease_said(l)) < 0)
+                        if (lease && (l->what & MCP_RESOURCE_LEASE) && (r = lease_said(l)) < 0)
                                 return r;
                 }
         }

@@ -13,6 +13,7 @@
 #include "mcp-a11y.h"
 #include "mcp-ask.h"
 #include "mcp-files.h"
+#include "mcp-resources.h"
 #include "mcp-tools.h"
 #include "mcp-wait.h"
 #include "thumbnail.h"
@@ -446,9 +447,11 @@ const size_t mcp_desktop_tools_n = ELEMENTSOF(mcp_desktop_tools);
 static const struct mcp_backend backend = {
         .space = space,
         .acts = acts,
+        .read_resource = mcp_desktop_read_resource,
 };
 
 void mcp_desktop_server_init(struct mcp_server *s, struct agent *a) {
         mcp_server_init(s, &backend, mcp_desktop_tools, mcp_desktop_tools_n, a);
         s->tools.set = a->tools;
+        s->profile = a->profile;
 }

@@ -10,6 +10,7 @@
 
 #include "botdesk-config.h"
 #include "jsonrpc.h"
+#include "resources.h"
 #include "server.h"
 #include "tools.h"
 #include "util.h"
@@ -66,22 +67,28 @@ static const char instructions[] =
         "A private desktop. Use the computer tool; coordinates are pixels of its screenshots. "
         "When a human has control, actions are refused: wait, then try again.";
 
-/* s: server/discover's, with the tasks and subscriptions the server runs (initialize's never: 2026 alone has them). */
-static void capabilities(struct json *j, const struct mcp_server *s) {
+static bool serves_resources(const struct mcp_server *s) {
+        return s->profile && s->backend->read_resource;
+}
+
+/* modern: server/discover's, with the tasks and subscriptions the server runs (2026 alone has them). */
+static void capabilities(struct json *j, const struct mcp_server *s, bool modern) {
         json_key(j, "capabilities");
         json_object_begin(j);
         json_key(j, "tools");
         json_object_begin(j);
         json_kv_bool(j, "listChanged", false);
         json_object_end(j);
-        if (s && s->subs) {
-                /* The desktop's events as resources one subscribes to (subscriptions.h); nothing to list or read. */
+        if (serves_resources(s)) {
+                /* The desktop's resources (resources.h), whose changes subscriptions/listen sends. */
                 json_key(j, "resources");
                 json_object_begin(j);
-                json_kv_bool(j, "subscribe", true);
+                json_kv_bool(j, "listChanged", false);
+                if (modern && s->subs)
+                        json_kv_bool(j, "subscribe", true);
                 json_object_end(j);
         }
-        if (s && s->tasks) {
+        if (modern && s->tasks) {
                 json_key(j, "extensions");
                 json_object_begin(j);
                 json_key(j, MCP_TASKS_EXTENSION);
@@ -104,7 +111,7 @@ static int initialize(struct mcp_server *s, const struct json_value *params, str
 
         snprintf(s->version, sizeof s->version, "%s", v);
         json_kv_string(r->j, "protocolVersion", v);
-        capabilities(r->j, NULL);
+        capabilities(r->j, s, false);
         json_key(r->j, "serverInfo");
         server_info(r->j);
         json_kv_string(r->j, "instructions", instructions);
@@ -120,7 +127,7 @@ static int discover(struct mcp_server *s, const struct json_value *params, struc
         for (size_t i = 0; mcp_protocol_versions[i]; i++)
                 json_string(r->j, mcp_protocol_versions[i]);
         json_array_end(r->j);
-        capabilities(r->j, s);
+        capabilities(r->j, s, true);
         json_kv_string(r->j, "instructions", instructions);
         return 0;
 }
@@ -233,6 +240,59 @@ static int tools_call(struct mcp_server *s, const struct json_value *params, str
         return 0;
 }
 
+static int resources_list(struct mcp_server *s, const struct json_value *params, struct reply *r) {
+        if (!serves_resources(s))
+                return reply_error(r, JSONRPC_METHOD_NOT_FOUND, strdup("This server has no resources."), NULL);
+        mcp_resources_list(r->j, s->profile);
+        return 0;
+}
+
+static int resource_templates_list(struct mcp_server *s, const struct json_value *params, struct reply *r) {
+        if (!serves_resources(s))
+                return reply_error(r, JSONRPC_METHOD_NOT_FOUND, strdup("This server has no resources."), NULL);
+        json_key(r->j, "resourceTemplates");
+        json_array_begin(r->j);
+        json_array_end(r->j);
+        return 0;
+}
+
+static int resources_read(struct mcp_server *s, const struct json_value *params, struct reply *r) {
+        _cleanup_(mcp_resource_contents_done) struct mcp_resource_contents c = {};
+        const char *uri = json_member_string(params, "uri");
+        unsigned one;
+        int k;
+
+        if (!serves_resources(s))
+                return reply_error(r, JSONRPC_METHOD_NOT_FOUND, strdup("This server has no resources."), NULL);
+        if (!uri)
+                return reply_error(r, JSONRPC_INVALID_PARAMS, strdup("resources/read needs params.uri, a string."), NULL);
+        one = mcp_resource_of(s->profile, uri);
+        if (!one) {
+                struct json_mem m;
+                char *data = NULL;
+
+                if (json_mem_open(&m) < 0)
+                        return -ENOMEM;
+                json_object_begin(&m.j);
+                json_kv_string(&m.j, "uri", uri);
+                json_object_end(&m.j);
+                if (json_mem_close(&m, &data) < 0)
+                        return -ENOMEM;
+                /* Invalid params with data exactly {uri} (SEP-2164), in every revision, as the SDK's server
+                 * answers: its clients read that as "not found", and -32002 of older servers too. */
+                return reply_error(r, JSONRPC_INVALID_PARAMS,
+                                   strdup_printf("No resource %s; resources/list names this server's.", uri), data);
+        }
+        k = s->backend->read_resource(s->userdata, one, &c);
+        if (k == -ENOMEM)
+                return k;
+        if (k < 0)
+                return reply_error(r, JSONRPC_INTERNAL_ERROR,
+                                   strdup_printf("Cannot read %s: %s.", uri, strerror(-k)), NULL);
+        mcp_resource_contents_write(r->j, s->profile, one, &c);
+        return 0;
+}
+
 /* tasks/get, tasks/update, tasks/cancel (tasks.h); no such methods where the server runs no tasks. */
 static int tasks_method(struct mcp_server *s, const char *method, const struct json_value *params, struct reply *r) {
         struct mcp_call call = { .client_capabilities = json_get(json_get(params, "_meta"), MCP_META_CLIENT_CAPABILITIES) };
@@ -268,6 +328,9 @@ static const struct method {
         { "server/discover", ERA_MODERN | CACHEABLE, discover },
         { "tools/list", ERA_LEGACY | ERA_MODERN | CACHEABLE, tools_list },
         { "tools/call", ERA_LEGACY | ERA_MODERN, tools_call },
+        { "resources/list", ERA_LEGACY | ERA_MODERN | CACHEABLE, resources_list },
+        { "resources/templates/list", ERA_LEGACY | ERA_MODERN | CACHEABLE, resource_templates_list },
+        { "resources/read", ERA_LEGACY | ERA_MODERN | CACHEABLE, resources_read },
         { "tasks/get", ERA_MODERN, tasks_get },
         { "tasks/update", ERA_MODERN, tasks_update },
         { "tasks/cancel", ERA_MODERN, tasks_cancel },

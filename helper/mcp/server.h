@@ -8,6 +8,7 @@
 #include "coords.h"
 #include "tools.h"
 #include "json.h"
+#include "resources.h"
 #include "subscriptions.h"
 #include "tasks.h"
 #include "util.h"
@@ -19,8 +20,8 @@
  * ping), and the stateless 2026-07-28 (no initialize: every request
  * carries its version and the client's capabilities in params._meta;
  * server/discover; every result says resultType and the server's
- * identity). tools/list and tools/call in both; notifications are taken and
- * answered by nothing. The tools are a table of rows (tools.h) whose
+ * identity). tools/list, tools/call and the resources/ methods in both;
+ * notifications are taken and answered by nothing. The tools are a table of rows (tools.h) whose
  * handlers fill a result, so the same server runs on a desktop
  * (cli/mcp-tools.c) and in the unit tests.
  */
@@ -82,6 +83,9 @@ struct mcp_backend {
          * NULL): false, with res an error result, when args' "epoch" is
          * not one, and the tool does not run. NULL: nothing to check. */
         bool (*acts)(void *userdata, const struct json_value *args, struct mcp_result *res);
+        /* resources/read of one MCP_RESOURCE_* (resources.h) into *ret: 0 (a refusal is contents that say
+         * so), or -errno. NULL: the server has no resources. */
+        int (*read_resource)(void *userdata, unsigned one, struct mcp_resource_contents *ret);
 };
 
 /*
@@ -93,6 +97,7 @@ struct mcp_server {
         const struct mcp_backend *backend;
         void *userdata;
         struct mcp_tool_table tools;    /* the rows, and which are offered (tools.h) */
+        const char *profile;            /* its resources' (resources.h); NULL: none */
         unsigned era;                   /* 0 until a request says; then 2025 or 2026 (server.c) */
         char version[16];               /* negotiated, or the 2026 requests'; empty before either */
         /* Where MCP_TOOL_LONG rows run as tasks (tasks.h) for a 2026 client that declared the extension;

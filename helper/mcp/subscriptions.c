@@ -13,9 +13,6 @@
 #include "subscriptions.h"
 #include "util.h"
 
-/* In the order of the MCP_SUB_* bits. */
-static const char *const resource_names[] = { "lease", "windows", "screen" };
-
 void mcp_subs_init(struct mcp_subs *ss, const char *profile, const struct mcp_sub_runner *runner, void *userdata) {
         *ss = (struct mcp_subs) { .profile = profile, .runner = runner, .userdata = userdata };
 }
@@ -42,18 +39,6 @@ static void sub_drop(struct mcp_subs *ss, size_t i) {
 void mcp_subs_done(struct mcp_subs *ss) {
         while (ss->n > 0)
                 sub_drop(ss, ss->n - 1);
-}
-
-/* Which MCP_SUB_* uri names (one of this profile's), or 0. */
-static unsigned resource_of(const struct mcp_subs *ss, const char *uri) {
-        const char *rest = startswith(uri, "botdesk://");
-
-        if (!rest || !(rest = startswith(rest, ss->profile)) || *rest++ != '/')
-                return 0;
-        for (size_t i = 0; i < ELEMENTSOF(resource_names); i++)
-                if (streq(rest, resource_names[i]))
-                        return 1u << i;
-        return 0;
 }
 
 /* params.notifications: what botdesk serves of it in *ret, or an error's message (-EINVAL; NULL: -ENOMEM). */
@@ -88,7 +73,7 @@ static int filter_parse(const struct mcp_subs *ss, const struct json_value *para
                         *ret_error = strdup("params.notifications.resourceSubscriptions must hold strings (URIs).");
                         return -EINVAL;
                 }
-                what |= resource_of(ss, uris->items[i].string);
+                what |= mcp_resource_of(ss->profile, uris->items[i].string);
         }
         *ret = what;
         return 0;
@@ -232,15 +217,6 @@ drop:
                 sub_drop(ss, i);
 }
 
-static void uri(struct json *j, const char *profile, unsigned one) {
-        for (size_t i = 0; i < ELEMENTSOF(resource_names); i++)
-                if (one & (1u << i)) {
-                        _cleanup_free_ char *u = strdup_printf("botdesk://%s/%s", profile, resource_names[i]);
-
-                        json_string(j, u);
-                }
-}
-
 void mcp_sub_write_ack(FILE *out, const struct mcp_sub *sub, const char *profile, unsigned what) {
         struct json j;
 
@@ -257,7 +233,7 @@ void mcp_sub_write_ack(FILE *out, const struct mcp_sub *sub, const char *profile
         if (what) {
                 json_key(&j, "resourceSubscriptions");
                 json_array_begin(&j);
-                uri(&j, profile, what);
+                mcp_resource_uris(&j, profile, what);
                 json_array_end(&j);
         }
         json_object_end(&j);
@@ -275,16 +251,15 @@ void mcp_sub_write_updated(FILE *out, const struct mcp_sub *sub, const char *pro
         json_key(&j, "_meta");
         json_object_begin(&j);
         meta_subscription(&j, sub);
-        for (size_t i = 0; meta && i < ELEMENTSOF(resource_names); i++)
-                if (one & (1u << i)) {
-                        _cleanup_free_ char *key = strdup_printf("botdesk/%s", resource_names[i]);
+        if (meta) {
+                _cleanup_free_ char *key = strdup_printf("botdesk/%s", mcp_resource_name(one));
 
-                        json_key(&j, key ?: "botdesk/event");
-                        json_raw(&j, meta);
-                }
+                json_key(&j, key ?: "botdesk/event");
+                json_raw(&j, meta);
+        }
         json_object_end(&j);
         json_key(&j, "uri");
-        uri(&j, profile, one);
+        mcp_resource_uris(&j, profile, one);
         json_object_end(&j);
         message_end(&j, out);
 }

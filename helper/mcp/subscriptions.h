@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "json.h"
+#include "resources.h"
 
 /*
  * subscriptions/listen of MCP 2026-07-28: a request that stays open while
@@ -20,7 +21,7 @@
  * resources: botdesk's lists never change, so those are left out of the
  * acknowledgment, as the spec asks of what a server does not support) and
  * notifications/resources/updated for URIs; the desktop's events are
- * therefore resources of their own, each a URI of the profile:
+ * therefore those of its resources (resources.h):
  *
  *   botdesk://P/lease     the lease changed hands or epoch (a human took over, handed back)
  *   botdesk://P/windows   a client window opened or closed
@@ -39,15 +40,9 @@
 #define MCP_SUBS_MAX 4                  /* at once, per connection: a fifth is refused */
 #define MCP_SUBS_SCREEN_MS 500u         /* botdesk://P/screen: at most one notification per this */
 
-enum {
-        MCP_SUB_LEASE = 1u << 0,
-        MCP_SUB_WINDOWS = 1u << 1,
-        MCP_SUB_SCREEN = 1u << 2,
-};
-
 struct mcp_sub {
         char *id;                       /* the listen request's id, as JSON text */
-        unsigned what;                  /* MCP_SUB_*, what the client asked for that botdesk serves */
+        unsigned what;                  /* MCP_RESOURCE_*, what the client asked for that botdesk serves */
         void *run;                      /* the runner's, while it runs */
 };
 
@@ -94,7 +89,7 @@ void mcp_subs_end(struct mcp_subs *ss, struct mcp_sub *sub, FILE *out, const cha
 void mcp_sub_write_ack(FILE *out, const struct mcp_sub *sub, const char *profile, unsigned what);
 
 /*
- * notifications/resources/updated of sub for the URI of one MCP_SUB_*, as
+ * notifications/resources/updated of sub for the URI of one MCP_RESOURCE_*, as
  * one line on out; meta NULL, or the JSON text of what happened, put in
  * _meta under "botdesk/<the resource>".
  */

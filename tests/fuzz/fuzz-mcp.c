@@ -81,7 +81,19 @@ static int call(void *userdata, const char *tool, const struct json_value *args,
         return 0;
 }
 
-static const struct mcp_backend backend = { .space = space };
+/* A read of each resource: the lease fails, the screen is a blob, the windows a text. */
+static int read_resource(void *userdata, unsigned one, struct mcp_resource_contents *ret) {
+        if (one == MCP_RESOURCE_LEASE)
+                return -EIO;
+        ret->mime = one == MCP_RESOURCE_SCREEN ? "image/jpeg" : "application/json";
+        if (one == MCP_RESOURCE_SCREEN)
+                ret->blob = strdup("AAAA");
+        else
+                ret->text = strdup("{}");
+        return ret->blob || ret->text ? 0 : -ENOMEM;
+}
+
+static const struct mcp_backend backend = { .space = space, .read_resource = read_resource };
 
 static int task_start(void *userdata, struct mcp_task *t, const struct json_value *params) {
         if (json_get(json_get(params, "arguments"), "done"))
@@ -95,7 +107,7 @@ static void task_stop(void *userdata, struct mcp_task *t) {
 static const struct mcp_task_runner runner = { .start = task_start, .stop = task_stop };
 
 static int sub_start(void *userdata, struct mcp_sub *sub) {
-        return sub->what == MCP_SUB_SCREEN ? -EIO : 0;
+        return sub->what == MCP_RESOURCE_SCREEN ? -EIO : 0;
 }
 
 static void sub_stop(void *userdata, struct mcp_sub *sub) {
@@ -139,6 +151,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         s.tasks = &tasks;
         mcp_subs_init(&subs, "fuzz", &sub_runner, NULL);
         s.subs = &subs;
+        s.profile = "fuzz";
         while (p < end) {
                 const char *nl = memchr(p, '\n', (size_t) (end - p));
                 size_t len = nl ? (size_t) (nl - p) : (size_t) (end - p);
@@ -158,7 +171,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                                                : mcp_server_handle(&s, p, len, f);
                 for (size_t i = 0; k != -ENOMEM && i < subs.n; i++)
                         if (streq(subs.subs[i]->id, "\"end\"")) {
-                                mcp_subs_end(&subs, subs.subs[i], f, "The fuzzer ends it.", subs.subs[i]->what & MCP_SUB_LEASE);
+                                mcp_subs_end(&subs, subs.subs[i], f, "The fuzzer ends it.", subs.subs[i]->what & MCP_RESOURCE_LEASE);
                                 break;
                         }
                 if (k == -ENOMEM) {
