@@ -83,8 +83,9 @@ served() {
         done
 }
 served 2026 server-stateless tools-list dns-rebinding-protection http-header-validation \
-        input-required-result-unsupported-methods input-required-result-validate-input
-served 2025 server-initialize ping tools-list dns-rebinding-protection
+        input-required-result-unsupported-methods input-required-result-validate-input \
+        resources-list sep-2164-resource-not-found
+served 2025 server-initialize ping tools-list dns-rebinding-protection resources-list
 total() { awk '{ p += $2; f += $3; u += $4 } END { print p + 0 " passed, " f + 0 " failed, " u + 0 " untestable" }' "$BD_T/s$1"; }
 echo "# conformance checks, 2026-07-28: $(total 2026); 2025-11-25: $(total 2025)"
 kill "$mcp_pid" 2>/dev/null

@@ -34,8 +34,8 @@ pid=$(grep '"step":"window"' "$BD_T/steps" | "$PY" -c 'import json,sys; print(js
 get() { grep "\"step\":\"$1\"" "$BD_T/steps" | head -n1 |
         "$PY" -c 'import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1], {"json": json}, {"d": d}))' "$2" 2>&1; }
 
-t_is "$(get discover 'd["resources"]')" "{'subscribe': True}" \
-        "server/discover says resources can be subscribed to"
+t_is "$(get discover 'd["resources"]')" "{'listChanged': False, 'subscribe': True}" \
+        "server/discover says resources can be subscribed to (and their list never changes)"
 t_is "$(get ack '(sorted(d["notifications"]["resourceSubscriptions"]), list(d["notifications"]), d["children"], d["first"])')" \
         "(['botdesk://$P/lease', 'botdesk://$P/screen', 'botdesk://$P/windows'], ['resourceSubscriptions'], 1, 0)" \
         "a listen is acknowledged first, with this desktop's three URIs alone (another profile's, a file, the tool list left out), one process"

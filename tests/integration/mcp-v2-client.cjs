@@ -91,6 +91,34 @@ async function ask(transport) {
         say('done', {});
 }
 
+// One resources/read's contents, as the shell test judges them: the JSON of a text, a blob's first bytes and size.
+function readDescribe(res) {
+        const c = res.contents[0];
+        const out = { n: res.contents.length, uri: c.uri, mimeType: c.mimeType };
+        if (c.text !== undefined) out.json = JSON.parse(c.text);
+        if (c.blob !== undefined) {
+                const bytes = Buffer.from(c.blob, 'base64');
+                out.blob = { size: bytes.length, magic: bytes.subarray(0, 3).toString('hex') };
+        }
+        return out;
+}
+
+// resources/list, and a read of each of the desktop's resources and of one it does not have.
+async function resources(client, step) {
+        const caps = client.getServerCapabilities() || {};
+        const { resources } = await client.listResources();
+        const read = {};
+        for (const r of resources)
+                read[r.name] = readDescribe(await client.readResource({ uri: r.uri }));
+        let unknown = null;
+        try {
+                await client.readResource({ uri: `botdesk://${profile}/nothing` });
+        } catch (e) {
+                unknown = { code: e.code, uri: e.data && e.data.uri };
+        }
+        say(step, { capability: !!caps.resources, list: resources.map((r) => [r.uri, r.mimeType]), read, unknown });
+}
+
 async function main() {
         const negotiation = mode === 'pin' || mode === 'ask' ? { mode: { pin: '2026-07-28' } } : mode === 'auto' ? { mode: 'auto' } : undefined;
         const client = new Client({ name: 'botdesk-tests-v2', version: '1.0.0' },
@@ -125,9 +153,11 @@ async function main() {
         say('screenshot', describe(await client.callTool({ name: 'computer', arguments: { action: 'screenshot' } })));
         say('member', describe(await client.callTool({ name: 'mouse_move', arguments: { coordinate: [10, 10] } })));
         say('status', describe(await client.callTool({ name: 'status', arguments: {} })));
+        await resources(client, 'resources');
 
         execFileSync(botdesk, ['lease', profile, 'take', '--viewer', 'human-1'], { stdio: 'ignore' });
         say('taken', describe(await client.callTool({ name: 'computer', arguments: { action: 'left_click', coordinate: [5, 5] } })));
+        say('taken_screen', readDescribe(await client.readResource({ uri: `botdesk://${profile}/screen` })));
         execFileSync(botdesk, ['lease', profile, 'release', '--viewer', 'human-1'], { stdio: 'ignore' });
         say('released', describe(await client.callTool({ name: 'computer', arguments: { action: 'left_click', coordinate: [6, 6] } })));
 

@@ -71,6 +71,21 @@ for mode in pin auto legacy; do
         t_is "$(get member 'd["isError"], d["image"] is not None' $mode)" "(False, True)" \
                 "$what: a toolset member (mouse_move) acts and returns a screenshot"
         t_is "$(get status 'd["text"]["control"]' $mode)" agent "$what: status says the agent has control"
+        t_is "$(get resources 'd["capability"], d["list"]' $mode)" \
+                "(True, [['botdesk://$P/lease', 'application/json'], ['botdesk://$P/windows', 'application/json'], ['botdesk://$P/screen', 'image/jpeg']])" \
+                "$what: botdesk offers resources, and resources/list names the lease, the windows and the screen"
+        t_is "$(get resources 'd["read"]["lease"]["uri"], d["read"]["windows"]["uri"], d["read"]["screen"]["uri"]' $mode)" \
+                "('botdesk://$P/lease', 'botdesk://$P/windows', 'botdesk://$P/screen')" "$what: each read answers for its URI"
+        t_is "$(get resources 'd["read"]["lease"]["json"]["holder"], type(d["read"]["lease"]["json"]["epoch"]).__name__' $mode)" \
+                "('agent', 'int')" "$what: the lease reads as JSON: the agent holds it, with an integer epoch"
+        t_is "$(get resources 'type(d["read"]["windows"]["json"]["windows"]).__name__' $mode)" list \
+                "$what: the windows read as the windows tool's JSON (a list of windows)"
+        t_is "$(get resources 'd["read"]["screen"]["mimeType"], d["read"]["screen"]["blob"]["magic"], d["read"]["screen"]["blob"]["size"] > 2000' $mode)" \
+                "('image/jpeg', 'ffd8ff', True)" "$what: the screen reads as a JPEG blob"
+        t_is "$(get resources 'd["unknown"]["code"], d["unknown"]["uri"]' $mode)" "(-32602, 'botdesk://$P/nothing')" \
+                "$what: a URI botdesk does not serve is -32602, naming it (as the SDK's server, in either revision)"
+        t_is "$(get taken_screen 'd["mimeType"], d["json"]["suppressed"]' $mode)" "('application/json', 'human_has_control')" \
+                "$what: under a human, the screen's read is the refusal, not a picture"
         t_is "$(get taken '(d["isError"], d["text"]["suppressed"])' $mode)" "(True, 'human_has_control')" \
                 "$what: after a human's take, the next action is refused (suppressed)"
         t_is "$(get released 'd["isError"]' $mode)" False "$what: after the hand-back, the next action runs"
@@ -163,6 +178,8 @@ for mode in pin auto legacy; do
         t_is "$(get connect '(d["version"], d["server"]["name"])' http-$mode)" "('$want', 'botdesk')" "HTTP, $mode: agreed on $want"
         t_is "$(get tools 'len(d["names"]), d["invalid"]' http-$mode)" "(32, [])" "HTTP, $mode: the 32 tools"
         t_is "$(get screenshot '(d["isError"], d["image"]["width"])' http-$mode)" "(False, 1024)" "HTTP, $mode: a screenshot"
+        t_is "$(get resources 'd["read"]["lease"]["json"]["holder"], d["read"]["screen"]["blob"]["magic"]' http-$mode)" \
+                "('agent', 'ffd8ff')" "HTTP, $mode: the lease and the screen read as resources"
         t_is "$(get taken '(d["isError"], d["text"]["suppressed"])' http-$mode)" "(True, 'human_has_control')" \
                 "HTTP, $mode: refused while a human has control"
         t_is "$(get released 'd["isError"]' http-$mode)" False "HTTP, $mode: runs after the hand-back"
@@ -248,6 +265,8 @@ for mode in pin legacy; do
         t_is "$(get connect '(d["version"], d["server"]["name"])' web-$mode)" "('$want', 'botdesk')" "web, $mode: agreed on $want"
         t_is "$(get tools 'len(d["names"]), d["invalid"]' web-$mode)" "(32, [])" "web, $mode: the 32 tools"
         t_is "$(get screenshot '(d["isError"], d["image"]["width"])' web-$mode)" "(False, 1024)" "web, $mode: a screenshot"
+        t_is "$(get resources 'len(d["list"]), d["read"]["screen"]["blob"]["magic"]' web-$mode)" "(3, 'ffd8ff')" \
+                "web, $mode: the resources listed and the screen read through botdesk web"
         t_is "$(get taken '(d["isError"], d["text"]["suppressed"])' web-$mode)" "(True, 'human_has_control')" \
                 "web, $mode: refused while a human has control"
         t_is "$(get unknown 'd["error"]["code"]' web-$mode)" -32602 "web, $mode: an unknown tool is -32602"
