@@ -341,11 +341,14 @@ static int open_session(pam_handle_t *pamh, const struct args *a, const char *pr
 
         sweep_stale(pamh, a, resdir, logind);
 
+        char claims[PATH_MAX];
+        /* Root's own starts claim numbers under the same lock (alloc.h), their X servers not yet up. */
         const struct alloc_env env = {
                 .lock_dir = "/tmp",
                 .proc_net_unix = "/proc/net/unix",
                 .reservation_dir = resdir,
                 .proc_root = "/proc",
+                .claim_dir = alloc_claim_dir(a->rundir, claims, sizeof claims),
         };
         n = pick_and_reserve(&env, &c, preferred, resdir, pw->pw_uid, profile);
         if (n == -EBUSY) {

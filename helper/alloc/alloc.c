@@ -43,6 +43,7 @@ struct alloc_scan {
         const struct alloc_env *env;
         int lock_dfd;
         int res_dfd;       /* -EBADF when there is no reservation dir */
+        int claim_dfd;     /* -EBADF when there is no claim dir */
         unsigned *bound;   /* displays with a bound X socket */
         size_t n_bound;
 };
@@ -50,6 +51,7 @@ struct alloc_scan {
 static void scan_done(struct alloc_scan *s) {
         s->lock_dfd = safe_close(s->lock_dfd);
         s->res_dfd = safe_close(s->res_dfd);
+        s->claim_dfd = safe_close(s->claim_dfd);
         free(s->bound);
         s->bound = NULL;
         s->n_bound = 0;
@@ -248,6 +250,7 @@ static int scan_open(const struct alloc_env *env, struct alloc_scan *s) {
                 .env = env,
                 .lock_dfd = -EBADF,
                 .res_dfd = -EBADF,
+                .claim_dfd = -EBADF,
         };
 
         if (!env->lock_dir || !env->proc_net_unix)
@@ -261,6 +264,13 @@ static int scan_open(const struct alloc_env *env, struct alloc_scan *s) {
                 s->res_dfd = open(env->reservation_dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
                 /* No reservation dir: no host-wide tier is installed here. */
                 if (s->res_dfd < 0 && errno != ENOENT)
+                        return negative_errno();
+        }
+
+        if (env->claim_dir) {
+                s->claim_dfd = open(env->claim_dir, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                /* None yet: no start has claimed anything. */
+                if (s->claim_dfd < 0 && errno != ENOENT)
                         return negative_errno();
         }
 
@@ -304,6 +314,16 @@ static int scan_reservation_state(const struct alloc_scan *s, unsigned n, struct
         return r;
 }
 
+/* A claim holds n while it names a live pid; garbage or a dead pid is stale, a symlink or the like foreign. */
+static int scan_claim_state(const struct alloc_scan *s, unsigned n, struct stat *ret_st) {
+        char name[16];
+
+        if (s->claim_dfd < 0)
+                return PID_FILE_ABSENT;
+        snprintf(name, sizeof(name), "%u", n);
+        return pid_file_inspect(s->claim_dfd, name, s->env->proc_root, NULL, ret_st);
+}
+
 static int scan_in_use(const struct alloc_scan *s, unsigned n) {
         int r;
 
@@ -318,6 +338,12 @@ static int scan_in_use(const struct alloc_scan *s, unsigned n) {
                 return 1;
 
         r = scan_reservation_state(s, n, NULL);
+        if (r < 0)
+                return r;
+        if (r == PID_FILE_LIVE || r == PID_FILE_FOREIGN)
+                return 1;
+
+        r = scan_claim_state(s, n, NULL);
         if (r < 0)
                 return r;
         if (r == PID_FILE_LIVE || r == PID_FILE_FOREIGN)
@@ -372,8 +398,19 @@ static void scan_remove_dead_reservation(const struct alloc_scan *s, unsigned n)
         (void) unlink_if_same(s->res_dfd, name, &st);
 }
 
+/* A claim whose start died before it dropped it, dropped. */
+static void scan_remove_dead_claim(const struct alloc_scan *s, unsigned n) {
+        char name[16];
+        struct stat st;
+
+        if (scan_claim_state(s, n, &st) != PID_FILE_DEAD)
+                return;
+        snprintf(name, sizeof(name), "%u", n);
+        (void) unlink_if_same(s->claim_dfd, name, &st);
+}
+
 int display_in_use(const struct alloc_env *env, unsigned n) {
-        _cleanup_(scan_done) struct alloc_scan s = { .lock_dfd = -EBADF, .res_dfd = -EBADF };
+        _cleanup_(scan_done) struct alloc_scan s = { .lock_dfd = -EBADF, .res_dfd = -EBADF, .claim_dfd = -EBADF };
         int r;
 
         r = scan_open(env ?: &alloc_env_default, &s);
@@ -383,7 +420,7 @@ int display_in_use(const struct alloc_env *env, unsigned n) {
 }
 
 int display_reserved(const struct alloc_env *env, unsigned n) {
-        _cleanup_(scan_done) struct alloc_scan s = { .lock_dfd = -EBADF, .res_dfd = -EBADF };
+        _cleanup_(scan_done) struct alloc_scan s = { .lock_dfd = -EBADF, .res_dfd = -EBADF, .claim_dfd = -EBADF };
         int r;
 
         r = scan_open(env ?: &alloc_env_default, &s);
@@ -396,7 +433,7 @@ int display_reserved(const struct alloc_env *env, unsigned n) {
 }
 
 int display_remove_stale_lock(const struct alloc_env *env, unsigned n) {
-        _cleanup_(scan_done) struct alloc_scan s = { .lock_dfd = -EBADF, .res_dfd = -EBADF };
+        _cleanup_(scan_done) struct alloc_scan s = { .lock_dfd = -EBADF, .res_dfd = -EBADF, .claim_dfd = -EBADF };
         int r;
 
         r = scan_open(env ?: &alloc_env_default, &s);
@@ -429,12 +466,13 @@ static int scan_try(const struct alloc_scan *s, unsigned n) {
                 return 0;
 
         scan_remove_dead_reservation(s, n);
+        scan_remove_dead_claim(s, n);
         return 1;
 }
 
 int display_pick(const struct alloc_env *env, unsigned min, unsigned max, int preferred,
                  const unsigned *skip, size_t n_skip) {
-        _cleanup_(scan_done) struct alloc_scan s = { .lock_dfd = -EBADF, .res_dfd = -EBADF };
+        _cleanup_(scan_done) struct alloc_scan s = { .lock_dfd = -EBADF, .res_dfd = -EBADF, .claim_dfd = -EBADF };
         int r;
 
         if (min > max || max > INT_MAX)
@@ -497,6 +535,82 @@ const char *alloc_lock_path(const char *runtime_base, char *buf, size_t size) {
         if (k < 0 || (size_t) k >= size)
                 return NULL;
         return buf;
+}
+
+const char *alloc_claim_dir(const char *runtime_base, char *buf, size_t size) {
+        char lock[PATH_MAX];
+        int k;
+
+        if (!alloc_lock_path(runtime_base, lock, sizeof(lock)) || !buf || size == 0)
+                return NULL;
+        k = snprintf(buf, size, "%.*s/display-claims", (int) (strrchr(lock, '/') - lock), lock);
+        if (k < 0 || (size_t) k >= size)
+                return NULL;
+        return buf;
+}
+
+/* The claim dir, made when missing: a directory of this uid's alone, or -EPERM. */
+static int claim_dir_open(const char *path) {
+        _cleanup_close_ int fd = -EBADF;
+        struct stat st;
+
+        if (mkdir(path, 0700) < 0 && errno != EEXIST)
+                return negative_errno();
+        fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0)
+                return errno == ENOTDIR || errno == ELOOP ? -EPERM : negative_errno();
+        if (fstat(fd, &st) < 0)
+                return negative_errno();
+        if (st.st_uid != geteuid() || (st.st_mode & 077))
+                return -EPERM;
+        return TAKE_FD(fd);
+}
+
+int display_claim(const struct alloc_env *env, unsigned n, pid_t pid) {
+        _cleanup_close_ int dfd = -EBADF, fd = -EBADF;
+        char name[16], tmp[NAME_MAX + 1], text[24];
+        int k, r;
+
+        if (!env || !env->claim_dir || pid <= 0)
+                return -EINVAL;
+        dfd = claim_dir_open(env->claim_dir);
+        if (dfd < 0)
+                return dfd;
+        snprintf(name, sizeof(name), "%u", n);
+        k = snprintf(text, sizeof(text), "%d\n", (int) pid);
+        /* Written under another name, then linked: no reader ever sees it half made. */
+        fd = open_temporary_at(dfd, name, O_WRONLY, 0600, tmp);
+        if (fd < 0)
+                return fd;
+        r = write_all(fd, text, (size_t) k);
+        if (r >= 0 && linkat(dfd, tmp, dfd, name, 0) < 0)
+                r = negative_errno();
+        (void) unlinkat(dfd, tmp, 0);
+        return r < 0 ? r : 0;
+}
+
+int display_unclaim(const struct alloc_env *env, unsigned n, pid_t pid) {
+        _cleanup_close_ int dfd = -EBADF, fd = -EBADF;
+        char name[16], buf[PID_FILE_MAX];
+        struct stat st;
+        ssize_t len;
+        pid_t named;
+
+        if (!env || !env->claim_dir)
+                return -EINVAL;
+        dfd = open(env->claim_dir, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (dfd < 0)
+                return errno == ENOENT ? 0 : negative_errno();
+        snprintf(name, sizeof(name), "%u", n);
+        fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
+        if (fd < 0)
+                return errno == ENOENT ? 0 : negative_errno();
+        if (fstat(fd, &st) < 0)
+                return negative_errno();
+        len = read_small(fd, buf, sizeof(buf));
+        if (!S_ISREG(st.st_mode) || len < 0 || parse_pid_text(buf, (size_t) len, &named) < 0 || named != pid)
+                return 0;
+        return unlink_if_same(dfd, name, &st);
 }
 
 /*

@@ -16,7 +16,9 @@
  *    the path "/tmp/.X11-unix/XN", as listed in /proc/net/unix (":200" is
  *    not ":20"),
  *  - or a reservation holds it (a file RESDIR/N whose content is a live pid,
- *    or any file there for the logind tier: reservation.h).
+ *    or any file there for the logind tier: reservation.h),
+ *  - or, where env->claim_dir is given, a claim holds it (CLAIMDIR/N naming
+ *    a live pid: display_claim()).
  * A lock file whose pid is dead (or that is unreadable garbage) is stale and
  * removed; a live one is never touched.
  */
@@ -26,6 +28,7 @@ struct alloc_env {
         const char *proc_net_unix;   /* "/proc/net/unix" in production */
         const char *reservation_dir; /* NULL = none; "/run/botdesk/reservations" in production */
         const char *proc_root;       /* "/proc": where liveness of a pid is looked up */
+        const char *claim_dir;       /* NULL = none; the claims of the starts that share a lock (alloc_claim_dir()) */
 };
 
 extern const struct alloc_env alloc_env_default;
@@ -68,4 +71,24 @@ int display_pick(const struct alloc_env *env, unsigned min, unsigned max, int pr
 #define ALLOC_LOCK_TIMEOUT_USEC (10 * 1000 * 1000ULL)
 int alloc_lock_take(const char *runtime_base, unsigned long long timeout_usec, const sigset_t *cancel);
 const char *alloc_lock_path(const char *runtime_base, char *buf, size_t size);
+
+/*
+ * Claims, so that the lock is held for a pick and no longer: under the
+ * lock, display_pick() (its env's claim_dir set) chooses N, display_claim()
+ * writes CLAIMDIR/N naming the claiming process, and the lock is released;
+ * the X server starts unlocked. Every start sharing the lock skips N while
+ * the claim's pid lives, so none picks it before the X server's own lock
+ * file and socket hold it; then (or when it fails) the start drops the
+ * claim, and a claim whose pid died is dropped by the next pick.
+ *
+ * The claim dir is beside the lock (alloc_lock_path()): "display-claims".
+ */
+const char *alloc_claim_dir(const char *runtime_base, char *buf, size_t size);
+
+/* Write CLAIMDIR/N naming pid, made whole at once (the dir made 0700 if missing, and refused when it is not
+ * this uid's alone). 0, -EEXIST when a claim is there, -errno. */
+int display_claim(const struct alloc_env *env, unsigned n, pid_t pid);
+
+/* Remove CLAIMDIR/N while it names pid. 1 removed, 0 absent or another's, -errno. */
+int display_unclaim(const struct alloc_env *env, unsigned n, pid_t pid);
 

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,11 +27,67 @@
 
 /* ---- the X server ------------------------------------------------------------------------- */
 
+/* What picks see: the host's X servers and reservations, and the claims of the starts that share our lock. */
+static int alloc_env_claims(const struct supervisor *s, struct alloc_env *ret, char *buf, size_t size) {
+        *ret = alloc_env_default;
+        ret->claim_dir = alloc_claim_dir(s->paths.runtime_base, buf, size);
+        return ret->claim_dir ? 0 : -ENAMETOOLONG;
+}
+
+void start_unclaim(struct supervisor *s) {
+        struct alloc_env env;
+        char dir[PATH_MAX];
+
+        if (s->claimed_display < 0)
+                return;
+        if (alloc_env_claims(s, &env, dir, sizeof dir) >= 0)
+                (void) display_unclaim(&env, (unsigned) s->claimed_display, getpid());
+        s->claimed_display = -1;
+}
+
+/*
+ * A number picked and claimed under the allocation lock, which is held for
+ * that alone (milliseconds), never across an X server's start: the claim
+ * keeps this user's other starts off the number until our server holds it
+ * (alloc.h). Waits for the lock no longer than start_timeout.
+ */
+static int pick_and_claim(struct supervisor *s, int preferred) {
+        const int stop_signals[] = { SUPERVISOR_STOP_SIGNALS };
+        _cleanup_close_ int lock = -EBADF;
+        uint64_t deadline = 0, now = now_usec();
+        struct alloc_env env;
+        char dir[PATH_MAX];
+        sigset_t stop;
+        int n, r;
+
+        r = alloc_env_claims(s, &env, dir, sizeof dir);
+        if (r < 0)
+                return r;
+        /* A stop while we wait ends the wait; the signal stays pending for the loop. */
+        sigemptyset(&stop);
+        for (size_t i = 0; i < ELEMENTSOF(stop_signals); i++)
+                sigaddset(&stop, stop_signals[i]);
+        (void) sd_event_source_get_time(s->timeout_source, &deadline);
+        lock = alloc_lock_take(s->paths.runtime_base, deadline > now ? deadline - now : 0, &stop);
+        if (lock < 0)
+                return lock;
+        n = display_pick(&env, s->cfg.band_min, s->cfg.band_max, preferred, s->tried, s->n_tried);
+        if (n < 0)
+                return n;
+        r = display_claim(&env, (unsigned) n, getpid());
+        if (r < 0)
+                return log_error_errno(r, "Cannot claim display :%d in %s: %m", n, dir);
+        s->claimed_display = n;
+        return n;
+}
+
 int start_server(struct supervisor *s) {
         _cleanup_free_ char *recorded = NULL;
         unsigned long long v;
         int preferred = -1, n, r;
 
+        /* Another attempt: the number tried before is no longer ours to hold. */
+        start_unclaim(s);
         if (s->reserved_display >= 0) {
                 /* pam_botdesk picked the number under the host-wide lock and
                  * holds it with a reservation for this session's life. */
@@ -42,24 +100,7 @@ int start_server(struct supervisor *s) {
                         preferred = (int) v;
         }
 
-        /* Held from the pick until the server has claimed the number; only
-         * this user's own starts can hold it, and never past start_timeout. */
-        if (s->alloc_lock_fd < 0) {
-                uint64_t deadline = 0, now = now_usec();
-
-                const int stop_signals[] = { SUPERVISOR_STOP_SIGNALS };
-                sigset_t stop;
-
-                /* A stop while we wait ends the wait; the signal stays pending for the loop. */
-                sigemptyset(&stop);
-                for (size_t i = 0; i < ELEMENTSOF(stop_signals); i++)
-                        sigaddset(&stop, stop_signals[i]);
-                (void) sd_event_source_get_time(s->timeout_source, &deadline);
-                s->alloc_lock_fd = alloc_lock_take(s->paths.runtime_base, deadline > now ? deadline - now : 0, &stop);
-                if (s->alloc_lock_fd < 0)
-                        return s->alloc_lock_fd;
-        }
-        n = display_pick(&alloc_env_default, s->cfg.band_min, s->cfg.band_max, preferred, s->tried, s->n_tried);
+        n = pick_and_claim(s, preferred);
         if (n < 0)
                 return n;
 picked:
@@ -165,7 +206,7 @@ static int bus_spawn(struct supervisor *s) {
 }
 
 void start_reject_display(struct supervisor *s) {
-        s->alloc_lock_fd = safe_close(s->alloc_lock_fd);
+        start_unclaim(s);
         (void) kill(s->xserver.pid, SIGTERM); /* our unreaped child: its pid cannot be reused */
 }
 
@@ -173,7 +214,8 @@ void start_bus(struct supervisor *s) {
         char num[16];
         int r;
 
-        s->alloc_lock_fd = safe_close(s->alloc_lock_fd);
+        /* The server's lock file and socket hold the number now. */
+        start_unclaim(s);
         snprintf(num, sizeof num, "%d\n", s->display);
         (void) write_file_atomic_at(s->runtime_fd, "display", num, strlen(num), 0600);
         /* From now on whoever reaps us knows which server's lock to clear. */

@@ -17,6 +17,8 @@
 
 /* Picks a display and starts the X server on it. */
 int start_server(struct supervisor *s);
+/* Drop our claim on a display number, if we hold one (alloc.h): our server holds it, or never will. */
+void start_unclaim(struct supervisor *s);
 /* Our server listens on a number a logind session reserved meanwhile: end it. */
 void start_reject_display(struct supervisor *s);
 /* The X server listens: record the number, connect, start the bus. */

@@ -22,12 +22,12 @@ void supervisor_init(struct supervisor *s, const char *profile) {
                 .profile = profile,
                 .runtime_fd = -EBADF,
                 .helper_lock_fd = -EBADF,
-                .alloc_lock_fd = -EBADF,
                 .bus_pipe = -EBADF,
                 .adopt_fd = -EBADF,
                 .spare = spare_name_valid(profile),
                 .display = -1,
                 .reserved_display = -1,
+                .claimed_display = -1,
                 .state = DESKTOP_CHECKING,
                 .t0 = now_usec(),
         };
@@ -52,6 +52,7 @@ void supervisor_done(struct supervisor *s) {
         session_settle_done(s);
         free(s->alias);
         free(s->adopted_profile);
+        start_unclaim(s);
         handback_done(&s->handback);
         viewer_gone_done(&s->viewer_gone);
         clipboard_owner_done(&s->clipboard);
@@ -74,7 +75,6 @@ void supervisor_done(struct supervisor *s) {
         free(s->cg_session);
         free(s->cg_apps);
         safe_close(s->bus_pipe);
-        safe_close(s->alloc_lock_fd);
         safe_close(s->helper_lock_fd);
         safe_close(s->runtime_fd);
         session_dirs_done(&s->dirs);

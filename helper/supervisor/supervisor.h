@@ -63,7 +63,6 @@ struct supervisor {
         struct session_dirs dirs;
         int runtime_fd;
         int helper_lock_fd;
-        int alloc_lock_fd;
         sd_event *event;
         enum desktop_state state;
         unsigned long long t0;
@@ -84,6 +83,7 @@ struct supervisor {
         uint8_t cookie[XAUTH_COOKIE_SIZE];
         int display;
         int reserved_display;   /* logind tier: the number pam_botdesk reserved, else -1 */
+        int claimed_display;    /* the number our claim holds until our server does (alloc.h), else -1 */
         unsigned tried[MAX_DISPLAY_ATTEMPTS];
         size_t n_tried;
         pid_t xserver_pid_last; /* for its lock file, after it was reaped */
