@@ -50,6 +50,7 @@ check_fc() { # check_fc PATH TYPE
 check_fc /usr/libexec/botdesk-helper botdesk_exec_t x
 check_fc /etc/botdesk.ini botdesk_conf_t x
 check_fc /run/botdesk/alloc.lock botdesk_var_run_t x
+check_fc /run/botdesk/display-claims/300 botdesk_claims_t x
 check_fc /run/user/1000/botdesk/work/rfb.sock botdesk_runtime_t '/run/user/'
 check_fc /home/tester/.local/state/botdesk/work botdesk_home_t 'state/botdesk'
 

@@ -115,6 +115,7 @@ as_root() {
         is_type "/etc/botdesk.ini is botdesk_conf_t" /etc/botdesk.ini botdesk_conf_t
         is_type "tmpfiles.d creates /run/botdesk as botdesk_var_run_t" /run/botdesk botdesk_var_run_t
         is_type "tmpfiles.d creates /run/botdesk/alloc.lock as botdesk_var_run_t" /run/botdesk/alloc.lock botdesk_var_run_t
+        is_type "tmpfiles.d creates /run/botdesk/display-claims as botdesk_claims_t" /run/botdesk/display-claims botdesk_claims_t
 
         # The user unit, as the test users in logind sessions with their user
         # managers: tester is unconfined_u, tester2 is user_u.
