@@ -66,8 +66,10 @@ static void record(struct install_follow *f, char *rec) {
 
         if ((s = startswith(rec, "| ")))
                 f->on_record(s, false, 0, f->userdata);
-        else if ((s = startswith(rec, "= ")) && parse_int(s, INT_MAX, &v) >= 0)
+        else if ((s = startswith(rec, "= ")) && parse_int(s, INT_MAX, &v) >= 0) {
+                f->ended = true;
                 f->on_record(NULL, true, (int) v, f->userdata);
+        }
 }
 
 /* Every whole record appended since the last read; a partial one waits in buf for its end. */
@@ -105,8 +107,17 @@ static int follow_read(struct install_follow *f) {
         }
 }
 
+/* Whether nobody holds fd's file locked: its install has ended, one way or another. */
+static bool writer_gone(int fd) {
+        if (flock(fd, LOCK_SH | LOCK_NB) < 0)
+                return false;
+        (void) flock(fd, LOCK_UN);
+        return true;
+}
+
 /* Switch to the file under the name if it is another than the one followed. 1 when it did. */
 static int follow_open(struct install_follow *f, int dirfd, bool at_start) {
+        bool ended;
         struct stat st;
         int fd = open_regular_at(dirfd, INSTALL_PROGRESS_FILE, O_RDONLY, 0, &st);
 
@@ -120,13 +131,11 @@ static int follow_open(struct install_follow *f, int dirfd, bool at_start) {
         }
         /* At the start, an install nobody holds ended (or died) before we
          * came: none of it is news. */
-        if (at_start && flock(fd, LOCK_SH | LOCK_NB) == 0) {
-                (void) flock(fd, LOCK_UN);
-                if (lseek(fd, 0, SEEK_END) < 0) {
-                        int r = negative_errno();
-                        safe_close(fd);
-                        return r;
-                }
+        ended = at_start && writer_gone(fd);
+        if (ended && lseek(fd, 0, SEEK_END) < 0) {
+                int r = negative_errno();
+                safe_close(fd);
+                return r;
         }
         safe_close(f->fd);
         f->fd = fd;
@@ -134,6 +143,7 @@ static int follow_open(struct install_follow *f, int dirfd, bool at_start) {
         f->ino = st.st_ino;
         f->len = 0;
         f->skipping = false;
+        f->ended = ended;
         return 1;
 }
 
@@ -144,10 +154,21 @@ int install_follow_start(struct install_follow *f, int dirfd) {
 }
 
 int install_follow_update(struct install_follow *f, int dirfd, bool look) {
+        bool gone;
         int r;
 
-        if (f->fd >= 0 && (r = follow_read(f)) < 0)
-                return r;
+        if (f->fd >= 0) {
+                /* Asked before the read: an end record written just before
+                 * the writer let go is read first, never taken for none. */
+                gone = !f->ended && writer_gone(f->fd);
+                r = follow_read(f);
+                if (r < 0)
+                        return r;
+                if (gone && !f->ended) {
+                        f->ended = true;
+                        f->on_record(NULL, true, INSTALL_EXIT_UNKNOWN, f->userdata);
+                }
+        }
         if (!look)
                 return 0;
         r = follow_open(f, dirfd, false);

@@ -22,10 +22,13 @@
  *                  deadline's kill too; -1 when it could not be run or
  *                  outlived the kills)
  *
- * A reader skips records of any other kind, so the format can grow.
+ * A reader skips records of any other kind, so the format can grow. An
+ * install killed before its end record leaves its file unlocked without
+ * one: the reader reports that end itself, as INSTALL_EXIT_UNKNOWN.
  */
 #define INSTALL_PROGRESS_FILE "install-progress"
 #define INSTALL_PROGRESS_LINE_MAX 4096
+#define INSTALL_EXIT_UNKNOWN (-1)       /* no status known: not run, outlived the kills, or install was killed */
 
 /* The writer: a new progress file in place, locked, opened O_APPEND; the fd, or -errno. */
 int install_progress_begin(void);
@@ -48,6 +51,7 @@ struct install_follow {
         char buf[INSTALL_PROGRESS_LINE_MAX + 64];
         size_t len;
         bool skipping;          /* dropping the rest of a record too long for buf */
+        bool ended;             /* its end was reported (or it had ended before we came) */
         install_record_fn on_record;
         void *userdata;
 };
@@ -65,7 +69,8 @@ int install_follow_start(struct install_follow *f, int dirfd);
 /*
  * Read what was appended; with look, also whether another install's file
  * took the name (its inotify IN_MOVED_TO, or an overflow): what is left of
- * the old one is read first, then the new one from its first line. 0 or
- * -errno.
+ * the old one is read first, then the new one from its first line. A file
+ * whose writer let its lock go without an end record (its close makes an
+ * IN_CLOSE_WRITE) is ended with INSTALL_EXIT_UNKNOWN. 0 or -errno.
  */
 int install_follow_update(struct install_follow *f, int dirfd, bool look);

@@ -401,7 +401,7 @@ int verb_install(const struct cli_args *a) {
         r = run_command(cmd, env, stdin_fd >= 0 ? stdin_fd : tty ? STDIN_FILENO : -1, !quiet, progress,
                         (unsigned long long) timeout * 1000000ULL, &run);
         if (progress >= 0)
-                (void) install_progress_done(progress, r < 0 ? -1 : run.status);
+                (void) install_progress_done(progress, r < 0 ? INSTALL_EXIT_UNKNOWN : run.status);
         if (r < 0)
                 return log_error_errno(r, "Cannot run %s: %m", cmd[0]), EXIT_FAILED;
         if (run.timed_out) {

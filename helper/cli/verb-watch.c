@@ -36,9 +36,10 @@
 
 #define WATCH_MAX_PROFILES 256
 #define DIR_MASK (IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ONLYDIR)
-/* The base: a profile's dir appearing, and the install's file, appended to in place and replaced by rename
- * for each install. One mask serves both, whether every profile is watched or one. */
-#define BASE_MASK (IN_CREATE | IN_MOVED_TO | IN_MODIFY | IN_ONLYDIR)
+/* The base: a profile's dir appearing, and the install's file, appended to in place, closed by its
+ * writer (which may have died without its end record) and replaced by rename for each install. One mask
+ * serves both, whether every profile is watched or one. */
+#define BASE_MASK (IN_CREATE | IN_MOVED_TO | IN_MODIFY | IN_CLOSE_WRITE | IN_ONLYDIR)
 
 struct watched {
         char name[64];

@@ -356,6 +356,27 @@ ok $? "... and so does a watch of one profile, started just before it" || diag "
 kill "$WATCH_ONE" 2>/dev/null
 wait "$WATCH_ONE" 2>/dev/null
 WATCH_ONE=
+# An install killed before it could write its end: its lock goes with it, and the watch ends it itself.
+reset
+[ "$(id -u)" = 0 ] || touch "$T/nopasswd"
+echo wait >"$T/mode"
+before=$(grep -c '"fake apt-get: first line"' "$T/watch")
+env PATH=$T/evil "$BOTDESK" install --yes </dev/null >"$T/out" 2>&1 &
+BG=$!
+# Test-side wait, bounded (10 s): this install's first line in the watch.
+for ((i = 0; i < 100; i++)); do
+        [ "$(grep -c '"fake apt-get: first line"' "$T/watch")" -gt "$before" ] && break
+        sleep 0.1
+done
+kill -KILL "$BG"
+wait "$BG" 2>/dev/null
+BG=
+wait_text "$T/watch" '"exit": -1'
+got=$(last_install "$T/watch")
+[ "$got" = "install:fake apt-get: first line | install_done:-1" ]
+ok $? "a killed install: the watch ends it with install_done, exit -1, once its lock is gone (got: $got)" ||
+        diag "$T/watch"
+touch "$T/go"   # the orphaned fake apt-get ends by itself now (it waits 20 s at most)
 python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$T/watch" && [ ! -s "$T/watch.err" ]
 ok $? "... every line the watch wrote is one JSON object, and it said nothing on stderr" || diag "$T/watch" "$T/watch.err"
 kill "$WATCH" 2>/dev/null
