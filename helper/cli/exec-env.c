@@ -8,6 +8,13 @@ int exec_env_build(char *const *caller, char *const *published, char *const *pas
         _cleanup_strv_free_ char **extra = NULL;
         int r;
 
+        /* What the session's own programs are told (spawn.h): first, so that a variable the caller
+         * names on purpose, and the desktop's published ones, come after and win. */
+        for (const char *const *e = env_x11_session; *e; e++)
+                if ((r = strv_push(&extra, strdup(*e))) < 0)
+                        return r;
+        if ((r = strv_push(&extra, strdup_printf("LANG=%s", env_lang(strv_env_get(caller, "LANG"))))) < 0)
+                return r;
         for (char *const *n = pass; n && *n; n++) {
                 const char *v;
 

@@ -4,8 +4,9 @@
 /*
  * The environment of a command that `botdesk exec` runs on a desktop. It is
  * built the way the desktop's own is (env_build_clean: a short allow-list of
- * the caller's harmless variables), then the variables the caller names on
- * purpose (--env NAME, [session] exec_pass_env), then the desktop's
+ * the caller's harmless variables; the X11 session's variables and a LANG,
+ * as the session's programs get: spawn.h), then the variables the caller
+ * names on purpose (--env NAME, [session] exec_pass_env), then the desktop's
  * published env on top, so DISPLAY and XAUTHORITY are always the desktop's.
  * Nothing else of the caller passes: its tokens, keys and passwords stay
  * with the caller.

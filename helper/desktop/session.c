@@ -208,21 +208,9 @@ int session_env(const char *profile, unsigned display, const struct bd_paths *p,
         _cleanup_free_ char *dv = strdup_printf("DISPLAY=%s", disp ?: "");
         _cleanup_free_ char *pv = strdup_printf("BOTDESK_PROFILE=%s", profile);
         _cleanup_free_ char *tv = strdup_printf("BOTDESK_TOKEN=%s", token);
-        /* Without LANG (a service manager's environment has none) programs
-         * run in the C locale's ASCII, where text that is not ASCII turns to
-         * '?'; a LANG of the caller's is kept as it is. */
-        const char *lang = getenv("LANG");
-        _cleanup_free_ char *lv = strdup_printf("LANG=%s", lang && *lang ? lang : "C.UTF-8");
-        char *extra[] = {
+        _cleanup_free_ char *lv = strdup_printf("LANG=%s", env_lang(getenv("LANG")));
+        char *const own[] = {
                 dv, xauth, ch, cah, dh, tv, lv,
-                (char *) "XDG_SESSION_TYPE=x11",
-                (char *) "XDG_CURRENT_DESKTOP=XFCE",
-                (char *) "GDK_BACKEND=x11",
-                /* A Qt built to try Wayland first connects to wayland-0 in
-                 * XDG_RUNTIME_DIR, the caller's, where the compositor of a
-                 * Wayland login listens: its windows would open on the
-                 * user's own screen, not on this one. */
-                (char *) "QT_QPA_PLATFORM=xcb",
                 /* GTK's bridge asks the session bus for org.a11y.Bus, which
                  * D-Bus activates (at-spi2-core's launcher, its bus and the
                  * registry), children of the session bus and so inside the
@@ -232,12 +220,19 @@ int session_env(const char *profile, unsigned display, const struct bd_paths *p,
                 /* A spare's processes carry no profile's name: the one that
                  * adopts it is not known yet (its record says whose they are). */
                 spare_name_valid(profile) ? NULL : pv,
-                NULL,
         };
+        _cleanup_strv_free_ char **extra = NULL;
         extern char **environ;
+        int r;
 
         if (!disp || !xauth || !ch || !cah || !dh || !dv || !pv || !tv || !lv)
                 return -ENOMEM;
+        for (const char *const *e = env_x11_session; *e; e++)
+                if ((r = strv_push(&extra, strdup(*e))) < 0)
+                        return r;
+        for (size_t i = 0; i < ELEMENTSOF(own); i++)
+                if (own[i] && (r = strv_push(&extra, strdup(own[i]))) < 0)
+                        return r;
         return env_build_clean(environ, extra, ret);
 }
 

@@ -192,6 +192,25 @@ static bool env_passes(const char *entry) {
         return startswith(entry, "LC_") != NULL;
 }
 
+const char *const env_x11_session[] = {
+        "XDG_SESSION_TYPE=x11",
+        "XDG_CURRENT_DESKTOP=XFCE",
+        "GDK_BACKEND=x11",
+        /* A Qt built to try Wayland first connects to wayland-0 in
+         * XDG_RUNTIME_DIR, the caller's, where the compositor of a Wayland
+         * login listens: its windows would open on the user's own screen,
+         * not on this one. */
+        "QT_QPA_PLATFORM=xcb",
+        NULL,
+};
+
+const char *env_lang(const char *caller_lang) {
+        /* Without LANG (a service manager's environment has none) programs
+         * run in the C locale's ASCII, where text that is not ASCII turns to
+         * '?'; a LANG of the caller's is kept as it is. */
+        return caller_lang && *caller_lang ? caller_lang : "C.UTF-8";
+}
+
 int env_build_clean(char *const *caller, char *const *extra, char ***ret) {
         _cleanup_strv_free_ char **env = NULL;
         int r;

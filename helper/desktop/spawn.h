@@ -44,6 +44,16 @@ int spawn(const struct spawn_opts *o, pid_t *ret_pid);
  * /, stdin /dev/null, stdout and stderr to log_fd (< 0: /dev/null). */
 int spawn_detached(char *const *argv, char *const *envp, int log_fd, pid_t *ret_pid);
 
+/*
+ * What every program of a desktop is told, whoever starts it (the session,
+ * botdesk exec): that it runs in an X11 session of Xfce, whatever the
+ * caller's session is. NULL-terminated "KEY=VALUE".
+ */
+extern const char *const env_x11_session[];
+
+/* The LANG of a program started on a desktop: the caller's (caller_lang, may be NULL), else C.UTF-8. */
+const char *env_lang(const char *caller_lang);
+
 /* Build a desktop environment: base entries "KEY=VALUE" plus the caller's
  * values of the harmless variables (PATH, HOME, USER, LOGNAME, SHELL, LANG,
  * LC_*, TZ, XDG_RUNTIME_DIR). Nothing else of the caller passes. */

@@ -8,7 +8,7 @@
 # its own and names them; a published env forged by the desktop's programs
 # (LD_PRELOAD, a bus address that runs a program) is refused. The
 # session of a caller without LANG gets LANG=C.UTF-8, and Qt's X11
-# backend. Bands: 110-114 (user run 210-214).
+# backend, and so does what botdesk exec runs. Bands: 110-114 (user run 210-214).
 . "$(dirname "$0")/lib.sh"
 bd_init xen 110
 bd_need_xserver
@@ -51,6 +51,15 @@ t_is "$(sed -n 's/^DISPLAY=//p' "$DUMP")" "$D" "DISPLAY is the desktop's, even w
 t_is "$(sed -n 's/^XAUTHORITY=//p' "$DUMP")" "$RT/Xauthority" "XAUTHORITY is the desktop's cookie file"
 t_is "$(sed -n 's/^BOTDESK_PROFILE=//p' "$DUMP")" "$P" "BOTDESK_PROFILE names the profile"
 t_isnt "$(sed -n 's/^PATH=//p' "$DUMP")" "" "PATH comes from the allow-list"
+# What the session's own programs are told (a caller without LANG, as this one): X11, and C.UTF-8.
+t_is "$(sed -n 's/^QT_QPA_PLATFORM=//p' "$DUMP")" xcb "Qt programs it starts use X11, not the caller's Wayland (QT_QPA_PLATFORM=xcb)"
+t_is "$(sed -n 's/^GDK_BACKEND=//p;s/^XDG_SESSION_TYPE=//p' "$DUMP" | tr '\n' ' ')" "x11 x11 " \
+        "... so do GTK's (GDK_BACKEND=x11), in an X11 session (XDG_SESSION_TYPE=x11)"
+t_is "$(sed -n 's/^LANG=//p' "$DUMP")" C.UTF-8 "a caller without LANG gives the command LANG=C.UTF-8"
+LANG=de_DE.UTF-8 QT_QPA_PLATFORM=offscreen timeout 20 "$BOTDESK" exec "$P" --env QT_QPA_PLATFORM -- \
+        sh -c 'env >"$1"' sh "$BD_T/out/exec-lang.env" 2>/dev/null
+t_is "$(sed -n 's/^LANG=//p;s/^QT_QPA_PLATFORM=//p' "$BD_T/out/exec-lang.env" | sort | tr '\n' ' ')" "de_DE.UTF-8 offscreen " \
+        "a caller's own LANG is kept, and a QT_QPA_PLATFORM it names on purpose wins"
 
 timeout 20 "$BOTDESK" exec "$P" --env BAD-NAME -- true 2>"$BD_T/out/bad.err"
 t_is "$?" 2 "--env with something that is not a variable name is a usage error (exit 2)"
