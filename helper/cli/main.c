@@ -131,11 +131,13 @@ static int option_apply(struct cli_args *a, int id, const char *word, const char
                 return EXIT_OK;
         case OPT_QUIET_MS:
         case OPT_TIMEOUT_MS:
+        case OPT_QUIET_MS_OLD:
+        case OPT_TIMEOUT_MS_OLD:
                 if (!value || parse_uint(value, SETTLE_MS_MAX, &v) < 0 || v == 0) {
                         log_error("Invalid %s \"%s\": give milliseconds, 1-%u.", word, strnull(value), SETTLE_MS_MAX);
                         return EXIT_USAGE;
                 }
-                *(id == OPT_QUIET_MS ? &a->quiet_ms : &a->timeout_ms) = (unsigned) v;
+                *(id == OPT_QUIET_MS || id == OPT_QUIET_MS_OLD ? &a->quiet_ms : &a->timeout_ms) = (unsigned) v;
                 return EXIT_OK;
         case OPT_FOR:
                 /* The verb judges the condition, a missing one too (naming the valid form); two never both count. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * botdesk settle PROFILE [--quiet MS] [--timeout MS] [--json]: wait until the
+ * botdesk settle PROFILE [--quiet-ms MS] [--timeout-ms MS] [--json]: wait until the
  * screen has been quiet MS ms, or the timeout, on DAMAGE events
  * (control/settle.h), and say which: settled, still_changing, no_change.
  * For a gateway that sends its input some other way and must know when to
@@ -17,7 +17,7 @@
 #include "util.h"
 #include "verbs.h"
 
-/* PROFILE [--quiet MS] [--timeout MS] [--json], read by main.c's parser
+/* PROFILE [--quiet-ms MS] [--timeout-ms MS] [--json], read by main.c's parser
  * (verb-table.c: its row, its usage, and the milliseconds judged). */
 int verb_settle(const struct cli_args *args) {
         _cleanup_free_ char *display = NULL, *xauthority = NULL;

@@ -52,8 +52,12 @@ const struct cli_option cli_options[_OPT_MAX] = {
         [OPT_STDIN] = { "--stdin" },
         /* Also --settle=MS: never the next word. */
         [OPT_SETTLE] = { "--settle", .inline_value = true },
-        [OPT_QUIET_MS] = { "--quiet", NULL, VALUE_ANY, .judges_missing = true },
-        [OPT_TIMEOUT_MS] = { "--timeout", NULL, VALUE_ANY, .judges_missing = true },
+        /* Milliseconds, named apart from -q/--quiet and every other verb's --timeout in seconds; the old
+         * names still work, and are completed no more. */
+        [OPT_QUIET_MS] = { "--quiet-ms", NULL, VALUE_ANY, .judges_missing = true },
+        [OPT_TIMEOUT_MS] = { "--timeout-ms", NULL, VALUE_ANY, .judges_missing = true },
+        [OPT_QUIET_MS_OLD] = { "--quiet", NULL, VALUE_ANY, .judges_missing = true, .hidden = true },
+        [OPT_TIMEOUT_MS_OLD] = { "--timeout", NULL, VALUE_ANY, .judges_missing = true, .hidden = true },
         [OPT_SCREENSHOTS] = { "--screenshots", NULL, VALUE_ANY },
         [OPT_TYPE] = { "--type", NULL, VALUE_WORDS, "text/plain image/png" },
         [OPT_SINCE] = { "--since", NULL, VALUE_ANY },
@@ -254,15 +258,17 @@ static const struct verb verbs[] = {
           .options = OPTS_ACTION | OPT(OPT_JSON) | OPT(OPT_START), .words = "PROFILE", .placed = true,
           .own_options = true, .use = "botdesk cursor PROFILE [--json] [--start]", .run = verb_x11_args },
         { "settle",
-          "  settle PROFILE [--quiet MS] [--timeout MS] [--json]\n"
+          "  settle PROFILE [--quiet-ms MS] [--timeout-ms MS] [--json]\n"
           "                                wait until the screen was quiet MS ms: settled,\n"
           "                                still_changing, no_change\n",
-          .usage = "Usage: botdesk settle PROFILE [--quiet MS] [--timeout MS] [--json]\n"
+          .usage = "Usage: botdesk settle PROFILE [--quiet-ms MS] [--timeout-ms MS] [--json]\n"
                    "\n"
                    "Wait until the screen has been quiet MS ms (default 150), at most the timeout\n"
                    "(default 2000 ms); prints settled, still_changing or no_change and the ms it\n"
-                   "took. A caret's blink or the clock (changes under 40x40 pixels) do not count.\n",
-          .options = OPTS_ACTION | OPT(OPT_JSON) | OPT(OPT_QUIET_MS) | OPT(OPT_TIMEOUT_MS), .words = "PROFILE",
+                   "took. A caret's blink or the clock (changes under 40x40 pixels) do not count.\n"
+                   "(--quiet MS and --timeout MS, the names before, still work.)\n",
+          .options = OPTS_ACTION | OPT(OPT_JSON) | OPT(OPT_QUIET_MS) | OPT(OPT_TIMEOUT_MS) | OPT(OPT_QUIET_MS_OLD) |
+                     OPT(OPT_TIMEOUT_MS_OLD), .words = "PROFILE",
           .placed = true, .own_options = true, .run = verb_x11_args },
         { "wait",
           "  wait PROFILE --for COND [--timeout S] [--json]\n"

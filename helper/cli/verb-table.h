@@ -53,9 +53,12 @@ enum cli_option_id {
         OPT_WINDOW,
         OPT_STDIN,
         OPT_SETTLE,
-        /* settle: --quiet MS and --timeout MS, unlike everyone else's --quiet and --timeout S */
+        /* settle: --quiet-ms MS and --timeout-ms MS; and their old names, --quiet MS and --timeout MS
+         * (unlike everyone else's --quiet and --timeout S), kept as hidden aliases */
         OPT_QUIET_MS,
         OPT_TIMEOUT_MS,
+        OPT_QUIET_MS_OLD,
+        OPT_TIMEOUT_MS_OLD,
         /* act, clipboard */
         OPT_SCREENSHOTS,
         OPT_TYPE,

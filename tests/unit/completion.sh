@@ -108,6 +108,8 @@ check "get set"                                 botdesk clipboard work ""
 check "text/plain image/png"                    botdesk clipboard work get --type ""
 check ""                                        botdesk settle work --quiet ""
 check "web work research"                       botdesk settle --quiet 500 ""
+check "--quiet-ms"                              botdesk settle work --quiet-
+check "web work research"                       botdesk settle --timeout-ms 500 ""
 check ""                                        botdesk _
 check ""                                        botdesk status work --timeout ""
 check "start status stop"                       botdesk help st

@@ -176,6 +176,11 @@ expect 2 'Invalid --quiet "(null)": give milliseconds, 1-600000.' settle p --qui
 expect 2 'Invalid --quiet=x "x": give milliseconds, 1-600000.' settle p --quiet=x
 expect 2 'Invalid --timeout "600001": give milliseconds, 1-600000.' settle p --timeout 600001
 expect 4 'Desktop p is not running; start it with: botdesk start p' settle p --quiet 600000 --timeout=1
+# ... now named apart from -q/--quiet and the other verbs' --timeout in seconds; the old names above are aliases.
+expect 2 'Invalid --quiet-ms "(null)": give milliseconds, 1-600000.' settle p --quiet-ms
+expect 2 'Invalid --timeout-ms=0 "0": give milliseconds, 1-600000.' settle p --timeout-ms=0
+expect 4 'Desktop p is not running; start it with: botdesk start p' settle p --quiet-ms 600000 --timeout-ms 1
+expect 2 'Unknown option --quiet-m for settle (did you mean --quiet-ms?); see botdesk settle --help.' settle p --quiet-m 5
 # A verb of its own words answers --help where it stands, as its own loop did.
 for args in "web --help --bogus" "settle p -h --bogus" "mcp --help q r"; do
         run $args
