@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * botdesk browser PROFILE endpoint [--ttl S] [--json]: the DevTools
- * WebSocket URL of the desktop's browser, for Playwright's
+ * botdesk browser PROFILE endpoint|http-endpoint [--ttl S] [--json]: the
+ * DevTools WebSocket URL of the desktop's browser, for Playwright's
  * chromium.connectOverCDP(url) or Puppeteer's connect({browserWSEndpoint}):
  * ws://127.0.0.1:PORT/PROFILE/devtools/browser?ticket=T, served by botdesk
  * web (web-devtools.c) and relayed to the browser's 0600 socket, never a
- * TCP port of the browser's own. The ticket is good for one connection,
- * within S seconds (60). Behind a gateway's proxy (botdesk web on its Unix
- * socket), the path alone: the gateway puts its own origin in front.
+ * TCP port of the browser's own; or, for a client that is given an http://
+ * endpoint and asks it /json/version (web-discovery.c),
+ * http://127.0.0.1:PORT/PROFILE/devtools/T/. The ticket is good for one
+ * connection (one discovery), within S seconds (60). Behind a gateway's
+ * proxy (botdesk web on its Unix socket), the path alone: the gateway puts
+ * its own origin in front.
  */
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -35,12 +38,14 @@ int verb_browser(const struct cli_args *a) {
         struct lease admitted;
         struct stat st;
         unsigned ttl;
+        bool http;
         int r;
 
-        if (!profile || !a->action || !streq(a->action, "endpoint")) {
-                log_error("Usage: botdesk browser PROFILE endpoint [--ttl S] [--json]");
+        if (!profile || !a->action || (!streq(a->action, "endpoint") && !streq(a->action, "http-endpoint"))) {
+                log_error("Usage: botdesk browser PROFILE endpoint|http-endpoint [--ttl S] [--json]");
                 return EXIT_USAGE;
         }
+        http = streq(a->action, "http-endpoint");
         if (cli_check_profile(profile) < 0)
                 return EXIT_USAGE;
         place = cli_desktop_place(a->config, profile);
@@ -78,7 +83,11 @@ int verb_browser(const struct cli_args *a) {
         ws = url ? startswith(url, "http://") : NULL;
         if (url && !ws)
                 log_warning("botdesk web says it listens at %s; printing the path alone.", url);
-        full = strdup_printf("%s%s/%s/devtools/browser?ticket=%s", ws ? "ws://" : "", ws ?: "", profile, token);
+        if (http)
+                full = strdup_printf("%s%s/%s/devtools/%s/", ws ? "http://" : "", ws ?: "", profile, token);
+        else
+                full = strdup_printf("%s%s/%s/devtools/browser?ticket=%s", ws ? "ws://" : "", ws ?: "", profile,
+                                     token);
         explicit_bzero(token, sizeof token);
         if (!full)
                 return log_oom(), EXIT_FAILED;

@@ -168,18 +168,22 @@ static const struct verb verbs[] = {
           .words = "ticket|token|revoke PROFILE", .action = true, .command = true, .own_options = true,
           .run = verb_web },
         { "browser",
-          "  browser PROFILE endpoint [--ttl S]\n"
+          "  browser PROFILE endpoint|http-endpoint [--ttl S]\n"
           "                                a DevTools URL of the desktop's browser for\n"
           "                                Playwright's connectOverCDP (one connection)\n",
-          .usage = "Usage: botdesk browser PROFILE endpoint [--ttl S] [--json]\n"
+          .usage = "Usage: botdesk browser PROFILE endpoint|http-endpoint [--ttl S] [--json]\n"
                    "\n"
                    "Print ws://127.0.0.1:PORT/PROFILE/devtools/browser?ticket=T: the DevTools\n"
                    "WebSocket of the desktop's browser, served by botdesk web (on a loopback\n"
                    "port; behind a gateway's proxy, the path alone), for Playwright's\n"
                    "chromium.connectOverCDP(url) or Puppeteer's connect({browserWSEndpoint}).\n"
-                   "The ticket opens one connection within S seconds (60). Refused (3) while a\n"
-                   "human holds control; 4 when the desktop is not running; 1 without a browser.\n",
-          .options = OPT(OPT_TTL) | OPT(OPT_JSON) | OPT(OPT_HELP), .words = "PROFILE endpoint", .action = true,
+                   "http-endpoint prints http://127.0.0.1:PORT/PROFILE/devtools/T/ instead, for a\n"
+                   "client that asks it /json/version (connectOverCDP too, Puppeteer's\n"
+                   "browserURL). The ticket opens one connection within S seconds (60). Refused\n"
+                   "(3) while a human holds control; 4 when the desktop is not running; 1\n"
+                   "without a browser.\n",
+          .options = OPT(OPT_TTL) | OPT(OPT_JSON) | OPT(OPT_HELP), .words = "PROFILE endpoint|http-endpoint",
+          .action = true,
           .run = verb_browser },
         { "watch",
           "  watch [PROFILE] [--json [--full]] [--until ready|stopped|agent]\n"

@@ -78,6 +78,11 @@ bool web_need_auth(struct web_conn *c, struct web_session *session, const char *
  * started (it takes the connection); else refused with a status, or a close code on a WebSocket upgrade. */
 void web_devtools_serve(struct web_conn *c, const char *profile, const void *early, size_t n_early);
 
+/* ---- web-discovery.c ---- */
+/* GET /PROFILE/devtools/REL, REL "TICKET/json/version[/]": Chromium's discovery document, its WebSocket URL with
+ * a fresh single-use ticket, the one in the path spent; else refused with a status. */
+void web_devtools_discovery(struct web_conn *c, const char *profile, const char *rel);
+
 /* ---- web-placed-lease.c ---- */
 /* GET lease (action NULL), POST take or release, of placed profile p, answered when the far side has. */
 void web_serve_placed_lease(struct web_conn *c, struct web_profile *p, struct web_session *session, const char *action);

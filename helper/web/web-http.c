@@ -387,6 +387,10 @@ static void route_devtools(struct web_conn *c, const struct route_request *rq) {
         web_devtools_serve(c, rq->profile, rq->early, rq->n_early);
 }
 
+static void route_devtools_discovery(struct web_conn *c, const struct route_request *rq) {
+        web_devtools_discovery(c, rq->profile, rq->rel);
+}
+
 static void route_mcp(struct web_conn *c, const struct route_request *rq) {
         web_serve_mcp(c, rq->profile, rq->early, rq->n_early);
 }
@@ -394,6 +398,7 @@ static void route_mcp(struct web_conn *c, const struct route_request *rq) {
 static const struct web_route routes[] = {
         { "POST", "/mcp",        false, ROUTE_OWN_ORIGIN, ROUTE_BEARER,           route_mcp },
         { "GET",  "/devtools/browser", false, ROUTE_OWN_ORIGIN, ROUTE_DEVTOOLS,   route_devtools },
+        { "GET",  "/devtools/",  true,  ROUTE_OWN_ORIGIN, ROUTE_DEVTOOLS,         route_devtools_discovery },
         { "POST", "/take",       false, ROUTE_OWN_ORIGIN, ROUTE_SESSION,          route_take },
         { "POST", "/release",    false, ROUTE_OWN_ORIGIN, ROUTE_SESSION,          route_release },
         { "GET",  "/websockify", false, ROUTE_OWN_ORIGIN, ROUTE_SESSION,          route_stream },
@@ -481,7 +486,7 @@ static void route(struct web_conn *c, const void *early, size_t n_early) {
                  * a page of another site is refused. */
                 if (!web_origin_ok_for(c, profile, false))
                         return;
-                rq = (struct route_request) { .profile = profile, .early = early, .n_early = n_early };
+                rq = (struct route_request) { .profile = profile, .rel = rel, .early = early, .n_early = n_early };
                 route->serve(c, &rq);
                 return;
         }

@@ -136,6 +136,35 @@ t_match "$(grep '"connected"' "$O/open.json" | json_get 'd["version"]')" '^[0-9]
 t_is "$(grep '"page"' "$O/open.json" | json_get '(d["title"], d["sum"])')" "('$TITLE', 42)" \
         "... and reads back the title of the page it opened and a value computed in it"
 t_is "$(raw "$URL" first)" "close 4401 unknown or already used" "the URL's ticket is spent: a second use is closed 4401"
+# An http:// endpoint, which a client asks /json/version for the WebSocket (Chromium's discovery).
+http_endpoint() { timeout 20 "$BOTDESK" browser "$P" http-endpoint "$@" 2>>"$O/endpoint.err"; }
+# discover URL [REL]: "STATUS" and, on 200, the document's Browser and webSocketDebuggerUrl, of GET URL/REL
+# (json/version/, as Playwright asks it).
+discover() {
+        "$PY" - "$@" <<'PYEOF2'
+import http.client, json, sys, urllib.parse
+u = urllib.parse.urlsplit(sys.argv[1])
+c = http.client.HTTPConnection(u.hostname, u.port, timeout=20)
+c.request("GET", u.path + (sys.argv[2] if len(sys.argv) > 2 else "json/version/"))
+r = c.getresponse()
+body = r.read()
+print(r.status, *([json.loads(body)["Browser"], json.loads(body)["webSocketDebuggerUrl"]] if r.status == 200 else []))
+PYEOF2
+}
+HURL=$(http_endpoint)
+t_match "$HURL" "^http://$ADDR/$P/devtools/[0-9a-f]{64}/\$" "browser http-endpoint prints http://ADDR/PROFILE/devtools/T/"
+playwright open "$HURL" "$TITLE over http" >"$O/open-http.json"
+t_is "$?" 0 "Playwright's connectOverCDP given that http:// URL finds the WebSocket (/json/version) and opens a page" ||
+        t_diag "$(cat "$O/open-http.json"; tail -5 "$O/client.err"; tail -5 "$O/web.err")"
+t_is "$(grep '"page"' "$O/open-http.json" | json_get 'd["title"]')" "$TITLE over http" "... and reads back its title"
+t_match "$(discover "$HURL")" "^403" "the discovery ticket is spent by the one /json/version it answered"
+read -r st browser wsurl < <(discover "$(http_endpoint)")
+t_is "$st $browser" "200 botdesk-browser" "GET /json/version answers Chromium's document"
+t_match "$wsurl" "^ws://$ADDR/$P/devtools/browser\\?ticket=[0-9a-f]{64}$" "... its webSocketDebuggerUrl with a ticket of its own"
+t_match "$(raw "$wsurl" version)" "^answer (Headless)?Chrome$" "... which reaches the browser"
+t_is "$(raw "$wsurl" first)" "close 4401 unknown or already used" "... once"
+t_match "$(discover "http://$ADDR/$P/devtools/$(printf '%064d' 0)/")" "^403" "a made-up ticket discovers nothing (403)"
+t_match "$(discover "$(http_endpoint)" json/list)" "^404" "the endpoint serves /json/version alone (/json/list is 404)"
 playwright pair "$(endpoint)" "$(endpoint)" "$TITLE" >"$O/pair.json"
 t_is "$?" 0 "two Playwright clients attach at the same time, each through a URL of its own" ||
         t_diag "$(cat "$O/pair.json"; tail -5 "$O/client.err")"
