@@ -15,7 +15,7 @@
 # their words through the one table (helper/cli/verb-table.c): no verb-*.c
 # parses its own options outside the allow-list below, and cli-remote.c
 # keeps no list of verbs; an inotify watch on an open directory goes
-# through inotify_add_watch_fd() (shared/util.c) or sd_event_add_inotify_fd(),
+# through inotify_add_watch_fd() (shared/fd-util.c) or sd_event_add_inotify_fd(),
 # never a /proc/self/fd path built by hand. Prints TAP.
 #   test-layout.sh SOURCE_DIR
 set -u
@@ -166,11 +166,11 @@ probe=$(printf '%s\n' 'static const char *const verbs[] = { "start", "stop",' ' 
 lists=$(awk -v verbs="$verbs" "$list_awk" <<<"$probe")
 [ -n "$lists" ] && ok "the rule finds an array of verb names" || not_ok "the rule finds an array of verb names" "$probe"
 
-# One way to name an open fd's inode: shared/util.c's (inotify_add_watch_fd, fd_get_path) or sd_event_add_inotify_fd.
+# One way to name an open fd's inode: shared/fd-util.c's (inotify_add_watch_fd, fd_get_path) or sd_event_add_inotify_fd.
 by_path=$(grep -rnE '"/proc/self/fd/%d"|sd_event_add_inotify\(' "$src/helper" --include='*.c' |
-        grep -v '^'"$src"'/helper/shared/util.c:')
-[ -z "$by_path" ] && ok "no /proc/self/fd path is built outside shared/util.c, no inotify source by path" ||
-        not_ok "no /proc/self/fd path is built outside shared/util.c, no inotify source by path" "$by_path"
+        grep -v '^'"$src"'/helper/shared/fd-util.c:')
+[ -z "$by_path" ] && ok "no /proc/self/fd path is built outside shared/fd-util.c, no inotify source by path" ||
+        not_ok "no /proc/self/fd path is built outside shared/fd-util.c, no inotify source by path" "$by_path"
 probe='        r = sd_event_add_inotify(e, &s, path, IN_MOVED_TO, cb, u);'
 probe2='        snprintf(self, sizeof self, "/proc/self/fd/%d", dirfd);'
 grep -qE '"/proc/self/fd/%d"|sd_event_add_inotify\(' <<<"$probe" && grep -qE '"/proc/self/fd/%d"' <<<"$probe2" &&

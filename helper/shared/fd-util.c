@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* File descriptors: kept above stdio, reopened, named, watched, piped. (util.h) */
+#include <fcntl.h>
+#include <sys/inotify.h>
+#include <sys/stat.h>
+
+#include "util.h"
+
+int fd_move_above_stdio(int fd) {
+        int copy;
+
+        if (fd < 0 || fd > 2)
+                return fd;
+        copy = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+        if (copy < 0)
+                return negative_errno();
+        close(fd);
+        return copy;
+}
+
+int pipe_cloexec(int *ret_read, int *ret_write) {
+        int fds[2];
+
+        if (pipe2(fds, O_CLOEXEC) < 0)
+                return negative_errno();
+        *ret_read = fds[0];
+        *ret_write = fds[1];
+        return 0;
+}
+
+/* The one place a /proc/self/fd path of an fd is made (tests/unit/test-layout.sh). */
+static void proc_fd_path(int fd, char path[static sizeof "/proc/self/fd/" + 12]) {
+        snprintf(path, sizeof "/proc/self/fd/" + 12, "/proc/self/fd/%d", fd);
+}
+
+int inotify_add_watch_fd(int inotify_fd, int fd, uint32_t mask) {
+        char path[sizeof "/proc/self/fd/" + 12];
+        int wd;
+
+        proc_fd_path(fd, path);
+        wd = inotify_add_watch(inotify_fd, path, mask);
+        return wd < 0 ? negative_errno() : wd;
+}
+
+int fd_reopen(int fd, int flags) {
+        char path[sizeof "/proc/self/fd/" + 12];
+        int r;
+
+        proc_fd_path(fd, path);
+        r = open(path, flags | O_CLOEXEC);
+        return r < 0 ? negative_errno() : r;
+}
+
+int fd_get_path(int fd, char **ret) {
+        char path[sizeof "/proc/self/fd/" + 12], target[PATH_MAX];
+        ssize_t n;
+
+        proc_fd_path(fd, path);
+        n = readlink(path, target, sizeof target - 1);
+        if (n < 0)
+                return negative_errno();
+        if (n == 0)
+                return -EIO;
+        target[n] = 0;
+        *ret = strdup(target);
+        return *ret ? 0 : -ENOMEM;
+}
