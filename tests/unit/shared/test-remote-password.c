@@ -60,7 +60,7 @@ int main(void) {
         static const char *const names[] = { "pw", "open", "empty", "long", "link", "creds/botdesk-remote-vm" };
         char *got = NULL, longer[300];
         const char *problem = NULL;
-        _cleanup_free_ char *creds = NULL, *sub = NULL, *link_path = NULL, *target = NULL;
+        _cleanup_free_ char *creds = NULL, *link_path = NULL, *target = NULL;
 
         if (!mkdtemp(dir))
                 return 1;
