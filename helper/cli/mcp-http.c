@@ -3,7 +3,11 @@
  * botdesk mcp PROFILE --listen unix:PATH: MCP's Streamable HTTP on a Unix
  * socket (mcp-http.h). One process, one X connection, so one request runs
  * at a time: the others wait in their connections, each bounded in time
- * and size. The answers are JSON (the transport lets the server choose
+ * and size. On a socket of its own, the server lives on between requests:
+ * a 2026 client that declares the Tasks extension gets its long waits as
+ * tasks (mcp-tasks.h), processes of their own whose table answers tasks/get
+ * on any connection; behind botdesk web (--listen stdio, a process per
+ * connection) nothing would outlive the request, so no tasks are offered. The answers are JSON (the transport lets the server choose
  * JSON over an event stream); what each refusal gets follows the SDK v2's
  * reference server (server.h for the protocol's, here for HTTP's).
  */
@@ -26,6 +30,7 @@
 #include "jsonrpc.h"
 #include "log.h"
 #include "mcp-http.h"
+#include "mcp-tasks.h"
 #include "socket-util.h"
 #include "util.h"
 
@@ -332,6 +337,7 @@ int mcp_http_listen(const char *spec, char **ret_path) {
 int mcp_http_serve(struct mcp_server *s, struct agent *a, int listen_fd, int conn_fd) {
         struct conn conns[CONNS_MAX];
         _cleanup_close_ int sigfd = -EBADF;
+        struct mcp_task_host *tasks = NULL;
         sigset_t mask;
         int r = EXIT_OK;
 
@@ -355,11 +361,14 @@ int mcp_http_serve(struct mcp_server *s, struct agent *a, int listen_fd, int con
                 log_error_errno(-errno, "Cannot set up signal handling: %m");
                 return EXIT_FAILED;
         }
+        if (listen_fd >= 0 && !(tasks = mcp_task_host_new(a, s, false)))
+                return log_oom(), EXIT_FAILED;
 
         for (;;) {
-                struct pollfd pfd[CONNS_MAX + 2];
-                size_t map[CONNS_MAX], n = 2, busy = 0;
+                struct pollfd pfd[CONNS_MAX + 2 + MCP_TASK_HOST_FDS_MAX];
+                size_t map[CONNS_MAX], n = 2, n_conns, busy = 0;
                 unsigned long long t = now_usec(), next = ULLONG_MAX;
+                int timeout;
 
                 pfd[0] = (struct pollfd) { .fd = sigfd, .events = POLLIN };
                 for (size_t i = 0; i < CONNS_MAX; i++) {
@@ -380,7 +389,16 @@ int mcp_http_serve(struct mcp_server *s, struct agent *a, int listen_fd, int con
                         break;
                 /* With every slot taken, new clients wait in the backlog. */
                 pfd[1] = (struct pollfd) { .fd = busy < CONNS_MAX ? listen_fd : -1, .events = POLLIN };
-                if (poll(pfd, n, next == ULLONG_MAX ? -1 : (int) ((next - t + 999) / 1000)) < 0) {
+                n_conns = n;
+                timeout = next == ULLONG_MAX ? -1 : (int) ((next - t + 999) / 1000);
+                if (tasks) {
+                        int until_expiry = mcp_task_host_timeout(tasks);
+
+                        n += mcp_task_host_fds(tasks, pfd + n);
+                        if (until_expiry >= 0 && (timeout < 0 || until_expiry < timeout))
+                                timeout = until_expiry;
+                }
+                if (poll(pfd, n, timeout) < 0) {
                         if (errno == EINTR)
                                 continue;
                         log_error_errno(-errno, "Cannot wait for MCP clients: %m");
@@ -389,6 +407,9 @@ int mcp_http_serve(struct mcp_server *s, struct agent *a, int listen_fd, int con
                 }
                 if (pfd[0].revents)
                         break;
+                /* A task that finished is one before the next request asks after it. */
+                if (tasks)
+                        mcp_task_host_dispatch(tasks, pfd + n_conns, NULL);
                 if (pfd[1].revents & POLLIN) {
                         int fd = accept4(listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 
@@ -401,7 +422,7 @@ int mcp_http_serve(struct mcp_server *s, struct agent *a, int listen_fd, int con
                                         conn_reset(&conns[i]);
                                 }
                 }
-                for (size_t k = 2; k < n; k++) {
+                for (size_t k = 2; k < n_conns; k++) {
                         struct conn *c = &conns[map[k - 2]];
                         int q;
 
@@ -425,5 +446,6 @@ int mcp_http_serve(struct mcp_server *s, struct agent *a, int listen_fd, int con
 done:
         for (size_t i = 0; i < CONNS_MAX; i++)
                 conn_close(&conns[i]);
+        mcp_task_host_free(tasks, s);
         return r;
 }

@@ -253,7 +253,7 @@ _noreturn_ void mcp_listen_child(const char *profile, const struct mcp_sub *sub,
         struct listener l = { .a = &a, .sub = sub, .what = sub->what, .ino = -EBADF };
         int r;
 
-        mcp_child_begin(server);
+        mcp_child_begin(server, fd);
         /* A server gone mid-line: the write fails rather than the signal killing us unsaid. */
         (void) signal(SIGPIPE, SIG_IGN);
         l.out = fdopen(fd, "w");

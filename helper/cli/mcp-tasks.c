@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Tasks of `botdesk mcp P` on stdio (mcp-tasks.h): a process per task, its
- * answer read from a pipe by the server's one poll loop.
+ * Tasks of `botdesk mcp P` (mcp-tasks.h): a process per task, its answer
+ * read from a pipe by the poll loop of its server (stdio's, or HTTP's).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -31,10 +31,15 @@ struct run {
         size_t len, size;
 };
 
-struct host {
+struct mcp_task_host {
         struct agent *a;
         struct mcp_tasks tasks;
         struct mcp_subs subs;
+        bool subscriptions;             /* s->subs is ours */
+        /* What the last mcp_task_host_fds() put in the poll set, in its order: tasks, then subscriptions. */
+        struct mcp_task *polled_tasks[MCP_TASKS_MAX];
+        struct mcp_sub *polled_subs[MCP_SUBS_MAX];
+        size_t n_polled_tasks, n_polled_subs;
 };
 
 static struct run *run_free(struct run *run) {
@@ -81,7 +86,7 @@ static char *task_request(const char *tool, const struct json_value *params) {
 }
 
 /* The task's process: its own connection to the desktop, the one answer on fd, then gone. */
-void mcp_child_begin(pid_t server) {
+void mcp_child_begin(pid_t server, int keep_fd) {
         sigset_t none;
         int null;
 
@@ -89,6 +94,11 @@ void mcp_child_begin(pid_t server) {
         (void) sigprocmask(SIG_SETMASK, &none, NULL);
         /* Nothing of a task or a subscription outlives the server that answers for it. */
         if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != server)
+                _exit(EXIT_FAILED);
+        /* Nor does it keep what the server holds open: an HTTP server's listening socket and its clients'
+         * connections, the server's X connection, the other tasks' pipes. */
+        if (keep_fd <= STDERR_FILENO || close_range(STDERR_FILENO + 1, (unsigned) keep_fd - 1, 0) < 0 ||
+            close_range((unsigned) keep_fd + 1, ~0U, 0) < 0)
                 _exit(EXIT_FAILED);
         /* The protocol's stream is the server's alone: the child's pipe is its only way to it. */
         null = open("/dev/null", O_RDWR | O_CLOEXEC);
@@ -130,7 +140,7 @@ static _noreturn_ void task_child(const char *profile, const char *request, int 
         FILE *f;
         int r;
 
-        mcp_child_begin(server);
+        mcp_child_begin(server, fd);
         if (agent_open(&a, profile) != EXIT_OK)
                 _exit(EXIT_FAILED);
         f = fdopen(fd, "w");
@@ -146,7 +156,7 @@ static _noreturn_ void task_child(const char *profile, const char *request, int 
 }
 
 static int task_start(void *userdata, struct mcp_task *t, const struct json_value *params) {
-        struct host *h = userdata;
+        struct mcp_task_host *h = userdata;
         _cleanup_free_ char *request = task_request(t->tool, params);
         struct run *run;
         pid_t server = getpid();
@@ -180,7 +190,7 @@ void mcp_child_reap(pid_t pid, int *ret_status) {
 }
 
 /* ask_human's request for control, withdrawn as a declined hand-off withdraws it. */
-static void withdraw_ask(struct host *h, const struct mcp_task *t) {
+static void withdraw_ask(struct mcp_task_host *h, const struct mcp_task *t) {
         struct lease l;
 
         if (streq(t->tool, "ask_human"))
@@ -188,7 +198,7 @@ static void withdraw_ask(struct host *h, const struct mcp_task *t) {
 }
 
 static void task_stop(void *userdata, struct mcp_task *t) {
-        struct host *h = userdata;
+        struct mcp_task_host *h = userdata;
         struct run *run = t->run;
 
         if (!run)
@@ -281,8 +291,8 @@ static void task_pump(struct mcp_task *t) {
         }
 }
 
-static int poll_timeout(const struct mcp_tasks *ts) {
-        unsigned long long next = mcp_tasks_next_expiry(ts), now = now_usec(), ms;
+int mcp_task_host_timeout(const struct mcp_task_host *h) {
+        unsigned long long next = mcp_tasks_next_expiry(&h->tasks), now = now_usec(), ms;
 
         if (next == 0)
                 return -1;
@@ -292,47 +302,83 @@ static int poll_timeout(const struct mcp_tasks *ts) {
         return ms > INT_MAX ? INT_MAX : (int) ms;
 }
 
+size_t mcp_task_host_fds(struct mcp_task_host *h, struct pollfd *p) {
+        size_t n = 0;
+
+        h->n_polled_tasks = h->n_polled_subs = 0;
+        for (size_t i = 0; i < h->tasks.n; i++) {
+                struct run *run = h->tasks.tasks[i]->run;
+
+                if (!run)
+                        continue;
+                h->polled_tasks[h->n_polled_tasks++] = h->tasks.tasks[i];
+                p[n++] = (struct pollfd) { .fd = run->fd, .events = POLLIN };
+        }
+        for (size_t i = 0; i < h->subs.n; i++)
+                if (mcp_sub_fd(h->subs.subs[i]) >= 0) {
+                        h->polled_subs[h->n_polled_subs++] = h->subs.subs[i];
+                        p[n++] = (struct pollfd) { .fd = mcp_sub_fd(h->subs.subs[i]), .events = POLLIN };
+                }
+        return n;
+}
+
+void mcp_task_host_dispatch(struct mcp_task_host *h, const struct pollfd *p, FILE *out) {
+        for (size_t i = 0; i < h->n_polled_tasks; i++)
+                if (p[i].revents)
+                        task_pump(h->polled_tasks[i]);
+        /* Each pump may end its own subscription, never another. */
+        for (size_t i = 0; i < h->n_polled_subs; i++)
+                if (p[h->n_polled_tasks + i].revents)
+                        mcp_sub_pump(&h->subs, h->polled_subs[i], out);
+        h->n_polled_tasks = h->n_polled_subs = 0;
+        (void) mcp_tasks_expire(&h->tasks, now_usec());
+}
+
+struct mcp_task_host *mcp_task_host_new(struct agent *a, struct mcp_server *s, bool subscriptions) {
+        struct mcp_task_host *h = calloc(1, sizeof *h);
+
+        if (!h)
+                return NULL;
+        h->a = a;
+        h->subscriptions = subscriptions;
+        mcp_tasks_init(&h->tasks, &runner, h);
+        mcp_subs_init(&h->subs, a->profile, &mcp_sub_processes, a);
+        s->tasks = &h->tasks;
+        if (subscriptions)
+                s->subs = &h->subs;
+        return h;
+}
+
+void mcp_task_host_free(struct mcp_task_host *h, struct mcp_server *s) {
+        if (!h)
+                return;
+        /* No one is left to fetch what the tasks would find, nor to hear what changes. */
+        mcp_subs_done(&h->subs);
+        mcp_tasks_done(&h->tasks);
+        s->tasks = NULL;
+        if (h->subscriptions)
+                s->subs = NULL;
+        free(h);
+}
+
 /* Lines of standard input answered, tasks' and subscriptions' pipes read, until the input ends. */
-static int serve(struct agent *a, struct jsonrpc_reader *rd, struct mcp_server *s, struct host *h) {
+static int serve(struct agent *a, struct jsonrpc_reader *rd, struct mcp_server *s, struct mcp_task_host *h) {
         for (;;) {
                 char *line;
                 size_t len;
                 int r;
 
                 if (!jsonrpc_reader_buffered(rd)) {
-                        struct pollfd p[1 + MCP_TASKS_MAX + MCP_SUBS_MAX] = { { .fd = rd->fd, .events = POLLIN } };
-                        struct mcp_task *owner[1 + MCP_TASKS_MAX] = {};
-                        struct mcp_sub *listener[MCP_SUBS_MAX] = {};
-                        size_t n = 1, n_tasks, n_subs = 0;
+                        struct pollfd p[1 + MCP_TASK_HOST_FDS_MAX] = { { .fd = rd->fd, .events = POLLIN } };
+                        size_t n = 1 + mcp_task_host_fds(h, p + 1);
 
-                        for (size_t i = 0; i < h->tasks.n; i++) {
-                                struct run *run = h->tasks.tasks[i]->run;
-
-                                if (!run)
-                                        continue;
-                                owner[n] = h->tasks.tasks[i];
-                                p[n++] = (struct pollfd) { .fd = run->fd, .events = POLLIN };
-                        }
-                        n_tasks = n;
-                        for (size_t i = 0; i < h->subs.n; i++)
-                                if (mcp_sub_fd(h->subs.subs[i]) >= 0) {
-                                        listener[n_subs++] = h->subs.subs[i];
-                                        p[n++] = (struct pollfd) { .fd = mcp_sub_fd(h->subs.subs[i]), .events = POLLIN };
-                                }
-                        if (poll(p, n, poll_timeout(&h->tasks)) < 0) {
+                        if (poll(p, n, mcp_task_host_timeout(h)) < 0) {
                                 if (errno == EINTR)
                                         continue;
                                 log_error_errno(errno, "Cannot wait for standard input: %m");
                                 return EXIT_FAILED;
                         }
-                        for (size_t i = 1; i < n_tasks; i++)
-                                if (p[i].revents)
-                                        task_pump(owner[i]);
-                        /* Each pump may end its own subscription, never another. */
-                        for (size_t i = 0; i < n_subs; i++)
-                                if (p[n_tasks + i].revents)
-                                        mcp_sub_pump(&h->subs, listener[i], stdout);
-                        (void) mcp_tasks_expire(&h->tasks, now_usec());
+                        mcp_task_host_dispatch(h, p + 1, stdout);
                         if (!p[0].revents)
                                 continue;
                 }
@@ -356,18 +402,12 @@ static int serve(struct agent *a, struct jsonrpc_reader *rd, struct mcp_server *
 }
 
 int mcp_serve_stdio(struct agent *a, struct jsonrpc_reader *rd, struct mcp_server *s) {
-        struct host h = { .a = a };
+        struct mcp_task_host *h = mcp_task_host_new(a, s, true);
         int r;
 
-        mcp_tasks_init(&h.tasks, &runner, &h);
-        mcp_subs_init(&h.subs, a->profile, &mcp_sub_processes, a);
-        s->tasks = &h.tasks;
-        s->subs = &h.subs;
-        r = serve(a, rd, s, &h);
-        /* The input ended: no one is left to fetch what the tasks would find, nor to hear what changes. */
-        mcp_subs_done(&h.subs);
-        mcp_tasks_done(&h.tasks);
-        s->tasks = NULL;
-        s->subs = NULL;
+        if (!h)
+                return log_oom(), EXIT_FAILED;
+        r = serve(a, rd, s, h);
+        mcp_task_host_free(h, s);
         return r;
 }

@@ -1,20 +1,69 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // The Tasks extension of MCP 2026-07-28 against `botdesk mcp PROFILE` on
-// stdio, in raw JSON-RPC: the SDK v2 has Tasks as wire types only, with no
-// runtime to drive them. Each step prints one line of JSON, {"step": NAME,
-// ...}, for mcp-tasks.sh to judge. Usage: node mcp-tasks-client.cjs BOTDESK
-// PROFILE TITLE (TITLE: the title of the window the test opens).
+// stdio, or with SOCKDIR over Streamable HTTP on a socket of its own
+// (--listen unix:SOCKDIR/N.sock), in raw JSON-RPC: the SDK v2 has Tasks as
+// wire types only, with no runtime to drive them. Each step prints one line
+// of JSON, {"step": NAME, ...}, for mcp-tasks.sh to judge. Usage: node
+// mcp-tasks-client.cjs BOTDESK PROFILE TITLE [SOCKDIR] (TITLE: the title of
+// the window the test opens).
 'use strict';
 const { spawn, execFileSync } = require('child_process');
 const fs = require('fs');
+const http = require('http');
+const path = require('path');
 
-const [botdesk, profile, title] = process.argv.slice(2);
+const [botdesk, profile, title, sockDir] = process.argv.slice(2);
+let servers = 0;
 const TASKS = 'io.modelcontextprotocol/tasks';
 const say = (step, data) => console.log(JSON.stringify({ step, ...data }));
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+// One `botdesk mcp --listen unix:` and a request's answer, each its own POST.
+function httpServer() {
+        const sock = path.join(sockDir, `${++servers}.sock`);
+        const child = spawn(botdesk, ['mcp', profile, '--listen', `unix:${sock}`], { stdio: ['ignore', 'ignore', 'inherit'] });
+        const ready = (async () => {
+                for (const end = Date.now() + 10000; Date.now() < end; await sleep(50))
+                        if (fs.existsSync(sock)) return;
+                throw new Error(`no ${sock} within 10 s`);
+        })();
+        let id = 0;
+        const request = async (method, params, timeoutMs = 20000) => {
+                await ready;
+                const body = JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params });
+                // What a 2026 client says beside its body, as the SDK's transport says it.
+                const version = params && params._meta && params._meta['io.modelcontextprotocol/protocolVersion'];
+                const headers = { host: 'localhost', 'content-type': 'application/json',
+                                  accept: 'application/json, text/event-stream', 'content-length': Buffer.byteLength(body),
+                                  ...(version ? { 'mcp-protocol-version': version, 'mcp-method': method } : {}),
+                                  ...(version && method === 'tools/call' ? { 'mcp-name': params.name } : {}) };
+                return new Promise((resolve, reject) => {
+                        const req = http.request({ socketPath: sock, path: '/mcp', method: 'POST', timeout: timeoutMs,
+                                                   headers }, (res) => {
+                                const chunks = [];
+                                res.on('data', (c) => chunks.push(c));
+                                res.on('end', () => {
+                                        try { resolve(JSON.parse(Buffer.concat(chunks).toString())); } catch (e) { reject(e); }
+                                });
+                        });
+                        req.on('timeout', () => req.destroy(new Error(`no answer to ${method} in ${timeoutMs} ms`)));
+                        req.on('error', reject);
+                        req.end(body);
+                });
+        };
+        return { child, request, children: () => childrenOf(child.pid), end: () => child.kill('SIGTERM') };
+}
+
+function childrenOf(pid) {
+        try {
+                return fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+        } catch { return []; }
+}
+
 // One `botdesk mcp` and its responses by id.
 function server() {
+        if (sockDir)
+                return httpServer();
         const child = spawn(botdesk, ['mcp', profile], { stdio: ['pipe', 'pipe', 'inherit'] });
         const waiting = new Map();
         let buf = '', id = 0;
@@ -34,12 +83,7 @@ function server() {
                 waiting.set(my, (m) => { clearTimeout(timer); resolve(m); });
                 child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: my, method, params }) + '\n');
         });
-        const children = () => {
-                try {
-                        return fs.readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
-                } catch { return []; }
-        };
-        return { child, request, children };
+        return { child, request, children: () => childrenOf(child.pid), end: () => child.stdin.end() };
 }
 
 const meta = (caps) => ({ 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': caps });
@@ -130,10 +174,11 @@ async function main() {
                 await s.request('tasks/cancel', { taskId: t.taskId, _meta: withTasks });
         say('cap', { kinds: [...new Set(ids.map((t) => t.resultType))], over: over.result, running, left: s.children().length });
 
-        // The input ends with a task working: the server ends, and so does the task's process.
+        // The input ends (over HTTP: the server is stopped) with a task working: the server ends, and so does
+        // the task's process.
         await call('wait_until', { for: `window=never-end-${title}`, timeout: 600, screenshot: false });
         const last = s.children();
-        s.child.stdin.end();
+        s.end();
         const code = await new Promise((r) => s.child.on('exit', (c) => r(c)));
         await sleep(300);
         say('end', { code, children: last.length, alive: last.filter((p) => fs.existsSync(`/proc/${p}`)).length });
@@ -144,7 +189,7 @@ async function main() {
         const oldCall = await old.request('tools/call', { name: 'wait_until', arguments: { for: `window=${title}`, timeout: 10, screenshot: false } });
         const oldGet = await old.request('tasks/get', { taskId: task.taskId });
         say('legacy', { result: oldCall.result, get: oldGet.error });
-        old.child.stdin.end();
+        old.end();
         xm.kill();
 }
 
