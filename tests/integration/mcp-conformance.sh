@@ -79,13 +79,18 @@ served() {
                 line=$(grep "^$sc " "$BD_T/s$rev")
                 t_ok "conformance $rev: $sc passes (passed, failed, untestable: ${line#* })" \
                         eval '[ -n "$line" ] && [ "$(cut -d" " -f3 <<<"$line")" = 0 ] && [ "$(cut -d" " -f2 <<<"$line")" -gt 0 ]'
-                [ -n "$line" ] && [ "$(cut -d" " -f3 <<<"$line")" = 0 ] || t_diag "$(grep " $sc " "$BD_T/s$rev.why")"
+                [ -n "$line" ] && [ "$(cut -d" " -f3 <<<"$line")" = 0 ] || { t_diag "$(grep " $sc " "$BD_T/s$rev.why")"; served_failed=1; }
         done
 }
 served 2026 server-stateless tools-list dns-rebinding-protection http-header-validation \
         input-required-result-unsupported-methods input-required-result-validate-input \
         resources-list sep-2164-resource-not-found
 served 2025 server-initialize ping tools-list dns-rebinding-protection resources-list
+# What the server and the front said, when a scenario it serves failed.
+if [ -n "${served_failed:-}" ]; then
+        t_diag "botdesk mcp --listen: $(kill -0 "$mcp_pid" 2>/dev/null && echo running || echo gone); its stderr: $(tail -n 5 "$BD_T/out/mcp.err")"
+        t_diag "the TCP front: $(tail -n 5 "$BD_T/out/socat.err" 2>/dev/null)"
+fi
 total() { awk '{ p += $2; f += $3; u += $4 } END { print p + 0 " passed, " f + 0 " failed, " u + 0 " untestable" }' "$BD_T/s$1"; }
 echo "# conformance checks, 2026-07-28: $(total 2026); 2025-11-25: $(total 2025)"
 kill "$mcp_pid" 2>/dev/null
