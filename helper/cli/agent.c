@@ -446,15 +446,21 @@ void agent_revision_fields(struct json *j, const struct agent_outcome *o) {
                 json_kv_bool(j, "revision_reset", true);
 }
 
-int agent_windows(struct agent *a, FILE *f, struct agent_outcome *o) {
+int agent_windows(struct agent *a, char **ret, struct agent_outcome *o) {
+        _cleanup_free_ char *text = NULL;
         struct lease admitted;
+        size_t size = 0;
+        FILE *f;
         int r;
 
         if (!admit(a, "windows", &admitted, o))
                 return o->message ? 0 : -ENOMEM;
+        f = open_memstream(&text, &size);
+        if (!f)
+                return -ENOMEM;
         r = cli_windows_json(a->conn, a->root, a->profile, admitted.epoch, f);
-        if (r == -ENOMEM)
-                return r;
+        if (fclose(f) != 0 || r == -ENOMEM)
+                return -ENOMEM;
         if (r < 0)
                 return agent_say(o, "Cannot read the windows: the X connection broke.");
         if (!cli_action_still_valid(a->dirfd, &admitted)) {
@@ -467,6 +473,7 @@ int agent_windows(struct agent *a, FILE *f, struct agent_outcome *o) {
         }
         activity_stamp(a->dirfd);
         o->ok = true;
+        *ret = TAKE_PTR(text);
         return 0;
 }
 

@@ -155,5 +155,6 @@ int agent_ask_human(struct agent *a, const char *reason, unsigned timeout_ms, st
 int agent_clipboard_read(struct agent *a, bool png, uint8_t **ret, size_t *ret_size, struct agent_outcome *o);
 int agent_clipboard_write(struct agent *a, bool png, const void *data, size_t size, struct agent_outcome *o);
 
-/* `botdesk windows --json`'s object, gated like every agent action; into *out's message when refused. */
-int agent_windows(struct agent *a, FILE *f, struct agent_outcome *out);
+/* `botdesk windows --json`'s object (*ret, new, once out->ok), gated like every agent action; into *out's
+ * message when refused. -ENOMEM only. */
+int agent_windows(struct agent *a, char **ret, struct agent_outcome *out);

@@ -47,20 +47,11 @@ static int read_lease(struct agent *a, struct mcp_resource_contents *ret) {
 
 static int read_windows(struct agent *a, struct mcp_resource_contents *ret) {
         _cleanup_(agent_outcome_done) struct agent_outcome o = {};
-        size_t size = 0;
-        FILE *f = open_memstream(&ret->text, &size);
-        int r;
 
-        if (!f)
+        if (agent_windows(a, &ret->text, &o) < 0)
                 return -ENOMEM;
-        r = agent_windows(a, f, &o);
-        if (fclose(f) != 0 || r < 0)
-                return -ENOMEM;
-        if (!o.ok) {
-                free(ret->text);
-                ret->text = NULL;
+        if (!o.ok)
                 return outcome_contents(NULL, &o, ret);
-        }
         ret->mime = "application/json";
         return 0;
 }

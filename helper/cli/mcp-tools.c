@@ -173,14 +173,8 @@ static int tool_windows(void *userdata, const char *name, const struct json_valu
         struct agent *a = userdata;
         _cleanup_(agent_outcome_done) struct agent_outcome o = {};
         _cleanup_free_ char *text = NULL;
-        size_t size = 0;
-        FILE *f = open_memstream(&text, &size);
-        int r;
 
-        if (!f)
-                return -ENOMEM;
-        r = agent_windows(a, f, &o);
-        if (fclose(f) != 0 || r < 0)
+        if (agent_windows(a, &text, &o) < 0)
                 return -ENOMEM;
         if (!o.ok)
                 return outcome_result(NULL, &o, res);

@@ -3,8 +3,9 @@
 
 /*
  * What the tests that build files at run time share: a bail-out for a
- * fixture that cannot be made, paths under a scratch dir, and the scratch
- * dir itself (mkdtemp under $TMPDIR, emptied and removed at the end).
+ * fixture that cannot be made, paths under a scratch dir, the scratch dir
+ * itself (mkdtemp under $TMPDIR, emptied and removed at the end), and a
+ * pid that is certainly dead.
  */
 
 #include <errno.h>
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -74,4 +76,17 @@ _unused_ static int dir_make_at(const char *dir, const char *rel) {
         _cleanup_free_ char *path = path_at(dir, rel);
 
         return mkdir(path, 0755) == 0 ? 0 : -EIO;
+}
+
+/* The pid of a child that exited and was reaped: certainly dead (until the kernel hands it out again). */
+_unused_ static pid_t reaped_pid(void) {
+        pid_t pid = fork();
+
+        if (pid < 0)
+                die("fork");
+        if (pid == 0)
+                _exit(0);
+        if (waitpid(pid, NULL, 0) != pid)
+                die("waitpid");
+        return pid;
 }

@@ -45,19 +45,6 @@ static bool claim_exists(unsigned n) {
         return lstat(p, &st) == 0;
 }
 
-/* A pid that is certainly dead: a child, reaped. */
-static pid_t reaped_pid(void) {
-        pid_t pid = fork();
-
-        if (pid < 0)
-                die("fork");
-        if (pid == 0)
-                _exit(0);
-        if (waitpid(pid, NULL, 0) != pid)
-                die("waitpid");
-        return pid;
-}
-
 static void test_paths(void) {
         _cleanup_free_ char *want = NULL;
         char buf[PATH_MAX], lock[PATH_MAX];

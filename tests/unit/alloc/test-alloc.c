@@ -140,18 +140,6 @@ static void make_fixture(void) {
         make_proc_entry(PID_DEAD_X, "Xvnc", 'X');
 }
 
-static pid_t reaped_pid(void) {
-        pid_t pid = fork();
-
-        if (pid < 0)
-                die("fork");
-        if (pid == 0)
-                _exit(0);
-        if (waitpid(pid, NULL, 0) != pid)
-                die("waitpid");
-        return pid;
-}
-
 /* Leave a socket file behind the way a killed X server does. */
 static void make_socket_file(unsigned n) {
         struct sockaddr_un sa = { .sun_family = AF_UNIX };

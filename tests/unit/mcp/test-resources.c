@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "jsonrpc.h"
+#include "mcp-fixture.h"
 #include "server.h"
 #include "tap.h"
 #include "util.h"
@@ -42,27 +43,6 @@ static int call(void *userdata, const char *tool, const struct json_value *args,
 static const struct mcp_tool rows[] = {
         { "status", "The desktop.", .schema = "{\"type\": \"object\", \"properties\": {}}", .call = call },
 };
-
-static struct json_value *handle(struct mcp_server *s, const char *line) {
-        _cleanup_free_ char *out = NULL;
-        size_t size = 0;
-        FILE *f = open_memstream(&out, &size);
-        struct json_value *v = NULL;
-
-        assert(f);
-        (void) mcp_server_handle(s, line, strlen(line), f);
-        fclose(f);
-        if (size == 0 || json_parse(out, size, &v) < 0)
-                printf("# no JSON answer to %s: %s\n", line, out ?: "");
-        return v;
-}
-
-static long long error_code(const struct json_value *v) {
-        long long c = 0;
-
-        (void) json_get_int(json_get(json_get(v, "error"), "code"), -100000, 100000, &c);
-        return c;
-}
 
 /* contents[0] of a resources/read answer. */
 static const struct json_value *first_contents(const struct json_value *v) {

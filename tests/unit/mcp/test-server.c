@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "jsonrpc.h"
+#include "mcp-fixture.h"
 #include "action.h"
 #include "server.h"
 #include "tap.h"
@@ -58,32 +59,6 @@ static const struct mcp_tool rows[] = {
         { "a11y_do", "Do.", .schema = schema, .flags = MCP_TOOL_ACTS | MCP_TOOL_DESKTOP, .call = call },
         { "(members)", .flags = MCP_TOOL_ACTS | MCP_TOOL_MEMBERS, .call = call },
 };
-
-/* The response to one line (NULL: none), parsed. */
-static struct json_value *handle(struct mcp_server *s, const char *line) {
-        _cleanup_free_ char *out = NULL;
-        size_t size = 0;
-        FILE *f = open_memstream(&out, &size);
-        struct json_value *v = NULL;
-
-        assert(f);
-        (void) mcp_server_handle(s, line, strlen(line), f);
-        fclose(f);
-        if (size == 0)
-                return NULL;
-        if (out[size - 1] != '\n' || memchr(out, '\n', size - 1))
-                printf("# not one line: %s\n", out);
-        if (json_parse(out, size, &v) < 0)
-                printf("# not JSON: %s\n", out);
-        return v;
-}
-
-static long long error_code(const struct json_value *v) {
-        long long c = 0;
-
-        (void) json_get_int(json_get(json_get(v, "error"), "code"), -100000, 100000, &c);
-        return c;
-}
 
 static const char *str(const struct json_value *v) {
         return v && v->type == JSON_STRING ? v->string : NULL;
