@@ -251,7 +251,59 @@ static int files_downloads_run(const struct files_run *f, const char *since, uns
         return timeout_s && count == 0 ? EXIT_FAILED : EXIT_OK;
 }
 
-static const char *const files_actions[] = { "put", "get", "ls", "rm", "downloads" };
+static const char *word(const struct cli_args *a, size_t i) {
+        return a->n_operands > i ? a->operands[i] : NULL;
+}
+
+static int run_put(struct files_run *f, const struct cli_args *a) {
+        return files_put(f, word(a, 2), word(a, 3), a->force, f->config->files_max_bytes);
+}
+
+static int run_get(struct files_run *f, const struct cli_args *a) {
+        return files_get(f, word(a, 2), word(a, 3), a->force, f->config->files_max_bytes);
+}
+
+static int run_ls(struct files_run *f, const struct cli_args *a) {
+        return files_ls(f, word(a, 2));
+}
+
+static int run_rm(struct files_run *f, const struct cli_args *a) {
+        return files_rm(f, word(a, 2));
+}
+
+static int run_downloads(struct files_run *f, const struct cli_args *a) {
+        return files_downloads_run(f, a->since, a->timeout);
+}
+
+/* The actions, each with the words it takes after it. */
+static const struct files_action {
+        const char *name;
+        size_t min_words, max_words;
+        const char *words;              /* what they are, for a usage error */
+        int (*run)(struct files_run *f, const struct cli_args *a);
+} files_actions[] = {
+        { "put", 1, 2, "LOCAL [DEST]", run_put },
+        { "get", 1, 2, "SRC [LOCAL]", run_get },
+        { "ls", 0, 1, "at most DIR", run_ls },
+        { "rm", 1, 1, "PATH", run_rm },
+        { "downloads", 0, 0, "no words", run_downloads },
+};
+
+/* "put, get, ls, rm or downloads". */
+static char *action_names(void) {
+        _cleanup_free_ char *text = NULL;
+        size_t size = 0;
+        FILE *f = open_memstream(&text, &size);
+
+        if (!f)
+                return NULL;
+        for (size_t i = 0; i < ELEMENTSOF(files_actions); i++)
+                fprintf(f, "%s%s", i == 0 ? "" : i + 1 == ELEMENTSOF(files_actions) ? " or " : ", ",
+                        files_actions[i].name);
+        if (fclose(f) != 0)
+                return NULL;
+        return TAKE_PTR(text);
+}
 
 /* PROFILE ACTION [WORD [WORD]], read by main.c's parser (verb-table.c: its row and usage). */
 int verb_files(const struct cli_args *a) {
@@ -259,14 +311,12 @@ int verb_files(const struct cli_args *a) {
         _cleanup_(paths_done) struct bd_paths p = {};
         _cleanup_close_ int dirfd = -EBADF, home = -EBADF;
         _cleanup_strv_free_ char **prefix = NULL;
-        const char *profile = a->operand, *action = a->n_operands > 1 ? a->operands[1] : NULL;
-        const char *w1 = a->n_operands > 2 ? a->operands[2] : NULL, *w2 = a->n_operands > 3 ? a->operands[3] : NULL;
+        const char *profile = a->operand, *action = word(a, 1);
+        const struct files_action *act = NULL;
         const struct bd_config *cfg;
         _cleanup_(helper_record_done) struct helper_record rec = {};
         struct lease admitted;
         struct files_run f;
-        size_t min_words, max_words;
-        bool known = false;
         int r;
 
         if (!profile) {
@@ -276,21 +326,20 @@ int verb_files(const struct cli_args *a) {
         if (cli_check_profile(profile) < 0)
                 return EXIT_USAGE;
         for (size_t i = 0; action && i < ELEMENTSOF(files_actions); i++)
-                known |= streq(action, files_actions[i]);
-        if (!known) {
+                if (streq(action, files_actions[i].name))
+                        act = &files_actions[i];
+        if (!act) {
+                _cleanup_free_ char *names = action_names();
+
                 if (action)
-                        log_error("Unknown files action \"%s\": give put, get, ls, rm or downloads.", action);
+                        log_error("Unknown files action \"%s\": give %s.", action, strnull(names));
                 else
-                        log_error("files needs an action: put, get, ls, rm or downloads.");
+                        log_error("files needs an action: %s.", strnull(names));
                 return EXIT_USAGE;
         }
-        /* PROFILE ACTION and its words: put and get one or two, ls at most one, rm one, downloads none. */
-        min_words = streq(action, "put") || streq(action, "get") || streq(action, "rm") ? 3 : 2;
-        max_words = streq(action, "put") || streq(action, "get") ? 4 : streq(action, "downloads") ? 2 : 3;
-        if (a->n_operands < min_words || a->n_operands > max_words) {
-                log_error("files %s takes %s.", action,
-                          streq(action, "put") ? "LOCAL [DEST]" : streq(action, "get") ? "SRC [LOCAL]" :
-                          streq(action, "rm") ? "PATH" : streq(action, "ls") ? "at most DIR" : "no words");
+        /* PROFILE ACTION, then its words. */
+        if (a->n_operands < 2 + act->min_words || a->n_operands > 2 + act->max_words) {
+                log_error("files %s takes %s.", action, act->words);
                 return EXIT_USAGE;
         }
         cfg = cli_config(a->config, profile, &storage);
@@ -329,13 +378,5 @@ int verb_files(const struct cli_args *a) {
         f = (struct files_run) {
                 .profile = profile, .dirfd = dirfd, .home = home, .admitted = &admitted, .config = cfg, .json = a->json,
         };
-        if (streq(action, "put"))
-                return files_put(&f, w1, w2, a->force, cfg->files_max_bytes);
-        if (streq(action, "get"))
-                return files_get(&f, w1, w2, a->force, cfg->files_max_bytes);
-        if (streq(action, "ls"))
-                return files_ls(&f, w1);
-        if (streq(action, "rm"))
-                return files_rm(&f, w1);
-        return files_downloads_run(&f, a->since, a->timeout);
+        return act->run(&f, a);
 }

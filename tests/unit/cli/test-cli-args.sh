@@ -171,6 +171,15 @@ run clipboard p bogus
         ok "botdesk clipboard p bogus says it needs get or set, then the usage, exit 2" ||
         not_ok "botdesk clipboard p bogus says it needs get or set, then the usage, exit 2" "exit $rc" "stderr: $err"
 expect 2 'Invalid --type "x": give text/plain or image/png.' clipboard p get --type=x
+# files: each action with the words it takes, judged before any desktop is looked for.
+expect 2 'files needs an action: put, get, ls, rm or downloads.' files p
+expect 2 'Unknown files action "cp": give put, get, ls, rm or downloads.' files p cp a b
+expect 2 'files put takes LOCAL [DEST].' files p put
+expect 2 'files get takes SRC [LOCAL].' files p get
+expect 2 'files ls takes at most DIR.' files p ls a b
+expect 2 'files rm takes PATH.' files p rm
+expect 2 'files downloads takes no words.' files p downloads x
+expect 4 'Desktop p is not running; start it with: botdesk start p' files p ls
 # settle's milliseconds: a missing value is an invalid one, as it always said.
 expect 2 'Invalid --quiet "(null)": give milliseconds, 1-600000.' settle p --quiet
 expect 2 'Invalid --quiet=x "x": give milliseconds, 1-600000.' settle p --quiet=x
