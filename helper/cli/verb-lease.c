@@ -52,15 +52,146 @@ static void print_lease(const char *profile, const struct lease *l, bool json) {
         }
 }
 
+/* What one run of the verb has: the profile, its open dir, the viewer, the options. */
+struct lease_run {
+        const char *profile;
+        int dirfd;
+        const struct cli_args *a;
+        unsigned timeout;               /* s, wait's */
+};
+
+static int run_show(const struct lease_run *r) {
+        struct lease l;
+
+        /* A damaged file is a state to show, not a failure of show. */
+        (void) lease_read_at(r->dirfd, &l);
+        activity_stamp(r->dirfd);
+        print_lease(r->profile, &l, r->a->json);
+        return EXIT_OK;
+}
+
+static int run_wait(const struct lease_run *r) {
+        struct lease l;
+        int k = lease_wait_agent_at(r->dirfd, (unsigned long long) r->timeout * 1000ULL, &l);
+
+        if (k == -ETIME) {
+                log_error("A human still has control of %s after %u s; tell the user what you need.", r->profile,
+                          r->timeout);
+                if (r->a->json)
+                        print_lease(r->profile, &l, true);
+                return EXIT_REFUSED;
+        }
+        if (k < 0) {
+                log_error_errno(k, "Cannot watch the control lease of %s: %m", r->profile);
+                return EXIT_FAILED;
+        }
+        print_lease(r->profile, &l, r->a->json);
+        return EXIT_OK;
+}
+
+/* take, request, release: the change, then what it did (k > 0: it changed something) in words or JSON. */
+static int changed(const struct lease_run *r, const char *action, int k, const struct lease *l, const char *did,
+                   const char *did_not) {
+        char hash[LEASE_HASH_LEN + 1];
+
+        if (k < 0) {
+                log_error_errno(k, "Cannot %s the control lease of %s: %m", action, r->profile);
+                return EXIT_FAILED;
+        }
+        if (!streq(action, "request"))
+                cli_journal_lease(r->profile, l);
+        activity_stamp(r->dirfd);
+        if (r->a->json) {
+                print_lease(r->profile, l, true);
+                return EXIT_OK;
+        }
+        lease_viewer_hash(r->a->viewer, hash);
+        printf("%s: viewer %s %s (epoch %llu)\n", r->profile, hash, k > 0 ? did : did_not, l->epoch);
+        return EXIT_OK;
+}
+
+static int run_take(const struct lease_run *r) {
+        _cleanup_(helper_record_done) struct helper_record rec = {};
+        bool remote = cli_desktop_place(r->a->config, r->profile) == CLI_PLACE_REMOTE;
+        struct lease l;
+        int k;
+
+        /* Control of a screen that is not there is no control: the
+         * human would type into nothing (said: not running). A VNC
+         * server botdesk did not start is there as far as it knows. */
+        k = remote ? EXIT_OK : running_desktop_helper(r->profile, r->dirfd, &rec);
+        if (k != EXIT_OK)
+                return k;
+        k = lease_take_at(r->dirfd, r->a->viewer, r->a->reason, &l);
+        return changed(r, "take", k, &l, "took control", "already holds control; nothing changed");
+}
+
+static int run_request(const struct lease_run *r) {
+        struct lease l;
+        int k = lease_request_at(r->dirfd, r->a->viewer, r->a->reason, &l);
+
+        if (k == -EBADMSG) {
+                log_error("The control lease of %s is unreadable; no request can be recorded. Repair it: botdesk "
+                          "lease %s take --viewer ID.", r->profile, r->profile);
+                return EXIT_FAILED;
+        }
+        return changed(r, "request", k, &l, "asks for control; the request is pending",
+                       "holds or has already asked for control; nothing changed");
+}
+
+static int run_release(const struct lease_run *r) {
+        struct lease l;
+        int k = lease_release_at(r->dirfd, r->a->viewer, &l);
+
+        return changed(r, "release", k, &l, "released control; the agent holds it",
+                       "does not hold control; nothing changed");
+}
+
+enum {
+        TAKES_REASON = 1u << 0,         /* --reason */
+        TAKES_TIMEOUT = 1u << 1,        /* --timeout */
+        NEEDS_VIEWER = 1u << 2,         /* --viewer ID */
+};
+
+static const struct lease_action {
+        const char *name;
+        unsigned flags;
+        int (*run)(const struct lease_run *r);
+} lease_actions[] = {
+        { "show", 0, run_show },
+        { "take", TAKES_REASON | NEEDS_VIEWER, run_take },
+        { "release", NEEDS_VIEWER, run_release },
+        { "request", TAKES_REASON | NEEDS_VIEWER, run_request },
+        { "wait", TAKES_TIMEOUT, run_wait },
+};
+
+/* The actions whose flags include flag, as "take and request" ("" when none). */
+static char *actions_with(unsigned flag) {
+        _cleanup_free_ char *text = NULL;
+        size_t size = 0, n = 0, total = 0;
+        FILE *f;
+
+        for (size_t i = 0; i < ELEMENTSOF(lease_actions); i++)
+                total += (lease_actions[i].flags & flag) != 0;
+        f = open_memstream(&text, &size);
+        if (!f)
+                return NULL;
+        for (size_t i = 0; i < ELEMENTSOF(lease_actions); i++)
+                if (lease_actions[i].flags & flag) {
+                        n++;
+                        fprintf(f, "%s%s", n == 1 ? "" : n == total ? " and " : ", ", lease_actions[i].name);
+                }
+        if (fclose(f) != 0)
+                return NULL;
+        return TAKE_PTR(text);
+}
+
 int verb_lease(const struct cli_args *a) {
-        const char *profile = a->operand, *action = a->action, *viewer = a->viewer, *reason = a->reason;
-        unsigned timeout = a->timeout;
-        bool json = a->json;
+        const char *profile = a->operand, *action = a->action ?: "show", *viewer = a->viewer, *reason = a->reason;
+        const struct lease_action *act = NULL;
         _cleanup_(paths_done) struct bd_paths p = {};
         _cleanup_close_ int dirfd = -EBADF;
-        char hash[LEASE_HASH_LEN + 1];
-        struct lease l;
-        int r;
+        struct lease_run run = { .profile = profile, .a = a, .timeout = a->timeout };
 
         if (!profile) {
                 log_error("Missing PROFILE argument: botdesk lease PROFILE [show|take|release|request|wait] [--viewer ID].");
@@ -68,32 +199,37 @@ int verb_lease(const struct cli_args *a) {
         }
         if (cli_check_profile(profile) < 0)
                 return EXIT_USAGE;
-        action = action ?: "show";
-        if (!streq(action, "show") && !streq(action, "take") && !streq(action, "release") &&
-            !streq(action, "request") && !streq(action, "wait")) {
+        for (size_t i = 0; i < ELEMENTSOF(lease_actions); i++)
+                if (streq(action, lease_actions[i].name))
+                        act = &lease_actions[i];
+        if (!act) {
                 log_error("Unknown lease action \"%s\": use show, take, release, request or wait.", action);
                 return EXIT_USAGE;
         }
-        if (reason && !streq(action, "take") && !streq(action, "request")) {
-                log_error("--reason applies to take and request, not %s.", action);
+        if (reason && !(act->flags & TAKES_REASON)) {
+                _cleanup_free_ char *which = actions_with(TAKES_REASON);
+
+                log_error("--reason applies to %s, not %s.", strnull(which), action);
                 return EXIT_USAGE;
         }
-        if (timeout && !streq(action, "wait")) {
-                log_error("--timeout applies to wait, not %s.", action);
+        if (run.timeout && !(act->flags & TAKES_TIMEOUT)) {
+                _cleanup_free_ char *which = actions_with(TAKES_TIMEOUT);
+
+                log_error("--timeout applies to %s, not %s.", strnull(which), action);
                 return EXIT_USAGE;
         }
-        if (timeout > LEASE_WAIT_MAX_S) {
-                log_error("Invalid --timeout %u for lease wait: at most %u s (the default is %u s).", timeout,
+        if (run.timeout > LEASE_WAIT_MAX_S) {
+                log_error("Invalid --timeout %u for lease wait: at most %u s (the default is %u s).", run.timeout,
                           LEASE_WAIT_MAX_S, LEASE_WAIT_DEFAULT_S);
                 return EXIT_USAGE;
         }
-        if (!timeout)
-                timeout = LEASE_WAIT_DEFAULT_S;
+        if (!run.timeout)
+                run.timeout = LEASE_WAIT_DEFAULT_S;
         if (reason && (strlen(reason) > LEASE_REASON_MAX || strpbrk(reason, "\n\r\t"))) {
                 log_error("Invalid --reason: use at most %d bytes on one line without control characters.", LEASE_REASON_MAX);
                 return EXIT_USAGE;
         }
-        if (!streq(action, "show") && !streq(action, "wait")) {
+        if (act->flags & NEEDS_VIEWER) {
                 if (!viewer) {
                         log_error("botdesk lease %s %s needs --viewer ID.", profile, action);
                         return EXIT_USAGE;
@@ -106,76 +242,6 @@ int verb_lease(const struct cli_args *a) {
 
         if (cli_open_profile(profile, &p, &dirfd) < 0)
                 return EXIT_FAILED;
-
-        if (streq(action, "show")) {
-                /* A damaged file is a state to show, not a failure of show. */
-                (void) lease_read_at(dirfd, &l);
-                activity_stamp(dirfd);
-                print_lease(profile, &l, json);
-                return EXIT_OK;
-        }
-
-        if (streq(action, "wait")) {
-                r = lease_wait_agent_at(dirfd, (unsigned long long) timeout * 1000ULL, &l);
-                if (r == -ETIME) {
-                        log_error("A human still has control of %s after %u s; tell the user what you need.", profile,
-                                  timeout);
-                        if (json)
-                                print_lease(profile, &l, true);
-                        return EXIT_REFUSED;
-                }
-                if (r < 0) {
-                        log_error_errno(r, "Cannot watch the control lease of %s: %m", profile);
-                        return EXIT_FAILED;
-                }
-                print_lease(profile, &l, json);
-                return EXIT_OK;
-        }
-
-        if (streq(action, "take")) {
-                _cleanup_(helper_record_done) struct helper_record rec = {};
-                bool remote = cli_desktop_place(a->config, profile) == CLI_PLACE_REMOTE;
-
-                /* Control of a screen that is not there is no control: the
-                 * human would type into nothing (said: not running). A VNC
-                 * server botdesk did not start is there as far as it knows. */
-                r = remote ? EXIT_OK : running_desktop_helper(profile, dirfd, &rec);
-                if (r != EXIT_OK)
-                        return r;
-                r = lease_take_at(dirfd, viewer, reason, &l);
-        } else if (streq(action, "request"))
-                r = lease_request_at(dirfd, viewer, reason, &l);
-        else
-                r = lease_release_at(dirfd, viewer, &l);
-        if (r == -EBADMSG && streq(action, "request")) {
-                log_error("The control lease of %s is unreadable; no request can be recorded. Repair it: botdesk lease %s take --viewer ID.",
-                          profile, profile);
-                return EXIT_FAILED;
-        }
-        if (r < 0) {
-                log_error_errno(r, "Cannot %s the control lease of %s: %m", action, profile);
-                return EXIT_FAILED;
-        }
-        if (!streq(action, "request"))
-                cli_journal_lease(profile, &l);
-        activity_stamp(dirfd);
-        if (json) {
-                print_lease(profile, &l, true);
-                return EXIT_OK;
-        }
-
-        lease_viewer_hash(viewer, hash);
-        if (streq(action, "request"))
-                printf(r > 0 ? "%s: viewer %s asks for control; the request is pending (epoch %llu)\n"
-                             : "%s: viewer %s holds or has already asked for control; nothing changed (epoch %llu)\n",
-                       profile, hash, l.epoch);
-        else if (streq(action, "take"))
-                printf(r > 0 ? "%s: viewer %s took control (epoch %llu)\n"
-                             : "%s: viewer %s already holds control; nothing changed (epoch %llu)\n",
-                       profile, hash, l.epoch);
-        else
-                printf(r > 0 ? "%s: viewer %s released control; the agent holds it (epoch %llu)\n"
-                             : "%s: viewer %s does not hold control; nothing changed (epoch %llu)\n",
-                       profile, hash, l.epoch);
-        return EXIT_OK;
+        run.dirfd = dirfd;
+        return act->run(&run);
 }

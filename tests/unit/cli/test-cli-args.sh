@@ -171,6 +171,11 @@ run clipboard p bogus
         ok "botdesk clipboard p bogus says it needs get or set, then the usage, exit 2" ||
         not_ok "botdesk clipboard p bogus says it needs get or set, then the usage, exit 2" "exit $rc" "stderr: $err"
 expect 2 'Invalid --type "x": give text/plain or image/png.' clipboard p get --type=x
+# lease: each action with what it takes (what request and release say, at the end: they make a profile's dir).
+expect 2 '--reason applies to take and request, not release.' lease p release --viewer v --reason x
+expect 2 '--timeout applies to wait, not show.' lease p show --timeout 5
+expect 2 'botdesk lease p request needs --viewer ID.' lease p request
+expect 2 'Unknown lease action "grab": use show, take, release, request or wait.' lease p grab
 # files: each action with the words it takes, judged before any desktop is looked for.
 expect 2 'files needs an action: put, get, ls, rm or downloads.' files p
 expect 2 'Unknown files action "cp": give put, get, ls, rm or downloads.' files p cp a b
@@ -422,6 +427,19 @@ run config check -q
 run stop p
 [ "$rc" = 0 ] && [ "$out" = "p: not running" ] && ok "stop of a profile never started exits 0" ||
         not_ok "stop of a profile never started exits 0" "exit $rc" "$out" "$err"
+
+# lease_said VERB-ARGS... PATTERN: the action's exit 0 and its one line matching PATTERN (an extended regex).
+lease_said() {
+        local pattern=${*: -1}
+        run "${@:1:$#-1}"
+        if [ "$rc" = 0 ] && [[ $out =~ $pattern ]]; then ok "botdesk ${*:1:$#-1} says what it did"
+        else not_ok "botdesk ${*:1:$#-1} says what it did" "exit $rc" "stdout: $out" "stderr: $err"; fi
+}
+# lease request and release need no running desktop, and say what they did (a profile of their own: the
+# checks above want no directory made).
+lease_said lease lq request --viewer v --reason 'log in' '^lq: viewer [0-9a-f]+ asks for control; the request is pending \(epoch 0\)$'
+lease_said lease lq release --viewer v '^lq: viewer [0-9a-f]+ does not hold control; nothing changed \(epoch 0\)$'
+lease_said lease lq show '^lq: the agent holds control'
 
 echo "1..$n"
 [ "$failed" = 0 ]
