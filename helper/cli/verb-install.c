@@ -384,8 +384,12 @@ int verb_install(const struct cli_args *a) {
         }
 
         /* The package manager's environment is built, not inherited: the
-         * system PATH, and no prompt it could wait on without a terminal. */
+         * system PATH, one locale whatever the caller's (its lines go to
+         * every watch as UTF-8 text, and the caller's locale may not exist
+         * on this host, which perl in dpkg's scripts warns about on each
+         * package), and no prompt it could wait on without a terminal. */
         if (env_build_clean(environ, NULL, &env) < 0 || env_set(&env, "PATH", system_path) < 0 ||
+            env_set(&env, "LC_ALL", "C.UTF-8") < 0 ||
             (!tty && m == PKG_APT && env_set(&env, "DEBIAN_FRONTEND", "noninteractive") < 0))
                 return log_oom(), EXIT_FAILED;
         if (!quiet) {

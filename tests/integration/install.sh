@@ -55,6 +55,7 @@ cat >"$SYS/apt-get" <<EOF
 PATH=/usr/bin:/bin
 echo "\$@" >"$T/apt-args"
 echo \$\$ >"$T/apt-pid"
+echo "\$LC_ALL" >"$T/apt-lc"
 # What it was given on stdin (not a terminal's: that would wait for a key).
 [ -t 0 ] || timeout 5 cat >"$T/apt-stdin"
 echo "fake apt-get: first line"
@@ -135,7 +136,7 @@ for l in sys.stdin.read().splitlines():
         cur = []
 print(" | ".join(runs[-1]) if runs else "")'
 }
-reset() { rm -f "$T/apt-stdin" "$T/apt-args" "$T/apt-pid" "$T/apt-child" "$T/sudo-args" "$T/sudo-pw" "$T/mode" "$T/go" "$T/nopasswd"; }
+reset() { rm -f "$T/apt-stdin" "$T/apt-args" "$T/apt-lc" "$T/apt-pid" "$T/apt-child" "$T/sudo-args" "$T/sudo-pw" "$T/mode" "$T/go" "$T/nopasswd"; }
 
 if [ "$(id -u)" = 0 ]; then
         config "$T/none"
@@ -200,7 +201,7 @@ WATCH_TEXT=$!
 reset
 [ "$(id -u)" = 0 ] || touch "$T/nopasswd"
 echo wait >"$T/mode"
-timeout 60 env PATH=$T/evil "$BOTDESK" install --yes </dev/null >"$T/out" 2>&1 &
+timeout 60 env PATH=$T/evil LC_ALL=POSIX "$BOTDESK" install --yes </dev/null >"$T/out" 2>&1 &
 BG=$!
 # Test-side wait, bounded (10 s): the first line arrives while apt-get still runs.
 for ((i = 0; i < 200; i++)); do grep -q "first line" "$T/out" 2>/dev/null && break; sleep 0.05; done
@@ -234,6 +235,8 @@ if [ "$(id -u)" = 0 ]; then cmd="$SYS/apt-get $want"; else cmd="$SYS/sudo -n -- 
 ok $? "the command is shown first: + $cmd" || diag "$T/out"
 [ "$(cat "$T/apt-args" 2>/dev/null)" = "$want" ]
 ok $? "apt-get got exactly: $want"
+[ "$(cat "$T/apt-lc" 2>/dev/null)" = C.UTF-8 ]
+ok $? "... with LC_ALL=C.UTF-8, whatever the caller's locale"
 grep -q "fake apt-get: last line" "$T/out" && grep -q "^Installed: $pkgs$" "$T/out"
 ok $? "... its output came through to the end, and install says what it installed"
 ok $([ ! -e "$T/evil-ran" ]; echo $?) "nothing from the caller's PATH ran"
