@@ -35,7 +35,6 @@ struct mcp_task_host {
         struct agent *a;
         struct mcp_tasks tasks;
         struct mcp_subs subs;
-        bool subscriptions;             /* s->subs is ours */
         /* What the last mcp_task_host_fds() put in the poll set, in its order: tasks, then subscriptions. */
         struct mcp_task *polled_tasks[MCP_TASKS_MAX];
         struct mcp_sub *polled_subs[MCP_SUBS_MAX];
@@ -340,7 +339,6 @@ struct mcp_task_host *mcp_task_host_new(struct agent *a, struct mcp_server *s, b
         if (!h)
                 return NULL;
         h->a = a;
-        h->subscriptions = subscriptions;
         mcp_tasks_init(&h->tasks, &runner, h);
         mcp_subs_init(&h->subs, a->profile, &mcp_sub_processes, a);
         s->tasks = &h->tasks;
@@ -356,7 +354,7 @@ void mcp_task_host_free(struct mcp_task_host *h, struct mcp_server *s) {
         mcp_subs_done(&h->subs);
         mcp_tasks_done(&h->tasks);
         s->tasks = NULL;
-        if (h->subscriptions)
+        if (s->subs == &h->subs)
                 s->subs = NULL;
         free(h);
 }
