@@ -77,6 +77,10 @@ bool web_need_auth(struct web_conn *c, struct web_session *session, const char *
 /* GET /PROFILE/devtools/browser?ticket=T: the upgrade checked, the ticket spent, the relay to RUNTIME/cdp.sock
  * started (it takes the connection); else refused with a status, or a close code on a WebSocket upgrade. */
 void web_devtools_serve(struct web_conn *c, const char *profile, const void *early, size_t n_early);
+/* profile's browser as a DevTools client reaches it here (running, not placed, its launcher's cdp.sock there):
+ * 0, with *ret_cdp a connection to that socket (NULL: only that it is there); else refused on c (a status, or a
+ * close code on an upgrade) and negative. */
+int web_devtools_browser(struct web_conn *c, const char *profile, int *ret_cdp);
 
 /* ---- web-discovery.c ---- */
 /* GET /PROFILE/devtools/REL, REL "TICKET/json/version[/]": Chromium's discovery document, its WebSocket URL with

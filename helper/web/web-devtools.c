@@ -21,6 +21,7 @@
 #include <fcntl.h>
 #include <sys/param.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 
 #include "log.h"
 #include "record.h"
@@ -357,12 +358,54 @@ static int devtools_new(struct web_server *s, const char *profile, int fd, int c
         return 0;
 }
 
-void web_devtools_serve(struct web_conn *c, const char *profile, const void *early, size_t n_early) {
+int web_devtools_browser(struct web_conn *c, const char *profile, int *ret_cdp) {
         _cleanup_(helper_record_done) struct helper_record rec = {};
+        struct web_profile *p;
+        struct stat st;
+        int r = 0, cdp;
+
+        p = web_profile_get(c->server, profile, &r);
+        if (!p) {
+                web_refuse(c, r == -ENOENT ? 503 : 500, WS_CLOSE_DESKTOP_STOPPED, "desktop stopped",
+                           "botdesk web: desktop %s is not running.\n", profile);
+                return r < 0 ? r : -ENOENT;
+        }
+        if (p->placed) {
+                web_profile_put(p);
+                web_refuse(c, 501, WS_CLOSE_POLICY, "placed desktop",
+                           "botdesk web: %s is placed through an exec prefix; its browser's DevTools are not served "
+                           "here yet.\n", profile);
+                return -EOPNOTSUPP;
+        }
+        if (helper_record_read_at(p->dirfd, &rec) < 0 || helper_alive(p->dirfd, &rec) <= 0) {
+                web_profile_put(p);
+                web_refuse(c, 503, WS_CLOSE_DESKTOP_STOPPED, "desktop stopped",
+                           "botdesk web: desktop %s is not running; start it with: botdesk start %s\n", profile, profile);
+                return -ESRCH;
+        }
+        /* A Unix socket connects at once or refuses at once; a look that stays one only asks it is there. */
+        if (ret_cdp)
+                cdp = socket_connect_at(p->dirfd, "cdp.sock", SOCK_STREAM | SOCK_NONBLOCK);
+        else
+                cdp = fstatat(p->dirfd, "cdp.sock", &st, AT_SYMLINK_NOFOLLOW) < 0 ? negative_errno()
+                      : S_ISSOCK(st.st_mode) ? 0 : -ENOTSOCK;
+        web_profile_put(p);
+        if (cdp < 0) {
+                web_refuse(c, 503, WS_CLOSE_TRY_AGAIN_LATER, "no browser",
+                           "botdesk web: %s has no browser with DevTools running (%s); it starts with the dock's "
+                           "browser, or botdesk exec %s -- botdesk-browser.\n",
+                           profile, strerror(-cdp), profile);
+                return cdp;
+        }
+        if (ret_cdp)
+                *ret_cdp = cdp;
+        return 0;
+}
+
+void web_devtools_serve(struct web_conn *c, const char *profile, const void *early, size_t n_early) {
         const char *key = http_header(&c->req, "Sec-WebSocket-Key");
         char accept[WS_ACCEPT_LEN + 1], head[WEB_UPGRADE_HEAD_MAX], token[TICKET_TOKEN_LEN + 2];
         _cleanup_close_ int cdp = -EBADF;
-        struct web_profile *p;
         struct ticket t;
         int r = 0, n;
 
@@ -389,37 +432,9 @@ void web_devtools_serve(struct web_conn *c, const char *profile, const void *ear
                 return;
         }
 
-        p = web_profile_get(c->server, profile, &r);
-        if (!p) {
+        r = web_devtools_browser(c, profile, &cdp);
+        if (r < 0) {
                 explicit_bzero(token, sizeof token);
-                web_refuse(c, r == -ENOENT ? 503 : 500, WS_CLOSE_DESKTOP_STOPPED, "desktop stopped",
-                           "botdesk web: desktop %s is not running.\n", profile);
-                return;
-        }
-        if (p->placed) {
-                web_profile_put(p);
-                explicit_bzero(token, sizeof token);
-                web_refuse(c, 501, WS_CLOSE_POLICY, "placed desktop",
-                           "botdesk web: %s is placed through an exec prefix; its browser's DevTools are not served "
-                           "here yet.\n", profile);
-                return;
-        }
-        if (helper_record_read_at(p->dirfd, &rec) < 0 || helper_alive(p->dirfd, &rec) <= 0) {
-                web_profile_put(p);
-                explicit_bzero(token, sizeof token);
-                web_refuse(c, 503, WS_CLOSE_DESKTOP_STOPPED, "desktop stopped",
-                           "botdesk web: desktop %s is not running; start it with: botdesk start %s\n", profile, profile);
-                return;
-        }
-        /* A Unix socket connects at once or refuses at once. */
-        cdp = socket_connect_at(p->dirfd, "cdp.sock", SOCK_STREAM | SOCK_NONBLOCK);
-        web_profile_put(p);
-        if (cdp < 0) {
-                explicit_bzero(token, sizeof token);
-                web_refuse(c, 503, WS_CLOSE_TRY_AGAIN_LATER, "no browser",
-                           "botdesk web: %s has no browser with DevTools running (%s); it starts with the dock's "
-                           "browser, or botdesk exec %s -- botdesk-browser.\n",
-                           profile, strerror(-cdp), profile);
                 return;
         }
         /* Everything else passed: the ticket is spent now, by this one request. */

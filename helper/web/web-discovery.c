@@ -13,47 +13,13 @@
  * without any secret; here nothing is handed out without one.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <sys/stat.h>
 
 #include "json.h"
 #include "log.h"
-#include "record.h"
 #include "ticket.h"
 #include "util.h"
 #include "web.h"
 #include "web-conn.h"
-
-/* The desktop runs here, with a browser serving DevTools: 0, or a refusal answered. */
-static int desktop_has_browser(struct web_conn *c, const char *profile) {
-        _cleanup_(helper_record_done) struct helper_record rec = {};
-        struct web_profile *p;
-        struct stat st;
-        int r = 0;
-
-        p = web_profile_get(c->server, profile, &r);
-        if (!p) {
-                web_respond_text(c, r == -ENOENT ? 503 : 500, NULL, "botdesk web: desktop %s is not running.\n",
-                                 profile);
-                return -ENOENT;
-        }
-        if (p->placed)
-                r = -EOPNOTSUPP;
-        else if (helper_record_read_at(p->dirfd, &rec) < 0 || helper_alive(p->dirfd, &rec) <= 0)
-                r = -ENOENT;
-        else if (fstatat(p->dirfd, "cdp.sock", &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISSOCK(st.st_mode))
-                r = -ENOTCONN;
-        web_profile_put(p);
-        if (r == -EOPNOTSUPP)
-                web_respond_text(c, 501, NULL, "botdesk web: %s is placed through an exec prefix; its browser's "
-                                 "DevTools are not served here yet.\n", profile);
-        else if (r == -ENOENT)
-                web_respond_text(c, 503, NULL, "botdesk web: desktop %s is not running; start it with: botdesk "
-                                 "start %s\n", profile, profile);
-        else if (r == -ENOTCONN)
-                web_respond_text(c, 503, NULL, "botdesk web: %s has no browser with DevTools running.\n", profile);
-        return r;
-}
 
 void web_devtools_discovery(struct web_conn *c, const char *profile, const char *rel) {
         char token[TICKET_TOKEN_LEN + 1], next[TICKET_TOKEN_LEN + 1];
@@ -74,7 +40,7 @@ void web_devtools_discovery(struct web_conn *c, const char *profile, const char 
         memcpy(token, rel, l);
         token[l] = 0;
         r = ticket_check_devtools_at(c->server->ticket_dirfd, token, profile, realtime_usec(), &t);
-        if (r >= 0 && desktop_has_browser(c, profile) < 0) {
+        if (r >= 0 && web_devtools_browser(c, profile, NULL) < 0) {
                 explicit_bzero(token, sizeof token);
                 return;
         }
