@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # The docs' examples run: every fenced block marked ```sh runnable in the
-# README and doc/*.md is run, as written, on real desktops named as the
+# README and doc/*.md, and every block of a man page's source after a
+# comment line "; runnable", is run, as written, on real desktops named as the
 # docs name them (demo and work), with botdesk on PATH, each in bash -e
 # with pipefail, within 60 s, and must exit 0. A doc example that drifts
 # from what botdesk does fails here, naming its file and line. Band 200
@@ -22,11 +23,17 @@ blocks() {
 import sys
 for path in sys.argv[1:]:
         inside = None
+        marked = False
         for n, line in enumerate(open(path, encoding="utf-8"), 1):
-                if inside is None and line.rstrip("\n").split() == ["```sh", "runnable"]:
+                words = line.rstrip("\n").split()
+                # Markdown: ```sh runnable. A man page's scdoc source: a comment
+                # line "; runnable..." right before a plain ``` block.
+                if inside is None and (words == ["```sh", "runnable"] or (marked and words == ["```"])):
                         inside = n
                         print(f"{path}:{n}")
-                elif inside is not None and line.startswith("```"):
+                        continue
+                marked = inside is None and path.endswith(".scd") and line.startswith("; runnable")
+                if inside is not None and line.startswith("```"):
                         print("\x1e")
                         inside = None
                 elif inside is not None:
@@ -57,7 +64,8 @@ while IFS= read -r line; do
                 continue
         fi
         text+=$line$'\n'
-done < <(blocks "$SRC/README.md" "$SRC"/doc/*.md)
-t_ok "the docs mark runnable blocks ($n found)" test "$n" -ge 2
+done < <(blocks "$SRC/README.md" "$SRC"/doc/*.md "$SRC"/conf/man/*.scd)
+t_ok "the docs mark runnable blocks ($n found)" test "$n" -ge 3
+t_ok "botdesk.1's EXAMPLES run too" grep -q "^; runnable" "$SRC/conf/man/botdesk.1.scd"
 for p in demo work; do bd_stop "$p" >/dev/null; done
 t_done
