@@ -282,7 +282,7 @@ static int run_here(struct bd_config *c, struct bd_config *ret, bool *ret_read) 
         return -1;
 }
 
-int remote_dispatch(const char *verb, char **args, struct bd_config *ret_config, bool *ret_read) {
+int remote_dispatch(const char *verb, char **args, struct bd_config *ret_config, bool *ret_read, bool *ret_far) {
         _cleanup_(config_done) struct bd_config c = {};
         _cleanup_(paths_done) struct bd_paths p = {};
         _cleanup_(owner_done) struct owner rec = {};
@@ -482,6 +482,7 @@ int remote_dispatch(const char *verb, char **args, struct bd_config *ret_config,
         if (!prefix_failed(&res)) {
                 if ((stopping && res.status == EXIT_OK) || (starting && !have_rec && res.status != EXIT_OK))
                         (void) owner_remove_at(dirfd);
+                *ret_far = true;
                 return res.status;
         }
 

@@ -19,8 +19,10 @@ struct bd_config;
  * or -1 when the verb runs on this host; then, when the profile's
  * configuration was read to decide, it is moved into *ret_config and
  * *ret_read is true, for the verb to use rather than read it again.
+ * *ret_far: the code is the far side's botdesk's (which said its own
+ * errors), not a failure here to run the prefix.
  */
-int remote_dispatch(const char *verb, char **args, struct bd_config *ret_config, bool *ret_read);
+int remote_dispatch(const char *verb, char **args, struct bd_config *ret_config, bool *ret_read, bool *ret_far);
 
 /*
  * For `status` of every profile: when profile is placed elsewhere, 1 and

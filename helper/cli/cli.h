@@ -19,7 +19,13 @@ enum {
         EXIT_FAILED = 1,          /* the operation failed; the message says why */
         EXIT_USAGE = 2,           /* usage or configuration error */
         EXIT_REFUSED = 3,         /* refused by policy: lease, memory, placement */
-        EXIT_NOT_RUNNING = 4,     /* env, exec, thumbnail, rfb of a stopped desktop */
+        EXIT_NOT_RUNNING = 4,     /* env, thumbnail, rfb of a stopped desktop */
+        /* exec exits with its command's status, so its own failures (1-4 above)
+         * are this one, out of the command's usual range, as env(1) and
+         * podman-run(1) reserve 125; 126 and 127 keep the shell's meaning. */
+        EXIT_EXEC_FAILED = 125,
+        EXIT_CANNOT_EXECUTE = 126,
+        EXIT_NOT_FOUND = 127,
 };
 
 

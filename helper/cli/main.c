@@ -427,10 +427,6 @@ static const char *error_code(int status) {
                 return "refused";
         case EXIT_NOT_RUNNING:
                 return "not_running";
-        case 126:
-                return "cannot_execute";
-        case 127:
-                return "not_found";
         default:
                 return "failed";
         }
@@ -462,24 +458,28 @@ static bool json_asked(int argc, char **argv) {
         return false;
 }
 
-static int run(int argc, char **argv, struct cli_args *ret_args, bool *ret_remote);
+static int run(int argc, char **argv, struct cli_args *ret_args, bool *ret_far);
 
 int main(int argc, char **argv) {
         struct cli_args a = {};
-        bool remote = false;
+        bool far = false;
         int r;
 
         log_setup("botdesk");
         log_keep_first_error();
-        r = run(argc, argv, &a, &remote);
-        /* A verb run elsewhere answered through the far side's botdesk, which had --json too. */
-        if (r != EXIT_OK && (a.json || json_asked(argc, argv)) && !remote && !json_stdout_used() &&
-            !x11_verb_json_stdout_used())
+        r = run(argc, argv, &a, &far);
+        /* The far side's status is its own botdesk's, already mapped (and its --json error said). */
+        if (far)
+                return r;
+        /* exec has no --json: one among its words is its command's. */
+        if (a.verb && streq(a.verb, "exec"))
+                return r >= EXIT_FAILED && r <= EXIT_NOT_RUNNING ? EXIT_EXEC_FAILED : r;
+        if (r != EXIT_OK && (a.json || json_asked(argc, argv)) && !json_stdout_used() && !x11_verb_json_stdout_used())
                 print_error_object(r);
         return r;
 }
 
-static int run(int argc, char **argv, struct cli_args *ret_args, bool *ret_remote) {
+static int run(int argc, char **argv, struct cli_args *ret_args, bool *ret_far) {
         enum { OPT_VERSION = 0x100 };
         /* Before the verb only these; every other option follows the verb
          * (each verb knows its own), and is parsed below. */
@@ -515,7 +515,7 @@ static int run(int argc, char **argv, struct cli_args *ret_args, bool *ret_remot
         }
         if (optind >= argc)
                 return cli_usage(stderr, EXIT_USAGE);
-        verb = argv[optind++];
+        verb = a->verb = argv[optind++];
         v = verb_find(verb);
         n = (size_t) (argc - optind) + 1;
         a->operands = operands = calloc(n, sizeof *operands);
@@ -542,8 +542,7 @@ static int run(int argc, char **argv, struct cli_args *ret_args, bool *ret_remot
                         return cli_verb_usage(verb);
         }
         /* A profile placed elsewhere (placement = exec) runs the verb there. */
-        c = remote_dispatch(verb, argv + optind, &config, &config_read);
-        *ret_remote = c >= 0;
+        c = remote_dispatch(verb, argv + optind, &config, &config_read, ret_far);
         if (c >= 0)
                 return c;
         if (config_read)

@@ -129,5 +129,5 @@ int verb_exec(const struct cli_args *a) {
                             "will outlive the desktop.");
         execvpe(cmd[0], cmd, full);
         log_error_errno(errno, "Cannot execute %s: %m", cmd[0]);
-        return errno == ENOENT ? 127 : 126;
+        return errno == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_EXECUTE;
 }

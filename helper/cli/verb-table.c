@@ -586,7 +586,8 @@ int cli_usage(FILE *f, int status) {
                         }
                         col += (size_t) fprintf(f, "%s%s", col ? " " : "", verbs[i].name);
                 }
-        fputs(".\nExit codes: 0 ok, 1 failed, 2 usage/configuration, 3 refused, 4 not running.\n", f);
+        fputs(".\nExit codes: 0 ok, 1 failed, 2 usage/configuration, 3 refused, 4 not running;\n"
+              "exec: its command's, or 125 its own failure, 126 not executable, 127 not found.\n", f);
         return status;
 }
 

@@ -28,7 +28,7 @@ for name in '..' 'a/b' '' "$long" 'é' '.' '-a' '_a' 'a b' '../x' 'x/../y'; do
                 [ "$verb" = start ] && [ "${name#-}" = "$name" ] && t_match "$ERR" 'nvalid profile name' "$verb \"$name\": the message says the name is invalid"
         done
         run "n${i}exec" "$BOTDESK" exec "$name" -- true
-        t_is "$RC" 2 "exec \"$name\" -- true exits 2"
+        t_is "$RC" 125 "exec \"$name\" -- true exits 125 (exec's own usage error)"
 done
 left=$(find "$XDG_RUNTIME_DIR" "$XDG_STATE_HOME" -mindepth 1 2>/dev/null)
 t_is "$left" "" "no runtime or state file was created for any invalid name"
@@ -57,9 +57,9 @@ t_is "$OUT" "" "env prints nothing on stdout for it"
 run envj4 "$BOTDESK" env --json "$(bd_profile nosuch)"
 t_is "$RC" 4 "env --json of a profile that does not run exits 4"
 run exec4 "$BOTDESK" exec "$(bd_profile nosuch)" -- true
-t_is "$RC" 4 "exec of a profile that does not run exits 4"
+t_is "$RC" 125 "exec of a profile that does not run exits 125 (its own failure, never a status its command could have)"
 run exec2 "$BOTDESK" exec "$(bd_profile nosuch)" --
-t_is "$RC" 2 "exec without a command exits 2"
+t_is "$RC" 125 "exec without a command exits 125"
 run verb "$BOTDESK" frobnicate "$(bd_profile x)"
 t_is "$RC" 2 "an unknown verb exits 2"
 t_match "$ERR" 'frobnicate' "the message names the unknown verb"

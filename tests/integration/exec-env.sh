@@ -61,8 +61,20 @@ LANG=de_DE.UTF-8 QT_QPA_PLATFORM=offscreen timeout 20 "$BOTDESK" exec "$P" --env
 t_is "$(sed -n 's/^LANG=//p;s/^QT_QPA_PLATFORM=//p' "$BD_T/out/exec-lang.env" | sort | tr '\n' ' ')" "de_DE.UTF-8 offscreen " \
         "a caller's own LANG is kept, and a QT_QPA_PLATFORM it names on purpose wins"
 
+# exec's status is its command's; its own failures are 125, 126 and 127, as env(1)'s.
+for st in 1 2 3 4; do
+        timeout 20 "$BOTDESK" exec "$P" -- sh -c "exit $st" 2>/dev/null
+        t_is "$?" "$st" "exec exits with its command's status $st"
+done
+timeout 20 "$BOTDESK" exec "$P" -- "$BD_T/out/no-such-program" 2>"$BD_T/out/notfound.err"
+t_is "$?" 127 "exec of a command that does not exist exits 127"
+t_match "$(cat "$BD_T/out/notfound.err")" "Cannot execute .*no-such-program" "... saying what it could not run"
+printf 'not a program\n' >"$BD_T/out/not-executable" && chmod 0644 "$BD_T/out/not-executable"
+timeout 20 "$BOTDESK" exec "$P" -- "$BD_T/out/not-executable" 2>/dev/null
+t_is "$?" 126 "exec of a file that is not executable exits 126"
+
 timeout 20 "$BOTDESK" exec "$P" --env BAD-NAME -- true 2>"$BD_T/out/bad.err"
-t_is "$?" 2 "--env with something that is not a variable name is a usage error (exit 2)"
+t_is "$?" 125 "--env with something that is not a variable name is a usage error (exec's own 125)"
 t_match "$(cat "$BD_T/out/bad.err")" "variable name" "... saying what it wants"
 
 # The published env is the helper's, but the desktop's programs can write the runtime dir: a
@@ -73,7 +85,7 @@ for forged in "LD_PRELOAD=$BD_T/out/nothing.so" \
               "DBUS_SESSION_BUS_ADDRESS=unixexec:path=/bin/sh,argv1=-c,argv2=touch%20$MARK"; do
         { grep -v "^${forged%%=*}=" "$BD_T/out/env.good"; echo "$forged"; } >"$RT/env.new" && mv "$RT/env.new" "$RT/env"
         timeout 20 "$BOTDESK" exec "$P" -- sh -c 'env >"$1"' sh "$BD_T/out/forged.env" 2>"$BD_T/out/forged.err"
-        t_is "$?" 1 "exec refuses a published env with ${forged%%=*} forged in it"
+        t_is "$?" 125 "exec refuses a published env with ${forged%%=*} forged in it (its own 125)"
         t_match "$(cat "$BD_T/out/forged.err")" "${forged%%=*}.*does not publish" "... naming the variable"
         timeout 20 "$BOTDESK" env "$P" >"$BD_T/out/forged.sh" 2>/dev/null
         t_isnt "$?" 0 "env refuses to print it for a shell (${forged%%=*})"

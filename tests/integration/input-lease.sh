@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # The control lease gates every agent action on a real desktop: while a
 # human holds it (or the lease file is unreadable) input, windows, cursor,
-# thumbnail and exec are refused with exit 3 and nothing reaches the
+# thumbnail and exec are refused with exit 3 (exec: its own 125) and nothing reaches the
 # screen (thumbnail --json says "suppressed" in its one line, and so does
 # one a takeover voids while it reads the screen); a takeover in the
 # middle of a long type voids it (exit 3, "suppressed") and at most one batch of characters (64, INPUT_TYPE_BATCH)
@@ -33,12 +33,14 @@ t_ok "the recorder is ready" wait_for 5 grep -qx ready "$LOG"
 
 "$BOTDESK" lease "$P" take --viewer human-1 --reason "entering a password" >/dev/null
 n0=$(log_lines)
+# refused DESC [--exit N] CMD...: N is 3, or exec's own 125.
 refused() {
-        local desc=$1 rc
+        local desc=$1 rc want=3
         shift
+        [ "$1" = --exit ] && want=$2 && shift 2
         "$@" >"$BD_T/r.out" 2>"$BD_T/r.err" </dev/null
         rc=$?
-        t_is "$rc" 3 "$desc is refused (exit 3) while a human holds the lease"
+        t_is "$rc" "$want" "$desc is refused (exit $want) while a human holds the lease"
         grep -q "A human has control of this screen" "$BD_T/r.err" ||
                 t_fail "$desc: the refusal says a human has control" "$(cat "$BD_T/r.err")"
 }
@@ -49,7 +51,7 @@ refused "input type" "$BOTDESK" input "$P" type hello
 refused "input down" "$BOTDESK" input "$P" down button1
 refused "windows" "$BOTDESK" windows "$P" --json
 refused "cursor" "$BOTDESK" cursor "$P" --json
-refused "exec" "$BOTDESK" exec "$P" -- touch "$BD_T/exec-ran"
+refused "exec" --exit 125 "$BOTDESK" exec "$P" -- touch "$BD_T/exec-ran"
 t_ok "... and exec did not run its command" [ ! -e "$BD_T/exec-ran" ]
 if "$BOTDESK" thumbnail --help >/dev/null 2>&1; then
         refused "thumbnail" "$BOTDESK" thumbnail "$P" -o "$BD_T/shot.png"

@@ -82,7 +82,7 @@ run env "$P" --start
 t_is "$?" 3 "env --start below the memory floor is refused with 3"
 t_match "$(cat "$BD_T/out/run.err")" "Not enough free memory for a desktop: .*min_free_memory_mb" "... saying why"
 run exec "$P" -- true
-t_is "$?" 3 "auto_start's exec below the floor is refused with 3 too"
+t_is "$?" 125 "auto_start's exec below the floor is refused, with exec's own 125"
 t_ok "nothing was started" test ! -e "$(bd_rt "$P")/env"
 
 # A bad value is a configuration error naming the line.

@@ -5,7 +5,7 @@
 # as root) attaches systemd's IP firewall to the session's scope, so a
 # program of the test user's desktop reaches 127.0.0.2 and nothing else.
 # `botdesk exec`, whose command cannot join a scope only root may write, is
-# refused (3) rather than run outside the policy, and so is `network set`.
+# refused (exec's own 125) rather than run outside the policy; `network set` (3) too.
 # Without that PAM line, and with domain names (which need a proxy this tier
 # does not run), the helper refuses to start (3, no restart) and says why.
 #
@@ -138,7 +138,7 @@ is "status --json: placement is session" "$(json_get placement <<<"$json")" sess
 is "status --json: network.mode is allowlist" \
         "$(python3 -c 'import json,sys; print(json.load(sys.stdin)["network"]["mode"])' <<<"$json")" allowlist
 out=$(timeout 20 botdesk exec $P -- python3 -c 'print("ran")' 2>&1)
-is "botdesk exec is refused (3): its command could not join the scope the policy holds in" "$?" 3
+is "botdesk exec is refused (its own 125): its command could not join the scope the policy holds in" "$?" 125
 diag <<<"$out"
 pass "$(grep -q '^ran' <<<"$out" && echo 1 || echo 0)" "... and the command did not run" "$out"
 out=$(botdesk network $P set mode=open 2>&1)

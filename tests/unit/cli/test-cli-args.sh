@@ -49,8 +49,13 @@ codes = {"1": "failed", "2": "usage", "3": "refused", "4": "not_running"}
 print(json.dumps({"error": {"code": codes[sys.argv[1]], "message": sys.argv[2], "exit": int(sys.argv[1])}}, ensure_ascii=False))' "$rc" "$msg"
 }
 
+# usage_rc VERB: a usage error's exit status, 2, or exec's own 125 (its command's statuses are its).
+usage_rc() {
+        if [ "$1" = exec ]; then echo 125; else echo 2; fi
+}
+
 # expect RC MESSAGE ARGS...: botdesk ARGS exits RC and says exactly MESSAGE, one line; on stdout nothing, or
-# with --json the error object saying the same.
+# with --json the error object saying the same (exec has no --json: a --json among its words is its command's).
 expect() {
         local want_rc=$1 want=$2
         shift 2
@@ -73,8 +78,9 @@ for v in start stop restart status list env exec lease rfb web thumbnail input w
         grep -qE "^  $v( |\$)" <<<"$usage" || missing+=("$v")
 done
 [ "${#missing[@]}" = 0 ] && ok "the usage has a line for every verb" || not_ok "the usage has a line for every verb" "missing: ${missing[*]}"
-[ "${usage##*$'\n'}" = "Exit codes: 0 ok, 1 failed, 2 usage/configuration, 3 refused, 4 not running." ] &&
-        ok "the usage ends with the exit codes" || not_ok "the usage ends with the exit codes" "${usage##*$'\n'}"
+[ "$(tail -n 2 <<<"$usage")" = "Exit codes: 0 ok, 1 failed, 2 usage/configuration, 3 refused, 4 not running;
+exec: its command's, or 125 its own failure, 126 not executable, 127 not found." ] &&
+        ok "the usage ends with the exit codes" || not_ok "the usage ends with the exit codes" "$(tail -n 2 <<<"$usage")"
 for how in -h help; do
         run $how
         [ "$rc" = 0 ] && [ "$out" = "$usage" ] && ok "botdesk $how prints the same usage" || not_ok "botdesk $how prints the same usage" "exit $rc"
@@ -103,7 +109,7 @@ run thumbnail p --json
 expect 2 'Unknown option --bogus before the verb; options follow it: botdesk VERB PROFILE [OPTIONS] (botdesk --help lists them).' --bogus
 expect 2 'Unknown option -x before the verb; options follow it: botdesk VERB PROFILE [OPTIONS] (botdesk --help lists them).' -x start p
 for v in start stop restart status list env exec lease rfb watch lookup doctor install config; do
-        expect 2 "Unknown option --no-such-option for $v; see botdesk $v --help." "$v" p --no-such-option
+        expect "$(usage_rc "$v")" "Unknown option --no-such-option for $v; see botdesk $v --help." "$v" p --no-such-option
 done
 # botdesk VERB --help (or -h): the verb's usage on stdout, exit 0. The
 # table's verbs print their lines of botdesk --help; those with a usage of
@@ -365,9 +371,9 @@ done
 # ---- profiles --------------------------------------------------------------------------------
 long=$(printf 'a%.0s' $(seq 33))
 for v in start stop restart env exec thumbnail; do
-        expect 2 "Missing PROFILE argument." "$v"
+        expect "$(usage_rc "$v")" "Missing PROFILE argument." "$v"
         for name in .. "a b" "$long"; do
-                expect 2 "Invalid profile name \"$name\": use 1-32 characters of A-Z a-z 0-9 _ -, starting with a letter or digit." "$v" "$name"
+                expect "$(usage_rc "$v")" "Invalid profile name \"$name\": use 1-32 characters of A-Z a-z 0-9 _ -, starting with a letter or digit." "$v" "$name"
         done
 done
 expect 2 'Missing PROFILE argument: botdesk lease PROFILE [show|take|release|request|wait] [--viewer ID].' lease
@@ -393,14 +399,14 @@ done
 for t in 0 x 86401 -1; do
         expect 2 "Invalid --timeout \"$t\": give whole seconds, 1-86400." start p --timeout "$t"
 done
-expect 2 'Missing command: botdesk exec p -- CMD [ARG...]' exec p
-expect 2 'Missing command: botdesk exec p -- CMD [ARG...]' exec p --
-expect 2 '--env needs a value; see botdesk exec --help.' exec p --env
-expect 2 '--env needs a variable name ([A-Za-z_][A-Za-z0-9_]*), got "1A".' exec p --env 1A -- true
-expect 2 '--env needs a variable name ([A-Za-z_][A-Za-z0-9_]*), got "".' exec p --env=
+expect 125 'Missing command: botdesk exec p -- CMD [ARG...]' exec p
+expect 125 'Missing command: botdesk exec p -- CMD [ARG...]' exec p --
+expect 125 '--env needs a value; see botdesk exec --help.' exec p --env
+expect 125 '--env needs a variable name ([A-Za-z_][A-Za-z0-9_]*), got "1A".' exec p --env 1A -- true
+expect 125 '--env needs a variable name ([A-Za-z_][A-Za-z0-9_]*), got "".' exec p --env=
 envs=()
 for i in $(seq 65); do envs+=(--env "V$i"); done
-expect 2 'Too many --env options (at most 64).' exec p "${envs[@]}" -- true
+expect 125 'Too many --env options (at most 64).' exec p "${envs[@]}" -- true
 expect 2 'Invalid --until "bogus": give ready, stopped or agent.' watch p --until bogus
 expect 2 '--until needs a PROFILE: botdesk watch PROFILE --until ready' watch --until ready
 expect 2 'botdesk lease p take needs --viewer ID.' lease p take
@@ -416,10 +422,10 @@ run status --json p
 [ "$rc" = 0 ] && [[ $out == '{"profile": "p", '*'"running": false'* ]] && ok "status --json p: options before the profile" ||
         not_ok "status --json p: options before the profile" "exit $rc" "$out" "$err"
 # exec's command keeps its own options, after PROFILE or after --.
-expect 4 'Desktop p is not running; start it with: botdesk start p' exec p ls --json -q
-expect 4 'Desktop p is not running; start it with: botdesk start p' exec p ls --help
-expect 4 'Desktop p is not running; start it with: botdesk start p' exec p -- ls -h
-expect 4 'Desktop p is not running; start it with: botdesk start p' exec p --env HOME -- ls --bogus
+expect 125 'Desktop p is not running; start it with: botdesk start p' exec p ls --json -q
+expect 125 'Desktop p is not running; start it with: botdesk start p' exec p ls --help
+expect 125 'Desktop p is not running; start it with: botdesk start p' exec p -- ls -h
+expect 125 'Desktop p is not running; start it with: botdesk start p' exec p --env HOME -- ls --bogus
 expect 4 'Desktop p is not running; start it with: botdesk start p' env p --json
 run config check -q
 [ "$rc" = 0 ] && [ -z "$out$err" ] && ok "config check -q says nothing of a valid configuration" ||
