@@ -223,4 +223,36 @@ if [ -s "$BROUT/page.png" ] && [ -d "$BOTDESK_BUILD_DIR/meson-logs" ]; then
         cp "$BROUT/page.png" "$BOTDESK_BUILD_DIR/meson-logs/demo-clean-page.png" &&
                 echo "# the page, as the first browser showed it: $BOTDESK_BUILD_DIR/meson-logs/demo-clean-page.png"
 fi
+
+# ---- the logind tier of this /usr/local install, as doc/deployment.md says ----------------------------
+# The demo's build has the default prefix: pam_botdesk.so is in /usr/local, where libpam does not look
+# for a bare module name, the unit and the generator in /usr/local/lib/systemd. A profile naming its
+# user, a daemon-reload, and the system unit must give a logind session that lookup finds.
+t=$(hx_now)
+out=$(hx_root bash -c 'grep -E "^session +required +/usr/local/[^ ]*/pam_botdesk\.so$" /etc/pam.d/botdesk &&
+        test -f "$(sed -nE "s/^session +required +(\/[^ ]*pam_botdesk\.so)$/\1/p" /etc/pam.d/botdesk)"' 2>&1)
+st=$?
+tap $st "/etc/pam.d/botdesk names pam_botdesk.so by the path the install put it at ($out)"
+[ $st = 0 ] || hx_root grep -n pam_botdesk /etc/pam.d/botdesk 2>&1 | diag
+out=$(hx_root bash -c 'mkdir -p /etc/botdesk/botdesk.ini.d &&
+        printf "[profile.ltier]\nuser = %s\n" "$1" >/etc/botdesk/botdesk.ini.d/50-ltier.ini &&
+        systemctl daemon-reload &&
+        systemctl cat botdesk-session@ltier.service | grep -x "User=$1" &&
+        timeout 90 systemctl start botdesk-session@ltier.service && systemctl is-active botdesk-session@ltier.service' - "$HX_USER" 2>&1)
+st=$?
+tap $st "systemctl start botdesk-session@ltier.service: the generator set User=$HX_USER and the unit is active ($(hx_elapsed "$t") s)"
+[ $st = 0 ] || { diag <<<"$out"; hx_root journalctl -b --no-pager -n 60 -u botdesk-session@ltier.service 2>&1 | diag; }
+out=$(hx_root runuser -u "$HX_USER" -- env XDG_RUNTIME_DIR=/run/user/1000 /usr/local/bin/botdesk lookup ltier --json 2>&1)
+st=$?
+sid=$(python3 -c 'import json, sys; d = json.loads(sys.argv[1]); assert d["state"] == "active" and d["display"].startswith(":")
+print(d["session"])' "$out" 2>/dev/null)
+[ $st = 0 ] && [ -n "$sid" ]
+tap $? "botdesk lookup ltier --json, as $HX_USER, finds its active logind session (${sid:-none}, exit $st)"
+[ -n "$sid" ] || diag <<<"$out"
+out=$(hx_root loginctl show-session "${sid:-none}" -p Type -p Desktop -p Name 2>&1 | sort)
+[ "$out" = "$(printf 'Desktop=botdesk\nName=%s\nType=x11' "$HX_USER")" ]
+tap $? "loginctl: session ${sid:-none} is $HX_USER's, of type x11 and desktop botdesk"
+diag <<<"$out"
+hx_root timeout 60 systemctl stop botdesk-session@ltier.service >/dev/null 2>&1
+tap $? "systemctl stop botdesk-session@ltier.service"
 finish
