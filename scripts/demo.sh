@@ -61,6 +61,6 @@ cat <<MSG
 Watch it in a browser (botdesk web: the page shows the desktop and who holds control):
 $(demo_web_message "$profile" "$url" "$sock" "$ssh_conn" "$user" "$(demo_ssh_host "$ssh_conn")")
 Take it:  the page's Take over button, or: botdesk lease $profile take --viewer me
-Use it:   eval "\$(botdesk env $profile)"; xdotool getmouselocation
+Use it:   botdesk input $profile click 100 100 --settle; botdesk thumbnail $profile -o shot.png
 Stop it:  botdesk stop $profile
 MSG

@@ -224,6 +224,15 @@ if [ -s "$BROUT/page.png" ] && [ -d "$BOTDESK_BUILD_DIR/meson-logs" ]; then
                 echo "# the page, as the first browser showed it: $BOTDESK_BUILD_DIR/meson-logs/demo-clean-page.png"
 fi
 
+# ---- what demo.sh tells to do next, as it says it ----------------------------------------------------
+# Its "Use it:" line, run as the user in a fresh directory of the container: every program it names must be
+# one the demo installed.
+use=$(sed -n 's/^Use it: *//p' "$OUT" | tail -n1)
+out=$(hx_root runuser -u "$HX_USER" -- env PATH=/usr/local/bin:/usr/bin:/bin XDG_RUNTIME_DIR=/run/user/1000 \
+        bash -ec 'cd "$(mktemp -d)"; eval "$1"; test -s shot.png' - "$use" 2>&1)
+tap $? "demo.sh's Use it: line runs as printed, with only what the demo installed ($use)"
+[ -z "$out" ] || diag <<<"$out"
+
 # ---- the logind tier of this /usr/local install, as doc/deployment.md says ----------------------------
 # The demo's build has the default prefix: pam_botdesk.so is in /usr/local, where libpam does not look
 # for a bare module name, the unit and the generator in /usr/local/lib/systemd. A profile naming its
