@@ -34,10 +34,12 @@ HX_USER=tester
 HX_CACHE=${BOTDESK_TEST_CACHE:-/var/cache/botdesk-test}
 HX_SOURCES=${BOTDESK_TEST_SOURCES:-/etc/apt/sources.list.d/debian.sources}
 HX_BOOT_TIMEOUT=${BOTDESK_TEST_BOOT_TIMEOUT:-60}
+# chromium: t-network drives the desktop's browser through its proxy.
 HX_PACKAGES="systemd systemd-sysv dbus dbus-user-session libpam-systemd passwd login util-linux procps
  libxcb1 libxcb-shm0 libxcb-image0 libpng16-16 libjpeg62-turbo libpam0g libsystemd0
  tigervnc-standalone-server xfwm4 xfce4-panel xfdesktop4 xfce4-settings xfconf dbus-daemon x11-xkb-utils
- x11-utils xdotool python3 tinyproxy-bin"
+ x11-utils xdotool python3 tinyproxy-bin
+ chromium"
 HX_MASK="console-getty.service getty@tty1.service systemd-networkd.service systemd-resolved.service
  systemd-timesyncd.service apt-daily.timer apt-daily-upgrade.timer e2scrub_all.timer fstrim.timer
  man-db.timer dpkg-db-backup.timer"

@@ -109,6 +109,21 @@ is "127.0.0.5 directly, without the proxy, is unreachable" "$(reach 127.0.0.5 80
 json=$(botdesk status --json $P)
 is "status counts the proxy's refusals" "$(proxy refused)" 2
 is "status names the last one" "$(proxy last_refused)" 127.0.0.5
+# The browser, as an agent's would: Chromium run in the desktop reads the proxy from the environment
+# the desktop gives it (Xfce: no GNOME or KDE proxy settings), so the same name passes and the others
+# do not; an address Chromium sends around the proxy (it never proxies loopback) meets the firewall.
+browse() { # browse NAME URL: the text of the page Chromium loaded (a profile dir NAME of its own), or "(nothing)"
+        local text
+        text=$(timeout 60 botdesk exec $P -- chromium --headless --no-sandbox --disable-gpu --no-first-run \
+                --user-data-dir="$S/chromium-$1" --dump-dom "$2" 2>/dev/null |
+                python3 -c 'import html, re, sys; print(" ".join(html.unescape(re.sub(r"<[^>]*>", " ", sys.stdin.read())).split()))')
+        echo "${text:-(nothing)}"
+}
+is "Chromium in the desktop loads allowed.test through the proxy" "$(browse a http://allowed.test:8085/hello.txt)" hello
+out=$(browse b http://other.test:8085/hello.txt)
+pass "$([[ $out != *hello* ]]; echo $?)" "Chromium gets no page of other.test, a second name of that address ($out)" "$out"
+out=$(browse c http://127.0.0.5:8085/hello.txt)
+pass "$([[ $out != *hello* ]]; echo $?)" "Chromium gets no page of 127.0.0.5 by address ($out)" "$out"
 # The proxy killed (by its pid): names fail closed, and status says the proxy is gone.
 rt=$(botdesk status --json $P | python3 -c 'import json,sys; print(json.load(sys.stdin)["socket"].rsplit("/", 1)[0])')
 pid=$(cat "$rt/proxy.pid")
