@@ -3,7 +3,7 @@
 # Build an OCI image with botdesk and the desktop's packages, from Debian
 # packages only, and import it into podman (or docker):
 #
-#   scripts/build-image.sh [--tag botdesk:test] [--engine podman|docker]
+#   scripts/build-image.sh [--tag localhost/botdesk:latest] [--engine podman|docker]
 #
 # 1. botdesk is built from this tree for /usr (the build dir cached, one per
 #    tree) and installed into a stage (meson install --destdir), in a
@@ -26,7 +26,7 @@
 set -euo pipefail
 
 VERSION=1
-TAG=botdesk:test
+TAG=localhost/botdesk:latest
 ENGINE=podman
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 CACHE=${BOTDESK_IMAGE_CACHE:-/var/cache/botdesk-image}

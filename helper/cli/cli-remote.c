@@ -4,6 +4,8 @@
 #include <signal.h>
 #include <sys/stat.h>
 
+#include "container-placement.h"
+#include "placement-kind.h"
 #include "argv-split.h"
 #include "cli-remote.h"
 #include "cli.h"
@@ -87,7 +89,7 @@ static int split_output_option(char **args, char ***ret_args, const char **ret_p
         return 0;
 }
 
-static bool has_arg(char **args, const char *want) {
+bool remote_args_have(char **args, const char *want) {
         for (size_t i = 0; args[i] && !streq(args[i], "--"); i++)
                 if (streq(args[i], want))
                         return true;
@@ -115,7 +117,7 @@ static unsigned verb_timeout(const struct verb *v, char **args, const struct bd_
         case REMOTE_TIMEOUT_NONE:
                 return 0;
         case REMOTE_TIMEOUT_LEASE:
-                if (has_arg(args, "wait"))
+                if (remote_args_have(args, "wait"))
                         return t ? t + 10 : 0;
                 break;
         case REMOTE_TIMEOUT_START:
@@ -189,8 +191,9 @@ static char *prefix_reason(char *const *prefix, const struct run_result *res, un
 }
 
 /* status of a profile whose owner cannot be reached: not running, with the reason. */
-static void print_unreachable_status(FILE *f, const char *profile, char *const *prefix, const char *reason, bool json) {
-        _cleanup_free_ char *joined = argv_join_quoted(prefix);
+void remote_status_unreachable(FILE *f, const char *profile, const struct bd_config *c, char *const *prefix,
+                                     const char *reason, bool json) {
+        _cleanup_free_ char *joined = prefix ? argv_join_quoted(prefix) : NULL;
         static const char *const null_keys[] = { "supported", "installed", "pid", "display", "socket", "geometry",
                                                  "install_command", "browser", "blocker", "memory_available_mb",
                                                  "memory_limit_mb", "unit", "session", "lease", "idle_seconds",
@@ -210,8 +213,9 @@ static void print_unreachable_status(FILE *f, const char *profile, char *const *
         json_array_end(&j);
         for (size_t i = 0; i < ELEMENTSOF(null_keys); i++)
                 json_kv_null(&j, null_keys[i]);
-        json_kv_string(&j, "placement", "exec");
+        json_kv_string(&j, "placement", placement_elsewhere(c) ? "exec" : NULL);
         json_kv_string(&j, "exec", joined);
+        placement_json(&j, c, NULL);
         json_kv_string(&j, "reason", reason);
         json_object_end(&j);
         fputc('\n', f);
@@ -267,9 +271,28 @@ static int remote_argv(const char *prog, char *const *prefix, enum exec_shell_ki
         return 0;
 }
 
+/* args without the word drop (before "--"), as a new list. */
+static int args_without(char **args, const char *drop, char ***ret) {
+        _cleanup_strv_free_ char **l = NULL;
+        bool options = true;
+
+        for (size_t i = 0; args[i]; i++) {
+                options = options && !streq(args[i], "--");
+                if (options && streq(args[i], drop))
+                        continue;
+                if (strv_push(&l, strdup(args[i])) < 0)
+                        return -ENOMEM;
+        }
+        if (!l && !(l = calloc(1, sizeof *l)))
+                return -ENOMEM;
+        *ret = TAKE_PTR(l);
+        return 0;
+}
+
 /* What the configuration says of profile's place, for a message: "exec = ..." or "placement = host". */
 static char *setting_words(const struct bd_config *c) {
         return c->placement == PLACEMENT_EXEC && c->exec ? strdup_printf("exec = %s", c->exec)
+               : placement_engine(c->placement)          ? strdup_printf("placement = %s", placement_engine(c->placement))
                                                           : strdup("placement = host");
 }
 
@@ -287,27 +310,37 @@ int remote_dispatch(const char *verb, char **args, struct bd_config *ret_config,
         _cleanup_(paths_done) struct bd_paths p = {};
         _cleanup_(owner_done) struct owner rec = {};
         _cleanup_strv_free_ char **prefix = NULL, **full = NULL;
-        _cleanup_strv_free_ char **targs = NULL;
+        _cleanup_strv_free_ char **targs = NULL, **cargs = NULL;
         _cleanup_free_ char *prog = NULL, *why = NULL, *out_tmp = NULL;
         _cleanup_close_ int dirfd = -EBADF, lock = -EBADF, out_fd = -EBADF;
         const char *out_path = NULL;
         struct run_result res;
         const struct verb *v;
         const char *profile;
-        bool starting, stopping, force, json, have_rec;
+        bool starting, stopping, force, json, have_rec, remove = false;
         unsigned timeout_s;
         int r, source;
 
-        /* The verbs that are not placed (list, doctor, install, config,
-         * lookup, web) are about this host. */
         v = verb_find(verb);
-        if (!v || !v->placed)
+        if (!v || !v->words || !startswith(v->words, "PROFILE"))
                 return -1;
         profile = find_profile(v, args);
         if (!profile || !profile_name_valid(profile))
                 return -1;   /* the verb here says what is wrong */
         if (cli_load_config(profile, &c) < 0)
                 return EXIT_USAGE;
+        /* placement = refuse: no verb of the profile runs anywhere. */
+        if (c.placement == PLACEMENT_REFUSE) {
+                if (streq(verb, "status") && !remote_args_have(args, "--quiet") && !remote_args_have(args, "-q"))
+                        remote_status_unreachable(stdout, profile, &c, NULL, "its placement is refuse", remote_args_have(args, "--json"));
+                log_error("Profile %s has placement = refuse: its desktop runs nowhere, so %s is refused. Set another "
+                          "placement ([profile.%s] placement, or [placement] default) to run it.", profile, verb,
+                          profile);
+                return EXIT_REFUSED;
+        }
+        /* The verbs that are not placed (lookup, web ticket, files, network, journal...) are about this host. */
+        if (!v->placed)
+                return run_here(&c, ret_config, ret_read);
         /* A VNC server botdesk did not start: the verbs that serve one run here, the rest refuse. */
         if (c.remote && !v->serves_remote) {
                 log_error("Profile %s fronts a VNC server botdesk did not start (remote = %s): botdesk serves its "
@@ -329,7 +362,7 @@ int remote_dispatch(const char *verb, char **args, struct bd_config *ret_config,
         if (dirfd < 0) {
                 _cleanup_strv_free_ char **setting = NULL;
 
-                if (owner_decide(NULL, &c, &setting) == OWNER_HOST)
+                if (owner_decide(NULL, &c, profile, &setting) == OWNER_HOST)
                         return run_here(&c, ret_config, ret_read);
                 paths_done(&p);
                 if (cli_open_profile(profile, &p, &dirfd) < 0)
@@ -338,8 +371,8 @@ int remote_dispatch(const char *verb, char **args, struct bd_config *ret_config,
 
         starting = streq(verb, "start") || streq(verb, "restart");
         stopping = streq(verb, "stop");
-        force = has_arg(args, "--force") || has_arg(args, "-f");
-        json = has_arg(args, "--json");
+        force = remote_args_have(args, "--force") || remote_args_have(args, "-f");
+        json = remote_args_have(args, "--json");
         if (starting || stopping) {
                 /* Starts and stops of one profile, here or there, take turns: the record is theirs. */
                 lock = profile_lock(dirfd);
@@ -360,7 +393,7 @@ int remote_dispatch(const char *verb, char **args, struct bd_config *ret_config,
                 }
         }
         have_rec = r >= 0;
-        source = owner_decide(have_rec ? &rec : NULL, &c, &prefix);
+        source = owner_decide(have_rec ? &rec : NULL, &c, profile, &prefix);
         if (source == -OWNER_MISMATCH) {
                 /* Never run: the record's words are whoever wrote the runtime dir's, and that may be the desktop. */
                 _cleanup_free_ char *setting = setting_words(&c);
@@ -378,12 +411,39 @@ int remote_dispatch(const char *verb, char **args, struct bd_config *ret_config,
                 (void) owner_remove_at(dirfd);
                 owner_done(&rec);
                 have_rec = false;
-                source = owner_decide(NULL, &c, &prefix);
+                source = owner_decide(NULL, &c, profile, &prefix);
         }
         if (source < 0)
                 return log_error_errno(source, "Cannot read the exec prefix of %s: %m", profile), EXIT_FAILED;
         if (source == OWNER_HOST)
                 return run_here(&c, ret_config, ret_read);
+        if (placement_engine(c.placement)) {
+                r = container_before_verb(&c, profile, verb, args, dirfd, &have_rec);
+                if (r >= 0)
+                        return r;
+                /* stop --remove: the container goes once the desktop in it has stopped; there, it is no option. */
+                remove = stopping && remote_args_have(args, "--remove");
+                r = args_without(args, "--remove", &cargs);
+                if (r < 0)
+                        return log_oom(), EXIT_FAILED;
+                args = cargs;
+        } else if (stopping && remote_args_have(args, "--remove")) {
+                log_error("--remove removes the container of placement = podman or docker; %s is placed by its exec "
+                          "prefix, whose container (if any) is not botdesk's to remove.", profile);
+                return EXIT_USAGE;
+        }
+        /* The status of a desktop placed elsewhere, as JSON, in the words of this side: placement_kind, image. */
+        if (streq(verb, "status") && json && !remote_args_have(args, "--quiet") && !remote_args_have(args, "-q")) {
+                _cleanup_free_ char *text = NULL;
+
+                r = remote_status_text(profile, &c, true, verb_timeout(v, args, &c), &text);
+                if (r < 0)
+                        return log_error_errno(r, "Cannot read the status of %s: %m", profile), EXIT_FAILED;
+                if (text)
+                        fputs(text, stdout);
+                *ret_far = true;
+                return EXIT_OK;
+        }
 
         timeout_s = verb_timeout(v, args, &c);
         r = find_executable(prefix[0], NULL, &prog);
@@ -392,7 +452,7 @@ int remote_dispatch(const char *verb, char **args, struct bd_config *ret_config,
                 if (streq(verb, "status")) {
                         _cleanup_free_ char *reason = strdup_printf("its exec prefix %s cannot run here: %s is not installed",
                                                                     strnull(joined), prefix[0]);
-                        print_unreachable_status(stdout, profile, prefix, strnull(reason), json);
+                        remote_status_unreachable(stdout, profile, &c, prefix, strnull(reason), json);
                         return EXIT_OK;
                 }
                 log_error("Cannot run %s for %s: the exec prefix's program %s is not installed on this host (exec = %s). "
@@ -482,19 +542,24 @@ int remote_dispatch(const char *verb, char **args, struct bd_config *ret_config,
         if (!prefix_failed(&res)) {
                 if ((stopping && res.status == EXIT_OK) || (starting && !have_rec && res.status != EXIT_OK))
                         (void) owner_remove_at(dirfd);
+                if (remove && res.status == EXIT_OK) {
+                        r = container_remove(&c, profile);
+                        if (r != 0)
+                                return r;
+                }
                 *ret_far = true;
                 return res.status;
         }
 
         why = prefix_reason(prefix, &res, timeout_s);
         if (streq(verb, "status")) {
-                print_unreachable_status(stdout, profile, prefix, strnull(why), json);
+                remote_status_unreachable(stdout, profile, &c, prefix, strnull(why), json);
                 return EXIT_OK;
         }
         if (stopping && force) {
                 (void) owner_remove_at(dirfd);
                 log_warning("Cannot stop %s there: %s; forgot its owner record (stop --force).", profile, strnull(why));
-                if (!has_arg(args, "--quiet") && !has_arg(args, "-q"))
+                if (!remote_args_have(args, "--quiet") && !remote_args_have(args, "-q"))
                         printf("%s: not running\n", profile);
                 return EXIT_OK;
         }
@@ -513,7 +578,10 @@ int remote_dispatch(const char *verb, char **args, struct bd_config *ret_config,
  * its parsed form, so that nothing else it sent (a second object, trailing
  * bytes, another profile's status) becomes part of ours. -EBADMSG else.
  */
-static int far_status_write(FILE *f, const char *profile, const char *text, size_t n) {
+static int far_status_write(FILE *f, const char *profile, const struct bd_config *c, const char *text, size_t n) {
+        /* Said here, not there: inside, the desktop is a host's. */
+        static const char *const ours[] = { "placement_kind", "image", "image_switch" };
+        _cleanup_(container_info_done) struct container_info info = {};
         struct json_value *v = NULL;
         struct json j;
         size_t named = 0;
@@ -529,15 +597,29 @@ static int far_status_write(FILE *f, const char *profile, const char *text, size
         if (named != 1 || !streq_ptr(json_member_string(v, "profile"), profile))
                 r = -EBADMSG;
         else {
+                if (placement_engine(c->placement))
+                        (void) container_look(c, profile, &info);
                 json_init(&j, f);
-                json_value_write(&j, v);
+                json_object_begin(&j);
+                for (size_t i = 0; i < v->n; i++) {
+                        bool skip = false;
+
+                        for (size_t k = 0; k < ELEMENTSOF(ours); k++)
+                                skip = skip || streq(v->items[i].key, ours[k]);
+                        if (skip)
+                                continue;
+                        json_key(&j, v->items[i].key);
+                        json_value_write(&j, &v->items[i]);
+                }
+                placement_json(&j, c, &info);
+                json_object_end(&j);
                 fputc('\n', f);
         }
         json_value_free(v);
         return r;
 }
 
-int remote_status_text(const char *profile, const struct bd_config *c, bool json, char **ret) {
+int remote_status_text(const char *profile, const struct bd_config *c, bool json, unsigned timeout_s, char **ret) {
         _cleanup_(paths_done) struct bd_paths p = {};
         _cleanup_(owner_done) struct owner rec = {};
         _cleanup_strv_free_ char **prefix = NULL, **full = NULL;
@@ -563,14 +645,14 @@ int remote_status_text(const char *profile, const struct bd_config *c, bool json
                 /* Where it runs is unknown: never read as this host's. */
                 why = strdup_printf("its owner record is unreadable (%s); botdesk stop --force %s forgets it",
                                     strerror(-r), profile);
-                print_unreachable_status(f, profile, NULL, strnull(why), json);
+                remote_status_unreachable(f, profile, c, NULL, strnull(why), json);
                 goto done;
         }
-        source = owner_decide(r >= 0 ? &rec : NULL, c, &prefix);
+        source = owner_decide(r >= 0 ? &rec : NULL, c, profile, &prefix);
         if (source == -OWNER_MISMATCH) {
                 why = strdup_printf("its owner record is not the configured exec prefix, so it is not run; put back "
                                     "the setting it was started with, or botdesk stop --force %s forgets it", profile);
-                print_unreachable_status(f, profile, NULL, strnull(why), json);
+                remote_status_unreachable(f, profile, c, NULL, strnull(why), json);
                 goto done;
         }
         if (source <= OWNER_HOST) {
@@ -581,21 +663,21 @@ int remote_status_text(const char *profile, const struct bd_config *c, bool json
         if (r >= 0)
                 r = remote_argv(prog, prefix, c->exec_shell, "status", args, &full);
         if (r >= 0)
-                r = remote_run(full, false, true, -1, verb_timeout(verb_find("status"), args, c), &res);
+                r = remote_run(full, false, true, -1, (timeout_s ?: verb_timeout(verb_find("status"), args, c)), &res);
         if (r >= 0 && !prefix_failed(&res) && res.status == EXIT_OK && res.out) {
                 size_t n = strlen(res.out);
                 while (n > 0 && res.out[n - 1] == '\n')
                         n--;
                 if (!json)
                         fprintf(f, "%.*s\n", (int) n, res.out);
-                else if (far_status_write(f, profile, res.out, n) < 0)
-                        print_unreachable_status(f, profile, prefix, "the far side's status is not one JSON object "
+                else if (far_status_write(f, profile, c, res.out, n) < 0)
+                        remote_status_unreachable(f, profile, c, prefix, "the far side's status is not one JSON object "
                                                  "of this profile", json);
         } else {
                 why = r == -ENOENT ? strdup_printf("its exec prefix's program %s is not installed here", prefix[0])
                       : r < 0      ? strdup_printf("its exec prefix cannot run: %s", strerror(-r))
-                                   : prefix_reason(prefix, &res, verb_timeout(verb_find("status"), args, c));
-                print_unreachable_status(f, profile, prefix, strnull(why), json);
+                                   : prefix_reason(prefix, &res, (timeout_s ?: verb_timeout(verb_find("status"), args, c)));
+                remote_status_unreachable(f, profile, c, prefix, strnull(why), json);
         }
 done:
         run_result_done(&res);

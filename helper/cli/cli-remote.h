@@ -2,6 +2,7 @@
 #pragma once
 
 #include <stdbool.h>
+#include <stdio.h>
 
 /*
  * Placement by exec prefix: for a profile whose desktop lives elsewhere
@@ -25,9 +26,21 @@ struct bd_config;
 int remote_dispatch(const char *verb, char **args, struct bd_config *ret_config, bool *ret_read, bool *ret_far);
 
 /*
- * For `status` of every profile: when profile is placed elsewhere, 1 and
- * in *ret its status from there (one JSON object with json, else a line
- * of text; a "not running" one with the reason when the far side cannot be
- * reached), without a final newline. 0 when it runs on this host.
+ * For `status` of every profile, and `status P --json`: when profile is
+ * placed elsewhere, 1 and in *ret its status from there (one JSON object
+ * with json, else a line of text; a "not running" one with the reason when
+ * the far side cannot be reached), without a final newline. 0 when it runs
+ * on this host. timeout_s: the far side's deadline; 0 for status's own.
  */
-int remote_status_text(const char *profile, const struct bd_config *c, bool json, char **ret);
+int remote_status_text(const char *profile, const struct bd_config *c, bool json, unsigned timeout_s, char **ret);
+
+/* The word want among args, before a "--". */
+bool remote_args_have(char **args, const char *want);
+
+/*
+ * The status of profile placed elsewhere when its desktop cannot be asked
+ * (not running there, or not reachable), with why: a line, or with json the
+ * status object with every key the far side would give, null.
+ */
+void remote_status_unreachable(FILE *f, const char *profile, const struct bd_config *c, char *const *prefix,
+                               const char *reason, bool json);

@@ -2,6 +2,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
+#include "placement-kind.h"
 #include "action.h"
 #include "cli.h"
 #include "config.h"
@@ -173,8 +174,8 @@ enum cli_desktop_place cli_desktop_place(const struct bd_config *given, const ch
         _cleanup_(config_done) struct bd_config storage = {};
         const struct bd_config *c = cli_config(given, profile, &storage);
 
-        return !c ? CLI_PLACE_HERE : c->remote ? CLI_PLACE_REMOTE : c->placement == PLACEMENT_EXEC ? CLI_PLACE_EXEC
-                                                                                                  : CLI_PLACE_HERE;
+        return !c ? CLI_PLACE_HERE : c->remote ? CLI_PLACE_REMOTE : placement_elsewhere(c) ? CLI_PLACE_EXEC
+                                                                                         : CLI_PLACE_HERE;
 }
 
 int cli_load_config(const char *profile, struct bd_config *c) {

@@ -111,6 +111,9 @@ static int option_apply(struct cli_args *a, int id, const char *word, const char
         case OPT_FULL:
                 a->full = true;
                 return EXIT_OK;
+        case OPT_REMOVE:
+                a->remove = true;
+                return EXIT_OK;
         case OPT_SCALE:
                 a->scale = true;
                 return EXIT_OK;

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "placement-kind.h"
 #include "cli.h"
 #include "envfile.h"
 #include "log.h"
@@ -122,10 +123,10 @@ int network_judge(const char *profile, const struct bd_config *c, const struct n
         }
         if (!net_policy_restricts(&p))
                 goto fine;
-        if (c->remote || c->placement == PLACEMENT_EXEC) {
+        if (c->remote || placement_elsewhere(c)) {
                 log_error("Desktop %s is not on this host (%s): its network is its host's or container's to limit "
                           "(podman run --network=none, a network policy of the pod); botdesk enforces [network] only "
-                          "for desktops it runs here.", profile, c->remote ? "remote =" : "placement = exec");
+                          "for desktops it runs here.", profile, c->remote ? "remote =" : placement_kind_name(c));
                 return EXIT_REFUSED;
         }
 fine:

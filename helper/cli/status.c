@@ -262,9 +262,12 @@ void status_json_fields(struct json *j, const struct bd_status *s) {
         json_kv_opt_int(j, "memory_available_mb", s->memory_available_mb, s->memory_available_mb >= 0);
         json_kv_opt_int(j, "memory_limit_mb", s->memory_limit_mb, s->memory_limit_mb >= 0);
         json_kv_string(j, "placement", s->placement);
+        /* A desktop placed elsewhere is said by the botdesk that placed it (cli-remote.c). */
+        json_kv_string(j, "placement_kind", s->remote ? "remote" : "host");
+        json_kv_null(j, "image");
+        json_kv_null(j, "image_switch");
         if (s->remote) {
                 json_kv_string(j, "remote", s->remote);
-                json_kv_string(j, "placement_kind", "remote");
                 json_kv_string(j, "remote_warning", s->remote_warning);
         }
         json_kv_string(j, "unit", s->unit);

@@ -351,7 +351,7 @@ int verb_files(const struct cli_args *a) {
                 return EXIT_REFUSED;
         }
         /* A placed desktop's home is on the far side of its prefix, which this verb does not cross. */
-        if (owner_decide(NULL, cfg, &prefix) != OWNER_HOST) {
+        if (owner_decide(NULL, cfg, profile, &prefix) != OWNER_HOST) {
                 log_error("Desktop %s is placed through an exec prefix ([profile.%s] placement); botdesk files moves "
                           "files only for a desktop on this host.", profile, profile);
                 return EXIT_REFUSED;

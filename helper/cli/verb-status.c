@@ -105,7 +105,7 @@ static int status_all(const struct cli_args *a) {
                 if (cli_load_config(*n, &pc) < 0)
                         return EXIT_USAGE;
                 /* A profile placed elsewhere is reported from there. */
-                r = remote_status_text(*n, &pc, a->json, &far);
+                r = remote_status_text(*n, &pc, a->json, 0, &far);
                 if (r > 0) {
                         if (a->json)
                                 json_raw(&j, far);

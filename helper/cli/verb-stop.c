@@ -23,6 +23,12 @@ int verb_stop(const struct cli_args *a) {
         r = launch_open_profile(profile, &c, &p, &dirfd, &lock);
         if (r != EXIT_OK)
                 return r;
+        if (a->remove) {
+                /* A placed profile's stop never reaches here: cli-remote.c removes its container. */
+                log_error("--remove removes the container of placement = podman or docker; desktop %s runs on this "
+                          "host.", profile);
+                return EXIT_USAGE;
+        }
         if (!a->force && human_has_control(dirfd, "stop"))
                 return EXIT_REFUSED;
         if (a->force) {

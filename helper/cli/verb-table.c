@@ -74,6 +74,7 @@ const struct cli_option cli_options[_OPT_MAX] = {
         [OPT_VENDOR] = { "--vendor", NULL, VALUE_WORDS, "auto anthropic openai gemini" },
         [OPT_ORIGIN] = { "--origin" },
         [OPT_FULL] = { "--full" },
+        [OPT_REMOVE] = { "--remove" },
 };
 
 /* botdesk help [VERB]: VERB's own usage, as botdesk VERB --help prints it; else the list of verbs. */
@@ -111,8 +112,9 @@ static const struct verb verbs[] = {
           .section = "Desktop commands:", .run = verb_start },
         { "stop",
           "  stop PROFILE [--force]        stop; returns when nothing of it runs\n"
-          "                                (--force: even while a human holds the lease)\n",
-          .options = OPT(OPT_FORCE) | OPT(OPT_QUIET) | OPT(OPT_HELP), .words = "PROFILE", .placed = true, .remote_timeout = REMOTE_TIMEOUT_STOP,
+          "                                (--force: even while a human holds the lease)\n"
+          "  stop PROFILE --remove         and remove its podman|docker container\n",
+          .options = OPT(OPT_FORCE) | OPT(OPT_QUIET) | OPT(OPT_REMOVE) | OPT(OPT_HELP), .words = "PROFILE", .placed = true, .remote_timeout = REMOTE_TIMEOUT_STOP,
           .run = verb_stop },
         { "restart", "  restart PROFILE\n", .options = OPT(OPT_FORCE) | OPT(OPT_TIMEOUT) | OPT(OPT_JSON) | OPT(OPT_QUIET) | OPT(OPT_HELP), .words = "PROFILE", .placed = true,
           .remote_timeout = REMOTE_TIMEOUT_RESTART, .run = verb_restart },

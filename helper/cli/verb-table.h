@@ -81,6 +81,8 @@ enum cli_option_id {
         OPT_ORIGIN,
         /* watch */
         OPT_FULL,
+        /* stop */
+        OPT_REMOVE,
         _OPT_MAX,
 };
 

@@ -38,6 +38,7 @@ struct cli_args {
         const char *profile_opt;        /* config: --profile */
         bool origin;                    /* config show: --origin */
         bool full;                      /* watch: --full */
+        bool remove;                    /* stop: --remove, the container too */
         const char *viewer;
         const char *reason;
         const char *until;

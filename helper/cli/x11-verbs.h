@@ -13,8 +13,8 @@
  */
 #define X11_VERBS_MODULE "botdesk-x11.so"
 #define X11_VERBS_SYMBOL "botdesk_x11_verbs"
-/* Bumped whenever the struct below changes. */
-#define X11_VERBS_ABI 8u
+/* Bumped whenever the struct below, or struct cli_args (verbs.h) it hands over, changes. */
+#define X11_VERBS_ABI 9u
 
 #include <stdbool.h>
 #include <stdio.h>

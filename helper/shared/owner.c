@@ -7,6 +7,7 @@
 
 #include "argv-split.h"
 #include "owner.h"
+#include "placement-kind.h"
 #include "util.h"
 
 #define OWNER_MAGIC "botdesk-owner 1"
@@ -116,7 +117,7 @@ int owner_remove_at(int dirfd) {
         return 0;
 }
 
-int owner_decide(const struct owner *record, const struct bd_config *c, char ***ret_argv) {
+int owner_decide(const struct owner *record, const struct bd_config *c, const char *profile, char ***ret_argv) {
         _cleanup_strv_free_ char **setting = NULL;
         size_t i;
         int r;
@@ -125,6 +126,13 @@ int owner_decide(const struct owner *record, const struct bd_config *c, char ***
                 r = argv_split(c->exec, &setting);
                 if (r < 0)
                         return r;
+        } else if (placement_engine(c->placement)) {
+                _cleanup_free_ char *name = placement_container_name(profile);
+
+                if (!name || strv_push(&setting, strdup(placement_engine(c->placement))) < 0 ||
+                    strv_push(&setting, strdup("exec")) < 0 || strv_push(&setting, strdup("-i")) < 0 ||
+                    strv_push(&setting, TAKE_PTR(name)) < 0)
+                        return -ENOMEM;
         }
         if (record && record->argv) {
                 /* Code inside the desktop can write the record: what it says runs only when the user configured it. */

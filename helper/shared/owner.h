@@ -54,11 +54,13 @@ enum owner_source {
 
 /*
  * Which place a verb goes to: a record is followed when its argv is the
- * configured exec prefix, word for word (OWNER_RECORD); a record that is
+ * configured exec prefix, word for word (OWNER_RECORD; for placement =
+ * podman or docker the prefix is ENGINE exec -i CONTAINER, the container
+ * botdesk makes for profile); a record that is
  * not, whatever the setting says now (placement = host included), is
  * -OWNER_MISMATCH and nothing is to be run. Without a record, the setting
  * decides. On OWNER_RECORD and OWNER_SETTING, *ret_argv is the prefix, the
  * setting's words (owned by the caller). record may be NULL. Returns the
  * source or -errno.
  */
-int owner_decide(const struct owner *record, const struct bd_config *c, char ***ret_argv);
+int owner_decide(const struct owner *record, const struct bd_config *c, const char *profile, char ***ret_argv);

@@ -5,6 +5,7 @@
  * read, its [web] settings, and, while the viewer in control has no stream
  * left, the timer of the deadline at which control returns to the agent.
  */
+#include "placement-kind.h"
 #include "config.h"
 #include "lease-deadline.h"
 #include "lease-watch.h"
@@ -48,7 +49,7 @@ static int profile_load_config(struct web_profile *p) {
         p->one_viewer = c.web_viewers == WEB_VIEWERS_ONE;
         p->max_cut_text = c.max_cut_text;
         p->origin = TAKE_PTR(c.web_origin);
-        p->placed = c.placement == PLACEMENT_EXEC && !c.remote;
+        p->placed = placement_elsewhere(&c) && !c.remote;
         p->remote = c.remote != NULL;
         return r;
 }

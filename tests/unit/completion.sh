@@ -64,7 +64,7 @@ check "web work research"                       botdesk start ""
 check "web work"                                botdesk stop w
 check ""                                        botdesk start work ""
 check "--timeout --json --quiet --help"         botdesk start work -
-check "--force --quiet --help"                  botdesk stop work -
+check "--force --quiet --remove --help"        botdesk stop work -
 check "web work research"                       botdesk status ""
 check ""                                        botdesk list ""
 check "show take release request wait"          botdesk lease work ""

@@ -74,6 +74,9 @@ enum web_viewers_kind {
 enum placement_kind {
         PLACEMENT_HOST,               /* the desktop runs on this host */
         PLACEMENT_EXEC,               /* every verb runs through the exec prefix */
+        PLACEMENT_PODMAN,             /* in a podman container botdesk made from [placement] image */
+        PLACEMENT_DOCKER,             /* the same with docker */
+        PLACEMENT_REFUSE,             /* nowhere: every verb refuses (3), naming the placement */
 };
 
 struct bd_config {
@@ -125,6 +128,9 @@ struct bd_config {
         bool journal_redact_text;     /* typed text as its length and a hash */
         unsigned journal_max_mb;      /* the journal's cap; the oldest entries go first */
         unsigned spares;              /* [pool]: desktops started ahead of need, 0..CONFIG_SPARES_MAX */
+        /* [placement] */
+        enum placement_kind placement_default; /* a profile's placement when its section sets none */
+        char *image;                  /* the image of placement = podman | docker */
         /* [install] (host-wide) */
         char *install_system_path;    /* where install finds sudo and the package manager; NULL = the system's */
         /* [profile.NAME] only */

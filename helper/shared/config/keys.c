@@ -64,6 +64,9 @@ const struct config_key_def config_keys[_KEY_MAX] = {
          * user's file cannot point them elsewhere (tests point it at fakes). */
         [KEY_SYSTEM_PATH]         = { "install",   "system_path",        VALUE_SEARCH_PATH, 0, 0,        FIELD(install_system_path), .host_wide = true },
         [KEY_SPARES]              = { "pool",      "spares",             VALUE_UINT,        0, CONFIG_SPARES_MAX, FIELD(spares), .not_per_profile = true },
+        /* Where every profile's desktop runs unless its section says placement = (config_set_build()). */
+        [KEY_PLACEMENT_DEFAULT]   = { "placement", "default",            VALUE_PLACEMENT,   0, 0,        FIELD(placement_default), .not_per_profile = true, .default_a = PLACEMENT_HOST },
+        [KEY_IMAGE]               = { "placement", "image",              VALUE_IMAGE,       0, 0,        FIELD(image), .default_s = "localhost/botdesk:latest" },
         [KEY_USER]                = { NULL,        "user",               VALUE_USER,        0, 0,        FIELD(user), .host_wide = true },
         [KEY_PLACEMENT]           = { NULL,        "placement",          VALUE_PLACEMENT,   0, 0,        FIELD(placement), .default_a = PLACEMENT_HOST },
         [KEY_EXEC]                = { NULL,        "exec",               VALUE_ARGV,        0, 0,        FIELD(exec) },
@@ -77,7 +80,10 @@ const struct config_key_def config_keys[_KEY_MAX] = {
 };
 
 static const char *const desktop_words[] = { [DESKTOP_XFCE] = "xfce", [DESKTOP_COMMAND] = "command", NULL };
-static const char *const placement_words[] = { [PLACEMENT_HOST] = "host", [PLACEMENT_EXEC] = "exec", NULL };
+static const char *const placement_words[] = {
+        [PLACEMENT_HOST] = "host", [PLACEMENT_EXEC] = "exec", [PLACEMENT_PODMAN] = "podman",
+        [PLACEMENT_DOCKER] = "docker", [PLACEMENT_REFUSE] = "refuse", NULL
+};
 static const char *const mcp_tools_words[] = {
         [MCP_TOOLS_BOTH] = "both", [MCP_TOOLS_COMPUTER] = "computer", [MCP_TOOLS_MEMBERS] = "members", NULL
 };

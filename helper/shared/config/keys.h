@@ -19,7 +19,8 @@ enum value_kind {
         VALUE_EXECUTABLE,  /* auto | none | absolute path */
         VALUE_USER,
         VALUE_ENV_NAMES,   /* environment variable names separated by spaces */
-        VALUE_PLACEMENT,   /* host | exec */
+        VALUE_PLACEMENT,   /* host | exec | podman | docker | refuse */
+        VALUE_IMAGE,       /* a container image reference: [A-Za-z0-9._/:@-], starting with a letter or digit */
         VALUE_EXEC_SHELL,  /* auto | yes | no */
         VALUE_ARGV,        /* a command line split by argv_split(), never empty */
         VALUE_BOOL,        /* yes | no (also true/false, on/off, 1/0) */
@@ -82,6 +83,8 @@ enum config_key {
         KEY_JOURNAL_MAX_MB,
         KEY_SYSTEM_PATH,
         KEY_SPARES,
+        KEY_PLACEMENT_DEFAULT,
+        KEY_IMAGE,
         KEY_USER,
         KEY_PLACEMENT,
         KEY_EXEC,

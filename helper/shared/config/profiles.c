@@ -38,6 +38,14 @@ int config_set_build(const struct config_set *s, const char *profile, struct bd_
                                 if (r < 0)
                                         return r;
                         }
+        /* A profile whose sections say no placement = is placed by [placement] default. */
+        {
+                const char *file;
+                unsigned line;
+
+                if (config_set_origin(s, profile, KEY_PLACEMENT, &file, &line) == 0)
+                        c->placement = c->placement_default;
+        }
         return 0;
 }
 
@@ -184,6 +192,14 @@ static int check_placement_exec(const struct config_set *s, struct config_errors
                         const struct config_entry *e = &s->files[i].entries[j];
                         int r;
 
+                        if (e->key == KEY_PLACEMENT_DEFAULT && e->v.a == PLACEMENT_EXEC) {
+                                r = config_errors_add(errs, e->file, e->line,
+                                                      "default = exec: an exec prefix is one profile's, so set "
+                                                      "placement = exec and exec in each profile's section");
+                                if (r < 0)
+                                        return r;
+                                continue;
+                        }
                         if (e->key != KEY_PLACEMENT || e->v.a != PLACEMENT_EXEC || !e->profile ||
                             profile_last(s, e->profile, KEY_PLACEMENT) != e || profile_last(s, e->profile, KEY_EXEC))
                                 continue;

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -166,6 +167,15 @@ static int check_text(const struct config_key_def *k, const char *value, char **
 
                 return net_list_parse(value, k->kind == VALUE_NET_ALLOW, &l, ret_problem);
         }
+        case VALUE_IMAGE:
+                /* It becomes a word of the engine's command line: nothing an engine or a shell reads as syntax. */
+                if (value[0] == '\0')
+                        return problemf(ret_problem, "empty (give an image, e.g. localhost/botdesk:latest)");
+                if (!isalnum((unsigned char) value[0]) || strlen(value) > 255 ||
+                    value[strspn(value, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._/:@-")] != '\0')
+                        return problemf(ret_problem, "not an image reference (allowed: up to 255 of A-Z a-z 0-9 . _ / : @ -, "
+                                        "starting with a letter or digit)");
+                return 0;
         case VALUE_PATH:
                 if (value[0] != '\0' && value[0] != '/')
                         return problemf(ret_problem, "not an absolute path (allowed: empty or a path starting with /)");
@@ -247,7 +257,7 @@ int config_value_parse(const struct config_key_def *k, const char *value, struct
                 return 0;
         case VALUE_PLACEMENT:
                 if (parse_word(k, value, &ret->a) < 0)
-                        return problemf(ret_problem, "unknown placement (allowed: host or exec)");
+                        return problemf(ret_problem, "unknown placement (allowed: host, exec, podman, docker or refuse)");
                 return 0;
         case VALUE_EXEC_SHELL:
                 if (parse_word(k, value, &ret->a) < 0)

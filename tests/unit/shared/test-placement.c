@@ -10,6 +10,7 @@
 #include "argv-split.h"
 #include "config.h"
 #include "owner.h"
+#include "placement-kind.h"
 #include "tap.h"
 #include "util.h"
 
@@ -105,6 +106,21 @@ static void test_config(void) {
         config_done(&c);
         config_errors_done(&e);
 
+        r = config_load_string(&c, "work", "[placement]\ndefault = podman\nimage = registry.example/desk:1\n", "t.ini", false, &e);
+        tap_ok(r == 0 && c.placement == PLACEMENT_PODMAN && streq_ptr(c.image, "registry.example/desk:1"),
+               "[placement] default and image apply to every profile");
+        config_done(&c);
+        config_errors_done(&e);
+        r = config_load_string(&c, "work", "[placement]\ndefault = podman\n[profile.work]\nplacement = host\n", "t.ini", false, &e);
+        tap_ok(r == 0 && c.placement == PLACEMENT_HOST, "a profile's own placement wins over [placement] default");
+        config_done(&c);
+        config_errors_done(&e);
+        r = config_load_string(&c, "work", "", "t.ini", false, &e);
+        tap_ok(r == 0 && c.placement == PLACEMENT_HOST && streq_ptr(c.image, "localhost/botdesk:latest"),
+               "by default: host, and the image scripts/build-image.sh builds");
+        config_done(&c);
+        config_errors_done(&e);
+
         static const struct {
                 const char *text;
                 unsigned line;
@@ -116,7 +132,13 @@ static void test_config(void) {
                 { "[profile.w]\nexec = a\\ ; the comment goes, the backslash stays last\n", 2, "ends with a backslash",
                   "a trailing backslash is an error on its line" },
                 { "[profile.w]\n\nplacement = exec\n", 3, "no exec prefix", "placement = exec without exec is an error" },
-                { "[profile.w]\nplacement = docker\nexec = a\n", 2, "allowed: host or exec", "an unknown placement is an error" },
+                { "[profile.w]\nplacement = lxc\nexec = a\n", 2, "allowed: host, exec, podman, docker or refuse",
+                  "an unknown placement is an error" },
+                { "[placement]\nimage = botdesk;rm\n", 2, "not an image reference", "an image with a shell metacharacter is an error" },
+                { "[placement]\nimage = -botdesk\n", 2, "not an image reference", "an image that reads as an option is an error" },
+                { "[profile.w]\nimage = a b\n", 2, "not an image reference", "so is one with a blank, in a profile too" },
+                { "[profile.w]\ndefault = podman\n", 2, "default", "[placement] default is not a profile's key" },
+                { "[placement]\ndefault = exec\n", 2, "an exec prefix is one profile's", "[placement] default = exec is an error" },
                 { "[session]\nexec = a\n", 2, "only allowed in [profile.NAME]", "exec outside a profile section is an error" },
                 { "[session]\nplacement = exec\n", 2, "only allowed in [profile.NAME]",
                   "placement outside a profile section is an error" },
@@ -229,28 +251,67 @@ static void test_decide(void) {
         exec.placement = PLACEMENT_EXEC;
         exec.exec = strdup("ssh -T 'new host'");
 
-        TAP_EQ_INT(owner_decide(NULL, &host, &d), OWNER_HOST, "no record, placement = host: the verb runs here");
+        TAP_EQ_INT(owner_decide(NULL, &host, "work", &d), OWNER_HOST, "no record, placement = host: the verb runs here");
         tap_ok(d == NULL, "...and no prefix is returned");
-        TAP_EQ_INT(owner_decide(NULL, &exec, &a), OWNER_SETTING, "no record, placement = exec: the setting's prefix");
+        TAP_EQ_INT(owner_decide(NULL, &exec, "work", &a), OWNER_SETTING, "no record, placement = exec: the setting's prefix");
         ja = joined(a);
         TAP_EQ_STR(ja, "ssh|-T|new host", "...split into its words");
-        TAP_EQ_INT(owner_decide(&same, &exec, &e), OWNER_RECORD, "a record that is the setting's prefix is followed");
+        TAP_EQ_INT(owner_decide(&same, &exec, "work", &e), OWNER_RECORD, "a record that is the setting's prefix is followed");
         je = joined(e);
         TAP_EQ_STR(je, "ssh|-T|new host", "...through the setting's words");
         /* The runtime dir is writable from inside the desktop: a record is never a command of its own. */
-        TAP_EQ_INT(owner_decide(&rec, &exec, &b), -OWNER_MISMATCH,
+        TAP_EQ_INT(owner_decide(&rec, &exec, "work", &b), -OWNER_MISMATCH,
                    "a record of another prefix than the setting's is refused, never run");
         tap_ok(b == NULL, "...and no prefix is returned");
-        TAP_EQ_INT(owner_decide(&rec, &host, &c), -OWNER_MISMATCH,
+        TAP_EQ_INT(owner_decide(&rec, &host, "work", &c), -OWNER_MISMATCH,
                    "a record while placement = host is refused: neither run nor read as the host's desktop");
         tap_ok(c == NULL, "...and no prefix is returned");
-        TAP_EQ_INT(owner_decide(&shorter, &exec, &f), -OWNER_MISMATCH, "a record of the setting's first words only is refused");
-        TAP_EQ_INT(owner_decide(&longer, &exec, &f), -OWNER_MISMATCH, "a record of the setting's words and more is refused");
-        TAP_EQ_INT(owner_decide(&glued, &exec, &f), -OWNER_MISMATCH,
+        TAP_EQ_INT(owner_decide(&shorter, &exec, "work", &f), -OWNER_MISMATCH, "a record of the setting's first words only is refused");
+        TAP_EQ_INT(owner_decide(&longer, &exec, "work", &f), -OWNER_MISMATCH, "a record of the setting's words and more is refused");
+        TAP_EQ_INT(owner_decide(&glued, &exec, "work", &f), -OWNER_MISMATCH,
                    "a record of the same text in other words is refused: words, not text, are compared");
         tap_ok(f == NULL, "...and none returns a prefix");
         config_done(&host);
         config_done(&exec);
+}
+
+/* placement = podman: the prefix is the container botdesk makes for the profile and this uid. */
+static void test_decide_container(void) {
+        struct bd_config podman = {}, docker = {}, refuse = {};
+        _cleanup_strv_free_ char **a = NULL, **b = NULL, **c = NULL;
+        _cleanup_free_ char *ja = NULL, *jb = NULL, *want = NULL, *name = NULL;
+        struct owner rec = {};
+
+        config_defaults(&podman);
+        config_defaults(&docker);
+        config_defaults(&refuse);
+        podman.placement = PLACEMENT_PODMAN;
+        docker.placement = PLACEMENT_DOCKER;
+        refuse.placement = PLACEMENT_REFUSE;
+        name = placement_container_name("work");
+        want = strdup_printf("botdesk-%u-work", (unsigned) getuid());
+        TAP_EQ_STR(name, want, "the container of profile work is botdesk-UID-work");
+        TAP_EQ_INT(owner_decide(NULL, &podman, "work", &a), OWNER_SETTING, "no record, placement = podman: the setting's prefix");
+        ja = joined(a);
+        free(want);
+        want = strdup_printf("podman|exec|-i|botdesk-%u-work", (unsigned) getuid());
+        TAP_EQ_STR(ja, want, "...podman exec -i into that container");
+        rec.argv = a;
+        TAP_EQ_INT(owner_decide(&rec, &podman, "work", &b), OWNER_RECORD, "its record is followed");
+        TAP_EQ_INT(owner_decide(&rec, &docker, "work", &c), -OWNER_MISMATCH,
+                   "the same record once the setting says docker is refused: another engine's container");
+        strv_free(b);
+        b = NULL;
+        TAP_EQ_INT(owner_decide(&rec, &podman, "other", &b), -OWNER_MISMATCH, "and so is it for another profile");
+        TAP_EQ_INT(owner_decide(NULL, &refuse, "work", &c), OWNER_HOST, "placement = refuse names no prefix");
+        jb = joined(c);
+        tap_ok(!c, "...and returns none");
+        TAP_EQ_STR(placement_kind_name(&podman), "container:podman", "status's placement_kind of podman");
+        TAP_EQ_STR(placement_kind_name(&refuse), "refused", "...and of refuse");
+        tap_ok(placement_elsewhere(&docker) && !placement_elsewhere(&refuse), "docker is elsewhere, refuse is not");
+        config_done(&podman);
+        config_done(&docker);
+        config_done(&refuse);
 }
 
 int main(void) {
@@ -260,5 +321,6 @@ int main(void) {
         test_owner_codec();
         test_owner_file();
         test_decide();
+        test_decide_container();
         return tap_done();
 }
