@@ -87,6 +87,25 @@ else
         t_ok "the session keeps the caller's LANG (C, not the default C.UTF-8)" proc_has_env "$WM" LANG=C
 fi
 t_ok "the session's Qt programs use X11 (QT_QPA_PLATFORM=xcb)" proc_has_env "$WM" QT_QPA_PLATFORM=xcb
+# The session's look: GTK's dark theme, and a status tray, whose panel plugin owns the tray selection
+# once it runs (bounded: the panel loads its plugins after the desktop is ready).
+t_is "$(timeout 20 "$BOTDESK" exec "$P" -- xfconf-query -c xsettings -p /Net/ThemeName 2>&1)" Adwaita-dark \
+        "the session's GTK theme is the dark one (xsettings /Net/ThemeName)"
+tray=
+end=$((SECONDS + 20))
+while [ "$SECONDS" -lt "$end" ]; do
+        tray=$(timeout 10 "$BOTDESK" exec "$P" -- "$PY" -c 'import ctypes, ctypes.util
+x = ctypes.CDLL(ctypes.util.find_library("X11"))
+x.XOpenDisplay.restype = ctypes.c_void_p
+x.XInternAtom.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int]
+x.XGetSelectionOwner.argtypes = [ctypes.c_void_p, ctypes.c_ulong]
+x.XGetSelectionOwner.restype = ctypes.c_ulong
+d = x.XOpenDisplay(None)
+print("owned" if d and x.XGetSelectionOwner(d, x.XInternAtom(d, b"_NET_SYSTEM_TRAY_S0", 0)) else "none")' 2>&1)
+        [ "$tray" = owned ] && break
+        sleep 0.2
+done
+t_is "$tray" owned "the panel's status tray owns _NET_SYSTEM_TRAY_S0 (waited at most 20 s)"
 inodes=$(socket_inodes_of $PIDS)
 listen=$(tcp_listen_inodes)
 common=$(comm -12 <(echo "$inodes" | sort -u) <(echo "$listen" | sort -u) | grep -v '^$')
