@@ -7,9 +7,15 @@
  * a 2026 client that declares the Tasks extension gets its long waits as
  * tasks (mcp-tasks.h), processes of their own whose table answers tasks/get
  * on any connection; behind botdesk web (--listen stdio, a process per
- * connection) nothing would outlive the request, so no tasks are offered. The answers are JSON (the transport lets the server choose
- * JSON over an event stream); what each refusal gets follows the SDK v2's
- * reference server (server.h for the protocol's, here for HTTP's).
+ * connection) nothing would outlive the request, so no tasks are offered.
+ * The answers are JSON (the transport lets the server choose JSON over an
+ * event stream), but for subscriptions/listen on a socket of its own: its
+ * response is a text/event-stream that carries the acknowledgment and the
+ * notifications as they come, one event each, until the client closes it
+ * (which ends the subscription) or the server ends it (its completion and
+ * notifications/cancelled, then the connection closes). What each refusal
+ * gets follows the SDK v2's reference server (server.h for the protocol's,
+ * here for HTTP's).
  */
 #include <errno.h>
 #include <limits.h>
@@ -46,6 +52,9 @@ struct conn {
         char *in;                       /* bytes read and not yet taken */
         size_t size, off;
         unsigned long long deadline;    /* now_usec() past which it is closed */
+        /* An event stream (a subscriptions/listen response): nothing more is read from it as requests. */
+        FILE *events;
+        char *sub_id;                   /* its subscription's id (NULL: one acknowledged with nothing to watch) */
 };
 
 static void conn_reset(struct conn *c) {
@@ -54,7 +63,22 @@ static void conn_reset(struct conn *c) {
         c->head_done = false;
 }
 
-static void conn_close(struct conn *c) {
+/* The subscription of c's event stream, while the server has it. */
+static struct mcp_sub *conn_sub(struct mcp_server *s, const struct conn *c) {
+        return c->sub_id && s->subs ? mcp_subs_find(s->subs, c->sub_id) : NULL;
+}
+
+static void conn_close(struct mcp_server *s, struct conn *c) {
+        struct mcp_sub *sub = conn_sub(s, c);
+
+        /* The client left its stream: nobody reads the subscription any more. */
+        if (sub)
+                mcp_subs_drop(s->subs, sub);
+        if (c->events)
+                fclose(c->events);
+        c->events = NULL;
+        free(c->sub_id);
+        c->sub_id = NULL;
         c->fd = safe_close(c->fd);
         free(c->in);
         c->in = NULL;
@@ -84,6 +108,80 @@ static int send_all(int fd, const char *p, size_t n) {
                 if (poll(&pfd, 1, (int) ((end - t + 999) / 1000)) < 0 && errno != EINTR)
                         return -errno;
         }
+        return 0;
+}
+
+/*
+ * An event stream as a FILE: each line written to it (a JSON-RPC message,
+ * as the subscriptions' code writes them) goes out as one event, "event:
+ * message" and "data: LINE". A client that takes nothing for WRITE_USEC
+ * makes it fail (ferror), and the loop closes its connection.
+ */
+struct event_stream {
+        int fd;
+        char *line;
+        size_t len;
+        bool broken;
+};
+
+static ssize_t event_stream_write(void *cookie, const char *p, size_t n) {
+        struct event_stream *e = cookie;
+        char *grown = realloc(e->line, e->len + n + 1);
+
+        if (e->broken || !grown)
+                return -1;
+        e->line = grown;
+        memcpy(e->line + e->len, p, n);
+        e->len += n;
+        for (char *nl; (nl = memchr(e->line, '\n', e->len));) {
+                size_t k = (size_t) (nl - e->line);
+                _cleanup_free_ char *event = strdup_printf("event: message\ndata: %.*s\n\n", (int) k, e->line);
+
+                if (!event || send_all(e->fd, event, strlen(event)) < 0) {
+                        e->broken = true;
+                        return -1;
+                }
+                memmove(e->line, nl + 1, e->len - k - 1);
+                e->len -= k + 1;
+        }
+        return (ssize_t) n;
+}
+
+static int event_stream_close(void *cookie) {
+        struct event_stream *e = cookie;
+
+        /* The fd is the connection's, closed with it. */
+        free(e->line);
+        free(e);
+        return 0;
+}
+
+/* c's response head for an event stream, and the stream (line-buffered) in c->events. */
+static int events_begin(struct conn *c) {
+        static const char head[] = "HTTP/1.1 200 OK\r\n"
+                                   "Content-Type: text/event-stream\r\n"
+                                   "Cache-Control: no-store\r\n"
+                                   "Connection: close\r\n"
+                                   "\r\n";
+        struct event_stream *e;
+        int r;
+
+        r = send_all(c->fd, head, strlen(head));
+        if (r < 0)
+                return r;
+        e = calloc(1, sizeof *e);
+        if (!e)
+                return -ENOMEM;
+        e->fd = c->fd;
+        c->events = fopencookie(e, "w", (cookie_io_functions_t) { .write = event_stream_write,
+                                                                  .close = event_stream_close });
+        if (!c->events) {
+                free(e);
+                return -ENOMEM;
+        }
+        setvbuf(c->events, NULL, _IOLBF, 0);
+        /* Nothing to read as requests any more, and no idle end: the stream lasts while the client wants it. */
+        c->deadline = ULLONG_MAX;
         return 0;
 }
 
@@ -192,6 +290,8 @@ static int serve_request(struct mcp_server *s, struct conn *c) {
         else if (!json_content_type(http_header(q, "Content-Type")))
                 r = refuse(c, 415, -32000, "Unsupported Media Type: Content-Type must be application/json.", false, !keep);
         else {
+                size_t n_subs = s->subs ? s->subs->n : 0;
+
                 f = open_memstream(&out, &size);
                 if (!f)
                         return -ENOMEM;
@@ -200,10 +300,32 @@ static int serve_request(struct mcp_server *s, struct conn *c) {
                         r = -ENOMEM;
                 if (r < 0)
                         return r;
+                /* A subscriptions/listen that started (or was acknowledged with nothing to watch): an event stream. */
+                if (status == 0 && s->subs && (s->subs->n > n_subs || (size > 0 && !strstr(out, "\"error\"")))) {
+                        struct mcp_sub *sub = s->subs->n > n_subs ? s->subs->subs[s->subs->n - 1] : NULL;
+
+                        r = events_begin(c);
+                        if (r == -ENOMEM)
+                                return r;
+                        if (r < 0) {
+                                if (sub)
+                                        mcp_subs_drop(s->subs, sub);
+                                return 0;
+                        }
+                        if (sub) {
+                                c->sub_id = strdup(sub->id);
+                                if (!c->sub_id)
+                                        return -ENOMEM;
+                                sub->out = c->events;
+                        }
+                        if (size > 0)
+                                fwrite(out, 1, size, c->events);
+                        return ferror(c->events) ? 0 : 1;
+                }
                 /* The response is one line; HTTP's body is the JSON without its newline. */
                 if (size > 0 && out[size - 1] == '\n')
                         out[--size] = 0;
-                r = respond(c, status, size > 0 ? out : NULL, false, !keep);
+                r = respond(c, status ?: 200, size > 0 ? out : NULL, false, !keep);
         }
         if (r == -ENOMEM)
                 return r;
@@ -243,6 +365,9 @@ static int conn_process(struct mcp_server *s, struct agent *a, struct conn *c) {
                         return k;
                 c->off += c->req.content_length;
                 conn_reset(c);
+                /* An event stream now: what else the client sent is not read as requests. */
+                if (c->events)
+                        return 1;
                 if (agent_broken(a))
                         return 0;
         }
@@ -268,6 +393,9 @@ static int conn_read(struct mcp_server *s, struct agent *a, struct conn *c) {
                 return errno == EAGAIN || errno == EINTR;
         if (k == 0)
                 return 0;
+        /* A stream's client has nothing to say on it: bytes it sends are dropped, its close ends the stream. */
+        if (c->events)
+                return 1;
         c->size += (size_t) k;
         c->deadline = now_usec() + IDLE_USEC;
         return conn_process(s, a, c);
@@ -361,7 +489,7 @@ int mcp_http_serve(struct mcp_server *s, struct agent *a, int listen_fd, int con
                 log_error_errno(-errno, "Cannot set up signal handling: %m");
                 return EXIT_FAILED;
         }
-        if (listen_fd >= 0 && !(tasks = mcp_task_host_new(a, s, false)))
+        if (listen_fd >= 0 && !(tasks = mcp_task_host_new(a, s, true)))
                 return log_oom(), EXIT_FAILED;
 
         for (;;) {
@@ -374,8 +502,10 @@ int mcp_http_serve(struct mcp_server *s, struct agent *a, int listen_fd, int con
                 for (size_t i = 0; i < CONNS_MAX; i++) {
                         if (conns[i].fd < 0)
                                 continue;
-                        if (conns[i].deadline <= t) {
-                                conn_close(&conns[i]);
+                        /* A stream whose subscription the server ended (or a client stopped taking): done. */
+                        if (conns[i].deadline <= t ||
+                            (conns[i].events && (ferror(conns[i].events) || (conns[i].sub_id && !conn_sub(s, &conns[i]))))) {
+                                conn_close(s, &conns[i]);
                                 continue;
                         }
                         busy++;
@@ -435,7 +565,7 @@ int mcp_http_serve(struct mcp_server *s, struct agent *a, int listen_fd, int con
                                 goto done;
                         }
                         if (q == 0)
-                                conn_close(c);
+                                conn_close(s, c);
                 }
                 if (agent_broken(a)) {
                         log_error("The connection to desktop %s broke (stopped or restarted?); ending.", a->profile);
@@ -445,7 +575,7 @@ int mcp_http_serve(struct mcp_server *s, struct agent *a, int listen_fd, int con
         }
 done:
         for (size_t i = 0; i < CONNS_MAX; i++)
-                conn_close(&conns[i]);
+                conn_close(s, &conns[i]);
         mcp_task_host_free(tasks, s);
         return r;
 }

@@ -326,9 +326,17 @@ void mcp_task_host_dispatch(struct mcp_task_host *h, const struct pollfd *p, FIL
                 if (p[i].revents)
                         task_pump(h->polled_tasks[i]);
         /* Each pump may end its own subscription, never another. */
-        for (size_t i = 0; i < h->n_polled_subs; i++)
-                if (p[h->n_polled_tasks + i].revents)
-                        mcp_sub_pump(&h->subs, h->polled_subs[i], out);
+        for (size_t i = 0; i < h->n_polled_subs; i++) {
+                struct mcp_sub *sub = h->polled_subs[i];
+
+                if (!p[h->n_polled_tasks + i].revents)
+                        continue;
+                /* Nowhere to say it (a transport that never gave it a stream): it ends unheard. */
+                if (!sub->out && !out)
+                        mcp_subs_drop(&h->subs, sub);
+                else
+                        mcp_sub_pump(&h->subs, sub, sub->out ?: out);
+        }
         h->n_polled_tasks = h->n_polled_subs = 0;
         (void) mcp_tasks_expire(&h->tasks, now_usec());
 }

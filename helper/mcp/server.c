@@ -618,9 +618,13 @@ static int handle(struct mcp_server *s, const char *line, size_t len, const stru
                 goto done;
         }
         m = method_find(method->string);
-        if (era == ERA_MODERN && s->subs && !h && streq(method->string, "subscriptions/listen"))
-                /* Answered by notifications while it is open, and by no result unless botdesk ends it. */
+        /* Over HTTP the transport makes the response an event stream (cli/mcp-http.c). */
+        if (era == ERA_MODERN && s->subs && streq(method->string, "subscriptions/listen")) {
+                /* Answered by notifications while it is open, and by no result unless botdesk ends it: no HTTP
+                 * status of its own (0), the transport makes it a stream. */
+                *status = 0;
                 r = mcp_subs_listen(s->subs, id, params, out);
+        }
         else if (m && (m->flags & era)) {
                 *status = 200;
                 r = answer(s, id, m, era, params, out);

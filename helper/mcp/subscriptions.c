@@ -158,6 +158,18 @@ void mcp_subs_cancelled(struct mcp_subs *ss, const struct json_value *params) {
                 sub_drop(ss, i);
 }
 
+struct mcp_sub *mcp_subs_find(const struct mcp_subs *ss, const char *id) {
+        return sub_find(ss, id, NULL);
+}
+
+void mcp_subs_drop(struct mcp_subs *ss, struct mcp_sub *sub) {
+        for (size_t i = 0; i < ss->n; i++)
+                if (ss->subs[i] == sub) {
+                        sub_drop(ss, i);
+                        return;
+                }
+}
+
 /* {"jsonrpc": "2.0", ...: the start of a message of sub, up to its method or id. */
 static void message_begin(struct json *j, FILE *out) {
         json_init(j, out);

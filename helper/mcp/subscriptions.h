@@ -44,6 +44,7 @@ struct mcp_sub {
         char *id;                       /* the listen request's id, as JSON text */
         unsigned what;                  /* MCP_RESOURCE_*, what the client asked for that botdesk serves */
         void *run;                      /* the runner's, while it runs */
+        FILE *out;                      /* the transport's stream of this one (HTTP's event stream); NULL: its output */
 };
 
 struct mcp_sub_runner {
@@ -76,6 +77,11 @@ int mcp_subs_listen(struct mcp_subs *ss, const struct json_value *id, const stru
 
 /* notifications/cancelled's params: the subscription it names stopped and gone, without a word; others ignored. */
 void mcp_subs_cancelled(struct mcp_subs *ss, const struct json_value *params);
+
+/* The open subscription of a listen request's id (JSON text), or NULL. */
+struct mcp_sub *mcp_subs_find(const struct mcp_subs *ss, const char *id);
+/* sub stopped and gone without a word (its stream ended: the client is not there to read one). */
+void mcp_subs_drop(struct mcp_subs *ss, struct mcp_sub *sub);
 
 /*
  * The server ends sub on its own (its watch broke, the desktop went): once

@@ -11,7 +11,10 @@
 # one allowed; cancelled, a subscription sends nothing more, its process is
 # gone and the server serves on; the input ending ends every listener; a
 # 2025 connection has no such method; the desktop stopping ends a listen
-# with a completion, then notifications/cancelled. Band 745 (once: the
+# with a completion, then notifications/cancelled. Then the same over
+# Streamable HTTP (botdesk mcp --listen unix:): a listen's response is an
+# event stream, a client closing it or notifications/cancelled ends the
+# subscription, the server ending one ends the stream. Band 745 (once: the
 # protocol is what varies, not the caller).
 . "$(dirname "$0")/lib.sh"
 bd_init subscriptions 745 once
@@ -67,4 +70,32 @@ t_is "$(get legacy 'd["error"]["code"]')" -32601 "a 2025 connection: subscriptio
 t_is "$(get stopped '(d["acked"], d["result"], d["cancel"], d["order"])')" \
         "(True, {'resultType': 'complete', '_meta': {'io.modelcontextprotocol/subscriptionId': 9}}, 9, True)" \
         "the desktop stops under a listen: the server ends it with a completion, then notifications/cancelled for its id"
+
+# ---- the same over Streamable HTTP (botdesk mcp --listen unix:) ----------------------------------------
+t_ok "the desktop starts again" bd_start "$P"
+mkdir -m 700 "$BD_T/http"
+t0=$(date +%s)
+timeout 200 node "$(dirname "$0")/mcp-subscriptions-http-client.cjs" "$BOTDESK" "$P" "$BD_T/http/mcp.sock" \
+        >"$BD_T/steps" 2>"$BD_T/client-http.err"
+rc=$?
+pid=$(get server 'd["pid"]')
+[ -n "$pid" ] && bd_own_pid "$pid"
+t_is "$rc" 0 "over HTTP, the raw client ran every step (exit 0; took $(($(date +%s) - t0)) s of 200)"
+[ "$rc" = 0 ] || { t_diag "$(tail -5 "$BD_T/client-http.err")"; t_diag "$(tail -3 "$BD_T/steps")"; }
+t_is "$(get discover 'd["resources"]["subscribe"]')" True "over HTTP, server/discover says resources can be subscribed to"
+t_is "$(get ack '(d["status"], d["type"], sorted(d["notifications"]["resourceSubscriptions"]), d["first"], d["children"])')" \
+        "(200, 'text/event-stream', ['botdesk://$P/lease', 'botdesk://$P/windows'], 0, 1)" \
+        "a listen's response is an event stream whose first event acknowledges the URIs botdesk serves; one process"
+t_is "$(get took 'd["ms"] is not None and d["ms"] < 10000')" True "the human takes control: a lease event on the stream within 10 s"
+t_is "$(get released 'd["ok"]')" True "... and hands back: another"
+t_is "$(get beside '(d["status"], d["statusType"], d["bad"], d["badType"], d["badCode"])')" \
+        "(200, 'application/json', 200, 'application/json', -32602)" \
+        "while a stream is open other requests are answered, and a filter that is not one is a JSON -32602"
+t_is "$(get closed 'd["children"]')" 0 "the client closes its stream: the subscription's process goes (within 10 s)"
+t_is "$(get cancelled '(d["acked"], d["status"], d["ended"], d["children"])')" "(True, 202, True, 0)" \
+        "notifications/cancelled for an open stream: 202, the server ends that stream and its process"
+t_is "$(get stopped '(d["acked"], d["result"]["resultType"], d["cancel"], d["order"], d["ended"])')" \
+        "(True, 'complete', 'sub-3', True, True)" \
+        "the desktop stops under a stream: a completion, then notifications/cancelled, then the stream ends"
+t_is "$(get end 'd["code"]')" 0 "SIGTERM ends the server (exit 0)"
 t_done
