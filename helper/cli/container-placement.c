@@ -130,6 +130,7 @@ bool container_is_ours(const struct container_info *i, const struct bd_config *c
         return false;
 }
 
+/* ENGINE VERB [-f] NAME; what: the verb in words for a failure's message, NULL for none. */
 static int engine_simple(const struct bd_config *c, const char *verb, const char *name, const char *what) {
         char *args[] = { (char *) verb, (char *) "-f", (char *) name, NULL };
         struct run_result res;
@@ -144,7 +145,8 @@ static int engine_simple(const struct bd_config *c, const char *verb, const char
         if (r != 0)
                 return r;
         if (res.status != 0) {
-                log_error("Cannot %s container %s: %s", what, name, last_line(&res));
+                if (what)
+                        log_error("Cannot %s container %s: %s", what, name, last_line(&res));
                 run_result_done(&res);
                 return EXIT_FAILED;
         }
@@ -172,8 +174,8 @@ static int container_make(const struct bd_config *c, const char *profile, const 
                           "scripts/build-image.sh --tag %s, or set [placement] image).", name, c->image,
                           last_line(&res), c->image);
                 run_result_done(&res);
-                /* A container that was made but did not start is not left behind. */
-                (void) engine_simple(c, "rm", name, "remove");
+                /* A container that was made but did not start is not left behind (none is the usual case). */
+                (void) engine_simple(c, "rm", name, NULL);
                 return EXIT_FAILED;
         }
         run_result_done(&res);

@@ -143,6 +143,7 @@ timeout 300 "$BOTDESK" start "$N" >/dev/null 2>"$BD_T/out/nosuch.err"
 t_is "$?" 1 "an image that does not exist: start exits 1"
 t_match "$(cat "$BD_T/out/nosuch.err")" "Cannot make container $CN from image localhost/botdesk-no-such-image:0" \
         "...saying which container and image"
+t_is "$(grep -c . "$BD_T/out/nosuch.err")" 2 "...in two lines: what it tried, and why it failed"
 t_is "$(cid "$CN")" "" "...and no container is left"
 podman run -d --name "$CQ" "$IMG" >/dev/null 2>&1
 IDQ=$(cid "$CQ")
