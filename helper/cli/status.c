@@ -63,9 +63,15 @@ static int collect_packages(const struct bd_config *c, struct bd_status *s) {
         m = pkg_manager_detect(NULL);
         s->supported = s->installed || m != PKG_NONE;
         if (!s->installed) {
+                _cleanup_strv_free_ char **everything = NULL;
                 _cleanup_free_ char *msg = NULL;
+
+                /* What install would run: the everyday programs come with what is needed. */
+                r = packages_missing_all(NULL, &everything);
+                if (r < 0)
+                        return r;
                 msg = packages_install_message(m, geteuid() == 0, find_executable("sudo", NULL, NULL) >= 0,
-                                               s->missing, &s->install_command);
+                                               everything, &s->install_command);
         }
         return 0;
 }

@@ -28,7 +28,7 @@ static const char *cgroup_mode(void) {
 
 int verb_doctor(const struct cli_args *a) {
         _cleanup_(config_done) struct bd_config c = {};
-        _cleanup_strv_free_ char **missing = NULL;
+        _cleanup_strv_free_ char **missing = NULL, **everything = NULL;
         _cleanup_free_ char *install = NULL, *msg = NULL, *mount = NULL, *self = NULL, *cg = NULL;
         struct memory_info mem = {};
         const struct memory_env menv = {};
@@ -43,8 +43,9 @@ int verb_doctor(const struct cli_args *a) {
         r = packages_missing(NULL, &missing);
         if (r < 0)
                 return EXIT_FAILED;
-        if (strv_length(missing) > 0)
-                msg = packages_install_message(m, geteuid() == 0, find_executable("sudo", NULL, NULL) >= 0, missing,
+        /* What install would run: the everyday programs come with what is needed. */
+        if (strv_length(missing) > 0 && packages_missing_all(NULL, &everything) >= 0)
+                msg = packages_install_message(m, geteuid() == 0, find_executable("sudo", NULL, NULL) >= 0, everything,
                                                &install);
         mem_ok = memory_read(&menv, &mem) >= 0;
         if (cgroup_v2_mount(&mount) >= 0 && cgroup_path_of(0, &self) >= 0) {

@@ -274,7 +274,7 @@ int verb_install(const struct cli_args *a) {
         }
         system_path = c.install_system_path ?: SYSTEM_PATH;
 
-        r = packages_missing(NULL, &missing);
+        r = packages_missing_all(NULL, &missing);
         if (r < 0)
                 return log_error_errno(r, "Cannot check the required programs: %m"), EXIT_FAILED;
         if (strv_length(missing) == 0) {

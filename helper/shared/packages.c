@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "packages.h"
 #include "find-executable.h"
@@ -29,6 +30,20 @@ const struct required_binary required_binaries[] = {
           { [PKG_APT] = "dbus-daemon", [PKG_DNF] = "dbus-daemon", [PKG_PACMAN] = "dbus" } },
         { { "setxkbmap" },
           { [PKG_APT] = "x11-xkb-utils", [PKG_DNF] = "setxkbmap", [PKG_PACMAN] = "xorg-setxkbmap" } },
+        /* Everyday: what the dock launches and what a person (or an agent's shell) expects on a desktop. */
+        { { "xfce4-terminal" },
+          { [PKG_APT] = "xfce4-terminal", [PKG_DNF] = "xfce4-terminal", [PKG_PACMAN] = "xfce4-terminal" }, .everyday = true },
+        { { "thunar" },
+          { [PKG_APT] = "thunar", [PKG_DNF] = "Thunar", [PKG_PACMAN] = "thunar" }, .everyday = true },
+        { { "mousepad" },
+          { [PKG_APT] = "mousepad", [PKG_DNF] = "mousepad", [PKG_PACMAN] = "mousepad" }, .everyday = true },
+        { { "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "/usr/share/fonts/dejavu-sans-fonts/DejaVuSans.ttf",
+            "/usr/share/fonts/TTF/DejaVuSans.ttf" },
+          { [PKG_APT] = "fonts-dejavu-core", [PKG_DNF] = "dejavu-sans-fonts", [PKG_PACMAN] = "ttf-dejavu" }, .everyday = true },
+        { { "xdpyinfo" },
+          { [PKG_APT] = "x11-utils", [PKG_DNF] = "xdpyinfo", [PKG_PACMAN] = "xorg-xdpyinfo" }, .everyday = true },
+        { { "xset" },
+          { [PKG_APT] = "x11-xserver-utils", [PKG_DNF] = "xset", [PKG_PACMAN] = "xorg-xset" }, .everyday = true },
 };
 const unsigned n_required_binaries = ELEMENTSOF(required_binaries);
 
@@ -48,18 +63,19 @@ static const char *const manager_names[_PKG_MAX] = {
 
 static bool binary_present(const struct required_binary *b, const char *path_override) {
         for (size_t i = 0; i < ELEMENTSOF(b->names) && b->names[i]; i++)
-                if (find_executable(b->names[i], path_override, NULL) >= 0)
+                if (b->names[i][0] == '/' ? access(b->names[i], F_OK) == 0
+                                          : find_executable(b->names[i], path_override, NULL) >= 0)
                         return true;
         return false;
 }
 
-int packages_missing(const char *path_override, char ***ret_missing) {
+static int missing_of(const char *path_override, bool everyday, char ***ret_missing) {
         _cleanup_strv_free_ char **missing = NULL;
         unsigned n = 0;
         int r;
 
         for (unsigned i = 0; i < n_required_binaries; i++) {
-                if (binary_present(&required_binaries[i], path_override))
+                if ((required_binaries[i].everyday && !everyday) || binary_present(&required_binaries[i], path_override))
                         continue;
                 r = strv_push(&missing, strdup(required_binaries[i].names[0]));
                 if (r < 0)
@@ -73,6 +89,14 @@ int packages_missing(const char *path_override, char ***ret_missing) {
         }
         *ret_missing = TAKE_PTR(missing);
         return (int) n;
+}
+
+int packages_missing(const char *path_override, char ***ret_missing) {
+        return missing_of(path_override, false, ret_missing);
+}
+
+int packages_missing_all(const char *path_override, char ***ret_missing) {
+        return missing_of(path_override, true, ret_missing);
 }
 
 enum pkg_manager pkg_manager_detect(const char *path_override) {

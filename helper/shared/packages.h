@@ -17,15 +17,19 @@ enum pkg_manager {
 };
 
 struct required_binary {
-        const char *names[3];        /* alternatives, first found wins (Xtigervnc, Xvnc) */
+        const char *names[3];        /* alternatives, first found wins (Xtigervnc, Xvnc); an absolute path: a file */
         const char *package[_PKG_MAX]; /* indexed by enum pkg_manager; [PKG_NONE] unused */
+        bool everyday;               /* not needed to start: the dock's and a person's programs (install puts them in) */
 };
 
 extern const struct required_binary required_binaries[];
 extern const unsigned n_required_binaries;
 
-/* Missing binaries: a NULL-terminated strv of the first alternative names. */
+/* Missing binaries a desktop needs to start: a NULL-terminated strv of the first alternative names. */
 int packages_missing(const char *path_override, char ***ret_missing);
+/* The same, and the everyday programs too (a terminal, a file manager, an editor, fonts, X's utilities):
+ * what `botdesk install` puts in. */
+int packages_missing_all(const char *path_override, char ***ret_missing);
 
 /* Detect apt-get, dnf or pacman in PATH. */
 enum pkg_manager pkg_manager_detect(const char *path_override);

@@ -95,7 +95,13 @@ EOF
 printf '#!/bin/sh\ntouch %s/evil-ran\n' "$T" >"$T/evil/sudo"
 cp "$T/evil/sudo" "$T/evil/apt-get"
 chmod +x "$SYS/apt-get" "$T/sudo.fake" "$T/evil/sudo" "$T/evil/apt-get"
+# What a desktop needs to start, then the everyday programs (terminal, file manager, editor, fonts, X's
+# utilities); the fonts are a file of the host's, looked for as such (present on most hosts).
 pkgs="tigervnc-standalone-server xfwm4 xfce4-panel xfdesktop4 xfce4-settings dbus-daemon x11-xkb-utils"
+pkgs+=" xfce4-terminal thunar mousepad"
+[ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || [ -e /usr/share/fonts/dejavu-sans-fonts/DejaVuSans.ttf ] ||
+        [ -e /usr/share/fonts/TTF/DejaVuSans.ttf ] || pkgs+=" fonts-dejavu-core"
+pkgs+=" x11-utils x11-xserver-utils"
 want="install --no-install-recommends -y $pkgs"
 
 config() { printf '[install]\nsystem_path = %s\n' "$1" >"$BOTDESK_CONFIG"; }

@@ -71,7 +71,14 @@ static void test_map_complete(void) {
         }
         tap_ok(names, "every entry of the map names a binary");
         tap_ok(complete, "every required binary has one package for apt, dnf and pacman");
-        TAP_EQ_INT(n_required_binaries, 7, "seven binaries are required");
+        {
+                unsigned required = 0, everyday = 0;
+
+                for (unsigned i = 0; i < n_required_binaries; i++)
+                        required_binaries[i].everyday ? everyday++ : required++;
+                TAP_EQ_INT(required, 7, "seven binaries are required to start");
+                TAP_EQ_INT(everyday, 6, "six more are everyday programs install puts in");
+        }
 }
 
 static void test_map_unique(void) {
@@ -95,12 +102,13 @@ static void test_map_unique(void) {
 static void test_map_order(void) {
         static const char *const want[] = {
                 "Xtigervnc", "xfwm4", "xfce4-panel", "xfdesktop", "xfsettingsd", "dbus-daemon", "setxkbmap",
+                "xfce4-terminal", "thunar", "mousepad", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "xdpyinfo", "xset",
         };
         bool same = n_required_binaries == ELEMENTSOF(want);
 
         for (unsigned i = 0; same && i < n_required_binaries; i++)
                 same = streq(required_binaries[i].names[0], want[i]);
-        tap_ok(same, "the required binaries are checked in the documented order");
+        tap_ok(same, "the required binaries, then the everyday ones, are checked in the documented order");
         TAP_EQ_STR(required_binaries[0].names[1], "Xvnc", "Xvnc is the alternative to Xtigervnc");
 }
 
@@ -141,7 +149,8 @@ static void test_map_matches_dpkg(void) {
                 }
                 /* Alternatives (/usr/bin/Xvnc on Debian) belong to no package: try each name. */
                 for (size_t j = 0; j < ELEMENTSOF(b->names) && b->names[j] && !owner; j++) {
-                        _cleanup_free_ char *path = strdup_printf("/usr/bin/%s", b->names[j]);
+                        _cleanup_free_ char *path = b->names[j][0] == '/' ? strdup(b->names[j])
+                                                                          : strdup_printf("/usr/bin/%s", b->names[j]);
 
                         owner = path ? dpkg_owner(path) : NULL;
                         found = b->names[j];
@@ -151,8 +160,8 @@ static void test_map_matches_dpkg(void) {
                                b->names[0]);
                         continue;
                 }
-                TAP_EQ_STR(b->package[PKG_APT], owner, "the apt package of %s is the one dpkg reports for /usr/bin/%s",
-                           b->names[0], found);
+                TAP_EQ_STR(b->package[PKG_APT], owner, "the apt package of %s is the one dpkg reports for %s%s",
+                           b->names[0], found[0] == '/' ? "" : "/usr/bin/", found);
         }
 }
 
@@ -265,6 +274,21 @@ static void test_missing(void) {
         }
         TAP_EQ_INT(packages_missing(all, &none), 0, "nothing is missing when every binary is present");
         tap_ok(none && !none[0], "nothing missing is an empty list, not NULL");
+        {
+                _cleanup_strv_free_ char **everyday = NULL;
+                _cleanup_free_ char *e = NULL;
+                /* The fonts are a file of the system's, not of the search path: missing or not here. */
+                bool fonts = access("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", F_OK) == 0 ||
+                             access("/usr/share/fonts/dejavu-sans-fonts/DejaVuSans.ttf", F_OK) == 0 ||
+                             access("/usr/share/fonts/TTF/DejaVuSans.ttf", F_OK) == 0;
+
+                TAP_EQ_INT(packages_missing_all(all, &everyday), fonts ? 5 : 6,
+                           "packages_missing_all also counts the everyday programs not found");
+                TAP_EQ_STR(e = joined(everyday, ","),
+                           fonts ? "xfce4-terminal,thunar,mousepad,xdpyinfo,xset"
+                                 : "xfce4-terminal,thunar,mousepad,/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf,xdpyinfo,xset",
+                           "...after the required ones, in table order; a font is looked for as a file");
+        }
 }
 
 static void test_detect(void) {
