@@ -60,7 +60,10 @@ want=("${build[@]}" "${runtime[@]}")
 [ "${1:-}" = --tests ] && want+=("${tests[@]}")
 # Debian's nodejs comes without npm; NodeSource's has it built in.
 [ "${1:-}" = --tests ] && ! command -v npm >/dev/null 2>&1 && [ "$list" = 0 ] && want+=(npm)
-[ "${1:-}" = --demo ] && want+=(xfce4-terminal)
+# The everyday programs `botdesk install` puts in beside what a desktop needs (helper/shared/packages.c):
+# the demo's desktop has them, and the tests check their rows against dpkg.
+everyday=(xfce4-terminal thunar mousepad fonts-dejavu-core x11-utils x11-xserver-utils)
+[ "${1:-}" = --demo ] || [ "${1:-}" = --tests ] && want+=("${everyday[@]}")
 if [ "$list" = 1 ]; then
         printf '%s\n' "${want[@]}"
         exit 0
