@@ -119,7 +119,8 @@ int container_look(const struct bd_config *c, const char *profile, struct contai
         return 0;
 }
 
-bool container_is_ours(const struct container_info *i, const struct bd_config *c, const char *profile) {
+/* True when botdesk made that container for profile; else says why it is left alone. */
+static bool container_is_ours(const struct container_info *i, const struct bd_config *c, const char *profile) {
         _cleanup_free_ char *name = placement_container_name(profile);
 
         if (streq_ptr(i->profile, profile))
@@ -182,6 +183,15 @@ static int container_make(const struct bd_config *c, const char *profile, const 
         return 0;
 }
 
+/* The profile's container looked at, refused (said) when one of its name is not botdesk's for profile. */
+static int look_ours(const struct bd_config *c, const char *profile, struct container_info *i) {
+        int r = container_look(c, profile, i);
+
+        if (r != 0)
+                return r;
+        return i->exists && !container_is_ours(i, c, profile) ? EXIT_REFUSED : 0;
+}
+
 int container_ready(const struct bd_config *c, const char *profile, bool desktop_recorded, bool *ret_fresh) {
         _cleanup_(container_info_done) struct container_info i = {};
         _cleanup_free_ char *name = placement_container_name(profile);
@@ -190,11 +200,9 @@ int container_ready(const struct bd_config *c, const char *profile, bool desktop
         *ret_fresh = false;
         if (!name)
                 return log_oom(), EXIT_FAILED;
-        r = container_look(c, profile, &i);
+        r = look_ours(c, profile, &i);
         if (r != 0)
                 return r;
-        if (i.exists && !container_is_ours(&i, c, profile))
-                return EXIT_REFUSED;
         /* The image changed: a stopped desktop's container is made again from the new one. A running
          * desktop keeps its container until it is stopped (status says image_switch). */
         if (i.exists && !streq_ptr(i.image, c->image) && !desktop_recorded) {
@@ -228,13 +236,9 @@ int container_remove(const struct bd_config *c, const char *profile) {
 
         if (!name)
                 return log_oom(), EXIT_FAILED;
-        r = container_look(c, profile, &i);
-        if (r != 0)
+        r = look_ours(c, profile, &i);
+        if (r != 0 || !i.exists)
                 return r;
-        if (!i.exists)
-                return 0;
-        if (!container_is_ours(&i, c, profile))
-                return EXIT_REFUSED;
         return engine_simple(c, "rm", name, "remove");
 }
 
@@ -266,11 +270,9 @@ int container_before_verb(const struct bd_config *c, const char *profile, const 
                 }
                 return -1;
         }
-        r = container_look(c, profile, &i);
+        r = look_ours(c, profile, &i);
         if (r != 0)
                 return r;
-        if (i.exists && !container_is_ours(&i, c, profile))
-                return EXIT_REFUSED;
         if (i.exists && streq(i.state, "running"))
                 return -1;
         /* Nothing of the desktop runs: a record of it is stale. */

@@ -36,9 +36,6 @@ void container_info_done(struct container_info *i);
 /* What the engine says of the profile's container. Returns 0, or an exit code (said) when it cannot be asked. */
 int container_look(const struct bd_config *c, const char *profile, struct container_info *ret);
 
-/* True when botdesk made that container for profile; else says why it is left alone. */
-bool container_is_ours(const struct container_info *i, const struct bd_config *c, const char *profile);
-
 /*
  * Before a start: the container exists, runs and is of the configured
  * image. made_for_desktop: a desktop is recorded as running in it (the

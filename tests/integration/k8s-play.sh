@@ -35,16 +35,8 @@ C=$POD_NAME-$CONTAINER_NAME
 
 # podman needs runc and explicit ulimits here (recipes/podman.md); kube play
 # takes neither as an option, so this test's own containers.conf gives them.
-printf '[containers]\ndefault_ulimits = ["nofile=1024:1024", "nproc=4096:4096"]\n[engine]\nruntime = "runc"\n' \
-        >"$BD_T/containers.conf"
-export CONTAINERS_CONF=$BD_T/containers.conf
-
-t0=$(date +%s)
-timeout 900 "$BD_SOURCE_DIR/scripts/build-image.sh" --tag botdesk:test >"$BD_T/out/image.out" 2>"$BD_T/out/image.err"
-rc=$?
-t_is "$rc" 0 "scripts/build-image.sh builds (or reuses) botdesk:test"
-[ "$rc" = 0 ] || { t_diag "$(tail -n 20 "$BD_T/out/image.err")"; t_done; }
-t_diag "image ready in $(($(date +%s) - t0)) s"
+bd_podman_conf
+bd_image botdesk:test
 
 k8s_cleanup() {
         local rc=$?

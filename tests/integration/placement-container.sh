@@ -23,15 +23,8 @@ bd_need podman runc mmdebstrap
 [ -n "$PY" ] || t_skip_all "python3 not installed"
 
 IMG=botdesk:test
-t0=$(date +%s)
-timeout 900 "$BD_SOURCE_DIR/scripts/build-image.sh" --tag "$IMG" >"$BD_T/out/image.out" 2>"$BD_T/out/image.err"
-rc=$?
-t_is "$rc" 0 "scripts/build-image.sh builds (or reuses) $IMG"
-[ "$rc" = 0 ] || { t_diag "$(tail -n 20 "$BD_T/out/image.err")"; t_done; }
-t_diag "image ready in $(($(date +%s) - t0)) s"
-printf '[containers]\ndefault_ulimits = ["nofile=1024:1024", "nproc=4096:4096"]\n[engine]\nruntime = "runc"\n' \
-        >"$BD_T/containers.conf"
-export CONTAINERS_CONF=$BD_T/containers.conf
+bd_image "$IMG"
+bd_podman_conf
 # A second name of the same image, for the switch; removed at exit (the image stays, under its first name).
 IMG2=localhost/botdesk-it-plc-$$:switched
 podman tag "$IMG" "$IMG2"

@@ -24,13 +24,7 @@ bd_need podman runc mmdebstrap socat gvnccapture
 [ -n "$PY" ] || t_skip_all "python3 not installed"
 
 IMG=botdesk:test
-# Bounded: a cold build (packages from the mirror) takes about a minute here.
-t0=$(date +%s)
-timeout 900 "$BD_SOURCE_DIR/scripts/build-image.sh" --tag "$IMG" >"$BD_T/out/image.out" 2>"$BD_T/out/image.err"
-rc=$?
-t_is "$rc" 0 "scripts/build-image.sh builds (or reuses) $IMG"
-[ "$rc" = 0 ] || { t_diag "$(tail -n 20 "$BD_T/out/image.err")"; t_done; }
-t_diag "image ready in $(($(date +%s) - t0)) s: $(grep -o '[^:]*$' "$BD_T/out/image.err" | tail -n 1)"
+bd_image "$IMG"
 
 # Containers of this test only, removed by name at exit.
 C=botdesk-it-plp-$$

@@ -23,19 +23,10 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from taplib import done, tap  # noqa: E402
+
 SRC, CLI = sys.argv[1], sys.argv[2]
-n = 0
-failed = 0
-
-
-def tap(ok, desc, *diag):
-    global n, failed
-    n += 1
-    if not ok:
-        failed += 1
-    print("%s %d - %s" % ("ok" if ok else "not ok", n, desc))
-    for d in diag:
-        print("# " + d)
 
 
 def run(*args):
@@ -159,5 +150,4 @@ for sec, keys in sorted(ini.items()):
         tap(key in keys, "botdesk.ini.5:%d: %s is a key of %s" % (i, key, heading),
             *([] if key in keys else ["botdesk config show lists no %s in %s" % (key, heading)]))
 
-print("1..%d" % n)
-sys.exit(1 if failed else 0)
+done()

@@ -23,7 +23,6 @@ import subprocess
 import sys
 
 SRC = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "..")
-CI = os.environ.get("CI") == "true"
 
 # Scripts that run on the host. tests/system/t-*.sh and lib.sh run inside the
 # container, tests/selinux/vm-guest.sh inside the VM: their programs come from
@@ -44,29 +43,8 @@ OWN_PROGRAMS = {"botdesk", "botdesk-helper", "botdesk-session-generator"}
 WRAPPERS = {"timeout", "env", "exec", "nohup", "setsid", "time", "runuser", "sudo", "command", "!", "then",
             "do", "else", "elif", "if", "while", "until", "xargs", "nice", "stdbuf", "flock"}
 
-n = 0
-failed = 0
-
-
-def tap(ok, desc, *diag):
-    global n, failed
-    n += 1
-    if not ok:
-        failed += 1
-    print("%s %d - %s" % ("ok" if ok else "not ok", n, desc))
-    for d in diag:
-        for line in str(d).splitlines():
-            print("# " + line)
-
-
-def skip(desc, reason):
-    global n, failed
-    n += 1
-    if CI:
-        failed += 1
-        print("not ok %d - %s\n# skipped (%s), which CI=true does not allow" % (n, desc, reason))
-    else:
-        print("ok %d - %s # SKIP %s" % (n, desc, reason))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from taplib import done, skip, tap  # noqa: E402
 
 
 def strip_heredocs(text):
@@ -249,8 +227,7 @@ def main():
     tap(len(listed) > 10, "install-deps.sh --list --tests prints its packages (%d)" % len(listed))
     if not shutil.which("dpkg-query"):
         skip("programs are mapped to packages", "dpkg-query is not installed")
-        print("1..%d" % n)
-        return 1 if failed else 0
+        done()
 
     provided = with_dependencies(listed)
     named, positional, own = set(VIA_VARIABLE), {}, set()
@@ -298,8 +275,7 @@ def main():
                                                   else "every Debian system has" if ok
                                                   else "install-deps does NOT install"),
             *([] if ok else ["called in %s; add %s to scripts/install-deps.sh" % (positional.get(prog, "a test"), pkg)]))
-    print("1..%d" % n)
-    return 1 if failed else 0
+    done()
 
 
-sys.exit(main())
+main()
