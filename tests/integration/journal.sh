@@ -61,7 +61,7 @@ rc1=$?
 rc2=$?
 "$BOTDESK" input "$P" type "typed-while-held" >/dev/null 2>&1
 rc3=$?
-t_is "$rc1 $rc2 $rc3" "3 3 3" "agent actions are refused while a human holds control"
+t_is "$rc1 $rc2 $rc3" "3 125 3" "agent actions are refused while a human holds control (exec with its own 125)"
 "$BOTDESK" lease "$P" release --viewer human-1 >/dev/null
 act_round 3
 # 42 so far: eight more to make the 50.
