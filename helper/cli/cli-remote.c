@@ -4,11 +4,10 @@
 #include <signal.h>
 #include <sys/stat.h>
 
-#include "container-placement.h"
-#include "placement-kind.h"
 #include "argv-split.h"
 #include "cli-remote.h"
 #include "cli.h"
+#include "container-placement.h"
 #include "remote-container.h"
 #include "remote-run.h"
 #include "config.h"
@@ -17,6 +16,7 @@
 #include "json.h"
 #include "log.h"
 #include "owner.h"
+#include "placement-kind.h"
 #include "profile.h"
 #include "launch.h"
 #include "util.h"
@@ -192,7 +192,7 @@ static char *prefix_reason(char *const *prefix, const struct run_result *res, un
 
 /* status of a profile whose owner cannot be reached: not running, with the reason. */
 void remote_status_unreachable(FILE *f, const char *profile, const struct bd_config *c, char *const *prefix,
-                                     const char *reason, bool json) {
+                               const char *reason, bool json) {
         _cleanup_free_ char *joined = prefix ? argv_join_quoted(prefix) : NULL;
         static const char *const null_keys[] = { "supported", "installed", "pid", "display", "socket", "geometry",
                                                  "install_command", "browser", "blocker", "memory_available_mb",
@@ -332,7 +332,8 @@ int remote_dispatch(const char *verb, char **args, struct bd_config *ret_config,
         /* placement = refuse: no verb of the profile runs anywhere. */
         if (c.placement == PLACEMENT_REFUSE) {
                 if (streq(verb, "status") && !remote_args_have(args, "--quiet") && !remote_args_have(args, "-q"))
-                        remote_status_unreachable(stdout, profile, &c, NULL, "its placement is refuse", remote_args_have(args, "--json"));
+                        remote_status_unreachable(stdout, profile, &c, NULL, "its placement is refuse",
+                                                  remote_args_have(args, "--json"));
                 log_error("Profile %s has placement = refuse: its desktop runs nowhere, so %s is refused. Set another "
                           "placement ([profile.%s] placement, or [placement] default) to run it.", profile, verb,
                           profile);
