@@ -4,6 +4,7 @@
 
 #include "launchers.h"
 #include "find-executable.h"
+#include "log.h"
 #include "util.h"
 
 #define PANEL_XML "xfce4/xfconf/xfce-perchannel-xml/xfce4-panel.xml"
@@ -261,6 +262,18 @@ int launchers_seed(const char *config_home, const char *applications_dir, char *
                 if (fd < 0)
                         return negative_errno();
                 r = l->try_exec ? copy_entry(applications_dir, fd, l->file) : write_browser_entry(fd, browser_argv);
+                if (r == -ENOENT) {
+                        /* Its desktop file is not where the build put it (a build tree run uninstalled, a
+                         * partial install): one launcher fewer, not a desktop that does not start. */
+                        log_warning("The dock's launcher %s is left out: %s/%s is missing.", l->file, applications_dir,
+                                    l->file);
+                        fd = safe_close(fd);
+                        (void) rmdir(dir);
+                        r = drop_from_dock(config_home, l->id);
+                        if (r < 0 && r != -ENOENT)
+                                return r;
+                        continue;
+                }
                 if (r < 0)
                         return r;
         }

@@ -18,7 +18,9 @@ char *desktop_exec_line(char *const *argv);
 
 /*
  * Seed the launchers below config_home from applications_dir. browser_argv
- * (may be NULL: no browser) is the headed browser's full command line.
+ * (may be NULL: no browser) is the headed browser's full command line. A
+ * launcher whose program is not installed, or whose desktop file is missing
+ * from applications_dir (said), is dropped from the dock.
  */
 int launchers_seed(const char *config_home, const char *applications_dir, char *const *browser_argv);
 

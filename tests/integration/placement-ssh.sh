@@ -165,6 +165,7 @@ t_is "$?" 0 "the exec prefix (with quotes, spaces and a backslash) is a valid co
 bd_start "$P"
 rc=$?
 t_is "$rc" 0 "botdesk start through the ssh prefix succeeds"
+[ "$rc" = 0 ] || t_diag "$(bd_err "$P")" "the far helper's log: $(cat "$UT"/run/botdesk/"$P"/helper.log 2>&1 | tail -n 15)"
 [ "$rc" = 0 ] || t_diag "$(bd_err "$P"; tail -n 5 "$BD_T/out/sshd.log")"
 t_is "$(cat "$S/wrap.args" 2>/dev/null | tr '\n' '|')" 'a b|c "d"|e f|' \
         "the prefix's quoted words reach it as single words, quotes and spaces intact"

@@ -243,6 +243,68 @@ static void test_browser_installed_later(void) {
         }
 }
 
+/* A program that is installed, but whose desktop file is missing from the data dir (a build tree run
+ * uninstalled): its launcher leaves the dock, and the desktop still starts. */
+static void test_entry_missing(void) {
+        char tmpl[] = "/tmp/botdesk-test-launchers.XXXXXX";
+        char *dir = mkdtemp(tmpl), path[512], *text = NULL, *old_path = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+        static const char panel[] =
+                "<channel name=\"xfce4-panel\">\n"
+                "      <property name=\"plugin-ids\" type=\"array\">\n"
+                "        <value type=\"int\" value=\"12\"/>\n"
+                "        <value type=\"int\" value=\"13\"/>\n"
+                "      </property>\n"
+                "</channel>\n";
+        static const char *const mk[] = { "/bin", "/xfce4", "/xfce4/xfconf", "/xfce4/xfconf/xfce-perchannel-xml" };
+        FILE *f;
+        int fd;
+
+        if (!dir)
+                return (void) tap_ok(0, "mkdtemp: %s", strerror(errno));
+        for (size_t i = 0; i < ELEMENTSOF(mk); i++) {
+                snprintf(path, sizeof path, "%s%s", dir, mk[i]);
+                mkdir(path, 0700);
+        }
+        snprintf(path, sizeof path, "%s/xfce4/xfconf/xfce-perchannel-xml/xfce4-panel.xml", dir);
+        f = fopen(path, "we");
+        fputs(panel, f);
+        fclose(f);
+        /* thunar "installed"; mousepad not. */
+        snprintf(path, sizeof path, "%s/bin/thunar", dir);
+        fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0755);
+        if (fd >= 0)
+                close(fd);
+        snprintf(path, sizeof path, "%s/bin", dir);
+        setenv("PATH", path, 1);
+
+        TAP_EQ_INT(launchers_seed(dir, "/nonexistent/botdesk/applications", NULL), 0,
+                   "an installed program whose desktop file is missing does not fail the seeding");
+        snprintf(path, sizeof path, "%s/xfce4/panel/launcher-12", dir);
+        tap_ok(access(path, F_OK) < 0, "... its launcher dir is not left behind");
+        snprintf(path, sizeof path, "%s/xfce4/xfconf/xfce-perchannel-xml/xfce4-panel.xml", dir);
+        read_full_file(path, &text, NULL, 1 << 16);
+        tap_ok(text && !strstr(text, "value=\"12\"") && !strstr(text, "value=\"13\""),
+               "... and it leaves the dock, as the program that is not installed does");
+        free(text);
+
+        if (old_path)
+                setenv("PATH", old_path, 1);
+        free(old_path);
+        {
+                static const char *const rm[] = { "/bin/thunar", "/xfce4/xfconf/xfce-perchannel-xml/xfce4-panel.xml" };
+                static const char *const subs[] = { "/bin", "/xfce4/panel", "/xfce4/xfconf/xfce-perchannel-xml",
+                                                    "/xfce4/xfconf", "/xfce4", "" };
+                for (size_t i = 0; i < ELEMENTSOF(rm); i++) {
+                        snprintf(path, sizeof path, "%s%s", dir, rm[i]);
+                        unlink(path);
+                }
+                for (size_t i = 0; i < ELEMENTSOF(subs); i++) {
+                        snprintf(path, sizeof path, "%s%s", dir, subs[i]);
+                        rmdir(path);
+                }
+        }
+}
+
 /* [browser] profile_dir: absolute as is, ~ under home, relative under the state dir. */
 static void test_profile_dir(void) {
         struct bd_config c = {};
@@ -371,6 +433,7 @@ int main(void) {
         round_trip("paths with spaces", spaces);
         test_browser_entry();
         test_browser_installed_later();
+        test_entry_missing();
         test_profile_dir();
         round_trip("every reserved character, a quote, a backslash, a percent and an empty argument", reserved);
         return tap_done();
