@@ -8,6 +8,7 @@
 #include "cli-remote.h"
 #include "cli.h"
 #include "container-placement.h"
+#include "remote-status.h"
 #include "remote-container.h"
 #include "remote-run.h"
 #include "config.h"
@@ -190,37 +191,6 @@ static char *prefix_reason(char *const *prefix, const struct run_result *res, un
                              strnull(joined), res->status, last ? " (" : "", last ?: "", last ? ")" : "");
 }
 
-/* status of a profile whose owner cannot be reached: not running, with the reason. */
-void remote_status_unreachable(FILE *f, const char *profile, const struct bd_config *c, char *const *prefix,
-                               const char *reason, bool json) {
-        _cleanup_free_ char *joined = prefix ? argv_join_quoted(prefix) : NULL;
-        static const char *const null_keys[] = { "supported", "installed", "pid", "display", "socket", "geometry",
-                                                 "install_command", "browser", "blocker", "memory_available_mb",
-                                                 "memory_limit_mb", "unit", "session", "lease", "idle_seconds",
-                                                 "started_at", "warning" };
-        struct json j;
-
-        if (!json) {
-                fprintf(f, "%s: not running (%s)\n", profile, reason);
-                return;
-        }
-        json_init(&j, f);
-        json_object_begin(&j);
-        json_kv_string(&j, "profile", profile);
-        json_kv_bool(&j, "running", false);
-        json_key(&j, "missing");
-        json_array_begin(&j);
-        json_array_end(&j);
-        for (size_t i = 0; i < ELEMENTSOF(null_keys); i++)
-                json_kv_null(&j, null_keys[i]);
-        json_kv_string(&j, "placement", placement_elsewhere(c) ? "exec" : NULL);
-        json_kv_string(&j, "exec", joined);
-        placement_json(&j, c, NULL);
-        json_kv_string(&j, "reason", reason);
-        json_object_end(&j);
-        fputc('\n', f);
-}
-
 /* ssh and its kin hand the words of their command to a shell on the far
  * side: exec_shell = auto quotes for that shell when one of these runs. */
 static const char *const shell_prefixes[] = { "ssh", "autossh", "dbclient", "rsh", "remsh", "slogin" };
@@ -271,23 +241,39 @@ static int remote_argv(const char *prog, char *const *prefix, enum exec_shell_ki
         return 0;
 }
 
-/* args without the word drop (before "--"), as a new list. */
-static int args_without(char **args, const char *drop, char ***ret) {
-        _cleanup_strv_free_ char **l = NULL;
-        bool options = true;
+/*
+ * restart of a desktop whose container was made from another image than the configured one: its
+ * desktop stopped there, its record gone, the container made again (container-placement.h). Returns 0
+ * (the caller goes on with a start), or an exit code (said).
+ */
+static int switch_image(const char *prog, char *const *prefix, const struct bd_config *c, const char *profile,
+                        bool force, int dirfd) {
+        char *sargs[] = { (char *) profile, force ? (char *) "--force" : NULL, NULL };
+        _cleanup_strv_free_ char **sfull = NULL;
+        _cleanup_free_ char *why = NULL;
+        struct run_result res;
+        bool fresh;
+        int r;
 
-        for (size_t i = 0; args[i]; i++) {
-                options = options && !streq(args[i], "--");
-                if (options && streq(args[i], drop))
-                        continue;
-                if (strv_push(&l, strdup(args[i])) < 0)
-                        return -ENOMEM;
+        r = remote_argv(prog, prefix, c->exec_shell, "stop", sargs, &sfull);
+        if (r < 0)
+                return log_oom(), EXIT_FAILED;
+        /* Captured: a restart prints the start's answer, not the stop's line. */
+        r = remote_run(sfull, false, true, -1, 60, &res);
+        if (r < 0 || prefix_failed(&res) || res.status != EXIT_OK) {
+                why = r < 0 ? strdup(strerror(-r)) : strdup_printf("%s", res.err_len ? res.err : "its stop failed");
+                if (r >= 0)
+                        run_result_done(&res);
+                log_error("Cannot stop %s to make its container again from image %s: %s", profile, c->image,
+                          strnull(why));
+                return r >= 0 && res.status == EXIT_REFUSED ? EXIT_REFUSED : EXIT_FAILED;
         }
-        if (!l && !(l = calloc(1, sizeof *l)))
-                return -ENOMEM;
-        *ret = TAKE_PTR(l);
-        return 0;
+        run_result_done(&res);
+        (void) owner_remove_at(dirfd);
+        return container_ready(c, profile, false, &fresh);
 }
+
+static int far_status_write(FILE *f, const char *profile, const struct bd_config *c, const char *text, size_t n);
 
 /* What the configuration says of profile's place, for a message: "exec = ..." or "placement = host". */
 static char *setting_words(const struct bd_config *c) {
@@ -314,7 +300,7 @@ int remote_dispatch(const char *verb, char **args, struct bd_config *ret_config,
         _cleanup_free_ char *prog = NULL, *why = NULL, *out_tmp = NULL;
         _cleanup_close_ int dirfd = -EBADF, lock = -EBADF, out_fd = -EBADF;
         const char *out_path = NULL;
-        struct run_result res;
+        _cleanup_(run_result_done) struct run_result res = {};
         const struct verb *v;
         const char *profile;
         bool starting, stopping, force, json, have_rec, remove = false;
@@ -424,7 +410,7 @@ int remote_dispatch(const char *verb, char **args, struct bd_config *ret_config,
                         return r;
                 /* stop --remove: the container goes once the desktop in it has stopped; there, it is no option. */
                 remove = stopping && remote_args_have(args, "--remove");
-                r = args_without(args, "--remove", &cargs);
+                r = argv_without(args, (char *[]) { (char *) "--remove", NULL }, &cargs);
                 if (r < 0)
                         return log_oom(), EXIT_FAILED;
                 args = cargs;
@@ -461,6 +447,17 @@ int remote_dispatch(const char *verb, char **args, struct bd_config *ret_config,
                 return EXIT_FAILED;
         }
 
+        if (streq(verb, "restart") && have_rec && placement_engine(c.placement) && container_switch_pending(&c, profile)) {
+                r = switch_image(prog, prefix, &c, profile, force, dirfd);
+                if (r != 0)
+                        return r;
+                have_rec = false;
+                verb = "start";
+                r = argv_without(args, (char *[]) { (char *) "--force", (char *) "-f", NULL }, &targs);
+                if (r < 0)
+                        return log_oom(), EXIT_FAILED;
+                args = targs;
+        }
         if (streq(verb, "thumbnail")) {
                 r = split_output_option(args, &targs, &out_path);
                 if (r < 0)
@@ -519,7 +516,8 @@ int remote_dispatch(const char *verb, char **args, struct bd_config *ret_config,
                 }
         }
         /* clipboard set reads its content from stdin, within the verb's deadline. */
-        r = remote_run(full, !timeout_s || v->remote_stdin, false, out_fd, timeout_s, &res);
+        /* A start's status object is said in this side's words too (placement_kind, image): read, then written. */
+        r = remote_run(full, !timeout_s || v->remote_stdin, starting && json, out_fd, timeout_s, &res);
         if (out_path) {
                 /* The image is the caller's only once it is whole. */
                 bool whole = r >= 0 && res.status == EXIT_OK && !prefix_failed(&res);
@@ -548,6 +546,9 @@ int remote_dispatch(const char *verb, char **args, struct bd_config *ret_config,
                         if (r != 0)
                                 return r;
                 }
+                if (starting && json && res.out && (res.status != EXIT_OK ||
+                                                    far_status_write(stdout, profile, &c, res.out, strlen(res.out)) < 0))
+                        fputs(res.out, stdout);
                 *ret_far = true;
                 return res.status;
         }

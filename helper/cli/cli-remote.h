@@ -36,11 +36,3 @@ int remote_status_text(const char *profile, const struct bd_config *c, bool json
 
 /* The word want among args, before a "--". */
 bool remote_args_have(char **args, const char *want);
-
-/*
- * The status of profile placed elsewhere when its desktop cannot be asked
- * (not running there, or not reachable), with why: a line, or with json the
- * status object with every key the far side would give, null.
- */
-void remote_status_unreachable(FILE *f, const char *profile, const struct bd_config *c, char *const *prefix,
-                               const char *reason, bool json);

@@ -10,6 +10,7 @@
 #include "owner.h"
 #include "placement-kind.h"
 #include "remote-run.h"
+#include "remote-status.h"
 #include "util.h"
 
 /* Asking the engine is quick; making a container may pull its image first. */
@@ -227,6 +228,12 @@ int container_ready(const struct bd_config *c, const char *profile, bool desktop
                 *ret_fresh = true;
         }
         return 0;
+}
+
+bool container_switch_pending(const struct bd_config *c, const char *profile) {
+        _cleanup_(container_info_done) struct container_info i = {};
+
+        return look_ours(c, profile, &i) == 0 && i.exists && !streq_ptr(i.image, c->image);
 }
 
 int container_remove(const struct bd_config *c, const char *profile) {

@@ -9,8 +9,9 @@
  * placement = podman | docker: the container botdesk makes for a profile
  * (shared/placement-kind.h names it), from [placement] image, labelled with the
  * profile and the image it was made from. It is kept while the desktop
- * stops and starts again; a start of a stopped desktop remakes it when the
- * configured image changed, and `botdesk stop P --remove` removes it. The
+ * stops and starts again; a start of a stopped desktop, or a restart,
+ * remakes it when the configured image changed, and `botdesk stop P
+ * --remove` removes it. The
  * desktop inside is reached through the exec machinery, as `ENGINE exec -i
  * NAME botdesk VERB ...`.
  *
@@ -45,6 +46,10 @@ int container_look(const struct bd_config *c, const char *profile, struct contai
  */
 int container_ready(const struct bd_config *c, const char *profile, bool desktop_recorded, bool *ret_fresh);
 
+/* The container runs a desktop of another image than the configured one (status: image_switch), which a restart
+ * applies: stop, make again, start. */
+bool container_switch_pending(const struct bd_config *c, const char *profile);
+
 /* stop --remove: the container goes. Returns 0 or an exit code (said). */
 int container_remove(const struct bd_config *c, const char *profile);
 
@@ -62,7 +67,7 @@ struct json;
  * status --json's placement_kind (shared/placement-kind.h), image (the
  * configured one, for a container placement; else null) and image_switch
  * ({"running", "wanted", "restart_pending"} when the container was made from
- * another image than the configured one, which the next start after a stop
- * applies; else null). i: what container_look() found, or NULL.
+ * another image than the configured one, which a restart or the next start
+ * after a stop applies; else null). i: what container_look() found, or NULL.
  */
 void placement_json(struct json *j, const struct bd_config *c, const struct container_info *i);

@@ -86,3 +86,22 @@ char *argv_join_quoted(char *const *argv) {
         }
         return ret;
 }
+
+int argv_without(char *const *args, char *const *drop, char ***ret) {
+        _cleanup_strv_free_ char **l = NULL;
+        bool options = true;
+
+        for (size_t i = 0; args[i]; i++) {
+                bool dropped = false;
+
+                options = options && !streq(args[i], "--");
+                for (size_t k = 0; options && drop[k] && !dropped; k++)
+                        dropped = streq(args[i], drop[k]);
+                if (!dropped && strv_push(&l, strdup(args[i])) < 0)
+                        return -ENOMEM;
+        }
+        if (!l && !(l = calloc(1, sizeof *l)))
+                return -ENOMEM;
+        *ret = TAKE_PTR(l);
+        return 0;
+}

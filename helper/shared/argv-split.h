@@ -17,3 +17,6 @@ int argv_split(const char *line, char ***ret);
 /* The words quoted for a shell and separated by spaces, for messages (and
  * for prefixes such as ssh that hand their command to a remote shell). */
 char *argv_join_quoted(char *const *argv);
+
+/* A command line's words without each word of drop (NULL-terminated) before a "--", as a new list. */
+int argv_without(char *const *args, char *const *drop, char ***ret);

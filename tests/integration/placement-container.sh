@@ -7,7 +7,7 @@
 # through `podman exec`. status --json says placement_kind and image; the
 # container is kept across a stop and a start (same id); a changed image is
 # an image_switch while the desktop runs and is applied by the next start
-# after a stop; a container removed behind botdesk's back is "does not
+# after a stop, or by a restart; a container removed behind botdesk's back is "does not
 # exist" in status and made again by the next start; stop --remove removes
 # it. An image that does not exist is a clear error that leaves no
 # container; a container of that name botdesk did not make is refused (3)
@@ -110,6 +110,18 @@ ID2=$(cid "$C")
 t_isnt "$ID2" "$ID1" "...in a container made again"
 t_is "$(podman inspect --format '{{index .Config.Labels "io.botdesk.image"}}' "$C")" "$IMG2" "...from the new image"
 t_is "$(status | field image_switch)" null "...and status has no image switch any more"
+# A restart applies a pending switch: the desktop stopped there, the container made again, a start.
+sed -i "s|^image = $IMG2\$|image = $IMG|" "$BOTDESK_CONFIG"
+t_is "$(status | field image_switch.restart_pending)" true "the image changed back: a switch is pending again"
+timeout 300 "$BOTDESK" restart "$P" --json >"$BD_T/out/restart.json" 2>"$BD_T/out/restart.err"
+rc=$?
+t_is "$rc" 0 "restart applies it"
+[ "$rc" = 0 ] || t_diag "$(cat "$BD_T/out/restart.err")"
+ID3=$(cid "$C")
+t_isnt "$ID3" "$ID2" "...in a container made again"
+t_is "$(podman inspect --format '{{index .Config.Labels "io.botdesk.image"}}' "$C")" "$IMG" "...from the configured image"
+t_is "$(field running <"$BD_T/out/restart.json")/$(field placement_kind <"$BD_T/out/restart.json")/$(field image_switch <"$BD_T/out/restart.json")" \
+        "true/container:podman/null" "restart --json answers this side's status object: running, placement_kind, no switch"
 
 # ---- removed behind botdesk's back -----------------------------------------------------------------
 podman rm -f "$C" >/dev/null 2>&1

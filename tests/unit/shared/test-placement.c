@@ -68,6 +68,17 @@ static void test_argv_split(void) {
         split_fails("ssh host\\", -EINVAL, "a backslash at the end is refused");
 }
 
+static void test_without(void) {
+        char *args[] = { (char *) "work", (char *) "--force", (char *) "-q", (char *) "--", (char *) "--force", NULL };
+        char *drop[] = { (char *) "--force", (char *) "-f", NULL };
+        _cleanup_strv_free_ char **left = NULL;
+        _cleanup_free_ char *got = NULL;
+
+        TAP_EQ_INT(argv_without(args, drop, &left), 0, "argv_without makes a new list");
+        got = joined(left);
+        TAP_EQ_STR(got, "work|-q|--|--force", "...without the dropped words before \"--\", and with every word after it");
+}
+
 static void test_join_quoted(void) {
         _cleanup_strv_free_ char **back = NULL;
         _cleanup_free_ char *q = NULL, *got = NULL;
@@ -317,6 +328,7 @@ static void test_decide_container(void) {
 int main(void) {
         test_argv_split();
         test_join_quoted();
+        test_without();
         test_config();
         test_owner_codec();
         test_owner_file();
