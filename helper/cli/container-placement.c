@@ -18,6 +18,7 @@
 #define ENGINE_MAKE_TIMEOUT 600U
 
 void container_info_done(struct container_info *i) {
+        free(i->name);
         free(i->id);
         free(i->state);
         free(i->profile);
@@ -91,12 +92,13 @@ int container_look(const struct bd_config *c, const char *profile, struct contai
         r = engine_run(c, args, ENGINE_ASK_TIMEOUT, &res);
         if (r != 0)
                 return r;
+        ret->name = TAKE_PTR(name);
         if (res.status != 0) {
                 /* podman: "no such container"; docker: "No such container" (or "object"). */
                 bool missing = strcasestr(res.err, "no such");
 
                 if (!missing)
-                        log_error("Cannot ask %s about container %s: %s", placement_engine(c->placement), name,
+                        log_error("Cannot ask %s about container %s: %s", placement_engine(c->placement), ret->name,
                                   last_line(&res));
                 run_result_done(&res);
                 return missing ? 0 : EXIT_FAILED;
@@ -122,13 +124,11 @@ int container_look(const struct bd_config *c, const char *profile, struct contai
 
 /* True when botdesk made that container for profile; else says why it is left alone. */
 static bool container_is_ours(const struct container_info *i, const struct bd_config *c, const char *profile) {
-        _cleanup_free_ char *name = placement_container_name(profile);
-
         if (streq_ptr(i->profile, profile))
                 return true;
         log_error("Container %s exists, and botdesk did not make it for profile %s (its label %s is %s): it is not "
-                  "touched. Remove or rename it (%s rm %s), or set another placement.", strnull(name), profile,
-                  CONTAINER_LABEL_PROFILE, i->profile ?: "missing", placement_engine(c->placement), strnull(name));
+                  "touched. Remove or rename it (%s rm %s), or set another placement.", i->name, profile,
+                  CONTAINER_LABEL_PROFILE, i->profile ?: "missing", placement_engine(c->placement), i->name);
         return false;
 }
 
@@ -195,34 +195,31 @@ static int look_ours(const struct bd_config *c, const char *profile, struct cont
 
 int container_ready(const struct bd_config *c, const char *profile, bool desktop_recorded, bool *ret_fresh) {
         _cleanup_(container_info_done) struct container_info i = {};
-        _cleanup_free_ char *name = placement_container_name(profile);
         int r;
 
         *ret_fresh = false;
-        if (!name)
-                return log_oom(), EXIT_FAILED;
         r = look_ours(c, profile, &i);
         if (r != 0)
                 return r;
         /* The image changed: a stopped desktop's container is made again from the new one. A running
          * desktop keeps its container until it is stopped (status says image_switch). */
         if (i.exists && !streq_ptr(i.image, c->image) && !desktop_recorded) {
-                log_info("Container %s was made from image %s; [placement] image is %s: making it again.", name,
+                log_info("Container %s was made from image %s; [placement] image is %s: making it again.", i.name,
                          i.image ?: "(unknown)", c->image);
-                r = engine_simple(c, "rm", name, "remove");
+                r = engine_simple(c, "rm", i.name, "remove");
                 if (r != 0)
                         return r;
                 i.exists = false;
         }
         if (!i.exists) {
-                r = container_make(c, profile, name);
+                r = container_make(c, profile, i.name);
                 if (r != 0)
                         return r;
                 *ret_fresh = true;
                 return 0;
         }
         if (!streq(i.state, "running")) {
-                r = engine_simple(c, "start", name, "start");
+                r = engine_simple(c, "start", i.name, "start");
                 if (r != 0)
                         return r;
                 *ret_fresh = true;
@@ -238,15 +235,12 @@ bool container_switch_pending(const struct bd_config *c, const char *profile) {
 
 int container_remove(const struct bd_config *c, const char *profile) {
         _cleanup_(container_info_done) struct container_info i = {};
-        _cleanup_free_ char *name = placement_container_name(profile);
         int r;
 
-        if (!name)
-                return log_oom(), EXIT_FAILED;
         r = look_ours(c, profile, &i);
         if (r != 0 || !i.exists)
                 return r;
-        return engine_simple(c, "rm", name, "remove");
+        return engine_simple(c, "rm", i.name, "remove");
 }
 
 /*
@@ -259,14 +253,12 @@ int container_remove(const struct bd_config *c, const char *profile) {
  * the exit code.
  */
 int container_before_verb(const struct bd_config *c, const char *profile, const char *verb, char **args,
-                                 int dirfd, bool *have_rec) {
+                          int dirfd, bool *have_rec) {
         _cleanup_(container_info_done) struct container_info i = {};
-        _cleanup_free_ char *name = placement_container_name(profile), *why = NULL;
+        _cleanup_free_ char *why = NULL;
         bool fresh;
         int r;
 
-        if (!name)
-                return log_oom(), EXIT_FAILED;
         if (streq(verb, "start") || streq(verb, "restart")) {
                 r = container_ready(c, profile, *have_rec, &fresh);
                 if (r != 0)
@@ -287,8 +279,8 @@ int container_before_verb(const struct bd_config *c, const char *profile, const 
                 (void) owner_remove_at(dirfd);
                 *have_rec = false;
         }
-        why = i.exists ? strdup_printf("its container %s is %s", name, i.state)
-                       : strdup_printf("its container %s does not exist (botdesk start %s makes it)", name, profile);
+        why = i.exists ? strdup_printf("its container %s is %s", i.name, i.state)
+                       : strdup_printf("its container %s does not exist (botdesk start %s makes it)", i.name, profile);
         if (!why)
                 return log_oom(), EXIT_FAILED;
         if (streq(verb, "status")) {

@@ -25,6 +25,7 @@
 #define CONTAINER_LABEL_IMAGE "io.botdesk.image"
 
 struct container_info {
+        char *name;           /* botdesk-UID-PROFILE, whether it exists or not */
         bool exists;
         char *id;
         char *state;          /* the engine's word: running, exited, created, paused... */
