@@ -171,6 +171,24 @@ static void test_browser_entry(void) {
         }
 }
 
+/* A config home in dir: xfce4/panel and xfconf's channel dir made, the panel's channel holding panel. */
+static void config_home_with_panel(const char *dir, const char *panel) {
+        static const char *const mk[] = { "/xfce4", "/xfce4/panel", "/xfce4/xfconf", "/xfce4/xfconf/xfce-perchannel-xml" };
+        char path[512];
+        FILE *f;
+
+        for (size_t i = 0; i < ELEMENTSOF(mk); i++) {
+                snprintf(path, sizeof path, "%s%s", dir, mk[i]);
+                mkdir(path, 0700);
+        }
+        snprintf(path, sizeof path, "%s/xfce4/xfconf/xfce-perchannel-xml/xfce4-panel.xml", dir);
+        f = fopen(path, "we");
+        if (f) {
+                fputs(panel, f);
+                fclose(f);
+        }
+}
+
 /* The dock was seeded without a browser: one installed later gets its entry and its place. */
 static void test_browser_installed_later(void) {
         char tmpl[] = "/tmp/botdesk-test-launchers.XXXXXX";
@@ -184,19 +202,10 @@ static void test_browser_installed_later(void) {
                 "        <value type=\"int\" value=\"12\"/>\n"
                 "      </property>\n"
                 "</channel>\n";
-        FILE *f;
 
         if (!dir)
                 return (void) tap_ok(0, "mkdtemp: %s", strerror(errno));
-        static const char *const mk[] = { "/xfce4", "/xfce4/panel", "/xfce4/xfconf", "/xfce4/xfconf/xfce-perchannel-xml" };
-        for (size_t i = 0; i < ELEMENTSOF(mk); i++) {
-                snprintf(path, sizeof path, "%s%s", dir, mk[i]);
-                mkdir(path, 0700);
-        }
-        snprintf(path, sizeof path, "%s/xfce4/xfconf/xfce-perchannel-xml/xfce4-panel.xml", dir);
-        f = fopen(path, "we");
-        fputs(panel, f);
-        fclose(f);
+        config_home_with_panel(dir, panel);
 
         TAP_EQ_INT(launchers_refresh_browser(dir, NULL), 0, "without a browser there is nothing to refresh");
         snprintf(path, sizeof path, "%s/xfce4/panel/launcher-11", dir);
@@ -255,20 +264,13 @@ static void test_entry_missing(void) {
                 "        <value type=\"int\" value=\"13\"/>\n"
                 "      </property>\n"
                 "</channel>\n";
-        static const char *const mk[] = { "/bin", "/xfce4", "/xfce4/xfconf", "/xfce4/xfconf/xfce-perchannel-xml" };
-        FILE *f;
         int fd;
 
         if (!dir)
                 return (void) tap_ok(0, "mkdtemp: %s", strerror(errno));
-        for (size_t i = 0; i < ELEMENTSOF(mk); i++) {
-                snprintf(path, sizeof path, "%s%s", dir, mk[i]);
-                mkdir(path, 0700);
-        }
-        snprintf(path, sizeof path, "%s/xfce4/xfconf/xfce-perchannel-xml/xfce4-panel.xml", dir);
-        f = fopen(path, "we");
-        fputs(panel, f);
-        fclose(f);
+        config_home_with_panel(dir, panel);
+        snprintf(path, sizeof path, "%s/bin", dir);
+        mkdir(path, 0700);
         /* thunar "installed"; mousepad not. */
         snprintf(path, sizeof path, "%s/bin/thunar", dir);
         fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0755);
