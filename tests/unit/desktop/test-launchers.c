@@ -171,6 +171,22 @@ static void test_browser_entry(void) {
         }
 }
 
+#define STRV(...) ((const char *const[]) { __VA_ARGS__, NULL })
+
+/* What a test made below its mkdtemp dir, removed by name: the files, then the dirs (innermost first). */
+static void remove_below(const char *dir, const char *const *files, const char *const *dirs) {
+        char path[512];
+
+        for (size_t i = 0; files[i]; i++) {
+                snprintf(path, sizeof path, "%s%s", dir, files[i]);
+                unlink(path);
+        }
+        for (size_t i = 0; dirs[i]; i++) {
+                snprintf(path, sizeof path, "%s%s", dir, dirs[i]);
+                rmdir(path);
+        }
+}
+
 /* A config home in dir: xfce4/panel and xfconf's channel dir made, the panel's channel holding panel. */
 static void config_home_with_panel(const char *dir, const char *panel) {
         static const char *const mk[] = { "/xfce4", "/xfce4/panel", "/xfce4/xfconf", "/xfce4/xfconf/xfce-perchannel-xml" };
@@ -236,20 +252,10 @@ static void test_browser_installed_later(void) {
         TAP_EQ_INT((long long) count(text, "value=\"11\""), 1, "a second start does not add it twice");
         free(text);
 
-        {
-                static const char *const rm[] = { "/xfce4/panel/launcher-11/botdesk-browser.desktop",
-                                                  "/xfce4/xfconf/xfce-perchannel-xml/xfce4-panel.xml" };
-                static const char *const subs[] = { "/xfce4/panel/launcher-11", "/xfce4/xfconf/xfce-perchannel-xml",
-                                                    "/xfce4/xfconf", "/xfce4/panel", "/xfce4", "" };
-                for (size_t i = 0; i < ELEMENTSOF(rm); i++) {
-                        snprintf(path, sizeof path, "%s%s", dir, rm[i]);
-                        unlink(path);
-                }
-                for (size_t i = 0; i < ELEMENTSOF(subs); i++) {
-                        snprintf(path, sizeof path, "%s%s", dir, subs[i]);
-                        rmdir(path);
-                }
-        }
+        remove_below(dir, STRV("/xfce4/panel/launcher-11/botdesk-browser.desktop",
+                               "/xfce4/xfconf/xfce-perchannel-xml/xfce4-panel.xml"),
+                     STRV("/xfce4/panel/launcher-11", "/xfce4/xfconf/xfce-perchannel-xml", "/xfce4/xfconf",
+                          "/xfce4/panel", "/xfce4", ""));
 }
 
 /* A program that is installed, but whose desktop file is missing from the data dir (a build tree run
@@ -292,19 +298,8 @@ static void test_entry_missing(void) {
         if (old_path)
                 setenv("PATH", old_path, 1);
         free(old_path);
-        {
-                static const char *const rm[] = { "/bin/thunar", "/xfce4/xfconf/xfce-perchannel-xml/xfce4-panel.xml" };
-                static const char *const subs[] = { "/bin", "/xfce4/panel", "/xfce4/xfconf/xfce-perchannel-xml",
-                                                    "/xfce4/xfconf", "/xfce4", "" };
-                for (size_t i = 0; i < ELEMENTSOF(rm); i++) {
-                        snprintf(path, sizeof path, "%s%s", dir, rm[i]);
-                        unlink(path);
-                }
-                for (size_t i = 0; i < ELEMENTSOF(subs); i++) {
-                        snprintf(path, sizeof path, "%s%s", dir, subs[i]);
-                        rmdir(path);
-                }
-        }
+        remove_below(dir, STRV("/bin/thunar", "/xfce4/xfconf/xfce-perchannel-xml/xfce4-panel.xml"),
+                     STRV("/bin", "/xfce4/panel", "/xfce4/xfconf/xfce-perchannel-xml", "/xfce4/xfconf", "/xfce4", ""));
 }
 
 /* [browser] profile_dir: absolute as is, ~ under home, relative under the state dir. */
