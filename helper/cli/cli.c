@@ -56,6 +56,15 @@ const char *cli_action_veto(const struct lease *l, unsigned long long pin) {
         return NULL;
 }
 
+/* Said when veto refuses an action: what changed, and what to do. */
+static void say_veto(const char *veto, const struct lease *l, unsigned long long pin, const char *what) {
+        if (streq(veto, "epoch_moved"))
+                log_error("Control of this screen changed since the lease epoch %llu this action was approved at (now "
+                          "%llu); %s is refused. Approve it again at the current epoch.", pin, l->epoch, what);
+        else
+                say_refused(l, what);
+}
+
 const char *cli_action_admit_pinned(int runtime_fd, const char *what, unsigned long long pin, struct lease *ret) {
         const char *veto;
 
@@ -66,11 +75,7 @@ const char *cli_action_admit_pinned(int runtime_fd, const char *what, unsigned l
                 cli_journal_frame_barrier(runtime_fd);
                 return NULL;
         }
-        if (streq(veto, "epoch_moved"))
-                log_error("Control of this screen changed since the lease epoch %llu this action was approved at (now "
-                          "%llu); %s is refused. Approve it again at the current epoch.", pin, ret->epoch, what);
-        else
-                say_refused(ret, what);
+        say_veto(veto, ret, pin, what);
         return veto;
 }
 
@@ -94,6 +99,17 @@ int cli_action_admit(int runtime_fd, const char *profile, const char *what, bool
                 return EXIT_OK;
         if (json)
                 print_suppressed(veto, what, profile, ret->epoch);
+        return EXIT_REFUSED;
+}
+
+int cli_action_admit_lease(const struct lease *l, const char *profile, const char *what, bool json) {
+        const char *veto = cli_action_veto(l, epoch_pin);
+
+        if (!veto)
+                return EXIT_OK;
+        say_veto(veto, l, epoch_pin, what);
+        if (json)
+                print_suppressed(veto, what, profile, l->epoch);
         return EXIT_REFUSED;
 }
 

@@ -77,6 +77,8 @@ const char *cli_action_admit_pinned(int runtime_fd, const char *what, unsigned l
  * else).
  */
 int cli_action_admit(int runtime_fd, const char *profile, const char *what, bool json, struct lease *ret);
+/* The same, judged on a lease read elsewhere (a placed desktop's, as its status said it). */
+int cli_action_admit_lease(const struct lease *l, const char *profile, const char *what, bool json);
 
 /*
  * The same gate once the action is done: EXIT_OK when the lease is still

@@ -148,6 +148,10 @@ static const struct verb verbs[] = {
           "                                the lease\n",
           .options = OPT(OPT_VIEWER) | OPT(OPT_HELP), .words = "PROFILE", .placed = true, .serves_remote = true,
           .remote_timeout = REMOTE_TIMEOUT_NONE, .run = verb_rfb },
+        { "cdp", "  cdp PROFILE                   the desktop browser's DevTools (NUL-framed CDP)\n"
+          "                                on stdin/stdout\n",
+          .options = OPT(OPT_HELP), .words = "PROFILE", .placed = true, .remote_timeout = REMOTE_TIMEOUT_NONE,
+          .run = verb_cdp },
         { "web",
           "  web [--listen SPEC]           noVNC and RFB over WebSocket for a browser\n"
           "                                (web ticket PROFILE --viewer ID: a viewer's URL)\n",
@@ -183,7 +187,8 @@ static const struct verb verbs[] = {
                    "client that asks it /json/version (connectOverCDP too, Puppeteer's\n"
                    "browserURL). The ticket opens one connection within S seconds (60). Refused\n"
                    "(3) while a human holds control; 4 when the desktop is not running; 1\n"
-                   "without a browser.\n",
+                   "without a browser. A placed desktop's browser is reached through botdesk cdp\n"
+                   "there: whether it has one is said when the URL is used (close 1013).\n",
           .options = OPT(OPT_TTL) | OPT(OPT_JSON) | OPT(OPT_HELP), .words = "PROFILE endpoint|http-endpoint",
           .action = true,
           .run = verb_browser },

@@ -196,6 +196,13 @@ int verb_network(const struct cli_args *a);
  */
 int verb_web(const struct cli_args *a);
 
+/*
+ * botdesk cdp PROFILE: the desktop browser's DevTools socket on stdin and
+ * stdout, bytes unchanged (verb-cdp.c). 0 when either side ends, 4 when the
+ * desktop is not running, 1 when it has no browser serving DevTools.
+ */
+int verb_cdp(const struct cli_args *a);
+
 /* botdesk browser PROFILE endpoint [--ttl S] [--json]: a DevTools URL of the desktop's browser (verb-browser.c). */
 int verb_browser(const struct cli_args *a);
 

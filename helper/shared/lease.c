@@ -9,6 +9,7 @@
 #include <nettle/sha2.h>
 
 #include "envfile.h"
+#include "json.h"
 #include "lease.h"
 #include "util.h"
 
@@ -428,4 +429,23 @@ void lease_json(struct json *j, const struct lease *l) {
         } else
                 json_null(j);
         json_object_end(j);
+}
+
+int lease_from_json(const struct json_value *o, struct lease *ret, char ret_hash[]) {
+        const char *holder = json_member_string(o, "holder"), *reason = json_member_string(o, "reason"),
+                   *since = json_member_string(o, "since"), *vh = json_member_string(o, "viewer_hash") ?: "";
+        long long epoch;
+
+        if (!holder || !json_member_int(o, "epoch", 0, LLONG_MAX, &epoch) ||
+            (!streq(holder, "agent") && !streq(holder, "human")) || strlen(vh) > LEASE_HASH_LEN)
+                return -EBADMSG;
+        *ret = (struct lease) {
+                .holder = streq(holder, "human") ? LEASE_HUMAN : LEASE_AGENT,
+                .epoch = (unsigned long long) epoch,
+        };
+        (void) strscpy(ret->reason, sizeof ret->reason, reason ?: "");
+        (void) strscpy(ret->since, sizeof ret->since, since ?: "");
+        if (ret_hash)
+                (void) strscpy(ret_hash, LEASE_HASH_LEN + 1, ret->holder == LEASE_HUMAN ? vh : "");
+        return 0;
 }

@@ -163,3 +163,9 @@ void lease_sha256(const void *data, size_t size, unsigned char ret[static 32]);
 /* The lease as one JSON object: holder, viewer_hash, since, epoch, reason,
  * pending ({viewer_hash, reason} or null); never a raw id. */
 void lease_json(struct json *j, const struct lease *l);
+
+struct json_value;
+/* Such an object, parsed (json_parse()), back into *ret: holder, since,
+ * epoch and reason (the viewer is not in it), and the holder's viewer hash
+ * into ret_hash unless NULL ("" for the agent). 0, or -EBADMSG. */
+int lease_from_json(const struct json_value *o, struct lease *ret, char ret_hash[]);

@@ -17,6 +17,11 @@
  * reader only stops the socket from being read. What the browser's side
  * decides stays there: the lease's fence (a human's control answers every
  * command with human_has_control) and the number of clients.
+ *
+ * A desktop placed elsewhere (placement = exec, or a container botdesk
+ * made) has its socket there: `botdesk cdp P` (verb-cdp.c), run through the
+ * prefix as a child of the CLI (web-placed.c), carries the same bytes on a
+ * socketpair, and its exit status says why the browser's side ended.
  */
 #include <fcntl.h>
 #include <sys/param.h>
@@ -52,6 +57,8 @@ struct web_devtools {
         uint8_t from[FROM_SIZE];        /* the browser's bytes not yet framed */
         struct web_out down;            /* to the client */
 
+        struct web_job *job;            /* placed: `botdesk cdp P` on the other end of cdp */
+
         struct web_devtools *prev, *next;
 };
 
@@ -66,6 +73,7 @@ static void devtools_free(struct web_devtools *d) {
                 s->devtools = d->next;
         if (d->next)
                 d->next->prev = d->prev;
+        web_job_cancel(d->job);
         sd_event_source_disable_unref(d->io);
         sd_event_source_disable_unref(d->cdp_io);
         sd_event_source_disable_unref(d->timer);
@@ -241,9 +249,12 @@ static void read_cdp(struct web_devtools *d) {
                 return;
         if (n <= 0) {
                 /* The browser exited, or its launcher refused or dropped this client (after saying why
-                 * in a message, framed first). */
+                 * in a message, framed first). Placed: why is the exit status of botdesk cdp, soon. */
                 frame_from(d);
-                devtools_close(d, WS_CLOSE_NORMAL, "the browser closed the connection");
+                if (d->job)
+                        cdp_gone(d);
+                else
+                        devtools_close(d, WS_CLOSE_NORMAL, "the browser closed the connection");
                 return;
         }
         d->from_end += (size_t) n;
@@ -313,8 +324,51 @@ static int on_timer(sd_event_source *src, uint64_t usec, void *userdata) {
         return 0;
 }
 
+/* ---- a placed desktop's browser ------------------------------------------------------------ */
+
+/* botdesk cdp ended there: the browser's side is over, and its exit status says how. */
+static void on_cdp_job_done(int status, const char *out, const char *err, void *userdata) {
+        struct web_devtools *d = userdata;
+
+        d->job = NULL;
+        if (status == 0)
+                devtools_close(d, WS_CLOSE_NORMAL, "the browser closed the connection");
+        else if (status == 4)           /* the CLI's EXIT_NOT_RUNNING */
+                devtools_close(d, WS_CLOSE_DESKTOP_STOPPED, "desktop stopped");
+        else if (status == 3)           /* EXIT_REFUSED: the placement refuses it */
+                devtools_close(d, WS_CLOSE_POLICY, "refused there");
+        else {
+                log_warning("The DevTools of %s through its exec prefix ended (exit %d): %s", d->profile, status,
+                            err[0] ? err : "no message");
+                devtools_close(d, WS_CLOSE_TRY_AGAIN_LATER, "no browser");
+        }
+        devtools_update(d);
+}
+
+/* `botdesk cdp P` through the prefix, its stdio one end of a socketpair; the other end in *ret_cdp. */
+static int cli_cdp_start(struct web_devtools *d, int *ret_cdp) {
+        char *args[] = { (char *) "cdp", d->profile, NULL };
+        int sv[2], r;
+
+        if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+                return negative_errno();
+        r = web_job_start(d->server, args, sv[1], on_cdp_job_done, d, &d->job);
+        safe_close(sv[1]);
+        if (r >= 0 && fcntl(sv[0], F_SETFL, O_NONBLOCK) < 0)
+                r = negative_errno();
+        if (r < 0) {
+                web_job_cancel(d->job);
+                d->job = NULL;
+                safe_close(sv[0]);
+                return r;
+        }
+        *ret_cdp = sv[0];
+        return 0;
+}
+
 /* ---- the upgrade ---------------------------------------------------------------------------- */
 
+/* cdp < 0: the profile is placed, and its browser is reached through botdesk cdp. */
 static int devtools_new(struct web_server *s, const char *profile, int fd, int cdp, const char *head, size_t n_head,
                         const void *early, size_t n_early) {
         struct web_devtools *d;
@@ -334,18 +388,23 @@ static int devtools_new(struct web_server *s, const char *profile, int fd, int c
         web_out_append(&d->down, head, n_head);
         memcpy(d->in, early, n_early);
         d->in_end = n_early;
-        r = sd_event_add_io(s->event, &d->io, fd, EPOLLIN | EPOLLOUT, on_client, d);
+        r = cdp >= 0 ? 0 : cli_cdp_start(d, &d->cdp);
         if (r >= 0)
-                r = sd_event_add_io(s->event, &d->cdp_io, cdp, EPOLLIN, on_cdp, d);
+                r = sd_event_add_io(s->event, &d->io, fd, EPOLLIN | EPOLLOUT, on_client, d);
+        if (r >= 0)
+                r = sd_event_add_io(s->event, &d->cdp_io, d->cdp, EPOLLIN, on_cdp, d);
         if (r >= 0)
                 r = sd_event_add_time_relative(s->event, &d->timer, CLOCK_MONOTONIC, WEB_CLOSE_TIMEOUT_USEC, 0, on_timer,
                                                d);
         if (r >= 0)
                 r = sd_event_source_set_enabled(d->timer, SD_EVENT_OFF);
         if (r < 0) {
+                web_job_cancel(d->job);
                 sd_event_source_disable_unref(d->io);
                 sd_event_source_disable_unref(d->cdp_io);
                 sd_event_source_disable_unref(d->timer);
+                if (cdp < 0)
+                        safe_close(d->cdp);     /* ours; a given one stays the caller's on failure */
                 free(d);
                 return r;
         }
@@ -371,11 +430,12 @@ int web_devtools_browser(struct web_conn *c, const char *profile, int *ret_cdp) 
                 return r < 0 ? r : -ENOENT;
         }
         if (p->placed) {
+                /* Its browser is there: botdesk cdp finds it, or says why not, once the client is upgraded
+                 * (asking first would cost a trip through the prefix for every request). */
                 web_profile_put(p);
-                web_refuse(c, 501, WS_CLOSE_POLICY, "placed desktop",
-                           "botdesk web: %s is placed through an exec prefix; its browser's DevTools are not served "
-                           "here yet.\n", profile);
-                return -EOPNOTSUPP;
+                if (ret_cdp)
+                        *ret_cdp = -EBADF;
+                return 0;
         }
         if (helper_record_read_at(p->dirfd, &rec) < 0 || helper_alive(p->dirfd, &rec) <= 0) {
                 web_profile_put(p);

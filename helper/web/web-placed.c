@@ -326,10 +326,9 @@ int web_placed_lease_parse(const char *out, const struct web_profile *p, const c
                            char ret_hash[]) {
         struct json_value *v = NULL;
         const struct json_value *o;
-        const char *holder, *vh, *reason;
-        long long epoch;
+        char vh[LEASE_HASH_LEN + 1];
         size_t n = strlen(out);
-        int r = 0;
+        int r;
 
         while (n > 0 && out[n - 1] == '\n')
                 n--;
@@ -339,22 +338,8 @@ int web_placed_lease_parse(const char *out, const struct web_profile *p, const c
         o = json_get(v, "lease");
         if (!o || o->type != JSON_OBJECT)
                 o = v;
-        holder = json_member_string(o, "holder");
-        reason = json_member_string(o, "reason");
-        vh = json_member_string(o, "viewer_hash") ?: "";
-        if (!holder || !json_member_int(o, "epoch", 0, LLONG_MAX, &epoch) ||
-            (!streq(holder, "agent") && !streq(holder, "human")) || strlen(vh) > LEASE_HASH_LEN) {
-                r = -EBADMSG;
-                goto out;
-        }
-        *ret = (struct lease) {
-                .holder = streq(holder, "human") ? LEASE_HUMAN : LEASE_AGENT,
-                .epoch = (unsigned long long) epoch,
-        };
-        (void) strscpy(ret->reason, sizeof ret->reason, reason ?: "");
-        if (ret_hash)
-                (void) strscpy(ret_hash, LEASE_HASH_LEN + 1, ret->holder == LEASE_HUMAN ? vh : "");
-        if (ret->holder == LEASE_AGENT)
+        r = lease_from_json(o, ret, vh);
+        if (r < 0 || ret->holder == LEASE_AGENT)
                 goto out;
         if (!viewer || !viewer_has_hash(viewer, vh))
                 for (struct web_stream *st = p ? p->streams : NULL; st; st = web_stream_next(st))
@@ -364,6 +349,8 @@ int web_placed_lease_parse(const char *out, const struct web_profile *p, const c
                         }
         web_placed_lease_for(ret, vh, viewer, ret);
 out:
+        if (r >= 0 && ret_hash)
+                (void) strscpy(ret_hash, LEASE_HASH_LEN + 1, vh);
         json_value_free(v);
         return r;
 }

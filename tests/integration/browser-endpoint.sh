@@ -10,8 +10,8 @@
 # fragments both ways; a NUL inside a message (which would split it on the
 # socket) is closed 1007, a binary frame 1003. No browser: exit 1; a human
 # in control: exit 3, and a URL minted before the take reaches only the
-# browser's fence; a stopped desktop: exit 4; a placed or remote
-# profile: exit 3. A gateway's pinned AGENT_BROWSER_PROFILE is the
+# browser's fence; a stopped desktop: exit 4; a remote VNC profile: exit
+# 3 (a placed desktop's browser: web-placed.sh). A gateway's pinned AGENT_BROWSER_PROFILE is the
 # desktop browser's profile dir. Band 440-444 (user run 540-544).
 . "$(dirname "$0")/lib.sh"
 bd_init brend 440
@@ -30,75 +30,8 @@ json_get() { "$PY" -c 'import json,sys; d=json.loads(sys.stdin.readline()); prin
 endpoint() { timeout 20 "$BOTDESK" browser "$P" endpoint "$@" 2>>"$O/endpoint.err"; }
 playwright() { timeout 90 node "$BD_SOURCE_DIR/tests/integration/browser-endpoint-client.cjs" "$SDK_DIR" "$@" 2>>"$O/client.err"; }
 
-# raw URL ACTION: a WebSocket client of our own on URL's path (web_client.py's framing), one line of what it saw.
-cat >"$BD_T/raw.py" <<'PYEOF'
-import json, os, struct, sys
-sys.path.insert(0, sys.argv[1])
-import web_client as w
-
-addr, path, action = sys.argv[2], sys.argv[3], sys.argv[4]
-
-def frame(op, payload, fin=True):
-    k = os.urandom(4)
-    n = len(payload)
-    h = bytes([(0x80 if fin else 0) | op])
-    h += bytes([0x80 | n]) if n < 126 else bytes([0x80 | 126]) + struct.pack(">H", n)
-    return h + k + bytes(b ^ k[i % 4] for i, b in enumerate(payload))
-
-def message(s):
-    """A whole text message, its fragments joined; or ('close', code)."""
-    data, first = b"", True
-    while True:
-        op, p = w.recv_frame(s)
-        if op == 8:
-            return ("close", w.close_of(p))
-        if op in (9, 10):
-            continue
-        if first and op != 1 or not first and op != 0:
-            return ("bad-op", op)
-        first = False
-        data += p
-        if w.last_fin:
-            return ("text", data)
-
-# recv_frame does not say FIN: read it ourselves.
-def recv_frame(s):
-    h = w.recv_exact(s, 2)
-    w.last_fin = bool(h[0] & 0x80)
-    op, n = h[0] & 15, h[1] & 127
-    if n == 126:
-        n = struct.unpack(">H", w.recv_exact(s, 2))[0]
-    elif n == 127:
-        n = struct.unpack(">Q", w.recv_exact(s, 8))[0]
-    return op, w.recv_exact(s, n)
-w.recv_frame = recv_frame
-
-s, status = w.upgrade(addr, path)
-if status != "101":
-    print("status", status)
-    sys.exit(0)
-if action == "version":
-    # One command in two fragments: it reaches the browser whole.
-    s.sendall(frame(1, b'{"id": 7, "meth', fin=False) + frame(0, b'od": "Browser.getVersion"}'))
-    while True:
-        kind, m = message(s)
-        if kind != "text":
-            print(kind, m)
-            break
-        d = json.loads(m)
-        if d.get("id") == 7:
-            print("answer", d["result"]["product"].split("/")[0] if "result" in d else d.get("error"))
-            break
-elif action == "nul":
-    s.sendall(frame(1, b'{"id": 1, "method": "Browser.getVersion"}\x00{"id": 2, "method": "Browser.close"}'))
-    print(*message(s))
-elif action == "binary":
-    s.sendall(frame(2, b'{"id": 1, "method": "Browser.getVersion"}'))
-    print(*message(s))
-elif action == "first":
-    print(*message(s))
-PYEOF
-raw() { local u=$1; shift; timeout 30 "$PY" "$BD_T/raw.py" "$BD_LIB_DIR" "$ADDR" "/${u#ws://*/}" "$@" 2>&1; }
+# raw URL ACTION: a WebSocket client of our own on URL's path, one line of what it saw (devtools_raw.py).
+raw() { local u=$1; shift; timeout 30 "$PY" "$BD_LIB_DIR/devtools_raw.py" "$ADDR" "/${u#ws://*/}" "$@" 2>&1; }
 
 # The gateway's pinned browser identity: the desktop's browser uses the same profile dir.
 PINNED=$BD_T/pinned-profile
@@ -201,12 +134,9 @@ t_is "$?" 0 "botdesk web exits 0"
 t_ok "the desktop stops" bd_stop "$P"
 endpoint >/dev/null
 t_is "$?" 4 "a stopped desktop's browser endpoint exits 4"
-# Desktops elsewhere: not served through botdesk web yet, and said so.
-printf '[profile.%s]\nplacement = exec\nexec = true\n[profile.%s]\nremote = 192.0.2.1:5900\n' \
-        "$(bd_profile placed)" "$(bd_profile vnc)" >>"$BOTDESK_CONFIG"
-for q in placed vnc; do
-        timeout 20 "$BOTDESK" browser "$(bd_profile $q)" endpoint >/dev/null 2>"$O/elsewhere.err"
-        t_is "$?" 3 "browser endpoint of a $q profile is refused (3)"
-        t_match "$(cat "$O/elsewhere.err")" "not served through botdesk web yet" "... saying so"
-done
+# A VNC server botdesk did not start has no browser of botdesk's (a placed desktop's: web-placed.sh).
+printf '[profile.%s]\nremote = 192.0.2.1:5900\n' "$(bd_profile vnc)" >>"$BOTDESK_CONFIG"
+timeout 20 "$BOTDESK" browser "$(bd_profile vnc)" endpoint >/dev/null 2>"$O/elsewhere.err"
+t_is "$?" 3 "browser endpoint of a remote VNC profile is refused (3)"
+t_match "$(cat "$O/elsewhere.err")" "has no browser of botdesk's" "... saying so"
 t_done

@@ -9,13 +9,19 @@
 # control-taken, as a take on the far side itself does; leaving the page
 # under release_on_close hands control back there; a prefix whose target is
 # gone answers with the prefix's own error, and starts nothing on this host;
-# and no child of botdesk web outlives it.
+# the desktop's browser is reached by Playwright through botdesk web and
+# `botdesk cdp` there; and no child of botdesk web outlives it.
 # Band 460-464, main variant only (the far side's desktop).
 . "$(dirname "$0")/lib.sh"
 bd_init wpl 460 once
 bd_need_xserver
 bd_need xsetroot
 [ -n "$PY" ] || t_skip_all "python3 not installed"
+bd_need node
+SDK_DIR=${BOTDESK_MCP_SDK_DIR:-/usr/local/lib/botdesk-tests}
+[ -f "$SDK_DIR/node_modules/playwright-core/package.json" ] ||
+        t_skip_all "playwright-core not installed in $SDK_DIR (scripts/install-deps.sh --tests)"
+bd_need_browser
 
 CLIENT=$BD_LIB_DIR/web_client.py
 O=$BD_T/out
@@ -27,6 +33,7 @@ cat >"$BD_T/wrap" <<EOF
 #!/bin/sh
 export XDG_RUNTIME_DIR=$F/run XDG_STATE_HOME=$F/state XDG_CONFIG_HOME=$F/config BOTDESK_CONFIG=$F/botdesk.ini
 export BOTDESK_PLACEMENT=standalone PATH=$(dirname "$BOTDESK"):\$PATH
+echo "\$*" >>"$BD_T/prefix.log"
 # While $BD_T/count exists, each \`lease P show\` through here is counted, and slow (the burst below overlaps).
 case "\$*" in *" lease "*" show --json") [ -e "$BD_T/count" ] && { echo lease >>"$BD_T/count"; sleep 2; } ;; esac
 exec "\$@"
@@ -62,6 +69,7 @@ print(d["holder"], d.get("viewer_hash") or "-")'
 }
 far_agent() { [ "$(far_lease)" = "agent -" ]; }
 no_watch() { [ -z "$(cmdline_pids "watch $P --json")" ]; }
+no_cdp() { [ -z "$(cmdline_pids "cdp $P")" ]; }
 no_rfb_of() { [ -z "$(cmdline_pids "rfb $P --viewer $1")" ]; }
 hash_of() { printf '%s' "$1" | sha256sum | cut -c1-12; }
 # The JSON body of a response, one field: "holder you".
@@ -245,6 +253,72 @@ if [ -x /usr/lib/chromium/chromium ] || command -v chromium >/dev/null 2>&1 &&
 else
         t_skip "a real browser shows the placed desktop" "chromium, novnc or xdotool not installed"
 fi
+
+# ---- the browser's DevTools, through the prefix -----------------------------------------------------
+
+# botdesk browser P endpoint for a placed desktop: the far side's status
+# decides (running, the lease), the URL is this host's botdesk web, and its
+# relay reaches the far browser's 0600 socket through `botdesk cdp P` run
+# through the prefix. Playwright's own client attaches as to a host's.
+web_start dev "$BOTDESK" web --listen 127.0.0.1:0
+t_is "$?" 0 "a botdesk web on a loopback port serves the DevTools of placed desktops"
+DEV=$WEB_PID
+ADDR=$(sed -n 's|^Listening on http://\(127\.0\.0\.1:[0-9]*\)/.*|\1|p' "$O/dev.out")
+endpoint() { timeout 30 "$BOTDESK" browser "${2:-$P}" "${1:-endpoint}" 2>>"$O/endpoint.err"; }
+raw() { local u=$1; shift; timeout 30 "$PY" "$BD_LIB_DIR/devtools_raw.py" "$ADDR" "/${u#ws://*/}" "$@" 2>&1; }
+playwright() { timeout 90 node "$BD_LIB_DIR/browser-endpoint-client.cjs" "$SDK_DIR" "$@" 2>>"$O/client.err"; }
+json_get() { "$PY" -c 'import json,sys; d=json.loads(sys.stdin.readline()); print(eval(sys.argv[1], {}, {"d": d}))' "$1"; }
+
+URL=$(endpoint)
+t_is "$?" 0 "browser endpoint of a placed desktop without a browser mints a URL (the far side says what it lacks)"
+t_is "$(raw "$URL" first)" "close 1013 no browser" "... which closes 1013 (no browser), as botdesk cdp there said"
+t_match "$(cat "$O/dev.err")" "DevTools of $P through its exec prefix ended \\(exit 1\\).*has no browser with DevTools" \
+        "... and botdesk web's log has the far side's reason"
+
+FRT=$(far_rt "$P")
+timeout 200 "$BOTDESK" exec "$P" -- "$LAUNCHER" --cdp-socket="$FRT/cdp.sock" -- "$CHROMIUM" "${HEADLESS[@]}" \
+        --user-data-dir="$BD_T/chromium" about:blank >"$O/chromium.out" 2>"$O/chromium.err" &
+CH=$!
+bd_own_pid "$CH"
+wait_for 30 test -S "$FRT/cdp.sock" ||
+        t_fail "the far side's browser serves DevTools within 30 s" "$(tail -5 "$O/chromium.err")"
+URL=$(endpoint)
+t_match "$URL" "^ws://$ADDR/$P/devtools/browser\\?ticket=[0-9a-f]{64}$" \
+        "browser endpoint of a placed desktop prints this host's ws://ADDR/PROFILE/devtools/browser?ticket=T"
+TITLE="botdesk placed devtools $$"
+playwright open "$URL" "$TITLE" >"$O/open.json"
+t_is "$?" 0 "Playwright's connectOverCDP attaches to the far browser through it and opens a page" ||
+        t_diag "$(cat "$O/open.json"; tail -5 "$O/client.err"; tail -5 "$O/dev.err")"
+t_is "$(grep '"page"' "$O/open.json" | json_get '(d["title"], d["sum"])')" "('$TITLE', 42)" \
+        "... and reads back the title of the page it opened and a value computed in it"
+t_ok "... through botdesk cdp run through the prefix" grep -q "cdp $P" "$BD_T/prefix.log"
+t_is "$(raw "$URL" first)" "close 4401 unknown or already used" "the URL's ticket is spent: a second use is closed 4401"
+playwright open "$(endpoint http-endpoint)" "$TITLE over http" >"$O/open-http.json"
+t_is "$(grep '"page"' "$O/open-http.json" | json_get 'd["title"]')" "$TITLE over http" \
+        "an http:// endpoint of the placed desktop is discovered (/json/version) and attached alike"
+playwright pair "$(endpoint)" "$(endpoint)" "$TITLE" >"$O/pair.json"
+t_is "$(grep '"pair"' "$O/pair.json" | json_get '(d["titles"], d["sums"])')" "(['$TITLE 0', '$TITLE 1'], [42, 49])" \
+        "two Playwright clients attach to the far browser at the same time, each with its own page" ||
+        t_diag "$(cat "$O/pair.json"; tail -5 "$O/client.err")"
+
+BEFORE=$(endpoint)
+"$BOTDESK" lease "$P" take --viewer vera >/dev/null
+endpoint >/dev/null
+t_is "$?" 3 "while a human holds control on the far side, browser endpoint is refused (exit 3)"
+t_match "$(tail -n1 "$O/endpoint.err")" "A human has control of this screen" "... saying so"
+t_match "$(raw "$BEFORE" first)" "human_has_control" "a URL minted before the take reaches only the far browser's fence"
+"$BOTDESK" lease "$P" release --viewer vera >/dev/null
+endpoint endpoint "$G" >/dev/null
+t_is "$?" 4 "browser endpoint of a placed profile whose container is gone exits 4 (not running)"
+t_match "$(tail -n1 "$O/endpoint.err")" "not running.*no container with name" "... with the prefix's error"
+
+kill -TERM "$DEV"
+wait "$DEV"
+t_is "$?" 0 "that botdesk web exits 0, its DevTools relays with it"
+t_ok "no botdesk cdp is left (here or on the far side)" wait_for 10 no_cdp
+kill -TERM "$CH" 2>/dev/null
+t_ok "the far browser's launcher ends on SIGTERM (waited 10 s)" wait_for 10 sh -c "! kill -0 $CH 2>/dev/null"
+wait "$CH" 2>/dev/null
 
 # ---- no child outlives the server --------------------------------------------------------------------
 

@@ -62,9 +62,9 @@ for f in "$src"/helper/cli/verb-*.c; do
 done
 check "every helper/cli/verb-NAME.c is a verb of the table" "${problems[@]}"
 
-# What cli-remote.c decided by its own lists before the table: the verbs
+# What cli-remote.c decided by its own lists before the table (and cdp since): the verbs
 # placed through an exec prefix, and how long each may take there.
-want_placed="start stop restart status env exec thumbnail rfb lease input windows cursor watch settle mcp act clipboard a11y"
+want_placed="start stop restart status env exec thumbnail rfb cdp lease input windows cursor watch settle mcp act clipboard a11y"
 problems=()
 for v in "${verbs[@]}"; do
         case " $want_placed " in
@@ -74,7 +74,7 @@ for v in "${verbs[@]}"; do
 done
 check "the placed verbs are cli-remote.c's: $want_placed" "${problems[@]}"
 
-declare -A want_timeout=([rfb]=none [exec]=none [watch]=none [mcp]=none [act]=none [lease]=lease [start]=start
+declare -A want_timeout=([rfb]=none [cdp]=none [exec]=none [watch]=none [mcp]=none [act]=none [lease]=lease [start]=start
                          [restart]=restart [stop]=stop)
 problems=()
 for v in "${verbs[@]}"; do

@@ -1,0 +1,75 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""A DevTools client of our own, on web_client.py's framing, for the relay's edges.
+
+  devtools_raw.py ADDR PATH ACTION -> one line of what it saw
+    version  Browser.getVersion sent in two fragments: "answer PRODUCT"
+    nul      a NUL inside a message: how the server closed
+    binary   a binary message: how the server closed
+    first    the first message or close: "text ..." or "close CODE REASON"
+  ADDR is HOST:PORT or unix:PATH; a refused upgrade prints "status CODE".
+"""
+import json, os, struct, sys
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import web_client as w
+
+addr, path, action = sys.argv[1], sys.argv[2], sys.argv[3]
+
+def frame(op, payload, fin=True):
+    k = os.urandom(4)
+    n = len(payload)
+    h = bytes([(0x80 if fin else 0) | op])
+    h += bytes([0x80 | n]) if n < 126 else bytes([0x80 | 126]) + struct.pack(">H", n)
+    return h + k + bytes(b ^ k[i % 4] for i, b in enumerate(payload))
+
+def message(s):
+    """A whole text message, its fragments joined; or ('close', code)."""
+    data, first = b"", True
+    while True:
+        op, p = w.recv_frame(s)
+        if op == 8:
+            return ("close", w.close_of(p))
+        if op in (9, 10):
+            continue
+        if first and op != 1 or not first and op != 0:
+            return ("bad-op", op)
+        first = False
+        data += p
+        if w.last_fin:
+            return ("text", data)
+
+# recv_frame does not say FIN: read it ourselves.
+def recv_frame(s):
+    h = w.recv_exact(s, 2)
+    w.last_fin = bool(h[0] & 0x80)
+    op, n = h[0] & 15, h[1] & 127
+    if n == 126:
+        n = struct.unpack(">H", w.recv_exact(s, 2))[0]
+    elif n == 127:
+        n = struct.unpack(">Q", w.recv_exact(s, 8))[0]
+    return op, w.recv_exact(s, n)
+w.recv_frame = recv_frame
+
+s, status = w.upgrade(addr, path)
+if status != "101":
+    print("status", status)
+    sys.exit(0)
+if action == "version":
+    # One command in two fragments: it reaches the browser whole.
+    s.sendall(frame(1, b'{"id": 7, "meth', fin=False) + frame(0, b'od": "Browser.getVersion"}'))
+    while True:
+        kind, m = message(s)
+        if kind != "text":
+            print(kind, m)
+            break
+        d = json.loads(m)
+        if d.get("id") == 7:
+            print("answer", d["result"]["product"].split("/")[0] if "result" in d else d.get("error"))
+            break
+elif action == "nul":
+    s.sendall(frame(1, b'{"id": 1, "method": "Browser.getVersion"}\x00{"id": 2, "method": "Browser.close"}'))
+    print(*message(s))
+elif action == "binary":
+    s.sendall(frame(2, b'{"id": 1, "method": "Browser.getVersion"}'))
+    print(*message(s))
+elif action == "first":
+    print(*message(s))
