@@ -4,7 +4,8 @@
 #   scripts/install-deps.sh            build + runtime
 #   scripts/install-deps.sh --tests    also what the test tiers and the bench need
 #   scripts/install-deps.sh --list [--tests|--demo]   print the packages, install nothing
-#   scripts/install-deps.sh --list --runtime          only what a desktop needs (scripts/build-image.sh)
+#   scripts/install-deps.sh --list --runtime          what a desktop needs and its everyday programs
+#                                                     (scripts/build-image.sh)
 # Every program a test, the bench or CI calls comes from these lists
 # (tests/unit/test-deps.py checks that).
 set -euo pipefail
@@ -55,14 +56,14 @@ MCP_SDK_DIR=/usr/local/lib/botdesk-tests
 
 list=0
 [ "${1:-}" = --list ] && { list=1; shift; }
+# The everyday programs `botdesk install` puts in beside what a desktop needs (helper/shared/packages.c):
+# the demo's desktop and the image's have them, and the tests check their rows against dpkg.
+everyday=(xfce4-terminal thunar mousepad fonts-dejavu-core x11-utils x11-xserver-utils)
 want=("${build[@]}" "${runtime[@]}")
-[ "${1:-}" = --runtime ] && want=("${runtime[@]}")
+[ "${1:-}" = --runtime ] && want=("${runtime[@]}" "${everyday[@]}")
 [ "${1:-}" = --tests ] && want+=("${tests[@]}")
 # Debian's nodejs comes without npm; NodeSource's has it built in.
 [ "${1:-}" = --tests ] && ! command -v npm >/dev/null 2>&1 && [ "$list" = 0 ] && want+=(npm)
-# The everyday programs `botdesk install` puts in beside what a desktop needs (helper/shared/packages.c):
-# the demo's desktop has them, and the tests check their rows against dpkg.
-everyday=(xfce4-terminal thunar mousepad fonts-dejavu-core x11-utils x11-xserver-utils)
 [ "${1:-}" = --demo ] || [ "${1:-}" = --tests ] && want+=("${everyday[@]}")
 if [ "$list" = 1 ]; then
         printf '%s\n' "${want[@]}"

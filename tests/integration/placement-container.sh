@@ -75,6 +75,9 @@ t_is "$(podman inspect --format '{{index .Config.Labels "io.botdesk.profile"}} {
 t_is "$(podman inspect --format '{{.EffectiveCaps}}' "$C")" "[]" "it has no capability"
 t_isnt "$(podman inspect --format '{{.HostConfig.NetworkMode}}' "$C")" host "it is not on the host's network"
 t_match "$(podman exec "$C" ps -e -o pid=,args=)" "botdesk-helper $P" "the desktop's helper runs inside it"
+t_is "$(podman exec "$C" sh -c 'for p in xfce4-terminal thunar mousepad xdpyinfo xset; do command -v $p >/dev/null || echo $p; done
+        test -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf || echo fonts-dejavu-core' 2>&1)" "" \
+        "the image has the everyday programs botdesk install puts in (a terminal, files, an editor, fonts, x11 utilities)"
 st=$(status)
 t_is "$(field running <<<"$st")" true "status --json: running"
 t_is "$(field placement_kind <<<"$st")/$(field image <<<"$st")/$(field image_switch <<<"$st")" \
