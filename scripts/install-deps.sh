@@ -22,6 +22,8 @@ tests=(dbus-bin x11-utils x11-apps x11-xserver-utils xdotool xclip python3 socat
        selinux-policy-dev selinux-policy-default semodule-utils policycoreutils setools
        qemu-system-x86 busybox-static cpio attr e2fsprogs file
        openssh-server openssh-client podman runc catatonit python3-yaml ffmpeg)
+# placement = docker, against a daemon a test starts of its own (tests/integration/placement-container.sh).
+tests+=(docker.io)
 # The accessibility test's GTK application (tests/integration/a11y-app.py).
 tests+=(python3-gi gir1.2-gtk-3.0)
 # A desktop's bus starts no document portal (tests/integration/portal-mount.sh):

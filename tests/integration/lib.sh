@@ -26,6 +26,7 @@ BD_UID=$(id -u)
 # The parts of this library, one concern each.
 . "$BD_LIB_DIR/lib-procs.sh"
 . "$BD_LIB_DIR/lib-web.sh"
+. "$BD_LIB_DIR/lib-engine.sh"
 
 # ---- TAP ---------------------------------------------------------------------------------------
 
@@ -576,24 +577,4 @@ bd_cleanup() {
         done <"$BD_T/ownfiles"
         rm -rf -- "${BD_T:?}"
         exit $rc
-}
-
-# bd_image TAG: scripts/build-image.sh builds TAG, or reuses it from its cache, as a check; the test
-# ends here when it cannot. Bounded: a cold build (packages from the mirror) takes about a minute here.
-bd_image() {
-        local t0 rc
-        t0=$(date +%s)
-        timeout 900 "$BD_SOURCE_DIR/scripts/build-image.sh" --tag "$1" >"$BD_T/out/image.out" 2>"$BD_T/out/image.err"
-        rc=$?
-        t_is "$rc" 0 "scripts/build-image.sh builds (or reuses) $1"
-        [ "$rc" = 0 ] || { t_diag "$(tail -n 20 "$BD_T/out/image.err")"; t_done; }
-        t_diag "image ready in $(($(date +%s) - t0)) s: $(grep -o '[^:]*$' "$BD_T/out/image.err" | tail -n 1)"
-}
-
-# bd_podman_conf: podman as these machines need it (runc and explicit ulimits, recipes/podman.md), in a
-# containers.conf of the test's own (CONTAINERS_CONF), so that what runs is a plain podman command.
-bd_podman_conf() {
-        printf '[containers]\ndefault_ulimits = ["nofile=1024:1024", "nproc=4096:4096"]\n[engine]\nruntime = "runc"\n' \
-                >"$BD_T/containers.conf"
-        export CONTAINERS_CONF=$BD_T/containers.conf
 }
