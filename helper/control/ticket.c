@@ -79,6 +79,8 @@ static int parse_ticket(char *text, struct ticket *ret) {
                                 ret->kind = TICKET_MCP;
                         else if (streq(v, "devtools"))
                                 ret->kind = TICKET_DEVTOOLS;
+                        else if (streq(v, "embed"))
+                                ret->kind = TICKET_EMBED;
                         else
                                 return -EBADMSG;
                 } else
@@ -131,6 +133,7 @@ static const char *const kind_lines[] = {
         [TICKET_VIEWER] = "",
         [TICKET_MCP] = "KIND=mcp\n",
         [TICKET_DEVTOOLS] = "KIND=devtools\n",
+        [TICKET_EMBED] = "KIND=embed\n",
 };
 
 static int mint(int dirfd, const char *profile, const char *viewer, unsigned ttl, enum ticket_kind kind,
@@ -174,6 +177,11 @@ int ticket_mint_bearer_at(int dirfd, const char *profile, unsigned ttl, char ret
 
 int ticket_mint_devtools_at(int dirfd, const char *profile, unsigned ttl, char ret_token[static TICKET_TOKEN_LEN + 1]) {
         return mint(dirfd, profile, TICKET_DEVTOOLS_VIEWER, ttl, TICKET_DEVTOOLS, ret_token);
+}
+
+int ticket_mint_embed_at(int dirfd, const char *profile, const char *viewer, unsigned ttl,
+                         char ret_token[static TICKET_TOKEN_LEN + 1]) {
+        return mint(dirfd, profile, viewer, ttl, TICKET_EMBED, ret_token);
 }
 
 /* The ticket's file name in ret_name, and what it says in *ret, judged at now; nothing is spent. */
@@ -223,6 +231,13 @@ int ticket_check_devtools_at(int dirfd, const char *token, const char *profile, 
         return ticket_read_at(dirfd, token, profile, now, TICKET_DEVTOOLS, ret, name);
 }
 
+int ticket_check_embed_at(int dirfd, const char *token, const char *profile, unsigned long long now,
+                          struct ticket *ret) {
+        char name[65];
+
+        return ticket_read_at(dirfd, token, profile, now, TICKET_EMBED, ret, name);
+}
+
 int ticket_bearer_check_at(int dirfd, const char *token, const char *profile, unsigned long long now, struct ticket *ret) {
         char name[65];
 
@@ -261,4 +276,9 @@ int ticket_redeem_at(int dirfd, const char *token, const char *profile, unsigned
 int ticket_redeem_devtools_at(int dirfd, const char *token, const char *profile, unsigned long long now,
                               struct ticket *ret) {
         return redeem(dirfd, token, profile, now, TICKET_DEVTOOLS, ret);
+}
+
+int ticket_redeem_embed_at(int dirfd, const char *token, const char *profile, unsigned long long now,
+                           struct ticket *ret) {
+        return redeem(dirfd, token, profile, now, TICKET_EMBED, ret);
 }

@@ -33,6 +33,7 @@ enum ticket_kind {
         TICKET_VIEWER,                  /* no KIND=: a viewer's single-use ticket */
         TICKET_MCP,                     /* KIND=mcp: an MCP client's bearer token (below) */
         TICKET_DEVTOOLS,                /* KIND=devtools: one DevTools connection to the desktop's browser (below) */
+        TICKET_EMBED,                   /* KIND=embed: one watch-only stream of a viewer in another site's page (below) */
 };
 
 struct ticket {
@@ -105,6 +106,24 @@ int ticket_redeem_devtools_at(int dirfd, const char *token, const char *profile,
                               struct ticket *ret);
 int ticket_check_devtools_at(int dirfd, const char *token, const char *profile, unsigned long long now,
                              struct ticket *ret);
+
+/*
+ * Embed tickets: for a viewer that another site's page embeds (an MCP
+ * App's frame, whose origin is the host's): beneath
+ * /PROFILE/embed/TICKET/ of botdesk web they open noVNC's files (checked,
+ * not spent) and one stream, watch-only, from any origin (spent by it).
+ * Stored with KIND=embed and the viewer's id.
+ */
+#define TICKET_EMBED_VIEWER "mcp-app"
+#define TICKET_EMBED_TTL_DEFAULT 120            /* seconds: a host renders the frame after the tool's answer */
+
+int ticket_mint_embed_at(int dirfd, const char *profile, const char *viewer, unsigned ttl,
+                         char ret_token[static TICKET_TOKEN_LEN + 1]);
+/* As ticket_redeem_at() and ticket_check_at(), for an embed ticket. */
+int ticket_redeem_embed_at(int dirfd, const char *token, const char *profile, unsigned long long now,
+                           struct ticket *ret);
+int ticket_check_embed_at(int dirfd, const char *token, const char *profile, unsigned long long now,
+                          struct ticket *ret);
 
 /* What a refused ticket or token is, in a few words for its holder: the error of ticket_redeem_at() and the
  * checks ("expired", "for another profile", ...). */

@@ -104,5 +104,15 @@ void web_mcp_free(struct web_mcp *m);
 /* The lease as JSON (web_lease_json()): whose "you" is viewer, "ticket" is session. */
 void web_respond_lease(struct web_conn *c, const struct lease *l, const char *viewer, bool session);
 void web_serve_page(struct web_conn *c, const char *profile, struct web_session *session, const char *cookie);
-void web_serve_static(struct web_conn *c, const char *rel);
+/* noVNC's file rel; any_origin: with Access-Control-Allow-Origin: * (an embedded viewer's modules). */
+void web_serve_static(struct web_conn *c, const char *rel, bool any_origin);
 void web_serve_journal(struct web_conn *c, const char *profile, const char *rel);
+
+/* ---- web-embed.c ---- */
+/* /PROFILE/embed/rel: noVNC and one watch-only stream for a viewer another site's page embeds. */
+void web_serve_embed(struct web_conn *c, const char *profile, const char *rel, const void *early, size_t n_early);
+
+/* ---- web-http.c ---- */
+/* The stream's WebSocket upgrade for session's viewer, the desktop found running and the rules of viewers applied. */
+void web_serve_upgrade(struct web_conn *c, const char *profile, struct web_session *session, const void *early,
+                       size_t n_early);

@@ -222,8 +222,8 @@ static void serve_lease(struct web_conn *c, const char *profile, struct web_sess
 
 static int on_conn_io(sd_event_source *src, int fd, uint32_t revents, void *userdata);
 
-static void serve_upgrade(struct web_conn *c, const char *profile, struct web_session *session, const void *early,
-                          size_t n_early) {
+void web_serve_upgrade(struct web_conn *c, const char *profile, struct web_session *session, const void *early,
+                       size_t n_early) {
         _cleanup_(helper_record_done) struct helper_record rec = {};
         char accept[WS_ACCEPT_LEN + 1], head[WEB_UPGRADE_HEAD_MAX];
         const char *key = http_header(&c->req, "Sec-WebSocket-Key"), *version = http_header(&c->req, "Sec-WebSocket-Version");
@@ -351,7 +351,7 @@ static void route_release(struct web_conn *c, const struct route_request *rq) {
 }
 
 static void route_stream(struct web_conn *c, const struct route_request *rq) {
-        serve_upgrade(c, rq->profile, rq->session, rq->early, rq->n_early);
+        web_serve_upgrade(c, rq->profile, rq->session, rq->early, rq->n_early);
 }
 
 static void route_page(struct web_conn *c, const struct route_request *rq) {
@@ -376,7 +376,7 @@ static void route_journal(struct web_conn *c, const struct route_request *rq) {
 }
 
 static void route_novnc(struct web_conn *c, const struct route_request *rq) {
-        web_serve_static(c, rq->rel);
+        web_serve_static(c, rq->rel, false);
 }
 
 static void route_none(struct web_conn *c, const struct route_request *rq) {
@@ -453,6 +453,11 @@ static void route(struct web_conn *c, const void *early, size_t n_early) {
                         return;
                 }
                 web_respond(c, 303, "text/plain; charset=utf-8", loc, "", 0, -1);
+                return;
+        }
+        /* A viewer another site's page embeds: its ticket in the path, whatever the origin (web-embed.c). */
+        if ((rel = startswith(rest, "/embed/"))) {
+                web_serve_embed(c, profile, rel, early, n_early);
                 return;
         }
         /* Over TCP, a session's pages live beneath /PROFILE/SCOPE/ (web-session.c). */

@@ -47,7 +47,7 @@ void web_serve_page(struct web_conn *c, const char *profile, struct web_session 
         web_respond(c, c->server->novnc_fd >= 0 ? 200 : 503, "text/html; charset=utf-8", headers, html, strlen(html), -1);
 }
 
-void web_serve_static(struct web_conn *c, const char *rel) {
+void web_serve_static(struct web_conn *c, const char *rel, bool any_origin) {
         const char *type;
         off_t size;
         int fd;
@@ -63,7 +63,10 @@ void web_serve_static(struct web_conn *c, const char *rel) {
         }
         c->file_fd = fd;
         c->file_left = size;
-        web_respond(c, 200, type, "Cache-Control: private, max-age=3600\r\n", NULL, 0, size);
+        web_respond(c, 200, type,
+                    any_origin ? "Cache-Control: private, max-age=3600\r\nAccess-Control-Allow-Origin: *\r\n"
+                               : "Cache-Control: private, max-age=3600\r\n",
+                    NULL, 0, size);
 }
 
 /* What the agent did, typed text included: for a viewer with a session alone, on any socket. */
