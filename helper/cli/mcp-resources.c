@@ -12,6 +12,7 @@
 #include "agent.h"
 #include "cli.h"
 #include "mcp-resources.h"
+#include "mcp-view.h"
 #include "util.h"
 
 void mcp_lease_write(struct json *j, const struct lease *l) {
@@ -81,6 +82,8 @@ int mcp_desktop_read_resource(void *userdata, unsigned one, struct mcp_resource_
                 return read_windows(a, ret);
         case MCP_RESOURCE_SCREEN:
                 return read_screen(a, ret);
+        case MCP_RESOURCE_VIEWER:
+                return mcp_viewer_read(ret);
         default:
                 return -ENOENT;
         }

@@ -13,6 +13,7 @@
 #include "mcp-a11y.h"
 #include "mcp-ask.h"
 #include "mcp-files.h"
+#include "mcp-view.h"
 #include "mcp-resources.h"
 #include "mcp-tools.h"
 #include "mcp-wait.h"
@@ -433,6 +434,11 @@ const struct mcp_tool mcp_desktop_tools[] = {
           "The files the desktop's browser finished downloading into Downloads since a cursor (the \"cursor\" of "
           "the last answer; default: all), oldest first. With wait_ms and none yet, waits that long for one.",
           .schema = mcp_downloads_schema, .flags = MCP_TOOL_ACTS | MCP_TOOL_DESKTOP, .call = mcp_files_tool },
+        { "view",
+          "Show the desktop to the user, live and watch-only: a host that renders MCP Apps shows it with this "
+          "result (ui://botdesk/viewer); the result's viewer URL opens it once. Needs botdesk web on a loopback "
+          "port of this host.",
+          .schema = empty_schema, .flags = MCP_TOOL_VIEWER, .call = mcp_view_tool },
         /* Last: tools/list has always ended with them. */
         { "(toolset members)", .flags = MCP_TOOL_ACTS | MCP_TOOL_MEMBERS, .call = tool_member },
 };

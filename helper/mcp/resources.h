@@ -13,6 +13,9 @@
  *   botdesk://P/lease     who has control, and the epoch (application/json)
  *   botdesk://P/windows   the window manager's windows (application/json)
  *   botdesk://P/screen    a settled picture of the screen (image/jpeg)
+ *   ui://botdesk/viewer   the live viewer, an MCP App (text/html;profile=mcp-app):
+ *                         the view tool's _meta names it, and a host that
+ *                         renders MCP Apps shows it with the tool's result
  *
  * This is the table and the wire; the reading is the backend's
  * (server.h: struct mcp_backend's read_resource).
@@ -22,14 +25,23 @@ enum {
         MCP_RESOURCE_LEASE = 1u << 0,
         MCP_RESOURCE_WINDOWS = 1u << 1,
         MCP_RESOURCE_SCREEN = 1u << 2,
-        MCP_RESOURCES_ALL = (1u << 3) - 1,
+        MCP_RESOURCES_ALL = (1u << 3) - 1,      /* what a subscription may watch */
+        MCP_RESOURCE_VIEWER = 1u << 3,
 };
 
-/* What a read gave: text or blob (base64), with its MIME type; both owned. */
+#define MCP_VIEWER_URI "ui://botdesk/viewer"
+#define MCP_APP_MIME "text/html;profile=mcp-app"
+
+/* The view tool's _meta (tools.h): the viewer's URI, nested and in the flat key older hosts read. */
+void mcp_viewer_tool_meta(struct json *j);
+
+/* What a read gave: text or blob (base64), with its MIME type; both owned. app_origin: the viewer's, the
+ * http:// origin of botdesk web that its Content-Security-Policy must let in (owned; NULL: none). */
 struct mcp_resource_contents {
         const char *mime;
         char *text;
         char *blob;
+        char *app_origin;
 };
 
 void mcp_resource_contents_done(struct mcp_resource_contents *c);

@@ -73,7 +73,8 @@ static int filter_parse(const struct mcp_subs *ss, const struct json_value *para
                         *ret_error = strdup("params.notifications.resourceSubscriptions must hold strings (URIs).");
                         return -EINVAL;
                 }
-                what |= mcp_resource_of(ss->profile, uris->items[i].string);
+                /* The viewer is a page, not a state: nothing to watch. */
+                what |= mcp_resource_of(ss->profile, uris->items[i].string) & MCP_RESOURCES_ALL;
         }
         *ret = what;
         return 0;

@@ -2,6 +2,7 @@
 #include <stdio.h>
 
 #include "action.h"
+#include "resources.h"
 #include "tools.h"
 #include "util.h"
 
@@ -163,6 +164,8 @@ void mcp_tools_write(struct json *j, const struct mcp_space *space, const struct
                 json_kv_string(j, "description", described ?: row->description ?: row->name);
                 json_key(j, "inputSchema");
                 json_raw(j, row->schema);
+                if (row->flags & MCP_TOOL_VIEWER)
+                        mcp_viewer_tool_meta(j);
                 json_object_end(j);
         }
 }

@@ -41,6 +41,9 @@ enum {
         /* Waits, for minutes if need be (a human, a condition): run as a task (tasks.h) for a client that
          * declared the Tasks extension, when the server can run tasks. */
         MCP_TOOL_LONG = 1u << 4,
+        /* Its result is for the live viewer, an MCP App (resources.h: ui://botdesk/viewer): tools/list names
+         * the viewer in its _meta, and a host that renders MCP Apps shows it with the result. */
+        MCP_TOOL_VIEWER = 1u << 5,
 };
 
 /* Runs the tool named name with args (an object, or NULL) into res; as mcp_backend's call (server.h). */

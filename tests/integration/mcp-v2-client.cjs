@@ -91,11 +91,13 @@ async function ask(transport) {
         say('done', {});
 }
 
-// One resources/read's contents, as the shell test judges them: the JSON of a text, a blob's first bytes and size.
+// One resources/read's contents, as the shell test judges them: the JSON of a JSON text, another text's size
+// (the viewer's page), a blob's first bytes and size.
 function readDescribe(res) {
         const c = res.contents[0];
         const out = { n: res.contents.length, uri: c.uri, mimeType: c.mimeType };
-        if (c.text !== undefined) out.json = JSON.parse(c.text);
+        if (c.text !== undefined && c.mimeType === 'application/json') out.json = JSON.parse(c.text);
+        else if (c.text !== undefined) out.text = { size: c.text.length };
         if (c.blob !== undefined) {
                 const bytes = Buffer.from(c.blob, 'base64');
                 out.blob = { size: bytes.length, magic: bytes.subarray(0, 3).toString('hex') };

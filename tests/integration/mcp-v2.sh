@@ -62,9 +62,9 @@ for mode in pin auto legacy; do
                 t_is "$(get connect 'd["supported"][:2]' $mode)" "['2026-07-28', '2025-11-25']" \
                         "$what: server/discover lists both revisions, 2026-07-28 first"
         fi
-        t_is "$(get tools 'len(d["names"]), d["invalid"]' $mode)" "(32, [])" \
-                "$what: 32 tools, every inputSchema compiling with ajv"
-        t_is "$(get tools 'sorted(n for n in d["names"] if n in ("computer", "batch", "windows", "status", "ask_human", "clipboard_read", "clipboard_write", "a11y_tree", "a11y_find", "a11y_do", "wait_until", "file_upload", "file_download", "file_list", "downloads"))' $mode)" \
+        t_is "$(get tools 'len(d["names"]), d["invalid"]' $mode)" "(33, [])" \
+                "$what: 33 tools, every inputSchema compiling with ajv"
+        t_is "$(get tools 'sorted(n for n in d["names"] if n in ("computer", "batch", "windows", "status", "ask_human", "clipboard_read", "clipboard_write", "a11y_tree", "a11y_find", "a11y_do", "wait_until", "file_upload", "file_download", "file_list", "downloads", "view"))' $mode)" \
                 "$usage_tools" "$what: the tools botdesk mcp --help names, and those alone besides the members"
         t_is "$(get screenshot '(d["isError"], d["image"]["mimeType"], d["image"]["width"])' $mode)" \
                 "(False, 'image/jpeg', 1024)" "$what: a screenshot through the computer tool is a 1024 px JPEG"
@@ -72,8 +72,8 @@ for mode in pin auto legacy; do
                 "$what: a toolset member (mouse_move) acts and returns a screenshot"
         t_is "$(get status 'd["text"]["control"]' $mode)" agent "$what: status says the agent has control"
         t_is "$(get resources 'd["capability"], d["list"]' $mode)" \
-                "(True, [['botdesk://$P/lease', 'application/json'], ['botdesk://$P/windows', 'application/json'], ['botdesk://$P/screen', 'image/jpeg']])" \
-                "$what: botdesk offers resources, and resources/list names the lease, the windows and the screen"
+                "(True, [['botdesk://$P/lease', 'application/json'], ['botdesk://$P/windows', 'application/json'], ['botdesk://$P/screen', 'image/jpeg'], ['ui://botdesk/viewer', 'text/html;profile=mcp-app']])" \
+                "$what: botdesk offers resources, and resources/list names the lease, the windows, the screen and the viewer"
         t_is "$(get resources 'd["read"]["lease"]["uri"], d["read"]["windows"]["uri"], d["read"]["screen"]["uri"]' $mode)" \
                 "('botdesk://$P/lease', 'botdesk://$P/windows', 'botdesk://$P/screen')" "$what: each read answers for its URI"
         t_is "$(get resources 'd["read"]["lease"]["json"]["holder"], type(d["read"]["lease"]["json"]["epoch"]).__name__' $mode)" \
@@ -176,7 +176,7 @@ for mode in pin auto legacy; do
         t_is "$rc" 0 "HTTP, $mode: the SDK v2 client over Streamable HTTP ran every step (took $(($(date +%s) - t0)) s of 60)"
         [ "$rc" = 0 ] || { t_diag "$(head -3 "$BD_T/client.http-$mode.err")"; t_diag "$(tail -3 "$BD_T/http.err")"; }
         t_is "$(get connect '(d["version"], d["server"]["name"])' http-$mode)" "('$want', 'botdesk')" "HTTP, $mode: agreed on $want"
-        t_is "$(get tools 'len(d["names"]), d["invalid"]' http-$mode)" "(32, [])" "HTTP, $mode: the 32 tools"
+        t_is "$(get tools 'len(d["names"]), d["invalid"]' http-$mode)" "(33, [])" "HTTP, $mode: the 33 tools"
         t_is "$(get screenshot '(d["isError"], d["image"]["width"])' http-$mode)" "(False, 1024)" "HTTP, $mode: a screenshot"
         t_is "$(get resources 'd["read"]["lease"]["json"]["holder"], d["read"]["screen"]["blob"]["magic"]' http-$mode)" \
                 "('agent', 'ffd8ff')" "HTTP, $mode: the lease and the screen read as resources"
@@ -263,9 +263,9 @@ for mode in pin legacy; do
         t_is "$rc" 0 "web, $mode: the SDK v2 client through botdesk web ran every step (took $(($(date +%s) - t0)) s of 60)"
         [ "$rc" = 0 ] || { t_diag "$(head -3 "$BD_T/client.web-$mode.err")"; t_diag "$(tail -3 "$BD_T/out/w.err")"; }
         t_is "$(get connect '(d["version"], d["server"]["name"])' web-$mode)" "('$want', 'botdesk')" "web, $mode: agreed on $want"
-        t_is "$(get tools 'len(d["names"]), d["invalid"]' web-$mode)" "(32, [])" "web, $mode: the 32 tools"
+        t_is "$(get tools 'len(d["names"]), d["invalid"]' web-$mode)" "(33, [])" "web, $mode: the 33 tools"
         t_is "$(get screenshot '(d["isError"], d["image"]["width"])' web-$mode)" "(False, 1024)" "web, $mode: a screenshot"
-        t_is "$(get resources 'len(d["list"]), d["read"]["screen"]["blob"]["magic"]' web-$mode)" "(3, 'ffd8ff')" \
+        t_is "$(get resources 'len(d["list"]), d["read"]["screen"]["blob"]["magic"]' web-$mode)" "(4, 'ffd8ff')" \
                 "web, $mode: the resources listed and the screen read through botdesk web"
         t_is "$(get taken '(d["isError"], d["text"]["suppressed"])' web-$mode)" "(True, 'human_has_control')" \
                 "web, $mode: refused while a human has control"

@@ -66,7 +66,7 @@ t_ok "... within 40 s (took $(($(date +%s) - t0)) s)" [ "$rc" != 124 ]
 
 t_is "$(get initialize 'd["server"]["name"], "tools" in d["capabilities"]')" "('botdesk', True)" \
         "initialize: the server is botdesk and offers tools"
-t_is "$(get tools 'sorted(t["name"] for t in d["tools"])')" "['a11y_do', 'a11y_find', 'a11y_tree', 'ask_human', 'batch', 'clipboard_read', 'clipboard_write', 'computer', 'cursor_position', 'double_click', 'downloads', 'file_download', 'file_list', 'file_upload', 'hold_key', 'key', 'left_click', 'left_click_drag', 'left_mouse_down', 'left_mouse_up', 'middle_click', 'mouse_move', 'right_click', 'screenshot', 'scroll', 'status', 'triple_click', 'type', 'wait', 'wait_until', 'windows', 'zoom']" \
+t_is "$(get tools 'sorted(t["name"] for t in d["tools"])')" "['a11y_do', 'a11y_find', 'a11y_tree', 'ask_human', 'batch', 'clipboard_read', 'clipboard_write', 'computer', 'cursor_position', 'double_click', 'downloads', 'file_download', 'file_list', 'file_upload', 'hold_key', 'key', 'left_click', 'left_click_drag', 'left_mouse_down', 'left_mouse_up', 'middle_click', 'mouse_move', 'right_click', 'screenshot', 'scroll', 'status', 'triple_click', 'type', 'view', 'wait', 'wait_until', 'windows', 'zoom']" \
         "tools/list lists computer, batch, windows, status, ask_human, the clipboard, a11y and file tools, and the toolset's 17 members"
 t_is "$(get tools 'all(t["schemaValid"] for t in d["tools"])')" True "every tool's inputSchema compiles as a JSON Schema (ajv)"
 t_match "$(get tools '[t["description"] for t in d["tools"] if t["name"] == "computer"][0]')" '800x600 pixels \(the 1024x768 screen at scale 0\.78125\)' \

@@ -129,7 +129,7 @@ int main(void) {
         names = mcp_tool_names(&all);
         if (!tap_ok(names && startswith(names, "computer, batch, windows, status, ask_human, clipboard_read, "
                                                "clipboard_write, a11y_tree, a11y_find, a11y_do, wait_until, file_upload, file_download, "
-                                               "file_list, downloads, key, "),
+                                               "file_list, downloads, view, key, "),
                     "the tools in the order of botdesk mcp --help, the members last"))
                 printf("#   %s\n", names);
         tap_ok(mcp_tool_find(&all, "zoom") && (mcp_tool_find(&all, "zoom")->flags & MCP_TOOL_MEMBERS) &&
