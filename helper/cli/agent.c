@@ -82,6 +82,8 @@ int agent_open(struct agent *a, const char *profile) {
         a->max_edge = c.screenshot_max_edge;
         a->max_pixels = c.screenshot_max_pixels;
         a->clipboard_max = c.clipboard_max_bytes;
+        a->settle_min_ms = c.settle_min_ms;
+        a->settle_max_ms = c.settle_max_ms;
         a->files_mcp_max = c.files_mcp_max_bytes;
         a->tools.kind = c.mcp_tools;
         a->frame_width = c.journal_enabled ? c.journal_frame_width : 0;
@@ -123,6 +125,8 @@ int agent_open(struct agent *a, const char *profile) {
                 return EXIT_FAILED;
         }
         a->have_settle = settle_open(&a->settle, a->conn, a->root) >= 0;
+        if (a->have_settle)
+                settle_adapt(&a->settle, a->settle_min_ms, a->settle_max_ms);
         if (!a->have_settle)
                 log_debug("Desktop %s: no DAMAGE, actions will not wait for the screen to settle.", profile);
         a->in.on_event = on_event;
@@ -365,6 +369,8 @@ static int agent_run_gated(struct agent *a, const struct mcp_action *act, bool w
                         o->settle = SETTLE_UNSUPPORTED;
                 else if (settle_wait(&a->settle, a->quiet_ms, a->settle_cap_ms, &o->settle, &o->settle_ms) < 0)
                         return agent_say(o, "The X connection to the desktop broke.");
+                else if (o->settle == SETTLE_SETTLED)
+                        o->settle_window_ms = a->settle.window_ms;
         }
         if (act->kind == MCP_ACT_ZOOM)
                 r = zoom(a, act->region, o);
@@ -415,6 +421,9 @@ void agent_outcome_fields(struct json *j, const struct mcp_action *act, const st
         if (o->ok && o->settled_known) {
                 json_kv_string(j, "settle", settle_state_name(o->settle));
                 json_kv_int(j, "settle_ms", o->settle_ms);
+                /* Which rule ended it: quiet this long after the last change (settle.h). */
+                if (o->settle == SETTLE_SETTLED && o->settle_window_ms)
+                        json_kv_int(j, "settle_window_ms", o->settle_window_ms);
         }
         if (o->ok && o->image_base64) {
                 json_key(j, o->zoomed ? "zoom" : "screenshot");

@@ -38,6 +38,7 @@ struct agent {
         struct mcp_space space;         /* what the agent's coordinates mean: the last picture's */
         unsigned max_edge, max_pixels;
         unsigned quiet_ms, settle_cap_ms;
+        unsigned settle_min_ms, settle_max_ms; /* [agent]: the adaptive window's bounds (settle.h) */
         size_t clipboard_max;
         uint64_t files_mcp_max;         /* [files] mcp_max_bytes: the file tools' cap */
         struct mcp_tool_set tools;      /* [agent] mcp_tools and toolset_disabled: the screen's tools offered */
@@ -57,6 +58,7 @@ struct agent_outcome {
         bool settled_known;
         enum settle_state settle;
         unsigned settle_ms;
+        unsigned settle_window_ms;      /* the quiet after the last change the wait ended on (0: none) */
         bool have_cursor;
         unsigned cursor_x, cursor_y;    /* in the picture's space */
         uint8_t *image;                 /* JPEG */

@@ -15,6 +15,9 @@ void settle_close(struct settle *s) {
 void settle_event(struct settle *s, const xcb_generic_event_t *ev) {
 }
 
+void settle_adapt(struct settle *s, unsigned min_ms, unsigned max_ms) {
+}
+
 void settle_begin(struct settle *s) {
 }
 

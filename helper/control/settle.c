@@ -128,9 +128,13 @@ static void remember(struct settle *s, const struct settle_rect *r) {
 }
 
 static void pend(struct settle *s, struct settle_rect r) {
+        unsigned long long now = now_usec();
+
         for (unsigned i = 0; i < s->n_pending; i++)
-                if (inside(&r, &s->pending[i]))
+                if (inside(&r, &s->pending[i])) {
+                        s->pending_at[i] = now;
                         return;
+                }
         if (s->n_pending == SETTLE_PENDING_MAX) {
                 /* Too many apart: one rectangle around them all, read as one. */
                 struct settle_rect *u = &s->pending[0];
@@ -143,7 +147,17 @@ static void pend(struct settle *s, struct settle_rect r) {
                 }
                 s->n_pending = 1;
         }
+        s->pending_at[s->n_pending] = now;
         s->pending[s->n_pending++] = r;
+}
+
+/* A change whose damage arrived at: the last one, and what the window learns from it. */
+static void changed_at(struct settle *s, unsigned long long at) {
+        if (!s->last_change)
+                s->first_change = at;
+        else if (at > s->last_change)
+                s->max_gap = MAX(s->max_gap, at - s->last_change);
+        s->last_change = MAX(s->last_change, at);
 }
 
 /*
@@ -199,7 +213,7 @@ static void read_pending(struct settle *s, bool count_changes) {
 
         for (unsigned i = 0; i < s->n_pending; i++)
                 if (read_one(s, &s->pending[i]) && count_changes)
-                        s->last_change = now;
+                        changed_at(s, s->pending_at[i]);
         s->n_pending = 0;
         s->next_read = now + SETTLE_READ_MS * 1000ull;
 }
@@ -234,7 +248,22 @@ void settle_begin(struct settle *s) {
         read_pending(s, false);
         s->next_read = 0;
         s->since = now_usec();
-        s->last_change = 0;
+        s->last_change = s->first_change = s->max_gap = 0;
+}
+
+void settle_adapt(struct settle *s, unsigned min_ms, unsigned max_ms) {
+        s->min_ms = min_ms;
+        s->max_ms = MAX(min_ms, max_ms);
+}
+
+/* How long the screen must stay quiet from now on (settle.h). */
+static unsigned window(const struct settle *s, unsigned quiet_ms) {
+        unsigned long long w;
+
+        if (!s->last_change || s->min_ms == 0)
+                return quiet_ms;
+        w = MAX(2 * (s->first_change - s->since), 3 * s->max_gap) / 1000;
+        return (unsigned) MIN(MAX(w, (unsigned long long) s->min_ms), (unsigned long long) s->max_ms);
 }
 
 unsigned long long settle_poll(struct settle *s) {
@@ -247,7 +276,7 @@ unsigned long long settle_poll(struct settle *s) {
 
 void settle_rearm(struct settle *s) {
         s->since = now_usec();
-        s->last_change = 0;
+        s->last_change = s->first_change = s->max_gap = 0;
 }
 
 int settle_wait(struct settle *s, unsigned quiet_ms, unsigned cap_ms, enum settle_state *ret, unsigned *ret_ms) {
@@ -267,7 +296,8 @@ int settle_wait(struct settle *s, unsigned quiet_ms, unsigned cap_ms, enum settl
                         read_pending(s, true);
                         now = now_usec();
                 }
-                quiet_end = (s->last_change ?: s->since) + (unsigned long long) quiet_ms * 1000ull;
+                s->window_ms = window(s, quiet_ms);
+                quiet_end = (s->last_change ?: s->since) + (unsigned long long) s->window_ms * 1000ull;
                 /* Damage not yet read back may be a change: the quiet time is not over until it is read. */
                 if (now >= quiet_end && s->n_pending == 0) {
                         *ret = s->last_change ? SETTLE_SETTLED : SETTLE_NO_CHANGE;

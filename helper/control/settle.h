@@ -26,7 +26,17 @@
  * larger than SETTLE_READ_MAX_AREA are not read: a change. The panel clock
  * shows minutes: it changes once a minute, which ends no quiet time for
  * long. Reading back is bounded: the rectangles damaged since the last
- * read are read together, at most every SETTLE_READ_MS.
+ * read are read together, at most every SETTLE_READ_MS; a change counts
+ * from when its damage arrived, not from when it was read.
+ *
+ * How long quiet must last once the screen changed: quiet_ms, or, with
+ * adaptive bounds (settle_adapt()), a window learnt from this action's own
+ * changes: twice the time the screen took to answer, or three times the
+ * largest gap between its changes so far, whichever is longer, within
+ * [min_ms, max_ms]. A menu drawn in one frame 15 ms after the click is
+ * settled 60 ms later; an application that answers slowly, or draws in
+ * steps far apart, is waited for longer. Before any change the wait for
+ * one is quiet_ms, as without bounds.
  *
  * settle.c with xcb-damage; settle-fallback.c says -EOPNOTSUPP without it.
  */
@@ -63,8 +73,12 @@ struct settle {
         struct settle_rect pending[SETTLE_PENDING_MAX];
         unsigned n_pending;             /* damaged rectangles not yet read back */
         unsigned long long next_read;   /* not before this time */
+        unsigned long long pending_at[SETTLE_PENDING_MAX]; /* when each pending rectangle was last damaged */
         unsigned long long since;       /* settle_begin()'s time */
         unsigned long long last_change; /* 0: none since then */
+        unsigned long long first_change, max_gap; /* of this wait's changes: its first, the largest gap between two */
+        unsigned min_ms, max_ms;        /* settle_adapt()'s bounds; min_ms 0: a fixed window */
+        unsigned window_ms;             /* the window the last settle_wait() ended on, or 0 */
 };
 
 /* Changed pixels spanning w x h that a caret's blink explains. */
@@ -78,6 +92,10 @@ void settle_close(struct settle *s);
 
 /* An event read elsewhere on the connection (input_sync()): counted when it is a change. */
 void settle_event(struct settle *s, const xcb_generic_event_t *ev);
+
+/* Learn the window after the last change from the changes themselves, within [min_ms, max_ms] (a max_ms
+ * below min_ms is min_ms); min_ms 0 keeps the fixed window. */
+void settle_adapt(struct settle *s, unsigned min_ms, unsigned max_ms);
 
 /* Forget the changes so far: what comes after counts (call it before the action). */
 void settle_begin(struct settle *s);
