@@ -18,6 +18,9 @@ static void space(void *userdata, struct mcp_space *ret) {
         mcp_space_fit(1000, 750, 800, 1150000, ret);
 }
 
+/* The origin of botdesk web the viewer's read gives, or NULL: none on TCP. */
+static const char *viewer_origin;
+
 static int read_resource(void *userdata, unsigned one, struct mcp_resource_contents *ret) {
         reads++;
         if (read_error < 0)
@@ -26,6 +29,12 @@ static int read_resource(void *userdata, unsigned one, struct mcp_resource_conte
                 ret->mime = "image/jpeg";
                 ret->blob = strdup("/9j/AA==");
                 return ret->blob ? 0 : -ENOMEM;
+        }
+        if (one == MCP_RESOURCE_VIEWER) {
+                ret->mime = MCP_APP_MIME;
+                ret->text = strdup("<!doctype html><title>viewer</title>");
+                ret->app_origin = viewer_origin ? strdup(viewer_origin) : NULL;
+                return ret->text ? 0 : -ENOMEM;
         }
         ret->mime = "application/json";
         ret->text = strdup_printf("{\"read\": \"%s\"}", mcp_resource_name(one));
@@ -63,6 +72,9 @@ static void test_uris(void) {
         TAP_EQ_INT(mcp_resource_of("work", "botdesk://other/lease"), 0, "another profile's is none");
         TAP_EQ_INT(mcp_resource_of("work", "file:///work/lease"), 0, "another scheme is none");
         TAP_EQ_INT(mcp_resource_of("work", "botdesk://work/"), 0, "the profile alone is none");
+        TAP_EQ_INT(mcp_resource_of("work", "ui://botdesk/viewer"), MCP_RESOURCE_VIEWER, "ui://botdesk/viewer is the viewer, whatever the profile");
+        TAP_EQ_INT(mcp_resource_of("work", "botdesk://work/viewer"), 0, "... under no botdesk:// URI");
+        tap_ok(!(MCP_RESOURCE_VIEWER & MCP_RESOURCES_ALL), "... and not among what a subscription watches");
 }
 
 static void test_legacy(void) {
@@ -83,18 +95,47 @@ static void test_legacy(void) {
 
         v = handle(&s, "{\"jsonrpc\": \"2.0\", \"id\": 2, \"method\": \"resources/list\"}");
         list = json_get(json_get(v, "result"), "resources");
-        TAP_EQ_INT(list && list->type == JSON_ARRAY ? (long long) list->n : -1, 3, "resources/list names three resources");
-        for (size_t i = 0; list && i < list->n && i < 3; i++) {
+        TAP_EQ_INT(list && list->type == JSON_ARRAY ? (long long) list->n : -1, 4, "resources/list names four resources");
+        for (size_t i = 0; list && i < list->n && i < 4; i++) {
                 static const char *const want[][2] = { { "botdesk://work/lease", "application/json" },
                                                        { "botdesk://work/windows", "application/json" },
-                                                       { "botdesk://work/screen", "image/jpeg" } };
+                                                       { "botdesk://work/screen", "image/jpeg" },
+                                                       { "ui://botdesk/viewer", "text/html;profile=mcp-app" } };
 
                 uris_ok = uris_ok && streq_ptr(json_member_string(&list->items[i], "uri"), want[i][0]) &&
                           streq_ptr(json_member_string(&list->items[i], "mimeType"), want[i][1]) &&
                           json_member_string(&list->items[i], "name") && json_member_string(&list->items[i], "description");
         }
-        tap_ok(list && uris_ok, "... lease, windows and screen of the profile, each with a name, description and MIME type");
+        tap_ok(list && uris_ok, "... lease, windows and screen of the profile and the viewer, each with a name, description and MIME type");
         json_value_free(v);
+
+        /* The viewer's CSP: botdesk web's origin alone, its WebSocket and its files; nothing without one. */
+        for (int k = 0; k < 2; k++) {
+                const struct json_value *csp, *ui;
+
+                viewer_origin = k ? "http://127.0.0.1:4242" : NULL;
+                v = handle(&s, "{\"jsonrpc\": \"2.0\", \"id\": 2, \"method\": \"resources/read\", \"params\": {\"uri\": "
+                               "\"ui://botdesk/viewer\"}}");
+                c = first_contents(v);
+                ui = json_get(json_get(c, "_meta"), "ui");
+                csp = json_get(ui, "csp");
+                TAP_EQ_STR(json_member_string(c, "uri"), "ui://botdesk/viewer", "the viewer reads under its own URI (%s)",
+                           k ? "botdesk web on TCP" : "no botdesk web on TCP");
+                TAP_EQ_STR(json_member_string(c, "mimeType"), MCP_APP_MIME, "... as an MCP App");
+                tap_ok(json_get(ui, "prefersBorder") && json_get(ui, "prefersBorder")->type == JSON_TRUE, "... with a border");
+                if (k) {
+                        const struct json_value *cd = json_get(csp, "connectDomains"), *rd = json_get(csp, "resourceDomains");
+
+                        tap_ok(cd && cd->n == 1 && streq_ptr(cd->items[0].string, "ws://127.0.0.1:4242") && rd && rd->n == 1 &&
+                               streq_ptr(rd->items[0].string, "http://127.0.0.1:4242"),
+                               "... its CSP connects to botdesk web's WebSocket and loads its files, nothing else");
+                } else
+                        tap_ok(csp && json_get(csp, "connectDomains") && json_get(csp, "connectDomains")->n == 0 &&
+                               json_get(csp, "resourceDomains") && json_get(csp, "resourceDomains")->n == 0,
+                               "... its CSP lets nothing in");
+                json_value_free(v);
+        }
+        viewer_origin = NULL;
 
         v = handle(&s, "{\"jsonrpc\": \"2.0\", \"id\": 3, \"method\": \"resources/templates/list\"}");
         list = json_get(json_get(v, "result"), "resourceTemplates");
