@@ -136,6 +136,28 @@ int main(void) {
                            "past its time it is refused");
         }
 
+        /* Embed tickets (KIND=embed): checked as often as asked, spent once, and only at their own door. */
+        {
+                char e[TICKET_TOKEN_LEN + 1], v[TICKET_TOKEN_LEN + 1], d[TICKET_TOKEN_LEN + 1];
+
+                TAP_EQ_INT(ticket_mint_embed_at(dirfd, "work", TICKET_EMBED_VIEWER, 60, e), 0, "an embed ticket is minted");
+                TAP_EQ_INT(ticket_check_embed_at(dirfd, e, "work", now, &t), 0, "checking it spends nothing");
+                TAP_EQ_INT(ticket_check_embed_at(dirfd, e, "work", now, &t), 0, "... however often (noVNC's modules)");
+                tap_ok(t.kind == TICKET_EMBED && streq(t.viewer, TICKET_EMBED_VIEWER), "... and says it is an embed ticket");
+                TAP_EQ_INT(ticket_check_at(dirfd, e, "work", now, &t), -ENOENT, "as a viewer's ticket it is unknown");
+                TAP_EQ_INT(ticket_check_devtools_at(dirfd, e, "work", now, &t), -ENOENT, "as a DevTools ticket too");
+                TAP_EQ_INT(ticket_redeem_embed_at(dirfd, e, "other", now, &t), -EXDEV,
+                           "another profile's door refuses it, and keeps it");
+                TAP_EQ_INT(ticket_redeem_embed_at(dirfd, e, "work", now, &t), 0, "it is redeemed at its profile");
+                TAP_EQ_INT(ticket_check_embed_at(dirfd, e, "work", now, &t), -ENOENT, "... and is then unknown");
+                TAP_EQ_INT(ticket_mint_at(dirfd, "work", "bob", 60, v), 0, "a viewer's ticket is minted");
+                TAP_EQ_INT(ticket_mint_devtools_at(dirfd, "work", 60, d), 0, "and a DevTools ticket");
+                TAP_EQ_INT(ticket_check_embed_at(dirfd, v, "work", now, &t), -ENOENT, "neither opens the embed door");
+                TAP_EQ_INT(ticket_check_embed_at(dirfd, d, "work", now, &t), -ENOENT, "... the DevTools ticket neither");
+                TAP_EQ_INT(ticket_mint_embed_at(dirfd, "work", TICKET_EMBED_VIEWER, 1, e), 0, "an embed ticket of 1 s is minted");
+                TAP_EQ_INT(ticket_check_embed_at(dirfd, e, "work", now + 2000000ULL, &t), -ETIME, "past its time it is refused");
+        }
+
         /* Clean up the scratch dir: only files this test made. */
         (void) ticket_sweep_at(dirfd, ~0ULL);
         {
