@@ -348,22 +348,8 @@ static void on_cdp_job_done(int status, const char *out, const char *err, void *
 /* `botdesk cdp P` through the prefix, its stdio one end of a socketpair; the other end in *ret_cdp. */
 static int cli_cdp_start(struct web_devtools *d, int *ret_cdp) {
         char *args[] = { (char *) "cdp", d->profile, NULL };
-        int sv[2], r;
 
-        if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
-                return negative_errno();
-        r = web_job_start(d->server, args, sv[1], on_cdp_job_done, d, &d->job);
-        safe_close(sv[1]);
-        if (r >= 0 && fcntl(sv[0], F_SETFL, O_NONBLOCK) < 0)
-                r = negative_errno();
-        if (r < 0) {
-                web_job_cancel(d->job);
-                d->job = NULL;
-                safe_close(sv[0]);
-                return r;
-        }
-        *ret_cdp = sv[0];
-        return 0;
+        return web_job_start_stream(d->server, args, on_cdp_job_done, d, &d->job, ret_cdp);
 }
 
 /* ---- the upgrade ---------------------------------------------------------------------------- */

@@ -16,6 +16,7 @@
 #include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -244,6 +245,27 @@ int web_job_start(struct web_server *s, char *const *args, int stdio_fd, web_job
         }
         if (ret)
                 *ret = job;
+        return 0;
+}
+
+int web_job_start_stream(struct web_server *s, char *const *args, web_job_done_t done, void *userdata,
+                         struct web_job **ret_job, int *ret_fd) {
+        int sv[2], r;
+
+        if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+                return negative_errno();
+        r = web_job_start(s, args, sv[1], done, userdata, ret_job);
+        safe_close(sv[1]);
+        if (r >= 0 && fcntl(sv[0], F_SETFL, O_NONBLOCK) < 0) {
+                r = negative_errno();
+                web_job_cancel(*ret_job);
+                *ret_job = NULL;
+        }
+        if (r < 0) {
+                safe_close(sv[0]);
+                return r;
+        }
+        *ret_fd = sv[0];
         return 0;
 }
 

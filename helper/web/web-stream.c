@@ -388,21 +388,11 @@ static void on_rfb_job_done(int status, const char *out, const char *err, void *
  * front), its stdio one end of a socketpair, rfb the other. */
 static int cli_rfb_start(struct web_stream *st) {
         char *args[] = { (char *) "rfb", st->profile->name, (char *) "--viewer", st->viewer, NULL };
-        int sv[2], r;
+        int r;
 
-        if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
-                return negative_errno();
-        r = web_job_start(st->server, args, sv[1], on_rfb_job_done, st, &st->job);
-        safe_close(sv[1]);
-        if (r >= 0 && fcntl(sv[0], F_SETFL, O_NONBLOCK) < 0)
-                r = negative_errno();
-        if (r < 0) {
-                web_job_cancel(st->job);
-                st->job = NULL;
-                safe_close(sv[0]);
+        r = web_job_start_stream(st->server, args, on_rfb_job_done, st, &st->job, &st->rfb);
+        if (r < 0)
                 return r;
-        }
-        st->rfb = sv[0];
         /* Its input, and the hold a departure ends, follow the lease there.
          * Until its first line, input is dropped here; the far side gates it
          * anyway. A remote profile's lease is here, followed as a local one's. */

@@ -177,6 +177,10 @@ typedef void (*web_job_done_t)(int status, const char *out, const char *err, voi
  */
 int web_job_start(struct web_server *s, char *const *args, int stdio_fd, web_job_done_t done, void *userdata,
                   struct web_job **ret);
+/* The same with stdin and stdout one end of a socketpair: the other end, non-blocking, in *ret_fd (a
+ * verb's byte stream: `botdesk rfb`, `botdesk cdp`), the job in *ret_job. */
+int web_job_start_stream(struct web_server *s, char *const *args, web_job_done_t done, void *userdata,
+                         struct web_job **ret_job, int *ret_fd);
 /* Each line of the job's stdout (bounded; a longer one is dropped) goes to on_line as it comes. */
 typedef void (*web_job_line_t)(const char *line, void *userdata);
 void web_job_on_line(struct web_job *job, web_job_line_t on_line);
