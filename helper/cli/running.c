@@ -55,6 +55,16 @@ int running_desktop_helper(const char *profile, int dirfd, struct helper_record 
         return EXIT_OK;
 }
 
+int running_desktop_live(const char *profile, struct bd_paths *p, int *ret_fd) {
+        _cleanup_(helper_record_done) struct helper_record rec = {};
+        int r;
+
+        r = running_desktop_open(profile, p, ret_fd);
+        if (r == EXIT_OK)
+                r = running_desktop_helper(profile, *ret_fd, &rec);
+        return r;
+}
+
 int running_desktop_env(const char *profile, int dirfd, const struct bd_paths *p, char ***ret_env) {
         _cleanup_free_ char *bad = NULL;
         int r;

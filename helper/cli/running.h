@@ -22,6 +22,9 @@ int running_desktop_open(const char *profile, struct bd_paths *p, int *ret_fd);
 /* The helper recorded in the runtime dir dirfd, alive, into *ret_rec. */
 int running_desktop_helper(const char *profile, int dirfd, struct helper_record *ret_rec);
 
+/* Both: the runtime dir opened into *ret_fd and its helper found alive (its record not kept). */
+int running_desktop_live(const char *profile, struct bd_paths *p, int *ret_fd);
+
 /* The environment the desktop published in dirfd (p->env_file, for messages), into *ret_env. */
 int running_desktop_env(const char *profile, int dirfd, const struct bd_paths *p, char ***ret_env);
 

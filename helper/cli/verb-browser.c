@@ -25,7 +25,6 @@
 #include "lease.h"
 #include "log.h"
 #include "profile.h"
-#include "record.h"
 #include "running.h"
 #include "ticket.h"
 #include "util.h"
@@ -67,15 +66,12 @@ static int placed_admit(const struct cli_args *a, struct lease *ret) {
 /* A desktop of this host: running, its browser serving DevTools, and not a human's. */
 static int here_admit(const struct cli_args *a, struct lease *ret) {
         _cleanup_(paths_done) struct bd_paths p = {};
-        _cleanup_(helper_record_done) struct helper_record rec = {};
         _cleanup_close_ int dirfd = -EBADF;
         const char *profile = a->operand;
         struct stat st;
         int r;
 
-        r = running_desktop_open(profile, &p, &dirfd);
-        if (r == EXIT_OK)
-                r = running_desktop_helper(profile, dirfd, &rec);
+        r = running_desktop_live(profile, &p, &dirfd);
         if (r != EXIT_OK)
                 return r;
         /* The agent's way into the human's browser: not while a human has the desktop. */

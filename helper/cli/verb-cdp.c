@@ -21,7 +21,6 @@
 #include "byte-buf.h"
 #include "cli.h"
 #include "log.h"
-#include "record.h"
 #include "running.h"
 #include "socket-util.h"
 #include "util.h"
@@ -112,14 +111,11 @@ static int pump(int sock) {
 
 int verb_cdp(const struct cli_args *a) {
         _cleanup_(paths_done) struct bd_paths p = {};
-        _cleanup_(helper_record_done) struct helper_record rec = {};
         _cleanup_close_ int dirfd = -EBADF, sock = -EBADF;
         const char *profile = a->operand;
         int r;
 
-        r = running_desktop_open(profile, &p, &dirfd);
-        if (r == EXIT_OK)
-                r = running_desktop_helper(profile, dirfd, &rec);
+        r = running_desktop_live(profile, &p, &dirfd);
         if (r != EXIT_OK)
                 return r;
         sock = socket_connect_at(dirfd, "cdp.sock", SOCK_STREAM);

@@ -4,7 +4,6 @@
 #include "cli.h"
 #include "log.h"
 #include "profile.h"
-#include "record.h"
 #include "running.h"
 #include "ticket.h"
 #include "util.h"
@@ -50,18 +49,13 @@ static int parse_ttl(const char *ttl_s, unsigned def, unsigned max, unsigned *re
 /* Whether the desktop a ticket would open now runs: an exit code, said. */
 static int check_running(const struct bd_config *given, const char *profile) {
         _cleanup_(paths_done) struct bd_paths p = {};
-        _cleanup_(helper_record_done) struct helper_record rec = {};
         _cleanup_close_ int dirfd = -EBADF;
-        int r;
 
         /* Asking the far side would cost a round trip through the prefix that botdesk web makes anyway when the
          * ticket is used, and answers there (a stream closed 4001, the prefix's own error). */
         if (cli_desktop_place(given, profile) != CLI_PLACE_HERE)
                 return EXIT_OK;
-        r = running_desktop_open(profile, &p, &dirfd);
-        if (r == EXIT_OK)
-                r = running_desktop_helper(profile, dirfd, &rec);
-        return r;
+        return running_desktop_live(profile, &p, &dirfd);
 }
 
 /* What minting a ticket or a token starts with: PROFILE judged, --ttl S read (def when absent), the desktop
