@@ -84,13 +84,17 @@ int agent_open(struct agent *a, const char *profile) {
         a->clipboard_max = c.clipboard_max_bytes;
         a->settle_min_ms = c.settle_min_ms;
         a->settle_max_ms = c.settle_max_ms;
+        a->view_takeover = c.view_takeover;
+        /* The viewer's Take over and Hand back exist only where its user is the desktop's human. */
+        if (!c.view_takeover)
+                a->tools.flags_off |= MCP_TOOL_APP;
         a->files_mcp_max = c.files_mcp_max_bytes;
         a->tools.kind = c.mcp_tools;
         a->frame_width = c.journal_enabled ? c.journal_frame_width : 0;
         r = cli_members_off(c.toolset_disabled, &a->tools.members_off);
         if (r == EXIT_OK && c.remote) {
                 /* A VNC server: a framebuffer and input, none of a desktop's windows, tree, clipboard or files. */
-                a->tools.flags_off = MCP_TOOL_DESKTOP;
+                a->tools.flags_off |= MCP_TOOL_DESKTOP;
                 r = agent_remote_open(a, &c);
                 if (r == EXIT_OK)
                         space_for(a, a->remote->fb.width, a->remote->fb.height, &a->space);

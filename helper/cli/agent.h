@@ -39,6 +39,7 @@ struct agent {
         unsigned max_edge, max_pixels;
         unsigned quiet_ms, settle_cap_ms;
         unsigned settle_min_ms, settle_max_ms; /* [agent]: the adaptive window's bounds (settle.h) */
+        bool view_takeover;             /* [agent]: the chat's viewer may take control (mcp-view.h) */
         size_t clipboard_max;
         uint64_t files_mcp_max;         /* [files] mcp_max_bytes: the file tools' cap */
         struct mcp_tool_set tools;      /* [agent] mcp_tools and toolset_disabled: the screen's tools offered */

@@ -439,6 +439,12 @@ const struct mcp_tool mcp_desktop_tools[] = {
           "result (ui://botdesk/viewer); the result's viewer URL opens it once. Needs botdesk web on a loopback "
           "port of this host.",
           .schema = empty_schema, .flags = MCP_TOOL_VIEWER, .call = mcp_view_tool },
+        { "view_take",
+          "For the viewer's page alone (its Take over): control of the desktop to the user watching it in the chat.",
+          .schema = empty_schema, .flags = MCP_TOOL_VIEWER | MCP_TOOL_APP, .call = mcp_view_control_tool },
+        { "view_release",
+          "For the viewer's page alone (its Hand back): control of the desktop back to the agent.",
+          .schema = empty_schema, .flags = MCP_TOOL_VIEWER | MCP_TOOL_APP, .call = mcp_view_control_tool },
         /* Last: tools/list has always ended with them. */
         { "(toolset members)", .flags = MCP_TOOL_ACTS | MCP_TOOL_MEMBERS, .call = tool_member },
 };

@@ -18,5 +18,12 @@
 /* The view tool's handler (mcp-tools.c's row), userdata the struct agent. 0, or -ENOMEM. */
 int mcp_view_tool(void *userdata, const char *tool, const struct json_value *args, struct mcp_result *res);
 
+/*
+ * view_take and view_release (mcp-tools.c's rows, offered with [agent] view_takeover = on, visible to the
+ * viewer's page alone): control of the desktop taken for the page's viewer (TICKET_EMBED_VIEWER), whose
+ * stream's input then reaches the desktop, and handed back. 0, or -ENOMEM.
+ */
+int mcp_view_control_tool(void *userdata, const char *tool, const struct json_value *args, struct mcp_result *res);
+
 /* resources/read of ui://botdesk/viewer into *ret: the page, and botdesk web's origin for its CSP. */
 int mcp_viewer_read(struct mcp_resource_contents *ret);

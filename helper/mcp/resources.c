@@ -135,12 +135,18 @@ void mcp_resource_contents_write(struct json *j, const char *profile, unsigned o
         json_array_end(j);
 }
 
-void mcp_viewer_tool_meta(struct json *j) {
+void mcp_viewer_tool_meta(struct json *j, bool app_only) {
         json_key(j, "_meta");
         json_object_begin(j);
         json_key(j, "ui");
         json_object_begin(j);
         json_kv_string(j, "resourceUri", MCP_VIEWER_URI);
+        if (app_only) {
+                json_key(j, "visibility");
+                json_array_begin(j);
+                json_string(j, "app");
+                json_array_end(j);
+        }
         json_object_end(j);
         json_kv_string(j, "ui/resourceUri", MCP_VIEWER_URI);
         json_object_end(j);

@@ -32,8 +32,9 @@ enum {
 #define MCP_VIEWER_URI "ui://botdesk/viewer"
 #define MCP_APP_MIME "text/html;profile=mcp-app"
 
-/* The view tool's _meta (tools.h): the viewer's URI, nested and in the flat key older hosts read. */
-void mcp_viewer_tool_meta(struct json *j);
+/* A viewer tool's _meta (tools.h): the viewer's URI, nested and in the flat key older hosts read; app_only:
+ * visible to the viewer's page alone. */
+void mcp_viewer_tool_meta(struct json *j, bool app_only);
 
 /* What a read gave: text or blob (base64), with its MIME type; both owned. app_origin: the viewer's, the
  * http:// origin of botdesk web that its Content-Security-Policy must let in (owned; NULL: none). */

@@ -89,7 +89,8 @@ char *mcp_tool_names(const struct mcp_tool_table *t) {
         for (size_t i = 0; i < t->n; i++) {
                 const struct mcp_tool *row = &t->rows[i];
 
-                if (!row_on(row, &t->set))
+                /* The viewer page's own tools are not the model's to call. */
+                if (!row_on(row, &t->set) || (row->flags & MCP_TOOL_APP))
                         continue;
                 if (!(row->flags & MCP_TOOL_MEMBERS)) {
                         fprintf(f, "%s%s", sep, row->name);
@@ -165,7 +166,7 @@ void mcp_tools_write(struct json *j, const struct mcp_space *space, const struct
                 json_key(j, "inputSchema");
                 json_raw(j, row->schema);
                 if (row->flags & MCP_TOOL_VIEWER)
-                        mcp_viewer_tool_meta(j);
+                        mcp_viewer_tool_meta(j, row->flags & MCP_TOOL_APP);
                 json_object_end(j);
         }
 }

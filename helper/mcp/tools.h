@@ -44,6 +44,9 @@ enum {
         /* Its result is for the live viewer, an MCP App (resources.h: ui://botdesk/viewer): tools/list names
          * the viewer in its _meta, and a host that renders MCP Apps shows it with the result. */
         MCP_TOOL_VIEWER = 1u << 5,
+        /* For the viewer's page alone, which calls it through its host: hidden from the model (MCP Apps'
+         * visibility ["app"]). */
+        MCP_TOOL_APP = 1u << 6,
 };
 
 /* Runs the tool named name with args (an object, or NULL) into res; as mcp_backend's call (server.h). */
@@ -79,7 +82,7 @@ void mcp_tools_write(struct json *j, const struct mcp_space *space, const struct
 /* The row that serves the tool name (a member's name gives the MCP_TOOL_MEMBERS row), or NULL when none is offered. */
 const struct mcp_tool *mcp_tool_find(const struct mcp_tool_table *t, const char *name);
 
-/* The names of the tools offered, "computer, batch, ..." (new string), or NULL. */
+/* The names of the tools offered to the model (no MCP_TOOL_APP row), "computer, batch, ..." (new string), or NULL. */
 char *mcp_tool_names(const struct mcp_tool_table *t);
 
 /*

@@ -6,9 +6,11 @@
 // host does, in Debian's Chromium driven by playwright-core: a sandboxed
 // frame (scripts only: an opaque origin, so every request it makes is
 // cross-origin), the Content-Security-Policy made from _meta.ui.csp,
-// ui/initialize answered and the tool's result handed over. One JSON line
-// per step on stdout.
-//   node mcp-app-host.cjs SDK_DIR BOTDESK PROFILE CHROMIUM list|render [R,G,B]
+// ui/initialize answered and the tool's result handed over, and the page's
+// tools/call passed on to the server (as hosts do for an app). With
+// "takeover" it then clicks the page's Take over, types "a" through the
+// page's noVNC, and clicks Hand back. One JSON line per step on stdout.
+//   node mcp-app-host.cjs SDK_DIR BOTDESK PROFILE CHROMIUM list|render|takeover [R,G,B]
 'use strict';
 const path = require('path');
 const { createRequire } = require('module');
@@ -42,15 +44,36 @@ window.addEventListener('message', (e) => {
       hostInfo: { name: 'botdesk-test-host', version: '1' }, hostCapabilities: {}, hostContext: {} } }, '*');
   else if (m.method === 'ui/notifications/initialized')
     frame.contentWindow.postMessage({ jsonrpc: '2.0', method: 'ui/notifications/tool-result', params: window.toolResult }, '*');
+  else if (m.method === 'tools/call')
+    window.hostCall(m.params).then((result) => frame.contentWindow.postMessage({ jsonrpc: '2.0', id: m.id, result }, '*'),
+      (e) => frame.contentWindow.postMessage({ jsonrpc: '2.0', id: m.id, error: { code: -32603, message: String(e) } }, '*'));
 });
 </script></body></html>`;
 
-async function render(html, csp, result) {
+// The desktop's control as the server's status tool says it.
+async function control(client) {
+        return JSON.parse((await client.callTool({ name: 'status', arguments: {} })).content[0].text).control;
+}
+
+async function until(frame, what, ms) {
+        const t0 = Date.now();
+        while (Date.now() - t0 < ms) {
+                if (await frame.evaluate(what).catch(() => false)) return true;
+                await new Promise((r) => setTimeout(r, 100));
+        }
+        return false;
+}
+
+async function render(client, html, csp, result) {
         const browser = await chromium.launch({ executablePath: chromiumPath, headless: true,
                                                 args: ['--no-sandbox', '--disable-gpu'] });
         try {
                 const page = await browser.newPage();
-                const blocked = [];
+                const blocked = [], called = [];
+                await page.exposeFunction('hostCall', async (params) => {
+                        called.push(params.name);
+                        return client.callTool(params);
+                });
                 page.on('console', (m) => { if (/Content Security Policy|Refused/.test(m.text())) blocked.push(m.text()); });
                 await page.setContent(HOST);
                 const app = html.replace('<head>', `<head><meta http-equiv="Content-Security-Policy" content="${policy(csp)}">`);
@@ -71,12 +94,26 @@ async function render(html, csp, result) {
                                 const c = document.querySelector('#screen canvas');
                                 return c ? Array.from(c.getContext('2d').getImageData(c.width >> 1, c.height >> 1, 1, 1).data.slice(0, 3)) : null;
                         });
-                        if (pixel && pixel.join(',') === want) break;
+                        if (pixel && (!want || pixel.join(',') === want)) break;
                         await new Promise((r) => setTimeout(r, 100));
                 }
                 say({ step: 'render', connected: !!state.connected, error: state.error || null, pixel: pixel && pixel.join(','),
                       heard: await page.evaluate(() => window.heard), blocked, origin: await frame.evaluate(() => String(window.origin)),
                       ms: Date.now() - t0 });
+                if (mode === 'takeover') {
+                        const before = await control(client);
+                        await frame.click('#control');
+                        const took = await until(frame, () => window.botdesk.control === true, 10000);
+                        const during = await control(client);
+                        // A key typed in the frame, through its noVNC: it reaches the desktop only under control.
+                        await frame.evaluate(() => window.botdesk.rfb.sendKey(0x61, 'KeyA'));
+                        await new Promise((r) => setTimeout(r, 500));
+                        await frame.click('#control');
+                        const handed = await until(frame, () => window.botdesk.control === false, 10000);
+                        say({ step: 'takeover', before, took, during, handed, after: await control(client), called,
+                              button: await frame.evaluate(() => document.getElementById('control').textContent),
+                              error: await frame.evaluate(() => window.botdesk.error) });
+                }
         } finally {
                 await browser.close();
         }
@@ -88,7 +125,7 @@ async function main() {
         const tools = (await client.listTools()).tools;
         const view = tools.find((t) => t.name === 'view');
         say({ step: 'tools', view: !!view, meta: view ? view._meta : null,
-              others: tools.filter((t) => t._meta && t._meta.ui && t.name !== 'view').map((t) => t.name) });
+              others: tools.filter((t) => t._meta && t._meta.ui && t.name !== 'view').map((t) => [t.name, t._meta.ui.visibility]) });
         const listed = (await client.listResources()).resources.find((r) => r.uri === 'ui://botdesk/viewer');
         say({ step: 'listed', listed: listed || null });
         const read = (await client.readResource({ uri: 'ui://botdesk/viewer' })).contents[0];
@@ -99,8 +136,8 @@ async function main() {
         let body = null;
         try { body = JSON.parse(result.content[0].text); } catch (e) { body = { text: result.content[0].text }; }
         say({ step: 'view', isError: !!result.isError, body });
-        if (mode === 'render' && !result.isError)
-                await render(read.text, read._meta.ui.csp, result);
+        if (mode !== 'list' && !result.isError)
+                await render(client, read.text, read._meta.ui.csp, result);
         await client.close();
 }
 main().then(() => process.exit(0), (e) => {

@@ -9,7 +9,10 @@
 # the desktop live, noVNC's modules and the stream fetched across origins
 # from a frame that has none of ours. The render spends the stream's
 # ticket; beneath the embed path nothing else is served; an embed ticket
-# opens no page, a viewer's ticket no embed. Band 765-769, main variant only.
+# opens no page, a viewer's ticket no embed. With [agent] view_takeover =
+# on the page's Take over and Hand back (tools the host passes on for the
+# page alone) move control to its user and back, and a key typed in the
+# frame meanwhile reaches the desktop. Band 765-769, main variant only.
 . "$(dirname "$0")/lib.sh"
 bd_init mapp 765 once
 bd_need_xserver
@@ -111,6 +114,31 @@ t_is "$(client http "$ADDR" GET "/$P/embed/$(printf '%064d' 7)/novnc/core/rfb.js
         "a made-up ticket opens nothing (403)"
 t_match "$(client upgrade "$ADDR" "${path2}websockify" --header "Origin: https://app.example" --then greet)" \
         "^greet 2 b'RFB 003" "the fresh ticket's stream greets with RFB from another origin"
+
+# ---- Take over from the chat, where its user is the desktop's human -------------------------------------
+
+t_is "$(step "$O/list.json" tools 'd["others"]')" "[]" "without [agent] view_takeover, no tool for the page to take control"
+t_is "$(step "$O/render.json" view '(d["body"]["takeover"], d["body"]["watch_only"])')" "(False, True)" \
+        "... and view says the page is watch-only"
+printf '[agent]\nview_takeover = on\n' >>"$BOTDESK_CONFIG"
+REC=${BOTDESK_INPUT_RECORDER:-$BD_BUILD_DIR/tests/integration/input-recorder}
+timeout 60 "$BOTDESK" exec "$P" -- "$REC" "$BD_T/rec.txt" "$BD_T/rec.log" >"$O/rec.out" 2>&1 &
+REC_PID=$!
+bd_own_pid "$REC_PID"
+t_ok "the tests' X client records input on the desktop (waited 10 s)" wait_for 10 grep -qs '^ready' "$BD_T/rec.log"
+host takeover >"$O/takeover.json"
+t_is "$?" 0 "a host renders the viewer with Take over" || t_diag "$(tail -n 5 "$O/host.err"; cat "$O/takeover.json")"
+t_is "$(step "$O/takeover.json" tools 'd["others"]')" "[['view_take', ['app']], ['view_release', ['app']]]" \
+        "with view_takeover = on, view_take and view_release name the viewer, visible to its page alone"
+t_is "$(step "$O/takeover.json" view '(d["body"]["takeover"], d["body"]["watch_only"])')" "(True, False)" \
+        "... and view says the page may take control"
+t_is "$(step "$O/takeover.json" takeover '(d["before"], d["took"], d["during"])')" "('agent', True, 'human')" \
+        "the page's Take over, called through the host, gives its user control"
+t_is "$(step "$O/takeover.json" takeover '(d["handed"], d["after"], d["button"], d["error"])')" \
+        "(True, 'agent', 'Take over', None)" "... and its Hand back gives it back to the agent"
+t_is "$(step "$O/takeover.json" takeover 'd["called"]')" "['view_take', 'view_release']" "... each a tool call the host passed on"
+t_is "$(cat "$BD_T/rec.txt" 2>/dev/null)" a "a key typed in the frame while its user held control reached the desktop"
+kill -TERM "$REC_PID" 2>/dev/null
 
 kill -TERM "$WEB_PID"
 wait "$WEB_PID"

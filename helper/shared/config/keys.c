@@ -49,6 +49,9 @@ const struct config_key_def config_keys[_KEY_MAX] = {
          * the action's own changes, within these bounds; settle_min_ms = 0: a fixed window. */
         [KEY_SETTLE_MIN_MS]       = { "agent",     "settle_min_ms",      VALUE_UINT,        0, 2000,     FIELD(settle_min_ms), .default_a = 60 },
         [KEY_SETTLE_MAX_MS]       = { "agent",     "settle_max_ms",      VALUE_UINT,        1, 2000,     FIELD(settle_max_ms), .default_a = 250 },
+        /* The view tool's page may take control for its user (mcp/resources.h): for a host whose user is the
+         * desktop's human. */
+        [KEY_VIEW_TAKEOVER]       = { "agent",     "view_takeover",      VALUE_BOOL,        0, 0,        FIELD(view_takeover) },
         [KEY_MCP_TOOLS]           = { "agent",     "mcp_tools",          VALUE_MCP_TOOLS,   0, 0,        FIELD(mcp_tools), .default_a = MCP_TOOLS_BOTH },
         /* Member names, checked where they are known (mcp/action.c): shared/ cannot reach them. */
         [KEY_TOOLSET_DISABLED]    = { "agent",     "toolset_disabled",   VALUE_STRING,      0, 0,        FIELD(toolset_disabled) },

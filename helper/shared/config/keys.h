@@ -72,6 +72,7 @@ enum config_key {
         KEY_CLIPBOARD_MAX_BYTES,
         KEY_SETTLE_MIN_MS,
         KEY_SETTLE_MAX_MS,
+        KEY_VIEW_TAKEOVER,
         KEY_MCP_TOOLS,
         KEY_TOOLSET_DISABLED,
         KEY_FILES_MAX_BYTES,

@@ -134,6 +134,16 @@ int main(void) {
                 printf("#   %s\n", names);
         tap_ok(mcp_tool_find(&all, "zoom") && (mcp_tool_find(&all, "zoom")->flags & MCP_TOOL_MEMBERS) &&
                !mcp_tool_find(&all, "nosuch"), "a member's name finds the members' row, a name of nothing nothing");
+        /* The viewer page's own tools: found where offered, never among the model's names. */
+        tap_ok(mcp_tool_find(&all, "view_take") && (mcp_tool_find(&all, "view_take")->flags & MCP_TOOL_APP) &&
+               mcp_tool_find(&all, "view_release") && (mcp_tool_find(&all, "view_release")->flags & MCP_TOOL_APP),
+               "view_take and view_release are the viewer page's own tools");
+        tap_ok(names && !strstr(names, "view_take") && !strstr(names, "view_release"),
+               "... not among the names the model is told");
+        all.set.flags_off = MCP_TOOL_APP;
+        tap_ok(!mcp_tool_find(&all, "view_take") && !mcp_tool_find(&all, "view_release") && mcp_tool_find(&all, "view"),
+               "... and not offered at all where view_takeover is off, view still");
+        all.set.flags_off = 0;
         all.set.kind = MCP_TOOLS_MEMBERS;
         tap_ok(!mcp_tool_find(&all, "computer") && !mcp_tool_find(&all, "batch") && mcp_tool_find(&all, "windows"),
                "with mcp_tools = members, computer and batch are offered nowhere");
