@@ -120,10 +120,18 @@ BOTDESK_CALLER_SECRET=s3cret dbus-daemon --config-file="$CALLER/bus.conf" --nofo
 bd_own_pid $!
 t_ok "the caller's bus is up (5 s)" wait_for 5 test -S "$CALLER/bus" || t_diag "$(cat "$CALLER/bus.out")"
 # The bus's own proof that it runs the program for a call that asks it to, so that "nothing ran" means something.
-dbus-send --bus="unix:path=$CALLER/bus" --print-reply --dest=org.a11y.Bus /org/a11y/bus org.a11y.Bus.GetAddress \
-        >/dev/null 2>&1
-t_ok "... and runs its org.a11y.Bus program, with its environment, when a call starts it (5 s)" \
-        wait_for 5 grep -q BOTDESK_CALLER_SECRET=s3cret "$RAN"
+# A call again each second (a loaded machine may lose the first to a bus still settling in), at most 20.
+caller_runs() {
+        local i
+        for i in $(seq 20); do
+                timeout 5 dbus-send --bus="unix:path=$CALLER/bus" --print-reply --reply-timeout=2000 --dest=org.a11y.Bus \
+                        /org/a11y/bus org.a11y.Bus.GetAddress >/dev/null 2>&1
+                wait_for 1 grep -q BOTDESK_CALLER_SECRET=s3cret "$RAN" && return 0
+        done
+        return 1
+}
+t_ok "... and runs its org.a11y.Bus program, with its environment, when a call starts it (20 calls, a second apart)" \
+        caller_runs
 rm -f -- "${RAN:?}"
 
 # env_bus ADDRESS: the runtime dir's env with the session bus at ADDRESS, as a program of the desktop can write it.
