@@ -40,26 +40,6 @@
 /* Each way: a framebuffer update comes in large pieces, input in small ones. */
 #define FRONT_BUF_SIZE (256u * 1024u)
 
-/* Send what b holds; 0, or -errno (the peer is gone). */
-static int buf_send(int fd, struct byte_buf *b) {
-        ssize_t n = send(fd, b->data + b->start, byte_buf_len(b), MSG_NOSIGNAL | MSG_DONTWAIT);
-
-        if (n < 0)
-                return errno == EAGAIN || errno == EINTR ? 0 : negative_errno();
-        b->start += (size_t) n;
-        return 0;
-}
-
-/* Read into b; the count, 0 at the end, -EAGAIN, or -errno. */
-static ssize_t buf_recv(int fd, struct byte_buf *b) {
-        ssize_t n = recv(fd, b->data + b->end, byte_buf_room(b), MSG_DONTWAIT);
-
-        if (n < 0)
-                return errno == EINTR ? -EAGAIN : negative_errno();
-        b->end += (size_t) n;
-        return n;
-}
-
 /* Only the two sockets (and stderr, for the front's few words) stay open: the fork shares nothing else. */
 static void keep_only(int a, int b) {
         int lo = a < b ? a : b, hi = a < b ? b : a;
@@ -135,12 +115,12 @@ static _Noreturn void front_main(int viewer, int server, struct rfb_front *hs, c
                                         _exit(EXIT_SUCCESS);
                                 if (n > 0)
                                         rfb_front_sent(hs, (size_t) n);
-                        } else if (ready && byte_buf_len(&down) > 0 && buf_send(viewer, &down) < 0)
+                        } else if (ready && byte_buf_len(&down) > 0 && byte_buf_send(viewer, &down) < 0)
                                 _exit(EXIT_SUCCESS);
                 }
                 if (pfd[0].revents & (POLLIN | POLLERR | POLLHUP)) {
                         size_t before = up.end;
-                        ssize_t n = buf_recv(viewer, &up);
+                        ssize_t n = byte_buf_recv(viewer, &up);
 
                         if (n == 0 || (n < 0 && n != -EAGAIN))
                                 viewer_eof = true;
@@ -156,10 +136,10 @@ static _Noreturn void front_main(int viewer, int server, struct rfb_front *hs, c
                                 up.end -= (size_t) used;
                         }
                 }
-                if ((pfd[1].revents & (POLLOUT | POLLERR | POLLHUP)) && byte_buf_len(&up) > 0 && buf_send(server, &up) < 0)
+                if ((pfd[1].revents & (POLLOUT | POLLERR | POLLHUP)) && byte_buf_len(&up) > 0 && byte_buf_send(server, &up) < 0)
                         _exit(EXIT_SUCCESS);
                 if (pfd[1].revents & (POLLIN | POLLERR | POLLHUP)) {
-                        ssize_t n = buf_recv(server, &down);
+                        ssize_t n = byte_buf_recv(server, &down);
 
                         if (n == 0 || (n < 0 && n != -EAGAIN))
                                 server_eof = true;

@@ -11,10 +11,8 @@
  * clients). Ends when the browser's side does, after passing on what it
  * said, or when stdin ends and the launcher has closed its side.
  */
-#include <limits.h>
 #include <poll.h>
 #include <signal.h>
-#include <sys/param.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -28,29 +26,6 @@
 
 /* Each way: a page's screenshot comes in megabytes, in pieces of this size. */
 #define CDP_PIPE_BUF (256u * 1024u)
-
-/* Write what b holds to fd, a socket or a pipe that poll() said is writable: never blocks. */
-static int send_some(int fd, struct byte_buf *b) {
-        ssize_t n = send(fd, b->data + b->start, byte_buf_len(b), MSG_DONTWAIT | MSG_NOSIGNAL);
-
-        if (n < 0 && errno == ENOTSOCK)
-                /* A pipe said writable has a page free: PIPE_BUF bytes go in whole, at once. */
-                n = write(fd, b->data + b->start, MIN(byte_buf_len(b), (size_t) PIPE_BUF));
-        if (n < 0)
-                return errno == EAGAIN || errno == EINTR ? 0 : negative_errno();
-        b->start += (size_t) n;
-        return 0;
-}
-
-/* Read what fd has into b: the count, 0 at its end, -EAGAIN, or -errno. */
-static ssize_t read_some(int fd, struct byte_buf *b) {
-        ssize_t n = read(fd, b->data + b->end, byte_buf_room(b));
-
-        if (n < 0)
-                return errno == EAGAIN || errno == EINTR ? -EAGAIN : negative_errno();
-        b->end += (size_t) n;
-        return n;
-}
 
 /* stdin -> sock, sock -> stdout, until the browser's side is done or stdout is gone. */
 static int pump(int sock) {
@@ -85,23 +60,23 @@ static int pump(int sock) {
                 }
 
                 if (pfd[0].revents & (POLLIN | POLLHUP | POLLERR)) {
-                        ssize_t n = read_some(STDIN_FILENO, &up);
+                        ssize_t n = byte_buf_recv(STDIN_FILENO, &up);
 
                         if (n == 0 || (n < 0 && n != -EAGAIN))
                                 in_eof = true;
                 }
                 if (pfd[1].revents & (POLLERR | POLLHUP))
                         return -EPIPE;  /* the reader is gone (said even when nothing was asked of stdout) */
-                if ((pfd[1].revents & POLLOUT) && send_some(STDOUT_FILENO, &down) < 0)
+                if ((pfd[1].revents & POLLOUT) && byte_buf_send(STDOUT_FILENO, &down) < 0)
                         return -EPIPE;
                 if ((pfd[2].revents & (POLLOUT | POLLERR | POLLHUP)) && byte_buf_len(&up) > 0 &&
-                    send_some(sock, &up) < 0) {
+                    byte_buf_send(sock, &up) < 0) {
                         /* The launcher will hear no more: what it already said still goes out. */
                         up.start = up.end = 0;
                         in_eof = up_shut = true;
                 }
                 if (pfd[2].revents & (POLLIN | POLLHUP | POLLERR)) {
-                        ssize_t n = read_some(sock, &down);
+                        ssize_t n = byte_buf_recv(sock, &down);
 
                         if (n == 0 || (n < 0 && n != -EAGAIN))
                                 sock_eof = true;
