@@ -21,6 +21,7 @@
 #include "lease.h"
 #include "log.h"
 #include "mcp-view.h"
+#include "profile.h"
 #include "ticket.h"
 #include "util.h"
 #include "web-mint.h"
@@ -93,41 +94,39 @@ static const char viewer_html[] =
         "  .catch((e) => say('The host did not answer: ' + (e && e.message || e), true));\n"
         "</script></body></html>\n";
 
-/* botdesk web's http:// origin (new string), and its ticket dir in *ticket_dirfd unless NULL; NULL when none
- * listens on TCP here. */
-static char *web_origin(int *ticket_dirfd) {
-        _cleanup_free_ char *base = NULL;
-        _cleanup_close_ int dirfd = -EBADF;
-        char *url;
+/* botdesk web's http:// origin, as the server on TCP wrote it beneath base (new string), or NULL. */
+static char *web_origin_at(const char *base) {
+        char *url = web_url_read(base);
 
-        if (web_open_ticket_dir(&base, &dirfd) != EXIT_OK)
-                return NULL;
-        url = web_url_read(base);
         if (url && !startswith(url, "http://")) {
                 free(url);
-                url = NULL;
+                return NULL;
         }
-        if (url && ticket_dirfd)
-                *ticket_dirfd = TAKE_FD(dirfd);
         return url;
 }
 
 int mcp_viewer_read(struct mcp_resource_contents *ret) {
+        _cleanup_free_ char *base = NULL;
+
         ret->text = strdup(viewer_html);
         if (!ret->text)
                 return -ENOMEM;
         ret->mime = MCP_APP_MIME;
-        ret->app_origin = web_origin(NULL);
+        /* A read only reads: the ticket dir is the view tool's to make. */
+        if (paths_runtime_base(&base) >= 0)
+                ret->app_origin = web_origin_at(base);
         return 0;
 }
 
 int mcp_view_tool(void *userdata, const char *tool, const struct json_value *args, struct mcp_result *res) {
         struct agent *a = userdata;
+        _cleanup_free_ char *base = NULL, *origin = NULL;
         _cleanup_close_ int tickets = -EBADF;
-        _cleanup_free_ char *origin = web_origin(&tickets);
         char token[TICKET_TOKEN_LEN + 1];
         int r;
 
+        if (web_open_ticket_dir(&base, &tickets) == EXIT_OK)
+                origin = web_origin_at(base);
         if (!origin) {
                 mcp_result_error(res, "{\"ok\": false, \"error\": \"No botdesk web listens on a loopback port of this "
                                       "host: start one (botdesk web --listen 127.0.0.1:0), then ask for the view "
