@@ -48,8 +48,8 @@ t_is "$(get released '(d["meta"]["holder"], d["ms"] is not None and d["ms"] < 10
         "the human hands back: a lease notification within 10 s"
 t_is "$(get opened '(d["ms"] is not None and d["ms"] < 15000, d["id"] is not None and d["id"] > 0)')" "(True, True)" \
         "a window opens: a windows notification within 15 s naming it and its title"
-t_is "$(get closed '(d["ms"] is not None and d["ms"] < 15000, d["opened"])')" "(True, 0)" \
-        "the window closes: a windows notification within 15 s naming it among the closed"
+t_is "$(get closed '(d["ms"] is not None and d["ms"] < 15000, d["reopened"])')" "(True, 0)" \
+        "the window closes: a windows notification within 15 s naming it among the closed, not the opened (others opened: $(get closed 'd["others"]'))"
 t_is "$(get screen '(d["count"] >= 1, d["count"] <= d["span"] // 500 + 1, d["hasMeta"])')" "(True, True, False)" \
         "a screen changing for 3 s: screen notifications, at most one per 500 ms ($(get screen 'd["count"]') in $(get screen 'd["span"]') ms)"
 t_is "$(get screen 'd["minGap"] is None or d["minGap"] >= 400')" True \
