@@ -69,6 +69,7 @@ static int notify_socket_open(char **ret_name) {
 struct notify_state {
         bool ready;
         bool owns;              /* BOTDESK_RECORDED=1 came: the helper has recorded itself */
+        unsigned long long extended_to; /* CLOCK_MONOTONIC usec an EXTEND_TIMEOUT_USEC= allows until, 0: none */
         int errno_value;
         char status[512];
 };
@@ -107,7 +108,12 @@ static void notify_receive(int fd, pid_t helper, struct notify_state *st, bool p
                                 st->owns = true;
                         else if ((val = startswith(line, "ERRNO=")) && parse_uint(val, 4095, &v) >= 0)
                                 st->errno_value = (int) v;
-                        else if ((val = startswith(line, "STATUS="))) {
+                        else if ((val = startswith(line, "EXTEND_TIMEOUT_USEC=")) &&
+                                 parse_uint(val, UINT64_MAX / 2, &v) >= 0) {
+                                /* As a service manager takes it: from receipt, and never shortening. */
+                                if (now_usec() + v > st->extended_to)
+                                        st->extended_to = now_usec() + v;
+                        } else if ((val = startswith(line, "STATUS="))) {
                                 snprintf(st->status, sizeof st->status, "%s", val);
                                 if (progress)
                                         fprintf(stderr, "[%6.2fs] %s\n", (double) (now_usec() - t0) / 1e6, val);
@@ -157,8 +163,8 @@ static char *describe_helper_end(pid_t pid, int status, const struct notify_stat
 }
 
 static int spawn_and_wait(const char *profile, const struct bd_paths *p, int runtime_fd, int *lock,
-                          unsigned long long deadline, unsigned timeout_sec, bool progress, char **ret_error,
-                          int *ret_exit_status) {
+                          unsigned long long deadline, unsigned timeout_sec, bool extendable, bool progress,
+                          char **ret_error, int *ret_exit_status) {
         _cleanup_close_ int notify_fd = -EBADF, log_fd = -EBADF, pidfd = -EBADF;
         _cleanup_free_ char *notify_name = NULL;
         _cleanup_strv_free_ char **env = NULL;
@@ -217,6 +223,10 @@ static int spawn_and_wait(const char *profile, const struct bd_paths *p, int run
                 struct pollfd pfd[2] = { { .fd = notify_fd, .events = POLLIN }, { .fd = pidfd, .events = POLLIN } };
                 unsigned long long now = now_usec();
 
+                /* The helper times its start from its own X server and says so; a deadline the
+                 * caller set itself (--timeout) stays. */
+                if (extendable && st.extended_to > deadline)
+                        deadline = st.extended_to;
                 if (now >= deadline) {
                         struct pollfd gone = { .fd = pidfd, .events = POLLIN };
 
@@ -229,8 +239,12 @@ static int spawn_and_wait(const char *profile, const struct bd_paths *p, int run
                         if (r <= 0)
                                 (void) pidfd_signal(pidfd, SIGKILL);
                         (void) waitpid(pid, NULL, 0);
-                        *ret_error = strdup_printf("Desktop %s was not ready within %u s; stopped it. %s", profile,
-                                                   timeout_sec, st.status);
+                        if (extendable && st.extended_to > 0)
+                                *ret_error = strdup_printf("Desktop %s was not ready within start_timeout of its X "
+                                                           "server's start; stopped it. %s", profile, st.status);
+                        else
+                                *ret_error = strdup_printf("Desktop %s was not ready within %u s; stopped it. %s",
+                                                           profile, timeout_sec, st.status);
                         return -ETIMEDOUT;
                 }
                 if (poll(pfd, 2, (int) ((deadline - now + 999) / 1000)) < 0) {
@@ -263,7 +277,7 @@ static int spawn_and_wait(const char *profile, const struct bd_paths *p, int run
 }
 
 int standalone_start(const char *profile, const struct bd_paths *p, int runtime_fd, int *lock, unsigned timeout_sec,
-                     bool progress, char **ret_error, int *ret_exit_status) {
+                     bool extendable, bool progress, char **ret_error, int *ret_exit_status) {
         unsigned long long deadline = now_usec() + (unsigned long long) timeout_sec * 1000000ULL;
         int r;
 
@@ -283,8 +297,8 @@ int standalone_start(const char *profile, const struct bd_paths *p, int runtime_
                 if (phase == HELPER_READY)
                         return 1;
                 if (phase == HELPER_NONE)
-                        return spawn_and_wait(profile, p, runtime_fd, lock, deadline, timeout_sec, progress,
-                                              ret_error, ret_exit_status);
+                        return spawn_and_wait(profile, p, runtime_fd, lock, deadline, timeout_sec, extendable,
+                                              progress, ret_error, ret_exit_status);
                 /* Alive, not ready: another start is under way (its CLI
                  * perhaps killed since). Wait for that one, as systemctl
                  * start waits for a unit that is activating. */

@@ -41,7 +41,9 @@ enum helper_phase helper_phase_at(int runtime_fd, struct helper_record *rec);
 
 /*
  * Start the desktop of profile, or wait for the start already under way,
- * for up to timeout_sec. *lock is the profile lock held by the caller: it is
+ * for up to timeout_sec, or, when extendable, for as long as the helper asks
+ * (EXTEND_TIMEOUT_USEC=, sent when its X server starts: the start is timed
+ * from there). *lock is the profile lock held by the caller: it is
  * released (and set to -EBADF) as soon as the helper has recorded itself,
  * so that a stop need not wait for the start. 0: ready; 1: it was already
  * running; -errno on failure with *ret_error saying why (the helper's
@@ -49,7 +51,7 @@ enum helper_phase helper_phase_at(int runtime_fd, struct helper_record *rec);
  * exit status when it died (3 = refused).
  */
 int standalone_start(const char *profile, const struct bd_paths *p, int runtime_fd, int *lock, unsigned timeout_sec,
-                     bool progress, char **ret_error, int *ret_exit_status);
+                     bool extendable, bool progress, char **ret_error, int *ret_exit_status);
 
 /*
  * Wait until the helper that is starting profile publishes or ends, or

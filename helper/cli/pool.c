@@ -263,7 +263,7 @@ static int spare_start(const struct bd_config *c, bool progress, char **ret_erro
                         (void) setenv(POOL_CLI_ENV, self, 1);
                 }
         }
-        r = standalone_start(name, &p, dirfd, &lock, c->start_timeout + 5, progress, ret_error, &status);
+        r = standalone_start(name, &p, dirfd, &lock, c->start_timeout + 5, true, progress, ret_error, &status);
         return r < 0 ? r : 0;
 }
 

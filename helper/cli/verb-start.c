@@ -166,7 +166,7 @@ static int start_desktop(const struct cli_args *a, const char *profile, struct b
                         return EXIT_FAILED;
                 }
         } else {
-                r = standalone_start(profile, &p, dirfd, &lock, a->timeout ?: c->start_timeout + 5, progress, &error,
+                r = standalone_start(profile, &p, dirfd, &lock, a->timeout ?: c->start_timeout + 5, !a->timeout, progress, &error,
                                      &status);
                 if (r < 0) {
                         log_error("Cannot start %s: %s", profile, error ?: strerror(-r));

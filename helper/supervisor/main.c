@@ -79,7 +79,7 @@ static int loop_setup(struct supervisor *s) {
          * waits for as long as it was told), a start longer than the unit's
          * TimeoutStartSec= asks for the time the config allows. */
         if (s->placement && !streq(s->placement, "standalone")) {
-                start_extension_plan(start_usec, 3 * STOP_TIMEOUT_USEC, UNIT_TIMEOUT_START_USEC, &s->extension);
+                start_extension_plan(start_usec, START_TEARDOWN_USEC, UNIT_TIMEOUT_START_USEC, &s->extension);
                 r = start_extension_arm(s->event, &s->extension, s->t0, &s->extend_source);
                 if (r < 0)
                         log_warning_errno(r, "Cannot arm the start's extension (%m); the service manager may end a long start.");

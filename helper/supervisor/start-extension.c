@@ -42,3 +42,12 @@ int start_extension_arm(sd_event *event, const struct start_extension *plan, uin
         return sd_event_add_time(event, ret, CLOCK_MONOTONIC, started_usec + plan->send_after_usec, 0, on_extend,
                                  (void *) plan);
 }
+
+int start_clock_restart(sd_event_source *timeout, uint64_t start_timeout_usec, uint64_t teardown_usec) {
+        int r = sd_event_source_set_time_relative(timeout, start_timeout_usec);
+
+        if (r < 0)
+                return r;
+        r = sd_notifyf(false, "EXTEND_TIMEOUT_USEC=%llu", (unsigned long long) (start_timeout_usec + teardown_usec));
+        return r < 0 ? r : 0;
+}

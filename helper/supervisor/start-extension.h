@@ -35,3 +35,13 @@ void start_extension_plan(uint64_t start_timeout_usec, uint64_t teardown_usec, u
  * (CLOCK_MONOTONIC); nothing when not needed. plan must outlive the timer. */
 int start_extension_arm(sd_event *event, const struct start_extension *plan, uint64_t started_usec,
                         sd_event_source **ret);
+
+/*
+ * The start's clock set back to zero: timeout (the start's own deadline)
+ * fires start_timeout_usec from now, and whoever waits on NOTIFY_SOCKET
+ * (the service manager, or a standalone `botdesk start`) is told with
+ * EXTEND_TIMEOUT_USEC= that the start, with its teardown, may take that
+ * long from now. A manager only ever extends its deadline with it
+ * (sd_notify(3)), so sending it early costs nothing.
+ */
+int start_clock_restart(sd_event_source *timeout, uint64_t start_timeout_usec, uint64_t teardown_usec);

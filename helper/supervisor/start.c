@@ -22,6 +22,7 @@
 #include "spawn.h"
 #include "session-settle.h"
 #include "start.h"
+#include "start-extension.h"
 #include "util.h"
 #include "xserver.h"
 
@@ -120,6 +121,15 @@ picked:
         if (r < 0)
                 return r;
         s->xserver_pid_last = s->xserver.pid;
+        /* The start is timed from its own X server: the checks and the wait for the allocation lock
+         * before it are other starts' time, which a start must never fail for. Another display's
+         * attempt keeps the clock of the first (MAX_DISPLAY_ATTEMPTS bounds them). */
+        if (s->n_tried == 1) {
+                r = start_clock_restart(s->timeout_source, (uint64_t) s->cfg.start_timeout * 1000000ULL,
+                                        START_TEARDOWN_USEC);
+                if (r < 0)
+                        log_warning_errno(r, "Cannot time the start from its X server (%m); it keeps the helper's clock.");
+        }
         supervisor_status(s, "Starting X server on :%d", n);
         return 0;
 }

@@ -32,6 +32,8 @@
 /* What ends the helper (sd-event takes them over; blocked from the start). */
 #define SUPERVISOR_STOP_SIGNALS SIGTERM, SIGINT, SIGHUP
 #define STOP_TIMEOUT_USEC (5 * 1000000ULL)
+/* How long a failed start may take to say so: the teardown stops three groups (session, bus, X server). */
+#define START_TEARDOWN_USEC (3 * STOP_TIMEOUT_USEC)
 
 struct supervisor;
 
