@@ -16,15 +16,13 @@
 #include "cli-desktop.h"
 #include "jsonrpc.h"
 #include "agent-journal.h"
+#include "agent-picture.h"
 #include "lease.h"
 #include "log.h"
 #include "profile.h"
 #include "thumbnail.h"
 #include "util.h"
 #include "verbs.h"
-
-/* The JPEG quality of an agent's screenshots: text stays legible at it. */
-#define AGENT_JPEG_QUALITY 80
 
 void agent_outcome_done(struct agent_outcome *o) {
         free(o->message);
@@ -42,18 +40,6 @@ int agent_say(struct agent_outcome *o, const char *fmt, ...) {
         o->message = strdup_vprintf(fmt, ap);
         va_end(ap);
         return o->message ? 0 : -ENOMEM;
-}
-
-/* The picture botdesk's grab makes for a screen of sw x sh within the budget: the agent's space. */
-static void space_for(const struct agent *a, unsigned sw, unsigned sh, struct mcp_space *ret) {
-        unsigned w, h;
-
-        mcp_space_fit(sw, sh, a->max_edge, a->max_pixels, ret);
-        /* The grab fits its box by its own rounding (thumb_fit): the space
-         * is the size it will really return, which never exceeds the box. */
-        thumb_fit(sw, sh, ret->image_w, ret->image_h, &w, &h);
-        ret->image_w = w;
-        ret->image_h = h;
 }
 
 static void on_event(void *userdata, const xcb_generic_event_t *ev) {
@@ -97,7 +83,7 @@ int agent_open(struct agent *a, const char *profile) {
                 a->tools.flags_off |= MCP_TOOL_DESKTOP;
                 r = agent_remote_open(a, &c);
                 if (r == EXIT_OK)
-                        space_for(a, a->remote->fb.width, a->remote->fb.height, &a->space);
+                        agent_space_for(a, a->remote->fb.width, a->remote->fb.height, &a->space);
                 config_done(&c);
                 return r;
         }
@@ -137,7 +123,7 @@ int agent_open(struct agent *a, const char *profile) {
         a->in.event_userdata = &a->settle;
         /* The root's size now, not the connection's setup: RandR may have changed it since. */
         g = xcb_get_geometry_reply(a->conn, xcb_get_geometry(a->conn, a->root), NULL);
-        space_for(a, g ? g->width : a->in.width, g ? g->height : a->in.height, &a->space);
+        agent_space_for(a, g ? g->width : a->in.width, g ? g->height : a->in.height, &a->space);
         free(g);
         return EXIT_OK;
 }
@@ -154,6 +140,7 @@ void agent_close(struct agent *a) {
                 xcb_disconnect(a->conn);
                 a->conn = NULL;
         }
+        agent_kept_drop(a);
         a->dirfd = safe_close(a->dirfd);
 }
 
@@ -161,142 +148,6 @@ void agent_close(struct agent *a) {
 static bool acts(const struct mcp_action *act) {
         return act->kind != MCP_ACT_SCREENSHOT && act->kind != MCP_ACT_ZOOM && act->kind != MCP_ACT_CURSOR_POSITION &&
                act->kind != MCP_ACT_WAIT;
-}
-
-static int finish_image(uint8_t *image, size_t size, struct agent_outcome *o) {
-        o->image = image;
-        o->image_size = size;
-        o->image_base64 = thumb_base64(image, size);
-        return o->image_base64 ? 0 : -ENOMEM;
-}
-
-/*
- * Whether the screen is still as at since (same run, same pixels): then
- * only its revision, found by a read and a hash with nothing scaled or
- * encoded. A since of another run is a reset: never "unchanged".
- */
-static int screen_unchanged(struct agent *a, const struct screen_since *since, struct agent_outcome *o) {
-        uint64_t hash;
-
-        o->since_given = since->given;
-        if (!since->given)
-                return 0;
-        if (!streq(since->run_id, a->run_id)) {
-                o->revision_reset = true;
-                return 0;
-        }
-        if ((a->remote ? agent_remote_hash(a, &hash) : thumb_grab_hash(a->conn, a->screen, &hash)) < 0)
-                return agent_say(o, "Cannot read the screen.") ?: -EIO;
-        if (hash != since->hash)
-                return 0;
-        screen_revision_format(a->run_id, hash, o->revision);
-        o->unchanged = true;
-        return 1;
-}
-
-/* The screen in the agent's space; the space follows the screen's size. since: the request's since_revision. */
-static int screenshot(struct agent *a, const struct screen_since *since, struct agent_outcome *o) {
-        _cleanup_(thumb_image_done) struct thumb_image img = {};
-        /* The journal's frame after this action is this grab too: scaled
-         * as the helper would scale it, with no second read of the screen
-         * and no request for the next action to wait for (journal-hook.h). */
-        struct thumb_picture frame = { .box_w = a->frame_width, .box_h = THUMB_SIZE_MAX };
-        _cleanup_free_ uint8_t *frame_rgb = NULL;
-        struct thumb_jpeg_rows jr = { .quality = AGENT_JPEG_QUALITY };
-        struct mcp_space sp;
-        uint8_t *image = NULL;
-        size_t size = 0;
-        int r;
-
-        r = screen_unchanged(a, since, o);
-        if (r != 0)
-                return r < 0 ? r : 0;
-        if (a->remote) {
-                /* The kept framebuffer, brought up to date: the picture, and the journal's frame from it. */
-                r = agent_remote_grab(a, a->space.image_w, a->space.image_h, &img);
-                if (r >= 0)
-                        r = thumb_encode_jpeg(img.rgb, img.width, img.height, AGENT_JPEG_QUALITY, &image, &size);
-                if (r >= 0 && a->frame_width > 0) {
-                        _cleanup_(thumb_image_done) struct thumb_image f = {};
-
-                        if (agent_remote_grab(a, a->frame_width, THUMB_SIZE_MAX, &f) >= 0)
-                                (void) thumb_encode_jpeg(f.rgb, f.width, f.height, THUMB_JPEG_QUALITY_DEFAULT, &o->frame,
-                                                         &o->frame_size);
-                }
-        } else
-                r = thumb_grab_scaled_also(a->conn, a->screen, a->space.image_w, a->space.image_h, thumb_jpeg_rows, &jr,
-                                           a->frame_width > 0 ? &frame : NULL, &img);
-        frame_rgb = frame.rgb;
-        if (r >= 0 && !a->remote)
-                r = jr.jpeg ? thumb_jpeg_finish(jr.jpeg, &image, &size) : -EIO;
-        /* Without it the helper reads the screen again (journal-hook.h). */
-        if (r >= 0 && frame_rgb)
-                (void) thumb_encode_jpeg(frame_rgb, frame.width, frame.height, THUMB_JPEG_QUALITY_DEFAULT, &o->frame,
-                                         &o->frame_size);
-        jr.jpeg = thumb_jpeg_free(jr.jpeg);
-        if (r < 0)
-                return agent_say(o, "Cannot take the screenshot.") ?: -EIO;
-        /* The screen may have been resized (a viewer's RandR): the next coordinates mean this picture's pixels. */
-        if (img.screen_width != a->space.screen_w || img.screen_height != a->space.screen_h) {
-                space_for(a, img.screen_width, img.screen_height, &sp);
-                a->space = sp;
-        }
-        a->space.image_w = img.width;
-        a->space.image_h = img.height;
-        o->image_w = img.width;
-        o->image_h = img.height;
-        o->image_scale = mcp_space_scale(&a->space);
-        screen_revision_format(a->run_id, img.hash, o->revision);
-        return finish_image(image, size, o);
-}
-
-/* Region of the screen (inclusive corners), at up to native resolution within the budget. */
-static int zoom(struct agent *a, const unsigned region[4], struct agent_outcome *o) {
-        _cleanup_(thumb_image_done) struct thumb_image img = {};
-        _cleanup_free_ uint8_t *rgbx = NULL, *out = NULL;
-        unsigned rw, rh;
-        struct mcp_space fit;
-        uint8_t *image = NULL;
-        size_t size = 0;
-        int r;
-
-        /* The whole screen at its own size (box = the screen), then the region cut from it. */
-        r = a->remote ? agent_remote_grab(a, a->space.screen_w, a->space.screen_h, &img)
-                      : thumb_grab_scaled(a->conn, a->screen, a->space.screen_w, a->space.screen_h, &img);
-        if (r < 0 || !img.rgb)
-                return agent_say(o, "Cannot read the screen for zoom.") ?: -EIO;
-        if (region[2] >= img.width || region[3] >= img.height)
-                return agent_say(o, "zoom: the region is outside the screen.") ?: -EINVAL;
-        rw = region[2] - region[0] + 1;
-        rh = region[3] - region[1] + 1;
-        mcp_space_fit(rw, rh, a->max_edge, a->max_pixels, &fit);
-        rgbx = malloc((size_t) rw * rh * 4);
-        out = malloc((size_t) fit.image_w * fit.image_h * 3);
-        if (!rgbx || !out)
-                return -ENOMEM;
-        for (unsigned y = 0; y < rh; y++)
-                for (unsigned x = 0; x < rw; x++) {
-                        const uint8_t *s = img.rgb + ((size_t) (region[1] + y) * img.width + region[0] + x) * 3;
-                        uint8_t *d = rgbx + ((size_t) y * rw + x) * 4;
-
-                        d[0] = s[0];
-                        d[1] = s[1];
-                        d[2] = s[2];
-                        d[3] = 0;
-                }
-        r = thumb_scale(rgbx, THUMB_RGBX8888, rw, rh, (size_t) rw * 4, out, fit.image_w, fit.image_h);
-        if (r >= 0)
-                r = thumb_encode_jpeg(out, fit.image_w, fit.image_h, AGENT_JPEG_QUALITY, &image, &size);
-        if (r < 0)
-                return agent_say(o, "Cannot scale or encode the zoomed region.") ?: -EIO;
-        o->image_w = fit.image_w;
-        o->image_h = fit.image_h;
-        o->image_scale = mcp_space_scale(&fit);
-        memcpy(o->region, region, sizeof o->region);
-        o->zoomed = true;
-        /* The whole screen was read for it: its revision comes free. */
-        screen_revision_format(a->run_id, img.hash, o->revision);
-        return finish_image(image, size, o);
 }
 
 static void void_outcome(struct agent *a, const struct mcp_action *act, struct agent_outcome *o) {
@@ -313,7 +164,7 @@ static void void_outcome(struct agent *a, const struct mcp_action *act, struct a
         o->image = NULL;
         o->frame = NULL;
         o->revision[0] = 0;
-        o->unchanged = o->revision_reset = false;
+        o->unchanged = o->revision_reset = o->cropped = false;
         (void) agent_say(o, "A human took control of this screen while %s ran; its result is void. Tell the user what you "
                       "need, and wait until they hand control back.", act->name);
 }
@@ -377,9 +228,9 @@ static int agent_run_gated(struct agent *a, const struct mcp_action *act, bool w
                         o->settle_window_ms = a->settle.window_ms;
         }
         if (act->kind == MCP_ACT_ZOOM)
-                r = zoom(a, act->region, o);
+                r = agent_zoom(a, act->region, o);
         else if (want_screenshot || act->kind == MCP_ACT_SCREENSHOT)
-                r = screenshot(a, &act->since, o);
+                r = agent_screenshot(a, act, o);
         if (r == -ENOMEM)
                 return r;
         if (r < 0)
@@ -457,6 +308,14 @@ void agent_revision_fields(struct json *j, const struct agent_outcome *o) {
                 json_kv_bool(j, "unchanged", o->unchanged);
         if (o->revision_reset)
                 json_kv_bool(j, "revision_reset", true);
+        /* The image is this part of the screenshot, at its scale: its (x, y) is (x0 + x, y0 + y) there. */
+        if (o->cropped) {
+                json_key(j, "changed_region");
+                json_array_begin(j);
+                for (size_t i = 0; i < 4; i++)
+                        json_int(j, o->crop[i]);
+                json_array_end(j);
+        }
 }
 
 int agent_windows(struct agent *a, char **ret, struct agent_outcome *o) {

@@ -46,6 +46,14 @@ struct agent {
         unsigned frame_width;           /* the journal's frames ([journal] frame_width), 0: no journal */
         unsigned long long epoch_pin;   /* the epoch the next action is pinned to (cli.h), or CLI_EPOCH_ANY */
         char run_id[SCREEN_RUN_ID_LEN + 1]; /* this run of the desktop: the first half of every revision */
+        /* changed_region: the last picture handed out, whole (RGB888 in the agent's space), kept from the first
+         * request that asked for it on (agent-picture.h). */
+        struct {
+                bool on;
+                uint8_t *rgb;
+                unsigned width, height;
+                uint64_t hash;
+        } kept;
 };
 
 /* What one action did, for the transport to say. */
@@ -77,6 +85,8 @@ struct agent_outcome {
         bool since_given;
         bool unchanged;                 /* the screen is as at since_revision: no image */
         bool revision_reset;            /* since_revision is of another run of the desktop: a full picture */
+        bool cropped;                   /* changed_region: the image is only crop (inclusive, in the picture's space) */
+        unsigned crop[4];
 };
 
 void agent_outcome_done(struct agent_outcome *o);
@@ -130,7 +140,8 @@ void agent_outcome_fields(struct json *j, const struct mcp_action *action, const
  * Of those, the picture's revision: "revision" (RUN.HASH), "unchanged"
  * (true or false, when the request gave since_revision) and
  * "revision_reset": true (since_revision was of another run of the
- * desktop). Nothing when no picture was taken.
+ * desktop), and "changed_region" [x0, y0, x1, y1] when the image is only
+ * that part of the picture. Nothing when no picture was taken.
  */
 void agent_revision_fields(struct json *j, const struct agent_outcome *o);
 

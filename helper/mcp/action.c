@@ -31,6 +31,7 @@ enum {
         ARG_SCROLL_Y,
         ARG_REPEAT,
         ARG_SINCE_REVISION,
+        ARG_CHANGED_REGION,
         _ARG_MAX,
 };
 
@@ -53,6 +54,7 @@ static const char *const arg_names[_ARG_MAX] = {
         [ARG_SCROLL_Y] = "scroll_y",
         [ARG_REPEAT] = "repeat",
         [ARG_SINCE_REVISION] = "since_revision",
+        [ARG_CHANGED_REGION] = "changed_region",
 };
 
 struct form {
@@ -117,6 +119,18 @@ static const struct form openai_forms[] = {
           "{\"type\": \"screenshot\", \"since_revision\": \"RUN.HASH\" (optional: \"unchanged\" without a picture "
           "when the screen is as it was then)}" },
 };
+
+/*
+ * Botdesk's own, on every action that hands back a screenshot (all but
+ * zoom and cursor_position): since_revision and changed_region judge that
+ * picture (the schemas' tables above name them on screenshot alone, where
+ * a model looks for them).
+ */
+static unsigned form_allowed(const struct form *f) {
+        bool picture = f->kind != MCP_ACT_ZOOM && f->kind != MCP_ACT_CURSOR_POSITION;
+
+        return f->allowed | (picture ? A(ARG_SINCE_REVISION) | A(ARG_CHANGED_REGION) : 0);
+}
 
 _printf_(2, 3) static int fail(char **ret_error, const char *fmt, ...) {
         va_list ap;
@@ -392,7 +406,7 @@ static int parse_form(const struct json_value *args, const struct form *f, bool 
                 if ((skip && streq(key, skip)) || streq(key, "epoch") || args->items[i].type == JSON_NULL)
                         continue;
                 id = arg_find(key);
-                if (id < 0 || !((f->required | f->allowed) & A(id)))
+                if (id < 0 || !((f->required | form_allowed(f)) & A(id)))
                         return fail(ret_error, "%s does not take \"%s\". Use: %s", f->name, key, f->usage);
         }
         for (int id = 0; id < _ARG_MAX; id++)
@@ -407,8 +421,15 @@ static int parse_form(const struct json_value *args, const struct form *f, bool 
                                     f->usage);
                 since.given = true;
         }
+        v = arg(args, ARG_CHANGED_REGION);
+        if (v && v->type != JSON_TRUE && v->type != JSON_FALSE)
+                return fail(ret_error, "%s: changed_region must be true or false. Use: %s", f->name, f->usage);
+        if (v && v->type == JSON_TRUE && !since.given)
+                return fail(ret_error, "%s: changed_region needs since_revision, the revision of the picture the "
+                            "change is counted from. Use: %s", f->name, f->usage);
         *ret = (struct mcp_action) {
                 .since = since,
+                .changed_region = v && v->type == JSON_TRUE,
                 .kind = f->kind,
                 .schema = openai ? MCP_SCHEMA_OPENAI : MCP_SCHEMA_ANTHROPIC,
                 .name = f->name,
@@ -500,6 +521,7 @@ static const char *const arg_schemas[_ARG_MAX] = {
         [ARG_REGION] = "{\"type\": \"array\", \"items\": {\"type\": \"integer\"}, \"minItems\": 4, \"maxItems\": 4}",
         [ARG_REPEAT] = "{\"type\": \"integer\", \"minimum\": 1, \"maximum\": 100}",
         [ARG_SINCE_REVISION] = MCP_SINCE_REVISION_SCHEMA,
+        [ARG_CHANGED_REGION] = "{\"type\": \"boolean\"}",
 };
 
 /* Member i's form, with the toolset's changes to its 2025 action's. */
@@ -511,6 +533,7 @@ static struct form member_form(size_t i) {
                         f.allowed = (f.allowed | member_changes[k].allowed) & ~member_changes[k].removed;
                         f.required &= ~member_changes[k].removed;
                 }
+        f.allowed = form_allowed(&f);
         return f;
 }
 

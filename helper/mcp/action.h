@@ -74,7 +74,8 @@ struct mcp_action {
         long long dx, dy;               /* scroll: wheel steps, right and down positive */
         unsigned duration_ms;
         unsigned region[4];             /* zoom: x0 y0 x1 y1 on the screen */
-        struct screen_since since;      /* screenshot: its since_revision, when given */
+        struct screen_since since;      /* the picture's since_revision, when given */
+        bool changed_region;            /* with since: only the part that changed, when little did (agent-picture.h) */
 };
 
 /*

@@ -36,7 +36,8 @@
         "\"keys\": {\"type\": \"array\", \"items\": {\"type\": \"string\"}, \"minItems\": 1}, "                         \
         "\"scroll_x\": {\"type\": \"integer\"}, "                                                                       \
         "\"scroll_y\": {\"type\": \"integer\"}, "                                                                    \
-        "\"since_revision\": " MCP_SINCE_REVISION_SCHEMA
+        "\"since_revision\": " MCP_SINCE_REVISION_SCHEMA ", "                                                         \
+        "\"changed_region\": {\"type\": \"boolean\"}"
 #define ACTION_SCHEMA                                                                                                  \
         "{\"type\": \"object\", \"properties\": {" ACTION_PROPERTIES "}, "                                              \
         "\"oneOf\": [{\"required\": [\"action\"]}, {\"required\": [\"type\"]}]}"
@@ -140,8 +141,10 @@ char *mcp_computer_describe(const struct mcp_space *space) {
                 "hold_key, wait, cursor_position, screenshot, zoom) or OpenAI's ({\"type\": \"click\", \"x\": x, "
                 "\"y\": y, \"button\": \"left\"}, double_click, drag, keypress, move, scroll, type, wait, "
                 "screenshot). After each action botdesk waits until the screen settles and returns a screenshot, "
-                "its \"revision\" in the text; a screenshot with \"since_revision\": that revision says "
-                "\"unchanged\": true and carries no image when the screen is the same. "
+                "its \"revision\" in the text; any action or screenshot with \"since_revision\": that revision "
+                "says \"unchanged\": true and carries no image when the screen is the same, and with "
+                "\"changed_region\": true as well, when little changed, shows only that part: "
+                "\"changed_region\": [x0, y0, x1, y1] of the screenshot, at its scale. "
                 "While a human has control, every action is refused; with \"epoch\": N (every tool that acts "
                 "takes it) an action is also refused (suppressed: epoch_moved) once the lease epoch is no longer N.",
                 space->image_w, space->image_h, space->screen_w, space->screen_h, mcp_space_scale(space));

@@ -224,8 +224,8 @@ timeout 40 node "$BD_SOURCE_DIR/tests/integration/mcp-members-client.cjs" "$SDK_
 t_is "$?" 0 "the MCP SDK's client lists and calls the member tools" || t_diag "$(tail -3 "$BD_T/members.err")"
 t_is "$(py 'list(filter(d["names"].__contains__, ("computer", "batch", "left_click", "type", "zoom")))' <"$BD_T/members.json")" \
         "['computer', 'batch', 'left_click', 'type', 'zoom']" "... tools/list has computer and batch and the members ([agent] mcp_tools = both)"
-t_is "$(py 'd["left_click_properties"]' <"$BD_T/members.json")" "['coordinate', 'epoch', 'text']" \
-        "... left_click's input is the member's (coordinate, text) and the gate's epoch"
+t_is "$(py 'd["left_click_properties"]' <"$BD_T/members.json")" "['changed_region', 'coordinate', 'epoch', 'since_revision', 'text']" \
+        "... left_click's input is the member's (coordinate, text), the gate's epoch and botdesk's own judges of its picture"
 t_is "$(py '(d["click"]["isError"], d["click"]["text"]["action"], d["click"]["image"])' <"$BD_T/members.json")" \
         "(False, 'left_click', True)" "... left_click by name is done, with a screenshot after it"
 t_ok "... and reached the window at 250,260 (5 s)" wait_for 5 log_has "button-release 1 250 260"

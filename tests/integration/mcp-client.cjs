@@ -195,11 +195,34 @@ async function main() {
         say('rev_member', await raw('screenshot', { since_revision: rev }));
         say('rev_openai', await raw('computer', { type: 'screenshot', since_revision: rev }));
         execFileSync(botdesk, ['exec', profile, '--', 'xsetroot', '-solid', '#c08020'], { stdio: 'ignore' });
-        say('rev_changed', await raw('computer', { action: 'screenshot', since_revision: rev }));
+        const changed = await raw('computer', { action: 'screenshot', since_revision: rev });
+        say('rev_changed', changed);
         say('rev_batch', await raw('batch', { actions: [{ action: 'wait', duration: 0 },
                 { action: 'screenshot', since_revision: rev }] }));
         say('rev_bad', await raw('computer', { action: 'screenshot', since_revision: 'yesterday' }));
-        say('rev_click', await raw('computer', { action: 'left_click', coordinate: [pic(5), pic(5)], since_revision: rev }));
+        // An action's own screenshot takes it too: a click on the bare root changes nothing.
+        say('rev_click', await raw('computer', { action: 'left_click', coordinate: [pic(5), pic(5)],
+                                                  since_revision: changed.text && changed.text.revision }));
+
+        // changed_region: only the part that changed, when little did, against the last picture handed out.
+        say('region_alone', await raw('computer', { action: 'screenshot', changed_region: true }));
+        const base = await raw('computer', { action: 'screenshot', since_revision: rev, changed_region: true });
+        say('region_base', base);
+        const xm = spawn(botdesk, ['exec', profile, '--', 'xmessage', '-geometry', '+200+150', '-title', 'botdesk-region',
+                                   'a small change'], { stdio: 'ignore' });
+        const geometry = execFileSync(botdesk, ['exec', profile, '--', 'sh', '-c',
+                'for i in $(seq 150); do xwininfo -name botdesk-region 2>/dev/null && exit 0; sleep 0.1; done; exit 1'],
+                { encoding: 'utf8' });
+        const g = (k) => Number((geometry.match(new RegExp(`${k}:\\s+(-?\\d+)`)) || [])[1]);
+        await client.callTool({ name: 'wait_until', arguments: { for: 'quiet', screenshot: false, timeout: 20 } });
+        const small = await raw('computer', { action: 'screenshot', since_revision: base.text && base.text.revision,
+                                              changed_region: true });
+        say('region_small', { ...small, window: [g('Absolute upper-left X'), g('Absolute upper-left Y'), g('Width'),
+                                                 g('Height')] });
+        execFileSync(botdesk, ['exec', profile, '--', 'xsetroot', '-solid', '#2060a0'], { stdio: 'ignore' });
+        say('region_big', await raw('computer', { action: 'screenshot', since_revision: small.text && small.text.revision,
+                                                  changed_region: true }));
+        xm.kill();
         await client.close();
         say('done', {});
 }

@@ -24,13 +24,15 @@
 # text item alone (computer, the screenshot member, batch, act, and across
 # processes: thumbnail's revision is MCP's), a repainted root is a change
 # with a picture, a malformed one is refused naming RUN.HASH, and one from
-# before a restart gets revision_reset with the full picture.
+# before a restart gets revision_reset with the full picture; an action's
+# own screenshot takes it too. changed_region: a small window since the
+# last picture is a crop of its box alone, a repainted root the whole.
 # The same client on a real Xfce desktop, and the clipboard against xclip: mcp-xfce.sh.
 # Band 720-724.
 . "$(dirname "$0")/lib.sh"
 bd_init mcp 720
 bd_need_xserver
-bd_need node xsetroot
+bd_need node xsetroot xmessage xwininfo
 bd_input_recorder
 SDK_DIR=${BOTDESK_MCP_SDK_DIR:-/usr/local/lib/botdesk-tests}
 [ -d "$SDK_DIR/node_modules/@modelcontextprotocol/sdk" ] ||
@@ -170,8 +172,27 @@ t_is "$(get rev_batch '(d["isError"], d["text"]["results"][-1]["unchanged"], d["
         "batch's last screenshot since the old revision: changed, with its picture"
 t_is "$(get rev_bad 'd["isError"]')" True "a malformed since_revision is an error result"
 t_match "$(get rev_bad 'd["text"]')" 'since_revision must be RUN\.HASH, 12 and 16 lowercase hex digits' "... naming the valid form"
-t_match "$(get rev_click '(d["isError"], d["text"])')" "True, .*left_click does not take \"since_revision\"" \
-        "since_revision on an action that is not a screenshot is refused, nothing done"
+t_is "$(get rev_click '(d["isError"], d["text"]["unchanged"], d["kinds"])')" "(False, True, ['text'])" \
+        "an action's own screenshot takes since_revision: a click that changed nothing is unchanged, a text item alone"
+
+# ---- changed_region --------------------------------------------------------------------------------
+t_is "$(get region_alone 'd["isError"]')" True "changed_region without since_revision is an error result"
+t_match "$(get region_alone 'd["text"]')" 'changed_region needs since_revision' "... saying what it needs"
+t_is "$(get region_base '(d["isError"], "changed_region" in d["text"], d["image"]["width"], d["image"]["height"])')" \
+        "(False, False, 800, 600)" "the first with changed_region, since a picture botdesk did not keep: the whole picture"
+t_diag "the small change: $(get region_small '(d["window"], d["text"].get("changed_region"), d["image"])')"
+t_is "$(get region_small '(d["isError"], d["text"]["unchanged"], d["text"]["screenshot"]["width"])')" "(False, False, 800)" \
+        "a small window since the picture kept: changed, in the same 800 px space"
+t_is "$(get region_small '(lambda b, w, s: b is not None and b[0] <= int(w[0] * s) + 1 and b[1] <= int(w[1] * s) + 1 and
+        b[2] >= int((w[0] + w[2] - 1) * s) - 1 and b[3] >= int((w[1] + w[3] - 1) * s) - 1)(d["text"].get("changed_region"),
+        d["window"], d["text"]["screenshot"]["scale"])')" True \
+        "... its changed_region holds the window (xwininfo's geometry, scaled)"
+t_is "$(get region_small '(lambda b: (b[2] - b[0] + 1) * (b[3] - b[1] + 1) * 2 <= 800 * 600)(d["text"]["changed_region"])')" True \
+        "... and is at most half the picture"
+t_is "$(get region_small '(lambda b, i: (i["width"], i["height"]) == (b[2] - b[0] + 1, b[3] - b[1] + 1))(d["text"]["changed_region"], d["image"])')" True \
+        "... and the image is that box alone (its JPEG decodes to the box's size)"
+t_is "$(get region_big '(d["isError"], d["text"]["unchanged"], "changed_region" in d["text"], d["image"]["width"])')" \
+        "(False, False, False, 800)" "the whole root repainted since: the whole picture, no changed_region"
 
 # ---- the raw stream: errors that the SDK never sends ----------------------------------------------
 {
