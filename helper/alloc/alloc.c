@@ -514,8 +514,7 @@ const char *alloc_claim_dir(const char *runtime_base, char *buf, size_t size) {
         return buf;
 }
 
-/* The claim dir, made when missing: a directory of this uid's alone, or -EPERM. */
-static int claim_dir_open(const char *path) {
+int alloc_claim_dir_open(const char *path) {
         _cleanup_close_ int fd = -EBADF;
         struct stat st;
 
@@ -538,7 +537,7 @@ int display_claim(const struct alloc_env *env, unsigned n, pid_t pid) {
 
         if (!env || !env->claim_dir || pid <= 0)
                 return -EINVAL;
-        dfd = claim_dir_open(env->claim_dir);
+        dfd = alloc_claim_dir_open(env->claim_dir);
         if (dfd < 0)
                 return dfd;
         snprintf(name, sizeof(name), "%u", n);

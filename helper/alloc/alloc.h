@@ -85,6 +85,10 @@ const char *alloc_lock_path(const char *runtime_base, char *buf, size_t size);
  */
 const char *alloc_claim_dir(const char *runtime_base, char *buf, size_t size);
 
+/* The claim dir, made when missing (0700): an fd (O_RDONLY, O_CLOEXEC) of a directory of this uid's alone,
+ * or -EPERM. */
+int alloc_claim_dir_open(const char *path);
+
 /* Write CLAIMDIR/N naming pid, made whole at once (the dir made 0700 if missing, and refused when it is not
  * this uid's alone). 0, -EEXIST when a claim is there, -errno. */
 int display_claim(const struct alloc_env *env, unsigned n, pid_t pid);
