@@ -23,6 +23,7 @@
 #include "session-settle.h"
 #include "start.h"
 #include "start-extension.h"
+#include "start-queue.h"
 #include "util.h"
 #include "xserver.h"
 
@@ -82,10 +83,75 @@ static int pick_and_claim(struct supervisor *s, int preferred) {
         return n;
 }
 
+struct queue_wait {
+        struct supervisor *s;
+        unsigned slots;
+        uint64_t idle_usec;
+        bool waited;
+};
+
+static void on_queue_wait(unsigned ahead, void *userdata) {
+        struct queue_wait *w = userdata;
+
+        w->waited = true;
+        supervisor_status(w->s, "Waiting for its turn: %u start%s ahead, %u at a time ([resources] concurrent_starts)",
+                          ahead, ahead == 1 ? "" : "s", w->slots);
+        /* Whoever waits on us (the manager, botdesk start) waits as long as the queue moves. */
+        (void) sd_notifyf(false, "EXTEND_TIMEOUT_USEC=%llu", (unsigned long long) (w->idle_usec + START_TEARDOWN_USEC));
+}
+
+/*
+ * This start's turn among its uid's (start-queue.h), before it picks a
+ * number: while it waits it holds nothing another start needs. The wait is
+ * not charged to start_timeout: it ends only when nothing ahead moved for
+ * twice that (a start ahead that hangs is ended by its own start_timeout
+ * well before). -ETIME then, -EINTR when a stop came.
+ */
+static int start_queue_turn(struct supervisor *s) {
+        const int stop_signals[] = { SUPERVISOR_STOP_SIGNALS };
+        uint64_t start_usec = (uint64_t) s->cfg.start_timeout * 1000000ULL;
+        struct queue_wait w = {
+                .s = s,
+                .slots = s->cfg.concurrent_starts ?: start_queue_default_slots(),
+                .idle_usec = 2 * start_usec,
+        };
+        struct alloc_env env;
+        char dir[PATH_MAX];
+        sigset_t stop;
+        int r;
+
+        r = alloc_env_claims(s, &env, dir, sizeof dir);
+        if (r < 0)
+                return r;
+        r = start_queue_join(dir, &s->ticket);
+        if (r < 0)
+                return log_error_errno(r, "Cannot join the start queue in %s: %m", dir);
+        sigemptyset(&stop);
+        for (size_t i = 0; i < ELEMENTSOF(stop_signals); i++)
+                sigaddset(&stop, stop_signals[i]);
+        r = start_queue_wait(&s->ticket, w.slots, w.idle_usec, &stop, on_queue_wait, &w);
+        if (r == -ETIMEDOUT)
+                return -ETIME;
+        if (r == -ECANCELED)
+                return -EINTR;
+        if (r < 0)
+                return r;
+        /* Its turn: the allocation lock's wait and what follows get the time a start has. */
+        if (w.waited)
+                (void) start_clock_restart(s->timeout_source, start_usec, START_TEARDOWN_USEC);
+        return 0;
+}
+
 int start_server(struct supervisor *s) {
         _cleanup_free_ char *recorded = NULL;
         unsigned long long v;
         int preferred = -1, n, r;
+
+        if (s->n_tried == 0) {
+                r = start_queue_turn(s);
+                if (r < 0)
+                        return r;
+        }
 
         /* Another attempt: the number tried before is no longer ours to hold. */
         start_unclaim(s);
@@ -435,6 +501,8 @@ static int publish_env(struct supervisor *s) {
         s->extend_source = sd_event_source_disable_unref(s->extend_source);
         start_watch_ready(s);
         s->was_ready = true;
+        /* Ready: the next start in the queue may go. */
+        start_queue_leave(&s->ticket);
         log_info("Desktop :%d ready (%ux%u) in %llu ms.", s->display, s->cfg.width, s->cfg.height, supervisor_elapsed_ms(s));
         (void) sd_notifyf(false, "READY=1\nSTATUS=%s :%d ready (%ux%u)", s->spare ? "Spare" : "Desktop", s->display,
                           s->cfg.width, s->cfg.height);

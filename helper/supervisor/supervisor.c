@@ -28,6 +28,7 @@ void supervisor_init(struct supervisor *s, const char *profile) {
                 .display = -1,
                 .reserved_display = -1,
                 .claimed_display = -1,
+                .ticket = START_TICKET_NULL,
                 .state = DESKTOP_CHECKING,
                 .t0 = now_usec(),
         };
@@ -53,6 +54,7 @@ void supervisor_done(struct supervisor *s) {
         free(s->alias);
         free(s->adopted_profile);
         start_unclaim(s);
+        start_queue_leave(&s->ticket);
         handback_done(&s->handback);
         viewer_gone_done(&s->viewer_gone);
         clipboard_owner_done(&s->clipboard);
@@ -196,6 +198,13 @@ static void supervisor_start_server(struct supervisor *s) {
         else if (r == -ECANCELED)
                 supervisor_fail(s, HELPER_EXIT_FAILED, "Stopped while waiting for the display allocation lock in %s.",
                                 s->paths.runtime_base);
+        else if (r == -EINTR)
+                supervisor_fail(s, HELPER_EXIT_FAILED, "Stopped while waiting for its turn among the starts in %s.",
+                                s->paths.runtime_base);
+        else if (r == -ETIME)
+                supervisor_fail(s, HELPER_EXIT_FAILED,
+                                "No start ahead of this one finished within twice start_timeout=%us; it waited for its "
+                                "turn ([resources] concurrent_starts) and never started.", s->cfg.start_timeout);
         else if (r == -ETIMEDOUT)
                 supervisor_fail(s, HELPER_EXIT_FAILED,
                                 "The display allocation lock in %s stayed held by another start for start_timeout=%us.",

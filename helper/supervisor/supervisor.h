@@ -16,6 +16,7 @@
 #include "profile.h"
 #include "session.h"
 #include "start-extension.h"
+#include "start-queue.h"
 #include "util.h"
 #include "x11.h"
 #include "xauth.h"
@@ -86,6 +87,7 @@ struct supervisor {
         int display;
         int reserved_display;   /* logind tier: the number pam_botdesk reserved, else -1 */
         int claimed_display;    /* the number our claim holds until our server does (alloc.h), else -1 */
+        struct start_ticket ticket; /* our place among the starts (start-queue.h), held until ready */
         unsigned tried[MAX_DISPLAY_ATTEMPTS];
         size_t n_tried;
         pid_t xserver_pid_last; /* for its lock file, after it was reaped */

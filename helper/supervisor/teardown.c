@@ -81,6 +81,8 @@ void write_last_error(struct supervisor *s, const char *msg) {
 void teardown(struct supervisor *s, bool forget, const char *reason) {
         s->state = DESKTOP_STOPPING;
         (void) unlinkat(s->runtime_fd, "env", 0);
+        /* A start that failed is no longer one: the next may go while this one is torn down. */
+        start_queue_leave(&s->ticket);
         s->idle_source = sd_event_source_disable_unref(s->idle_source);
         s->extend_source = sd_event_source_disable_unref(s->extend_source);
         s->x_source = sd_event_source_disable_unref(s->x_source);

@@ -98,6 +98,7 @@ struct bd_config {
         bool accessibility;           /* the session runs the AT-SPI bus; applications export their trees */
         /* [resources] */
         unsigned min_free_memory_mb;  /* 0 = no gate */
+        unsigned concurrent_starts;   /* starts of one uid bringing up their desktop at once; 0 = twice the CPUs */
         /* [browser] */
         char *browser_executable;     /* "auto", "none" or an absolute path */
         char *browser_profile_dir;    /* NULL = state dir/browser-profile */

@@ -29,6 +29,8 @@ const struct config_key_def config_keys[_KEY_MAX] = {
         [KEY_AUTO_START]          = { "session",   "auto_start",         VALUE_BOOL,        0, 0,        FIELD(auto_start) },
         [KEY_ACCESSIBILITY]       = { "session",   "accessibility",      VALUE_BOOL,        0, 0,        FIELD(accessibility), .default_a = true },
         [KEY_MIN_FREE_MEMORY_MB]  = { "resources", "min_free_memory_mb", VALUE_UINT,        0, 1048576,  FIELD(min_free_memory_mb), .default_a = 1536 },
+        /* The start queue's slots (alloc/start-queue.h); 0: twice the CPUs. */
+        [KEY_CONCURRENT_STARTS]   = { "resources", "concurrent_starts",  VALUE_UINT,        0, 1024,     FIELD(concurrent_starts), .not_per_profile = true },
         [KEY_BROWSER_EXECUTABLE]  = { "browser",   "executable",         VALUE_EXECUTABLE,  0, 0,        FIELD(browser_executable), .default_s = "auto" },
         [KEY_BROWSER_PROFILE_DIR] = { "browser",   "profile_dir",        VALUE_DIR,         0, 0,        FIELD(browser_profile_dir) },
         [KEY_DISK_CACHE_MB]       = { "browser",   "disk_cache_mb",      VALUE_UINT,        0, 65536,    FIELD(disk_cache_mb), .default_a = 256 },
