@@ -39,7 +39,8 @@ pss_of() {
         echo "$total"
 }
 # desktop_state PROFILE KEY: KEY= of the profile's helper state file under $W/run.
-desktop_state() { sed -n "s/^$2=//p" "$W/run/botdesk/$1/helper" 2>/dev/null; }
+# Empty, and no failure, for a desktop that did not start.
+desktop_state() { sed -n "s/^$2=//p" "$W/run/botdesk/$1/helper" 2>/dev/null || true; }
 # desktop_pids PROFILE: every process of the desktop's cgroup (not its helper).
 desktop_pids() {
         local cg
