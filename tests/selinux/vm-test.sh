@@ -113,7 +113,7 @@ fi
 # ---- root file system (cached by its package list) ------------------------------------------
 PACKAGES="systemd systemd-sysv dbus dbus-user-session libpam-systemd passwd login util-linux procps
  selinux-policy-default policycoreutils
- libxcb1 libxcb-shm0 libpng16-16 libjpeg62-turbo libpam0g libsystemd0
+ libxcb1 libxcb-shm0 libpng16-16 libjpeg62-turbo libgnutls30 libpam0g libsystemd0
  tigervnc-standalone-server xfwm4 xfce4-panel xfdesktop4 xfce4-settings xfconf dbus-daemon x11-xkb-utils x11-utils
  $("$SRC/tests/runtime-packages.sh" "$BUILD/helper/botdesk" "$BUILD/helper/botdesk-helper" "$BUILD/helper/botdesk-browser" "$BUILD/helper/botdesk-x11.so" \
         "$BUILD/pam/pam_botdesk.so")"

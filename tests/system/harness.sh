@@ -36,7 +36,7 @@ HX_SOURCES=${BOTDESK_TEST_SOURCES:-/etc/apt/sources.list.d/debian.sources}
 HX_BOOT_TIMEOUT=${BOTDESK_TEST_BOOT_TIMEOUT:-60}
 # chromium: t-network drives the desktop's browser through its proxy.
 HX_PACKAGES="systemd systemd-sysv dbus dbus-user-session libpam-systemd passwd login util-linux procps
- libxcb1 libxcb-shm0 libxcb-image0 libpng16-16 libjpeg62-turbo libpam0g libsystemd0
+ libxcb1 libxcb-shm0 libxcb-image0 libpng16-16 libjpeg62-turbo libgnutls30 libpam0g libsystemd0
  tigervnc-standalone-server xfwm4 xfce4-panel xfdesktop4 xfce4-settings xfconf dbus-daemon x11-xkb-utils
  x11-utils xdotool python3 tinyproxy-bin
  chromium"
