@@ -166,7 +166,7 @@ static int open_journal(const char *profile, const struct bd_config *given, stru
         r = paths_for_profile(profile, p);
         if (r < 0)
                 return r;
-        r = journal_open(p->state, true, j);
+        r = journal_open(p->state, JOURNAL_OPEN_CREATE | (given->journal_redact_text ? JOURNAL_OPEN_REDACT_KEY : 0), j);
         if (r < 0) {
                 log_warning_errno(r, "The journal in %s/" JOURNAL_DIR " is not a private directory of uid %u (%m); "
                                   "nothing is recorded until it is fixed or removed.", p->state, (unsigned) getuid());

@@ -227,11 +227,9 @@ int status_collect(const char *profile, const struct bd_config *c, struct bd_sta
 }
 
 static void format_time(unsigned long long usec, char *buf, size_t size) {
-        time_t t = (time_t) (usec / 1000000ULL);
-        struct tm tm;
+        char t[UTC_TIME_MAX];
 
-        gmtime_r(&t, &tm);
-        strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
+        snprintf(buf, size, "%s", utc_time_format(usec, false, t));
 }
 
 void status_json(struct json *j, const struct bd_status *s) {

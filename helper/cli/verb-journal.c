@@ -157,7 +157,7 @@ int verb_journal(const struct cli_args *args) {
         r = paths_for_profile(profile, &p);
         if (r < 0)
                 return log_error_errno(r, "Cannot compute the paths of profile %s: %m", profile), EXIT_FAILED;
-        r = journal_open(p.state, false, &j);
+        r = journal_open(p.state, 0, &j);
         if (r == -ENOENT) {
                 log_error("Profile %s has no journal (%s/" JOURNAL_DIR "): no agent action was recorded.", profile, p.state);
                 return EXIT_FAILED;

@@ -43,7 +43,8 @@ static int subdir_open(int parent, const char *name, bool create) {
         return TAKE_FD(fd);
 }
 
-int journal_open(const char *state_dir, bool create, struct journal *ret) {
+int journal_open(const char *state_dir, unsigned flags, struct journal *ret) {
+        bool create = flags & JOURNAL_OPEN_CREATE;
         _cleanup_close_ int sfd = -EBADF, fd = -EBADF;
         int r;
 
@@ -65,8 +66,8 @@ int journal_open(const char *state_dir, bool create, struct journal *ret) {
                 return r;
         ret->frames_fd = r;
         ret->fd = TAKE_FD(fd);
-        /* Only writers hash; a key that cannot be had leaves lengths alone. */
-        if (create)
+        /* A key that cannot be had leaves lengths alone. */
+        if (flags & JOURNAL_OPEN_REDACT_KEY)
                 (void) journal_redact_load(sfd, &ret->redact);
         return 0;
 }
@@ -329,21 +330,10 @@ static int enforce_cap(struct journal *j) {
 
 /* ---- append ----------------------------------------------------------------------------------- */
 
-static void format_time(char *buf, size_t size) {
-        unsigned long long us = realtime_usec();
-        time_t t = (time_t) (us / 1000000);
-        struct tm tm;
-        char base[32];
-
-        gmtime_r(&t, &tm);
-        strftime(base, sizeof base, "%Y-%m-%dT%H:%M:%S", &tm);
-        snprintf(buf, size, "%s.%03lluZ", base, (us / 1000) % 1000);
-}
-
 static int entry_line(const struct journal_entry *e, unsigned long long seq, char **ret, size_t *ret_size) {
         _cleanup_fclose_ FILE *f = NULL;
         _cleanup_free_ char *args = NULL, *message = NULL;
-        char *buf = NULL, t[40];
+        char *buf = NULL, t[UTC_TIME_MAX];
         size_t size = 0;
         bool truncated = false;
         struct json j;
@@ -363,7 +353,7 @@ static int entry_line(const struct journal_entry *e, unsigned long long seq, cha
         f = open_memstream(&buf, &size);
         if (!f)
                 return -ENOMEM;
-        format_time(t, sizeof t);
+        utc_time_format(realtime_usec(), true, t);
         json_init(&j, f);
         json_object_begin(&j);
         json_kv_int(&j, "seq", (long long) seq);

@@ -55,16 +55,23 @@ struct journal {
         int frames_fd;                  /* journal/frames/ */
         unsigned long long max_bytes;
         bool redact_text;
-        struct journal_redact redact;   /* its key: loaded by a writer (create) */
+        struct journal_redact redact;   /* its key: loaded with JOURNAL_OPEN_REDACT_KEY */
         unsigned frame_width;
 };
 
 /*
- * Open (create with create) STATE/journal of state_dir, verified: a
- * directory of the calling uid, mode 0700, not through a symlink.
- * -ENOENT (none and !create), -EPERM (not the user's, or a wrong mode).
+ * Open STATE/journal of state_dir, verified: a directory of the calling
+ * uid, mode 0700, not through a symlink; with JOURNAL_OPEN_CREATE made
+ * when missing, with JOURNAL_OPEN_REDACT_KEY the key of redact_text loaded
+ * (made when missing). -ENOENT (none and not created), -EPERM (not the
+ * user's, or a wrong mode).
  */
-int journal_open(const char *state_dir, bool create, struct journal *ret);
+enum {
+        JOURNAL_OPEN_CREATE = 1u << 0,
+        /* Only a writer that redacts hashes: the others need not read the key (4 system calls an action). */
+        JOURNAL_OPEN_REDACT_KEY = 1u << 1,
+};
+int journal_open(const char *state_dir, unsigned flags, struct journal *ret);
 void journal_close(struct journal *j);
 
 /* What one action was, for journal_append(). */

@@ -72,11 +72,13 @@ static bool time_valid(const char *s) {
 }
 
 static void time_now(char ret[static LEASE_TIME_LEN + 1]) {
-        time_t t = (time_t) (realtime_usec() / 1000000ULL);
-        struct tm tm;
+        char t[UTC_TIME_MAX];
 
-        if (!gmtime_r(&t, &tm) || strftime(ret, LEASE_TIME_LEN + 1, "%Y-%m-%dT%H:%M:%SZ", &tm) != LEASE_TIME_LEN)
+        utc_time_format(realtime_usec(), false, t);
+        if (strlen(t) != LEASE_TIME_LEN)
                 ret[0] = 0;
+        else
+                memcpy(ret, t, LEASE_TIME_LEN + 1);
 }
 
 static const char *const lease_keys[] = { "HOLDER", "VIEWER", "SINCE", "REASON", "EPOCH", "PENDING", "PENDING_REASON" };

@@ -220,6 +220,14 @@ int parse_int(const char *s, long long max, long long *ret);
 /* Monotonic and wall clock in microseconds. */
 unsigned long long now_usec(void);
 unsigned long long realtime_usec(void);
+/*
+ * usec since the epoch as "YYYY-MM-DDTHH:MM:SSZ", or with millis
+ * "YYYY-MM-DDTHH:MM:SS.mmmZ", in ret; returns ret. Not gmtime_r() and
+ * strftime(): glibc's read /etc/localtime (tzset) once per process, for a
+ * time in UTC, and the journal stamps every agent action.
+ */
+#define UTC_TIME_MAX 32
+char *utc_time_format(unsigned long long usec, bool millis, char ret[static UTC_TIME_MAX]);
 /* CLOCK_REALTIME_COARSE, the clock file times come from: a file written
  * after this moment never looks older than it. */
 unsigned long long realtime_coarse_usec(void);

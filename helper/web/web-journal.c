@@ -38,7 +38,7 @@ int web_journal_get(const char *profile, const char *rel, const char *query, cha
         if (r < 0)
                 return r;
         /* Never created here: a profile without a journal has no page. */
-        r = journal_open(p.state, false, &j);
+        r = journal_open(p.state, 0, &j);
         if (r < 0)
                 return r;
         if (streq(rel, "/")) {

@@ -76,8 +76,8 @@ static void test_append_read(void) {
         struct stat st;
         char path[512];
 
-        TAP_EQ_INT(journal_open(state, false, &j), -ENOENT, "no journal and no create: -ENOENT");
-        TAP_EQ_INT(journal_open(state, true, &j), 0, "the journal is created");
+        TAP_EQ_INT(journal_open(state, 0, &j), -ENOENT, "no journal and no create: -ENOENT");
+        TAP_EQ_INT(journal_open(state, JOURNAL_OPEN_CREATE, &j), 0, "the journal is created");
         snprintf(path, sizeof path, "%s/" JOURNAL_DIR, state);
         tap_ok(stat(path, &st) == 0 && (st.st_mode & 07777) == 0700, "... 0700");
         for (int i = 0; i < 5; i++)
@@ -101,7 +101,7 @@ static void test_prelude(void) {
         char other[300];
 
         snprintf(other, sizeof other, "%s/prelude", tmpdir);
-        TAP_EQ_INT(journal_open(other, true, &j), 0, "a second journal is created");
+        TAP_EQ_INT(journal_open(other, JOURNAL_OPEN_CREATE, &j), 0, "a second journal is created");
         TAP_EQ_INT(last_epoch(&j), -1, "a prelude of an empty journal sees no epoch");
         (void) append(&j, "input click", 3, &seq);
         TAP_EQ_INT(last_epoch(&j), 3, "a prelude sees the last entry's epoch");
@@ -128,7 +128,7 @@ static void test_torn(void) {
         char path[512];
         int fd;
 
-        (void) journal_open(state, true, &j);
+        (void) journal_open(state, JOURNAL_OPEN_CREATE, &j);
         snprintf(path, sizeof path, "%s/" JOURNAL_DIR "/seg-000000000001.jsonl", state);
         fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
         tap_ok(fd >= 0 && write(fd, "{\"seq\": 6, \"act", 15) == 15, "a torn entry is appended");
@@ -165,7 +165,7 @@ static void test_long_lines(void) {
         unsigned long long seq = 0, first = 0;
         size_t sizes[] = { 4000, 4096, 9000, 70000 };
 
-        (void) journal_open(state, true, &j);
+        (void) journal_open(state, JOURNAL_OPEN_CREATE, &j);
         (void) journal_next_seq(&j, &first);
         for (size_t i = 0; i < ELEMENTSOF(sizes); i++) {
                 _cleanup_free_ char *text = malloc(sizes[i] + 1), *args = NULL;
@@ -194,7 +194,7 @@ static void test_cap(void) {
         char big[4096];
         unsigned long long size = 0;
 
-        (void) journal_open(state, true, &j);
+        (void) journal_open(state, JOURNAL_OPEN_CREATE, &j);
         j.max_bytes = 600u * 1024;
         memset(big, 'x', sizeof big - 1);
         big[sizeof big - 1] = 0;
@@ -220,9 +220,9 @@ static void test_refused(void) {
 
         snprintf(path, sizeof path, "%s/" JOURNAL_DIR, state);
         tap_ok(chmod(path, 0755) == 0, "the journal dir gets mode 0755");
-        TAP_EQ_INT(journal_open(state, true, &j), -EPERM, "a journal dir with another mode than 0700 is refused");
+        TAP_EQ_INT(journal_open(state, JOURNAL_OPEN_CREATE, &j), -EPERM, "a journal dir with another mode than 0700 is refused");
         (void) chmod(path, 0700);
-        TAP_EQ_INT(journal_open(state, true, &j), 0, "... and opens again at 0700");
+        TAP_EQ_INT(journal_open(state, JOURNAL_OPEN_CREATE, &j), 0, "... and opens again at 0700");
         journal_close(&j);
 }
 
@@ -313,7 +313,7 @@ static void test_frame_names(void) {
         for (size_t i = 0; i < ELEMENTSOF(cases); i++)
                 tap_ok(journal_frame_name_valid(cases[i].name) == cases[i].ok, "frame name %zu (%.*s) %s", i,
                        (int) strcspn(cases[i].name, "\n"), cases[i].name, cases[i].ok ? "is one" : "is refused");
-        (void) journal_open(state, true, &j);
+        (void) journal_open(state, JOURNAL_OPEN_CREATE, &j);
         (void) append(&j, "input move", 1, NULL);
         (void) journal_write_frame(&j, 1, false, "\xff\xd8\xff", 3);
         /* The segment exists: a reader that followed ".." would find it. */
@@ -343,7 +343,7 @@ static void test_trim(void) {
         struct seen s = {};
 
         snprintf(other, sizeof other, "%s/trim", tmpdir);
-        (void) journal_open(other, true, &j);
+        (void) journal_open(other, JOURNAL_OPEN_CREATE, &j);
         memset(text, 'k', big);
         text[big] = 0;
         args = strdup_printf("{\"verb\": \"key\", \"keys\": \"%s\"}", text);
@@ -359,7 +359,7 @@ static void test_trim(void) {
         {
                 _cleanup_(journal_items_done) struct journal_items it = {};
 
-                (void) journal_open(other, false, &j);
+                (void) journal_open(other, 0, &j);
                 (void) journal_items_read(&j, 0, 0, &it);
                 tap_ok(it.n == 1 && json_get(it.v[0].v, "truncated") &&
                        strlen(json_member_string(json_get(it.v[0].v, "args"), "keys") ?: "") == JOURNAL_FIELD_MAX &&
@@ -378,7 +378,7 @@ static void test_pages(void) {
         bool *seen = calloc(n_entries + 1, sizeof *seen), bounded = true, once = true;
 
         snprintf(other, sizeof other, "%s/pages", tmpdir);
-        (void) journal_open(other, true, &j);
+        (void) journal_open(other, JOURNAL_OPEN_CREATE, &j);
         memset(pad, 'p', sizeof pad - 1);
         pad[sizeof pad - 1] = 0;
         for (unsigned i = 0; i < n_entries; i++) {
@@ -389,7 +389,7 @@ static void test_pages(void) {
                                                                           .agent = true, .result = "ok" }, NULL);
         }
         journal_close(&j);
-        (void) journal_open(other, false, &j);
+        (void) journal_open(other, 0, &j);
         {
                 _cleanup_(journal_items_done) struct journal_items it = {};
 
