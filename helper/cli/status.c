@@ -60,7 +60,8 @@ static int collect_packages(const struct bd_config *c, struct bd_status *s) {
                         s->missing[k] = NULL;
         }
         s->installed = strv_length(s->missing) == 0;
-        m = pkg_manager_detect(NULL);
+        /* The package manager is looked for on PATH only when something is missing. */
+        m = s->installed ? PKG_NONE : pkg_manager_detect(NULL);
         s->supported = s->installed || m != PKG_NONE;
         if (!s->installed) {
                 _cleanup_strv_free_ char **everything = NULL;
