@@ -57,8 +57,9 @@ void net_list_done(struct net_list *l);
 /* Whether an address (AF_INET: 4 bytes, AF_INET6: 16) lies in one of l's ranges. */
 bool net_list_covers(const struct net_list *l, int family, const uint8_t *addr);
 
-/* c as text, "192.0.2.0/24"; buf of at least NET_CIDR_TEXT_MAX bytes. */
-#define NET_CIDR_TEXT_MAX 44
+/* c as text, "192.0.2.0/24"; buf of at least NET_CIDR_TEXT_MAX bytes: the longest address inet_ntop() writes
+ * (INET6_ADDRSTRLEN, its NUL included), "/128". */
+#define NET_CIDR_TEXT_MAX (46 + 4)
 char *net_cidr_format(const struct net_cidr *c, char buf[static NET_CIDR_TEXT_MAX]);
 
 /*
