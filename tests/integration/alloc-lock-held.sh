@@ -11,12 +11,7 @@
 # 125-129.
 . "$(dirname "$0")/lib.sh"
 [ "$(id -u)" = 0 ] || t_skip_all "needs root (a second user holds the lock; a mount namespace hides /run)"
-if [ "${BOTDESK_ALLOC_NS:-}" != 1 ]; then
-        command -v unshare >/dev/null 2>&1 || t_skip_all "unshare not installed"
-        export BOTDESK_ALLOC_NS=1
-        exec unshare --mount --propagation private -- bash "$0" "$@"
-fi
-mount -t tmpfs -o mode=0755,size=1m botdesk-test-run /run || t_skip_all "cannot mount a tmpfs on /run in a private mount namespace"
+bd_private_run "$@"
 bd_init alh 300
 bd_need_xserver
 bd_need runuser flock timeout

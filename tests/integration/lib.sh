@@ -127,6 +127,21 @@ t_done() {
 
 # ---- environment -------------------------------------------------------------------------------
 
+# bd_private_run "$@": as root, the script again in a private mount
+# namespace with an empty tmpfs over /run, so that what it does to root's
+# /run/botdesk (its allocation lock, claims, start queue) is its own and no
+# parallel test's; nothing for another user. Before bd_init.
+bd_private_run() {
+        [ "$(id -u)" = 0 ] || return 0
+        if [ "${BOTDESK_PRIVATE_RUN:-}" != 1 ]; then
+                command -v unshare >/dev/null 2>&1 || t_skip_all "unshare not installed"
+                export BOTDESK_PRIVATE_RUN=1
+                exec unshare --mount --propagation private -- bash "$0" "$@"
+        fi
+        mount -t tmpfs -o mode=0755,size=1m botdesk-test-run /run ||
+                t_skip_all "cannot mount a tmpfs on /run in a private mount namespace"
+}
+
 # bd_init TAG BAND_BASE [once]
 # "once": the script runs in the main variant only, so it holds BAND_BASE..+4
 # alone (tests/unit/test-bands.sh counts no user or spare band for it).

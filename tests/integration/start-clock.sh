@@ -12,15 +12,7 @@
 # the lock the test holds is its own and not the host's. Band 775 (once:
 # what varies is the clock, not the caller).
 . "$(dirname "$0")/lib.sh"
-if [ "$(id -u)" = 0 ] && [ "${BOTDESK_CLOCK_NS:-}" != 1 ]; then
-        command -v unshare >/dev/null 2>&1 || t_skip_all "unshare not installed"
-        export BOTDESK_CLOCK_NS=1
-        exec unshare --mount --propagation private -- bash "$0" "$@"
-fi
-if [ "$(id -u)" = 0 ]; then
-        mount -t tmpfs -o mode=0755,size=1m botdesk-test-run /run ||
-                t_skip_all "cannot mount a tmpfs on /run in a private mount namespace"
-fi
+bd_private_run "$@"
 bd_init sclk 775 once
 bd_need_xserver
 bd_need flock

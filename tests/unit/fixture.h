@@ -90,3 +90,35 @@ _unused_ static pid_t reaped_pid(void) {
                 die("waitpid");
         return pid;
 }
+
+/*
+ * A child that runs take(userdata) and says on a pipe whether it took what
+ * it takes (0), then holds it for hold_ms and ends (-1: until killed). Its
+ * pid once it has said so; a take that failed is a bail-out.
+ */
+_unused_ static pid_t fork_holder(int (*take)(void *userdata), void *userdata, int hold_ms) {
+        int p[2];
+        char c;
+        pid_t pid;
+
+        if (pipe2(p, O_CLOEXEC) < 0)
+                die("pipe");
+        pid = fork();
+        if (pid < 0)
+                die("fork");
+        if (pid == 0) {
+                c = take(userdata) >= 0 ? 'T' : 'E';
+                if (write(p[1], &c, 1) != 1)
+                        _exit(2);
+                if (hold_ms < 0)
+                        for (;;)
+                                pause();
+                usleep((useconds_t) hold_ms * 1000);
+                _exit(0);
+        }
+        close(p[1]);
+        if (read(p[0], &c, 1) != 1 || c != 'T')
+                die("holder");
+        close(p[0]);
+        return pid;
+}

@@ -482,35 +482,22 @@ static void test_lock_serialises(void) {
         }
 }
 
+struct lock_take {
+        const char *path;
+        bool read_only;
+};
+
+static int take_lock(void *userdata) {
+        const struct lock_take *l = userdata;
+        /* Read-only, as another user would have to open root's lock. */
+        int fd = open(l->path, (l->read_only ? O_RDONLY : O_RDWR) | O_CLOEXEC);
+
+        return fd >= 0 && flock(fd, LOCK_EX) == 0 ? 0 : -errno;
+}
+
 /* A child that takes path's flock, says so, and holds it for hold_ms (-1: until killed). */
 static pid_t lock_holder(const char *path, int hold_ms, bool read_only) {
-        int p[2];
-        char c;
-        pid_t pid;
-
-        if (pipe2(p, O_CLOEXEC) < 0)
-                die("pipe");
-        pid = fork();
-        if (pid < 0)
-                die("fork");
-        if (pid == 0) {
-                /* Read-only, as another user would have to open root's lock. */
-                int fd = open(path, (read_only ? O_RDONLY : O_RDWR) | O_CLOEXEC);
-
-                c = fd >= 0 && flock(fd, LOCK_EX) == 0 ? 'L' : 'E';
-                if (write(p[1], &c, 1) != 1)
-                        _exit(2);
-                if (hold_ms < 0)
-                        for (;;)
-                                pause();
-                usleep((useconds_t) hold_ms * 1000);
-                _exit(0);
-        }
-        close(p[1]);
-        if (read(p[0], &c, 1) != 1 || c != 'L')
-                die("lock holder");
-        close(p[0]);
-        return pid;
+        return fork_holder(take_lock, &(struct lock_take) { .path = path, .read_only = read_only }, hold_ms);
 }
 
 static void test_lock_deadline(void) {

@@ -21,31 +21,15 @@
 static char base[PATH_MAX];
 static char *claim_dir;
 
-/* A child that joins the queue, says so on the pipe, and holds its ticket until killed. */
+static int join(void *userdata) {
+        struct start_ticket t = START_TICKET_NULL;
+
+        return start_queue_join(claim_dir, &t);
+}
+
+/* A child that joins the queue, says so, and holds its ticket until killed. */
 static pid_t holder(void) {
-        int p[2];
-        pid_t pid;
-        char c;
-
-        if (pipe2(p, O_CLOEXEC) < 0)
-                die("pipe");
-        pid = fork();
-        if (pid < 0)
-                die("fork");
-        if (pid == 0) {
-                struct start_ticket t = START_TICKET_NULL;
-
-                if (start_queue_join(claim_dir, &t) < 0)
-                        _exit(1);
-                (void) write(p[1], "j", 1);
-                for (;;)
-                        pause();
-        }
-        close(p[1]);
-        if (read(p[0], &c, 1) != 1)
-                die("holder");
-        close(p[0]);
-        return pid;
+        return fork_holder(join, NULL, -1);
 }
 
 static void reap(pid_t pid) {
