@@ -8,7 +8,6 @@
  * linked, its libraries' relocations and its global init cost every CLI
  * process about 1.2 ms, the half of `botdesk status` (tests/bench).
  */
-#include <dlfcn.h>
 #include <errno.h>
 #include <gnutls/gnutls.h>
 #include <netinet/in.h>
@@ -19,6 +18,7 @@
 
 #include "rfb-tls.h"
 #include "byte-buf.h"
+#include "dlopen-util.h"
 #include "socket-util.h"
 #include "util.h"
 
@@ -76,29 +76,20 @@ struct rfb_tls {
 
 /* 0, or -ELIBACC when GnuTLS cannot be loaded. */
 static int gnutls_load(void) {
-        void *h;
+        static const struct dlopen_symbol syms[] = {
+#define GNUTLS_ROW(name) DLOPEN_SYMBOL(name, sym.name),
+                GNUTLS_SYMBOLS(GNUTLS_ROW)
+#undef GNUTLS_ROW
+                /* Not a function: the library's pointer to its allocator's free. */
+                DLOPEN_SYMBOL(gnutls_free, sym.gnutls_free),
+        };
+        int r;
 
         if (sym_loaded)
                 return 0;
-        h = dlopen(GNUTLS_SONAME, RTLD_NOW | RTLD_LOCAL);
-        if (!h)
-                return -ELIBACC;
-#define GNUTLS_LOOKUP(name)                                     \
-        sym.name = (typeof(name) *) dlsym(h, #name);            \
-        if (!sym.name) {                                        \
-                dlclose(h);                                     \
-                return -ELIBACC;                                \
-        }
-        GNUTLS_SYMBOLS(GNUTLS_LOOKUP)
-#undef GNUTLS_LOOKUP
-        /* Not a function: the library's pointer to its allocator's free. */
-        sym.gnutls_free = (gnutls_free_function *) dlsym(h, "gnutls_free");
-        if (!sym.gnutls_free) {
-                dlclose(h);
-                return -ELIBACC;
-        }
-        sym_loaded = true;
-        return 0;
+        r = dlopen_symbols(GNUTLS_SONAME, syms, ELEMENTSOF(syms));
+        sym_loaded = r >= 0;
+        return r;
 }
 
 bool rfb_tls_supported(void) {

@@ -6,10 +6,10 @@
  * the same module, then never map libpng and zlib (165 us of every such
  * process, measured by dlopen on this machine's 2 cores).
  */
-#include <dlfcn.h>
 #include <png.h>
 #include <setjmp.h>
 
+#include "dlopen-util.h"
 #include "thumbnail.h"
 #include "util.h"
 
@@ -44,23 +44,18 @@ static bool libpng_loaded;
 
 /* 0, or -ELIBACC when libpng cannot be loaded. */
 static int libpng_load(void) {
-        void *h;
+        static const struct dlopen_symbol syms[] = {
+#define PNG_ROW(name) DLOPEN_SYMBOL(name, libpng.name),
+                PNG_SYMBOLS(PNG_ROW)
+#undef PNG_ROW
+        };
+        int r;
 
         if (libpng_loaded)
                 return 0;
-        h = dlopen(PNG_SONAME, RTLD_NOW | RTLD_LOCAL);
-        if (!h)
-                return -ELIBACC;
-#define PNG_LOOKUP(name)                                        \
-        libpng.name = (typeof(name) *) dlsym(h, #name);         \
-        if (!libpng.name) {                                     \
-                dlclose(h);                                     \
-                return -ELIBACC;                                \
-        }
-        PNG_SYMBOLS(PNG_LOOKUP)
-#undef PNG_LOOKUP
-        libpng_loaded = true;
-        return 0;
+        r = dlopen_symbols(PNG_SONAME, syms, ELEMENTSOF(syms));
+        libpng_loaded = r >= 0;
+        return r;
 }
 
 struct membuf {
