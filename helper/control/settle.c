@@ -7,6 +7,7 @@
 #include <xcb/damage.h>
 
 #include "settle.h"
+#include "settle-wake.h"
 #include "util.h"
 
 int settle_open(struct settle *s, xcb_connection_t *c, xcb_window_t root) {
@@ -307,10 +308,8 @@ int settle_wait(struct settle *s, unsigned quiet_ms, unsigned cap_ms, enum settl
                         *ret = SETTLE_STILL_CHANGING;
                         break;
                 }
-                until = quiet_end < cap ? quiet_end : cap;
-                if (s->n_pending > 0 && s->next_read < until)
-                        until = MAX(s->next_read, now);
                 /* Woken by the next event, the next read back or the end of the quiet time, whichever comes first. */
+                until = settle_wake_at(now, quiet_end, cap, s->n_pending > 0, s->next_read);
                 r = poll(&p, 1, (int) ((until - now + 999) / 1000));
                 if (r < 0 && errno != EINTR)
                         return negative_errno();
