@@ -32,9 +32,13 @@ static const char *child_cgroup(const struct supervisor *s, const struct child *
 
 int child_start(struct supervisor *s, struct child *c, int keep_fd) {
         struct spawn_opts o = SPAWN_OPTS_INIT;
-        const char *cgroup = child_cgroup(s, c);
+        const char *cgroup = child_cgroup(s, c), *home = strv_env_get(s->env, "HOME");
         int r;
 
+        /* The session's programs start where a login puts them (a terminal opens in ~, a Save As there), not in
+         * the helper's "/"; the X server stays there, holding no directory of the user's. */
+        if (c->which != DESKTOP_CHILD_SERVER && home && home[0] == '/' && access(home, X_OK) >= 0)
+                o.cwd = home;
         o.argv = c->argv;
         o.envp = s->env;
         o.cgroup = cgroup;

@@ -148,6 +148,16 @@ else
                         "token scan (the only reaping without cgroups, besides PDEATHSIG) cannot find it."; fi
 fi
 
+# The session's programs start in the home (a terminal opens in ~), the X server in /.
+home=$(readlink -f "$HOME")
+cmd_cwd=
+for pid in $(desktop_pids "$P"); do
+        case $(cat "/proc/$pid/comm" 2>/dev/null) in xfwm4|sleep) cmd_cwd=$(readlink "/proc/$pid/cwd"); break ;; esac
+done
+t_is "$cmd_cwd" "$home" "the session's window manager (or command) works in the home, $home"
+[ "$cmd_cwd" = "$home" ] || t_diag "$(for pid in $(desktop_pids "$P"); do echo "$pid $(cat /proc/$pid/comm) $(readlink /proc/$pid/cwd)"; done)"
+t_is "$(readlink "/proc/$XS/cwd" 2>&1)" "/" "... and the X server's is /"
+
 # Stop.
 bd_stop "$P"
 rc=$?
