@@ -7,6 +7,9 @@
 #   reference  the reference demo's loop: one computer action, a 2 s sleep,
 #              a full screenshot, repeat; where it must wait for something
 #              it sleeps 2 s and takes another screenshot until it sees it.
+#              A step is one call and one picture, as the demo's tool
+#              returns the screenshot as the action's result (botdesk's own
+#              settled picture of the action is dropped, not counted).
 #   botdesk    botdesk's best use: actions batched (one settled screenshot
 #              for the batch), wait_until on the desktop's events instead
 #              of screenshots in a loop, since_revision so that a picture
@@ -24,7 +27,7 @@
 #
 #   tests/bench/tasks.sh [-n ROUNDS] [-b BUILD_DIR] [-o OUT_DIR]
 #
-# About 75 s a round (ROUNDS 3: some 4-5 minutes with the start). Needs
+# About 65 s a round (ROUNDS 3: some 3.5 minutes with the start). Needs
 # node and the MCP SDK (scripts/install-deps.sh --tests puts it in
 # /usr/local/lib/botdesk-tests; BOTDESK_MCP_SDK_DIR elsewhere), chromium,
 # mousepad, zenity, xfce4-terminal and python3-gi. Standalone mode, a
@@ -49,8 +52,8 @@
 #   drag      report.txt onto the Archive folder, both icons on xfdesktop's
 #             desktop. Checked: Archive/report.txt with its content, and
 #             no report.txt left. xfdesktop's rather than Thunar's: a drop
-#             in Thunar's list makes botdesk's settle wait until the next
-#             change of the screen (a minute, the panel clock), every time.
+#             in Thunar's list makes botdesk's settle wait, most times,
+#             until the screen next changes (the panel clock's minute).
 #
 # Where the model must read the screen (where to click, whether what it
 # waits for shows) the bench plays it from outside MCP: the window list,
@@ -102,7 +105,7 @@ trap cleanup EXIT
 
 bench_table tasks
 JSON=$OUT/bench-tasks-$STAMP.json RUNS_JSON=$OUT/bench-tasks-$STAMP-runs.json
-LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
+LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg) STARTED=$(date -u +%Y-%m-%dT%H:%MZ)
 "$BOTDESK" start -q "$P" >/dev/null
 # Every wait of the tasks is bounded inside (30 s each); the whole at 20 minutes.
 rc=0
@@ -117,7 +120,7 @@ fi
 cp "$W/tasks.json" "$RUNS_JSON"
 
 {
-        echo "botdesk task bench: $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $(uname -r), $RUNS rounds (medians)"
+        echo "botdesk task bench: $STARTED, $(nproc) cores, $(uname -r), $RUNS rounds (medians)"
         echo "load average (1, 5, 15 min) at the start: $LOAD_START, at the end: $LOAD_END"
         echo
 } | tee -a "$TABLE"
