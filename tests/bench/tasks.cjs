@@ -303,7 +303,7 @@ async function addressBar() {
 const newTab = () => titled('New Tab - Chromium');
 const NOTE = 'task-note.txt';
 // The file chooser may take no notice of a Return that comes while it still completes the typed path
-// (GTK's save check is cancelled by the completion's change of the entry): still open, it is
+// (its save check cancelled, it seems, by the completion's change of the entry): still open, it is
 // pressed again, in either mode, as the model would on seeing the dialog still there.
 const saveAgain = { steps: [{ action: 'key', text: 'Return' }], when: async () => await titled('Save As') && !await titled(NOTE) };
 let dock = {};
@@ -340,7 +340,7 @@ const tasks = [
                 start() { this.app = scene(['zenity', '--entry', '--title', 'Task dialog', '--text', 'Name of the report:']); },
                 async reference(r) {
                         await r.shot();
-                        await r.until('the dialog', () => titled('Task dialog'));
+                        await r.until('the dialog', async () => (await shown('role=push button,name==OK')).length > 0);
                         const ok = await r.model(() => where('role=push button,name==OK'));
                         await r.step({ action: 'type', text: 'quarterly' });
                         await r.step({ action: 'left_click', coordinate: ok });
