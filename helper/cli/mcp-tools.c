@@ -104,7 +104,7 @@ static int tool_member(void *userdata, const char *member, const struct json_val
 
 static int tool_batch(void *userdata, const char *name, const struct json_value *args, struct mcp_result *res) {
         struct agent *a = userdata;
-        const struct json_value *list = json_get(args, "actions");
+        const struct json_value *list = json_get(args, "actions"), *shot = json_get(args, "screenshot");
         unsigned long long batch_pin = a->epoch_pin;
         _cleanup_free_ char *text = NULL;
         size_t size = 0;
@@ -115,6 +115,11 @@ static int tool_batch(void *userdata, const char *name, const struct json_value 
 
         if (!list || list->type != JSON_ARRAY || list->n == 0 || list->n > BATCH_MAX) {
                 mcp_result_error(res, "batch needs {\"actions\": [ACTION, ...]}: 1 to 64 computer actions of either schema.");
+                return 0;
+        }
+        if (shot && shot->type != JSON_TRUE && shot->type != JSON_FALSE) {
+                mcp_result_error(res, "batch: \"screenshot\" must be true (the default: a picture after the last "
+                                 "action) or false (none, the screen still settled).");
                 return 0;
         }
         f = open_memstream(&text, &size);
@@ -144,8 +149,8 @@ static int tool_batch(void *userdata, const char *name, const struct json_value 
                 /* An action's own epoch pins it, else the batch's (call()). */
                 if (!pin_epoch(a, &list->items[i], batch_pin, res))
                         return 0;
-                /* One picture, after the last action. */
-                r = agent_run(a, &act, i + 1 == list->n, &o);
+                /* One picture, after the last action, unless the call declined it. */
+                r = agent_run(a, &act, i + 1 == list->n && !(shot && shot->type == JSON_FALSE), &o);
                 if (r < 0)
                         return r;
                 agent_outcome_write(&j, &act, &o);
@@ -377,7 +382,7 @@ const struct mcp_tool mcp_desktop_tools[] = {
           .flags = MCP_TOOL_ACTS | MCP_TOOL_SINGLE, .call = tool_computer },
         { "batch",
           "Run a list of computer actions in order (either schema), stopping at the first that fails or is refused; "
-          "one screenshot at the end.",
+          "one screenshot at the end (\"screenshot\": false: none, once the screen settled).",
           .schema = mcp_batch_schema, .flags = MCP_TOOL_ACTS | MCP_TOOL_SINGLE, .call = tool_batch },
         { "windows", "The window manager's windows: id, title, class, geometry (screen pixels), active.",
           .schema = epoch_schema, .flags = MCP_TOOL_ACTS | MCP_TOOL_DESKTOP, .call = tool_windows },

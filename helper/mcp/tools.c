@@ -46,7 +46,8 @@ const char mcp_computer_schema[] =
         "\"oneOf\": [{\"required\": [\"action\"]}, {\"required\": [\"type\"]}]}";
 const char mcp_batch_schema[] =
         "{\"type\": \"object\", \"properties\": {\"actions\": {\"type\": \"array\", \"items\": " ACTION_SCHEMA
-        ", \"minItems\": 1, \"maxItems\": 64}, " MCP_EPOCH_PROPERTY "}, \"required\": [\"actions\"]}";
+        ", \"minItems\": 1, \"maxItems\": 64}, \"screenshot\": {\"type\": \"boolean\"}, " MCP_EPOCH_PROPERTY
+        "}, \"required\": [\"actions\"]}";
 
 /* Whether member i is offered in set. */
 static bool member_on(const struct mcp_tool_set *set, size_t i) {

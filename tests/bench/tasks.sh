@@ -31,7 +31,7 @@
 # node and the MCP SDK (scripts/install-deps.sh --tests puts it in
 # /usr/local/lib/botdesk-tests; BOTDESK_MCP_SDK_DIR elsewhere), chromium,
 # mousepad, zenity, xfce4-terminal and python3-gi. Standalone mode, a
-# 1280x800 desktop (screenshots at scale 1) on displays 950-954, its home a
+# 1280x800 desktop (screenshots at scale 1) on displays 885-889, its home a
 # scratch dir: nothing of the user's is read or written.
 #
 # The tasks, and why each is made as it is:
@@ -87,7 +87,7 @@ unset DISPLAY DBUS_SESSION_BUS_ADDRESS
 P=tasks
 cat >"$BOTDESK_CONFIG" <<EOF
 [display]
-band = 950-954
+band = 885-889
 geometry = 1280x800
 [resources]
 min_free_memory_mb = 0

@@ -223,6 +223,11 @@ async function main() {
         say('region_big', await raw('computer', { action: 'screenshot', since_revision: small.text && small.text.revision,
                                                   changed_region: true }));
         xm.kill();
+
+        // A batch that declines its picture: the actions run and settle, no image comes back.
+        say('batch_noshot', await raw('batch', { actions: [{ action: 'mouse_move', coordinate: [pic(20), pic(20)] },
+                { action: 'mouse_move', coordinate: [pic(30), pic(30)] }], screenshot: false }));
+        say('batch_badshot', await raw('batch', { actions: [{ action: 'wait', duration: 0 }], screenshot: 'no' }));
         await client.close();
         say('done', {});
 }

@@ -193,6 +193,9 @@ t_is "$(get region_small '(lambda b, i: (i["width"], i["height"]) == (b[2] - b[0
         "... and the image is that box alone (its JPEG decodes to the box's size)"
 t_is "$(get region_big '(d["isError"], d["text"]["unchanged"], "changed_region" in d["text"], d["image"]["width"])')" \
         "(False, False, False, 800)" "the whole root repainted since: the whole picture, no changed_region"
+t_is "$(get batch_noshot '(d["isError"], d["kinds"], [r["ok"] for r in d["text"]["results"]], d["text"]["results"][-1]["settle"] in ("settled", "no_change"))')" \
+        "(False, ['text'], [True, True], True)" "batch with \"screenshot\": false: both actions run and settle, a text item alone"
+t_is "$(get batch_badshot 'd["isError"]')" True "... and \"screenshot\" that is not a boolean is an error result"
 
 # ---- the raw stream: errors that the SDK never sends ----------------------------------------------
 {
