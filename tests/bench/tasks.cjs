@@ -269,8 +269,22 @@ class Agent {
         }
 
         // botdesk's best use: batched actions (one settled screenshot), waits on the desktop's events.
-        async act(action) { return this.call('computer', action); }
-        async batch(actions) { return this.call('batch', { actions }); }
+        // picture: 'region' (what changed since the last picture the model saw: nothing when nothing
+        // did, the part that changed when little did, else the whole) or 'none' (the actions settle,
+        // no picture: for a step whose outcome a wait or a window list tells).
+        since(action) {
+                return this.rev ? { ...action, since_revision: this.rev, changed_region: true } : action;
+        }
+        async act(action, picture = 'region') {
+                if (picture === 'none')
+                        return this.batch([action], 'none');
+                return this.call('computer', this.since(action));
+        }
+        async batch(actions, picture = 'region') {
+                if (picture === 'none')
+                        return this.call('batch', { actions, screenshot: false });
+                return this.call('batch', { actions: [...actions.slice(0, -1), this.since(actions[actions.length - 1])] });
+        }
         // picture: 'since' (only when the screen changed since the last one), 'none' (and no settle: at
         // once when the condition holds) or 'new'.
         async wait(cond, picture = 'since', timeout = WAIT_S) {
@@ -321,9 +335,9 @@ const tasks = [
                         await r.until("the command's output", () => terminalShows('T1-DONE-42'));
                 },
                 async best(r) {
-                        await r.act({ action: 'left_click', coordinate: dock.terminal });
+                        await r.act({ action: 'left_click', coordinate: dock.terminal }, 'none');
                         await r.wait('window=Terminal', 'none');
-                        await r.batch([{ action: 'type', text: COMMAND }, { action: 'key', text: 'Return' }]);
+                        await r.batch([{ action: 'type', text: COMMAND }, { action: 'key', text: 'Return' }], 'none');
                         // What it waits for is what it wanted to read: the answer says it shows.
                         await r.wait('text=T1-DONE-42', 'none');
                 },
@@ -373,11 +387,11 @@ const tasks = [
                         await r.until('the loaded page', () => titled('Report ready 42'), { steps: open, when: newTab });
                 },
                 async best(r) {
-                        await r.act({ action: 'left_click', coordinate: dock.browser });
+                        await r.act({ action: 'left_click', coordinate: dock.browser }, 'none');
                         await r.wait('window=Chromium');
                         const open = [{ action: 'left_click', coordinate: await r.model(addressBar) },
                                       { action: 'type', text: `file://${inHome(PAGE)}` }, { action: 'key', text: 'Return' }];
-                        await r.batch(open);
+                        await r.batch(open, 'none');
                         try {
                                 await r.wait('window=Report ready 42', 'none', 2);
                         } catch (e) {
@@ -407,20 +421,20 @@ const tasks = [
                         await r.until('the saved name in the title', () => titled(NOTE), saveAgain);
                 },
                 async best(r) {
-                        await r.act({ action: 'left_click', coordinate: dock.editor });
+                        await r.act({ action: 'left_click', coordinate: dock.editor }, 'none');
                         // Mapped and then quiet: typed at the map, the text goes nowhere.
                         await r.wait('window=Mousepad', 'none');
                         await r.wait('quiet', 'none');
-                        await r.batch([{ action: 'type', text: PARAGRAPH }, { action: 'key', text: 'ctrl+s' }]);
+                        await r.batch([{ action: 'type', text: PARAGRAPH }, { action: 'key', text: 'ctrl+s' }], 'none');
                         await r.wait('window=Save As', 'none');
                         await r.wait('quiet', 'none');
-                        await r.batch([{ action: 'type', text: inHome(NOTE) }, { action: 'key', text: 'Return' }]);
+                        await r.batch([{ action: 'type', text: inHome(NOTE) }, { action: 'key', text: 'Return' }], 'none');
                         try {
                                 await r.wait(`window=${NOTE}`, 'none', 1);
                         } catch (e) {
                                 if (!/timed_out/.test(e.message))
                                         throw e;
-                                await r.act(saveAgain.steps[0]);
+                                await r.act(saveAgain.steps[0], 'none');
                                 await r.wait(`window=${NOTE}`, 'none');
                         }
                 },

@@ -12,9 +12,10 @@
 #              settled picture of the action is dropped, not counted).
 #   botdesk    botdesk's best use: actions batched (one settled screenshot
 #              for the batch), wait_until on the desktop's events instead
-#              of screenshots in a loop, since_revision so that a picture
-#              already seen costs nothing, "screenshot": false where the
-#              answer alone is enough.
+#              of screenshots in a loop, since_revision and changed_region
+#              so that a picture already seen costs nothing and a small
+#              change only its part, "screenshot": false (a batch's too)
+#              where a wait's answer alone is enough.
 #
 # Per task and in total: wall time, screenshots returned, image bytes
 # returned (base64-decoded: what the model reads) and tool calls, the
