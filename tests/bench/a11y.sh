@@ -14,9 +14,7 @@ set -euo pipefail
 RUNS=10
 . "$(dirname "$0")/lib.sh"
 bench_parse_options "n:RUNS b:BUILD" "$@"
-BUILD=$(cd "$BUILD" && pwd)
-BOTDESK=$BUILD/helper/botdesk
-[ -x "$BOTDESK" ] || { echo "bench: build first (ninja -C $BUILD)" >&2; exit 2; }
+bench_build
 
 W=$(mktemp -d /tmp/botdesk-bench-a11y.XXXXXX)
 mkdir -m700 "$W/run"

@@ -15,9 +15,7 @@ set -euo pipefail
 RUNS=5 CONCURRENT=20 OUT=$PWD
 . "$(dirname "$0")/lib.sh"
 bench_parse_options "n:RUNS c:CONCURRENT b:BUILD o:OUT" "$@"
-BUILD=$(cd "$BUILD" && pwd)   # BOTDESK_HELPER must not depend on the cwd
-BOTDESK=$BUILD/helper/botdesk
-[ -x "$BOTDESK" ] || { echo "bench: build first (ninja -C $BUILD)" >&2; exit 2; }
+bench_build
 
 W=$(mktemp -d /tmp/botdesk-bench.XXXXXX)
 mkdir -m700 "$W/run"

@@ -25,9 +25,7 @@ set -euo pipefail
 COUNT=100 IDLE=60 START_TIMEOUT=15 OUT=$PWD
 . "$(dirname "$0")/lib.sh"
 bench_parse_options "c:COUNT i:IDLE t:START_TIMEOUT b:BUILD o:OUT" "$@"
-BUILD=$(cd "$BUILD" && pwd)
-BOTDESK=$BUILD/helper/botdesk
-[ -x "$BOTDESK" ] || { echo "bench: build first (ninja -C $BUILD)" >&2; exit 2; }
+bench_build
 [ "$COUNT" -ge 1 ] && [ $((900 + COUNT - 1)) -le 999 ] || { echo "bench: -c 1 to 100 (displays 900-999)" >&2; exit 2; }
 
 W=$(mktemp -d /tmp/botdesk-bench-fleet.XXXXXX)

@@ -18,9 +18,7 @@ set -euo pipefail
 RUNS=100 OUT=$PWD
 . "$(dirname "$0")/lib.sh"
 bench_parse_options "n:RUNS b:BUILD o:OUT" "$@"
-BUILD=$(cd "$BUILD" && pwd)
-BOTDESK=$BUILD/helper/botdesk
-[ -x "$BOTDESK" ] || { echo "bench: build first (ninja -C $BUILD)" >&2; exit 2; }
+bench_build
 command -v xeyes >/dev/null || { echo "bench: xeyes (x11-apps) is needed" >&2; exit 2; }
 
 W=$(mktemp -d /tmp/botdesk-bench-journal.XXXXXX)

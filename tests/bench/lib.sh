@@ -25,6 +25,14 @@ bench_parse_options() {
         done
 }
 
+# bench_build: BUILD made absolute (BOTDESK_HELPER must not depend on the
+# cwd) and BOTDESK its CLI; exits 2 when it is not built.
+bench_build() {
+        BUILD=$(cd "$BUILD" && pwd)
+        BOTDESK=$BUILD/helper/botdesk
+        [ -x "$BOTDESK" ] || { echo "bench: build first (ninja -C $BUILD)" >&2; exit 2; }
+}
+
 # ms T0: milliseconds since T0 (date +%s%N).
 ms() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }
 # median: of the numbers on stdin, one a line ("n/a" for none).

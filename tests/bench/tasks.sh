@@ -68,10 +68,8 @@ set -euo pipefail
 RUNS=3 OUT=$PWD
 . "$(dirname "$0")/lib.sh"
 bench_parse_options "n:RUNS b:BUILD o:OUT" "$@"
-BUILD=$(cd "$BUILD" && pwd)
-BOTDESK=$BUILD/helper/botdesk
+bench_build
 SDK_DIR=${BOTDESK_MCP_SDK_DIR:-/usr/local/lib/botdesk-tests}
-[ -x "$BOTDESK" ] || { echo "bench: build first (ninja -C $BUILD)" >&2; exit 2; }
 [ -d "$SDK_DIR/node_modules/@modelcontextprotocol/sdk" ] ||
         { echo "bench: the MCP SDK is not in $SDK_DIR (scripts/install-deps.sh --tests)" >&2; exit 2; }
 for c in node chromium mousepad zenity xfce4-terminal; do
