@@ -16,21 +16,13 @@ RUNS=10
 bench_parse_options "n:RUNS b:BUILD" "$@"
 bench_build
 
-W=$(mktemp -d /tmp/botdesk-bench-a11y.XXXXXX)
-mkdir -m700 "$W/run"
-export XDG_RUNTIME_DIR=$W/run XDG_STATE_HOME=$W/state BOTDESK_CONFIG=$W/botdesk.ini
-export BOTDESK_HELPER=$BUILD/helper/botdesk-helper BOTDESK_SKEL_DIR=$SRC/conf/skel BOTDESK_PLACEMENT=standalone
+bench_scratch a11y
 unset DISPLAY DBUS_SESSION_BUS_ADDRESS
 config() {
         printf '[display]\nband = 285-289\n[resources]\nmin_free_memory_mb = 0\n[session]\nidle_stop_minutes = 0\nstart_timeout = 60\naccessibility = %s\n' \
                 "$1" >"$BOTDESK_CONFIG"
 }
-cleanup() {
-        set +e
-        for p in $(ls "$W/run/botdesk" 2>/dev/null); do "$BOTDESK" stop -q "$p" >/dev/null 2>&1; done
-        rm -rf -- "${W:?}"
-}
-trap cleanup EXIT
+trap bench_cleanup EXIT
 PY=/usr/bin/python3
 row() { printf '| %-48s | %10s | %-16s |\n' "$1" "$2" "$3"; }
 desktop_pss() {

@@ -28,10 +28,7 @@ bench_parse_options "c:COUNT i:IDLE t:START_TIMEOUT b:BUILD o:OUT" "$@"
 bench_build
 [ "$COUNT" -ge 1 ] && [ $((900 + COUNT - 1)) -le 999 ] || { echo "bench: -c 1 to 100 (displays 900-999)" >&2; exit 2; }
 
-W=$(mktemp -d /tmp/botdesk-bench-fleet.XXXXXX)
-mkdir -m700 "$W/run"
-export XDG_RUNTIME_DIR=$W/run XDG_STATE_HOME=$W/state BOTDESK_CONFIG=$W/botdesk.ini
-export BOTDESK_HELPER=$BUILD/helper/botdesk-helper BOTDESK_SKEL_DIR=$SRC/conf/skel BOTDESK_PLACEMENT=standalone
+bench_scratch fleet
 cat >"$W/botdesk.ini" <<EOF
 [display]
 band = 900-$((900 + COUNT - 1))
@@ -60,10 +57,8 @@ profiles=()
 for i in $(seq "$COUNT"); do profiles+=("fleet$i"); done
 cleanup() {
         set +e
-        for p in $(ls "$W/run/botdesk" 2>/dev/null); do "$BOTDESK" stop -q "$p" >/dev/null 2>&1 & done
-        wait
+        bench_cleanup
         [ -z "$restore_sysctl" ] || sysctl -q -w "$SYSCTL=$restore_sysctl"
-        rm -rf -- "${W:?}"
 }
 trap cleanup EXIT
 

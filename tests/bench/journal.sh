@@ -21,10 +21,7 @@ bench_parse_options "n:RUNS b:BUILD o:OUT" "$@"
 bench_build
 command -v xeyes >/dev/null || { echo "bench: xeyes (x11-apps) is needed" >&2; exit 2; }
 
-W=$(mktemp -d /tmp/botdesk-bench-journal.XXXXXX)
-mkdir -m700 "$W/run"
-export XDG_RUNTIME_DIR=$W/run XDG_STATE_HOME=$W/state BOTDESK_CONFIG=$W/botdesk.ini
-export BOTDESK_HELPER=$BUILD/helper/botdesk-helper BOTDESK_SKEL_DIR=$SRC/conf/skel BOTDESK_PLACEMENT=standalone
+bench_scratch journal
 P=jbench
 config() {
         cat >"$W/botdesk.ini" <<EOF
@@ -42,12 +39,7 @@ idle_stop_minutes = 0
 enabled = $1
 EOF
 }
-cleanup() {
-        set +e
-        "$BOTDESK" stop -q "$P" >/dev/null 2>&1
-        rm -rf -- "${W:?}"
-}
-trap cleanup EXIT
+trap bench_cleanup EXIT
 
 bench_table journal
 

@@ -33,6 +33,24 @@ bench_build() {
         [ -x "$BOTDESK" ] || { echo "bench: build first (ninja -C $BUILD)" >&2; exit 2; }
 }
 
+# bench_scratch NAME: a desktop world of the bench's own in W (a new
+# /tmp/botdesk-bench-NAME.XXXXXX): its runtime, state and configuration,
+# this build's helper, standalone placement. bench_cleanup stops every
+# desktop made there and removes W; a bench's EXIT trap calls it.
+bench_scratch() {
+        W=$(mktemp -d "/tmp/botdesk-bench-$1.XXXXXX")
+        mkdir -m700 "$W/run"
+        export XDG_RUNTIME_DIR=$W/run XDG_STATE_HOME=$W/state BOTDESK_CONFIG=$W/botdesk.ini
+        export BOTDESK_HELPER=$BUILD/helper/botdesk-helper BOTDESK_SKEL_DIR=$SRC/conf/skel BOTDESK_PLACEMENT=standalone
+}
+bench_cleanup() {
+        local p
+        set +e
+        for p in $(ls "$W/run/botdesk" 2>/dev/null); do "$BOTDESK" stop -q "$p" >/dev/null 2>&1 & done
+        wait
+        case $W in /tmp/botdesk-bench-?*) rm -rf -- "${W:?}" ;; esac
+}
+
 # ms T0: milliseconds since T0 (date +%s%N).
 ms() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }
 # median: of the numbers on stdin, one a line ("n/a" for none).

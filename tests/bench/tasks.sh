@@ -76,10 +76,9 @@ for c in node chromium mousepad zenity xfce4-terminal; do
         command -v "$c" >/dev/null || { echo "bench: $c is needed" >&2; exit 2; }
 done
 
-W=$(mktemp -d /tmp/botdesk-bench-tasks.XXXXXX)
-mkdir -m700 "$W/run" "$W/home"
-export XDG_RUNTIME_DIR=$W/run XDG_STATE_HOME=$W/state BOTDESK_CONFIG=$W/botdesk.ini HOME=$W/home
-export BOTDESK_HELPER=$BUILD/helper/botdesk-helper BOTDESK_SKEL_DIR=$SRC/conf/skel BOTDESK_PLACEMENT=standalone
+bench_scratch tasks
+mkdir -m700 "$W/home"
+export HOME=$W/home
 # The dock's Web Browser runs botdesk-browser: the build tree's, not an installed one.
 export BOTDESK_BROWSER_LAUNCHER=$BUILD/helper/botdesk-browser
 unset DISPLAY DBUS_SESSION_BUS_ADDRESS
@@ -95,12 +94,7 @@ desktop = xfce
 idle_stop_minutes = 0
 start_timeout = 60
 EOF
-cleanup() {
-        set +e
-        "$BOTDESK" stop -q "$P" >/dev/null 2>&1
-        rm -rf -- "${W:?}"
-}
-trap cleanup EXIT
+trap bench_cleanup EXIT
 
 bench_table tasks
 JSON=$OUT/bench-tasks-$STAMP.json RUNS_JSON=$OUT/bench-tasks-$STAMP-runs.json
