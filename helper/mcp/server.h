@@ -8,6 +8,7 @@
 #include "coords.h"
 #include "tools.h"
 #include "json.h"
+#include "mcp-wire.h"
 #include "resources.h"
 #include "subscriptions.h"
 #include "tasks.h"
@@ -144,12 +145,6 @@ void mcp_server_oversized(FILE *out);
 extern const char *const mcp_protocol_versions[];
 /* The stateless revisions (2026-07-28 and later) a request's _meta may name, NULL-terminated. */
 extern const char *const mcp_modern_versions[];
-
-/* The _meta keys of a 2026 request's envelope, and of the server's identity in each result. */
-#define MCP_META_PROTOCOL_VERSION "io.modelcontextprotocol/protocolVersion"
-#define MCP_META_CLIENT_CAPABILITIES "io.modelcontextprotocol/clientCapabilities"
-#define MCP_META_CLIENT_INFO "io.modelcontextprotocol/clientInfo"
-#define MCP_META_SERVER_INFO "io.modelcontextprotocol/serverInfo"
 
 enum {
         MCP_ERROR_HEADER_MISMATCH = -32020,     /* an HTTP header that disagrees with the body */

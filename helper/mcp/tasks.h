@@ -4,6 +4,7 @@
 #include <stdbool.h>
 
 #include "json.h"
+#include "mcp-wire.h"
 
 /*
  * The Tasks extension of MCP 2026-07-28 (io.modelcontextprotocol/tasks,
@@ -20,7 +21,6 @@
  * work is the runner's (cli/mcp-tasks.c runs each in a process of its own).
  */
 
-#define MCP_TASKS_EXTENSION "io.modelcontextprotocol/tasks"
 #define MCP_TASKS_MAX 16
 #define MCP_TASK_ID_LEN 32                      /* hex: 128 random bits */
 #define MCP_TASK_TTL_MS (70ULL * 60 * 1000)     /* the longest wait (ask_human's hour), and 10 min to fetch it */

@@ -42,6 +42,16 @@ int inotify_add_watch_fd(int inotify_fd, int fd, uint32_t mask) {
         return wd < 0 ? negative_errno() : wd;
 }
 
+int fd_nonblock(int fd, bool nonblock) {
+        int flags = fcntl(fd, F_GETFL);
+
+        if (flags < 0)
+                return negative_errno();
+        if (!!(flags & O_NONBLOCK) == nonblock)
+                return 0;
+        return fcntl(fd, F_SETFL, nonblock ? flags | O_NONBLOCK : flags & ~O_NONBLOCK) < 0 ? negative_errno() : 0;
+}
+
 int fd_reopen(int fd, int flags) {
         char path[sizeof "/proc/self/fd/" + 12];
         int r;

@@ -94,6 +94,9 @@ struct json_value {
 /* Parse text[0..size) into a new tree handed to the caller (json_value_free). -EINVAL (malformed), -ENOMEM. */
 int json_parse(const char *text, size_t size, struct json_value **ret);
 struct json_value *json_value_free(struct json_value *v);
+static inline void json_value_freep(struct json_value **v) {
+        json_value_free(*v);
+}
 
 /* The member key of an object (the last one of that name), or NULL (also when v is not an object). */
 const struct json_value *json_get(const struct json_value *v, const char *key);

@@ -101,3 +101,65 @@ int fd_wait_until(int fd, short events, unsigned long long deadline) {
                         return negative_errno();
         }
 }
+
+int socket_send_fd(int sock, int fd) {
+        char byte = 'F';
+        struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+        union {
+                struct cmsghdr header;
+                char buf[CMSG_SPACE(sizeof(int))];
+        } control = {};
+        struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = &control, .msg_controllen = sizeof control };
+        struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
+
+        c->cmsg_level = SOL_SOCKET;
+        c->cmsg_type = SCM_RIGHTS;
+        c->cmsg_len = CMSG_LEN(sizeof(int));
+        memcpy(CMSG_DATA(c), &fd, sizeof fd);
+        for (;;) {
+                if (sendmsg(sock, &mh, MSG_NOSIGNAL) == 1)
+                        return 0;
+                if (errno != EINTR)
+                        return errno == EWOULDBLOCK ? -EAGAIN : negative_errno();
+        }
+}
+
+int socket_recv_fd(int sock) {
+        char byte;
+        struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+        union {
+                struct cmsghdr header;
+                char buf[CMSG_SPACE(2 * sizeof(int))];  /* room to see (and close) one too many */
+        } control = {};
+        struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = &control, .msg_controllen = sizeof control };
+        int got = -EBADMSG;
+        size_t n_fds = 0;
+        ssize_t n;
+
+        do
+                n = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC);
+        while (n < 0 && errno == EINTR);
+        if (n < 0)
+                return errno == EWOULDBLOCK ? -EAGAIN : negative_errno();
+        for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c)) {
+                size_t k = c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS ?
+                                   (c->cmsg_len - CMSG_LEN(0)) / sizeof(int) : 0;
+
+                for (size_t i = 0; i < k; i++, n_fds++) {
+                        int one;
+
+                        memcpy(&one, CMSG_DATA(c) + i * sizeof(int), sizeof one);
+                        if (n_fds == 0)
+                                got = one;
+                        else
+                                safe_close(one);
+                }
+        }
+        if (n == 0 && n_fds == 0)
+                return -EPIPE;
+        if (n_fds != 1 || (mh.msg_flags & MSG_CTRUNC)) {
+                safe_close(got);
+                return -EBADMSG;
+        }
+        return got;
+}

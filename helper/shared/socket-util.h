@@ -63,3 +63,19 @@ int socket_connect_at(int dirfd, const char *name, int type);
  * server's connection, its TLS, its RFB session).
  */
 int fd_wait_until(int fd, short events, unsigned long long deadline);
+
+/*
+ * socket_send_fd() - hand fd over sock (a connected SOCK_SEQPACKET or
+ * SOCK_DGRAM socket) as one message of one byte that carries it
+ * (SCM_RIGHTS). The sender keeps its own copy. Returns 0, or -errno
+ * (-EAGAIN when sock is non-blocking and full).
+ */
+int socket_send_fd(int sock, int fd);
+
+/*
+ * socket_recv_fd() - the fd one message on sock carries (O_CLOEXEC), the
+ * other side of socket_send_fd(). Returns the fd; -EPIPE at the sender's
+ * end (nothing more will come); -EBADMSG for a message that carries no
+ * fd, or more than one (all closed); -EAGAIN; or -errno.
+ */
+int socket_recv_fd(int sock);

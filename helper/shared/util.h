@@ -172,6 +172,9 @@ int inotify_add_watch_fd(int inotify_fd, int fd, uint32_t mask);
 /* n bytes of data as 2n lower-case hex digits and a NUL in ret (2n + 1 bytes). */
 void hex_encode(const void *data, size_t n, char *ret);
 
+/* O_NONBLOCK set on fd (nonblock) or cleared, its other status flags kept: 0, or -errno. */
+int fd_nonblock(int fd, bool nonblock);
+
 /* The inode fd is open on (an O_PATH fd, say) opened anew with flags (O_CLOEXEC added): the new fd, or -errno. */
 int fd_reopen(int fd, int flags);
 

@@ -121,6 +121,62 @@ static void test_connect_at(const char *scratch) {
                    "connect-at with a name that does not fit fails with -ENAMETOOLONG, not a shorter name");
 }
 
+/* Whether a and b are open on one inode (the fd handed over is the fd sent). */
+static bool same_inode(int a, int b) {
+        struct stat sa, sb;
+
+        return fstat(a, &sa) == 0 && fstat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+static void test_fd_passing(void) {
+        int sv[2], pair[2], got, two[2];
+        char byte = 'x';
+
+        if (!tap_ok(socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) == 0 &&
+                            socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) == 0,
+                    "a SOCK_SEQPACKET pair to hand fds over, and a stream pair to hand"))
+                return;
+        TAP_EQ_INT(socket_send_fd(sv[0], pair[1]), 0, "send-fd hands an fd over");
+        got = socket_recv_fd(sv[1]);
+        tap_ok(got >= 0 && got != pair[1] && same_inode(got, pair[1]), "recv-fd gets a new fd on the same socket");
+        tap_ok(got >= 0 && (fcntl(got, F_GETFD) & FD_CLOEXEC) != 0, "... O_CLOEXEC");
+        safe_close(got);
+
+        /* A message that carries no fd, and one that carries two: refused, nothing left open of them. */
+        TAP_EQ_INT((int) send(sv[0], &byte, 1, 0), 1, "a message without an fd is sent");
+        TAP_EQ_INT(socket_recv_fd(sv[1]), -EBADMSG, "recv-fd of a message that carries no fd: -EBADMSG");
+        {
+                union {
+                        struct cmsghdr h;
+                        char buf[CMSG_SPACE(2 * sizeof(int))];
+                } control = {};
+                struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+                struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = &control,
+                                     .msg_controllen = sizeof control };
+                struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
+                struct stat st;
+                int before;
+
+                two[0] = pair[0];
+                two[1] = pair[1];
+                c->cmsg_level = SOL_SOCKET;
+                c->cmsg_type = SCM_RIGHTS;
+                c->cmsg_len = CMSG_LEN(sizeof two);
+                memcpy(CMSG_DATA(c), two, sizeof two);
+                TAP_EQ_INT((int) sendmsg(sv[0], &mh, 0), 1, "a message with two fds is sent");
+                before = fcntl(0, F_DUPFD_CLOEXEC, 0);  /* the lowest free fd now */
+                safe_close(before);
+                TAP_EQ_INT(socket_recv_fd(sv[1]), -EBADMSG, "recv-fd of a message with two fds: -EBADMSG");
+                tap_ok(before >= 0 && fstat(before, &st) < 0 && errno == EBADF, "... and neither is left open");
+        }
+
+        safe_close(sv[0]);
+        TAP_EQ_INT(socket_recv_fd(sv[1]), -EPIPE, "recv-fd once the sender's end is closed: -EPIPE");
+        safe_close(sv[1]);
+        safe_close(pair[0]);
+        safe_close(pair[1]);
+}
+
 int main(void) {
         char scratch[256];
 
@@ -128,6 +184,7 @@ int main(void) {
         test_set_path();
         test_listen_private(scratch);
         test_connect_at(scratch);
+        test_fd_passing();
         scratch_dir_remove(scratch);
         return tap_done();
 }
