@@ -6,8 +6,9 @@
  * and size. On a socket of its own, the server lives on between requests:
  * a 2026 client that declares the Tasks extension gets its long waits as
  * tasks (mcp-tasks.h), processes of their own whose table answers tasks/get
- * on any connection; behind botdesk web (--listen stdio, a process per
- * connection) nothing would outlive the request, so no tasks are offered.
+ * on any connection. The same loop serves the connections botdesk web hands
+ * over (mcp-http.h): one alone, with no tasks, since nothing would outlive
+ * it; or many, handed one by one, to the process web keeps for the desktop.
  * The answers are JSON (the transport lets the server choose JSON over an
  * event stream), but for subscriptions/listen on a socket of its own: its
  * response is a text/event-stream that carries the acknowledgment and the
@@ -462,23 +463,50 @@ int mcp_http_listen(const char *spec, char **ret_path) {
         return fd;
 }
 
-int mcp_http_serve(struct mcp_server *s, struct agent *a, int listen_fd, int conn_fd) {
+/* The next connection from fd: a new fd, -EAGAIN for none now, -EPIPE when no more will come. */
+static int next_conn(enum mcp_http_from from, int fd) {
+        int c;
+
+        if (from == MCP_HTTP_HANDED) {
+                c = socket_recv_fd(fd);
+                if (c == -EBADMSG)
+                        return -EAGAIN; /* a message that handed nothing: ignored */
+        } else {
+                c = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+                if (c < 0)
+                        return errno == EAGAIN || errno == EINTR || errno == ECONNABORTED ? -EAGAIN : -errno;
+        }
+        if (c >= 0 && from == MCP_HTTP_HANDED && fd_nonblock(c, true) < 0)
+                c = safe_close(c);
+        if (c >= 0 && !peer_allowed(c))
+                c = safe_close(c);
+        return c >= 0 ? c : c == -EBADF ? -EAGAIN : c;
+}
+
+/* The X server's end, seen as a hang-up of its connection: how a desktop's stop reaches an idle server. */
+static int x_fd(const struct agent *a) {
+        return a->conn ? xcb_get_file_descriptor(a->conn) : -EBADF;
+}
+
+int mcp_http_serve(struct mcp_server *s, struct agent *a, enum mcp_http_from from, int fd) {
         struct conn conns[CONNS_MAX];
         _cleanup_close_ int sigfd = -EBADF;
         struct mcp_task_host *tasks = NULL;
+        int listen_fd = from == MCP_HTTP_ONE ? -EBADF : fd;
+        bool x_gone = false;
         sigset_t mask;
         int r = EXIT_OK;
 
         for (size_t i = 0; i < CONNS_MAX; i++)
                 conns[i] = (struct conn) { .fd = -EBADF };
-        if (conn_fd >= 0) {
-                int flags = fcntl(conn_fd, F_GETFL);
+        if (from == MCP_HTTP_ONE) {
+                int k = fd_nonblock(fd, true);
 
-                if (flags < 0 || fcntl(conn_fd, F_SETFL, flags | O_NONBLOCK) < 0) {
-                        log_error_errno(-errno, "Cannot make the connection non-blocking: %m");
+                if (k < 0) {
+                        log_error_errno(k, "Cannot make the connection non-blocking: %m");
                         return EXIT_FAILED;
                 }
-                conns[0] = (struct conn) { .fd = conn_fd, .deadline = now_usec() + IDLE_USEC };
+                conns[0] = (struct conn) { .fd = fd, .deadline = now_usec() + IDLE_USEC };
                 conn_reset(&conns[0]);
         }
         sigemptyset(&mask);
@@ -493,8 +521,8 @@ int mcp_http_serve(struct mcp_server *s, struct agent *a, int listen_fd, int con
                 return log_oom(), EXIT_FAILED;
 
         for (;;) {
-                struct pollfd pfd[CONNS_MAX + 2 + MCP_TASK_HOST_FDS_MAX];
-                size_t map[CONNS_MAX], n = 2, n_conns, busy = 0;
+                struct pollfd pfd[CONNS_MAX + 3 + MCP_TASK_HOST_FDS_MAX];
+                size_t map[CONNS_MAX], n = 3, n_conns, busy = 0;
                 unsigned long long t = now_usec(), next = ULLONG_MAX;
                 int timeout;
 
@@ -511,14 +539,20 @@ int mcp_http_serve(struct mcp_server *s, struct agent *a, int listen_fd, int con
                         busy++;
                         if (conns[i].deadline < next)
                                 next = conns[i].deadline;
-                        map[n - 2] = i;
+                        map[n - 3] = i;
                         pfd[n++] = (struct pollfd) { .fd = conns[i].fd, .events = POLLIN };
                 }
                 /* The one connection served, and gone. */
                 if (listen_fd < 0 && busy == 0)
                         break;
-                /* With every slot taken, new clients wait in the backlog. */
-                pfd[1] = (struct pollfd) { .fd = busy < CONNS_MAX ? listen_fd : -1, .events = POLLIN };
+                /* The desktop stopped, and its streams have had their ends said (the subscriptions'). */
+                if (x_gone && busy == 0) {
+                        r = EXIT_NOT_RUNNING;
+                        break;
+                }
+                /* With every slot taken, new clients wait in the backlog; with the desktop gone, for the next server. */
+                pfd[1] = (struct pollfd) { .fd = busy < CONNS_MAX && !x_gone ? listen_fd : -1, .events = POLLIN };
+                pfd[2] = (struct pollfd) { .fd = x_gone ? -1 : x_fd(a) };  /* no events: its hang-up alone */
                 n_conns = n;
                 timeout = next == ULLONG_MAX ? -1 : (int) ((next - t + 999) / 1000);
                 if (tasks) {
@@ -537,23 +571,29 @@ int mcp_http_serve(struct mcp_server *s, struct agent *a, int listen_fd, int con
                 }
                 if (pfd[0].revents)
                         break;
+                if (pfd[2].revents & (POLLHUP | POLLERR)) {
+                        log_error("Desktop %s's X server ended (stopped or restarted?); ending once its streams have.",
+                                  a->profile);
+                        x_gone = true;
+                }
                 /* A task that finished is one before the next request asks after it. */
                 if (tasks)
                         mcp_task_host_dispatch(tasks, pfd + n_conns, NULL);
-                if (pfd[1].revents & POLLIN) {
-                        int fd = accept4(listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+                if (pfd[1].revents) {
+                        int cfd = next_conn(from, listen_fd);
 
-                        if (fd >= 0 && !peer_allowed(fd))
-                                fd = safe_close(fd);
-                        for (size_t i = 0; fd >= 0 && i < CONNS_MAX; i++)
+                        /* The hander (botdesk web) is gone: so are the clients it would hand over. */
+                        if (cfd == -EPIPE)
+                                break;
+                        for (size_t i = 0; cfd >= 0 && i < CONNS_MAX; i++)
                                 if (conns[i].fd < 0) {
-                                        conns[i].fd = TAKE_FD(fd);
+                                        conns[i].fd = TAKE_FD(cfd);
                                         conns[i].deadline = now_usec() + IDLE_USEC;
                                         conn_reset(&conns[i]);
                                 }
                 }
-                for (size_t k = 2; k < n_conns; k++) {
-                        struct conn *c = &conns[map[k - 2]];
+                for (size_t k = 3; k < n_conns; k++) {
+                        struct conn *c = &conns[map[k - 3]];
                         int q;
 
                         if (!pfd[k].revents)

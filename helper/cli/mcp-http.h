@@ -21,10 +21,23 @@
  */
 int mcp_http_listen(const char *spec, char **ret_path);
 
+/* Where mcp_http_serve() finds its connections. */
+enum mcp_http_from {
+        MCP_HTTP_ONE,           /* fd is the one connection (inetd's way, Accept=yes) */
+        MCP_HTTP_LISTEN,        /* fd listens: accept() them */
+        MCP_HTTP_HANDED,        /* fd is a SOCK_SEQPACKET socket each message of which hands one over (SCM_RIGHTS) */
+};
+
 /*
- * Serves s on listen_fd until SIGINT, SIGTERM or SIGHUP, or the X
- * connection breaks; or, with listen_fd -1, on the one connection conn_fd
- * (inetd's way: botdesk web hands its MCP clients' requests to
- * `botdesk mcp P --listen stdio`) until it closes. Returns an exit code.
+ * Serves s on the connections fd gives (from) until SIGINT, SIGTERM or
+ * SIGHUP; until the desktop's X server ends, and then its open streams
+ * have (their subscriptions say their end first): EXIT_NOT_RUNNING; or
+ * until fd's own end: the one connection closed (MCP_HTTP_ONE), the
+ * hander's side closed (MCP_HTTP_HANDED).
+ * botdesk web hands its MCP clients' requests to `botdesk mcp P --listen
+ * stdio`: each to a process of its own (MCP_HTTP_ONE), but those whose work
+ * outlives their request (tasks, subscriptions) to one process per desktop
+ * that it keeps (MCP_HTTP_HANDED). Tasks are offered but with MCP_HTTP_ONE.
+ * Returns an exit code.
  */
-int mcp_http_serve(struct mcp_server *s, struct agent *a, int listen_fd, int conn_fd);
+int mcp_http_serve(struct mcp_server *s, struct agent *a, enum mcp_http_from from, int fd);

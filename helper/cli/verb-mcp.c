@@ -4,6 +4,7 @@
  * protocol is mcp/'s, the tools mcp-tools.c's rows. stdout carries the
  * protocol alone: every log line goes to stderr.
  */
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -18,22 +19,31 @@
 #include "util.h"
 #include "verbs.h"
 
-/* PROFILE --listen stdio: HTTP on the one connection that is stdin (a socket), as inetd hands it. */
+/*
+ * PROFILE --listen stdio: HTTP on the connection that is stdin (a stream
+ * socket), as inetd hands it; or, when stdin is a SOCK_SEQPACKET socket, on
+ * every connection handed over through it, until its other end closes (how
+ * botdesk web keeps one server per desktop for tasks and subscriptions).
+ */
 static int serve_http_stdio(const struct cli_args *args) {
         struct mcp_server server;
         struct agent a = {};
         struct stat st;
-        int r;
+        int type = 0, r;
+        socklen_t len = sizeof type;
 
-        if (fstat(STDIN_FILENO, &st) < 0 || !S_ISSOCK(st.st_mode)) {
-                log_error("--listen stdio needs a connected socket as standard input.");
+        if (fstat(STDIN_FILENO, &st) < 0 || !S_ISSOCK(st.st_mode) ||
+            getsockopt(STDIN_FILENO, SOL_SOCKET, SO_TYPE, &type, &len) < 0 ||
+            (type != SOCK_STREAM && type != SOCK_SEQPACKET)) {
+                log_error("--listen stdio needs a connected stream socket as standard input (or a SOCK_SEQPACKET one "
+                          "that hands connections over).");
                 return EXIT_USAGE;
         }
         r = agent_serve_open(&a, args->operand, args->start);
         if (r != EXIT_OK)
                 return r;
         mcp_desktop_server_init(&server, &a);
-        r = mcp_http_serve(&server, &a, -EBADF, STDIN_FILENO);
+        r = mcp_http_serve(&server, &a, type == SOCK_SEQPACKET ? MCP_HTTP_HANDED : MCP_HTTP_ONE, STDIN_FILENO);
         agent_close(&a);
         return r;
 }
@@ -55,7 +65,7 @@ static int serve_http(const struct cli_args *args) {
         if (r == EXIT_OK) {
                 mcp_desktop_server_init(&server, &a);
                 log_info("MCP over HTTP for desktop %s on unix:%s (POST /mcp).", args->operand, path);
-                r = mcp_http_serve(&server, &a, fd, -EBADF);
+                r = mcp_http_serve(&server, &a, MCP_HTTP_LISTEN, fd);
                 agent_close(&a);
         }
         (void) unlink(path);
