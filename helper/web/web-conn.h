@@ -98,6 +98,11 @@ void web_placed_lease_conn_gone(struct web_conn *c);
 void web_serve_mcp(struct web_conn *c, const char *profile, const void *early, size_t n_early);
 /* More of that request's body. */
 void web_mcp_feed(struct web_conn *c, const void *data, size_t n);
+/* Whether c's client is the relay's now (its request whole): web_mcp_client_io() takes its events. */
+bool web_mcp_relaying(const struct web_conn *c);
+void web_mcp_client_io(struct web_conn *c, uint32_t revents);
+/* The kept server host ended (status, its last words): c, when its request went there, answered if it was not. */
+void web_mcp_host_gone(struct web_conn *c, const struct web_mcp_host *host, int status, const char *last_words);
 void web_mcp_free(struct web_mcp *m);
 
 /* ---- web-pages.c ---- */

@@ -538,6 +538,10 @@ static int on_conn_io(sd_event_source *src, int fd, uint32_t revents, void *user
         ssize_t n;
         int r;
 
+        if (web_mcp_relaying(c)) {
+                web_mcp_client_io(c, revents);
+                return 0;
+        }
         if (c->responding) {
                 web_conn_send(c);
                 return 0;

@@ -3,10 +3,18 @@
  * POST /PROFILE/mcp: MCP's Streamable HTTP for an agent on another host,
  * behind the bearer token of `botdesk web token PROFILE --for mcp`
  * (ticket.h) and the Host and Origin rules of every request here. The
- * request, read whole (at most 1 MiB), goes to a child of its own,
- * `botdesk mcp PROFILE --listen stdio`, on one end of a socketpair, and
- * its answer comes back to the client as the child wrote it: each request
- * stands alone in the 2026-07-28 revision, so nothing is kept between two.
+ * request, read whole (at most 1 MiB), goes to `botdesk mcp PROFILE
+ * --listen stdio` on a connection of its own, and the answer comes back to
+ * the client as that server writes it, byte for byte and as it comes (an
+ * event stream, for subscriptions/listen, lasts as long as both ends keep
+ * it). Which server: a request stands alone in the 2026-07-28 revision, so
+ * each goes to a child of its own, and requests of one desktop run side by
+ * side; but one whose work outlives it goes to the server web keeps for the
+ * desktop (web-mcp-host.c), whose tasks and subscriptions later requests
+ * reach: the Tasks extension's methods, a tools/call of a client that
+ * declared that extension (the server makes its long waits tasks),
+ * subscriptions/listen and the cancellation that ends one, and
+ * server/discover, which names what that server runs.
  */
 #include <errno.h>
 #include <strings.h>
@@ -14,25 +22,31 @@
 
 #include "json.h"
 #include "log.h"
+#include "mcp-wire.h"
 #include "ticket.h"
 #include "util.h"
 #include "web-conn.h"
 
-#define ANSWER_MAX (32u << 20)                  /* a screenshot's base64 is a few hundred KiB */
+#define DOWN_SIZE (64u * 1024)                  /* the answer's bytes between the server and the client */
 #define CALLS_PER_TOKEN 4                       /* at once; one desktop serves one action at a time anyway */
-#define CALL_TIMEOUT_USEC (3700ULL * 1000000ULL) /* ask_human waits up to an hour */
+#define CALL_TIMEOUT_USEC (3700ULL * 1000000ULL) /* ask_human waits up to an hour; a stream, that long quiet */
+#define SILENT_END_USEC (10ULL * 1000000ULL)    /* a kept server that closed a request unanswered ends within */
 
 struct web_mcp {
         struct web_conn *conn;
         char token_sha[65];             /* whose calls these are, for the per-token limit */
         char *body;                     /* the request body, then the request we send */
         size_t size, want;
-        int fd;                         /* our end of the child's socketpair */
+        int fd;                         /* our end of the server's connection */
         sd_event_source *io;
         size_t sent;
-        char *answer;
-        size_t answer_size;
-        bool answered;
+        const struct web_mcp_host *host; /* the kept server it went to; NULL: a child of its own (c->job) */
+        bool kept;                      /* it went to a kept server (host NULL once that ended) */
+        bool relaying;                  /* the body is whole: the client's events are ours */
+        bool upstream_done;             /* the server's end of the answer */
+        uint8_t *down;                  /* answer bytes not yet sent: [down_start, down_end) */
+        size_t down_start, down_end;
+        unsigned long long answered;    /* bytes of answer in all */
 };
 
 void web_mcp_free(struct web_mcp *m) {
@@ -41,8 +55,12 @@ void web_mcp_free(struct web_mcp *m) {
         sd_event_source_disable_unref(m->io);
         safe_close(m->fd);
         free(m->body);
-        free(m->answer);
+        free(m->down);
         free(m);
+}
+
+bool web_mcp_relaying(const struct web_conn *c) {
+        return c->mcp && c->mcp->relaying;
 }
 
 /* A refusal of our own, in the words of the SDK's server: a JSON-RPC error without an id. */
@@ -50,6 +68,11 @@ static void refuse(struct web_conn *c, unsigned status, const char *headers, con
         _cleanup_free_ char *body = NULL;
         struct json_mem m;
 
+        /* The answer is web's now: the client's events go back to web-http.c. */
+        if (c->mcp) {
+                c->mcp->relaying = false;
+                c->mcp->io = sd_event_source_disable_unref(c->mcp->io);
+        }
         if (json_mem_open(&m) < 0) {
                 web_conn_free(c, false);
                 return;
@@ -70,51 +93,104 @@ static void refuse(struct web_conn *c, unsigned status, const char *headers, con
         web_respond(c, status, "application/json", headers, body, strlen(body), -1);
 }
 
-/* The child's answer, passed on as it wrote it (a whole HTTP response, its Connection: close included). */
-static void pass_answer(struct web_mcp *m) {
-        struct web_conn *c = m->conn;
+/* A server that ended without a byte of answer (status, its last words): the desktop stopped, or no server. */
+static void refuse_unanswered(struct web_conn *c, int status, const char *last_words) {
+        _cleanup_free_ char *message = strdup_printf("botdesk mcp %s ended (status %d) without an answer: %s", c->profile,
+                                                     status, last_words && *last_words ? last_words : "no message");
 
-        m->answered = true;
-        free(c->out);
-        c->out = TAKE_PTR(m->answer);
-        c->out_size = m->answer_size;
-        c->out_sent = 0;
-        c->responding = true;
-        web_conn_send(c);
+        refuse(c, status == 4 ? 503 : 502, NULL, message ?: "botdesk mcp ended without an answer.");
 }
 
-/* Reads what the child wrote: 1 at its end (EOF, or an answer too long to pass), 0 for more to come, -ENOMEM. */
-static int drain(struct web_mcp *m) {
+/* Whether the client's end of the connection closed (or broke): read and dropped what it sent beside. */
+static bool client_gone(struct web_conn *c) {
         for (;;) {
-                char buf[65536];
-                ssize_t n = recv(m->fd, buf, sizeof buf, MSG_DONTWAIT);
-                char *grown;
+                uint8_t buf[4096];
+                ssize_t n = recv(c->fd, buf, sizeof buf, MSG_DONTWAIT);
+
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n < 0)
+                        return errno != EAGAIN;
+                if (n == 0)
+                        return true;
+        }
+}
+
+static void want_upstream(struct web_mcp *m, uint32_t events) {
+        if (!m->io)
+                return;
+        (void) sd_event_source_set_io_events(m->io, events);
+        (void) sd_event_source_set_enabled(m->io, events ? SD_EVENT_ON : SD_EVENT_OFF);
+}
+
+/* Send what the answer has so far; at its end, the connection ends (it said Connection: close). True when m is
+ * done with: its connection freed, or answered by refuse(). */
+static bool flush_down(struct web_mcp *m) {
+        struct web_conn *c = m->conn;
+
+        while (m->down_start < m->down_end) {
+                ssize_t n = send(c->fd, m->down + m->down_start, m->down_end - m->down_start, MSG_NOSIGNAL | MSG_DONTWAIT);
+
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n < 0 && errno == EAGAIN) {
+                        (void) sd_event_source_set_io_events(c->io, EPOLLIN | EPOLLOUT);
+                        return false;
+                }
+                if (n < 0) {
+                        web_conn_free(c, false);
+                        return true;
+                }
+                m->down_start += (size_t) n;
+        }
+        m->down_start = m->down_end = 0;
+        (void) sd_event_source_set_io_events(c->io, EPOLLIN);
+        if (!m->upstream_done) {
+                want_upstream(m, EPOLLIN);
+                return false;
+        }
+        if (m->answered > 0) {
+                web_conn_free(c, false);
+                return true;
+        }
+        /* Closed without a byte: the server's end says why (on_child_done, web_mcp_host_gone). */
+        if (m->kept && !m->host) {
+                refuse(c, 502, NULL, "botdesk mcp closed the request without an answer.");
+                return true;
+        }
+        if (m->kept)
+                (void) sd_event_source_set_time_relative(c->timer, SILENT_END_USEC);
+        return false;
+}
+
+/* Read what the server wrote, as far as there is room: then on to the client. As flush_down(). */
+static bool pump(struct web_mcp *m) {
+        while (!m->upstream_done && m->down_end < DOWN_SIZE) {
+                ssize_t n = recv(m->fd, m->down + m->down_end, DOWN_SIZE - m->down_end, MSG_DONTWAIT);
 
                 if (n < 0 && errno == EINTR)
                         continue;
                 if (n < 0 && errno == EAGAIN)
-                        return 0;
-                if (n <= 0)
-                        return 1;
-                if (m->answer_size + (size_t) n > ANSWER_MAX) {
-                        log_warning("botdesk mcp answered more than %u bytes; the answer was dropped.", ANSWER_MAX);
-                        m->answer_size = 0;
-                        return 1;
+                        break;
+                if (n <= 0) {
+                        m->upstream_done = true;
+                        m->io = sd_event_source_disable_unref(m->io);
+                        break;
                 }
-                grown = realloc(m->answer, m->answer_size + (size_t) n);
-                if (!grown)
-                        return -ENOMEM;
-                m->answer = grown;
-                memcpy(m->answer + m->answer_size, buf, (size_t) n);
-                m->answer_size += (size_t) n;
+                m->down_end += (size_t) n;
+                m->answered += (unsigned long long) n;
+                /* A call may wait as long as its tool does (ask_human: an hour); a stream as long as it says things. */
+                (void) sd_event_source_set_time_relative(m->conn->timer, CALL_TIMEOUT_USEC);
         }
+        if (m->down_end == DOWN_SIZE)
+                want_upstream(m, 0);    /* until the client has taken some */
+        return flush_down(m);
 }
 
-static int on_child_io(sd_event_source *src, int fd, uint32_t revents, void *userdata) {
+static int on_upstream_io(sd_event_source *src, int fd, uint32_t revents, void *userdata) {
         struct web_mcp *m = userdata;
-        int r;
 
-        if (revents & EPOLLOUT) {
+        if (m->sent < m->size) {
                 while (m->sent < m->size) {
                         ssize_t n = send(fd, m->body + m->sent, m->size - m->sent, MSG_NOSIGNAL | MSG_DONTWAIT);
 
@@ -123,64 +199,81 @@ static int on_child_io(sd_event_source *src, int fd, uint32_t revents, void *use
                         if (n < 0 && errno == EAGAIN)
                                 return 0;
                         if (n < 0)
-                                break;  /* the child is gone: its end says why (on_child_done) */
+                                break;  /* the server is gone: its end says why */
                         m->sent += (size_t) n;
                 }
-                (void) sd_event_source_set_io_events(src, EPOLLIN);
+                m->sent = m->size;
+                want_upstream(m, EPOLLIN);
                 return 0;
         }
-        r = drain(m);
-        if (r == -ENOMEM) {
-                web_conn_free(m->conn, false);
-                return 0;
-        }
-        if (r == 0)
-                return 0;
-        /* The end: the child closed its side after its answer (Connection: close), or died. */
-        m->io = sd_event_source_disable_unref(m->io);
-        if (m->answer_size > 0)
-                pass_answer(m);
+        (void) pump(m);
         return 0;
+}
+
+void web_mcp_client_io(struct web_conn *c, uint32_t revents) {
+        if ((revents & (EPOLLIN | EPOLLHUP | EPOLLERR)) && client_gone(c)) {
+                /* Its request ends here: a child of its own is stopped, a kept server sees the close. */
+                web_conn_free(c, false);
+                return;
+        }
+        if (revents & EPOLLOUT)
+                (void) flush_down(c->mcp);
 }
 
 static void on_child_done(int status, const char *out, const char *err, void *userdata) {
         struct web_mcp *m = userdata;
-        struct web_conn *c = m->conn;
-        _cleanup_free_ char *message = NULL;
 
-        c->job = NULL;
-        if (m->answered)
-                return;
+        m->conn->job = NULL;
         /* Its exit may come before its end of the socket is read: all it wrote is there now. */
-        if (m->fd >= 0 && drain(m) == 1 && m->answer_size > 0) {
-                m->io = sd_event_source_disable_unref(m->io);
-                pass_answer(m);
+        if (!m->upstream_done && pump(m))
                 return;
-        }
-        /* It ended without an answer: the desktop is not running, or botdesk mcp could not start. */
-        message = strdup_printf("botdesk mcp %s ended (status %d) without an answer: %s", c->profile, status,
-                                err && *err ? err : "no message");
-        refuse(c, status == 4 ? 503 : 502, NULL, message ?: "botdesk mcp ended without an answer.");
+        if (m->answered == 0)
+                refuse_unanswered(m->conn, status, err);
 }
 
-/* The body is whole: the request goes to a child of its own. */
-static void start_child(struct web_mcp *m) {
-        struct web_conn *c = m->conn;
-        const struct http_request *q = &c->req;
+void web_mcp_host_gone(struct web_conn *c, const struct web_mcp_host *host, int status, const char *last_words) {
+        struct web_mcp *m = c->mcp;
+
+        if (!m->kept || m->host != host)
+                return;
+        m->host = NULL;
+        if (!m->upstream_done && pump(m))
+                return;
+        if (m->answered == 0)
+                refuse_unanswered(c, status, last_words);
+}
+
+/* Whether the request's work outlives it (the file's comment): it goes to the desktop's kept server. */
+static bool outlives_request(const char *body, size_t size) {
+        static const char *const stateful[] = { "tasks/get", "tasks/update", "tasks/cancel", "subscriptions/listen",
+                                                "notifications/cancelled", "server/discover" };
+        _cleanup_(json_value_freep) struct json_value *v = NULL;
+        const struct json_value *extensions;
+        const char *method;
+
+        if (json_parse(body, size, &v) < 0 || !(method = json_member_string(v, "method")))
+                return false;   /* the server's to refuse, in a child of its own */
+        for (size_t i = 0; i < ELEMENTSOF(stateful); i++)
+                if (streq(method, stateful[i]))
+                        return true;
+        extensions = json_get(json_get(json_get(json_get(v, "params"), "_meta"), MCP_META_CLIENT_CAPABILITIES),
+                              "extensions");
+        return streq(method, "tools/call") && json_get(extensions, MCP_TASKS_EXTENSION);
+}
+
+/* The request whole, as the server reads it: our head, the client's headers that matter, its body. */
+static int request_build(struct web_mcp *m) {
+        const struct http_request *q = &m->conn->req;
         static const char *const passed[] = { "Content-Type", "Accept", "MCP-Protocol-Version", "Mcp-Method",
                                               "Mcp-Name" };
-        char *const args[] = { (char *) "mcp", c->profile, (char *) "--listen", (char *) "stdio", NULL };
-        _cleanup_close_ int child_end = -EBADF;
-        _cleanup_free_ char *head = NULL, *request = NULL;
+        _cleanup_free_ char *head = NULL;
+        char *request;
         size_t size = 0;
         FILE *f;
-        int sv[2], r;
 
         f = open_memstream(&head, &size);
-        if (!f) {
-                web_conn_free(c, false);
-                return;
-        }
+        if (!f)
+                return -ENOMEM;
         fprintf(f, "POST /mcp HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Length: %zu\r\n", m->size);
         for (size_t i = 0; i < ELEMENTSOF(passed); i++) {
                 const char *v = http_header(q, passed[i]);
@@ -189,48 +282,70 @@ static void start_child(struct web_mcp *m) {
                         fprintf(f, "%s: %s\r\n", passed[i], v);
         }
         fputs("\r\n", f);
-        if (fclose(f) != 0 || !(request = malloc(size + m->size + 1))) {
-                web_conn_free(c, false);
-                return;
-        }
+        if (fclose(f) != 0 || !(request = malloc(size + m->size + 1)))
+                return -ENOMEM;
         memcpy(request, head, size);
         memcpy(request + size, m->body, m->size);
         free(m->body);
-        m->body = TAKE_PTR(request);
+        m->body = request;
         m->size += size;
+        return 0;
+}
 
-        if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
-                refuse(c, 503, NULL, "Cannot reach botdesk mcp now.");
+/* The body is whole: to a kept server, or to a child of its own. */
+static void start(struct web_mcp *m) {
+        struct web_conn *c = m->conn;
+        char *const args[] = { (char *) "mcp", c->profile, (char *) "--listen", (char *) "stdio", NULL };
+        int sv[2], r;
+
+        m->kept = outlives_request(m->body, m->size);
+        if (request_build(m) < 0 || !(m->down = malloc(DOWN_SIZE))) {
+                web_conn_free(c, false);
                 return;
         }
-        m->fd = sv[0];
-        child_end = sv[1];
-        r = web_job_start(c->server, args, child_end, on_child_done, m, &c->job);
+        if (m->kept) {
+                struct web_mcp_host *h;
+
+                r = web_mcp_host_connect(c->server, c->profile, &h, &m->fd);
+                if (r >= 0)
+                        m->host = h;
+        } else if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0, sv) < 0)
+                r = negative_errno();
+        else {
+                _cleanup_close_ int child_end = sv[1];
+
+                m->fd = sv[0];
+                r = fd_nonblock(child_end, false);
+                if (r >= 0)
+                        r = web_job_start(c->server, args, child_end, on_child_done, m, &c->job);
+        }
         if (r < 0) {
                 refuse(c, 503, "Retry-After: 1\r\n",
                        r == -EAGAIN ? "Too many requests at once; try again." : "Cannot start botdesk mcp now.");
                 return;
         }
-        r = sd_event_add_io(c->server->event, &m->io, m->fd, EPOLLOUT, on_child_io, m);
+        r = sd_event_add_io(c->server->event, &m->io, m->fd, EPOLLOUT, on_upstream_io, m);
         if (r < 0) {
                 web_conn_free(c, false);
                 return;
         }
-        /* A call may wait as long as its tool does (ask_human: an hour), not a request head's time. */
+        m->relaying = true;
+        c->responding = true;   /* no longer a connection that merely holds a slot (web_conns_make_room) */
+        (void) sd_event_source_set_io_events(c->io, EPOLLIN);
         (void) sd_event_source_set_time_relative(c->timer, CALL_TIMEOUT_USEC);
 }
 
 void web_mcp_feed(struct web_conn *c, const void *data, size_t n) {
         struct web_mcp *m = c->mcp;
 
-        if (!m || m->fd >= 0 || c->job)
+        if (!m || m->relaying)
                 return; /* the body is whole: anything more is no part of it */
         if (n > m->want - m->size)
                 n = m->want - m->size;
         memcpy(m->body + m->size, data, n);
         m->size += n;
         if (m->size == m->want)
-                start_child(m);
+                start(m);
 }
 
 /* How many calls of the token whose hash is sha are under way (read, or running). */

@@ -357,6 +357,7 @@ static void server_free(struct web_server *s) {
         if (!s)
                 return;
         web_profiles_done(s);
+        web_mcp_hosts_done(s);
         web_jobs_done(s);
         sd_event_source_disable_unref(s->listen_source);
         sd_event_source_disable_unref(s->inotify_source);

@@ -71,6 +71,7 @@ struct web_stream;
 struct web_devtools;
 struct web_job;
 struct web_lease_ask;
+struct web_mcp_host;
 
 struct web_session {
         char hash[65];                  /* SHA-256 of the cookie; the cookie itself is not kept */
@@ -128,6 +129,7 @@ struct web_server {
         web_spawn_fn spawn;             /* the CLI's, for the children of placed profiles */
         struct web_job *jobs;           /* list */
         struct web_lease_ask *lease_asks; /* list: a placed profile's GET lease, one child for all who ask */
+        struct web_mcp_host *mcp_hosts; /* list: the MCP servers kept per desktop (web-mcp-host.c) */
         unsigned n_jobs;
         bool exiting;
         unsigned long long ping_usec;
@@ -198,6 +200,19 @@ int web_placed_lease_parse(const char *out, const struct web_profile *p, const c
                            char ret_hash[]);
 /* The lease as viewer sees it: holder's name viewer when hash is viewer's, else nobody here. */
 void web_placed_lease_for(const struct lease *l, const char *hash, const char *viewer, struct lease *ret);
+
+/* ---- web-mcp-host.c -------------------------------------------------------------------------- */
+
+/*
+ * A new connection to the MCP server web keeps for profile (started if it
+ * is not running): our end, non-blocking, in *ret_fd, the server in
+ * *ret_host. -EAGAIN when that server has too many connections waiting;
+ * -errno. When the server ends, web_mcp_host_gone() is told of each
+ * request (web-conn.h).
+ */
+int web_mcp_host_connect(struct web_server *s, const char *profile, struct web_mcp_host **ret_host, int *ret_fd);
+/* At exit: every kept server ended. */
+void web_mcp_hosts_done(struct web_server *s);
 
 /* ---- web-http.c ------------------------------------------------------------------------------ */
 

@@ -14,8 +14,11 @@
 # with a completion, then notifications/cancelled. Then the same over
 # Streamable HTTP (botdesk mcp --listen unix:): a listen's response is an
 # event stream, a client closing it or notifications/cancelled ends the
-# subscription, the server ending one ends the stream. Band 745 (once: the
-# protocol is what varies, not the caller).
+# subscription, the server ending one ends the stream, and the desktop's
+# stop ends the server (exit 4). Then all of it through botdesk web
+# (/PROFILE/mcp, a bearer token), whose server kept for the desktop holds
+# the subscriptions and a task that later requests follow, and ends with
+# the desktop. Band 745 (once: the protocol is what varies, not the caller).
 . "$(dirname "$0")/lib.sh"
 bd_init subscriptions 745 once
 bd_need_xserver
@@ -97,5 +100,44 @@ t_is "$(get cancelled '(d["acked"], d["status"], d["ended"], d["children"])')" "
 t_is "$(get stopped '(d["acked"], d["result"]["resultType"], d["cancel"], d["order"], d["ended"])')" \
         "(True, 'complete', 'sub-3', True, True)" \
         "the desktop stops under a stream: a completion, then notifications/cancelled, then the stream ends"
-t_is "$(get end 'd["code"]')" 0 "SIGTERM ends the server (exit 0)"
+t_is "$(get end '(d["code"], d["socket"])')" "(4, False)" \
+        "... and the server itself ends once its streams have (exit 4: not running), its socket removed"
+
+# ---- the same through botdesk web: the server it keeps for the desktop ----------------------------------
+t_ok "the desktop starts a third time" bd_start "$P"
+mkdir -p "$BD_T/out"
+web_start w "$BOTDESK" web --listen "unix:$BD_T/web.sock"
+t_is "$?" 0 "botdesk web listens on a Unix socket"
+TOKEN=$("$BOTDESK" web token "$P" --for mcp --ttl 300)
+t0=$(date +%s)
+timeout 200 node "$(dirname "$0")/mcp-subscriptions-http-client.cjs" "$BOTDESK" "$P" "$BD_T/web.sock" "$TOKEN" \
+        "$WEB_PID" "$TITLE-web" >"$BD_T/steps" 2>"$BD_T/client-web.err"
+rc=$?
+t_is "$rc" 0 "through web, the raw client ran every step (exit 0; took $(($(date +%s) - t0)) s of 200)"
+[ "$rc" = 0 ] || { t_diag "$(tail -5 "$BD_T/client-web.err")"; t_diag "$(tail -3 "$BD_T/steps")"; t_diag "$(tail -5 "$BD_T/out/w.err")"; }
+pid=$(get window 'd["pid"]')
+[ -n "$pid" ] && bd_own_pid "$pid"
+t_is "$(get discover '(d["resources"]["subscribe"], list(d["extensions"]))')" "(True, ['io.modelcontextprotocol/tasks'])" \
+        "through web, server/discover names subscriptions and the Tasks extension (the kept server runs both)"
+t_is "$(get task '(d["kind"], d["working"], d["running"])')" "('task', 'working', 1)" \
+        "through web, wait_until of a client that declares Tasks is a task at once, working on a later request, one process"
+t_is "$(get task '(d["status"], d["title"], d["after"])')" "('completed', '$TITLE-web', 0)" \
+        "... the window opens: tasks/get on another request says completed with the title, its process gone"
+t_is "$(get ack '(d["status"], d["type"], d["first"], d["children"])')" "(200, 'text/event-stream', 0, 1)" \
+        "through web, a listen's response streams: an event stream whose first event is the acknowledgment; one process"
+t_is "$(get took 'd["ms"] is not None and d["ms"] < 10000')" True \
+        "through web, the human takes control: a lease event on the stream within 10 s"
+t_is "$(get released 'd["ok"]')" True "... and hands back: another"
+t_is "$(get beside '(d["status"], d["statusType"], d["bad"], d["badCode"])')" "(200, 'application/json', 200, -32602)" \
+        "through web, other requests are answered while the stream is open"
+t_is "$(get closed 'd["children"]')" 0 "through web, the client closes its stream: the subscription's process goes (within 10 s)"
+t_is "$(get cancelled '(d["acked"], d["status"], d["ended"], d["children"])')" "(True, 202, True, 0)" \
+        "through web, notifications/cancelled for an open stream: 202, the stream and its process end"
+t_is "$(get stopped '(d["acked"], d["result"]["resultType"], d["cancel"], d["order"], d["ended"])')" \
+        "(True, 'complete', 'sub-3', True, True)" \
+        "through web, the desktop stops under a stream: a completion, then notifications/cancelled, then the stream ends"
+t_is "$(get end 'd["webChildren"]')" 0 "... and the server web kept for the desktop ends with it (within 10 s)"
+t_is "$(get end '(d["after"]["status"], d["after"]["type"])')" "(503, 'application/json')" \
+        "through web, with the desktop stopped, a request for the kept server is 503 in JSON (not running)"
+kill "$WEB_PID"; wait "$WEB_PID" 2>/dev/null
 t_done
