@@ -77,16 +77,17 @@ static int matched(struct agent *a, const struct wait_args *w, const struct wait
         struct json_mem j;
         int r;
 
-        if (w->screenshot) {
-                /* What matched may still be drawing (a window mapped, a page's text): the picture once it is
-                 * quiet, as after an action. quiet itself needs no more. */
-                if (a->have_settle && c->kind != WAIT_QUIET) {
-                        settle_begin(&a->settle);
-                        if (settle_wait(&a->settle, a->quiet_ms, a->settle_cap_ms, &st, &settle_ms) < 0) {
-                                mcp_result_error(res, "The X connection to the desktop broke.");
-                                return 0;
-                        }
+        /* What matched may still be drawing (a window mapped, a page's text): the answer once it is quiet, as
+         * after an action, with a picture or without (keys typed into a window still mapping are lost). quiet
+         * itself needs no more. */
+        if (a->have_settle && c->kind != WAIT_QUIET) {
+                settle_begin(&a->settle);
+                if (settle_wait(&a->settle, a->quiet_ms, a->settle_cap_ms, &st, &settle_ms) < 0) {
+                        mcp_result_error(res, "The X connection to the desktop broke.");
+                        return 0;
                 }
+        }
+        if (w->screenshot) {
                 r = agent_run(a, &shot, true, &o);
                 if (r < 0)
                         return r;
@@ -109,13 +110,12 @@ static int matched(struct agent *a, const struct wait_args *w, const struct wait
         json_kv_bool(&j.j, "ok", true);
         wait_match_fields(&j.j, c, m);
         json_kv_int(&j.j, "epoch", (long long) admitted->epoch);
-        if (w->screenshot) {
-                if (st != SETTLE_UNSUPPORTED) {
-                        json_kv_string(&j.j, "settle", settle_state_name(st));
-                        json_kv_int(&j.j, "settle_ms", settle_ms);
-                }
-                agent_revision_fields(&j.j, &o);
+        if (st != SETTLE_UNSUPPORTED) {
+                json_kv_string(&j.j, "settle", settle_state_name(st));
+                json_kv_int(&j.j, "settle_ms", settle_ms);
         }
+        if (w->screenshot)
+                agent_revision_fields(&j.j, &o);
         json_object_end(&j.j);
         if (json_mem_close(&j, &text) < 0)
                 return -ENOMEM;

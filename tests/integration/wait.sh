@@ -186,6 +186,10 @@ t_match "$(json_get 'json.loads(d["content"][0]["text"]).get("revision")' <"$BD_
 mcp_call wait_until '{"for": "quiet=200", "screenshot": false}' >"$BD_T/mq.out"
 t_is "$(json_get '(d.get("isError", False), len(d["content"]), json.loads(d["content"][0]["text"])["matched"])' \
         <"$BD_T/mq.out" 2>&1)" "(False, 1, 'quiet')" "wait_until with screenshot false answers the match alone"
+mcp_call wait_until "{\"for\": \"a11y=push button:Save\", \"screenshot\": false}" >"$BD_T/mn.out"
+t_is "$(json_get '(len(d["content"]), (r := json.loads(d["content"][0]["text"]))["element"]["name"], r.get("settle") in ("settled", "still_changing", "no_change"), "settle_ms" in r)' \
+        <"$BD_T/mn.out" 2>&1)" "(1, 'Save', True, True)" \
+        "wait_until with screenshot false still settles after the match (settle and settle_ms), so input that follows is taken"
 mcp_call wait_until '{"for": "title=x"}' >"$BD_T/mb.out"
 t_is "$(json_get '(d.get("isError"), "Unknown condition" in d["content"][0]["text"])' <"$BD_T/mb.out" 2>&1)" \
         "(True, True)" "wait_until with an unknown condition is an error naming it"
