@@ -185,6 +185,16 @@ int agent_prepare(struct agent *a, const struct mcp_action *act, struct agent_pr
         }
 }
 
+/* A drag's pace (input_drag()): the screen settled, as after an action. */
+static void drag_settle(void *userdata) {
+        struct agent *a = userdata;
+        enum settle_state state;
+        unsigned ms;
+
+        settle_begin(&a->settle);
+        (void) settle_wait(&a->settle, a->quiet_ms, a->settle_cap_ms, &state, &ms);
+}
+
 static void hold(struct agent *a, const struct agent_prepared *p, bool press) {
         if (press)
                 for (size_t i = 0; i < p->held.n; i++)
@@ -238,7 +248,8 @@ int agent_execute(struct agent *a, const struct mcp_action *act, const struct ag
                 break;
         case MCP_ACT_DRAG:
                 hold(a, p, true);
-                input_drag(&a->in, act->button, (const unsigned (*)[2]) act->path, act->n_path);
+                input_drag(&a->in, act->button, (const unsigned (*)[2]) act->path, act->n_path,
+                           a->have_settle ? drag_settle : NULL, a);
                 hold(a, p, false);
                 break;
         case MCP_ACT_DOWN:

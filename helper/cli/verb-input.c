@@ -275,6 +275,21 @@ done:
         return r;
 }
 
+/* A drag's pace (input_drag()): the screen settled on the settle the connection feeds. */
+struct drag_pacer {
+        struct settle *settle;
+        unsigned quiet_ms;
+};
+
+static void drag_settle(void *userdata) {
+        struct drag_pacer *p = userdata;
+        enum settle_state state;
+        unsigned ms;
+
+        settle_begin(p->settle);
+        (void) settle_wait(p->settle, p->quiet_ms, SETTLE_CAP_MS_DEFAULT, &state, &ms);
+}
+
 /* What the action did: nothing sent yet when it returns EXIT_USAGE. */
 static int act(struct input *in, struct input_request *req, int dirfd, const struct lease *admitted, size_t *ret_sent) {
         struct cli_admitted ctx = { .runtime_fd = dirfd, .lease = admitted };
@@ -302,8 +317,10 @@ static int act(struct input *in, struct input_request *req, int dirfd, const str
         case ACT_DRAG: {
                 const unsigned path[2][2] = { { (unsigned) req->x[0], (unsigned) req->y[0] },
                                               { (unsigned) req->x[1], (unsigned) req->y[1] } };
+                struct drag_pacer pacer = { in->event_userdata, req->settle_ms ?: SETTLE_QUIET_MS_DEFAULT };
 
-                input_drag(in, req->button, path, 2);
+                /* Paced whenever the screen can be watched (run_x11() opens a settle for a drag). */
+                input_drag(in, req->button, path, 2, in->on_event ? drag_settle : NULL, &pacer);
                 break;
         }
         case ACT_SCROLL:
@@ -469,8 +486,9 @@ static int run_x11(struct input_request *req, const char *display, const char *x
                 xcb_disconnect(c);
                 return EXIT_FAILED;
         }
-        /* Settle watches the same connection: the damage the action causes is never missed. */
-        if (req->settle_ms > 0 && settle_open(&st, c, in.root) >= 0) {
+        /* Settle watches the same connection: the damage the action causes is never missed. A drag is paced by
+         * it even when no settle was asked for its end. */
+        if ((req->settle_ms > 0 || req->action == ACT_DRAG) && settle_open(&st, c, in.root) >= 0) {
                 in.on_event = on_event;
                 in.event_userdata = &st;
                 settle_begin(&st);
