@@ -345,6 +345,51 @@ static int refuse(struct cdp_relay *r, struct cdp_client *c, const char *id, con
         return put_error(&c->to_client, id, session, code, message);
 }
 
+/* botdesk.attachRoot's params.targetId into ret (unquoted): letters and digits, 1-64 of them; else -EINVAL. */
+static int root_target(const char *msg, size_t size, char ret[static 65]) {
+        size_t start, end, ts, te;
+
+        if (cdp_message_member(msg, size, "params", &start, &end) <= 0 ||
+            cdp_message_member(msg + start, end - start, "targetId", &ts, &te) <= 0 || te - ts < 3 || te - ts > 66)
+                return -EINVAL;
+        ts += start + 1;
+        te += start - 1;
+        if (msg[ts - 1] != '"' || msg[te] != '"')
+                return -EINVAL;
+        for (size_t i = ts; i < te; i++)
+                if (!((msg[i] >= '0' && msg[i] <= '9') || (msg[i] >= 'A' && msg[i] <= 'Z') || (msg[i] >= 'a' && msg[i] <= 'z')))
+                        return -EINVAL;
+        memcpy(ret, msg + ts, te - ts);
+        ret[te - ts] = 0;
+        return 0;
+}
+
+/* The client's first command botdesk.attachRoot: the page attached on the pipe's own session (its
+ * attachedToTarget event is nobody's), the client's next messages queued until it is. 1: stop splitting. */
+static int attach_root(struct cdp_relay *r, unsigned slot, const char *msg, size_t size) {
+        struct cdp_client *c = &r->clients[slot];
+        struct cdp_pending *p;
+        char target[65], m[192];
+        int k;
+
+        if (root_target(msg, size, target) < 0)
+                return -EPROTO;        /* no page to be the root of: the client cannot be served */
+        p = pending_add(r, CDP_PENDING_ATTACH, slot);
+        if (!p)
+                return -ENOMEM;
+        p->root = true;
+        snprintf(m, sizeof m, "{\"id\":%llu,\"method\":\"Target.attachToTarget\",\"params\":{\"targetId\":\"%s\","
+                 "\"flatten\":true}}", (unsigned long long) p->relay_id, target);
+        k = put(&r->to_browser, m, strlen(m));
+        if (k < 0) {
+                r->n_pending--;
+                return k;
+        }
+        c->used = true;
+        c->attached = false;
+        return 1;
+}
+
 static int client_message(struct cdp_relay *r, unsigned slot, const char *msg, size_t size) {
         struct cdp_client *c = &r->clients[slot];
         char id[CDP_CLIENT_ID_MAX] = "", session[CDP_SESSION_ID_MAX], relay_id[24], insert[CDP_SESSION_ID_MAX + 16];
@@ -381,6 +426,10 @@ static int client_message(struct cdp_relay *r, unsigned slot, const char *msg, s
                 return refuse(r, c, id, session, -32001, "Session with given id not found for this client");
         if (c->n_pending >= CDP_PENDING_MAX)
                 return refuse(r, c, id, session, -32000, "Too many commands in flight for this client");
+        if (member_is(msg, size, "method", "\"botdesk.attachRoot\""))
+                return c->used ? refuse(r, c, id, session, -32000, "botdesk.attachRoot must be the first command")
+                               : attach_root(r, slot, msg, size);
+        c->used = true;
 
         p = pending_add(r, CDP_PENDING_COMMAND, slot);
         if (!p)
@@ -407,8 +456,9 @@ static int client_message(struct cdp_relay *r, unsigned slot, const char *msg, s
         return 0;
 }
 
-/* The answer to the relay's attach for the client in slot: its browser session, or its end. */
-static void client_attached(struct cdp_relay *r, unsigned slot, const char *msg, size_t size) {
+/* The answer to the relay's attach for the client in slot: its root session (its browser's, or with root the
+ * page botdesk.attachRoot named), or its end. */
+static void client_attached(struct cdp_relay *r, unsigned slot, const char *msg, size_t size, bool root) {
         struct cdp_client *c = &r->clients[slot];
         char session[CDP_SESSION_ID_MAX];
         int k;
@@ -418,7 +468,12 @@ static void client_attached(struct cdp_relay *r, unsigned slot, const char *msg,
                 c->error = -EPROTO;
                 return;
         }
-        k = session_add(c, session);
+        if (root && c->n_sessions > 0) {
+                /* The page is its root now; the browser session it had goes. */
+                k = send_detach(r, c->sessions[0]);
+                memcpy(c->sessions[0], session, sizeof session);
+        } else
+                k = session_add(c, session);
         if (k < 0) {
                 c->error = k;
                 return;
@@ -462,7 +517,7 @@ static int browser_answer(struct cdp_relay *r, const char *msg, size_t size, siz
 
         switch (p.kind) {
         case CDP_PENDING_ATTACH:
-                client_attached(r, p.client, msg, size);
+                client_attached(r, p.client, msg, size, p.root);
                 return 0;
         case CDP_PENDING_ATTACH_ORPHAN: {
                 char session[CDP_SESSION_ID_MAX];
@@ -584,6 +639,9 @@ static int split(struct cdp_relay *r, unsigned slot, struct cdp_buf *in,
                 if (k < 0)
                         return k;
                 cdp_buf_consume(in, len + 1);
+                /* The rest waits (a root being attached). */
+                if (k > 0)
+                        return 0;
         }
 }
 

@@ -43,6 +43,19 @@
  *     Target.attachToTarget (or Target.attachToBrowserTarget) carries
  *     result.sessionId; Target.detachedFromTarget forgets it. At most CDP_SESSIONS_MAX sessions a client: past that the
  *     client is failed (its events could not be routed).
+ *   - A client may make a page its root connection instead of its browser
+ *     session, as a DevTools client connected to a page's own WebSocket
+ *     (/devtools/page/ID) has it: its first command
+ *     {"id": N, "method": "botdesk.attachRoot", "params": {"targetId": T}}
+ *     (T of Target.getTargets: letters and digits, at most 64) attaches
+ *     the relay to T (flatten) and, once attached, detaches its browser
+ *     session: from then on its commands without a sessionId go to the
+ *     page, and the page's events and answers reach it without one. It
+ *     gets no answer; what it sends meanwhile waits, as before its
+ *     browser session. A target id that is not one, or a target that
+ *     cannot be attached, fails the client (-EPROTO, from
+ *     cdp_relay_from_client() or in its error); the command anywhere but
+ *     first is refused (-32000).
  *   - Commands the relay cannot route safely are answered at once with an
  *     error and never reach the browser: a message that is not a JSON
  *     object, one without an integer "id" (the browser's answer to it could
@@ -110,13 +123,15 @@ struct cdp_pending {
         unsigned client;                        /* its slot, for COMMAND and ATTACH */
         bool session_inserted;                  /* the relay added the sessionId: the answer loses it */
         bool attach;                            /* Target.attachToTarget: its result.sessionId is the client's */
+        bool root;                              /* ATTACH of botdesk.attachRoot: the session becomes its root */
         char client_id[CDP_CLIENT_ID_MAX];      /* the client's id, as it wrote it */
         char session_id[CDP_SESSION_ID_MAX];    /* its "sessionId" member, as written (quoted), or "" */
 };
 
 struct cdp_client {
         bool open;
-        bool attached;           /* its browser session exists; before, its bytes are queued */
+        bool attached;           /* its root session exists; before, its bytes are queued */
+        bool used;               /* it has sent a command (botdesk.attachRoot must come first) */
         int error;               /* set while reading the browser: the caller must drop the client */
         struct cdp_buf from_client;     /* partial (or queued) messages */
         struct cdp_buf to_client;       /* whole messages, framed */

@@ -474,6 +474,58 @@ static void test_oversized(void) {
         free(big);
 }
 
+/* botdesk.attachRoot: a page as the client's root connection, as a page's own WebSocket has it. */
+static void test_root(void) {
+        struct cdp_relay r;
+        int a;
+
+        cdp_relay_init(&r);
+        a = attached_client(&r, "B1");
+        TAP_EQ_INT(feed(&r, a, "{\"id\":1,\"method\":\"botdesk.attachRoot\",\"params\":{\"targetId\":\"AB12cd\"}}|"
+                               "{\"id\":2,\"method\":\"Runtime.evaluate\"}|", false), 0,
+                   "a client's first command botdesk.attachRoot, and one after it, are accepted");
+        TAKE_EQ(&r.to_browser, "{\"id\":2,\"method\":\"Target.attachToTarget\",\"params\":{\"targetId\":\"AB12cd\",\"flatten\":true}}|",
+                "... the relay attaches the page on the pipe's own session; the next command waits");
+        feed(&r, BROWSER, "{\"method\":\"Target.attachedToTarget\",\"params\":{\"sessionId\":\"P1\"}}|"
+                          "{\"id\":2,\"result\":{\"sessionId\":\"P1\"}}|", false);
+        TAKE_EQ(&r.to_browser, "{\"id\":3,\"method\":\"Target.detachFromTarget\",\"params\":{\"sessionId\":\"B1\"}}|"
+                               "{\"sessionId\":\"P1\",\"id\":4,\"method\":\"Runtime.evaluate\"}|",
+                "once attached, its browser session is detached and the waiting command goes to the page");
+        TAP_EQ_INT(cdp_buf_len(out(&r, a)), 0, "botdesk.attachRoot gets no answer, and the attach's event is nobody's");
+        feed(&r, BROWSER, "{\"id\":3,\"result\":{}}|{\"id\":4,\"result\":{\"v\":1},\"sessionId\":\"P1\"}|"
+                          "{\"method\":\"Page.loadEventFired\",\"params\":{},\"sessionId\":\"P1\"}|"
+                          "{\"method\":\"Target.targetCreated\",\"params\":{},\"sessionId\":\"B1\"}|", false);
+        TAKE_EQ(out(&r, a), "{\"id\":2,\"result\":{\"v\":1}}|{\"method\":\"Page.loadEventFired\",\"params\":{}}|",
+                "the page's answers and events reach it without a sessionId; the old browser session's are not its");
+        feed(&r, a, "{\"id\":5,\"method\":\"botdesk.attachRoot\",\"params\":{\"targetId\":\"X\"}}|", false);
+        TAKE_EQ(out(&r, a), "{\"id\": 5, \"error\": {\"code\": -32000, \"message\": \"botdesk.attachRoot must be the first command\"}}|",
+                "botdesk.attachRoot after another command is refused");
+        cdp_relay_client_gone(&r, (unsigned) a);
+        TAKE_EQ(&r.to_browser, "{\"id\":5,\"method\":\"Target.detachFromTarget\",\"params\":{\"sessionId\":\"P1\"}}|",
+                "a client that leaves has its page session detached");
+
+        a = attached_client(&r, "B2");
+        TAP_EQ_INT(feed(&r, a, "{\"id\":1,\"method\":\"botdesk.attachRoot\",\"params\":{\"targetId\":\"a\\\"b\"}}|", false),
+                   -EPROTO, "a target id that is not letters and digits fails the client (-EPROTO)");
+        TAP_EQ_INT(cdp_buf_len(&r.to_browser), 0, "... and nothing of it reaches the browser");
+        cdp_relay_client_gone(&r, (unsigned) a);
+        free(take(&r.to_browser));
+        a = attached_client(&r, "B3");
+        feed(&r, a, "{\"id\":1,\"method\":\"botdesk.attachRoot\",\"params\":{\"targetId\":\"GONE\"}}|", false);
+        {
+                char *sent = take(&r.to_browser), answer[160];
+                unsigned long long id = 0;
+
+                tap_ok(sscanf(sent, "{\"id\":%llu,", &id) == 1, "the attach of a page the browser no longer has is sent");
+                free(sent);
+                snprintf(answer, sizeof answer,
+                         "{\"id\":%llu,\"error\":{\"code\":-32602,\"message\":\"No target with given id found\"}}|", id);
+                feed(&r, BROWSER, answer, false);
+        }
+        TAP_EQ_INT(r.clients[a].error, -EPROTO, "a target the browser cannot attach fails the client (its error -EPROTO)");
+        cdp_relay_done(&r);
+}
+
 int main(void) {
         test_message_id();
         test_relay(false);
@@ -486,5 +538,6 @@ int main(void) {
         test_fence(false);
         test_fence(true);
         test_oversized();
+        test_root();
         return tap_done();
 }
