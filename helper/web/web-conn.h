@@ -30,6 +30,7 @@ struct web_conn {
         struct web_job *job;            /* a placed profile's lease, asked of the far side */
         struct web_lease_ask *ask;      /* or the GET of it, shared with others (web-placed-lease.c) */
         struct web_mcp *mcp;            /* POST /PROFILE/mcp: its body, then its child (web-mcp.c) */
+        struct web_targets *targets;    /* GET .../json/list: the browser asked (web-devtools-list.c) */
         char viewer[LEASE_VIEWER_MAX + 1]; /* for that job's answer: whose "you" it is */
         char profile[PROFILE_NAME_MAX + 1];
         bool session;                   /* the request had a session (the answer's "ticket") */
@@ -74,13 +75,25 @@ int web_redeem(struct web_conn *c, const char *profile, struct web_session **ret
 bool web_need_auth(struct web_conn *c, struct web_session *session, const char *profile);
 
 /* ---- web-devtools.c ---- */
-/* GET /PROFILE/devtools/browser?ticket=T: the upgrade checked, the ticket spent, the relay to RUNTIME/cdp.sock
- * started (it takes the connection); else refused with a status, or a close code on a WebSocket upgrade. */
-void web_devtools_serve(struct web_conn *c, const char *profile, const void *early, size_t n_early);
+/* A page's id as Chromium writes them (32 hex digits): letters and digits, at most this many. */
+#define WEB_DEVTOOLS_TARGET_MAX 64
+bool web_devtools_target_valid(const char *target);
+/* GET /PROFILE/devtools/browser?ticket=T (target NULL), or /PROFILE/devtools/page/TARGET?ticket=T: the upgrade
+ * checked, the ticket spent, the relay to RUNTIME/cdp.sock started (it takes the connection); else refused with a
+ * status, or a close code on a WebSocket upgrade. */
+void web_devtools_serve(struct web_conn *c, const char *profile, const char *target, const void *early,
+                        size_t n_early);
 /* profile's browser as a DevTools client reaches it here (running, not placed, its launcher's cdp.sock there):
  * 0, with *ret_cdp a connection to that socket (NULL: only that it is there); else refused on c (a status, or a
  * close code on an upgrade) and negative. */
 int web_devtools_browser(struct web_conn *c, const char *profile, int *ret_cdp);
+
+/* ---- web-devtools-list.c ---- */
+struct web_targets;
+/* GET .../json/list (its ticket spent): the browser's targets as Chromium lists them, each page with the WebSocket
+ * URL of its own connection and a ticket of its own, at host; answered on c once the browser has said. */
+void web_devtools_list(struct web_conn *c, const char *profile, const char *host);
+void web_targets_free(struct web_targets *t);
 
 /* ---- web-discovery.c ---- */
 /* GET /PROFILE/devtools/REL, REL "TICKET/json/version[/]": Chromium's discovery document, its WebSocket URL with

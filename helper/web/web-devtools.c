@@ -2,7 +2,9 @@
 /*
  * botdesk web: GET /PROFILE/devtools/browser?ticket=T, the desktop's
  * browser for a DevTools client (Playwright's connectOverCDP, Puppeteer's
- * connect): a WebSocket whose text messages are CDP's, relayed to the
+ * connect), and GET /PROFILE/devtools/page/ID?ticket=T, one page of it as
+ * its own connection (what /json/list names: chrome-remote-interface and
+ * the like): a WebSocket whose text messages are CDP's, relayed to the
  * browser's 0600 socket RUNTIME/cdp.sock (botdesk-browser), where each
  * message is JSON text ended by a NUL byte. No TCP port is ever opened on
  * the desktop's browser: this listener, with its single-use DevTools
@@ -354,9 +356,10 @@ static int cli_cdp_start(struct web_devtools *d, int *ret_cdp) {
 
 /* ---- the upgrade ---------------------------------------------------------------------------- */
 
-/* cdp < 0: the profile is placed, and its browser is reached through botdesk cdp. */
-static int devtools_new(struct web_server *s, const char *profile, int fd, int cdp, const char *head, size_t n_head,
-                        const void *early, size_t n_early) {
+/* cdp < 0: the profile is placed, and its browser is reached through botdesk cdp. target: a page's id, whose
+ * own connection this is (the relay's botdesk.attachRoot makes it the root, cdp-relay.h), or NULL: the browser. */
+static int devtools_new(struct web_server *s, const char *profile, const char *target, int fd, int cdp,
+                        const char *head, size_t n_head, const void *early, size_t n_early) {
         struct web_devtools *d;
         int r;
 
@@ -372,6 +375,13 @@ static int devtools_new(struct web_server *s, const char *profile, int fd, int c
         (void) strscpy(d->profile, sizeof d->profile, profile);
         ws_parser_init_text(&d->ws, DEVTOOLS_FRAME_MAX);
         web_out_append(&d->down, head, n_head);
+        /* Before anything the client says: what it says is the page's. */
+        if (target) {
+                int n = snprintf((char *) d->up, UP_SIZE,
+                                 "{\"id\":0,\"method\":\"botdesk.attachRoot\",\"params\":{\"targetId\":\"%s\"}}", target);
+
+                d->up_end = (size_t) n + 1;     /* its NUL ends it on the socket */
+        }
         memcpy(d->in, early, n_early);
         d->in_end = n_early;
         r = cdp >= 0 ? 0 : cli_cdp_start(d, &d->cdp);
@@ -448,7 +458,20 @@ int web_devtools_browser(struct web_conn *c, const char *profile, int *ret_cdp) 
         return 0;
 }
 
-void web_devtools_serve(struct web_conn *c, const char *profile, const void *early, size_t n_early) {
+bool web_devtools_target_valid(const char *target) {
+        size_t n = strlen(target);
+
+        if (n == 0 || n > WEB_DEVTOOLS_TARGET_MAX)
+                return false;
+        for (size_t i = 0; i < n; i++)
+                if (!((target[i] >= '0' && target[i] <= '9') || (target[i] >= 'A' && target[i] <= 'Z') ||
+                      (target[i] >= 'a' && target[i] <= 'z')))
+                        return false;
+        return true;
+}
+
+void web_devtools_serve(struct web_conn *c, const char *profile, const char *target, const void *early,
+                        size_t n_early) {
         const char *key = http_header(&c->req, "Sec-WebSocket-Key");
         char accept[WS_ACCEPT_LEN + 1], head[WEB_UPGRADE_HEAD_MAX], token[TICKET_TOKEN_LEN + 2];
         _cleanup_close_ int cdp = -EBADF;
@@ -463,6 +486,11 @@ void web_devtools_serve(struct web_conn *c, const char *profile, const void *ear
         }
         if (!key || ws_accept_key(key, accept) < 0) {
                 web_respond_text(c, 400, NULL, "botdesk web: a missing or malformed Sec-WebSocket-Key.\n");
+                return;
+        }
+        if (target && !web_devtools_target_valid(target)) {
+                web_refuse(c, 404, WS_CLOSE_POLICY, "no such page",
+                           "botdesk web: no such page; /json/list names the browser's pages.\n");
                 return;
         }
         r = http_query_get(c->req.query, "ticket", token, sizeof token);
@@ -495,13 +523,13 @@ void web_devtools_serve(struct web_conn *c, const char *profile, const void *ear
         n = web_upgrade_head(accept, head);
         /* epoll holds one registration per fd: the relay makes its own. */
         c->io = sd_event_source_disable_unref(c->io);
-        r = devtools_new(c->server, profile, c->fd, cdp, head, (size_t) n, early, n_early);
+        r = devtools_new(c->server, profile, target, c->fd, cdp, head, (size_t) n, early, n_early);
         if (r < 0) {
                 log_warning_errno(r, "Cannot start a DevTools relay for %s: %m", profile);
                 web_conn_free(c, false);
                 return;
         }
         TAKE_FD(cdp);
-        log_info("A DevTools client connected to %s's browser.", profile);
+        log_info("A DevTools client connected to %s's browser%s%s.", profile, target ? ", page " : "", target ?: "");
         web_conn_free(c, true);
 }

@@ -9,8 +9,10 @@
  * http-endpoint` carries a single-use DevTools ticket in its path (a
  * client appends to the path, so a query would be lost); the request
  * spends it, and the answer's WebSocket URL carries a fresh one
- * (web-devtools.c spends that). Chromium's own server answers this
- * without any secret; here nothing is handed out without one.
+ * (web-devtools.c spends that). GET .../TICKET/json/list (or /json) lists
+ * the browser's pages instead, each with the URL of its own connection
+ * (web-devtools-list.c). Chromium's own server answers these without any
+ * secret; here nothing is handed out without one.
  */
 #include <errno.h>
 
@@ -27,14 +29,16 @@ void web_devtools_discovery(struct web_conn *c, const char *profile, const char 
         _cleanup_free_ char *url = NULL, *body = NULL;
         size_t l = strcspn(rel, "/");
         struct json_mem m;
+        bool list;
         struct ticket t;
         int r;
 
         what = rel + l;
-        if (l != TICKET_TOKEN_LEN || (!streq(what, "/json/version") && !streq(what, "/json/version/"))) {
-                web_respond_text(c, 404, NULL, "botdesk web: a DevTools endpoint serves /json/version alone (botdesk "
-                                 "browser %s http-endpoint prints one); connect to its webSocketDebuggerUrl.\n",
-                                 profile);
+        list = streq(what, "/json/list") || streq(what, "/json/list/") || streq(what, "/json") || streq(what, "/json/");
+        if (l != TICKET_TOKEN_LEN || (!list && !streq(what, "/json/version") && !streq(what, "/json/version/"))) {
+                web_respond_text(c, 404, NULL, "botdesk web: a DevTools endpoint serves /json/version and /json/list "
+                                 "(botdesk browser %s http-endpoint prints one); connect to a webSocketDebuggerUrl "
+                                 "they name.\n", profile);
                 return;
         }
         memcpy(token, rel, l);
@@ -52,6 +56,11 @@ void web_devtools_discovery(struct web_conn *c, const char *profile, const char 
                 log_info("Refused a DevTools discovery ticket for %s: %s.", profile, ticket_problem(r));
                 web_respond_text(c, 403, NULL, "botdesk web: this DevTools ticket is %s; ask for a new URL (botdesk "
                                  "browser %s http-endpoint).\n", ticket_problem(r), profile);
+                return;
+        }
+        if (list) {
+                /* The Host the client reached us by (a loopback one: web_host_ok()), as below. */
+                web_devtools_list(c, profile, host ?: "127.0.0.1");
                 return;
         }
         r = ticket_mint_devtools_at(c->server->ticket_dirfd, profile, TICKET_DEVTOOLS_TTL_DEFAULT, next);

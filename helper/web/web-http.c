@@ -37,6 +37,7 @@ void web_conn_free(struct web_conn *c, bool handed_over) {
                 c->next->prev = c->prev;
         web_job_cancel(c->job);
         web_mcp_free(c->mcp);
+        web_targets_free(c->targets);
         web_placed_lease_conn_gone(c);
         sd_event_source_disable_unref(c->io);
         sd_event_source_disable_unref(c->timer);
@@ -384,7 +385,11 @@ static void route_none(struct web_conn *c, const struct route_request *rq) {
 }
 
 static void route_devtools(struct web_conn *c, const struct route_request *rq) {
-        web_devtools_serve(c, rq->profile, rq->early, rq->n_early);
+        web_devtools_serve(c, rq->profile, NULL, rq->early, rq->n_early);
+}
+
+static void route_devtools_page(struct web_conn *c, const struct route_request *rq) {
+        web_devtools_serve(c, rq->profile, rq->rel, rq->early, rq->n_early);
 }
 
 static void route_devtools_discovery(struct web_conn *c, const struct route_request *rq) {
@@ -398,6 +403,7 @@ static void route_mcp(struct web_conn *c, const struct route_request *rq) {
 static const struct web_route routes[] = {
         { "POST", "/mcp",        false, ROUTE_OWN_ORIGIN, ROUTE_BEARER,           route_mcp },
         { "GET",  "/devtools/browser", false, ROUTE_OWN_ORIGIN, ROUTE_DEVTOOLS,   route_devtools },
+        { "GET",  "/devtools/page/", true, ROUTE_OWN_ORIGIN, ROUTE_DEVTOOLS,      route_devtools_page },
         { "GET",  "/devtools/",  true,  ROUTE_OWN_ORIGIN, ROUTE_DEVTOOLS,         route_devtools_discovery },
         { "POST", "/take",       false, ROUTE_OWN_ORIGIN, ROUTE_SESSION,          route_take },
         { "POST", "/release",    false, ROUTE_OWN_ORIGIN, ROUTE_SESSION,          route_release },
@@ -471,7 +477,8 @@ static void route(struct web_conn *c, const void *early, size_t n_early) {
 
         for (route = routes; !route_match(route, rest, &rel); route++)
                 ;
-        c->ws = (route->serve == route_stream || route->serve == route_devtools) && streq(method, route->method) &&
+        c->ws = (route->serve == route_stream || route->serve == route_devtools || route->serve == route_devtools_page) &&
+                streq(method, route->method) &&
                 http_header_has_token(&c->req, "Upgrade", "websocket") &&
                 http_header_has_token(&c->req, "Connection", "upgrade") &&
                 streq_ptr(http_header(&c->req, "Sec-WebSocket-Version"), "13");
@@ -559,7 +566,7 @@ static int on_conn_io(sd_event_source *src, int fd, uint32_t revents, void *user
                 web_mcp_feed(c, buf, (size_t) n);
                 return 0;
         }
-        if (c->job || c->ask)
+        if (c->job || c->ask || c->targets)
                 return 0; /* one request per connection: its answer is on its way */
         r = http_request_feed(&c->req, buf, (size_t) n, &used);
         if (r == -E2BIG) {

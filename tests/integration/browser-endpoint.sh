@@ -1,7 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # The desktop's browser for a DevTools client, with no TCP port of the
-# browser's own: botdesk browser PROFILE endpoint prints a single-use
+# browser's own; /json/version and /json/list as Chromium answers them,
+# a listed page's own connection as the page's (commands without a
+# sessionId). botdesk browser PROFILE endpoint prints a single-use
 # ws://127.0.0.1:PORT/PROFILE/devtools/browser?ticket=T of botdesk web,
 # and Playwright's own client (playwright-core's connectOverCDP, driving
 # the desktop's Chromium through the launcher's 0600 socket) opens a page
@@ -97,7 +99,40 @@ t_match "$wsurl" "^ws://$ADDR/$P/devtools/browser\\?ticket=[0-9a-f]{64}$" "... i
 t_match "$(raw "$wsurl" version)" "^answer (Headless)?Chrome$" "... which reaches the browser"
 t_is "$(raw "$wsurl" first)" "close 4401 unknown or already used" "... once"
 t_match "$(discover "http://$ADDR/$P/devtools/$(printf '%064d' 0)/")" "^403" "a made-up ticket discovers nothing (403)"
-t_match "$(discover "$(http_endpoint)" json/list)" "^404" "the endpoint serves /json/version alone (/json/list is 404)"
+# /json/list: the browser's pages, each with a WebSocket URL of its own connection.
+read -r _ TARGET < <(raw "$(endpoint)" create "listed-$$")
+t_match "$TARGET" '^[0-9A-Fa-f]{32}$' "a page made on the browser's connection (Target.createTarget) has Chromium's id"
+# listed URL: "STATUS" and, on 200, TARGET's type, title and webSocketDebuggerUrl in GET URL/json/list.
+listed() {
+        "$PY" - "$1" "$TARGET" <<'PYEOF3'
+import http.client, json, sys, urllib.parse
+u = urllib.parse.urlsplit(sys.argv[1])
+c = http.client.HTTPConnection(u.hostname, u.port, timeout=20)
+c.request("GET", u.path + "json/list")
+r = c.getresponse()
+body = r.read()
+if r.status != 200:
+    print(r.status)
+    sys.exit(0)
+mine = [t for t in json.loads(body) if t["id"] == sys.argv[2]]
+print(r.status, *([mine[0]["type"], mine[0]["title"], mine[0]["webSocketDebuggerUrl"]] if mine else ["absent"]))
+PYEOF3
+}
+LHURL=$(http_endpoint)
+read -r st type title pageurl < <(listed "$LHURL")
+t_is "$st $type $title" "200 page listed-$$" "GET /json/list lists the page: its type and title, as Chromium's list does"
+t_match "$pageurl" "^ws://$ADDR/$P/devtools/page/$TARGET\\?ticket=[0-9a-f]{64}$" \
+        "... with the URL of its own connection: ws://ADDR/PROFILE/devtools/page/ID?ticket=T"
+t_match "$(listed "$LHURL")" "^403" "the list's ticket is spent by that one request"
+t_is "$(raw "$pageurl" title)" "answer listed-$$ bare" \
+        "the page's own connection: a command without a sessionId is the page's, answered without one"
+t_is "$(raw "$pageurl" first)" "close 4401 unknown or already used" "... once: its ticket is spent"
+PAGE_TICKET=$(endpoint); PAGE_TICKET=${PAGE_TICKET##*ticket=}
+t_match "$(raw "ws://$ADDR/$P/devtools/page/$(printf 'F%.0s' $(seq 32))?ticket=$PAGE_TICKET" title)" \
+        "^close 1000 the browser closed" "a page the browser does not have: the connection is closed, nothing attached"
+PAGE_TICKET=$(endpoint); PAGE_TICKET=${PAGE_TICKET##*ticket=}
+t_match "$(raw "ws://$ADDR/$P/devtools/page/a-b?ticket=$PAGE_TICKET" first)" "^close 1008 no such page" \
+        "a page id that is not one is refused before the browser is asked (1008)"
 playwright pair "$(endpoint)" "$(endpoint)" "$TITLE" >"$O/pair.json"
 t_is "$?" 0 "two Playwright clients attach at the same time, each through a URL of its own" ||
         t_diag "$(cat "$O/pair.json"; tail -5 "$O/client.err")"
@@ -117,10 +152,12 @@ t_match "$(raw "ws://$ADDR/$P/devtools/browser?ticket=0000" first)" "^close 4401
 # ---- a human in control ----------------------------------------------------------------------------
 
 BEFORE=$(endpoint)
+BEFORE_LIST=$(http_endpoint)
 "$BOTDESK" lease "$P" take --viewer v >/dev/null
 endpoint >/dev/null
 t_is "$?" 3 "while a human holds control, browser endpoint is refused (exit 3)"
 t_match "$(raw "$BEFORE" first)" "human_has_control" "a URL minted before the take reaches only the browser's fence"
+t_is "$(listed "$BEFORE_LIST")" 409 "... and /json/list is 409 (human_has_control): no page is named to the agent"
 "$BOTDESK" lease "$P" release --viewer v >/dev/null
 
 # The launcher's SIGTERM ends the browser with it: Chromium rewrites its environment (its process title),

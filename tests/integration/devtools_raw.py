@@ -6,6 +6,9 @@
     nul      a NUL inside a message: how the server closed
     binary   a binary message: how the server closed
     first    the first message or close: "text ..." or "close CODE REASON"
+    create T a page titled T made on the browser's connection: "target ID"
+    title    on a page's own connection, its document.title: "answer TITLE"
+             and "bare" when the answer has no sessionId (a page's root)
   ADDR is HOST:PORT or unix:PATH; a refused upgrade prints "status CODE".
 """
 import json, os, struct, sys
@@ -73,3 +76,29 @@ elif action == "binary":
     print(*message(s))
 elif action == "first":
     print(*message(s))
+elif action == "create":
+    title = sys.argv[4]
+    s.sendall(frame(1, json.dumps({"id": 3, "method": "Target.createTarget",
+                                   "params": {"url": "data:text/html,<title>%s</title>" % title}}).encode()))
+    while True:
+        kind, m = message(s)
+        if kind != "text":
+            print(kind, m)
+            break
+        d = json.loads(m)
+        if d.get("id") == 3:
+            print("target", d["result"]["targetId"] if "result" in d else d.get("error"))
+            break
+elif action == "title":
+    s.sendall(frame(1, json.dumps({"id": 4, "method": "Runtime.evaluate",
+                                   "params": {"expression": "document.title", "returnByValue": True}}).encode()))
+    while True:
+        kind, m = message(s)
+        if kind != "text":
+            print(kind, m)
+            break
+        d = json.loads(m)
+        if d.get("id") == 4:
+            print("answer", d["result"]["result"]["value"] if "result" in d else d.get("error"),
+                  "session" if "sessionId" in d else "bare")
+            break

@@ -300,6 +300,20 @@ playwright pair "$(endpoint)" "$(endpoint)" "$TITLE" >"$O/pair.json"
 t_is "$(grep '"pair"' "$O/pair.json" | json_get '(d["titles"], d["sums"])')" "(['$TITLE 0', '$TITLE 1'], [42, 49])" \
         "two Playwright clients attach to the far browser at the same time, each with its own page" ||
         t_diag "$(cat "$O/pair.json"; tail -5 "$O/client.err")"
+read -r _ TARGET < <(raw "$(endpoint)" create "placed-listed-$$")
+PAGEURL=$("$PY" - "$(endpoint http-endpoint)" "$TARGET" <<'PYEOF'
+import http.client, json, sys, urllib.parse
+u = urllib.parse.urlsplit(sys.argv[1])
+c = http.client.HTTPConnection(u.hostname, u.port, timeout=30)
+c.request("GET", u.path + "json/list")
+r = c.getresponse()
+mine = [t for t in json.loads(r.read()) if t["id"] == sys.argv[2]] if r.status == 200 else []
+print(mine[0]["webSocketDebuggerUrl"] if mine else "status %d" % r.status)
+PYEOF
+)
+t_match "$PAGEURL" "^ws://$ADDR/$P/devtools/page/$TARGET\\?ticket=[0-9a-f]{64}$" \
+        "/json/list of the placed desktop names a page made there, with its own connection's URL"
+t_is "$(raw "$PAGEURL" title)" "answer placed-listed-$$ bare" "... which is that page's, through the prefix"
 
 BEFORE=$(endpoint)
 "$BOTDESK" lease "$P" take --viewer vera >/dev/null
