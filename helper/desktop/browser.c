@@ -72,9 +72,12 @@ int browser_profile_dir(const struct bd_config *c, const char *pinned, const cha
         char *p;
 
         if ((!d || !*d) && pinned && *pinned) {
-                /* The gateway's own pin: ~ and relative paths are the gateway's home's. */
+                /* The gateway's own pin: ~ is the user's home; a relative path is the gateway's home's, the
+                 * configured one, else the user's. */
                 if (pinned[0] == '/')
                         p = strdup(pinned);
+                else if (pinned[0] != '~' && c->browser_home)
+                        p = strdup_printf("%s/%s", c->browser_home, pinned);
                 else if (!home || home[0] != '/')
                         return -ENOENT;
                 else if (streq(pinned, "~"))
@@ -91,7 +94,7 @@ int browser_profile_dir(const struct bd_config *c, const char *pinned, const cha
                         return -ENOENT;
                 p = d[1] ? strdup_printf("%s%s", home, d + 1) : strdup(home);
         } else
-                p = strdup_printf("%s/%s", state_dir, d);
+                p = strdup_printf("%s/%s", c->browser_home ?: state_dir, d);
         if (!p)
                 return -ENOMEM;
         *ret = p;

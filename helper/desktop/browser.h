@@ -22,10 +22,11 @@ char *browser_find_playwright(const char *dir);
 
 /* The user-data-dir: [browser] profile_dir, else pinned (the gateway's
  * AGENT_BROWSER_PROFILE, so that its agent and the desktop's human share
- * one browser identity), else STATE/browser-profile. A profile_dir of ~ or
- * ~/PATH is under home, a relative one under state_dir; a pinned one of ~
- * or ~/PATH, or relative, is under home (the gateway's). Returns -ENOENT
- * when it needs home and home is NULL. */
+ * one browser identity), else STATE/browser-profile. ~ and ~/PATH are
+ * under home (the user's). A relative one is under [browser] home (the
+ * gateway's, configured) when it is set; else a relative profile_dir is
+ * under state_dir and a relative pin under home. Returns -ENOENT when it
+ * needs home and home is NULL. */
 int browser_profile_dir(const struct bd_config *c, const char *pinned, const char *state_dir, const char *home,
                         char **ret);
 

@@ -14,7 +14,7 @@
 # in control: exit 3, and a URL minted before the take reaches only the
 # browser's fence; a stopped desktop: exit 4; a remote VNC profile: exit
 # 3 (a placed desktop's browser: web-placed.sh). A gateway's pinned AGENT_BROWSER_PROFILE is the
-# desktop browser's profile dir. Band 440-444 (user run 540-544).
+# desktop browser's profile dir, a relative one below [browser] home. Band 440-444 (user run 540-544).
 . "$(dirname "$0")/lib.sh"
 bd_init brend 440
 bd_need_xserver
@@ -176,4 +176,12 @@ printf '[profile.%s]\nremote = 192.0.2.1:5900\n' "$(bd_profile vnc)" >>"$BOTDESK
 timeout 20 "$BOTDESK" browser "$(bd_profile vnc)" endpoint >/dev/null 2>"$O/elsewhere.err"
 t_is "$?" 3 "browser endpoint of a remote VNC profile is refused (3)"
 t_match "$(cat "$O/elsewhere.err")" "has no browser of botdesk's" "... saying so"
+
+# [browser] home, the gateway's: a relative pin is below it, not below the user's home.
+printf '[profile.%s]\nhome = %s\n' "$P" "$BD_T/gateway" >>"$BOTDESK_CONFIG"
+AGENT_BROWSER_PROFILE=profiles/agent bd_start "$P"
+t_is "$?" 0 "the desktop starts again, its profile's [browser] home set"
+t_is "$(sed -n "s/^export AGENT_BROWSER_PROFILE='\?\([^']*\)'\?$/\1/p" <<<"$("$BOTDESK" env "$P")")" \
+        "$BD_T/gateway/profiles/agent" "a relative AGENT_BROWSER_PROFILE is the browser's profile dir below that home"
+t_ok "the desktop stops" bd_stop "$P"
 t_done

@@ -102,6 +102,7 @@ struct bd_config {
         /* [browser] */
         char *browser_executable;     /* "auto", "none" or an absolute path */
         char *browser_profile_dir;    /* NULL = state dir/browser-profile */
+        char *browser_home;           /* NULL = none: a relative profile_dir is the state dir's */
         unsigned disk_cache_mb;
         /* [rfb] */
         unsigned max_cut_text;        /* bytes, 0..(1<<24) */

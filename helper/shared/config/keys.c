@@ -33,6 +33,8 @@ const struct config_key_def config_keys[_KEY_MAX] = {
         [KEY_CONCURRENT_STARTS]   = { "resources", "concurrent_starts",  VALUE_UINT,        0, 1024,     FIELD(concurrent_starts), .not_per_profile = true },
         [KEY_BROWSER_EXECUTABLE]  = { "browser",   "executable",         VALUE_EXECUTABLE,  0, 0,        FIELD(browser_executable), .default_s = "auto" },
         [KEY_BROWSER_PROFILE_DIR] = { "browser",   "profile_dir",        VALUE_DIR,         0, 0,        FIELD(browser_profile_dir) },
+        /* The gateway's home: what a relative profile_dir or AGENT_BROWSER_PROFILE is below (desktop/browser.h). */
+        [KEY_BROWSER_HOME]        = { "browser",   "home",               VALUE_PATH,        0, 0,        FIELD(browser_home) },
         [KEY_DISK_CACHE_MB]       = { "browser",   "disk_cache_mb",      VALUE_UINT,        0, 65536,    FIELD(disk_cache_mb), .default_a = 256 },
         [KEY_MAX_CUT_TEXT]        = { "rfb",       "max_cut_text",       VALUE_UINT,        0, 16777216, FIELD(max_cut_text), .default_a = 262144 },
         [KEY_RELEASE_ON_CLOSE]    = { "web",       "release_on_close",   VALUE_BOOL,        0, 0,        FIELD(release_on_close), .default_a = true },

@@ -61,6 +61,7 @@ enum config_key {
         KEY_CONCURRENT_STARTS,
         KEY_BROWSER_EXECUTABLE,
         KEY_BROWSER_PROFILE_DIR,
+        KEY_BROWSER_HOME,
         KEY_DISK_CACHE_MB,
         KEY_MAX_CUT_TEXT,
         KEY_RELEASE_ON_CLOSE,

@@ -348,6 +348,24 @@ static void test_profile_dir(void) {
         c.browser_profile_dir = (char *) "/srv/b";
         browser_profile_dir(&c, "/srv/agent-profile", "/s/botdesk/w", "/home/a", &p);
         TAP_EQ_STR(p, "/srv/b", "[browser] profile_dir wins over the pin");
+
+        /* [browser] home, the gateway's: what relative paths are below, the user's home staying ~. */
+        free(p);
+        c.browser_home = (char *) "/srv/gateway";
+        c.browser_profile_dir = (char *) "shared/browser";
+        browser_profile_dir(&c, NULL, "/s/botdesk/w", "/home/a", &p);
+        TAP_EQ_STR(p, "/srv/gateway/shared/browser", "with [browser] home, a relative profile_dir is below it");
+        free(p);
+        c.browser_profile_dir = NULL;
+        browser_profile_dir(&c, "profiles/work", "/s/botdesk/w", NULL, &p);
+        TAP_EQ_STR(p, "/srv/gateway/profiles/work", "... and so is a relative pin, with no user's home needed");
+        free(p);
+        browser_profile_dir(&c, "~/.agent-browser/default", "/s/botdesk/w", "/home/a", &p);
+        TAP_EQ_STR(p, "/home/a/.agent-browser/default", "... while a pinned ~/PATH stays below the user's home");
+        free(p);
+        browser_profile_dir(&c, NULL, "/s/botdesk/w", "/home/a", &p);
+        TAP_EQ_STR(p, "/s/botdesk/w/browser-profile", "... and the default stays the state dir's");
+        c.browser_home = NULL;
         free(p);
         c.browser_profile_dir = NULL;
         browser_profile_dir(&c, "", "/s/botdesk/w", "/home/a", &p);
