@@ -152,7 +152,8 @@ int agent_remote_execute(struct agent *a, const struct mcp_action *act, const st
                 break;
         case MCP_ACT_DRAG:
                 hold(s, p, true);
-                remote_screen_drag(s, act->button, (const unsigned (*)[2]) act->path, act->n_path, INPUT_DRAG_STEPS);
+                remote_screen_drag(s, act->button, (const unsigned (*)[2]) act->path, act->n_path, INPUT_DRAG_STEPS,
+                                   a->quiet_ms, a->settle_cap_ms);
                 hold(s, p, false);
                 break;
         case MCP_ACT_DOWN:

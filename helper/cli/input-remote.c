@@ -49,8 +49,9 @@ static int act_remote(struct remote_screen *scr, struct input_request *req, int 
                 const unsigned path[2][2] = { { (unsigned) req->x[0], (unsigned) req->y[0] },
                                               { (unsigned) req->x[1], (unsigned) req->y[1] } };
 
-                /* In steps, as input_drag() moves: applications see a drag, not a jump. */
-                remote_screen_drag(scr, req->button, path, 2, INPUT_DRAG_STEPS);
+                /* In steps and paced, as input_drag() moves: applications see a drag, not a jump. */
+                remote_screen_drag(scr, req->button, path, 2, INPUT_DRAG_STEPS, req->settle_ms ?: SETTLE_QUIET_MS_DEFAULT,
+                                   SETTLE_CAP_MS_DEFAULT);
                 break;
         }
         case ACT_SCROLL:

@@ -61,7 +61,10 @@ void remote_screen_save_pointer(const struct remote_screen *s, int dirfd);
 void remote_screen_key(struct remote_screen *s, uint32_t keysym, bool down);
 void remote_screen_move(struct remote_screen *s, unsigned x, unsigned y);
 void remote_screen_button(struct remote_screen *s, unsigned button, bool down);
-void remote_screen_drag(struct remote_screen *s, unsigned button, const unsigned (*path)[2], size_t n, unsigned steps);
+/* A drag paced as input_drag() paces one (input.h): with quiet_ms, the input so far sent and the screen settled
+ * (remote_screen_settle(), at most cap_ms) after the press, after the first motion and at each point. */
+void remote_screen_drag(struct remote_screen *s, unsigned button, const unsigned (*path)[2], size_t n, unsigned steps,
+                        unsigned quiet_ms, unsigned cap_ms);
 void remote_screen_scroll(struct remote_screen *s, long long dx, long long dy);
 void remote_screen_combo(struct remote_screen *s, const uint32_t *keysyms, size_t n);
 /* A character typed: its key pressed and released, with Shift around it when a US keyboard needs it (rfb-input.h). */

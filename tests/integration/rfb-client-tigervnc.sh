@@ -253,6 +253,19 @@ t_is "$(grep -c '^button-press 1 100 120$' "$BD_T/rec.log")" 2 \
 rinput drag 200 200 300 260 >/dev/null
 t_ok "drag: the button held through the motion to 300,260 (the recorder saw drag-motion there)" \
         grep -q '^drag-motion 300 260$' "$BD_T/rec.log"
+# A drag GTK's drag-and-drop takes for one on the far server: paced by its updates, as on a desktop of botdesk's.
+: >"$BD_T/dnd.out"
+DISPLAY=:727 "$PY" "$BD_SOURCE_DIR/tests/integration/dnd-app.py" dnd-$$ "$BD_T/dnd.out" >"$BD_T/out/dnd.out" 2>&1 &
+DP=$!
+bd_own_pid $DP
+t_ok "a GTK application with a drag source and a drop target runs on the server's display (waited 20 s)" \
+        wait_for 20 grep -qs '^ready ' "$BD_T/dnd.out" || t_diag "$(cat "$BD_T/out/dnd.out")"
+read -r _ SX SY TX TY < <(grep '^ready ' "$BD_T/dnd.out")
+rinput drag "$SX" "$SY" "$TX" "$TY" >/dev/null
+t_ok "drag from its source to its target: GTK drops (waited 10 s)" wait_for 10 grep -q '^dropped botdesk-dnd$' "$BD_T/dnd.out" ||
+        t_diag "$(cat "$BD_T/dnd.out" "$BD_T/out/dnd.out")"
+kill "$DP" 2>/dev/null
+wait "$DP" 2>/dev/null
 out=$(rinput move 50 60 --settle=200 --json)
 t_match "$out" '"settle": "(settled|no_change)", "settle_ms": [0-9]+' "--settle waits for the server's updates and says how it ended"
 out=$(rinput click 1 1 --window 0x1234 2>&1)
