@@ -52,6 +52,21 @@ def recv_frame(s):
     return op, w.recv_exact(s, n)
 w.recv_frame = recv_frame
 
+def answer(s, id):
+    """The answer to command id, skipping events; None, having printed how it ended, when none came."""
+    while True:
+        kind, m = message(s)
+        if kind != "text":
+            print(kind, m)
+            return None
+        d = json.loads(m)
+        if d.get("id") == id:
+            return d
+
+def command(s, id, method, params):
+    s.sendall(frame(1, json.dumps({"id": id, "method": method, "params": params}).encode()))
+    return answer(s, id)
+
 s, status = w.upgrade(addr, path)
 if status != "101":
     print("status", status)
@@ -59,15 +74,9 @@ if status != "101":
 if action == "version":
     # One command in two fragments: it reaches the browser whole.
     s.sendall(frame(1, b'{"id": 7, "meth', fin=False) + frame(0, b'od": "Browser.getVersion"}'))
-    while True:
-        kind, m = message(s)
-        if kind != "text":
-            print(kind, m)
-            break
-        d = json.loads(m)
-        if d.get("id") == 7:
-            print("answer", d["result"]["product"].split("/")[0] if "result" in d else d.get("error"))
-            break
+    d = answer(s, 7)
+    if d:
+        print("answer", d["result"]["product"].split("/")[0] if "result" in d else d.get("error"))
 elif action == "nul":
     s.sendall(frame(1, b'{"id": 1, "method": "Browser.getVersion"}\x00{"id": 2, "method": "Browser.close"}'))
     print(*message(s))
@@ -77,28 +86,11 @@ elif action == "binary":
 elif action == "first":
     print(*message(s))
 elif action == "create":
-    title = sys.argv[4]
-    s.sendall(frame(1, json.dumps({"id": 3, "method": "Target.createTarget",
-                                   "params": {"url": "data:text/html,<title>%s</title>" % title}}).encode()))
-    while True:
-        kind, m = message(s)
-        if kind != "text":
-            print(kind, m)
-            break
-        d = json.loads(m)
-        if d.get("id") == 3:
-            print("target", d["result"]["targetId"] if "result" in d else d.get("error"))
-            break
+    d = command(s, 3, "Target.createTarget", {"url": "data:text/html,<title>%s</title>" % sys.argv[4]})
+    if d:
+        print("target", d["result"]["targetId"] if "result" in d else d.get("error"))
 elif action == "title":
-    s.sendall(frame(1, json.dumps({"id": 4, "method": "Runtime.evaluate",
-                                   "params": {"expression": "document.title", "returnByValue": True}}).encode()))
-    while True:
-        kind, m = message(s)
-        if kind != "text":
-            print(kind, m)
-            break
-        d = json.loads(m)
-        if d.get("id") == 4:
-            print("answer", d["result"]["result"]["value"] if "result" in d else d.get("error"),
-                  "session" if "sessionId" in d else "bare")
-            break
+    d = command(s, 4, "Runtime.evaluate", {"expression": "document.title", "returnByValue": True})
+    if d:
+        print("answer", d["result"]["result"]["value"] if "result" in d else d.get("error"),
+              "session" if "sessionId" in d else "bare")

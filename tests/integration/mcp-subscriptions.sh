@@ -74,6 +74,27 @@ t_is "$(get stopped '(d["acked"], d["result"], d["cancel"], d["order"])')" \
         "(True, {'resultType': 'complete', '_meta': {'io.modelcontextprotocol/subscriptionId': 9}}, 9, True)" \
         "the desktop stops under a listen: the server ends it with a completion, then notifications/cancelled for its id"
 
+# streams W: the checks of the event streams' steps (mcp-subscriptions-http-client.cjs), over HTTP and through
+# web alike; W heads each check's name ("" or "through web, ").
+streams() {
+        local W=$1
+        t_is "$(get ack '(d["status"], d["type"], sorted(d["notifications"]["resourceSubscriptions"]), d["first"], d["children"])')" \
+                "(200, 'text/event-stream', ['botdesk://$P/lease', 'botdesk://$P/windows'], 0, 1)" \
+                "${W}a listen's response is an event stream whose first event acknowledges the URIs botdesk serves; one process"
+        t_is "$(get took 'd["ms"] is not None and d["ms"] < 10000')" True \
+                "${W}the human takes control: a lease event on the stream within 10 s"
+        t_is "$(get released 'd["ok"]')" True "... and hands back: another"
+        t_is "$(get beside '(d["status"], d["statusType"], d["bad"], d["badType"], d["badCode"])')" \
+                "(200, 'application/json', 200, 'application/json', -32602)" \
+                "${W}while a stream is open other requests are answered, and a filter that is not one is a JSON -32602"
+        t_is "$(get closed 'd["children"]')" 0 "${W}the client closes its stream: the subscription's process goes (within 10 s)"
+        t_is "$(get cancelled '(d["acked"], d["status"], d["ended"], d["children"])')" "(True, 202, True, 0)" \
+                "${W}notifications/cancelled for an open stream: 202, the server ends that stream and its process"
+        t_is "$(get stopped '(d["acked"], d["result"]["resultType"], d["cancel"], d["order"], d["ended"])')" \
+                "(True, 'complete', 'sub-3', True, True)" \
+                "${W}the desktop stops under a stream: a completion, then notifications/cancelled, then the stream ends"
+}
+
 # ---- the same over Streamable HTTP (botdesk mcp --listen unix:) ----------------------------------------
 t_ok "the desktop starts again" bd_start "$P"
 mkdir -m 700 "$BD_T/http"
@@ -86,20 +107,7 @@ pid=$(get server 'd["pid"]')
 t_is "$rc" 0 "over HTTP, the raw client ran every step (exit 0; took $(($(date +%s) - t0)) s of 200)"
 [ "$rc" = 0 ] || { t_diag "$(tail -5 "$BD_T/client-http.err")"; t_diag "$(tail -3 "$BD_T/steps")"; }
 t_is "$(get discover 'd["resources"]["subscribe"]')" True "over HTTP, server/discover says resources can be subscribed to"
-t_is "$(get ack '(d["status"], d["type"], sorted(d["notifications"]["resourceSubscriptions"]), d["first"], d["children"])')" \
-        "(200, 'text/event-stream', ['botdesk://$P/lease', 'botdesk://$P/windows'], 0, 1)" \
-        "a listen's response is an event stream whose first event acknowledges the URIs botdesk serves; one process"
-t_is "$(get took 'd["ms"] is not None and d["ms"] < 10000')" True "the human takes control: a lease event on the stream within 10 s"
-t_is "$(get released 'd["ok"]')" True "... and hands back: another"
-t_is "$(get beside '(d["status"], d["statusType"], d["bad"], d["badType"], d["badCode"])')" \
-        "(200, 'application/json', 200, 'application/json', -32602)" \
-        "while a stream is open other requests are answered, and a filter that is not one is a JSON -32602"
-t_is "$(get closed 'd["children"]')" 0 "the client closes its stream: the subscription's process goes (within 10 s)"
-t_is "$(get cancelled '(d["acked"], d["status"], d["ended"], d["children"])')" "(True, 202, True, 0)" \
-        "notifications/cancelled for an open stream: 202, the server ends that stream and its process"
-t_is "$(get stopped '(d["acked"], d["result"]["resultType"], d["cancel"], d["order"], d["ended"])')" \
-        "(True, 'complete', 'sub-3', True, True)" \
-        "the desktop stops under a stream: a completion, then notifications/cancelled, then the stream ends"
+streams ""
 t_is "$(get end '(d["code"], d["socket"])')" "(4, False)" \
         "... and the server itself ends once its streams have (exit 4: not running), its socket removed"
 
@@ -123,19 +131,7 @@ t_is "$(get task '(d["kind"], d["working"], d["running"])')" "('task', 'working'
         "through web, wait_until of a client that declares Tasks is a task at once, working on a later request, one process"
 t_is "$(get task '(d["status"], d["title"], d["after"])')" "('completed', '$TITLE-web', 0)" \
         "... the window opens: tasks/get on another request says completed with the title, its process gone"
-t_is "$(get ack '(d["status"], d["type"], d["first"], d["children"])')" "(200, 'text/event-stream', 0, 1)" \
-        "through web, a listen's response streams: an event stream whose first event is the acknowledgment; one process"
-t_is "$(get took 'd["ms"] is not None and d["ms"] < 10000')" True \
-        "through web, the human takes control: a lease event on the stream within 10 s"
-t_is "$(get released 'd["ok"]')" True "... and hands back: another"
-t_is "$(get beside '(d["status"], d["statusType"], d["bad"], d["badCode"])')" "(200, 'application/json', 200, -32602)" \
-        "through web, other requests are answered while the stream is open"
-t_is "$(get closed 'd["children"]')" 0 "through web, the client closes its stream: the subscription's process goes (within 10 s)"
-t_is "$(get cancelled '(d["acked"], d["status"], d["ended"], d["children"])')" "(True, 202, True, 0)" \
-        "through web, notifications/cancelled for an open stream: 202, the stream and its process end"
-t_is "$(get stopped '(d["acked"], d["result"]["resultType"], d["cancel"], d["order"], d["ended"])')" \
-        "(True, 'complete', 'sub-3', True, True)" \
-        "through web, the desktop stops under a stream: a completion, then notifications/cancelled, then the stream ends"
+streams "through web, "
 t_is "$(get end 'd["webChildren"]')" 0 "... and the server web kept for the desktop ends with it (within 10 s)"
 t_is "$(get end '(d["after"]["status"], d["after"]["type"])')" "(503, 'application/json')" \
         "through web, with the desktop stopped, a request for the kept server is 503 in JSON (not running)"
