@@ -17,6 +17,7 @@
 #include "json.h"
 #include "log.h"
 #include "nearest.h"
+#include "profile.h"
 #include "util.h"
 #include "verb-table.h"
 #include "x11-verbs.h"
@@ -328,6 +329,42 @@ static int usage_error_before_verb(const char *w) {
  * outside the table is parsed as one without options of its own, so that
  * its words are judged before its name. Returns an exit code, said.
  */
+/*
+ * BOTDESK_HOME, a gateway's home, scopes the profile it names (profile.h):
+ * the word becomes PROFILE.SCOPE in argv itself (and in words, the copy
+ * parse_args() read), so every path from here on, a placed profile's far
+ * side too, sees the one name. A name scoped already, or none, is left.
+ */
+static int scope_profile(const struct verb *v, char **argv, char **words, struct cli_args *a) {
+        static char scoped[PROFILE_NAME_MAX + 1];
+        const char *home = getenv("BOTDESK_HOME"), **word;
+        int r;
+
+        if (!home || !*home)
+                return EXIT_OK;
+        if (home[0] != '/') {
+                log_error("BOTDESK_HOME must be an absolute path (the gateway's home), not \"%s\".", home);
+                return EXIT_USAGE;
+        }
+        word = v->words && startswith(v->words, "PROFILE") ? &a->operand
+               : v->words && strstr(v->words, " PROFILE") ? &a->action : NULL;
+        if (!word || !*word || !profile_name_valid(*word) || (*word)[profile_base_len(*word)] == '.')
+                return EXIT_OK;
+        r = profile_scope(*word, home, scoped);
+        if (r < 0)
+                return log_error_errno(r, "Cannot scope profile %s by BOTDESK_HOME: %m", *word), EXIT_USAGE;
+        for (size_t i = 0; argv[i]; i++)
+                if (argv[i] == *word)
+                        argv[i] = scoped;
+        for (size_t i = 0; words && words[i]; i++)
+                if (words[i] == *word)
+                        words[i] = scoped;
+        if (a->operands && a->operands[0] == *word)
+                a->operands[0] = scoped;
+        *word = scoped;
+        return EXIT_OK;
+}
+
 static int parse_args(const struct verb *v, const char *verb, char **words, struct cli_args *a) {
         bool options_done = false;
 
@@ -543,6 +580,9 @@ static int run(int argc, char **argv, struct cli_args *ret_args, bool *ret_far) 
                         return r;
                 if (a->help)
                         return cli_verb_usage(verb);
+                r = scope_profile(v, argv + optind, words, a);
+                if (r != EXIT_OK)
+                        return r;
         }
         /* A profile placed elsewhere (placement = exec) runs the verb there. */
         c = remote_dispatch(verb, argv + optind, &config, &config_read, ret_far);

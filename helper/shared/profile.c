@@ -5,6 +5,7 @@
  */
 
 #include <fcntl.h>
+#include <nettle/sha2.h>
 #include <pwd.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -22,19 +23,55 @@ static bool char_is_alnum(char c) {
         return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
 }
 
+static bool char_is_lower_hex(char c) {
+        return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+}
+
 bool profile_name_valid(const char *name) {
         size_t i;
 
         if (!name || !char_is_alnum(name[0]))
                 return false;
 
-        for (i = 1; name[i]; i++) {
-                if (i >= PROFILE_NAME_MAX)
+        for (i = 1; name[i] && name[i] != '.'; i++) {
+                if (i >= PROFILE_BASE_MAX)
                         return false;
                 if (!char_is_alnum(name[i]) && name[i] != '-' && name[i] != '_')
                         return false;
         }
-        return true;
+        if (!name[i])
+                return true;
+        /* Scoped: the dot and exactly the scope's digits. */
+        for (size_t k = 1; k <= PROFILE_SCOPE_LEN; k++)
+                if (!char_is_lower_hex(name[i + k]))
+                        return false;
+        return name[i + PROFILE_SCOPE_LEN + 1] == '\0';
+}
+
+size_t profile_base_len(const char *name) {
+        return strcspn(name, ".");
+}
+
+int profile_scope(const char *name, const char *home, char ret[static PROFILE_NAME_MAX + 1]) {
+        uint8_t digest[SHA256_DIGEST_SIZE];
+        struct sha256_ctx ctx;
+        size_t l;
+
+        if (!profile_name_valid(name) || name[profile_base_len(name)] == '.')
+                return -EINVAL;
+        if (!home || !*home) {
+                (void) strscpy(ret, PROFILE_NAME_MAX + 1, name);
+                return 0;
+        }
+        if (home[0] != '/')
+                return -EINVAL;
+        for (l = strlen(home); l > 1 && home[l - 1] == '/'; l--)
+                ;
+        sha256_init(&ctx);
+        sha256_update(&ctx, l, (const uint8_t *) home);
+        sha256_digest(&ctx, sizeof digest, digest);
+        snprintf(ret, PROFILE_NAME_MAX + 1, "%s.%02x%02x%02x%02x", name, digest[0], digest[1], digest[2], digest[3]);
+        return 0;
 }
 
 bool spare_name_valid(const char *name) {

@@ -6,12 +6,27 @@
 
 /*
  * Profile names and per-profile paths.
- * A profile name is 1-32 of [A-Za-z0-9_-], first character alphanumeric.
+ * A profile name is 1-32 of [A-Za-z0-9_-], first character alphanumeric;
+ * scoped by a gateway's home (BOTDESK_HOME), it is that name, a dot and
+ * PROFILE_SCOPE_LEN lowercase hex digits of the home's SHA-256, so that
+ * two gateways' profiles of one name are two desktops (profile_scope()).
  */
 
-#define PROFILE_NAME_MAX 32
+#define PROFILE_BASE_MAX 32
+#define PROFILE_SCOPE_LEN 8
+#define PROFILE_NAME_MAX (PROFILE_BASE_MAX + 1 + PROFILE_SCOPE_LEN)
 
+/* A profile's name, scoped or not. */
 bool profile_name_valid(const char *name);
+/* The length of name's own part, the scope left out: what [profile.NAME] of the configuration names. */
+size_t profile_base_len(const char *name);
+/*
+ * name (unscoped) scoped by home (an absolute path; its trailing slashes
+ * are no part of it) into ret; with home NULL or empty, name itself.
+ * -EINVAL for a name that is no profile's or is scoped already, or a home
+ * that is not absolute.
+ */
+int profile_scope(const char *name, const char *home, char ret[static PROFILE_NAME_MAX + 1]);
 
 /*
  * A warm spare's name: SPARE_PREFIX and 8 lowercase hex digits. It can

@@ -210,11 +210,16 @@ static int append_property(sd_bus_message *m, const struct unit_property *p, con
 int unit_append_transient_properties(sd_bus_message *m, const char *unit, const struct unit_start_opts *o) {
         const char *profile = strchr(unit, '@');
         _cleanup_free_ char *name = NULL;
+        size_t l;
         int r;
 
         if (!profile)
                 return -EINVAL;
-        name = strndup(profile + 1, strcspn(profile + 1, "."));
+        /* Up to the unit's suffix: a profile scoped by a gateway's home has a dot of its own (profile.h). */
+        l = strlen(profile + 1);
+        if (l > strlen(".service") && streq(profile + 1 + l - strlen(".service"), ".service"))
+                l -= strlen(".service");
+        name = strndup(profile + 1, l);
         if (!name)
                 return -ENOMEM;
         /* Every property of the unit file, from the same table. */

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # `botdesk start P` with no botdesk@.service installed: the CLI creates the
 # transient unit botdesk@P.service (StartTransientUnit), with the same
-# delegated cgroup layout; `botdesk stop P` stops it. The browser the caller
+# delegated cgroup layout; `botdesk stop P` stops it. A profile scoped by
+# a gateway's home (BOTDESK_HOME) is such a unit under its scoped name. The browser the caller
 # names (AGENT_BROWSER_EXECUTABLE_PATH) goes into its Environment=.
 # The runner applies these lines as root in the container around this script:
 # root-before: mv /usr/lib/systemd/user/botdesk@.service /root/botdesk@.service
@@ -11,7 +12,7 @@
 
 P=t1 U=botdesk@t1.service
 track $U
-trap 'for p in $P t3; do timeout 60 botdesk stop $p >/dev/null 2>&1; done; t_cleanup' EXIT
+trap 'for p in $P t3; do timeout 60 botdesk stop $p >/dev/null 2>&1; done; BOTDESK_HOME=/srv/gateway timeout 60 botdesk stop t4 >/dev/null 2>&1; t_cleanup' EXIT
 
 out=$(systemctl --user cat botdesk@.service 2>&1)
 pass "$([ $? != 0 ]; echo $?)" "precondition: no botdesk@.service unit file is installed" "$out"
@@ -64,6 +65,18 @@ pass $? "the first start, left alone, returns 0" "$(cat "$HOME/first-start.out")
 is "$U2 is active after the first start returned" "$(systemctl --user is-active $U2)" active
 out=$(timeout 60 botdesk stop $P2 2>&1)
 pass $? "botdesk stop $P2 returns 0" "$out"
+# ---- a gateway's home scopes the name: the unit and its helper take it whole -------------------
+P4=t4.$(printf /srv/gateway | sha256sum | cut -c1-8) U4=botdesk@t4.$(printf /srv/gateway | sha256sum | cut -c1-8).service
+track $U4
+out=$(BOTDESK_HOME=/srv/gateway timeout 60 botdesk start t4 2>&1)
+pass $? "botdesk start t4 under BOTDESK_HOME=/srv/gateway returns 0" "$out"
+is "$U4 is active: the scoped name is the unit's instance" "$(systemctl --user is-active $U4)" active
+is "status --json of $P4 names its unit" "$(json_get unit <<<"$(botdesk status --json $P4)")" $U4
+out=$(display_works $P4 2>&1)
+pass $? "its display works ($out)" "$out"
+out=$(BOTDESK_HOME=/srv/gateway timeout 60 botdesk stop t4 2>&1)
+pass $? "botdesk stop t4 under that home returns 0" "$out"
+is "$U4 is inactive (or gone) after it" "$(systemctl --user is-active $U4)" inactive
 # ---- the browser the caller names: in the transient unit's Environment= ----------------------
 browser_round t3
 t_done

@@ -211,7 +211,7 @@ static int on_section(void *userdata, unsigned line, const char *name) {
                 if (!profile_name_valid(profile))
                         return parser_error(p, "invalid profile name in [%s] (allowed: 1-%u characters of "
                                             "A-Z, a-z, 0-9, '_' and '-', starting with a letter or digit)",
-                                            ename, PROFILE_NAME_MAX);
+                                            ename, PROFILE_BASE_MAX);
                 p->profile = profile;
         } else if (!config_section_known(p->section)) {
                 _cleanup_free_ char *allowed = config_sections_list();

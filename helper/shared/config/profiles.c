@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "entries.h"
+#include "profile.h"
 #include "remote-target.h"
 
 /*
@@ -12,10 +13,17 @@
  * all from the entries of the one pass over the files (load.c).
  */
 
+/* Whether [profile.SECTION] is profile's: its own name's, the scope a gateway's home gives it left out. */
+static bool section_is_for(const char *section, const char *profile) {
+        size_t l = profile_base_len(profile);
+
+        return strlen(section) == l && strncmp(section, profile, l) == 0;
+}
+
 bool config_entry_applies(const struct config_entry *e, bool globals, const char *profile) {
         if (globals)
                 return !e->profile;
-        return profile && e->profile && streq(e->profile, profile);
+        return profile && e->profile && section_is_for(e->profile, profile);
 }
 
 /* A profile section of the system file still beats the user file's
@@ -175,7 +183,7 @@ static const struct config_entry *profile_last(const struct config_set *s, const
                 for (size_t y = 0; y < s->files[x].n_entries; y++) {
                         const struct config_entry *o = &s->files[x].entries[y];
 
-                        if (o->key == key && o->profile && streq(o->profile, profile))
+                        if (o->key == key && o->profile && section_is_for(o->profile, profile))
                                 last = o;
                 }
         return last;

@@ -46,12 +46,19 @@ static void test_names(void) {
                 { "-a",    "a name starting with a dash" },
                 { "_a",    "a name starting with an underscore" },
                 { "a.b",   "a name with a dot" },
+                { "a.1234567",   "a scope of 7 digits" },
+                { "a.123456789", "a scope of 9 digits" },
+                { "a.1234567G",  "a scope that is not hex" },
+                { "a.ABCDEF12",  "a scope in capitals" },
+                { "a.12345678.", "a scoped name with a trailing dot" },
+                { "abcdefghijklmnopqrstuvwxyz0123456.12345678", "a scoped name whose own part has 33 characters" },
                 { "a\nb", "a name with a newline" },
                 { "a:b",   "a name with a colon" },
                 { "abcdefghijklmnopqrstuvwxyz0123456", "a name of 33 characters" },
         };
         static const char *const good[] = {
                 "work", "a", "A-b_9", "9", "Z_", "abcdefghijklmnopqrstuvwxyz012345", /* 32 */
+                "work.e8c0124d", "abcdefghijklmnopqrstuvwxyz012345.0123abcd", /* scoped: 41 */
         };
 
         for (size_t i = 0; i < ELEMENTSOF(bad); i++)
@@ -60,6 +67,22 @@ static void test_names(void) {
         for (size_t i = 0; i < ELEMENTSOF(good); i++)
                 tap_ok(profile_name_valid(good[i]), "the profile name \"%s\" (%zu characters) is accepted",
                        good[i], strlen(good[i]));
+}
+
+/* A gateway's home scopes a name: NAME, a dot, the first 8 hex digits of the SHA-256 of the home's path. */
+static void test_scope(void) {
+        char scoped[PROFILE_NAME_MAX + 1];
+
+        TAP_EQ_INT(profile_scope("work", "/srv/gateway", scoped), 0, "a name scoped by a home");
+        TAP_EQ_STR(scoped, "work.e8c0124d", "... is NAME.SCOPE, SCOPE from sha256(\"/srv/gateway\")");
+        profile_scope("work", "/srv/gateway//", scoped);
+        TAP_EQ_STR(scoped, "work.e8c0124d", "the home's trailing slashes are no part of it");
+        TAP_EQ_INT((int) profile_base_len(scoped), 4, "the scoped name's own part is the profile's");
+        TAP_EQ_INT(profile_scope("work", NULL, scoped), 0, "without a home ...");
+        TAP_EQ_STR(scoped, "work", "... the name is its own");
+        TAP_EQ_INT(profile_scope("work", "srv/gateway", scoped), -EINVAL, "a relative home is refused");
+        TAP_EQ_INT(profile_scope("work.e8c0124d", "/srv/gateway", scoped), -EINVAL, "a scoped name is not scoped again");
+        TAP_EQ_INT(profile_scope("a/b", "/srv/gateway", scoped), -EINVAL, "a name that is no profile's is refused");
 }
 
 static void test_spare_names(void) {
@@ -406,6 +429,7 @@ int main(void) {
         scratch_dir_make(base, sizeof base, "test-profile");
 
         test_names();
+        test_scope();
         test_spare_names();
         test_paths_from_env();
         test_sun_path();
