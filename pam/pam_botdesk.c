@@ -282,7 +282,7 @@ static int open_session(pam_handle_t *pamh, const struct args *a, const char *pr
                 sanitize(profile, buf, sizeof buf);
                 pam_syslog(pamh, LOG_ERR,
                            "Invalid profile name \"%s\" in BOTDESK_PROFILE (allowed: 1-%u characters of A-Z a-z 0-9 _ -, starting with a letter or digit).",
-                           buf, PROFILE_NAME_MAX);
+                           buf, PROFILE_BASE_MAX);
                 return -EINVAL;
         }
 
