@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include "find-executable.h"
 #include "log.h"
 #include "network-proxy.h"
+#include "procfs.h"
 #include "socket-util.h"
 #include "unit.h"
 #include "util.h"
@@ -58,7 +60,20 @@ static int write_files(int runtime_fd, const char *dir, const struct net_policy 
         return write_file_atomic_at(runtime_fd, NETWORK_PROXY_CONF, conf, strlen(conf), 0600);
 }
 
-/* Until tinyproxy wrote its pid file, which it does once its socket listens. */
+bool network_proxy_running(int runtime_fd) {
+        _cleanup_free_ char *text = NULL, *comm = NULL;
+        unsigned long long pid;
+
+        if (read_full_file_at(runtime_fd, NETWORK_PROXY_PID, &text, NULL, 64) < 0)
+                return false;
+        text[strcspn(text, "\n")] = '\0';
+        if (parse_uint(text, INT_MAX, &pid) < 0 || pid == 0 || pid_comm((pid_t) pid, &comm) < 0)
+                return false;
+        return streq(comm, "tinyproxy");
+}
+
+/* Until tinyproxy wrote its pid file, which it does once its socket listens: the file there and its pid
+ * written, so that status, asked the moment the start returns, finds the proxy running. */
 static int wait_listening(int runtime_fd, const char *dir) {
         _cleanup_close_ int fd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
         unsigned long long deadline = now_usec() + PROXY_READY_USEC;
@@ -71,7 +86,7 @@ static int wait_listening(int runtime_fd, const char *dir) {
         for (;;) {
                 int r;
 
-                if (faccessat(runtime_fd, NETWORK_PROXY_PID, F_OK, AT_SYMLINK_NOFOLLOW) == 0)
+                if (network_proxy_running(runtime_fd))
                         return 0;
                 r = fd_wait_until(fd, POLLIN, deadline);
                 if (r < 0)

@@ -30,6 +30,9 @@ int network_proxy_start(sd_bus *bus, const char *profile, int runtime_fd, const 
 /* An earlier run's proxy files removed (the next run has a proxy of its own, or none). */
 void network_proxy_forget(int runtime_fd);
 
+/* Whether its pid file names a live tinyproxy (the file is the desktop user's: its word, checked against /proc). */
+bool network_proxy_running(int runtime_fd);
+
 /* Stops it (offline: nothing to reach by name). */
 int network_proxy_stop(sd_bus *bus, const char *profile);
 

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -12,7 +11,6 @@
 #include "log.h"
 #include "network-proxy.h"
 #include "network.h"
-#include "procfs.h"
 #include "util.h"
 
 void network_texts_done(struct network_texts *t) {
@@ -35,19 +33,6 @@ static bool texts_valid(const struct network_texts *t) {
         _cleanup_free_ char *problem = NULL;
 
         return net_policy_parse(t->mode, t->allow, t->deny, &p, &problem) >= 0;
-}
-
-/* Its pid file names a live tinyproxy (the file is the desktop user's: its word, checked against /proc). */
-static bool proxy_running(int runtime_fd) {
-        _cleanup_free_ char *text = NULL, *comm = NULL;
-        unsigned long long pid;
-
-        if (read_full_file_at(runtime_fd, NETWORK_PROXY_PID, &text, NULL, 64) < 0)
-                return false;
-        text[strcspn(text, "\n")] = '\0';
-        if (parse_uint(text, INT_MAX, &pid) < 0 || pid == 0 || pid_comm((pid_t) pid, &comm) < 0)
-                return false;
-        return streq(comm, "tinyproxy");
 }
 
 /* The runtime dir's override: 1 with *t filled, 0 when there is none (or it is not a policy: the runtime dir is
@@ -87,7 +72,7 @@ int network_texts_read(const char *profile, const struct bd_config *c, int runti
         if (runtime_fd >= 0 && faccessat(runtime_fd, NETWORK_PROXY_CONF, F_OK, AT_SYMLINK_NOFOLLOW) == 0) {
                 t.proxy = true;
                 net_proxy_address((unsigned) getuid(), profile, t.proxy_address);
-                t.proxy_running = proxy_running(runtime_fd);
+                t.proxy_running = network_proxy_running(runtime_fd);
                 r = network_proxy_refused(runtime_fd, &t.refused, &t.last_refused);
                 if (r == -ENOMEM)
                         return r;
