@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 
 #include "cli.h"
+#include "drag-walk.h"
 #include "log.h"
 #include "remote-screen.h"
 #include "rfb-grab.h"
@@ -101,32 +102,40 @@ void remote_screen_button(struct remote_screen *s, unsigned button, bool down) {
         queue(s, m, rfb_pointer_button(&s->pointer, button, down, m));
 }
 
+/* The VNC server's side of drag_walk(). */
+struct rfb_drag {
+        struct remote_screen *s;
+        unsigned button, quiet_ms, cap_ms;
+};
+
+static void rfb_drag_move(void *userdata, unsigned x, unsigned y) {
+        struct rfb_drag *d = userdata;
+
+        remote_screen_move(d->s, x, y);
+}
+
+static void rfb_drag_button(void *userdata, bool down) {
+        struct rfb_drag *d = userdata;
+
+        remote_screen_button(d->s, d->button, down);
+}
+
 /* The drag so far on its way and the far screen settled; a failure is the final flush's to say. */
-static void drag_pace(struct remote_screen *s, unsigned quiet_ms, unsigned cap_ms) {
+static void rfb_drag_pace(void *userdata) {
+        struct rfb_drag *d = userdata;
         bool changed, quiet;
         unsigned ms;
 
-        if (quiet_ms == 0 || remote_screen_flush(s, now_usec() + (cap_ms + 1000ull) * 1000ull) < 0)
-                return;
-        (void) remote_screen_settle(s, quiet_ms, cap_ms, &changed, &quiet, &ms);
+        if (remote_screen_flush(d->s, now_usec() + (d->cap_ms + 1000ull) * 1000ull) >= 0)
+                (void) remote_screen_settle(d->s, d->quiet_ms, d->cap_ms, &changed, &quiet, &ms);
 }
 
 void remote_screen_drag(struct remote_screen *s, unsigned button, const unsigned (*path)[2], size_t n, unsigned steps,
                         unsigned quiet_ms, unsigned cap_ms) {
-        remote_screen_move(s, path[0][0], path[0][1]);
-        remote_screen_button(s, button, true);
-        drag_pace(s, quiet_ms, cap_ms);
-        for (size_t i = 1; i < n; i++) {
-                for (unsigned k = 1; k <= steps; k++) {
-                        long long x0 = path[i - 1][0], y0 = path[i - 1][1], x1 = path[i][0], y1 = path[i][1];
+        const struct drag_ops ops = { rfb_drag_move, rfb_drag_button, quiet_ms > 0 ? rfb_drag_pace : NULL };
+        struct rfb_drag d = { s, button, quiet_ms, cap_ms };
 
-                        remote_screen_move(s, (unsigned) (x0 + (x1 - x0) * k / steps), (unsigned) (y0 + (y1 - y0) * k / steps));
-                        if (i == 1 && k == 1)
-                                drag_pace(s, quiet_ms, cap_ms);
-                }
-                drag_pace(s, quiet_ms, cap_ms);
-        }
-        remote_screen_button(s, button, false);
+        drag_walk(path, n, steps, &ops, &d);
 }
 
 static void wheel(struct remote_screen *s, long long steps, unsigned plus, unsigned minus) {

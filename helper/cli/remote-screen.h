@@ -61,8 +61,8 @@ void remote_screen_save_pointer(const struct remote_screen *s, int dirfd);
 void remote_screen_key(struct remote_screen *s, uint32_t keysym, bool down);
 void remote_screen_move(struct remote_screen *s, unsigned x, unsigned y);
 void remote_screen_button(struct remote_screen *s, unsigned button, bool down);
-/* A drag paced as input_drag() paces one (input.h): with quiet_ms, the input so far sent and the screen settled
- * (remote_screen_settle(), at most cap_ms) after the press, after the first motion and at each point. */
+/* drag_walk() (drag-walk.h) on this VNC server; with quiet_ms, its pace is the input so far sent and the screen
+ * settled (remote_screen_settle(), at most cap_ms). */
 void remote_screen_drag(struct remote_screen *s, unsigned button, const unsigned (*path)[2], size_t n, unsigned steps,
                         unsigned quiet_ms, unsigned cap_ms);
 void remote_screen_scroll(struct remote_screen *s, long long dx, long long dy);

@@ -2,6 +2,7 @@
 #include <poll.h>
 #include <xcb/xtest.h>
 
+#include "drag-walk.h"
 #include "input.h"
 #include "util.h"
 
@@ -223,32 +224,39 @@ int input_type(struct input *in, const uint32_t *keysyms, size_t n, bool (*still
         return input_sync(in);
 }
 
-static void drag_pace(struct input *in, void (*pace)(void *userdata), void *userdata) {
-        if (!pace)
-                return;
-        xcb_flush(in->conn);
-        pace(userdata);
+/* The X server's side of drag_walk(). */
+struct x_drag {
+        struct input *in;
+        unsigned button;
+        void (*pace)(void *userdata);
+        void *userdata;
+};
+
+static void x_drag_move(void *userdata, unsigned x, unsigned y) {
+        struct x_drag *d = userdata;
+
+        input_motion(d->in, x, y);
+}
+
+static void x_drag_button(void *userdata, bool down) {
+        struct x_drag *d = userdata;
+
+        input_button(d->in, d->button, down);
+}
+
+static void x_drag_pace(void *userdata) {
+        struct x_drag *d = userdata;
+
+        xcb_flush(d->in->conn);
+        d->pace(d->userdata);
 }
 
 void input_drag(struct input *in, unsigned button, const unsigned (*path)[2], size_t n,
                 void (*pace)(void *userdata), void *userdata) {
-        input_motion(in, path[0][0], path[0][1]);
-        input_button(in, button, true);
-        drag_pace(in, pace, userdata);
-        for (size_t i = 1; i < n; i++) {
-                for (int s = 1; s <= INPUT_DRAG_STEPS; s++) {
-                        long long x0 = path[i - 1][0], y0 = path[i - 1][1], x1 = path[i][0], y1 = path[i][1];
+        const struct drag_ops ops = { x_drag_move, x_drag_button, pace ? x_drag_pace : NULL };
+        struct x_drag d = { in, button, pace, userdata };
 
-                        input_motion(in, (unsigned) (x0 + (x1 - x0) * s / INPUT_DRAG_STEPS),
-                                     (unsigned) (y0 + (y1 - y0) * s / INPUT_DRAG_STEPS));
-                        /* The drag begins: the toolkit's threshold passed, its grab and drag window made. */
-                        if (i == 1 && s == 1)
-                                drag_pace(in, pace, userdata);
-                }
-                /* At the point: the target has answered the pointer's arrival before it moves on or drops. */
-                drag_pace(in, pace, userdata);
-        }
-        input_button(in, button, false);
+        drag_walk(path, n, INPUT_DRAG_STEPS, &ops, &d);
 }
 
 static void wheel(struct input *in, long long steps, unsigned plus, unsigned minus) {

@@ -80,16 +80,8 @@ int input_type(struct input *in, const uint32_t *keysyms, size_t n, bool (*still
 /* Motion events between two points of a drag, so that applications see a drag, not a jump. */
 #define INPUT_DRAG_STEPS 8
 
-/*
- * Press button at path[0], move through the points (INPUT_DRAG_STEPS
- * motions between each two), release at the last. n >= 1. With pace, it is
- * called (the requests flushed) after the press, after the first motion,
- * and at each point before the next part: a toolkit starts its drag from
- * the press and the first motions it has read, then negotiates with the
- * target while the pointer moves (GTK's drag-and-drop, XDND), so a drag
- * sent in one burst is over before it began. pace waits for the screen to
- * settle; it may not send input.
- */
+/* drag_walk() (drag-walk.h) on this X server: INPUT_DRAG_STEPS motions between each two points; with pace,
+ * the requests flushed before each call. pace waits for the screen to settle; it may not send input. */
 void input_drag(struct input *in, unsigned button, const unsigned (*path)[2], size_t n,
                 void (*pace)(void *userdata), void *userdata);
 
