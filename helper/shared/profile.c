@@ -5,7 +5,6 @@
  */
 
 #include <fcntl.h>
-#include <nettle/sha2.h>
 #include <pwd.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -14,6 +13,7 @@
 #include <sys/random.h>
 #include <sys/un.h>
 
+#include "lease.h"
 #include "profile.h"
 #include "socket-util.h"
 #include "util.h"
@@ -53,8 +53,7 @@ size_t profile_base_len(const char *name) {
 }
 
 int profile_scope(const char *name, const char *home, char ret[static PROFILE_NAME_MAX + 1]) {
-        uint8_t digest[SHA256_DIGEST_SIZE];
-        struct sha256_ctx ctx;
+        unsigned char digest[32];
         size_t l;
 
         if (!profile_name_valid(name) || name[profile_base_len(name)] == '.')
@@ -67,9 +66,7 @@ int profile_scope(const char *name, const char *home, char ret[static PROFILE_NA
                 return -EINVAL;
         for (l = strlen(home); l > 1 && home[l - 1] == '/'; l--)
                 ;
-        sha256_init(&ctx);
-        sha256_update(&ctx, l, (const uint8_t *) home);
-        sha256_digest(&ctx, sizeof digest, digest);
+        lease_sha256(home, l, digest);
         snprintf(ret, PROFILE_NAME_MAX + 1, "%s.%02x%02x%02x%02x", name, digest[0], digest[1], digest[2], digest[3]);
         return 0;
 }
