@@ -296,7 +296,7 @@ static int request_build(struct web_mcp *m) {
 static void start(struct web_mcp *m) {
         struct web_conn *c = m->conn;
         char *const args[] = { (char *) "mcp", c->profile, (char *) "--listen", (char *) "stdio", NULL };
-        int sv[2], r;
+        int r;
 
         m->kept = outlives_request(m->body, m->size);
         if (request_build(m) < 0 || !(m->down = malloc(DOWN_SIZE))) {
@@ -309,16 +309,8 @@ static void start(struct web_mcp *m) {
                 r = web_mcp_host_connect(c->server, c->profile, &h, &m->fd);
                 if (r >= 0)
                         m->host = h;
-        } else if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0, sv) < 0)
-                r = negative_errno();
-        else {
-                _cleanup_close_ int child_end = sv[1];
-
-                m->fd = sv[0];
-                r = fd_nonblock(child_end, false);
-                if (r >= 0)
-                        r = web_job_start(c->server, args, child_end, on_child_done, m, &c->job);
-        }
+        } else
+                r = web_job_start_stream(c->server, args, on_child_done, m, &c->job, &m->fd);
         if (r < 0) {
                 refuse(c, 503, "Retry-After: 1\r\n",
                        r == -EAGAIN ? "Too many requests at once; try again." : "Cannot start botdesk mcp now.");

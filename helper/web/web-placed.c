@@ -256,8 +256,7 @@ int web_job_start_stream(struct web_server *s, char *const *args, web_job_done_t
                 return negative_errno();
         r = web_job_start(s, args, sv[1], done, userdata, ret_job);
         safe_close(sv[1]);
-        if (r >= 0 && fcntl(sv[0], F_SETFL, O_NONBLOCK) < 0) {
-                r = negative_errno();
+        if (r >= 0 && (r = fd_nonblock(sv[0], true)) < 0) {
                 web_job_cancel(*ret_job);
                 *ret_job = NULL;
         }
