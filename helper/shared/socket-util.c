@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -102,40 +103,50 @@ int fd_wait_until(int fd, short events, unsigned long long deadline) {
         }
 }
 
-int socket_send_fd(int sock, int fd) {
-        char byte = 'F';
-        struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+#define SOCKET_FDS_MAX 8
+
+int socket_send_message(int sock, const void *data, size_t size, const int *fds, size_t n_fds) {
+        struct iovec iov = { .iov_base = (void *) (uintptr_t) data, .iov_len = size };
         union {
                 struct cmsghdr header;
-                char buf[CMSG_SPACE(sizeof(int))];
+                char buf[CMSG_SPACE(SOCKET_FDS_MAX * sizeof(int))];
         } control = {};
-        struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = &control, .msg_controllen = sizeof control };
-        struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
-
-        c->cmsg_level = SOL_SOCKET;
-        c->cmsg_type = SCM_RIGHTS;
-        c->cmsg_len = CMSG_LEN(sizeof(int));
-        memcpy(CMSG_DATA(c), &fd, sizeof fd);
-        for (;;) {
-                if (sendmsg(sock, &mh, MSG_NOSIGNAL) == 1)
-                        return 0;
-                if (errno != EINTR)
-                        return errno == EWOULDBLOCK ? -EAGAIN : negative_errno();
-        }
-}
-
-int socket_recv_fd(int sock) {
-        char byte;
-        struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
-        union {
-                struct cmsghdr header;
-                char buf[CMSG_SPACE(2 * sizeof(int))];  /* room to see (and close) one too many */
-        } control = {};
-        struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = &control, .msg_controllen = sizeof control };
-        int got = -EBADMSG;
-        size_t n_fds = 0;
+        struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
         ssize_t n;
 
+        if (size == 0 || n_fds > SOCKET_FDS_MAX)
+                return -EINVAL;
+        if (n_fds > 0) {
+                struct cmsghdr *c;
+
+                mh.msg_control = &control;
+                mh.msg_controllen = CMSG_SPACE(n_fds * sizeof(int));
+                c = CMSG_FIRSTHDR(&mh);
+                c->cmsg_level = SOL_SOCKET;
+                c->cmsg_type = SCM_RIGHTS;
+                c->cmsg_len = CMSG_LEN(n_fds * sizeof(int));
+                memcpy(CMSG_DATA(c), fds, n_fds * sizeof(int));
+        }
+        do
+                n = sendmsg(sock, &mh, MSG_NOSIGNAL);
+        while (n < 0 && errno == EINTR);
+        if (n < 0)
+                return errno == EWOULDBLOCK ? -EAGAIN : negative_errno();
+        return (size_t) n == size ? 0 : -EIO;
+}
+
+ssize_t socket_recv_message(int sock, void *buf, size_t size, int *fds, size_t max_fds, size_t *ret_n_fds) {
+        struct iovec iov = { .iov_base = buf, .iov_len = size };
+        union {
+                struct cmsghdr header;
+                char buf[CMSG_SPACE((SOCKET_FDS_MAX + 1) * sizeof(int))]; /* room to see (and close) one too many */
+        } control = {};
+        struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = &control, .msg_controllen = sizeof control };
+        size_t n_fds = 0;
+        bool excess = false;
+        ssize_t n;
+
+        assert(max_fds <= SOCKET_FDS_MAX);
         do
                 n = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC);
         while (n < 0 && errno == EINTR);
@@ -145,21 +156,44 @@ int socket_recv_fd(int sock) {
                 size_t k = c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS ?
                                    (c->cmsg_len - CMSG_LEN(0)) / sizeof(int) : 0;
 
-                for (size_t i = 0; i < k; i++, n_fds++) {
+                for (size_t i = 0; i < k; i++) {
                         int one;
 
                         memcpy(&one, CMSG_DATA(c) + i * sizeof(int), sizeof one);
-                        if (n_fds == 0)
-                                got = one;
-                        else
+                        if (n_fds < max_fds)
+                                fds[n_fds++] = one;
+                        else {
                                 safe_close(one);
+                                excess = true;
+                        }
                 }
         }
-        if (n == 0 && n_fds == 0)
+        if (n == 0 && n_fds == 0 && !excess)
                 return -EPIPE;
-        if (n_fds != 1 || (mh.msg_flags & MSG_CTRUNC)) {
-                safe_close(got);
+        if (excess || (mh.msg_flags & (MSG_CTRUNC | MSG_TRUNC))) {
+                for (size_t i = 0; i < n_fds; i++)
+                        safe_close(fds[i]);
+                return (mh.msg_flags & MSG_TRUNC) ? -EMSGSIZE : -EBADMSG;
+        }
+        *ret_n_fds = n_fds;
+        return n;
+}
+
+int socket_send_fd(int sock, int fd) {
+        return socket_send_message(sock, "F", 1, &fd, 1);
+}
+
+int socket_recv_fd(int sock) {
+        char byte;
+        size_t n_fds = 0;
+        int fd = -EBADF;
+        ssize_t n = socket_recv_message(sock, &byte, 1, &fd, 1, &n_fds);
+
+        if (n < 0)
+                return (int) n == -EMSGSIZE ? -EBADMSG : (int) n;
+        if (n_fds != 1) {
+                safe_close(fd);
                 return -EBADMSG;
         }
-        return got;
+        return fd;
 }

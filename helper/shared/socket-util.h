@@ -65,6 +65,22 @@ int socket_connect_at(int dirfd, const char *name, int type);
 int fd_wait_until(int fd, short events, unsigned long long deadline);
 
 /*
+ * socket_send_message() - one message of size bytes (a SOCK_SEQPACKET or
+ * SOCK_DGRAM socket) carrying n_fds fds (at most 8, SCM_RIGHTS); the sender
+ * keeps its copies. 0, or -errno (-EAGAIN when sock is non-blocking and full).
+ */
+int socket_send_message(int sock, const void *data, size_t size, const int *fds, size_t n_fds);
+
+/*
+ * socket_recv_message() - one message into buf and up to max_fds (at most 8)
+ * of the fds it carries into fds (O_CLOEXEC), their count in *ret_n_fds.
+ * Returns its size; -EPIPE at the sender's end; -EMSGSIZE for a message
+ * larger than size, -EBADMSG for one carrying more than max_fds (nothing
+ * kept open either way); -EAGAIN; or -errno.
+ */
+ssize_t socket_recv_message(int sock, void *buf, size_t size, int *fds, size_t max_fds, size_t *ret_n_fds);
+
+/*
  * socket_send_fd() - hand fd over sock (a connected SOCK_SEQPACKET or
  * SOCK_DGRAM socket) as one message of one byte that carries it
  * (SCM_RIGHTS). The sender keeps its own copy. Returns 0, or -errno
