@@ -66,6 +66,32 @@ int pid_starttime(pid_t pid, unsigned long long *ret) {
         return 0;
 }
 
+int pidfd_get_pid(int pidfd, pid_t *ret) {
+        _cleanup_free_ char *text = NULL;
+        char path[64], *line;
+        long long v;
+        int r;
+
+        snprintf(path, sizeof path, "/proc/self/fdinfo/%d", pidfd);
+        r = read_full_file(path, &text, NULL, 4096);
+        if (r < 0)
+                return r;
+        line = strstr(text, "\nPid:\t");
+        if (!line)
+                return -ENOTTY; /* not a pidfd */
+        line += strlen("\nPid:\t");
+        line[strcspn(line, "\n")] = 0;
+        r = parse_int(line, INT32_MAX, &v);
+        if (r < 0)
+                return r;
+        if (v < 0)
+                return -ESRCH;
+        if (v == 0)
+                return -EREMOTE;
+        *ret = (pid_t) v;
+        return 0;
+}
+
 int pid_comm(pid_t pid, char **ret) {
         _cleanup_free_ char *text = NULL;
         char path[64];

@@ -30,3 +30,8 @@ bool pid_alive(const char *proc_root, pid_t pid);
  * (-ESRCH gone, -EACCES another user's).
  */
 int pid_environ_has(pid_t pid, const char *entry);
+
+/* The pid of the process pidfd refers to, as our /proc sees it (its
+ * fdinfo's Pid:); -ESRCH once it has been reaped, -EREMOTE when it is
+ * outside our PID namespace. */
+int pidfd_get_pid(int pidfd, pid_t *ret);

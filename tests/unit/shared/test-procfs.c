@@ -3,11 +3,41 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "procfs.h"
 #include "tap.h"
 #include "util.h"
+
+/* pidfd_get_pid(): a child's pid from its pidfd, and what it says once the child is reaped. */
+static void test_pidfd_get_pid(void) {
+        int pidfd, p[2];
+        pid_t child, got = 0;
+
+        child = fork();
+        if (child == 0) {
+                pause();
+                _exit(0);
+        }
+        pidfd = (int) syscall(SYS_pidfd_open, child, 0);
+        if (pidfd < 0)
+                return tap_skip_host("pidfd_get_pid # SKIP pidfd_open: %s", strerror(errno));
+        TAP_EQ_INT(pidfd_get_pid(pidfd, &got), 0, "a pidfd's pid is read");
+        TAP_EQ_INT(got, child, "... and is the child's");
+        (void) kill(child, SIGKILL);
+        (void) waitpid(child, NULL, 0);
+        TAP_EQ_INT(pidfd_get_pid(pidfd, &got), -ESRCH, "once the child is reaped: -ESRCH");
+        close(pidfd);
+        if (pipe2(p, O_CLOEXEC) == 0) {
+                TAP_EQ_INT(pidfd_get_pid(p[0], &got), -ENOTTY, "an fd that is no pidfd: -ENOTTY");
+                close(p[0]);
+                close(p[1]);
+        }
+}
 
 int main(void) {
         struct proc_stat st;
@@ -29,6 +59,7 @@ int main(void) {
         TAP_EQ_INT(pid_starttime(getpid(), &own), 0, "our own start time is read from /proc");
         tap_ok(own > 0, "... and is after boot (%llu)", own);
         tap_ok(pid_alive(NULL, getpid()), "we are alive");
+        test_pidfd_get_pid();
 
         /* The environment we were started with: meson gives every test one, PATH in it. */
         {
