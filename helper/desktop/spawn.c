@@ -86,8 +86,9 @@ static _noreturn_ void child_run(const struct spawn_opts *o, int pipe_fd, pid_t 
         if (o->pdeathsig) {
                 if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
                         child_fail(pipe_fd, errno);
-                /* The parent may have died before the prctl. */
-                if (getppid() != parent)
+                /* The parent may have died before the prctl. (The pid 1 of a
+                 * new PID namespace sees no parent at all: getppid() is 0.) */
+                if (!(o->clone_flags & CLONE_NEWPID) && getppid() != parent)
                         _exit(1);
         }
         if (o->new_session && setsid() < 0)
@@ -117,7 +118,17 @@ static _noreturn_ void child_run(const struct spawn_opts *o, int pipe_fd, pid_t 
          * is how the parent learns that exec succeeded), except keep_fd. */
         if ((r = fds_cloexec_from(3)) < 0)
                 child_fail(pipe_fd, -r);
-        if (o->keep_fd >= 0) {
+        if (o->keep_fd >= 0 && o->keep_fd_target >= 0 && o->keep_fd_target != o->keep_fd) {
+                /* The error pipe out of the target's way; dup2 clears the copy's O_CLOEXEC. */
+                if (pipe_fd == o->keep_fd_target) {
+                        int moved = fcntl(pipe_fd, F_DUPFD_CLOEXEC, 3);
+                        if (moved < 0)
+                                child_fail(pipe_fd, errno);
+                        pipe_fd = moved;
+                }
+                if (dup2(o->keep_fd, o->keep_fd_target) < 0)
+                        child_fail(pipe_fd, errno);
+        } else if (o->keep_fd >= 0) {
                 int flags = fcntl(o->keep_fd, F_GETFD);
                 if (flags < 0 || fcntl(o->keep_fd, F_SETFD, flags & ~FD_CLOEXEC) < 0)
                         child_fail(pipe_fd, errno);
@@ -156,7 +167,10 @@ int spawn(const struct spawn_opts *o, pid_t *ret_pid) {
                 close(pipefd[1]);
                 pipefd[1] = copy;
         }
-        pid = fork();
+        /* A new namespace needs clone(); called raw, like fork() it runs the
+         * child on a copy of our stack. glibc's caches of the pid are not
+         * updated in that child, which only execs (systemd's raw_clone()). */
+        pid = o->clone_flags ? (pid_t) syscall(SYS_clone, o->clone_flags | SIGCHLD, NULL, NULL, NULL, NULL) : fork();
         if (pid < 0) {
                 int e = negative_errno();
                 close(pipefd[0]);

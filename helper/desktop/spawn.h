@@ -26,10 +26,16 @@ struct spawn_opts {
         int keep_fd;             /* passed on at the same number, or -1 */
         int pipe_fds[2];         /* passed on as fds 3 and 4 (Chromium's
                                   * --remote-debugging-pipe), or -1 -1 */
+        int keep_fd_target;      /* keep_fd passed on at this number instead, or -1 */
         const char *cwd;         /* NULL: inherit */
+        /* CLONE_NEW* flags: the child starts in namespaces of its own (a
+         * new PID namespace makes it their pid 1), 0: a plain fork. */
+        unsigned long clone_flags;
 };
 
-#define SPAWN_OPTS_INIT { .stdin_fd = -1, .stdout_fd = -1, .stderr_fd = -1, .keep_fd = -1, .pipe_fds = { -1, -1 } }
+#define SPAWN_OPTS_INIT                                                                                        \
+        { .stdin_fd = -1, .stdout_fd = -1, .stderr_fd = -1, .keep_fd = -1, .keep_fd_target = -1,            \
+          .pipe_fds = { -1, -1 } }
 
 /* Mark every fd from first up close-on-exec: close_range where the kernel
  * has CLOSE_RANGE_CLOEXEC, else fds_cloexec_listed(). */
