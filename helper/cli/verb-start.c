@@ -145,8 +145,9 @@ static int start_desktop(const struct cli_args *a, const char *profile, struct b
         network_proxy_forget(dirfd);
 
         progress = !a->quiet && !a->json && isatty(STDERR_FILENO);
-        /* A spare started with no policy of this profile's: not one to hand a restricted desktop. */
-        if (c->spares > 0 && !net_policy_restricts(&net) && adopt_spare(profile, dirfd, progress))
+        /* A spare started with no policy of this profile's: not one to hand a restricted desktop; nor one
+         * outside namespaces of its own to a checkpointable profile. */
+        if (c->spares > 0 && !net_policy_restricts(&net) && !c->checkpointable && adopt_spare(profile, dirfd, progress))
                 goto started;
         standalone = launch_standalone_forced() || unit_bus_open(&bus) < 0;
         if (standalone && (r = network_standalone_check(profile, &net)) != EXIT_OK)

@@ -6,6 +6,7 @@
 #include "alloc.h"
 #include "child.h"
 #include "log.h"
+#include "namespace.h"
 #include "procfs.h"
 #include "spawn.h"
 #include "teardown.h"
@@ -48,7 +49,8 @@ int child_start(struct supervisor *s, struct child *c, int keep_fd) {
         o.new_session = true;
         o.pdeathsig = !cgroup;
         o.ignore_sigusr1 = c->which == DESKTOP_CHILD_SERVER;
-        r = spawn(&o, &c->pid);
+        /* A checkpointable desktop's children start inside its namespaces, through their init. */
+        r = s->ns_init_pid > 0 ? namespace_spawn(s, c, &o) : spawn(&o, &c->pid);
         if (r < 0)
                 return r;
         c->started = now_usec();
@@ -118,19 +120,20 @@ static bool child_exiting(const struct child *c) {
         return st.state == 'Z' || st.state == 'X' || (st.flags & 0x4 /* PF_EXITING */);
 }
 
-static void child_exited(struct supervisor *s, struct child *c, const siginfo_t *si) {
+void child_reaped(struct supervisor *s, struct child *c, int code, int status) {
         struct desktop_event ev = {
                 .type = DESKTOP_EVENT_CHILD_EXITED,
                 .exit = {
                         .which = c->which,
                         .name = c->name,
-                        .code = si->si_code,
-                        .status = si->si_status,
+                        .code = code,
+                        .status = status,
                         .child = c,
                 },
         };
 
         c->pid = 0;
+        c->ns_pid = 0;
         if (s->state >= DESKTOP_STOPPING)
                 return;
 
@@ -138,7 +141,7 @@ static void child_exited(struct supervisor *s, struct child *c, const siginfo_t 
                 /* The lock our own server wrote before it died is no sign
                  * of someone else, and must not outlive it. */
                 remove_x_leftovers(s);
-                ev.exit.display_taken = si->si_code == CLD_EXITED && s->reserved_display < 0 &&
+                ev.exit.display_taken = code == CLD_EXITED && s->reserved_display < 0 &&
                                         s->n_tried < MAX_DISPLAY_ATTEMPTS &&
                                         display_in_use(&alloc_env_default, (unsigned) s->display) > 0;
         }
@@ -162,7 +165,7 @@ int child_on_sigchld(sd_event_source *source, const struct signalfd_siginfo *ssi
 
                 if (first[i]->pid > 0 && waitid(P_PID, (id_t) first[i]->pid, &si, WEXITED | WNOHANG) >= 0 &&
                     si.si_pid == first[i]->pid)
-                        child_exited(s, first[i], &si);
+                        child_reaped(s, first[i], si.si_code, si.si_status);
         }
         for (;;) {
                 siginfo_t si = {};
@@ -172,7 +175,9 @@ int child_on_sigchld(sd_event_source *source, const struct signalfd_siginfo *ssi
                         break;
                 c = child_by_pid(s, si.si_pid);
                 if (c)
-                        child_exited(s, c, &si);
+                        child_reaped(s, c, si.si_code, si.si_status);
+                else if (si.si_pid == s->ns_init_pid)
+                        namespace_init_exited(s, &si);
                 /* Anything else is an orphan we adopted as subreaper: reaped, done. */
         }
         return 0;

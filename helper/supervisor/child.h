@@ -17,6 +17,9 @@ void child_done(struct child *c);
 /* keep_fd: one fd the child inherits (the bus's address pipe), or -1. */
 int child_start(struct supervisor *s, struct child *c, int keep_fd);
 
+/* c ended (si_code, si_status): fed to the state machine, the first to die named. */
+void child_reaped(struct supervisor *s, struct child *c, int code, int status);
+
 /* A component that crashed after READY comes back, with back-off. */
 void child_schedule_restart(struct supervisor *s, struct child *c);
 

@@ -142,6 +142,39 @@ static int start_queue_turn(struct supervisor *s) {
         return 0;
 }
 
+/*
+ * An X server tells the parent that started it that it listens with a
+ * SIGUSR1, unless that parent is a pid 1: inside a checkpointable desktop's
+ * namespaces it is, so the server writes its number to -displayfd instead.
+ */
+static int on_displayfd(sd_event_source *source, int fd, uint32_t revents, void *userdata);
+
+static int start_server_displayfd(struct supervisor *s) {
+        _cleanup_close_ int theirs = -EBADF;
+        _cleanup_close_ int ours = -EBADF;
+        int pipefd[2], r;
+
+        if (pipe2(pipefd, O_CLOEXEC | O_NONBLOCK) < 0)
+                return negative_errno();
+        ours = pipefd[0];
+        theirs = pipefd[1];
+        r = strv_push(&s->xserver.argv, strdup("-displayfd"));
+        if (r >= 0)
+                r = strv_push(&s->xserver.argv, strdup_printf("%d", theirs));
+        if (r < 0)
+                return r;
+        r = child_start(s, &s->xserver, theirs);
+        if (r < 0)
+                return r;
+        s->displayfd_source = sd_event_source_disable_unref(s->displayfd_source);
+        r = sd_event_add_io(s->event, &s->displayfd_source, ours, EPOLLIN, on_displayfd, s);
+        if (r < 0)
+                return r;
+        (void) sd_event_source_set_io_fd_own(s->displayfd_source, true);
+        TAKE_FD(ours);
+        return 0;
+}
+
 int start_server(struct supervisor *s) {
         _cleanup_free_ char *recorded = NULL;
         unsigned long long v;
@@ -183,7 +216,7 @@ picked:
                          s->paths.xauthority, &s->xserver.argv);
         if (r < 0)
                 return r;
-        r = child_start(s, &s->xserver, -1);
+        r = s->ns_init_pid > 0 ? start_server_displayfd(s) : child_start(s, &s->xserver, -1);
         if (r < 0)
                 return r;
         s->xserver_pid_last = s->xserver.pid;
@@ -317,19 +350,37 @@ void start_bus(struct supervisor *s) {
                 return supervisor_fail(s, HELPER_EXIT_FAILED, "Cannot start the session bus: %s", strerror(-r));
 }
 
-int start_on_sigusr1(sd_event_source *source, const struct signalfd_siginfo *si, void *userdata) {
-        struct supervisor *s = userdata;
+static void server_listening(struct supervisor *s) {
         struct desktop_event ev = { .type = DESKTOP_EVENT_SERVER_READY };
 
-        /* Only our server's signal means "listening". */
-        if (s->state != DESKTOP_SERVER_STARTING || (pid_t) si->ssi_pid != s->xserver.pid)
-                return 0;
         /* The logind tier reserves numbers under no lock we share (it runs
          * as root): a reservation made while our server claimed the number
          * wins. */
         ev.reserved_meanwhile = s->reserved_display < 0 && s->n_tried < MAX_DISPLAY_ATTEMPTS &&
                                 display_reserved(&alloc_env_default, (unsigned) s->display) > 0;
         supervisor_feed(s, &ev);
+}
+
+int start_on_sigusr1(sd_event_source *source, const struct signalfd_siginfo *si, void *userdata) {
+        struct supervisor *s = userdata;
+
+        /* Only our server's signal means "listening". */
+        if (s->state == DESKTOP_SERVER_STARTING && (pid_t) si->ssi_pid == s->xserver.pid)
+                server_listening(s);
+        return 0;
+}
+
+static int on_displayfd(sd_event_source *source, int fd, uint32_t revents, void *userdata) {
+        struct supervisor *s = userdata;
+        char buf[16];
+        ssize_t n = read(fd, buf, sizeof buf);
+
+        if (n < 0 && (errno == EAGAIN || errno == EINTR))
+                return 0;
+        s->displayfd_source = sd_event_source_disable_unref(s->displayfd_source);
+        /* Its number, once it listens; nothing (EOF) when it died first, which its exit reports. */
+        if (n > 0 && s->state == DESKTOP_SERVER_STARTING)
+                server_listening(s);
         return 0;
 }
 

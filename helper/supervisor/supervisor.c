@@ -12,6 +12,7 @@
 #include "exit-status.h"
 #include "log.h"
 #include "start.h"
+#include "namespace.h"
 #include "session-settle.h"
 #include "supervisor.h"
 #include "teardown.h"
@@ -24,6 +25,8 @@ void supervisor_init(struct supervisor *s, const char *profile) {
                 .helper_lock_fd = -EBADF,
                 .bus_pipe = -EBADF,
                 .adopt_fd = -EBADF,
+                .ns_request_fd = -EBADF,
+                .ns_event_fd = -EBADF,
                 .spare = spare_name_valid(profile),
                 .display = -1,
                 .reserved_display = -1,
@@ -42,6 +45,7 @@ void supervisor_done(struct supervisor *s) {
         for (size_t i = 0; i < s->n_components; i++)
                 child_done(&s->components[i]);
         sd_event_source_disable_unref(s->x_source);
+        sd_event_source_disable_unref(s->displayfd_source);
         sd_event_source_disable_unref(s->bus_source);
         sd_event_source_disable_unref(s->timeout_source);
         sd_event_source_disable_unref(s->settle_source);
@@ -50,6 +54,7 @@ void supervisor_done(struct supervisor *s) {
         sd_event_source_disable_unref(s->grace_source);
         free(s->grace_reason);
         adopt_done(s);
+        namespace_done(s);
         session_settle_done(s);
         free(s->alias);
         free(s->adopted_profile);
@@ -190,7 +195,18 @@ static void supervisor_end(struct supervisor *s, const struct desktop_step *step
 }
 
 static void supervisor_start_server(struct supervisor *s) {
-        int r = start_server(s);
+        int r;
+
+        if (s->cfg.checkpointable && s->ns_init_pid <= 0) {
+                r = namespace_start(s);
+                if (r < 0)
+                        return supervisor_fail(s, HELPER_EXIT_FAILED,
+                                               "Cannot start the desktop in namespaces of its own ([session] "
+                                               "checkpointable = yes): %s%s", strerror(-r),
+                                               r == -EPERM ? " (a new PID namespace needs CAP_SYS_ADMIN: start it "
+                                                             "as root, or set checkpointable = no)" : "");
+        }
+        r = start_server(s);
 
         if (r == -EBUSY)
                 supervisor_fail(s, HELPER_EXIT_FAILED, "No free X display in the band %u-%u ([display] band).",

@@ -43,6 +43,7 @@ struct child {
         const char *name;
         char **argv;
         pid_t pid;              /* 0 when not running */
+        pid_t ns_pid;           /* its pid in the desktop's namespaces (namespace.h), else 0 */
         enum desktop_child which;
         const struct component_spec *spec;
         unsigned restarts;
@@ -116,6 +117,12 @@ struct supervisor {
         sd_event_source *grace_source;  /* supervisor_fail_unless_exits() */
         char *grace_reason;
         struct start_extension extension;
+
+        /* [session] checkpointable: the init of the desktop's namespaces (namespace.h) */
+        pid_t ns_init_pid;
+        int ns_request_fd, ns_event_fd;
+        sd_event_source *ns_event_source;
+        sd_event_source *displayfd_source; /* its X server's -displayfd: it listens */
 
         struct child xserver, bus;
         struct child components[8];

@@ -25,6 +25,14 @@ static void kill_children_fallback(struct supervisor *s) {
         all[n++] = &s->bus;
         for (size_t i = 0; i < s->n_components; i++)
                 all[n++] = &s->components[i];
+        /* A checkpointable desktop's namespaces end with their init: its reaping
+         * comes once the kernel killed (and it reaped) everything in them. */
+        if (s->ns_init_pid > 0 && kill(s->ns_init_pid, SIGKILL) >= 0 && waitpid(s->ns_init_pid, NULL, 0) >= 0) {
+                s->ns_init_pid = 0;
+                for (size_t i = 0; i < n; i++)
+                        if (all[i]->ns_pid > 0)
+                                all[i]->pid = all[i]->ns_pid = 0;
+        }
         /* Each child leads its own process group. */
         for (size_t i = 0; i < n; i++)
                 if (all[i]->pid > 0)

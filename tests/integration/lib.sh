@@ -179,6 +179,7 @@ bd_init() {
         export XDG_CONFIG_HOME=$BD_T/config
         export BOTDESK_CONFIG=$BD_T/botdesk.ini
         export BOTDESK_HELPER=$BD_HELPER
+        export BOTDESK_NS_INIT=$BD_BUILD_DIR/helper/botdesk-ns-init
         export BOTDESK_SKEL_DIR=$BD_SOURCE_DIR/conf/skel
         export LC_ALL=C
         # The system python first: a per-user shim (pyenv) is slow and may not exist for another user.
@@ -295,7 +296,7 @@ bd_recorder_files() {
 #           [spares=0, 1 in the spare variant]
 bd_config() {
         local desktop=command command='sleep infinity' settle=200 timeout=15 band="$BD_BAND_MIN-$BD_BAND_MAX"
-        local min_free=0 idle=0 spares=0 kv
+        local min_free=0 idle=0 spares=0 checkpointable=no kv
         [ "$BD_VARIANT" = spare ] && spares=1
         for kv in "$@"; do
                 case $kv in
@@ -307,6 +308,7 @@ bd_config() {
                 min_free=*) min_free=${kv#*=} ;;
                 idle=*) idle=${kv#*=} ;;
                 spares=*) spares=${kv#*=} ;;
+                checkpointable=*) checkpointable=${kv#*=} ;;
                 *) echo "bd_config: unknown $kv" >&2; return 1 ;;
                 esac
         done
@@ -315,6 +317,7 @@ bd_config() {
                 printf '[session]\ndesktop = %s\n' "$desktop"
                 [ "$desktop" = command ] && printf 'command = %s\ncommand_settle_ms = %s\n' "$command" "$settle"
                 printf 'start_timeout = %s\nidle_stop_minutes = %s\n' "$timeout" "$idle"
+                [ "$checkpointable" = no ] || printf 'checkpointable = %s\n' "$checkpointable"
                 printf '[resources]\nmin_free_memory_mb = %s\n' "$min_free"
                 printf '[pool]\nspares = %s\n' "$spares"
         } >"$BOTDESK_CONFIG"

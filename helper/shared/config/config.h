@@ -96,6 +96,7 @@ struct bd_config {
         char *exec_pass_env;          /* variable names `exec` passes on, space-separated; NULL when empty */
         bool auto_start;              /* env, exec, input start a desktop that is not running */
         bool accessibility;           /* the session runs the AT-SPI bus; applications export their trees */
+        bool checkpointable;          /* the desktop runs in PID and IPC namespaces of its own (botdesk-ns-init) */
         /* [resources] */
         unsigned min_free_memory_mb;  /* 0 = no gate */
         unsigned concurrent_starts;   /* starts of one uid bringing up their desktop at once; 0 = twice the CPUs */

@@ -28,6 +28,8 @@ const struct config_key_def config_keys[_KEY_MAX] = {
         [KEY_EXEC_PASS_ENV]       = { "session",   "exec_pass_env",      VALUE_ENV_NAMES,   0, 0,        FIELD(exec_pass_env) },
         [KEY_AUTO_START]          = { "session",   "auto_start",         VALUE_BOOL,        0, 0,        FIELD(auto_start) },
         [KEY_ACCESSIBILITY]       = { "session",   "accessibility",      VALUE_BOOL,        0, 0,        FIELD(accessibility), .default_a = true },
+        /* The desktop's tree in PID and IPC namespaces of its own, the form a checkpoint dumps (doc/snapshots.md). */
+        [KEY_CHECKPOINTABLE]      = { "session",   "checkpointable",     VALUE_BOOL,        0, 0,        FIELD(checkpointable) },
         [KEY_MIN_FREE_MEMORY_MB]  = { "resources", "min_free_memory_mb", VALUE_UINT,        0, 1048576,  FIELD(min_free_memory_mb), .default_a = 1536 },
         /* The start queue's slots (alloc/start-queue.h); 0: twice the CPUs. */
         [KEY_CONCURRENT_STARTS]   = { "resources", "concurrent_starts",  VALUE_UINT,        0, 1024,     FIELD(concurrent_starts), .not_per_profile = true },

@@ -57,6 +57,7 @@ enum config_key {
         KEY_EXEC_PASS_ENV,
         KEY_AUTO_START,
         KEY_ACCESSIBILITY,
+        KEY_CHECKPOINTABLE,
         KEY_MIN_FREE_MEMORY_MB,
         KEY_CONCURRENT_STARTS,
         KEY_BROWSER_EXECUTABLE,

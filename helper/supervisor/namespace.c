@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/socket.h>
+
+#include "botdesk-config.h"
+#include "child.h"
+#include "log.h"
+#include "namespace.h"
+#include "ns-spawn.h"
+#include "procfs.h"
+#include "util.h"
+
+/* The init answers once the child has exec'd (or failed to). */
+#define NS_SPAWN_TIMEOUT_USEC (10 * 1000000ULL)
+
+static struct child *child_by_ns_pid(struct supervisor *s, pid_t ns_pid) {
+        if (s->xserver.ns_pid == ns_pid && s->xserver.pid > 0)
+                return &s->xserver;
+        if (s->bus.ns_pid == ns_pid && s->bus.pid > 0)
+                return &s->bus;
+        for (size_t i = 0; i < s->n_components; i++)
+                if (s->components[i].ns_pid == ns_pid && s->components[i].pid > 0)
+                        return &s->components[i];
+        return NULL;
+}
+
+static void on_event(struct supervisor *s, const struct ns_event *ev) {
+        struct child *c = child_by_ns_pid(s, ev->pid);
+
+        if (!c)
+                return; /* an orphan the init reaped, or a child we no longer wait for */
+        if (ev->type == NS_EVENT_EXITED)
+                child_reaped(s, c, ev->code, ev->status);
+}
+
+static int on_event_io(sd_event_source *source, int fd, uint32_t revents, void *userdata) {
+        struct supervisor *s = userdata;
+
+        for (;;) {
+                struct ns_event ev;
+                int r = ns_event_recv(fd, &ev);
+
+                if (r == -EAGAIN)
+                        return 0;
+                if (r == -EBADMSG) {
+                        log_warning("The desktop's init sent an event that is not one; ignored.");
+                        continue;
+                }
+                if (r < 0) {
+                        /* Its end: the init's own exit comes as our SIGCHLD. */
+                        s->ns_event_source = sd_event_source_disable_unref(s->ns_event_source);
+                        return 0;
+                }
+                on_event(s, &ev);
+        }
+}
+
+int namespace_start(struct supervisor *s) {
+        _cleanup_close_ int req_theirs = -EBADF, ev_theirs = -EBADF;
+        int req[2], ev[2], r;
+        const char *path = getenv("BOTDESK_NS_INIT") ?: BOTDESK_NS_INIT_PATH;
+        char *argv[] = { (char *) path, NULL };
+        struct spawn_opts o = SPAWN_OPTS_INIT;
+
+        if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, req) < 0)
+                return negative_errno();
+        s->ns_request_fd = req[0];
+        req_theirs = req[1];
+        if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ev) < 0)
+                return negative_errno();
+        s->ns_event_fd = ev[0];
+        ev_theirs = ev[1];
+        r = fd_nonblock(s->ns_event_fd, true);
+        if (r < 0)
+                return r;
+
+        o.argv = argv;
+        o.envp = s->env;
+        o.cgroup = s->cg_base ? s->cg_session : NULL;
+        o.new_session = true;
+        o.pdeathsig = !o.cgroup;
+        o.pipe_fds[0] = req_theirs;
+        o.pipe_fds[1] = ev_theirs;
+        o.cwd = "/";
+        o.clone_flags = CLONE_NEWPID | CLONE_NEWIPC;
+        r = spawn(&o, &s->ns_init_pid);
+        if (r < 0)
+                return r;
+        r = sd_event_add_io(s->event, &s->ns_event_source, s->ns_event_fd, EPOLLIN, on_event_io, s);
+        if (r < 0)
+                return r;
+        log_info("The desktop runs in namespaces of its own, under botdesk-ns-init (pid %d).", (int) s->ns_init_pid);
+        return 0;
+}
+
+int namespace_spawn(struct supervisor *s, struct child *c, const struct spawn_opts *o) {
+        _cleanup_close_ int pidfd = -EBADF;
+        pid_t ns_pid, pid;
+        int r;
+
+        if (s->ns_request_fd < 0)
+                return -ENOTCONN;
+        r = ns_spawn(s->ns_request_fd, o, NS_SPAWN_TIMEOUT_USEC, &ns_pid, &pidfd);
+        if (r == -ETIMEDOUT || r == -EBADMSG || r == -EPIPE) {
+                /* An answer may still come, and would be taken for the next one's. */
+                s->ns_request_fd = safe_close(s->ns_request_fd);
+                return r == -EBADMSG ? -EPROTO : r;
+        }
+        if (r < 0)
+                return r;
+        if (pidfd < 0)
+                return -EOPNOTSUPP; /* we would know it only by the namespace's pid */
+        r = pidfd_get_pid(pidfd, &pid);
+        if (r < 0)
+                return r;
+        c->pid = pid;
+        c->ns_pid = ns_pid;
+        return 0;
+}
+
+void namespace_init_exited(struct supervisor *s, const siginfo_t *si) {
+        struct child *all[ELEMENTSOF(s->components) + 2];
+        size_t n = 0;
+
+        s->ns_init_pid = 0;
+        /* The kernel killed everything in its namespaces before it was reaped. */
+        all[n++] = &s->xserver;
+        all[n++] = &s->bus;
+        for (size_t i = 0; i < s->n_components; i++)
+                all[n++] = &s->components[i];
+        for (size_t i = 0; i < n; i++)
+                if (all[i]->ns_pid > 0)
+                        all[i]->pid = all[i]->ns_pid = 0;
+        if (s->state >= DESKTOP_STOPPING)
+                return;
+        /* An essential child's end, but not the X server's (whose start has rules of its own): the desktop
+         * fails, naming the init. */
+        supervisor_feed(s, &(struct desktop_event) {
+                .type = DESKTOP_EVENT_CHILD_EXITED,
+                .exit = {
+                        .which = DESKTOP_CHILD_BUS,
+                        .name = "namespaces' init (botdesk-ns-init)",
+                        .code = si->si_code,
+                        .status = si->si_status,
+                },
+        });
+}
+
+void namespace_done(struct supervisor *s) {
+        s->ns_event_source = sd_event_source_disable_unref(s->ns_event_source);
+        s->ns_request_fd = safe_close(s->ns_request_fd);
+        s->ns_event_fd = safe_close(s->ns_event_fd);
+}

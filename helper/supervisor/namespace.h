@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <signal.h>
+
+#include "spawn.h"
+#include "supervisor.h"
+
+/*
+ * A checkpointable desktop ([session] checkpointable = yes): its children
+ * start inside PID and IPC namespaces of its own, through their pid 1,
+ * botdesk-ns-init (ns-spawn.h), which reaps them and reports their ends;
+ * this feeds those as the children's own.
+ */
+
+/* Starts the init (before the X server). -EPERM without CAP_SYS_ADMIN. */
+int namespace_start(struct supervisor *s);
+
+/* The child c started inside: its pid as we see it in c->pid, the
+ * namespace's in c->ns_pid. */
+int namespace_spawn(struct supervisor *s, struct child *c, const struct spawn_opts *o);
+
+/* The init was reaped: its namespaces' processes died with it. */
+void namespace_init_exited(struct supervisor *s, const siginfo_t *si);
+
+/* Closes the sockets: the init then kills what is left and ends. */
+void namespace_done(struct supervisor *s);
