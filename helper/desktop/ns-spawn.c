@@ -8,7 +8,9 @@
 #include "socket-util.h"
 #include "util.h"
 
-#define NS_SPAWN_MAGIC 0x424e5331u /* "BNS1" */
+#define NS_SPAWN_MAGIC 0x424e5331u    /* "BNS1" */
+#define NS_DETACH_MAGIC 0x424e4431u   /* "BND1" */
+#define NS_REATTACH_MAGIC 0x424e4131u /* "BNA1" */
 
 enum {
         NS_SPAWN_NEW_SESSION = 1u << 0,
@@ -143,6 +145,12 @@ int ns_spawn_request_recv(int sock, struct ns_spawn_request *ret) {
         n = socket_recv_message(sock, req.buf, NS_SPAWN_MESSAGE_MAX, req.fds, _NS_FD_MAX, &req.n_fds);
         if (n < 0)
                 return n == -EMSGSIZE ? -EBADMSG : (int) n;
+        if ((size_t) n == sizeof(uint32_t) && req.n_fds == 0) {
+                uint32_t magic;
+
+                memcpy(&magic, req.buf, sizeof magic);
+                return magic == NS_DETACH_MAGIC ? NS_REQUEST_DETACH : -EBADMSG;
+        }
         if ((size_t) n < sizeof h)
                 return -EBADMSG;
         memcpy(&h, req.buf, sizeof h);
@@ -174,6 +182,58 @@ int ns_spawn_request_recv(int sock, struct ns_spawn_request *ret) {
         req.opts.keep_fd_target = h.keep_fd_target;
         *ret = req;
         req = (struct ns_spawn_request) {};
+        return NS_REQUEST_SPAWN;
+}
+
+int ns_detach(int sock, unsigned long long timeout_usec) {
+        const uint32_t magic = NS_DETACH_MAGIC;
+        struct ns_spawn_answer a;
+        size_t n_fds = 0;
+        ssize_t n;
+        int r;
+
+        r = socket_send_message(sock, &magic, sizeof magic, NULL, 0);
+        if (r < 0)
+                return r;
+        r = fd_wait_until(sock, POLLIN, now_usec() + timeout_usec);
+        if (r < 0)
+                return r;
+        n = socket_recv_message(sock, &a, sizeof a, NULL, 0, &n_fds);
+        if (n < 0)
+                return n == -EMSGSIZE ? -EBADMSG : (int) n;
+        if ((size_t) n != sizeof a || a.error > 0 || a.pid != 0)
+                return -EBADMSG;
+        return a.error;
+}
+
+int ns_detach_answer_send(int sock) {
+        struct ns_spawn_answer a = {};
+
+        return socket_send_message(sock, &a, sizeof a, NULL, 0);
+}
+
+int ns_reattach_send(int conn, int request_fd, int event_fd) {
+        const uint32_t magic = NS_REATTACH_MAGIC;
+        const int fds[] = { request_fd, event_fd };
+
+        return socket_send_message(conn, &magic, sizeof magic, fds, ELEMENTSOF(fds));
+}
+
+int ns_reattach_recv(int conn, int *ret_request_fd, int *ret_event_fd) {
+        uint32_t magic;
+        int fds[2] = { -EBADF, -EBADF };
+        size_t n_fds = 0;
+        ssize_t n = socket_recv_message(conn, &magic, sizeof magic, fds, ELEMENTSOF(fds), &n_fds);
+
+        if (n < 0)
+                return n == -EMSGSIZE ? -EBADMSG : (int) n;
+        if ((size_t) n != sizeof magic || magic != NS_REATTACH_MAGIC || n_fds != 2) {
+                for (size_t i = 0; i < n_fds; i++)
+                        safe_close(fds[i]);
+                return -EBADMSG;
+        }
+        *ret_request_fd = fds[0];
+        *ret_event_fd = fds[1];
         return 0;
 }
 

@@ -18,12 +18,23 @@
  *      the namespace, and its pidfd;
  *   4, events, as they happen: a child reaped.
  *
+ * A checkpoint cannot dump a connection whose other end is outside the tree,
+ * so before one the helper detaches: the init closes 3 and 4 and lives on
+ * alone, keeping the ends it reaps meanwhile, until a helper (the same, or
+ * the next after a restore) connects to fd 5 and hands it two new sockets.
+ * Without a detach, 3 closing means the helper died: the init kills the
+ * namespace.
+ *
  * The init trusts its requests (only the helper holds the other ends); the
  * parsing still refuses what it did not expect, and says so.
  */
 
 #define NS_INIT_REQUEST_FD 3
 #define NS_INIT_EVENT_FD 4
+/* Optional: a listening SOCK_SEQPACKET socket (RUNTIME/ns-init.sock) on
+ * which a detached init takes its next helper (ns_reattach_send()). */
+#define NS_INIT_LISTEN_FD 5
+#define NS_INIT_SOCKET "ns-init.sock"
 
 /* The largest request: argv and environment together. */
 #define NS_SPAWN_MESSAGE_MAX (256u * 1024u)
@@ -43,7 +54,13 @@ void ns_spawn_request_done(struct ns_spawn_request *r);
  * settings, stdio, keep_fd at its own number, pipe_fds); not clone_flags,
  * not pdeathsig (the namespace ends with its init). */
 int ns_spawn_request_send(int sock, const struct spawn_opts *o);
-/* -EPIPE when the helper has gone, -EBADMSG for a malformed request. */
+enum ns_request_kind {
+        NS_REQUEST_SPAWN = 1,  /* *ret holds the request */
+        NS_REQUEST_DETACH = 2, /* nothing in *ret */
+};
+
+/* The next request: its kind; -EPIPE when the helper has gone, -EBADMSG for
+ * a malformed one. */
 int ns_spawn_request_recv(int sock, struct ns_spawn_request *ret);
 
 /* error: 0, or the -errno of the spawn; pidfd: the child's, or -1. */
@@ -55,6 +72,16 @@ int ns_spawn_answer_recv(int sock, pid_t *ret_pid, int *ret_pidfd);
 /* The request and its answer, within timeout_usec. */
 int ns_spawn(int sock, const struct spawn_opts *o, unsigned long long timeout_usec, pid_t *ret_pid,
              int *ret_pidfd);
+
+/* The helper's side of a detach: the request and its answer, within
+ * timeout_usec. The init closes its ends once it has answered. */
+int ns_detach(int sock, unsigned long long timeout_usec);
+int ns_detach_answer_send(int sock);
+
+/* A new helper's two sockets (their init's ends) handed to a detached init
+ * over a connection to its fd 5, and their receiving there. */
+int ns_reattach_send(int conn, int request_fd, int event_fd);
+int ns_reattach_recv(int conn, int *ret_request_fd, int *ret_event_fd);
 
 enum ns_event_type {
         NS_EVENT_EXITED = 1,  /* pid reaped: code is si_code, status si_status */

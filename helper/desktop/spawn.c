@@ -118,32 +118,28 @@ static _noreturn_ void child_run(const struct spawn_opts *o, int pipe_fd, pid_t 
          * is how the parent learns that exec succeeded), except keep_fd. */
         if ((r = fds_cloexec_from(3)) < 0)
                 child_fail(pipe_fd, -r);
-        if (o->keep_fd >= 0 && o->keep_fd_target >= 0 && o->keep_fd_target != o->keep_fd) {
-                /* The error pipe out of the target's way; dup2 clears the copy's O_CLOEXEC. */
-                if (pipe_fd == o->keep_fd_target) {
-                        int moved = fcntl(pipe_fd, F_DUPFD_CLOEXEC, 3);
-                        if (moved < 0)
-                                child_fail(pipe_fd, errno);
-                        pipe_fd = moved;
-                }
-                if (dup2(o->keep_fd, o->keep_fd_target) < 0)
-                        child_fail(pipe_fd, errno);
-        } else if (o->keep_fd >= 0) {
+        if (o->keep_fd >= 0 && (o->keep_fd_target < 0 || o->keep_fd_target == o->keep_fd)) {
                 int flags = fcntl(o->keep_fd, F_GETFD);
                 if (flags < 0 || fcntl(o->keep_fd, F_SETFD, flags & ~FD_CLOEXEC) < 0)
                         child_fail(pipe_fd, errno);
         }
-        if (o->pipe_fds[0] >= 0 && o->pipe_fds[1] >= 0) {
-                /* Out of the way of 3 and 4 first: either may already be one
-                 * of the targets, and so may the error pipe. */
-                int a = fcntl(o->pipe_fds[0], F_DUPFD_CLOEXEC, 5);
-                int b = fcntl(o->pipe_fds[1], F_DUPFD_CLOEXEC, 5);
-                int e = fcntl(pipe_fd, F_DUPFD_CLOEXEC, 5);
+        if ((o->pipe_fds[0] >= 0 && o->pipe_fds[1] >= 0) || (o->keep_fd >= 0 && o->keep_fd_target >= 0)) {
+                /* Every source (and the error pipe) out of the way of every
+                 * target first: any may be one of them. dup2 then clears the
+                 * placed copies' O_CLOEXEC. */
+                int above = (o->keep_fd_target > 5 ? o->keep_fd_target : 5) + 1;
+                int a = -1, b = -1, k = -1, e = fcntl(pipe_fd, F_DUPFD_CLOEXEC, above);
 
-                if (a < 0 || b < 0 || e < 0)
+                if (e < 0)
                         child_fail(pipe_fd, errno);
                 pipe_fd = e;
-                if (dup2(a, 3) < 0 || dup2(b, 4) < 0)
+                if (o->pipe_fds[0] >= 0 && o->pipe_fds[1] >= 0 &&
+                    ((a = fcntl(o->pipe_fds[0], F_DUPFD_CLOEXEC, above)) < 0 ||
+                     (b = fcntl(o->pipe_fds[1], F_DUPFD_CLOEXEC, above)) < 0))
+                        child_fail(pipe_fd, errno);
+                if (o->keep_fd >= 0 && o->keep_fd_target >= 0 && (k = fcntl(o->keep_fd, F_DUPFD_CLOEXEC, above)) < 0)
+                        child_fail(pipe_fd, errno);
+                if ((a >= 0 && (dup2(a, 3) < 0 || dup2(b, 4) < 0)) || (k >= 0 && dup2(k, o->keep_fd_target) < 0))
                         child_fail(pipe_fd, errno);
         }
         if (o->cwd && chdir(o->cwd) < 0)

@@ -10,6 +10,7 @@
 #include "namespace.h"
 #include "ns-spawn.h"
 #include "procfs.h"
+#include "socket-util.h"
 #include "util.h"
 
 /* The init answers once the child has exec'd (or failed to). */
@@ -57,24 +58,48 @@ static int on_event_io(sd_event_source *source, int fd, uint32_t revents, void *
         }
 }
 
+/* Two socket pairs: ours become the helper's request and event fds, theirs go to the init. */
+static int socket_pairs(struct supervisor *s, int *ret_req_theirs, int *ret_ev_theirs) {
+        int req[2], ev[2];
+
+        if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, req) < 0)
+                return negative_errno();
+        if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ev) < 0) {
+                int r = negative_errno();
+                safe_close(req[0]);
+                safe_close(req[1]);
+                return r;
+        }
+        s->ns_request_fd = req[0];
+        s->ns_event_fd = ev[0];
+        *ret_req_theirs = req[1];
+        *ret_ev_theirs = ev[1];
+        return fd_nonblock(s->ns_event_fd, true);
+}
+
+static int watch_events(struct supervisor *s) {
+        s->ns_event_source = sd_event_source_disable_unref(s->ns_event_source);
+        return sd_event_add_io(s->event, &s->ns_event_source, s->ns_event_fd, EPOLLIN, on_event_io, s);
+}
+
 int namespace_start(struct supervisor *s) {
-        _cleanup_close_ int req_theirs = -EBADF, ev_theirs = -EBADF;
-        int req[2], ev[2], r;
+        _cleanup_close_ int req_theirs = -EBADF, ev_theirs = -EBADF, listen_fd = -EBADF;
+        _cleanup_free_ char *sock = strdup_printf("%s/" NS_INIT_SOCKET, s->paths.runtime);
+        int r;
         const char *path = getenv("BOTDESK_NS_INIT") ?: BOTDESK_NS_INIT_PATH;
         char *argv[] = { (char *) path, NULL };
         struct spawn_opts o = SPAWN_OPTS_INIT;
 
-        if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, req) < 0)
-                return negative_errno();
-        s->ns_request_fd = req[0];
-        req_theirs = req[1];
-        if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ev) < 0)
-                return negative_errno();
-        s->ns_event_fd = ev[0];
-        ev_theirs = ev[1];
-        r = fd_nonblock(s->ns_event_fd, true);
+        if (!sock)
+                return -ENOMEM;
+        r = socket_pairs(s, &req_theirs, &ev_theirs);
         if (r < 0)
                 return r;
+        /* Where a detached init takes its next helper (ns-spawn.h): ours, 0600. */
+        (void) unlinkat(s->runtime_fd, NS_INIT_SOCKET, 0);
+        listen_fd = socket_listen_private(sock, SOCK_SEQPACKET, 4);
+        if (listen_fd < 0)
+                return listen_fd;
 
         o.argv = argv;
         o.envp = s->env;
@@ -83,12 +108,14 @@ int namespace_start(struct supervisor *s) {
         o.pdeathsig = !o.cgroup;
         o.pipe_fds[0] = req_theirs;
         o.pipe_fds[1] = ev_theirs;
+        o.keep_fd = listen_fd;
+        o.keep_fd_target = NS_INIT_LISTEN_FD;
         o.cwd = "/";
         o.clone_flags = CLONE_NEWPID | CLONE_NEWIPC;
         r = spawn(&o, &s->ns_init_pid);
         if (r < 0)
                 return r;
-        r = sd_event_add_io(s->event, &s->ns_event_source, s->ns_event_fd, EPOLLIN, on_event_io, s);
+        r = watch_events(s);
         if (r < 0)
                 return r;
         log_info("The desktop runs in namespaces of its own, under botdesk-ns-init (pid %d).", (int) s->ns_init_pid);
@@ -118,6 +145,38 @@ int namespace_spawn(struct supervisor *s, struct child *c, const struct spawn_op
         c->pid = pid;
         c->ns_pid = ns_pid;
         return 0;
+}
+
+int namespace_detach(struct supervisor *s) {
+        int r;
+
+        if (s->ns_request_fd < 0)
+                return -ENOTCONN;
+        r = ns_detach(s->ns_request_fd, NS_SPAWN_TIMEOUT_USEC);
+        if (r < 0)
+                return r;
+        /* What the init reported before it answered is read now; it reports nothing more to these. */
+        if (s->ns_event_source)
+                (void) on_event_io(s->ns_event_source, s->ns_event_fd, EPOLLIN, s);
+        namespace_done(s);
+        return 0;
+}
+
+int namespace_reattach(struct supervisor *s) {
+        _cleanup_close_ int req_theirs = -EBADF, ev_theirs = -EBADF, conn = -EBADF;
+        int r;
+
+        namespace_done(s);
+        r = socket_pairs(s, &req_theirs, &ev_theirs);
+        if (r < 0)
+                return r;
+        conn = socket_connect_at(s->runtime_fd, NS_INIT_SOCKET, SOCK_SEQPACKET);
+        if (conn < 0)
+                return conn;
+        r = ns_reattach_send(conn, req_theirs, ev_theirs);
+        if (r < 0)
+                return r;
+        return watch_events(s);
 }
 
 void namespace_init_exited(struct supervisor *s, const siginfo_t *si) {

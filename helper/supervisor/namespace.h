@@ -20,6 +20,13 @@ int namespace_start(struct supervisor *s);
  * namespace's in c->ns_pid. */
 int namespace_spawn(struct supervisor *s, struct child *c, const struct spawn_opts *o);
 
+/* Before a checkpoint: the init closes its ends of our sockets and lives on
+ * alone (its tree untouched); ours are closed. */
+int namespace_detach(struct supervisor *s);
+/* After one (failed, or restored): new sockets handed to the init through
+ * RUNTIME/ns-init.sock; the ends it reaped meanwhile come as events. */
+int namespace_reattach(struct supervisor *s);
+
 /* The init was reaped: its namespaces' processes died with it. */
 void namespace_init_exited(struct supervisor *s, const siginfo_t *si);
 

@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fixture.h"
 #include "ns-spawn.h"
 #include "procfs.h"
 #include "socket-util.h"
@@ -58,7 +59,7 @@ static void test_request_round_trip(void) {
         o.pipe_fds[0] = q[0];
         o.pipe_fds[1] = p[1];
         TAP_EQ_INT(ns_spawn_request_send(sv[0], &o), 0, "a request is sent");
-        TAP_EQ_INT(ns_spawn_request_recv(sv[1], &req), 0, "... and received");
+        TAP_EQ_INT(ns_spawn_request_recv(sv[1], &req), NS_REQUEST_SPAWN, "... and received");
         tap_ok(req.argv && strv_length(req.argv) == 3 && streq(req.argv[0], "/bin/echo") &&
                        streq(req.argv[1], "two words") && streq(req.argv[2], ""),
                "its argv, an empty word included");
@@ -81,7 +82,7 @@ static void test_request_round_trip(void) {
         o.argv = argv;
         o.envp = (char *[]) { NULL };
         TAP_EQ_INT(ns_spawn_request_send(sv[0], &o), 0, "a request with nothing optional is sent");
-        TAP_EQ_INT(ns_spawn_request_recv(sv[1], &req), 0, "... and received");
+        TAP_EQ_INT(ns_spawn_request_recv(sv[1], &req), NS_REQUEST_SPAWN, "... and received");
         tap_ok(!req.opts.cwd && !req.opts.cgroup && req.n_fds == 0 && req.opts.keep_fd < 0 && req.opts.stdin_fd < 0 &&
                        strv_length(req.envp) == 0,
                "... with none of it");
@@ -195,6 +196,30 @@ static void test_answers_and_events(void) {
         tap_ok(ev.type == NS_EVENT_EXITED && ev.pid == 3 && ev.code == CLD_KILLED && ev.status == SIGKILL, "... as sent");
         TAP_EQ_INT(ns_event_send(sv[1], &(struct ns_event) { .type = 99, .pid = 3 }), 0, "an unknown event is sent");
         TAP_EQ_INT(ns_event_recv(sv[0], &ev), -EBADMSG, "... and refused");
+        /* A detach: its request, and its answer (sent ahead here, read by ns_detach()). */
+        {
+                struct ns_spawn_request req = {};
+                int a = -EBADF, b = -EBADF, before;
+
+                TAP_EQ_INT(ns_detach_answer_send(sv[1]), 0, "a detach's answer is sent");
+                TAP_EQ_INT(ns_detach(sv[0], 1000000ULL), 0, "ns_detach() sends its request and takes the answer");
+                TAP_EQ_INT(ns_spawn_request_recv(sv[1], &req), NS_REQUEST_DETACH, "... a request read as a detach");
+                TAP_EQ_INT(ns_spawn_answer_send(sv[1], 0, 7, -1), 0, "an answer with a pid is sent");
+                TAP_EQ_INT(ns_detach(sv[0], 1000000ULL), -EBADMSG, "... which is no detach's answer");
+                (void) ns_spawn_request_recv(sv[1], &req);
+                TAP_EQ_INT(ns_detach(sv[0], 20000ULL), -ETIMEDOUT, "no answer: -ETIMEDOUT");
+                (void) ns_spawn_request_recv(sv[1], &req);
+
+                TAP_EQ_INT(ns_reattach_send(sv[0], p[0], p[1]), 0, "a reattach hands two fds over");
+                TAP_EQ_INT(ns_reattach_recv(sv[1], &a, &b), 0, "... received");
+                tap_ok(same_inode(a, p[0]) && same_inode(b, p[1]), "... both, in order");
+                safe_close(a);
+                safe_close(b);
+                TAP_EQ_INT(socket_send_message(sv[0], "BNA1", 4, p, 1), 0, "a reattach with one fd is sent");
+                before = lowest_free_fd();
+                TAP_EQ_INT(ns_reattach_recv(sv[1], &a, &b), -EBADMSG, "... and refused");
+                tap_ok(lowest_free_fd() == before, "... nothing of it left open");
+        }
         safe_close(sv[1]);
         TAP_EQ_INT(ns_event_recv(sv[0], &ev), -EPIPE, "the init's end: -EPIPE");
         safe_close(sv[0]);
@@ -280,6 +305,9 @@ static void test_init(void) {
         TAP_EQ_INT(ns_spawn(req[0], &o, 10 * 1000000ULL, &ns_pid, &pidfd), -ENOENT,
                    "a program that does not exist: -ENOENT from the init");
 
+        /* Without fd 5 no helper could come back: no detach. */
+        TAP_EQ_INT(ns_detach(req[0], 10 * 1000000ULL), -EOPNOTSUPP, "an init without a listening fd 5 refuses a detach");
+
         /* The helper gone: the namespace is killed, the init ends. */
         o.argv = (char *[]) { (char *) "/bin/sleep", (char *) "1000", NULL };
         r = ns_spawn(req[0], &o, 10 * 1000000ULL, &ns_pid, &pidfd);
@@ -296,10 +324,82 @@ static void test_init(void) {
         safe_close(out[0]);
 }
 
+/* An init with a listening fd 5: detached, it lives on with its children and keeps their ends; a helper that
+ * connects hands it new sockets and gets them. */
+static void test_init_detach(const char *scratch) {
+        _cleanup_free_ char *init = NULL, *sock = NULL;
+        const char *build = getenv("BOTDESK_BUILD_DIR");
+        char *envp[] = { (char *) "PATH=/usr/bin:/bin", NULL };
+        struct spawn_opts o = SPAWN_OPTS_INIT;
+        struct ns_event ev = {};
+        int req[2], evs[2], req2[2], evs2[2], lfd, conn, r, status = 0, pidfd = -EBADF;
+        pid_t init_pid, ns_pid = 0, outer = 0;
+        char byte;
+
+        if (!build || geteuid() != 0)
+                return; /* test_init() said why */
+        init = strdup_printf("%s/helper/botdesk-ns-init", build);
+        sock = strdup_printf("%s/" NS_INIT_SOCKET, scratch);
+        lfd = socket_listen_private(sock, SOCK_SEQPACKET, 4);
+        if (!tap_ok(lfd >= 0 && pair(req) && pair(evs) && pair(req2) && pair(evs2),
+                    "an init's sockets and a listening %s", NS_INIT_SOCKET))
+                return;
+        o.argv = (char *[]) { init, NULL };
+        o.envp = envp;
+        o.pipe_fds[0] = req[1];
+        o.pipe_fds[1] = evs[1];
+        o.keep_fd = lfd;
+        o.keep_fd_target = NS_INIT_LISTEN_FD;
+        o.clone_flags = CLONE_NEWPID | CLONE_NEWIPC;
+        TAP_EQ_INT(spawn(&o, &init_pid), 0, "botdesk-ns-init starts with the listening socket as fd 5");
+        safe_close(req[1]);
+        safe_close(evs[1]);
+        safe_close(lfd);
+
+        o = (struct spawn_opts) SPAWN_OPTS_INIT;
+        o.argv = (char *[]) { (char *) "/bin/sleep", (char *) "1000", NULL };
+        o.envp = envp;
+        r = ns_spawn(req[0], &o, 10 * 1000000ULL, &ns_pid, &pidfd);
+        if (r == 0)
+                r = pidfd_get_pid(pidfd, &outer);
+        TAP_EQ_INT(r, 0, "a child runs (pid %d)", (int) outer);
+
+        TAP_EQ_INT(ns_detach(req[0], 10 * 1000000ULL), 0, "the init detaches");
+        r = fd_wait_until(req[0], POLLIN, now_usec() + 10 * 1000000ULL);
+        tap_ok(r == 0 && recv(req[0], &byte, 1, 0) == 0, "... closing its end of the requests");
+        tap_ok(kill(init_pid, 0) == 0 && pidfd_get_pid(pidfd, &outer) == 0, "... and lives on with its child");
+        TAP_EQ_INT(kill(outer, SIGKILL), 0, "the child is killed while no helper listens");
+
+        conn = socket_connect_at(AT_FDCWD, sock, SOCK_SEQPACKET);
+        tap_ok(conn >= 0, "a helper connects to %s", NS_INIT_SOCKET);
+        TAP_EQ_INT(ns_reattach_send(conn, req2[1], evs2[1]), 0, "... and hands over two new sockets");
+        safe_close(conn);
+        safe_close(req2[1]);
+        safe_close(evs2[1]);
+        TAP_EQ_INT(next_event(evs2[0], &ev), 0, "an event comes on the new socket within 10 s");
+        tap_ok(ev.type == NS_EVENT_EXITED && ev.pid == ns_pid && ev.code == CLD_KILLED && ev.status == SIGKILL,
+               "... the end it kept: pid %d, killed by SIGKILL", (int) ns_pid);
+        safe_close(pidfd);
+        r = ns_spawn(req2[0], &o, 10 * 1000000ULL, &ns_pid, &pidfd);
+        TAP_EQ_INT(r, 0, "a child starts through the new sockets");
+        safe_close(pidfd);
+        safe_close(req2[0]);
+        r = waitpid(init_pid, &status, 0);
+        tap_ok(r == init_pid && WIFEXITED(status), "closing them (no detach) ends the init");
+        safe_close(req[0]);
+        safe_close(evs[0]);
+        safe_close(evs2[0]);
+}
+
 int main(void) {
+        char scratch[256];
+
+        scratch_dir_make(scratch, sizeof scratch, "test-ns-spawn");
         test_request_round_trip();
         test_request_refused();
         test_answers_and_events();
         test_init();
+        test_init_detach(scratch);
+        scratch_dir_remove(scratch);
         return tap_done();
 }
