@@ -56,6 +56,17 @@ npm_tests=(
 )
 MCP_SDK_DIR=/usr/local/lib/botdesk-tests
 
+# CRIU 4.1 or later for the hibernate tests (tests/integration/hibernate.sh).
+# Debian 12's 3.17 fails on current kernels and Debian 13's 4.1.1 hangs in
+# every dump on VMs without hardware breakpoints; Debian testing's 4.2.1
+# works but needs a newer libc. So: a root of its own that mmdebstrap makes
+# from the Debian archive, its criu run through that root's loader by the
+# wrapper $CRIU_DIR/criu (doc/snapshots.md). Nothing fetched by URL, nothing
+# built.
+CRIU_DIR=$MCP_SDK_DIR/criu
+CRIU_SUITE=forky
+criu_works() { "$CRIU_DIR/criu" --version 2>/dev/null | grep -Eq '^Version: (4\.[1-9]|[5-9])'; }
+
 list=0
 [ "${1:-}" = --list ] && { list=1; shift; }
 # The everyday programs `botdesk install` puts in beside what a desktop needs (helper/shared/packages.c):
@@ -87,10 +98,13 @@ if [ "${1:-}" = --tests ]; then
                 npm_installed "$p" || npm_missing+=("$p")
         done
 fi
-[ ${#missing[@]} -eq 0 ] && [ ${#npm_missing[@]} -eq 0 ] && exit 0
+criu_missing=0
+[ "${1:-}" = --tests ] && ! criu_works && criu_missing=1
+[ ${#missing[@]} -eq 0 ] && [ ${#npm_missing[@]} -eq 0 ] && [ "$criu_missing" = 0 ] && exit 0
 
 if [ "$(id -u)" -ne 0 ]; then
         for p in "${npm_missing[@]}"; do missing+=("$p (npm)"); done
+        [ "$criu_missing" = 0 ] || missing+=("criu from Debian $CRIU_SUITE (mmdebstrap)")
         echo "install-deps: run as root (sudo) to install: ${missing[*]}" >&2
         exit 1
 fi
@@ -109,4 +123,37 @@ if [ ${#npm_missing[@]} -gt 0 ]; then
                 npm_installed "$p" || { echo "install-deps: npm did not install $p" >&2; exit 1; }
         done
         echo "install-deps: the tests' npm packages are in $MCP_SDK_DIR/node_modules" >&2
+fi
+if [ "$criu_missing" = 1 ]; then
+        echo "install-deps: making a Debian $CRIU_SUITE root with criu in $CRIU_DIR" >&2
+        mkdir -p "$MCP_SDK_DIR"
+        new=$(mktemp -d "$MCP_SDK_DIR/criu.new.XXXXXX")
+        # A mirror may serve a testing release whose Release file has expired.
+        if ! mmdebstrap --quiet --variant=essential --include=criu --mode=root --format=directory \
+                --aptopt='Acquire::Check-Valid-Until "false"' \
+                "$CRIU_SUITE" "$new/root" "deb http://deb.debian.org/debian $CRIU_SUITE main" >&2; then
+                rm -rf -- "${new:?}"
+                echo "install-deps: mmdebstrap could not make the criu root" >&2
+                exit 1
+        fi
+        loader=$(cd "$new/root" && ls lib64/ld-linux-*.so.* 2>/dev/null | head -n1)
+        libs=$(cd "$new/root" && ls -d usr/lib/*-linux-gnu 2>/dev/null | head -n1)
+        if [ -z "$loader" ] || [ -z "$libs" ]; then
+                rm -rf -- "${new:?}"
+                echo "install-deps: no loader in the criu root" >&2
+                exit 1
+        fi
+        printf '%s\n' '#!/bin/sh' \
+                "# CRIU of Debian $CRIU_SUITE, run with its own libraries (scripts/install-deps.sh)." \
+                "exec \"$CRIU_DIR/root/$loader\" --library-path \"$CRIU_DIR/root/$libs\" \"$CRIU_DIR/root/usr/sbin/criu\" \"\$@\"" \
+                >"$new/criu"
+        chmod 755 "$new/criu"
+        if [ -e "$CRIU_DIR" ]; then
+                old=$(mktemp -d "$MCP_SDK_DIR/criu.old.XXXXXX")
+                mv -- "$CRIU_DIR" "$old/"
+                rm -rf -- "${old:?}"
+        fi
+        mv -- "$new" "$CRIU_DIR"
+        criu_works || { echo "install-deps: $CRIU_DIR/criu does not run" >&2; exit 1; }
+        echo "install-deps: $("$CRIU_DIR/criu" --version | head -n1) in $CRIU_DIR" >&2
 fi
