@@ -12,7 +12,7 @@ void remote_status_unreachable(FILE *f, const char *profile, const struct bd_con
         static const char *const null_keys[] = { "supported", "installed", "pid", "display", "socket", "geometry",
                                                  "install_command", "browser", "blocker", "memory_available_mb",
                                                  "memory_limit_mb", "unit", "session", "lease", "idle_seconds",
-                                                 "started_at", "warning" };
+                                                 "started_at", "warning", "hibernated_at", "hibernated_size" };
         struct json j;
 
         if (!json) {
@@ -23,6 +23,7 @@ void remote_status_unreachable(FILE *f, const char *profile, const struct bd_con
         json_object_begin(&j);
         json_kv_string(&j, "profile", profile);
         json_kv_bool(&j, "running", false);
+        json_kv_bool(&j, "hibernated", false);
         json_key(&j, "missing");
         json_array_begin(&j);
         json_array_end(&j);

@@ -14,6 +14,7 @@
 #include "profile.h"
 #include "remote-front.h"
 #include "remote-target.h"
+#include "snapshot.h"
 #include "status.h"
 #include "term-escape.h"
 #include "util.h"
@@ -197,6 +198,16 @@ int status_collect(const char *profile, const struct bd_config *c, struct bd_sta
                         s->last_error = TAKE_PTR(text);
                 }
         }
+        if (!s->pid) {
+                _cleanup_(snapshot_manifest_done) struct snapshot_manifest m = {};
+                _cleanup_close_ int snap = -EBADF;
+
+                if (snapshot_open(p.state, &snap) >= 0 && snapshot_manifest_read_at(snap, &m) >= 0) {
+                        s->hibernated = true;
+                        s->hibernated_at = m.time_usec;
+                        s->hibernated_size = m.size;
+                }
+        }
         {
                 char why[128];
 
@@ -251,6 +262,14 @@ void status_json_fields(struct json *j, const struct bd_status *s) {
                 json_string(j, s->missing[i]);
         json_array_end(j);
         json_kv_bool(j, "running", s->running);
+        json_kv_bool(j, "hibernated", s->hibernated);
+        json_key(j, "hibernated_at");
+        if (s->hibernated) {
+                format_time(s->hibernated_at, when, sizeof when);
+                json_string(j, when);
+        } else
+                json_null(j);
+        json_kv_opt_int(j, "hibernated_size", (long long) s->hibernated_size, s->hibernated);
         json_kv_opt_int(j, "pid", s->pid, s->pid > 0);
         json_key(j, "display");
         if (s->display >= 0) {
@@ -312,7 +331,13 @@ void status_print(FILE *f, const struct bd_status *s) {
                                 s->network.deny ? ", deny " : "", s->network.deny ?: "");
         } else if (s->starting)
                 fprintf(f, "%s: starting, pid %d\n", s->profile, (int) s->pid);
-        else {
+        else if (s->hibernated) {
+                char when[32];
+
+                format_time(s->hibernated_at, when, sizeof when);
+                fprintf(f, "%s: hibernated at %s (%llu MiB); botdesk start %s resumes it\n", s->profile, when,
+                        s->hibernated_size >> 20, s->profile);
+        } else {
                 fprintf(f, "%s: not running\n", s->profile);
                 if (s->unverified)
                         fprintf(f, "  %s is not a private directory of uid %u: nothing in it was read\n",

@@ -40,6 +40,9 @@ struct bd_status {
         double idle_seconds;        /* < 0 = unknown */
         unsigned long long started_at;  /* realtime usec, 0 = unknown */
         char *last_error;
+        bool hibernated;            /* not running, and its snapshot waits for the next start (snapshot.h) */
+        unsigned long long hibernated_at;   /* realtime usec */
+        unsigned long long hibernated_size; /* bytes of its images */
         char *remote;               /* a profile that fronts a VNC server botdesk did not start: what remote = says */
         char *remote_warning;       /* ... at a public address: RFB crosses the network in clear */
         char *unverified;           /* a runtime dir not ours: read as not running */

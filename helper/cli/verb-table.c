@@ -116,6 +116,11 @@ static const struct verb verbs[] = {
           "  stop PROFILE --remove         and remove its podman|docker container\n",
           .options = OPT(OPT_FORCE) | OPT(OPT_QUIET) | OPT(OPT_REMOVE) | OPT(OPT_HELP), .words = "PROFILE", .placed = true, .remote_timeout = REMOTE_TIMEOUT_STOP,
           .run = verb_stop },
+        { "hibernate",
+          "  hibernate PROFILE [--json]    a checkpointable desktop dumped, memory and\n"
+          "                                windows, then stopped; start resumes it\n",
+          .options = OPT(OPT_TIMEOUT) | OPT(OPT_JSON) | OPT(OPT_QUIET) | OPT(OPT_HELP), .words = "PROFILE",
+          .run = verb_hibernate },
         { "restart", "  restart PROFILE\n", .options = OPT(OPT_FORCE) | OPT(OPT_TIMEOUT) | OPT(OPT_JSON) | OPT(OPT_QUIET) | OPT(OPT_HELP), .words = "PROFILE", .placed = true,
           .remote_timeout = REMOTE_TIMEOUT_RESTART, .run = verb_restart },
         { "status",

@@ -88,6 +88,7 @@ void cli_verb_usage_to(FILE *f, const char *verb);
  */
 int verb_start(const struct cli_args *a);
 int verb_stop(const struct cli_args *a);
+int verb_hibernate(const struct cli_args *a);
 int verb_restart(const struct cli_args *a);
 
 /*

@@ -30,6 +30,8 @@ static const char *const event_names[_DESKTOP_EVENT_MAX] = {
         [DESKTOP_EVENT_IDLE] = "idle",
         [DESKTOP_EVENT_TIMEOUT] = "timeout",
         [DESKTOP_EVENT_FAILED] = "failed",
+        [DESKTOP_EVENT_HIBERNATED] = "hibernated",
+        [DESKTOP_EVENT_RESTORED] = "restored",
 };
 
 const char *desktop_state_to_string(enum desktop_state state) {
@@ -48,6 +50,7 @@ const char *desktop_action_to_string(enum desktop_action action) {
         case DESKTOP_ACTION_START_BUS: return "start-bus";
         case DESKTOP_ACTION_START_SESSION: return "start-session";
         case DESKTOP_ACTION_PUBLISH: return "publish";
+        case DESKTOP_ACTION_PUBLISH_RESTORED: return "publish-restored";
         case DESKTOP_ACTION_RESTART_CHILD: return "restart-child";
         case DESKTOP_ACTION_STOP: return "stop";
         case DESKTOP_ACTION_IDLE_STOP: return "idle-stop";
@@ -227,6 +230,21 @@ int desktop_transition(enum desktop_state state, const struct desktop_context *c
 
         case DESKTOP_EVENT_FAILED:
                 return fail(ret, ev->failure.exit_status, ev->failure.reason ? strdup(ev->failure.reason) : NULL);
+
+        case DESKTOP_EVENT_HIBERNATED:
+                /* Only a ready desktop is dumped; the dump ended its tree. Exit 0: nothing failed. */
+                if (state != DESKTOP_READY)
+                        break;
+                step(ret, DESKTOP_STOPPED, DESKTOP_ACTION_STOP);
+                ret->exit_status = EXIT_SUCCESS;
+                ret->reason = strdup_printf("Hibernated desktop :%d.", ctx->display);
+                return 1;
+
+        case DESKTOP_EVENT_RESTORED:
+                /* A restore takes the place of the X server's start. */
+                if (state != DESKTOP_SERVER_STARTING)
+                        break;
+                return step(ret, DESKTOP_READY, DESKTOP_ACTION_PUBLISH_RESTORED);
 
         default:
                 break;

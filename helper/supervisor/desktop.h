@@ -42,6 +42,8 @@ enum desktop_event_type {
         DESKTOP_EVENT_IDLE,             /* idle for idle_stop_minutes, no human at the screen */
         DESKTOP_EVENT_TIMEOUT,          /* start_timeout passed */
         DESKTOP_EVENT_FAILED,           /* a step could not be carried out (its reason given) */
+        DESKTOP_EVENT_HIBERNATED,       /* its tree was dumped (and so ended): stop, exit 0 */
+        DESKTOP_EVENT_RESTORED,         /* its tree was restored from a snapshot: publish as ready */
         _DESKTOP_EVENT_MAX,
 };
 
@@ -97,6 +99,7 @@ enum desktop_action {
         DESKTOP_ACTION_START_BUS,       /* connect to X, start the session bus */
         DESKTOP_ACTION_START_SESSION,   /* the bus is up: start Xfce or the command */
         DESKTOP_ACTION_PUBLISH,         /* start what waits for the WM, publish env, READY=1 */
+        DESKTOP_ACTION_PUBLISH_RESTORED, /* publish env, READY=1: everything already runs */
         DESKTOP_ACTION_RESTART_CHILD,   /* a component died after READY: back-off restart */
         DESKTOP_ACTION_STOP,            /* a stop: tear down, exit 0 */
         DESKTOP_ACTION_IDLE_STOP,       /* idle: tear down, exit 0 */

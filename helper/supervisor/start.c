@@ -21,6 +21,8 @@
 #include "session.h"
 #include "spawn.h"
 #include "session-settle.h"
+#include "hibernate.h"
+#include "snapshot.h"
 #include "start.h"
 #include "start-extension.h"
 #include "start-queue.h"
@@ -319,6 +321,11 @@ void start_reject_display(struct supervisor *s) {
         (void) kill(s->xserver.pid, SIGTERM); /* our unreaped child: its pid cannot be reused */
 }
 
+int start_watch_x(struct supervisor *s) {
+        s->x_source = sd_event_source_disable_unref(s->x_source);
+        return sd_event_add_io(s->event, &s->x_source, x11_fd(&s->x), EPOLLIN, on_x_event, s);
+}
+
 void start_bus(struct supervisor *s) {
         char num[16];
         int r;
@@ -337,7 +344,7 @@ void start_bus(struct supervisor *s) {
         if (r < 0)
                 return supervisor_fail_unless_exits(s, &s->xserver, "The X server on :%d refused our own cookie: %s",
                                                     s->display, strerror(-r));
-        r = sd_event_add_io(s->event, &s->x_source, x11_fd(&s->x), EPOLLIN, on_x_event, s);
+        r = start_watch_x(s);
         if (r < 0)
                 return supervisor_fail(s, HELPER_EXIT_FAILED, "Cannot watch the X connection: %s", strerror(-r));
 
@@ -400,7 +407,7 @@ static int add_component(struct supervisor *s, const char *name, char **argv, co
         return 0;
 }
 
-static int session_spawn(struct supervisor *s) {
+int start_session_components(struct supervisor *s) {
         int r;
 
         if (s->cfg.desktop == DESKTOP_COMMAND) {
@@ -409,17 +416,8 @@ static int session_spawn(struct supervisor *s) {
                 r = command_argv(s->cfg.command, &argv);
                 if (r < 0)
                         return r;
-                r = add_component(s, "session command", argv, NULL);
-                if (r < 0)
-                        return r;
-                r = child_start(s, &s->components[0], -1);
-                if (r < 0)
-                        return r;
-                /* Ready once the command stayed up a while, or a WM appeared. */
-                return sd_event_add_time_relative(s->event, &s->settle_source, CLOCK_MONOTONIC,
-                                                  (uint64_t) s->cfg.command_settle_ms * 1000ULL, 0, on_settle, s);
+                return add_component(s, "session command", argv, NULL);
         }
-
         for (unsigned i = 0; i < n_xfce_components; i++) {
                 char **argv = NULL;
 
@@ -429,6 +427,23 @@ static int session_spawn(struct supervisor *s) {
                 r = add_component(s, xfce_components[i].name, argv, &xfce_components[i]);
                 if (r < 0)
                         return r;
+        }
+        return 0;
+}
+
+static int session_spawn(struct supervisor *s) {
+        int r;
+
+        r = start_session_components(s);
+        if (r < 0)
+                return r;
+        if (s->cfg.desktop == DESKTOP_COMMAND) {
+                r = child_start(s, &s->components[0], -1);
+                if (r < 0)
+                        return r;
+                /* Ready once the command stayed up a while, or a WM appeared. */
+                return sd_event_add_time_relative(s->event, &s->settle_source, CLOCK_MONOTONIC,
+                                                  (uint64_t) s->cfg.command_settle_ms * 1000ULL, 0, on_settle, s);
         }
         for (size_t i = 0; i < s->n_components; i++) {
                 struct child *c = &s->components[i];
@@ -526,6 +541,12 @@ void start_watch_ready(struct supervisor *s) {
                 log_warning_errno(r, "Cannot take the journal's frames (%m); its entries will have none.");
                 journal_frames_done(&s->frames);
         }
+        if (s->ns_init_pid > 0) {
+                r = hibernate_listen(s);
+                if (r < 0)
+                        log_warning_errno(r, "Cannot serve %s/" HIBERNATE_SOCKET " (%m); botdesk hibernate will fail.",
+                                          s->paths.runtime);
+        }
         if (s->spare) {
                 /* Kept for a profile: never idle, and waiting to be adopted. */
                 r = adopt_listen(s);
@@ -540,7 +561,7 @@ void start_watch_ready(struct supervisor *s) {
         }
 }
 
-static int publish_env(struct supervisor *s) {
+int start_publish_env(struct supervisor *s) {
         int r = start_write_published(s);
 
         if (r < 0) {
@@ -579,5 +600,5 @@ static int start_after_wm(struct supervisor *s) {
 void start_publish(struct supervisor *s) {
         if (start_after_wm(s) < 0)
                 return;
-        (void) publish_env(s);
+        (void) start_publish_env(s);
 }

@@ -36,3 +36,13 @@ int start_write_published(struct supervisor *s);
 /* What a ready desktop watches, on the runtime dir s holds now: the lease
  * (the hand-back), and the idle timer; a spare listens for its adoption. */
 void start_watch_ready(struct supervisor *s);
+
+/* The session's components (Xfce's, or the command) as children not yet
+ * started: what a restore then finds running. */
+int start_session_components(struct supervisor *s);
+
+/* Our X connection (s->x, connected) watched for its events and hang-up. */
+int start_watch_x(struct supervisor *s);
+/* env published, what watches a ready desktop started, READY=1 (a restored
+ * desktop's publishing: its session already runs). Fails the desktop itself. */
+int start_publish_env(struct supervisor *s);

@@ -12,7 +12,9 @@
 #include "exit-status.h"
 #include "log.h"
 #include "start.h"
+#include "hibernate.h"
 #include "namespace.h"
+#include "resume.h"
 #include "session-settle.h"
 #include "supervisor.h"
 #include "teardown.h"
@@ -55,6 +57,7 @@ void supervisor_done(struct supervisor *s) {
         free(s->grace_reason);
         adopt_done(s);
         namespace_done(s);
+        hibernate_done(s);
         session_settle_done(s);
         free(s->alias);
         free(s->adopted_profile);
@@ -197,6 +200,12 @@ static void supervisor_end(struct supervisor *s, const struct desktop_step *step
 static void supervisor_start_server(struct supervisor *s) {
         int r;
 
+        if (s->cfg.checkpointable && s->ns_init_pid <= 0 && s->n_tried == 0 && !s->resume_tried) {
+                /* A hibernated desktop comes back instead, when it can (else it starts cold, warned). */
+                s->resume_tried = true;
+                if (resume_run(s) > 0)
+                        return supervisor_feed(s, &(struct desktop_event) { .type = DESKTOP_EVENT_RESTORED });
+        }
         if (s->cfg.checkpointable && s->ns_init_pid <= 0) {
                 r = namespace_start(s);
                 if (r < 0)
@@ -266,6 +275,9 @@ void supervisor_feed(struct supervisor *s, const struct desktop_event *ev) {
                 return start_session(s);
         case DESKTOP_ACTION_PUBLISH:
                 return start_publish(s);
+        case DESKTOP_ACTION_PUBLISH_RESTORED:
+                (void) start_publish_env(s);
+                return;
         case DESKTOP_ACTION_RESTART_CHILD:
                 return child_schedule_restart(s, ev->exit.child);
         default:

@@ -123,6 +123,8 @@ struct supervisor {
         int ns_request_fd, ns_event_fd;
         sd_event_source *ns_event_source;
         sd_event_source *displayfd_source; /* its X server's -displayfd: it listens */
+        sd_event_source *hibernate_source; /* RUNTIME/hibernate.sock (hibernate.h) */
+        bool resume_tried;                 /* the snapshot was tried (resume.h): a retry starts cold */
 
         struct child xserver, bus;
         struct child components[8];

@@ -12,7 +12,9 @@
 #include "cgroup-wait.h"
 #include "exec-record.h"
 #include "record.h"
+#include "hibernate.h"
 #include "ns-spawn.h"
+#include "snapshot.h"
 #include "token-kill.h"
 #include "log.h"
 #include "teardown.h"
@@ -123,6 +125,8 @@ void teardown(struct supervisor *s, bool forget, const char *reason) {
         (void) unlinkat(s->runtime_fd, "rfb.sock", 0);
         (void) unlinkat(s->runtime_fd, "bus", 0);
         (void) unlinkat(s->runtime_fd, NS_INIT_SOCKET, 0);
+        hibernate_done(s);
+        (void) unlinkat(s->runtime_fd, HIBERNATE_SOCKET, 0);
         (void) unlinkat(s->runtime_fd, "activity", 0);
         (void) unlinkat(s->runtime_fd, "Xauthority", 0);
         (void) unlinkat(s->runtime_fd, HELPER_RECORD_FILE, 0);

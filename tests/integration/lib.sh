@@ -296,7 +296,7 @@ bd_recorder_files() {
 #           [spares=0, 1 in the spare variant]
 bd_config() {
         local desktop=command command='sleep infinity' settle=200 timeout=15 band="$BD_BAND_MIN-$BD_BAND_MAX"
-        local min_free=0 idle=0 spares=0 checkpointable=no kv
+        local min_free=0 idle=0 spares=0 checkpointable=no criu= kv
         [ "$BD_VARIANT" = spare ] && spares=1
         for kv in "$@"; do
                 case $kv in
@@ -309,6 +309,7 @@ bd_config() {
                 idle=*) idle=${kv#*=} ;;
                 spares=*) spares=${kv#*=} ;;
                 checkpointable=*) checkpointable=${kv#*=} ;;
+                criu=*) criu=${kv#*=} ;;
                 *) echo "bd_config: unknown $kv" >&2; return 1 ;;
                 esac
         done
@@ -318,6 +319,7 @@ bd_config() {
                 [ "$desktop" = command ] && printf 'command = %s\ncommand_settle_ms = %s\n' "$command" "$settle"
                 printf 'start_timeout = %s\nidle_stop_minutes = %s\n' "$timeout" "$idle"
                 [ "$checkpointable" = no ] || printf 'checkpointable = %s\n' "$checkpointable"
+                [ -z "$criu" ] || printf 'criu = %s\n' "$criu"
                 printf '[resources]\nmin_free_memory_mb = %s\n' "$min_free"
                 printf '[pool]\nspares = %s\n' "$spares"
         } >"$BOTDESK_CONFIG"

@@ -97,6 +97,7 @@ struct bd_config {
         bool auto_start;              /* env, exec, input start a desktop that is not running */
         bool accessibility;           /* the session runs the AT-SPI bus; applications export their trees */
         bool checkpointable;          /* the desktop runs in PID and IPC namespaces of its own (botdesk-ns-init) */
+        char *criu;                   /* "auto" (criu on PATH), "none", or the path of CRIU 4.1 or later */
         /* [resources] */
         unsigned min_free_memory_mb;  /* 0 = no gate */
         unsigned concurrent_starts;   /* starts of one uid bringing up their desktop at once; 0 = twice the CPUs */

@@ -30,6 +30,8 @@ const struct config_key_def config_keys[_KEY_MAX] = {
         [KEY_ACCESSIBILITY]       = { "session",   "accessibility",      VALUE_BOOL,        0, 0,        FIELD(accessibility), .default_a = true },
         /* The desktop's tree in PID and IPC namespaces of its own, the form a checkpoint dumps (doc/snapshots.md). */
         [KEY_CHECKPOINTABLE]      = { "session",   "checkpointable",     VALUE_BOOL,        0, 0,        FIELD(checkpointable) },
+        /* What dumps and restores it: CRIU 4.1 or later (supervisor/checkpoint.c). */
+        [KEY_CRIU]                = { "session",   "criu",               VALUE_EXECUTABLE,  0, 0,        FIELD(criu), .default_s = "auto", .not_per_profile = true },
         [KEY_MIN_FREE_MEMORY_MB]  = { "resources", "min_free_memory_mb", VALUE_UINT,        0, 1048576,  FIELD(min_free_memory_mb), .default_a = 1536 },
         /* The start queue's slots (alloc/start-queue.h); 0: twice the CPUs. */
         [KEY_CONCURRENT_STARTS]   = { "resources", "concurrent_starts",  VALUE_UINT,        0, 1024,     FIELD(concurrent_starts), .not_per_profile = true },

@@ -58,6 +58,7 @@ enum config_key {
         KEY_AUTO_START,
         KEY_ACCESSIBILITY,
         KEY_CHECKPOINTABLE,
+        KEY_CRIU,
         KEY_MIN_FREE_MEMORY_MB,
         KEY_CONCURRENT_STARTS,
         KEY_BROWSER_EXECUTABLE,

@@ -215,6 +215,34 @@ static void test_stop(void) {
         desktop_step_done(&step);
 }
 
+static void test_hibernate_and_restore(void) {
+        struct desktop_step step = {};
+        const enum desktop_state not_ready[] = { DESKTOP_CHECKING, DESKTOP_SERVER_STARTING, DESKTOP_BUS_STARTING,
+                                                 DESKTOP_SESSION_STARTING };
+        const enum desktop_state not_starting[] = { DESKTOP_CHECKING, DESKTOP_BUS_STARTING, DESKTOP_SESSION_STARTING,
+                                                    DESKTOP_READY };
+
+        expect(DESKTOP_READY, &xfce, simple(DESKTOP_EVENT_HIBERNATED), 1, DESKTOP_STOPPED, DESKTOP_ACTION_STOP,
+               "Hibernated desktop :21.", "hibernated when ready: a stop");
+        desktop_transition(DESKTOP_READY, &xfce, &(struct desktop_event) { .type = DESKTOP_EVENT_HIBERNATED }, &step);
+        tap_ok(!step.forget && step.exit_status == EXIT_SUCCESS, "a hibernation keeps the display number and exits 0");
+        desktop_step_done(&step);
+        for (size_t i = 0; i < ELEMENTSOF(not_ready); i++) {
+                char what[64];
+
+                snprintf(what, sizeof what, "hibernated in %s", name_of(not_ready[i]));
+                expect_ignored(not_ready[i], &xfce, simple(DESKTOP_EVENT_HIBERNATED), what);
+        }
+        expect(DESKTOP_SERVER_STARTING, &xfce, simple(DESKTOP_EVENT_RESTORED), 1, DESKTOP_READY,
+               DESKTOP_ACTION_PUBLISH_RESTORED, NULL, "restored in place of the X server's start: published as ready");
+        for (size_t i = 0; i < ELEMENTSOF(not_starting); i++) {
+                char what[64];
+
+                snprintf(what, sizeof what, "restored in %s", name_of(not_starting[i]));
+                expect_ignored(not_starting[i], &xfce, simple(DESKTOP_EVENT_RESTORED), what);
+        }
+}
+
 static void test_timeout(void) {
         struct desktop_context cmd = command_ctx();
 
@@ -276,6 +304,7 @@ static void test_ignored(void) {
                 died(DESKTOP_CHILD_SERVER, "X server", CLD_KILLED, SIGKILL, NULL),
                 { .type = DESKTOP_EVENT_STOP_REQUESTED, .signo = SIGTERM }, simple(DESKTOP_EVENT_IDLE),
                 simple(DESKTOP_EVENT_TIMEOUT), { .type = DESKTOP_EVENT_FAILED, .failure = { 1, "late" } },
+                simple(DESKTOP_EVENT_HIBERNATED), simple(DESKTOP_EVENT_RESTORED),
         };
         struct desktop_context cmd = command_ctx();
         unsigned wrong = 0;
@@ -331,6 +360,7 @@ int main(void) {
         test_deaths();
         test_first_to_die();
         test_stop();
+        test_hibernate_and_restore();
         test_timeout();
         test_failures();
         test_ignored();

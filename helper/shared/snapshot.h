@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+/*
+ * A hibernated desktop: the images CRIU wrote of a checkpointable desktop's
+ * tree, in STATE/snapshot/ (0700, the user's own), and botdesk's manifest
+ * beside them: what a restore needs that the images do not say (the display,
+ * the token its processes carry, the bus address, which process is which)
+ * and what makes the images unusable (another botdesk, another kernel).
+ * The helper writes it (supervisor/hibernate.c); the helper's restore,
+ * status and the CLI read it.
+ */
+
+#define SNAPSHOT_DIR "snapshot"
+#define SNAPSHOT_DIR_NEW "snapshot.new"
+#define SNAPSHOT_MANIFEST "botdesk-snapshot"
+#define SNAPSHOT_XAUTHORITY "Xauthority"
+#define SNAPSHOT_CHILDREN_MAX 16
+/* RUNTIME/hibernate.sock: SOCK_SEQPACKET, 0600, served by a checkpointable
+ * desktop's helper. The request "hibernate"; the answer "ok SIZE DUMP_USEC"
+ * (then the helper ends) or "error MESSAGE" (the desktop runs on). */
+#define HIBERNATE_SOCKET "hibernate.sock"
+#define HIBERNATE_REQUEST "hibernate"
+#define HIBERNATE_ANSWER_MAX 4096
+
+struct snapshot_child {
+        int ns_pid;     /* its pid in the desktop's namespaces: a restore keeps it */
+        char *name;     /* "X server", "session bus", a component's name */
+};
+
+struct snapshot_manifest {
+        char *version;                  /* botdesk's */
+        char *kernel;                   /* uname -r */
+        unsigned display;
+        char *token;                    /* BOTDESK_TOKEN of its processes */
+        char *bus_address;
+        unsigned long long time_usec;   /* CLOCK_REALTIME of the dump */
+        unsigned long long dump_usec;   /* how long the dump took */
+        unsigned long long size;        /* bytes of the images */
+        struct snapshot_child children[SNAPSHOT_CHILDREN_MAX];
+        size_t n_children;
+};
+
+void snapshot_manifest_done(struct snapshot_manifest *m);
+int snapshot_manifest_write_at(int dirfd, const struct snapshot_manifest *m);
+/* -EBADMSG for a manifest that is not one (a key missing, a value out of range). */
+int snapshot_manifest_read_at(int dirfd, struct snapshot_manifest *ret);
+
+/*
+ * The snapshot dir of a profile's state dir, opened: -ENOENT when there is
+ * none, -EPERM when it is not a directory of ours that no one else may
+ * write (its owner, its mode), and the same for the manifest.
+ */
+int snapshot_open(const char *state_dir, int *ret_fd);
+
+/*
+ * Whether a restore may use m here: NULL, or why not (a new string): images
+ * of another botdesk version or of another kernel.
+ */
+char *snapshot_unusable(const struct snapshot_manifest *m);
+
+/* The bytes of the files in dirfd (flat: CRIU's images). */
+int snapshot_size_at(int dirfd, unsigned long long *ret);
+
+/* Removes name (a flat dir of files) in dirfd; 0 when it is not there. */
+int snapshot_remove_at(int dirfd, const char *name);

@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "checkpoint.h"
+#include "child-deadline.h"
+#include "find-executable.h"
+#include "spawn.h"
+#include "util.h"
+
+#define CRIU_GRACE_USEC (2 * 1000000ULL)
+#define CRIU_VERSION_TIMEOUT_USEC (10 * 1000000ULL)
+
+struct criu_run {
+        char *const *argv;
+        const char *cgroup;
+        char out[8192]; /* the last of its output */
+        size_t len;
+};
+
+static void on_output(enum child_stream stream, const char *buf, size_t n, void *userdata) {
+        struct criu_run *r = userdata;
+
+        if (n >= sizeof r->out) {
+                buf += n - (sizeof r->out - 1);
+                n = sizeof r->out - 1;
+        }
+        if (r->len + n >= sizeof r->out) {
+                size_t drop = r->len + n - (sizeof r->out - 1);
+                memmove(r->out, r->out + drop, r->len - drop);
+                r->len -= drop;
+        }
+        memcpy(r->out + r->len, buf, n);
+        r->len += n;
+        r->out[r->len] = 0;
+}
+
+static int spawn_criu(int stdout_fd, int stderr_fd, pid_t *ret_pid, void *userdata) {
+        const struct criu_run *r = userdata;
+        struct spawn_opts o = SPAWN_OPTS_INIT;
+        char *envp[] = { (char *) "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", NULL };
+
+        o.argv = r->argv;
+        o.envp = envp; /* CRIU runs tar and ip from PATH, nothing of ours */
+        o.cgroup = r->cgroup;
+        o.new_session = true;
+        o.stdout_fd = stdout_fd;
+        o.stderr_fd = stderr_fd;
+        o.cwd = "/";
+        return spawn(&o, ret_pid);
+}
+
+/* 0 when it exited 0, -EIO (its status) or -ETIME otherwise; its output in r->out. */
+static int criu_run(struct criu_run *r, unsigned long long timeout_usec) {
+        const struct child_deadline d = {
+                .timeout_usec = timeout_usec,
+                .grace_usec = CRIU_GRACE_USEC,
+                .group = true,
+                .read_stdout = true,
+                .read_stderr = true,
+                .merge_stderr = true,
+                .on_output = on_output,
+                .userdata = r,
+        };
+        struct child_deadline_result cr;
+        /* Its images are the user's alone (CRIU makes them 0644). */
+        mode_t mask = umask(0077);
+        int ret = child_deadline_run(&d, spawn_criu, r, &cr);
+
+        (void) umask(mask);
+        if (ret < 0)
+                return ret;
+        return cr.status == 0 ? 0 : -EIO;
+}
+
+/* What CRIU said went wrong: the error line before its last one (the last says only that the dump or
+ * restore FAILED; those before may be harmless, such as its rlimit), else its last line; the cause a user
+ * can act on said first. */
+static char *criu_error(const char *text) {
+        const char *cause = NULL, *last_error = NULL, *last = NULL, *p = text;
+        _cleanup_free_ char *line = NULL;
+
+        for (const char *l = text; l && *l; l = p) {
+                p = strchr(l, '\n');
+                p = p ? p + 1 : l + strlen(l);
+                if (startswith(l, "Error (")) {
+                        cause = last_error;
+                        last_error = l;
+                }
+                if (p > l + 1)
+                        last = l;
+        }
+        if (last_error && !memmem(last_error, strcspn(last_error, "\n"), "FAILED", 6))
+                cause = last_error;
+        if (!cause)
+                cause = last_error ?: last;
+        if (!cause)
+                return strdup("CRIU said nothing");
+        line = strndup(cause, strcspn(cause, "\n"));
+        if (!line)
+                return NULL;
+        if (strstr(line, "half of stream unix connection") || strstr(line, "external"))
+                return strdup_printf("a connection from outside the desktop is open (a viewer on rfb.sock, botdesk "
+                                     "web, a program of botdesk exec): CRIU cannot keep it (%s)", line);
+        return TAKE_PTR(line);
+}
+
+static char *log_error(const char *dir, const char *log) {
+        _cleanup_free_ char *path = strdup_printf("%s/%s", dir, log), *text = NULL;
+        size_t size;
+
+        if (!path || read_full_file(path, &text, &size, 16u << 20) < 0)
+                return NULL;
+        return criu_error(text);
+}
+
+int checkpoint_criu(const struct bd_config *c, char **ret_path, char **ret_version, char **ret_error) {
+        _cleanup_free_ char *path = NULL;
+        unsigned long long major, minor;
+        char *argv[3] = { NULL, (char *) "--version", NULL };
+        struct criu_run r = { .argv = argv };
+        const char *v;
+        int ret;
+
+        if (streq(c->criu, "none")) {
+                *ret_error = strdup("[session] criu = none: this host does not checkpoint desktops");
+                return -EOPNOTSUPP;
+        }
+        if (streq(c->criu, "auto")) {
+                ret = find_executable("criu", getenv("PATH") ?: "/usr/local/sbin:/usr/sbin:/usr/bin:/sbin:/bin", &path);
+                if (ret < 0) {
+                        *ret_error = strdup("no criu on PATH: install CRIU 4.1 or later (Debian 13's criu) or set "
+                                            "[session] criu to its path");
+                        return ret;
+                }
+        } else if (!(path = strdup(c->criu)))
+                return -ENOMEM;
+        argv[0] = path;
+        ret = criu_run(&r, CRIU_VERSION_TIMEOUT_USEC);
+        v = strstr(r.out, "Version: ");
+        if (ret < 0 || !v) {
+                _cleanup_free_ char *said = criu_error(r.out);
+
+                *ret_error = strdup_printf("%s --version did not answer with its version: %s", path,
+                                           ret == -ETIME ? "it timed out" : ret == -EIO || ret >= 0 ? strnull(said) : strerror(-ret));
+                return ret < 0 ? ret : -EBADMSG;
+        }
+        v += strlen("Version: ");
+        {
+                _cleanup_free_ char *version = strndup(v, strcspn(v, "\n"));
+                _cleanup_free_ char *maj = NULL, *min = NULL;
+                size_t dot = version ? strcspn(version, ".") : 0;
+
+                if (!version)
+                        return -ENOMEM;
+                maj = strndup(version, dot);
+                min = version[dot] ? strndup(version + dot + 1, strcspn(version + dot + 1, ".")) : strdup("0");
+                if (!maj || !min || parse_uint(maj, 1000, &major) < 0 || parse_uint(min, 1000, &minor) < 0) {
+                        *ret_error = strdup_printf("%s says its version is \"%s\", which is not one", path, version);
+                        return -EBADMSG;
+                }
+                if (major < 4 || (major == 4 && minor < 1)) {
+                        *ret_error = strdup_printf("%s is CRIU %s; checkpoints need 4.1 or later (older ones fail on "
+                                                   "this kernel's vDSO)", path, version);
+                        return -EPROTONOSUPPORT;
+                }
+                *ret_version = TAKE_PTR(version);
+        }
+        *ret_path = TAKE_PTR(path);
+        return 0;
+}
+
+/* What a desktop's tree holds that both dump and restore must be told about. */
+#define CRIU_TREE_OPTIONS "--ext-unix-sk", "--tcp-established", "--file-locks", "--link-remap"
+
+int checkpoint_dump(const char *criu, pid_t root, const char *dir, const char *cgroup, unsigned long long timeout_usec,
+                    char **ret_error) {
+        char pid[16];
+        char *argv[] = { (char *) criu, (char *) "dump", (char *) "--tree", pid, (char *) "--images-dir", (char *) dir,
+                         (char *) "--log-file", (char *) "dump.log", (char *) "-v2", CRIU_TREE_OPTIONS, NULL };
+        struct criu_run r = { .argv = argv, .cgroup = cgroup };
+        int ret;
+
+        snprintf(pid, sizeof pid, "%d", (int) root);
+        ret = criu_run(&r, timeout_usec);
+        if (ret < 0)
+                *ret_error = ret == -ETIME ? strdup_printf("CRIU did not finish the dump within %llu s",
+                                                           timeout_usec / 1000000ULL)
+                                           : log_error(dir, "dump.log") ?: criu_error(r.out);
+        return ret;
+}
+
+int checkpoint_restore(const char *criu, const char *dir, const char *cgroup, unsigned long long timeout_usec,
+                       pid_t *ret_root, char **ret_error) {
+        _cleanup_free_ char *pidfile = strdup_printf("%s/restore.pid", dir), *text = NULL;
+        char *argv[] = { (char *) criu, (char *) "restore", (char *) "--images-dir", (char *) dir, (char *) "--log-file",
+                         (char *) "restore.log", (char *) "-v2", (char *) "--restore-detached", (char *) "--pidfile",
+                         pidfile, CRIU_TREE_OPTIONS, NULL };
+        struct criu_run r = { .argv = argv, .cgroup = cgroup };
+        unsigned long long pid;
+        int ret;
+
+        if (!pidfile)
+                return -ENOMEM;
+        (void) unlink(pidfile);
+        ret = criu_run(&r, timeout_usec);
+        if (ret < 0) {
+                *ret_error = ret == -ETIME ? strdup_printf("CRIU did not finish the restore within %llu s",
+                                                           timeout_usec / 1000000ULL)
+                                           : log_error(dir, "restore.log") ?: criu_error(r.out);
+                return ret;
+        }
+        ret = read_full_file(pidfile, &text, NULL, 64);
+        if (ret >= 0) {
+                text[strcspn(text, "\n")] = 0;
+                ret = parse_uint(text, INT32_MAX, &pid);
+        }
+        if (ret < 0) {
+                *ret_error = strdup_printf("CRIU restored but wrote no pid to %s", pidfile);
+                return ret;
+        }
+        *ret_root = (pid_t) pid;
+        return 0;
+}

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <sys/types.h>
+
+#include "config.h"
+
+/*
+ * CRIU for a checkpointable desktop: the program ([session] criu: on PATH,
+ * or a path), its version checked (4.1 or later: older ones fail on the
+ * kernels botdesk runs on, doc/snapshots.md), and its dump and restore run
+ * with a deadline, in the desktop's cgroup (what a restore brings back is
+ * born there). Errors come back as a sentence to show.
+ */
+
+/* The CRIU to use and its version ("4.2.1"): 0, or -errno with *ret_error. */
+int checkpoint_criu(const struct bd_config *c, char **ret_path, char **ret_version, char **ret_error);
+
+/* Dump the tree of root (its namespaces' pid 1) into dir, which it then
+ * kills. 0, or -errno with *ret_error (CRIU's last error line). */
+int checkpoint_dump(const char *criu, pid_t root, const char *dir, const char *cgroup, unsigned long long timeout_usec,
+                    char **ret_error);
+
+/* Restore the tree dumped into dir; its root's pid in *ret_root (a child
+ * of ours once CRIU exits, as we are a subreaper). */
+int checkpoint_restore(const char *criu, const char *dir, const char *cgroup, unsigned long long timeout_usec,
+                       pid_t *ret_root, char **ret_error);
