@@ -163,6 +163,19 @@ undo:
         return r;
 }
 
+int hibernate_now(struct supervisor *s, struct snapshot_manifest *m, char **ret_error) {
+        int r = hibernate(s, m, ret_error);
+
+        if (r < 0) {
+                log_warning("Not hibernated: %s", strnull(*ret_error));
+                if (s->ns_init_pid <= 0 || !s->x.conn)
+                        /* What was let go could not be taken back: the desktop ends. */
+                        supervisor_fail(s, HELPER_EXIT_FAILED, "The desktop could not be hibernated nor taken back: %s",
+                                        strnull(*ret_error));
+        }
+        return r;
+}
+
 static int on_connection(sd_event_source *source, int fd, uint32_t revents, void *userdata) {
         _cleanup_(snapshot_manifest_done) struct snapshot_manifest m = {};
         _cleanup_close_ int conn = accept4(fd, NULL, NULL, SOCK_CLOEXEC);
@@ -172,7 +185,7 @@ static int on_connection(sd_event_source *source, int fd, uint32_t revents, void
         socklen_t len = sizeof cred;
         char request[64];
         ssize_t n;
-        int r;
+        int r = -EINVAL;
 
         if (conn < 0)
                 return 0;
@@ -185,27 +198,15 @@ static int on_connection(sd_event_source *source, int fd, uint32_t revents, void
         request[n] = 0;
         if (!streq(request, HIBERNATE_REQUEST))
                 answer = strdup_printf("error unknown request \"%s\"", request);
-        else {
-                r = hibernate(s, &m, &error);
-                if (r < 0) {
-                        log_warning("Not hibernated: %s", strnull(error));
-                        answer = strdup_printf("error %s", error ?: strerror(-r));
-                } else
-                        answer = strdup_printf("ok %llu %llu", m.size, m.dump_usec);
-                if (r >= 0 || s->ns_init_pid <= 0 || !s->x.conn) {
-                        /* Dumped (the tree ended with it), or what was taken back is gone: the desktop ends. */
-                        if (answer)
-                                (void) send(conn, answer, strlen(answer), MSG_NOSIGNAL);
-                        if (r >= 0)
-                                supervisor_feed(s, &(struct desktop_event) { .type = DESKTOP_EVENT_HIBERNATED });
-                        else
-                                supervisor_fail(s, HELPER_EXIT_FAILED, "The desktop could not be hibernated nor "
-                                                                       "taken back: %s", strnull(error));
-                        return 0;
-                }
-        }
+        else if ((r = hibernate_now(s, &m, &error)) < 0)
+                answer = strdup_printf("error %s", error ?: strerror(-r));
+        else
+                answer = strdup_printf("ok %llu %llu", m.size, m.dump_usec);
         if (answer)
                 (void) send(conn, answer, strlen(answer), MSG_NOSIGNAL);
+        /* Dumped: the tree ended with it, and so does the desktop. */
+        if (r >= 0)
+                supervisor_feed(s, &(struct desktop_event) { .type = DESKTOP_EVENT_HIBERNATED });
         return 0;
 }
 

@@ -11,6 +11,16 @@
  * fails, all of them come back and the desktop runs on.
  */
 
+struct snapshot_manifest;
+
+/*
+ * Hibernate a ready checkpointable desktop now: 0 when its tree was dumped
+ * (and so ended; the caller feeds DESKTOP_EVENT_HIBERNATED), or -errno and
+ * *ret_error: the desktop runs on, or, when what was let go could not be
+ * taken back, has failed.
+ */
+int hibernate_now(struct supervisor *s, struct snapshot_manifest *m, char **ret_error);
+
 /* Serve RUNTIME/hibernate.sock (a ready checkpointable desktop). */
 int hibernate_listen(struct supervisor *s);
 void hibernate_done(struct supervisor *s);

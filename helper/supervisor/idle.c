@@ -2,9 +2,11 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
+#include "hibernate.h"
 #include "idle.h"
 #include "lease.h"
 #include "log.h"
+#include "snapshot.h"
 #include "util.h"
 
 static uint64_t idle_limit_usec(const struct supervisor *s) {
@@ -43,6 +45,20 @@ static int on_idle_timer(sd_event_source *source, uint64_t usec, void *userdata)
                 /* A human is at the screen, perhaps just reading: not idle. */
                 idle_rearm(s, limit);
                 return 0;
+        }
+        if (s->cfg.idle_action == IDLE_ACTION_HIBERNATE && s->ns_init_pid > 0) {
+                _cleanup_(snapshot_manifest_done) struct snapshot_manifest m = {};
+                _cleanup_free_ char *error = NULL;
+
+                log_info("Idle for %u minutes (idle_stop_minutes), hibernating desktop :%d (idle_action).",
+                         s->cfg.idle_stop_minutes, s->display);
+                if (hibernate_now(s, &m, &error) >= 0) {
+                        supervisor_feed(s, &(struct desktop_event) { .type = DESKTOP_EVENT_HIBERNATED });
+                        return 0;
+                }
+                if (s->state != DESKTOP_READY)
+                        return 0; /* it could not be taken back, and has failed */
+                log_warning("Cannot hibernate the idle desktop (%s); it stops instead.", strnull(error));
         }
         supervisor_feed(s, &(struct desktop_event) { .type = DESKTOP_EVENT_IDLE });
         return 0;

@@ -296,7 +296,7 @@ bd_recorder_files() {
 #           [spares=0, 1 in the spare variant]
 bd_config() {
         local desktop=command command='sleep infinity' settle=200 timeout=15 band="$BD_BAND_MIN-$BD_BAND_MAX"
-        local min_free=0 idle=0 spares=0 checkpointable=no criu= kv
+        local min_free=0 idle=0 spares=0 checkpointable=no criu= idle_action= kv
         [ "$BD_VARIANT" = spare ] && spares=1
         for kv in "$@"; do
                 case $kv in
@@ -310,6 +310,7 @@ bd_config() {
                 spares=*) spares=${kv#*=} ;;
                 checkpointable=*) checkpointable=${kv#*=} ;;
                 criu=*) criu=${kv#*=} ;;
+                idle_action=*) idle_action=${kv#*=} ;;
                 *) echo "bd_config: unknown $kv" >&2; return 1 ;;
                 esac
         done
@@ -320,6 +321,7 @@ bd_config() {
                 printf 'start_timeout = %s\nidle_stop_minutes = %s\n' "$timeout" "$idle"
                 [ "$checkpointable" = no ] || printf 'checkpointable = %s\n' "$checkpointable"
                 [ -z "$criu" ] || printf 'criu = %s\n' "$criu"
+                [ -z "$idle_action" ] || printf 'idle_action = %s\n' "$idle_action"
                 printf '[resources]\nmin_free_memory_mb = %s\n' "$min_free"
                 printf '[pool]\nspares = %s\n' "$spares"
         } >"$BOTDESK_CONFIG"

@@ -65,6 +65,12 @@ enum mcp_tools_kind {
         MCP_TOOLS_MEMBERS,            /* a tool per member of Anthropic's computer toolset */
 };
 
+/* What an idle desktop does ([session] idle_action). */
+enum idle_action {
+        IDLE_ACTION_STOP,             /* it stops: what ran in it is gone */
+        IDLE_ACTION_HIBERNATE,        /* a checkpointable desktop hibernates (its next start resumes it), else stops */
+};
+
 /* How many viewers botdesk web streams a desktop to at once ([web] viewers). */
 enum web_viewers_kind {
         WEB_VIEWERS_MANY,             /* up to 16 at once */
@@ -98,6 +104,7 @@ struct bd_config {
         bool accessibility;           /* the session runs the AT-SPI bus; applications export their trees */
         bool checkpointable;          /* the desktop runs in PID and IPC namespaces of its own (botdesk-ns-init) */
         char *criu;                   /* "auto" (criu on PATH), "none", or the path of CRIU 4.1 or later */
+        enum idle_action idle_action; /* stop | hibernate */
         /* [resources] */
         unsigned min_free_memory_mb;  /* 0 = no gate */
         unsigned concurrent_starts;   /* starts of one uid bringing up their desktop at once; 0 = twice the CPUs */

@@ -31,6 +31,8 @@ const struct config_key_def config_keys[_KEY_MAX] = {
         /* The desktop's tree in PID and IPC namespaces of its own, the form a checkpoint dumps (doc/snapshots.md). */
         [KEY_CHECKPOINTABLE]      = { "session",   "checkpointable",     VALUE_BOOL,        0, 0,        FIELD(checkpointable) },
         /* What dumps and restores it: CRIU 4.1 or later (supervisor/checkpoint.c). */
+        /* After idle_stop_minutes: stop, or hibernate a checkpointable desktop (supervisor/idle.c). */
+        [KEY_IDLE_ACTION]         = { "session",   "idle_action",        VALUE_IDLE_ACTION, 0, 0,        FIELD(idle_action), .default_a = IDLE_ACTION_STOP },
         [KEY_CRIU]                = { "session",   "criu",               VALUE_EXECUTABLE,  0, 0,        FIELD(criu), .default_s = "auto", .not_per_profile = true },
         [KEY_MIN_FREE_MEMORY_MB]  = { "resources", "min_free_memory_mb", VALUE_UINT,        0, 1048576,  FIELD(min_free_memory_mb), .default_a = 1536 },
         /* The start queue's slots (alloc/start-queue.h); 0: twice the CPUs. */
@@ -103,6 +105,7 @@ static const char *const mcp_tools_words[] = {
         [MCP_TOOLS_BOTH] = "both", [MCP_TOOLS_COMPUTER] = "computer", [MCP_TOOLS_MEMBERS] = "members", NULL
 };
 static const char *const viewers_words[] = { [WEB_VIEWERS_MANY] = "many", [WEB_VIEWERS_ONE] = "one", NULL };
+static const char *const idle_action_words[] = { [IDLE_ACTION_STOP] = "stop", [IDLE_ACTION_HIBERNATE] = "hibernate", NULL };
 static const char *const exec_shell_words[] = {
         [EXEC_SHELL_AUTO] = "auto", [EXEC_SHELL_YES] = "yes", [EXEC_SHELL_NO] = "no", NULL
 };
@@ -119,6 +122,8 @@ const char *const *config_kind_words(enum value_kind kind) {
                 return mcp_tools_words;
         case VALUE_VIEWERS:
                 return viewers_words;
+        case VALUE_IDLE_ACTION:
+                return idle_action_words;
         case VALUE_NET_MODE:
                 return net_mode_words;
         default:
@@ -221,6 +226,9 @@ static int dump_value(const struct bd_config *c, const struct config_key_def *k,
                 break;
         case VALUE_VIEWERS:
                 n = fprintf(f, "%s = %s", k->name, viewers_words[*(const enum web_viewers_kind *) (base + k->offset)]);
+                break;
+        case VALUE_IDLE_ACTION:
+                n = fprintf(f, "%s = %s", k->name, idle_action_words[*(const enum idle_action *) (base + k->offset)]);
                 break;
         case VALUE_NET_MODE:
                 n = fprintf(f, "%s = %s", k->name, net_mode_words[*a]);

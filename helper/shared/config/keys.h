@@ -27,6 +27,7 @@ enum value_kind {
         VALUE_SEARCH_PATH, /* empty = unset, else absolute directories separated by ':' */
         VALUE_MCP_TOOLS,   /* both | computer | members */
         VALUE_VIEWERS,     /* many | one */
+        VALUE_IDLE_ACTION, /* stop | hibernate */
         VALUE_REMOTE,      /* ADDRESS:PORT, [IPv6]:PORT or exec:COMMAND (remote-target.h) */
         VALUE_NET_MODE,    /* open | allowlist | offline (net-policy.h) */
         VALUE_NET_ALLOW,   /* address ranges and domain names (net-policy.h) */
@@ -37,7 +38,8 @@ enum value_kind {
 static inline bool value_kind_is_text(enum value_kind kind) {
         return !(kind == VALUE_UINT || kind == VALUE_BAND || kind == VALUE_GEOMETRY || kind == VALUE_DEPTH ||
                  kind == VALUE_DESKTOP || kind == VALUE_PLACEMENT || kind == VALUE_BOOL ||
-                 kind == VALUE_EXEC_SHELL || kind == VALUE_MCP_TOOLS || kind == VALUE_VIEWERS || kind == VALUE_NET_MODE);
+                 kind == VALUE_EXEC_SHELL || kind == VALUE_MCP_TOOLS || kind == VALUE_VIEWERS || kind == VALUE_NET_MODE ||
+                 kind == VALUE_IDLE_ACTION);
 }
 
 /* In the order `botdesk config show` prints them: by section, the keys
@@ -59,6 +61,7 @@ enum config_key {
         KEY_ACCESSIBILITY,
         KEY_CHECKPOINTABLE,
         KEY_CRIU,
+        KEY_IDLE_ACTION,
         KEY_MIN_FREE_MEMORY_MB,
         KEY_CONCURRENT_STARTS,
         KEY_BROWSER_EXECUTABLE,

@@ -271,6 +271,10 @@ int config_value_parse(const struct config_key_def *k, const char *value, struct
                 if (parse_word(k, value, &ret->a) < 0)
                         return problemf(ret_problem, "not many or one");
                 return 0;
+        case VALUE_IDLE_ACTION:
+                if (parse_word(k, value, &ret->a) < 0)
+                        return problemf(ret_problem, "not stop or hibernate");
+                return 0;
         case VALUE_NET_MODE:
                 if (parse_word(k, value, &ret->a) < 0)
                         return problemf(ret_problem, "not open, allowlist or offline");
@@ -323,6 +327,9 @@ int config_value_apply(const struct config_key_def *k, unsigned a, unsigned b, c
                 break;
         case VALUE_VIEWERS:
                 *(enum web_viewers_kind *) (base + k->offset) = (enum web_viewers_kind) a;
+                break;
+        case VALUE_IDLE_ACTION:
+                *(enum idle_action *) (base + k->offset) = (enum idle_action) a;
                 break;
         case VALUE_NET_MODE:
                 *(unsigned *) (base + k->offset) = a;

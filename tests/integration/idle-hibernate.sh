@@ -1,0 +1,49 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# [session] idle_action = hibernate: a checkpointable desktop nobody uses
+# hibernates by itself after idle_stop_minutes instead of stopping, and the
+# next start resumes it; one whose lease a human holds does not. (The
+# shortest limit is a minute, so this test takes a little over one.) Needs
+# root and CRIU 4.1 or later, as hibernate.sh.
+. "$(dirname "$0")/lib.sh"
+bd_init ihb 815 once
+bd_need_xserver
+bd_need zenity xfwm4 cmp
+[ "$(id -u)" = 0 ] || t_skip_all "needs root: a checkpointable desktop's PID namespace needs CAP_SYS_ADMIN"
+CRIU=${BOTDESK_TEST_CRIU:-/usr/local/lib/botdesk-tests/criu/criu}
+[ -x "$CRIU" ] || t_skip_all "no CRIU 4.1 or later at $CRIU: scripts/install-deps.sh --tests makes one"
+A=$(bd_profile a)
+B=$(bd_profile b)
+
+bd_config command="sh -c 'xfwm4 & exec zenity --scale --title=idle-test --text=idle-test --value=40'" \
+        checkpointable=yes criu="$CRIU" idle=1 idle_action=hibernate timeout=30
+t_match "$("$BOTDESK" config show 2>/dev/null | grep '^idle_action')" 'hibernate' "the configuration says idle_action = hibernate"
+t0=$EPOCHREALTIME
+bd_start "$A"
+t_is "$?" 0 "desktop A starts"
+bd_start "$B"
+t_is "$?" 0 "desktop B starts"
+HA=$(rec_get "$A" PID)
+HB=$(rec_get "$B" PID)
+"$BOTDESK" lease "$B" take --viewer watcher >/dev/null
+t_is "$?" 0 "a human takes B's lease"
+"$BOTDESK" thumbnail "$A" --output "$BD_T/before.png" >/dev/null 2>&1
+
+# Test-side wait: up to 100 s for A's helper to end by itself.
+end=$((SECONDS + 100))
+while proc_alive "$HA" && [ $SECONDS -lt $end ]; do sleep 0.5; done
+lasted=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
+t_ok "A's helper ends by itself after a minute idle" test $SECONDS -lt $end
+t_ok "... not before the minute (${lasted} s)" awk -v l="$lasted" 'BEGIN { exit !(l >= 59) }'
+"$BOTDESK" status "$A" --json >"$BD_T/a.json" 2>/dev/null
+t_ok "A is hibernated, not stopped" python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(not d["hibernated"])' "$BD_T/a.json"
+t_match "$(cat "$(bd_rt "$A")/helper.log" 2>/dev/null)" 'hibernating desktop.*idle_action' "... and its log says why"
+t_ok "B, under a human's hold, runs on" proc_alive "$HB"
+bd_start "$A"
+t_is "$?" 0 "A's next start resumes it"
+"$BOTDESK" thumbnail "$A" --output "$BD_T/after.png" >/dev/null 2>&1
+t_ok "... the same screen" cmp -s "$BD_T/before.png" "$BD_T/after.png"
+"$BOTDESK" lease "$B" release --viewer watcher >/dev/null
+bd_stop "$A"
+bd_stop "$B"
+t_done
