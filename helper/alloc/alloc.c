@@ -576,3 +576,39 @@ int display_unclaim(const struct alloc_env *env, unsigned n, pid_t pid) {
                 return 0;
         return unlink_if_same(dfd, name, &st);
 }
+
+int display_lock_set_pid(const struct alloc_env *env, unsigned n, pid_t expected, pid_t pid) {
+        _cleanup_close_ int dfd = -EBADF, fd = -EBADF;
+        _cleanup_free_ char *text = NULL;
+        char name[32], tmp[NAME_MAX + 1], line[16];
+        unsigned long long v;
+        int r;
+
+        env = env ?: &alloc_env_default;
+        snprintf(name, sizeof name, ".X%u-lock", n);
+        dfd = open(env->lock_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (dfd < 0)
+                return negative_errno();
+        r = read_full_file_at(dfd, name, &text, NULL, 64);
+        if (expected < 0) {
+                if (r != -ENOENT)
+                        return r < 0 ? r : -EEXIST;
+        } else {
+                if (r < 0)
+                        return r;
+                text[strcspn(text, "\n")] = 0;
+                if (parse_uint(text + strspn(text, " "), INT32_MAX, &v) < 0 || (pid_t) v != expected)
+                        return 0; /* not the lock it was: someone else's now */
+        }
+        /* The X server's own format: ten columns and a newline, read-only. */
+        snprintf(line, sizeof line, "%10d\n", (int) pid);
+        fd = open_temporary_at(dfd, name, O_WRONLY, 0444, tmp);
+        if (fd < 0)
+                return fd;
+        if (write(fd, line, strlen(line)) != (ssize_t) strlen(line) || renameat(dfd, tmp, dfd, name) < 0) {
+                r = negative_errno();
+                (void) unlinkat(dfd, tmp, 0);
+                return r;
+        }
+        return 1;
+}

@@ -33,6 +33,16 @@ struct alloc_env {
 
 extern const struct alloc_env alloc_env_default;
 
+/*
+ * Write display n's X lock for an X server in another PID namespace, with
+ * pid, our pid of it: every reader judges the server's life by that pid
+ * (the server's own would be its pid in the namespace, whose 2 is our
+ * kthreadd), and with -displayfd it writes none. With expected >= 0 the lock
+ * must name expected (else 0: it is someone else's now; -ENOENT: there is
+ * none); with -1 there must be none. Written atomically. 1 done, 0, or -errno.
+ */
+int display_lock_set_pid(const struct alloc_env *env, unsigned n, pid_t expected, pid_t pid);
+
 /* Is display n in use? Returns 1 in use, 0 free, -errno on failure to check. */
 int display_in_use(const struct alloc_env *env, unsigned n);
 

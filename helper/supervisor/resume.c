@@ -191,6 +191,10 @@ static int restore(struct supervisor *s, int dir_fd, const struct snapshot_manif
         if (r < 0)
                 return r;
         s->xserver_pid_last = s->xserver.pid;
+        /* Its hibernation removed the lock; the restored server knows nothing of that. */
+        r = display_lock_set_pid(&alloc_env_default, m->display, -1, s->xserver.pid);
+        if (r < 0)
+                log_warning_errno(r, "Cannot write the lock of :%u for the restored X server (%m).", m->display);
         r = x11_connect(&s->x, m->display, s->cookie);
         if (r >= 0)
                 r = start_watch_x(s);

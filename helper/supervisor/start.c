@@ -381,13 +381,24 @@ static int on_displayfd(sd_event_source *source, int fd, uint32_t revents, void 
         struct supervisor *s = userdata;
         char buf[16];
         ssize_t n = read(fd, buf, sizeof buf);
+        int r;
 
         if (n < 0 && (errno == EAGAIN || errno == EINTR))
                 return 0;
         s->displayfd_source = sd_event_source_disable_unref(s->displayfd_source);
         /* Its number, once it listens; nothing (EOF) when it died first, which its exit reports. */
-        if (n > 0 && s->state == DESKTOP_SERVER_STARTING)
-                server_listening(s);
+        if (n <= 0 || s->state != DESKTOP_SERVER_STARTING)
+                return 0;
+        /* With -displayfd the server writes no lock (and one it wrote would name its pid in the namespace, which
+         * every other reader takes for ours): the lock that holds the number, and that our teardown removes with
+         * the socket file, is written here with our pid of it. */
+        r = display_lock_set_pid(&alloc_env_default, (unsigned) s->display, s->xserver.ns_pid, s->xserver.pid);
+        if (r == -ENOENT)
+                r = display_lock_set_pid(&alloc_env_default, (unsigned) s->display, -1, s->xserver.pid);
+        if (r < 0)
+                log_warning_errno(r, "Cannot point the lock of :%d at the X server's pid %d (%m); it may outlive it.",
+                                  s->display, (int) s->xserver.pid);
+        server_listening(s);
         return 0;
 }
 

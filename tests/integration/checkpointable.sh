@@ -44,6 +44,9 @@ t_match "$X" '^[0-9]+$' "the X server runs (pid $X)"
 t_is "$(awk '{print $4}' "/proc/$X/stat")" "$I" "... as the init's child"
 t_is "$(ns_of "$X" pid)" "$(ns_of "$I" pid)" "... in its PID namespace"
 t_is "$(ns_of "$X" ipc)" "$(ns_of "$I" ipc)" "... and its IPC namespace"
+N=$(rec_get "$P" DISPLAY)
+# The server writes its pid in the namespace there (2, our kthreadd): every allocator would think it alive forever.
+t_is "$(lock_pid "$N")" "$X" "the lock of :$N names the X server by our pid of it"
 # Everything of the desktop but the helper: the bus, Xfce, what the bus activated.
 outside=
 n=0
@@ -80,6 +83,7 @@ t_is "$?" 0 "the X server killed: the helper ends (waited 20 s)"
 t_match "$(cat "$RT/last-error" 2>/dev/null)" 'X server' "... and last-error names the X server"
 t_is "$(desktop_pids "$P")" "" "... nothing of the desktop runs"
 t_ok "... the init is gone" bash -c '! kill -0 "$1" 2>/dev/null' _ "$I"
+t_ok "... and so is the lock of :$N" display_unused "$N"
 
 # The init's end, likewise.
 bd_start "$P"

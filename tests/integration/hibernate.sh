@@ -41,6 +41,7 @@ t_is "$?" 0 "its slider is moved (10 to 13)"
 shot "$BD_T/before.png"
 t_is "$?" 0 "a picture of the screen before"
 "$BOTDESK" windows "$P" >"$BD_T/windows.before" 2>/dev/null
+N=$(rec_get "$P" DISPLAY)
 
 # What cannot be hibernated.
 "$BOTDESK" lease "$P" take --viewer human-1 >/dev/null
@@ -76,6 +77,7 @@ hibernate --json
 t_is "$?" 0 "botdesk hibernate dumps the desktop" || cat "$BD_T/hib.err"
 t_ok "... and says so in JSON" python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(not (d["hibernated"] and d["size"] > 1000000 and d["dump_ms"] >= 0))' "$BD_T/hib.out"
 t_is "$(desktop_pids "$P")" "" "nothing of the desktop runs"
+t_ok "its display's lock and socket are gone" display_unused "$N"
 t_is "$(stat -c %a "$SNAP")" 700 "the snapshot dir is 0700"
 t_is "$(find "$SNAP" -type f ! -perm 600 | wc -l)" 0 "every image is 0600"
 "$BOTDESK" status "$P" >"$BD_T/status" 2>&1
@@ -90,6 +92,8 @@ bd_start "$P"
 t_is "$?" 0 "botdesk start resumes it"
 t_match "$(cat "$RT/helper.log" 2>/dev/null)" 'Restored desktop' "... from its images (the helper's log)"
 t_ok "... and the snapshot is spent" test ! -e "$SNAP"
+t_is "$(rec_get "$P" DISPLAY)" "$N" "... on its display (:$N)"
+t_is "$(lock_pid "$N")" "$(xservers_of "$P")" "... whose lock names the restored X server by our pid"
 shot "$BD_T/after.png"
 t_is "$?" 0 "a picture of the screen after"
 t_ok "... the same screen to the pixel, the slider where it was" cmp -s "$BD_T/before.png" "$BD_T/after.png"
