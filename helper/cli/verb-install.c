@@ -129,16 +129,7 @@ static int spawn_command(int stdout_fd, int stderr_fd, pid_t *ret_pid, void *use
  */
 static int run_command(char *const *argv, char *const *envp, int stdin_fd, bool stream, int progress_fd,
                        unsigned long long timeout_usec, struct run *r) {
-        const struct child_deadline d = {
-                .timeout_usec = timeout_usec,
-                .grace_usec = KILL_GRACE_USEC,
-                .group = true,
-                .read_stdout = true,
-                .read_stderr = true,
-                .merge_stderr = true,
-                .on_output = on_output,
-                .userdata = r,
-        };
+        const struct child_deadline d = CHILD_DEADLINE_MERGED(timeout_usec, KILL_GRACE_USEC, on_output, r);
         struct child_deadline_result cr;
         int ret;
 

@@ -46,6 +46,12 @@ struct child_deadline {
         void *userdata;
 };
 
+/* The usual runner: the child leads its own process group, its stdout and stderr read as one stream. */
+#define CHILD_DEADLINE_MERGED(timeout, grace, output_fn, data)                                                 \
+        ((struct child_deadline) { .timeout_usec = (timeout), .grace_usec = (grace), .group = true,           \
+                                   .read_stdout = true, .read_stderr = true, .merge_stderr = true,              \
+                                   .on_output = (output_fn), .userdata = (data) })
+
 struct child_deadline_result {
         int status;             /* exit code; 128+N when killed by signal N; -1 when never reaped */
         bool signaled;

@@ -55,16 +55,7 @@ static int spawn_criu(int stdout_fd, int stderr_fd, pid_t *ret_pid, void *userda
 
 /* 0 when it exited 0, -EIO (its status) or -ETIME otherwise; its output in r->out. */
 static int criu_run(struct criu_run *r, unsigned long long timeout_usec) {
-        const struct child_deadline d = {
-                .timeout_usec = timeout_usec,
-                .grace_usec = CRIU_GRACE_USEC,
-                .group = true,
-                .read_stdout = true,
-                .read_stderr = true,
-                .merge_stderr = true,
-                .on_output = on_output,
-                .userdata = r,
-        };
+        const struct child_deadline d = CHILD_DEADLINE_MERGED(timeout_usec, CRIU_GRACE_USEC, on_output, r);
         struct child_deadline_result cr;
         /* Its images are the user's alone (CRIU makes them 0644). */
         mode_t mask = umask(0077);
