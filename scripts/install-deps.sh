@@ -128,10 +128,20 @@ if [ "$criu_missing" = 1 ]; then
         echo "install-deps: making a Debian $CRIU_SUITE root with criu in $CRIU_DIR" >&2
         mkdir -p "$MCP_SDK_DIR"
         new=$(mktemp -d "$MCP_SDK_DIR/criu.new.XXXXXX")
-        # A mirror may serve a testing release whose Release file has expired.
-        if ! mmdebstrap --quiet --variant=essential --include=criu --mode=root --format=directory \
-                --aptopt='Acquire::Check-Valid-Until "false"' \
-                "$CRIU_SUITE" "$new/root" "deb http://deb.debian.org/debian $CRIU_SUITE main" >&2; then
+        # A mirror may serve a testing release whose Release file has expired;
+        # a second try for a mirror's passing failure.
+        made=0
+        for try in 1 2; do
+                if mmdebstrap --quiet --variant=essential --include=criu --mode=root --format=directory \
+                        --aptopt='Acquire::Check-Valid-Until "false"' \
+                        "$CRIU_SUITE" "$new/root" "deb http://deb.debian.org/debian $CRIU_SUITE main" >&2; then
+                        made=1
+                        break
+                fi
+                echo "install-deps: mmdebstrap failed (try $try of 2)" >&2
+                rm -rf -- "${new:?}/root"
+        done
+        if [ "$made" = 0 ]; then
                 rm -rf -- "${new:?}"
                 echo "install-deps: mmdebstrap could not make the criu root" >&2
                 exit 1
