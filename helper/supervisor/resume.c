@@ -217,6 +217,27 @@ static int restore(struct supervisor *s, int dir_fd, const struct snapshot_manif
         return 0;
 }
 
+/* The snapshot moved out of the next start's way, kept for a look. */
+static void set_aside(struct supervisor *s) {
+        _cleanup_close_ int state_fd = open(s->paths.state, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+        if (state_fd < 0)
+                return;
+        (void) snapshot_remove_at(state_fd, SNAPSHOT_DIR_FAILED);
+        (void) renameat(state_fd, SNAPSHOT_DIR, state_fd, SNAPSHOT_DIR_FAILED);
+}
+
+void resume_refuse(struct supervisor *s) {
+        _cleanup_close_ int dir_fd = -EBADF;
+
+        if (snapshot_open(s->paths.state, &dir_fd) < 0)
+                return;
+        /* A later start with the key back on must not resume a state older than this start's. */
+        set_aside(s);
+        log_warning("Desktop %s was hibernated, but [session] checkpointable = no now: it starts cold. Its images are "
+                    "kept in " SNAPSHOT_DIR_FAILED ".", s->profile);
+}
+
 int resume_run(struct supervisor *s) {
         _cleanup_(snapshot_manifest_done) struct snapshot_manifest m = {};
         _cleanup_close_ int dir_fd = -EBADF, state_fd = -EBADF;
@@ -244,14 +265,8 @@ int resume_run(struct supervisor *s) {
 
         undo(s);
         memcpy(s->token, token, sizeof token);
-        if (r != -EPERM) {
-                /* Kept for a look, out of the next start's way. */
-                state_fd = open(s->paths.state, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-                if (state_fd >= 0) {
-                        (void) snapshot_remove_at(state_fd, SNAPSHOT_DIR_FAILED);
-                        (void) renameat(state_fd, SNAPSHOT_DIR, state_fd, SNAPSHOT_DIR_FAILED);
-                }
-        }
+        if (r != -EPERM)
+                set_aside(s);
         log_warning("Cannot resume desktop %s from its snapshot (%s); starting it cold.%s", s->profile,
                     strnull(error), r != -EPERM ? " Its images are kept in " SNAPSHOT_DIR_FAILED "." : "");
         return 0;

@@ -13,3 +13,7 @@
  * STATE/snapshot.failed and the warning says why; the caller starts cold.
  */
 int resume_run(struct supervisor *s);
+
+/* A start of a profile that is not checkpointable (any more): a snapshot it
+ * finds is set aside in STATE/snapshot.failed, warned, never resumed later. */
+void resume_refuse(struct supervisor *s);

@@ -205,6 +205,9 @@ static void supervisor_start_server(struct supervisor *s) {
                 s->resume_tried = true;
                 if (resume_run(s) > 0)
                         return supervisor_feed(s, &(struct desktop_event) { .type = DESKTOP_EVENT_RESTORED });
+        } else if (!s->cfg.checkpointable && s->n_tried == 0 && !s->resume_tried) {
+                s->resume_tried = true;
+                resume_refuse(s);
         }
         if (s->cfg.checkpointable && s->ns_init_pid <= 0) {
                 r = namespace_start(s);

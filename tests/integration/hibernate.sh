@@ -120,6 +120,20 @@ shot "$BD_T/cold.png"
 t_ok "... a fresh screen (the slider back at 10)" bash -c '! cmp -s "$1" "$2"' _ "$BD_T/before.png" "$BD_T/cold.png"
 bd_stop "$P"
 
+# Hibernated, then started with checkpointable = no: cold, the images set aside, never resumed by a later start.
+bd_start "$P"
+t_is "$?" 0 "it starts once more"
+wait_for 20 window_up
+hibernate
+t_is "$?" 0 "and hibernates"
+bd_config command="sh -c 'xfwm4 & exec zenity --scale --title=hibernate-test --text=hibernate-test --value=10'" \
+        criu="$CRIU" timeout=30
+bd_start "$P"
+t_is "$?" 0 "a start with checkpointable = no works"
+t_match "$(cat "$RT/helper.log")" 'checkpointable = no now: it starts cold' "... cold, saying why"
+t_ok "... the images set aside" test ! -e "$SNAP" -a -f "$SNAP.failed/botdesk-snapshot"
+bd_stop "$P"
+
 # Not checkpointable: refused.
 bd_config command='sleep infinity'
 Q=$(bd_profile b)
