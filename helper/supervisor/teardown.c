@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -15,6 +17,7 @@
 #include "hibernate.h"
 #include "ns-spawn.h"
 #include "snapshot.h"
+#include "socket-util.h"
 #include "token-kill.h"
 #include "log.h"
 #include "teardown.h"
@@ -50,6 +53,23 @@ static void kill_children_fallback(struct supervisor *s) {
         for (size_t i = 0; i < n; i++)
                 if (all[i]->pid > 0 && waitpid(all[i]->pid, NULL, 0) >= 0)
                         all[i]->pid = 0;
+}
+
+/* A checkpointable desktop's init leaves the cgroup when it begins to exit, then waits in the kernel for
+ * everything in its namespace to die before it is a zombie: the cgroup's emptiness does not say it is
+ * reapable. Waited for here (bounded), so that it never outlives us. */
+static void reap_ns_init(struct supervisor *s) {
+        _cleanup_close_ int pidfd = -EBADF;
+
+        if (s->ns_init_pid <= 0)
+                return;
+        (void) kill(s->ns_init_pid, SIGKILL);
+        pidfd = (int) syscall(SYS_pidfd_open, s->ns_init_pid, 0);
+        if (pidfd >= 0 && fd_wait_until(pidfd, POLLIN, now_usec() + STOP_TIMEOUT_USEC) < 0)
+                log_warning("The desktop's init (pid %d) did not end within %llu s.", (int) s->ns_init_pid,
+                            STOP_TIMEOUT_USEC / 1000000ULL);
+        if (waitpid(s->ns_init_pid, NULL, pidfd >= 0 ? WNOHANG : 0) == s->ns_init_pid)
+                s->ns_init_pid = 0;
 }
 
 static void reap_all(void) {
@@ -119,6 +139,7 @@ void teardown(struct supervisor *s, bool forget, const char *reason) {
                 }
         } else
                 kill_children_fallback(s);
+        reap_ns_init(s);
         reap_all();
         remove_x_leftovers(s);
 

@@ -99,8 +99,13 @@ t_is "$?" 0 "a picture of the screen after"
 t_ok "... the same screen to the pixel, the slider where it was" cmp -s "$BD_T/before.png" "$BD_T/after.png"
 "$BOTDESK" windows "$P" >"$BD_T/windows.after" 2>/dev/null
 t_ok "... the same windows" cmp -s "$BD_T/windows.before" "$BD_T/windows.after"
-"$BOTDESK" input "$P" key Right >/dev/null 2>&1
-t_is "$?" 0 "input works on the restored desktop"
+# A click on the window, then a key: the click gives the window the keyboard should the restored window
+# manager have dropped it (seen about once in five runs under ASan and load, after a failed dump).
+G=$(awk -v w="$W" '$1 == w {print $2; exit}' "$BD_T/windows.after")
+X=$(echo "$G" | awk -F'[x+]' '{print $3 + int($1 / 2)}')
+Y=$(echo "$G" | awk -F'[x+]' '{print $4 + int($2 / 2)}')
+"$BOTDESK" input "$P" click "$X" "$Y" >/dev/null 2>&1 && "$BOTDESK" input "$P" key Right >/dev/null 2>&1
+t_is "$?" 0 "input works on the restored desktop (a click at $X,$Y in the window, a key)"
 moved() { shot "$BD_T/typed.png" && ! cmp -s "$BD_T/after.png" "$BD_T/typed.png"; }
 wait_for 10 moved
 t_is "$?" 0 "... and changes the screen (waited 10 s for the slider to move)"
