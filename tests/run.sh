@@ -66,7 +66,11 @@ if [ "$quick" = 0 ]; then
         reports=$(mktemp -d /tmp/botdesk-sanitizer.XXXXXX)
         chmod 1777 "$reports"   # the integration tier also runs as another user
         # log_exe_name: each report's file names its program as well as its pid.
-        ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:log_exe_name=1:log_path=$reports/asan \
+        # intercept_tls_get_addr=0: GCC 12's LeakSanitizer, tracking dynamic TLS through __tls_get_addr, read a
+        # stale DTV slot of glibc 2.36 at a `botdesk mcp --listen`'s exit and crashed in its tracer ("DTLS 6 at
+        # 0x2c1"), as soon as a change moved the program's layout; botdesk keeps no heap pointer in thread-local
+        # storage, so the dynamic TLS blocks it no longer scans hold none of ours.
+        ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:log_exe_name=1:log_path=$reports/asan:intercept_tls_get_addr=0 \
         UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:log_exe_name=1:log_path=$reports/ubsan \
                 meson test -C "$out-asan" --suite unit --suite integration --print-errorlogs --num-processes 2
         # Any finding fails the stage (tests/sanitizer-reports.sh says which do not).
