@@ -58,6 +58,16 @@ int child_start(struct supervisor *s, struct child *c, int keep_fd) {
         return 0;
 }
 
+size_t child_all(struct supervisor *s, struct child **all) {
+        size_t n = 0;
+
+        all[n++] = &s->xserver;
+        all[n++] = &s->bus;
+        for (size_t i = 0; i < s->n_components; i++)
+                all[n++] = &s->components[i];
+        return n;
+}
+
 static int on_restart_timer(sd_event_source *source, uint64_t usec, void *userdata) {
         struct child *c = userdata;
         struct supervisor *s = c->sup;

@@ -17,6 +17,10 @@ void child_done(struct child *c);
 /* keep_fd: one fd the child inherits (the bus's address pipe), or -1. */
 int child_start(struct supervisor *s, struct child *c, int keep_fd);
 
+/* Every child slot of the desktop, the X server and the bus first, into all (room for
+ * ELEMENTSOF(s->components) + 2); their count. */
+size_t child_all(struct supervisor *s, struct child **all);
+
 /* c ended (si_code, si_status): fed to the state machine, the first to die named. */
 void child_reaped(struct supervisor *s, struct child *c, int code, int status);
 

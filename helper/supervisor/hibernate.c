@@ -16,6 +16,7 @@
 #include "hibernate.h"
 #include "journal-frames.h"
 #include "lease.h"
+#include "child.h"
 #include "log.h"
 #include "namespace.h"
 #include "snapshot.h"
@@ -32,7 +33,7 @@
 static int manifest_fill(struct supervisor *s, struct snapshot_manifest *m) {
         struct child *all[ELEMENTSOF(s->components) + 2];
         struct utsname u;
-        size_t n = 0;
+        size_t n;
 
         if (uname(&u) < 0)
                 return negative_errno();
@@ -45,10 +46,7 @@ static int manifest_fill(struct supervisor *s, struct snapshot_manifest *m) {
         };
         if (!m->version || !m->kernel || !m->token || !m->bus_address)
                 return -ENOMEM;
-        all[n++] = &s->xserver;
-        all[n++] = &s->bus;
-        for (size_t i = 0; i < s->n_components; i++)
-                all[n++] = &s->components[i];
+        n = child_all(s, all);
         for (size_t i = 0; i < n && m->n_children < SNAPSHOT_CHILDREN_MAX; i++) {
                 if (all[i]->pid <= 0 || all[i]->ns_pid <= 0)
                         continue; /* a component down, waiting for its restart */

@@ -181,14 +181,11 @@ int namespace_reattach(struct supervisor *s) {
 
 void namespace_init_exited(struct supervisor *s, const siginfo_t *si) {
         struct child *all[ELEMENTSOF(s->components) + 2];
-        size_t n = 0;
+        size_t n;
 
         s->ns_init_pid = 0;
         /* The kernel killed everything in its namespaces before it was reaped. */
-        all[n++] = &s->xserver;
-        all[n++] = &s->bus;
-        for (size_t i = 0; i < s->n_components; i++)
-                all[n++] = &s->components[i];
+        n = child_all(s, all);
         for (size_t i = 0; i < n; i++)
                 if (all[i]->ns_pid > 0)
                         all[i]->pid = all[i]->ns_pid = 0;

@@ -110,7 +110,7 @@ static int children_find(struct supervisor *s, const struct snapshot_manifest *m
 /* Everything a restore brought back killed, and what it set in s forgotten. */
 static void undo(struct supervisor *s) {
         struct child *all[ELEMENTSOF(s->components) + 2];
-        size_t n = 0;
+        size_t n;
 
         s->x_source = sd_event_source_disable_unref(s->x_source);
         x11_disconnect(&s->x);
@@ -125,10 +125,7 @@ static void undo(struct supervisor *s) {
                 (void) cgroup_kill(s->cg_session);
                 (void) cgroup_wait_empty(s->cg_session, STOP_TIMEOUT_USEC);
         }
-        all[n++] = &s->xserver;
-        all[n++] = &s->bus;
-        for (size_t i = 0; i < s->n_components; i++)
-                all[n++] = &s->components[i];
+        n = child_all(s, all);
         for (size_t i = 0; i < n; i++)
                 all[i]->pid = all[i]->ns_pid = 0;
         for (size_t i = 0; i < s->n_components; i++)

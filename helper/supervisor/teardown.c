@@ -19,18 +19,16 @@
 #include "snapshot.h"
 #include "socket-util.h"
 #include "token-kill.h"
+#include "child.h"
 #include "log.h"
 #include "teardown.h"
 #include "util.h"
 
 static void kill_children_fallback(struct supervisor *s) {
         struct child *all[ELEMENTSOF(s->components) + 2];
-        size_t n = 0;
+        size_t n;
 
-        all[n++] = &s->xserver;
-        all[n++] = &s->bus;
-        for (size_t i = 0; i < s->n_components; i++)
-                all[n++] = &s->components[i];
+        n = child_all(s, all);
         /* A checkpointable desktop's namespaces end with their init: its reaping
          * comes once the kernel killed (and it reaped) everything in them. */
         if (s->ns_init_pid > 0 && kill(s->ns_init_pid, SIGKILL) >= 0 && waitpid(s->ns_init_pid, NULL, 0) >= 0) {
