@@ -4,9 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <sys/syscall.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "procfs.h"
