@@ -125,7 +125,7 @@ int helper_reap_leftovers(const struct helper_record *r) {
          * a desktop with a cgroup (its own, or its unit's) needs no walk of
          * every process on the host. */
         if (r->token && !r->cgroup) {
-                k = kill_by_token(r->token, getuid());
+                k = kill_by_token(r->token, getuid(), false);
                 if (k < 0 && ret >= 0)
                         ret = k;
         }

@@ -26,6 +26,8 @@
 
 static void kill_children_fallback(struct supervisor *s) {
         struct child *all[ELEMENTSOF(s->components) + 2];
+        /* Its tree dies with the init; what carries its token elsewhere is a fork's (token-kill.h). */
+        bool in_namespaces = s->ns_init_pid > 0;
         size_t n;
 
         n = child_all(s, all);
@@ -44,8 +46,9 @@ static void kill_children_fallback(struct supervisor *s) {
         /* What botdesk exec ran, by its pid: it may have dropped our token. */
         (void) exec_record_kill_all(s->runtime_fd);
         /* What the bus activated, or what a launcher double-forked, left its
-         * group: it still carries our token. */
-        (void) kill_by_token(s->token, getuid());
+         * group: it still carries our token (of a desktop in namespaces, only
+         * what runs in ours: what botdesk exec ran). */
+        (void) kill_by_token(s->token, getuid(), in_namespaces);
         /* SIGKILL is delivered asynchronously: wait for our own children so
          * that none outlives us, not even as a zombie. */
         for (size_t i = 0; i < n; i++)

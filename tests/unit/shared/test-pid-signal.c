@@ -114,10 +114,10 @@ int main(void) {
 
         b = child_sleeping(tokenenv);
         c = child_sleeping(otherenv);
-        tap_ok(kill_by_token("test-pid-signal-token", getuid()) >= 1, "kill_by_token kills the process with the token");
+        tap_ok(kill_by_token("test-pid-signal-token", getuid(), false) >= 1, "kill_by_token kills the process with the token");
         tap_ok(died_of(b, SIGKILL), "the process carrying the token got SIGKILL");
         tap_ok(still_alive(c), "a process with another token is left alone");
-        TAP_EQ_INT(kill_by_token("test-pid-signal-other", getuid() + 1), 0, "nor is it killed for another uid");
+        TAP_EQ_INT(kill_by_token("test-pid-signal-other", getuid() + 1, false), 0, "nor is it killed for another uid");
         tap_ok(still_alive(c), "and still runs");
         kill(c, SIGKILL);
         waitpid(c, NULL, 0);
