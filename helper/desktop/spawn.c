@@ -102,6 +102,8 @@ static _noreturn_ void child_run(const struct spawn_opts *o, int pipe_fd, pid_t 
                         child_fail(pipe_fd, errno);
                 close(fd);
         }
+        if (o->child_setup && (r = o->child_setup(o->child_setup_userdata)) < 0)
+                child_fail(pipe_fd, -r);
 
         if (o->stdin_fd < 0) {
                 int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);

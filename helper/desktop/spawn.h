@@ -31,6 +31,12 @@ struct spawn_opts {
         /* CLONE_NEW* flags: the child starts in namespaces of its own (a
          * new PID namespace makes it their pid 1), 0: a plain fork. */
         unsigned long clone_flags;
+        /* Run in the child after its cgroup and before its stdio: what a
+         * caller must set up there (the mount namespace a desktop's tree is
+         * restored in, supervisor/tree-mounts.h). 0, or -errno, which
+         * spawn() returns. Between fork and exec: system calls only. */
+        int (*child_setup)(void *userdata);
+        void *child_setup_userdata;
 };
 
 #define SPAWN_OPTS_INIT                                                                                        \

@@ -25,17 +25,27 @@ static size_t put_counted(uint8_t *p, const void *data, size_t size) {
 }
 
 int xauth_write_at(int dirfd, const char *name, unsigned display, const uint8_t cookie[XAUTH_COOKIE_SIZE]) {
-        uint8_t buf[128];
-        char number[16];
+        return xauth_write_displays_at(dirfd, name, &display, 1, cookie);
+}
+
+int xauth_write_displays_at(int dirfd, const char *name, const unsigned *displays, size_t n_displays,
+                            const uint8_t cookie[XAUTH_COOKIE_SIZE]) {
+        uint8_t buf[256];
         size_t n = 0;
 
-        snprintf(number, sizeof number, "%u", display);
-        buf[n++] = (uint8_t) (XAUTH_FAMILY_WILD >> 8);
-        buf[n++] = (uint8_t) XAUTH_FAMILY_WILD;
-        n += put_counted(buf + n, "", 0);
-        n += put_counted(buf + n, number, strlen(number));
-        n += put_counted(buf + n, XAUTH_PROTOCOL, strlen(XAUTH_PROTOCOL));
-        n += put_counted(buf + n, cookie, XAUTH_COOKIE_SIZE);
+        if (n_displays == 0 || n_displays > 2)
+                return -EINVAL;
+        for (size_t i = 0; i < n_displays; i++) {
+                char number[16];
+
+                snprintf(number, sizeof number, "%u", displays[i]);
+                buf[n++] = (uint8_t) (XAUTH_FAMILY_WILD >> 8);
+                buf[n++] = (uint8_t) XAUTH_FAMILY_WILD;
+                n += put_counted(buf + n, "", 0);
+                n += put_counted(buf + n, number, strlen(number));
+                n += put_counted(buf + n, XAUTH_PROTOCOL, strlen(XAUTH_PROTOCOL));
+                n += put_counted(buf + n, cookie, XAUTH_COOKIE_SIZE);
+        }
         return write_file_atomic_at(dirfd, name, buf, n, 0600);
 }
 

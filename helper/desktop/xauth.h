@@ -17,6 +17,10 @@ int xauth_cookie_new(uint8_t cookie[XAUTH_COOKIE_SIZE]);
  * socket) matches it. The cookie never appears on a command line.
  */
 int xauth_write_at(int dirfd, const char *name, unsigned display, const uint8_t cookie[XAUTH_COOKIE_SIZE]);
+/* The same cookie for each of displays (one or two: a restored desktop's as
+ * its processes know it and as the host does, supervisor/resume.c). */
+int xauth_write_displays_at(int dirfd, const char *name, const unsigned *displays, size_t n_displays,
+                            const uint8_t cookie[XAUTH_COOKIE_SIZE]);
 
 /*
  * Find the cookie for display number `display` in the bytes of an

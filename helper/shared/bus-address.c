@@ -178,3 +178,12 @@ int bus_address_socket(const char *address, char **ret) {
         *ret = a.seen[KEY_PATH] ? strdup(a.values[KEY_PATH]) : strdup_printf("@%s", a.values[KEY_ABSTRACT]);
         return *ret ? 0 : -ENOMEM;
 }
+
+char *bus_address_moved(const char *address, const char *old_socket, const char *new_socket) {
+        const char *rest = startswith(address, "unix:path=");
+
+        rest = rest ? startswith(rest, old_socket) : NULL;
+        if (!rest || (*rest && *rest != ','))
+                return strdup(address);
+        return strdup_printf("unix:path=%s%s", new_socket, rest);
+}

@@ -38,3 +38,11 @@ int bus_address_sanitize(const char *address, char **ret);
  * *ret. The same refusals as bus_address_sanitize().
  */
 int bus_address_socket(const char *address, char **ret);
+
+/*
+ * address with its socket old_socket ("unix:path=OLD_SOCKET[,guid=...]")
+ * named new_socket instead: a spare's bus adopted by a profile, a fork's
+ * bus as its processes know it and as the host does. Any other address
+ * comes back the same. A new string, or NULL.
+ */
+char *bus_address_moved(const char *address, const char *old_socket, const char *new_socket);

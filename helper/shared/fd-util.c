@@ -29,12 +29,12 @@ int pipe_cloexec(int *ret_read, int *ret_write) {
 }
 
 /* The one place a /proc/self/fd path of an fd is made (tests/unit/test-layout.sh). */
-static void proc_fd_path(int fd, char path[static sizeof "/proc/self/fd/" + 12]) {
-        snprintf(path, sizeof "/proc/self/fd/" + 12, "/proc/self/fd/%d", fd);
+void proc_fd_path(int fd, char path[static PROC_FD_PATH_MAX]) {
+        snprintf(path, PROC_FD_PATH_MAX, "/proc/self/fd/%d", fd);
 }
 
 int inotify_add_watch_fd(int inotify_fd, int fd, uint32_t mask) {
-        char path[sizeof "/proc/self/fd/" + 12];
+        char path[PROC_FD_PATH_MAX];
         int wd;
 
         proc_fd_path(fd, path);
@@ -53,7 +53,7 @@ int fd_nonblock(int fd, bool nonblock) {
 }
 
 int fd_reopen(int fd, int flags) {
-        char path[sizeof "/proc/self/fd/" + 12];
+        char path[PROC_FD_PATH_MAX];
         int r;
 
         proc_fd_path(fd, path);
@@ -62,7 +62,7 @@ int fd_reopen(int fd, int flags) {
 }
 
 int fd_get_path(int fd, char **ret) {
-        char path[sizeof "/proc/self/fd/" + 12], target[PATH_MAX];
+        char path[PROC_FD_PATH_MAX], target[PATH_MAX];
         ssize_t n;
 
         proc_fd_path(fd, path);

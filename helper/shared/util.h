@@ -162,6 +162,11 @@ char *strdup_vprintf(const char *fmt, va_list ap) _printf_(1, 0);
 /* Write all of data, through EINTR and short writes. */
 int write_all(int fd, const void *data, size_t size);
 
+/* "/proc/self/fd/FD": the path of what fd is open on, for what takes a path only (a bind mount's source, a
+ * program's argument when the fd is passed on at the same number). The one place such a path is made. */
+#define PROC_FD_PATH_MAX (sizeof "/proc/self/fd/" + 12)
+void proc_fd_path(int fd, char path[static PROC_FD_PATH_MAX]);
+
 /*
  * An inotify watch (inotify_add_watch(2) on inotify_fd) of the inode fd
  * is open on, through /proc/self/fd: whatever its path is called now.

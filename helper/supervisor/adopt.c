@@ -11,6 +11,7 @@
 #include "adopt.h"
 #include "adopt-state.h"
 #include "adoption.h"
+#include "bus-address.h"
 #include "exit-status.h"
 #include "launchers.h"
 #include "log.h"
@@ -62,16 +63,6 @@ static const char *last_component(const char *path) {
         const char *slash = strrchr(path, '/');
 
         return slash ? slash + 1 : path;
-}
-
-/* The bus address with the spare's socket path replaced by the profile's. */
-static char *bus_address_moved(const char *address, const char *old_socket, const char *new_socket) {
-        const char *rest = startswith(address, "unix:path=");
-
-        rest = rest ? startswith(rest, old_socket) : NULL;
-        if (!rest || (*rest && *rest != ','))
-                return strdup(address);
-        return strdup_printf("unix:path=%s%s", new_socket, rest);
 }
 
 struct target {

@@ -55,7 +55,7 @@ void start_unclaim(struct supervisor *s) {
  * keeps this user's other starts off the number until our server holds it
  * (alloc.h). Waits for the lock no longer than start_timeout.
  */
-static int pick_and_claim(struct supervisor *s, int preferred) {
+int start_pick_and_claim(struct supervisor *s, int preferred) {
         const int stop_signals[] = { SUPERVISOR_STOP_SIGNALS };
         _cleanup_close_ int lock = -EBADF;
         uint64_t deadline = 0, now = now_usec();
@@ -202,7 +202,7 @@ int start_server(struct supervisor *s) {
                         preferred = (int) v;
         }
 
-        n = pick_and_claim(s, preferred);
+        n = start_pick_and_claim(s, preferred);
         if (n < 0)
                 return n;
 picked:

@@ -17,6 +17,9 @@
 
 /* Picks a display and starts the X server on it. */
 int start_server(struct supervisor *s);
+/* A free display of the band picked (preferred first, when free) and claimed under the allocation lock: the
+ * number, or -errno. */
+int start_pick_and_claim(struct supervisor *s, int preferred);
 /* Drop our claim on a display number, if we hold one (alloc.h): our server holds it, or never will. */
 void start_unclaim(struct supervisor *s);
 /* Our server listens on a number a logind session reserved meanwhile: end it. */
