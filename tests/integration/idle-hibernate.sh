@@ -27,6 +27,10 @@ HA=$(rec_get "$A" PID)
 HB=$(rec_get "$B" PID)
 "$BOTDESK" lease "$B" take --viewer watcher >/dev/null
 t_is "$?" 0 "a human takes B's lease"
+# The window up and the screen settled first: a picture taken while zenity maps would differ from any later.
+window_up() { "$BOTDESK" windows "$A" 2>/dev/null | grep -q idle-test; }
+wait_for 20 window_up || echo "# A's window did not come up within 20 s"
+"$BOTDESK" settle "$A" >/dev/null 2>&1
 "$BOTDESK" thumbnail "$A" --output "$BD_T/before.png" >/dev/null 2>&1
 
 # Test-side wait: up to 100 s for A's helper to end by itself.
