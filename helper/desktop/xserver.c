@@ -102,6 +102,16 @@ int xserver_argv(const char *binary, const struct bd_config *c, unsigned n, cons
                 }
                 r = strv_push(&argv, fixed[i]);
         }
+        /* A checkpointable desktop's server listens on its path alone: an
+         * abstract socket is the network namespace's, which a fork restored
+         * beside its parent shares, where the path is the fork's own mount
+         * namespace's (supervisor/tree-mounts.h). Clients that find no
+         * abstract socket take the path. */
+        if (r >= 0 && c->checkpointable) {
+                r = strv_push(&argv, strdup("-nolisten"));
+                if (r >= 0)
+                        r = strv_push(&argv, strdup("local"));
+        }
         if (r < 0)
                 return r;
         *ret = TAKE_PTR(argv);

@@ -20,6 +20,9 @@ void snapshot_manifest_done(struct snapshot_manifest *m) {
         free(m->kernel);
         free(m->token);
         free(m->bus_address);
+        free(m->tree_runtime);
+        free(m->tree_state);
+        free(m->fork_of);
         for (size_t i = 0; i < m->n_children; i++)
                 free(m->children[i].name);
         *m = (struct snapshot_manifest) {};
@@ -48,6 +51,12 @@ int snapshot_manifest_write_at(int dirfd, const struct snapshot_manifest *m) {
                 r = push(&env, "TOKEN", strdup(m->token));
         if (r >= 0)
                 r = push(&env, "BUS_ADDRESS", strdup(m->bus_address));
+        if (r >= 0 && m->tree_runtime)
+                r = push(&env, "TREE_RUNTIME", strdup(m->tree_runtime));
+        if (r >= 0 && m->tree_state)
+                r = push(&env, "TREE_STATE", strdup(m->tree_state));
+        if (r >= 0 && m->fork_of)
+                r = push(&env, "FORK_OF", strdup(m->fork_of));
         if (r >= 0)
                 r = push(&env, "TIME_USEC", strdup_printf("%llu", m->time_usec));
         if (r >= 0)
@@ -69,6 +78,26 @@ static int get_ull(char **env, const char *key, unsigned long long max, unsigned
         const char *v = strv_env_get(env, key);
 
         return v ? parse_uint(v, max, ret) : -EBADMSG;
+}
+
+static int get_optional(char **env, const char *key, char **ret) {
+        const char *v = strv_env_get(env, key);
+
+        if (!v)
+                return 0;
+        *ret = strdup(v);
+        return *ret ? 0 : -ENOMEM;
+}
+
+/* An absolute path without "..", or none. */
+static int get_optional_path(char **env, const char *key, char **ret) {
+        const char *v = strv_env_get(env, key);
+
+        if (!v)
+                return 0;
+        if (v[0] != '/' || strstr(v, "/..") || strlen(v) >= 4096)
+                return -EBADMSG;
+        return get_optional(env, key, ret);
 }
 
 static int get_string(char **env, const char *key, char **ret) {
@@ -95,6 +124,14 @@ int snapshot_manifest_read_at(int dirfd, struct snapshot_manifest *ret) {
             (r = get_ull(env, "DUMP_USEC", UINT64_MAX, &m.dump_usec)) < 0 || (r = get_ull(env, "SIZE", UINT64_MAX, &m.size)) < 0)
                 goto fail;
         m.display = (unsigned) display;
+        if ((r = get_optional_path(env, "TREE_RUNTIME", &m.tree_runtime)) < 0 ||
+            (r = get_optional_path(env, "TREE_STATE", &m.tree_state)) < 0 ||
+            (r = get_optional(env, "FORK_OF", &m.fork_of)) < 0)
+                goto fail;
+        if (!m.tree_runtime != !m.tree_state) {
+                r = -EBADMSG;
+                goto fail;
+        }
         for (size_t i = 0; i < SNAPSHOT_CHILDREN_MAX; i++) {
                 char key[32];
                 const char *v, *space;
@@ -128,15 +165,20 @@ fail:
         return r == -EINVAL || r == -ERANGE ? -EBADMSG : r;
 }
 
-int snapshot_open(const char *state_dir, int *ret_fd) {
-        _cleanup_close_ int state_fd = -EBADF, fd = -EBADF;
+static int open_verified(const char *state_dir, const char *sub, const char *name, int *ret_fd) {
+        _cleanup_close_ int state_fd = -EBADF, sub_fd = -EBADF, fd = -EBADF;
         struct stat st;
         int r;
 
         state_fd = open(state_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (state_fd < 0)
                 return negative_errno();
-        fd = dir_open_verified_at(state_fd, SNAPSHOT_DIR, getuid());
+        if (sub) {
+                sub_fd = dir_open_verified_at(state_fd, sub, getuid());
+                if (sub_fd < 0)
+                        return sub_fd;
+        }
+        fd = dir_open_verified_at(sub ? sub_fd : state_fd, name, getuid());
         if (fd < 0)
                 return fd;
         /* The manifest too: ours, written by no one else. */
@@ -147,6 +189,24 @@ int snapshot_open(const char *state_dir, int *ret_fd) {
                 return -EPERM;
         *ret_fd = TAKE_FD(fd);
         return 0;
+}
+
+int snapshot_open(const char *state_dir, int *ret_fd) {
+        return open_verified(state_dir, NULL, SNAPSHOT_DIR, ret_fd);
+}
+
+int snapshot_open_named(const char *state_dir, const char *name, int *ret_fd) {
+        if (!snapshot_name_valid(name))
+                return -EINVAL;
+        return open_verified(state_dir, SNAPSHOTS_DIR, name, ret_fd);
+}
+
+bool snapshot_name_valid(const char *name) {
+        size_t n = strlen(name);
+
+        if (n == 0 || n > SNAPSHOT_NAME_MAX || name[0] == '.' || name[0] == '-')
+                return false;
+        return strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") == n;
 }
 
 char *snapshot_unusable(const struct snapshot_manifest *m) {

@@ -19,11 +19,16 @@
 #define SNAPSHOT_MANIFEST "botdesk-snapshot"
 #define SNAPSHOT_XAUTHORITY "Xauthority"
 #define SNAPSHOT_CHILDREN_MAX 16
+/* STATE/snapshots/NAME: what botdesk snapshot keeps (the desktop runs on), for botdesk fork. */
+#define SNAPSHOTS_DIR "snapshots"
+#define SNAPSHOT_NAME_MAX 64
 /* RUNTIME/hibernate.sock: SOCK_SEQPACKET, 0600, served by a checkpointable
  * desktop's helper. The request "hibernate"; the answer "ok SIZE DUMP_USEC"
  * (then the helper ends) or "error MESSAGE" (the desktop runs on). */
 #define HIBERNATE_SOCKET "hibernate.sock"
 #define HIBERNATE_REQUEST "hibernate"
+/* "snapshot NAME": dumped into STATE/snapshots/NAME, the desktop running on; "ok SIZE DUMP_USEC" or "error ...". */
+#define SNAPSHOT_REQUEST "snapshot "
 #define HIBERNATE_ANSWER_MAX 4096
 
 struct snapshot_child {
@@ -37,6 +42,12 @@ struct snapshot_manifest {
         unsigned display;
         char *token;                    /* BOTDESK_TOKEN of its processes */
         char *bus_address;
+        /* The runtime and state dirs as its processes know them (a fork's are
+         * its parent's: supervisor/tree-mounts.h shows it its own there);
+         * NULL in a manifest that names none: the profile's own. */
+        char *tree_runtime;
+        char *tree_state;
+        char *fork_of;                  /* "PROFILE/NAME" a fork was made from, or NULL */
         unsigned long long time_usec;   /* CLOCK_REALTIME of the dump */
         unsigned long long dump_usec;   /* how long the dump took */
         unsigned long long size;        /* bytes of the images */
@@ -61,6 +72,13 @@ int snapshot_open(const char *state_dir, int *ret_fd);
  * of another botdesk version or of another kernel.
  */
 char *snapshot_unusable(const struct snapshot_manifest *m);
+
+/* A snapshot's name: 1 to SNAPSHOT_NAME_MAX of [A-Za-z0-9._-], not starting with a dot or dash (no slash: it
+ * names a dir in STATE/snapshots). */
+bool snapshot_name_valid(const char *name);
+
+/* STATE/snapshots/name opened as snapshot_open() opens STATE/snapshot: the same refusals. */
+int snapshot_open_named(const char *state_dir, const char *name, int *ret_fd);
 
 /* The bytes of the files in dirfd (flat: CRIU's images). */
 int snapshot_size_at(int dirfd, unsigned long long *ret);

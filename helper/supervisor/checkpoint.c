@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include "child-deadline.h"
 #include "find-executable.h"
 #include "spawn.h"
+#include "tree-mounts.h"
 #include "util.h"
 
 #define CRIU_GRACE_USEC (2 * 1000000ULL)
@@ -17,6 +19,9 @@
 struct criu_run {
         char *const *argv;
         const char *cgroup;
+        int images_fd;                  /* kept open for it: its --images-dir is /proc/self/fd/N */
+        int (*setup)(void *userdata);   /* the namespace it runs in (tree-mounts.h), or NULL */
+        void *setup_userdata;
         char out[8192]; /* the last of its output */
         size_t len;
 };
@@ -50,6 +55,9 @@ static int spawn_criu(int stdout_fd, int stderr_fd, pid_t *ret_pid, void *userda
         o.stdout_fd = stdout_fd;
         o.stderr_fd = stderr_fd;
         o.cwd = "/";
+        o.keep_fd = r->images_fd;
+        o.child_setup = r->setup;
+        o.child_setup_userdata = r->setup_userdata;
         return spawn(&o, ret_pid);
 }
 
@@ -99,20 +107,32 @@ static char *criu_error(const char *text) {
         return TAKE_PTR(line);
 }
 
-static char *log_error(const char *dir, const char *log) {
-        _cleanup_free_ char *path = strdup_printf("%s/%s", dir, log), *text = NULL;
+static char *log_error(int dir_fd, const char *log) {
+        _cleanup_free_ char *text = NULL;
         size_t size;
 
-        if (!path || read_full_file(path, &text, &size, 16u << 20) < 0)
+        if (read_full_file_at(dir_fd, log, &text, &size, 16u << 20) < 0)
                 return NULL;
         return criu_error(text);
+}
+
+/* Why a dump or restore failed: its deadline, CRIU's own words (its log, else its output), or why it did not run. */
+static char *run_error(const struct criu_run *r, int ret, const char *what, unsigned long long timeout_usec) {
+        _cleanup_free_ char *log = strdup_printf("%s.log", what);
+
+        if (ret == -ETIME)
+                return strdup_printf("CRIU did not finish the %s within %llu s", what, timeout_usec / 1000000ULL);
+        if (ret != -EIO)
+                return strdup_printf("cannot run %s for the %s%s: %s", r->argv[0], what,
+                                     r->setup ? " in the desktop's mount namespace" : "", strerror(-ret));
+        return (log ? log_error(r->images_fd, log) : NULL) ?: criu_error(r->out);
 }
 
 int checkpoint_criu(const struct bd_config *c, char **ret_path, char **ret_version, char **ret_error) {
         _cleanup_free_ char *path = NULL;
         unsigned long long major, minor;
         char *argv[3] = { NULL, (char *) "--version", NULL };
-        struct criu_run r = { .argv = argv };
+        struct criu_run r = { .argv = argv, .images_fd = -EBADF };
         const char *v;
         int ret;
 
@@ -164,53 +184,65 @@ int checkpoint_criu(const struct bd_config *c, char **ret_path, char **ret_versi
         return 0;
 }
 
-/* What a desktop's tree holds that both dump and restore must be told about. */
-#define CRIU_TREE_OPTIONS "--ext-unix-sk", "--tcp-established", "--file-locks", "--link-remap"
+/* What a desktop's tree holds that both dump and restore must be told about. Its cgroups are not CRIU's to
+ * keep: the restored tree is born in CRIU's, the one the helper starts CRIU in (a fork's own, never its
+ * parent's), and CRIU mounts no cgroup yard (which a fork's mount namespace would hide from it). */
+#define CRIU_TREE_OPTIONS "--ext-unix-sk", "--tcp-established", "--file-locks", "--link-remap", "--manage-cgroups=ignore"
 
-int checkpoint_dump(const char *criu, pid_t root, const char *dir, const char *cgroup, unsigned long long timeout_usec,
-                    char **ret_error) {
-        char pid[16];
-        char *argv[] = { (char *) criu, (char *) "dump", (char *) "--tree", pid, (char *) "--images-dir", (char *) dir,
-                         (char *) "--log-file", (char *) "dump.log", (char *) "-v2", CRIU_TREE_OPTIONS, NULL };
-        struct criu_run r = { .argv = argv, .cgroup = cgroup };
+int checkpoint_dump(const char *criu, pid_t root, int dir_fd, const char *cgroup, bool leave_running,
+                    unsigned long long timeout_usec, char **ret_error) {
+        _cleanup_close_ int mntns = -EBADF;
+        char pid[16], images[PROC_FD_PATH_MAX], ns[64];
+        char *argv[] = { (char *) criu, (char *) "dump", (char *) "--tree", pid, (char *) "--images-dir", images,
+                         (char *) "--log-file", (char *) "dump.log", (char *) "-v2", CRIU_TREE_OPTIONS,
+                         leave_running ? (char *) "--leave-running" : NULL, NULL };
+        struct criu_run r = { .argv = argv, .cgroup = cgroup, .images_fd = dir_fd, .setup = tree_mounts_enter };
         int ret;
 
         snprintf(pid, sizeof pid, "%d", (int) root);
+        proc_fd_path(dir_fd, images);
+        /* CRIU in the tree's own mount namespace (a fork's, tree-mounts.h; else the host's): it dumps none. */
+        snprintf(ns, sizeof ns, "/proc/%d/ns/mnt", (int) root);
+        mntns = open(ns, O_RDONLY | O_CLOEXEC);
+        if (mntns < 0) {
+                ret = negative_errno();
+                *ret_error = strdup_printf("cannot open %s: %s", ns, strerror(-ret));
+                return ret;
+        }
+        r.setup_userdata = &mntns;
         ret = criu_run(&r, timeout_usec);
         if (ret < 0)
-                *ret_error = ret == -ETIME ? strdup_printf("CRIU did not finish the dump within %llu s",
-                                                           timeout_usec / 1000000ULL)
-                                           : log_error(dir, "dump.log") ?: criu_error(r.out);
+                *ret_error = run_error(&r, ret, "dump", timeout_usec);
         return ret;
 }
 
-int checkpoint_restore(const char *criu, const char *dir, const char *cgroup, unsigned long long timeout_usec,
-                       pid_t *ret_root, char **ret_error) {
-        _cleanup_free_ char *pidfile = strdup_printf("%s/restore.pid", dir), *text = NULL;
-        char *argv[] = { (char *) criu, (char *) "restore", (char *) "--images-dir", (char *) dir, (char *) "--log-file",
+int checkpoint_restore(const char *criu, int dir_fd, const char *cgroup, const struct tree_mounts *mounts,
+                       unsigned long long timeout_usec, pid_t *ret_root, char **ret_error) {
+        _cleanup_free_ char *text = NULL;
+        char images[PROC_FD_PATH_MAX], pidfile[PROC_FD_PATH_MAX + sizeof "/" CHECKPOINT_PIDFILE];
+        char *argv[] = { (char *) criu, (char *) "restore", (char *) "--images-dir", images, (char *) "--log-file",
                          (char *) "restore.log", (char *) "-v2", (char *) "--restore-detached", (char *) "--pidfile",
                          pidfile, CRIU_TREE_OPTIONS, NULL };
-        struct criu_run r = { .argv = argv, .cgroup = cgroup };
+        struct criu_run r = { .argv = argv, .cgroup = cgroup, .images_fd = dir_fd,
+                              .setup = mounts ? tree_mounts_apply : NULL, .setup_userdata = (void *) mounts };
         unsigned long long pid;
         int ret;
 
-        if (!pidfile)
-                return -ENOMEM;
-        (void) unlink(pidfile);
+        proc_fd_path(dir_fd, images);
+        snprintf(pidfile, sizeof pidfile, "%s/" CHECKPOINT_PIDFILE, images);
+        (void) unlinkat(dir_fd, CHECKPOINT_PIDFILE, 0);
         ret = criu_run(&r, timeout_usec);
         if (ret < 0) {
-                *ret_error = ret == -ETIME ? strdup_printf("CRIU did not finish the restore within %llu s",
-                                                           timeout_usec / 1000000ULL)
-                                           : log_error(dir, "restore.log") ?: criu_error(r.out);
+                *ret_error = run_error(&r, ret, "restore", timeout_usec);
                 return ret;
         }
-        ret = read_full_file(pidfile, &text, NULL, 64);
+        ret = read_full_file_at(dir_fd, CHECKPOINT_PIDFILE, &text, NULL, 64);
         if (ret >= 0) {
                 text[strcspn(text, "\n")] = 0;
                 ret = parse_uint(text, INT32_MAX, &pid);
         }
         if (ret < 0) {
-                *ret_error = strdup_printf("CRIU restored but wrote no pid to %s", pidfile);
+                *ret_error = strdup("CRIU restored but wrote no pid to " CHECKPOINT_PIDFILE);
                 return ret;
         }
         *ret_root = (pid_t) pid;

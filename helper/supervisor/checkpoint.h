@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #pragma once
 
+#include <stdbool.h>
 #include <sys/types.h>
 
 #include "config.h"
@@ -16,12 +17,17 @@
 /* The CRIU to use and its version ("4.2.1"): 0, or -errno with *ret_error. */
 int checkpoint_criu(const struct bd_config *c, char **ret_path, char **ret_version, char **ret_error);
 
-/* Dump the tree of root (its namespaces' pid 1) into dir, which it then
- * kills. 0, or -errno with *ret_error (CRIU's last error line). */
-int checkpoint_dump(const char *criu, pid_t root, const char *dir, const char *cgroup, unsigned long long timeout_usec,
-                    char **ret_error);
+#define CHECKPOINT_PIDFILE "restore.pid"
 
-/* Restore the tree dumped into dir; its root's pid in *ret_root (a child
+struct tree_mounts;
+
+/* Dump the tree of root (its namespaces' pid 1) into the dir dir_fd, which
+ * it then kills, unless leave_running. CRIU runs in root's mount namespace.
+ * 0, or -errno with *ret_error (CRIU's last error line). */
+int checkpoint_dump(const char *criu, pid_t root, int dir_fd, const char *cgroup, bool leave_running,
+                    unsigned long long timeout_usec, char **ret_error);
+/* Restore the tree dumped into dir_fd, in a mount namespace made by mounts
+ * (tree-mounts.h) unless that is NULL; its root's pid in *ret_root (a child
  * of ours once CRIU exits, as we are a subreaper). */
-int checkpoint_restore(const char *criu, const char *dir, const char *cgroup, unsigned long long timeout_usec,
-                       pid_t *ret_root, char **ret_error);
+int checkpoint_restore(const char *criu, int dir_fd, const char *cgroup, const struct tree_mounts *mounts,
+                       unsigned long long timeout_usec, pid_t *ret_root, char **ret_error);

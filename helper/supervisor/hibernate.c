@@ -9,6 +9,7 @@
 #include <sys/utsname.h>
 
 #include "botdesk-config.h"
+#include "bus-address.h"
 #include "checkpoint.h"
 #include "clipboard-owner.h"
 #include "exit-status.h"
@@ -19,6 +20,7 @@
 #include "child.h"
 #include "log.h"
 #include "namespace.h"
+#include "profile.h"
 #include "snapshot.h"
 #include "socket-util.h"
 #include "start.h"
@@ -32,19 +34,30 @@
 
 static int manifest_fill(struct supervisor *s, struct snapshot_manifest *m) {
         struct child *all[ELEMENTSOF(s->components) + 2];
+        _cleanup_free_ char *bus = NULL, *tree_bus = NULL;
         struct utsname u;
         size_t n;
 
         if (uname(&u) < 0)
                 return negative_errno();
+        /* What the tree's processes know: a fork's are its parent's (tree-mounts.h). */
+        if (s->tree_runtime) {
+                tree_bus = strdup_printf("%s/bus", s->tree_runtime);
+                bus = tree_bus ? bus_address_moved(strempty(s->bus_address), s->bus_socket, tree_bus) : NULL;
+        } else
+                bus = strdup(strempty(s->bus_address));
         *m = (struct snapshot_manifest) {
                 .version = strdup(BOTDESK_VERSION),
                 .kernel = strdup(u.release),
-                .display = (unsigned) s->display,
+                .display = (unsigned) (s->tree_display >= 0 ? s->tree_display : s->display),
                 .token = strdup(s->token),
-                .bus_address = strdup(strempty(s->bus_address)),
+                .bus_address = TAKE_PTR(bus),
+                .tree_runtime = strdup(s->tree_runtime ?: s->paths.runtime),
+                .tree_state = strdup(s->tree_state ?: s->paths.state),
         };
-        if (!m->version || !m->kernel || !m->token || !m->bus_address)
+        if (!m->version || !m->kernel || !m->token || !m->bus_address || !m->tree_runtime || !m->tree_state)
+                return -ENOMEM;
+        if (s->fork_of && !(m->fork_of = strdup(s->fork_of)))
                 return -ENOMEM;
         n = child_all(s, all);
         for (size_t i = 0; i < n && m->n_children < SNAPSHOT_CHILDREN_MAX; i++) {
@@ -67,7 +80,7 @@ static void let_go(struct supervisor *s) {
         journal_frames_done(&s->frames);
 }
 
-/* After a failed dump: everything as it was. */
+/* After a failed dump, or a snapshot's: everything as it was. */
 static int take_back(struct supervisor *s) {
         int r;
 
@@ -83,9 +96,45 @@ static int take_back(struct supervisor *s) {
         return 0;
 }
 
-static int hibernate(struct supervisor *s, struct snapshot_manifest *m, char **ret_error) {
-        _cleanup_free_ char *criu = NULL, *version = NULL, *dir = NULL;
-        _cleanup_close_ int state_fd = -EBADF, dir_fd = -EBADF;
+/* Where a dump goes: STATE/snapshot for a hibernation, STATE/snapshots/NAME for botdesk snapshot. */
+struct dump_target {
+        const char *name;       /* NULL: the hibernation's */
+        bool leave_running;
+};
+
+static int open_parent(struct supervisor *s, const struct dump_target *t, int *ret_fd, char **ret_path,
+                       char **ret_error) {
+        _cleanup_close_ int state_fd = open(s->paths.state, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        int fd, r;
+
+        if (state_fd < 0) {
+                r = negative_errno();
+                *ret_error = strdup_printf("cannot open %s: %s", s->paths.state, strerror(-r));
+                return r;
+        }
+        if (!t->name) {
+                *ret_path = strdup(s->paths.state);
+                *ret_fd = TAKE_FD(state_fd);
+                return *ret_path ? 0 : -ENOMEM;
+        }
+        if (mkdirat(state_fd, SNAPSHOTS_DIR, 0700) < 0 && errno != EEXIST)
+                fd = negative_errno();
+        else
+                fd = dir_open_verified_at(state_fd, SNAPSHOTS_DIR, getuid());
+        if (fd < 0) {
+                *ret_error = strdup_printf("cannot open %s/%s as a private dir of ours: %s", s->paths.state,
+                                           SNAPSHOTS_DIR, strerror(-fd));
+                return fd;
+        }
+        *ret_fd = fd;
+        *ret_path = strdup_printf("%s/%s", s->paths.state, SNAPSHOTS_DIR);
+        return *ret_path ? 0 : -ENOMEM;
+}
+
+static int dump(struct supervisor *s, const struct dump_target *t, struct snapshot_manifest *m, char **ret_error) {
+        _cleanup_free_ char *criu = NULL, *version = NULL, *parent = NULL, *new_name = NULL;
+        _cleanup_close_ int parent_fd = -EBADF, dir_fd = -EBADF;
+        const char *final = t->name ?: SNAPSHOT_DIR;
         struct lease lease = {};
         unsigned long long t0;
         int r;
@@ -96,7 +145,7 @@ static int hibernate(struct supervisor *s, struct snapshot_manifest *m, char **r
                 return -EBUSY;
         }
         (void) lease_read_at(s->runtime_fd, &lease);
-        if (lease.holder == LEASE_HUMAN) {
+        if (lease.holder == LEASE_HUMAN && !t->leave_running) {
                 *ret_error = strdup_printf("a human has control of desktop %s (botdesk lease %s): hibernating would "
                                            "take the screen away from them", s->profile, s->profile);
                 return -EBUSY;
@@ -104,30 +153,34 @@ static int hibernate(struct supervisor *s, struct snapshot_manifest *m, char **r
         r = checkpoint_criu(&s->cfg, &criu, &version, ret_error);
         if (r < 0)
                 return r;
-
-        state_fd = open(s->paths.state, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (state_fd < 0) {
+        r = open_parent(s, t, &parent_fd, &parent, ret_error);
+        if (r < 0)
+                return r;
+        if (t->name && faccessat(parent_fd, t->name, F_OK, AT_SYMLINK_NOFOLLOW) >= 0) {
+                *ret_error = strdup_printf("desktop %s has a snapshot named %s already (%s/%s)", s->profile, t->name,
+                                           parent, t->name);
+                return -EEXIST;
+        }
+        new_name = strdup_printf("%s.new", final);
+        if (!new_name)
+                return -ENOMEM;
+        (void) snapshot_remove_at(parent_fd, new_name);
+        if (mkdirat(parent_fd, new_name, 0700) < 0 ||
+            (dir_fd = openat(parent_fd, new_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
                 r = negative_errno();
-                *ret_error = strdup_printf("cannot open %s: %s", s->paths.state, strerror(-r));
+                *ret_error = strdup_printf("cannot make %s/%s: %s", parent, new_name, strerror(-r));
                 return r;
         }
-        (void) snapshot_remove_at(state_fd, SNAPSHOT_DIR_NEW);
-        if (mkdirat(state_fd, SNAPSHOT_DIR_NEW, 0700) < 0 ||
-            (dir_fd = openat(state_fd, SNAPSHOT_DIR_NEW, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
-                r = negative_errno();
-                *ret_error = strdup_printf("cannot make %s/%s: %s", s->paths.state, SNAPSHOT_DIR_NEW, strerror(-r));
-                return r;
-        }
-        dir = strdup_printf("%s/%s", s->paths.state, SNAPSHOT_DIR_NEW);
         r = manifest_fill(s, m);
         if (r >= 0)
-                r = xauth_write_at(dir_fd, SNAPSHOT_XAUTHORITY, (unsigned) s->display, s->cookie);
-        if (!dir || r < 0) {
-                *ret_error = strdup_printf("cannot write the snapshot's manifest: %s", strerror(dir ? -r : ENOMEM));
-                return dir ? r : -ENOMEM;
+                r = xauth_write_at(dir_fd, SNAPSHOT_XAUTHORITY, m->display, s->cookie);
+        if (r < 0) {
+                *ret_error = strdup_printf("cannot write the snapshot's manifest: %s", strerror(-r));
+                goto undo;
         }
 
-        log_info("Hibernating desktop :%d with %s (CRIU %s) into %s.", s->display, criu, version, dir);
+        log_info("%s desktop :%d with %s (CRIU %s) into %s/%s.", t->leave_running ? "Snapshotting" : "Hibernating",
+                 s->display, criu, version, parent, final);
         let_go(s);
         r = namespace_detach(s);
         if (r < 0) {
@@ -135,7 +188,8 @@ static int hibernate(struct supervisor *s, struct snapshot_manifest *m, char **r
                 goto undo;
         }
         t0 = now_usec();
-        r = checkpoint_dump(criu, s->ns_init_pid, dir, s->cg_base ? s->cg_session : NULL, DUMP_TIMEOUT_USEC, ret_error);
+        r = checkpoint_dump(criu, s->ns_init_pid, dir_fd, s->cg_base ? s->cg_session : NULL, t->leave_running,
+                            DUMP_TIMEOUT_USEC, ret_error);
         if (r < 0)
                 goto undo;
         m->dump_usec = now_usec() - t0;
@@ -143,35 +197,53 @@ static int hibernate(struct supervisor *s, struct snapshot_manifest *m, char **r
         (void) snapshot_size_at(dir_fd, &m->size);
         r = snapshot_manifest_write_at(dir_fd, m);
         if (r >= 0) {
-                (void) snapshot_remove_at(state_fd, SNAPSHOT_DIR);
-                if (renameat(state_fd, SNAPSHOT_DIR_NEW, state_fd, SNAPSHOT_DIR) < 0)
+                if (!t->name)
+                        (void) snapshot_remove_at(parent_fd, SNAPSHOT_DIR);
+                if (renameat(parent_fd, new_name, parent_fd, final) < 0)
                         r = negative_errno();
         }
-        if (r < 0) {
+        if (r < 0 && !t->leave_running) {
                 /* The tree is gone with its dump: nothing to take back. */
                 *ret_error = strdup_printf("the desktop was dumped, but its snapshot could not be kept: %s; it is "
                                            "stopped", strerror(-r));
                 return r;
         }
+        if (r < 0)
+                *ret_error = strdup_printf("the desktop was dumped, but its snapshot could not be kept: %s",
+                                           strerror(-r));
+        if (t->leave_running) {
+                int k = take_back(s);
+                if (r >= 0 && k < 0)
+                        *ret_error = strdup_printf("the snapshot was kept, but the desktop could not be taken back: %s",
+                                                   strerror(-k));
+                if (r < 0)
+                        (void) snapshot_remove_at(parent_fd, new_name);
+                return r < 0 ? r : k;
+        }
         return 0;
 
 undo:
-        (void) snapshot_remove_at(state_fd, SNAPSHOT_DIR_NEW);
-        (void) take_back(s);
+        (void) snapshot_remove_at(parent_fd, new_name);
+        if (s->ns_init_pid > 0 && !s->x.conn)
+                (void) take_back(s);
+        return r;
+}
+
+static int dump_now(struct supervisor *s, const struct dump_target *t, struct snapshot_manifest *m, char **ret_error) {
+        int r = dump(s, t, m, ret_error);
+
+        if (r < 0) {
+                log_warning("Not %s: %s", t->leave_running ? "snapshotted" : "hibernated", strnull(*ret_error));
+                if (s->ns_init_pid <= 0 || !s->x.conn)
+                        /* What was let go could not be taken back: the desktop ends. */
+                        supervisor_fail(s, HELPER_EXIT_FAILED, "The desktop could not be dumped nor taken back: %s",
+                                        strnull(*ret_error));
+        }
         return r;
 }
 
 int hibernate_now(struct supervisor *s, struct snapshot_manifest *m, char **ret_error) {
-        int r = hibernate(s, m, ret_error);
-
-        if (r < 0) {
-                log_warning("Not hibernated: %s", strnull(*ret_error));
-                if (s->ns_init_pid <= 0 || !s->x.conn)
-                        /* What was let go could not be taken back: the desktop ends. */
-                        supervisor_fail(s, HELPER_EXIT_FAILED, "The desktop could not be hibernated nor taken back: %s",
-                                        strnull(*ret_error));
-        }
-        return r;
+        return dump_now(s, &(struct dump_target) {}, m, ret_error);
 }
 
 static int on_connection(sd_event_source *source, int fd, uint32_t revents, void *userdata) {
@@ -181,7 +253,9 @@ static int on_connection(sd_event_source *source, int fd, uint32_t revents, void
         struct supervisor *s = userdata;
         struct ucred cred;
         socklen_t len = sizeof cred;
-        char request[64];
+        char request[sizeof SNAPSHOT_REQUEST + SNAPSHOT_NAME_MAX + 1];
+        struct dump_target t = {};
+        const char *name;
         ssize_t n;
         int r = -EINVAL;
 
@@ -194,16 +268,24 @@ static int on_connection(sd_event_source *source, int fd, uint32_t revents, void
             (n = recv(conn, request, sizeof request - 1, 0)) <= 0)
                 return 0;
         request[n] = 0;
-        if (!streq(request, HIBERNATE_REQUEST))
+        if (streq(request, HIBERNATE_REQUEST))
+                t = (struct dump_target) {};
+        else if ((name = startswith(request, SNAPSHOT_REQUEST)) && snapshot_name_valid(name))
+                t = (struct dump_target) { .name = name, .leave_running = true };
+        else {
                 answer = strdup_printf("error unknown request \"%s\"", request);
-        else if ((r = hibernate_now(s, &m, &error)) < 0)
+                goto send;
+        }
+        r = dump_now(s, &t, &m, &error);
+        if (r < 0)
                 answer = strdup_printf("error %s", error ?: strerror(-r));
         else
                 answer = strdup_printf("ok %llu %llu", m.size, m.dump_usec);
+send:
         if (answer)
                 (void) send(conn, answer, strlen(answer), MSG_NOSIGNAL);
-        /* Dumped: the tree ended with it, and so does the desktop. */
-        if (r >= 0)
+        /* Hibernated: the tree ended with its dump, and so does the desktop. */
+        if (r >= 0 && !t.leave_running)
                 supervisor_feed(s, &(struct desktop_event) { .type = DESKTOP_EVENT_HIBERNATED });
         return 0;
 }

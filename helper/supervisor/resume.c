@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 
 #include "alloc.h"
+#include "bus-address.h"
 #include "cgroup.h"
 #include "checkpoint.h"
 #include "child.h"
@@ -17,13 +18,18 @@
 #include "record.h"
 #include "resume.h"
 #include "session.h"
+#include "profile.h"
 #include "snapshot.h"
 #include "start.h"
+#include "teardown.h"
+#include "tree-mounts.h"
 #include "util.h"
 #include "xauth.h"
 
 #define RESTORE_TIMEOUT_USEC (120 * 1000000ULL)
 #define SNAPSHOT_DIR_FAILED "snapshot.failed"
+/* RUNTIME/x11: a moved restore's /tmp/.X11-unix (tree-mounts.h) */
+#define RESTORE_X11_DIR "x11"
 
 /* The pid as we see it of root's child whose pid in root's namespace is ns_pid (its NSpid's last field). */
 static pid_t outer_pid_of(pid_t root, int ns_pid) {
@@ -133,13 +139,104 @@ static void undo(struct supervisor *s) {
         s->n_components = 0;
         free(s->bus_address);
         s->bus_address = NULL;
+        /* The lock that names the restored server, and our name of its display (display_publish()). */
+        remove_x_leftovers(s);
+        start_unclaim(s);
+        free(s->tree_runtime);
+        free(s->tree_state);
+        free(s->fork_of);
+        s->tree_runtime = s->tree_state = s->fork_of = NULL;
+        s->tree_display = -1;
         s->display = -1;
 }
 
+/* The environment of what the tree's init starts later (a component's restart): the paths and display its
+ * processes know. */
+static int tree_env(struct supervisor *s, const struct snapshot_manifest *m) {
+        _cleanup_(session_dirs_done) struct session_dirs dirs = {};
+        _cleanup_free_ char *xauthority = NULL;
+        struct bd_paths tree = s->paths;
+        int r;
+
+        if (s->tree_runtime) {
+                xauthority = strdup_printf("%s/Xauthority", s->tree_runtime);
+                if (!xauthority)
+                        return -ENOMEM;
+                tree.runtime = s->tree_runtime;
+                tree.state = s->tree_state;
+                tree.xauthority = xauthority;
+        }
+        r = session_dirs_for(&tree, &dirs);
+        if (r < 0)
+                return r;
+        strv_free(s->env);
+        s->env = NULL;
+        r = session_env(s->profile, m->display, &tree, &dirs, s->token, s->cfg.accessibility, &s->env);
+        if (r >= 0)
+                r = env_set(&s->env, "DBUS_SESSION_BUS_ADDRESS", m->bus_address);
+        return r;
+}
+
+/*
+ * The tree's display named to the host by our own number: its X server's socket is RUNTIME/x11/XN (the
+ * restore's /tmp/.X11-unix, tree-mounts.h), /tmp/.X11-unix/XM a symlink to it, and /tmp/.XM-lock names the
+ * server, as a server of our own would have them.
+ */
+static int display_publish(struct supervisor *s, unsigned tree_display, char **ret_error) {
+        _cleanup_free_ char *target = strdup_printf("%s/" RESTORE_X11_DIR "/X%u", s->paths.runtime, tree_display);
+        char link[64];
+        int r;
+
+        if (!target)
+                return -ENOMEM;
+        r = display_lock_set_pid(&alloc_env_default, (unsigned) s->display, -1, s->xserver.pid);
+        if (r < 0) {
+                *ret_error = strdup_printf("cannot lock display :%d for the restored X server: %s", s->display,
+                                           strerror(-r));
+                return r;
+        }
+        snprintf(link, sizeof link, "/tmp/.X11-unix/X%d", s->display);
+        if (symlink(target, link) < 0) {
+                r = negative_errno();
+                *ret_error = strdup_printf("cannot name the restored X server %s: %s", link, strerror(-r));
+                return r;
+        }
+        start_unclaim(s);
+        return 0;
+}
+
+/* What a moved restore needs (tree-mounts.h): RUNTIME/x11 made, the tree's old socket in it gone. */
+static int mounts_prepare(struct supervisor *s, const struct snapshot_manifest *m, struct tree_mounts *t,
+                          char **ret_x11) {
+        _cleanup_close_ int x11_fd = -EBADF;
+        char name[32];
+
+        if (mkdirat(s->runtime_fd, RESTORE_X11_DIR, 0700) < 0 && errno != EEXIST)
+                return negative_errno();
+        x11_fd = dir_open_verified_at(s->runtime_fd, RESTORE_X11_DIR, getuid());
+        if (x11_fd < 0)
+                return x11_fd;
+        snprintf(name, sizeof name, "X%u", m->display);
+        (void) unlinkat(x11_fd, name, 0);
+        *ret_x11 = strdup_printf("%s/" RESTORE_X11_DIR, s->paths.runtime);
+        if (!*ret_x11)
+                return -ENOMEM;
+        *t = (struct tree_mounts) {
+                .tree_runtime = s->tree_runtime ?: s->paths.runtime,
+                .tree_state = s->tree_state ?: s->paths.state,
+                .runtime = s->paths.runtime,
+                .state = s->paths.state,
+                .x11 = *ret_x11,
+        };
+        return 0;
+}
+
 static int restore(struct supervisor *s, int dir_fd, const struct snapshot_manifest *m, char **ret_error) {
-        _cleanup_free_ char *criu = NULL, *version = NULL, *dir = NULL, *xauth = NULL;
+        _cleanup_free_ char *criu = NULL, *version = NULL, *xauth = NULL, *tree_bus = NULL, *x11 = NULL;
+        struct tree_mounts mounts;
         struct xauth_cookie cookie;
         unsigned long long t0 = now_usec();
+        bool moved;
         size_t size;
         char num[16];
         int r;
@@ -150,10 +247,6 @@ static int restore(struct supervisor *s, int dir_fd, const struct snapshot_manif
         r = checkpoint_criu(&s->cfg, &criu, &version, ret_error);
         if (r < 0)
                 return r;
-        if (display_in_use(&alloc_env_default, m->display) > 0) {
-                *ret_error = strdup_printf("display :%u is taken by another X server", m->display);
-                return -EADDRINUSE;
-        }
         r = read_full_file_at(dir_fd, SNAPSHOT_XAUTHORITY, &xauth, &size, 64 * 1024);
         if (r >= 0)
                 r = xauth_lookup((const uint8_t *) xauth, size, m->display, &cookie);
@@ -162,21 +255,52 @@ static int restore(struct supervisor *s, int dir_fd, const struct snapshot_manif
                 return r < 0 ? r : -EBADMSG;
         }
         memcpy(s->cookie, cookie.data, XAUTH_COOKIE_SIZE);
-        s->display = (int) m->display;
-        strscpy(s->token, sizeof s->token, m->token);
-        s->bus_address = strdup(m->bus_address);
-        dir = strdup_printf("%s/%s", s->paths.state, SNAPSHOT_DIR);
-        if (!s->bus_address || !dir)
+        if (m->fork_of && !(s->fork_of = strdup(m->fork_of)))
                 return -ENOMEM;
-        r = xauth_write_at(s->runtime_fd, "Xauthority", m->display, s->cookie);
+
+        /* Its processes' paths are ours and its display is free: restored as it was. Else in a mount
+         * namespace that shows it our dirs where it knows its own, on a display of our own (tree-mounts.h). */
+        if (m->tree_runtime && !streq(m->tree_runtime, s->paths.runtime)) {
+                s->tree_runtime = strdup(m->tree_runtime);
+                s->tree_state = strdup(m->tree_state);
+                if (!s->tree_runtime || !s->tree_state)
+                        return -ENOMEM;
+        }
+        /* A fork keeps the token this start made: its tree carries its parent's, which the parent's helper
+         * must find nothing of ours by (token-kill.h), nor ours of the parent's. */
+        if (!s->tree_runtime)
+                strscpy(s->token, sizeof s->token, m->token);
+        moved = s->tree_runtime || display_in_use(&alloc_env_default, m->display) > 0;
+        if (moved) {
+                r = start_pick_and_claim(s, m->fork_of ? -1 : (int) m->display);
+                if (r < 0) {
+                        *ret_error = strdup_printf("no display to restore it on: %s", strerror(-r));
+                        return r;
+                }
+                s->display = r;
+                s->tree_display = (int) m->display;
+                r = mounts_prepare(s, m, &mounts, &x11);
+                if (r < 0) {
+                        *ret_error = strdup_printf("cannot prepare its mounts: %s", strerror(-r));
+                        return r;
+                }
+        } else
+                s->display = (int) m->display;
+        tree_bus = strdup_printf("%s/bus", s->tree_runtime ?: s->paths.runtime);
+        s->bus_address = tree_bus ? bus_address_moved(m->bus_address, tree_bus, s->bus_socket) : NULL;
+        if (!s->bus_address)
+                return -ENOMEM;
+        r = xauth_write_displays_at(s->runtime_fd, "Xauthority", (unsigned[]) { (unsigned) s->display, m->display },
+                                    moved ? 2 : 1, s->cookie);
         if (r < 0)
                 return r;
 
         /* The restored init is CRIU's child; once CRIU exits, it is ours. */
         (void) prctl(PR_SET_CHILD_SUBREAPER, 1);
-        log_info("Resuming desktop :%u from %s with %s (CRIU %s).", m->display, dir, criu, version);
-        r = checkpoint_restore(criu, dir, s->cg_base ? s->cg_session : NULL, RESTORE_TIMEOUT_USEC, &s->ns_init_pid,
-                               ret_error);
+        log_info("Resuming desktop :%d from its snapshot with %s (CRIU %s)%s%s.", s->display, criu, version,
+                 m->fork_of ? ", a fork of " : "", strempty(m->fork_of));
+        r = checkpoint_restore(criu, dir_fd, s->cg_base ? s->cg_session : NULL, moved ? &mounts : NULL,
+                               RESTORE_TIMEOUT_USEC, &s->ns_init_pid, ret_error);
         if (r < 0)
                 return r;
         r = namespace_reattach(s);
@@ -188,29 +312,39 @@ static int restore(struct supervisor *s, int dir_fd, const struct snapshot_manif
         if (r < 0)
                 return r;
         s->xserver_pid_last = s->xserver.pid;
-        /* Its hibernation removed the lock; the restored server knows nothing of that. */
-        r = display_lock_set_pid(&alloc_env_default, m->display, -1, s->xserver.pid);
+        /* Teardown removes what names our server (remove_x_leftovers()). */
+        if (!s->xserver.argv && (r = strv_push(&s->xserver.argv, strdup(s->xserver_path))) < 0)
+                return r;
+        if (moved)
+                r = display_publish(s, m->display, ret_error);
+        else {
+                /* Its hibernation removed the lock; the restored server knows nothing of that. */
+                r = display_lock_set_pid(&alloc_env_default, m->display, -1, s->xserver.pid);
+                if (r < 0)
+                        log_warning_errno(r, "Cannot write the lock of :%u for the restored X server (%m).",
+                                          m->display);
+                r = 0;
+        }
         if (r < 0)
-                log_warning_errno(r, "Cannot write the lock of :%u for the restored X server (%m).", m->display);
-        r = x11_connect(&s->x, m->display, s->cookie);
+                return r;
+        r = x11_connect(&s->x, (unsigned) s->display, s->cookie);
         if (r >= 0)
                 r = start_watch_x(s);
         if (r < 0) {
                 *ret_error = strdup_printf("the restored X server refused our connection: %s", strerror(-r));
                 return r;
         }
-        strv_free(s->env);
-        s->env = NULL;
-        r = session_env(s->profile, m->display, &s->paths, &s->dirs, s->token, s->cfg.accessibility, &s->env);
+        r = tree_env(s, m);
         if (r < 0)
                 return r;
-        snprintf(num, sizeof num, "%u\n", m->display);
+        snprintf(num, sizeof num, "%d\n", s->display);
         (void) write_file_atomic_at(s->runtime_fd, "display", num, strlen(num), 0600);
         r = placement_write_record(s);
         if (r < 0)
                 log_warning_errno(r, "Cannot update %s/%s: %m", s->paths.runtime, HELPER_RECORD_FILE);
-        log_info("Restored desktop :%u in %llu ms (its images: %llu MiB, dumped in %llu ms).", m->display,
-                 (now_usec() - t0) / 1000, m->size >> 20, m->dump_usec / 1000);
+        log_info("Restored desktop :%d%s in %llu ms (its images: %llu MiB, dumped in %llu ms).", s->display,
+                 moved ? " in a mount namespace of its own" : "", (now_usec() - t0) / 1000, m->size >> 20,
+                 m->dump_usec / 1000);
         return 0;
 }
 
@@ -222,17 +356,6 @@ static void set_aside(struct supervisor *s) {
                 return;
         (void) snapshot_remove_at(state_fd, SNAPSHOT_DIR_FAILED);
         (void) renameat(state_fd, SNAPSHOT_DIR, state_fd, SNAPSHOT_DIR_FAILED);
-}
-
-void resume_refuse(struct supervisor *s) {
-        _cleanup_close_ int dir_fd = -EBADF;
-
-        if (snapshot_open(s->paths.state, &dir_fd) < 0)
-                return;
-        /* A later start with the key back on must not resume a state older than this start's. */
-        set_aside(s);
-        log_warning("Desktop %s was hibernated, but [session] checkpointable = no now: it starts cold. Its images are "
-                    "kept in " SNAPSHOT_DIR_FAILED ".", s->profile);
 }
 
 int resume_run(struct supervisor *s) {
@@ -252,7 +375,13 @@ int resume_run(struct supervisor *s) {
                 error = strdup_printf("cannot open %s/%s: %s", s->paths.state, SNAPSHOT_DIR, strerror(-r));
         else if ((r = snapshot_manifest_read_at(dir_fd, &m)) < 0)
                 error = strdup_printf("its manifest is unreadable: %s", strerror(-r));
-        else if ((r = restore(s, dir_fd, &m, &error)) >= 0) {
+        else if (!s->cfg.checkpointable && !m.fork_of) {
+                /* A later start with the key back on must not resume a state older than this start's. */
+                set_aside(s);
+                log_warning("Desktop %s was hibernated, but [session] checkpointable = no now: it starts cold. Its "
+                            "images are kept in " SNAPSHOT_DIR_FAILED ".", s->profile);
+                return 0;
+        } else if ((r = restore(s, dir_fd, &m, &error)) >= 0) {
                 /* Spent: the desktop has gone on from it. */
                 state_fd = open(s->paths.state, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
                 if (state_fd < 0 || snapshot_remove_at(state_fd, SNAPSHOT_DIR) < 0)

@@ -33,6 +33,7 @@ void supervisor_init(struct supervisor *s, const char *profile) {
                 .display = -1,
                 .reserved_display = -1,
                 .claimed_display = -1,
+                .tree_display = -1,
                 .ticket = START_TICKET_NULL,
                 .state = DESKTOP_CHECKING,
                 .t0 = now_usec(),
@@ -72,6 +73,9 @@ void supervisor_done(struct supervisor *s) {
         strv_free(s->env);
         free(s->bus_socket);
         free(s->bus_address);
+        free(s->tree_runtime);
+        free(s->tree_state);
+        free(s->fork_of);
         free(s->xserver_path);
         free(s->browser);
         free(s->browser_profile);
@@ -200,14 +204,11 @@ static void supervisor_end(struct supervisor *s, const struct desktop_step *step
 static void supervisor_start_server(struct supervisor *s) {
         int r;
 
-        if (s->cfg.checkpointable && s->ns_init_pid <= 0 && s->n_tried == 0 && !s->resume_tried) {
-                /* A hibernated desktop comes back instead, when it can (else it starts cold, warned). */
+        if (s->ns_init_pid <= 0 && s->n_tried == 0 && !s->resume_tried) {
+                /* A hibernated desktop or a fork comes back instead, when it can (else it starts cold, warned). */
                 s->resume_tried = true;
                 if (resume_run(s) > 0)
                         return supervisor_feed(s, &(struct desktop_event) { .type = DESKTOP_EVENT_RESTORED });
-        } else if (!s->cfg.checkpointable && s->n_tried == 0 && !s->resume_tried) {
-                s->resume_tried = true;
-                resume_refuse(s);
         }
         if (s->cfg.checkpointable && s->ns_init_pid <= 0) {
                 r = namespace_start(s);

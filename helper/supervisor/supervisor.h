@@ -125,6 +125,11 @@ struct supervisor {
         sd_event_source *displayfd_source; /* its X server's -displayfd: it listens */
         sd_event_source *hibernate_source; /* RUNTIME/hibernate.sock (hibernate.h) */
         bool resume_tried;                 /* the snapshot was tried (resume.h): a retry starts cold */
+        /* Restored where its processes' paths are not ours (tree-mounts.h): the runtime and state dirs and
+         * the display they know; NULL, NULL, -1 when they are ours. */
+        char *tree_runtime, *tree_state;
+        int tree_display;
+        char *fork_of;                     /* "PROFILE/NAME" its snapshot was forked from, or NULL */
 
         struct child xserver, bus;
         struct child components[8];
