@@ -344,6 +344,43 @@ void cli_journal_lease(const char *profile, const struct lease *l) {
         journal_close(&j);
 }
 
+void cli_journal_fork(const char *profile, const char *parent, const char *snapshot, unsigned long long snapshot_usec) {
+        _cleanup_(config_done) struct bd_config c = {};
+        _cleanup_(paths_done) struct bd_paths p = {};
+        struct journal j = { .fd = -EBADF, .frames_fd = -EBADF };
+        char when[UTC_TIME_MAX];
+        unsigned long long seq;
+        struct json js;
+        char *text = NULL;
+        size_t size = 0;
+        FILE *f;
+
+        if (open_journal(profile, NULL, &c, &p, &j) < 0)
+                return;
+        /* Names are a profile's and a snapshot's (no quote, no escape); written as JSON all the same. */
+        f = open_memstream(&text, &size);
+        if (f) {
+                json_init(&js, f);
+                json_object_begin(&js);
+                json_kv_string(&js, "from", parent);
+                json_kv_string(&js, "snapshot", snapshot);
+                json_kv_string(&js, "snapshot_time", utc_time_format(snapshot_usec, true, when));
+                json_object_end(&js);
+                fclose(f);
+        }
+        if (text)
+                append(profile, &j,
+                       &(const struct journal_entry) {
+                               .action = "fork",
+                               .args_json = text,
+                               .agent = true,
+                               .result = "ok",
+                       },
+                       &seq);
+        free(text);
+        journal_close(&j);
+}
+
 /* What an a11y action was: the element, the action, and set-text's text as typed text is kept. */
 static void a11y_do_args(struct json *j, const struct journal_redact *redact, const void *userdata) {
         const char *const *w = userdata;

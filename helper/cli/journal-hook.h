@@ -60,6 +60,9 @@ void cli_journal_words(struct json *j, char *const *words);
 void cli_journal_a11y_do(const char *profile, const struct lease *admitted, const char *id, const char *action,
                          const char *text, int exit_code, const char *message);
 
+/* The first entry of a fork's journal (botdesk fork): where it came from, and when that snapshot was taken. */
+void cli_journal_fork(const char *profile, const char *parent, const char *snapshot, unsigned long long snapshot_usec);
+
 /* A lease change by `botdesk lease`: "human_took" (with the viewer's hash) or "returned". */
 void cli_journal_lease(const char *profile, const struct lease *l);
 

@@ -240,6 +240,8 @@ int journal_replay(struct journal *j, const char *profile, const struct replay_o
 
                 if (streq(action, "lease"))
                         skip = "a change of control";
+                else if (streq(action, "fork"))
+                        skip = "where the desktop came from";
                 else if (!result || !streq(result, "ok"))
                         skip = "it did not succeed then";
                 else if (json_get(v, "truncated"))

@@ -183,6 +183,16 @@ static int option_apply(struct cli_args *a, int id, const char *word, const char
         case OPT_VIEWER:
                 a->viewer = value;
                 break;
+        case OPT_AS:
+                a->as = value;
+                break;
+        case OPT_COUNT:
+                if (parse_uint(value, 1000, &v) < 0 || v == 0) {
+                        log_error("Invalid --count \"%s\": give how many forks, 1-64.", value);
+                        return EXIT_USAGE;
+                }
+                a->count = (unsigned) v;
+                break;
         case OPT_REASON:
                 a->reason = value;
                 break;

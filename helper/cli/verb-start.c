@@ -22,6 +22,7 @@
 #include "pool.h"
 #include "profile.h"
 #include "running.h"
+#include "snapshot.h"
 #include "status.h"
 #include "unit.h"
 #include "util.h"
@@ -117,8 +118,14 @@ static bool adopt_spare(const char *profile, int dirfd, bool progress) {
 /* Start profile's desktop unless it runs, with start's checks, memory gate
  * and placement; c is left loaded. Returns an exit code, said on stderr;
  * on EXIT_OK, the running status in *ret_st unless that is NULL. */
-static int start_desktop(const struct cli_args *a, const char *profile, struct bd_config *c,
-                         struct bd_status *ret_st) {
+/* A hibernated desktop or a fork resumes its own snapshot: never a spare in its place. */
+static bool snapshot_waits(const struct bd_paths *p) {
+        _cleanup_free_ char *dir = strdup_printf("%s/" SNAPSHOT_DIR, p->state);
+
+        return !dir || access(dir, F_OK) >= 0;
+}
+
+int verb_start_desktop(const struct cli_args *a, const char *profile, struct bd_config *c, struct bd_status *ret_st) {
         _cleanup_(paths_done) struct bd_paths p = {};
         _cleanup_close_ int dirfd = -EBADF, lock = -EBADF;
         _cleanup_free_ char *error = NULL;
@@ -147,7 +154,8 @@ static int start_desktop(const struct cli_args *a, const char *profile, struct b
         progress = !a->quiet && !a->json && isatty(STDERR_FILENO);
         /* A spare started with no policy of this profile's: not one to hand a restricted desktop; nor one
          * outside namespaces of its own to a checkpointable profile. */
-        if (c->spares > 0 && !net_policy_restricts(&net) && !c->checkpointable && adopt_spare(profile, dirfd, progress))
+        if (c->spares > 0 && !net_policy_restricts(&net) && !c->checkpointable && !snapshot_waits(&p) &&
+            adopt_spare(profile, dirfd, progress))
                 goto started;
         standalone = launch_standalone_forced() || unit_bus_open(&bus) < 0;
         if (standalone && (r = network_standalone_check(profile, &net)) != EXIT_OK)
@@ -201,7 +209,7 @@ int verb_start(const struct cli_args *a) {
         struct bd_status st;
         int r;
 
-        r = start_desktop(a, profile, &c, &st);
+        r = verb_start_desktop(a, profile, &c, &st);
         if (r != EXIT_OK)
                 return r;
         /* The status confirmed running, not one read again: a stop since
@@ -244,7 +252,7 @@ int verb_start_on_demand(const struct cli_args *a, const char *profile, bool fla
         }
         /* The verb's own output follows on stdout: start's progress stays off it. */
         start_args.quiet = true;
-        return start_desktop(&start_args, profile, &c, NULL);
+        return verb_start_desktop(&start_args, profile, &c, NULL);
 }
 
 int verb_start_published(const struct cli_args *a, const char *profile, struct bd_paths *p, int *ret_fd,

@@ -75,6 +75,8 @@ const struct cli_option cli_options[_OPT_MAX] = {
         [OPT_ORIGIN] = { "--origin" },
         [OPT_FULL] = { "--full" },
         [OPT_REMOVE] = { "--remove" },
+        [OPT_AS] = { "--as", NULL, VALUE_PROFILE },
+        [OPT_COUNT] = { "--count", NULL, VALUE_ANY },
 };
 
 /* botdesk help [VERB]: VERB's own usage, as botdesk VERB --help prints it; else the list of verbs. */
@@ -121,6 +123,17 @@ static const struct verb verbs[] = {
           "                                windows, then stopped; start resumes it\n",
           .options = OPT(OPT_TIMEOUT) | OPT(OPT_JSON) | OPT(OPT_QUIET) | OPT(OPT_HELP), .words = "PROFILE",
           .run = verb_hibernate },
+        { "snapshot",
+          "  snapshot PROFILE NAME         a checkpointable desktop dumped into a\n"
+          "                                snapshot it keeps, running on\n",
+          .options = OPT(OPT_TIMEOUT) | OPT(OPT_JSON) | OPT(OPT_QUIET) | OPT(OPT_HELP), .words = "PROFILE NAME",
+          .own_options = true, .operands = 2, .run = verb_snapshot },
+        { "fork",
+          "  fork PROFILE NAME --as NEW [--count N]\n"
+          "                                new profiles restored from a snapshot, each\n"
+          "                                on its own display (NEW, or NEW-1..NEW-N)\n",
+          .options = OPT(OPT_AS) | OPT(OPT_COUNT) | OPT(OPT_TIMEOUT) | OPT(OPT_JSON) | OPT(OPT_QUIET) | OPT(OPT_HELP),
+          .words = "PROFILE NAME", .own_options = true, .operands = 2, .run = verb_fork },
         { "restart", "  restart PROFILE\n", .options = OPT(OPT_FORCE) | OPT(OPT_TIMEOUT) | OPT(OPT_JSON) | OPT(OPT_QUIET) | OPT(OPT_HELP), .words = "PROFILE", .placed = true,
           .remote_timeout = REMOTE_TIMEOUT_RESTART, .run = verb_restart },
         { "status",

@@ -83,6 +83,9 @@ enum cli_option_id {
         OPT_FULL,
         /* stop */
         OPT_REMOVE,
+        /* fork */
+        OPT_AS,
+        OPT_COUNT,
         _OPT_MAX,
 };
 

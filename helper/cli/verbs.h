@@ -71,6 +71,8 @@ struct cli_args {
         /* The profile's configuration as read to decide where the verb
          * runs (cli-remote.h), or NULL: what the verb need not read again. */
         const struct bd_config *config;
+        const char *as;         /* fork: --as NEW */
+        unsigned count;         /* fork: --count N; 0 = not given */
 };
 
 /* botdesk --help, generated from the table: to f, and returns status. */
@@ -87,6 +89,12 @@ void cli_verb_usage_to(FILE *f, const char *verb);
  * print the status (--json: as JSON). Also stop, restart.
  */
 int verb_start(const struct cli_args *a);
+struct bd_status;
+/* start's work for one profile with the configuration c (read there): a CLI exit code, said; the status it
+ * confirmed in *ret_st when that is not NULL (the caller then owns it). botdesk fork starts each fork so. */
+int verb_start_desktop(const struct cli_args *a, const char *profile, struct bd_config *c, struct bd_status *ret_st);
+int verb_snapshot(const struct cli_args *a);
+int verb_fork(const struct cli_args *a);
 int verb_stop(const struct cli_args *a);
 int verb_hibernate(const struct cli_args *a);
 int verb_restart(const struct cli_args *a);

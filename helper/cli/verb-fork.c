@@ -1,0 +1,297 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * botdesk fork PROFILE NAME --as NEW [--count N] [--json]: new profiles
+ * restored from PROFILE's snapshot NAME (botdesk snapshot), each running
+ * on its own: its own display number, runtime dir, sockets and files.
+ *
+ * Each fork is a profile made here: STATE/NEW/snapshot/ holds the images
+ * (hard links: CRIU only reads them, and they cost no room) and a manifest
+ * that says where they came from; PROFILE's session files (its XDG dirs
+ * and Downloads, as they are now) are copied, with reflinks where the file
+ * system has them. Then each is started as botdesk start starts a
+ * hibernated desktop: its helper restores the tree in a mount namespace
+ * that shows it the fork's dirs where it knows its parent's (supervisor/
+ * tree-mounts.h). A fork onto a profile that exists is refused before
+ * anything is made; one whose restore failed is said so.
+ */
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "child-deadline.h"
+#include "cli.h"
+#include "config.h"
+#include "find-executable.h"
+#include "journal-hook.h"
+#include "json.h"
+#include "log.h"
+#include "profile.h"
+#include "snapshot.h"
+#include "spawn.h"
+#include "status.h"
+#include "util.h"
+#include "verbs.h"
+
+#define FORK_COUNT_MAX 64
+#define COPY_TIMEOUT_USEC (300 * 1000000ULL)
+#define COPY_GRACE_USEC (2 * 1000000ULL)
+/* What of the parent's state dir a fork takes: its session's files. */
+static const char *const copied[] = { "xdg", "Downloads" };
+
+struct fork_target {
+        char name[PROFILE_NAME_MAX + 16];
+        struct bd_paths paths;
+        struct bd_status status;
+        bool started;
+};
+
+static int spawn_cp(int stdout_fd, int stderr_fd, pid_t *ret_pid, void *userdata) {
+        struct spawn_opts o = SPAWN_OPTS_INIT;
+        extern char **environ;
+
+        o.argv = userdata;
+        o.envp = environ;
+        o.stdout_fd = stdout_fd;
+        o.stderr_fd = stderr_fd;
+        o.new_session = true;
+        o.pdeathsig = true;
+        return spawn(&o, ret_pid);
+}
+
+static void on_cp_output(enum child_stream stream, const char *buf, size_t n, void *userdata) {
+        fprintf(stderr, "%.*s", (int) n, buf);
+}
+
+/* from copied to to (which must not exist), as cp -a copies, sharing blocks where the file system can. */
+static int copy_tree(const char *from, const char *to) {
+        _cleanup_free_ char *cp = NULL;
+        const struct child_deadline d = CHILD_DEADLINE_MERGED(COPY_TIMEOUT_USEC, COPY_GRACE_USEC, on_cp_output, NULL);
+        struct child_deadline_result res;
+        int r;
+
+        r = find_executable("cp", getenv("PATH") ?: "/usr/bin:/bin", &cp);
+        if (r < 0)
+                return r;
+        char *argv[] = { cp, (char *) "-a", (char *) "--reflink=auto", (char *) "--no-target-directory",
+                         (char *) from, (char *) to, NULL };
+        r = child_deadline_run(&d, spawn_cp, argv, &res);
+        if (r < 0)
+                return r;
+        return res.status == 0 ? 0 : -EIO;
+}
+
+/* The snapshot's images linked into dirfd; its manifest written anew, naming where it came from. */
+static int link_images(int src_fd, int dst_fd) {
+        _cleanup_close_ int fd = openat(src_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        struct dirent *de;
+        DIR *d;
+        int r = 0;
+
+        if (fd < 0)
+                return negative_errno();
+        d = fdopendir(fd);
+        if (!d)
+                return negative_errno();
+        TAKE_FD(fd);
+        while (r >= 0 && (de = readdir(d))) {
+                if (de->d_name[0] == '.' || streq(de->d_name, SNAPSHOT_MANIFEST))
+                        continue;
+                if (linkat(src_fd, de->d_name, dst_fd, de->d_name, 0) < 0)
+                        r = negative_errno();
+        }
+        closedir(d);
+        return r;
+}
+
+static int make_fork(const char *parent, const char *name, const struct bd_paths *from, int src_fd,
+                     const struct snapshot_manifest *m, const struct fork_target *t) {
+        _cleanup_close_ int state_fd = -EBADF, new_fd = -EBADF;
+        _cleanup_free_ char *fork_of = strdup_printf("%s/%s", parent, name);
+        struct snapshot_manifest own = *m;
+        int r;
+
+        if (!fork_of)
+                return -ENOMEM;
+        r = mkdir_parents(t->paths.state, 0700);
+        if (r < 0)
+                return r;
+        state_fd = open(t->paths.state, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (state_fd < 0)
+                return negative_errno();
+        if (mkdirat(state_fd, SNAPSHOT_DIR_NEW, 0700) < 0)
+                return negative_errno();
+        new_fd = openat(state_fd, SNAPSHOT_DIR_NEW, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (new_fd < 0)
+                return negative_errno();
+        r = link_images(src_fd, new_fd);
+        if (r < 0)
+                return r;
+        own.fork_of = fork_of;
+        r = snapshot_manifest_write_at(new_fd, &own);
+        if (r < 0)
+                return r;
+        for (size_t i = 0; i < ELEMENTSOF(copied); i++) {
+                _cleanup_free_ char *src = strdup_printf("%s/%s", from->state, copied[i]);
+                _cleanup_free_ char *dst = strdup_printf("%s/%s", t->paths.state, copied[i]);
+
+                if (!src || !dst)
+                        return -ENOMEM;
+                if (access(src, F_OK) < 0)
+                        continue;
+                r = copy_tree(src, dst);
+                if (r < 0)
+                        return log_error_errno(r, "Cannot copy %s to %s: %m", src, dst);
+        }
+        return renameat(state_fd, SNAPSHOT_DIR_NEW, state_fd, SNAPSHOT_DIR) < 0 ? negative_errno() : 0;
+}
+
+/* A fork may only make a profile: none that has a state dir or a runtime dir. */
+static int check_new(const char *parent, struct fork_target *t) {
+        int r;
+
+        if (!profile_name_valid(t->name)) {
+                log_error("Invalid profile name \"%s\" for a fork (--as, with --count a number after it).", t->name);
+                return EXIT_USAGE;
+        }
+        if (streq(t->name, parent)) {
+                log_error("A fork of %s cannot be %s itself: give another profile with --as.", parent, parent);
+                return EXIT_USAGE;
+        }
+        r = paths_for_profile(t->name, &t->paths);
+        if (r < 0)
+                return log_error_errno(r, "Cannot compute the paths of %s: %m", t->name), EXIT_FAILED;
+        if (access(t->paths.state, F_OK) >= 0 || access(t->paths.runtime, F_OK) >= 0) {
+                log_error("Profile %s exists (%s): a fork makes a new profile; pick another name with --as.", t->name,
+                          access(t->paths.state, F_OK) >= 0 ? t->paths.state : t->paths.runtime);
+                return EXIT_REFUSED;
+        }
+        return EXIT_OK;
+}
+
+static void emit_json(const char *parent, const char *name, struct fork_target *t, size_t n, unsigned long long usec) {
+        struct json j;
+
+        json_init(&j, stdout);
+        json_object_begin(&j);
+        json_kv_string(&j, "profile", parent);
+        json_kv_string(&j, "snapshot", name);
+        json_kv_int(&j, "ms", (long long) (usec / 1000));
+        json_key(&j, "forks");
+        json_array_begin(&j);
+        for (size_t i = 0; i < n; i++) {
+                json_object_begin(&j);
+                json_kv_string(&j, "profile", t[i].name);
+                json_kv_bool(&j, "running", t[i].started);
+                json_kv_opt_int(&j, "display", t[i].status.display, t[i].started && t[i].status.display >= 0);
+                json_object_end(&j);
+        }
+        json_array_end(&j);
+        json_object_end(&j);
+        putchar('\n');
+}
+
+int verb_fork(const struct cli_args *a) {
+        _cleanup_(paths_done) struct bd_paths from = {};
+        _cleanup_(snapshot_manifest_done) struct snapshot_manifest m = {};
+        _cleanup_free_ struct fork_target *targets = NULL;
+        _cleanup_free_ char *unusable = NULL;
+        _cleanup_close_ int src_fd = -EBADF;
+        const char *parent = a->operand, *name = a->n_operands > 1 ? a->operands[1] : NULL;
+        size_t n = a->count > 0 ? a->count : 1;
+        unsigned long long t0 = now_usec();
+        int r, ret = EXIT_OK;
+
+        if (!name || !a->as) {
+                log_error("botdesk fork needs a snapshot and a new profile: botdesk fork %s NAME --as NEW.", parent);
+                return EXIT_USAGE;
+        }
+        if (!snapshot_name_valid(name)) {
+                log_error("Invalid snapshot name \"%s\": 1-%d letters, digits, '.', '_' or '-', not starting with "
+                          "'.' or '-'.", name, SNAPSHOT_NAME_MAX);
+                return EXIT_USAGE;
+        }
+        if (a->count > FORK_COUNT_MAX) {
+                log_error("Invalid --count %u: at most %d forks at once.", a->count, FORK_COUNT_MAX);
+                return EXIT_USAGE;
+        }
+        r = paths_for_profile(parent, &from);
+        if (r < 0)
+                return log_error_errno(r, "Cannot compute the paths of %s: %m", parent), EXIT_FAILED;
+        r = snapshot_open_named(from.state, name, &src_fd);
+        if (r == -ENOENT) {
+                log_error("Desktop %s has no snapshot %s (botdesk snapshot %s %s makes one).", parent, name, parent, name);
+                return EXIT_FAILED;
+        }
+        if (r == -EPERM) {
+                log_error("%s/" SNAPSHOTS_DIR "/%s is not a private directory of ours (its owner, its mode, or its "
+                          "manifest's): refused.", from.state, name);
+                return EXIT_REFUSED;
+        }
+        if (r < 0)
+                return log_error_errno(r, "Cannot open snapshot %s of %s: %m", name, parent), EXIT_FAILED;
+        r = snapshot_manifest_read_at(src_fd, &m);
+        if (r < 0)
+                return log_error_errno(r, "The manifest of snapshot %s of %s is unreadable: %m", name, parent),
+                       EXIT_FAILED;
+        unusable = snapshot_unusable(&m);
+        if (unusable) {
+                log_error("Snapshot %s of %s cannot be forked here: %s.", name, parent, unusable);
+                return EXIT_FAILED;
+        }
+
+        targets = calloc(n, sizeof *targets);
+        if (!targets)
+                return log_oom(), EXIT_FAILED;
+        for (size_t i = 0; i < n; i++) {
+                if (a->count > 0)
+                        snprintf(targets[i].name, sizeof targets[i].name, "%s-%zu", a->as, i + 1);
+                else
+                        snprintf(targets[i].name, sizeof targets[i].name, "%s", a->as);
+                ret = check_new(parent, &targets[i]);
+                if (ret != EXIT_OK)
+                        goto out;
+        }
+        for (size_t i = 0; i < n; i++) {
+                r = make_fork(parent, name, &from, src_fd, &m, &targets[i]);
+                if (r < 0) {
+                        log_error_errno(r, "Cannot make the fork %s of %s/%s: %m", targets[i].name, parent, name);
+                        ret = EXIT_FAILED;
+                        goto out;
+                }
+                cli_journal_fork(targets[i].name, parent, name, m.time_usec);
+        }
+        for (size_t i = 0; i < n; i++) {
+                _cleanup_(config_done) struct bd_config c = {};
+                struct cli_args start = { .verb = "start", .quiet = true, .timeout = a->timeout };
+                _cleanup_free_ char *failed = strdup_printf("%s/snapshot.failed", targets[i].paths.state);
+
+                r = verb_start_desktop(&start, targets[i].name, &c, &targets[i].status);
+                if (r != EXIT_OK) {
+                        ret = r;
+                        continue;
+                }
+                targets[i].started = true;
+                if (!failed || access(failed, F_OK) >= 0) {
+                        log_error("Fork %s of %s/%s could not be restored and started cold: see its helper's log "
+                                  "(%s/helper.log).", targets[i].name, parent, name, targets[i].paths.runtime);
+                        ret = EXIT_FAILED;
+                }
+        }
+        if (a->json)
+                emit_json(parent, name, targets, n, now_usec() - t0);
+        else if (!a->quiet)
+                for (size_t i = 0; i < n; i++)
+                        if (targets[i].started)
+                                printf("%s: forked from %s/%s, ready on :%d\n", targets[i].name, parent, name,
+                                       targets[i].status.display);
+out:
+        for (size_t i = 0; i < n; i++) {
+                paths_done(&targets[i].paths);
+                if (targets[i].started)
+                        status_done(&targets[i].status);
+        }
+        return ret;
+}
