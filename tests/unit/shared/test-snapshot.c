@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* A hibernated desktop's manifest (snapshot.h): written and read back, every
- * malformed one refused, the dir and file checks, and what makes images
- * unusable. */
+ * malformed one refused, the dir and file checks, named snapshots (their
+ * names, their dirs), and what makes images unusable. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -75,6 +75,65 @@ static void test_manifest(const char *scratch) {
         TAP_EQ_INT(read_text(dir, GOOD_HEAD "CHILD_0=2 \n"), -EBADMSG, "a child's empty name is refused");
         TAP_EQ_INT(read_text(dir, GOOD_HEAD "CHILD_1=2 X\n"), -EBADMSG, "children must start at CHILD_0");
         TAP_EQ_INT(read_text(dir, "not a manifest"), -EBADMSG, "a line without '=' is refused");
+
+        /* A fork's: the paths its processes know, and where it came from. */
+        tap_ok(!back.tree_runtime && !back.tree_state && !back.fork_of,
+               "a manifest that names no tree's paths nor origin is read without them");
+        m.tree_runtime = strdup("/run/user/0/botdesk/a");
+        m.tree_state = strdup("/root/.local/state/botdesk/a");
+        m.fork_of = strdup("a/s1");
+        snapshot_manifest_done(&back);
+        TAP_EQ_INT(snapshot_manifest_write_at(dir, &m), 0, "a fork's manifest is written");
+        TAP_EQ_INT(snapshot_manifest_read_at(dir, &back), 0, "... and read back");
+        tap_ok(streq_ptr(back.tree_runtime, m.tree_runtime) && streq_ptr(back.tree_state, m.tree_state) &&
+                       streq_ptr(back.fork_of, "a/s1"),
+               "... with its tree's runtime and state dirs and its origin");
+        TAP_EQ_INT(read_text(dir, GOOD_HEAD "TREE_RUNTIME=/r\nCHILD_0=2 X\n"), -EBADMSG,
+                   "a tree's runtime dir without its state dir is refused");
+        TAP_EQ_INT(read_text(dir, GOOD_HEAD "TREE_RUNTIME=r\nTREE_STATE=/s\nCHILD_0=2 X\n"), -EBADMSG,
+                   "a tree's dir that is not absolute is refused");
+        TAP_EQ_INT(read_text(dir, GOOD_HEAD "TREE_RUNTIME=/r/../etc\nTREE_STATE=/s\nCHILD_0=2 X\n"), -EBADMSG,
+                   "a tree's dir with .. is refused");
+}
+
+static void test_names(const char *scratch) {
+        _cleanup_free_ char *snaps = strdup_printf("%s/" SNAPSHOTS_DIR, scratch);
+        _cleanup_free_ char *one = strdup_printf("%s/" SNAPSHOTS_DIR "/s1", scratch);
+        _cleanup_(snapshot_manifest_done) struct snapshot_manifest m = {};
+        _cleanup_close_ int dir = -EBADF, fd = -EBADF;
+        char long_name[SNAPSHOT_NAME_MAX + 2];
+
+        tap_ok(snapshot_name_valid("s1") && snapshot_name_valid("before-login_2.b") && snapshot_name_valid("A"),
+               "snapshot names of letters, digits, '.', '_' and '-' are valid");
+        tap_ok(!snapshot_name_valid("") && !snapshot_name_valid("a/b") && !snapshot_name_valid("..") &&
+                       !snapshot_name_valid(".hidden") && !snapshot_name_valid("-x") && !snapshot_name_valid("a b") &&
+                       !snapshot_name_valid("a\nb"),
+               "... empty, a slash, '..', a leading dot or dash, a space, a newline are not");
+        memset(long_name, 'a', sizeof long_name - 1);
+        long_name[sizeof long_name - 1] = 0;
+        tap_ok(!snapshot_name_valid(long_name), "... nor %d characters", SNAPSHOT_NAME_MAX + 1);
+        long_name[SNAPSHOT_NAME_MAX] = 0;
+        tap_ok(snapshot_name_valid(long_name), "... %d are", SNAPSHOT_NAME_MAX);
+
+        TAP_EQ_INT(snapshot_open_named(scratch, "s1", &fd), -ENOENT, "no snapshots dir: -ENOENT");
+        TAP_EQ_INT(snapshot_open_named(scratch, "../x", &fd), -EINVAL, "a name that is not one: -EINVAL");
+        if (!tap_ok(mkdir(snaps, 0700) == 0 && mkdir(one, 0700) == 0, "snapshots/s1"))
+                return;
+        dir = open(one, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        manifest_sample(&m, "6.18.0");
+        TAP_EQ_INT(snapshot_manifest_write_at(dir, &m), 0, "... with a manifest");
+        TAP_EQ_INT(snapshot_open_named(scratch, "s1", &fd), 0, "... is opened by its name");
+        fd = safe_close(fd);
+        TAP_EQ_INT(chmod(snaps, 0777), 0, "snapshots/ made writable by all");
+        TAP_EQ_INT(snapshot_open_named(scratch, "s1", &fd), -EPERM, "... is refused (-EPERM)");
+        TAP_EQ_INT(chmod(snaps, 0700), 0, "back to 0700");
+        {
+                _cleanup_close_ int sfd = open(snaps, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+                dir = safe_close(dir);
+                TAP_EQ_INT(snapshot_remove_at(sfd, "s1"), 0, "a named snapshot is removed");
+                (void) rmdir(snaps);
+        }
 }
 
 static void test_open(const char *scratch) {
@@ -147,6 +206,7 @@ int main(void) {
         scratch_dir_make(scratch2, sizeof scratch2, "test-snapshot");
         test_manifest(scratch);
         test_open(scratch2);
+        test_names(scratch2);
         test_unusable();
         scratch_dir_remove(scratch);
         scratch_dir_remove(scratch2);
