@@ -8,13 +8,14 @@
 # parent or each other. A fork's tree runs in a mount namespace that shows it
 # its own dirs where it knows its parent's: its X socket is the fork's
 # (RUNTIME/x11, named to the host by a symlink of its display), and a fork
-# hibernates and resumes like any desktop. Bad input is refused before
+# hibernates and resumes like any desktop, and so does one whose display
+# was taken meanwhile, on another. Bad input is refused before
 # anything is made. Needs root and CRIU 4.1 or later (scripts/install-deps.sh
 # --tests makes one).
 . "$(dirname "$0")/lib.sh"
 bd_init fork 830 once
 bd_need_xserver
-bd_need zenity xfwm4 cmp
+bd_need zenity xfwm4 cmp socat
 [ "$(id -u)" = 0 ] || t_skip_all "needs root: a checkpointable desktop's namespaces need CAP_SYS_ADMIN"
 CRIU=${BOTDESK_TEST_CRIU:-/usr/local/lib/botdesk-tests/criu/criu}
 [ -x "$CRIU" ] || t_skip_all "no CRIU 4.1 or later at $CRIU: scripts/install-deps.sh --tests makes one"
@@ -153,5 +154,25 @@ QN=$(cat "$QRT/display" 2>/dev/null)
 t_ok "... leaving no lock nor symlink of its display" test ! -e "/tmp/.X$QN-lock" -a ! -L "/tmp/.X11-unix/X$QN"
 "$BOTDESK" status "$P" --quiet
 t_is "$?" 0 "the parent ran on through all of it"
+
+# A hibernated desktop whose display was taken meanwhile resumes on another, as a fork does.
+"$BOTDESK" settle "$P" >/dev/null 2>&1
+shot "$P" "$BD_T/p-before.png"
+timeout 200 "$BOTDESK" hibernate "$P" >/dev/null 2>"$BD_T/err"
+t_is "$?" 0 "the parent hibernates" || cat "$BD_T/err"
+socat "UNIX-LISTEN:/tmp/.X11-unix/X$PN" /dev/null &
+TAKER=$!
+bd_own_pid "$TAKER"
+wait_for 10 x_socket_bound "$PN"
+t_is "$?" 0 "something else listens on its display :$PN (waited 10 s for it)"
+bd_start "$P"
+t_is "$?" 0 "its start resumes it all the same" || cat "$BD_T/out/$P.err"
+t_match "$(cat "$(bd_rt "$P")/helper.log")" 'Restored desktop :[0-9]* in a mount namespace of its own' "... in a mount namespace of its own"
+t_ok "... on another display ($(display_of "$P"))" test -n "$(display_of "$P")" -a "$(display_of "$P")" != "$PN"
+shot "$P" "$BD_T/p-after.png"
+t_ok "... with its screen to the pixel" cmp -s "$BD_T/p-before.png" "$BD_T/p-after.png"
+kill "$TAKER" 2>/dev/null
+wait "$TAKER" 2>/dev/null
+[ -S "/tmp/.X11-unix/X$PN" ] && [ ! -e "/tmp/.X$PN-lock" ] && rm -f "/tmp/.X11-unix/X$PN"
 bd_stop "$P"
 t_done
