@@ -9,8 +9,8 @@
 #
 #   tests/bench/hibernate.sh [-n RUNS] [-b BUILD_DIR] [-o OUT_DIR] [-C CRIU]
 #
-# Standalone mode, real Xvnc + Xfce, displays 295-299; every desktop it
-# starts is stopped.
+# Standalone mode, real Xvnc + Xfce, displays 1900-1915 (the parent and ten
+# forks); every desktop it starts is stopped.
 set -euo pipefail
 
 RUNS=5 OUT=$PWD CRIU=/usr/local/lib/botdesk-tests/criu/criu
@@ -23,7 +23,7 @@ bench_build
 bench_scratch hibernate
 export BOTDESK_NS_INIT=$BUILD/helper/botdesk-ns-init
 unset DISPLAY DBUS_SESSION_BUS_ADDRESS
-printf '[display]\nband = 295-299\n[resources]\nmin_free_memory_mb = 0\n[session]\nidle_stop_minutes = 0\nstart_timeout = 60\ncheckpointable = yes\ncriu = %s\n' \
+printf '[display]\nband = 1900-1915\n[resources]\nmin_free_memory_mb = 0\n[session]\nidle_stop_minutes = 0\nstart_timeout = 60\ncheckpointable = yes\ncriu = %s\n' \
         "$CRIU" >"$BOTDESK_CONFIG"
 trap bench_cleanup EXIT
 bench_table hibernate
@@ -31,7 +31,7 @@ bench_table hibernate
 echo "botdesk hibernate benchmark: $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $(uname -r), $("$CRIU" --version | head -n1)"
 row "measure" "value" "target"
 row "---" "---" "---"
-pss=() hib=() dump=() size=() resume=()
+pss=() hib=() dump=() size=() resume=() snap=() forks=()
 for ((i = 0; i < RUNS; i++)); do
         "$BOTDESK" start -q idle >/dev/null
         # Xfce writes its settings and settles in the first seconds.
@@ -46,6 +46,14 @@ for ((i = 0; i < RUNS; i++)); do
         "$BOTDESK" start -q idle >/dev/null
         resume+=("$(ms "$t0")")
         grep -q 'Restored desktop' "$W/run/botdesk/idle/helper.log" || echo "bench: run $i started cold" >&2
+        t0=$(date +%s%N)
+        "$BOTDESK" snapshot -q idle "s$i"
+        snap+=("$(ms "$t0")")
+        t0=$(date +%s%N)
+        "$BOTDESK" fork -q idle "s$i" --as "f$i" --count 10
+        forks+=("$(ms "$t0")")
+        for ((k = 1; k <= 10; k++)); do "$BOTDESK" stop -q "f$i-$k" >/dev/null & done
+        wait
         "$BOTDESK" stop -q idle >/dev/null
 done
 row "idle Xfce desktop PSS, helper included (MiB)" "$(printf '%s\n' "${pss[@]}" | median)" ""
@@ -53,6 +61,7 @@ row "botdesk hibernate, to nothing running (ms)" "$(printf '%s\n' "${hib[@]}" | 
 row "  the dump alone, as the helper times it (ms)" "$(printf '%s\n' "${dump[@]}" | median)" ""
 row "  its images (MiB)" "$(printf '%s\n' "${size[@]}" | median)" "<= the PSS"
 row "botdesk start of it, restored to READY (ms)" "$(printf '%s\n' "${resume[@]}" | median)" "<= 500 (E2B: ~1 s)"
-row "fork of 10 (s)" "not built" "<= 3"
+row "botdesk snapshot of it, running on (ms)" "$(printf '%s\n' "${snap[@]}" | median)" ""
+row "botdesk fork of that snapshot into 10, all READY (ms)" "$(printf '%s\n' "${forks[@]}" | median)" "<= 3000"
 row "the same with the browser open on a page" "not built" "its sandbox: doc"
 echo "median of $RUNS; table in $TABLE"
