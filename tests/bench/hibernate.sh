@@ -9,7 +9,7 @@
 #
 #   tests/bench/hibernate.sh [-n RUNS] [-b BUILD_DIR] [-o OUT_DIR] [-C CRIU]
 #
-# Standalone mode, real Xvnc + Xfce, displays 1900-1915 (the parent and ten
+# Standalone mode, real Xvnc + Xfce, displays 945-959 (the parent and ten
 # forks); every desktop it starts is stopped.
 set -euo pipefail
 
@@ -23,7 +23,7 @@ bench_build
 bench_scratch hibernate
 export BOTDESK_NS_INIT=$BUILD/helper/botdesk-ns-init
 unset DISPLAY DBUS_SESSION_BUS_ADDRESS
-printf '[display]\nband = 1900-1915\n[resources]\nmin_free_memory_mb = 0\n[session]\nidle_stop_minutes = 0\nstart_timeout = 60\ncheckpointable = yes\ncriu = %s\n' \
+printf '[display]\nband = 945-959\n[resources]\nmin_free_memory_mb = 0\n[session]\nidle_stop_minutes = 0\nstart_timeout = 60\ncheckpointable = yes\ncriu = %s\n' \
         "$CRIU" >"$BOTDESK_CONFIG"
 trap bench_cleanup EXIT
 bench_table hibernate
