@@ -6,9 +6,11 @@
  *
  * Each fork is a profile made here: STATE/NEW/snapshot/ holds the images
  * (hard links: CRIU only reads them, and they cost no room) and a manifest
- * that says where they came from; PROFILE's session files (its XDG dirs
- * and Downloads, as they are now) are copied, with reflinks where the file
- * system has them. Then each is started as botdesk start starts a
+ * that says where they came from; the session files the snapshot kept (the
+ * XDG dirs, Downloads and browser profile of PROFILE's state dir as they
+ * were when it was dumped) are copied, with reflinks where the file system
+ * has them; its journal begins with an entry that says where it came
+ * from. Then each is started as botdesk start starts a
  * hibernated desktop: its helper restores the tree in a mount namespace
  * that shows it the fork's dirs where it knows its parent's (supervisor/
  * tree-mounts.h). A fork onto a profile that exists is refused before
@@ -21,25 +23,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "child-deadline.h"
 #include "cli.h"
 #include "config.h"
-#include "find-executable.h"
+#include "copy-tree.h"
 #include "journal-hook.h"
 #include "json.h"
 #include "log.h"
 #include "profile.h"
 #include "snapshot.h"
-#include "spawn.h"
 #include "status.h"
 #include "util.h"
 #include "verbs.h"
 
 #define FORK_COUNT_MAX 64
-#define COPY_TIMEOUT_USEC (300 * 1000000ULL)
-#define COPY_GRACE_USEC (2 * 1000000ULL)
-/* What of the parent's state dir a fork takes: its session's files. */
-static const char *const copied[] = { "xdg", "Downloads" };
 
 struct fork_target {
         char name[PROFILE_NAME_MAX + 16];
@@ -47,41 +43,6 @@ struct fork_target {
         struct bd_status status;
         bool started;
 };
-
-static int spawn_cp(int stdout_fd, int stderr_fd, pid_t *ret_pid, void *userdata) {
-        struct spawn_opts o = SPAWN_OPTS_INIT;
-        extern char **environ;
-
-        o.argv = userdata;
-        o.envp = environ;
-        o.stdout_fd = stdout_fd;
-        o.stderr_fd = stderr_fd;
-        o.new_session = true;
-        o.pdeathsig = true;
-        return spawn(&o, ret_pid);
-}
-
-static void on_cp_output(enum child_stream stream, const char *buf, size_t n, void *userdata) {
-        fprintf(stderr, "%.*s", (int) n, buf);
-}
-
-/* from copied to to (which must not exist), as cp -a copies, sharing blocks where the file system can. */
-static int copy_tree(const char *from, const char *to) {
-        _cleanup_free_ char *cp = NULL;
-        const struct child_deadline d = CHILD_DEADLINE_MERGED(COPY_TIMEOUT_USEC, COPY_GRACE_USEC, on_cp_output, NULL);
-        struct child_deadline_result res;
-        int r;
-
-        r = find_executable("cp", getenv("PATH") ?: "/usr/bin:/bin", &cp);
-        if (r < 0)
-                return r;
-        char *argv[] = { cp, (char *) "-a", (char *) "--reflink=auto", (char *) "--no-target-directory",
-                         (char *) from, (char *) to, NULL };
-        r = child_deadline_run(&d, spawn_cp, argv, &res);
-        if (r < 0)
-                return r;
-        return res.status == 0 ? 0 : -EIO;
-}
 
 /* The snapshot's images linked into dirfd; its manifest written anew, naming where it came from. */
 static int link_images(int src_fd, int dst_fd) {
@@ -97,7 +58,7 @@ static int link_images(int src_fd, int dst_fd) {
                 return negative_errno();
         TAKE_FD(fd);
         while (r >= 0 && (de = readdir(d))) {
-                if (de->d_name[0] == '.' || streq(de->d_name, SNAPSHOT_MANIFEST))
+                if (de->d_name[0] == '.' || streq(de->d_name, SNAPSHOT_MANIFEST) || streq(de->d_name, SNAPSHOT_FILES))
                         continue;
                 if (linkat(src_fd, de->d_name, dst_fd, de->d_name, 0) < 0)
                         r = negative_errno();
@@ -106,14 +67,40 @@ static int link_images(int src_fd, int dst_fd) {
         return r;
 }
 
+/* The session files a fork starts with: the snapshot's (taken as it was dumped), else, of a snapshot that
+ * has none, its parent's as they are now. */
+static int copy_files(int src_fd, const char *snapshot_dir, const struct bd_paths *from, const char *to_state) {
+        bool kept = faccessat(src_fd, SNAPSHOT_FILES, F_OK, AT_SYMLINK_NOFOLLOW) >= 0;
+        const char *list = SNAPSHOT_FILES_LIST;
+
+        for (size_t n; *list; list += n + strspn(list + n, " ")) {
+                _cleanup_free_ char *src = NULL, *dst = NULL;
+                int r;
+
+                n = strcspn(list, " ");
+                src = kept ? strdup_printf("%s/" SNAPSHOT_FILES "/%.*s", snapshot_dir, (int) n, list)
+                           : strdup_printf("%s/%.*s", from->state, (int) n, list);
+                dst = strdup_printf("%s/%.*s", to_state, (int) n, list);
+                if (!src || !dst)
+                        return -ENOMEM;
+                if (access(src, F_OK) < 0)
+                        continue;
+                r = copy_tree(src, dst);
+                if (r < 0)
+                        return log_error_errno(r, "Cannot copy %s to %s: %m", src, dst);
+        }
+        return 0;
+}
+
 static int make_fork(const char *parent, const char *name, const struct bd_paths *from, int src_fd,
                      const struct snapshot_manifest *m, const struct fork_target *t) {
         _cleanup_close_ int state_fd = -EBADF, new_fd = -EBADF;
         _cleanup_free_ char *fork_of = strdup_printf("%s/%s", parent, name);
+        _cleanup_free_ char *snapshot_dir = strdup_printf("%s/" SNAPSHOTS_DIR "/%s", from->state, name);
         struct snapshot_manifest own = *m;
         int r;
 
-        if (!fork_of)
+        if (!fork_of || !snapshot_dir)
                 return -ENOMEM;
         r = mkdir_parents(t->paths.state, 0700);
         if (r < 0)
@@ -133,18 +120,9 @@ static int make_fork(const char *parent, const char *name, const struct bd_paths
         r = snapshot_manifest_write_at(new_fd, &own);
         if (r < 0)
                 return r;
-        for (size_t i = 0; i < ELEMENTSOF(copied); i++) {
-                _cleanup_free_ char *src = strdup_printf("%s/%s", from->state, copied[i]);
-                _cleanup_free_ char *dst = strdup_printf("%s/%s", t->paths.state, copied[i]);
-
-                if (!src || !dst)
-                        return -ENOMEM;
-                if (access(src, F_OK) < 0)
-                        continue;
-                r = copy_tree(src, dst);
-                if (r < 0)
-                        return log_error_errno(r, "Cannot copy %s to %s: %m", src, dst);
-        }
+        r = copy_files(src_fd, snapshot_dir, from, t->paths.state);
+        if (r < 0)
+                return r;
         return renameat(state_fd, SNAPSHOT_DIR_NEW, state_fd, SNAPSHOT_DIR) < 0 ? negative_errno() : 0;
 }
 

@@ -22,6 +22,11 @@
 /* STATE/snapshots/NAME: what botdesk snapshot keeps (the desktop runs on), for botdesk fork. */
 #define SNAPSHOTS_DIR "snapshots"
 #define SNAPSHOT_NAME_MAX 64
+/* In a named snapshot: the profile's session files as they were when the tree stood still for its dump
+ * (the dirs SNAPSHOT_FILES_LIST names in its state dir, space-separated: the action script of
+ * supervisor/checkpoint.c reads it too), what a fork starts with (cli/verb-fork.c). */
+#define SNAPSHOT_FILES "files"
+#define SNAPSHOT_FILES_LIST "xdg Downloads browser-profile"
 /* RUNTIME/hibernate.sock: SOCK_SEQPACKET, 0600, served by a checkpointable
  * desktop's helper. The request "hibernate"; the answer "ok SIZE DUMP_USEC"
  * (then the helper ends) or "error MESSAGE" (the desktop runs on). */
@@ -80,8 +85,8 @@ bool snapshot_name_valid(const char *name);
 /* STATE/snapshots/name opened as snapshot_open() opens STATE/snapshot: the same refusals. */
 int snapshot_open_named(const char *state_dir, const char *name, int *ret_fd);
 
-/* The bytes of the files in dirfd (flat: CRIU's images). */
+/* The bytes of the files in dirfd (CRIU's images; not its SNAPSHOT_FILES). */
 int snapshot_size_at(int dirfd, unsigned long long *ret);
 
-/* Removes name (a flat dir of files) in dirfd; 0 when it is not there. */
+/* Removes name (a dir of files, and its SNAPSHOT_FILES) in dirfd; 0 when it is not there. */
 int snapshot_remove_at(int dirfd, const char *name);

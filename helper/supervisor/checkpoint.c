@@ -7,6 +7,8 @@
 #include <sys/stat.h>
 
 #include "checkpoint.h"
+#include "criu-log.h"
+#include "snapshot-files.h"
 #include "child-deadline.h"
 #include "find-executable.h"
 #include "spawn.h"
@@ -14,10 +16,12 @@
 #include "util.h"
 
 #define CRIU_GRACE_USEC (2 * 1000000ULL)
+#define CHECKPOINT_GHOST_LIMIT "64M"
 #define CRIU_VERSION_TIMEOUT_USEC (10 * 1000000ULL)
 
 struct criu_run {
         char *const *argv;
+        char *const *env;               /* beside PATH, for its action script */
         const char *cgroup;
         int images_fd;                  /* kept open for it: its --images-dir is /proc/self/fd/N */
         int (*setup)(void *userdata);   /* the namespace it runs in (tree-mounts.h), or NULL */
@@ -46,7 +50,11 @@ static void on_output(enum child_stream stream, const char *buf, size_t n, void 
 static int spawn_criu(int stdout_fd, int stderr_fd, pid_t *ret_pid, void *userdata) {
         const struct criu_run *r = userdata;
         struct spawn_opts o = SPAWN_OPTS_INIT;
-        char *envp[] = { (char *) "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", NULL };
+        char *envp[4] = { (char *) "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" };
+        size_t n = 1;
+
+        for (char *const *e = r->env; e && *e && n < ELEMENTSOF(envp) - 1; e++)
+                envp[n++] = *e;
 
         o.argv = r->argv;
         o.envp = envp; /* CRIU runs tar and ip from PATH, nothing of ours */
@@ -75,45 +83,13 @@ static int criu_run(struct criu_run *r, unsigned long long timeout_usec) {
         return cr.status == 0 ? 0 : -EIO;
 }
 
-/* What CRIU said went wrong: the error line before its last one (the last says only that the dump or
- * restore FAILED; those before may be harmless, such as its rlimit), else its last line; the cause a user
- * can act on said first. */
-static char *criu_error(const char *text) {
-        const char *cause = NULL, *last_error = NULL, *last = NULL, *p = text;
-        _cleanup_free_ char *line = NULL;
-
-        for (const char *l = text; l && *l; l = p) {
-                p = strchr(l, '\n');
-                p = p ? p + 1 : l + strlen(l);
-                if (startswith(l, "Error (")) {
-                        cause = last_error;
-                        last_error = l;
-                }
-                if (p > l + 1)
-                        last = l;
-        }
-        if (last_error && !memmem(last_error, strcspn(last_error, "\n"), "FAILED", 6))
-                cause = last_error;
-        if (!cause)
-                cause = last_error ?: last;
-        if (!cause)
-                return strdup("CRIU said nothing");
-        line = strndup(cause, strcspn(cause, "\n"));
-        if (!line)
-                return NULL;
-        if (strstr(line, "half of stream unix connection") || strstr(line, "external"))
-                return strdup_printf("a connection from outside the desktop is open (a viewer on rfb.sock, botdesk "
-                                     "web, a program of botdesk exec): CRIU cannot keep it (%s)", line);
-        return TAKE_PTR(line);
-}
-
 static char *log_error(int dir_fd, const char *log) {
         _cleanup_free_ char *text = NULL;
         size_t size;
 
         if (read_full_file_at(dir_fd, log, &text, &size, 16u << 20) < 0)
                 return NULL;
-        return criu_error(text);
+        return criu_log_cause(text);
 }
 
 /* Why a dump or restore failed: its deadline, CRIU's own words (its log, else its output), or why it did not run. */
@@ -125,7 +101,7 @@ static char *run_error(const struct criu_run *r, int ret, const char *what, unsi
         if (ret != -EIO)
                 return strdup_printf("cannot run %s for the %s%s: %s", r->argv[0], what,
                                      r->setup ? " in the desktop's mount namespace" : "", strerror(-ret));
-        return (log ? log_error(r->images_fd, log) : NULL) ?: criu_error(r->out);
+        return (log ? log_error(r->images_fd, log) : NULL) ?: criu_log_cause(r->out);
 }
 
 int checkpoint_criu(const struct bd_config *c, char **ret_path, char **ret_version, char **ret_error) {
@@ -153,7 +129,7 @@ int checkpoint_criu(const struct bd_config *c, char **ret_path, char **ret_versi
         ret = criu_run(&r, CRIU_VERSION_TIMEOUT_USEC);
         v = strstr(r.out, "Version: ");
         if (ret < 0 || !v) {
-                _cleanup_free_ char *said = criu_error(r.out);
+                _cleanup_free_ char *said = criu_log_cause(r.out);
 
                 *ret_error = strdup_printf("%s --version did not answer with its version: %s", path,
                                            ret == -ETIME ? "it timed out" : ret == -EIO || ret >= 0 ? strnull(said) : strerror(-ret));
@@ -190,15 +166,39 @@ int checkpoint_criu(const struct bd_config *c, char **ret_path, char **ret_versi
 #define CRIU_TREE_OPTIONS "--ext-unix-sk", "--tcp-established", "--file-locks", "--link-remap", "--manage-cgroups=ignore"
 
 int checkpoint_dump(const char *criu, pid_t root, int dir_fd, const char *cgroup, bool leave_running,
-                    unsigned long long timeout_usec, char **ret_error) {
+                    const struct checkpoint_files *files, unsigned long long timeout_usec, char **ret_error) {
         _cleanup_close_ int mntns = -EBADF;
+        _cleanup_free_ char *from = NULL, *to = NULL, *script = NULL;
         char pid[16], images[PROC_FD_PATH_MAX], ns[64];
         char *argv[] = { (char *) criu, (char *) "dump", (char *) "--tree", pid, (char *) "--images-dir", images,
                          (char *) "--log-file", (char *) "dump.log", (char *) "-v2", CRIU_TREE_OPTIONS,
-                         leave_running ? (char *) "--leave-running" : NULL, NULL };
-        struct criu_run r = { .argv = argv, .cgroup = cgroup, .images_fd = dir_fd, .setup = tree_mounts_enter };
+                         /* A file deleted while open is kept in the images: Chromium maps one of 4 MiB
+                          * (BrowserMetrics), past CRIU's default limit of 1 MiB. */
+                         (char *) "--ghost-limit=" CHECKPOINT_GHOST_LIMIT,
+                         leave_running ? (char *) "--leave-running" : NULL, NULL, NULL, NULL };
+        char *env[3] = {};
+        struct criu_run r = { .argv = argv, .env = env, .cgroup = cgroup, .images_fd = dir_fd,
+                              .setup = tree_mounts_enter };
         int ret;
 
+        if (files) {
+                /* We are the action script (snapshot-files.h): the files copied while the tree stands still. */
+                size_t n = leave_running ? ELEMENTSOF(argv) - 3 : ELEMENTSOF(argv) - 4;
+
+                ret = snapshot_files_script_path(&script);
+                if (ret < 0) {
+                        *ret_error = strdup_printf("cannot name our own program for CRIU: %s", strerror(-ret));
+                        return ret;
+                }
+                from = strdup_printf("BOTDESK_FILES_FROM=%s", files->from);
+                to = strdup_printf("BOTDESK_FILES_TO=%s", files->to);
+                if (!from || !to)
+                        return -ENOMEM;
+                env[0] = from;
+                env[1] = to;
+                argv[n] = (char *) "--action-script";
+                argv[n + 1] = script;
+        }
         snprintf(pid, sizeof pid, "%d", (int) root);
         proc_fd_path(dir_fd, images);
         /* CRIU in the tree's own mount namespace (a fork's, tree-mounts.h; else the host's): it dumps none. */

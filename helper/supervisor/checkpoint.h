@@ -21,11 +21,19 @@ int checkpoint_criu(const struct bd_config *c, char **ret_path, char **ret_versi
 
 struct tree_mounts;
 
+/* A named snapshot's session files: the dirs of from (as the tree sees it) copied into to (made there),
+ * while the tree stands still for its dump, by us as CRIU's action script (snapshot-files.h). */
+struct checkpoint_files {
+        const char *from;
+        const char *to;
+};
+
 /* Dump the tree of root (its namespaces' pid 1) into the dir dir_fd, which
- * it then kills, unless leave_running. CRIU runs in root's mount namespace.
- * 0, or -errno with *ret_error (CRIU's last error line). */
+ * it then kills, unless leave_running; with files, their copy too. CRIU
+ * runs in root's mount namespace. 0, or -errno with *ret_error (CRIU's
+ * cause, or its action script's failure). */
 int checkpoint_dump(const char *criu, pid_t root, int dir_fd, const char *cgroup, bool leave_running,
-                    unsigned long long timeout_usec, char **ret_error);
+                    const struct checkpoint_files *files, unsigned long long timeout_usec, char **ret_error);
 /* Restore the tree dumped into dir_fd, in a mount namespace made by mounts
  * (tree-mounts.h) unless that is NULL; its root's pid in *ret_root (a child
  * of ours once CRIU exits, as we are a subreaper). */

@@ -132,7 +132,8 @@ static int open_parent(struct supervisor *s, const struct dump_target *t, int *r
 }
 
 static int dump(struct supervisor *s, const struct dump_target *t, struct snapshot_manifest *m, char **ret_error) {
-        _cleanup_free_ char *criu = NULL, *version = NULL, *parent = NULL, *new_name = NULL;
+        _cleanup_free_ char *criu = NULL, *version = NULL, *parent = NULL, *new_name = NULL, *files_to = NULL;
+        struct checkpoint_files files;
         _cleanup_close_ int parent_fd = -EBADF, dir_fd = -EBADF;
         const char *final = t->name ?: SNAPSHOT_DIR;
         struct lease lease = {};
@@ -179,6 +180,19 @@ static int dump(struct supervisor *s, const struct dump_target *t, struct snapsh
                 goto undo;
         }
 
+        /* A named snapshot keeps the session files the dumped processes had open, for its forks: paths as the
+         * tree sees them, where CRIU and its script run (a fork's state dir is shown at its parent's). */
+        if (t->name) {
+                const char *tree_state = s->tree_state ?: s->paths.state;
+
+                files_to = strdup_printf("%s/%s/%s/%s", tree_state, SNAPSHOTS_DIR, new_name, SNAPSHOT_FILES);
+                if (!files_to) {
+                        r = -ENOMEM;
+                        goto undo;
+                }
+                files = (struct checkpoint_files) { .from = tree_state, .to = files_to };
+        }
+
         log_info("%s desktop :%d with %s (CRIU %s) into %s/%s.", t->leave_running ? "Snapshotting" : "Hibernating",
                  s->display, criu, version, parent, final);
         let_go(s);
@@ -189,7 +203,7 @@ static int dump(struct supervisor *s, const struct dump_target *t, struct snapsh
         }
         t0 = now_usec();
         r = checkpoint_dump(criu, s->ns_init_pid, dir_fd, s->cg_base ? s->cg_session : NULL, t->leave_running,
-                            DUMP_TIMEOUT_USEC, ret_error);
+                            t->name ? &files : NULL, DUMP_TIMEOUT_USEC, ret_error);
         if (r < 0)
                 goto undo;
         m->dump_usec = now_usec() - t0;

@@ -35,6 +35,7 @@
 #include "log.h"
 #include "profile.h"
 #include "setup.h"
+#include "snapshot-files.h"
 #include "start.h"
 #include "start-extension.h"
 #include "supervisor.h"
@@ -116,6 +117,9 @@ int main(int argc, char **argv) {
         int r;
 
         log_setup("botdesk-helper");
+        /* CRIU runs us, with no argument, as a named snapshot's action script. */
+        if (snapshot_files_script(argc, &r))
+                return r;
         if (argc == 2 && (streq(argv[1], "--help") || streq(argv[1], "-h"))) {
                 usage(stdout);
                 return HELPER_EXIT_STOPPED;

@@ -53,11 +53,15 @@ t_is "$?" 0 "a picture of the screen to be kept"
 PN=$(display_of "$P")
 
 # The snapshot: kept, the desktop running on.
+PSTATE=$XDG_STATE_HOME/botdesk/$P
+echo before >"$PSTATE/xdg/data/fork-test-before"
 timeout 200 "$BOTDESK" snapshot "$P" s1 --json >"$BD_T/snap.out" 2>"$BD_T/snap.err"
 t_is "$?" 0 "botdesk snapshot keeps a snapshot" || cat "$BD_T/snap.err"
 t_ok "... and says so in JSON" python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(not (d["snapshot"] == "s1" and d["size"] > 1000000))' "$BD_T/snap.out"
 t_is "$(stat -c %a "$SNAPS/s1")" 700 "... in a 0700 dir"
-t_is "$(find "$SNAPS/s1" -type f ! -perm 600 | wc -l)" 0 "... every file 0600"
+t_is "$(find "$SNAPS/s1" -maxdepth 1 -type f ! -perm 600 | wc -l)" 0 "... every image 0600"
+t_ok "... with the session files as they were dumped" test -f "$SNAPS/s1/files/xdg/data/fork-test-before"
+echo after >"$PSTATE/xdg/data/fork-test-after"
 "$BOTDESK" status "$P" --quiet
 t_is "$?" 0 "the desktop runs on"
 t_is "$(display_of "$P")" "$PN" "... on its display"
@@ -106,6 +110,8 @@ t_is "$?" 0 "a picture of the fork's screen"
 t_ok "... the snapshot's screen to the pixel (the slider where it was then)" cmp -s "$BD_T/snap.png" "$BD_T/fork.png"
 t_ok "... not the parent's now" bash -c '! cmp -s "$1" "$2"' _ "$BD_T/parent.png" "$BD_T/fork.png"
 t_ok "it is a profile of its own: its runtime dir holds its RFB socket" test -S "$QRT/rfb.sock"
+QSTATE=$XDG_STATE_HOME/botdesk/$Q
+t_ok "its session files are the snapshot's, not the parent's now" test -f "$QSTATE/xdg/data/fork-test-before" -a ! -e "$QSTATE/xdg/data/fork-test-after"
 "$BOTDESK" journal "$Q" --json >"$BD_T/journal" 2>/dev/null
 t_ok "its journal begins with where it came from" python3 -c 'import json,sys; e=json.loads(open(sys.argv[1]).readline()); sys.exit(not (e["action"] == "fork" and e["args"]["from"] == sys.argv[2] and e["args"]["snapshot"] == "s1" and e["args"]["snapshot_time"]))' "$BD_T/journal" "$P"
 nudge "$Q"
