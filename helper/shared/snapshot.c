@@ -23,6 +23,8 @@ void snapshot_manifest_done(struct snapshot_manifest *m) {
         free(m->tree_runtime);
         free(m->tree_state);
         free(m->fork_of);
+        free(m->desktop);
+        free(m->command);
         for (size_t i = 0; i < m->n_children; i++)
                 free(m->children[i].name);
         *m = (struct snapshot_manifest) {};
@@ -57,6 +59,10 @@ int snapshot_manifest_write_at(int dirfd, const struct snapshot_manifest *m) {
                 r = push(&env, "TREE_STATE", strdup(m->tree_state));
         if (r >= 0 && m->fork_of)
                 r = push(&env, "FORK_OF", strdup(m->fork_of));
+        if (r >= 0 && m->desktop)
+                r = push(&env, "DESKTOP", strdup(m->desktop));
+        if (r >= 0 && m->command)
+                r = push(&env, "COMMAND", strdup(m->command));
         if (r >= 0)
                 r = push(&env, "TIME_USEC", strdup_printf("%llu", m->time_usec));
         if (r >= 0)
@@ -126,8 +132,13 @@ int snapshot_manifest_read_at(int dirfd, struct snapshot_manifest *ret) {
         m.display = (unsigned) display;
         if ((r = get_optional_path(env, "TREE_RUNTIME", &m.tree_runtime)) < 0 ||
             (r = get_optional_path(env, "TREE_STATE", &m.tree_state)) < 0 ||
-            (r = get_optional(env, "FORK_OF", &m.fork_of)) < 0)
+            (r = get_optional(env, "FORK_OF", &m.fork_of)) < 0 || (r = get_optional(env, "DESKTOP", &m.desktop)) < 0 ||
+            (r = get_optional(env, "COMMAND", &m.command)) < 0)
                 goto fail;
+        if (m.desktop && !streq(m.desktop, "xfce") && !streq(m.desktop, "command")) {
+                r = -EBADMSG;
+                goto fail;
+        }
         if (!m.tree_runtime != !m.tree_state) {
                 r = -EBADMSG;
                 goto fail;

@@ -53,6 +53,12 @@ struct snapshot_manifest {
         char *tree_runtime;
         char *tree_state;
         char *fork_of;                  /* "PROFILE/NAME" a fork was made from, or NULL */
+        /* What the tree is ([session] desktop and command when it was started):
+         * a restore knows its processes by it, whatever the restoring profile's
+         * configuration says (a fork's is not its parent's). NULL: the
+         * configuration's. */
+        char *desktop;                  /* "xfce" or "command" */
+        char *command;
         unsigned long long time_usec;   /* CLOCK_REALTIME of the dump */
         unsigned long long dump_usec;   /* how long the dump took */
         unsigned long long size;        /* bytes of the images */

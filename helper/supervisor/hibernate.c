@@ -59,6 +59,9 @@ static int manifest_fill(struct supervisor *s, struct snapshot_manifest *m) {
                 return -ENOMEM;
         if (s->fork_of && !(m->fork_of = strdup(s->fork_of)))
                 return -ENOMEM;
+        m->desktop = strdup(s->cfg.desktop == DESKTOP_COMMAND ? "command" : "xfce");
+        if (!m->desktop || (s->cfg.command && !(m->command = strdup(s->cfg.command))))
+                return -ENOMEM;
         n = child_all(s, all);
         for (size_t i = 0; i < n && m->n_children < SNAPSHOT_CHILDREN_MAX; i++) {
                 if (all[i]->pid <= 0 || all[i]->ns_pid <= 0)

@@ -82,9 +82,32 @@ static struct child *child_named(struct supervisor *s, const char *name) {
         return NULL;
 }
 
+/* The tree's desktop as it was started: a fork's configuration, or one changed since, may say another. */
+static int desktop_from(struct supervisor *s, const struct snapshot_manifest *m) {
+        enum desktop_kind kind;
+
+        if (!m->desktop)
+                return 0;
+        kind = streq(m->desktop, "command") ? DESKTOP_COMMAND : DESKTOP_XFCE;
+        if (kind == s->cfg.desktop && streq_ptr(m->command, s->cfg.command))
+                return 0;
+        log_info("The snapshot's desktop is restored as it was started ([session] desktop = %s%s%s), not as this "
+                 "profile's configuration says.", m->desktop, m->command ? ", command = " : "", strempty(m->command));
+        free(s->cfg.command);
+        s->cfg.command = NULL;
+        if (m->command && !(s->cfg.command = strdup(m->command)))
+                return -ENOMEM;
+        s->cfg.desktop = kind;
+        return 0;
+}
+
 /* Our children as the manifest names them, found under the restored init. */
 static int children_find(struct supervisor *s, const struct snapshot_manifest *m, char **ret_error) {
-        int r = start_session_components(s);
+        int r = desktop_from(s, m);
+
+        if (r < 0)
+                return r;
+        r = start_session_components(s);
 
         if (r < 0)
                 return r;
@@ -361,11 +384,15 @@ static void set_aside(struct supervisor *s) {
 int resume_run(struct supervisor *s) {
         _cleanup_(snapshot_manifest_done) struct snapshot_manifest m = {};
         _cleanup_close_ int dir_fd = -EBADF, state_fd = -EBADF;
-        _cleanup_free_ char *error = NULL;
+        _cleanup_free_ char *error = NULL, *command = NULL;
+        enum desktop_kind desktop = s->cfg.desktop;
         char token[sizeof s->token];
         int r;
 
+        /* What a failed restore changed goes back for the cold start: the token, the desktop (desktop_from()). */
         memcpy(token, s->token, sizeof token);
+        if (s->cfg.command && !(command = strdup(s->cfg.command)))
+                return log_oom(), 0;
         r = snapshot_open(s->paths.state, &dir_fd);
         if (r == -ENOENT)
                 return 0;
@@ -391,6 +418,9 @@ int resume_run(struct supervisor *s) {
 
         undo(s);
         memcpy(s->token, token, sizeof token);
+        s->cfg.desktop = desktop;
+        free(s->cfg.command);
+        s->cfg.command = TAKE_PTR(command);
         if (r != -EPERM)
                 set_aside(s);
         log_warning("Cannot resume desktop %s from its snapshot (%s); starting it cold.%s", s->profile,

@@ -123,7 +123,11 @@ fork "$P" s1 --as "$Q"
 t_is "$?" 3 "a fork onto a profile that exists is refused"
 t_match "$(cat "$BD_T/fork.err")" 'exists' "... saying so"
 
-# Several at once.
+# Several at once, into profiles whose configuration says another desktop (the parent's command is its
+# own [profile.NAME] now): each is restored as its tree was started.
+bd_config desktop=xfce checkpointable=yes criu="$CRIU" timeout=30
+printf '[profile.%s]\ndesktop = command\ncommand = %s\n' "$P" \
+        "sh -c 'xfwm4 & exec zenity --scale --title=fork-test --text=fork-test --value=10'" >>"$BOTDESK_CONFIG"
 bd_register "$R-1"
 bd_register "$R-2"
 fork "$P" s1 --as "$R" --count 2
@@ -133,6 +137,7 @@ bd_snapshot "$R-2"
 R1=$(display_of "$R-1")
 R2=$(display_of "$R-2")
 t_ok "... named $R-1 and $R-2, on displays of their own (:$R1, :$R2)" test -n "$R1" -a -n "$R2" -a "$R1" != "$R2" -a "$R1" != "$QN" -a "$R1" != "$PN" -a "$R2" != "$PN" -a "$R2" != "$QN"
+t_match "$(cat "$(bd_rt "$R-1")/helper.log")" 'restored as it was started' "... as its tree was started, whatever its configuration says"
 shot "$R-2" "$BD_T/r2.png"
 t_ok "... each with the snapshot's screen" cmp -s "$BD_T/snap.png" "$BD_T/r2.png"
 nudge "$R-1"

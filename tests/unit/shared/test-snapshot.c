@@ -88,6 +88,15 @@ static void test_manifest(const char *scratch) {
         tap_ok(streq_ptr(back.tree_runtime, m.tree_runtime) && streq_ptr(back.tree_state, m.tree_state) &&
                        streq_ptr(back.fork_of, "a/s1"),
                "... with its tree's runtime and state dirs and its origin");
+        m.desktop = strdup("command");
+        m.command = strdup("sh -c 'xfwm4 & exec zenity --scale'");
+        snapshot_manifest_done(&back);
+        TAP_EQ_INT(snapshot_manifest_write_at(dir, &m), 0, "a manifest that names its desktop is written");
+        TAP_EQ_INT(snapshot_manifest_read_at(dir, &back), 0, "... and read back");
+        tap_ok(streq_ptr(back.desktop, "command") && streq_ptr(back.command, m.command),
+               "... with its desktop and its command, quotes and all");
+        TAP_EQ_INT(read_text(dir, GOOD_HEAD "DESKTOP=gnome\nCHILD_0=2 X\n"), -EBADMSG,
+                   "a desktop that is neither xfce nor command is refused");
         TAP_EQ_INT(read_text(dir, GOOD_HEAD "TREE_RUNTIME=/r\nCHILD_0=2 X\n"), -EBADMSG,
                    "a tree's runtime dir without its state dir is refused");
         TAP_EQ_INT(read_text(dir, GOOD_HEAD "TREE_RUNTIME=r\nTREE_STATE=/s\nCHILD_0=2 X\n"), -EBADMSG,
