@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -41,6 +42,8 @@ struct fork_target {
         char name[PROFILE_NAME_MAX + 16];
         struct bd_paths paths;
         struct bd_status status;
+        pid_t pid;              /* its start, a child of ours */
+        int exit;               /* its start's exit status */
         bool started;
 };
 
@@ -92,6 +95,19 @@ static int copy_files(int src_fd, const char *snapshot_dir, const struct bd_path
         return 0;
 }
 
+static int copy_runtime(int src_fd, const char *snapshot_dir, const char *to_state) {
+        _cleanup_free_ char *src = strdup_printf("%s/" SNAPSHOT_FILES "/" SNAPSHOT_RUNTIME_DIR, snapshot_dir);
+        _cleanup_free_ char *dst = strdup_printf("%s/" SNAPSHOT_DIR_NEW "/" SNAPSHOT_RUNTIME_DIR, to_state);
+        int r;
+
+        if (!src || !dst)
+                return -ENOMEM;
+        if (access(src, F_OK) < 0)
+                return 0;
+        r = copy_tree(src, dst);
+        return r < 0 ? log_error_errno(r, "Cannot copy %s to %s: %m", src, dst) : 0;
+}
+
 static int make_fork(const char *parent, const char *name, const struct bd_paths *from, int src_fd,
                      const struct snapshot_manifest *m, const struct fork_target *t) {
         _cleanup_close_ int state_fd = -EBADF, new_fd = -EBADF;
@@ -123,7 +139,47 @@ static int make_fork(const char *parent, const char *name, const struct bd_paths
         r = copy_files(src_fd, snapshot_dir, from, t->paths.state);
         if (r < 0)
                 return r;
+        /* The tree's own runtime dir goes with the images: the fork's helper puts it in its runtime dir. */
+        r = copy_runtime(src_fd, snapshot_dir, t->paths.state);
+        if (r < 0)
+                return r;
         return renameat(state_fd, SNAPSHOT_DIR_NEW, state_fd, SNAPSHOT_DIR) < 0 ? negative_errno() : 0;
+}
+
+/*
+ * Each fork started as botdesk start starts a profile, all at once: a child of ours each, whose exit status
+ * is start's (said on stderr as start says it). Their helpers take their turns in the start queue
+ * ([resources] concurrent_starts), so ten forks restore about two at a time on two cores instead of one.
+ */
+static void start_all(struct fork_target *t, size_t n, unsigned timeout) {
+        (void) fflush(NULL);
+        for (size_t i = 0; i < n; i++) {
+                t[i].pid = fork();
+                if (t[i].pid == 0) {
+                        struct bd_config c = {};
+                        struct cli_args start = { .verb = "start", .quiet = true, .timeout = timeout };
+
+                        _exit(verb_start_desktop(&start, t[i].name, &c, NULL));
+                }
+                if (t[i].pid < 0)
+                        log_error_errno(-errno, "Cannot start the fork %s: %m", t[i].name);
+        }
+        for (size_t i = 0; i < n; i++) {
+                int status = 0;
+
+                t[i].exit = EXIT_FAILED;
+                if (t[i].pid > 0 && waitpid(t[i].pid, &status, 0) == t[i].pid && WIFEXITED(status))
+                        t[i].exit = WEXITSTATUS(status);
+        }
+}
+
+/* A fork's state dir removed, which make_fork() made (check_new() saw none). */
+static void unmake(const struct fork_target *t) {
+        _cleanup_close_ int parent_fd = dir_open_parent(t->paths.state);
+        const char *leaf = strrchr(t->paths.state, '/');
+
+        if (parent_fd < 0 || !leaf || remove_tree_at(parent_fd, leaf + 1) < 0)
+                log_warning("Cannot remove %s, which the failed fork made.", t->paths.state);
 }
 
 /* A fork may only make a profile: none that has a state dir or a runtime dir. */
@@ -236,19 +292,25 @@ int verb_fork(const struct cli_args *a) {
                 r = make_fork(parent, name, &from, src_fd, &m, &targets[i]);
                 if (r < 0) {
                         log_error_errno(r, "Cannot make the fork %s of %s/%s: %m", targets[i].name, parent, name);
+                        /* Nothing half made is left: the state dirs this made, none of which existed before. */
+                        for (size_t k = 0; k <= i; k++)
+                                unmake(&targets[k]);
                         ret = EXIT_FAILED;
                         goto out;
                 }
                 cli_journal_fork(targets[i].name, parent, name, m.time_usec);
         }
+        start_all(targets, n, a->timeout);
         for (size_t i = 0; i < n; i++) {
                 _cleanup_(config_done) struct bd_config c = {};
-                struct cli_args start = { .verb = "start", .quiet = true, .timeout = a->timeout };
                 _cleanup_free_ char *failed = strdup_printf("%s/snapshot.failed", targets[i].paths.state);
 
-                r = verb_start_desktop(&start, targets[i].name, &c, &targets[i].status);
-                if (r != EXIT_OK) {
-                        ret = r;
+                if (targets[i].exit != EXIT_OK) {
+                        ret = targets[i].exit;
+                        continue;
+                }
+                if (cli_load_config(targets[i].name, &c) < 0 || status_collect(targets[i].name, &c, &targets[i].status) < 0) {
+                        ret = EXIT_FAILED;
                         continue;
                 }
                 targets[i].started = true;

@@ -267,13 +267,10 @@ int snapshot_remove_at(int parent_fd, const char *name) {
                 close(fd);
                 return r;
         }
-        /* CRIU's images, our manifest and a named snapshot's files; anything else is left, and the rmdir
-         * says so. */
+        /* CRIU's images, our manifest, a named snapshot's files, a fork's runtime dir. */
         while ((de = readdir(d)))
-                if (streq(de->d_name, SNAPSHOT_FILES))
+                if (!streq(de->d_name, ".") && !streq(de->d_name, ".."))
                         (void) remove_tree_at(dirfd(d), de->d_name);
-                else if (!streq(de->d_name, ".") && !streq(de->d_name, ".."))
-                        (void) unlinkat(dirfd(d), de->d_name, 0);
         closedir(d);
         return unlinkat(parent_fd, name, AT_REMOVEDIR) < 0 ? negative_errno() : 0;
 }

@@ -27,6 +27,9 @@
  * supervisor/checkpoint.c reads it too), what a fork starts with (cli/verb-fork.c). */
 #define SNAPSHOT_FILES "files"
 #define SNAPSHOT_FILES_LIST "xdg Downloads browser-profile"
+/* The tree's own XDG_RUNTIME_DIR in its runtime dir (supervisor/namespace.h), kept in SNAPSHOT_FILES too: a
+ * fork's snapshot holds it as a dir of its own, which the restore puts in the fork's runtime dir. */
+#define SNAPSHOT_RUNTIME_DIR "xdg-runtime"
 /* RUNTIME/hibernate.sock: SOCK_SEQPACKET, 0600, served by a checkpointable
  * desktop's helper. The request "hibernate"; the answer "ok SIZE DUMP_USEC"
  * (then the helper ends) or "error MESSAGE" (the desktop runs on). */
@@ -94,5 +97,5 @@ int snapshot_open_named(const char *state_dir, const char *name, int *ret_fd);
 /* The bytes of the files in dirfd (CRIU's images; not its SNAPSHOT_FILES). */
 int snapshot_size_at(int dirfd, unsigned long long *ret);
 
-/* Removes name (a dir of files, and its SNAPSHOT_FILES) in dirfd; 0 when it is not there. */
+/* Removes name (a dir of files, and the dirs in it whole) in dirfd; 0 when it is not there. */
 int snapshot_remove_at(int dirfd, const char *name);

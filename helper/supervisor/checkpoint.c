@@ -50,7 +50,7 @@ static void on_output(enum child_stream stream, const char *buf, size_t n, void 
 static int spawn_criu(int stdout_fd, int stderr_fd, pid_t *ret_pid, void *userdata) {
         const struct criu_run *r = userdata;
         struct spawn_opts o = SPAWN_OPTS_INIT;
-        char *envp[4] = { (char *) "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" };
+        char *envp[5] = { (char *) "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" };
         size_t n = 1;
 
         for (char *const *e = r->env; e && *e && n < ELEMENTSOF(envp) - 1; e++)
@@ -168,7 +168,7 @@ int checkpoint_criu(const struct bd_config *c, char **ret_path, char **ret_versi
 int checkpoint_dump(const char *criu, pid_t root, int dir_fd, const char *cgroup, bool leave_running,
                     const struct checkpoint_files *files, unsigned long long timeout_usec, char **ret_error) {
         _cleanup_close_ int mntns = -EBADF;
-        _cleanup_free_ char *from = NULL, *to = NULL, *script = NULL;
+        _cleanup_free_ char *from = NULL, *to = NULL, *runtime = NULL, *script = NULL;
         char pid[16], images[PROC_FD_PATH_MAX], ns[64];
         char *argv[] = { (char *) criu, (char *) "dump", (char *) "--tree", pid, (char *) "--images-dir", images,
                          (char *) "--log-file", (char *) "dump.log", (char *) "-v2", CRIU_TREE_OPTIONS,
@@ -176,7 +176,7 @@ int checkpoint_dump(const char *criu, pid_t root, int dir_fd, const char *cgroup
                           * (BrowserMetrics), past CRIU's default limit of 1 MiB. */
                          (char *) "--ghost-limit=" CHECKPOINT_GHOST_LIMIT,
                          leave_running ? (char *) "--leave-running" : NULL, NULL, NULL, NULL };
-        char *env[3] = {};
+        char *env[4] = {};
         struct criu_run r = { .argv = argv, .env = env, .cgroup = cgroup, .images_fd = dir_fd,
                               .setup = tree_mounts_enter };
         int ret;
@@ -192,10 +192,12 @@ int checkpoint_dump(const char *criu, pid_t root, int dir_fd, const char *cgroup
                 }
                 from = strdup_printf("BOTDESK_FILES_FROM=%s", files->from);
                 to = strdup_printf("BOTDESK_FILES_TO=%s", files->to);
-                if (!from || !to)
+                runtime = strdup_printf("BOTDESK_FILES_RUNTIME=%s", files->runtime);
+                if (!from || !to || !runtime)
                         return -ENOMEM;
                 env[0] = from;
                 env[1] = to;
+                env[2] = runtime;
                 argv[n] = (char *) "--action-script";
                 argv[n + 1] = script;
         }

@@ -193,7 +193,8 @@ static int dump(struct supervisor *s, const struct dump_target *t, struct snapsh
                         r = -ENOMEM;
                         goto undo;
                 }
-                files = (struct checkpoint_files) { .from = tree_state, .to = files_to };
+                files = (struct checkpoint_files) { .from = tree_state, .to = files_to,
+                                                    .runtime = s->tree_runtime ?: s->paths.runtime };
         }
 
         log_info("%s desktop :%d with %s (CRIU %s) into %s/%s.", t->leave_running ? "Snapshotting" : "Hibernating",

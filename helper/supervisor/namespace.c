@@ -3,6 +3,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 
 #include "botdesk-config.h"
 #include "child.h"
@@ -208,4 +209,14 @@ void namespace_done(struct supervisor *s) {
         s->ns_event_source = sd_event_source_disable_unref(s->ns_event_source);
         s->ns_request_fd = safe_close(s->ns_request_fd);
         s->ns_event_fd = safe_close(s->ns_event_fd);
+}
+
+int namespace_runtime_env(struct supervisor *s, const char *runtime, bool make, char ***env) {
+        _cleanup_free_ char *dir = strdup_printf("%s/" NAMESPACE_RUNTIME_DIR, runtime);
+
+        if (!dir)
+                return -ENOMEM;
+        if (make && mkdirat(s->runtime_fd, NAMESPACE_RUNTIME_DIR, 0700) < 0 && errno != EEXIST)
+                return negative_errno();
+        return env_set(env, "XDG_RUNTIME_DIR", dir);
 }

@@ -3,6 +3,7 @@
 
 #include <signal.h>
 
+#include "snapshot.h"
 #include "spawn.h"
 #include "supervisor.h"
 
@@ -29,6 +30,17 @@ int namespace_reattach(struct supervisor *s);
 
 /* The init was reaped: its namespaces' processes died with it. */
 void namespace_init_exited(struct supervisor *s, const siginfo_t *si);
+
+/*
+ * The tree's own XDG_RUNTIME_DIR: RUNTIME/xdg-runtime of the runtime dir it
+ * knows (runtime: ours, or a fork's parent's), set in env. What its programs
+ * keep there (the accessibility bus's socket, named by the display number)
+ * is then the profile's, which a fork's mount namespace shows it as its own
+ * (tree-mounts.h), instead of the user's, which a fork and its parent would
+ * share. The dir is made in ours (mine: 0700) when make.
+ */
+#define NAMESPACE_RUNTIME_DIR SNAPSHOT_RUNTIME_DIR
+int namespace_runtime_env(struct supervisor *s, const char *runtime, bool make, char ***env);
 
 /* Closes the sockets: the init then kills what is left and ends. */
 void namespace_done(struct supervisor *s);

@@ -11,6 +11,7 @@
 #include "bus-address.h"
 #include "cgroup.h"
 #include "checkpoint.h"
+#include "copy-tree.h"
 #include "child.h"
 #include "log.h"
 #include "namespace.h"
@@ -196,6 +197,8 @@ static int tree_env(struct supervisor *s, const struct snapshot_manifest *m) {
         s->env = NULL;
         r = session_env(s->profile, m->display, &tree, &dirs, s->token, s->cfg.accessibility, &s->env);
         if (r >= 0)
+                r = namespace_runtime_env(s, tree.runtime, false, &s->env);
+        if (r >= 0)
                 r = env_set(&s->env, "DBUS_SESSION_BUS_ADDRESS", m->bus_address);
         return r;
 }
@@ -241,6 +244,17 @@ static int mounts_prepare(struct supervisor *s, const struct snapshot_manifest *
                 return x11_fd;
         snprintf(name, sizeof name, "X%u", m->display);
         (void) unlinkat(x11_fd, name, 0);
+        /* A fork's snapshot brings the tree's own runtime dir (namespace.h), which its sockets and maps need. */
+        if (faccessat(s->runtime_fd, SNAPSHOT_RUNTIME_DIR, F_OK, AT_SYMLINK_NOFOLLOW) < 0) {
+                _cleanup_free_ char *from = strdup_printf("%s/" SNAPSHOT_DIR "/" SNAPSHOT_RUNTIME_DIR, s->paths.state);
+                _cleanup_free_ char *to = strdup_printf("%s/" SNAPSHOT_RUNTIME_DIR, s->paths.runtime);
+                int r;
+
+                if (!from || !to)
+                        return -ENOMEM;
+                if (access(from, F_OK) >= 0 && (r = copy_tree(from, to)) < 0)
+                        return r;
+        }
         *ret_x11 = strdup_printf("%s/" RESTORE_X11_DIR, s->paths.runtime);
         if (!*ret_x11)
                 return -ENOMEM;

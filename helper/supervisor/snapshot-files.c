@@ -36,9 +36,22 @@ static int copy_all(const char *from, const char *to) {
         return 0;
 }
 
+/* The tree's own runtime dir (namespace.h): files its programs keep open there (dconf's map) go too. */
+static int copy_runtime(const char *runtime, const char *to) {
+        _cleanup_free_ char *src = strdup_printf("%s/" SNAPSHOT_RUNTIME_DIR, runtime);
+        _cleanup_free_ char *dst = strdup_printf("%s/" SNAPSHOT_RUNTIME_DIR, to);
+
+        if (!src || !dst)
+                return -ENOMEM;
+        if (access(src, F_OK) < 0)
+                return 0;
+        return copy_tree(src, dst);
+}
+
 bool snapshot_files_script(int argc, int *ret_status) {
         const char *action = getenv("CRTOOLS_SCRIPT_ACTION");
         const char *from = getenv("BOTDESK_FILES_FROM"), *to = getenv("BOTDESK_FILES_TO");
+        const char *runtime = getenv("BOTDESK_FILES_RUNTIME");
         int r;
 
         if (argc != 1 || !action)
@@ -54,6 +67,8 @@ bool snapshot_files_script(int argc, int *ret_status) {
                 return true;
         }
         r = copy_all(from, to);
+        if (r >= 0 && runtime)
+                r = copy_runtime(runtime, to);
         if (r < 0)
                 fprintf(stderr, "botdesk-helper: the snapshot's files in %s: %s\n", to, strerror(-r));
         *ret_status = r < 0 ? 1 : 0;

@@ -17,6 +17,7 @@
 #include "record.h"
 #include "idle.h"
 #include "log.h"
+#include "namespace.h"
 #include "placement.h"
 #include "session.h"
 #include "spawn.h"
@@ -351,6 +352,8 @@ void start_bus(struct supervisor *s) {
         strv_free(s->env);
         s->env = NULL;
         r = session_env(s->profile, (unsigned) s->display, &s->paths, &s->dirs, s->token, s->cfg.accessibility, &s->env);
+        if (r >= 0 && s->ns_init_pid > 0)
+                r = namespace_runtime_env(s, s->paths.runtime, true, &s->env);
         if (r >= 0)
                 r = bus_spawn(s);
         if (r < 0)

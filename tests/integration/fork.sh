@@ -51,6 +51,11 @@ t_is "$?" 0 "its slider is moved"
 shot "$P" "$BD_T/snap.png"
 t_is "$?" 0 "a picture of the screen to be kept"
 PN=$(display_of "$P")
+# Its programs' XDG_RUNTIME_DIR is the profile's (what they keep there is named by the display number,
+# which a fork shares): the accessibility bus's socket, say.
+ZP=$(for p in $(desktop_pids "$P"); do [ "$(cat "/proc/$p/comm" 2>/dev/null)" = zenity ] && echo "$p"; done | head -n1)
+XR=$(tr '\0' '\n' <"/proc/$ZP/environ" 2>/dev/null | sed -n 's/^XDG_RUNTIME_DIR=//p')
+t_is "$XR" "$(bd_rt "$P")/xdg-runtime" "the desktop's programs keep their runtime files in the profile's runtime dir"
 
 # The snapshot: kept, the desktop running on.
 PSTATE=$XDG_STATE_HOME/botdesk/$P
@@ -110,6 +115,7 @@ t_is "$?" 0 "a picture of the fork's screen"
 t_ok "... the snapshot's screen to the pixel (the slider where it was then)" cmp -s "$BD_T/snap.png" "$BD_T/fork.png"
 t_ok "... not the parent's now" bash -c '! cmp -s "$1" "$2"' _ "$BD_T/parent.png" "$BD_T/fork.png"
 t_ok "it is a profile of its own: its runtime dir holds its RFB socket" test -S "$QRT/rfb.sock"
+t_ok "... and its programs' runtime files, as the snapshot had them" test -d "$QRT/xdg-runtime"
 QSTATE=$XDG_STATE_HOME/botdesk/$Q
 t_ok "its session files are the snapshot's, not the parent's now" test -f "$QSTATE/xdg/data/fork-test-before" -a ! -e "$QSTATE/xdg/data/fork-test-after"
 "$BOTDESK" journal "$Q" --json >"$BD_T/journal" 2>/dev/null
@@ -119,6 +125,12 @@ wait_for 10 changed_from "$Q" "$BD_T/fork.png"
 t_is "$?" 0 "the fork takes input (waited 10 s for its slider to move)"
 shot "$P" "$BD_T/parent-after.png"
 t_ok "... which leaves the parent's screen as it was" cmp -s "$BD_T/parent.png" "$BD_T/parent-after.png"
+# A snapshot that holds what is not an image (a directory) cannot be linked: the fork fails, leaving nothing.
+mkdir "$SNAPS/s1/not-an-image"
+fork "$P" s1 --as "$R-x"
+t_is "$?" 1 "a fork of a snapshot that cannot be linked fails"
+t_ok "... and leaves no profile behind" test ! -e "$XDG_STATE_HOME/botdesk/$R-x"
+rmdir "$SNAPS/s1/not-an-image"
 fork "$P" s1 --as "$Q"
 t_is "$?" 3 "a fork onto a profile that exists is refused"
 t_match "$(cat "$BD_T/fork.err")" 'exists' "... saying so"
