@@ -71,41 +71,19 @@ static int link_images(int src_fd, int dst_fd) {
 }
 
 /* The session files a fork starts with: the snapshot's (taken as it was dumped), else, of a snapshot that
- * has none, its parent's as they are now. */
+ * has none, its parent's as they are now; the tree's own runtime dirs go with the images, which the fork's
+ * helper puts in its runtime dir. */
 static int copy_files(int src_fd, const char *snapshot_dir, const struct bd_paths *from, const char *to_state) {
-        bool kept = faccessat(src_fd, SNAPSHOT_FILES, F_OK, AT_SYMLINK_NOFOLLOW) >= 0;
-        const char *list = SNAPSHOT_FILES_LIST;
-
-        for (size_t n; *list; list += n + strspn(list + n, " ")) {
-                _cleanup_free_ char *src = NULL, *dst = NULL;
-                int r;
-
-                n = strcspn(list, " ");
-                src = kept ? strdup_printf("%s/" SNAPSHOT_FILES "/%.*s", snapshot_dir, (int) n, list)
-                           : strdup_printf("%s/%.*s", from->state, (int) n, list);
-                dst = strdup_printf("%s/%.*s", to_state, (int) n, list);
-                if (!src || !dst)
-                        return -ENOMEM;
-                if (access(src, F_OK) < 0)
-                        continue;
-                r = copy_tree(src, dst);
-                if (r < 0)
-                        return log_error_errno(r, "Cannot copy %s to %s: %m", src, dst);
-        }
-        return 0;
-}
-
-static int copy_runtime(int src_fd, const char *snapshot_dir, const char *to_state) {
-        _cleanup_free_ char *src = strdup_printf("%s/" SNAPSHOT_FILES "/" SNAPSHOT_RUNTIME_DIR, snapshot_dir);
-        _cleanup_free_ char *dst = strdup_printf("%s/" SNAPSHOT_DIR_NEW "/" SNAPSHOT_RUNTIME_DIR, to_state);
+        _cleanup_free_ char *files = strdup_printf("%s/" SNAPSHOT_FILES, snapshot_dir);
+        _cleanup_free_ char *images = strdup_printf("%s/" SNAPSHOT_DIR_NEW, to_state);
         int r;
 
-        if (!src || !dst)
+        if (!files || !images)
                 return -ENOMEM;
-        if (access(src, F_OK) < 0)
-                return 0;
-        r = copy_tree(src, dst);
-        return r < 0 ? log_error_errno(r, "Cannot copy %s to %s: %m", src, dst) : 0;
+        if (faccessat(src_fd, SNAPSHOT_FILES, F_OK, AT_SYMLINK_NOFOLLOW) < 0)
+                return copy_dirs(from->state, to_state, snapshot_state_dirs);
+        r = copy_dirs(files, to_state, snapshot_state_dirs);
+        return r < 0 ? r : copy_dirs(files, images, snapshot_runtime_dirs);
 }
 
 static int make_fork(const char *parent, const char *name, const struct bd_paths *from, int src_fd,
@@ -137,10 +115,6 @@ static int make_fork(const char *parent, const char *name, const struct bd_paths
         if (r < 0)
                 return r;
         r = copy_files(src_fd, snapshot_dir, from, t->paths.state);
-        if (r < 0)
-                return r;
-        /* The tree's own runtime dir goes with the images: the fork's helper puts it in its runtime dir. */
-        r = copy_runtime(src_fd, snapshot_dir, t->paths.state);
         if (r < 0)
                 return r;
         return renameat(state_fd, SNAPSHOT_DIR_NEW, state_fd, SNAPSHOT_DIR) < 0 ? negative_errno() : 0;

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "child-deadline.h"
 #include "copy-tree.h"
@@ -26,6 +28,24 @@ static int spawn_cp(int stdout_fd, int stderr_fd, pid_t *ret_pid, void *userdata
 
 static void on_output(enum child_stream stream, const char *buf, size_t n, void *userdata) {
         fprintf(stderr, "%.*s", (int) n, buf);
+}
+
+int copy_dirs(const char *from, const char *to, const char *const *names) {
+        for (const char *const *n = names; *n; n++) {
+                _cleanup_free_ char *src = strdup_printf("%s/%s", from, *n), *dst = strdup_printf("%s/%s", to, *n);
+                int r;
+
+                if (!src || !dst)
+                        return -ENOMEM;
+                if (access(src, F_OK) < 0 || access(dst, F_OK) >= 0)
+                        continue;
+                r = copy_tree(src, dst);
+                if (r < 0) {
+                        fprintf(stderr, "Cannot copy %s to %s: %s\n", src, dst, strerror(-r));
+                        return r;
+                }
+        }
+        return 0;
 }
 
 int copy_tree(const char *from, const char *to) {

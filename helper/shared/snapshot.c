@@ -15,6 +15,9 @@
 #include "snapshot.h"
 #include "util.h"
 
+const char *const snapshot_state_dirs[] = { "xdg", "Downloads", "browser-profile", NULL };
+const char *const snapshot_runtime_dirs[] = { SNAPSHOT_RUNTIME_XDG, SNAPSHOT_RUNTIME_TMP, NULL };
+
 void snapshot_manifest_done(struct snapshot_manifest *m) {
         free(m->version);
         free(m->kernel);

@@ -23,13 +23,15 @@
 #define SNAPSHOTS_DIR "snapshots"
 #define SNAPSHOT_NAME_MAX 64
 /* In a named snapshot: the profile's session files as they were when the tree stood still for its dump
- * (the dirs SNAPSHOT_FILES_LIST names in its state dir, space-separated: the action script of
- * supervisor/checkpoint.c reads it too), what a fork starts with (cli/verb-fork.c). */
+ * (supervisor/snapshot-files.c), what a fork starts with (cli/verb-fork.c): the dirs of its state dir
+ * snapshot_state_dirs names, and those of its runtime dir snapshot_runtime_dirs names. */
 #define SNAPSHOT_FILES "files"
-#define SNAPSHOT_FILES_LIST "xdg Downloads browser-profile"
-/* The tree's own XDG_RUNTIME_DIR in its runtime dir (supervisor/namespace.h), kept in SNAPSHOT_FILES too: a
- * fork's snapshot holds it as a dir of its own, which the restore puts in the fork's runtime dir. */
-#define SNAPSHOT_RUNTIME_DIR "xdg-runtime"
+extern const char *const snapshot_state_dirs[];
+/* The tree's own XDG_RUNTIME_DIR and TMPDIR in its runtime dir (supervisor/namespace.h): a fork's snapshot
+ * holds them as dirs of its own, which its restore puts in the fork's runtime dir. */
+#define SNAPSHOT_RUNTIME_XDG "xdg-runtime"
+#define SNAPSHOT_RUNTIME_TMP "tmp"
+extern const char *const snapshot_runtime_dirs[];
 /* RUNTIME/hibernate.sock: SOCK_SEQPACKET, 0600, served by a checkpointable
  * desktop's helper. The request "hibernate"; the answer "ok SIZE DUMP_USEC"
  * (then the helper ends) or "error MESSAGE" (the desktop runs on). */

@@ -26,7 +26,7 @@ struct tree_mounts;
 struct checkpoint_files {
         const char *from;
         const char *to;
-        const char *runtime;    /* the tree's runtime dir: its SNAPSHOT_RUNTIME_DIR copied too */
+        const char *runtime;    /* the tree's runtime dir: its snapshot_runtime_dirs copied too */
 };
 
 /* Dump the tree of root (its namespaces' pid 1) into the dir dir_fd, which

@@ -3,6 +3,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/stat.h>
 
 #include "botdesk-config.h"
@@ -212,11 +213,19 @@ void namespace_done(struct supervisor *s) {
 }
 
 int namespace_runtime_env(struct supervisor *s, const char *runtime, bool make, char ***env) {
-        _cleanup_free_ char *dir = strdup_printf("%s/" NAMESPACE_RUNTIME_DIR, runtime);
+        _cleanup_free_ char *dir = strdup_printf("%s/" SNAPSHOT_RUNTIME_XDG, runtime);
+        _cleanup_free_ char *tmp = strdup_printf("%s/" SNAPSHOT_RUNTIME_TMP, runtime);
+        int r;
 
-        if (!dir)
+        if (!dir || !tmp)
                 return -ENOMEM;
-        if (make && mkdirat(s->runtime_fd, NAMESPACE_RUNTIME_DIR, 0700) < 0 && errno != EEXIST)
-                return negative_errno();
-        return env_set(env, "XDG_RUNTIME_DIR", dir);
+        for (const char *const *d = snapshot_runtime_dirs; make && *d; d++)
+                if (mkdirat(s->runtime_fd, *d, 0700) < 0 && errno != EEXIST)
+                        return negative_errno();
+        r = env_set(env, "XDG_RUNTIME_DIR", dir);
+        /* Chromium's singleton socket is TMPDIR/.org.chromium.Chromium.XXXXXX/SingletonSocket: where that
+         * would not fit in a socket's address, /tmp stays (and forks with a browser race for it there). */
+        if (r >= 0 && strlen(tmp) + NAMESPACE_TMP_SOCKET_ROOM < sizeof(((struct sockaddr_un *) NULL)->sun_path))
+                r = env_set(env, "TMPDIR", tmp);
+        return r;
 }

@@ -32,14 +32,18 @@ int namespace_reattach(struct supervisor *s);
 void namespace_init_exited(struct supervisor *s, const siginfo_t *si);
 
 /*
- * The tree's own XDG_RUNTIME_DIR: RUNTIME/xdg-runtime of the runtime dir it
- * knows (runtime: ours, or a fork's parent's), set in env. What its programs
- * keep there (the accessibility bus's socket, named by the display number)
+ * The tree's own XDG_RUNTIME_DIR and TMPDIR: RUNTIME/xdg-runtime and
+ * RUNTIME/tmp of the runtime dir it knows (runtime: ours, or a fork's
+ * parent's), set in env. What its programs keep there (the accessibility
+ * bus's socket, named by the display number; Chromium's singleton socket
+ * and files deleted while open, which a restore makes again at their paths)
  * is then the profile's, which a fork's mount namespace shows it as its own
- * (tree-mounts.h), instead of the user's, which a fork and its parent would
- * share. The dir is made in ours (mine: 0700) when make.
+ * (tree-mounts.h), instead of the user's runtime dir and the host's /tmp,
+ * which a fork would share with its parent and race its siblings for. The
+ * dirs are made in ours (0700) when make. TMPDIR only where Chromium's
+ * socket below it fits in a socket's address (NAMESPACE_TMP_SOCKET_ROOM).
  */
-#define NAMESPACE_RUNTIME_DIR SNAPSHOT_RUNTIME_DIR
+#define NAMESPACE_TMP_SOCKET_ROOM sizeof "/.org.chromium.Chromium.XXXXXX/SingletonSocket"
 int namespace_runtime_env(struct supervisor *s, const char *runtime, bool make, char ***env);
 
 /* Closes the sockets: the init then kills what is left and ends. */

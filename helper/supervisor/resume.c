@@ -244,15 +244,15 @@ static int mounts_prepare(struct supervisor *s, const struct snapshot_manifest *
                 return x11_fd;
         snprintf(name, sizeof name, "X%u", m->display);
         (void) unlinkat(x11_fd, name, 0);
-        /* A fork's snapshot brings the tree's own runtime dir (namespace.h), which its sockets and maps need. */
-        if (faccessat(s->runtime_fd, SNAPSHOT_RUNTIME_DIR, F_OK, AT_SYMLINK_NOFOLLOW) < 0) {
-                _cleanup_free_ char *from = strdup_printf("%s/" SNAPSHOT_DIR "/" SNAPSHOT_RUNTIME_DIR, s->paths.state);
-                _cleanup_free_ char *to = strdup_printf("%s/" SNAPSHOT_RUNTIME_DIR, s->paths.runtime);
+        /* A fork's snapshot brings the tree's own runtime dirs (namespace.h), which its sockets and files need. */
+        {
+                _cleanup_free_ char *images = strdup_printf("%s/" SNAPSHOT_DIR, s->paths.state);
                 int r;
 
-                if (!from || !to)
+                if (!images)
                         return -ENOMEM;
-                if (access(from, F_OK) >= 0 && (r = copy_tree(from, to)) < 0)
+                r = copy_dirs(images, s->paths.runtime, snapshot_runtime_dirs);
+                if (r < 0)
                         return r;
         }
         *ret_x11 = strdup_printf("%s/" RESTORE_X11_DIR, s->paths.runtime);

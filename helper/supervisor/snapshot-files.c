@@ -11,43 +11,6 @@
 #include "snapshot.h"
 #include "util.h"
 
-static int copy_all(const char *from, const char *to) {
-        const char *list = SNAPSHOT_FILES_LIST;
-
-        if (mkdir(to, 0700) < 0)
-                return negative_errno();
-        for (size_t n; *list; list += n + strspn(list + n, " ")) {
-                _cleanup_free_ char *src = NULL, *dst = NULL;
-                int r;
-
-                n = strcspn(list, " ");
-                src = strdup_printf("%s/%.*s", from, (int) n, list);
-                dst = strdup_printf("%s/%.*s", to, (int) n, list);
-                if (!src || !dst)
-                        return -ENOMEM;
-                if (access(src, F_OK) < 0)
-                        continue;
-                r = copy_tree(src, dst);
-                if (r < 0) {
-                        fprintf(stderr, "botdesk-helper: cannot copy %s to %s: %s\n", src, dst, strerror(-r));
-                        return r;
-                }
-        }
-        return 0;
-}
-
-/* The tree's own runtime dir (namespace.h): files its programs keep open there (dconf's map) go too. */
-static int copy_runtime(const char *runtime, const char *to) {
-        _cleanup_free_ char *src = strdup_printf("%s/" SNAPSHOT_RUNTIME_DIR, runtime);
-        _cleanup_free_ char *dst = strdup_printf("%s/" SNAPSHOT_RUNTIME_DIR, to);
-
-        if (!src || !dst)
-                return -ENOMEM;
-        if (access(src, F_OK) < 0)
-                return 0;
-        return copy_tree(src, dst);
-}
-
 bool snapshot_files_script(int argc, int *ret_status) {
         const char *action = getenv("CRTOOLS_SCRIPT_ACTION");
         const char *from = getenv("BOTDESK_FILES_FROM"), *to = getenv("BOTDESK_FILES_TO");
@@ -66,9 +29,11 @@ bool snapshot_files_script(int argc, int *ret_status) {
                 *ret_status = 1;
                 return true;
         }
-        r = copy_all(from, to);
+        r = mkdir(to, 0700) < 0 ? negative_errno() : 0;
+        if (r >= 0)
+                r = copy_dirs(from, to, snapshot_state_dirs);
         if (r >= 0 && runtime)
-                r = copy_runtime(runtime, to);
+                r = copy_dirs(runtime, to, snapshot_runtime_dirs);
         if (r < 0)
                 fprintf(stderr, "botdesk-helper: the snapshot's files in %s: %s\n", to, strerror(-r));
         *ret_status = r < 0 ? 1 : 0;

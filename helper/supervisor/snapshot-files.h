@@ -8,9 +8,9 @@
  * the program --action-script names with no argument, the action in
  * CRTOOLS_SCRIPT_ACTION. At "post-dump", while the dumped tree still
  * stands still (CRIU lets it go only after the script), the session files
- * of the state dir BOTDESK_FILES_FROM (SNAPSHOT_FILES_LIST, snapshot.h)
- * are copied into BOTDESK_FILES_TO, made 0700, and so is the tree's own
- * runtime dir of BOTDESK_FILES_RUNTIME (SNAPSHOT_RUNTIME_DIR): the files the dumped
+ * of the state dir BOTDESK_FILES_FROM (snapshot_state_dirs, snapshot.h)
+ * are copied into BOTDESK_FILES_TO, made 0700, and so are the tree's own
+ * dirs of the runtime dir BOTDESK_FILES_RUNTIME (snapshot_runtime_dirs): the files the dumped
  * processes had open, as they had them, which a fork of the snapshot
  * starts with. Every other action: nothing. A failure exits 1 with a line
  * on stderr (CRIU's log keeps it), and CRIU then fails the dump, the tree
