@@ -11,6 +11,7 @@
 #include "lease.h"
 #include "log.h"
 #include "profile.h"
+#include "snapshot.h"
 #include "util.h"
 
 static void say_refused(const struct lease *l, const char *what) {
@@ -136,6 +137,19 @@ int cli_action_done(int runtime_fd, const char *profile, const char *what, const
         if (json)
                 print_suppressed("human_has_control", what, profile, now.epoch);
         return EXIT_REFUSED;
+}
+
+int cli_check_snapshot_name(const char *verb, const char *profile, const char *name) {
+        if (!name) {
+                log_error("botdesk %s needs the snapshot's NAME: botdesk %s %s NAME.", verb, verb, profile);
+                return -EINVAL;
+        }
+        if (!snapshot_name_valid(name)) {
+                log_error("Invalid snapshot name \"%s\": 1-%d letters, digits, '.', '_' or '-', not starting with "
+                          "'.' or '-'.", name, SNAPSHOT_NAME_MAX);
+                return -EINVAL;
+        }
+        return 0;
 }
 
 int cli_check_profile(const char *profile) {

@@ -100,6 +100,8 @@ bool cli_still_admitted(void *userdata);
 
 /* A valid profile name, else says why (NULL: missing) and returns -EINVAL. */
 int cli_check_profile(const char *profile);
+/* A snapshot's NAME (snapshot.h) given to verb: 0, or -EINVAL, said (a usage error). */
+int cli_check_snapshot_name(const char *verb, const char *profile, const char *name);
 
 /* Load the configuration (of profile, or the global one for NULL) from the
  * usual files; on errors print each with its file:line and a line saying

@@ -212,13 +212,10 @@ int verb_fork(const struct cli_args *a) {
         unsigned long long t0 = now_usec();
         int r, ret = EXIT_OK;
 
-        if (!name || !a->as) {
-                log_error("botdesk fork needs a snapshot and a new profile: botdesk fork %s NAME --as NEW.", parent);
+        if (cli_check_snapshot_name("fork", parent, name) < 0)
                 return EXIT_USAGE;
-        }
-        if (!snapshot_name_valid(name)) {
-                log_error("Invalid snapshot name \"%s\": 1-%d letters, digits, '.', '_' or '-', not starting with "
-                          "'.' or '-'.", name, SNAPSHOT_NAME_MAX);
+        if (!a->as) {
+                log_error("botdesk fork needs the new profile's name: botdesk fork %s %s --as NEW.", parent, name);
                 return EXIT_USAGE;
         }
         if (a->count > FORK_COUNT_MAX) {

@@ -151,15 +151,8 @@ int verb_snapshot(const struct cli_args *a) {
         unsigned timeout = a->timeout > 0 ? a->timeout : HIBERNATE_TIMEOUT_DEFAULT;
         int r;
 
-        if (!name) {
-                log_error("botdesk snapshot needs a NAME for the snapshot: botdesk snapshot %s NAME.", profile);
+        if (cli_check_snapshot_name("snapshot", profile, name) < 0)
                 return EXIT_USAGE;
-        }
-        if (!snapshot_name_valid(name)) {
-                log_error("Invalid snapshot name \"%s\": 1-%d letters, digits, '.', '_' or '-', not starting with "
-                          "'.' or '-'.", name, SNAPSHOT_NAME_MAX);
-                return EXIT_USAGE;
-        }
         r = open_checkpointable(profile, &c, &p, &dirfd, &lock, "snapshot");
         if (r != EXIT_OK)
                 return r;

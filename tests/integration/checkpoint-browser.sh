@@ -16,9 +16,7 @@ bd_init ckb 835 once
 bd_need_xserver
 bd_need_browser
 bd_need xfwm4 cmp
-[ "$(id -u)" = 0 ] || t_skip_all "needs root: a checkpointable desktop's namespaces need CAP_SYS_ADMIN"
-CRIU=${BOTDESK_TEST_CRIU:-/usr/local/lib/botdesk-tests/criu/criu}
-[ -x "$CRIU" ] || t_skip_all "no CRIU 4.1 or later at $CRIU: scripts/install-deps.sh --tests makes one"
+bd_need_criu
 P=$(bd_profile a)
 Q=$(bd_profile b)
 
@@ -48,7 +46,7 @@ click "$P"
 wait_for 30 titled "$P" clicks-1; said $? "$P"
 t_is "$?" 0 "a click is counted by the page's script (waited 30 s)"
 "$BOTDESK" settle "$P" >/dev/null 2>&1
-shot "$P" "$BD_T/before.png"
+bd_shot_stable "$P" "$BD_T/before.png"
 
 timeout 200 "$BOTDESK" hibernate "$P" >/dev/null 2>"$BD_T/err"
 t_is "$?" 0 "the desktop with its browser hibernates" || cat "$BD_T/err"
@@ -61,7 +59,7 @@ click "$P"
 wait_for 30 titled "$P" clicks-2; said $? "$P"
 t_is "$?" 0 "... and the next click counts on from its memory: 2 (waited 30 s)"
 "$BOTDESK" settle "$P" >/dev/null 2>&1
-shot "$P" "$BD_T/snap.png"
+bd_shot_stable "$P" "$BD_T/snap.png"
 
 timeout 200 "$BOTDESK" snapshot "$P" web >/dev/null 2>"$BD_T/err"
 t_is "$?" 0 "it is snapshotted with its browser" || cat "$BD_T/err"

@@ -16,9 +16,7 @@
 bd_init fork 830 once
 bd_need_xserver
 bd_need zenity xfwm4 cmp socat
-[ "$(id -u)" = 0 ] || t_skip_all "needs root: a checkpointable desktop's namespaces need CAP_SYS_ADMIN"
-CRIU=${BOTDESK_TEST_CRIU:-/usr/local/lib/botdesk-tests/criu/criu}
-[ -x "$CRIU" ] || t_skip_all "no CRIU 4.1 or later at $CRIU: scripts/install-deps.sh --tests makes one"
+bd_need_criu
 P=$(bd_profile a)
 Q=$(bd_profile b)
 R=$(bd_profile c)
@@ -48,7 +46,7 @@ t_is "$?" 0 "its window is up (waited 20 s for it)"
 nudge "$P"
 t_is "$?" 0 "its slider is moved"
 "$BOTDESK" settle "$P" >/dev/null 2>&1
-shot "$P" "$BD_T/snap.png"
+bd_shot_stable "$P" "$BD_T/snap.png"
 t_is "$?" 0 "a picture of the screen to be kept"
 PN=$(display_of "$P")
 # Its programs' XDG_RUNTIME_DIR is the profile's (what they keep there is named by the display number,
@@ -76,7 +74,7 @@ nudge "$P"
 wait_for 10 changed_from "$P" "$BD_T/snap.png"
 t_is "$?" 0 "... taking input after it (waited 10 s for the slider to move)"
 "$BOTDESK" settle "$P" >/dev/null 2>&1
-shot "$P" "$BD_T/parent.png"
+bd_shot_stable "$P" "$BD_T/parent.png"
 
 # What is refused.
 timeout 60 "$BOTDESK" snapshot "$P" s1 >/dev/null 2>"$BD_T/err"
@@ -162,7 +160,7 @@ bd_stop "$R-2"
 
 # A fork hibernates and resumes in its own namespace.
 "$BOTDESK" settle "$Q" >/dev/null 2>&1
-shot "$Q" "$BD_T/q-before.png"
+bd_shot_stable "$Q" "$BD_T/q-before.png"
 timeout 200 "$BOTDESK" hibernate "$Q" >/dev/null 2>"$BD_T/err"
 t_is "$?" 0 "the fork hibernates" || cat "$BD_T/err"
 t_ok "... its display's lock and symlink gone" test ! -e "/tmp/.X$QN-lock" -a ! -L "/tmp/.X11-unix/X$QN"
@@ -180,7 +178,7 @@ t_is "$?" 0 "the parent ran on through all of it"
 
 # A hibernated desktop whose display was taken meanwhile resumes on another, as a fork does.
 "$BOTDESK" settle "$P" >/dev/null 2>&1
-shot "$P" "$BD_T/p-before.png"
+bd_shot_stable "$P" "$BD_T/p-before.png"
 timeout 200 "$BOTDESK" hibernate "$P" >/dev/null 2>"$BD_T/err"
 t_is "$?" 0 "the parent hibernates" || cat "$BD_T/err"
 socat "UNIX-LISTEN:/tmp/.X11-unix/X$PN" /dev/null &

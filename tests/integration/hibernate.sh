@@ -14,9 +14,7 @@
 bd_init hib 810 once
 bd_need_xserver
 bd_need zenity xfwm4 cmp socat
-[ "$(id -u)" = 0 ] || t_skip_all "needs root: a checkpointable desktop's PID namespace needs CAP_SYS_ADMIN"
-CRIU=${BOTDESK_TEST_CRIU:-/usr/local/lib/botdesk-tests/criu/criu}
-[ -x "$CRIU" ] || t_skip_all "no CRIU 4.1 or later at $CRIU: scripts/install-deps.sh --tests makes one"
+bd_need_criu
 P=$(bd_profile a)
 RT=$(bd_rt "$P")
 SNAP=$XDG_STATE_HOME/botdesk/$P/snapshot
@@ -38,7 +36,7 @@ t_match "$W" '^0x' "the window is up (waited 20 s for it: $W)"
 "$BOTDESK" input "$P" key Right Right Right >/dev/null 2>&1
 t_is "$?" 0 "its slider is moved (10 to 13)"
 "$BOTDESK" settle "$P" >/dev/null 2>&1
-shot "$BD_T/before.png"
+bd_shot_stable "$P" "$BD_T/before.png"
 t_is "$?" 0 "a picture of the screen before"
 "$BOTDESK" windows "$P" >"$BD_T/windows.before" 2>/dev/null
 N=$(rec_get "$P" DISPLAY)

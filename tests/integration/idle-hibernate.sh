@@ -9,9 +9,7 @@
 bd_init ihb 815 once
 bd_need_xserver
 bd_need zenity xfwm4 cmp
-[ "$(id -u)" = 0 ] || t_skip_all "needs root: a checkpointable desktop's PID namespace needs CAP_SYS_ADMIN"
-CRIU=${BOTDESK_TEST_CRIU:-/usr/local/lib/botdesk-tests/criu/criu}
-[ -x "$CRIU" ] || t_skip_all "no CRIU 4.1 or later at $CRIU: scripts/install-deps.sh --tests makes one"
+bd_need_criu
 A=$(bd_profile a)
 B=$(bd_profile b)
 
@@ -31,7 +29,7 @@ t_is "$?" 0 "a human takes B's lease"
 window_up() { "$BOTDESK" windows "$A" 2>/dev/null | grep -q idle-test; }
 wait_for 20 window_up || echo "# A's window did not come up within 20 s"
 "$BOTDESK" settle "$A" >/dev/null 2>&1
-"$BOTDESK" thumbnail "$A" --output "$BD_T/before.png" >/dev/null 2>&1
+bd_shot_stable "$A" "$BD_T/before.png"
 
 # Test-side wait: up to 100 s for A's helper to end by itself.
 end=$((SECONDS + 100))

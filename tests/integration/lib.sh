@@ -515,6 +515,30 @@ bd_own_pid() { echo "$1 $(proc_starttime "$1")" >>"$BD_T/ownpids"; }
 # Register a file this test created outside its temp dir (removed at cleanup when unchanged).
 bd_own_file() { printf '%s\t%s\n' "$1" "$(cat "$1" 2>/dev/null | tr -d '\n')" >>"$BD_T/ownfiles"; }
 
+# bd_shot_stable PROFILE FILE: a picture of the screen once two taken half a second apart agree (at most 10
+# s): what settle cannot wait for, since it leaves out changes smaller than 40x40 pixels (a widget's state
+# fading in). A picture meant to be compared to the pixel with a later one is taken so. 1 when it never
+# agreed (FILE is then the last picture).
+bd_shot_stable() {
+        local i
+        "$BOTDESK" thumbnail "$1" --output "$2" >/dev/null 2>&1 || return 1
+        for ((i = 0; i < 20; i++)); do
+                sleep 0.5
+                "$BOTDESK" thumbnail "$1" --output "$2.next" >/dev/null 2>&1 || return 1
+                cmp -s "$2" "$2.next" && { rm -f "$2.next"; return 0; }
+                mv -f "$2.next" "$2"
+        done
+        echo "# the screen of $1 never stood still for half a second in 10 s"
+        return 1
+}
+
+# bd_need_criu: root and a CRIU of 4.1 or later in $CRIU, or the whole test skipped, saying why.
+bd_need_criu() {
+        [ "$(id -u)" = 0 ] || t_skip_all "needs root: a checkpointable desktop's namespaces need CAP_SYS_ADMIN"
+        CRIU=${BOTDESK_TEST_CRIU:-/usr/local/lib/botdesk-tests/criu/criu}
+        [ -x "$CRIU" ] || t_skip_all "no CRIU 4.1 or later at $CRIU: scripts/install-deps.sh --tests makes one"
+}
+
 # ---- cleanup -----------------------------------------------------------------------------------
 
 bd_kill_cgroup() {
