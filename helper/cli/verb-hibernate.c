@@ -93,7 +93,7 @@ static int open_checkpointable(const char *profile, struct bd_config *c, struct 
         return EXIT_OK;
 }
 
-static void emit(const struct cli_args *a, const char *profile, const char *name, unsigned long long size,
+static void emit(const char *profile, const char *name, unsigned long long size,
                  unsigned long long dump_usec) {
         struct json j;
 
@@ -134,7 +134,7 @@ int verb_hibernate(const struct cli_args *a) {
         if (r < 0)
                 log_warning_errno(r, "Desktop %s hibernated, but its helper did not end cleanly: %m", profile);
         if (a->json)
-                emit(a, profile, NULL, size, dump_usec);
+                emit(profile, NULL, size, dump_usec);
         else if (!a->quiet)
                 printf("%s: hibernated (%llu MiB, dumped in %llu ms); botdesk start %s resumes it\n", profile,
                        size >> 20, dump_usec / 1000, profile);
@@ -163,7 +163,7 @@ int verb_snapshot(const struct cli_args *a) {
         if (r != EXIT_OK)
                 return r;
         if (a->json)
-                emit(a, profile, name, size, dump_usec);
+                emit(profile, name, size, dump_usec);
         else if (!a->quiet)
                 printf("%s: snapshot %s kept (%llu MiB, dumped in %llu ms); botdesk fork %s %s --as NEW forks it\n",
                        profile, name, size >> 20, dump_usec / 1000, profile, name);

@@ -175,16 +175,18 @@ int checkpoint_dump(const char *criu, pid_t root, int dir_fd, const char *cgroup
                          /* A file deleted while open is kept in the images: Chromium maps one of 4 MiB
                           * (BrowserMetrics), past CRIU's default limit of 1 MiB. */
                          (char *) "--ghost-limit=" CHECKPOINT_GHOST_LIMIT,
-                         leave_running ? (char *) "--leave-running" : NULL, NULL, NULL, NULL };
+                         /* room for --leave-running and --action-script SCRIPT, and the NULL */
+                         NULL, NULL, NULL, NULL };
+        size_t n = ELEMENTSOF(argv) - 4;
         char *env[4] = {};
         struct criu_run r = { .argv = argv, .env = env, .cgroup = cgroup, .images_fd = dir_fd,
                               .setup = tree_mounts_enter };
         int ret;
 
+        if (leave_running)
+                argv[n++] = (char *) "--leave-running";
         if (files) {
                 /* We are the action script (snapshot-files.h): the files copied while the tree stands still. */
-                size_t n = leave_running ? ELEMENTSOF(argv) - 3 : ELEMENTSOF(argv) - 4;
-
                 ret = snapshot_files_script_path(&script);
                 if (ret < 0) {
                         *ret_error = strdup_printf("cannot name our own program for CRIU: %s", strerror(-ret));
@@ -198,8 +200,8 @@ int checkpoint_dump(const char *criu, pid_t root, int dir_fd, const char *cgroup
                 env[0] = from;
                 env[1] = to;
                 env[2] = runtime;
-                argv[n] = (char *) "--action-script";
-                argv[n + 1] = script;
+                argv[n++] = (char *) "--action-script";
+                argv[n++] = script;
         }
         snprintf(pid, sizeof pid, "%d", (int) root);
         proc_fd_path(dir_fd, images);

@@ -141,7 +141,7 @@ static int dump(struct supervisor *s, const struct dump_target *t, struct snapsh
         const char *final = t->name ?: SNAPSHOT_DIR;
         struct lease lease = {};
         unsigned long long t0;
-        int r;
+        int r, k;
 
         if (s->state != DESKTOP_READY || s->ns_init_pid <= 0) {
                 *ret_error = strdup_printf("desktop %s is not ready to be dumped (%s)", s->profile,
@@ -220,25 +220,18 @@ static int dump(struct supervisor *s, const struct dump_target *t, struct snapsh
                 if (renameat(parent_fd, new_name, parent_fd, final) < 0)
                         r = negative_errno();
         }
-        if (r < 0 && !t->leave_running) {
-                /* The tree is gone with its dump: nothing to take back. */
-                *ret_error = strdup_printf("the desktop was dumped, but its snapshot could not be kept: %s; it is "
-                                           "stopped", strerror(-r));
-                return r;
-        }
         if (r < 0)
-                *ret_error = strdup_printf("the desktop was dumped, but its snapshot could not be kept: %s",
-                                           strerror(-r));
-        if (t->leave_running) {
-                int k = take_back(s);
-                if (r >= 0 && k < 0)
-                        *ret_error = strdup_printf("the snapshot was kept, but the desktop could not be taken back: %s",
-                                                   strerror(-k));
-                if (r < 0)
-                        (void) snapshot_remove_at(parent_fd, new_name);
-                return r < 0 ? r : k;
-        }
-        return 0;
+                *ret_error = strdup_printf("the desktop was dumped, but its snapshot could not be kept: %s%s",
+                                           strerror(-r), t->leave_running ? "" : "; it is stopped");
+        if (!t->leave_running)
+                return r; /* the tree is gone with its dump: nothing to take back */
+        if (r < 0)
+                (void) snapshot_remove_at(parent_fd, new_name);
+        k = take_back(s);
+        if (r >= 0 && k < 0)
+                *ret_error = strdup_printf("the snapshot was kept, but the desktop could not be taken back: %s",
+                                           strerror(-k));
+        return r < 0 ? r : k;
 
 undo:
         (void) snapshot_remove_at(parent_fd, new_name);
