@@ -44,7 +44,8 @@ t_pass() {
         printf 'ok %d - %s\n' "$T_N" "$1"
 }
 
-# t_fail DESCRIPTION [DIAGNOSTIC...]
+# t_fail DESCRIPTION [DIAGNOSTIC...]: returns 1, as every check that
+# fails does, so `t_is ... || { more diagnostics; t_done; }` runs them.
 t_fail() {
         T_N=$((T_N + 1))
         T_FAILED=$((T_FAILED + 1))
@@ -52,7 +53,7 @@ t_fail() {
         shift
         local d
         for d in "$@"; do t_diag "$d"; done
-        return 0
+        return 1
 }
 
 # t_ok DESCRIPTION CMD... : ok when CMD succeeds. CMD's output goes to
