@@ -377,7 +377,7 @@ int desktop_stop(const struct bd_paths *p, int runtime_fd, unsigned timeout_sec,
         if (r < 0)
                 return r;
         (void) unlinkat(runtime_fd, "env", 0);
-        (void) unlinkat(runtime_fd, "rfb.sock", 0);
+        (void) unlinkat(runtime_fd, RFB_SOCKET, 0);
         (void) unlinkat(runtime_fd, HELPER_RECORD_FILE, 0);
         return ret;
 }

@@ -303,7 +303,7 @@ int paths_for_profile(const char *profile, struct bd_paths *ret) {
         p.runtime = strdup_printf("%s/%s", p.runtime_base, profile);
         if (!p.runtime)
                 goto fail;
-        p.rfb_socket = strdup_printf("%s/rfb.sock", p.runtime);
+        p.rfb_socket = strdup_printf("%s/" RFB_SOCKET, p.runtime);
         p.xauthority = strdup_printf("%s/Xauthority", p.runtime);
         p.env_file = strdup_printf("%s/env", p.runtime);
         if (!p.rfb_socket || !p.xauthority || !p.env_file)

@@ -53,11 +53,14 @@ void paths_remove_spare_alias(const char *spare);
 /* The desktop's download folder, in its state dir (its "home" for files). */
 #define PROFILE_DOWNLOADS_DIR "Downloads"
 
+/* The X server's RFB socket in the runtime dir: viewers connect there. */
+#define RFB_SOCKET "rfb.sock"
+
 struct bd_paths {
         char *runtime_base;    /* $XDG_RUNTIME_DIR/botdesk (or the private fallback) */
         char *runtime;         /* runtime_base/PROFILE, 0700 */
         char *state;           /* $XDG_STATE_HOME/botdesk/PROFILE */
-        char *rfb_socket;      /* runtime/rfb.sock */
+        char *rfb_socket;      /* runtime/RFB_SOCKET */
         char *xauthority;      /* runtime/Xauthority */
         char *env_file;        /* runtime/env */
 };

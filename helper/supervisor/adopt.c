@@ -30,7 +30,7 @@
 /* What of a runtime dir belongs to the desktop and moves with it. The lease
  * and the start lock stay: they are the profile's, not the desktop's. */
 static const char *const runtime_moved[] = {
-        HELPER_LOCK_FILE, "rfb.sock", "bus", "display", "helper.log", "cdp.sock", "activity",
+        HELPER_LOCK_FILE, RFB_SOCKET, "bus", "display", "helper.log", "cdp.sock", "activity",
 };
 /* What a spare's runtime dir holds besides: removed with it. */
 static const char *const runtime_dropped[] = {

@@ -37,7 +37,7 @@ static void reap_previous(struct supervisor *s) {
                 helper_record_done(&old);
         }
         (void) unlinkat(s->runtime_fd, "env", 0);
-        (void) unlinkat(s->runtime_fd, "rfb.sock", 0);
+        (void) unlinkat(s->runtime_fd, RFB_SOCKET, 0);
         (void) unlinkat(s->runtime_fd, "bus", 0);
         (void) unlinkat(s->runtime_fd, HELPER_RECORD_FILE, 0);
 }

@@ -144,7 +144,7 @@ void teardown(struct supervisor *s, bool forget, const char *reason) {
         reap_all();
         remove_x_leftovers(s);
 
-        (void) unlinkat(s->runtime_fd, "rfb.sock", 0);
+        (void) unlinkat(s->runtime_fd, RFB_SOCKET, 0);
         (void) unlinkat(s->runtime_fd, "bus", 0);
         (void) unlinkat(s->runtime_fd, NS_INIT_SOCKET, 0);
         hibernate_done(s);

@@ -103,7 +103,7 @@ char *web_lease_json(const struct lease *l, const char *viewer, bool ticket, siz
 int web_rfb_connect(int dirfd) {
         /* Through the directory we opened, whatever its name is now. A Unix
          * socket connects at once or refuses at once (EAGAIN: its backlog is full). */
-        return socket_connect_at(dirfd, "rfb.sock", SOCK_STREAM | SOCK_NONBLOCK);
+        return socket_connect_at(dirfd, RFB_SOCKET, SOCK_STREAM | SOCK_NONBLOCK);
 }
 
 int web_upgrade_head(const char *accept, char out[static WEB_UPGRADE_HEAD_MAX]) {
