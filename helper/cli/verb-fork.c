@@ -83,7 +83,9 @@ static int copy_files(int src_fd, const char *snapshot_dir, const struct bd_path
         if (faccessat(src_fd, SNAPSHOT_FILES, F_OK, AT_SYMLINK_NOFOLLOW) < 0)
                 return copy_dirs(from->state, to_state, snapshot_state_dirs);
         r = copy_dirs(files, to_state, snapshot_state_dirs);
-        return r < 0 ? r : copy_dirs(files, images, snapshot_runtime_dirs);
+        if (r >= 0)
+                r = copy_dirs(files, images, snapshot_runtime_dirs);
+        return r < 0 ? r : copy_dirs(files, images, snapshot_runtime_files);
 }
 
 static int make_fork(const char *parent, const char *name, const struct bd_paths *from, int src_fd,

@@ -11,6 +11,6 @@
  */
 int copy_tree(const char *from, const char *to);
 
-/* Each of the dirs names (NULL-terminated) of from that exists copied into to the same way, unless to has
- * one by that name already; 0, or the first failure (said on stderr). */
+/* Each of the dirs (or files) names (NULL-terminated) of from that exists copied into to the same way,
+ * unless to has one by that name already; 0, or the first failure (said on stderr). */
 int copy_dirs(const char *from, const char *to, const char *const *names);

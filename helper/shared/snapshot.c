@@ -17,6 +17,7 @@
 
 const char *const snapshot_state_dirs[] = { "xdg", "Downloads", "browser-profile", NULL };
 const char *const snapshot_runtime_dirs[] = { SNAPSHOT_RUNTIME_XDG, SNAPSHOT_RUNTIME_TMP, NULL };
+const char *const snapshot_runtime_files[] = { "cdp.sock.lock", NULL };
 
 void snapshot_manifest_done(struct snapshot_manifest *m) {
         free(m->version);

@@ -32,6 +32,9 @@ extern const char *const snapshot_state_dirs[];
 #define SNAPSHOT_RUNTIME_XDG "xdg-runtime"
 #define SNAPSHOT_RUNTIME_TMP "tmp"
 extern const char *const snapshot_runtime_dirs[];
+/* Files in the runtime dir itself that the tree's programs hold open (botdesk-browser's lock beside
+ * cdp.sock): kept and put back as those dirs are, or CRIU could not reopen them in a fork. */
+extern const char *const snapshot_runtime_files[];
 /* RUNTIME/hibernate.sock: SOCK_SEQPACKET, 0600, served by a checkpointable
  * desktop's helper. The request "hibernate"; the answer "ok SIZE DUMP_USEC"
  * (then the helper ends) or "error MESSAGE" (the desktop runs on). */

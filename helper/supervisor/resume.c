@@ -252,6 +252,8 @@ static int mounts_prepare(struct supervisor *s, const struct snapshot_manifest *
                 if (!images)
                         return -ENOMEM;
                 r = copy_dirs(images, s->paths.runtime, snapshot_runtime_dirs);
+                if (r >= 0)
+                        r = copy_dirs(images, s->paths.runtime, snapshot_runtime_files);
                 if (r < 0)
                         return r;
         }

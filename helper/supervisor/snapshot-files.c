@@ -34,6 +34,8 @@ bool snapshot_files_script(int argc, int *ret_status) {
                 r = copy_dirs(from, to, snapshot_state_dirs);
         if (r >= 0 && runtime)
                 r = copy_dirs(runtime, to, snapshot_runtime_dirs);
+        if (r >= 0 && runtime)
+                r = copy_dirs(runtime, to, snapshot_runtime_files);
         if (r < 0)
                 fprintf(stderr, "botdesk-helper: the snapshot's files in %s: %s\n", to, strerror(-r));
         *ret_status = r < 0 ? 1 : 0;
