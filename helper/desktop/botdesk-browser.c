@@ -50,6 +50,7 @@
 #include "lease.h"
 #include "log.h"
 #include "profile.h"
+#include "snapshot.h"
 #include "socket-util.h"
 #include "spawn.h"
 #include "util.h"
@@ -157,13 +158,30 @@ static void fence_update(struct launcher *l) {
         clients_flush(l);
 }
 
+/* The desktop is about to be dumped, and CRIU cannot keep a connection from outside it: our DevTools
+ * clients let go (they see the end, and connect again once it runs), and the helper told so. */
+static void let_clients_go(struct launcher *l) {
+        unsigned n = 0;
+        int r;
+
+        for (unsigned i = 0; i < CDP_CLIENTS_MAX; i++)
+                if (l->clients[i].fd >= 0) {
+                        client_close(&l->clients[i]);
+                        n++;
+                }
+        log_info("The desktop is being dumped: %u DevTools client(s) let go.", n);
+        r = write_file_atomic_at(l->lease_dir, SNAPSHOT_DUMPING_DEVTOOLS_DONE, "", 0, 0600);
+        if (r < 0)
+                log_warning_errno(r, "Cannot tell the helper the DevTools clients are gone: %m");
+}
+
 /* Whatever changed in the lease's dir by now: read the lease again when it may have changed. */
 static void lease_changes(struct launcher *l) {
         union {
                 struct inotify_event ev;
                 uint8_t raw[4096];
         } buf;
-        bool relevant = false;
+        bool relevant = false, dumping = false;
 
         for (;;) {
                 ssize_t n = read(l->lease_watch, &buf, sizeof buf);
@@ -177,11 +195,16 @@ static void lease_changes(struct launcher *l) {
 
                         if ((ev->mask & IN_Q_OVERFLOW) || (ev->len > 0 && streq(ev->name, LEASE_FILE)))
                                 relevant = true;
+                        if ((ev->mask & (IN_MOVED_TO | IN_CREATE)) && ev->len > 0 &&
+                            streq(ev->name, SNAPSHOT_DUMPING_FILE))
+                                dumping = true;
                         p += sizeof *ev + ev->len;
                 }
         }
         if (relevant)
                 fence_update(l);
+        if (dumping)
+                let_clients_go(l);
 }
 
 /* Ask for the events that have work: output pending, room for input. */

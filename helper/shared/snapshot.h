@@ -19,6 +19,11 @@
 #define SNAPSHOT_MANIFEST "botdesk-snapshot"
 #define SNAPSHOT_XAUTHORITY "Xauthority"
 #define SNAPSHOT_CHILDREN_MAX 16
+/* RUNTIME/dumping: there while the helper dumps the desktop, so a client whose connection it ended for the
+ * dump (supervisor/outside-clients.h) knows to connect again rather than give up (cli/agent.c), and
+ * botdesk-browser lets its DevTools clients go, saying so in RUNTIME/dumping.devtools. */
+#define SNAPSHOT_DUMPING_FILE "dumping"
+#define SNAPSHOT_DUMPING_DEVTOOLS_DONE "dumping.devtools"
 /* STATE/snapshots/NAME: what botdesk snapshot keeps (the desktop runs on), for botdesk fork. */
 #define SNAPSHOTS_DIR "snapshots"
 #define SNAPSHOT_NAME_MAX 64

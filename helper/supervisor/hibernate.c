@@ -20,6 +20,7 @@
 #include "child.h"
 #include "log.h"
 #include "namespace.h"
+#include "outside-clients.h"
 #include "profile.h"
 #include "snapshot.h"
 #include "socket-util.h"
@@ -81,6 +82,23 @@ static void let_go(struct supervisor *s) {
         viewer_gone_done(&s->viewer_gone);
         clipboard_owner_done(&s->clipboard);
         journal_frames_done(&s->frames);
+}
+
+/* The connections from outside the tree, which CRIU cannot dump: ended where botdesk may (outside-clients.h). */
+static void drop_outside(struct supervisor *s) {
+        struct outside_clients o;
+        int r;
+
+        if (s->xserver.pid <= 0 || !s->x.conn)
+                return;
+        r = outside_clients_drop(s->xserver.pid, s->ns_init_pid, s->x.conn, s->runtime_fd, &o);
+        if (r < 0)
+                log_warning_errno(r, "Cannot end the connections from outside the desktop, ignoring: %m");
+        else if (o.dropped > 0)
+                log_info("Ended %u connection(s) from outside the desktop (viewers, X and DevTools clients).",
+                         o.dropped);
+        if (r >= 0 && o.left > 0)
+                log_warning("%u connection(s) from outside the desktop are not botdesk's to end.", o.left);
 }
 
 /* After a failed dump, or a snapshot's: everything as it was. */
@@ -199,6 +217,7 @@ static int dump(struct supervisor *s, const struct dump_target *t, struct snapsh
 
         log_info("%s desktop :%d with %s (CRIU %s) into %s/%s.", t->leave_running ? "Snapshotting" : "Hibernating",
                  s->display, criu, version, parent, final);
+        drop_outside(s);
         let_go(s);
         r = namespace_detach(s);
         if (r < 0) {
@@ -242,6 +261,8 @@ undo:
 
 static int dump_now(struct supervisor *s, const struct dump_target *t, struct snapshot_manifest *m, char **ret_error) {
         int r = dump(s, t, m, ret_error);
+
+        outside_clients_unmark(s->runtime_fd);
 
         if (r < 0) {
                 log_warning("Not %s: %s", t->leave_running ? "snapshotted" : "hibernated", strnull(*ret_error));

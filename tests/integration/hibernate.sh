@@ -5,9 +5,10 @@
 # dir, nothing of it left running, status says hibernated), and the next
 # start brings it back from the images: the same screen to the pixel, the
 # same windows, the slider where it was, input working on. Refused when it
-# cannot be done (not checkpointable, not running, a human in control), a
-# dump that fails (a viewer connected from outside) leaves the desktop
-# running, and images another kernel took start the profile cold with the
+# cannot be done (not checkpointable, not running, a human in control); a
+# viewer connected from outside has its connection ended and the dump goes
+# on, one that fails (a program outside connected to the desktop's bus)
+# leaves the desktop running; and images another kernel took start the profile cold with the
 # reason, kept aside in snapshot.failed. Needs root and CRIU 4.1 or later
 # (scripts/install-deps.sh --tests makes one).
 . "$(dirname "$0")/lib.sh"
@@ -48,17 +49,18 @@ t_is "$?" 3 "refused while a human holds control"
 t_match "$(cat "$BD_T/hib.err")" 'human' "... saying so"
 "$BOTDESK" lease "$P" release --viewer human-1 >/dev/null
 
-# A viewer connected from outside: CRIU cannot dump its connection; the desktop runs on.
-socat -u "UNIX-CONNECT:$RT/rfb.sock" /dev/null &
-VIEWER=$!
-bd_own_pid "$VIEWER"
+# A program outside the desktop connected to its session bus: CRIU cannot dump half of that connection, and
+# botdesk ends only the X server's (below); the dump fails and the desktop runs on.
+socat -u "UNIX-CONNECT:$RT/bus" /dev/null &
+OUTSIDER=$!
+bd_own_pid "$OUTSIDER"
 # Accepted: the listening socket and the server's end of the connection both name the path.
-accepted() { [ "$(awk -v p="$RT/rfb.sock" '$8 == p' /proc/net/unix | wc -l)" -ge 2 ]; }
-wait_for 10 accepted
-t_is "$?" 0 "a viewer connects to rfb.sock (waited 10 s for its accept)"
+accepted() { [ "$(awk -v p="$1" '$8 == p' /proc/net/unix | wc -l)" -ge 2 ]; }
+wait_for 10 accepted "$RT/bus"
+t_is "$?" 0 "a program outside connects to the desktop's bus (waited 10 s for its accept)"
 hibernate
-t_is "$?" 1 "with a viewer connected the dump fails"
-t_match "$(cat "$BD_T/hib.err")" 'Cannot hibernate' "... saying so ($(head -c 200 "$BD_T/hib.err"))"
+t_is "$?" 1 "with it connected the dump fails"
+t_match "$(cat "$BD_T/hib.err")" 'Cannot hibernate.*outside the desktop' "... saying so ($(head -c 200 "$BD_T/hib.err"))"
 "$BOTDESK" status "$P" --quiet
 t_is "$?" 0 "... and the desktop runs on"
 t_is "$(zenity_window)" "$W" "... with its window"
@@ -66,13 +68,26 @@ shot "$BD_T/after-failed.png"
 t_is "$?" 0 "... and a picture is taken"
 t_ok "... of the same screen" cmp -s "$BD_T/before.png" "$BD_T/after-failed.png"
 t_ok "... and no snapshot is left" test ! -e "$SNAP" -a ! -e "$SNAP.new"
-kill "$VIEWER" 2>/dev/null
-wait "$VIEWER" 2>/dev/null
+kill "$OUTSIDER" 2>/dev/null
+wait "$OUTSIDER" 2>/dev/null
+
+# A viewer connected from outside: botdesk ends its connection before the dump (the viewer sees the end and
+# leaves), and the hibernation goes on.
+socat -u "UNIX-CONNECT:$RT/rfb.sock" /dev/null &
+VIEWER=$!
+bd_own_pid "$VIEWER"
+wait_for 10 accepted "$RT/rfb.sock"
+t_is "$?" 0 "a viewer connects to rfb.sock (waited 10 s for its accept)"
 
 # The hibernation.
 bd_snapshot "$P"
 hibernate --json
-t_is "$?" 0 "botdesk hibernate dumps the desktop" || cat "$BD_T/hib.err"
+t_is "$?" 0 "botdesk hibernate dumps the desktop, the viewer connected" || cat "$BD_T/hib.err"
+viewer_gone() { ! kill -0 "$VIEWER" 2>/dev/null; }
+wait_for 10 viewer_gone
+t_is "$?" 0 "... whose connection was ended (waited 10 s for the viewer to see the end and exit)"
+wait "$VIEWER"
+t_is "$?" 0 "... an end, not an error, to the viewer"
 t_ok "... and says so in JSON" python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(not (d["hibernated"] and d["size"] > 1000000 and d["dump_ms"] >= 0))' "$BD_T/hib.out"
 t_is "$(desktop_pids "$P")" "" "nothing of the desktop runs"
 t_ok "its display's lock and socket are gone" display_unused "$N"
