@@ -5,6 +5,8 @@
  * can fail runs before the first event is sent, so a refused or malformed
  * action leaves the screen as it was.
  */
+#include <fcntl.h>
+#include <poll.h>
 #include <stdlib.h>
 
 #include "agent.h"
@@ -20,6 +22,9 @@
 #include "lease.h"
 #include "log.h"
 #include "profile.h"
+#include "record.h"
+#include "screen-revision.h"
+#include "snapshot.h"
 #include "thumbnail.h"
 #include "util.h"
 #include "verbs.h"
@@ -129,7 +134,74 @@ int agent_open(struct agent *a, const char *profile) {
 }
 
 bool agent_broken(const struct agent *a) {
-        return a->remote ? a->remote->broken : xcb_connection_has_error(a->conn);
+        if (a->lost)
+                return false;
+        return a->remote ? a->remote->broken : !a->conn || xcb_connection_has_error(a->conn);
+}
+
+static bool agent_dumped(const struct agent *a, bool after) {
+        _cleanup_(helper_record_done) struct helper_record rec = {};
+        _cleanup_(paths_done) struct bd_paths p = {};
+        _cleanup_close_ int snap = -EBADF;
+        char run_id[SCREEN_RUN_ID_LEN + 1];
+
+        if (a->dirfd >= 0 && faccessat(a->dirfd, SNAPSHOT_DUMPING_FILE, F_OK, AT_SYMLINK_NOFOLLOW) >= 0)
+                return true;
+        if (!after || a->dirfd < 0)
+                return false;
+        /* A snapshot came and went: the desktop runs on, the same run. */
+        if (helper_record_read_at(a->dirfd, &rec) >= 0 && helper_alive(a->dirfd, &rec) > 0) {
+                screen_run_id(rec.token, rec.pid, rec.starttime, run_id);
+                return streq(run_id, a->run_id);
+        }
+        /* A hibernation: its images are there to resume. */
+        return paths_for_profile(a->profile, &p) >= 0 && snapshot_open(p.state, &snap) >= 0;
+}
+
+void agent_lose(struct agent *a) {
+        const char *profile = a->profile;
+        bool start = a->start;
+
+        log_info("The connection to desktop %s ended (dumped, stopped or restarted); opening it again for the next "
+                 "request.", profile);
+        agent_close(a);
+        a->profile = profile;
+        a->start = start;
+        a->lost = true;
+}
+
+bool agent_lose_if_dumped(struct agent *a, bool after) {
+        if (!agent_dumped(a, after))
+                return false;
+        agent_lose(a);
+        return true;
+}
+
+int agent_reopen(struct agent *a) {
+        const char *profile = a->profile;
+        bool start = a->start;
+        int r;
+
+        /* Ended while we waited for the request: the server's end closed, which xcb sees only when it reads. */
+        if (!a->lost && a->conn) {
+                struct pollfd p = { .fd = xcb_get_file_descriptor(a->conn) };
+
+                if (poll(&p, 1, 0) > 0 && (p.revents & (POLLHUP | POLLERR)) && !agent_lose_if_dumped(a, true)) {
+                        log_error("The connection to desktop %s ended (stopped or restarted?); ending.", a->profile);
+                        return EXIT_NOT_RUNNING;
+                }
+        }
+        if (!a->lost)
+                return EXIT_OK;
+        r = agent_serve_open(a, profile, start);
+        if (r != EXIT_OK) {
+                /* Closed by agent_serve_open(): broken, which ends the caller's session. */
+                a->profile = profile;
+                a->start = start;
+                return r;
+        }
+        log_info("Desktop %s opened again.", profile);
+        return EXIT_OK;
 }
 
 void agent_close(struct agent *a) {
@@ -478,6 +550,8 @@ int agent_serve_open(struct agent *a, const char *profile, bool start) {
         r = agent_open(a, profile);
         if (r != EXIT_OK)
                 agent_close(a);
+        else
+                a->start = start;
         return r;
 }
 
@@ -511,9 +585,11 @@ int agent_serve_lines(struct agent *a, struct jsonrpc_reader *rd, const char *pr
                         return EXIT_FAILED;
                 } else if (len == 0)
                         continue;
+                if (agent_reopen(a) != EXIT_OK)
+                        return EXIT_FAILED;
                 if (fn(a, line, len, userdata) < 0)
                         return EXIT_FAILED;
-                if (agent_broken(a)) {
+                if (agent_broken(a) && !agent_lose_if_dumped(a, true)) {
                         log_error("The connection to desktop %s broke (stopped or restarted?); ending.", profile);
                         return EXIT_FAILED;
                 }

@@ -45,6 +45,8 @@ struct agent {
         struct mcp_tool_set tools;      /* [agent] mcp_tools and toolset_disabled: the screen's tools offered */
         unsigned frame_width;           /* the journal's frames ([journal] frame_width), 0: no journal */
         unsigned long long epoch_pin;   /* the epoch the next action is pinned to (cli.h), or CLI_EPOCH_ANY */
+        bool start;                     /* opened with --start: opened again the same way (agent_reopen) */
+        bool lost;                      /* the connection ended under us: closed, to be opened again */
         char run_id[SCREEN_RUN_ID_LEN + 1]; /* this run of the desktop: the first half of every revision */
         /* changed_region: the last picture handed out, whole (RGB888 in the agent's space), kept from the first
          * request that asked for it on (agent-picture.h). */
@@ -94,8 +96,24 @@ void agent_outcome_done(struct agent_outcome *o);
 /* Set o's message (the agent's words for why not); 0 or -ENOMEM. */
 int agent_say(struct agent_outcome *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Whether the connection to the desktop (X, or the VNC server's session) broke: nothing more can be done. */
+/* Whether the connection to the desktop (X, or the VNC server's session) broke: nothing more can be done
+ * but agent_lose(). A lost connection is not broken: it is opened again before the next call. */
 bool agent_broken(const struct agent *a);
+
+/*
+ * The connection ended under us. When a dump of the desktop ended it (its
+ * helper ends the connections from outside first, doc/snapshots.md) it is
+ * lost, not broken: closed now, and opened again by agent_reopen() before
+ * the next call, as it was opened (a hibernated desktop resumed by --start),
+ * not at once, while the dump may still run. A dump ended it while the
+ * helper's RUNTIME/dumping is there; after the fact (after), also when the
+ * desktop runs on as the same run or is hibernated. Whether it was lost.
+ */
+bool agent_lose_if_dumped(struct agent *a, bool after);
+void agent_lose(struct agent *a);
+/* Before a call: a lost connection opened again, one that ended since the last call judged as above. A CLI
+ * exit code, said; when not EXIT_OK, a is broken. */
+int agent_reopen(struct agent *a);
 
 /* Open the running desktop of profile. A CLI exit code, said. */
 int agent_open(struct agent *a, const char *profile);

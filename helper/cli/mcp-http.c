@@ -361,6 +361,9 @@ static int conn_process(struct mcp_server *s, struct agent *a, struct conn *c) {
                 }
                 if (c->size - c->off < c->req.content_length)
                         return 1;
+                /* A desktop that was dumped under us: opened again for this request (else broken, and we end). */
+                if (agent_reopen(a) != EXIT_OK)
+                        return 0;
                 k = serve_request(s, c);
                 if (k <= 0)
                         return k;
@@ -571,7 +574,9 @@ int mcp_http_serve(struct mcp_server *s, struct agent *a, enum mcp_http_from fro
                 }
                 if (pfd[0].revents)
                         break;
-                if (pfd[2].revents & (POLLHUP | POLLERR)) {
+                /* Ended for a dump: opened again at the next request (which ends us if it cannot be). Else
+                 * the desktop stopped or restarted. */
+                if ((pfd[2].revents & (POLLHUP | POLLERR)) && !agent_lose_if_dumped(a, false)) {
                         log_error("Desktop %s's X server ended (stopped or restarted?); ending once its streams have.",
                                   a->profile);
                         x_gone = true;
@@ -607,7 +612,12 @@ int mcp_http_serve(struct mcp_server *s, struct agent *a, enum mcp_http_from fro
                         if (q == 0)
                                 conn_close(s, c);
                 }
-                if (agent_broken(a)) {
+                /* Not opened again after a dump: the desktop is gone, and so are we once its streams have
+                 * said their ends. */
+                if (!x_gone && agent_broken(a) && !a->conn && !a->remote) {
+                        log_error("Desktop %s is gone; ending once its streams have.", a->profile);
+                        x_gone = true;
+                } else if (!x_gone && agent_broken(a) && !agent_lose_if_dumped(a, true)) {
                         log_error("The connection to desktop %s broke (stopped or restarted?); ending.", a->profile);
                         r = EXIT_FAILED;
                         break;

@@ -396,11 +396,15 @@ static int serve(struct agent *a, struct jsonrpc_reader *rd, struct mcp_server *
                 else if (r < 0) {
                         log_error_errno(r, "Cannot read standard input: %m");
                         return EXIT_FAILED;
-                } else if (len > 0 && mcp_server_handle(s, line, len, stdout) < 0) {
-                        log_oom();
-                        return EXIT_FAILED;
+                } else if (len > 0) {
+                        if (agent_reopen(a) != EXIT_OK)
+                                return EXIT_FAILED;
+                        if (mcp_server_handle(s, line, len, stdout) < 0) {
+                                log_oom();
+                                return EXIT_FAILED;
+                        }
                 }
-                if (agent_broken(a)) {
+                if (agent_broken(a) && !agent_lose_if_dumped(a, true)) {
                         log_error("The connection to desktop %s broke (stopped or restarted?); ending.", a->profile);
                         return EXIT_FAILED;
                 }

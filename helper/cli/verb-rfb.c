@@ -39,6 +39,7 @@
 #include "rfb-relay.h"
 #include "running.h"
 #include "socket-util.h"
+#include "snapshot.h"
 #include "util.h"
 
 /* Framebuffer updates come in megabytes: large reads keep the number of
@@ -394,8 +395,13 @@ static int bridge_loop(struct bridge *b) {
                 };
                 int r;
 
-                if (b->sock_eof && pending_out(b) == 0)
+                if (b->sock_eof && pending_out(b) == 0) {
+                        /* Ended by botdesk for a dump (supervisor/outside-clients.h): the viewer may connect again. */
+                        if (b->dirfd >= 0 && faccessat(b->dirfd, SNAPSHOT_DUMPING_FILE, F_OK, AT_SYMLINK_NOFOLLOW) >= 0)
+                                log_info("Desktop %s is being snapshotted or hibernated: its RFB stream ended; connect "
+                                         "again once it runs.", b->profile);
                         return EXIT_OK;
+                }
                 /* The viewer is done sending: pass that on, once the server has everything. */
                 if (b->in_eof && buf_len(&b->up) == 0 && !b->shut_wr && !b->sock_eof) {
                         (void) shutdown(b->sock, SHUT_WR);
