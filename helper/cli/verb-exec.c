@@ -14,6 +14,7 @@
 #include "envfile.h"
 #include "exec-record.h"
 #include "exec-env.h"
+#include "exec-tree.h"
 #include "lease.h"
 #include "record.h"
 #include "log.h"
@@ -57,6 +58,31 @@ static int refuse_outside_policy(const char *profile, const struct bd_config *c,
         return EXIT_REFUSED;
 }
 
+/* Into the desktop's cgroup (or its unit's), so that the command stops with the desktop: 0, or -errno (said). */
+static int join_cgroup(const struct helper_record *rec) {
+        int r = -ENOENT;
+
+        if (rec->unit && rec->placement && streq(rec->placement, "user-unit")) {
+                /* Our cgroup and the unit's share no ancestor we may write
+                 * to; the user manager moves us. */
+                sd_bus *bus = NULL;
+                r = unit_bus_open(&bus);
+                if (r >= 0)
+                        r = unit_attach(bus, rec->unit, "/apps", getpid());
+                sd_bus_flush_close_unref(bus);
+                if (r < 0)
+                        log_warning_errno(r, "Cannot join %s (%m); the command will not stop with the desktop.",
+                                          rec->unit);
+        } else if (rec->cgroup) {
+                _cleanup_free_ char *apps = strdup_printf("%s/apps", rec->cgroup);
+                r = apps ? cgroup_attach(apps, 0) : -ENOMEM;
+                if (r < 0)
+                        log_warning_errno(r, "Cannot join the desktop's cgroup %s (%m); the command will not stop "
+                                          "with the desktop.", strnull(apps));
+        }
+        return r;
+}
+
 int verb_exec(const struct cli_args *a) {
         const char *profile = a->operand;
         char **cmd = a->command;
@@ -68,7 +94,8 @@ int verb_exec(const struct cli_args *a) {
         extern char **environ;
         const struct bd_config *c;
         struct lease admitted;
-        int r;
+        pid_t init;
+        int r, k;
 
         if (cli_check_profile(profile) < 0)
                 return EXIT_USAGE;
@@ -105,24 +132,14 @@ int verb_exec(const struct cli_args *a) {
             (rec.token && env_set(&full, "BOTDESK_TOKEN", rec.token) < 0))
                 return EXIT_FAILED;
 
-        r = -ENOENT;
-        if (rec.unit && rec.placement && streq(rec.placement, "user-unit")) {
-                /* Our cgroup and the unit's share no ancestor we may write
-                 * to; the user manager moves us. */
-                sd_bus *bus = NULL;
-                r = unit_bus_open(&bus);
-                if (r >= 0)
-                        r = unit_attach(bus, rec.unit, "/apps", getpid());
-                sd_bus_flush_close_unref(bus);
-                if (r < 0)
-                        log_warning_errno(r, "Cannot join %s (%m); the command will not stop with the desktop.", rec.unit);
-        } else if (rec.cgroup) {
-                _cleanup_free_ char *apps = strdup_printf("%s/apps", rec.cgroup);
-                r = apps ? cgroup_attach(apps, 0) : -ENOMEM;
-                if (r < 0)
-                        log_warning_errno(r, "Cannot join the desktop's cgroup %s (%m); the command will not stop with the desktop.",
-                                          apps);
-        }
+        /* A checkpointable desktop's tree: the command joins it, so that dumps keep it (exec-tree.h). */
+        k = c->checkpointable ? exec_tree_init(rec.pid, &init) : 0;
+        if (k < 0)
+                log_warning_errno(k, "Cannot tell whether desktop %s runs in namespaces of its own (%m); the command "
+                                  "starts beside it.", profile);
+        r = join_cgroup(&rec);
+        if (k > 0)
+                return exec_tree_run(init, profile, cmd, full);
         /* No cgroup holds it: the stop finds it by its pid, whatever it does to its environment. */
         if (r < 0 && exec_record_add(dirfd, getpid()) < 0)
                 log_warning("Cannot record the command for the desktop's stop; a command that drops its environment "

@@ -34,7 +34,7 @@ char *criu_log_cause(const char *text) {
         if (!line)
                 return NULL;
         if (strstr(line, "half of stream unix connection") || strstr(line, "external"))
-                return strdup_printf("a connection from outside the desktop is open (a DevTools client, a program "
-                                     "of botdesk exec or of the host on the desktop's bus): CRIU cannot keep it (%s)", line);
+                return strdup_printf("a connection from outside the desktop is open (a program of the host on its X "
+                                     "display or its bus, say): CRIU cannot keep it (%s)", line);
         return TAKE_PTR(line);
 }

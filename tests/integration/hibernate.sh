@@ -25,7 +25,7 @@ zenity_window() { "$BOTDESK" windows "$P" 2>/dev/null | awk '/hibernate-test/ {p
 window_up() { W=$(zenity_window); [ -n "$W" ]; }
 hibernate() { timeout 200 "$BOTDESK" hibernate "$P" "$@" >"$BD_T/hib.out" 2>"$BD_T/hib.err"; }
 
-# A window manager (for the window list) and the window, both inside the tree: what botdesk exec starts is not.
+# A window manager (for the window list) and the window, both inside the tree.
 # A slider, not a text entry: a caret blinks, which no two pictures would agree on.
 bd_config command="sh -c 'xfwm4 & exec zenity --scale --title=hibernate-test --text=hibernate-test --value=10'" \
         checkpointable=yes criu="$CRIU" timeout=30

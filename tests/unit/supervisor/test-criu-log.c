@@ -26,8 +26,8 @@ int main(void) {
         is("Error (criu/util.c:1534): rlimit: Can't setup RLIMIT_NOFILE for self\n"
            "Error (criu/sk-unix.c:881): unix: Can't dump half of stream unix connection. name: (null)\n"
            "Error (criu/cr-dump.c:1975): Dumping FAILED.\n",
-           "a connection from outside the desktop is open (a DevTools client, a program of botdesk exec or of the "
-           "host on the desktop's bus): CRIU cannot keep it (Error (criu/sk-unix.c:881): unix: Can't dump half of stream unix connection. "
+           "a connection from outside the desktop is open (a program of the host on its X display or its bus, "
+           "say): CRIU cannot keep it (Error (criu/sk-unix.c:881): unix: Can't dump half of stream unix connection. "
            "name: (null))",
            "a connection from outside is said in words a user can act on");
         is("Error (criu/cr-dump.c:1975): Dumping FAILED.\n", "Error (criu/cr-dump.c:1975): Dumping FAILED.",

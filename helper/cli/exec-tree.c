@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/pidfd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "exec-tree.h"
+#include "log.h"
+#include "util.h"
+
+static int namespace_of(pid_t pid, const char *kind, ino_t *ret) {
+        char path[64];
+        struct stat st;
+
+        (void) snprintf(path, sizeof path, "/proc/%d/ns/%s", (int) pid, kind);
+        if (stat(path, &st) < 0)
+                return negative_errno();
+        *ret = st.st_ino;
+        return 0;
+}
+
+/* Whether pid is pid 1 of its own PID namespace: the last NSpid field of its status is 1. */
+static bool ns_init(pid_t pid) {
+        _cleanup_free_ char *status = NULL;
+        char path[64];
+        const char *l;
+
+        (void) snprintf(path, sizeof path, "/proc/%d/status", (int) pid);
+        if (read_full_file_at(AT_FDCWD, path, &status, NULL, 64 * 1024) < 0 || !(l = strstr(status, "\nNSpid:")))
+                return false;
+        l += strlen("\nNSpid:");
+        l += strcspn(l, "\n");
+        while (l > status && (l[-1] == ' ' || l[-1] == '\t'))
+                l--;
+        return l - status >= 2 && l[-1] == '1' && (l[-2] == ' ' || l[-2] == '\t');
+}
+
+/* A tree restored in a mount namespace of its own (a fork's, doc/snapshots.md) sees other paths and another
+ * display number than the environment we have for it: not joined (0), not yet. */
+static int same_mounts(pid_t init, pid_t *ret_init) {
+        ino_t ours, theirs;
+
+        if (namespace_of(getpid(), "mnt", &ours) < 0 || namespace_of(init, "mnt", &theirs) < 0 || ours != theirs) {
+                log_info("The desktop runs restored in a mount namespace of its own: the command starts beside its "
+                         "tree, and a hibernate or snapshot is refused while it is connected to the desktop.");
+                return 0;
+        }
+        *ret_init = init;
+        return 1;
+}
+
+int exec_tree_init(pid_t helper, pid_t *ret_init) {
+        _cleanup_closedir_ DIR *d = NULL;
+        char path[64];
+        ino_t ours;
+        int r;
+
+        r = namespace_of(getpid(), "pid", &ours);
+        if (r < 0)
+                return r;
+        (void) snprintf(path, sizeof path, "/proc/%d/task", (int) helper);
+        d = opendir(path);
+        if (!d)
+                return negative_errno();
+        for (struct dirent *de; (de = readdir(d));) {
+                _cleanup_free_ char *children = NULL, *name = NULL;
+                const char *p;
+
+                if (de->d_name[0] == '.')
+                        continue;
+                name = strdup_printf("/proc/%d/task/%s/children", (int) helper, de->d_name);
+                if (!name)
+                        return -ENOMEM;
+                if (read_full_file_at(AT_FDCWD, name, &children, NULL, 64 * 1024) < 0)
+                        continue;
+                for (p = children; *p;) {
+                        unsigned long long pid;
+                        size_t n = strcspn(p, " \n");
+                        char word[24];
+                        ino_t ns;
+
+                        if (n > 0 && n < sizeof word) {
+                                memcpy(word, p, n);
+                                word[n] = 0;
+                                if (parse_uint(word, INT_MAX, &pid) >= 0 &&
+                                    namespace_of((pid_t) pid, "pid", &ns) >= 0 && ns != ours && ns_init((pid_t) pid))
+                                        return same_mounts((pid_t) pid, ret_init);
+                        }
+                        p += n;
+                        p += strspn(p, " \n");
+                }
+        }
+        return 0;
+}
+
+/* In the grandchild: stdio /dev/null, a session of its own, then cmd; errno to report on failure. */
+_noreturn_ static void run(char **cmd, char **env, int report) {
+        int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+
+        if (null < 0 || dup2(null, STDIN_FILENO) < 0 || dup2(null, STDOUT_FILENO) < 0 ||
+            dup2(null, STDERR_FILENO) < 0 || setsid() < 0) {
+                int e = errno;
+                (void) !write(report, &e, sizeof e);
+                _exit(EXIT_FAILED);
+        }
+        execvpe(cmd[0], cmd, env);
+        {
+                int e = errno;
+                (void) !write(report, &e, sizeof e);
+        }
+        _exit(EXIT_CANNOT_EXECUTE);
+}
+
+int exec_tree_run(pid_t init, const char *profile, char **cmd, char **env) {
+        _cleanup_close_ int pidfd = pidfd_open(init, 0);
+        _cleanup_close_ int report_r = -EBADF, report_w = -EBADF;
+        int report[2], status = 0, e = 0;
+        ssize_t n;
+        pid_t child;
+
+        if (pidfd < 0)
+                return log_error_errno(errno, "Cannot reach the tree of desktop %s: %m", profile), EXIT_FAILED;
+        if (pipe2(report, O_CLOEXEC) < 0)
+                return log_error_errno(errno, "Cannot make a pipe: %m"), EXIT_FAILED;
+        report_r = report[0];
+        report_w = report[1];
+        /* Into the tree's PID namespace (for our children) and IPC namespace, both at once. */
+        if (setns(pidfd, CLONE_NEWPID | CLONE_NEWIPC) < 0)
+                return log_error_errno(errno, "Cannot enter the namespaces of desktop %s: %m", profile), EXIT_FAILED;
+        child = fork();
+        if (child < 0)
+                return log_error_errno(errno, "Cannot fork: %m"), EXIT_FAILED;
+        if (child == 0) {
+                /* In the tree's PID namespace: our child, orphaned when we leave, is its init's. */
+                pid_t g = fork();
+
+                if (g < 0) {
+                        e = errno;
+                        (void) !write(report_w, &e, sizeof e);
+                        _exit(EXIT_FAILED);
+                }
+                if (g == 0)
+                        run(cmd, env, report_w);
+                _exit(EXIT_OK);
+        }
+        report_w = safe_close(report_w);
+        while (waitpid(child, &status, 0) < 0 && errno == EINTR)
+                ;
+        /* Its end of the pipe closes on exec: nothing read is a command that runs. */
+        do
+                n = read(report_r, &e, sizeof e);
+        while (n < 0 && errno == EINTR);
+        if (n == (ssize_t) sizeof e) {
+                errno = e;
+                log_error_errno(e, "Cannot execute %s in desktop %s: %m", cmd[0], profile);
+                return e == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_EXECUTE;
+        }
+        log_info("%s runs in desktop %s, inside its tree (it goes with the desktop into a hibernate or snapshot; "
+                 "its output is not kept).", cmd[0], profile);
+        return EXIT_OK;
+}
