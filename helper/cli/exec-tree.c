@@ -15,18 +15,8 @@
 #include "cli.h"
 #include "exec-tree.h"
 #include "log.h"
+#include "procfs.h"
 #include "util.h"
-
-static int namespace_of(pid_t pid, const char *kind, ino_t *ret) {
-        char path[64];
-        struct stat st;
-
-        (void) snprintf(path, sizeof path, "/proc/%d/ns/%s", (int) pid, kind);
-        if (stat(path, &st) < 0)
-                return negative_errno();
-        *ret = st.st_ino;
-        return 0;
-}
 
 /* Whether pid is pid 1 of its own PID namespace: the last NSpid field of its status is 1. */
 static bool ns_init(pid_t pid) {
@@ -49,7 +39,7 @@ static bool ns_init(pid_t pid) {
 static int same_mounts(pid_t init, pid_t *ret_init) {
         ino_t ours, theirs;
 
-        if (namespace_of(getpid(), "mnt", &ours) < 0 || namespace_of(init, "mnt", &theirs) < 0 || ours != theirs) {
+        if (pid_namespace(getpid(), "mnt", &ours) < 0 || pid_namespace(init, "mnt", &theirs) < 0 || ours != theirs) {
                 log_info("The desktop runs restored in a mount namespace of its own: the command starts beside its "
                          "tree, and a hibernate or snapshot is refused while it is connected to the desktop.");
                 return 0;
@@ -64,7 +54,7 @@ int exec_tree_init(pid_t helper, pid_t *ret_init) {
         ino_t ours;
         int r;
 
-        r = namespace_of(getpid(), "pid", &ours);
+        r = pid_namespace(getpid(), "pid", &ours);
         if (r < 0)
                 return r;
         (void) snprintf(path, sizeof path, "/proc/%d/task", (int) helper);
@@ -92,7 +82,7 @@ int exec_tree_init(pid_t helper, pid_t *ret_init) {
                                 memcpy(word, p, n);
                                 word[n] = 0;
                                 if (parse_uint(word, INT_MAX, &pid) >= 0 &&
-                                    namespace_of((pid_t) pid, "pid", &ns) >= 0 && ns != ours && ns_init((pid_t) pid))
+                                    pid_namespace((pid_t) pid, "pid", &ns) >= 0 && ns != ours && ns_init((pid_t) pid))
                                         return same_mounts((pid_t) pid, ret_init);
                         }
                         p += n;

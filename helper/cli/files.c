@@ -470,12 +470,9 @@ int files_downloads(int home, const struct timespec *since, unsigned wait_ms, st
                 return dirfd;
         if (wait_ms > 0) {
                 /* Watching before the first look: a download that finishes between the two is seen by one. */
-                ino = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+                ino = inotify_watching(dirfd, IN_MOVED_TO | IN_CLOSE_WRITE | IN_ATTRIB);
                 if (ino < 0)
-                        return negative_errno();
-                r = inotify_add_watch_fd(ino, dirfd, IN_MOVED_TO | IN_CLOSE_WRITE | IN_ATTRIB);
-                if (r < 0)
-                        return r;
+                        return ino;
         }
         for (;;) {
                 unsigned long long now;

@@ -42,6 +42,16 @@ int inotify_add_watch_fd(int inotify_fd, int fd, uint32_t mask) {
         return wd < 0 ? negative_errno() : wd;
 }
 
+int inotify_watching(int fd, uint32_t mask) {
+        _cleanup_close_ int ino = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+        int r;
+
+        if (ino < 0)
+                return negative_errno();
+        r = inotify_add_watch_fd(ino, fd, mask);
+        return r < 0 ? r : TAKE_FD(ino);
+}
+
 int fd_nonblock(int fd, bool nonblock) {
         int flags = fcntl(fd, F_GETFL);
 

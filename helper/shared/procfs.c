@@ -106,6 +106,17 @@ int pid_comm(pid_t pid, char **ret) {
         return 0;
 }
 
+int pid_namespace(pid_t pid, const char *kind, ino_t *ret) {
+        char path[64];
+        struct stat st;
+
+        snprintf(path, sizeof path, "/proc/%d/ns/%s", (int) pid, kind);
+        if (stat(path, &st) < 0)
+                return negative_errno();
+        *ret = st.st_ino;
+        return 0;
+}
+
 bool pid_alive(const char *proc_root, pid_t pid) {
         _cleanup_free_ char *path = NULL;
         _cleanup_close_ int fd = -EBADF;

@@ -21,6 +21,9 @@ int pid_starttime(pid_t pid, unsigned long long *ret);
 /* The name of pid's program as the kernel keeps it (/proc/PID/comm, at most 15 bytes), a new string. */
 int pid_comm(pid_t pid, char **ret);
 
+/* Which namespace of kind ("pid", "mnt", ...) pid is in: the inode of /proc/PID/ns/KIND. 0, or -errno. */
+int pid_namespace(pid_t pid, const char *kind, ino_t *ret);
+
 /* Is pid alive (exists and is not a zombie) according to proc_root (NULL: /proc)? */
 bool pid_alive(const char *proc_root, pid_t pid);
 

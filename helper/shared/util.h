@@ -173,6 +173,8 @@ void proc_fd_path(int fd, char path[static PROC_FD_PATH_MAX]);
  * Returns the watch descriptor, or -errno.
  */
 int inotify_add_watch_fd(int inotify_fd, int fd, uint32_t mask);
+/* A new inotify fd (non-blocking, close-on-exec) with that one watch of fd: the fd, or -errno. */
+int inotify_watching(int fd, uint32_t mask);
 
 /* n bytes of data as 2n lower-case hex digits and a NUL in ret (2n + 1 bytes). */
 void hex_encode(const void *data, size_t n, char *ret);

@@ -17,6 +17,7 @@
 
 #include "log.h"
 #include "outside-clients.h"
+#include "procfs.h"
 #include "profile.h"
 #include "snapshot.h"
 #include "util.h"
@@ -44,17 +45,6 @@ struct ends {
         unsigned kept;          /* the X server's we leave: X clients that are not botdesk's */
         bool browser;           /* one is botdesk-browser's */
 };
-
-static int pid_namespace_of(pid_t pid, ino_t *ret) {
-        char path[64];
-        struct stat st;
-
-        (void) snprintf(path, sizeof path, "/proc/%d/ns/pid", (int) pid);
-        if (stat(path, &st) < 0)
-                return negative_errno();
-        *ret = st.st_ino;
-        return 0;
-}
 
 /* The socket behind fd, when it is one end of a Unix stream connection (not a listener); its peer's pid. */
 static bool connected_unix_stream(int fd, ino_t *ret_ino, pid_t *ret_peer) {
@@ -89,18 +79,13 @@ static bool peer_outside(pid_t peer, ino_t tree_ns) {
 
         if (peer <= 0 || peer == getpid())
                 return false; /* ours are the caller's to close */
-        return pid_namespace_of(peer, &ns) >= 0 && ns != tree_ns;
+        return pid_namespace(peer, "pid", &ns) >= 0 && ns != tree_ns;
 }
 
 static bool comm_is(pid_t pid, const char *name) {
         _cleanup_free_ char *comm = NULL;
-        char path[64];
 
-        (void) snprintf(path, sizeof path, "/proc/%d/comm", (int) pid);
-        if (read_full_file_at(AT_FDCWD, path, &comm, NULL, 64) < 0)
-                return false;
-        comm[strcspn(comm, "\n")] = 0;
-        return streq(comm, name);
+        return pid_comm(pid, &comm) >= 0 && streq(comm, name);
 }
 
 /* Whether the X server's connection fd is an RFB viewer's (accepted on rfb.sock, whose name it bears). */
@@ -183,7 +168,7 @@ static int scan_tree(pid_t server, ino_t tree_ns, struct ends *e) {
                 ino_t ns;
 
                 if (parse_uint(de->d_name, INT_MAX, &pid) < 0 || (pid_t) pid == server ||
-                    pid_namespace_of((pid_t) pid, &ns) < 0 || ns != tree_ns)
+                    pid_namespace((pid_t) pid, "pid", &ns) < 0 || ns != tree_ns)
                         continue;
                 r = scan_process((pid_t) pid, false, tree_ns, e);
                 if (r < 0)
@@ -244,16 +229,13 @@ int outside_clients_drop(pid_t server, pid_t tree_init, xcb_connection_t *c, int
         int r;
 
         *ret = (struct outside_clients) {};
-        r = pid_namespace_of(tree_init, &tree_ns);
+        r = pid_namespace(tree_init, "pid", &tree_ns);
         if (r < 0)
                 return r;
         /* Watched before the mark, so botdesk-browser's answer cannot come first. */
-        inotify_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+        inotify_fd = inotify_watching(runtime_fd, IN_CLOSE_WRITE | IN_MOVED_TO | IN_ONLYDIR);
         if (inotify_fd < 0)
-                return negative_errno();
-        r = inotify_add_watch_fd(inotify_fd, runtime_fd, IN_CLOSE_WRITE | IN_MOVED_TO | IN_ONLYDIR);
-        if (r < 0)
-                return r;
+                return inotify_fd;
         (void) unlinkat(runtime_fd, SNAPSHOT_DUMPING_DEVTOOLS_DONE, 0);
         r = write_file_atomic_at(runtime_fd, SNAPSHOT_DUMPING_FILE, "", 0, 0600);
         if (r < 0)

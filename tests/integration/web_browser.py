@@ -64,13 +64,10 @@ def move(b, x, y):
     b.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": px, "y": py})
 
 
-b = web_client.Browser(OUT)
-print("PID %d" % b.pid)
-sys.stdout.flush()
+b = web_client.announced_browser(OUT)
 try:
-    b.open(URL)
     try:
-        b.wait_for("window.botdesk && window.botdesk.connected", "noVNC to connect through botdesk web", 30)
+        b.open_viewer(URL)
         say(True, "the page opened through the ticket connects noVNC to the desktop")
     except TimeoutError as e:
         say(False, "the page opened through the ticket connects noVNC to the desktop",

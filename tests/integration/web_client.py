@@ -378,6 +378,14 @@ def pixel(data, x, y):
 
 # ---- the browser, through CDP on a pipe (fds 3 and 4), never a TCP port -----------------------
 
+def announced_browser(outdir):
+    """A Browser, its pid said first (\"PID n\") for the shell to clean up after."""
+    b = Browser(outdir)
+    print("PID %d" % b.pid)
+    sys.stdout.flush()
+    return b
+
+
 class Browser:
     def __init__(self, outdir):
         exe = "/usr/lib/chromium/chromium" if os.access("/usr/lib/chromium/chromium", os.X_OK) else "chromium"
@@ -441,6 +449,11 @@ class Browser:
         self.send("Page.navigate", {"url": link})
         self.wait_for("document.getElementById('go') !== null", "the page with the link", 10)
         self.eval("document.getElementById('go').click()")
+
+    def open_viewer(self, url, timeout=30):
+        """botdesk web's page at url, until its noVNC has connected (TimeoutError else)."""
+        self.open(url)
+        self.wait_for("window.botdesk && window.botdesk.connected", "noVNC to connect through botdesk web", timeout)
 
     def eval(self, expr):
         r = self.send("Runtime.evaluate", {"expression": expr, "returnByValue": True, "awaitPromise": True})

@@ -47,13 +47,10 @@ def reconnects(b, what, timeout):
             "%s; page says: %s" % (e, b.eval("document.body ? document.body.innerText : ''")))
 
 
-b = web_client.Browser(OUT)
-print("PID %d" % b.pid)
-sys.stdout.flush()
+b = web_client.announced_browser(OUT)
 try:
-    b.open(URL)
     try:
-        b.wait_for("window.botdesk && window.botdesk.connected", "noVNC to connect through botdesk web", 30)
+        b.open_viewer(URL)
         b.wait_for(DRAWN, "the first framebuffer update", 20)
         say(True, "the page connects to the checkpointable desktop and draws it")
     except TimeoutError as e:

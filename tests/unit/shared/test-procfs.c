@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -63,6 +64,19 @@ int main(void) {
                 TAP_EQ_INT(pid_environ_has(getpid(), "BOTDESK_TEST_NO_SUCH_VARIABLE=1"), 0,
                            "... nor a variable it does not have");
                 TAP_EQ_INT(pid_environ_has(0, entry), -EINVAL, "pid 0 is refused");
+        }
+
+        /* Which namespace: the inode /proc/self/ns/KIND names, the same for our parent here. */
+        {
+                struct stat self;
+                ino_t ns = 0, parent = 0;
+
+                tap_ok(stat("/proc/self/ns/pid", &self) == 0, "our PID namespace's inode is there to compare");
+                TAP_EQ_INT(pid_namespace(getpid(), "pid", &ns), 0, "pid_namespace() reads ours");
+                tap_ok(ns == self.st_ino, "... the inode of /proc/self/ns/pid");
+                TAP_EQ_INT(pid_namespace(getppid(), "pid", &parent), 0, "... and our parent's");
+                tap_ok(parent == ns, "... the same namespace");
+                TAP_EQ_INT(pid_namespace(getpid(), "no-such-kind", &ns), -ENOENT, "a kind that is none: -ENOENT");
         }
         return tap_done();
 }
