@@ -17,6 +17,7 @@
 #include "namespace.h"
 #include "placement.h"
 #include "record.h"
+#include "randr.h"
 #include "resume.h"
 #include "session.h"
 #include "profile.h"
@@ -270,6 +271,17 @@ static int mounts_prepare(struct supervisor *s, const struct snapshot_manifest *
         return 0;
 }
 
+/* A fork starts at its own configured size, not at whatever a viewer had resized its parent to: the agent's
+ * coordinates mean what the fork's configuration says. Before our connection's event source reads it. */
+static void fresh_screen(struct supervisor *s) {
+        int r = randr_restore(s->x.conn, s->x.root, s->cfg.width, s->cfg.height, s->cfg.dpi);
+
+        if (r > 0)
+                log_info("The fork's screen set to its configured %ux%u.", s->cfg.width, s->cfg.height);
+        else if (r < 0 && r != -EOPNOTSUPP)
+                log_warning_errno(r, "Cannot set the fork's screen to %ux%u, ignoring: %m", s->cfg.width, s->cfg.height);
+}
+
 static int restore(struct supervisor *s, int dir_fd, const struct snapshot_manifest *m, char **ret_error) {
         _cleanup_free_ char *criu = NULL, *version = NULL, *xauth = NULL, *tree_bus = NULL, *x11 = NULL;
         struct tree_mounts mounts;
@@ -367,6 +379,8 @@ static int restore(struct supervisor *s, int dir_fd, const struct snapshot_manif
         if (r < 0)
                 return r;
         r = x11_connect(&s->x, (unsigned) s->display, s->cookie);
+        if (r >= 0 && m->fork_of)
+                fresh_screen(s);
         if (r >= 0)
                 r = start_watch_x(s);
         if (r < 0) {

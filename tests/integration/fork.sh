@@ -9,7 +9,8 @@
 # its own dirs where it knows its parent's: its X socket is the fork's
 # (RUNTIME/x11, named to the host by a symlink of its display), and a fork
 # hibernates and resumes like any desktop, and so does one whose display
-# was taken meanwhile, on another. Bad input is refused before
+# was taken meanwhile, on another. A fork of a parent a viewer resized
+# starts at its own configured size. Bad input is refused before
 # anything is made. Needs root and CRIU 4.1 or later (scripts/install-deps.sh
 # --tests makes one).
 . "$(dirname "$0")/lib.sh"
@@ -195,5 +196,20 @@ t_ok "... with its screen to the pixel" cmp -s "$BD_T/p-before.png" "$BD_T/p-aft
 kill "$TAKER" 2>/dev/null
 wait "$TAKER" 2>/dev/null
 [ -S "/tmp/.X11-unix/X$PN" ] && [ ! -e "/tmp/.X$PN-lock" ] && rm -f "/tmp/.X11-unix/X$PN"
+
+# A fork's screen starts at its configured size (1024x768), not at the size its parent was resized to.
+size_of() { (eval "$("$BOTDESK" env "$1")" && xdpyinfo) 2>/dev/null | awk '/dimensions:/ {print $2; exit}'; }
+(eval "$("$BOTDESK" env "$P")" && xrandr -s 800x600) >/dev/null 2>"$BD_T/xrandr.err"
+t_is "$(size_of "$P")" 800x600 "the parent is resized to 800x600" || t_diag "$(cat "$BD_T/xrandr.err")"
+timeout 200 "$BOTDESK" snapshot "$P" small >/dev/null 2>"$BD_T/err"
+t_is "$?" 0 "... and snapshotted so" || t_diag "$(cat "$BD_T/err")"
+bd_register "$R-s"
+fork "$P" small --as "$R-s"
+t_is "$?" 0 "... and forked" || t_diag "$(cat "$BD_T/fork.err")"
+bd_snapshot "$R-s"
+t_is "$(size_of "$R-s")" 1024x768 "the fork's screen is its configured 1024x768"
+t_match "$(cat "$(bd_rt "$R-s")/helper.log")" "configured 1024x768" "... its helper saying so"
+t_is "$(size_of "$P")" 800x600 "... and the parent's stays 800x600"
+bd_stop "$R-s"
 bd_stop "$P"
 t_done
