@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include "exec-tree.h"
 #include "log.h"
 #include "procfs.h"
+#include "published-env.h"
 #include "util.h"
 
 /* Whether pid is pid 1 of its own PID namespace: the last NSpid field of its status is 1. */
@@ -34,21 +36,7 @@ static bool ns_init(pid_t pid) {
         return l - status >= 2 && l[-1] == '1' && (l[-2] == ' ' || l[-2] == '\t');
 }
 
-/* A tree restored in a mount namespace of its own (a fork's, doc/snapshots.md) sees other paths and another
- * display number than the environment we have for it: not joined (0), not yet. */
-static int same_mounts(pid_t init, pid_t *ret_init) {
-        ino_t ours, theirs;
-
-        if (pid_namespace(getpid(), "mnt", &ours) < 0 || pid_namespace(init, "mnt", &theirs) < 0 || ours != theirs) {
-                log_info("The desktop runs restored in a mount namespace of its own: the command starts beside its "
-                         "tree, and a hibernate or snapshot is refused while it is connected to the desktop.");
-                return 0;
-        }
-        *ret_init = init;
-        return 1;
-}
-
-int exec_tree_init(pid_t helper, pid_t *ret_init) {
+int exec_tree_init(pid_t helper, pid_t *ret_init, bool *ret_moved) {
         _cleanup_closedir_ DIR *d = NULL;
         char path[64];
         ino_t ours;
@@ -82,8 +70,18 @@ int exec_tree_init(pid_t helper, pid_t *ret_init) {
                                 memcpy(word, p, n);
                                 word[n] = 0;
                                 if (parse_uint(word, INT_MAX, &pid) >= 0 &&
-                                    pid_namespace((pid_t) pid, "pid", &ns) >= 0 && ns != ours && ns_init((pid_t) pid))
-                                        return same_mounts((pid_t) pid, ret_init);
+                                    pid_namespace((pid_t) pid, "pid", &ns) >= 0 && ns != ours && ns_init((pid_t) pid)) {
+                                        ino_t our_mnt, their_mnt;
+
+                                        r = pid_namespace(getpid(), "mnt", &our_mnt);
+                                        if (r >= 0)
+                                                r = pid_namespace((pid_t) pid, "mnt", &their_mnt);
+                                        if (r < 0)
+                                                return r;
+                                        *ret_init = (pid_t) pid;
+                                        *ret_moved = our_mnt != their_mnt;
+                                        return 1;
+                                }
                         }
                         p += n;
                         p += strspn(p, " \n");
@@ -110,7 +108,51 @@ _noreturn_ static void run(char **cmd, char **env, int report) {
         _exit(EXIT_CANNOT_EXECUTE);
 }
 
-int exec_tree_run(pid_t init, const char *profile, char **cmd, char **env) {
+/* The CLONE_NEW* flags of init's namespaces that are not ours (but PID, which is never). */
+static int namespaces_apart(pid_t init) {
+        static const struct {
+                const char *kind;
+                int flag;
+        } kinds[] = {
+                { "ipc", CLONE_NEWIPC },   { "mnt", CLONE_NEWNS },   { "time", CLONE_NEWTIME },
+                { "uts", CLONE_NEWUTS },   { "net", CLONE_NEWNET },  { "cgroup", CLONE_NEWCGROUP },
+        };
+        int flags = 0;
+
+        for (size_t i = 0; i < ELEMENTSOF(kinds); i++) {
+                ino_t ours, theirs;
+
+                if (pid_namespace(getpid(), kinds[i].kind, &ours) >= 0 &&
+                    pid_namespace(init, kinds[i].kind, &theirs) >= 0 && ours != theirs)
+                        flags |= kinds[i].flag;
+        }
+        return flags;
+}
+
+/* A moved tree's view of the desktop (published-env.h) over env: what the command sees there. */
+static int tree_view(int dirfd, const char *profile, char ***env) {
+        _cleanup_strv_free_ char **view = NULL;
+        _cleanup_free_ char *bad = NULL;
+        int r;
+
+        r = published_env_read_file_at(dirfd, PUBLISHED_TREE_ENV_FILE, &view, &bad);
+        if (r == -EBADMSG)
+                return log_error("Desktop %s's %s has a value its helper does not write (%s); not used.", profile,
+                                 PUBLISHED_TREE_ENV_FILE, bad ? bad : "a line that does not parse"), EXIT_FAILED;
+        if (r < 0)
+                return log_error_errno(r, "Cannot read the environment of desktop %s's restored tree: %m", profile),
+                       EXIT_FAILED;
+        for (char **e = view; e && *e; e++) {
+                size_t k = strcspn(*e, "=");
+                _cleanup_free_ char *key = strndup(*e, k);
+
+                if (!key || env_set(env, key, *e + k + 1) < 0)
+                        return log_oom(), EXIT_FAILED;
+        }
+        return EXIT_OK;
+}
+
+int exec_tree_run(pid_t init, bool moved, int dirfd, const char *profile, char **cmd, char **env) {
         _cleanup_close_ int pidfd = pidfd_open(init, 0);
         _cleanup_close_ int report_r = -EBADF, report_w = -EBADF;
         int report[2], status = 0, e = 0;
@@ -123,9 +165,20 @@ int exec_tree_run(pid_t init, const char *profile, char **cmd, char **env) {
                 return log_error_errno(errno, "Cannot make a pipe: %m"), EXIT_FAILED;
         report_r = report[0];
         report_w = report[1];
-        /* Into the tree's PID namespace (for our children) and IPC namespace, both at once. */
-        if (setns(pidfd, CLONE_NEWPID | CLONE_NEWIPC) < 0)
+        if (moved) {
+                int k = tree_view(dirfd, profile, &env);
+
+                if (k != EXIT_OK)
+                        return k;
+        }
+        /* Into every namespace of the tree's that is not ours, at once: CRIU restores no process whose
+         * namespaces are not its parent's. Its PID namespace (for our children, as its time namespace,
+         * which a restored tree has of its own), its IPC namespace, and a moved tree's mount namespace,
+         * whose root and directory become ours: "/" then, our own may be none of its. */
+        if (setns(pidfd, CLONE_NEWPID | namespaces_apart(init)) < 0)
                 return log_error_errno(errno, "Cannot enter the namespaces of desktop %s: %m", profile), EXIT_FAILED;
+        if (moved && chdir("/") < 0)
+                return log_error_errno(errno, "Cannot change to / in desktop %s: %m", profile), EXIT_FAILED;
         child = fork();
         if (child < 0)
                 return log_error_errno(errno, "Cannot fork: %m"), EXIT_FAILED;

@@ -94,6 +94,7 @@ int verb_exec(const struct cli_args *a) {
         extern char **environ;
         const struct bd_config *c;
         struct lease admitted;
+        bool moved = false;
         pid_t init;
         int r, k;
 
@@ -133,13 +134,13 @@ int verb_exec(const struct cli_args *a) {
                 return EXIT_FAILED;
 
         /* A checkpointable desktop's tree: the command joins it, so that dumps keep it (exec-tree.h). */
-        k = c->checkpointable ? exec_tree_init(rec.pid, &init) : 0;
+        k = c->checkpointable ? exec_tree_init(rec.pid, &init, &moved) : 0;
         if (k < 0)
                 log_warning_errno(k, "Cannot tell whether desktop %s runs in namespaces of its own (%m); the command "
                                   "starts beside it.", profile);
         r = join_cgroup(&rec);
         if (k > 0)
-                return exec_tree_run(init, profile, cmd, full);
+                return exec_tree_run(init, moved, dirfd, profile, cmd, full);
         /* No cgroup holds it: the stop finds it by its pid, whatever it does to its environment. */
         if (r < 0 && exec_record_add(dirfd, getpid()) < 0)
                 log_warning("Cannot record the command for the desktop's stop; a command that drops its environment "

@@ -93,13 +93,17 @@ int published_env_check(char *const *env, const char **ret_key) {
 }
 
 int published_env_read_at(int dirfd, char ***ret, char **ret_bad) {
+        return published_env_read_file_at(dirfd, PUBLISHED_ENV_FILE, ret, ret_bad);
+}
+
+int published_env_read_file_at(int dirfd, const char *name, char ***ret, char **ret_bad) {
         _cleanup_strv_free_ char **env = NULL;
         const char *bad;
         int r;
 
         if (ret_bad)
                 *ret_bad = NULL;
-        r = envfile_read_at(dirfd, PUBLISHED_ENV_FILE, &env);
+        r = envfile_read_at(dirfd, name, &env);
         if (r < 0)
                 return r;
         r = published_env_check(env, &bad);

@@ -14,6 +14,10 @@
  */
 
 #define PUBLISHED_ENV_FILE "env"
+/* RUNTIME/tree-env: the same keys as a checkpointable desktop restored in a mount namespace of its own (a
+ * fork) sees them from inside (its display number, its parent's paths), for botdesk exec into that tree
+ * (cli/exec-tree.h). Only while such a tree runs. */
+#define PUBLISHED_TREE_ENV_FILE "tree-env"
 
 /*
  * Check env (KEY=VALUE strings): every key one the helper publishes,
@@ -31,3 +35,5 @@ int published_env_check(char *const *env, const char **ret_key);
  * for a line that does not parse); another error of reading.
  */
 int published_env_read_at(int dirfd, char ***ret, char **ret_bad);
+/* The same of the file name in dirfd (PUBLISHED_TREE_ENV_FILE). */
+int published_env_read_file_at(int dirfd, const char *name, char ***ret, char **ret_bad);

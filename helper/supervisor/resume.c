@@ -12,6 +12,7 @@
 #include "cgroup.h"
 #include "checkpoint.h"
 #include "copy-tree.h"
+#include "envfile.h"
 #include "child.h"
 #include "log.h"
 #include "namespace.h"
@@ -21,6 +22,7 @@
 #include "resume.h"
 #include "session.h"
 #include "profile.h"
+#include "published-env.h"
 #include "snapshot.h"
 #include "start.h"
 #include "teardown.h"
@@ -271,6 +273,22 @@ static int mounts_prepare(struct supervisor *s, const struct snapshot_manifest *
         return 0;
 }
 
+/* What botdesk exec into a moved tree needs of its view (published-env.h): the keys the host's env has. */
+static int publish_tree_env(struct supervisor *s) {
+        static const char *const keys[] = { "DISPLAY", "XAUTHORITY", "DBUS_SESSION_BUS_ADDRESS", "XDG_CONFIG_HOME",
+                                            "XDG_CACHE_HOME", "XDG_DATA_HOME", NULL };
+        _cleanup_strv_free_ char **env = NULL;
+
+        for (const char *const *k = keys; *k; k++) {
+                const char *v = strv_env_get(s->env, *k);
+                int r;
+
+                if (v && (r = env_set(&env, *k, v)) < 0)
+                        return r;
+        }
+        return envfile_write_at(s->runtime_fd, PUBLISHED_TREE_ENV_FILE, env);
+}
+
 /* A fork starts at its own configured size, not at whatever a viewer had resized its parent to: the agent's
  * coordinates mean what the fork's configuration says. Before our connection's event source reads it. */
 static void fresh_screen(struct supervisor *s) {
@@ -390,6 +408,10 @@ static int restore(struct supervisor *s, int dir_fd, const struct snapshot_manif
         r = tree_env(s, m);
         if (r < 0)
                 return r;
+        (void) unlinkat(s->runtime_fd, PUBLISHED_TREE_ENV_FILE, 0);
+        if (moved && (r = publish_tree_env(s)) < 0)
+                log_warning_errno(r, "Cannot publish the tree's environment for botdesk exec (%m); its commands start "
+                                  "beside the tree.");
         snprintf(num, sizeof num, "%d\n", s->display);
         (void) write_file_atomic_at(s->runtime_fd, "display", num, strlen(num), 0600);
         r = placement_write_record(s);

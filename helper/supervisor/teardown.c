@@ -22,6 +22,7 @@
 #include "child.h"
 #include "log.h"
 #include "teardown.h"
+#include "published-env.h"
 #include "util.h"
 
 static void kill_children_fallback(struct supervisor *s) {
@@ -146,6 +147,7 @@ void teardown(struct supervisor *s, bool forget, const char *reason) {
 
         (void) unlinkat(s->runtime_fd, RFB_SOCKET, 0);
         (void) unlinkat(s->runtime_fd, "bus", 0);
+        (void) unlinkat(s->runtime_fd, PUBLISHED_TREE_ENV_FILE, 0);
         (void) unlinkat(s->runtime_fd, NS_INIT_SOCKET, 0);
         hibernate_done(s);
         (void) unlinkat(s->runtime_fd, HIBERNATE_SOCKET, 0);

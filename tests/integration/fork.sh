@@ -210,6 +210,22 @@ bd_snapshot "$R-s"
 t_is "$(size_of "$R-s")" 1024x768 "the fork's screen is its configured 1024x768"
 t_match "$(cat "$(bd_rt "$R-s")/helper.log")" "configured 1024x768" "... its helper saying so"
 t_is "$(size_of "$P")" 800x600 "... and the parent's stays 800x600"
+
+# botdesk exec into a fork: its command joins the fork's tree, seeing the fork as its own programs do (its
+# display number and paths in its mount namespace), and goes with it through a hibernation.
+in_fork() { "$BOTDESK" windows "$R-s" 2>/dev/null | grep -q fork-exec; }
+timeout 30 "$BOTDESK" exec "$R-s" -- zenity --scale --title=fork-exec --text=fork-exec >/dev/null 2>"$BD_T/exec.err"
+t_is "$?" 0 "botdesk exec into the fork starts a window there" || t_diag "$(cat "$BD_T/exec.err")"
+wait_for 20 in_fork
+t_is "$?" 0 "... which the fork shows (waited 20 s)"
+t_ok "... and its parent does not" bash -c '! "$1" windows "$2" 2>/dev/null | grep -q fork-exec' _ "$BOTDESK" "$P"
+timeout 200 "$BOTDESK" hibernate "$R-s" >/dev/null 2>"$BD_T/err"
+t_is "$?" 0 "the fork hibernates with it" || t_diag "$(cat "$BD_T/err")"
+bd_start "$R-s"
+t_is "$?" 0 "... and resumes"
+wait_for 10 in_fork
+t_is "$?" 0 "... the window with it (waited 10 s)" ||
+        t_diag "$(grep -i 'restor\|resum\|cannot\|error\|ended' "$(bd_rt "$R-s")/helper.log" | head -n 12)" "$("$BOTDESK" windows "$R-s" 2>&1)"
 bd_stop "$R-s"
 bd_stop "$P"
 t_done
