@@ -152,7 +152,42 @@ static int tree_view(int dirfd, const char *profile, char ***env) {
         return EXIT_OK;
 }
 
-int exec_tree_run(pid_t init, bool moved, int dirfd, const char *profile, char **cmd, char **env) {
+/* Our child: every namespace of the tree's that is not ours entered at once (CRIU restores no process whose
+ * namespaces are not its parent's): its PID namespace (for our children, as its time namespace, which a
+ * restored tree has of its own), its IPC namespace, and a moved tree's mount namespace, whose root and
+ * directory become ours ("/" then: ours may be none of its). Then the child that starts cmd and leaves
+ * it, an orphan of the tree's PID namespace, to its init. */
+_noreturn_ static void enter_and_start(int pidfd, pid_t init, bool moved, char **cmd, char **env, int report) {
+        pid_t middle;
+        int e, status;
+
+        if (setns(pidfd, CLONE_NEWPID | namespaces_apart(init)) < 0 || (moved && chdir("/") < 0))
+                goto fail;
+        middle = fork();
+        if (middle < 0)
+                goto fail;
+        if (middle == 0) {
+                pid_t g = fork();
+
+                if (g < 0) {
+                        e = errno;
+                        (void) !write(report, &e, sizeof e);
+                        _exit(EXIT_FAILED);
+                }
+                if (g == 0)
+                        run(cmd, env, report);
+                _exit(EXIT_OK);
+        }
+        while (waitpid(middle, &status, 0) < 0 && errno == EINTR)
+                ;
+        _exit(EXIT_OK);
+fail:
+        e = errno;
+        (void) !write(report, &e, sizeof e);
+        _exit(EXIT_FAILED);
+}
+
+int exec_tree_run(pid_t init, bool moved, int dirfd, const char *profile, char **cmd, char ***env) {
         _cleanup_close_ int pidfd = pidfd_open(init, 0);
         _cleanup_close_ int report_r = -EBADF, report_w = -EBADF;
         int report[2], status = 0, e = 0;
@@ -166,35 +201,18 @@ int exec_tree_run(pid_t init, bool moved, int dirfd, const char *profile, char *
         report_r = report[0];
         report_w = report[1];
         if (moved) {
-                int k = tree_view(dirfd, profile, &env);
+                int k = tree_view(dirfd, profile, env);
 
                 if (k != EXIT_OK)
                         return k;
         }
-        /* Into every namespace of the tree's that is not ours, at once: CRIU restores no process whose
-         * namespaces are not its parent's. Its PID namespace (for our children, as its time namespace,
-         * which a restored tree has of its own), its IPC namespace, and a moved tree's mount namespace,
-         * whose root and directory become ours: "/" then, our own may be none of its. */
-        if (setns(pidfd, CLONE_NEWPID | namespaces_apart(init)) < 0)
-                return log_error_errno(errno, "Cannot enter the namespaces of desktop %s: %m", profile), EXIT_FAILED;
-        if (moved && chdir("/") < 0)
-                return log_error_errno(errno, "Cannot change to / in desktop %s: %m", profile), EXIT_FAILED;
+        /* A child of ours enters the tree's namespaces, not we: what runs at our exit (a sanitizer's leak
+         * check clones a tracer) would be born there. */
         child = fork();
         if (child < 0)
                 return log_error_errno(errno, "Cannot fork: %m"), EXIT_FAILED;
-        if (child == 0) {
-                /* In the tree's PID namespace: our child, orphaned when we leave, is its init's. */
-                pid_t g = fork();
-
-                if (g < 0) {
-                        e = errno;
-                        (void) !write(report_w, &e, sizeof e);
-                        _exit(EXIT_FAILED);
-                }
-                if (g == 0)
-                        run(cmd, env, report_w);
-                _exit(EXIT_OK);
-        }
+        if (child == 0)
+                enter_and_start(pidfd, init, moved, cmd, *env, report_w);
         report_w = safe_close(report_w);
         while (waitpid(child, &status, 0) < 0 && errno == EINTR)
                 ;
@@ -204,7 +222,7 @@ int exec_tree_run(pid_t init, bool moved, int dirfd, const char *profile, char *
         while (n < 0 && errno == EINTR);
         if (n == (ssize_t) sizeof e) {
                 errno = e;
-                log_error_errno(e, "Cannot execute %s in desktop %s: %m", cmd[0], profile);
+                log_error_errno(e, "Cannot start %s in desktop %s: %m", cmd[0], profile);
                 return e == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_EXECUTE;
         }
         log_info("%s runs in desktop %s, inside its tree (it goes with the desktop into a hibernate or snapshot; "

@@ -29,6 +29,6 @@
  * desktop runs no such tree (not checkpointable); or -errno. */
 int exec_tree_init(pid_t helper, pid_t *ret_init, bool *ret_moved);
 
-/* cmd with env inside init's tree (for a moved one, with its view of the desktop, RUNTIME/tree-env in
- * dirfd): EXIT_OK once it runs (said), or the CLI's exit code for why not (said). */
-int exec_tree_run(pid_t init, bool moved, int dirfd, const char *profile, char **cmd, char **env);
+/* cmd with *env inside init's tree (for a moved one, with its view of the desktop, RUNTIME/tree-env in
+ * dirfd, set in *env): EXIT_OK once it runs (said), or the CLI's exit code for why not (said). */
+int exec_tree_run(pid_t init, bool moved, int dirfd, const char *profile, char **cmd, char ***env);

@@ -140,7 +140,7 @@ int verb_exec(const struct cli_args *a) {
                                   "starts beside it.", profile);
         r = join_cgroup(&rec);
         if (k > 0)
-                return exec_tree_run(init, moved, dirfd, profile, cmd, full);
+                return exec_tree_run(init, moved, dirfd, profile, cmd, &full);
         /* No cgroup holds it: the stop finds it by its pid, whatever it does to its environment. */
         if (r < 0 && exec_record_add(dirfd, getpid()) < 0)
                 log_warning("Cannot record the command for the desktop's stop; a command that drops its environment "
