@@ -90,22 +90,23 @@ int exec_tree_init(pid_t helper, pid_t *ret_init, bool *ret_moved) {
         return 0;
 }
 
+/* A child's failure: errno on the report pipe for our process to say, and out with code. */
+_noreturn_ static void report_exit(int report, int code) {
+        int e = errno;
+
+        (void) !write(report, &e, sizeof e);
+        _exit(code);
+}
+
 /* In the grandchild: stdio /dev/null, a session of its own, then cmd; errno to report on failure. */
 _noreturn_ static void run(char **cmd, char **env, int report) {
         int null = open("/dev/null", O_RDWR | O_CLOEXEC);
 
         if (null < 0 || dup2(null, STDIN_FILENO) < 0 || dup2(null, STDOUT_FILENO) < 0 ||
-            dup2(null, STDERR_FILENO) < 0 || setsid() < 0) {
-                int e = errno;
-                (void) !write(report, &e, sizeof e);
-                _exit(EXIT_FAILED);
-        }
+            dup2(null, STDERR_FILENO) < 0 || setsid() < 0)
+                report_exit(report, EXIT_FAILED);
         execvpe(cmd[0], cmd, env);
-        {
-                int e = errno;
-                (void) !write(report, &e, sizeof e);
-        }
-        _exit(EXIT_CANNOT_EXECUTE);
+        report_exit(report, EXIT_CANNOT_EXECUTE);
 }
 
 /* The CLONE_NEW* flags of init's namespaces that are not ours (but PID, which is never). */
@@ -159,21 +160,18 @@ static int tree_view(int dirfd, const char *profile, char ***env) {
  * it, an orphan of the tree's PID namespace, to its init. */
 _noreturn_ static void enter_and_start(int pidfd, pid_t init, bool moved, char **cmd, char **env, int report) {
         pid_t middle;
-        int e, status;
+        int status;
 
         if (setns(pidfd, CLONE_NEWPID | namespaces_apart(init)) < 0 || (moved && chdir("/") < 0))
-                goto fail;
+                report_exit(report, EXIT_FAILED);
         middle = fork();
         if (middle < 0)
-                goto fail;
+                report_exit(report, EXIT_FAILED);
         if (middle == 0) {
                 pid_t g = fork();
 
-                if (g < 0) {
-                        e = errno;
-                        (void) !write(report, &e, sizeof e);
-                        _exit(EXIT_FAILED);
-                }
+                if (g < 0)
+                        report_exit(report, EXIT_FAILED);
                 if (g == 0)
                         run(cmd, env, report);
                 _exit(EXIT_OK);
@@ -181,10 +179,6 @@ _noreturn_ static void enter_and_start(int pidfd, pid_t init, bool moved, char *
         while (waitpid(middle, &status, 0) < 0 && errno == EINTR)
                 ;
         _exit(EXIT_OK);
-fail:
-        e = errno;
-        (void) !write(report, &e, sizeof e);
-        _exit(EXIT_FAILED);
 }
 
 int exec_tree_run(pid_t init, bool moved, int dirfd, const char *profile, char **cmd, char ***env) {
