@@ -178,6 +178,8 @@ static int option_apply(struct cli_args *a, int id, const char *word, const char
         }
         switch (id) {
         case OPT_PROFILE:
+                if (cli_check_profile(value) < 0)
+                        return EXIT_USAGE;
                 a->profile_opt = value;
                 break;
         case OPT_VIEWER:
@@ -434,6 +436,49 @@ static int parse_args(const struct verb *v, const char *verb, char **words, stru
         return EXIT_OK;
 }
 
+/* The i-th positional word a holds for v (PROFILE the first; the action, or the command's first word, the
+ * second), or NULL. */
+static const char *positional(const struct verb *v, const struct cli_args *a, unsigned i) {
+        if (v->operands)
+                return i < a->n_operands && i < v->operands ? a->operands[i] : NULL;
+        if (i == 0)
+                return a->operand;
+        if (i == 1)
+                return a->action ?: a->command ? a->command[0] : NULL;
+        return NULL;
+}
+
+/* The name of v's i-th positional word in its row's words ("PROFILE", "NAME"), into buf: empty past the last. */
+static const char *word_name(const struct verb *v, unsigned i, char buf[static 64]) {
+        const char *w = strempty(v->words);
+
+        for (; i > 0 && *w; i--) {
+                w += strcspn(w, " ");
+                w += strspn(w, " ");
+        }
+        snprintf(buf, 64, "%.*s", (int) strcspn(w, " "), w);
+        return buf;
+}
+
+/* The words v needs, there, and its PROFILE (wherever its row puts it) a valid name: judged once, here, for
+ * every verb. Returns an exit code, said. */
+static int judge_operands(const struct verb *v, const char *verb, const struct cli_args *a) {
+        char name[64];
+
+        /* In their order: "snapshot .." is an invalid PROFILE, not a missing NAME. */
+        for (unsigned i = 0; i < v->min_operands || *word_name(v, i, name); i++) {
+                const char *w = positional(v, a, i);
+
+                if (!w && i < v->min_operands) {
+                        log_error("Missing %s for %s; see botdesk %s --help.", word_name(v, i, name), verb, verb);
+                        return EXIT_USAGE;
+                }
+                if (w && streq(word_name(v, i, name), "PROFILE") && cli_check_profile(w) < 0)
+                        return EXIT_USAGE;
+        }
+        return EXIT_OK;
+}
+
 /*
  * The --epoch N of an agent action (a row with epoch):
  * taken out of words (up to "--", after which the words are the action's
@@ -590,6 +635,9 @@ static int run(int argc, char **argv, struct cli_args *ret_args, bool *ret_far) 
                         return r;
                 if (a->help)
                         return cli_verb_usage(verb);
+                r = judge_operands(v, verb, a);
+                if (r != EXIT_OK)
+                        return r;
                 r = scope_profile(v, argv + optind, words, a);
                 if (r != EXIT_OK)
                         return r;

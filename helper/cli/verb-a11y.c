@@ -43,8 +43,6 @@ static int parse(const struct cli_args *args, struct a11y_args *a) {
                 .find = args->find,
                 .max_nodes = args->max_nodes ?: A11Y_MAX_NODES_DEFAULT,
         };
-        if (cli_check_profile(a->profile) < 0)
-                return EXIT_USAGE;
         if (n_words == 1)
                 return EXIT_OK;
         if (!streq(words[1], "do") || n_words < 4 || n_words > 5) {

@@ -143,8 +143,6 @@ int verb_act(const struct cli_args *args) {
         struct act_output out = { .shots = shots, .dirfd = -EBADF };
         int r;
 
-        if (cli_check_profile(profile) < 0)
-                return EXIT_USAGE;
         if (args->vendor) {
                 int v = mcp_vendor_from_name(args->vendor);
 

@@ -103,8 +103,6 @@ int verb_browser(const struct cli_args *a) {
                 return EXIT_USAGE;
         }
         http = streq(a->action, "http-endpoint");
-        if (cli_check_profile(profile) < 0)
-                return EXIT_USAGE;
         place = cli_desktop_place(a->config, profile);
         if (place == CLI_PLACE_REMOTE) {
                 log_error("Profile %s fronts a VNC server botdesk did not start: it has no browser of botdesk's.",

@@ -78,8 +78,6 @@ int verb_clipboard(const struct cli_args *args) {
         bool png;
         int n, r;
 
-        if (cli_check_profile(profile) < 0)
-                return EXIT_USAGE;
         if (!action || (!streq(action, "get") && !streq(action, "set"))) {
                 log_error("clipboard needs get or set.");
                 cli_verb_usage_to(stderr, "clipboard");

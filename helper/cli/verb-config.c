@@ -26,8 +26,6 @@ int verb_config(const struct cli_args *a) {
 
         if (!what || (!streq(what, "check") && !streq(what, "show")))
                 return cli_usage(stderr, EXIT_USAGE);
-        if (a->profile_opt && cli_check_profile(a->profile_opt) < 0)
-                return EXIT_USAGE;
         /* The set, not config_load(): show --origin asks it where each value was set. */
         r = config_set_load(&src, &set, &errs);
         if (r < 0) {

@@ -22,8 +22,6 @@ int verb_env(const struct cli_args *a) {
         _cleanup_(helper_record_done) struct helper_record rec = {};
         int r;
 
-        if (cli_check_profile(profile) < 0)
-                return EXIT_USAGE;
         r = a->start ? verb_start_published(a, profile, &p, &dirfd, &env, &rec)
                      : running_desktop_published(profile, &p, &dirfd, &env, &rec);
         if (r != EXIT_OK)

@@ -98,8 +98,6 @@ int verb_exec(const struct cli_args *a) {
         pid_t init;
         int r, k;
 
-        if (cli_check_profile(profile) < 0)
-                return EXIT_USAGE;
         c = cli_config(a->config, profile, &storage);
         if (!c)
                 return EXIT_USAGE;

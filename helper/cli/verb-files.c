@@ -319,12 +319,6 @@ int verb_files(const struct cli_args *a) {
         struct files_run f;
         int r;
 
-        if (!profile) {
-                log_error("files needs PROFILE.");
-                return EXIT_USAGE;
-        }
-        if (cli_check_profile(profile) < 0)
-                return EXIT_USAGE;
         for (size_t i = 0; action && i < ELEMENTSOF(files_actions); i++)
                 if (streq(action, files_actions[i].name))
                         act = &files_actions[i];

@@ -99,11 +99,7 @@ static int parse_request(const struct cli_args *a, struct input_request *req) {
                 .start = a->start,
                 .settle_ms = !a->settle ? 0 : a->settle_ms > 0 ? a->settle_ms : SETTLE_QUIET_MS_DEFAULT,
         };
-        if (n < 1)
-                return usage_error("Missing PROFILE argument.");
         req->profile = pos[0];
-        if (cli_check_profile(req->profile) < 0)
-                return EXIT_USAGE;
         if (n < 2)
                 return usage_error("Missing ACTION for input.");
         name = pos[1];

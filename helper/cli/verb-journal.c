@@ -134,8 +134,6 @@ int verb_journal(const struct cli_args *args) {
         _cleanup_close_ int ifd = -EBADF;
         int r, ret;
 
-        if (cli_check_profile(profile) < 0)
-                return EXIT_USAGE;
         if (args->n_operands > 3) {
                 log_error("Too many arguments; see botdesk journal --help.");
                 return EXIT_USAGE;

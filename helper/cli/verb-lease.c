@@ -193,12 +193,6 @@ int verb_lease(const struct cli_args *a) {
         _cleanup_close_ int dirfd = -EBADF;
         struct lease_run run = { .profile = profile, .a = a, .timeout = a->timeout };
 
-        if (!profile) {
-                log_error("Missing PROFILE argument: botdesk lease PROFILE [show|take|release|request|wait] [--viewer ID].");
-                return EXIT_USAGE;
-        }
-        if (cli_check_profile(profile) < 0)
-                return EXIT_USAGE;
         for (size_t i = 0; i < ELEMENTSOF(lease_actions); i++)
                 if (streq(action, lease_actions[i].name))
                         act = &lease_actions[i];

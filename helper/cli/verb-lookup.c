@@ -221,12 +221,6 @@ int verb_lookup(const struct cli_args *a) {
         _cleanup_close_ int dirfd = -EBADF;
         int display, r;
 
-        if (!profile) {
-                log_error("Missing PROFILE argument: botdesk lookup PROFILE [--json]");
-                return EXIT_USAGE;
-        }
-        if (cli_check_profile(profile) < 0)
-                return EXIT_USAGE;
 
         r = paths_for_profile(profile, &p);
         if (r < 0 && r != -ENAMETOOLONG) {

@@ -80,8 +80,6 @@ int verb_mcp(const struct cli_args *args) {
         const char *profile = args->operand;
         int r;
 
-        if (cli_check_profile(profile) < 0)
-                return EXIT_USAGE;
         if (args->listen)
                 return serve_http(args);
         r = agent_serve_stdin(&a, &rd, profile, args->start);

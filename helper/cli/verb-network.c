@@ -158,12 +158,6 @@ int verb_network(const struct cli_args *a) {
         struct bd_status st;
         int r;
 
-        if (!profile) {
-                log_error("network needs PROFILE.");
-                return EXIT_USAGE;
-        }
-        if (cli_check_profile(profile) < 0)
-                return EXIT_USAGE;
         if (!streq(action, "show") && !streq(action, "set")) {
                 log_error("Unknown network action \"%s\": give show or set.", action);
                 return EXIT_USAGE;

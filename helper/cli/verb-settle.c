@@ -32,8 +32,6 @@ int verb_settle(const struct cli_args *args) {
         bool json = args->json;
         int n, r;
 
-        if (cli_check_profile(profile) < 0)
-                return EXIT_USAGE;
         r = cli_running_display(profile, &dirfd, &display, &xauthority);
         if (r != EXIT_OK)
                 return r;

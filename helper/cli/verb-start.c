@@ -239,8 +239,6 @@ int verb_start_on_demand(const struct cli_args *a, const char *profile, bool fla
         _cleanup_(config_done) struct bd_config c = {};
         struct cli_args start_args = *a;
 
-        if (cli_check_profile(profile) < 0)
-                return EXIT_USAGE;
         if (desktop_published(profile))
                 return EXIT_OK;
         if (!flag) {

@@ -147,7 +147,7 @@ int verb_status(const struct cli_args *a) {
         }
         if (!profile)
                 return status_all(a);
-        if (cli_check_profile(profile) < 0 || cli_load_config(profile, &c) < 0)
+        if (cli_load_config(profile, &c) < 0)
                 return EXIT_USAGE;
         if (a->quiet)
                 return quiet_status(profile, &c);

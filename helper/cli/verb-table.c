@@ -110,31 +110,31 @@ static int verb_x11_args(const struct cli_args *a) {
 
 static const struct verb verbs[] = {
         { "start", "  start PROFILE [--timeout S]   start or adopt, wait until ready, print status\n",
-          .options = OPT(OPT_TIMEOUT) | OPT(OPT_JSON) | OPT(OPT_QUIET) | OPT(OPT_HELP), .words = "PROFILE", .placed = true, .remote_timeout = REMOTE_TIMEOUT_START,
+          .options = OPT(OPT_TIMEOUT) | OPT(OPT_JSON) | OPT(OPT_QUIET) | OPT(OPT_HELP), .words = "PROFILE", .min_operands = 1, .placed = true, .remote_timeout = REMOTE_TIMEOUT_START,
           .section = "Desktop commands:", .run = verb_start },
         { "stop",
           "  stop PROFILE [--force]        stop; returns when nothing of it runs\n"
           "                                (--force: even while a human holds the lease)\n"
           "  stop PROFILE --remove         and remove its podman|docker container\n",
-          .options = OPT(OPT_FORCE) | OPT(OPT_QUIET) | OPT(OPT_REMOVE) | OPT(OPT_HELP), .words = "PROFILE", .placed = true, .remote_timeout = REMOTE_TIMEOUT_STOP,
+          .options = OPT(OPT_FORCE) | OPT(OPT_QUIET) | OPT(OPT_REMOVE) | OPT(OPT_HELP), .words = "PROFILE", .min_operands = 1, .placed = true, .remote_timeout = REMOTE_TIMEOUT_STOP,
           .run = verb_stop },
         { "hibernate",
           "  hibernate PROFILE [--json]    a checkpointable desktop dumped, memory and\n"
           "                                windows, then stopped; start resumes it\n",
-          .options = OPT(OPT_TIMEOUT) | OPT(OPT_JSON) | OPT(OPT_QUIET) | OPT(OPT_HELP), .words = "PROFILE",
+          .options = OPT(OPT_TIMEOUT) | OPT(OPT_JSON) | OPT(OPT_QUIET) | OPT(OPT_HELP), .words = "PROFILE", .min_operands = 1,
           .run = verb_hibernate },
         { "snapshot",
           "  snapshot PROFILE NAME         a checkpointable desktop dumped into a\n"
           "                                snapshot it keeps, running on\n",
-          .options = OPT(OPT_TIMEOUT) | OPT(OPT_JSON) | OPT(OPT_QUIET) | OPT(OPT_HELP), .words = "PROFILE NAME",
+          .options = OPT(OPT_TIMEOUT) | OPT(OPT_JSON) | OPT(OPT_QUIET) | OPT(OPT_HELP), .words = "PROFILE NAME", .min_operands = 2,
           .own_options = true, .operands = 2, .run = verb_snapshot },
         { "fork",
           "  fork PROFILE NAME --as NEW [--count N]\n"
           "                                new profiles restored from a snapshot, each\n"
           "                                on its own display (NEW, or NEW-1..NEW-N)\n",
           .options = OPT(OPT_AS) | OPT(OPT_COUNT) | OPT(OPT_TIMEOUT) | OPT(OPT_JSON) | OPT(OPT_QUIET) | OPT(OPT_HELP),
-          .words = "PROFILE NAME", .own_options = true, .operands = 2, .run = verb_fork },
-        { "restart", "  restart PROFILE\n", .options = OPT(OPT_FORCE) | OPT(OPT_TIMEOUT) | OPT(OPT_JSON) | OPT(OPT_QUIET) | OPT(OPT_HELP), .words = "PROFILE", .placed = true,
+          .words = "PROFILE NAME", .min_operands = 2, .own_options = true, .operands = 2, .run = verb_fork },
+        { "restart", "  restart PROFILE\n", .options = OPT(OPT_FORCE) | OPT(OPT_TIMEOUT) | OPT(OPT_JSON) | OPT(OPT_QUIET) | OPT(OPT_HELP), .words = "PROFILE", .min_operands = 1, .placed = true,
           .remote_timeout = REMOTE_TIMEOUT_RESTART, .run = verb_restart },
         { "status",
           "  status [PROFILE] [--json]     one profile, or all known profiles\n"
@@ -145,13 +145,13 @@ static const struct verb verbs[] = {
         { "env",
           "  env PROFILE [--start] [--json] export lines for eval \"$(botdesk env P)\"\n"
           "                                (--start: start it first when it is not running)\n",
-          .options = OPT(OPT_JSON) | OPT(OPT_START) | OPT(OPT_HELP), .words = "PROFILE", .placed = true, .run = verb_env },
+          .options = OPT(OPT_JSON) | OPT(OPT_START) | OPT(OPT_HELP), .words = "PROFILE", .min_operands = 1, .placed = true, .run = verb_env },
         { "exec",
           "  exec PROFILE [--start] [--env NAME]... -- CMD [ARG...]\n"
           "                                run CMD on that screen, inside the desktop, with\n"
           "                                the desktop's environment (--env NAME: also the\n"
           "                                caller's NAME)\n",
-          .options = OPT(OPT_ENV) | OPT(OPT_START) | OPT(OPT_EPOCH) | OPT(OPT_HELP), .words = "PROFILE COMMAND",
+          .options = OPT(OPT_ENV) | OPT(OPT_START) | OPT(OPT_EPOCH) | OPT(OPT_HELP), .words = "PROFILE COMMAND", .min_operands = 1,
           .command = true, .placed = true, .remote_timeout = REMOTE_TIMEOUT_NONE, .run = verb_exec },
         { "lease",
           "  lease PROFILE [show|take|release|request] [--viewer ID] [--reason TEXT]\n"
@@ -160,15 +160,15 @@ static const struct verb verbs[] = {
           "  lease PROFILE wait [--timeout S]\n"
           "                                until the agent holds control (3 on timeout;\n"
           "                                default 600 s, at most 1800 s)\n",
-          .options = OPT(OPT_VIEWER) | OPT(OPT_REASON) | OPT(OPT_TIMEOUT) | OPT(OPT_JSON) | OPT(OPT_HELP), .words = "PROFILE show|take|release|request|wait", .action = true, .placed = true, .serves_remote = true,
+          .options = OPT(OPT_VIEWER) | OPT(OPT_REASON) | OPT(OPT_TIMEOUT) | OPT(OPT_JSON) | OPT(OPT_HELP), .words = "PROFILE show|take|release|request|wait", .min_operands = 1, .action = true, .placed = true, .serves_remote = true,
           .remote_timeout = REMOTE_TIMEOUT_LEASE, .section = "Watching and control:", .run = verb_lease },
         { "rfb", "  rfb PROFILE [--viewer ID]     RFB on stdin/stdout, input only while ID holds\n"
           "                                the lease\n",
-          .options = OPT(OPT_VIEWER) | OPT(OPT_HELP), .words = "PROFILE", .placed = true, .serves_remote = true,
+          .options = OPT(OPT_VIEWER) | OPT(OPT_HELP), .words = "PROFILE", .min_operands = 1, .placed = true, .serves_remote = true,
           .remote_timeout = REMOTE_TIMEOUT_NONE, .run = verb_rfb },
         { "cdp", "  cdp PROFILE                   the desktop browser's DevTools (NUL-framed CDP)\n"
           "                                on stdin/stdout\n",
-          .options = OPT(OPT_HELP), .words = "PROFILE", .placed = true, .remote_timeout = REMOTE_TIMEOUT_NONE,
+          .options = OPT(OPT_HELP), .words = "PROFILE", .min_operands = 1, .placed = true, .remote_timeout = REMOTE_TIMEOUT_NONE,
           .run = verb_cdp },
         { "web",
           "  web [--listen SPEC]           noVNC and RFB over WebSocket for a browser\n"
@@ -207,7 +207,7 @@ static const struct verb verbs[] = {
                    "(3) while a human holds control; 4 when the desktop is not running; 1\n"
                    "without a browser. A placed desktop's browser is reached through botdesk cdp\n"
                    "there: whether it has one is said when the URL is used (close 1013).\n",
-          .options = OPT(OPT_TTL) | OPT(OPT_JSON) | OPT(OPT_HELP), .words = "PROFILE endpoint|http-endpoint",
+          .options = OPT(OPT_TTL) | OPT(OPT_JSON) | OPT(OPT_HELP), .words = "PROFILE endpoint|http-endpoint", .min_operands = 1,
           .action = true,
           .run = verb_browser },
         { "watch",
@@ -239,7 +239,7 @@ static const struct verb verbs[] = {
                    "                      the screen is as at revision R (RUN.HASH)\n"
                    "A profile with remote = (a VNC server botdesk did not start): its\n"
                    "framebuffer, read over RFB within 10 s.\n",
-          .words = "PROFILE", .epoch = true, .placed = true, .serves_remote = true, .own_options = true, .operands = 1,
+          .words = "PROFILE", .min_operands = 1, .epoch = true, .placed = true, .serves_remote = true, .own_options = true, .operands = 1,
           .section = "Agent actions:", .run = verb_x11_args },
         { "input",
           "  input PROFILE ACTION ... [--start] [--json]\n"
@@ -274,17 +274,17 @@ static const struct verb verbs[] = {
                    "waits for the server's updates to stop.\n",
           .options = OPTS_ACTION | OPT(OPT_JSON) | OPT(OPT_BUTTON) | OPT(OPT_DOUBLE) | OPT(OPT_WINDOW) |
                      OPT(OPT_STDIN) | OPT(OPT_SETTLE) | OPT(OPT_START),
-          .words = "PROFILE move|click|drag|scroll|key|type|down|up", .epoch = true, .placed = true,
+          .words = "PROFILE move|click|drag|scroll|key|type|down|up", .min_operands = 1, .epoch = true, .placed = true,
           .serves_remote = true, .own_options = true, .operands = OPERANDS_ANY, .negative_operands = true,
           .run = verb_x11_args },
         { "windows",
           "  windows PROFILE [--json] [--start]\n"
           "                                the window manager's windows: id, title, class,\n"
           "                                geometry, active\n",
-          .options = OPTS_ACTION | OPT(OPT_JSON) | OPT(OPT_START), .words = "PROFILE", .placed = true,
+          .options = OPTS_ACTION | OPT(OPT_JSON) | OPT(OPT_START), .words = "PROFILE", .min_operands = 1, .placed = true,
           .own_options = true, .use = "botdesk windows PROFILE [--json] [--start]", .run = verb_x11_args },
         { "cursor", "  cursor PROFILE [--json] [--start] the pointer position\n",
-          .options = OPTS_ACTION | OPT(OPT_JSON) | OPT(OPT_START), .words = "PROFILE", .placed = true,
+          .options = OPTS_ACTION | OPT(OPT_JSON) | OPT(OPT_START), .words = "PROFILE", .min_operands = 1, .placed = true,
           .own_options = true, .use = "botdesk cursor PROFILE [--json] [--start]", .run = verb_x11_args },
         { "settle",
           "  settle PROFILE [--quiet-ms MS] [--timeout-ms MS] [--json]\n"
@@ -297,7 +297,7 @@ static const struct verb verbs[] = {
                    "took. A caret's blink or the clock (changes under 40x40 pixels) do not count.\n"
                    "(--quiet MS and --timeout MS, the names before, still work.)\n",
           .options = OPTS_ACTION | OPT(OPT_JSON) | OPT(OPT_QUIET_MS) | OPT(OPT_TIMEOUT_MS) | OPT(OPT_QUIET_MS_OLD) |
-                     OPT(OPT_TIMEOUT_MS_OLD), .words = "PROFILE",
+                     OPT(OPT_TIMEOUT_MS_OLD), .words = "PROFILE", .min_operands = 1,
           .placed = true, .own_options = true, .run = verb_x11_args },
         { "wait",
           "  wait PROFILE --for COND [--timeout S] [--json]\n"
@@ -316,7 +316,7 @@ static const struct verb verbs[] = {
                    "  changed         the screen changed (a caret's blink does not count)\n"
                    "Woken by the X server's events, never by polling. 0 with what matched; 1 on\n"
                    "timeout; 3 while a human holds control, or when one takes it.\n",
-          .options = OPTS_ACTION | OPT(OPT_JSON) | OPT(OPT_FOR) | OPT(OPT_TIMEOUT), .words = "PROFILE",
+          .options = OPTS_ACTION | OPT(OPT_JSON) | OPT(OPT_FOR) | OPT(OPT_TIMEOUT), .words = "PROFILE", .min_operands = 1,
           .own_options = true,
           .run = verb_x11_args },
         { "clipboard",
@@ -327,7 +327,7 @@ static const struct verb verbs[] = {
                    "\n"
                    "  get   print the desktop's clipboard (CLIPBOARD) on standard output\n"
                    "  set   make standard input the desktop's clipboard (the helper serves it)\n",
-          .options = OPTS_ACTION | OPT(OPT_TYPE), .words = "PROFILE get|set", .action = true, .placed = true,
+          .options = OPTS_ACTION | OPT(OPT_TYPE), .words = "PROFILE get|set", .min_operands = 1, .action = true, .placed = true,
           .remote_stdin = true, .own_options = true, .run = verb_x11_args },
         { "files",
           "  files PROFILE put LOCAL [DEST] | get SRC [LOCAL] | ls [DIR] | rm PATH\n"
@@ -357,7 +357,7 @@ static const struct verb verbs[] = {
                    "                    with --timeout S, waits up to S seconds for one when there\n"
                    "                    is none yet (1 if none came)\n",
           .options = OPTS_ACTION | OPT(OPT_JSON) | OPT(OPT_FORCE) | OPT(OPT_SINCE) | OPT(OPT_TIMEOUT),
-          .words = "PROFILE put|get|ls|rm|downloads", .epoch = true, .own_options = true, .operands = 4,
+          .words = "PROFILE put|get|ls|rm|downloads", .min_operands = 1, .epoch = true, .own_options = true, .operands = 4,
           .run = verb_files },
         { "network",
           "  network PROFILE [show] | set KEY=VALUE...\n"
@@ -377,7 +377,7 @@ static const struct verb verbs[] = {
                    "operator's), journaled. A start refuses (3) a policy nothing enforces where\n"
                    "the desktop would run: standalone, placed or remote, or a manager that cannot\n"
                    "attach the firewall.\n",
-          .options = OPT(OPT_JSON) | OPT(OPT_HELP), .words = "PROFILE show|set", .own_options = true, .operands = 5,
+          .options = OPT(OPT_JSON) | OPT(OPT_HELP), .words = "PROFILE show|set", .min_operands = 1, .own_options = true, .operands = 5,
           .run = verb_network },
         { "act",
           "  act PROFILE [--vendor V] [--screenshots base64|DIR] [--start]\n"
@@ -408,7 +408,7 @@ static const struct verb verbs[] = {
                    "  --start                start the desktop first when it is not running\n"
                    "An OpenAI item that cannot be answered prints nothing: act says why and exits\n"
                    "non-zero.\n",
-          .options = OPTS_ACTION | OPT(OPT_VENDOR) | OPT(OPT_SCREENSHOTS) | OPT(OPT_START), .words = "PROFILE", .placed = true,
+          .options = OPTS_ACTION | OPT(OPT_VENDOR) | OPT(OPT_SCREENSHOTS) | OPT(OPT_START), .words = "PROFILE", .min_operands = 1, .placed = true,
           .serves_remote = true, .remote_timeout = REMOTE_TIMEOUT_NONE, .own_options = true, .run = verb_x11_args },
         { "toolset",
           "  toolset PROFILE --vendor V    the tool entry to declare to a model\n"
@@ -419,7 +419,7 @@ static const struct verb verbs[] = {
                    "shape, as botdesk act serves it: Anthropic's computer toolset, OpenAI's\n"
                    "computer tool, Gemini's computerUse with the functions botdesk does not serve\n"
                    "excluded. Needs no running desktop.\n",
-          .options = OPT(OPT_VENDOR) | OPT(OPT_HELP), .words = "PROFILE", .run = verb_toolset },
+          .options = OPT(OPT_VENDOR) | OPT(OPT_HELP), .words = "PROFILE", .min_operands = 1, .run = verb_toolset },
         { "mcp",
           "  mcp PROFILE [--start] [--listen unix:PATH]\n"
           "                                an MCP server for an agent's client, on\n"
@@ -439,7 +439,7 @@ static const struct verb verbs[] = {
                    "            MCP's Streamable HTTP (POST /mcp, JSON answers) on a socket at\n"
                    "            PATH (mode 0600, in a directory only you can enter), instead of\n"
                    "            stdin/stdout; both protocol revisions, each request on its own\n",
-          .options = OPTS_ACTION | OPT(OPT_START) | OPT(OPT_LISTEN), .words = "PROFILE", .placed = true,
+          .options = OPTS_ACTION | OPT(OPT_START) | OPT(OPT_LISTEN), .words = "PROFILE", .min_operands = 1, .placed = true,
           .serves_remote = true, .remote_timeout = REMOTE_TIMEOUT_NONE, .own_options = true, .run = verb_x11_args },
         { "a11y",
           "  a11y PROFILE [--json] [--window ID] [--find EXPR] [--max-nodes N]\n"
@@ -451,7 +451,7 @@ static const struct verb verbs[] = {
           "                                set-text TEXT\n",
           .usage = A11Y_USAGE,
           .options = OPTS_ACTION | OPT(OPT_JSON) | OPT(OPT_WINDOW) | OPT(OPT_FIND) | OPT(OPT_MAX_NODES),
-          .words = "PROFILE do ID ACTION", .epoch = true, .placed = true, .own_options = true, .operands = 5,
+          .words = "PROFILE do ID ACTION", .min_operands = 1, .epoch = true, .placed = true, .own_options = true, .operands = 5,
           .no_inline_values = true, .run = verb_x11_args },
         { "journal",
           "  journal PROFILE [--json] [--since SEQ|TIME] [--follow]\n"
@@ -486,10 +486,10 @@ static const struct verb verbs[] = {
                    "                    default 1, of pixels differ)\n"
                    "                    --scale: a journal of another screen size, coordinates\n"
                    "                    mapped\n",
-          .words = "PROFILE export|replay", .own_options = true, .operands = 3, .abbrev = true,
+          .words = "PROFILE export|replay", .min_operands = 1, .own_options = true, .operands = 3, .abbrev = true,
           .counts_operands = true, .section = "Journal:", .run = verb_x11_args },
         { "lookup", "  lookup PROFILE [--json]       the profile's logind session (logind tier)\n",
-          .options = OPT(OPT_JSON) | OPT(OPT_HELP), .words = "PROFILE", .section = "Host:", .run = verb_lookup },
+          .options = OPT(OPT_JSON) | OPT(OPT_HELP), .words = "PROFILE", .min_operands = 1, .section = "Host:", .run = verb_lookup },
         { "pool",
           "  pool [list|fill|drain] [--json]\n"
           "                                the warm spares of [pool] spares: list them,\n"
@@ -640,7 +640,8 @@ int cli_verb_usage(const char *verb) {
  * botdesk __verbs: the table as tab-separated lines, for the bash
  * completion (conf/completion/botdesk.bash) and the tests; not listed.
  *   verb NAME listed|unlisted|internal placed|here TIMEOUT-RULE stdin|-
- *   word NAME POSITION WORD          (PROFILE, COMMAND, CAPITALS: anything; a|b|c: one of them)
+ *   word NAME POSITION WORD required|optional
+ *                                    (PROFILE, COMMAND, CAPITALS: anything; a|b|c: one of them)
  *   option NAME OPTION flag|any|words|file|dir|profile WORDS|- hidden|-
  * (WORDS: the values of a words option, space-separated; hidden: accepted and
  * never offered: a short name, or a common option that the verb ignores)
@@ -667,7 +668,8 @@ static int verb_list_verbs(const struct cli_args *a) {
                 for (unsigned pos = 0; *w; pos++) {
                         size_t n = strcspn(w, " ");
 
-                        printf("word\t%s\t%u\t%.*s\n", v->name, pos, (int) n, w);
+                        printf("word\t%s\t%u\t%.*s\t%s\n", v->name, pos, (int) n, w,
+                               pos < v->min_operands ? "required" : "optional");
                         w += n + strspn(w + n, " ");
                 }
                 for (int id = 0; id < _OPT_MAX; id++) {

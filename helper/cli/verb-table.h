@@ -193,6 +193,10 @@ struct verb {
          * words after it are operands; without, no word that starts with
          * a dash ("-", "--") is an operand. */
         bool own_options;
+        /* The positional words it needs (main.c's parser says which is
+         * missing, by its name in words); a PROFILE among them, given or
+         * not, is judged there too, so no verb checks its profile. */
+        unsigned min_operands;
         /* a11y: up to this many positional words, in operands (operand the
          * first), "-" one of them, and after "--" every word is one
          * (OPERANDS_ANY: input's PROFILE ACTION and the action's words). */

@@ -110,12 +110,6 @@ static int parse_options(const struct cli_args *args, struct thumbnail_options *
                 }
                 o->since.given = true;
         }
-        if (!o->profile) {
-                log_error("Missing PROFILE argument.");
-                return EXIT_USAGE;
-        }
-        if (cli_check_profile(o->profile) < 0)
-                return EXIT_USAGE;
         return EXIT_OK;
 }
 

@@ -30,8 +30,6 @@ int verb_toolset(const struct cli_args *args) {
         struct json j;
         int v, r;
 
-        if (cli_check_profile(profile) < 0)
-                return EXIT_USAGE;
         v = mcp_vendor_from_name(args->vendor);
         if (!args->vendor || v < 0 || v == MCP_VENDOR_AUTO) {
                 log_error("toolset needs --vendor anthropic, openai or gemini.");

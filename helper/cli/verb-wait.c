@@ -155,8 +155,6 @@ int verb_wait(const struct cli_args *a) {
         bool json = a->json, tree, have_settle = false;
         int n, r;
 
-        if (cli_check_profile(profile) < 0)
-                return EXIT_USAGE;
         r = parse_condition(a, &cond, &timeout);
         if (r != EXIT_OK)
                 return r;

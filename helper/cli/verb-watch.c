@@ -387,8 +387,6 @@ int verb_watch(const struct cli_args *a) {
                 log_error("--full is for --json: botdesk watch [PROFILE] --json --full");
                 return EXIT_USAGE;
         }
-        if (profile && cli_check_profile(profile) < 0)
-                return EXIT_USAGE;
         if (wt.until != WATCH_UNTIL_NONE && !profile) {
                 log_error("--until needs a PROFILE: botdesk watch PROFILE --until %s", until);
                 return EXIT_USAGE;

@@ -56,8 +56,6 @@ static int verb_web_revoke(const char *profile) {
         ssize_t n;
         int r;
 
-        if (cli_check_profile(profile) < 0)
-                return EXIT_USAGE;
         n = read_small(STDIN_FILENO, token, sizeof token - 1);
         if (n <= 0 && n != -EFBIG) {
                 log_error("botdesk web revoke reads the token on standard input.");
@@ -93,8 +91,6 @@ static int verb_web_ticket(const struct bd_config *config, const char *profile, 
         unsigned ttl;
         int r;
 
-        if (cli_check_profile(profile) < 0)
-                return EXIT_USAGE;
         if (!viewer || !lease_viewer_valid(viewer)) {
                 log_error("A ticket needs --viewer ID: 1-%d bytes without control characters.", LEASE_VIEWER_MAX);
                 return EXIT_USAGE;
@@ -139,6 +135,12 @@ int verb_web(const struct cli_args *a) {
         const char *listen = a->listen, *novnc = a->novnc, *viewer = a->viewer, *ttl = a->ttl, *ping_s = a->ping;
         unsigned long long ping = WEB_PING_DEFAULT;
 
+        /* ticket, token and revoke are of a PROFILE (main.c's parser judged it, when given). */
+        if ((streq_ptr(a->operand, "ticket") || streq_ptr(a->operand, "token") || streq_ptr(a->operand, "revoke")) &&
+            !a->action) {
+                log_error("Missing PROFILE for web %s; see botdesk web --help.", a->operand);
+                return EXIT_USAGE;
+        }
         if (streq_ptr(a->operand, "ticket")) {
                 if (listen || novnc || ping_s || a->command) {
                         log_error("Usage: botdesk web ticket PROFILE --viewer ID [--ttl S]");

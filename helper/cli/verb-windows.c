@@ -38,8 +38,6 @@ struct win {
 /* PROFILE [--json] [--start], read by main.c's parser: EXIT_OK once the
  * desktop runs or was not asked to start, else an exit code, said. */
 static int open_args(const struct cli_args *a) {
-        if (cli_check_profile(a->operand) < 0)
-                return EXIT_USAGE;
         return cli_start_on_demand(a->operand, a->start);
 }
 

@@ -64,8 +64,6 @@ int web_mint_begin(const struct bd_config *given, const char *profile, bool runn
                    unsigned *ret_ttl, char **ret_base, int *ret_dirfd) {
         int r;
 
-        if (cli_check_profile(profile) < 0)
-                return EXIT_USAGE;
         r = parse_ttl(ttl_s, def, TICKET_TTL_MAX, ret_ttl);
         if (r != EXIT_OK)
                 return r;

@@ -228,7 +228,7 @@ expect 2 '-o needs a file name.' thumbnail p -o - -o ''
 expect 2 'Invalid --size "x": give WIDTHxHEIGHT, each 1-8192, like 960x600.' thumbnail p --quality x --format gif --size x
 expect 2 'Invalid --format "gif": give png or jpeg.' thumbnail p --quality x --format gif
 expect 2 '--quality applies to JPEG only; add --format jpeg.' thumbnail p --quality 5
-expect 2 'Missing PROFILE argument.' thumbnail --size=5x5
+expect 2 'Missing PROFILE for thumbnail; see botdesk thumbnail --help.' thumbnail --size=5x5
 expect 2 'Invalid --size "5": give WIDTHxHEIGHT, each 1-8192, like 960x600.' thumbnail p --size --epoch 3 5
 expect 4 'Desktop p is not running; start it with: botdesk start p' thumbnail -o x -o - --size 5x5 --format=jpeg --quality 9 -- p
 # journal's words through the table, as getopt_long took them: a unique
@@ -299,7 +299,7 @@ expect 2 '--viewer, --ttl and --for belong to botdesk web ticket and token.' web
 expect 2 'Unknown argument "foo" for botdesk web.' web foo
 expect 2 'Usage: botdesk web ticket PROFILE --viewer ID [--ttl S]' web ticket p extra
 expect 2 'Usage: botdesk web ticket PROFILE --viewer ID [--ttl S]' web ticket p --listen unix:/x
-expect 2 'Missing PROFILE argument.' web -- ticket
+expect 2 'Missing PROFILE for web ticket; see botdesk web --help.' web -- ticket
 expect 2 'A ticket needs --viewer ID: 1-128 bytes without control characters.' web ticket p
 expect 2 'Invalid --for vnc: a token is for mcp (POST /PROFILE/mcp).' web token p --for vnc
 expect 2 'Invalid --ttl 0: use 1-86400 seconds.' web token p --ttl 0
@@ -339,7 +339,7 @@ expect 2 'Invalid --settle=: give the quiet time in ms, 1-1000.' input p move 1 
 # The words the verb judges (a build without input has its stand-in say so instead).
 verb_judges=1
 expect_input_usage 'move takes X Y.' p move 1 2 --settle 5
-expect_input_usage 'Missing PROFILE argument.' --json
+expect 2 'Missing PROFILE for input; see botdesk input --help.' input --json
 expect_input_usage 'Missing ACTION for input.' p --settle=5
 expect_input_usage 'Unknown input action "--help".' p -- --help
 expect_input_usage 'Invalid coordinate "--button": give whole pixels from 0.' p click -- --button 2
@@ -370,16 +370,25 @@ done
 
 # ---- profiles --------------------------------------------------------------------------------
 long=$(printf 'a%.0s' $(seq 33))
-for v in start stop restart env exec thumbnail; do
-        expect "$(usage_rc "$v")" "Missing PROFILE argument." "$v"
+# Every verb whose row needs a PROFILE first: the parser judges it, missing or invalid, before the verb runs.
+mapfile -t profile_verbs < <("$bd" __verbs | awk -F'\t' '$1 == "word" && $3 == 0 && $4 == "PROFILE" && $5 == "required" { print $2 }')
+[ "${#profile_verbs[@]}" -ge 20 ] && ok "__verbs names ${#profile_verbs[@]} verbs that need a PROFILE" ||
+        not_ok "__verbs names the verbs that need a PROFILE" "${profile_verbs[*]}"
+for v in "${profile_verbs[@]}"; do
+        expect "$(usage_rc "$v")" "Missing PROFILE for $v; see botdesk $v --help." "$v"
         for name in .. "a b" "$long"; do
                 expect "$(usage_rc "$v")" "Invalid profile name \"$name\": use 1-32 characters of A-Z a-z 0-9 _ -, starting with a letter or digit." "$v" "$name"
         done
 done
-expect 2 'Missing PROFILE argument: botdesk lease PROFILE [show|take|release|request|wait] [--viewer ID].' lease
-expect 2 'Missing PROFILE argument: botdesk rfb PROFILE [--viewer ID].' rfb
-expect 2 'Missing PROFILE argument: botdesk lookup PROFILE [--json]' lookup
-expect 2 'Missing PROFILE argument.' start -- p
+# status and watch take none (every profile), and judge one given.
+for v in status watch; do
+        expect 2 'Invalid profile name "a b": use 1-32 characters of A-Z a-z 0-9 _ -, starting with a letter or digit.' "$v" "a b"
+done
+expect 2 'Missing NAME for snapshot; see botdesk snapshot --help.' snapshot p
+expect 2 'Missing NAME for fork; see botdesk fork --help.' fork p --as q
+expect 2 'Invalid profile name "a b": use 1-32 characters of A-Z a-z 0-9 _ -, starting with a letter or digit.' web ticket "a b" --viewer v
+expect 2 'Invalid profile name "-x": use 1-32 characters of A-Z a-z 0-9 _ -, starting with a letter or digit.' config show --profile -x
+expect 2 'Missing PROFILE for start; see botdesk start --help.' start -- p
 left=$(find "$XDG_RUNTIME_DIR" "$XDG_STATE_HOME" -mindepth 1 2>/dev/null)
 [ -z "$left" ] && ok "no runtime or state file was created for a missing or invalid profile" ||
         not_ok "no runtime or state file was created for a missing or invalid profile" "$left"
