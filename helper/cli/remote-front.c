@@ -20,7 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "byte-buf.h"
+#include "buffer.h"
 #include "cli.h"
 #include "log.h"
 #include "remote-connect.h"
@@ -63,7 +63,7 @@ static void keep_only(int a, int b) {
  */
 static _Noreturn void front_main(int viewer, int server, struct rfb_front *hs, const uint8_t *rest, size_t n_rest) {
         static uint8_t up_data[FRONT_BUF_SIZE], down_data[FRONT_BUF_SIZE];
-        struct byte_buf up = BYTE_BUF(up_data), down = BYTE_BUF(down_data);     /* viewer -> server, server -> viewer */
+        struct buffer up = BUFFER_FIXED(up_data), down = BUFFER_FIXED(down_data);     /* viewer -> server, server -> viewer */
         unsigned long long deadline = now_usec() + REMOTE_FRONT_HANDSHAKE_SECONDS * 1000000ull;
         bool viewer_eof = false, server_eof = false;
         sigset_t all;
@@ -72,8 +72,7 @@ static _Noreturn void front_main(int viewer, int server, struct rfb_front *hs, c
         (void) sigprocmask(SIG_UNBLOCK, &all, NULL);
         (void) prctl(PR_SET_NAME, "botdesk-front");
         keep_only(viewer, server);
-        memcpy(down.data, rest, n_rest);
-        down.end = n_rest;
+        (void) buffer_append(&down, rest, n_rest);      /* at most a read's worth: it fits */
 
         for (;;) {
                 bool ready = hs->state == RFB_FRONT_READY;
@@ -82,17 +81,17 @@ static _Noreturn void front_main(int viewer, int server, struct rfb_front *hs, c
                 struct pollfd pfd[2] = { { .fd = viewer }, { .fd = server } };
                 int timeout = -1;
 
-                if (viewer_eof && byte_buf_len(&up) == 0)
+                if (viewer_eof && buffer_len(&up) == 0)
                         _exit(EXIT_SUCCESS);
-                if (server_eof && byte_buf_len(&down) == 0 && n_greeting == 0)
+                if (server_eof && buffer_len(&down) == 0 && n_greeting == 0)
                         _exit(EXIT_SUCCESS);
-                if (!viewer_eof && byte_buf_room(&up) > 0)
+                if (!viewer_eof && buffer_room(&up) > 0)
                         pfd[0].events |= POLLIN;
-                if (n_greeting > 0 || (ready && byte_buf_len(&down) > 0))
+                if (n_greeting > 0 || (ready && buffer_len(&down) > 0))
                         pfd[0].events |= POLLOUT;
-                if (!server_eof && byte_buf_room(&down) > 0)
+                if (!server_eof && buffer_room(&down) > 0)
                         pfd[1].events |= POLLIN;
-                if (ready && byte_buf_len(&up) > 0)
+                if (ready && buffer_len(&up) > 0)
                         pfd[1].events |= POLLOUT;
                 if (!ready) {
                         unsigned long long now = now_usec();
@@ -115,12 +114,13 @@ static _Noreturn void front_main(int viewer, int server, struct rfb_front *hs, c
                                         _exit(EXIT_SUCCESS);
                                 if (n > 0)
                                         rfb_front_sent(hs, (size_t) n);
-                        } else if (ready && byte_buf_len(&down) > 0 && byte_buf_send(viewer, &down) < 0)
+                        } else if (ready && buffer_len(&down) > 0 && buffer_send(viewer, &down) < 0)
                                 _exit(EXIT_SUCCESS);
                 }
                 if (pfd[0].revents & (POLLIN | POLLERR | POLLHUP)) {
-                        size_t before = up.end;
-                        ssize_t n = byte_buf_recv(viewer, &up);
+                        /* Where the read lands: buffer_recv() then moves nothing. */
+                        size_t before = (buffer_reserve(&up, 1), up.end);
+                        ssize_t n = buffer_recv(viewer, &up);
 
                         if (n == 0 || (n < 0 && n != -EAGAIN))
                                 viewer_eof = true;
@@ -136,10 +136,10 @@ static _Noreturn void front_main(int viewer, int server, struct rfb_front *hs, c
                                 up.end -= (size_t) used;
                         }
                 }
-                if ((pfd[1].revents & (POLLOUT | POLLERR | POLLHUP)) && byte_buf_len(&up) > 0 && byte_buf_send(server, &up) < 0)
+                if ((pfd[1].revents & (POLLOUT | POLLERR | POLLHUP)) && buffer_len(&up) > 0 && buffer_send(server, &up) < 0)
                         _exit(EXIT_SUCCESS);
                 if (pfd[1].revents & (POLLIN | POLLERR | POLLHUP)) {
-                        ssize_t n = byte_buf_recv(server, &down);
+                        ssize_t n = buffer_recv(server, &down);
 
                         if (n == 0 || (n < 0 && n != -EAGAIN))
                                 server_eof = true;

@@ -16,7 +16,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "byte-buf.h"
+#include "buffer.h"
 #include "cli.h"
 #include "log.h"
 #include "running.h"
@@ -30,7 +30,7 @@
 /* stdin -> sock, sock -> stdout, until the browser's side is done or stdout is gone. */
 static int pump(int sock) {
         static uint8_t up_data[CDP_PIPE_BUF], down_data[CDP_PIPE_BUF];
-        struct byte_buf up = BYTE_BUF(up_data), down = BYTE_BUF(down_data);
+        struct buffer up = BUFFER_FIXED(up_data), down = BUFFER_FIXED(down_data);
         bool in_eof = false, sock_eof = false, up_shut = false;
 
         for (;;) {
@@ -38,20 +38,20 @@ static int pump(int sock) {
                         { .fd = STDIN_FILENO }, { .fd = STDOUT_FILENO }, { .fd = sock },
                 };
 
-                if (in_eof && !up_shut && byte_buf_len(&up) == 0) {
+                if (in_eof && !up_shut && buffer_len(&up) == 0) {
                         /* The client is done: the launcher sees the end, answers what is pending, closes. */
                         (void) shutdown(sock, SHUT_WR);
                         up_shut = true;
                 }
-                if (sock_eof && byte_buf_len(&down) == 0)
+                if (sock_eof && buffer_len(&down) == 0)
                         return 0;
-                if (!in_eof && byte_buf_room(&up) > 0)
+                if (!in_eof && buffer_room(&up) > 0)
                         pfd[0].events = POLLIN;
-                if (byte_buf_len(&down) > 0)
+                if (buffer_len(&down) > 0)
                         pfd[1].events = POLLOUT;
-                if (!sock_eof && byte_buf_room(&down) > 0)
+                if (!sock_eof && buffer_room(&down) > 0)
                         pfd[2].events |= POLLIN;
-                if (byte_buf_len(&up) > 0)
+                if (buffer_len(&up) > 0)
                         pfd[2].events |= POLLOUT;
                 if (poll(pfd, ELEMENTSOF(pfd), -1) < 0) {
                         if (errno == EINTR)
@@ -60,23 +60,23 @@ static int pump(int sock) {
                 }
 
                 if (pfd[0].revents & (POLLIN | POLLHUP | POLLERR)) {
-                        ssize_t n = byte_buf_recv(STDIN_FILENO, &up);
+                        ssize_t n = buffer_recv(STDIN_FILENO, &up);
 
                         if (n == 0 || (n < 0 && n != -EAGAIN))
                                 in_eof = true;
                 }
                 if (pfd[1].revents & (POLLERR | POLLHUP))
                         return -EPIPE;  /* the reader is gone (said even when nothing was asked of stdout) */
-                if ((pfd[1].revents & POLLOUT) && byte_buf_send(STDOUT_FILENO, &down) < 0)
+                if ((pfd[1].revents & POLLOUT) && buffer_send(STDOUT_FILENO, &down) < 0)
                         return -EPIPE;
-                if ((pfd[2].revents & (POLLOUT | POLLERR | POLLHUP)) && byte_buf_len(&up) > 0 &&
-                    byte_buf_send(sock, &up) < 0) {
+                if ((pfd[2].revents & (POLLOUT | POLLERR | POLLHUP)) && buffer_len(&up) > 0 &&
+                    buffer_send(sock, &up) < 0) {
                         /* The launcher will hear no more: what it already said still goes out. */
-                        up.start = up.end = 0;
+                        buffer_clear(&up);
                         in_eof = up_shut = true;
                 }
                 if (pfd[2].revents & (POLLIN | POLLHUP | POLLERR)) {
-                        ssize_t n = byte_buf_recv(sock, &down);
+                        ssize_t n = buffer_recv(sock, &down);
 
                         if (n == 0 || (n < 0 && n != -EAGAIN))
                                 sock_eof = true;

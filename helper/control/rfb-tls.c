@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "rfb-tls.h"
-#include "byte-buf.h"
+#include "buffer.h"
 #include "dlopen-util.h"
 #include "socket-util.h"
 #include "util.h"
@@ -263,7 +263,7 @@ int rfb_tls_write(struct rfb_tls *t, const void *data, size_t size, unsigned lon
 void rfb_tls_pump(struct rfb_tls *t, int plain) {
         /* The pump's own process: static, not on its stack. */
         static uint8_t down_data[PUMP_BUF_SIZE], up_data[PUMP_BUF_SIZE];
-        struct byte_buf down = BYTE_BUF(down_data), up = BYTE_BUF(up_data);     /* server -> plain, plain -> server */
+        struct buffer down = BUFFER_FIXED(down_data), up = BUFFER_FIXED(up_data);     /* server -> plain, plain -> server */
         bool tls_eof = false, plain_eof = false;
         size_t blocked = 0;                     /* a record GnuTLS holds to send: the size it was asked */
 
@@ -272,36 +272,29 @@ void rfb_tls_pump(struct rfb_tls *t, int plain) {
                 int timeout = -1;
 
                 /* Everything TLS decrypts, what GnuTLS already holds first, until the buffer is full or the socket dry. */
-                while (!tls_eof && byte_buf_room(&down) > 0) {
-                        ssize_t n = sym.gnutls_record_recv(t->session, down.data + down.end, byte_buf_room(&down));
+                while (!tls_eof && buffer_room(&down) > 0) {
+                        size_t room = buffer_reserve(&down, 1);
+                        ssize_t n = sym.gnutls_record_recv(t->session, buffer_tail(&down), room);
 
                         if (n > 0)
-                                down.end += (size_t) n;
+                                buffer_advance(&down, (size_t) n);
                         else if (n == GNUTLS_E_AGAIN)
                                 break;
                         else if (n == 0 || sym.gnutls_error_is_fatal((int) n))
                                 tls_eof = true;
                 }
-                if (byte_buf_len(&down) > 0) {
-                        ssize_t n = send(plain, down.data + down.start, byte_buf_len(&down), MSG_NOSIGNAL | MSG_DONTWAIT);
+                if (buffer_len(&down) > 0 && buffer_send(plain, &down) < 0)
+                        return;
+                if (!plain_eof && buffer_room(&up) > 0) {
+                        ssize_t n = buffer_recv(plain, &up);
 
-                        if (n < 0 && errno != EAGAIN && errno != EINTR)
-                                return;
-                        if (n > 0)
-                                down.start += (size_t) n;
-                }
-                if (!plain_eof && byte_buf_room(&up) > 0) {
-                        ssize_t n = recv(plain, up.data + up.end, byte_buf_room(&up), MSG_DONTWAIT);
-
-                        if (n > 0)
-                                up.end += (size_t) n;
-                        else if (n == 0 || (errno != EAGAIN && errno != EINTR))
+                        if (n == 0 || (n < 0 && n != -EAGAIN))
                                 plain_eof = true;
                 }
-                while (byte_buf_len(&up) > 0) {
+                while (buffer_len(&up) > 0) {
                         /* After GNUTLS_E_AGAIN, the same size again: GnuTLS flushes the record it made. */
-                        size_t want = blocked > 0 ? blocked : byte_buf_len(&up);
-                        ssize_t n = sym.gnutls_record_send(t->session, up.data + up.start, want);
+                        size_t want = blocked > 0 ? blocked : buffer_len(&up);
+                        ssize_t n = sym.gnutls_record_send(t->session, buffer_data(&up), want);
 
                         if (n == GNUTLS_E_AGAIN) {
                                 blocked = want;
@@ -312,18 +305,18 @@ void rfb_tls_pump(struct rfb_tls *t, int plain) {
                         if (n < 0)
                                 return;
                         blocked = 0;
-                        up.start += (size_t) n;
+                        buffer_consume(&up, (size_t) n);
                 }
-                if (plain_eof && byte_buf_len(&up) == 0)
+                if (plain_eof && buffer_len(&up) == 0)
                         return;
-                if (tls_eof && byte_buf_len(&down) == 0)
+                if (tls_eof && buffer_len(&down) == 0)
                         return;
 
-                if (!plain_eof && byte_buf_room(&up) > 0)
+                if (!plain_eof && buffer_room(&up) > 0)
                         pfd[0].events |= POLLIN;
-                if (byte_buf_len(&down) > 0)
+                if (buffer_len(&down) > 0)
                         pfd[0].events |= POLLOUT;
-                if (!tls_eof && byte_buf_room(&down) > 0)
+                if (!tls_eof && buffer_room(&down) > 0)
                         pfd[1].events |= POLLIN;
                 if (blocked > 0)
                         pfd[1].events |= POLLOUT;
@@ -331,7 +324,7 @@ void rfb_tls_pump(struct rfb_tls *t, int plain) {
                 for (size_t i = 0; i < 2; i++)
                         if (pfd[i].events == 0)
                                 pfd[i].fd = -1;
-                if (!tls_eof && byte_buf_room(&down) > 0 && sym.gnutls_record_check_pending(t->session) > 0)
+                if (!tls_eof && buffer_room(&down) > 0 && sym.gnutls_record_check_pending(t->session) > 0)
                         timeout = 0;
                 if (poll(pfd, 2, timeout) < 0 && errno != EINTR)
                         return;
