@@ -107,21 +107,6 @@ static void clients_close(struct launcher *l) {
                 client_close(&l->clients[i]);
 }
 
-/* Write what fits; -EAGAIN is no error. */
-static int flush(int fd, struct cdp_buf *b) {
-        while (cdp_buf_len(b) > 0) {
-                /* Non-blocking fds; SIGPIPE is ignored, so a closed peer is EPIPE. */
-                ssize_t n = write(fd, b->data + b->start, cdp_buf_len(b));
-                if (n < 0) {
-                        if (errno == EINTR)
-                                continue;
-                        return errno == EAGAIN ? 0 : negative_errno();
-                }
-                cdp_buf_consume(b, (size_t) n);
-        }
-        return 0;
-}
-
 /* After the relay worked: drop the clients it failed or that do not read, write to the others. */
 static void clients_flush(struct launcher *l) {
         for (unsigned i = 0; i < CDP_CLIENTS_MAX; i++) {
@@ -133,10 +118,10 @@ static void clients_flush(struct launcher *l) {
                 if (rc->error < 0) {
                         log_warning_errno(rc->error, "Dropping DevTools client %u: %m", i);
                         client_close(c);
-                } else if (cdp_buf_len(&rc->to_client) > CLIENT_BACKLOG_MAX) {
+                } else if (buffer_len(&rc->to_client) > CLIENT_BACKLOG_MAX) {
                         log_warning("Dropping DevTools client %u: it does not read its messages.", i);
                         client_close(c);
-                } else if (flush(c->fd, &rc->to_client) < 0)
+                } else if (buffer_send(c->fd, &rc->to_client) < 0)
                         client_close(c);
         }
 }
@@ -210,16 +195,16 @@ static void lease_changes(struct launcher *l) {
 /* Ask for the events that have work: output pending, room for input. */
 static void update_events(struct launcher *l) {
         if (l->to_src)
-                (void) sd_event_source_set_enabled(l->to_src, cdp_buf_len(&l->relay.to_browser) ? SD_EVENT_ON
+                (void) sd_event_source_set_enabled(l->to_src, buffer_len(&l->relay.to_browser) ? SD_EVENT_ON
                                                                                                  : SD_EVENT_OFF);
         for (unsigned i = 0; i < CDP_CLIENTS_MAX; i++) {
                 uint32_t ev = 0;
 
                 if (!l->clients[i].src)
                         continue;
-                if (cdp_buf_len(&l->relay.to_browser) < BROWSER_BACKLOG_MAX)
+                if (buffer_len(&l->relay.to_browser) < BROWSER_BACKLOG_MAX)
                         ev |= EPOLLIN;
-                if (cdp_buf_len(&l->relay.clients[i].to_client))
+                if (buffer_len(&l->relay.clients[i].to_client))
                         ev |= EPOLLOUT;
                 (void) sd_event_source_set_io_events(l->clients[i].src, ev);
         }
@@ -255,7 +240,7 @@ static int on_client(sd_event_source *s, int fd, uint32_t revents, void *userdat
                 client_close(c);
                 goto done;
         }
-        if (flush(fd, &l->relay.clients[c->slot].to_client) < 0)
+        if (buffer_send(fd, &l->relay.clients[c->slot].to_client) < 0)
                 client_close(c);
 done:
         update_events(l);
@@ -363,9 +348,9 @@ static int on_to_browser(sd_event_source *s, int fd, uint32_t revents, void *use
         struct launcher *l = userdata;
 
         (void) revents;
-        if (flush(fd, &l->relay.to_browser) < 0) {
+        if (buffer_send(fd, &l->relay.to_browser) < 0) {
                 /* The browser closed its end: it is exiting, and its exit ends us. */
-                l->relay.to_browser.start = l->relay.to_browser.end = 0;
+                buffer_clear(&l->relay.to_browser);
                 l->to_src = sd_event_source_disable_unref(l->to_src);
                 (void) s;
         }

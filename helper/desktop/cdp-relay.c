@@ -8,51 +8,6 @@
  * 1..INT32_MAX and wrap there (two billion commands on one browser). */
 #define RELAY_ID_MAX 2147483647ULL
 
-/* ---- buffers ----------------------------------------------------------------------------------- */
-
-size_t cdp_buf_len(const struct cdp_buf *b) {
-        return b->end - b->start;
-}
-
-int cdp_buf_append(struct cdp_buf *b, const void *data, size_t size) {
-        if (size == 0)
-                return 0;
-        if (b->cap - b->end < size && b->start > 0) {
-                memmove(b->data, b->data + b->start, b->end - b->start);
-                b->end -= b->start;
-                b->start = 0;
-        }
-        if (b->cap - b->end < size) {
-                size_t want = b->cap ? b->cap : 4096;
-                char *p;
-
-                while (want - b->end < size) {
-                        if (want > SIZE_MAX / 2)
-                                return -ENOMEM;
-                        want *= 2;
-                }
-                p = realloc(b->data, want);
-                if (!p)
-                        return -ENOMEM;
-                b->data = p;
-                b->cap = want;
-        }
-        memcpy(b->data + b->end, data, size);
-        b->end += size;
-        return 0;
-}
-
-void cdp_buf_consume(struct cdp_buf *b, size_t size) {
-        b->start += size;
-        if (b->start >= b->end)
-                b->start = b->end = b->scanned = 0;
-}
-
-void cdp_buf_done(struct cdp_buf *b) {
-        free(b->data);
-        *b = (struct cdp_buf) {};
-}
-
 /* ---- the relay --------------------------------------------------------------------------------- */
 
 /* The relay's own commands in flight for clients that have gone (an attach
@@ -67,22 +22,37 @@ struct edit {
         const char *text;
 };
 
+static void client_init(struct cdp_client *c) {
+        *c = (struct cdp_client) {
+                .from_client = BUFFER_GROWABLE(CDP_BUF_MAX),
+                .to_client = BUFFER_GROWABLE(CDP_BUF_MAX),
+        };
+}
+
 void cdp_relay_init(struct cdp_relay *r) {
-        *r = (struct cdp_relay) { .next_id = 1, .message_max = CDP_MESSAGE_MAX, .queue_max = CDP_QUEUE_MAX };
+        *r = (struct cdp_relay) {
+                .from_browser = BUFFER_GROWABLE(CDP_BUF_MAX),
+                .to_browser = BUFFER_GROWABLE(CDP_BUF_MAX),
+                .next_id = 1,
+                .message_max = CDP_MESSAGE_MAX,
+                .queue_max = CDP_QUEUE_MAX,
+        };
+        for (unsigned i = 0; i < CDP_CLIENTS_MAX; i++)
+                client_init(&r->clients[i]);
 }
 
 static void client_reset(struct cdp_client *c) {
-        cdp_buf_done(&c->from_client);
-        cdp_buf_done(&c->to_client);
+        buffer_done(&c->from_client);
+        buffer_done(&c->to_client);
         free(c->sessions);
-        *c = (struct cdp_client) {};
+        client_init(c);
 }
 
 void cdp_relay_done(struct cdp_relay *r) {
         for (unsigned i = 0; i < CDP_CLIENTS_MAX; i++)
                 client_reset(&r->clients[i]);
-        cdp_buf_done(&r->from_browser);
-        cdp_buf_done(&r->to_browser);
+        buffer_done(&r->from_browser);
+        buffer_done(&r->to_browser);
         free(r->pending);
         cdp_relay_init(r);
 }
@@ -99,32 +69,32 @@ static uint64_t relay_id_next(struct cdp_relay *r) {
  * the NUL. On failure out is as it was: a half message would break the
  * framing of every later one.
  */
-static int put_edited(struct cdp_buf *out, const char *msg, size_t size, const struct edit *e, size_t n) {
-        size_t before = cdp_buf_len(out), at = 0;
+static int put_edited(struct buffer *out, const char *msg, size_t size, const struct edit *e, size_t n) {
+        size_t before = buffer_len(out), at = 0;
         int k = 0;
 
         for (size_t i = 0; i < n && k >= 0; i++) {
-                k = cdp_buf_append(out, msg + at, e[i].start - at);
+                k = buffer_append(out, msg + at, e[i].start - at);
                 if (k >= 0)
-                        k = cdp_buf_append(out, e[i].text, strlen(e[i].text));
+                        k = buffer_append(out, e[i].text, strlen(e[i].text));
                 at = e[i].end;
         }
         if (k >= 0)
-                k = cdp_buf_append(out, msg + at, size - at);
+                k = buffer_append(out, msg + at, size - at);
         if (k >= 0)
-                k = cdp_buf_append(out, "", 1);
+                k = buffer_append(out, "", 1);
         if (k < 0)
                 /* Appending only ever moves the data to the front, whole. */
                 out->end = out->start + before;
         return k;
 }
 
-static int put(struct cdp_buf *out, const char *msg, size_t size) {
+static int put(struct buffer *out, const char *msg, size_t size) {
         return put_edited(out, msg, size, NULL, 0);
 }
 
 /* The relay's own answer to a command with id and session (either may be ""). */
-static int put_error(struct cdp_buf *out, const char *id, const char *session, int code, const char *message) {
+static int put_error(struct buffer *out, const char *id, const char *session, int code, const char *message) {
         _cleanup_free_ char *m = strdup_printf("{%s%s%s\"error\": {\"code\": %d, \"message\": \"%s\"}%s%s}",
                                                *id ? "\"id\": " : "", id, *id ? ", " : "", code, message,
                                                *session ? ", \"sessionId\": " : "", session);
@@ -288,7 +258,7 @@ void cdp_relay_client_gone(struct cdp_relay *r, unsigned slot) {
         client_reset(c);
 }
 
-static int split(struct cdp_relay *r, unsigned slot, struct cdp_buf *in,
+static int split(struct cdp_relay *r, unsigned slot, struct buffer *in, size_t *scanned,
                  int (*handle)(struct cdp_relay *, unsigned, const char *, size_t));
 static int client_message(struct cdp_relay *r, unsigned slot, const char *msg, size_t size);
 
@@ -297,8 +267,8 @@ static int client_split(struct cdp_relay *r, unsigned slot) {
         struct cdp_client *c = &r->clients[slot];
 
         if (!c->attached && !r->fenced)
-                return cdp_buf_len(&c->from_client) > r->queue_max ? -ENOBUFS : 0;
-        return split(r, slot, &c->from_client, client_message);
+                return buffer_len(&c->from_client) > r->queue_max ? -ENOBUFS : 0;
+        return split(r, slot, &c->from_client, &c->from_client_scanned, client_message);
 }
 
 int cdp_relay_fence(struct cdp_relay *r, bool fenced) {
@@ -615,7 +585,7 @@ static int browser_message(struct cdp_relay *r, unsigned slot, const char *msg, 
 }
 
 /* Cut complete messages off in, hand each to handle. */
-static int split(struct cdp_relay *r, unsigned slot, struct cdp_buf *in,
+static int split(struct cdp_relay *r, unsigned slot, struct buffer *in, size_t *scanned,
                  int (*handle)(struct cdp_relay *, unsigned, const char *, size_t)) {
         for (;;) {
                 char *msg, *nul;
@@ -623,22 +593,24 @@ static int split(struct cdp_relay *r, unsigned slot, struct cdp_buf *in,
                 int k;
 
                 /* Before any pointer arithmetic: a buffer never filled has no data. */
-                if (cdp_buf_len(in) == 0)
+                if (buffer_len(in) == 0) {
+                        *scanned = 0;
                         return 0;
-                msg = in->data + in->start;
+                }
+                msg = (char *) buffer_data(in);
                 /* Only what came since the last look: a large message
                  * arriving in many reads is scanned once, not once a read. */
-                nul = memchr(msg + in->scanned, 0, cdp_buf_len(in) - in->scanned);
+                nul = memchr(msg + *scanned, 0, buffer_len(in) - *scanned);
                 if (!nul) {
-                        in->scanned = cdp_buf_len(in);
-                        return cdp_buf_len(in) > r->message_max ? -EMSGSIZE : 0;
+                        *scanned = buffer_len(in);
+                        return buffer_len(in) > r->message_max ? -EMSGSIZE : 0;
                 }
                 len = (size_t) (nul - msg);
-                in->scanned = 0;
+                *scanned = 0;
                 k = handle(r, slot, msg, len);
                 if (k < 0)
                         return k;
-                cdp_buf_consume(in, len + 1);
+                buffer_consume(in, len + 1);
                 /* The rest waits (a root being attached). */
                 if (k > 0)
                         return 0;
@@ -650,7 +622,7 @@ int cdp_relay_from_client(struct cdp_relay *r, unsigned slot, const void *data, 
 
         if (slot >= CDP_CLIENTS_MAX || !r->clients[slot].open)
                 return -EBADF;
-        k = cdp_buf_append(&r->clients[slot].from_client, data, size);
+        k = buffer_append(&r->clients[slot].from_client, data, size);
         return k < 0 ? k : client_split(r, slot);
 }
 
@@ -666,13 +638,14 @@ int cdp_relay_from_browser(struct cdp_relay *r, const void *data, size_t size) {
                 size -= (size_t) (nul + 1 - d);
                 d = nul + 1;
         }
-        k = cdp_buf_append(&r->from_browser, d, size);
+        k = buffer_append(&r->from_browser, d, size);
         if (k >= 0)
-                k = split(r, 0, &r->from_browser, browser_message);
+                k = split(r, 0, &r->from_browser, &r->from_browser_scanned, browser_message);
         if (k == -EMSGSIZE) {
                 /* Whoever waits for this message never gets it, and which
                  * client that is cannot be told without it. */
-                r->from_browser.start = r->from_browser.end = r->from_browser.scanned = 0;
+                buffer_clear(&r->from_browser);
+                r->from_browser_scanned = 0;
                 r->skip_browser = true;
                 r->dropped_answers++;
         }

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "buffer.h"
 #include "cdp-message.h"
 
 /*
@@ -92,16 +93,9 @@
  * takes one round trip; a client connecting sends a handful of commands). */
 #define CDP_QUEUE_MAX (4U * 1024 * 1024)
 
-struct cdp_buf {
-        char *data;
-        size_t start, end, cap;
-        size_t scanned;         /* bytes from start known to hold no NUL (a partial message) */
-};
-
-size_t cdp_buf_len(const struct cdp_buf *b);
-int cdp_buf_append(struct cdp_buf *b, const void *data, size_t size);
-void cdp_buf_consume(struct cdp_buf *b, size_t size);
-void cdp_buf_done(struct cdp_buf *b);
+/* A relay buffer's cap, only the arithmetic's: what a buffer holds is bounded by the relay's own rules
+ * (message_max, queue_max) and the launcher's backlogs, which drop a peer well before. */
+#define CDP_BUF_MAX (SIZE_MAX / 2)
 
 /* The fence's word, in its answers and in the refusal of a connection. */
 #define CDP_FENCE_MESSAGE "human_has_control"
@@ -133,8 +127,9 @@ struct cdp_client {
         bool attached;           /* its root session exists; before, its bytes are queued */
         bool used;               /* it has sent a command (botdesk.attachRoot must come first) */
         int error;               /* set while reading the browser: the caller must drop the client */
-        struct cdp_buf from_client;     /* partial (or queued) messages */
-        struct cdp_buf to_client;       /* whole messages, framed */
+        struct buffer from_client;      /* partial (or queued) messages */
+        size_t from_client_scanned;     /* bytes of it known to hold no NUL (a partial message) */
+        struct buffer to_client;        /* whole messages, framed */
         char (*sessions)[CDP_SESSION_ID_MAX];   /* [0] its browser session, then child sessions (quoted) */
         size_t n_sessions, cap_sessions;
         size_t n_pending;        /* its COMMANDs in the relay's pending list */
@@ -142,8 +137,9 @@ struct cdp_client {
 
 struct cdp_relay {
         struct cdp_client clients[CDP_CLIENTS_MAX];
-        struct cdp_buf from_browser;   /* partial messages */
-        struct cdp_buf to_browser;     /* whole messages, framed */
+        struct buffer from_browser;     /* partial messages */
+        size_t from_browser_scanned;    /* bytes of it known to hold no NUL */
+        struct buffer to_browser;       /* whole messages, framed */
         struct cdp_pending *pending;
         size_t n_pending, cap_pending;
         uint64_t next_id;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,14 +142,22 @@ static ssize_t flush_once(int fd, struct buffer *const *bufs, size_t n, size_t m
 }
 
 ssize_t buffer_flush(int fd, struct buffer *const *bufs, size_t n) {
-        size_t total = 0;
-        bool sock = true;
+        size_t total = 0, max = SIZE_MAX;
+        bool sock = true, once = false;
 
         for (;;) {
-                ssize_t k = flush_once(fd, bufs, n, sock ? SIZE_MAX : PIPE_BUF, sock);
+                ssize_t k = flush_once(fd, bufs, n, max, sock);
 
                 if (k == -ENOTSOCK && sock) {
+                        int flags = fcntl(fd, F_GETFL);
+
+                        /* A blocking pipe (a shared stdout) said writable takes PIPE_BUF whole, and
+                         * perhaps nothing more without blocking: one write, poll says when it takes more. */
                         sock = false;
+                        if (flags < 0 || !(flags & O_NONBLOCK)) {
+                                max = PIPE_BUF;
+                                once = true;
+                        }
                         continue;
                 }
                 if (k == -EINTR)
@@ -158,8 +167,7 @@ ssize_t buffer_flush(int fd, struct buffer *const *bufs, size_t n) {
                 if (k < 0)
                         return k;
                 total += (size_t) k;
-                /* Not a socket: a blocking fd may block on a second write; poll says when it takes more. */
-                if (!sock)
+                if (once)
                         return (ssize_t) total;
         }
 }

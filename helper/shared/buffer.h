@@ -96,11 +96,11 @@ uint8_t *buffer_steal(struct buffer *b, size_t *ret_size);
 
 /*
  * Send what the n buffers hold, in order, to fd without blocking, with one
- * writev() a round: a socket (MSG_NOSIGNAL: a gone peer is -EPIPE, not a
- * signal) is written until it takes no more; anything else (a pipe, which
- * may be a shared, blocking stdout) gets one write of at most PIPE_BUF,
- * which a pipe said writable takes whole. What went out is consumed.
- * Returns the bytes sent (0: the fd took none now), or -errno.
+ * writev() a round, until fd takes no more: a socket (MSG_NOSIGNAL: a gone
+ * peer is -EPIPE, not a signal), a non-blocking pipe. A blocking fd (a
+ * shared stdout) gets one write of at most PIPE_BUF, which a pipe said
+ * writable takes whole. What went out is consumed. Returns the bytes sent
+ * (0: the fd took none now), or -errno.
  */
 ssize_t buffer_flush(int fd, struct buffer *const *bufs, size_t n);
 

@@ -37,16 +37,16 @@ static int feed(struct cdp_relay *r, int slot, const char *d, size_t n, size_t c
 }
 
 /* The buffer's contents, taken out (a NUL after the last message's). */
-static char *take(struct cdp_buf *b, size_t *ret_size) {
-        size_t n = cdp_buf_len(b);
+static char *take(struct buffer *b, size_t *ret_size) {
+        size_t n = buffer_len(b);
         char *s = malloc(n + 1);
 
         if (!s)
                 abort();
         if (n)
-                memcpy(s, b->data + b->start, n);
+                memcpy(s, buffer_data(b), n);
         s[n] = 0;
-        cdp_buf_consume(b, n);
+        buffer_consume(b, n);
         *ret_size = n;
         return s;
 }
@@ -128,7 +128,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 if (slot[c] != c)
                         abort();
         }
-        cdp_buf_consume(&r.to_browser, cdp_buf_len(&r.to_browser));
+        buffer_consume(&r.to_browser, buffer_len(&r.to_browser));
         for (int c = 0; c < CLIENTS; c++)
                 if (feed(&r, -1, attached[c], strlen(attached[c]) + 1, strlen(attached[c]) + 1) < 0 ||
                     !r.clients[c].attached)
@@ -165,7 +165,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (feed(&r, slot[0], text + whole, n - whole, chunk) < 0)
                 abort();
         for (int c = 0; c < CLIENTS; c++)
-                if (cdp_buf_len(&r.clients[c].from_client) != (c == 0 ? n - whole : 0))
+                if (buffer_len(&r.clients[c].from_client) != (c == 0 ? n - whole : 0))
                         abort(); /* a partial message waits, nothing else */
 
         for (int c = 0; c < CLIENTS; c++)

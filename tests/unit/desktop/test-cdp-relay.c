@@ -8,17 +8,17 @@
 #define BROWSER (-1)
 
 /* The messages in a buffer, each NUL shown as '|', and the buffer emptied. */
-static char *take(struct cdp_buf *b) {
-        size_t n = cdp_buf_len(b);
+static char *take(struct buffer *b) {
+        size_t n = buffer_len(b);
         char *s = malloc(n + 1);
 
         if (n)
-                memcpy(s, b->data + b->start, n);
+                memcpy(s, buffer_data(b), n);
         for (size_t i = 0; i < n; i++)
                 if (s[i] == 0)
                         s[i] = '|';
         s[n] = 0;
-        cdp_buf_consume(b, n);
+        buffer_consume(b, n);
         return s;
 }
 
@@ -48,7 +48,7 @@ static int feed(struct cdp_relay *r, int who, const char *text, bool bytewise) {
         return k;
 }
 
-static struct cdp_buf *out(struct cdp_relay *r, int slot) {
+static struct buffer *out(struct cdp_relay *r, int slot) {
         return &r->clients[slot].to_client;
 }
 
@@ -145,13 +145,13 @@ static void test_relay(bool bytewise) {
                 "%s: a client's connection makes the relay ask for a browser session of its own", how);
         TAP_EQ_INT(feed(&r, a, "{\"id\":5,\"method\":\"A\"}|{\"method\":\"B\", \"id\":6 }|{\"id\":", bytewise), 0,
                    "%s: commands before the session exists are accepted", how);
-        TAP_EQ_INT(cdp_buf_len(&r.to_browser), 0, "%s: ... and wait for it: nothing reaches the browser", how);
+        TAP_EQ_INT(buffer_len(&r.to_browser), 0, "%s: ... and wait for it: nothing reaches the browser", how);
         feed(&r, BROWSER, "{\"method\":\"Target.attachedToTarget\",\"params\":{\"sessionId\":\"B1\"}}|"
                           "{\"id\":1,\"result\":{\"sessionId\":\"B1\"}}|", bytewise);
         TAKE_EQ(&r.to_browser, "{\"sessionId\":\"B1\",\"id\":2,\"method\":\"A\"}|{\"sessionId\":\"B1\",\"method\":\"B\", \"id\":3 }|",
                 "%s: once the session exists the queued commands reach the browser framed by NUL, with the relay's ids "
                 "and the client's browser session inserted; a partial one waits", how);
-        TAP_EQ_INT(cdp_buf_len(out(&r, a)), 0, "%s: the attach's answer and event are not the client's", how);
+        TAP_EQ_INT(buffer_len(out(&r, a)), 0, "%s: the attach's answer and event are not the client's", how);
 
         feed(&r, BROWSER, "{\"id\":3,\"result\":{\"v\":\"{\\\"id\\\":1}\"},\"sessionId\":\"B1\"}|"
                           "{\"method\":\"E\",\"params\":{\"id\":1},\"sessionId\":\"B1\"}|"
@@ -167,7 +167,7 @@ static void test_relay(bool bytewise) {
 
         feed(&r, a, "{\"method\":\"C\"}|{\"id\":\"x\"}|[1]|{\"id\":1|{\"\\u0069d\":8,\"id\":9}|"
                     "{\"id\":10,\"sessionId\":\"B1\",\"sessionId\":\"B1\"}|", bytewise);
-        TAP_EQ_INT(cdp_buf_len(&r.to_browser), 0, "%s: commands the relay cannot route never reach the browser", how);
+        TAP_EQ_INT(buffer_len(&r.to_browser), 0, "%s: commands the relay cannot route never reach the browser", how);
         TAKE_EQ(out(&r, a), "{\"error\": {\"code\": -32600, \"message\": \"Message must have integer 'id' property\"}}|"
                             "{\"error\": {\"code\": -32600, \"message\": \"Message must have integer 'id' property\"}}|"
                             "{\"error\": {\"code\": -32600, \"message\": \"Message must have integer 'id' property\"}}|"
@@ -202,7 +202,7 @@ static void test_relay(bool bytewise) {
         TAP_EQ_INT(r.dropped_answers, 1, "%s: ... the late answer counted", how);
 
         feed(&r, BROWSER, "{\"id\":99,\"result\":{}}|", bytewise);
-        TAP_EQ_INT(cdp_buf_len(out(&r, a)), 0, "%s: an answer to no command of ours is dropped", how);
+        TAP_EQ_INT(buffer_len(out(&r, a)), 0, "%s: an answer to no command of ours is dropped", how);
         cdp_relay_done(&r);
 }
 
@@ -254,11 +254,11 @@ static void test_two_clients(bool bytewise) {
 
         feed(&r, b, "{\"id\":3,\"method\":\"Runtime.evaluate\",\"sessionId\":\"PA\"}|"
                     "{\"id\":4,\"method\":\"Browser.close\",\"sessionId\":\"BA\"}|", bytewise);
-        TAP_EQ_INT(cdp_buf_len(&r.to_browser), 0, "%s: a message naming another client's session never reaches the browser", how);
+        TAP_EQ_INT(buffer_len(&r.to_browser), 0, "%s: a message naming another client's session never reaches the browser", how);
         TAKE_EQ(out(&r, b), "{\"id\": 3, \"error\": {\"code\": -32001, \"message\": \"Session with given id not found for this client\"}, \"sessionId\": \"PA\"}|"
                             "{\"id\": 4, \"error\": {\"code\": -32001, \"message\": \"Session with given id not found for this client\"}, \"sessionId\": \"BA\"}|",
                 "%s: ... it is answered at once with -32001, be it a child session or the other's browser session", how);
-        TAP_EQ_INT(cdp_buf_len(out(&r, a)), 0, "%s: ... and the owner hears nothing of it", how);
+        TAP_EQ_INT(buffer_len(out(&r, a)), 0, "%s: ... and the owner hears nothing of it", how);
 
         /* The first leaves: the second keeps working, the first's sessions are nobody's. */
         feed(&r, a, "{\"id\":9,\"method\":\"Slow\"}|", bytewise);
@@ -268,7 +268,7 @@ static void test_two_clients(bool bytewise) {
                 "%s: the departed client's browser session is detached", how);
         feed(&r, BROWSER, "{\"id\":7,\"result\":{},\"sessionId\":\"BA\"}|{\"method\":\"Page.x\",\"sessionId\":\"PA\"}|"
                           "{\"id\":8,\"result\":{}}|", bytewise);
-        TAP_EQ_INT(cdp_buf_len(out(&r, b)), 0, "%s: its late answer, its page's events, the detach's answer reach no one", how);
+        TAP_EQ_INT(buffer_len(out(&r, b)), 0, "%s: its late answer, its page's events, the detach's answer reach no one", how);
         feed(&r, b, "{\"id\":5,\"method\":\"Runtime.evaluate\",\"sessionId\":\"PB\"}|", bytewise);
         TAKE_EQ(&r.to_browser, "{\"id\":9,\"method\":\"Runtime.evaluate\",\"sessionId\":\"PB\"}|",
                 "%s: the remaining client is served on", how);
@@ -292,7 +292,7 @@ static void test_children(void) {
         TAKE_EQ(&r.to_browser, "{\"id\":4,\"method\":\"Page.enable\",\"sessionId\":\"C1\"}|",
                 "the session in the answer to Target.attachToTarget is the client's");
         feed(&r, b, "{\"id\":1,\"method\":\"Page.enable\",\"sessionId\":\"C1\"}|", false);
-        TAP_EQ_INT(cdp_buf_len(&r.to_browser), 0, "... and not the other client's");
+        TAP_EQ_INT(buffer_len(&r.to_browser), 0, "... and not the other client's");
         free(take(out(&r, b)));
 
         /* Nested: a worker auto-attached below C1. */
@@ -309,7 +309,7 @@ static void test_children(void) {
         TAKE_EQ(out(&r, a), "{\"method\":\"Target.detachedFromTarget\",\"params\":{\"sessionId\":\"W1\"},\"sessionId\":\"C1\"}|",
                 "detachedFromTarget reaches the owner, and later events of the detached session none");
         feed(&r, a, "{\"id\":3,\"method\":\"Runtime.enable\",\"sessionId\":\"W1\"}|", false);
-        TAP_EQ_INT(cdp_buf_len(&r.to_browser), 0, "a detached session is forgotten: a command on it is refused");
+        TAP_EQ_INT(buffer_len(&r.to_browser), 0, "a detached session is forgotten: a command on it is refused");
         free(take(out(&r, a)));
         TAP_EQ_INT(r.clients[a].n_sessions, 2, "... two sessions left");
         cdp_relay_done(&r);
@@ -325,7 +325,7 @@ static void test_gone(void) {
         free(take(&r.to_browser));
         feed(&r, a, "{\"id\":1,\"method\":\"A\"}|", false);
         cdp_relay_client_gone(&r, (unsigned) a);
-        TAP_EQ_INT(cdp_buf_len(&r.to_browser), 0, "a client leaving before its session exists sends nothing ...");
+        TAP_EQ_INT(buffer_len(&r.to_browser), 0, "a client leaving before its session exists sends nothing ...");
         feed(&r, BROWSER, "{\"id\":1,\"result\":{\"sessionId\":\"BX\"}}|", false);
         TAKE_EQ(&r.to_browser, "{\"id\":2,\"method\":\"Target.detachFromTarget\",\"params\":{\"sessionId\":\"BX\"}}|",
                 "... and its session is detached when it comes, its queued commands never sent");
@@ -338,7 +338,7 @@ static void test_gone(void) {
         feed(&r, BROWSER, "{\"id\":3,\"error\":{\"code\":-32000,\"message\":\"no\"}}|", false);
         TAP_EQ_INT(r.clients[a].error, -EPROTO, "a client whose browser session is refused is failed (the caller drops it)");
         cdp_relay_client_gone(&r, (unsigned) a);
-        TAP_EQ_INT(cdp_buf_len(&r.to_browser), 0, "... and there is nothing to detach");
+        TAP_EQ_INT(buffer_len(&r.to_browser), 0, "... and there is nothing to detach");
         cdp_relay_done(&r);
 }
 
@@ -387,7 +387,7 @@ static void test_caps(void) {
         free(take(out(&r, a)));
         free(take(&r.to_browser));
         feed(&r, a, "{\"id\":2,\"method\":\"Runtime.evaluate\"}|", false);
-        TAP_EQ_INT(cdp_buf_len(&r.to_browser), 0, "one more never reaches the browser");
+        TAP_EQ_INT(buffer_len(&r.to_browser), 0, "one more never reaches the browser");
         TAKE_EQ(out(&r, a), "{\"id\": 2, \"error\": {\"code\": -32000, \"message\": \"Too many commands in flight for this client\"}}|",
                 "... and is answered at once");
         TAP_EQ_INT(r.n_pending, CDP_PENDING_MAX, "the relay's pending list does not grow past the cap");
@@ -421,12 +421,12 @@ static void test_fence(bool bytewise) {
         feed(&r, BROWSER, "{\"id\":5,\"result\":{\"secret\":1},\"sessionId\":\"BB\"}|"
                           "{\"method\":\"Page.frameNavigated\",\"params\":{},\"sessionId\":\"AB12\"}|"
                           "{\"method\":\"Target.attachedToTarget\",\"params\":{\"sessionId\":\"P2\"},\"sessionId\":\"BB\"}|", bytewise);
-        TAP_EQ_INT(cdp_buf_len(out(&r, a)) + cdp_buf_len(out(&r, b)), 0,
+        TAP_EQ_INT(buffer_len(out(&r, a)) + buffer_len(out(&r, b)), 0,
                    "%s: late results and the browser's events reach neither client", how);
 
         feed(&r, a, "{\"id\":7,\"method\":\"Runtime.evaluate\",\"params\":{\"expression\":\"1\"}}|{\"method\":\"x\"}|", bytewise);
         feed(&r, b, "{\"id\":8,\"method\":\"Browser.getVersion\"}|", bytewise);
-        TAP_EQ_INT(cdp_buf_len(&r.to_browser), 0, "%s: a command under the fence never reaches the browser", how);
+        TAP_EQ_INT(buffer_len(&r.to_browser), 0, "%s: a command under the fence never reaches the browser", how);
         TAKE_EQ(out(&r, a), "{\"id\": 7, \"error\": {\"code\": -32000, \"message\": \"human_has_control\"}}|"
                             "{\"error\": {\"code\": -32000, \"message\": \"human_has_control\"}}|",
                 "%s: ... and is answered with the error (without id when it had none)", how);
@@ -464,7 +464,7 @@ static void test_oversized(void) {
                 sent += chunk;
         }
         TAP_EQ_INT(k, -EMSGSIZE, "a client message past the cap without its NUL is refused (-EMSGSIZE)");
-        TAP_EQ_INT(cdp_buf_len(&r.to_browser), 0, "... and nothing of it reached the browser");
+        TAP_EQ_INT(buffer_len(&r.to_browser), 0, "... and nothing of it reached the browser");
         TAP_EQ_INT(feed(&r, b, "{\"id\":1,\"method\":\"A\"}|", false), 0, "the other client is served on");
         free(take(&r.to_browser));
         cdp_relay_client_gone(&r, (unsigned) a);
@@ -491,7 +491,7 @@ static void test_root(void) {
         TAKE_EQ(&r.to_browser, "{\"id\":3,\"method\":\"Target.detachFromTarget\",\"params\":{\"sessionId\":\"B1\"}}|"
                                "{\"sessionId\":\"P1\",\"id\":4,\"method\":\"Runtime.evaluate\"}|",
                 "once attached, its browser session is detached and the waiting command goes to the page");
-        TAP_EQ_INT(cdp_buf_len(out(&r, a)), 0, "botdesk.attachRoot gets no answer, and the attach's event is nobody's");
+        TAP_EQ_INT(buffer_len(out(&r, a)), 0, "botdesk.attachRoot gets no answer, and the attach's event is nobody's");
         feed(&r, BROWSER, "{\"id\":3,\"result\":{}}|{\"id\":4,\"result\":{\"v\":1},\"sessionId\":\"P1\"}|"
                           "{\"method\":\"Page.loadEventFired\",\"params\":{},\"sessionId\":\"P1\"}|"
                           "{\"method\":\"Target.targetCreated\",\"params\":{},\"sessionId\":\"B1\"}|", false);
@@ -507,7 +507,7 @@ static void test_root(void) {
         a = attached_client(&r, "B2");
         TAP_EQ_INT(feed(&r, a, "{\"id\":1,\"method\":\"botdesk.attachRoot\",\"params\":{\"targetId\":\"a\\\"b\"}}|", false),
                    -EPROTO, "a target id that is not letters and digits fails the client (-EPROTO)");
-        TAP_EQ_INT(cdp_buf_len(&r.to_browser), 0, "... and nothing of it reaches the browser");
+        TAP_EQ_INT(buffer_len(&r.to_browser), 0, "... and nothing of it reaches the browser");
         cdp_relay_client_gone(&r, (unsigned) a);
         free(take(&r.to_browser));
         a = attached_client(&r, "B3");

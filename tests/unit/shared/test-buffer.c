@@ -169,7 +169,8 @@ static void test_flush_spanning(void) {
         tap_ok(follows(buffer_data(&b2), buffer_len(&b2), (size_t) k), "its first pending byte is the next in the stream");
 }
 
-/* A pipe gets one write of at most PIPE_BUF: a blocking stdout said writable never blocks. */
+/* A blocking pipe gets one write of at most PIPE_BUF (a shared stdout said writable never blocks); a
+ * non-blocking one all it takes. */
 static void test_flush_pipe(void) {
         _cleanup_close_ int r = -EBADF, w = -EBADF;
         _cleanup_(buffer_done) struct buffer b = BUFFER_GROWABLE(4 * PIPE_BUF);
@@ -182,8 +183,11 @@ static void test_flush_pipe(void) {
         w = p[1];
         fill(in, 4 * PIPE_BUF, 0);
         (void) buffer_append(&b, in, 4 * PIPE_BUF);
-        TAP_EQ_INT(buffer_send(w, &b), PIPE_BUF, "a pipe takes PIPE_BUF bytes a flush");
+        TAP_EQ_INT(buffer_send(w, &b), PIPE_BUF, "a blocking pipe takes PIPE_BUF bytes a flush");
         TAP_EQ_INT(buffer_len(&b), 3 * PIPE_BUF, "the rest waits");
+        assert(fcntl(w, F_SETFL, O_NONBLOCK) >= 0);
+        TAP_EQ_INT(buffer_send(w, &b), 3 * PIPE_BUF, "a non-blocking pipe takes all it has room for");
+        TAP_EQ_INT(buffer_len(&b), 0, "nothing waits");
 }
 
 /* A read lands in the room; the end of the peer and an empty socket are told apart. */
