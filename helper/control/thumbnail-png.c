@@ -9,6 +9,7 @@
 #include <png.h>
 #include <setjmp.h>
 
+#include "buffer.h"
 #include "dlopen-util.h"
 #include "thumbnail.h"
 #include "util.h"
@@ -58,28 +59,17 @@ static int libpng_load(void) {
         return r;
 }
 
-struct membuf {
-        uint8_t *data;
-        size_t size, allocated;
-};
+/* An encoded picture is never bigger than its rows stored uncompressed (zlib's stored blocks add 5 bytes in
+ * 16 KiB): twice that and a margin is a cap no valid PNG reaches, and a bound on what a failing encoder costs. */
+static size_t png_cap(unsigned w, unsigned h) {
+        return (size_t) h * ((size_t) w * 3 + 1) * 2 + 64 * 1024;
+}
 
 static void png_write_cb(png_structp p, png_bytep data, size_t len) {
-        struct membuf *m = libpng.png_get_io_ptr(p);
+        struct buffer *m = libpng.png_get_io_ptr(p);
 
-        if (m->allocated - m->size < len) {
-                size_t want = m->allocated ? m->allocated : 64 * 1024;
-                uint8_t *d;
-
-                while (want - m->size < len)
-                        want *= 2;
-                d = realloc(m->data, want);
-                if (!d)
-                        libpng.png_error(p, "out of memory");
-                m->data = d;
-                m->allocated = want;
-        }
-        memcpy(m->data + m->size, data, len);
-        m->size += len;
+        if (buffer_append(m, data, len) < 0)
+                libpng.png_error(p, "out of memory");
 }
 
 static void png_flush_cb(_unused_ png_structp p) {
@@ -94,7 +84,7 @@ static void png_warning_cb(_unused_ png_structp p, _unused_ png_const_charp msg)
 }
 
 int thumb_encode_png(const uint8_t *rgb, unsigned w, unsigned h, int level, uint8_t **ret, size_t *ret_size) {
-        struct membuf m = {};
+        struct buffer m;
         png_structp p;
         png_infop info;
         int r;
@@ -104,6 +94,7 @@ int thumb_encode_png(const uint8_t *rgb, unsigned w, unsigned h, int level, uint
         r = libpng_load();
         if (r < 0)
                 return r;
+        m = BUFFER_GROWABLE(png_cap(w, h));
         p = libpng.png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, png_error_cb, png_warning_cb);
         if (!p)
                 return -ENOMEM;
@@ -117,7 +108,7 @@ int thumb_encode_png(const uint8_t *rgb, unsigned w, unsigned h, int level, uint
          * library's function directly. */
         if (setjmp(*libpng.png_set_longjmp_fn(p, longjmp, sizeof(jmp_buf)))) {
                 libpng.png_destroy_write_struct(&p, &info);
-                free(m.data);
+                buffer_done(&m);
                 return -EIO;
         }
         libpng.png_set_write_fn(p, &m, png_write_cb, png_flush_cb);
@@ -134,7 +125,6 @@ int thumb_encode_png(const uint8_t *rgb, unsigned w, unsigned h, int level, uint
         libpng.png_write_end(p, info);
         libpng.png_destroy_write_struct(&p, &info);
 
-        *ret = m.data;
-        *ret_size = m.size;
+        *ret = buffer_steal(&m, ret_size);
         return 0;
 }
