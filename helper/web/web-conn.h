@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <sys/types.h>
 
+#include "buffer.h"
 #include "web.h"
 
 struct web_mcp;
@@ -19,8 +20,7 @@ struct web_conn {
         sd_event_source *io;
         sd_event_source *timer;
         struct http_request req;
-        char *out;                      /* the response head (and a small body) */
-        size_t out_size, out_sent;
+        struct buffer out;              /* the response head and its body, or a refusal's frames */
         int file_fd;                    /* a static file that follows, sent with sendfile() */
         off_t file_left;
         bool responding;
@@ -37,6 +37,9 @@ struct web_conn {
         char peer[WEB_PEER_MAX];        /* who connected: its address (TCP) or uid (Unix) */
         struct web_conn *prev, *next;   /* newest first */
 };
+
+/* A response is built whole before it goes out: none comes near this (static files go by sendfile()). */
+#define WEB_RESPONSE_MAX (256u * 1024 * 1024)
 
 void web_conn_free(struct web_conn *c, bool handed_over);
 /* Send what c->out holds (c->responding set), then end the connection. */

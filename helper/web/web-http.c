@@ -42,7 +42,7 @@ void web_conn_free(struct web_conn *c, bool handed_over) {
         sd_event_source_disable_unref(c->io);
         sd_event_source_disable_unref(c->timer);
         safe_close(c->file_fd);
-        free(c->out);
+        buffer_done(&c->out);
         if (!handed_over) {
                 safe_close(c->fd);
                 free(c);
@@ -60,16 +60,12 @@ void web_conns_close_all(struct web_server *s) {
 /* ---- responses ------------------------------------------------------------------------------ */
 
 static int conn_flush(struct web_conn *c) {
-        while (c->out_sent < c->out_size) {
-                ssize_t n = send(c->fd, c->out + c->out_sent, c->out_size - c->out_sent, MSG_NOSIGNAL);
+        ssize_t k = buffer_send(c->fd, &c->out);
 
-                if (n < 0) {
-                        if (errno == EINTR)
-                                continue;
-                        return errno == EAGAIN ? 0 : negative_errno();
-                }
-                c->out_sent += (size_t) n;
-        }
+        if (k < 0)
+                return (int) k;
+        if (buffer_len(&c->out) > 0)
+                return 0;
         while (c->file_fd >= 0 && c->file_left > 0) {
                 ssize_t n = sendfile(c->fd, c->file_fd, NULL, c->file_left > 262144 ? 262144 : (size_t) c->file_left);
 
@@ -107,7 +103,6 @@ void web_conn_send(struct web_conn *c) {
 void web_respond(struct web_conn *c, unsigned status, const char *type, const char *headers, const void *body,
                     size_t size, off_t file_size) {
         _cleanup_free_ char *head = NULL;
-        size_t hl;
 
         head = strdup_printf("HTTP/1.1 %u %s\r\n"
                              "Content-Type: %s\r\n"
@@ -123,18 +118,11 @@ void web_respond(struct web_conn *c, unsigned status, const char *type, const ch
                 web_conn_free(c, false);
                 return;
         }
-        hl = strlen(head);
-        free(c->out);
-        c->out = malloc(hl + size);
-        if (!c->out) {
+        buffer_clear(&c->out);
+        if (buffer_append(&c->out, head, strlen(head)) < 0 || buffer_append(&c->out, body, size) < 0) {
                 web_conn_free(c, false);
                 return;
         }
-        memcpy(c->out, head, hl);
-        if (size)
-                memcpy(c->out + hl, body, size);
-        c->out_size = hl + size;
-        c->out_sent = 0;
         c->responding = true;
         (void) sd_event_source_set_time_relative(c->timer, RESPONSE_TIMEOUT_USEC);
         web_conn_send(c);
@@ -168,7 +156,7 @@ void web_respond_text(struct web_conn *c, unsigned status, const char *headers, 
  * frame: nothing of the desktop is connected or sent.
  */
 void web_refuse(struct web_conn *c, unsigned status, uint16_t code, const char *reason, const char *fmt, ...) {
-        char *out;
+        _cleanup_free_ char *out = NULL;
         size_t size;
         va_list ap;
 
@@ -180,10 +168,11 @@ void web_refuse(struct web_conn *c, unsigned status, uint16_t code, const char *
                 return;
         }
         log_info("Refused a stream: %u %s.", code, reason);
-        free(c->out);
-        c->out = out;
-        c->out_size = size;
-        c->out_sent = 0;
+        buffer_clear(&c->out);
+        if (buffer_append(&c->out, out, size) < 0) {
+                web_conn_free(c, false);
+                return;
+        }
         c->responding = c->linger = true;
         (void) sd_event_source_set_time_relative(c->timer, WEB_CLOSE_TIMEOUT_USEC);
         web_conn_send(c);
@@ -646,7 +635,7 @@ int web_conn_new(struct web_server *s, int fd, const char *peer) {
                 safe_close(fd);
                 return -ENOMEM;
         }
-        *c = (struct web_conn) { .server = s, .fd = fd, .file_fd = -EBADF };
+        *c = (struct web_conn) { .server = s, .fd = fd, .out = BUFFER_GROWABLE(WEB_RESPONSE_MAX), .file_fd = -EBADF };
         snprintf(c->peer, sizeof c->peer, "%s", peer);
         http_request_init(&c->req);
         c->req.body_max = WEB_BODY_MAX;
