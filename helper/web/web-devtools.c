@@ -53,11 +53,13 @@ struct web_devtools {
         bool client_eof, close_sent, close_received;
         bool down_in_message;           /* a browser message is open: its next bytes continue it */
 
-        size_t in_start, in_end, up_start, up_end, from_start, from_end;
-        uint8_t in[IN_SIZE];
-        uint8_t up[UP_SIZE];
-        uint8_t from[FROM_SIZE];        /* the browser's bytes not yet framed */
+        struct buffer in;               /* the client's frames, not yet parsed */
+        struct buffer up;               /* its messages for the browser, each ended by a NUL */
+        struct buffer from;             /* the browser's bytes not yet framed */
         struct web_out down;            /* to the client */
+        uint8_t in_storage[IN_SIZE];
+        uint8_t up_storage[UP_SIZE];
+        uint8_t from_storage[FROM_SIZE];
 
         struct web_job *job;            /* placed: `botdesk cdp P` on the other end of cdp */
 
@@ -113,8 +115,9 @@ void web_devtools_close_all(struct web_server *s, uint16_t code, const char *rea
 
 /* ---- buffers -------------------------------------------------------------------------------- */
 
+/* The room for the client's next chunk: all of it, at the end. */
 static size_t up_room(struct web_devtools *d) {
-        return web_buf_room(d->up, UP_SIZE, &d->up_start, &d->up_end);
+        return buffer_compact(&d->up);
 }
 
 static int flush_client(struct web_devtools *d) {
@@ -124,8 +127,8 @@ static int flush_client(struct web_devtools *d) {
 /* ---- the client's messages ------------------------------------------------------------------ */
 
 static void process_in(struct web_devtools *d) {
-        while (d->in_start < d->in_end && !d->close_received && !d->close_sent) {
-                size_t room = up_room(d), give = d->in_end - d->in_start, used;
+        while (buffer_len(&d->in) > 0 && !d->close_received && !d->close_sent) {
+                size_t room = up_room(d), give = buffer_len(&d->in), used;
                 struct ws_event ev;
                 int r;
 
@@ -134,13 +137,13 @@ static void process_in(struct web_devtools *d) {
                         return;
                 if (give > room - 1)
                         give = room - 1;
-                r = ws_parser_feed(&d->ws, d->in + d->in_start, give, &ev, &used);
-                d->in_start += used;
+                r = ws_parser_feed(&d->ws, buffer_data(&d->in), give, &ev, &used);
+                buffer_consume(&d->in, used);
                 if (r < 0) {
                         const char *why;
                         uint16_t code = ws_parser_error(&d->ws, &why);
 
-                        d->in_start = d->in_end;
+                        buffer_clear(&d->in);
                         devtools_close(d, code, why);
                         return;
                 }
@@ -151,14 +154,14 @@ static void process_in(struct web_devtools *d) {
                         break;
                 case WS_EVENT_DATA:
                         if (memchr(ev.data, 0, ev.size)) {
-                                d->in_start = d->in_end;
+                                buffer_clear(&d->in);
                                 devtools_close(d, WS_CLOSE_INVALID_PAYLOAD, "a NUL byte in a DevTools message");
                                 return;
                         }
-                        memcpy(d->up + d->up_end, ev.data, ev.size);
-                        d->up_end += ev.size;
+                        /* Within the room: give left one byte for the NUL. */
+                        (void) buffer_append(&d->up, ev.data, ev.size);
                         if (ev.end)
-                                d->up[d->up_end++] = 0;
+                                (void) buffer_append(&d->up, "", 1);
                         break;
                 case WS_EVENT_PING:
                         web_out_pong(&d->down, ev.data, ev.size);
@@ -175,25 +178,14 @@ static void process_in(struct web_devtools *d) {
 }
 
 static void read_client(struct web_devtools *d) {
-        ssize_t n;
+        ssize_t n = buffer_recv(d->fd, &d->in);
 
-        if (d->in_start == d->in_end)
-                d->in_start = d->in_end = 0;
-        else if (d->in_end == IN_SIZE && d->in_start > 0) {
-                memmove(d->in, d->in + d->in_start, d->in_end - d->in_start);
-                d->in_end -= d->in_start;
-                d->in_start = 0;
-        }
-        if (d->in_end == IN_SIZE)
-                return;
-        n = recv(d->fd, d->in + d->in_end, IN_SIZE - d->in_end, 0);
-        if (n < 0 && (errno == EAGAIN || errno == EINTR))
+        if (n == -EAGAIN || n == -ENOBUFS)
                 return;
         if (n <= 0) {
                 d->client_eof = true;
                 return;
         }
-        d->in_end += (size_t) n;
         process_in(d);
 }
 
@@ -213,10 +205,10 @@ static void down_fragment(struct web_devtools *d, const uint8_t *p, size_t n, bo
 
 /* Frame what the browser sent, as far as the outgoing buffer takes it: the rest waits in from. */
 static void frame_from(struct web_devtools *d) {
-        while (d->from_start < d->from_end) {
-                const uint8_t *at = d->from + d->from_start;
-                const uint8_t *nul = memchr(at, 0, d->from_end - d->from_start);
-                size_t len = nul ? (size_t) (nul - at) : d->from_end - d->from_start, room = web_out_room(&d->down), chunk;
+        while (buffer_len(&d->from) > 0) {
+                const uint8_t *at = buffer_data(&d->from);
+                const uint8_t *nul = memchr(at, 0, buffer_len(&d->from));
+                size_t len = nul ? (size_t) (nul - at) : buffer_len(&d->from), room = web_out_room(&d->down), chunk;
 
                 if (room < WS_HEADER_MAX + WEB_OUT_CONTROL_RESERVE + 1)
                         return;
@@ -225,29 +217,20 @@ static void frame_from(struct web_devtools *d) {
                         /* The message's end: its last fragment may be empty; an empty message is none. */
                         if (len > 0 || d->down_in_message)
                                 down_fragment(d, at, len, true);
-                        d->from_start += len + 1;
+                        buffer_consume(&d->from, len + 1);
                         continue;
                 }
                 if (chunk == 0)
                         return;
                 down_fragment(d, at, chunk, false);
-                d->from_start += chunk;
+                buffer_consume(&d->from, chunk);
         }
-        d->from_start = d->from_end = 0;
 }
 
 static void read_cdp(struct web_devtools *d) {
-        ssize_t n;
+        ssize_t n = buffer_recv(d->cdp, &d->from);
 
-        if (d->from_start > 0) {
-                memmove(d->from, d->from + d->from_start, d->from_end - d->from_start);
-                d->from_end -= d->from_start;
-                d->from_start = 0;
-        }
-        if (d->from_end == FROM_SIZE)
-                return;
-        n = recv(d->cdp, d->from + d->from_end, FROM_SIZE - d->from_end, 0);
-        if (n < 0 && (errno == EAGAIN || errno == EINTR))
+        if (n == -EAGAIN || n == -ENOBUFS)
                 return;
         if (n <= 0) {
                 /* The browser exited, or its launcher refused or dropped this client (after saying why
@@ -259,7 +242,6 @@ static void read_cdp(struct web_devtools *d) {
                         devtools_close(d, WS_CLOSE_NORMAL, "the browser closed the connection");
                 return;
         }
-        d->from_end += (size_t) n;
         frame_from(d);
 }
 
@@ -272,12 +254,12 @@ static void devtools_update(struct web_devtools *d) {
         if (flush_client(d) < 0)
                 d->client_eof = true;
         /* What waited for room goes now that some left, and out with it. */
-        if (!d->close_sent && d->from_start < d->from_end) {
+        if (!d->close_sent && buffer_len(&d->from) > 0) {
                 frame_from(d);
                 if (flush_client(d) < 0)
                         d->client_eof = true;
         }
-        if (d->cdp >= 0 && web_send_pending(d->cdp, d->up, &d->up_start, d->up_end) < 0)
+        if (d->cdp >= 0 && buffer_send(d->cdp, &d->up) < 0)
                 devtools_close(d, WS_CLOSE_NORMAL, "the browser closed the connection");
 
         out_pending = web_out_pending(&d->down);
@@ -285,14 +267,14 @@ static void devtools_update(struct web_devtools *d) {
                 devtools_free(d);
                 return;
         }
-        if (d->in_end - d->in_start < IN_SIZE && !d->close_received)
+        if (!buffer_full(&d->in) && !d->close_received)
                 client |= EPOLLIN;
         if (out_pending)
                 client |= EPOLLOUT;
         if (d->cdp >= 0) {
-                if (d->from_end - d->from_start < FROM_SIZE)
+                if (!buffer_full(&d->from))
                         cdp |= EPOLLIN;
-                if (d->up_start < d->up_end)
+                if (buffer_len(&d->up) > 0)
                         cdp |= EPOLLOUT;
         }
         web_set_events(d->io, client);
@@ -314,7 +296,7 @@ static int on_cdp(sd_event_source *src, int fd, uint32_t revents, void *userdata
 
         if (revents & (EPOLLIN | EPOLLHUP | EPOLLERR))
                 read_cdp(d);
-        if (d->cdp >= 0 && web_send_pending(d->cdp, d->up, &d->up_start, d->up_end) >= 0)
+        if (d->cdp >= 0 && buffer_send(d->cdp, &d->up) >= 0)
                 process_in(d);
         devtools_update(d);
         return 0;
@@ -374,16 +356,19 @@ static int devtools_new(struct web_server *s, const char *profile, const char *t
         d->cdp = cdp;
         (void) strscpy(d->profile, sizeof d->profile, profile);
         ws_parser_init_text(&d->ws, DEVTOOLS_FRAME_MAX);
+        d->in = BUFFER_FIXED(d->in_storage);
+        d->up = BUFFER_FIXED(d->up_storage);
+        d->from = BUFFER_FIXED(d->from_storage);
+        web_out_init(&d->down);
         web_out_append(&d->down, head, n_head);
         /* Before anything the client says: what it says is the page's. */
         if (target) {
-                int n = snprintf((char *) d->up, UP_SIZE,
+                int n = snprintf((char *) buffer_tail(&d->up), UP_SIZE,
                                  "{\"id\":0,\"method\":\"botdesk.attachRoot\",\"params\":{\"targetId\":\"%s\"}}", target);
 
-                d->up_end = (size_t) n + 1;     /* its NUL ends it on the socket */
+                buffer_advance(&d->up, (size_t) n + 1);     /* its NUL ends it on the socket */
         }
-        memcpy(d->in, early, n_early);
-        d->in_end = n_early;
+        (void) buffer_append(&d->in, early, n_early);    /* at most IN_SIZE: checked above */
         r = cdp >= 0 ? 0 : cli_cdp_start(d, &d->cdp);
         if (r >= 0)
                 r = sd_event_add_io(s->event, &d->io, fd, EPOLLIN | EPOLLOUT, on_client, d);

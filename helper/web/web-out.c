@@ -4,31 +4,17 @@
 #include "web.h"
 #include "web-out.h"
 
-size_t web_buf_room(uint8_t *buf, size_t size, size_t *start, size_t *end) {
-        if (*start == *end)
-                *start = *end = 0;
-        else if (*start > 0) {
-                memmove(buf, buf + *start, *end - *start);
-                *end -= *start;
-                *start = 0;
-        }
-        return size - *end;
+void web_out_init(struct web_out *o) {
+        o->data = BUFFER_FIXED(o->storage);
 }
 
 size_t web_out_room(struct web_out *o) {
-        if (o->start == o->end)
-                o->start = o->end = 0;
-        else if (o->start > 0 && WEB_OUT_SIZE - o->end < WEB_OUT_COMPACT_BELOW) {
-                memmove(o->buf, o->buf + o->start, o->end - o->start);
-                o->end -= o->start;
-                o->start = 0;
-        }
-        return WEB_OUT_SIZE - o->end;
+        return buffer_reserve(&o->data, WEB_OUT_COMPACT_BELOW);
 }
 
 void web_out_append(struct web_out *o, const void *data, size_t n) {
-        memcpy(o->buf + o->end, data, n);
-        o->end += n;
+        /* The caller asked web_out_room() first: it fits. */
+        (void) buffer_append(&o->data, data, n);
 }
 
 void web_out_pong(struct web_out *o, const uint8_t *payload, size_t n) {
@@ -46,10 +32,12 @@ void web_out_close(struct web_out *o, uint16_t code, const char *reason) {
 }
 
 bool web_out_pending(const struct web_out *o) {
-        return o->start < o->end || o->close_size || o->pong_pending || o->ping_pending;
+        return buffer_len(&o->data) > 0 || o->close_size || o->pong_pending || o->ping_pending;
 }
 
 int web_out_flush(struct web_out *o, int fd) {
+        ssize_t k;
+
         if (o->pong_pending && web_out_room(o) >= o->pong_size) {
                 web_out_append(o, o->pong, o->pong_size);
                 o->pong_pending = false;
@@ -62,5 +50,6 @@ int web_out_flush(struct web_out *o, int fd) {
                 web_out_append(o, o->close_frame, o->close_size);
                 o->close_size = 0;
         }
-        return web_send_pending(fd, o->buf, &o->start, o->end);
+        k = buffer_send(fd, &o->data);
+        return k < 0 ? (int) k : 0;
 }

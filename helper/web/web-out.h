@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "buffer.h"
 #include "websocket.h"
 
 /*
@@ -22,17 +23,17 @@
 #define WEB_OUT_COMPACT_BELOW (16 * 1024 + WS_HEADER_MAX + WEB_OUT_CONTROL_RESERVE)
 
 struct web_out {
-        size_t start, end;
+        struct buffer data;             /* whole frames, over storage */
         bool pong_pending, ping_pending;
         uint8_t pong[WS_HEADER_MAX + WS_CONTROL_MAX];
         size_t pong_size;
         uint8_t close_frame[2 + WS_CONTROL_MAX];
-        size_t close_size;              /* queued, not yet in buf */
-        uint8_t buf[WEB_OUT_SIZE];
+        size_t close_size;              /* queued, not yet in data */
+        uint8_t storage[WEB_OUT_SIZE];
 };
 
-/* The free room at the end of buf[size] holding [*start, *end), the bytes moved to its front first. */
-size_t web_buf_room(uint8_t *buf, size_t size, size_t *start, size_t *end);
+/* Empty, data over storage (a web_out is allocated with its stream, not copied). */
+void web_out_init(struct web_out *o);
 
 /* Free room at the end (the queued bytes moved to the front when little is left). */
 size_t web_out_room(struct web_out *o);

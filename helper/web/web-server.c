@@ -34,22 +34,6 @@ static void maybe_exit(struct web_server *s) {
                 (void) sd_event_exit(s->event, 0);
 }
 
-int web_send_pending(int fd, const uint8_t *buf, size_t *start, size_t end) {
-        while (*start < end) {
-                ssize_t n = send(fd, buf + *start, end - *start, MSG_NOSIGNAL);
-
-                if (n < 0) {
-                        if (errno == EINTR)
-                                continue;
-                        if (errno == EAGAIN)
-                                return 0;
-                        return negative_errno();
-                }
-                *start += (size_t) n;
-        }
-        return 0;
-}
-
 void web_set_events(sd_event_source *src, uint32_t events) {
         if (!src)
                 return;

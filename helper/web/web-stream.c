@@ -43,10 +43,11 @@ struct web_stream {
         unsigned long long ping_asked;  /* when the silence earned a ping; 0: none since the last byte */
         unsigned long long last_rx;
 
-        size_t in_start, in_end, up_start, up_end;
-        uint8_t in[IN_SIZE];
-        uint8_t up[UP_SIZE];
+        struct buffer in;               /* the viewer's frames, not yet parsed */
+        struct buffer up;               /* filtered RFB for the desktop */
         struct web_out down;            /* to the viewer */
+        uint8_t in_storage[IN_SIZE];
+        uint8_t up_storage[UP_SIZE];
 
         struct web_stream *next;
 };
@@ -140,8 +141,9 @@ void web_stream_close(struct web_stream *st, uint16_t code, const char *reason) 
 
 /* ---- buffers -------------------------------------------------------------------------------- */
 
+/* The room for the filter's output: all of it, at the end (the filter writes in one piece). */
 static size_t up_room(struct web_stream *st) {
-        return web_buf_room(st->up, UP_SIZE, &st->up_start, &st->up_end);
+        return buffer_compact(&st->up);
 }
 
 /* 0, or -errno when the viewer is gone. Control frames join between whole frames. */
@@ -150,14 +152,16 @@ static int flush_client(struct web_stream *st) {
 }
 
 static int flush_rfb(struct web_stream *st) {
-        return st->rfb >= 0 ? web_send_pending(st->rfb, st->up, &st->up_start, st->up_end) : 0;
+        ssize_t k = st->rfb >= 0 ? buffer_send(st->rfb, &st->up) : 0;
+
+        return k < 0 ? (int) k : 0;
 }
 
 /* ---- the viewer's frames -------------------------------------------------------------------- */
 
 static void process_in(struct web_stream *st) {
-        while (st->in_start < st->in_end && !st->close_received) {
-                size_t room = up_room(st), give = st->in_end - st->in_start, used, got;
+        while (buffer_len(&st->in) > 0 && !st->close_received) {
+                size_t room = up_room(st), give = buffer_len(&st->in), used, got;
                 struct ws_event ev;
                 int r;
 
@@ -169,13 +173,13 @@ static void process_in(struct web_stream *st) {
                         give /= 2;
                 if (give == 0)
                         return;
-                r = ws_parser_feed(&st->ws, st->in + st->in_start, give, &ev, &used);
-                st->in_start += used;
+                r = ws_parser_feed(&st->ws, buffer_data(&st->in), give, &ev, &used);
+                buffer_consume(&st->in, used);
                 if (r < 0) {
                         const char *why;
                         uint16_t code = ws_parser_error(&st->ws, &why);
 
-                        st->in_start = st->in_end;
+                        buffer_clear(&st->in);
                         stream_close(st, code, why);
                         return;
                 }
@@ -189,13 +193,13 @@ static void process_in(struct web_stream *st) {
                                 break; /* closing: what the viewer still sends goes nowhere */
                         /* Lease changes that finished before these bytes were read apply to them. */
                         web_server_lease_changes(st->server);
-                        r = rfb_relay_from_viewer(&st->relay, ev.data, ev.size, st->up + st->up_end, room, &got);
-                        st->up_end += got;
+                        r = rfb_relay_from_viewer(&st->relay, ev.data, ev.size, buffer_tail(&st->up), room, &got);
+                        buffer_advance(&st->up, got);
                         if (r < 0) {
                                 const char *why = rfb_relay_error(&st->relay);
 
                                 log_info("The viewer of %s sent %s.", st->profile->name, why ?: "something unreadable");
-                                st->in_start = st->in_end;
+                                buffer_clear(&st->in);
                                 /* Why, for the gateway: a malformed message, or control
                                  * taken away in the middle of a clipboard transfer. */
                                 stream_close(st, WS_CLOSE_UNSUPPORTED, why ?: "the RFB stream broke the protocol");
@@ -225,29 +229,14 @@ static void process_in(struct web_stream *st) {
 }
 
 static void read_client(struct web_stream *st) {
-        ssize_t n;
+        ssize_t n = buffer_recv(st->fd, &st->in);
 
-        if (st->in_start == st->in_end)
-                st->in_start = st->in_end = 0;
-        else if (st->in_end == IN_SIZE && st->in_start > 0) {
-                memmove(st->in, st->in + st->in_start, st->in_end - st->in_start);
-                st->in_end -= st->in_start;
-                st->in_start = 0;
-        }
-        if (st->in_end == IN_SIZE)
+        if (n == -EAGAIN || n == -ENOBUFS)
                 return;
-        n = recv(st->fd, st->in + st->in_end, IN_SIZE - st->in_end, 0);
-        if (n < 0) {
-                if (errno == EAGAIN || errno == EINTR)
-                        return;
+        if (n <= 0) {
                 st->client_eof = true;
                 return;
         }
-        if (n == 0) {
-                st->client_eof = true;
-                return;
-        }
-        st->in_end += (size_t) n;
         st->last_rx = now_usec();
         st->ping_asked = 0;
         process_in(st);
@@ -301,14 +290,14 @@ static void stream_update(struct web_stream *st) {
                 return;
         }
 
-        if (st->in_end - st->in_start < IN_SIZE && !st->close_received && up_room(st) > RFB_FILTER_OUT_SIZE(0))
+        if (!buffer_full(&st->in) && !st->close_received && buffer_room(&st->up) > RFB_FILTER_OUT_SIZE(0))
                 client |= EPOLLIN;
         if (out_pending)
                 client |= EPOLLOUT;
         if (st->rfb >= 0) {
                 if (web_out_room(&st->down) >= DOWN_READ_MIN + WS_HEADER_MAX + WEB_OUT_CONTROL_RESERVE)
                         rfb |= EPOLLIN;
-                if (st->up_start < st->up_end)
+                if (buffer_len(&st->up) > 0)
                         rfb |= EPOLLOUT;
         }
         web_set_events(st->io, client);
@@ -434,13 +423,15 @@ int web_stream_new(struct web_server *s, struct web_profile *p, struct web_sessi
                 }
                 rfb_fd = st->rfb;
         }
+        st->in = BUFFER_FIXED(st->in_storage);
+        st->up = BUFFER_FIXED(st->up_storage);
+        web_out_init(&st->down);
         st->last_rx = now_usec();
         ws_parser_init(&st->ws, WEB_FRAME_MAX);
         rfb_relay_init(&st->relay, p->name, st->viewer, p->dirfd, p->max_cut_text);
         web_stream_lease_changed(st);
         web_out_append(&st->down, head, n_head);
-        memcpy(st->in, early, n_early);
-        st->in_end = n_early;
+        (void) buffer_append(&st->in, early, n_early);   /* at most IN_SIZE: checked above */
 
         r = sd_event_add_io(s->event, &st->io, fd, EPOLLIN | EPOLLOUT, on_client, st);
         if (r >= 0)

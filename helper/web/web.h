@@ -156,9 +156,6 @@ void web_profile_viewer_back(struct web_profile *p, const char *viewer);
 /* Read pending inotify events now, so lease changes apply to the bytes read next. */
 void web_server_lease_changes(struct web_server *s);
 void web_server_connection_gone(struct web_server *s);
-/* Send buf[*start, end) on a non-blocking socket until done or it would block; *start moves past what was
- * sent. 0, or -errno when the peer is gone. (The streams' one way out, web-stream.c and web-devtools.c.) */
-int web_send_pending(int fd, const uint8_t *buf, size_t *start, size_t end);
 /* Wait on src for events (EPOLLIN, EPOLLOUT), or, with none, not at all. */
 void web_set_events(sd_event_source *src, uint32_t events);
 
