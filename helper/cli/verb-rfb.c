@@ -27,6 +27,7 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 
+#include "buffer.h"
 #include "cli.h"
 #include "verbs.h"
 #include "config.h"
@@ -47,11 +48,6 @@
 #define BRIDGE_BUF_SIZE (1024 * 1024)
 #define BRIDGE_READ_MAX (256 * 1024)
 
-struct bridge_buf {
-        size_t start, end;
-        uint8_t data[BRIDGE_BUF_SIZE];
-};
-
 struct bridge {
         const char *profile;
         int dirfd;
@@ -68,26 +64,18 @@ struct bridge {
         size_t relay_len;               /* bytes in that pipe, not yet out */
         bool relay_full;                /* it took no more: read the server again once some went out */
         struct rfb_relay rfb;           /* the filter, the lease gate, the activity stamp */
-        struct bridge_buf up;           /* filtered client bytes for the server */
-        struct bridge_buf down;         /* server bytes for the client */
+        struct buffer up;               /* filtered client bytes for the server */
+        struct buffer down;             /* server bytes for the client */
         size_t raw_len;                 /* bytes of raw read, kept until this viewer's take settles */
         uint8_t raw[BRIDGE_READ_MAX];
+        uint8_t up_storage[BRIDGE_BUF_SIZE];
+        uint8_t down_storage[BRIDGE_BUF_SIZE];
 };
 
-static size_t buf_len(const struct bridge_buf *b) {
-        return b->end - b->start;
-}
-
-/* Free room at the end, after moving the pending bytes to the front when that helps. */
-static size_t buf_room(struct bridge_buf *b) {
-        if (b->start == b->end)
-                b->start = b->end = 0;
-        else if (b->start > 0 && BRIDGE_BUF_SIZE - b->end < BRIDGE_READ_MAX + RFB_FILTER_HOLD_MAX) {
-                memmove(b->data, b->data + b->start, b->end - b->start);
-                b->end -= b->start;
-                b->start = 0;
-        }
-        return BRIDGE_BUF_SIZE - b->end;
+/* Free room at the end: the pending bytes move to the front only when less than a whole read (and what the
+ * filter may add) is left there, not for every few bytes. */
+static size_t buf_room(struct buffer *b) {
+        return buffer_reserve(b, BRIDGE_READ_MAX + RFB_FILTER_HOLD_MAX);
 }
 
 static void bridge_free(struct bridge **bp) {
@@ -150,7 +138,7 @@ static bool is_disconnect(int e) {
 
 /* Bytes still on their way to the viewer, in our buffer or the relay pipe. */
 static size_t pending_out(const struct bridge *b) {
-        return buf_len(&b->down) + b->relay_len;
+        return buffer_len(&b->down) + b->relay_len;
 }
 
 /*
@@ -162,7 +150,7 @@ static int write_out(struct bridge *b) {
                 bool relay = b->relay_len > 0;
                 ssize_t n = relay ? splice(b->relay[0], NULL, STDOUT_FILENO, NULL, b->relay_len,
                                            SPLICE_F_MOVE | SPLICE_F_NONBLOCK)
-                                  : write(STDOUT_FILENO, b->down.data + b->down.start, buf_len(&b->down));
+                                  : write(STDOUT_FILENO, buffer_data(&b->down), buffer_len(&b->down));
 
                 if (n < 0) {
                         if (errno == EINTR)
@@ -177,31 +165,23 @@ static int write_out(struct bridge *b) {
                         b->relay_len -= (size_t) n;
                         b->relay_full = false;
                 } else
-                        b->down.start += (size_t) n;
+                        buffer_consume(&b->down, (size_t) n);
         }
         return 0;
 }
 
 static int write_sock(struct bridge *b) {
-        while (buf_len(&b->up) > 0) {
-                ssize_t n = send(b->sock, b->up.data + b->up.start, buf_len(&b->up), MSG_NOSIGNAL);
+        ssize_t n = buffer_send(b->sock, &b->up);
 
-                if (n < 0) {
-                        if (errno == EINTR)
-                                continue;
-                        if (errno == EAGAIN)
-                                return 0;
-                        if (is_disconnect(errno)) {
-                                /* The server is gone: what it sent still goes out. */
-                                b->sock_eof = true;
-                                b->up.start = b->up.end = 0;
-                                return 0;
-                        }
-                        return log_error_errno(errno, "Cannot write to %s's RFB socket: %m", b->profile);
-                }
-                b->up.start += (size_t) n;
+        if (n >= 0)
+                return 0;
+        if (is_disconnect((int) -n)) {
+                /* The server is gone: what it sent still goes out. */
+                b->sock_eof = true;
+                buffer_clear(&b->up);
+                return 0;
         }
-        return 0;
+        return log_error_errno((int) n, "Cannot write to %s's RFB socket: %m", b->profile);
 }
 
 static int read_sock(struct bridge *b) {
@@ -210,7 +190,7 @@ static int read_sock(struct bridge *b) {
 
         if (room == 0)
                 return 0;
-        if (b->out_pipe && buf_len(&b->down) == 0) {
+        if (b->out_pipe && buffer_len(&b->down) == 0) {
                 /* Server bytes pass unchanged: let the kernel move them into
                  * the viewer's pipe without a copy through us. EAGAIN may
                  * mean a full pipe, so then fall back to the buffer, whose
@@ -235,7 +215,7 @@ static int read_sock(struct bridge *b) {
                 if (errno == EINVAL)
                         b->out_pipe = false;
         }
-        if (b->relay[1] >= 0 && buf_len(&b->down) == 0) {
+        if (b->relay[1] >= 0 && buffer_len(&b->down) == 0) {
                 if (b->relay_len >= BRIDGE_BUF_SIZE) {
                         /* A splice of 0 bytes would read as the server's EOF. */
                         b->relay_full = true;
@@ -269,7 +249,7 @@ static int read_sock(struct bridge *b) {
                         b->relay[1] = safe_close(b->relay[1]);
                 }
         }
-        n = recv(b->sock, b->down.data + b->down.end, room > BRIDGE_READ_MAX ? BRIDGE_READ_MAX : room, 0);
+        n = recv(b->sock, buffer_tail(&b->down), room > BRIDGE_READ_MAX ? BRIDGE_READ_MAX : room, 0);
         if (n < 0) {
                 if (errno == EINTR || errno == EAGAIN)
                         return 0;
@@ -283,7 +263,7 @@ static int read_sock(struct bridge *b) {
                 b->sock_eof = true;
                 return 0;
         }
-        b->down.end += (size_t) n;
+        buffer_advance(&b->down, (size_t) n);
         rfb_relay_stamp(&b->rfb);
         return 0;
 }
@@ -295,8 +275,8 @@ static int feed_in(struct bridge *b) {
         int r;
 
         b->raw_len = 0;
-        r = rfb_relay_from_viewer(&b->rfb, b->raw, n, b->up.data + b->up.end, room, &got);
-        b->up.end += got;
+        r = rfb_relay_from_viewer(&b->rfb, b->raw, n, buffer_tail(&b->up), room, &got);
+        buffer_advance(&b->up, got);
         if (r == -EBADMSG) {
                 log_error("Closing the RFB stream of %s: the viewer sent %s.", b->profile, rfb_relay_error(&b->rfb));
                 return r;
@@ -403,7 +383,7 @@ static int bridge_loop(struct bridge *b) {
                         return EXIT_OK;
                 }
                 /* The viewer is done sending: pass that on, once the server has everything. */
-                if (b->in_eof && buf_len(&b->up) == 0 && !b->shut_wr && !b->sock_eof) {
+                if (b->in_eof && buffer_len(&b->up) == 0 && !b->shut_wr && !b->sock_eof) {
                         (void) shutdown(b->sock, SHUT_WR);
                         b->shut_wr = true;
                 }
@@ -418,7 +398,7 @@ static int bridge_loop(struct bridge *b) {
                 if (!b->sock_eof) {
                         if (buf_room(&b->down) > 0 && !b->relay_full)
                                 pfd[P_SOCK].events |= POLLIN;
-                        if (buf_len(&b->up) > 0)
+                        if (buffer_len(&b->up) > 0)
                                 pfd[P_SOCK].events |= POLLOUT;
                         if (pfd[P_SOCK].events)
                                 pfd[P_SOCK].fd = b->sock;
@@ -452,7 +432,7 @@ static int bridge_loop(struct bridge *b) {
                         if (r > 0)
                                 return EXIT_OK; /* the viewer went away */
                 }
-                if ((pfd[P_SOCK].revents & (POLLOUT | POLLERR | POLLHUP)) && buf_len(&b->up) > 0 &&
+                if ((pfd[P_SOCK].revents & (POLLOUT | POLLERR | POLLHUP)) && buffer_len(&b->up) > 0 &&
                     write_sock(b) < 0)
                         return EXIT_FAILED;
                 if ((pfd[P_SOCK].revents & (POLLIN | POLLERR | POLLHUP)) && !b->sock_eof) {
@@ -534,6 +514,8 @@ int verb_rfb(const struct cli_args *a) {
                 .in_flags = -1,
                 .out_flags = -1,
                 .relay = { -EBADF, -EBADF },
+                .up = BUFFER_FIXED(b->up_storage),
+                .down = BUFFER_FIXED(b->down_storage),
         };
 
         if (cfg->remote) {
