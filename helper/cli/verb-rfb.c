@@ -22,6 +22,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/inotify.h>
+#include <sys/param.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -64,11 +65,10 @@ struct bridge {
         size_t relay_len;               /* bytes in that pipe, not yet out */
         bool relay_full;                /* it took no more: read the server again once some went out */
         struct rfb_relay rfb;           /* the filter, the lease gate, the activity stamp */
-        struct buffer up;               /* filtered client bytes for the server */
         struct buffer down;             /* server bytes for the client */
         size_t raw_len;                 /* bytes of raw read, kept until this viewer's take settles */
         uint8_t raw[BRIDGE_READ_MAX];
-        uint8_t up_storage[BRIDGE_BUF_SIZE];
+        uint8_t up_storage[BRIDGE_BUF_SIZE];   /* the relay's buffer toward the server */
         uint8_t down_storage[BRIDGE_BUF_SIZE];
 };
 
@@ -171,14 +171,14 @@ static int write_out(struct bridge *b) {
 }
 
 static int write_sock(struct bridge *b) {
-        ssize_t n = buffer_send(b->sock, &b->up);
+        ssize_t n = rfb_relay_flush_server(&b->rfb, b->sock);
 
         if (n >= 0)
                 return 0;
         if (is_disconnect((int) -n)) {
                 /* The server is gone: what it sent still goes out. */
                 b->sock_eof = true;
-                buffer_clear(&b->up);
+                buffer_clear(&b->rfb.to_server);
                 return 0;
         }
         return log_error_errno((int) n, "Cannot write to %s's RFB socket: %m", b->profile);
@@ -270,13 +270,12 @@ static int read_sock(struct bridge *b) {
 
 /* The bytes in raw, through the relay into up. -EBADMSG when the client broke the protocol (already said why). */
 static int feed_in(struct bridge *b) {
-        size_t room = buf_room(&b->up), got;
         size_t n = b->raw_len;
         int r;
 
+        /* At most what rfb_relay_viewer_room() allowed when they were read: the room only grew since. */
         b->raw_len = 0;
-        r = rfb_relay_from_viewer(&b->rfb, b->raw, n, buffer_tail(&b->up), room, &got);
-        buffer_advance(&b->up, got);
+        r = rfb_relay_feed(&b->rfb, b->raw, n);
         if (r == -EBADMSG) {
                 log_error("Closing the RFB stream of %s: the viewer sent %s.", b->profile, rfb_relay_error(&b->rfb));
                 return r;
@@ -288,18 +287,16 @@ static int feed_in(struct bridge *b) {
 
 /* -EBADMSG when the client broke the protocol (already said why). */
 static int read_in(struct bridge *b) {
-        size_t room = buf_room(&b->up), want;
+        size_t want;
         ssize_t n;
         int r;
 
         /* Bytes kept while a take settled go first; none are read meanwhile. */
         if (b->raw_len > 0 || b->settling)
                 return 0;
-        if (room <= RFB_FILTER_HOLD_MAX)
+        want = MIN(rfb_relay_viewer_room(&b->rfb), sizeof b->raw);
+        if (want == 0)
                 return 0;
-        want = room - RFB_FILTER_HOLD_MAX;
-        if (want > sizeof b->raw)
-                want = sizeof b->raw;
         n = read(STDIN_FILENO, b->raw, want);
         if (n < 0) {
                 if (errno == EINTR || errno == EAGAIN)
@@ -383,7 +380,7 @@ static int bridge_loop(struct bridge *b) {
                         return EXIT_OK;
                 }
                 /* The viewer is done sending: pass that on, once the server has everything. */
-                if (b->in_eof && buffer_len(&b->up) == 0 && !b->shut_wr && !b->sock_eof) {
+                if (b->in_eof && rfb_relay_server_pending(&b->rfb) == 0 && !b->shut_wr && !b->sock_eof) {
                         (void) shutdown(b->sock, SHUT_WR);
                         b->shut_wr = true;
                 }
@@ -392,13 +389,12 @@ static int bridge_loop(struct bridge *b) {
                  * rather than dropped: its first event, sent as soon as the
                  * take returned, passes once the agent's held input is up
                  * (the helper's stamp is a lease event on the inotify fd). */
-                if (!b->in_eof && !b->sock_eof && !b->settling && b->raw_len == 0 &&
-                    buf_room(&b->up) > RFB_FILTER_HOLD_MAX)
+                if (!b->in_eof && !b->sock_eof && !b->settling && b->raw_len == 0 && rfb_relay_viewer_readable(&b->rfb))
                         pfd[P_IN].fd = STDIN_FILENO;
                 if (!b->sock_eof) {
-                        if (buf_room(&b->down) > 0 && !b->relay_full)
+                        if (rfb_relay_server_readable(buf_room(&b->down), 1) && !b->relay_full)
                                 pfd[P_SOCK].events |= POLLIN;
-                        if (buffer_len(&b->up) > 0)
+                        if (rfb_relay_server_pending(&b->rfb) > 0)
                                 pfd[P_SOCK].events |= POLLOUT;
                         if (pfd[P_SOCK].events)
                                 pfd[P_SOCK].fd = b->sock;
@@ -432,7 +428,7 @@ static int bridge_loop(struct bridge *b) {
                         if (r > 0)
                                 return EXIT_OK; /* the viewer went away */
                 }
-                if ((pfd[P_SOCK].revents & (POLLOUT | POLLERR | POLLHUP)) && buffer_len(&b->up) > 0 &&
+                if ((pfd[P_SOCK].revents & (POLLOUT | POLLERR | POLLHUP)) && rfb_relay_server_pending(&b->rfb) > 0 &&
                     write_sock(b) < 0)
                         return EXIT_FAILED;
                 if ((pfd[P_SOCK].revents & (POLLIN | POLLERR | POLLHUP)) && !b->sock_eof) {
@@ -514,7 +510,6 @@ int verb_rfb(const struct cli_args *a) {
                 .in_flags = -1,
                 .out_flags = -1,
                 .relay = { -EBADF, -EBADF },
-                .up = BUFFER_FIXED(b->up_storage),
                 .down = BUFFER_FIXED(b->down_storage),
         };
 
@@ -545,6 +540,7 @@ int verb_rfb(const struct cli_args *a) {
                 return EXIT_FAILED;
         }
         rfb_relay_init(&b->rfb, profile, viewer, b->dirfd, max_cut_text);
+        rfb_relay_set_buffer(&b->rfb, b->up_storage, sizeof b->up_storage, BRIDGE_READ_MAX);
         update_input(b);
         if (b->evicted) {
                 /* Before the server's socket is even opened: no byte of the screen for this viewer. */

@@ -41,6 +41,27 @@ enum rfb_relay_control rfb_relay_lease(struct rfb_relay *r, const struct lease *
         return l->failed ? RFB_RELAY_FAIL_CLOSED : RFB_RELAY_TAKEN;
 }
 
+void rfb_relay_set_buffer(struct rfb_relay *r, uint8_t *storage, size_t size, size_t read_max) {
+        r->to_server = (struct buffer) { .data = storage, .size = size, .cap = size };
+        r->read_max = read_max;
+}
+
+size_t rfb_relay_viewer_room(struct rfb_relay *r) {
+        /* The filter writes its output in one piece, what it held back first: the room must be contiguous. */
+        size_t room = buffer_reserve(&r->to_server, r->read_max + RFB_FILTER_HOLD_MAX);
+
+        return room > RFB_FILTER_HOLD_MAX ? room - RFB_FILTER_HOLD_MAX : 0;
+}
+
+int rfb_relay_feed(struct rfb_relay *r, const void *in, size_t n) {
+        size_t room = buffer_reserve(&r->to_server, RFB_FILTER_OUT_SIZE(n)), got = 0;
+        int k;
+
+        k = rfb_relay_from_viewer(r, in, n, buffer_tail(&r->to_server), room, &got);
+        buffer_advance(&r->to_server, got);
+        return k;
+}
+
 int rfb_relay_from_viewer(struct rfb_relay *r, const void *in, size_t n, void *out, size_t out_size,
                           size_t *ret_out) {
         int k = rfb_filter_feed(&r->filter, in, n, out, out_size, ret_out);

@@ -14,6 +14,7 @@
  * the desktop takes its input is not read either. Nothing grows.
  */
 #include <fcntl.h>
+#include <sys/param.h>
 #include <sys/socket.h>
 
 #include "profile.h"
@@ -27,6 +28,8 @@
 #define UP_SIZE RFB_FILTER_OUT_SIZE(64 * 1024)
 /* The least worth a read of the desktop's bytes: less room waits for the viewer to take some. */
 #define DOWN_READ_MIN (16 * 1024)
+/* That read, framed, with room left for the control frames. */
+#define DOWN_READ_ROOM (DOWN_READ_MIN + WS_HEADER_MAX + WEB_OUT_CONTROL_RESERVE)
 
 struct web_stream {
         struct web_server *server;
@@ -44,10 +47,9 @@ struct web_stream {
         unsigned long long last_rx;
 
         struct buffer in;               /* the viewer's frames, not yet parsed */
-        struct buffer up;               /* filtered RFB for the desktop */
         struct web_out down;            /* to the viewer */
         uint8_t in_storage[IN_SIZE];
-        uint8_t up_storage[UP_SIZE];
+        uint8_t up_storage[UP_SIZE];    /* the relay's buffer toward the desktop */
 
         struct web_stream *next;
 };
@@ -141,18 +143,13 @@ void web_stream_close(struct web_stream *st, uint16_t code, const char *reason) 
 
 /* ---- buffers -------------------------------------------------------------------------------- */
 
-/* The room for the filter's output: all of it, at the end (the filter writes in one piece). */
-static size_t up_room(struct web_stream *st) {
-        return buffer_compact(&st->up);
-}
-
 /* 0, or -errno when the viewer is gone. Control frames join between whole frames. */
 static int flush_client(struct web_stream *st) {
         return web_out_flush(&st->down, st->fd);
 }
 
 static int flush_rfb(struct web_stream *st) {
-        ssize_t k = st->rfb >= 0 ? buffer_send(st->rfb, &st->up) : 0;
+        ssize_t k = st->rfb >= 0 ? rfb_relay_flush_server(&st->relay, st->rfb) : 0;
 
         return k < 0 ? (int) k : 0;
 }
@@ -161,16 +158,11 @@ static int flush_rfb(struct web_stream *st) {
 
 static void process_in(struct web_stream *st) {
         while (buffer_len(&st->in) > 0 && !st->close_received) {
-                size_t room = up_room(st), give = buffer_len(&st->in), used, got;
+                /* No more than the relay takes now: a frame's payload is at most what was fed. */
+                size_t give = MIN(buffer_len(&st->in), rfb_relay_viewer_room(&st->relay)), used;
                 struct ws_event ev;
                 int r;
 
-                /* The filter may add what it held back: feed it no more than
-                 * its output bound (rfb-filter.h) lets the room take. */
-                if (RFB_FILTER_OUT_SIZE(give) > room)
-                        give = room > RFB_FILTER_OUT_SIZE(0) ? room - RFB_FILTER_OUT_SIZE(0) : 0;
-                while (give > 0 && RFB_FILTER_OUT_SIZE(give) > room)
-                        give /= 2;
                 if (give == 0)
                         return;
                 r = ws_parser_feed(&st->ws, buffer_data(&st->in), give, &ev, &used);
@@ -193,8 +185,7 @@ static void process_in(struct web_stream *st) {
                                 break; /* closing: what the viewer still sends goes nowhere */
                         /* Lease changes that finished before these bytes were read apply to them. */
                         web_server_lease_changes(st->server);
-                        r = rfb_relay_from_viewer(&st->relay, ev.data, ev.size, buffer_tail(&st->up), room, &got);
-                        buffer_advance(&st->up, got);
+                        r = rfb_relay_feed(&st->relay, ev.data, ev.size);
                         if (r < 0) {
                                 const char *why = rfb_relay_error(&st->relay);
 
@@ -248,7 +239,7 @@ static void read_rfb(struct web_stream *st) {
         size_t hl;
         ssize_t n;
 
-        if (room < DOWN_READ_MIN + WS_HEADER_MAX + WEB_OUT_CONTROL_RESERVE)
+        if (!rfb_relay_server_readable(room, DOWN_READ_ROOM))
                 return;
         want = room - WS_HEADER_MAX - WEB_OUT_CONTROL_RESERVE;
         if (want > sizeof st->server->scratch)
@@ -290,14 +281,14 @@ static void stream_update(struct web_stream *st) {
                 return;
         }
 
-        if (!buffer_full(&st->in) && !st->close_received && buffer_room(&st->up) > RFB_FILTER_OUT_SIZE(0))
+        if (!buffer_full(&st->in) && !st->close_received && rfb_relay_viewer_readable(&st->relay))
                 client |= EPOLLIN;
         if (out_pending)
                 client |= EPOLLOUT;
         if (st->rfb >= 0) {
-                if (web_out_room(&st->down) >= DOWN_READ_MIN + WS_HEADER_MAX + WEB_OUT_CONTROL_RESERVE)
+                if (rfb_relay_server_readable(web_out_room(&st->down), DOWN_READ_ROOM))
                         rfb |= EPOLLIN;
-                if (buffer_len(&st->up) > 0)
+                if (rfb_relay_server_pending(&st->relay) > 0)
                         rfb |= EPOLLOUT;
         }
         web_set_events(st->io, client);
@@ -424,11 +415,11 @@ int web_stream_new(struct web_server *s, struct web_profile *p, struct web_sessi
                 rfb_fd = st->rfb;
         }
         st->in = BUFFER_FIXED(st->in_storage);
-        st->up = BUFFER_FIXED(st->up_storage);
         web_out_init(&st->down);
         st->last_rx = now_usec();
         ws_parser_init(&st->ws, WEB_FRAME_MAX);
         rfb_relay_init(&st->relay, p->name, st->viewer, p->dirfd, p->max_cut_text);
+        rfb_relay_set_buffer(&st->relay, st->up_storage, sizeof st->up_storage, IN_SIZE);
         web_stream_lease_changed(st);
         web_out_append(&st->down, head, n_head);
         (void) buffer_append(&st->in, early, n_early);   /* at most IN_SIZE: checked above */

@@ -4,7 +4,9 @@
 
 #include <fcntl.h>
 #include <limits.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "lease.h"
 #include "lease-settled.h"
@@ -186,6 +188,47 @@ static void test_settling(void) {
         (void) unlinkat(dirfd_, LEASE_SETTLED_FILE, 0);
 }
 
+/* Back-pressure: the viewer is not read while the bytes for the server fill their buffer, and is again once
+ * the server took some. */
+static void test_back_pressure(void) {
+        uint8_t storage[64], got[64];
+        struct rfb_relay r;
+        struct lease l = agent();
+        int sv[2], k;
+        size_t n = 0;
+
+        if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+                die("socketpair");
+        rfb_relay_init(&r, "work", "alice", dirfd_, MAX_CUT);
+        rfb_relay_set_buffer(&r, storage, sizeof storage, 16);
+        (void) rfb_relay_lease(&r, &l);
+        TAP_EQ_INT(rfb_relay_viewer_room(&r), sizeof storage - RFB_FILTER_HOLD_MAX,
+                   "an empty relay takes what its buffer holds, less what the filter may hold back");
+        k = rfb_relay_feed(&r, handshake, sizeof handshake);
+        tap_ok(k >= 0 && rfb_relay_server_pending(&r) == sizeof handshake, "the handshake waits for the server");
+        while (k >= 0 && rfb_relay_viewer_room(&r) >= sizeof update_request) {
+                k = rfb_relay_feed(&r, update_request, sizeof update_request);
+                n++;
+        }
+        tap_ok(k >= 0 && n > 0, "update requests fill the buffer (%zu of them)", n);
+        /* 64 bytes less 20 held back: the handshake's 14 and three requests' 30 fill it exactly. */
+        tap_ok(n == 3 && rfb_relay_viewer_room(&r) == 0 && !rfb_relay_viewer_readable(&r),
+               "a full buffer stops the viewer's reads (room %zu)", rfb_relay_viewer_room(&r));
+        TAP_EQ_INT(rfb_relay_flush_server(&r, sv[0]), sizeof handshake + n * sizeof update_request,
+                   "the server takes them all");
+        tap_ok(read(sv[1], got, sizeof got) == (ssize_t) (sizeof handshake + n * sizeof update_request) &&
+                       memcmp(got, handshake, sizeof handshake - 1) == 0 && got[sizeof handshake - 1] == 1 &&
+                       memcmp(got + sizeof handshake, update_request, sizeof update_request) == 0,
+               "in order, the handshake (its shared flag forced on) first");
+        tap_ok(rfb_relay_viewer_readable(&r) && rfb_relay_viewer_room(&r) == sizeof storage - RFB_FILTER_HOLD_MAX,
+               "and the viewer may be read again, as much as at first");
+        tap_ok(!rfb_relay_server_readable(100, 101) && rfb_relay_server_readable(101, 101) &&
+                       !rfb_relay_server_readable(0, 0),
+               "the server is read only while the viewer's side has room for a read worth making");
+        close(sv[0]);
+        close(sv[1]);
+}
+
 int main(void) {
         scratch_dir_make(tmpdir, sizeof tmpdir, "botdesk-test-rfb-relay");
         dirfd_ = open(tmpdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -195,6 +238,7 @@ int main(void) {
         test_gate();
         test_settling();
         test_bytes();
+        test_back_pressure();
         test_throttle();
 
         close(dirfd_);
