@@ -3,8 +3,9 @@
  * botdesk rfb PROFILE [--viewer ID]: the desktop's RFB stream on stdin and
  * stdout, for socat, websockify, ssh or kubectl exec to carry anywhere.
  *
- * One poll loop over non-blocking descriptors with a buffer each way:
- * stdin -> filter -> rfb.sock, rfb.sock -> stdout unchanged. The server's
+ * One sd-event loop over non-blocking descriptors with a buffer each way:
+ * stdin -> filter -> rfb.sock (the relay's buffer, rfb-relay.h, whose rule
+ * says when each side is read), rfb.sock -> stdout unchanged. The server's
  * bytes are spliced, never copied through us, when stdout is a pipe
  * (directly) or a socket (through a pipe of our own: socat's EXEC and
  * websockify hand us a socketpair). The relay (rfb-relay.h, as `botdesk
@@ -19,11 +20,10 @@
  * by many stays as it is while the agent holds control.
  */
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
+#include <sys/epoll.h>
 #include <sys/inotify.h>
 #include <sys/param.h>
-#include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -44,17 +44,35 @@
 #include "snapshot.h"
 #include "util.h"
 
+#include <systemd/sd-event.h>
+
 /* Framebuffer updates come in megabytes: large reads keep the number of
  * system calls per update small. */
 #define BRIDGE_BUF_SIZE (1024 * 1024)
 #define BRIDGE_READ_MAX (256 * 1024)
 
+struct bridge;
+
+/* One of the bridge's descriptors on the loop. What epoll refuses and poll() calls always ready (a regular
+ * file, /dev/null) gets a defer source, enabled while it is waited for, as its readiness would be. */
+struct bridge_fd {
+        struct bridge *bridge;
+        int fd;
+        sd_event_source *src;
+        bool always;
+        uint32_t events;                /* what it is waited for: EPOLLIN, EPOLLOUT */
+        int (*handler)(struct bridge *b, uint32_t revents);
+};
+
 struct bridge {
         const char *profile;
+        sd_event *event;
         int dirfd;
         int sock;
         int inotify;
-        int sigfd;
+        sd_event_source *inotify_src;
+        struct bridge_fd in, out, server;       /* stdin, stdout, the RFB socket */
+        bool done;                      /* the loop was told to exit */
         int in_flags, out_flags;        /* stdin/stdout flags to restore, -1 if untouched */
         bool in_eof, sock_eof, shut_wr;
         bool evicted;                   /* a human other than this viewer took control */
@@ -88,10 +106,15 @@ static void bridge_free(struct bridge **bp) {
                 (void) fcntl(STDIN_FILENO, F_SETFL, b->in_flags);
         if (b->out_flags >= 0)
                 (void) fcntl(STDOUT_FILENO, F_SETFL, b->out_flags);
+        /* The sources before their descriptors. */
+        sd_event_source_disable_unref(b->in.src);
+        sd_event_source_disable_unref(b->out.src);
+        sd_event_source_disable_unref(b->server.src);
+        sd_event_source_disable_unref(b->inotify_src);
         safe_close(b->dirfd);
         safe_close(b->sock);
         safe_close(b->inotify);
-        safe_close(b->sigfd);
+        sd_event_unref(b->event);
         safe_close(b->relay[0]);
         safe_close(b->relay[1]);
         free(b);
@@ -145,7 +168,7 @@ static size_t pending_out(const struct bridge *b) {
  * 0 on progress or nothing to do, 1 when the client is gone, -errno. The
  * relay pipe's bytes are older than our buffer's: they go first.
  */
-static int write_out(struct bridge *b) {
+static int write_out(struct bridge *b, uint32_t revents) {
         while (pending_out(b) > 0) {
                 bool relay = b->relay_len > 0;
                 ssize_t n = relay ? splice(b->relay[0], NULL, STDOUT_FILENO, NULL, b->relay_len,
@@ -286,7 +309,7 @@ static int feed_in(struct bridge *b) {
 }
 
 /* -EBADMSG when the client broke the protocol (already said why). */
-static int read_in(struct bridge *b) {
+static int read_in(struct bridge *b, uint32_t revents) {
         size_t want;
         ssize_t n;
         int r;
@@ -320,7 +343,7 @@ static int read_in(struct bridge *b) {
                 return r;
         if (b->evicted)
                 return 0;       /* the caller ends the stream; nothing of these bytes goes on */
-        /* This viewer's own take, not settled yet: they pass once it is (bridge_loop). */
+        /* This viewer's own take, not settled yet: they pass once it is (on_inotify). */
         if (b->settling)
                 return 0;
         return feed_in(b);
@@ -346,6 +369,9 @@ static int set_nonblock(int fd, int *ret_flags) {
 static int evict(struct bridge *b) {
         _cleanup_close_ int null = open("/dev/null", O_WRONLY | O_CLOEXEC | O_NOCTTY);
 
+        /* Off the loop before their descriptors change under it. */
+        b->out.src = sd_event_source_disable_unref(b->out.src);
+        b->server.src = sd_event_source_disable_unref(b->server.src);
         /* Closed now, not at the process's end (whatever runs at exit): the
          * viewer's side sees the end at once. /dev/null takes the number, so
          * that nothing else written to stdout can reach the viewer. */
@@ -359,101 +385,168 @@ static int evict(struct bridge *b) {
         return EXIT_REFUSED;
 }
 
-static int bridge_loop(struct bridge *b) {
-        enum { P_INOTIFY, P_SIGNAL, P_IN, P_SOCK, P_OUT, P_N };
+static void bridge_exit(struct bridge *b, int status) {
+        if (b->done)
+                return;
+        b->done = true;
+        (void) sd_event_exit(b->event, status);
+}
 
-        for (;;) {
-                struct pollfd pfd[P_N] = {
-                        [P_INOTIFY] = { .fd = b->inotify, .events = POLLIN },
-                        [P_SIGNAL] = { .fd = b->sigfd, .events = POLLIN },
-                        [P_IN] = { .fd = -1, .events = POLLIN },
-                        [P_SOCK] = { .fd = -1 },
-                        [P_OUT] = { .fd = -1, .events = POLLOUT },
-                };
-                int r;
+/* Wait for events on f, or (none) not at all. */
+static void fd_want(struct bridge_fd *f, uint32_t events) {
+        f->events = events;
+        if (!f->src)
+                return;
+        if (events && !f->always)
+                (void) sd_event_source_set_io_events(f->src, events);
+        (void) sd_event_source_set_enabled(f->src, events ? SD_EVENT_ON : SD_EVENT_OFF);
+}
 
-                if (b->sock_eof && pending_out(b) == 0) {
-                        /* Ended by botdesk for a dump (supervisor/outside-clients.h): the viewer may connect again. */
-                        if (b->dirfd >= 0 && faccessat(b->dirfd, SNAPSHOT_DUMPING_FILE, F_OK, AT_SYMLINK_NOFOLLOW) >= 0)
-                                log_info("Desktop %s is being snapshotted or hibernated: its RFB stream ended; connect "
-                                         "again once it runs.", b->profile);
-                        return EXIT_OK;
-                }
-                /* The viewer is done sending: pass that on, once the server has everything. */
-                if (b->in_eof && rfb_relay_server_pending(&b->rfb) == 0 && !b->shut_wr && !b->sock_eof) {
-                        (void) shutdown(b->sock, SHUT_WR);
-                        b->shut_wr = true;
-                }
+/* After every event: the end, or what to wait for next (the relay says when each side may be read). */
+static void bridge_update(struct bridge *b) {
+        uint32_t server = 0;
 
-                /* While this viewer's take settles, its bytes stay unread
-                 * rather than dropped: its first event, sent as soon as the
-                 * take returned, passes once the agent's held input is up
-                 * (the helper's stamp is a lease event on the inotify fd). */
-                if (!b->in_eof && !b->sock_eof && !b->settling && b->raw_len == 0 && rfb_relay_viewer_readable(&b->rfb))
-                        pfd[P_IN].fd = STDIN_FILENO;
-                if (!b->sock_eof) {
-                        if (rfb_relay_server_readable(buf_room(&b->down), 1) && !b->relay_full)
-                                pfd[P_SOCK].events |= POLLIN;
-                        if (rfb_relay_server_pending(&b->rfb) > 0)
-                                pfd[P_SOCK].events |= POLLOUT;
-                        if (pfd[P_SOCK].events)
-                                pfd[P_SOCK].fd = b->sock;
-                }
-                if (pending_out(b) > 0)
-                        pfd[P_OUT].fd = STDOUT_FILENO;
-
-                if (poll(pfd, P_N, -1) < 0) {
-                        if (errno == EINTR)
-                                continue;
-                        log_error_errno(errno, "poll() failed: %m");
-                        return EXIT_FAILED;
-                }
-
-                if (pfd[P_INOTIFY].revents && handle_inotify(b) < 0)
-                        return EXIT_FAILED;
-                if (b->evicted)
-                        return evict(b);
-                if (b->raw_len > 0 && !b->settling && feed_in(b) < 0)
-                        return EXIT_FAILED;
-                if (pfd[P_SIGNAL].revents) {
-                        struct signalfd_siginfo si;
-                        if (read(b->sigfd, &si, sizeof si) == sizeof si)
-                                log_debug("Signal %u, closing the RFB stream of %s.", si.ssi_signo, b->profile);
-                        return EXIT_OK;
-                }
-                if (pfd[P_OUT].revents) {
-                        r = write_out(b);
-                        if (r < 0)
-                                return EXIT_FAILED;
-                        if (r > 0)
-                                return EXIT_OK; /* the viewer went away */
-                }
-                if ((pfd[P_SOCK].revents & (POLLOUT | POLLERR | POLLHUP)) && rfb_relay_server_pending(&b->rfb) > 0 &&
-                    write_sock(b) < 0)
-                        return EXIT_FAILED;
-                if ((pfd[P_SOCK].revents & (POLLIN | POLLERR | POLLHUP)) && !b->sock_eof) {
-                        r = read_sock(b);
-                        if (r < 0)
-                                return EXIT_FAILED;
-                        if (r > 0)
-                                return EXIT_OK; /* the viewer went away */
-                        /* Pass it on at once: the viewer's side is usually
-                         * writable, and a poll() round per chunk halves
-                         * the throughput. */
-                        r = write_out(b);
-                        if (r < 0)
-                                return EXIT_FAILED;
-                        if (r > 0)
-                                return EXIT_OK;
-                }
-                if (pfd[P_IN].revents) {
-                        r = read_in(b);
-                        if (r < 0)
-                                return EXIT_FAILED;
-                        if (b->evicted)
-                                return evict(b);
-                }
+        if (b->done)
+                return;
+        if (b->sock_eof && pending_out(b) == 0) {
+                /* Ended by botdesk for a dump (supervisor/outside-clients.h): the viewer may connect again. */
+                if (b->dirfd >= 0 && faccessat(b->dirfd, SNAPSHOT_DUMPING_FILE, F_OK, AT_SYMLINK_NOFOLLOW) >= 0)
+                        log_info("Desktop %s is being snapshotted or hibernated: its RFB stream ended; connect "
+                                 "again once it runs.", b->profile);
+                bridge_exit(b, EXIT_OK);
+                return;
         }
+        /* The viewer is done sending: pass that on, once the server has everything. */
+        if (b->in_eof && rfb_relay_server_pending(&b->rfb) == 0 && !b->shut_wr && !b->sock_eof) {
+                (void) shutdown(b->sock, SHUT_WR);
+                b->shut_wr = true;
+        }
+
+        /* While this viewer's take settles, its bytes stay unread
+         * rather than dropped: its first event, sent as soon as the
+         * take returned, passes once the agent's held input is up
+         * (the helper's stamp is a lease event on the inotify fd). */
+        fd_want(&b->in, !b->in_eof && !b->sock_eof && !b->settling && b->raw_len == 0 &&
+                                        rfb_relay_viewer_readable(&b->rfb) ? EPOLLIN : 0);
+        if (!b->sock_eof) {
+                if (rfb_relay_server_readable(buf_room(&b->down), 1) && !b->relay_full)
+                        server |= EPOLLIN;
+                if (rfb_relay_server_pending(&b->rfb) > 0)
+                        server |= EPOLLOUT;
+        }
+        fd_want(&b->server, server);
+        fd_want(&b->out, pending_out(b) > 0 ? EPOLLOUT : 0);
+}
+
+/* A handler's result: -errno fails the stream, 1 ends it (the viewer went away), an eviction refuses it. */
+static int dispatch(struct bridge_fd *f, uint32_t revents) {
+        struct bridge *b = f->bridge;
+        int r = f->handler(b, revents);
+
+        if (b->evicted && !b->done)
+                bridge_exit(b, evict(b));
+        else if (r < 0)
+                bridge_exit(b, EXIT_FAILED);
+        else if (r > 0)
+                bridge_exit(b, EXIT_OK);
+        bridge_update(b);
+        return 0;
+}
+
+static int on_io(sd_event_source *src, int fd, uint32_t revents, void *userdata) {
+        return dispatch(userdata, revents);
+}
+
+static int on_always_ready(sd_event_source *src, void *userdata) {
+        struct bridge_fd *f = userdata;
+
+        return dispatch(f, f->events);
+}
+
+static int fd_add(struct bridge *b, struct bridge_fd *f, int fd, int (*handler)(struct bridge *b, uint32_t revents)) {
+        int r;
+
+        *f = (struct bridge_fd) { .bridge = b, .fd = fd, .handler = handler };
+        r = sd_event_add_io(b->event, &f->src, fd, 0, on_io, f);
+        if (r == -EPERM) {
+                f->always = true;
+                r = sd_event_add_defer(b->event, &f->src, on_always_ready, f);
+        }
+        if (r < 0)
+                return r;
+        return sd_event_source_set_enabled(f->src, SD_EVENT_OFF);
+}
+
+static int on_server(struct bridge *b, uint32_t revents) {
+        int r;
+
+        if ((revents & (EPOLLOUT | EPOLLERR | EPOLLHUP)) && rfb_relay_server_pending(&b->rfb) > 0) {
+                r = write_sock(b);
+                if (r < 0)
+                        return r;
+        }
+        if ((revents & (EPOLLIN | EPOLLERR | EPOLLHUP)) && !b->sock_eof) {
+                r = read_sock(b);
+                if (r != 0)
+                        return r;
+                /* Pass it on at once: the viewer's side is usually
+                 * writable, and a loop round per chunk halves the
+                 * throughput. */
+                return write_out(b, EPOLLOUT);
+        }
+        return 0;
+}
+
+static int on_inotify(sd_event_source *src, int fd, uint32_t revents, void *userdata) {
+        struct bridge *b = userdata;
+
+        if (handle_inotify(b) < 0)
+                bridge_exit(b, EXIT_FAILED);
+        else if (b->evicted && !b->done)
+                bridge_exit(b, evict(b));
+        /* Bytes kept while this viewer's take settled pass once it has. */
+        else if (b->raw_len > 0 && !b->settling && feed_in(b) < 0)
+                bridge_exit(b, EXIT_FAILED);
+        bridge_update(b);
+        return 0;
+}
+
+static int on_signal(sd_event_source *src, const struct signalfd_siginfo *si, void *userdata) {
+        struct bridge *b = userdata;
+
+        log_debug("Signal %u, closing the RFB stream of %s.", si->ssi_signo, b->profile);
+        bridge_exit(b, EXIT_OK);
+        return 0;
+}
+
+static int bridge_loop(struct bridge *b) {
+        int r;
+
+        r = sd_event_new(&b->event);
+        /* Lease changes first: one that finished before the viewer's bytes were read applies to them. */
+        if (r >= 0)
+                r = sd_event_add_io(b->event, &b->inotify_src, b->inotify, EPOLLIN, on_inotify, b);
+        if (r >= 0)
+                r = sd_event_source_set_priority(b->inotify_src, SD_EVENT_PRIORITY_IMPORTANT);
+        for (int sig = 0, sigs[] = { SIGINT, SIGTERM, SIGHUP }; r >= 0 && sig < (int) ELEMENTSOF(sigs); sig++)
+                r = sd_event_add_signal(b->event, NULL, sigs[sig], on_signal, b);
+        if (r >= 0)
+                r = fd_add(b, &b->in, STDIN_FILENO, read_in);
+        if (r >= 0)
+                r = fd_add(b, &b->out, STDOUT_FILENO, write_out);
+        if (r >= 0)
+                r = fd_add(b, &b->server, b->sock, on_server);
+        if (r < 0) {
+                log_error_errno(r, "Cannot set up the RFB stream's event loop: %m");
+                return EXIT_FAILED;
+        }
+        bridge_update(b);
+        r = sd_event_loop(b->event);
+        if (r < 0) {
+                log_error_errno(r, "The RFB stream's event loop failed: %m");
+                return EXIT_FAILED;
+        }
+        return r;
 }
 
 static int connect_rfb(const char *path) {
@@ -506,7 +599,6 @@ int verb_rfb(const struct cli_args *a) {
                 .dirfd = -EBADF,
                 .sock = -EBADF,
                 .inotify = -EBADF,
-                .sigfd = -EBADF,
                 .in_flags = -1,
                 .out_flags = -1,
                 .relay = { -EBADF, -EBADF },
@@ -571,13 +663,12 @@ int verb_rfb(const struct cli_args *a) {
         }
 
         /* Termination signals end the stream cleanly, after the flags of the
-         * shared stdin/stdout are restored. */
+         * shared stdin/stdout are restored: blocked, and read by the loop. */
         sigemptyset(&mask);
         sigaddset(&mask, SIGINT);
         sigaddset(&mask, SIGTERM);
         sigaddset(&mask, SIGHUP);
-        if (sigprocmask(SIG_BLOCK, &mask, NULL) < 0 ||
-            (b->sigfd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC)) < 0) {
+        if (sigprocmask(SIG_BLOCK, &mask, NULL) < 0) {
                 log_error_errno(errno, "Cannot set up signal handling: %m");
                 return EXIT_FAILED;
         }
