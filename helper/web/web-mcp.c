@@ -44,8 +44,7 @@ struct web_mcp {
         bool kept;                      /* it went to a kept server (host NULL once that ended) */
         bool relaying;                  /* the body is whole: the client's events are ours */
         bool upstream_done;             /* the server's end of the answer */
-        uint8_t *down;                  /* answer bytes not yet sent: [down_start, down_end) */
-        size_t down_start, down_end;
+        struct buffer down;             /* answer bytes not yet sent */
         unsigned long long answered;    /* bytes of answer in all */
 };
 
@@ -55,7 +54,7 @@ void web_mcp_free(struct web_mcp *m) {
         sd_event_source_disable_unref(m->io);
         safe_close(m->fd);
         free(m->body);
-        free(m->down);
+        buffer_done(&m->down);
         free(m);
 }
 
@@ -128,22 +127,14 @@ static void want_upstream(struct web_mcp *m, uint32_t events) {
 static bool flush_down(struct web_mcp *m) {
         struct web_conn *c = m->conn;
 
-        while (m->down_start < m->down_end) {
-                ssize_t n = send(c->fd, m->down + m->down_start, m->down_end - m->down_start, MSG_NOSIGNAL | MSG_DONTWAIT);
-
-                if (n < 0 && errno == EINTR)
-                        continue;
-                if (n < 0 && errno == EAGAIN) {
-                        (void) sd_event_source_set_io_events(c->io, EPOLLIN | EPOLLOUT);
-                        return false;
-                }
-                if (n < 0) {
-                        web_conn_free(c, false);
-                        return true;
-                }
-                m->down_start += (size_t) n;
+        if (buffer_send(c->fd, &m->down) < 0) {
+                web_conn_free(c, false);
+                return true;
         }
-        m->down_start = m->down_end = 0;
+        if (buffer_len(&m->down) > 0) {
+                (void) sd_event_source_set_io_events(c->io, EPOLLIN | EPOLLOUT);
+                return false;
+        }
         (void) sd_event_source_set_io_events(c->io, EPOLLIN);
         if (!m->upstream_done) {
                 want_upstream(m, EPOLLIN);
@@ -165,24 +156,21 @@ static bool flush_down(struct web_mcp *m) {
 
 /* Read what the server wrote, as far as there is room: then on to the client. As flush_down(). */
 static bool pump(struct web_mcp *m) {
-        while (!m->upstream_done && m->down_end < DOWN_SIZE) {
-                ssize_t n = recv(m->fd, m->down + m->down_end, DOWN_SIZE - m->down_end, MSG_DONTWAIT);
+        while (!m->upstream_done && !buffer_full(&m->down)) {
+                ssize_t n = buffer_recv(m->fd, &m->down);
 
-                if (n < 0 && errno == EINTR)
-                        continue;
-                if (n < 0 && errno == EAGAIN)
+                if (n == -EAGAIN)
                         break;
                 if (n <= 0) {
                         m->upstream_done = true;
                         m->io = sd_event_source_disable_unref(m->io);
                         break;
                 }
-                m->down_end += (size_t) n;
                 m->answered += (unsigned long long) n;
                 /* A call may wait as long as its tool does (ask_human: an hour); a stream as long as it says things. */
                 (void) sd_event_source_set_time_relative(m->conn->timer, CALL_TIMEOUT_USEC);
         }
-        if (m->down_end == DOWN_SIZE)
+        if (buffer_full(&m->down))
                 want_upstream(m, 0);    /* until the client has taken some */
         return flush_down(m);
 }
@@ -299,7 +287,8 @@ static void start(struct web_mcp *m) {
         int r;
 
         m->kept = outlives_request(m->body, m->size);
-        if (request_build(m) < 0 || !(m->down = malloc(DOWN_SIZE))) {
+        /* The whole buffer now: a request that cannot have it fails before it reaches the server. */
+        if (request_build(m) < 0 || buffer_reserve(&m->down, DOWN_SIZE) < DOWN_SIZE) {
                 web_conn_free(c, false);
                 return;
         }
@@ -403,6 +392,7 @@ void web_serve_mcp(struct web_conn *c, const char *profile, const void *early, s
         }
         m->conn = c;
         memcpy(m->token_sha, sha, sizeof sha);
+        m->down = BUFFER_GROWABLE(DOWN_SIZE);
         m->fd = -EBADF;
         m->want = c->req.content_length;
         snprintf(c->profile, sizeof c->profile, "%s", profile);
