@@ -25,7 +25,7 @@
 /* The option of verb that word names exactly, or for an abbrev verb the
  * one whose name it begins, as getopt_long (--js: --json; -1 for two). */
 static int option_find_name(const struct verb *v, const char *word) {
-        uint64_t accepted = verb_options_accepted(v);
+        uint64_t accepted = v->options;
         int id = verb_option_find(v, word), found = -1;
 
         if (id >= 0 || !v->abbrev || !startswith(word, "--") || !word[2])
@@ -583,8 +583,12 @@ static int run(int argc, char **argv, struct cli_args *ret_args, bool *ret_far) 
                 { "version", no_argument, NULL, OPT_VERSION },
                 {}
         };
-        /* A verb outside the table: judged as one with the common options. */
-        static const struct verb unknown = { .options = OPTS_COMMON };
+        /* A word outside the table: its words judged first as those of a verb of the common options, so
+         * that "botdesk frobnicate p --json" is named an unknown command, its error object on stdout. */
+        static const struct verb unknown = {
+                .options = OPT(OPT_JSON) | OPT(OPT_QUIET) | OPT(OPT_FORCE) | OPT(OPT_YES) | OPT(OPT_TIMEOUT) |
+                           OPT(OPT_PROFILE) | OPT(OPT_VIEWER) | OPT(OPT_REASON) | OPT(OPT_UNTIL) | OPT(OPT_HELP),
+        };
         struct cli_args *a = ret_args;
         _cleanup_(config_done) struct bd_config config = {};
         bool config_read = false;

@@ -116,7 +116,7 @@ static const struct verb verbs[] = {
           "  stop PROFILE [--force]        stop; returns when nothing of it runs\n"
           "                                (--force: even while a human holds the lease)\n"
           "  stop PROFILE --remove         and remove its podman|docker container\n",
-          .options = OPT(OPT_FORCE) | OPT(OPT_QUIET) | OPT(OPT_REMOVE) | OPT(OPT_HELP), .words = "PROFILE", .min_operands = 1, .placed = true, .remote_timeout = REMOTE_TIMEOUT_STOP,
+          .options = OPT(OPT_FORCE) | OPT(OPT_QUIET) | OPT(OPT_REMOVE) | OPT(OPT_TIMEOUT) | OPT(OPT_HELP), .words = "PROFILE", .min_operands = 1, .placed = true, .remote_timeout = REMOTE_TIMEOUT_STOP,
           .run = verb_stop },
         { "hibernate",
           "  hibernate PROFILE [--json]    a checkpointable desktop dumped, memory and\n"
@@ -139,13 +139,14 @@ static const struct verb verbs[] = {
         { "status",
           "  status [PROFILE] [--json]     one profile, or all known profiles\n"
           "  status PROFILE --quiet        nothing printed: exit 0 when ready, 4 when not\n",
-          .options = OPT(OPT_JSON) | OPT(OPT_QUIET) | OPT(OPT_HELP),
+          .options = OPT(OPT_JSON) | OPT(OPT_QUIET) | OPT(OPT_TIMEOUT) | OPT(OPT_HELP),
           .words = "PROFILE", .placed = true, .serves_remote = true, .run = verb_status },
         { "list", "  list [--json]\n", .options = OPT(OPT_JSON) | OPT(OPT_HELP), .run = verb_list },
         { "env",
           "  env PROFILE [--start] [--json] export lines for eval \"$(botdesk env P)\"\n"
           "                                (--start: start it first when it is not running)\n",
-          .options = OPT(OPT_JSON) | OPT(OPT_START) | OPT(OPT_HELP), .words = "PROFILE", .min_operands = 1, .placed = true, .run = verb_env },
+          .options = OPT(OPT_JSON) | OPT(OPT_START) | OPT(OPT_TIMEOUT) | OPT(OPT_HELP), .words = "PROFILE", .min_operands = 1,
+          .placed = true, .run = verb_env },
         { "exec",
           "  exec PROFILE [--start] [--env NAME]... -- CMD [ARG...]\n"
           "                                run CMD on that screen, inside the desktop, with\n"
@@ -504,7 +505,7 @@ static const struct verb verbs[] = {
           "                                distribution's tool (one at a time; sudo -S gets\n"
           "                                the password from stdin)\n",
           .options = OPT(OPT_YES) | OPT(OPT_TIMEOUT) | OPT(OPT_PASSWORD_STDIN) | OPT(OPT_QUIET) | OPT(OPT_HELP), .run = verb_install },
-        { "config", "  config check|show [--profile P] [--origin]\n", .options = OPT(OPT_PROFILE) | OPT(OPT_ORIGIN) | OPT(OPT_HELP), .words = "check|show",
+        { "config", "  config check|show [--profile P] [--origin]\n", .options = OPT(OPT_PROFILE) | OPT(OPT_ORIGIN) | OPT(OPT_QUIET) | OPT(OPT_HELP), .words = "check|show",
           .run = verb_config },
         { "help", .options = OPT(OPT_HELP), .words = "VERB", .unlisted = true, .run = verb_help },
         { "__verbs", .options = OPT(OPT_HELP), .internal = true, .run = verb_list_verbs },
@@ -551,12 +552,8 @@ const char *verb_option_nearest(const struct verb *v, const char *word) {
         return nearest_result(&n);
 }
 
-uint64_t verb_options_accepted(const struct verb *v) {
-        return v->run && !v->own_options ? v->options | OPTS_COMMON : v->options;
-}
-
 int verb_option_find(const struct verb *v, const char *word) {
-        uint64_t accepted = verb_options_accepted(v);
+        uint64_t accepted = v->options;
 
         for (int id = 0; id < _OPT_MAX; id++) {
                 const struct cli_option *o = &cli_options[id];
@@ -644,7 +641,7 @@ int cli_verb_usage(const char *verb) {
  *                                    (PROFILE, COMMAND, CAPITALS: anything; a|b|c: one of them)
  *   option NAME OPTION flag|any|words|file|dir|profile WORDS|- hidden|-
  * (WORDS: the values of a words option, space-separated; hidden: accepted and
- * never offered: a short name, or a common option that the verb ignores)
+ * never offered: a short name, an old name, or one for tests and benchmarks)
  */
 static int verb_list_verbs(const struct cli_args *a) {
         static const char *const kinds[] = {
@@ -658,7 +655,7 @@ static int verb_list_verbs(const struct cli_args *a) {
         }
         for (size_t i = 0; i < ELEMENTSOF(verbs); i++) {
                 const struct verb *v = &verbs[i];
-                uint64_t accepted = verb_options_accepted(v);
+                uint64_t accepted = v->options;
                 const char *w = v->words ?: "";
 
                 printf("verb\t%s\t%s\t%s\t%s\t%s\n", v->name,
@@ -679,7 +676,7 @@ static int verb_list_verbs(const struct cli_args *a) {
                                 continue;
                         /* "-" for an empty field: read splits at a run of tabs as at one. */
                         printf("option\t%s\t%s\t%s\t%s\t%s\n", v->name, o->name, kinds[o->value], o->words ?: "-",
-                               o->hidden || !(v->options & OPT(id)) ? "hidden" : "-");
+                               o->hidden ? "hidden" : "-");
                         if (o->short_name)
                                 printf("option\t%s\t%s\t%s\t-\thidden\n", v->name, o->short_name, kinds[o->value]);
                 }

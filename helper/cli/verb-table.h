@@ -91,12 +91,6 @@ enum cli_option_id {
 
 #define OPT(id) (UINT64_C(1) << (id))
 
-/* Every verb of main.c's parser takes these, as it always has: scripts
- * pass --json, --quiet or --timeout to verbs that ignore them, and must
- * keep working. --help: the verb's own lines of the usage. */
-#define OPTS_COMMON                                                                                            \
-        (OPT(OPT_JSON) | OPT(OPT_QUIET) | OPT(OPT_FORCE) | OPT(OPT_YES) | OPT(OPT_TIMEOUT) | OPT(OPT_PROFILE) | \
-         OPT(OPT_VIEWER) | OPT(OPT_REASON) | OPT(OPT_UNTIL) | OPT(OPT_HELP))
 
 /* What the completion offers as an option's value. */
 enum cli_value {
@@ -170,8 +164,8 @@ struct verb {
         /* The heading of the group of --help it begins ("Host:"), as
          * systemctl --help groups its verbs; the rows after it are in it. */
         const char *section;
-        /* The options it takes: those it uses (and the completion offers);
-         * main.c's parser (run) also accepts OPTS_COMMON, unless own_options. */
+        /* The options it takes, and no other: those it uses (and the
+         * completion offers). */
         uint64_t options;
         /* Its positional words, space-separated: PROFILE, COMMAND (the rest
          * is a command line), a word in capitals for any, or the choices
@@ -188,7 +182,7 @@ struct verb {
         bool unlisted;
         /* For botdesk's own scripts (__verbs): neither listed nor completed. */
         bool internal;
-        /* Takes its options alone, not OPTS_COMMON, and --NAME=VALUE too.
+        /* Takes --NAME=VALUE too, as getopt or its own loop once did.
          * With command (web, once getopt's), "--" ends its options and the
          * words after it are operands; without, no word that starts with
          * a dash ("-", "--") is an operand. */
@@ -239,8 +233,6 @@ struct verb {
 /* The verb called name, or NULL. */
 const struct verb *verb_find(const char *name);
 
-/* The options v accepts: its own, and OPTS_COMMON for main.c's parser's. */
-uint64_t verb_options_accepted(const struct verb *v);
 
 /* The option of verb v that word names exactly (name or short name), or -1. */
 int verb_option_find(const struct verb *v, const char *word);

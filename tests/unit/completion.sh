@@ -64,7 +64,7 @@ check "web work research"                       botdesk start ""
 check "web work"                                botdesk stop w
 check ""                                        botdesk start work ""
 check "--timeout --json --quiet --help"         botdesk start work -
-check "--force --quiet --remove --help"        botdesk stop work -
+check "--force --quiet --remove --timeout --help" botdesk stop work -
 check "web work research"                       botdesk status ""
 check ""                                        botdesk list ""
 check "show take release request wait"          botdesk lease work ""
@@ -98,7 +98,7 @@ check "check show"                              botdesk config ""
 check "research"                                botdesk config check --profile r
 check "--profile"                               botdesk config show --p
 check "-- --env --start --epoch --help"         botdesk exec work -
-check "--json --start --help"                   botdesk env work -
+check "--json --start --timeout --help" botdesk env work -
 check "--password-stdin --quiet --timeout --yes --help" botdesk install -
 check "basename"                                botdesk exec work -- basenam
 check "--viewer --help"                         botdesk rfb work -

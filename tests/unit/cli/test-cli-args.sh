@@ -402,8 +402,8 @@ expect 2 'Unexpected argument "more" for lease; see botdesk lease --help.' lease
 expect 2 'list takes no profile.' list p
 expect 2 'install takes no argument.' install x
 expect 2 'Unexpected argument "extra" for config; see botdesk config --help.' config check extra
-for o in --timeout --profile --viewer --reason --until; do
-        expect 2 "$o needs a value; see botdesk status --help." status p "$o"
+for vo in "lease --timeout" "config --profile" "lease --viewer" "lease --reason" "watch --until"; do
+        expect 2 "${vo#* } needs a value; see botdesk ${vo% *} --help." ${vo% *} p "${vo#* }"
 done
 for t in 0 x 86401 -1; do
         expect 2 "Invalid --timeout \"$t\": give whole seconds, 1-86400." start p --timeout "$t"
@@ -423,10 +423,24 @@ expect 2 '--reason applies to take and request, not show.' lease p show --reason
 expect 2 '--timeout applies to wait, not show.' lease p --timeout 5
 
 # ---- what is accepted ------------------------------------------------------------------------
-# The common options, after any verb (scripts pass them to verbs that ignore them).
-run status p --force --yes --timeout 5 --viewer v
-[ "$rc" = 0 ] && [ "$out" = "p: not running" ] && ok "status takes the common options, and ignores those it has no use for" ||
-        not_ok "status takes the common options, and ignores those it has no use for" "exit $rc" "$out" "$err"
+# Each verb takes the options its row names and no other: one that means nothing to it is refused, named.
+taken=$("$bd" __verbs | awk -F'\t' '$1 == "option" { print $2 " " $3 }')
+while IFS=$'\t' read -r kind v listed _; do
+        [ "$kind" = verb ] && [ "$listed" != internal ] || continue
+        bad=()
+        for o in --json --quiet --force --yes --timeout --profile --viewer --reason --until --start --epoch --env \
+                 --listen --ttl --for --since --output --remove --as; do
+                grep -qxF "$v $o" <<<"$taken" && continue
+                run "$v" "$o"
+                [ "$rc" = "$(usage_rc "$v")" ] && [[ $err == "botdesk: Unknown option $o for $v"*"; see botdesk $v --help." ]] ||
+                        bad+=("$o: exit $rc, $err")
+        done
+        [ "${#bad[@]}" = 0 ] && ok "$v refuses every option its row does not name" ||
+                not_ok "$v refuses every option its row does not name" "${bad[@]}"
+done < <("$bd" __verbs)
+run status p --quiet
+[ "$rc" = 4 ] && [ -z "$out$err" ] && ok "status takes the options its row names (--quiet)" ||
+        not_ok "status takes the options its row names (--quiet)" "exit $rc" "$out" "$err"
 run status --json p
 [ "$rc" = 0 ] && [[ $out == '{"profile": "p", '*'"running": false'* ]] && ok "status --json p: options before the profile" ||
         not_ok "status --json p: options before the profile" "exit $rc" "$out" "$err"
