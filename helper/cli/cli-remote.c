@@ -34,91 +34,21 @@ static char *inspect(char *const *prefix, const char *name, int *ret_status) {
 
 /* ---- the verbs ----------------------------------------------------------------------------- */
 
-/* The first word that is neither an option of v nor its value: the profile. */
-static const char *find_profile(const struct verb *v, char **args) {
-        for (size_t i = 0; args[i]; i++) {
-                int id;
-
-                if (streq(args[i], "--"))
-                        return NULL;
-                id = verb_option_find(v, args[i]);
-                if (id >= 0 && cli_option_takes_value(id)) {
-                        if (!args[i + 1])
-                                return NULL;
-                        i++;
-                        continue;
-                }
-                if (args[i][0] != '-')
-                        return args[i];
-        }
-        return NULL;
-}
-
-/*
- * thumbnail -o FILE names a file of the caller's, not of the other side:
- * the words without the option go there, the image comes back on stdout
- * and is written to *ret_path here (replaced atomically, 0600, as the
- * verb does locally).
- */
-static int split_output_option(char **args, char ***ret_args, const char **ret_path) {
-        _cleanup_strv_free_ char **out = NULL;
-        const char *path = NULL;
-        bool options_done = false;
-        int r;
-
-        for (size_t i = 0; args[i]; i++) {
-                const char *a = args[i], *v = NULL;
-
-                if (!options_done && streq(a, "--"))
-                        options_done = true;
-                else if (!options_done && (streq(a, "-o") || streq(a, "--output")) && args[i + 1])
-                        v = args[++i];
-                else if (!options_done && (startswith(a, "-o=") || startswith(a, "--output=")))
-                        v = strchr(a, '=') + 1;
-                if (v) {
-                        path = v;
-                        continue;
-                }
-                r = strv_push(&out, strdup(a));
-                if (r < 0)
-                        return r;
-        }
-        if (!out)
-                return -EINVAL;   /* there is always the profile */
-        *ret_args = TAKE_PTR(out);
-        *ret_path = path;
-        return 0;
-}
-
-bool remote_args_have(char **args, const char *want) {
-        for (size_t i = 0; args[i] && !streq(args[i], "--"); i++)
-                if (streq(args[i], want))
-                        return true;
-        return false;
-}
-
-static unsigned arg_timeout(char **args) {
-        for (size_t i = 0; args[i] && !streq(args[i], "--"); i++) {
-                unsigned long long v;
-
-                if (streq(args[i], "--timeout") && args[i + 1] && parse_uint(args[i + 1], 86400, &v) >= 0)
-                        return (unsigned) v;
-        }
-        return 0;
-}
+/* A verb's deadline there when neither its rule nor --timeout gives one. */
+#define REMOTE_DEADLINE_DEFAULT_S 30u
 
 /* How long the verb may take there (verb-table.h: its rule): 0 for the
  * verbs that last as long as their caller (rfb, exec, watch, mcp, act, lease
  * wait), which also get our stdin: MCP's stdio crosses podman exec -i, ssh
  * -T and kubectl exec -i as it is. A prefix that hangs is killed then. */
-static unsigned verb_timeout(const struct verb *v, char **args, const struct bd_config *c) {
-        unsigned t = arg_timeout(args);
+static unsigned verb_timeout(const struct verb *v, const struct cli_args *a, const struct bd_config *c) {
+        unsigned t = a->timeout;
 
         switch (v->remote_timeout) {
         case REMOTE_TIMEOUT_NONE:
                 return 0;
         case REMOTE_TIMEOUT_LEASE:
-                if (remote_args_have(args, "wait"))
+                if (streq_ptr(a->action, "wait"))
                         return t ? t + 10 : 0;
                 break;
         case REMOTE_TIMEOUT_START:
@@ -131,7 +61,7 @@ static unsigned verb_timeout(const struct verb *v, char **args, const struct bd_
         case _REMOTE_TIMEOUT_MAX:
                 break;
         }
-        return t ?: 30;
+        return t ?: REMOTE_DEADLINE_DEFAULT_S;
 }
 
 static bool from_botdesk(const struct run_result *res) {
@@ -291,35 +221,31 @@ static int run_here(struct bd_config *c, struct bd_config *ret, bool *ret_read) 
         return -1;
 }
 
-int remote_dispatch(const char *verb, char **args, struct bd_config *ret_config, bool *ret_read, bool *ret_far) {
+int remote_dispatch(const struct verb *v, const struct cli_args *a, struct bd_config *ret_config, bool *ret_read,
+                    bool *ret_far) {
         _cleanup_(config_done) struct bd_config c = {};
         _cleanup_(paths_done) struct bd_paths p = {};
         _cleanup_(owner_done) struct owner rec = {};
         _cleanup_strv_free_ char **prefix = NULL, **full = NULL;
-        _cleanup_strv_free_ char **targs = NULL, **cargs = NULL;
+        _cleanup_strv_free_ char **targs = NULL;
         _cleanup_free_ char *prog = NULL, *why = NULL, *out_tmp = NULL;
         _cleanup_close_ int dirfd = -EBADF, lock = -EBADF, out_fd = -EBADF;
-        const char *out_path = NULL;
+        const char *out_path = NULL, *verb = a->verb, *profile = a->operand;
+        char **args = a->far_words;
         _cleanup_(run_result_done) struct run_result res = {};
-        const struct verb *v;
-        const char *profile;
-        bool starting, stopping, force, json, have_rec, remove = false;
+        bool starting, stopping, force = a->force, json = a->json, have_rec, remove = false;
         unsigned timeout_s;
         int r, source;
 
-        v = verb_find(verb);
-        if (!v || !v->words || !startswith(v->words, "PROFILE"))
+        /* The parser judged it: a profile's verb with none (status, watch) is about every profile, here. */
+        if (!v->words || !startswith(v->words, "PROFILE") || !profile)
                 return -1;
-        profile = find_profile(v, args);
-        if (!profile || !profile_name_valid(profile))
-                return -1;   /* the verb here says what is wrong */
         if (cli_load_config(profile, &c) < 0)
                 return EXIT_USAGE;
         /* placement = refuse: no verb of the profile runs anywhere. */
         if (c.placement == PLACEMENT_REFUSE) {
-                if (streq(verb, "status") && !remote_args_have(args, "--quiet") && !remote_args_have(args, "-q"))
-                        remote_status_unreachable(stdout, profile, &c, NULL, "its placement is refuse",
-                                                  remote_args_have(args, "--json"));
+                if (streq(verb, "status") && !a->quiet)
+                        remote_status_unreachable(stdout, profile, &c, NULL, "its placement is refuse", json);
                 log_error("Profile %s has placement = refuse: its desktop runs nowhere, so %s is refused. Set another "
                           "placement ([profile.%s] placement, or [placement] default) to run it.", profile, verb,
                           profile);
@@ -358,8 +284,6 @@ int remote_dispatch(const char *verb, char **args, struct bd_config *ret_config,
 
         starting = streq(verb, "start") || streq(verb, "restart");
         stopping = streq(verb, "stop");
-        force = remote_args_have(args, "--force") || remote_args_have(args, "-f");
-        json = remote_args_have(args, "--json");
         if (starting || stopping) {
                 /* Starts and stops of one profile, here or there, take turns: the record is theirs. */
                 lock = profile_lock(dirfd);
@@ -405,25 +329,21 @@ int remote_dispatch(const char *verb, char **args, struct bd_config *ret_config,
         if (source == OWNER_HOST)
                 return run_here(&c, ret_config, ret_read);
         if (placement_engine(c.placement)) {
-                r = container_before_verb(&c, profile, verb, args, dirfd, &have_rec);
+                r = container_before_verb(&c, a, dirfd, &have_rec);
                 if (r >= 0)
                         return r;
-                /* stop --remove: the container goes once the desktop in it has stopped; there, it is no option. */
-                remove = stopping && remote_args_have(args, "--remove");
-                r = argv_without(args, (char *[]) { (char *) "--remove", NULL }, &cargs);
-                if (r < 0)
-                        return log_oom(), EXIT_FAILED;
-                args = cargs;
-        } else if (stopping && remote_args_have(args, "--remove")) {
+                /* stop --remove: the container goes once the desktop in it has stopped (no option there). */
+                remove = stopping && a->remove;
+        } else if (stopping && a->remove) {
                 log_error("--remove removes the container of placement = podman or docker; %s is placed by its exec "
                           "prefix, whose container (if any) is not botdesk's to remove.", profile);
                 return EXIT_USAGE;
         }
         /* The status of a desktop placed elsewhere, as JSON, in the words of this side: placement_kind, image. */
-        if (streq(verb, "status") && json && !remote_args_have(args, "--quiet") && !remote_args_have(args, "-q")) {
+        if (streq(verb, "status") && json && !a->quiet) {
                 _cleanup_free_ char *text = NULL;
 
-                r = remote_status_text(profile, &c, true, verb_timeout(v, args, &c), &text);
+                r = remote_status_text(profile, &c, true, verb_timeout(v, a, &c), &text);
                 if (r < 0)
                         return log_error_errno(r, "Cannot read the status of %s: %m", profile), EXIT_FAILED;
                 if (text)
@@ -432,7 +352,7 @@ int remote_dispatch(const char *verb, char **args, struct bd_config *ret_config,
                 return EXIT_OK;
         }
 
-        timeout_s = verb_timeout(v, args, &c);
+        timeout_s = verb_timeout(v, a, &c);
         r = find_executable(prefix[0], NULL, &prog);
         if (r < 0) {
                 _cleanup_free_ char *joined = argv_join_quoted(prefix);
@@ -458,12 +378,9 @@ int remote_dispatch(const char *verb, char **args, struct bd_config *ret_config,
                         return log_oom(), EXIT_FAILED;
                 args = targs;
         }
-        if (streq(verb, "thumbnail")) {
-                r = split_output_option(args, &targs, &out_path);
-                if (r < 0)
-                        return log_error_errno(r, "Cannot read the options of thumbnail: %m"), EXIT_FAILED;
-                args = targs;
-        }
+        /* thumbnail -o FILE names a file of ours, not of the far side's (whose words lack it): the image
+         * comes back on stdout and is written here, replaced atomically, 0600, as the verb does here. */
+        out_path = a->output;
 
         r = remote_argv(prog, prefix, c.exec_shell, verb, args, &full);
         if (r < 0) {
@@ -561,7 +478,7 @@ int remote_dispatch(const char *verb, char **args, struct bd_config *ret_config,
         if (stopping && force) {
                 (void) owner_remove_at(dirfd);
                 log_warning("Cannot stop %s there: %s; forgot its owner record (stop --force).", profile, strnull(why));
-                if (!remote_args_have(args, "--quiet") && !remote_args_have(args, "-q"))
+                if (!a->quiet)
                         printf("%s: not running\n", profile);
                 return EXIT_OK;
         }
@@ -665,7 +582,7 @@ int remote_status_text(const char *profile, const struct bd_config *c, bool json
         if (r >= 0)
                 r = remote_argv(prog, prefix, c->exec_shell, "status", args, &full);
         if (r >= 0)
-                r = remote_run(full, false, true, -1, (timeout_s ?: verb_timeout(verb_find("status"), args, c)), &res);
+                r = remote_run(full, false, true, -1, (timeout_s ?: REMOTE_DEADLINE_DEFAULT_S), &res);
         if (r >= 0 && !prefix_failed(&res) && res.status == EXIT_OK && res.out) {
                 size_t n = strlen(res.out);
                 while (n > 0 && res.out[n - 1] == '\n')
@@ -678,7 +595,7 @@ int remote_status_text(const char *profile, const struct bd_config *c, bool json
         } else {
                 why = r == -ENOENT ? strdup_printf("its exec prefix's program %s is not installed here", prefix[0])
                       : r < 0      ? strdup_printf("its exec prefix cannot run: %s", strerror(-r))
-                                   : prefix_reason(prefix, &res, (timeout_s ?: verb_timeout(verb_find("status"), args, c)));
+                                   : prefix_reason(prefix, &res, (timeout_s ?: REMOTE_DEADLINE_DEFAULT_S));
                 remote_status_unreachable(f, profile, c, prefix, strnull(why), json);
         }
 done:

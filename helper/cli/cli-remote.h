@@ -14,16 +14,20 @@
  */
 
 struct bd_config;
+struct cli_args;
+struct verb;
 
 /*
- * args: the words after the verb, NULL-terminated. Returns the exit code,
+ * Verb v as main.c's parser read it into a: its words go there as
+ * a->far_words, its options are read from a. Returns the exit code,
  * or -1 when the verb runs on this host; then, when the profile's
  * configuration was read to decide, it is moved into *ret_config and
  * *ret_read is true, for the verb to use rather than read it again.
  * *ret_far: the code is the far side's botdesk's (which said its own
  * errors), not a failure here to run the prefix.
  */
-int remote_dispatch(const char *verb, char **args, struct bd_config *ret_config, bool *ret_read, bool *ret_far);
+int remote_dispatch(const struct verb *v, const struct cli_args *a, struct bd_config *ret_config, bool *ret_read,
+                    bool *ret_far);
 
 /*
  * For `status` of every profile, and `status P --json`: when profile is
@@ -34,5 +38,3 @@ int remote_dispatch(const char *verb, char **args, struct bd_config *ret_config,
  */
 int remote_status_text(const char *profile, const struct bd_config *c, bool json, unsigned timeout_s, char **ret);
 
-/* The word want among args, before a "--". */
-bool remote_args_have(char **args, const char *want);

@@ -8,6 +8,7 @@
 #include "json.h"
 #include "log.h"
 #include "owner.h"
+#include "verbs.h"
 #include "placement-kind.h"
 #include "remote-run.h"
 #include "remote-status.h"
@@ -252,8 +253,8 @@ int container_remove(const struct bd_config *c, const char *profile) {
  * --remove removes what is left), the rest exit 4. Returns -1 to go on, or
  * the exit code.
  */
-int container_before_verb(const struct bd_config *c, const char *profile, const char *verb, char **args,
-                          int dirfd, bool *have_rec) {
+int container_before_verb(const struct bd_config *c, const struct cli_args *a, int dirfd, bool *have_rec) {
+        const char *profile = a->operand, *verb = a->verb;
         _cleanup_(container_info_done) struct container_info i = {};
         _cleanup_free_ char *why = NULL;
         bool fresh;
@@ -284,17 +285,17 @@ int container_before_verb(const struct bd_config *c, const char *profile, const 
         if (!why)
                 return log_oom(), EXIT_FAILED;
         if (streq(verb, "status")) {
-                if (!remote_args_have(args, "--quiet") && !remote_args_have(args, "-q"))
-                        remote_status_unreachable(stdout, profile, c, NULL, why, remote_args_have(args, "--json"));
-                return remote_args_have(args, "--quiet") || remote_args_have(args, "-q") ? EXIT_NOT_RUNNING : EXIT_OK;
+                if (!a->quiet)
+                        remote_status_unreachable(stdout, profile, c, NULL, why, a->json);
+                return a->quiet ? EXIT_NOT_RUNNING : EXIT_OK;
         }
         if (streq(verb, "stop")) {
-                if (remote_args_have(args, "--remove") && i.exists) {
+                if (a->remove && i.exists) {
                         r = container_remove(c, profile);
                         if (r != 0)
                                 return r;
                 }
-                if (!remote_args_have(args, "--quiet") && !remote_args_have(args, "-q"))
+                if (!a->quiet)
                         printf("%s: not running\n", profile);
                 return EXIT_OK;
         }

@@ -5,6 +5,8 @@
 
 #include "config.h"
 
+struct cli_args;
+
 /*
  * placement = podman | docker: the container botdesk makes for a profile
  * (shared/placement-kind.h names it), from [placement] image, labelled with the
@@ -55,13 +57,12 @@ bool container_switch_pending(const struct bd_config *c, const char *profile);
 int container_remove(const struct bd_config *c, const char *profile);
 
 /*
- * placement = podman | docker, before a verb of profile goes through the
- * prefix (cli-remote.c): -1 to go on, or the verb's exit code. *have_rec:
+ * placement = podman | docker, before verb a (as main.c's parser read it)
+ * goes through the prefix (cli-remote.c): -1 to go on, or the verb's exit code. *have_rec:
  * whether the runtime dir (dirfd) holds an owner record; a stale one is
  * removed and this set false.
  */
-int container_before_verb(const struct bd_config *c, const char *profile, const char *verb, char **args, int dirfd,
-                          bool *have_rec);
+int container_before_verb(const struct bd_config *c, const struct cli_args *a, int dirfd, bool *have_rec);
 
 struct json;
 /*

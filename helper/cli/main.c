@@ -371,10 +371,22 @@ static int scope_profile(const struct verb *v, char **argv, char **words, struct
         for (size_t i = 0; words && words[i]; i++)
                 if (words[i] == *word)
                         words[i] = scoped;
+        for (size_t i = 0; a->far_words && a->far_words[i]; i++)
+                if (a->far_words[i] == *word)
+                        a->far_words[i] = scoped;
         if (a->operands && a->operands[0] == *word)
                 a->operands[0] = scoped;
         *word = scoped;
         return EXIT_OK;
+}
+
+/* words[from..to] (to SIZE_MAX: to the end) onto a->far_words, which has room for every word. */
+static void far_push(struct cli_args *a, char **words, size_t from, size_t to) {
+        size_t n = strv_length(a->far_words);
+
+        for (size_t i = from; i <= to && words[i]; i++)
+                a->far_words[n++] = words[i];
+        a->far_words[n] = NULL;
 }
 
 static int parse_args(const struct verb *v, const char *verb, char **words, struct cli_args *a) {
@@ -384,15 +396,18 @@ static int parse_args(const struct verb *v, const char *verb, char **words, stru
         a->words = words;
         for (size_t i = 0; words[i]; i++) {
                 const char *w = words[i], *value;
+                size_t first = i;
                 int id, r;
 
                 if (streq(w, "--") && !options_done && v->own_options && (v->command || v->operands)) {
                         /* As getopt: the words after it are operands, whatever they look like. */
                         options_done = true;
+                        far_push(a, words, i, i);
                         continue;
                 }
                 if (streq(w, "--") && !options_done && !v->own_options) {
                         a->command = words + i + 1;
+                        far_push(a, words, i, SIZE_MAX);
                         break;
                 }
                 /* A verb of its own options and operands only takes no word
@@ -416,7 +431,11 @@ static int parse_args(const struct verb *v, const char *verb, char **words, stru
                         /* Its own loop (or getopt) answered --help where it stood. */
                         if (a->help && v->own_options)
                                 return EXIT_OK;
-                } else if (v->operands) {
+                        if (!cli_options[id].here)
+                                far_push(a, words, first, i);
+                        continue;
+                }
+                if (v->operands) {
                         if (a->n_operands >= v->operands && !v->counts_operands)
                                 return usage_error(v, "argument", verb, w);
                         if (a->n_operands < v->operands)
@@ -429,9 +448,11 @@ static int parse_args(const struct verb *v, const char *verb, char **words, stru
                         a->action = w;
                 else if (v->command) {
                         a->command = words + i;
+                        far_push(a, words, i, SIZE_MAX);
                         break;
                 } else
                         return usage_error(v, "argument", verb, w);
+                far_push(a, words, i, i);
         }
         return EXIT_OK;
 }
@@ -594,6 +615,8 @@ static int run(int argc, char **argv, struct cli_args *ret_args, bool *ret_far) 
         bool config_read = false;
         _cleanup_free_ char **words = NULL;
         _cleanup_free_ const char **operands = NULL;
+        _cleanup_free_ char **far_words = NULL;
+        static char epoch_word[sizeof "--epoch=" + 20];   /* and a 64-bit number */
         const struct verb *v;
         size_t n;
         const char *verb, *near;
@@ -618,7 +641,9 @@ static int run(int argc, char **argv, struct cli_args *ret_args, bool *ret_far) 
         v = verb_find(verb);
         n = (size_t) (argc - optind) + 1;
         a->operands = operands = calloc(n, sizeof *operands);
-        if (!operands)
+        /* Room for every word, and an --epoch=N before them. */
+        a->far_words = far_words = calloc(n + 1, sizeof *far_words);
+        if (!operands || !far_words)
                 return log_oom(), EXIT_FAILED;
         /* The words of the table's verbs are judged here, before a profile
          * placed elsewhere gets them: --help is answered on this host, and
@@ -631,8 +656,14 @@ static int run(int argc, char **argv, struct cli_args *ret_args, bool *ret_far) 
                         if (!words)
                                 return log_oom(), EXIT_FAILED;
                         memcpy(words, argv + optind, n * sizeof *words);
-                        if (parse_epoch(words) < 0)
+                        r = parse_epoch(words);
+                        if (r < 0)
                                 return EXIT_USAGE;
+                        /* The far side of a placed profile gates on it as well. */
+                        if (r > 0) {
+                                snprintf(epoch_word, sizeof epoch_word, "--epoch=%llu", cli_epoch_pin());
+                                far_words[0] = epoch_word;
+                        }
                 }
                 r = parse_args(v, verb, words ?: argv + optind, a);
                 if (r != EXIT_OK)
@@ -647,7 +678,7 @@ static int run(int argc, char **argv, struct cli_args *ret_args, bool *ret_far) 
                         return r;
         }
         /* A profile placed elsewhere (placement = exec) runs the verb there. */
-        c = remote_dispatch(verb, argv + optind, &config, &config_read, ret_far);
+        c = v ? remote_dispatch(v, a, &config, &config_read, ret_far) : -1;
         if (c >= 0)
                 return c;
         if (config_read)

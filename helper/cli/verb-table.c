@@ -37,9 +37,9 @@ const struct cli_option cli_options[_OPT_MAX] = {
         [OPT_PING] = { "--ping", NULL, VALUE_ANY },
         [OPT_TTL] = { "--ttl", NULL, VALUE_ANY },
         /* "-": standard output. */
-        [OPT_OUTPUT] = { "--output", NULL, VALUE_FILE },
+        [OPT_OUTPUT] = { "--output", NULL, VALUE_FILE, .here = true },
         /* A name of its own: the completion offers --output, and takes -o (and -o=FILE). */
-        [OPT_OUTPUT_SHORT] = { "-o", NULL, VALUE_FILE, .hidden = true },
+        [OPT_OUTPUT_SHORT] = { "-o", NULL, VALUE_FILE, .hidden = true, .here = true },
         [OPT_SIZE] = { "--size", NULL, VALUE_ANY },
         [OPT_FORMAT] = { "--format", NULL, VALUE_WORDS, "png jpeg" },
         [OPT_QUALITY] = { "--quality", NULL, VALUE_ANY },
@@ -74,7 +74,7 @@ const struct cli_option cli_options[_OPT_MAX] = {
         [OPT_VENDOR] = { "--vendor", NULL, VALUE_WORDS, "auto anthropic openai gemini" },
         [OPT_ORIGIN] = { "--origin" },
         [OPT_FULL] = { "--full" },
-        [OPT_REMOVE] = { "--remove" },
+        [OPT_REMOVE] = { "--remove", .here = true },
         [OPT_AS] = { "--as", NULL, VALUE_PROFILE },
         [OPT_COUNT] = { "--count", NULL, VALUE_ANY },
 };

@@ -114,6 +114,9 @@ struct cli_option {
         /* A flag that also takes a value as --NAME=VALUE, never as the next
          * word (input's --settle and --settle=MS). */
         bool inline_value;
+        /* Its meaning is on this host: a placed profile's far side never
+         * gets it (a file of ours, our container to remove). */
+        bool here;
 };
 
 /* settle's --quiet MS and --timeout MS: at most this many ms. */

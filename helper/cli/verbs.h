@@ -71,6 +71,10 @@ struct cli_args {
         /* The profile's configuration as read to decide where the verb
          * runs (cli-remote.h), or NULL: what the verb need not read again. */
         const struct bd_config *config;
+        /* The words a profile placed elsewhere is given there: every word after the verb but an option whose
+         * meaning is on this host (cli_option.here: thumbnail's -o FILE, stop's --remove), an agent
+         * action's --epoch N first. NULL-terminated. */
+        char **far_words;
         const char *as;         /* fork: --as NEW */
         unsigned count;         /* fork: --count N; 0 = not given */
 };
