@@ -17,9 +17,9 @@
 /*
  * An agent's actions on a running desktop, whatever carries them (botdesk
  * mcp, botdesk act): the lease gate of every agent action (cli.h), the
- * strokes of botdesk input (control/input.h), the grab and encoder of
- * botdesk thumbnail (control/thumbnail.h), the settle wait
- * (control/settle.h), on one X connection kept for the session; or, for a
+ * strokes of botdesk input (x11/input.h), the grab and encoder of
+ * botdesk thumbnail (x11/thumbnail.h), the settle wait
+ * (x11/settle.h), on one X connection kept for the session; or, for a
  * VNC server botdesk did not start, on its RFB session (agent-remote.h).
  */
 

@@ -2,7 +2,7 @@
 /*
  * botdesk settle PROFILE [--quiet-ms MS] [--timeout-ms MS] [--json]: wait until the
  * screen has been quiet MS ms, or the timeout, on DAMAGE events
- * (control/settle.h), and say which: settled, still_changing, no_change.
+ * (x11/settle.h), and say which: settled, still_changing, no_change.
  * For a gateway that sends its input some other way and must know when to
  * look.
  */

@@ -4,9 +4,10 @@
 #   shared      nothing above it
 #   alloc, systemd, desktop, control   shared and themselves (desktop never
 #               reaches systemd/: it starts no units)
+#   x11         shared, control (acting on an X screen and reading it)
 #   web         shared, control
 #   mcp         shared (the agent's protocol, pure)
-#   supervisor  anything but cli, web, generator
+#   supervisor  anything but cli, web, mcp, generator
 #   cli         anything but supervisor, generator
 #   generator   shared, systemd
 #   pam/        shared, alloc and systemd (its network step sets unit properties)
@@ -30,10 +31,11 @@ declare -A allowed=(
         [systemd]="shared systemd"
         [desktop]="shared desktop"
         [control]="shared control"
+        [x11]="shared control x11"
         [web]="shared control web"
         [mcp]="shared mcp"
-        [supervisor]="shared alloc systemd desktop control supervisor"
-        [cli]="shared alloc systemd desktop control web mcp cli"
+        [supervisor]="shared alloc systemd desktop control x11 supervisor"
+        [cli]="shared alloc systemd desktop control x11 web mcp cli"
         [generator]="shared systemd generator"
         [pam]="shared alloc systemd"
 )

@@ -29,7 +29,7 @@ n=$((n + 1))
 if grep -q '^libsystemd' <<<"$needed"; then echo "ok $n - the CLI's NEEDED entries are read (libsystemd among them)"; else
         failed=$((failed + 1)); echo "not ok $n - the CLI's NEEDED entries are read"; echo "# got: $(echo $needed)"; fi
 check '^libgnutls' "GnuTLS (loaded for a remote profile's TLS: control/rfb-tls.c)"
-check '^libpng' "libpng (loaded for a PNG: control/thumbnail-png.c)"
+check '^libpng' "libpng (loaded for a PNG: x11/thumbnail-png.c)"
 check '^libxcb' "xcb (the X verbs' module: cli/x11-verbs.c)"
 check '^libjpeg' "libjpeg (the X verbs' module)"
 check '^libxkbcommon' "xkbcommon (the X verbs' module)"

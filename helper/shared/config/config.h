@@ -129,7 +129,7 @@ struct bd_config {
         unsigned screenshot_max_edge; /* the long edge of an agent's screenshot, pixels */
         unsigned screenshot_max_pixels; /* its area */
         unsigned clipboard_max_bytes; /* what the agent's clipboard holds at most */
-        unsigned settle_min_ms, settle_max_ms; /* the adaptive settle's bounds (control/settle.h); min 0: fixed */
+        unsigned settle_min_ms, settle_max_ms; /* the adaptive settle's bounds (x11/settle.h); min 0: fixed */
         bool view_takeover;           /* the chat's viewer (botdesk mcp's view) may take control */
         unsigned files_max_bytes;     /* [files] max_bytes: the largest file botdesk files moves */
         unsigned files_mcp_max_bytes; /* [files] mcp_max_bytes: the same for the MCP file tools */

@@ -55,7 +55,7 @@ const struct config_key_def config_keys[_KEY_MAX] = {
         [KEY_SCREENSHOT_MAX_EDGE] = { "agent",     "screenshot_max_edge", VALUE_UINT,       64, 8192,    FIELD(screenshot_max_edge), .default_a = 1568 },
         [KEY_SCREENSHOT_MAX_PIXELS] = { "agent",   "screenshot_max_pixels", VALUE_UINT,     4096, 67108864, FIELD(screenshot_max_pixels), .default_a = 1150000 },
         [KEY_CLIPBOARD_MAX_BYTES] = { "agent",     "clipboard_max_bytes", VALUE_UINT,       1, 4194304,  FIELD(clipboard_max_bytes), .default_a = 1048576 },
-        /* The settle after an action (control/settle.h): the window after the screen's last change, learnt from
+        /* The settle after an action (x11/settle.h): the window after the screen's last change, learnt from
          * the action's own changes, within these bounds; settle_min_ms = 0: a fixed window. */
         [KEY_SETTLE_MIN_MS]       = { "agent",     "settle_min_ms",      VALUE_UINT,        0, 2000,     FIELD(settle_min_ms), .default_a = 60 },
         [KEY_SETTLE_MAX_MS]       = { "agent",     "settle_max_ms",      VALUE_UINT,        1, 2000,     FIELD(settle_max_ms), .default_a = 250 },

@@ -35,7 +35,7 @@ check "its second line is +NAME or -NAME words, each once" \
 declare -A evidence=(
         [THUMBNAIL]='^build helper/botdesk-x11\.so:'
         [INPUT]='^build [^ :]*cli_verb-input\.c\.o:'
-        [DAMAGE]='^build [^ :]*control_settle\.c\.o:'
+        [DAMAGE]='^build [^ :]*libbotdesk-x11\.a\.p/settle\.c\.o:'
         [RANDR]='^build [^ :]*botdesk-helper\.p/desktop_randr\.c\.o:'
         [XTEST]='^build [^ :]*botdesk-helper\.p/control_held-input\.c\.o:'
         [PAM]='^build pam/pam_botdesk\.so:'
