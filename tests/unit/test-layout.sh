@@ -7,7 +7,9 @@
 #   x11         shared, control (acting on an X screen and reading it)
 #   web         shared, control
 #   mcp         shared (the agent's protocol, pure)
-#   supervisor  anything but cli, web, mcp, generator
+#   client      what every verb and the X module share: anything below,
+#               never the agent, the verbs or the supervisor
+#   supervisor  anything but client, cli, web, mcp, generator
 #   cli         anything but supervisor, generator
 #   generator   shared, systemd
 #   pam/        shared, alloc and systemd (its network step sets unit properties)
@@ -34,8 +36,9 @@ declare -A allowed=(
         [x11]="shared control x11"
         [web]="shared control web"
         [mcp]="shared mcp"
+        [client]="shared alloc systemd desktop control x11 web mcp client"
         [supervisor]="shared alloc systemd desktop control x11 supervisor"
-        [cli]="shared alloc systemd desktop control x11 web mcp cli"
+        [cli]="shared alloc systemd desktop control x11 web mcp client cli"
         [generator]="shared systemd generator"
         [pam]="shared alloc systemd"
 )
