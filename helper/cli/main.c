@@ -9,6 +9,7 @@
  */
 #include <getopt.h>
 
+#include "a11y.h"
 #include "botdesk-config.h"
 #include "cli.h"
 #include "cli-remote.h"

@@ -123,11 +123,6 @@ struct cli_option {
 #define SETTLE_MS_MAX 600000u
 /* input's --settle=MS: at most this many ms. */
 #define INPUT_SETTLE_MS_MAX 1000u
-/* wait's --timeout S: at most this many seconds, and the default. */
-#define WAIT_TIMEOUT_MAX 600u
-#define WAIT_TIMEOUT_DEFAULT 30u
-/* a11y's --max-nodes N: at most this many. */
-#define A11Y_MAX_NODES_MAX 100000u
 /* journal replay's --tolerance PCT: at most this. */
 #define JOURNAL_TOLERANCE_MAX 100u
 /* journal's --from and --to N: at most this. */

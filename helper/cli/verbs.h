@@ -114,10 +114,6 @@ int verb_restart(const struct cli_args *a);
  */
 int verb_start_on_demand(const struct cli_args *a, const char *profile, bool flag);
 
-/* The same for the verbs of botdesk-x11.so, which have no struct cli_args
- * of start's to hand on (x11-verbs.h hands it to them). */
-int cli_start_on_demand(const char *profile, bool flag);
-
 /* What env and exec act on: the desktop, started on demand as above (flag
  * a->start), then its live helper and published env as
  * running_desktop_published() finds them. Returns an exit code, said. */

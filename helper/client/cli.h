@@ -128,3 +128,8 @@ int cli_open_profile(const char *profile, struct bd_paths *p, int *ret_fd);
 /* [agent] toolset_disabled's words as a mask of the computer toolset's members (action.h). A CLI exit code,
  * said: an unknown name is EXIT_USAGE. */
 int cli_members_off(const char *words, uint32_t *ret);
+
+/* verb_start_on_demand() (verbs.h) for the verbs of botdesk-x11.so and the
+ * agent, which have no struct cli_args of start's to hand on: the CLI's own,
+ * or in the module the host's (x11-verbs.h hands it over). */
+int cli_start_on_demand(const char *profile, bool flag);

@@ -25,6 +25,8 @@
 
 #define A11Y_CALL_TIMEOUT_USEC_DEFAULT (1000ULL * 1000ULL)
 #define A11Y_MAX_NODES_DEFAULT 2000u
+/* a11y's --max-nodes N and the wait for an element: at most this many. */
+#define A11Y_MAX_NODES_MAX 100000u
 
 /* AT-SPI's state numbers (AtspiStateType), the ones named in the output. */
 enum {

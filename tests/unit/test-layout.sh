@@ -9,7 +9,8 @@
 #   mcp         shared (the agent's protocol, pure)
 #   client      what every verb and the X module share: anything below,
 #               never the agent, the verbs or the supervisor
-#   supervisor  anything but client, cli, web, mcp, generator
+#   agent       an agent's actions, the MCP backend: client and below
+#   supervisor  anything but client, agent, cli, web, mcp, generator
 #   cli         anything but supervisor, generator
 #   generator   shared, systemd
 #   pam/        shared, alloc and systemd (its network step sets unit properties)
@@ -37,8 +38,9 @@ declare -A allowed=(
         [web]="shared control web"
         [mcp]="shared mcp"
         [client]="shared alloc systemd desktop control x11 web mcp client"
+        [agent]="shared alloc systemd desktop control x11 web mcp client agent"
         [supervisor]="shared alloc systemd desktop control x11 supervisor"
-        [cli]="shared alloc systemd desktop control x11 web mcp client cli"
+        [cli]="shared alloc systemd desktop control x11 web mcp client agent cli"
         [generator]="shared systemd generator"
         [pam]="shared alloc systemd"
 )

@@ -32,6 +32,9 @@
  * the time its window stops repainting. quiet and changed are settle.h's.
  */
 
+/* wait's --timeout S (and the MCP tool's timeout): at most this many seconds, and the default. */
+#define WAIT_TIMEOUT_MAX 600u
+#define WAIT_TIMEOUT_DEFAULT 30u
 #define WAIT_CONDITIONS "window=TITLE|gone=TITLE|a11y=ROLE:NAME|text=STRING|quiet[=MS]|changed"
 #define WAIT_QUIET_MS_MAX 60000u
 

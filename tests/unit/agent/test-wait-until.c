@@ -10,7 +10,7 @@
 #include "a11y-find.h"
 #include "tap.h"
 #include "util.h"
-#include "verbs.h"
+#include "cli.h"
 #include "wait-until.h"
 
 /* The module's one call into the CLI (x11-verbs-module.c), never made here. */

@@ -9,7 +9,6 @@
 #include "mcp-tools.h"
 #include "mcp-wait.h"
 #include "util.h"
-#include "verb-table.h"
 #include "wait-until.h"
 
 const char mcp_wait_schema[] =

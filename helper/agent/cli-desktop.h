@@ -33,22 +33,5 @@ int cli_desktop_run_id(const char *profile, int dirfd, char ret[static SCREEN_RU
 int cli_connect_desktop(const char *profile, const char *display, const char *xauthority, xcb_connection_t **ret,
                         int *ret_screen);
 
-/* The window manager's windows as `botdesk windows --json` prints them (one object, no newline), to f. 0, -ENOMEM, -EIO. */
-int cli_windows_json(xcb_connection_t *c, xcb_window_t root, const char *profile, unsigned long long epoch, FILE *f);
-
-/* One client of the window manager's list: its id and title (NULL: none). */
-struct cli_window_title {
-        xcb_window_t id;
-        char *title;
-};
-
-/* The client list (_NET_CLIENT_LIST) as `botdesk windows` reads it, each
- * window still there with its title, into *ret (n of them; free with
- * cli_window_titles_free()); *ret_wm whether a window manager publishes the
- * list. 0, -ENOMEM, -EIO. */
 /* name's atom on c, XCB_ATOM_NONE when the server does not answer. */
 xcb_atom_t cli_intern_atom(xcb_connection_t *c, const char *name);
-
-int cli_windows_titles(xcb_connection_t *c, xcb_window_t root, struct cli_window_title **ret, size_t *ret_n,
-                       bool *ret_wm);
-void cli_window_titles_free(struct cli_window_title *t, size_t n);

@@ -15,7 +15,7 @@
 #include "server.h"
 #include "tap.h"
 #include "util.h"
-#include "verbs.h"
+#include "cli.h"
 
 /* The module's one call into the CLI (x11-verbs-module.c): the rows are read here, never run. */
 int cli_start_on_demand(const char *profile, bool flag) {

@@ -19,6 +19,7 @@
 #include "agent.h"
 #include "cli.h"
 #include "cli-desktop.h"
+#include "window-list.h"
 #include "json.h"
 #include "lease.h"
 #include "lease-watch.h"

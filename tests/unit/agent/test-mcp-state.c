@@ -12,7 +12,7 @@
 #include "mcp-state.h"
 #include "tap.h"
 #include "util.h"
-#include "verbs.h"
+#include "cli.h"
 
 /* The module's one call into the CLI (x11-verbs-module.c), never made here. */
 int cli_start_on_demand(const char *profile, bool flag) {

@@ -7,10 +7,10 @@
 
 #include "cli.h"
 #include "cli-desktop.h"
+#include "window-list.h"
 #include "lease-watch.h"
 #include "util.h"
 #include "wait-until.h"
-#include "verb-table.h"
 
 static const char *const kind_names[] = {
         [WAIT_WINDOW] = "window",

@@ -16,6 +16,7 @@
 #include "clipboard.h"
 #include "cli.h"
 #include "cli-desktop.h"
+#include "window-list.h"
 #include "jsonrpc.h"
 #include "agent-journal.h"
 #include "agent-picture.h"
@@ -27,7 +28,6 @@
 #include "snapshot.h"
 #include "thumbnail.h"
 #include "util.h"
-#include "verbs.h"
 
 void agent_outcome_done(struct agent_outcome *o) {
         free(o->message);
