@@ -574,12 +574,6 @@ int verb_rfb(const struct cli_args *a) {
         sigset_t mask;
         int r;
 
-        if (!profile) {
-                log_error("Missing PROFILE argument: botdesk rfb PROFILE [--viewer ID].");
-                return EXIT_USAGE;
-        }
-        if (cli_check_profile(profile) < 0)
-                return EXIT_USAGE;
         if (viewer && !lease_viewer_valid(viewer)) {
                 log_error("Invalid viewer id: use 1-%d bytes without control characters.", LEASE_VIEWER_MAX);
                 return EXIT_USAGE;
