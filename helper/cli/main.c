@@ -693,5 +693,5 @@ static int run(int argc, char **argv, struct cli_args *ret_args, bool *ret_far) 
                           strempty(near), near ? "?)" : "");
                 return EXIT_USAGE;
         }
-        return v->run(a);
+        return v->module != VERB_MODULE_NONE ? x11_verb_run_args(v, a) : v->run(a);
 }

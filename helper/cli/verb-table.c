@@ -11,7 +11,6 @@
 #include "nearest.h"
 #include "util.h"
 #include "verb-table.h"
-#include "x11-verbs.h"
 
 /* The agent actions and the verbs of botdesk-x11.so: --help, and the --epoch N main.c takes first. */
 #define OPTS_ACTION (OPT(OPT_HELP) | OPT(OPT_EPOCH))
@@ -95,18 +94,6 @@ static int verb_help(const struct cli_args *a) {
 }
 
 static int verb_list_verbs(const struct cli_args *a);
-
-/* The verbs of botdesk-x11.so, loaded for them alone. */
-static int verb_x11_args(const struct cli_args *a) {
-        int r = x11_verb_run_args(a);
-
-        if (r == -ENOENT) {
-                /* Only a module of another build lacks one: the version check refuses those first. */
-                log_error("Unknown command \"%s\"; see botdesk --help.", a->verb);
-                return EXIT_USAGE;
-        }
-        return r;
-}
 
 static const struct verb verbs[] = {
         { "start", "  start PROFILE [--timeout S]   start or adopt, wait until ready, print status\n",
@@ -241,7 +228,7 @@ static const struct verb verbs[] = {
                    "A profile with remote = (a VNC server botdesk did not start): its\n"
                    "framebuffer, read over RFB within 10 s.\n",
           .words = "PROFILE", .min_operands = 1, .epoch = true, .placed = true, .serves_remote = true, .own_options = true, .operands = 1,
-          .section = "Agent actions:", .run = verb_x11_args },
+          .section = "Agent actions:", .module = VERB_MODULE_THUMBNAIL },
         { "input",
           "  input PROFILE ACTION ... [--start] [--json]\n"
           "                                move X Y | click [X Y] [--button N] [--double]\n"
@@ -277,16 +264,16 @@ static const struct verb verbs[] = {
                      OPT(OPT_STDIN) | OPT(OPT_SETTLE) | OPT(OPT_START),
           .words = "PROFILE move|click|drag|scroll|key|type|down|up", .min_operands = 1, .epoch = true, .placed = true,
           .serves_remote = true, .own_options = true, .operands = OPERANDS_ANY, .negative_operands = true,
-          .run = verb_x11_args },
+          .module = VERB_MODULE_INPUT },
         { "windows",
           "  windows PROFILE [--json] [--start]\n"
           "                                the window manager's windows: id, title, class,\n"
           "                                geometry, active\n",
           .options = OPTS_ACTION | OPT(OPT_JSON) | OPT(OPT_START), .words = "PROFILE", .min_operands = 1, .placed = true,
-          .own_options = true, .use = "botdesk windows PROFILE [--json] [--start]", .run = verb_x11_args },
+          .own_options = true, .use = "botdesk windows PROFILE [--json] [--start]", .module = VERB_MODULE_INPUT },
         { "cursor", "  cursor PROFILE [--json] [--start] the pointer position\n",
           .options = OPTS_ACTION | OPT(OPT_JSON) | OPT(OPT_START), .words = "PROFILE", .min_operands = 1, .placed = true,
-          .own_options = true, .use = "botdesk cursor PROFILE [--json] [--start]", .run = verb_x11_args },
+          .own_options = true, .use = "botdesk cursor PROFILE [--json] [--start]", .module = VERB_MODULE_INPUT },
         { "settle",
           "  settle PROFILE [--quiet-ms MS] [--timeout-ms MS] [--json]\n"
           "                                wait until the screen was quiet MS ms: settled,\n"
@@ -299,7 +286,7 @@ static const struct verb verbs[] = {
                    "(--quiet MS and --timeout MS, the names before, still work.)\n",
           .options = OPTS_ACTION | OPT(OPT_JSON) | OPT(OPT_QUIET_MS) | OPT(OPT_TIMEOUT_MS) | OPT(OPT_QUIET_MS_OLD) |
                      OPT(OPT_TIMEOUT_MS_OLD), .words = "PROFILE", .min_operands = 1,
-          .placed = true, .own_options = true, .run = verb_x11_args },
+          .placed = true, .own_options = true, .module = VERB_MODULE_INPUT },
         { "wait",
           "  wait PROFILE --for COND [--timeout S] [--json]\n"
           "                                until COND holds: window=TITLE, gone=TITLE,\n"
@@ -319,7 +306,7 @@ static const struct verb verbs[] = {
                    "timeout; 3 while a human holds control, or when one takes it.\n",
           .options = OPTS_ACTION | OPT(OPT_JSON) | OPT(OPT_FOR) | OPT(OPT_TIMEOUT), .words = "PROFILE", .min_operands = 1,
           .own_options = true,
-          .run = verb_x11_args },
+          .module = VERB_MODULE_INPUT },
         { "clipboard",
           "  clipboard PROFILE get|set [--type text/plain|image/png]\n"
           "                                the agent's clipboard: print it, or set it from\n"
@@ -329,7 +316,7 @@ static const struct verb verbs[] = {
                    "  get   print the desktop's clipboard (CLIPBOARD) on standard output\n"
                    "  set   make standard input the desktop's clipboard (the helper serves it)\n",
           .options = OPTS_ACTION | OPT(OPT_TYPE), .words = "PROFILE get|set", .min_operands = 1, .action = true, .placed = true,
-          .remote_stdin = true, .own_options = true, .run = verb_x11_args },
+          .remote_stdin = true, .own_options = true, .module = VERB_MODULE_INPUT },
         { "files",
           "  files PROFILE put LOCAL [DEST] | get SRC [LOCAL] | ls [DIR] | rm PATH\n"
           "                                files in and out of the desktop's home\n"
@@ -410,7 +397,7 @@ static const struct verb verbs[] = {
                    "An OpenAI item that cannot be answered prints nothing: act says why and exits\n"
                    "non-zero.\n",
           .options = OPTS_ACTION | OPT(OPT_VENDOR) | OPT(OPT_SCREENSHOTS) | OPT(OPT_START), .words = "PROFILE", .min_operands = 1, .placed = true,
-          .serves_remote = true, .remote_timeout = REMOTE_TIMEOUT_NONE, .own_options = true, .run = verb_x11_args },
+          .serves_remote = true, .remote_timeout = REMOTE_TIMEOUT_NONE, .own_options = true, .module = VERB_MODULE_INPUT },
         { "toolset",
           "  toolset PROFILE --vendor V    the tool entry to declare to a model\n"
           "                                (anthropic, openai, gemini)\n",
@@ -441,7 +428,7 @@ static const struct verb verbs[] = {
                    "            PATH (mode 0600, in a directory only you can enter), instead of\n"
                    "            stdin/stdout; both protocol revisions, each request on its own\n",
           .options = OPTS_ACTION | OPT(OPT_START) | OPT(OPT_LISTEN), .words = "PROFILE", .min_operands = 1, .placed = true,
-          .serves_remote = true, .remote_timeout = REMOTE_TIMEOUT_NONE, .own_options = true, .run = verb_x11_args },
+          .serves_remote = true, .remote_timeout = REMOTE_TIMEOUT_NONE, .own_options = true, .module = VERB_MODULE_INPUT },
         { "a11y",
           "  a11y PROFILE [--json] [--window ID] [--find EXPR] [--max-nodes N]\n"
           "                                the accessibility tree: role, name, states,\n"
@@ -453,7 +440,7 @@ static const struct verb verbs[] = {
           .usage = A11Y_USAGE,
           .options = OPTS_ACTION | OPT(OPT_JSON) | OPT(OPT_WINDOW) | OPT(OPT_FIND) | OPT(OPT_MAX_NODES),
           .words = "PROFILE do ID ACTION", .min_operands = 1, .epoch = true, .placed = true, .own_options = true, .operands = 5,
-          .no_inline_values = true, .run = verb_x11_args },
+          .no_inline_values = true, .module = VERB_MODULE_INPUT },
         { "journal",
           "  journal PROFILE [--json] [--since SEQ|TIME] [--follow]\n"
           "                                every agent action, with the screen after it\n"
@@ -488,7 +475,7 @@ static const struct verb verbs[] = {
                    "                    --scale: a journal of another screen size, coordinates\n"
                    "                    mapped\n",
           .words = "PROFILE export|replay", .min_operands = 1, .own_options = true, .operands = 3, .abbrev = true,
-          .counts_operands = true, .section = "Journal:", .run = verb_x11_args },
+          .counts_operands = true, .section = "Journal:", .module = VERB_MODULE_INPUT },
         { "lookup", "  lookup PROFILE [--json]       the profile's logind session (logind tier)\n",
           .options = OPT(OPT_JSON) | OPT(OPT_HELP), .words = "PROFILE", .min_operands = 1, .section = "Host:", .run = verb_lookup },
         { "pool",
@@ -562,6 +549,14 @@ int verb_option_find(const struct verb *v, const char *word) {
                         return id;
         }
         return -1;
+}
+
+const char *verb_module_name(enum verb_module m) {
+        static const char *const names[_VERB_MODULE_MAX] = {
+                [VERB_MODULE_NONE] = "-", [VERB_MODULE_THUMBNAIL] = "thumbnail", [VERB_MODULE_INPUT] = "input",
+        };
+
+        return m < _VERB_MODULE_MAX ? names[m] : NULL;
 }
 
 const char *remote_timeout_name(enum remote_timeout t) {
@@ -640,6 +635,7 @@ int cli_verb_usage(const char *verb) {
  *   word NAME POSITION WORD required|optional
  *                                    (PROFILE, COMMAND, CAPITALS: anything; a|b|c: one of them)
  *   option NAME OPTION flag|any|words|file|dir|profile WORDS|- hidden|-
+ *   module NAME thumbnail|input      (a verb of botdesk-x11.so, and the feature it needs)
  * (WORDS: the values of a words option, space-separated; hidden: accepted and
  * never offered: a short name, an old name, or one for tests and benchmarks)
  */
@@ -662,6 +658,8 @@ static int verb_list_verbs(const struct cli_args *a) {
                        v->internal ? "internal" : v->unlisted ? "unlisted" : "listed",
                        v->placed ? "placed" : "here", remote_timeout_name(v->remote_timeout),
                        v->remote_stdin ? "stdin" : "-");
+                if (v->module != VERB_MODULE_NONE)
+                        printf("module\t%s\t%s\n", v->name, verb_module_name(v->module));
                 for (unsigned pos = 0; *w; pos++) {
                         size_t n = strcspn(w, " ");
 

@@ -155,6 +155,17 @@ enum remote_timeout {
 
 const char *remote_timeout_name(enum remote_timeout t);
 
+/* Where a verb's code is: the CLI itself (run), or botdesk-x11.so, which a
+ * build has with the feature the verb needs (x11-verbs.h). */
+enum verb_module {
+        VERB_MODULE_NONE,
+        VERB_MODULE_THUMBNAIL,  /* -Dthumbnail: libpng, libjpeg, xcb-shm */
+        VERB_MODULE_INPUT,      /* -Dinput: xcb-xtest and xkbcommon, and thumbnails */
+        _VERB_MODULE_MAX,
+};
+
+const char *verb_module_name(enum verb_module m);
+
 struct verb {
         const char *name;
         /* Its lines of botdesk --help, in the table's order. */
@@ -222,7 +233,11 @@ struct verb {
         enum remote_timeout remote_timeout;
         /* Placed elsewhere, it reads our stdin within its deadline (clipboard set). */
         bool remote_stdin;
+        /* Its code: run, or a verb of botdesk-x11.so (run NULL), which the
+         * module's rows name (tests/unit/cli/test-x11-verbs.c checks both
+         * ways). */
         int (*run)(const struct cli_args *a);
+        enum verb_module module;
 };
 
 /* A verb's operands: as many as it is given. */

@@ -1,24 +1,16 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * A build without thumbnails has no botdesk-x11.so: the verbs that speak X
- * are the fallbacks linked into the CLI, which say what the build lacks
- * (x11-verbs.h).
+ * A build without thumbnails has no botdesk-x11.so: each verb that speaks X
+ * says what the build lacks (x11-verbs.h).
  */
-#include <errno.h>
-
-#include "verbs.h"
-#include "util.h"
+#include "verb-table.h"
 #include "x11-verbs.h"
 
-int x11_verb_run_args(const struct cli_args *a) {
-        x11_args_fn run = streq(a->verb, "thumbnail") ? verb_thumbnail : x11_input_args_verb(a->verb);
-
-        if (!run)
-                return -ENOENT;
-        return run(a);
+int x11_verb_run_args(const struct verb *v, const struct cli_args *a) {
+        return x11_verb_missing(v);
 }
 
-/* The verbs are linked in: what they say is the CLI's own. */
+/* No verb of the module ran: what was said is the CLI's own. */
 const char *x11_verb_first_error(void) {
         return NULL;
 }

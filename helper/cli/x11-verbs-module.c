@@ -43,17 +43,11 @@ static void setup(const struct x11_host *host) {
         cli_epoch_pin_set(host->epoch_pin);
 }
 
-static x11_args_fn lookup_args(const char *name) {
-        if (streq(name, "thumbnail"))
-                return verb_thumbnail;
-        return x11_input_args_verb(name);
-}
-
 const struct x11_verbs botdesk_x11_verbs = {
         .abi = X11_VERBS_ABI,
         .version = BOTDESK_VERSION,
         .setup = setup,
-        .lookup_args = lookup_args,
+        .rows = x11_module_rows,
         .first_error = log_first_error,
         .json_stdout_used = json_stdout_used,
 };

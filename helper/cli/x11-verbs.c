@@ -14,6 +14,7 @@
 #include "verbs.h"
 #include "log.h"
 #include "util.h"
+#include "verb-table.h"
 #include "x11-verbs.h"
 
 /* The module next to /proc/self/exe when there is one, else the installed one. */
@@ -70,18 +71,18 @@ static void module_setup(const struct x11_verbs *m) {
 /* The module whose verb ran: asked afterwards what it said. */
 static const struct x11_verbs *ran;
 
-int x11_verb_run_args(const struct cli_args *a) {
-        const struct x11_verbs *m = module_load(a->verb);
-        x11_args_fn run;
+int x11_verb_run_args(const struct verb *v, const struct cli_args *a) {
+        const struct x11_verbs *m = module_load(v->name);
+        const struct x11_verb_row *row;
 
         if (!m)
                 return EXIT_FAILED;
-        run = m->lookup_args(a->verb);
-        if (!run)
-                return -ENOENT;
+        row = x11_verb_row_find(m->rows, v->name);
+        if (!row)
+                return x11_verb_missing(v);
         module_setup(m);
         ran = m;
-        return run(a);
+        return row->run(a);
 }
 
 const char *x11_verb_first_error(void) {
