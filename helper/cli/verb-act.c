@@ -143,15 +143,8 @@ int verb_act(const struct cli_args *args) {
         struct act_output out = { .shots = shots, .dirfd = -EBADF };
         int r;
 
-        if (args->vendor) {
-                int v = mcp_vendor_from_name(args->vendor);
-
-                if (v < 0) {
-                        log_error("--vendor must be auto, anthropic, openai or gemini, not \"%s\".", args->vendor);
-                        return EXIT_USAGE;
-                }
-                out.vendor = (enum mcp_vendor) v;
-        }
+        if (args->vendor_given)
+                out.vendor = args->vendor;
         if (shots) {
                 out.every = true;
                 out.files = !streq(shots, "base64");

@@ -69,7 +69,7 @@ int verb_clipboard(const struct cli_args *args) {
         _cleanup_free_ char *display = NULL, *xauthority = NULL, *in = NULL;
         _cleanup_free_ uint8_t *data = NULL;
         _cleanup_close_ int dirfd = -EBADF;
-        const char *profile = args->operand, *action = args->action, *type = args->type ?: "text/plain";
+        const char *profile = args->operand, *action = args->action;
         _cleanup_(config_done) struct bd_config storage = {};
         const struct bd_config *cfg;
         struct lease admitted;
@@ -83,11 +83,7 @@ int verb_clipboard(const struct cli_args *args) {
                 cli_verb_usage_to(stderr, "clipboard");
                 return EXIT_USAGE;
         }
-        if (!streq(type, "text/plain") && !streq(type, "image/png")) {
-                log_error("Invalid --type \"%s\": give text/plain or image/png.", type);
-                return EXIT_USAGE;
-        }
-        png = streq(type, "image/png");
+        png = args->clipboard_png;
         cfg = cli_config(args->config, profile, &storage);
         if (!cfg)
                 return EXIT_USAGE;

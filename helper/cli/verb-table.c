@@ -40,7 +40,7 @@ const struct cli_option cli_options[_OPT_MAX] = {
         /* A name of its own: the completion offers --output, and takes -o (and -o=FILE). */
         [OPT_OUTPUT_SHORT] = { "-o", NULL, VALUE_FILE, .hidden = true, .here = true },
         [OPT_SIZE] = { "--size", NULL, VALUE_ANY },
-        [OPT_FORMAT] = { "--format", NULL, VALUE_WORDS, "png jpeg" },
+        [OPT_FORMAT] = { "--format", NULL, VALUE_WORDS, "png jpeg", .more_words = "jpg" },
         [OPT_QUALITY] = { "--quality", NULL, VALUE_ANY },
         [OPT_DATA_URL] = { "--data-url" },
         [OPT_TIMINGS] = { "--timings", .hidden = true },

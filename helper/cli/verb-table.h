@@ -107,6 +107,7 @@ struct cli_option {
         const char *short_name; /* "-q", also accepted by main.c's parser */
         enum cli_value value;
         const char *words;      /* VALUE_WORDS: "png jpeg" */
+        const char *more_words; /* VALUE_WORDS: also accepted, never offered ("jpg") */
         bool hidden;            /* for tests and benchmarks: never completed */
         /* Its value missing is judged as an invalid one (option_apply()
          * says so), not as a word the verb does not take. */

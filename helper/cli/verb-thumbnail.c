@@ -49,7 +49,7 @@ struct thumbnail_options {
 /* Its words as main.c's parser left them (verb-table.c: its row and usage),
  * judged in the order its loop judged them once every word was read. */
 static int parse_options(const struct cli_args *args, struct thumbnail_options *o) {
-        const char *size = args->size, *format = args->format, *quality = args->quality;
+        const char *size = args->size, *quality = args->quality;
         int r;
 
         *o = (struct thumbnail_options) {
@@ -75,14 +75,8 @@ static int parse_options(const struct cli_args *args, struct thumbnail_options *
                         return EXIT_USAGE;
                 }
         }
-        if (format) {
-                r = thumb_parse_encoding(format);
-                if (r < 0) {
-                        log_error("Invalid --format \"%s\": give png or jpeg.", format);
-                        return EXIT_USAGE;
-                }
-                o->encoding = (enum thumb_encoding) r;
-        }
+        if (args->format == CLI_FORMAT_JPEG)
+                o->encoding = THUMB_JPEG;
         if (quality) {
                 unsigned long long q;
 

@@ -30,8 +30,8 @@ int verb_toolset(const struct cli_args *args) {
         struct json j;
         int v, r;
 
-        v = mcp_vendor_from_name(args->vendor);
-        if (!args->vendor || v < 0 || v == MCP_VENDOR_AUTO) {
+        v = args->vendor;
+        if (!args->vendor_given || v == MCP_VENDOR_AUTO) {
                 log_error("toolset needs --vendor anthropic, openai or gemini.");
                 return EXIT_USAGE;
         }

@@ -366,7 +366,7 @@ static int watch_loop(struct watcher *wt) {
 }
 
 int verb_watch(const struct cli_args *a) {
-        const char *profile = a->operand, *until = a->until;
+        const char *profile = a->operand;
         bool json = a->json;
         _cleanup_(paths_done) struct bd_paths p = {};
         _cleanup_closedir_ DIR *d = NULL;
@@ -375,20 +375,14 @@ int verb_watch(const struct cli_args *a) {
         struct dirent *de;
         int r, fd, ret = EXIT_OK;
 
-        if (until) {
-                r = watch_until_from_string(until);
-                if (r < 0) {
-                        log_error("Invalid --until \"%s\": give ready, stopped or agent.", until);
-                        return EXIT_USAGE;
-                }
-                wt.until = (enum watch_until) r;
-        }
+        wt.until = a->until;
         if (a->full && !json) {
                 log_error("--full is for --json: botdesk watch [PROFILE] --json --full");
                 return EXIT_USAGE;
         }
         if (wt.until != WATCH_UNTIL_NONE && !profile) {
-                log_error("--until needs a PROFILE: botdesk watch PROFILE --until %s", until);
+                log_error("--until needs a PROFILE: botdesk watch PROFILE --until %s",
+                          wt.until == WATCH_UNTIL_READY ? "ready" : wt.until == WATCH_UNTIL_STOPPED ? "stopped" : "agent");
                 return EXIT_USAGE;
         }
 

@@ -5,7 +5,17 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "vendor.h"
+#include "watch.h"
+
 struct bd_config;
+
+/* thumbnail's --format, as given. */
+enum cli_format {
+        CLI_FORMAT_NONE,
+        CLI_FORMAT_PNG,
+        CLI_FORMAT_JPEG,
+};
 
 /*
  * Every verb of `botdesk`, one verb-NAME.c each. verb-table.c holds the
@@ -41,11 +51,12 @@ struct cli_args {
         bool remove;                    /* stop: --remove, the container too */
         const char *viewer;
         const char *reason;
-        const char *until;
+        enum watch_until until;         /* watch: --until, WATCH_UNTIL_NONE when not given */
         const char *listen, *novnc, *ping, *ttl;        /* web */
         const char *screenshots;                        /* act */
-        const char *vendor;                             /* act */
-        const char *type;                               /* clipboard */
+        enum mcp_vendor vendor;                         /* act, toolset: --vendor, with vendor_given */
+        bool vendor_given;
+        bool clipboard_png;                             /* clipboard: --type image/png */
         unsigned quiet_ms, timeout_ms;                  /* settle; 0 = not given */
         const char *window, *find;                      /* a11y, input (window) */
         unsigned max_nodes;                             /* a11y; 0 = not given */
@@ -53,7 +64,8 @@ struct cli_args {
         const char *button;                             /* input, judged by the verb */
         bool double_click, from_stdin, settle;          /* input: --double, --stdin, --settle[=MS] */
         unsigned settle_ms;                             /* input: --settle=MS; 0 = the default */
-        const char *output, *size, *format, *quality;   /* thumbnail; output NULL for "-" */
+        const char *output, *size, *quality;            /* thumbnail; output NULL for "-" */
+        enum cli_format format;                         /* thumbnail: --format */
         bool data_url, timings;                         /* thumbnail */
         const char *since_revision;                     /* thumbnail, judged by the verb */
         const char *since, *video;                      /* journal */

@@ -14,7 +14,7 @@
 #define X11_VERBS_MODULE "botdesk-x11.so"
 #define X11_VERBS_SYMBOL "botdesk_x11_verbs"
 /* Bumped whenever the struct below, or struct cli_args (verbs.h) it hands over, changes. */
-#define X11_VERBS_ABI 10u
+#define X11_VERBS_ABI 11u
 
 #include <stdbool.h>
 #include <stdio.h>

@@ -55,16 +55,6 @@ int thumb_parse_size(const char *s, unsigned *ret_width, unsigned *ret_height) {
         return 0;
 }
 
-int thumb_parse_encoding(const char *s) {
-        if (!s)
-                return -EINVAL;
-        if (streq(s, "png"))
-                return THUMB_PNG;
-        if (streq(s, "jpeg") || streq(s, "jpg"))
-                return THUMB_JPEG;
-        return -EINVAL;
-}
-
 const char *thumb_encoding_mime(enum thumb_encoding e) {
         return e == THUMB_JPEG ? "image/jpeg" : "image/png";
 }

@@ -54,8 +54,6 @@ unsigned thumb_pixfmt_bytes(enum thumb_pixfmt f);
 /* "WxH", each 1..THUMB_SIZE_MAX, decimal digits only: 0, -EINVAL (syntax) or -ERANGE. */
 int thumb_parse_size(const char *s, unsigned *ret_width, unsigned *ret_height);
 
-/* "png", "jpeg" or "jpg": an enum thumb_encoding, or -EINVAL. */
-int thumb_parse_encoding(const char *s);
 const char *thumb_encoding_mime(enum thumb_encoding e);
 
 /*

@@ -225,7 +225,12 @@ expect 2 '--quality needs a value; see botdesk thumbnail --help.' thumbnail p --
 expect 2 '-o needs a file name.' thumbnail p -o=
 expect 2 '-o needs a file name.' thumbnail p -o - -o ''
 # --size before --format before --quality, whatever their order; then the profile.
-expect 2 'Invalid --size "x": give WIDTHxHEIGHT, each 1-8192, like 960x600.' thumbnail p --quality x --format gif --size x
+# A value of a few words is judged by the parser as it reads it, before the verb judges the rest.
+expect 2 'Invalid --format "gif": give png or jpeg.' thumbnail p --quality x --format gif --size x
+expect 2 'Invalid --vendor "acme": give auto, anthropic, openai or gemini.' act p --vendor acme
+expect 2 'Invalid --vendor "acme": give auto, anthropic, openai or gemini.' toolset p --vendor acme
+# ... and a word it takes but never offers (jpg) is taken.
+expect 4 'Desktop p is not running; start it with: botdesk start p' thumbnail p --format jpg
 expect 2 'Invalid --format "gif": give png or jpeg.' thumbnail p --quality x --format gif
 expect 2 '--quality applies to JPEG only; add --format jpeg.' thumbnail p --quality 5
 expect 2 'Missing PROFILE for thumbnail; see botdesk thumbnail --help.' thumbnail --size=5x5

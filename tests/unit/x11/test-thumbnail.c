@@ -530,12 +530,6 @@ static void test_parse(void) {
         check_size("960x0", -ERANGE, 0, 0);
         check_size("8193x600", -ERANGE, 0, 0);
         check_size("960x99999999999999999999999", -ERANGE, 0, 0);
-
-        TAP_EQ_INT(thumb_parse_encoding("png"), THUMB_PNG, "--format png is PNG");
-        TAP_EQ_INT(thumb_parse_encoding("jpeg"), THUMB_JPEG, "--format jpeg is JPEG");
-        TAP_EQ_INT(thumb_parse_encoding("jpg"), THUMB_JPEG, "--format jpg is JPEG");
-        TAP_EQ_INT(thumb_parse_encoding("gif"), -EINVAL, "--format gif is refused");
-        TAP_EQ_INT(thumb_parse_encoding("PNG"), -EINVAL, "--format is case-sensitive");
 }
 
 int main(void) {
