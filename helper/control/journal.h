@@ -37,7 +37,7 @@
  * entries whose action is "lease" with "event" (human_took|returned) and
  * the viewer's hash. (The frame lock, held until a frame's screen is
  * read so that no frame shows a later action, is the runtime dir's:
- * cli/journal-hook.h.) The cap drops whole segments, oldest first, with
+ * client/journal-hook.h.) The cap drops whole segments, oldest first, with
  * their frames. A reader takes each segment up to its last whole line
  * and reports the rest.
  */

@@ -618,7 +618,7 @@ static int handle(struct mcp_server *s, const char *line, size_t len, const stru
                 goto done;
         }
         m = method_find(method->string);
-        /* Over HTTP the transport makes the response an event stream (cli/mcp-http.c). */
+        /* Over HTTP the transport makes the response an event stream (agent/mcp-http.c). */
         if (era == ERA_MODERN && s->subs && streq(method->string, "subscriptions/listen")) {
                 /* Answered by notifications while it is open, and by no result unless botdesk ends it: no HTTP
                  * status of its own (0), the transport makes it a stream. */

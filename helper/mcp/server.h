@@ -24,7 +24,7 @@
  * identity). tools/list, tools/call and the resources/ methods in both;
  * notifications are taken and answered by nothing. The tools are a table of rows (tools.h) whose
  * handlers fill a result, so the same server runs on a desktop
- * (cli/mcp-tools.c) and in the unit tests.
+ * (agent/mcp-tools.c) and in the unit tests.
  */
 
 #define MCP_SERVER_NAME "botdesk"

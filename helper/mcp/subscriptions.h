@@ -32,7 +32,7 @@
  * "botdesk/windows" (the spec lets _meta carry an implementation's keys).
  *
  * This is the table and the wire, without the watching: the runner starts
- * the work of a subscription (cli/mcp-subs.c: a process) that writes the
+ * the work of a subscription (agent/mcp-subs.c: a process) that writes the
  * acknowledgment and the notifications.
  */
 

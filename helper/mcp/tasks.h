@@ -18,7 +18,7 @@
  * This is the table, without any of the work: ids no other client can
  * guess (the id is the only thing that binds a task to its caller), a cap
  * on how many exist, the time each expires, and the task's wire shape. The
- * work is the runner's (cli/mcp-tasks.c runs each in a process of its own).
+ * work is the runner's (agent/mcp-tasks.c runs each in a process of its own).
  */
 
 #define MCP_TASKS_MAX 16

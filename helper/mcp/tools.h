@@ -14,7 +14,7 @@
  * Schema), flags and handler. tools/list, tools/call's dispatch, the
  * epoch rule and the usage text all read the rows, so a new tool is one
  * row and one handler. The rows of botdesk's desktop are
- * cli/mcp-tools.c's; the unit tests bring their own.
+ * agent/mcp-tools.c's; the unit tests bring their own.
  *
  * A row flagged MCP_TOOL_MEMBERS stands for Anthropic's computer toolset:
  * one tool per member (action.h), named after it and taking its input;

@@ -7,7 +7,7 @@
 
 /*
  * The shapes of a model's computer-use output that botdesk act takes
- * (cli/act-vendor.h answers them), told apart by shape alone: pure, for
+ * (agent/act-vendor.h answers them), told apart by shape alone: pure, for
  * the verbs that name a vendor (act --vendor, toolset) and the tests.
  */
 

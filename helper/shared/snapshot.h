@@ -20,7 +20,7 @@
 #define SNAPSHOT_XAUTHORITY "Xauthority"
 #define SNAPSHOT_CHILDREN_MAX 16
 /* RUNTIME/dumping: there while the helper dumps the desktop, so a client whose connection it ended for the
- * dump (supervisor/outside-clients.h) knows to connect again rather than give up (cli/agent.c), and
+ * dump (supervisor/outside-clients.h) knows to connect again rather than give up (agent/agent.c), and
  * botdesk-browser lets its DevTools clients go, saying so in RUNTIME/dumping.devtools. */
 #define SNAPSHOT_DUMPING_FILE "dumping"
 #define SNAPSHOT_DUMPING_DEVTOOLS_DONE "dumping.devtools"

@@ -101,7 +101,7 @@ static bool rfb_viewer(int fd) {
 }
 
 /* Whether we end the X server's connection fd from peer: a viewer's (it only watches, and connects again),
- * or an X client of botdesk's own (botdesk mcp and act open the desktop again; cli/agent.h). Another
+ * or an X client of botdesk's own (botdesk mcp and act open the desktop again; agent/agent.h). Another
  * program's would die with it: left, for the dump to refuse. */
 static bool server_ends(int fd, pid_t peer) {
         return rfb_viewer(fd) || comm_is(peer, BOTDESK_COMM);

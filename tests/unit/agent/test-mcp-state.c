@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * An MCP requestState (helper/cli/mcp-state.c): what is signed verifies,
+ * An MCP requestState (helper/agent/mcp-state.c): what is signed verifies,
  * in this process or in any other of the desktop's (one key, made once,
  * 0600, never replaced); a payload or MAC altered by one character, a
  * state of another desktop's key, and no key at all are refused.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The desktop's MCP rows (helper/cli/mcp-tools.c), as tools/list shows
+ * The desktop's MCP rows (helper/agent/mcp-tools.c), as tools/list shows
  * them: every row has a name of its own, a handler, a description and a
  * schema that is JSON Schema of the kind MCP clients validate with (an
  * object schema whose keywords and types are JSON Schema's); a row that

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * botdesk wait's conditions (helper/cli/wait-until.c): each word parses to
+ * botdesk wait's conditions (helper/agent/wait-until.c): each word parses to
  * its kind and value (a11y=ROLE:NAME to the query a11y-find.h matches,
  * quiet to its default or given time); what is malformed is refused with
  * a message that names the valid form, and nothing is kept.

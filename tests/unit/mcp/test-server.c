@@ -44,7 +44,7 @@ static const struct mcp_backend backend = { .space = space, .acts = acts };
 
 static const char schema[] = "{\"type\": \"object\", \"properties\": {}}";
 
-/* The desktop's rows in shape (cli/mcp-tools.c): its names, flags and order. */
+/* The desktop's rows in shape (agent/mcp-tools.c): its names, flags and order. */
 static const struct mcp_tool rows[] = {
         { "computer", .describe = mcp_computer_describe, .schema = mcp_computer_schema,
           .flags = MCP_TOOL_ACTS | MCP_TOOL_SINGLE, .call = call },
