@@ -375,19 +375,12 @@ done
 
 # ---- profiles --------------------------------------------------------------------------------
 long=$(printf 'a%.0s' $(seq 33))
-# Every verb whose row needs a PROFILE first: the parser judges it, missing or invalid, before the verb runs.
-mapfile -t profile_verbs < <("$bd" __verbs | awk -F'\t' '$1 == "word" && $3 == 0 && $4 == "PROFILE" && $5 == "required" { print $2 }')
-[ "${#profile_verbs[@]}" -ge 20 ] && ok "__verbs names ${#profile_verbs[@]} verbs that need a PROFILE" ||
-        not_ok "__verbs names the verbs that need a PROFILE" "${profile_verbs[*]}"
-for v in "${profile_verbs[@]}"; do
+# Every row's PROFILE and options: test-cli-rows.sh. Here the names a profile may not have, on a few verbs.
+for v in start env exec; do
         expect "$(usage_rc "$v")" "Missing PROFILE for $v; see botdesk $v --help." "$v"
         for name in .. "a b" "$long"; do
                 expect "$(usage_rc "$v")" "Invalid profile name \"$name\": use 1-32 characters of A-Z a-z 0-9 _ -, starting with a letter or digit." "$v" "$name"
         done
-done
-# status and watch take none (every profile), and judge one given.
-for v in status watch; do
-        expect 2 'Invalid profile name "a b": use 1-32 characters of A-Z a-z 0-9 _ -, starting with a letter or digit.' "$v" "a b"
 done
 expect 2 'Missing NAME for snapshot; see botdesk snapshot --help.' snapshot p
 expect 2 'Missing NAME for fork; see botdesk fork --help.' fork p --as q
@@ -428,21 +421,7 @@ expect 2 '--reason applies to take and request, not show.' lease p show --reason
 expect 2 '--timeout applies to wait, not show.' lease p --timeout 5
 
 # ---- what is accepted ------------------------------------------------------------------------
-# Each verb takes the options its row names and no other: one that means nothing to it is refused, named.
-taken=$("$bd" __verbs | awk -F'\t' '$1 == "option" { print $2 " " $3 }')
-while IFS=$'\t' read -r kind v listed _; do
-        [ "$kind" = verb ] && [ "$listed" != internal ] || continue
-        bad=()
-        for o in --json --quiet --force --yes --timeout --profile --viewer --reason --until --start --epoch --env \
-                 --listen --ttl --for --since --output --remove --as; do
-                grep -qxF "$v $o" <<<"$taken" && continue
-                run "$v" "$o"
-                [ "$rc" = "$(usage_rc "$v")" ] && [[ $err == "botdesk: Unknown option $o for $v"*"; see botdesk $v --help." ]] ||
-                        bad+=("$o: exit $rc, $err")
-        done
-        [ "${#bad[@]}" = 0 ] && ok "$v refuses every option its row does not name" ||
-                not_ok "$v refuses every option its row does not name" "${bad[@]}"
-done < <("$bd" __verbs)
+# Each verb takes the options its row names and no other (every row: test-cli-rows.sh).
 run status p --quiet
 [ "$rc" = 4 ] && [ -z "$out$err" ] && ok "status takes the options its row names (--quiet)" ||
         not_ok "status takes the options its row names (--quiet)" "exit $rc" "$out" "$err"
