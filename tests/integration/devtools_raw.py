@@ -6,7 +6,7 @@
     nul      a NUL inside a message: how the server closed
     binary   a binary message: how the server closed
     first    the first message or close: "text ..." or "close CODE REASON"
-    create T a page titled T made on the browser's connection: "target ID"
+    create T a page titled T made on the browser's connection: "target ID" once its title is T
     title    on a page's own connection, its document.title: "answer TITLE"
              and "bare" when the answer has no sessionId (a page's root)
   ADDR is HOST:PORT or unix:PATH; a refused upgrade prints "status CODE".
@@ -86,9 +86,23 @@ elif action == "binary":
 elif action == "first":
     print(*message(s))
 elif action == "create":
-    d = command(s, 3, "Target.createTarget", {"url": "data:text/html,<title>%s</title>" % sys.argv[4]})
-    if d:
-        print("target", d["result"]["targetId"] if "result" in d else d.get("error"))
+    # Chromium lists a page under the title it has loaded, which may come after createTarget's answer: ask
+    # for the browser's targets until the page's title is T, for at most 10 s.
+    import time
+    want = sys.argv[4]
+    d = command(s, 3, "Target.createTarget", {"url": "data:text/html,<title>%s</title>" % want})
+    if d and "result" in d:
+        tid, deadline, n, titled = d["result"]["targetId"], time.monotonic() + 10, 100, False
+        while not titled and time.monotonic() < deadline:
+            n += 1
+            t = command(s, n, "Target.getTargets", {})
+            titled = bool(t) and any(i.get("targetId") == tid and i.get("title") == want
+                                     for i in t.get("result", {}).get("targetInfos", []))
+            if not titled:
+                time.sleep(0.05)
+        print("target", tid if titled else "%s: not titled %s within 10 s" % (tid, want))
+    elif d:
+        print("target", d.get("error"))
 elif action == "title":
     d = command(s, 4, "Runtime.evaluate", {"expression": "document.title", "returnByValue": True})
     if d:
