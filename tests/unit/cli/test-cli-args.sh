@@ -8,25 +8,14 @@
 #   test-cli-args.sh BOTDESK
 set -u
 bd=${1:?usage: test-cli-args.sh BOTDESK}
-n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)) failed=$((failed + 1)); echo "not ok $n - $1"; shift; for d in "$@"; do echo "# $d"; done; }
-
-scratch=$(mktemp -d) || exit 1
-cleanup() { case $scratch in /tmp/?*) rm -rf -- "${scratch:?}" ;; esac; }
-trap cleanup EXIT
-# Nothing here may reach a real desktop, user manager or configuration.
-export XDG_RUNTIME_DIR=$scratch/run XDG_STATE_HOME=$scratch/state XDG_CONFIG_HOME=$scratch/config HOME=$scratch/home
-export BOTDESK_CONFIG=$scratch/botdesk.ini BOTDESK_PLACEMENT=standalone BOTDESK_HELPER=$scratch/no-such-helper
-mkdir -p -m 0700 "$XDG_RUNTIME_DIR"
-printf '[session]\nauto_start = no\n' >"$BOTDESK_CONFIG"
+. "$(dirname "$0")/cli-scratch.sh"
 
 # run ARGS...: exit code in $rc, stdout in $out, stderr in $err (bounded: 20 s).
 run() {
         timeout 20 "$bd" "$@" </dev/null >"$scratch/out" 2>"$scratch/err"
         rc=$?
-        out=$(cat "$scratch/out")
-        err=$(cat "$scratch/err")
+        out=$(<"$scratch/out")
+        err=$(<"$scratch/err")
 }
 
 # json_in ARGS...: --json (or a prefix of it getopt would take, --js) among ARGS before "--".
@@ -49,10 +38,6 @@ codes = {"1": "failed", "2": "usage", "3": "refused", "4": "not_running"}
 print(json.dumps({"error": {"code": codes[sys.argv[1]], "message": sys.argv[2], "exit": int(sys.argv[1])}}, ensure_ascii=False))' "$rc" "$msg"
 }
 
-# usage_rc VERB: a usage error's exit status, 2, or exec's own 125 (its command's statuses are its).
-usage_rc() {
-        if [ "$1" = exec ]; then echo 125; else echo 2; fi
-}
 
 # expect RC MESSAGE ARGS...: botdesk ARGS exits RC and says exactly MESSAGE, one line; on stdout nothing, or
 # with --json the error object saying the same (exec has no --json: a --json among its words is its command's).

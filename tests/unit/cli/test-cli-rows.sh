@@ -8,28 +8,13 @@
 #   test-cli-rows.sh BOTDESK
 set -u
 bd=${1:?usage: test-cli-rows.sh BOTDESK}
-n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)) failed=$((failed + 1)); echo "not ok $n - $1"; shift; for d in "$@"; do echo "# $d"; done; }
-
-scratch=$(mktemp -d) || exit 1
-cleanup() { case $scratch in /tmp/?*) rm -rf -- "${scratch:?}" ;; esac; }
-trap cleanup EXIT
-# Nothing here may reach a real desktop, user manager or configuration.
-export XDG_RUNTIME_DIR=$scratch/run XDG_STATE_HOME=$scratch/state XDG_CONFIG_HOME=$scratch/config HOME=$scratch/home
-export BOTDESK_CONFIG=$scratch/botdesk.ini BOTDESK_PLACEMENT=standalone BOTDESK_HELPER=$scratch/no-such-helper
-mkdir -p -m 0700 "$XDG_RUNTIME_DIR"
-printf '[session]\nauto_start = no\n' >"$BOTDESK_CONFIG"
+. "$(dirname "$0")/cli-scratch.sh"
 
 # said ARGS...: botdesk's exit code in $rc and its stderr in $err (its stdout dropped; bounded: 20 s). One
 # process per run: this test makes hundreds of them, each slow in a sanitizer build.
 said() {
         err=$(timeout 20 "$bd" "$@" 2>&1 >/dev/null </dev/null)
         rc=$?
-}
-# usage_rc VERB: a usage error's exit status, 2, or exec's own 125 (its command's statuses are its).
-usage_rc() {
-        if [ "$1" = exec ]; then echo 125; else echo 2; fi
 }
 
 table=$("$bd" __verbs)
