@@ -205,32 +205,21 @@ static const char *positional(const struct verb *v, const struct cli_args *a, un
         return NULL;
 }
 
-/* The name of v's i-th positional word in its row's words ("PROFILE", "NAME"), into buf: empty past the last. */
-static const char *word_name(const struct verb *v, unsigned i, char buf[static 64]) {
-        const char *w = strempty(v->words);
-
-        for (; i > 0 && *w; i--) {
-                w += strcspn(w, " ");
-                w += strspn(w, " ");
-        }
-        snprintf(buf, 64, "%.*s", (int) strcspn(w, " "), w);
-        return buf;
-}
-
 /* The words v needs, there, and its PROFILE (wherever its row puts it) a valid name: judged once, here, for
  * every verb. Returns an exit code, said. */
 static int judge_operands(const struct verb *v, const char *verb, const struct cli_args *a) {
-        char name[64];
+        const char *p = strempty(v->words), *name;
+        size_t len;
 
         /* In their order: "snapshot .." is an invalid PROFILE, not a missing NAME. */
-        for (unsigned i = 0; i < v->min_operands || *word_name(v, i, name); i++) {
+        for (unsigned i = 0; (name = words_next(&p, &len)); i++) {
                 const char *w = positional(v, a, i);
 
                 if (!w && i < v->min_operands) {
-                        log_error("Missing %s for %s; see botdesk %s --help.", word_name(v, i, name), verb, verb);
+                        log_error("Missing %.*s for %s; see botdesk %s --help.", (int) len, name, verb, verb);
                         return EXIT_USAGE;
                 }
-                if (w && streq(word_name(v, i, name), "PROFILE") && cli_check_profile(w) < 0)
+                if (w && word_is(name, len, "PROFILE") && cli_check_profile(w) < 0)
                         return EXIT_USAGE;
         }
         return EXIT_OK;

@@ -61,18 +61,15 @@ int option_find(const struct verb *v, const char *word, const char **ret_inline)
         return option_find_name(v, word);
 }
 
-/* The position of value among the space-separated words, then among more (accepted, never offered), or -1. */
+/* The position of value among the words, then among more (accepted, never offered), or -1. */
 static int words_index(const char *words, const char *more, const char *value) {
+        const char *p = strempty(words), *w;
+        size_t n;
         int i = 0, k;
 
-        for (const char *w = words; w && *w; i++) {
-                size_t n = strcspn(w, " ");
-
-                if (strlen(value) == n && strncmp(w, value, n) == 0)
+        for (; (w = words_next(&p, &n)); i++)
+                if (word_is(w, n, value))
                         return i;
-                w += n;
-                w += strspn(w, " ");
-        }
         if (!more)
                 return -1;
         k = words_index(more, NULL, value);
@@ -81,19 +78,15 @@ static int words_index(const char *words, const char *more, const char *value) {
 
 /* An option of VALUE_WORDS given a value outside them: "give a, b or c" (the words offered). EXIT_USAGE. */
 static int words_invalid(const struct cli_option *o, const char *value) {
+        const char *p = o->words, *w;
         char choices[256] = "";
-        size_t n = 0, count = 0;
+        size_t n, used = 0, left = 0;
 
-        for (const char *w = o->words; *w; w += strspn(w, " "), count++)
-                w += strcspn(w, " ");
-        for (const char *w = o->words; *w && n < sizeof choices; count--) {
-                size_t len = strcspn(w, " ");
-
-                n += (size_t) snprintf(choices + n, sizeof choices - n, "%.*s%s", (int) len, w,
-                                       count > 2 ? ", " : count == 2 ? " or " : "");
-                w += len;
-                w += strspn(w, " ");
-        }
+        while (words_next(&p, &n))
+                left++;
+        for (p = o->words; (w = words_next(&p, &n)) && used < sizeof choices; left--)
+                used += (size_t) snprintf(choices + used, sizeof choices - used, "%.*s%s", (int) n, w,
+                                          left > 2 ? ", " : left == 2 ? " or " : "");
         log_error("Invalid %s \"%s\": give %s.", o->name, value, choices);
         return EXIT_USAGE;
 }

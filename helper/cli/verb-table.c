@@ -551,6 +551,20 @@ int verb_option_find(const struct verb *v, const char *word) {
         return -1;
 }
 
+const char *words_next(const char **p, size_t *ret_len) {
+        const char *w = *p + strspn(*p, " ");
+
+        if (!*w)
+                return NULL;
+        *ret_len = strcspn(w, " ");
+        *p = w + *ret_len;
+        return w;
+}
+
+bool word_is(const char *w, size_t n, const char *s) {
+        return strlen(s) == n && strncmp(w, s, n) == 0;
+}
+
 const char *verb_module_name(enum verb_module m) {
         static const char *const names[_VERB_MODULE_MAX] = {
                 [VERB_MODULE_NONE] = "-", [VERB_MODULE_THUMBNAIL] = "thumbnail", [VERB_MODULE_INPUT] = "input",
@@ -652,7 +666,8 @@ static int verb_list_verbs(const struct cli_args *a) {
         for (size_t i = 0; i < ELEMENTSOF(verbs); i++) {
                 const struct verb *v = &verbs[i];
                 uint64_t accepted = v->options;
-                const char *w = v->words ?: "";
+                const char *p = v->words ?: "", *w;
+                size_t n;
 
                 printf("verb\t%s\t%s\t%s\t%s\t%s\n", v->name,
                        v->internal ? "internal" : v->unlisted ? "unlisted" : "listed",
@@ -660,13 +675,9 @@ static int verb_list_verbs(const struct cli_args *a) {
                        v->remote_stdin ? "stdin" : "-");
                 if (v->module != VERB_MODULE_NONE)
                         printf("module\t%s\t%s\n", v->name, verb_module_name(v->module));
-                for (unsigned pos = 0; *w; pos++) {
-                        size_t n = strcspn(w, " ");
-
+                for (unsigned pos = 0; (w = words_next(&p, &n)); pos++)
                         printf("word\t%s\t%u\t%.*s\t%s\n", v->name, pos, (int) n, w,
                                pos < v->min_operands ? "required" : "optional");
-                        w += n + strspn(w + n, " ");
-                }
                 for (int id = 0; id < _OPT_MAX; id++) {
                         const struct cli_option *o = &cli_options[id];
 

@@ -247,6 +247,13 @@ struct verb {
 /* The verb called name, or NULL. */
 const struct verb *verb_find(const char *name);
 
+/* The next word of one of the table's space-separated lists (a row's words, an option's words) at *p: its
+ * start, its length in *ret_len, *p moved past it; NULL after the last. */
+const char *words_next(const char **p, size_t *ret_len);
+
+/* Whether the word w of n bytes (from words_next()) is s. */
+bool word_is(const char *w, size_t n, const char *s);
+
 
 /* The option of verb v that word names exactly (name or short name), or -1. */
 int verb_option_find(const struct verb *v, const char *word);
