@@ -61,19 +61,15 @@ int option_find(const struct verb *v, const char *word, const char **ret_inline)
         return option_find_name(v, word);
 }
 
-/* The position of value among the words, then among more (accepted, never offered), or -1. */
-static int words_index(const char *words, const char *more, const char *value) {
+/* Whether value is one of the words, or of more (accepted, never offered). */
+static bool words_have(const char *words, const char *more, const char *value) {
         const char *p = strempty(words), *w;
         size_t n;
-        int i = 0, k;
 
-        for (; (w = words_next(&p, &n)); i++)
+        while ((w = words_next(&p, &n)))
                 if (word_is(w, n, value))
-                        return i;
-        if (!more)
-                return -1;
-        k = words_index(more, NULL, value);
-        return k < 0 ? -1 : i + k;
+                        return true;
+        return more && words_have(more, NULL, value);
 }
 
 /* An option of VALUE_WORDS given a value outside them: "give a, b or c" (the words offered). EXIT_USAGE. */
@@ -94,7 +90,6 @@ static int words_invalid(const struct cli_option *o, const char *value) {
 /* Sets option id of a to value (NULL: none followed), word as typed. Returns an exit code, said. */
 int option_apply(struct cli_args *a, int id, const char *word, const char *value) {
         unsigned long long v;
-        int k = -1;
 
         switch (id) {
         case OPT_JSON:
@@ -202,8 +197,7 @@ int option_apply(struct cli_args *a, int id, const char *word, const char *value
         }
         /* A value of a few words is one of them, converted here once. */
         if (cli_options[id].value == VALUE_WORDS) {
-                k = words_index(cli_options[id].words, cli_options[id].more_words, value);
-                if (k < 0)
+                if (!words_have(cli_options[id].words, cli_options[id].more_words, value))
                         return words_invalid(&cli_options[id], value);
         }
         switch (id) {
@@ -229,7 +223,7 @@ int option_apply(struct cli_args *a, int id, const char *word, const char *value
                 a->reason = value;
                 break;
         case OPT_UNTIL:
-                a->until = (enum watch_until) (WATCH_UNTIL_READY + k);   /* ready stopped agent */
+                a->until = (enum watch_until) watch_until_from_string(value);
                 break;
         case OPT_LISTEN:
                 a->listen = value;
@@ -247,11 +241,11 @@ int option_apply(struct cli_args *a, int id, const char *word, const char *value
                 a->screenshots = value;
                 break;
         case OPT_VENDOR:
-                a->vendor = (enum mcp_vendor) (MCP_VENDOR_AUTO + k);     /* auto anthropic openai gemini */
+                a->vendor = (enum mcp_vendor) mcp_vendor_from_name(value);
                 a->vendor_given = true;
                 break;
         case OPT_TYPE:
-                a->clipboard_png = k == 1;                               /* text/plain image/png */
+                a->clipboard_png = streq(value, "image/png");
                 break;
         case OPT_WINDOW:
                 a->window = value;
@@ -268,7 +262,7 @@ int option_apply(struct cli_args *a, int id, const char *word, const char *value
                 a->size = value;
                 break;
         case OPT_FORMAT:
-                a->format = k == 0 ? CLI_FORMAT_PNG : CLI_FORMAT_JPEG;  /* png jpeg jpg */
+                a->format = streq(value, "png") ? CLI_FORMAT_PNG : CLI_FORMAT_JPEG;
                 break;
         case OPT_QUALITY:
                 a->quality = value;

@@ -381,8 +381,7 @@ int verb_watch(const struct cli_args *a) {
                 return EXIT_USAGE;
         }
         if (wt.until != WATCH_UNTIL_NONE && !profile) {
-                log_error("--until needs a PROFILE: botdesk watch PROFILE --until %s",
-                          wt.until == WATCH_UNTIL_READY ? "ready" : wt.until == WATCH_UNTIL_STOPPED ? "stopped" : "agent");
+                log_error("--until needs a PROFILE: botdesk watch PROFILE --until %s", watch_until_name(wt.until));
                 return EXIT_USAGE;
         }
 

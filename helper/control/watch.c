@@ -15,14 +15,21 @@ const char *watch_status_to_string(enum watch_status s) {
         return status_names[s];
 }
 
+static const char *const until_names[] = {
+        [WATCH_UNTIL_READY] = "ready",
+        [WATCH_UNTIL_STOPPED] = "stopped",
+        [WATCH_UNTIL_AGENT] = "agent",
+};
+
 int watch_until_from_string(const char *s) {
-        if (streq(s, "ready"))
-                return WATCH_UNTIL_READY;
-        if (streq(s, "stopped"))
-                return WATCH_UNTIL_STOPPED;
-        if (streq(s, "agent"))
-                return WATCH_UNTIL_AGENT;
+        for (size_t i = 0; i < ELEMENTSOF(until_names); i++)
+                if (until_names[i] && streq(s, until_names[i]))
+                        return (int) i;
         return -EINVAL;
+}
+
+const char *watch_until_name(enum watch_until u) {
+        return (size_t) u < ELEMENTSOF(until_names) ? until_names[u] : NULL;
 }
 
 static bool file_exists_at(int dirfd, const char *name) {

@@ -59,6 +59,8 @@ const char *watch_status_to_string(enum watch_status s);
 
 /* "ready", "stopped", "agent": an enum watch_until, or -EINVAL. */
 int watch_until_from_string(const char *s);
+/* Its name ("ready"), or NULL for WATCH_UNTIL_NONE. */
+const char *watch_until_name(enum watch_until u);
 
 /*
  * The state of the profile whose runtime dir is dirfd. prev (may be NULL)
