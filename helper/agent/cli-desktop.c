@@ -11,17 +11,13 @@
 
 int cli_running_display(const char *profile, int *ret_fd, char **ret_display, char **ret_xauthority) {
         _cleanup_(paths_done) struct bd_paths p = {};
-        _cleanup_(helper_record_done) struct helper_record rec = {};
         _cleanup_strv_free_ char **env = NULL;
         _cleanup_free_ char *d = NULL, *x = NULL;
         _cleanup_close_ int dirfd = -EBADF;
         const char *display, *xauthority;
         int r;
 
-        r = running_desktop_open(profile, &p, &dirfd);
-        if (r != EXIT_OK)
-                return r;
-        r = running_desktop_helper(profile, dirfd, &rec);
+        r = running_desktop_live(profile, &p, &dirfd);
         if (r != EXIT_OK)
                 return r;
         r = running_desktop_env(profile, dirfd, &p, &env);

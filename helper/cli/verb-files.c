@@ -314,7 +314,6 @@ int verb_files(const struct cli_args *a) {
         const char *profile = a->operand, *action = word(a, 1);
         const struct files_action *act = NULL;
         const struct bd_config *cfg;
-        _cleanup_(helper_record_done) struct helper_record rec = {};
         struct lease admitted;
         struct files_run f;
         int r;
@@ -350,10 +349,7 @@ int verb_files(const struct cli_args *a) {
                           "files only for a desktop on this host.", profile, profile);
                 return EXIT_REFUSED;
         }
-        r = running_desktop_open(profile, &p, &dirfd);
-        if (r != EXIT_OK)
-                return r;
-        r = running_desktop_helper(profile, dirfd, &rec);
+        r = running_desktop_live(profile, &p, &dirfd);
         if (r != EXIT_OK)
                 return r;
         home = files_home_open(profile);
